@@ -1,0 +1,90 @@
+// The compiled config snapshot: what the main thread sends every worker on boot and on each
+// apply. Plain data (msgpackr-encodable): arrays and records, secrets already resolved.
+// Indexes into `lanes`/`pools`/`providers` are positions in these arrays; `slot` fields are
+// stable SharedArrayBuffer slots assigned by the main thread (see src/shared/sab), which
+// survive an apply so counters and breaker cells carry over.
+import type { ProtocolName } from '../model/types.js';
+
+export type CompiledAuth =
+  | { mode: 'none' }
+  | { mode: 'bearer'; token: string }
+  | { mode: 'header'; header: string; value: string }
+  | { mode: 'sigv4'; region: string; service: string; accessKeyId: string; secretAccessKey: string; sessionToken?: string }
+  | { mode: 'jwt-bearer'; tokenUrl: string; clientEmail: string; privateKeyPem: string; scope: string; audience?: string }
+  | { mode: 'oauth-client-credentials'; tokenUrl: string; clientId: string; clientSecret: string; scope?: string };
+
+export interface CompiledProvider {
+  name: string;
+  protocol: ProtocolName;
+  /** Scheme + host + port, e.g. `http://127.0.0.1:9000` (one undici pool per origin). */
+  origin: string;
+  /** Path prefix of base_url without a trailing slash, e.g. `/v1` or ''. */
+  basePath: string;
+  auth: CompiledAuth;
+  /** Static headers sent on every upstream request (e.g. anthropic-version). */
+  headers: Record<string, string>;
+  /** True when the key variable was empty at load: the lane fails auth on use. */
+  missingKey: boolean;
+}
+
+export interface CompiledLane {
+  /** The config key under `models:`. */
+  name: string;
+  provider: number;
+  upstreamModel: string;
+  /** 0 = unbounded. Lane-global across pools. */
+  maxConcurrent: number;
+  /** Lifetime request budget; 0 = none. */
+  maxRequests: number;
+  /** Stable SAB slot of this lane's counters (permits, inflight, ok, err). */
+  slot: number;
+  /** Stable SAB slot of the lane-default breaker cell (direct routes, /stats). */
+  defaultCellSlot: number;
+}
+
+export type OnExhausted = { action: 'reject' } | { action: 'least_bad' } | { action: 'fallback_pool'; pool: string };
+
+export interface CompiledBreaker {
+  trip: 'consecutive' | 'error_rate';
+  consecutiveN: number;
+  threshold: number;
+  windowSecs: number;
+  minRequests: number;
+  baseCooldownSecs: number;
+  maxCooldownSecs: number;
+}
+
+export interface CompiledPoolMember { lane: number; weight: number; /** SAB slot of the (pool, lane) breaker cell. */ cellSlot: number }
+
+export interface CompiledPool {
+  name: string;
+  members: CompiledPoolMember[];
+  onExhausted: OnExhausted;
+  maxHops: number;
+  timeoutMs: number;
+  breaker: CompiledBreaker;
+}
+
+export interface CompiledConfig {
+  /** config_version: 0 at boot, +1 per API apply. */
+  version: number;
+  safeMode: boolean;
+  listen: { host: string; port: number };
+  limits: {
+    maxBodyBytes: number;
+    /** Same-protocol non-stream responses larger than this stream through unparsed, billed zero. */
+    translateBodyCapBytes: number;
+  };
+  upstream: {
+    http1Only: boolean;
+    h2PriorKnowledge: boolean;
+    requestTimeoutMs: number;
+    connectionsPerOrigin: number;
+  };
+  auth: { chain: string[]; upstreamCredentials: 'own' | 'passthrough' };
+  providers: CompiledProvider[];
+  lanes: CompiledLane[];
+  pools: CompiledPool[];
+  /** Bytes of the shared buffer the slots above need (workers check they have at least this). */
+  sabBytes: number;
+}

@@ -1,0 +1,65 @@
+// The internal request/response/stream-event model every codec speaks: the "modeled subset"
+// of PROTOCOLS.md. Six codecs meet here, so a cross-protocol hop is decode(in) + encode(out).
+
+export type ProtocolName = 'openai' | 'responses' | 'anthropic' | 'gemini' | 'bedrock' | 'ollama';
+export const PROTOCOL_NAMES: readonly ProtocolName[] = ['openai', 'responses', 'anthropic', 'gemini', 'bedrock', 'ollama'];
+
+export interface TextPart { type: 'text'; text: string }
+/** Either `url` or (`data` base64 + `mediaType`). */
+export interface ImagePart { type: 'image'; url?: string; data?: string; mediaType?: string }
+/** `arguments` is JSON text (the wire form of most protocols); decoders of object-shaped args stringify. */
+export interface ToolCallPart { type: 'tool_call'; id: string; name: string; arguments: string }
+export interface ToolResultPart { type: 'tool_result'; toolCallId: string; content: string; isError: boolean; name?: string }
+export type ContentPart = TextPart | ImagePart | ToolCallPart | ToolResultPart;
+
+export type Role = 'user' | 'assistant' | 'tool';
+export interface ModelMessage { role: Role; content: ContentPart[] }
+
+export interface ToolDef { name: string; description?: string; parameters: Record<string, unknown> }
+export type ToolChoice = { type: 'auto' } | { type: 'none' } | { type: 'required' } | { type: 'tool'; name: string };
+
+export interface ModelRequest {
+  /** What the caller named (a pool or lane); the encoder writes the lane's upstream model instead. */
+  model: string;
+  system?: string;
+  messages: ModelMessage[];
+  tools?: ToolDef[];
+  toolChoice?: ToolChoice;
+  maxTokens?: number;
+  temperature?: number;
+  topP?: number;
+  stop?: string[];
+  stream: boolean;
+}
+
+export type FinishReason = 'stop' | 'length' | 'tool_calls' | 'content_filter';
+
+/** Token counts. `input` is UNCACHED input: input + cacheRead + cacheCreation never double-counts. */
+export interface Usage { input: number; output: number; cacheRead: number; cacheCreation: number }
+export const ZERO_USAGE: Readonly<Usage> = Object.freeze({ input: 0, output: 0, cacheRead: 0, cacheCreation: 0 });
+
+export interface ModelResponse {
+  id: string;
+  model: string;
+  /** Text and tool_call parts, in order. */
+  content: Array<TextPart | ToolCallPart>;
+  finishReason: FinishReason;
+  usage: Usage;
+}
+
+/**
+ * Stream events. Decoders emit, in order: one `start`; per content block `block_start`, deltas,
+ * `block_stop` (every block is stopped before `finish`); `finish`; `usage` (zero or more, the
+ * last one wins, each a complete running total); then `end`. Block indexes count from 0 in
+ * order of appearance, text and tool blocks alike.
+ */
+export type StreamEvent =
+  | { type: 'start'; id: string; model: string }
+  | { type: 'block_start'; index: number; kind: 'text' }
+  | { type: 'block_start'; index: number; kind: 'tool_call'; id: string; name: string }
+  | { type: 'text_delta'; index: number; text: string }
+  | { type: 'tool_args_delta'; index: number; json: string }
+  | { type: 'block_stop'; index: number }
+  | { type: 'finish'; reason: FinishReason }
+  | { type: 'usage'; usage: Usage }
+  | { type: 'end' };

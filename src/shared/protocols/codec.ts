@@ -1,0 +1,86 @@
+// The contract each of the six wire protocols implements (one folder per protocol).
+// Envoy AI Gateway's four steps, split by direction: ingress decodes the caller's request and
+// encodes our answer in the caller's protocol; upstream encodes the request in the lane's
+// protocol and decodes its answer. Same-protocol traffic skips the model (passthrough) and only
+// sniffs usage.
+import type { ModelRequest, ModelResponse, ProtocolName, StreamEvent, Usage } from '../model/types.js';
+import type { ErrorKind } from '../errors.js';
+
+/** What the ingress route knows before the body is decoded. */
+export interface RouteInfo {
+  /** Model named in the path (gemini `{model}`, bedrock `{modelId}`), else undefined. */
+  pathModel?: string;
+  /** Streaming implied by the path (gemini streamGenerateContent, bedrock converse-stream), else undefined. */
+  pathStream?: boolean;
+}
+
+export interface EncodedUpstreamRequest {
+  /** Path and query appended to the provider's base URL, e.g. `/chat/completions`. */
+  path: string;
+  body: string;
+  /** Extra headers the protocol needs (content-type is always set by the caller). */
+  headers?: Record<string, string>;
+}
+
+export interface EncodedError {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** Turns upstream stream bytes into internal events, chunk by chunk (never buffers the whole). */
+export interface StreamDecoder {
+  /** Feed bytes as they arrive; returns the events completed by them (may be empty). */
+  push(chunk: Uint8Array): StreamEvent[];
+  /** Upstream ended; returns any events still pending (e.g. a synthesized `end`). */
+  finish(): StreamEvent[];
+}
+
+/** Turns internal events into the caller's stream framing. */
+export interface StreamEncoder {
+  /** Bytes to write for this event ('' when nothing is written for it). */
+  encode(event: StreamEvent): string | Uint8Array;
+  /** The protocol's own mid-stream error event, written after the first byte when upstream fails. */
+  error(kind: ErrorKind, message: string): string | Uint8Array;
+}
+
+/** Watches passthrough stream bytes for usage without re-encoding them. */
+export interface UsageSniffer {
+  push(chunk: Uint8Array): void;
+  /** Usage seen so far (the last complete report), or null when none arrived. */
+  usage(): Usage | null;
+}
+
+export interface Codec {
+  readonly name: ProtocolName;
+  /** Content type of a streaming response in this protocol. */
+  readonly streamContentType: string;
+
+  // --- ingress side (the caller speaks this protocol) ---
+  /** Parsed JSON body -> model. Throws GatewayError('invalid_request', ...) on a shape it cannot read. */
+  decodeRequest(body: unknown, route: RouteInfo): ModelRequest;
+  /** The model named by the request without a full decode (body field or path). */
+  requestedModel(body: unknown, route: RouteInfo): string | undefined;
+  /** Whether the request asks for a stream (body flag or path; ollama streams by default). */
+  requestedStream(body: unknown, route: RouteInfo): boolean;
+  /** Model response -> JSON body text in this protocol. */
+  encodeResponse(resp: ModelResponse): string;
+  createStreamEncoder(): StreamEncoder;
+  /** A gateway-made error in this protocol's own shape and status. */
+  encodeError(kind: ErrorKind, message: string, retryAfterSecs?: number): EncodedError;
+
+  // --- upstream side (the lane speaks this protocol) ---
+  /** Model -> upstream request. `upstreamModel` replaces `req.model`. */
+  encodeRequest(req: ModelRequest, upstreamModel: string): EncodedUpstreamRequest;
+  /** Upstream path for a passthrough request in this protocol. */
+  upstreamPath(upstreamModel: string, stream: boolean): string;
+  /** Parsed upstream JSON body -> model. */
+  decodeResponse(body: unknown): ModelResponse;
+  createStreamDecoder(): StreamDecoder;
+  /** Upstream error body (parsed JSON, or undefined) -> a readable message. */
+  upstreamErrorMessage(status: number, body: unknown): string;
+
+  // --- passthrough metering ---
+  usageFromResponse(body: unknown): Usage | null;
+  createUsageSniffer(): UsageSniffer;
+}
