@@ -88,3 +88,18 @@ export interface CompiledConfig {
   /** Bytes of the shared buffer the slots above need (workers check they have at least this). */
   sabBytes: number;
 }
+
+/**
+ * Stable SharedArrayBuffer slots, assigned by the main thread when it compiles a config
+ * (implemented by src/shared/sab). The same name always gets the same slot for the life of
+ * the process, so counters and breaker cells survive an apply.
+ */
+export interface SlotAssigner {
+  laneSlot(lane: string): number;
+  /** The (pool, lane) breaker cell. */
+  cellSlot(pool: string, lane: string): number;
+  /** The lane-default breaker cell (direct routes and /stats). */
+  defaultCellSlot(lane: string): number;
+  /** Bytes the shared buffer needs to hold every slot assigned so far. */
+  bytesNeeded(): number;
+}
