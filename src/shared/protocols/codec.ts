@@ -44,9 +44,16 @@ export interface StreamEncoder {
   error(kind: ErrorKind, message: string): string | Uint8Array;
 }
 
-/** Watches passthrough stream bytes for usage without re-encoding them. */
-export interface UsageSniffer {
-  push(chunk: Uint8Array): void;
+/**
+ * A same-protocol stream on its way back to the caller: watches the bytes for usage without
+ * re-encoding them, and drops only what the caller did not ask for (openai's extra usage chunk
+ * when the caller did not set `stream_options.include_usage`).
+ */
+export interface PassthroughStream {
+  /** Bytes to write for this chunk: the same `chunk` object when unchanged, '' when nothing. */
+  push(chunk: Uint8Array): Uint8Array | string;
+  /** Upstream ended: any bytes still held back ('' when none). */
+  end(): Uint8Array | string;
   /** Usage seen so far (the last complete report), or null when none arrived. */
   usage(): Usage | null;
 }
@@ -80,7 +87,20 @@ export interface Codec {
   /** Upstream error body (parsed JSON, or undefined) -> a readable message. */
   upstreamErrorMessage(status: number, body: unknown): string;
 
-  // --- passthrough metering ---
+  /**
+   * Whether the caller asked to see usage in its stream (openai: `stream_options.include_usage`;
+   * every other protocol always carries it). When false the stream encoder never gets `usage`.
+   */
+  streamUsageRequested(body: unknown): boolean;
+
+  // --- passthrough (same protocol in and out) ---
+  /**
+   * The upstream body for a same-protocol request: the caller's bytes with only the model
+   * rewritten in place (every other byte kept, unknown fields included), plus what metering
+   * needs (openai stream: `stream_options.include_usage: true`). Protocols whose model lives in
+   * the path return `raw` unchanged.
+   */
+  passthroughBody(raw: string, body: unknown, upstreamModel: string, stream: boolean): string;
   usageFromResponse(body: unknown): Usage | null;
-  createUsageSniffer(): UsageSniffer;
+  createPassthroughStream(body: unknown): PassthroughStream;
 }
