@@ -1,0 +1,221 @@
+// JSON fields, two ways:
+// 1. In raw request text, for passthrough: find a top-level field's value span with a small
+//    scanner (nesting depth + string escapes) and splice only that span, so every other byte
+//    the caller sent (unknown fields, key order, whitespace, number spellings) is kept.
+// 2. In a parsed body, for decoders: typed readers that throw GatewayError('invalid_request')
+//    naming the offending field, so a bad body gets a clear 400 and never a crash.
+import { GatewayError } from '../../errors.js';
+
+// ---------------------------------------------------------------------------------------------
+// Raw text
+// ---------------------------------------------------------------------------------------------
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACE = 0x7d;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACKET = 0x5d;
+const COMMA = 0x2c;
+const COLON = 0x3a;
+
+/** Where one top-level `"key": value` sits in the raw text (value span is [valueStart, valueEnd)). */
+interface FieldSpan { valueStart: number; valueEnd: number }
+
+/** Start of a top-level object's members: the index just after `{`. */
+interface ObjectScan { bodyStart: number; spans: FieldSpan[] }
+
+function isSpace(c: number): boolean {
+  return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
+}
+
+function skipSpace(raw: string, i: number): number {
+  while (i < raw.length && isSpace(raw.charCodeAt(i))) i++;
+  return i;
+}
+
+function malformed(): GatewayError {
+  return new GatewayError('invalid_json', 'request body is not a well-formed JSON object');
+}
+
+/** `i` is at an opening quote; returns the index just past the closing quote. */
+function skipString(raw: string, i: number): number {
+  i++;
+  while (i < raw.length) {
+    const c = raw.charCodeAt(i);
+    if (c === BACKSLASH) i += 2;
+    else if (c === QUOTE) return i + 1;
+    else i++;
+  }
+  throw malformed();
+}
+
+/** `i` is at the first character of a value; returns the index just past it. Iterative, so deep nesting cannot overflow the stack. */
+function skipValue(raw: string, i: number): number {
+  const first = raw.charCodeAt(i);
+  if (first === QUOTE) return skipString(raw, i);
+  if (first === OPEN_BRACE || first === OPEN_BRACKET) {
+    let depth = 0;
+    while (i < raw.length) {
+      const c = raw.charCodeAt(i);
+      if (c === QUOTE) { i = skipString(raw, i); continue; }
+      if (c === OPEN_BRACE || c === OPEN_BRACKET) depth++;
+      else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) {
+        depth--;
+        if (depth === 0) return i + 1;
+      }
+      i++;
+    }
+    throw malformed();
+  }
+  // number, true, false, null: runs until a delimiter
+  const start = i;
+  while (i < raw.length) {
+    const c = raw.charCodeAt(i);
+    if (c === COMMA || c === CLOSE_BRACE || c === CLOSE_BRACKET || isSpace(c)) break;
+    i++;
+  }
+  if (i === start) throw malformed();
+  return i;
+}
+
+/** The key text between quotes at [start, end), unescaped only when it holds an escape. */
+function keyText(raw: string, start: number, end: number): string {
+  const inner = raw.slice(start + 1, end - 1);
+  return inner.includes('\\') ? (JSON.parse(raw.slice(start, end)) as string) : inner;
+}
+
+/** Every top-level occurrence of `key` (JSON allows duplicates; JSON.parse keeps the last). */
+function scanTopLevel(raw: string, key: string): ObjectScan {
+  let i = skipSpace(raw, 0);
+  if (raw.charCodeAt(i) !== OPEN_BRACE) {
+    throw new GatewayError('invalid_request', 'request body must be a JSON object');
+  }
+  const bodyStart = i + 1;
+  const spans: FieldSpan[] = [];
+  i = skipSpace(raw, bodyStart);
+  if (raw.charCodeAt(i) === CLOSE_BRACE) return { bodyStart, spans };
+  for (;;) {
+    if (raw.charCodeAt(i) !== QUOTE) throw malformed();
+    const keyStart = i;
+    i = skipString(raw, i);
+    const matches = keyText(raw, keyStart, i) === key;
+    i = skipSpace(raw, i);
+    if (raw.charCodeAt(i) !== COLON) throw malformed();
+    const valueStart = skipSpace(raw, i + 1);
+    if (valueStart >= raw.length) throw malformed();
+    const valueEnd = skipValue(raw, valueStart);
+    if (matches) spans.push({ valueStart, valueEnd });
+    i = skipSpace(raw, valueEnd);
+    const c = raw.charCodeAt(i);
+    if (c === CLOSE_BRACE) return { bodyStart, spans };
+    if (c !== COMMA) throw malformed();
+    i = skipSpace(raw, i + 1);
+  }
+}
+
+/**
+ * Replace every top-level `key`'s value with `jsonValueText` (already valid JSON), or insert
+ * `"key":value` as the first member when absent. Every other byte of `raw` is kept.
+ * Every duplicate is rewritten so that no parser, first-wins or last-wins, sees the old value.
+ */
+export function setTopLevelField(raw: string, key: string, jsonValueText: string): string {
+  const { bodyStart, spans } = scanTopLevel(raw, key);
+  if (spans.length === 0) {
+    const rest = skipSpace(raw, bodyStart);
+    const sep = raw.charCodeAt(rest) === CLOSE_BRACE ? '' : ',';
+    return `${raw.slice(0, bodyStart)}${JSON.stringify(key)}:${jsonValueText}${sep}${raw.slice(bodyStart)}`;
+  }
+  let out = '';
+  let from = 0;
+  for (const span of spans) {
+    out += raw.slice(from, span.valueStart) + jsonValueText;
+    from = span.valueEnd;
+  }
+  return out + raw.slice(from);
+}
+
+/**
+ * Set the top-level string field `key` to `value`, keeping every other byte. Returns `raw`
+ * itself when every occurrence already equals `value` (the common passthrough case).
+ */
+export function rewriteTopLevelString(raw: string, key: string, value: string): string {
+  const { spans } = scanTopLevel(raw, key);
+  if (spans.length > 0 && spans.every((s) => isJsonStringEqual(raw, s, value))) return raw;
+  return setTopLevelField(raw, key, JSON.stringify(value));
+}
+
+function isJsonStringEqual(raw: string, span: FieldSpan, value: string): boolean {
+  if (raw.charCodeAt(span.valueStart) !== QUOTE) return false;
+  const inner = raw.slice(span.valueStart + 1, span.valueEnd - 1);
+  if (!inner.includes('\\')) return inner === value;
+  return JSON.parse(raw.slice(span.valueStart, span.valueEnd)) === value;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Parsed bodies
+// ---------------------------------------------------------------------------------------------
+
+export type JsonObject = Record<string, unknown>;
+
+export function isJsonObject(v: unknown): v is JsonObject {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function invalid(message: string): GatewayError {
+  return new GatewayError('invalid_request', message);
+}
+
+/** `v` as an object, else a 400 naming `path`. */
+export function expectObject(v: unknown, path: string): JsonObject {
+  if (!isJsonObject(v)) throw invalid(`${path} must be an object`);
+  return v;
+}
+
+export function expectArray(v: unknown, path: string): unknown[] {
+  if (!Array.isArray(v)) throw invalid(`${path} must be an array`);
+  return v;
+}
+
+export function expectString(v: unknown, path: string): string {
+  if (typeof v !== 'string') throw invalid(`${path} must be a string`);
+  return v;
+}
+
+/** Optional fields treat `null` as absent, as the vendor APIs do. */
+export function optionalString(obj: JsonObject, key: string, path: string): string | undefined {
+  const v = obj[key];
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== 'string') throw invalid(`${path}.${key} must be a string`);
+  return v;
+}
+
+export function optionalBoolean(obj: JsonObject, key: string, path: string): boolean | undefined {
+  const v = obj[key];
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== 'boolean') throw invalid(`${path}.${key} must be a boolean`);
+  return v;
+}
+
+/** A number within [min, max]; out-of-range values are rejected, never clamped. */
+export function optionalNumber(obj: JsonObject, key: string, path: string, min: number, max: number): number | undefined {
+  const v = obj[key];
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== 'number' || !Number.isFinite(v)) throw invalid(`${path}.${key} must be a number`);
+  if (v < min || v > max) throw invalid(`${path}.${key} must be between ${min} and ${max}, got ${v}`);
+  return v;
+}
+
+/** An integer >= min; out-of-range values are rejected, never clamped. */
+export function optionalInteger(obj: JsonObject, key: string, path: string, min: number): number | undefined {
+  const v = obj[key];
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== 'number' || !Number.isSafeInteger(v)) throw invalid(`${path}.${key} must be an integer`);
+  if (v < min) throw invalid(`${path}.${key} must be at least ${min}, got ${v}`);
+  return v;
+}
+
+/** A count an upstream reported (usage): a non-negative integer, else 0. Upstream output is not the caller's fault, so this never throws. */
+export function tokenCount(v: unknown): number {
+  return typeof v === 'number' && Number.isFinite(v) && v > 0 ? Math.floor(v) : 0;
+}
