@@ -1,0 +1,35 @@
+// The Anthropic Messages codec: `POST /v1/messages`, model and stream flag in the body,
+// SSE with named events.
+import type { Codec } from '../codec.js';
+import { anthropicUpstreamErrorMessage, encodeAnthropicError } from './errors.js';
+import { AnthropicPassthroughStream, anthropicPassthroughBody, anthropicUsageFromResponse } from './passthrough.js';
+import {
+  anthropicRequestedModel, anthropicRequestedStream, decodeAnthropicRequest, encodeAnthropicRequest, MESSAGES_PATH,
+} from './request.js';
+import { decodeAnthropicResponse, encodeAnthropicResponse } from './response.js';
+import { AnthropicStreamDecoder } from './stream-decoder.js';
+import { AnthropicStreamEncoder } from './stream-encoder.js';
+
+export const anthropicCodec: Codec = {
+  name: 'anthropic',
+  streamContentType: 'text/event-stream',
+
+  decodeRequest: (body) => decodeAnthropicRequest(body),
+  requestedModel: (body) => anthropicRequestedModel(body),
+  requestedStream: (body) => anthropicRequestedStream(body),
+  encodeResponse: encodeAnthropicResponse,
+  createStreamEncoder: () => new AnthropicStreamEncoder(),
+  encodeError: encodeAnthropicError,
+
+  encodeRequest: encodeAnthropicRequest,
+  upstreamPath: () => MESSAGES_PATH,
+  decodeResponse: decodeAnthropicResponse,
+  createStreamDecoder: () => new AnthropicStreamDecoder(),
+  upstreamErrorMessage: anthropicUpstreamErrorMessage,
+
+  streamUsageRequested: () => true,
+
+  passthroughBody: (raw, _body, upstreamModel) => anthropicPassthroughBody(raw, upstreamModel),
+  usageFromResponse: anthropicUsageFromResponse,
+  createPassthroughStream: () => new AnthropicPassthroughStream(),
+};

@@ -1,0 +1,52 @@
+// Same-protocol traffic: the caller's body goes upstream with only `model` rewritten, and the
+// upstream's SSE bytes go back untouched while message_start / message_delta are read for usage.
+import type { Usage } from '../../model/types.js';
+import type { PassthroughStream } from '../codec.js';
+import { isJsonObject, rewriteTopLevelString } from '../framing/json-field.js';
+import { SseReader } from '../framing/sse.js';
+import { mergeAnthropicUsage, usageFromAnthropic } from './usage.js';
+
+export function anthropicPassthroughBody(raw: string, upstreamModel: string): string {
+  return rewriteTopLevelString(raw, 'model', upstreamModel);
+}
+
+export function anthropicUsageFromResponse(body: unknown): Usage | null {
+  return isJsonObject(body) && isJsonObject(body.usage) ? usageFromAnthropic(body.usage) : null;
+}
+
+export class AnthropicPassthroughStream implements PassthroughStream {
+  private readonly reader = new SseReader((event, data) => this.onEvent(event, data));
+  private total: Usage | null = null;
+
+  push(chunk: Uint8Array): Uint8Array {
+    this.reader.push(chunk);
+    return chunk;
+  }
+
+  end(): string {
+    this.reader.end();
+    return '';
+  }
+
+  usage(): Usage | null {
+    return this.total === null ? null : { ...this.total };
+  }
+
+  private onEvent(event: string | undefined, data: string): void {
+    // Only two events carry usage; the many deltas are never parsed.
+    if (event !== undefined && event !== 'message_start' && event !== 'message_delta') return;
+    let msg: unknown;
+    try {
+      msg = JSON.parse(data);
+    } catch {
+      return; // the caller gets the bytes as they came; metering just learns nothing here
+    }
+    if (!isJsonObject(msg)) return;
+    let u: unknown;
+    if (msg.type === 'message_start' && isJsonObject(msg.message)) u = msg.message.usage;
+    else if (msg.type === 'message_delta') u = msg.usage;
+    if (!isJsonObject(u)) return;
+    this.total ??= { input: 0, output: 0, cacheRead: 0, cacheCreation: 0 };
+    mergeAnthropicUsage(this.total, u);
+  }
+}

@@ -1,0 +1,276 @@
+// Anthropic Messages request <-> the model. Only the modeled subset crosses; other block
+// types (documents, thinking, server tools) and fields (top_k, metadata) are dropped.
+import type {
+  ContentPart, ImagePart, ModelMessage, ModelRequest, ToolChoice, ToolDef, ToolResultPart,
+} from '../../model/types.js';
+import type { EncodedUpstreamRequest } from '../codec.js';
+import { GatewayError } from '../../errors.js';
+import {
+  expectArray, expectObject, expectString, isJsonObject, optionalBoolean, optionalInteger, optionalNumber,
+  optionalString, type JsonObject,
+} from '../framing/json-field.js';
+import { argumentsObject, optionalStringArray, splitDataUrl } from './fields.js';
+
+/** Anthropic requires max_tokens; written when the model carries none. */
+export const DEFAULT_MAX_TOKENS = 4096;
+export const ANTHROPIC_VERSION = '2023-06-01';
+export const MESSAGES_PATH = '/v1/messages';
+
+// ---------------------------------------------------------------- decode (ingress)
+
+function invalid(message: string): GatewayError {
+  return new GatewayError('invalid_request', message);
+}
+
+export function decodeAnthropicRequest(body: unknown): ModelRequest {
+  const o = expectObject(body, 'request body');
+  const req: ModelRequest = {
+    model: expectString(o.model, 'model'),
+    messages: decodeMessages(expectArray(o.messages, 'messages')),
+    stream: optionalBoolean(o, 'stream', 'request') ?? false,
+  };
+  const system = decodeSystem(o.system);
+  if (system !== undefined) req.system = system;
+  const maxTokens = optionalInteger(o, 'max_tokens', 'request', 1);
+  if (maxTokens !== undefined) req.maxTokens = maxTokens;
+  const temperature = optionalNumber(o, 'temperature', 'request', 0, 1);
+  if (temperature !== undefined) req.temperature = temperature;
+  const topP = optionalNumber(o, 'top_p', 'request', 0, 1);
+  if (topP !== undefined) req.topP = topP;
+  const stop = optionalStringArray(o, 'stop_sequences', 'request');
+  if (stop !== undefined) req.stop = stop;
+  if (o.tools !== undefined && o.tools !== null) req.tools = decodeTools(expectArray(o.tools, 'tools'));
+  if (o.tool_choice !== undefined && o.tool_choice !== null) req.toolChoice = decodeToolChoice(o.tool_choice);
+  return req;
+}
+
+function decodeSystem(v: unknown): string | undefined {
+  if (v === undefined || v === null || typeof v === 'string') return v ?? undefined;
+  const blocks = expectArray(v, 'system');
+  const texts: string[] = [];
+  for (let i = 0; i < blocks.length; i++) {
+    const b = expectObject(blocks[i], `system[${i}]`);
+    if (b.type === 'text') texts.push(expectString(b.text, `system[${i}].text`));
+  }
+  return texts.join('\n');
+}
+
+function decodeMessages(list: unknown[]): ModelMessage[] {
+  const out: ModelMessage[] = [];
+  for (let i = 0; i < list.length; i++) {
+    const m = expectObject(list[i], `messages[${i}]`);
+    const path = `messages[${i}]`;
+    if (m.role === 'assistant') {
+      pushMessage(out, 'assistant', decodeContent(m.content, path, false));
+    } else if (m.role === 'user') {
+      // Tool results ride in user turns on this wire; the model keeps them in `tool` messages.
+      let run: ContentPart[] = [];
+      let runIsTool = false;
+      for (const part of decodeContent(m.content, path, true)) {
+        const isTool = part.type === 'tool_result';
+        if (isTool !== runIsTool && run.length > 0) {
+          pushMessage(out, runIsTool ? 'tool' : 'user', run);
+          run = [];
+        }
+        runIsTool = isTool;
+        run.push(part);
+      }
+      pushMessage(out, runIsTool ? 'tool' : 'user', run);
+    } else {
+      throw invalid(`${path}.role must be "user" or "assistant"`);
+    }
+  }
+  return out;
+}
+
+function pushMessage(out: ModelMessage[], role: ModelMessage['role'], content: ContentPart[]): void {
+  if (content.length > 0) out.push({ role, content });
+}
+
+function decodeContent(v: unknown, path: string, fromUser: boolean): ContentPart[] {
+  if (typeof v === 'string') return [{ type: 'text', text: v }];
+  const blocks = expectArray(v, `${path}.content`);
+  const parts: ContentPart[] = [];
+  for (let i = 0; i < blocks.length; i++) {
+    const bp = `${path}.content[${i}]`;
+    const b = expectObject(blocks[i], bp);
+    switch (b.type) {
+      case 'text':
+        parts.push({ type: 'text', text: expectString(b.text, `${bp}.text`) });
+        break;
+      case 'image': {
+        const image = decodeImage(b.source, `${bp}.source`);
+        if (image !== undefined) parts.push(image);
+        break;
+      }
+      case 'tool_use':
+        if (!fromUser) {
+          parts.push({
+            type: 'tool_call',
+            id: expectString(b.id, `${bp}.id`),
+            name: expectString(b.name, `${bp}.name`),
+            arguments: JSON.stringify(b.input ?? {}),
+          });
+        }
+        break;
+      case 'tool_result':
+        if (fromUser) parts.push(decodeToolResult(b, bp));
+        break;
+      default:
+        break; // documents, thinking, server tool blocks: outside the modeled subset
+    }
+  }
+  return parts;
+}
+
+function decodeImage(v: unknown, path: string): ImagePart | undefined {
+  const src = expectObject(v, path);
+  if (src.type === 'base64') {
+    return { type: 'image', data: expectString(src.data, `${path}.data`), mediaType: expectString(src.media_type, `${path}.media_type`) };
+  }
+  if (src.type === 'url') return { type: 'image', url: expectString(src.url, `${path}.url`) };
+  return undefined; // file ids live in Anthropic's own store
+}
+
+function decodeToolResult(b: JsonObject, path: string): ToolResultPart {
+  let content = '';
+  if (typeof b.content === 'string') {
+    content = b.content;
+  } else if (b.content !== undefined && b.content !== null) {
+    const blocks = expectArray(b.content, `${path}.content`);
+    for (let i = 0; i < blocks.length; i++) {
+      const c = expectObject(blocks[i], `${path}.content[${i}]`);
+      if (c.type === 'text') content += expectString(c.text, `${path}.content[${i}].text`);
+    }
+  }
+  return {
+    type: 'tool_result',
+    toolCallId: expectString(b.tool_use_id, `${path}.tool_use_id`),
+    content,
+    isError: optionalBoolean(b, 'is_error', path) ?? false,
+  };
+}
+
+function decodeTools(list: unknown[]): ToolDef[] {
+  const tools: ToolDef[] = [];
+  for (let i = 0; i < list.length; i++) {
+    const t = expectObject(list[i], `tools[${i}]`);
+    // Server tools (web search, code execution...) have a versioned type and no input_schema.
+    if (t.type !== undefined && t.type !== null && t.type !== 'custom') continue;
+    const tool: ToolDef = {
+      name: expectString(t.name, `tools[${i}].name`),
+      parameters: expectObject(t.input_schema, `tools[${i}].input_schema`),
+    };
+    const description = optionalString(t, 'description', `tools[${i}]`);
+    if (description !== undefined) tool.description = description;
+    tools.push(tool);
+  }
+  return tools;
+}
+
+function decodeToolChoice(v: unknown): ToolChoice {
+  const c = expectObject(v, 'tool_choice');
+  switch (c.type) {
+    case 'auto': return { type: 'auto' };
+    case 'none': return { type: 'none' };
+    case 'any': return { type: 'required' };
+    case 'tool': return { type: 'tool', name: expectString(c.name, 'tool_choice.name') };
+    default: throw invalid('tool_choice.type must be one of "auto", "any", "tool", "none"');
+  }
+}
+
+// ---------------------------------------------------------------- encode (upstream)
+
+export function encodeAnthropicRequest(req: ModelRequest, upstreamModel: string): EncodedUpstreamRequest {
+  const body: JsonObject = { model: upstreamModel, max_tokens: req.maxTokens ?? DEFAULT_MAX_TOKENS };
+  if (req.system !== undefined && req.system.length > 0) body.system = req.system;
+  body.messages = encodeMessages(req.messages);
+  if (req.tools !== undefined && req.tools.length > 0) {
+    body.tools = req.tools.map(encodeTool);
+    if (req.toolChoice !== undefined) body.tool_choice = encodeToolChoice(req.toolChoice);
+  }
+  // Anthropic's temperature range is narrower than some callers': refuse rather than clamp.
+  const sampling = { temperature: req.temperature, top_p: req.topP };
+  const temperature = optionalNumber(sampling, 'temperature', 'anthropic request', 0, 1);
+  if (temperature !== undefined) body.temperature = temperature;
+  const topP = optionalNumber(sampling, 'top_p', 'anthropic request', 0, 1);
+  if (topP !== undefined) body.top_p = topP;
+  if (req.stop !== undefined && req.stop.length > 0) body.stop_sequences = req.stop;
+  if (req.stream) body.stream = true;
+  return { path: MESSAGES_PATH, body: JSON.stringify(body), headers: { 'anthropic-version': ANTHROPIC_VERSION } };
+}
+
+interface WireMessage { role: 'user' | 'assistant'; content: JsonObject[] }
+
+function encodeMessages(messages: ModelMessage[]): WireMessage[] {
+  const out: WireMessage[] = [];
+  for (const m of messages) {
+    const role = m.role === 'assistant' ? 'assistant' : 'user';
+    const blocks = m.content.map(encodePart).filter((b): b is JsonObject => b !== undefined);
+    if (blocks.length === 0) continue;
+    const last = out[out.length - 1];
+    // Consecutive tool and user messages are one user turn here.
+    if (last !== undefined && last.role === role) last.content.push(...blocks);
+    else out.push({ role, content: blocks });
+  }
+  // Anthropic wants a turn's tool_result blocks before any other block of that turn.
+  for (const m of out) {
+    if (m.role === 'user' && m.content.some((b) => b.type === 'tool_result')) {
+      m.content = [...m.content.filter((b) => b.type === 'tool_result'), ...m.content.filter((b) => b.type !== 'tool_result')];
+    }
+  }
+  return out;
+}
+
+function encodePart(p: ContentPart): JsonObject | undefined {
+  switch (p.type) {
+    case 'text':
+      return p.text.length > 0 ? { type: 'text', text: p.text } : undefined; // Anthropic rejects empty text blocks
+    case 'image':
+      return encodeImage(p);
+    case 'tool_call':
+      return { type: 'tool_use', id: p.id, name: p.name, input: argumentsObject(p.arguments, p.id, 'invalid_request') };
+    case 'tool_result': {
+      const block: JsonObject = { type: 'tool_result', tool_use_id: p.toolCallId };
+      if (p.content.length > 0) block.content = p.content;
+      if (p.isError) block.is_error = true;
+      return block;
+    }
+  }
+}
+
+function encodeImage(p: ImagePart): JsonObject | undefined {
+  if (p.data !== undefined && p.mediaType !== undefined) {
+    return { type: 'image', source: { type: 'base64', media_type: p.mediaType, data: p.data } };
+  }
+  if (p.url === undefined) return undefined;
+  const inline = splitDataUrl(p.url);
+  if (inline !== undefined) return { type: 'image', source: { type: 'base64', media_type: inline.mediaType, data: inline.data } };
+  return { type: 'image', source: { type: 'url', url: p.url } };
+}
+
+function encodeTool(t: ToolDef): JsonObject {
+  const tool: JsonObject = { name: t.name };
+  if (t.description !== undefined) tool.description = t.description;
+  tool.input_schema = t.parameters;
+  return tool;
+}
+
+function encodeToolChoice(c: ToolChoice): JsonObject {
+  switch (c.type) {
+    case 'auto': return { type: 'auto' };
+    case 'none': return { type: 'none' };
+    case 'required': return { type: 'any' };
+    case 'tool': return { type: 'tool', name: c.name };
+  }
+}
+
+// ---------------------------------------------------------------- cheap reads (before a full decode)
+
+export function anthropicRequestedModel(body: unknown): string | undefined {
+  return isJsonObject(body) && typeof body.model === 'string' ? body.model : undefined;
+}
+
+export function anthropicRequestedStream(body: unknown): boolean {
+  return isJsonObject(body) && body.stream === true;
+}

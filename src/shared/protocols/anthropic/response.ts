@@ -1,0 +1,51 @@
+// Anthropic Messages response body <-> the model's response.
+import type { ModelResponse, TextPart, ToolCallPart } from '../../model/types.js';
+import { GatewayError } from '../../errors.js';
+import { isJsonObject, type JsonObject } from '../framing/json-field.js';
+import { argumentsObject } from './fields.js';
+import { finishFromStopReason, stopReasonFromFinish } from './finish-reason.js';
+import { usageFromAnthropic, usageToAnthropic } from './usage.js';
+
+function malformed(what: string): GatewayError {
+  return new GatewayError('upstream_error', `anthropic response: ${what}`);
+}
+
+export function decodeAnthropicResponse(body: unknown): ModelResponse {
+  if (!isJsonObject(body)) throw malformed('body is not a JSON object');
+  if (!Array.isArray(body.content)) throw malformed('content is not an array');
+  const content: Array<TextPart | ToolCallPart> = [];
+  for (const b of body.content) {
+    if (!isJsonObject(b)) continue;
+    if (b.type === 'text' && typeof b.text === 'string') {
+      content.push({ type: 'text', text: b.text });
+    } else if (b.type === 'tool_use' && typeof b.id === 'string' && typeof b.name === 'string') {
+      content.push({ type: 'tool_call', id: b.id, name: b.name, arguments: JSON.stringify(b.input ?? {}) });
+    }
+    // thinking, server tool blocks: outside the modeled subset
+  }
+  return {
+    id: typeof body.id === 'string' ? body.id : '',
+    model: typeof body.model === 'string' ? body.model : '',
+    content,
+    finishReason: finishFromStopReason(body.stop_reason),
+    usage: usageFromAnthropic(body.usage),
+  };
+}
+
+export function encodeAnthropicResponse(resp: ModelResponse): string {
+  const content: JsonObject[] = resp.content.map((p) =>
+    p.type === 'text'
+      ? { type: 'text', text: p.text }
+      : { type: 'tool_use', id: p.id, name: p.name, input: argumentsObject(p.arguments, p.id, 'upstream_error') },
+  );
+  return JSON.stringify({
+    id: resp.id,
+    type: 'message',
+    role: 'assistant',
+    model: resp.model,
+    content,
+    stop_reason: stopReasonFromFinish(resp.finishReason),
+    stop_sequence: null,
+    usage: usageToAnthropic(resp.usage),
+  });
+}

@@ -1,0 +1,170 @@
+// Anthropic SSE (message_start, content_block_*, message_delta, message_stop, ping, error) ->
+// model stream events. Blocks outside the modeled subset (thinking, server tools) are skipped
+// with their deltas, and the rest are renumbered from 0 as the model's contract wants.
+import type { StreamEvent, Usage } from '../../model/types.js';
+import type { StreamDecoder } from '../codec.js';
+import { GatewayError } from '../../errors.js';
+import { SseReader } from '../framing/sse.js';
+import { isJsonObject, type JsonObject } from '../framing/json-field.js';
+import { finishFromStopReason } from './finish-reason.js';
+import { mergeAnthropicUsage } from './usage.js';
+
+const SKIPPED = -1;
+
+export class AnthropicStreamDecoder implements StreamDecoder {
+  private readonly reader = new SseReader((event, data) => this.onEvent(event, data));
+  private out: StreamEvent[] = [];
+  /** Upstream block index -> model block index (SKIPPED for blocks outside the subset). */
+  private readonly blockIndex: number[] = [];
+  private readonly openBlocks = new Set<number>();
+  private nextIndex = 0;
+  private readonly usage: Usage = { input: 0, output: 0, cacheRead: 0, cacheCreation: 0 };
+  private started = false;
+  private finished = false;
+  private ended = false;
+  /** An upstream error event: raised once the events before it have been handed out. */
+  private failure: GatewayError | null = null;
+
+  push(chunk: Uint8Array): StreamEvent[] {
+    this.throwIfFailed();
+    this.out = [];
+    this.reader.push(chunk);
+    if (this.out.length === 0) this.throwIfFailed();
+    return this.out;
+  }
+
+  finish(): StreamEvent[] {
+    this.throwIfFailed();
+    this.out = [];
+    this.reader.end();
+    this.throwIfFailed();
+    if (!this.ended) throw new GatewayError('upstream_error', 'anthropic stream ended before message_stop');
+    return this.out;
+  }
+
+  private throwIfFailed(): void {
+    if (this.failure !== null) throw this.failure;
+  }
+
+  private onEvent(event: string | undefined, data: string): void {
+    if (event === 'ping' || this.failure !== null || this.ended) return;
+    let msg: unknown;
+    try {
+      msg = JSON.parse(data);
+    } catch {
+      this.failure = new GatewayError('upstream_error', `anthropic stream: malformed JSON in ${event ?? 'an'} event`);
+      return;
+    }
+    if (!isJsonObject(msg)) return;
+    switch (msg.type) {
+      case 'message_start': return this.onMessageStart(msg);
+      case 'content_block_start': return this.onBlockStart(msg);
+      case 'content_block_delta': return this.onBlockDelta(msg);
+      case 'content_block_stop': return this.onBlockStop(msg);
+      case 'message_delta': return this.onMessageDelta(msg);
+      case 'message_stop': return this.onMessageStop();
+      case 'error': return this.onError(msg);
+      default: return; // ping and future event types
+    }
+  }
+
+  private onMessageStart(msg: JsonObject): void {
+    const m = isJsonObject(msg.message) ? msg.message : {};
+    mergeAnthropicUsage(this.usage, m.usage);
+    this.started = true;
+    this.out.push({ type: 'start', id: typeof m.id === 'string' ? m.id : '', model: typeof m.model === 'string' ? m.model : '' });
+  }
+
+  private ensureStarted(): void {
+    if (!this.started) {
+      this.started = true;
+      this.out.push({ type: 'start', id: '', model: '' });
+    }
+  }
+
+  private onBlockStart(msg: JsonObject): void {
+    this.ensureStarted();
+    const upstream = typeof msg.index === 'number' ? msg.index : this.blockIndex.length;
+    const block = isJsonObject(msg.content_block) ? msg.content_block : {};
+    if (block.type === 'text') {
+      const index = this.openBlock(upstream);
+      this.out.push({ type: 'block_start', index, kind: 'text' });
+      if (typeof block.text === 'string' && block.text.length > 0) this.out.push({ type: 'text_delta', index, text: block.text });
+    } else if (block.type === 'tool_use') {
+      const index = this.openBlock(upstream);
+      const id = typeof block.id === 'string' ? block.id : '';
+      const name = typeof block.name === 'string' ? block.name : '';
+      this.out.push({ type: 'block_start', index, kind: 'tool_call', id, name });
+      // The input normally streams as input_json_delta; an already filled one is sent whole.
+      if (isJsonObject(block.input) && Object.keys(block.input).length > 0) {
+        this.out.push({ type: 'tool_args_delta', index, json: JSON.stringify(block.input) });
+      }
+    } else {
+      this.blockIndex[upstream] = SKIPPED;
+    }
+  }
+
+  private openBlock(upstream: number): number {
+    const index = this.nextIndex++;
+    this.blockIndex[upstream] = index;
+    this.openBlocks.add(index);
+    return index;
+  }
+
+  private mapped(msg: JsonObject): number {
+    const i = typeof msg.index === 'number' ? this.blockIndex[msg.index] : undefined;
+    return i === undefined ? SKIPPED : i;
+  }
+
+  private onBlockDelta(msg: JsonObject): void {
+    const index = this.mapped(msg);
+    if (index === SKIPPED || !isJsonObject(msg.delta)) return;
+    const d = msg.delta;
+    if (d.type === 'text_delta' && typeof d.text === 'string' && d.text.length > 0) {
+      this.out.push({ type: 'text_delta', index, text: d.text });
+    } else if (d.type === 'input_json_delta' && typeof d.partial_json === 'string' && d.partial_json.length > 0) {
+      this.out.push({ type: 'tool_args_delta', index, json: d.partial_json });
+    }
+  }
+
+  private onBlockStop(msg: JsonObject): void {
+    const index = this.mapped(msg);
+    if (index !== SKIPPED && this.openBlocks.delete(index)) this.out.push({ type: 'block_stop', index });
+  }
+
+  private onMessageDelta(msg: JsonObject): void {
+    this.ensureStarted();
+    mergeAnthropicUsage(this.usage, msg.usage);
+    if (!this.finished) {
+      this.closeOpenBlocks();
+      this.finished = true;
+      const delta = isJsonObject(msg.delta) ? msg.delta : {};
+      this.out.push({ type: 'finish', reason: finishFromStopReason(delta.stop_reason) });
+    }
+    this.out.push({ type: 'usage', usage: { ...this.usage } });
+  }
+
+  private onMessageStop(): void {
+    this.ensureStarted();
+    if (!this.finished) {
+      // No message_delta came: nothing says why it stopped, so it ended on its own.
+      this.closeOpenBlocks();
+      this.finished = true;
+      this.out.push({ type: 'finish', reason: 'stop' }, { type: 'usage', usage: { ...this.usage } });
+    }
+    this.ended = true;
+    this.out.push({ type: 'end' });
+  }
+
+  private closeOpenBlocks(): void {
+    for (const index of this.openBlocks) this.out.push({ type: 'block_stop', index });
+    this.openBlocks.clear();
+  }
+
+  private onError(msg: JsonObject): void {
+    const e = isJsonObject(msg.error) ? msg.error : {};
+    const type = typeof e.type === 'string' ? e.type : 'error';
+    const message = typeof e.message === 'string' ? e.message : 'no message';
+    this.failure = new GatewayError('upstream_error', `anthropic stream error (${type}): ${message}`);
+  }
+}

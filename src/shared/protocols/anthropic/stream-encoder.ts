@@ -1,0 +1,56 @@
+// Model stream events -> Anthropic SSE, in the order @anthropic-ai/sdk's MessageStream needs:
+// message_start (a whole message object), content_block_start/delta/stop by index,
+// message_delta (stop reason and final usage), message_stop. The model reports finish and
+// usage separately; both are held and written together in message_delta at `end`.
+import type { FinishReason, StreamEvent, Usage } from '../../model/types.js';
+import type { StreamEncoder } from '../codec.js';
+import type { ErrorKind } from '../../errors.js';
+import { sseFrame } from '../framing/sse.js';
+import { stopReasonFromFinish } from './finish-reason.js';
+import { usageToAnthropic } from './usage.js';
+import { errorBody } from './errors.js';
+
+export class AnthropicStreamEncoder implements StreamEncoder {
+  private reason: FinishReason = 'stop';
+  private usage: Usage | null = null;
+
+  encode(e: StreamEvent): string {
+    switch (e.type) {
+      case 'start':
+        return sseFrame(JSON.stringify({
+          type: 'message_start',
+          message: {
+            id: e.id, type: 'message', role: 'assistant', model: e.model, content: [],
+            stop_reason: null, stop_sequence: null, usage: { input_tokens: 0, output_tokens: 0 },
+          },
+        }), 'message_start');
+      case 'block_start': {
+        const block = e.kind === 'text'
+          ? '{"type":"text","text":""}'
+          : `{"type":"tool_use","id":${JSON.stringify(e.id)},"name":${JSON.stringify(e.name)},"input":{}}`;
+        return `event: content_block_start\ndata: {"type":"content_block_start","index":${e.index},"content_block":${block}}\n\n`;
+      }
+      case 'text_delta':
+        return `event: content_block_delta\ndata: {"type":"content_block_delta","index":${e.index},"delta":{"type":"text_delta","text":${JSON.stringify(e.text)}}}\n\n`;
+      case 'tool_args_delta':
+        return `event: content_block_delta\ndata: {"type":"content_block_delta","index":${e.index},"delta":{"type":"input_json_delta","partial_json":${JSON.stringify(e.json)}}}\n\n`;
+      case 'block_stop':
+        return `event: content_block_stop\ndata: {"type":"content_block_stop","index":${e.index}}\n\n`;
+      case 'finish':
+        this.reason = e.reason;
+        return '';
+      case 'usage':
+        this.usage = e.usage;
+        return '';
+      case 'end': {
+        const usage = this.usage === null ? { output_tokens: 0 } : usageToAnthropic(this.usage);
+        const delta = { type: 'message_delta', delta: { stop_reason: stopReasonFromFinish(this.reason), stop_sequence: null }, usage };
+        return sseFrame(JSON.stringify(delta), 'message_delta') + sseFrame('{"type":"message_stop"}', 'message_stop');
+      }
+    }
+  }
+
+  error(kind: ErrorKind, message: string): string {
+    return sseFrame(errorBody(kind, message), 'error');
+  }
+}
