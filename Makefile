@@ -1,0 +1,24 @@
+# The two commands a new user needs are `make run` and `make test` (README).
+.PHONY: run install build test bench bench-deps clean
+
+run: install build
+	node scripts/quickstart.mjs
+
+install:
+	npm ci --no-audit --no-fund
+
+build:
+	npm run build
+
+test:
+	npm test
+
+# BENCH_ARGS chooses scenario, duration, workers, pinning: see bench/README.md.
+bench: build
+	node dist/bench/run.js $(BENCH_ARGS)
+
+bench-deps:
+	apt-get update && apt-get install -y wrk nginx-light
+
+clean:
+	rm -rf dist

@@ -1,0 +1,53 @@
+// Request bodies the scenarios send. They are padded to the same size (298 bytes, the size of
+// the POST in the earlier measurements on this machine) so rows stay comparable across
+// protocols and with those numbers.
+
+export const BODY_BYTES_TARGET = 298;
+
+export interface ChatBodyOptions {
+  /** The lane or pool name the gateway routes by; the mock ignores it. */
+  model: string;
+  stream: boolean;
+  /** Stream length the mock should produce (`[mock chunks=N]` in the prompt). */
+  chunks?: number;
+}
+
+const SYSTEM_PROMPT = 'You are a terse assistant.';
+const USER_PROMPT = 'Summarise why a proxy keeps upstream connections alive';
+
+/** An OpenAI Chat Completions request body. */
+export function openaiChatBody(opts: ChatBodyOptions): string {
+  return padToTarget((prompt) =>
+    JSON.stringify({
+      model: opts.model,
+      messages: [
+        { role: 'system', content: SYSTEM_PROMPT },
+        { role: 'user', content: prompt },
+      ],
+      max_tokens: 64,
+      stream: opts.stream,
+    }),
+  opts.chunks);
+}
+
+/** An Anthropic Messages request body. */
+export function anthropicMessagesBody(opts: ChatBodyOptions): string {
+  return padToTarget((prompt) =>
+    JSON.stringify({
+      model: opts.model,
+      max_tokens: 64,
+      system: SYSTEM_PROMPT,
+      messages: [{ role: 'user', content: prompt }],
+      stream: opts.stream,
+    }),
+  opts.chunks);
+}
+
+// Grows the prompt with ASCII filler until the body reaches the target size (never trims).
+function padToTarget(render: (prompt: string) => string, chunks: number | undefined): string {
+  const prompt = chunks === undefined ? USER_PROMPT : `[mock chunks=${chunks}] ${USER_PROMPT}`;
+  const body = render(prompt);
+  const missing = BODY_BYTES_TARGET - Buffer.byteLength(body);
+  if (missing <= 0) return body;
+  return render(`${prompt} ${'.'.repeat(missing - 1)}`);
+}

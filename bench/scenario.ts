@@ -1,0 +1,53 @@
+// What a scenario file under bench/scenarios/ exports: a plain description object. The runner
+// owns everything else (starting targets, warming up, measuring, reporting), so a new scenario
+// is one small file and nothing more.
+
+/** The processes a scenario can be run against. `mock` is the provider hit directly: the ceiling. */
+export type TargetKind = 'mock' | 'baseline' | 'nginx' | 'gateway';
+
+export const TARGET_KINDS: readonly TargetKind[] = ['mock', 'baseline', 'nginx', 'gateway'];
+
+export interface ScenarioRequest {
+  method: 'POST' | 'GET' | 'PUT' | 'PATCH' | 'DELETE';
+  /** Path on the target, e.g. `/v1/chat/completions`. */
+  path: string;
+  /** Sent verbatim; its byte length is stated in the report. */
+  body?: string;
+  headers?: Record<string, string>;
+}
+
+/**
+ * How the rows are read. `throughput`: req/s and CPU per request against the baseline and
+ * nginx. `added-latency`: one connection, sequential requests; each target's p50/p99 minus the
+ * mock's (the latency the hop adds at low load).
+ */
+export type ScenarioKind = 'throughput' | 'added-latency';
+
+/** A cheap check of one response before load starts, so a misrouted target fails loudly. */
+export interface ScenarioExpectation {
+  /** Default: any 2xx. */
+  status?: number;
+  /** The body must contain this text (e.g. the stream's final event). */
+  bodyIncludes?: string;
+}
+
+export interface Scenario {
+  /** Unique, used by `--scenario`. Lower-case words joined by dashes. */
+  name: string;
+  /** One line for the report heading. */
+  title: string;
+  kind: ScenarioKind;
+  request: ScenarioRequest;
+  /**
+   * Targets to run against, in this order. `mock` first gives the ceiling; the ratios need
+   * `baseline` and `nginx` in the same scenario.
+   */
+  targets: readonly TargetKind[];
+  /** wrk connections (`--connections` overrides). */
+  connections: number;
+  /** Measured seconds (`--duration` overrides). */
+  durationSecs: number;
+  expect?: ScenarioExpectation;
+  /** Sort key in the suite (ties by name); leave gaps so others can slot in. */
+  order?: number;
+}

@@ -1,0 +1,66 @@
+#!/usr/bin/env node
+// The `gateway` command: boot the gateway, or one of its subcommands.
+//   gateway [--config PATH] [--validate] [--print-metadata-blocklist] [--safe-mode]
+//   gateway mock-provider [flags]     the bundled mock model provider (see src/mock)
+import { parseArgs } from 'node:util';
+
+const USAGE = `usage: gateway [--config PATH] [--validate] [--print-metadata-blocklist] [--safe-mode]
+       gateway mock-provider [--listen HOST:PORT] [flags]   (gateway mock-provider --help)`;
+
+/** Config path: --config, else GATEWAY_CONFIG, else /etc/gateway/config.yaml. */
+export function configPathFrom(flag: string | undefined, env: NodeJS.ProcessEnv): string {
+  return flag ?? env.GATEWAY_CONFIG ?? '/etc/gateway/config.yaml';
+}
+
+async function main(argv: string[]): Promise<number | null> {
+  if (argv[0] === 'mock-provider') {
+    const { runMockProviderCli } = await import('./mock/cli.js');
+    await runMockProviderCli(argv.slice(1));
+    return null; // runs until signalled
+  }
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: {
+        config: { type: 'string' },
+        validate: { type: 'boolean', default: false },
+        'print-metadata-blocklist': { type: 'boolean', default: false },
+        'safe-mode': { type: 'boolean', default: false },
+        help: { type: 'boolean', default: false },
+      },
+      strict: true,
+      allowPositionals: false,
+    }));
+  } catch (err) {
+    process.stderr.write(`gateway: ${(err as Error).message}\n${USAGE}\n`);
+    return 2;
+  }
+  if (values.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  const configPath = configPathFrom(values.config, process.env);
+  const safeMode = values['safe-mode'] === true;
+  if (values['print-metadata-blocklist']) {
+    const { runPrintMetadataBlocklist } = await import('./main/config/commands.js');
+    return runPrintMetadataBlocklist({ configPath }, process.stdout, process.stderr);
+  }
+  if (values.validate) {
+    const { runValidate } = await import('./main/config/commands.js');
+    return runValidate({ configPath, safeMode }, process.stdout, process.stderr);
+  }
+  const { boot } = await import('./main/boot.js');
+  await boot({ configPath, safeMode });
+  return null; // serves until signalled
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    if (code !== null) process.exitCode = code;
+  },
+  (err: Error) => {
+    process.stderr.write(`gateway: ${err.message}\n`);
+    process.exitCode = 1;
+  },
+);

@@ -1,0 +1,94 @@
+// Start-up order, and shutdown. Boot: load and validate the config (fail loudly with a
+// one-line diagnostic), lay out shared memory, open the store, start the workers with the
+// compiled config, then the admin listener. Shutdown (SIGTERM/SIGINT): stop the admin
+// listener, drain the workers up to the deadline, flush usage to the store, exit 0.
+import { readFileSync } from 'node:fs';
+import { createLogger, type Logger } from '../shared/log.js';
+import { SharedState, SlotRegistry } from '../shared/sab/index.js';
+import { bootDiagnostic, loadConfig, resolveWorkerThreads } from './config/load.js';
+import { ConfigState } from './config-state.js';
+import { WorkerPool } from './workers.js';
+import { UsageLedger } from './usage/ledger.js';
+import { openStore } from './store/open.js';
+import { startAdminServer } from './admin/server.js';
+import { parseListenAddress } from '../shared/config/address.js';
+
+export interface BootOptions {
+  configPath: string;
+  safeMode: boolean;
+}
+
+const VERSION: string = (JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+const METERING_FLUSH_MS = 1_000;
+
+export async function boot(opts: BootOptions): Promise<void> {
+  const log = createLogger('main');
+  const loaded = await loadConfig({ configPath: opts.configPath, safeMode: opts.safeMode, purpose: 'boot' });
+  if (!loaded.ok) {
+    process.stderr.write(`${bootDiagnostic(loaded)}\n`);
+    process.exit(1);
+  }
+  for (const warning of loaded.warnings) log.warn(warning);
+  if (opts.safeMode) log.warn('safe mode: booted from the files alone; the overlay of API-applied changes and external hooks are ignored');
+  const config = loaded.config!;
+  if (config.auth.chain.length === 0) {
+    log.warn('OPEN RELAY: auth.chain is empty, so every data-plane request is admitted without a key');
+  }
+
+  const slots = new SlotRegistry();
+  const shared = SharedState.create();
+  const state = new ConfigState(loaded, slots, opts.safeMode, (bytes) => shared.ensureBytes(bytes), log);
+
+  const store = openStore(config.store, loaded.configPath);
+  const ledger = new UsageLedger(store, log);
+  ledger.startFlushing(config.governance?.flush_interval_secs !== undefined ? config.governance.flush_interval_secs * 1000 : 5_000);
+
+  const threads = resolveWorkerThreads(config, process.env);
+  if (threads.warning !== undefined) log.warn(threads.warning);
+  const workers = new WorkerPool(threads.count, shared.buffers(), METERING_FLUSH_MS, (msg) => ledger.add(msg), log);
+  await workers.start(state.compiled);
+
+  const admin = parseListenAddress(config.admin_listen);
+  const startedAtSecs = Math.floor(Date.now() / 1000);
+  const adminServer = await startAdminServer(
+    { config: state, workers, startedAtSecs, version: VERSION, adminToken: loaded.adminToken ?? null, log },
+    admin.host,
+    admin.port,
+  );
+  log.info(
+    { listen: `${state.compiled.listen.host}:${state.compiled.listen.port}`, admin_listen: `${admin.host}:${admin.port}`, workers: threads.count, store: store.module, safe_mode: opts.safeMode },
+    'gateway listening',
+  );
+
+  installSignals(log, async () => {
+    adminServer.close();
+    const drainMs = (config.advanced?.shutdown_drain_secs ?? 30) * 1000;
+    await workers.drain(Date.now() + drainMs);
+    await ledger.stop();
+    await store.close();
+  }, () => workers.recycleOne());
+}
+
+function installSignals(log: Logger, shutdown: () => Promise<void>, recycle: () => void): void {
+  let stopping = false;
+  const stop = (signal: string): void => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, 'shutting down: draining in-flight requests');
+    shutdown().then(
+      () => {
+        log.info('shutdown complete');
+        process.exit(0);
+      },
+      (err: Error) => {
+        log.error({ err: err.message }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+  // Operator recycle: terminate one worker; the supervisor restarts it (also how the
+  // worker-restart test kills a worker from outside).
+  process.on('SIGUSR2', recycle);
+}

@@ -1,0 +1,25 @@
+// The memory store: the default, ephemeral per instance (lost on exit).
+import { Store, accumulateUsage, usageKey, type UsageRow } from './store.js';
+
+export class MemoryStore extends Store {
+  readonly module = 'memory';
+  private readonly usage = new Map<string, UsageRow>();
+
+  protected async addUsageRows(rows: UsageRow[]): Promise<void> {
+    for (const row of rows) {
+      const key = usageKey(row);
+      const have = this.usage.get(key);
+      if (have === undefined) {
+        this.usage.set(key, { ...row });
+        continue;
+      }
+      accumulateUsage(have, row);
+    }
+  }
+
+  protected async readUsageDay(day: number): Promise<UsageRow[]> {
+    return [...this.usage.values()].filter((r) => r.day === day).map((r) => ({ ...r }));
+  }
+
+  protected async closeStore(): Promise<void> {}
+}

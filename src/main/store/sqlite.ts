@@ -1,0 +1,71 @@
+// The sqlite store (better-sqlite3, WAL): the embedded durable default. One transaction per
+// flush, so a crash leaves either the whole flush or none of it.
+import Database from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { Store, type UsageRow } from './store.js';
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS usage_daily (
+  day INTEGER NOT NULL,
+  pool TEXT NOT NULL,
+  lane TEXT NOT NULL,
+  provider TEXT NOT NULL,
+  tokens_input INTEGER NOT NULL DEFAULT 0,
+  tokens_output INTEGER NOT NULL DEFAULT 0,
+  tokens_cache_read INTEGER NOT NULL DEFAULT 0,
+  tokens_cache_creation INTEGER NOT NULL DEFAULT 0,
+  requests INTEGER NOT NULL DEFAULT 0,
+  truncated INTEGER NOT NULL DEFAULT 0,
+  PRIMARY KEY (day, pool, lane, provider)
+);`;
+
+const UPSERT = `
+INSERT INTO usage_daily (day, pool, lane, provider, tokens_input, tokens_output, tokens_cache_read, tokens_cache_creation, requests, truncated)
+VALUES (@day, @pool, @lane, @provider, @tokensInput, @tokensOutput, @tokensCacheRead, @tokensCacheCreation, @requests, @truncated)
+ON CONFLICT (day, pool, lane, provider) DO UPDATE SET
+  tokens_input = tokens_input + excluded.tokens_input,
+  tokens_output = tokens_output + excluded.tokens_output,
+  tokens_cache_read = tokens_cache_read + excluded.tokens_cache_read,
+  tokens_cache_creation = tokens_cache_creation + excluded.tokens_cache_creation,
+  requests = requests + excluded.requests,
+  truncated = truncated + excluded.truncated`;
+
+const SELECT_DAY = `
+SELECT day, pool, lane, provider, tokens_input AS tokensInput, tokens_output AS tokensOutput,
+  tokens_cache_read AS tokensCacheRead, tokens_cache_creation AS tokensCacheCreation, requests, truncated
+FROM usage_daily WHERE day = ? ORDER BY pool, lane, provider`;
+
+export class SqliteStore extends Store {
+  readonly module = 'sqlite';
+  private readonly db: Database.Database;
+  private readonly upsert: Database.Statement;
+  private readonly selectDay: Database.Statement;
+  private readonly addAll: (rows: UsageRow[]) => void;
+
+  constructor(path: string) {
+    super();
+    mkdirSync(dirname(path), { recursive: true });
+    this.db = new Database(path);
+    this.db.pragma('journal_mode = WAL');
+    this.db.pragma('synchronous = NORMAL');
+    this.db.exec(SCHEMA);
+    this.upsert = this.db.prepare(UPSERT);
+    this.selectDay = this.db.prepare(SELECT_DAY);
+    this.addAll = this.db.transaction((rows: UsageRow[]) => {
+      for (const row of rows) this.upsert.run(row);
+    });
+  }
+
+  protected async addUsageRows(rows: UsageRow[]): Promise<void> {
+    this.addAll(rows);
+  }
+
+  protected async readUsageDay(day: number): Promise<UsageRow[]> {
+    return this.selectDay.all(day) as UsageRow[];
+  }
+
+  protected async closeStore(): Promise<void> {
+    this.db.close();
+  }
+}

@@ -1,0 +1,64 @@
+// The store: the durable truth the main thread flushes to. This part of the gateway holds
+// metered usage per UTC day; keys, groups, the revocation denylist and the audit sink join it
+// as those parts land. A base class does the shared chores; each module fills in a few methods.
+
+/** Usage of one (UTC day, pool, lane, provider), as added since the last flush. */
+export interface UsageRow {
+  /** Epoch seconds of the UTC day's start. */
+  day: number;
+  pool: string;
+  lane: string;
+  provider: string;
+  tokensInput: number;
+  tokensOutput: number;
+  tokensCacheRead: number;
+  tokensCacheCreation: number;
+  requests: number;
+  truncated: number;
+}
+
+export abstract class Store {
+  private closed = false;
+
+  abstract readonly module: string;
+
+  /** Add the rows to the stored totals atomically: all of them or none. */
+  async addUsage(rows: UsageRow[]): Promise<void> {
+    this.assertOpen();
+    if (rows.length > 0) await this.addUsageRows(rows);
+  }
+
+  /** Stored totals for one UTC day. */
+  async usageForDay(day: number): Promise<UsageRow[]> {
+    this.assertOpen();
+    return this.readUsageDay(day);
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.closeStore();
+  }
+
+  protected abstract addUsageRows(rows: UsageRow[]): Promise<void>;
+  protected abstract readUsageDay(day: number): Promise<UsageRow[]>;
+  protected abstract closeStore(): Promise<void>;
+
+  private assertOpen(): void {
+    if (this.closed) throw new Error(`the ${this.module} store is closed`);
+  }
+}
+
+export function usageKey(row: Pick<UsageRow, 'day' | 'pool' | 'lane' | 'provider'>): string {
+  return `${row.day}\u0000${row.pool}\u0000${row.lane}\u0000${row.provider}`;
+}
+
+/** Adds `from`'s counts into `into` (same key). */
+export function accumulateUsage(into: UsageRow, from: UsageRow): void {
+  into.tokensInput += from.tokensInput;
+  into.tokensOutput += from.tokensOutput;
+  into.tokensCacheRead += from.tokensCacheRead;
+  into.tokensCacheCreation += from.tokensCacheCreation;
+  into.requests += from.requests;
+  into.truncated += from.truncated;
+}

@@ -1,0 +1,75 @@
+// Usage the workers metered, summed per (UTC day, pool, lane, provider) on the main thread
+// and flushed to the store on an interval and at shutdown. A crash loses at most one flush
+// interval of usage (plus the workers' own batching interval).
+import type { Logger } from '../../shared/log.js';
+import type { WorkerToMain } from '../../shared/messages.js';
+import type { Store, UsageRow } from '../store/store.js';
+import { accumulateUsage, usageKey } from '../store/store.js';
+
+const DAY_SECS = 86_400;
+
+export class UsageLedger {
+  private pending = new Map<string, UsageRow>();
+  private timer: NodeJS.Timeout | null = null;
+  private flushing: Promise<void> = Promise.resolve();
+  /** Process-lifetime totals the metrics exposition reads. */
+  readonly translations = new Map<string, number>();
+  billingTruncatedTotal = 0;
+
+  constructor(
+    private readonly store: Store,
+    private readonly log: Logger,
+  ) {}
+
+  startFlushing(intervalMs: number): void {
+    this.timer = setInterval(() => void this.flush(), intervalMs);
+    this.timer.unref();
+  }
+
+  add(msg: Extract<WorkerToMain, { t: 'usage' }>): void {
+    for (const r of msg.records) {
+      const day = Math.floor(r.ts / 1000 / DAY_SECS) * DAY_SECS;
+      const probe = { day, pool: r.pool, lane: r.lane, provider: r.provider };
+      const key = usageKey(probe);
+      let row = this.pending.get(key);
+      if (row === undefined) {
+        row = { ...probe, tokensInput: 0, tokensOutput: 0, tokensCacheRead: 0, tokensCacheCreation: 0, requests: 0, truncated: 0 };
+        this.pending.set(key, row);
+      }
+      row.tokensInput += r.usage.input;
+      row.tokensOutput += r.usage.output;
+      row.tokensCacheRead += r.usage.cacheRead;
+      row.tokensCacheCreation += r.usage.cacheCreation;
+      row.requests += 1;
+      if (r.truncated) row.truncated += 1;
+    }
+    for (const key in msg.translations) this.translations.set(key, (this.translations.get(key) ?? 0) + msg.translations[key]!);
+    this.billingTruncatedTotal += msg.truncated;
+  }
+
+  /** Write what accumulated; on failure the rows are kept for the next flush. */
+  flush(): Promise<void> {
+    this.flushing = this.flushing.then(async () => {
+      if (this.pending.size === 0) return;
+      const batch = this.pending;
+      this.pending = new Map();
+      try {
+        await this.store.addUsage([...batch.values()]);
+      } catch (err) {
+        this.log.error({ err: (err as Error).message, rows: batch.size }, 'usage flush failed; keeping the rows for the next flush');
+        for (const [key, row] of batch) {
+          const newer = this.pending.get(key);
+          if (newer === undefined) this.pending.set(key, row);
+          else accumulateUsage(newer, row);
+        }
+      }
+    });
+    return this.flushing;
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer !== null) clearInterval(this.timer);
+    this.timer = null;
+    await this.flush();
+  }
+}

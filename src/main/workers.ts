@@ -1,0 +1,148 @@
+// Spawning and supervising the data-plane workers. A worker that dies is logged and
+// restarted (with a capped backoff) while the others keep serving; a new or restarted worker
+// is sent the current config before it starts listening.
+import { Worker } from 'node:worker_threads';
+import type { Logger } from '../shared/log.js';
+import { decodeMessage, encodeMessage, type WorkerToMain } from '../shared/messages.js';
+import type { CompiledConfig } from '../shared/config/compiled.js';
+import type { SharedBuffers } from '../shared/sab/index.js';
+import type { WorkerBootData } from '../worker/boot-data.js';
+
+const WORKER_ENTRY = new URL('../worker/main.js', import.meta.url);
+const RESTART_BACKOFF_MS_MIN = 100;
+const RESTART_BACKOFF_MS_MAX = 5_000;
+
+interface Slot {
+  id: number;
+  worker: Worker | null;
+  ackedVersion: number;
+  ready: boolean;
+  restarts: number;
+  drained: boolean;
+}
+
+export type UsageHandler = (msg: Extract<WorkerToMain, { t: 'usage' }>) => void;
+
+export class WorkerPool {
+  private readonly slots: Slot[] = [];
+  private config: CompiledConfig | null = null;
+  private stopping = false;
+  private readonly waiters = new Set<() => void>();
+
+  constructor(
+    private readonly count: number,
+    private readonly shared: SharedBuffers,
+    private readonly meteringFlushMs: number,
+    private readonly onUsage: UsageHandler,
+    private readonly log: Logger,
+  ) {}
+
+  /** Start every worker with `config` and resolve when all are listening. */
+  async start(config: CompiledConfig): Promise<void> {
+    this.config = config;
+    for (let id = 0; id < this.count; id++) {
+      const slot: Slot = { id, worker: null, ackedVersion: -1, ready: false, restarts: 0, drained: false };
+      this.slots.push(slot);
+      this.spawn(slot);
+    }
+    await this.until(() => this.slots.every((s) => s.ready));
+  }
+
+  /** Send a new config to every worker; resolves when every live worker acknowledged it. */
+  async apply(config: CompiledConfig, timeoutMs = 10_000): Promise<void> {
+    this.config = config;
+    const bytes = encodeMessage({ t: 'config', version: config.version, config });
+    for (const slot of this.slots) slot.worker?.postMessage(bytes);
+    await this.until(() => this.slots.every((s) => s.worker === null || s.ackedVersion >= config.version), timeoutMs);
+  }
+
+  /** Drain every worker (stop accepting, finish in-flight, flush metering) up to the deadline. */
+  async drain(deadlineMs: number): Promise<void> {
+    this.stopping = true;
+    const bytes = encodeMessage({ t: 'drain', deadlineMs });
+    for (const slot of this.slots) slot.worker?.postMessage(bytes);
+    await this.until(() => this.slots.every((s) => s.worker === null || s.drained), Math.max(0, deadlineMs - Date.now()) + 1_000).catch(() => {
+      this.log.warn('drain deadline passed with requests still in flight');
+    });
+    await Promise.allSettled(this.slots.map((s) => s.worker?.terminate()));
+  }
+
+  /** Terminate one worker as if it crashed (operator recycle, SIGUSR2); the supervisor restarts it. */
+  recycleOne(): void {
+    const slot = this.slots.find((s) => s.worker !== null);
+    if (slot === undefined) return;
+    this.log.warn({ worker: slot.id }, 'terminating a worker on operator request');
+    void slot.worker!.terminate();
+  }
+
+  liveCount(): number {
+    return this.slots.filter((s) => s.worker !== null && s.ready).length;
+  }
+
+  private spawn(slot: Slot): void {
+    const data: WorkerBootData = { workerId: slot.id, shared: this.shared, meteringFlushMs: this.meteringFlushMs };
+    const worker = new Worker(WORKER_ENTRY, { workerData: data });
+    slot.worker = worker;
+    slot.ready = false;
+    slot.ackedVersion = -1;
+    slot.drained = false;
+    worker.on('message', (bytes: Uint8Array) => this.onMessage(slot, decodeMessage<WorkerToMain>(bytes)));
+    worker.on('error', (err) => this.log.error({ worker: slot.id, err: err.message }, 'worker failed'));
+    worker.on('exit', (code) => this.onExit(slot, worker, code));
+    worker.postMessage(encodeMessage({ t: 'config', version: this.config!.version, config: this.config! }));
+  }
+
+  private onMessage(slot: Slot, msg: WorkerToMain): void {
+    switch (msg.t) {
+      case 'ready':
+        slot.ready = true;
+        if (slot.restarts > 0) this.log.info({ worker: slot.id, restarts: slot.restarts }, 'worker restarted and listening');
+        break;
+      case 'config-ack':
+        slot.ackedVersion = Math.max(slot.ackedVersion, msg.version);
+        break;
+      case 'usage':
+        this.onUsage(msg);
+        break;
+      case 'drained':
+        slot.drained = true;
+        break;
+    }
+    this.notify();
+  }
+
+  private onExit(slot: Slot, worker: Worker, code: number): void {
+    if (slot.worker !== worker) return;
+    slot.worker = null;
+    slot.ready = false;
+    this.notify();
+    if (this.stopping) return;
+    slot.restarts++;
+    const backoffMs = Math.min(RESTART_BACKOFF_MS_MAX, RESTART_BACKOFF_MS_MIN * 2 ** Math.min(slot.restarts - 1, 6));
+    this.log.error({ worker: slot.id, code, restartInMs: backoffMs }, 'worker exited; restarting it');
+    setTimeout(() => {
+      if (!this.stopping) this.spawn(slot);
+    }, backoffMs).unref();
+  }
+
+  private notify(): void {
+    for (const w of [...this.waiters]) w();
+  }
+
+  private until(done: () => boolean, timeoutMs = 30_000): Promise<void> {
+    if (done()) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      const check = (): void => {
+        if (!done()) return;
+        this.waiters.delete(check);
+        clearTimeout(timer);
+        resolve();
+      };
+      const timer = setTimeout(() => {
+        this.waiters.delete(check);
+        reject(new Error('workers did not answer in time'));
+      }, timeoutMs);
+      this.waiters.add(check);
+    });
+  }
+}

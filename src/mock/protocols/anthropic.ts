@@ -1,0 +1,145 @@
+// Anthropic Messages, as api.anthropic.com answers POST /v1/messages.
+import { MOCK_TOOL_ARGUMENTS, MOCK_TOOL_USE_ID_ANTHROPIC } from '../content.js';
+import { arrayAt, contentText, hasPartWith, lastOf, lastRoleText, objectAt, stringAt, type JsonObject } from './json-read.js';
+import { sseEvent } from './sse-frame.js';
+import type { MockAnswer, MockProtocol, RenderedError, RequestFacts, StreamParts } from './types.js';
+
+const MESSAGE_ID = 'msg_mock';
+const TOOL_INPUT: unknown = JSON.parse(MOCK_TOOL_ARGUMENTS);
+
+function readFacts(body: JsonObject): RequestFacts | string {
+  const model = stringAt(body.model);
+  if (model === null || model === '') return 'model: Field required';
+  const messages = arrayAt(body.messages);
+  if (messages === null) return 'messages: Field required';
+  const last = lastOf(messages);
+  return {
+    model,
+    stream: body.stream === true,
+    includeUsage: false,
+    firstToolName: firstCustomToolName(arrayAt(body.tools)),
+    lastIsToolResult: last !== null && hasPartWith(last.content, (p) => p.type === 'tool_result'),
+  };
+}
+
+/** The first client tool (server tools such as web_search have a versioned type and no schema). */
+function firstCustomToolName(tools: readonly unknown[] | null): string | null {
+  if (tools === null) return null;
+  for (const tool of tools) {
+    const obj = objectAt(tool);
+    const name = stringAt(obj?.name);
+    if (obj !== null && name !== null && (obj.type === undefined || obj.type === 'custom' || obj.input_schema !== undefined)) return name;
+  }
+  return null;
+}
+
+function lastUserText(body: JsonObject): string {
+  return lastRoleText(arrayAt(body.messages), (m) => m.role === 'user', (m) => contentText(m.content, 'text', 'text'));
+}
+
+/** Anthropic input_tokens EXCLUDE cached tokens; the cache read goes in its own field. */
+function usage(a: MockAnswer, outputTokens: number): JsonObject {
+  return {
+    input_tokens: a.usage.input,
+    cache_creation_input_tokens: 0,
+    cache_read_input_tokens: a.usage.cacheRead,
+    cache_creation: { ephemeral_5m_input_tokens: 0, ephemeral_1h_input_tokens: 0 },
+    output_tokens: outputTokens,
+    service_tier: 'standard',
+  };
+}
+
+function stopReason(a: MockAnswer): string {
+  return a.toolName === null ? 'end_turn' : 'tool_use';
+}
+
+function renderJson(a: MockAnswer): string {
+  const content =
+    a.toolName === null
+      ? [{ type: 'text', text: a.pieces.join('') }]
+      : [{ type: 'tool_use', id: MOCK_TOOL_USE_ID_ANTHROPIC, name: a.toolName, input: TOOL_INPUT }];
+  return JSON.stringify({
+    id: MESSAGE_ID,
+    type: 'message',
+    role: 'assistant',
+    model: a.model,
+    content,
+    stop_reason: stopReason(a),
+    stop_sequence: null,
+    usage: usage(a, a.usage.output),
+  });
+}
+
+function renderStream(a: MockAnswer): StreamParts {
+  const tool = a.toolName;
+  let head = sseEvent('message_start', {
+    type: 'message_start',
+    message: {
+      id: MESSAGE_ID,
+      type: 'message',
+      role: 'assistant',
+      model: a.model,
+      content: [],
+      stop_reason: null,
+      stop_sequence: null,
+      usage: usage(a, 1),
+    },
+  });
+  const block = tool === null ? { type: 'text', text: '' } : { type: 'tool_use', id: MOCK_TOOL_USE_ID_ANTHROPIC, name: tool, input: {} };
+  head += sseEvent('content_block_start', { type: 'content_block_start', index: 0, content_block: block });
+  head += sseEvent('ping', { type: 'ping' });
+  const pieces = a.pieces.map((piece) =>
+    sseEvent('content_block_delta', {
+      type: 'content_block_delta',
+      index: 0,
+      delta: tool === null ? { type: 'text_delta', text: piece } : { type: 'input_json_delta', partial_json: piece },
+    }),
+  );
+  let tail = sseEvent('content_block_stop', { type: 'content_block_stop', index: 0 });
+  tail += sseEvent('message_delta', {
+    type: 'message_delta',
+    delta: { stop_reason: stopReason(a), stop_sequence: null },
+    // The API reports cumulative usage here: output, and the input side again.
+    usage: {
+      input_tokens: a.usage.input,
+      cache_creation_input_tokens: 0,
+      cache_read_input_tokens: a.usage.cacheRead,
+      output_tokens: a.usage.output,
+    },
+  });
+  tail += sseEvent('message_stop', { type: 'message_stop' });
+  return { head, pieces, tail };
+}
+
+function errorType(status: number): string {
+  switch (status) {
+    case 400: return 'invalid_request_error';
+    case 401: return 'authentication_error';
+    case 403: return 'permission_error';
+    case 404: return 'not_found_error';
+    case 413: return 'request_too_large';
+    case 429: return 'rate_limit_error';
+    case 504: return 'timeout_error';
+    case 529: return 'overloaded_error';
+    default: return status >= 500 ? 'api_error' : 'invalid_request_error';
+  }
+}
+
+function renderError(status: number, message: string): RenderedError {
+  return {
+    body: JSON.stringify({ type: 'error', error: { type: errorType(status), message }, request_id: 'req_mock' }),
+    headers: [],
+  };
+}
+
+export const anthropicProtocol: MockProtocol = {
+  name: 'anthropic',
+  jsonContentType: 'application/json',
+  streamContentType: 'text/event-stream; charset=utf-8',
+  extraHeaders: [['request-id', 'req_mock']],
+  readFacts,
+  lastUserText,
+  renderJson,
+  renderStream,
+  renderError,
+};

@@ -1,0 +1,139 @@
+// AWS Bedrock Converse and ConverseStream, as bedrock-runtime answers
+// POST /model/{modelId}/converse and /converse-stream. The stream is the binary AWS event
+// stream; frames are encoded with @smithy/eventstream-codec so their CRCs are valid.
+import { EventStreamCodec, type MessageHeaders } from '@smithy/eventstream-codec';
+import { fromUtf8, toUtf8 } from '@smithy/util-utf8';
+import { MOCK_TOOL_ARGUMENTS, MOCK_TOOL_USE_ID_BEDROCK } from '../content.js';
+import { arrayAt, contentText, hasPartWith, lastOf, lastRoleText, objectAt, stringAt, type JsonObject } from './json-read.js';
+import type { MockAnswer, MockProtocol, RenderedError, RequestFacts, RouteFacts, StreamParts } from './types.js';
+
+const codec = new EventStreamCodec(toUtf8, fromUtf8);
+const TOOL_INPUT: unknown = JSON.parse(MOCK_TOOL_ARGUMENTS);
+/** Reported model latency; fixed because answers are cached (the real delay is the settings'). */
+const METRICS = { latencyMs: 1 };
+
+function readFacts(body: JsonObject, route: RouteFacts): RequestFacts | string {
+  if (route.model === null || route.model === '') return 'modelId is missing from the path';
+  const messages = arrayAt(body.messages);
+  if (messages === null) return 'messages is required';
+  const last = lastOf(messages);
+  return {
+    model: route.model,
+    stream: route.stream === true,
+    includeUsage: false,
+    firstToolName: firstToolSpecName(arrayAt(objectAt(body.toolConfig)?.tools)),
+    lastIsToolResult: last !== null && hasPartWith(last.content, (p) => p.toolResult !== undefined),
+  };
+}
+
+function firstToolSpecName(tools: readonly unknown[] | null): string | null {
+  if (tools === null) return null;
+  for (const tool of tools) {
+    const name = stringAt(objectAt(objectAt(tool)?.toolSpec)?.name);
+    if (name !== null) return name;
+  }
+  return null;
+}
+
+function lastUserText(body: JsonObject): string {
+  return lastRoleText(arrayAt(body.messages), (m) => m.role === 'user', (m) => contentText(m.content, 'text', null));
+}
+
+/** Bedrock inputTokens EXCLUDE cached tokens; the cache fields appear when caching was used. */
+function usage(a: MockAnswer): JsonObject {
+  const u: JsonObject = {
+    inputTokens: a.usage.input,
+    outputTokens: a.usage.output,
+    totalTokens: a.usage.input + a.usage.cacheRead + a.usage.output,
+  };
+  if (a.usage.cacheRead > 0) {
+    u.cacheReadInputTokens = a.usage.cacheRead;
+    u.cacheWriteInputTokens = 0;
+  }
+  return u;
+}
+
+function stopReason(a: MockAnswer): string {
+  return a.toolName === null ? 'end_turn' : 'tool_use';
+}
+
+function renderJson(a: MockAnswer): string {
+  const content =
+    a.toolName === null
+      ? [{ text: a.pieces.join('') }]
+      : [{ toolUse: { toolUseId: MOCK_TOOL_USE_ID_BEDROCK, name: a.toolName, input: TOOL_INPUT } }];
+  return JSON.stringify({
+    output: { message: { role: 'assistant', content } },
+    stopReason: stopReason(a),
+    usage: usage(a),
+    metrics: METRICS,
+  });
+}
+
+function eventFrame(eventType: string, payload: JsonObject): Uint8Array {
+  const headers: MessageHeaders = {
+    ':event-type': { type: 'string', value: eventType },
+    ':content-type': { type: 'string', value: 'application/json' },
+    ':message-type': { type: 'string', value: 'event' },
+  };
+  return codec.encode({ headers, body: fromUtf8(JSON.stringify(payload)) });
+}
+
+function concat(frames: Uint8Array[]): Uint8Array {
+  return Buffer.concat(frames);
+}
+
+function renderStream(a: MockAnswer): StreamParts {
+  const head = [eventFrame('messageStart', { role: 'assistant' })];
+  if (a.toolName !== null) {
+    head.push(eventFrame('contentBlockStart', {
+      start: { toolUse: { toolUseId: MOCK_TOOL_USE_ID_BEDROCK, name: a.toolName } },
+      contentBlockIndex: 0,
+    }));
+  }
+  const pieces = a.pieces.map((piece) =>
+    eventFrame('contentBlockDelta', {
+      delta: a.toolName === null ? { text: piece } : { toolUse: { input: piece } },
+      contentBlockIndex: 0,
+    }),
+  );
+  const tail = [
+    eventFrame('contentBlockStop', { contentBlockIndex: 0 }),
+    eventFrame('messageStop', { stopReason: stopReason(a) }),
+    eventFrame('metadata', { usage: usage(a), metrics: METRICS }),
+  ];
+  return { head: concat(head), pieces, tail: concat(tail) };
+}
+
+function errorType(status: number): string {
+  switch (status) {
+    case 400: return 'ValidationException';
+    case 401: return 'UnrecognizedClientException';
+    case 403: return 'AccessDeniedException';
+    case 404: return 'ResourceNotFoundException';
+    case 408: return 'ModelTimeoutException';
+    case 424: return 'ModelErrorException';
+    case 429: return 'ThrottlingException';
+    case 503: return 'ServiceUnavailableException';
+    default: return status >= 500 ? 'InternalServerException' : 'ValidationException';
+  }
+}
+
+function renderError(status: number, message: string): RenderedError {
+  return {
+    body: JSON.stringify({ message }),
+    headers: [['x-amzn-ErrorType', `${errorType(status)}:http://internal.amazon.com/coral/com.amazon.bedrock/`]],
+  };
+}
+
+export const bedrockProtocol: MockProtocol = {
+  name: 'bedrock',
+  jsonContentType: 'application/json',
+  streamContentType: 'application/vnd.amazon.eventstream',
+  extraHeaders: [['x-amzn-RequestId', '00000000-0000-4000-8000-000000000000']],
+  readFacts,
+  lastUserText,
+  renderJson,
+  renderStream,
+  renderError,
+};

@@ -1,0 +1,80 @@
+// Ollama native chat, as a local ollama answers POST /api/chat (NDJSON stream by default).
+import { MOCK_CREATED_AT_MS, MOCK_TOOL_ARGUMENTS } from '../content.js';
+import { arrayAt, lastOf, lastRoleText, stringAt, type JsonObject } from './json-read.js';
+import { firstFunctionName } from './openai.js';
+import type { MockAnswer, MockProtocol, RenderedError, RequestFacts, StreamParts } from './types.js';
+
+const CREATED_AT = new Date(MOCK_CREATED_AT_MS).toISOString();
+const TOOL_ARGS: unknown = JSON.parse(MOCK_TOOL_ARGUMENTS);
+
+function readFacts(body: JsonObject): RequestFacts | string {
+  const model = stringAt(body.model);
+  if (model === null || model === '') return 'model is required';
+  const messages = arrayAt(body.messages);
+  if (messages === null) return 'messages must be an array';
+  const last = lastOf(messages);
+  return {
+    model,
+    stream: body.stream !== false, // ollama streams unless told not to
+    includeUsage: false,
+    firstToolName: firstFunctionName(arrayAt(body.tools)),
+    lastIsToolResult: last !== null && last.role === 'tool',
+  };
+}
+
+function lastUserText(body: JsonObject): string {
+  return lastRoleText(arrayAt(body.messages), (m) => m.role === 'user', (m) => stringAt(m.content) ?? '');
+}
+
+function message(a: MockAnswer, content: string, withTool: boolean): JsonObject {
+  const m: JsonObject = { role: 'assistant', content };
+  if (withTool && a.toolName !== null) m.tool_calls = [{ function: { name: a.toolName, arguments: TOOL_ARGS } }];
+  return m;
+}
+
+/** The final fields. Ollama has no cache field: prompt_eval_count is the evaluated (uncached) input. */
+function doneLine(a: MockAnswer, m: JsonObject): string {
+  return JSON.stringify({
+    model: a.model,
+    created_at: CREATED_AT,
+    message: m,
+    done_reason: 'stop', // ollama says stop after a tool call as well
+    done: true,
+    total_duration: 1_000_000,
+    load_duration: 1_000,
+    prompt_eval_count: a.usage.input,
+    prompt_eval_duration: 100_000,
+    eval_count: a.usage.output,
+    eval_duration: 800_000,
+  });
+}
+
+function renderJson(a: MockAnswer): string {
+  return doneLine(a, message(a, a.toolName === null ? a.pieces.join('') : '', true));
+}
+
+function line(a: MockAnswer, m: JsonObject): string {
+  return JSON.stringify({ model: a.model, created_at: CREATED_AT, message: m, done: false }) + '\n';
+}
+
+function renderStream(a: MockAnswer): StreamParts {
+  // Ollama delivers a tool call whole, in one line.
+  const pieces = a.toolName === null ? a.pieces.map((text) => line(a, message(a, text, false))) : [line(a, message(a, '', true))];
+  return { head: '', pieces, tail: doneLine(a, message(a, '', false)) + '\n' };
+}
+
+function renderError(_status: number, message: string): RenderedError {
+  return { body: JSON.stringify({ error: message }), headers: [] };
+}
+
+export const ollamaProtocol: MockProtocol = {
+  name: 'ollama',
+  jsonContentType: 'application/json; charset=utf-8',
+  streamContentType: 'application/x-ndjson',
+  extraHeaders: [],
+  readFacts,
+  lastUserText,
+  renderJson,
+  renderStream,
+  renderError,
+};

@@ -1,0 +1,29 @@
+// Process and upstream-client tuning.
+import { Type } from '@sinclair/typebox';
+
+const MiB = 1024 * 1024;
+
+export const AdvancedSection = Type.Object(
+  {
+    worker_threads: Type.Optional(Type.Integer({
+      minimum: 1,
+      maximum: 1024,
+      description: 'Data-plane worker threads; default one per available core.',
+    })),
+    upstream_http1_only: Type.Boolean({ default: false, description: 'Speak only HTTP/1.1 to upstreams.' }),
+    upstream_h2_prior_knowledge: Type.Boolean({
+      default: false,
+      description: 'Speak HTTP/2 to upstreams without negotiation (h2c prior knowledge). Conflicts with upstream_http1_only.',
+    }),
+    max_body_bytes: Type.Integer({ minimum: 1, default: 10 * MiB, description: 'Largest accepted request body, in bytes.' }),
+    translate_body_cap_bytes: Type.Integer({
+      minimum: 1,
+      default: 10 * MiB,
+      description: 'Same-protocol non-stream responses larger than this stream through unparsed and are billed zero tokens.',
+    }),
+    shutdown_drain_secs: Type.Number({ minimum: 0, default: 30, description: 'How long a graceful shutdown waits for in-flight requests.' }),
+    upstream_connections: Type.Integer({ minimum: 1, default: 1024, description: 'Idle keep-alive connections per upstream origin.' }),
+    upstream_timeout_secs: Type.Number({ exclusiveMinimum: 0, default: 300, description: 'Timeout of one upstream HTTP request, in seconds.' }),
+  },
+  { additionalProperties: false, default: {}, description: 'Advanced tuning.' },
+);

@@ -1,0 +1,277 @@
+// Chat Completions request body <-> model request.
+import { GatewayError } from '../../errors.js';
+import type {
+  ContentPart, ModelMessage, ModelRequest, TextPart, ToolCallPart, ToolChoice, ToolDef,
+} from '../../model/types.js';
+import type { EncodedUpstreamRequest } from '../codec.js';
+import {
+  expectArray, expectObject, expectString, isJsonObject, optionalBoolean, optionalInteger,
+  optionalNumber, optionalString, type JsonObject,
+} from '../framing/json-field.js';
+import { imageFromUrl, imageToUrl } from './image-url.js';
+
+export const CHAT_PATH = '/chat/completions';
+
+function invalid(message: string): GatewayError {
+  return new GatewayError('invalid_request', message);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Ingress: caller's body -> model
+// ---------------------------------------------------------------------------------------------
+
+export function requestedModel(body: unknown): string | undefined {
+  return isJsonObject(body) && typeof body.model === 'string' ? body.model : undefined;
+}
+
+export function requestedStream(body: unknown): boolean {
+  return isJsonObject(body) && body.stream === true;
+}
+
+export function streamUsageRequested(body: unknown): boolean {
+  return isJsonObject(body) && isJsonObject(body.stream_options) && body.stream_options.include_usage === true;
+}
+
+export function decodeRequest(body: unknown): ModelRequest {
+  const b = expectObject(body, 'request body');
+  if (b.model === undefined) throw invalid('model is required');
+  const model = expectString(b.model, 'model');
+  if (b.messages === undefined) throw invalid('messages is required');
+  const rawMessages = expectArray(b.messages, 'messages');
+  if (rawMessages.length === 0) throw invalid('messages must not be empty');
+
+  const system: string[] = [];
+  const messages: ModelMessage[] = [];
+  const ids = { next: 0 };
+  rawMessages.forEach((raw, i) => decodeMessage(raw, `messages[${i}]`, system, messages, ids));
+
+  const req: ModelRequest = { model, messages, stream: optionalBoolean(b, 'stream', 'request') ?? false };
+  if (system.length > 0) req.system = system.join('\n');
+  const tools = decodeTools(b.tools);
+  if (tools !== undefined) req.tools = tools;
+  const toolChoice = decodeToolChoice(b.tool_choice);
+  if (toolChoice !== undefined) req.toolChoice = toolChoice;
+  // max_completion_tokens replaced max_tokens; a caller may send either.
+  const maxTokens = optionalInteger(b, 'max_completion_tokens', 'request', 1) ?? optionalInteger(b, 'max_tokens', 'request', 1);
+  if (maxTokens !== undefined) req.maxTokens = maxTokens;
+  const temperature = optionalNumber(b, 'temperature', 'request', 0, 2);
+  if (temperature !== undefined) req.temperature = temperature;
+  const topP = optionalNumber(b, 'top_p', 'request', 0, 1);
+  if (topP !== undefined) req.topP = topP;
+  const stop = decodeStop(b.stop);
+  if (stop !== undefined) req.stop = stop;
+  return req;
+}
+
+function decodeMessage(raw: unknown, path: string, system: string[], out: ModelMessage[], ids: { next: number }): void {
+  const m = expectObject(raw, path);
+  const role = expectString(m.role, `${path}.role`);
+  switch (role) {
+    case 'system':
+    case 'developer':
+      system.push(flattenText(m.content, `${path}.content`));
+      return;
+    case 'user': {
+      const content = decodeUserContent(m.content, `${path}.content`);
+      if (content.length > 0) out.push({ role: 'user', content });
+      return;
+    }
+    case 'assistant': {
+      const content: ContentPart[] = decodeAssistantText(m.content, `${path}.content`);
+      if (m.tool_calls !== undefined && m.tool_calls !== null) {
+        expectArray(m.tool_calls, `${path}.tool_calls`).forEach((tc, j) => {
+          const part = decodeToolCall(tc, `${path}.tool_calls[${j}]`, ids);
+          if (part) content.push(part);
+        });
+      }
+      if (content.length > 0) out.push({ role: 'assistant', content });
+      return;
+    }
+    case 'tool': {
+      const toolCallId = expectString(m.tool_call_id, `${path}.tool_call_id`);
+      const content = flattenText(m.content, `${path}.content`);
+      out.push({ role: 'tool', content: [{ type: 'tool_result', toolCallId, content, isError: false }] });
+      return;
+    }
+    case 'function':
+      return; // deprecated function-calling role: not in the modeled subset
+    default:
+      throw invalid(`${path}.role "${role}" is not one of system, developer, user, assistant, tool`);
+  }
+}
+
+/** Content that may be a string or an array of text parts, as one string. */
+function flattenText(content: unknown, path: string): string {
+  if (content === undefined || content === null) return '';
+  if (typeof content === 'string') return content;
+  const texts: string[] = [];
+  expectArray(content, path).forEach((p, i) => {
+    const part = expectObject(p, `${path}[${i}]`);
+    if (part.type === 'text') texts.push(expectString(part.text, `${path}[${i}].text`));
+  });
+  return texts.join('\n');
+}
+
+function decodeUserContent(content: unknown, path: string): ContentPart[] {
+  if (typeof content === 'string') return [{ type: 'text', text: content }];
+  if (content === undefined || content === null) throw invalid(`${path} is required`);
+  const parts: ContentPart[] = [];
+  expectArray(content, path).forEach((p, i) => {
+    const part = expectObject(p, `${path}[${i}]`);
+    if (part.type === 'text') {
+      parts.push({ type: 'text', text: expectString(part.text, `${path}[${i}].text`) });
+    } else if (part.type === 'image_url') {
+      const image = expectObject(part.image_url, `${path}[${i}].image_url`);
+      parts.push(imageFromUrl(expectString(image.url, `${path}[${i}].image_url.url`)));
+    } else if (typeof part.type !== 'string') {
+      throw invalid(`${path}[${i}].type must be a string`);
+    } // input_audio, file: not in the modeled subset
+  });
+  return parts;
+}
+
+function decodeAssistantText(content: unknown, path: string): ContentPart[] {
+  if (content === undefined || content === null || content === '') return [];
+  if (typeof content === 'string') return [{ type: 'text', text: content }];
+  const parts: ContentPart[] = [];
+  expectArray(content, path).forEach((p, i) => {
+    const part = expectObject(p, `${path}[${i}]`);
+    if (part.type === 'text') parts.push({ type: 'text', text: expectString(part.text, `${path}[${i}].text`) });
+    else if (part.type === 'refusal') parts.push({ type: 'text', text: expectString(part.refusal, `${path}[${i}].refusal`) });
+  });
+  return parts;
+}
+
+function decodeToolCall(raw: unknown, path: string, ids: { next: number }): ToolCallPart | undefined {
+  const tc = expectObject(raw, path);
+  const n = ids.next++;
+  if (tc.type !== undefined && tc.type !== 'function') return undefined; // custom tools: not modeled
+  const fn = expectObject(tc.function, `${path}.function`);
+  const name = expectString(fn.name, `${path}.function.name`);
+  const id = optionalString(tc, 'id', path) ?? `call_${n}`;
+  return { type: 'tool_call', id, name, arguments: argumentsText(fn.arguments, `${path}.function.arguments`) };
+}
+
+/** Tool arguments are JSON text on this wire; a client that sent an object gets it serialized. */
+function argumentsText(v: unknown, path: string): string {
+  if (v === undefined || v === null) return '';
+  if (typeof v === 'string') return v;
+  if (isJsonObject(v)) return JSON.stringify(v);
+  throw invalid(`${path} must be a JSON string`);
+}
+
+function decodeTools(raw: unknown): ToolDef[] | undefined {
+  if (raw === undefined || raw === null) return undefined;
+  const tools: ToolDef[] = [];
+  expectArray(raw, 'tools').forEach((t, i) => {
+    const tool = expectObject(t, `tools[${i}]`);
+    if (tool.type !== 'function') return; // custom tools: not modeled
+    const fn = expectObject(tool.function, `tools[${i}].function`);
+    const def: ToolDef = {
+      name: expectString(fn.name, `tools[${i}].function.name`),
+      // No parameters means a function without arguments.
+      parameters: fn.parameters === undefined || fn.parameters === null
+        ? { type: 'object', properties: {} }
+        : expectObject(fn.parameters, `tools[${i}].function.parameters`),
+    };
+    const description = optionalString(fn, 'description', `tools[${i}].function`);
+    if (description !== undefined) def.description = description;
+    tools.push(def);
+  });
+  return tools;
+}
+
+function decodeToolChoice(raw: unknown): ToolChoice | undefined {
+  if (raw === undefined || raw === null) return undefined;
+  if (raw === 'auto' || raw === 'none' || raw === 'required') return { type: raw };
+  if (typeof raw === 'string') throw invalid(`tool_choice "${raw}" is not one of auto, none, required`);
+  const choice = expectObject(raw, 'tool_choice');
+  if (choice.type === 'function') {
+    const fn = expectObject(choice.function, 'tool_choice.function');
+    return { type: 'tool', name: expectString(fn.name, 'tool_choice.function.name') };
+  }
+  return undefined; // allowed_tools, custom: not modeled
+}
+
+function decodeStop(raw: unknown): string[] | undefined {
+  if (raw === undefined || raw === null) return undefined;
+  if (typeof raw === 'string') return [raw];
+  return expectArray(raw, 'stop').map((s, i) => expectString(s, `stop[${i}]`));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Upstream: model -> lane's body
+// ---------------------------------------------------------------------------------------------
+
+export function encodeRequest(req: ModelRequest, upstreamModel: string): EncodedUpstreamRequest {
+  const messages: JsonObject[] = [];
+  if (req.system !== undefined) messages.push({ role: 'system', content: req.system });
+  for (const m of req.messages) appendMessage(messages, m);
+
+  const body: JsonObject = { model: upstreamModel, messages };
+  if (req.tools !== undefined && req.tools.length > 0) {
+    body.tools = req.tools.map((t) => ({
+      type: 'function',
+      function: t.description === undefined
+        ? { name: t.name, parameters: t.parameters }
+        : { name: t.name, description: t.description, parameters: t.parameters },
+    }));
+  }
+  if (req.toolChoice !== undefined) {
+    body.tool_choice = req.toolChoice.type === 'tool'
+      ? { type: 'function', function: { name: req.toolChoice.name } }
+      : req.toolChoice.type;
+  }
+  // max_tokens, not max_completion_tokens: the compatible hosts this protocol covers (vLLM,
+  // llama.cpp, Mistral, Groq...) all read max_tokens.
+  if (req.maxTokens !== undefined) body.max_tokens = req.maxTokens;
+  if (req.temperature !== undefined) body.temperature = req.temperature;
+  if (req.topP !== undefined) body.top_p = req.topP;
+  if (req.stop !== undefined && req.stop.length > 0) body.stop = req.stop;
+  body.stream = req.stream;
+  // Streams carry usage only when asked; the gateway always meters.
+  if (req.stream) body.stream_options = { include_usage: true };
+  return { path: CHAT_PATH, body: JSON.stringify(body) };
+}
+
+/** One model message -> one or more chat messages (each tool result is its own `tool` message). */
+function appendMessage(out: JsonObject[], m: ModelMessage): void {
+  const texts: TextPart[] = [];
+  const userParts: JsonObject[] = [];
+  const toolCalls: JsonObject[] = [];
+  for (const part of m.content) {
+    switch (part.type) {
+      case 'tool_result':
+        out.push({ role: 'tool', tool_call_id: part.toolCallId, content: part.content });
+        break;
+      case 'text':
+        texts.push(part);
+        userParts.push({ type: 'text', text: part.text });
+        break;
+      case 'image': {
+        const url = imageToUrl(part);
+        if (url !== undefined) userParts.push({ type: 'image_url', image_url: { url } });
+        break;
+      }
+      case 'tool_call':
+        toolCalls.push({ id: part.id, type: 'function', function: { name: part.name, arguments: part.arguments } });
+        break;
+    }
+  }
+  if (m.role === 'user') {
+    if (userParts.length === 0) return;
+    const single = userParts.length === 1 && texts.length === 1;
+    out.push({ role: 'user', content: single ? texts[0].text : userParts });
+  } else if (m.role === 'assistant') {
+    if (texts.length === 0 && toolCalls.length === 0) return;
+    const msg: JsonObject = { role: 'assistant', content: assistantContent(texts) };
+    if (toolCalls.length > 0) msg.tool_calls = toolCalls;
+    out.push(msg);
+  } // role 'tool': its tool results were written above
+}
+
+function assistantContent(texts: TextPart[]): unknown {
+  if (texts.length === 0) return null;
+  if (texts.length === 1) return texts[0].text;
+  return texts.map((t) => ({ type: 'text', text: t.text }));
+}

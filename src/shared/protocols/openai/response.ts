@@ -1,0 +1,70 @@
+// Chat Completions non-stream response body <-> model response.
+import { GatewayError } from '../../errors.js';
+import type { ModelResponse, TextPart, ToolCallPart } from '../../model/types.js';
+import { ZERO_USAGE } from '../../model/types.js';
+import { isJsonObject, type JsonObject } from '../framing/json-field.js';
+import { decodeFinishReason, encodeFinishReason } from './finish-reason.js';
+import { decodeUsage, encodeUsage } from './usage.js';
+
+/** Only the first choice is modeled (n > 1 is not in the subset). */
+export function decodeResponse(body: unknown): ModelResponse {
+  if (!isJsonObject(body) || !Array.isArray(body.choices)) {
+    throw new GatewayError('upstream_error', 'upstream response is not a chat completion (no choices)');
+  }
+  const b = body;
+  const choice = isJsonObject(b.choices[0]) ? b.choices[0] : undefined;
+  const content: Array<TextPart | ToolCallPart> = [];
+  if (choice !== undefined && isJsonObject(choice.message)) {
+    const msg = choice.message;
+    if (typeof msg.content === 'string' && msg.content !== '') content.push({ type: 'text', text: msg.content });
+    else if (typeof msg.refusal === 'string' && msg.refusal !== '') content.push({ type: 'text', text: msg.refusal });
+    if (Array.isArray(msg.tool_calls)) {
+      msg.tool_calls.forEach((tc, i) => {
+        if (!isJsonObject(tc) || !isJsonObject(tc.function)) return;
+        const fn = tc.function;
+        if (typeof fn.name !== 'string') throw new GatewayError('upstream_error', `upstream tool call ${i} has no name`);
+        content.push({
+          type: 'tool_call',
+          id: typeof tc.id === 'string' ? tc.id : `call_${i}`,
+          name: fn.name,
+          arguments: typeof fn.arguments === 'string' ? fn.arguments : '',
+        });
+      });
+    }
+  }
+  return {
+    id: typeof b.id === 'string' ? b.id : '',
+    model: typeof b.model === 'string' ? b.model : '',
+    content,
+    finishReason: decodeFinishReason(choice?.finish_reason),
+    usage: decodeUsage(b.usage) ?? { ...ZERO_USAGE },
+  };
+}
+
+export function encodeResponse(resp: ModelResponse): string {
+  const texts: string[] = [];
+  const toolCalls: JsonObject[] = [];
+  for (const part of resp.content) {
+    if (part.type === 'text') texts.push(part.text);
+    else toolCalls.push({ id: part.id, type: 'function', function: { name: part.name, arguments: part.arguments } });
+  }
+  const message: JsonObject = {
+    role: 'assistant',
+    // A response message's content is one string: several text blocks are joined.
+    content: texts.length > 0 ? texts.join('') : null,
+    refusal: null,
+  };
+  if (toolCalls.length > 0) message.tool_calls = toolCalls;
+  return JSON.stringify({
+    id: resp.id,
+    object: 'chat.completion',
+    created: Math.floor(Date.now() / 1000),
+    model: resp.model,
+    choices: [{ index: 0, message, logprobs: null, finish_reason: encodeFinishReason(resp.finishReason) }],
+    usage: encodeUsage(resp.usage),
+  });
+}
+
+export function usageFromResponse(body: unknown): ReturnType<typeof decodeUsage> {
+  return isJsonObject(body) ? decodeUsage(body.usage) : null;
+}

@@ -1,0 +1,147 @@
+// Chat Completions SSE chunks -> model stream events.
+// Upstream order: a role chunk, content deltas, tool_calls deltas (index/id/name/arguments),
+// a finish_reason chunk, an optional usage chunk (choices: []), then `data: [DONE]`. Blocks
+// are opened as their first delta arrives and closed when another block starts or at finish.
+import { GatewayError } from '../../errors.js';
+import type { StreamEvent, Usage } from '../../model/types.js';
+import type { StreamDecoder } from '../codec.js';
+import { isJsonObject, type JsonObject } from '../framing/json-field.js';
+import { SseReader } from '../framing/sse.js';
+import { decodeFinishReason } from './finish-reason.js';
+import { openAiUpstreamErrorMessage } from './errors.js';
+import { decodeUsage } from './usage.js';
+
+const NONE = -1;
+
+export class ChatStreamDecoder implements StreamDecoder {
+  private readonly reader = new SseReader((_event, data) => this.onData(data));
+  private events: StreamEvent[] = [];
+  private started = false;
+  private finished = false;
+  private ended = false;
+  private nextBlock = 0;
+  private openBlock = NONE;
+  private textBlock = NONE;
+  /** Upstream tool_calls[].index -> block index. */
+  private readonly toolBlocks = new Map<number, number>();
+  /** Usage that arrived before finish (some hosts report it on every chunk); emitted after finish. */
+  private pendingUsage: Usage | null = null;
+
+  push(chunk: Uint8Array): StreamEvent[] {
+    this.events = [];
+    this.reader.push(chunk);
+    return this.events;
+  }
+
+  finish(): StreamEvent[] {
+    this.events = [];
+    this.reader.end();
+    this.close();
+    return this.events;
+  }
+
+  private onData(data: string): void {
+    if (this.ended) return;
+    if (data === '[DONE]') { this.close(); return; }
+    let obj: unknown;
+    try {
+      obj = JSON.parse(data);
+    } catch {
+      throw new GatewayError('upstream_error', 'upstream sent a stream chunk that is not JSON');
+    }
+    if (!isJsonObject(obj)) return;
+    if (obj.error !== undefined && obj.error !== null) {
+      throw new GatewayError('upstream_error', openAiUpstreamErrorMessage(200, obj));
+    }
+    if (!this.started) {
+      this.started = true;
+      this.events.push({ type: 'start', id: stringOr(obj.id), model: stringOr(obj.model) });
+    }
+    if (Array.isArray(obj.choices)) {
+      for (const choice of obj.choices) {
+        // Only the first choice is modeled.
+        if (isJsonObject(choice) && (choice.index === 0 || choice.index === undefined)) this.onChoice(choice);
+      }
+    }
+    const usage = decodeUsage(obj.usage);
+    if (usage !== null) {
+      if (this.finished) this.events.push({ type: 'usage', usage });
+      else this.pendingUsage = usage;
+    }
+  }
+
+  private onChoice(choice: JsonObject): void {
+    const delta = choice.delta;
+    if (isJsonObject(delta)) {
+      if (typeof delta.content === 'string' && delta.content !== '') this.text(delta.content);
+      if (typeof delta.refusal === 'string' && delta.refusal !== '') this.text(delta.refusal);
+      if (Array.isArray(delta.tool_calls)) {
+        delta.tool_calls.forEach((tc, i) => { if (isJsonObject(tc)) this.toolCall(tc, i); });
+      }
+    }
+    if (typeof choice.finish_reason === 'string' && !this.finished) {
+      this.closeOpenBlock();
+      this.finished = true;
+      this.events.push({ type: 'finish', reason: decodeFinishReason(choice.finish_reason) });
+      if (this.pendingUsage !== null) {
+        this.events.push({ type: 'usage', usage: this.pendingUsage });
+        this.pendingUsage = null;
+      }
+    }
+  }
+
+  private text(text: string): void {
+    if (this.textBlock === NONE || this.openBlock !== this.textBlock) {
+      this.closeOpenBlock();
+      this.textBlock = this.openBlock = this.nextBlock++;
+      this.events.push({ type: 'block_start', index: this.textBlock, kind: 'text' });
+    }
+    this.events.push({ type: 'text_delta', index: this.textBlock, text });
+  }
+
+  private toolCall(tc: JsonObject, position: number): void {
+    const toolIndex = typeof tc.index === 'number' ? tc.index : position;
+    const fn = isJsonObject(tc.function) ? tc.function : undefined;
+    let block = this.toolBlocks.get(toolIndex);
+    if (block === undefined) {
+      this.closeOpenBlock();
+      block = this.openBlock = this.nextBlock++;
+      this.toolBlocks.set(toolIndex, block);
+      this.events.push({
+        type: 'block_start', index: block, kind: 'tool_call',
+        id: typeof tc.id === 'string' && tc.id !== '' ? tc.id : `call_${toolIndex}`,
+        name: typeof fn?.name === 'string' ? fn.name : '',
+      });
+    }
+    if (typeof fn?.arguments === 'string' && fn.arguments !== '') {
+      this.events.push({ type: 'tool_args_delta', index: block, json: fn.arguments });
+    }
+  }
+
+  private closeOpenBlock(): void {
+    if (this.openBlock === NONE) return;
+    this.events.push({ type: 'block_stop', index: this.openBlock });
+    this.openBlock = NONE;
+  }
+
+  /** `[DONE]` or the end of the bytes: whatever the upstream left out is completed here. */
+  private close(): void {
+    if (this.ended) return;
+    if (!this.started) throw new GatewayError('upstream_error', 'upstream stream ended before its first chunk');
+    this.closeOpenBlock();
+    if (!this.finished) {
+      this.finished = true;
+      this.events.push({ type: 'finish', reason: 'stop' });
+    }
+    if (this.pendingUsage !== null) {
+      this.events.push({ type: 'usage', usage: this.pendingUsage });
+      this.pendingUsage = null;
+    }
+    this.ended = true;
+    this.events.push({ type: 'end' });
+  }
+}
+
+function stringOr(v: unknown): string {
+  return typeof v === 'string' ? v : '';
+}

@@ -1,0 +1,59 @@
+// Model stream events -> Chat Completions SSE chunks, as the openai SDK's stream accumulator
+// reads them: every chunk carries id/model/created, tool calls carry tool_calls[].index with
+// id, type and name on their first chunk, and the stream ends with `data: [DONE]`.
+import type { ErrorKind } from '../../errors.js';
+import type { StreamEvent } from '../../model/types.js';
+import type { StreamEncoder } from '../codec.js';
+import { sseFrame } from '../framing/sse.js';
+import { errorObject } from './errors.js';
+import { encodeFinishReason } from './finish-reason.js';
+import { encodeUsage } from './usage.js';
+
+const CHOICE_TAIL = ',"logprobs":null,"finish_reason":null}]}';
+
+export class ChatStreamEncoder implements StreamEncoder {
+  /** `{"id":...,"model":...,` written once at `start`, reused by every chunk. */
+  private head = chunkHead('', '');
+  /** Block index -> tool_calls[].index (tool calls count from 0 apart from text blocks). */
+  private readonly toolIndexes = new Map<number, number>();
+
+  encode(event: StreamEvent): string {
+    switch (event.type) {
+      case 'start':
+        this.head = chunkHead(event.id, event.model);
+        return this.delta('{"role":"assistant","content":""}');
+      case 'block_start':
+        if (event.kind === 'text') return '';
+        this.toolIndexes.set(event.index, this.toolIndexes.size);
+        return this.delta(`{"tool_calls":[{"index":${this.toolIndexes.size - 1},"id":${JSON.stringify(event.id)},"type":"function","function":{"name":${JSON.stringify(event.name)},"arguments":""}}]}`);
+      case 'text_delta':
+        return this.delta(`{"content":${JSON.stringify(event.text)}}`);
+      case 'tool_args_delta': {
+        const toolIndex = this.toolIndexes.get(event.index) ?? 0;
+        return this.delta(`{"tool_calls":[{"index":${toolIndex},"function":{"arguments":${JSON.stringify(event.json)}}}]}`);
+      }
+      case 'block_stop':
+        return '';
+      case 'finish':
+        return sseFrame(`${this.head}"choices":[{"index":0,"delta":{},"logprobs":null,"finish_reason":"${encodeFinishReason(event.reason)}"}]}`);
+      case 'usage':
+        // Reaches the encoder only when the caller asked for it (stream_options.include_usage).
+        return sseFrame(`${this.head}"choices":[],"usage":${JSON.stringify(encodeUsage(event.usage))}}`);
+      case 'end':
+        return sseFrame('[DONE]');
+    }
+  }
+
+  error(kind: ErrorKind, message: string): string {
+    return sseFrame(JSON.stringify({ error: errorObject(kind, message) }));
+  }
+
+  private delta(deltaJson: string): string {
+    return sseFrame(`${this.head}"choices":[{"index":0,"delta":${deltaJson}${CHOICE_TAIL}`);
+  }
+}
+
+function chunkHead(id: string, model: string): string {
+  const created = Math.floor(Date.now() / 1000);
+  return `{"id":${JSON.stringify(id)},"object":"chat.completion.chunk","created":${created},"model":${JSON.stringify(model)},`;
+}

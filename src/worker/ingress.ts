@@ -1,0 +1,218 @@
+// The only file that imports uWebSockets.js. Its rules (index.d.ts is the manual): the request
+// object is valid only until the handler returns, so everything needed is copied first;
+// onAborted is attached before any asynchronous step; body chunks are recycled after the
+// callback, so they are copied; writes after an asynchronous gap happen inside cork;
+// writeStatus comes before headers.
+import { STATUS_CODES } from 'node:http';
+import uWS, { type HttpRequest, type HttpResponse, type TemplatedApp, type us_listen_socket } from '../shared/uws.js';
+import { ROUTES } from './routes.js';
+import type { ClientResponse, IngressRequest } from './pipeline/client.js';
+
+export interface IngressHandlers {
+  /** Current body cap in bytes (read per request: a config apply may change it). */
+  maxBodyBytes(): number;
+  /** A complete request whose body was read. */
+  onRequest(req: IngressRequest, res: ClientResponse): void;
+  /** The body was over the cap: answer in the route's protocol. */
+  onBodyTooLarge(routeIndex: number, res: ClientResponse): void;
+  /** No route matched. */
+  onNotFound(res: ClientResponse): void;
+  /** GET /healthz: true when any lane is usable. */
+  healthy(): boolean;
+}
+
+/** Requests of this worker that have not finished or aborted (drain waits for 0). */
+let inflight = 0;
+
+const STATUS_LINES: string[] = [];
+for (const code of Object.keys(STATUS_CODES)) STATUS_LINES[Number(code)] = `${code} ${STATUS_CODES[code]}`;
+function statusLine(status: number): string {
+  return STATUS_LINES[status] ?? `${status} Unknown`;
+}
+
+/** One caller's response, over uWS. */
+class UwsClientResponse implements ClientResponse {
+  aborted = false;
+  started = false;
+  /** Set when the rest of the request body will not be read (over the cap). */
+  closeOnEnd = false;
+  private finished = false;
+  private drainCb: (() => void) | null = null;
+  private abortCb: (() => void) | null = null;
+
+  constructor(private readonly res: HttpResponse) {
+    inflight++;
+  }
+
+  /** Called by uWS when the connection closes early. */
+  handleAborted(): void {
+    this.aborted = true;
+    this.finish();
+    const cb = this.abortCb;
+    this.abortCb = null;
+    if (cb !== null) cb();
+  }
+
+  respond(status: number, headers: Record<string, string>, body: string | Uint8Array): void {
+    if (this.aborted) return;
+    this.started = true;
+    this.res.cork(() => {
+      this.res.writeStatus(statusLine(status));
+      for (const name in headers) this.res.writeHeader(name, headers[name]!);
+      this.res.end(body, this.closeOnEnd);
+    });
+    this.finish();
+  }
+
+  startStream(status: number, headers: Record<string, string>): void {
+    if (this.aborted) return;
+    this.started = true;
+    this.res.cork(() => {
+      this.res.writeStatus(statusLine(status));
+      for (const name in headers) this.res.writeHeader(name, headers[name]!);
+    });
+  }
+
+  write(chunk: string | Uint8Array): boolean {
+    if (this.aborted) return true;
+    let ok = true;
+    this.res.cork(() => {
+      ok = this.res.write(chunk);
+    });
+    return ok;
+  }
+
+  end(): void {
+    if (this.aborted) return;
+    this.res.cork(() => {
+      this.res.end();
+    });
+    this.finish();
+  }
+
+  /** Counts the request out of the in-flight total exactly once. */
+  private finish(): void {
+    if (this.finished) return;
+    this.finished = true;
+    inflight--;
+  }
+
+  onDrain(cb: () => void): void {
+    this.drainCb = cb;
+    this.res.onWritable(() => {
+      const drained = this.drainCb;
+      this.drainCb = null;
+      if (drained !== null) drained();
+      return true;
+    });
+  }
+
+  onAbort(cb: () => void): void {
+    this.abortCb = cb;
+  }
+}
+
+function readRequest(routeIndex: number, paramCount: number, res: HttpResponse, req: HttpRequest, handlers: IngressHandlers): void {
+  const client = new UwsClientResponse(res);
+  res.onAborted(() => client.handleAborted());
+
+  const params: string[] = [];
+  for (let i = 0; i < paramCount; i++) params.push(req.getParameter(i));
+  const contentLength = Number(req.getHeader('content-length') || '0');
+  const request: IngressRequest = {
+    routeIndex,
+    params,
+    query: req.getQuery() ?? '',
+    contentType: req.getHeader('content-type'),
+    authorization: req.getHeader('authorization'),
+    xApiKey: req.getHeader('x-api-key'),
+    xGoogApiKey: req.getHeader('x-goog-api-key'),
+    body: EMPTY,
+    startedMs: performance.now(),
+  };
+
+  const cap = handlers.maxBodyBytes();
+  if (contentLength > cap) {
+    client.closeOnEnd = true;
+    handlers.onBodyTooLarge(routeIndex, client);
+    return;
+  }
+  // With a content-length the body lands in one buffer sized once; chunked bodies grow.
+  let body = contentLength > 0 ? Buffer.allocUnsafe(contentLength) : EMPTY;
+  let length = 0;
+  let rejected = false;
+  res.onData((chunk, isLast) => {
+    if (rejected) return;
+    const bytes = new Uint8Array(chunk);
+    if (length + bytes.byteLength > cap) {
+      rejected = true;
+      client.closeOnEnd = true;
+      handlers.onBodyTooLarge(routeIndex, client);
+      return;
+    }
+    if (length + bytes.byteLength > body.length) {
+      const grown = Buffer.allocUnsafe(Math.max(body.length * 2, length + bytes.byteLength, 1024));
+      body.copy(grown, 0, 0, length);
+      body = grown;
+    }
+    body.set(bytes, length); // copy: uWS recycles `chunk` after this callback
+    length += bytes.byteLength;
+    if (isLast) {
+      request.body = length === body.length ? body : body.subarray(0, length);
+      handlers.onRequest(request, client);
+    }
+  });
+}
+
+const EMPTY = Buffer.alloc(0);
+
+function paramCountOf(pattern: string): number {
+  let n = 0;
+  for (const segment of pattern.split('/')) if (segment.startsWith(':')) n++;
+  return n;
+}
+
+export interface Ingress {
+  port: number;
+  /** Stop accepting new connections (in-flight requests finish). */
+  stopListening(): void;
+  /** Requests not yet finished. */
+  inflight(): number;
+}
+
+export function startIngress(host: string, port: number, handlers: IngressHandlers): Promise<Ingress> {
+  const app: TemplatedApp = uWS.App();
+  ROUTES.forEach((route, index) => {
+    const paramCount = paramCountOf(route.pattern);
+    app.post(route.pattern, (res, req) => readRequest(index, paramCount, res, req, handlers));
+  });
+  app.get('/healthz', (res) => {
+    const ok = handlers.healthy();
+    res.cork(() => {
+      res.writeStatus(ok ? '200 OK' : '503 Service Unavailable').writeHeader('content-type', 'text/plain').end(ok ? 'ok' : 'unavailable');
+    });
+  });
+  app.any('/*', (res) => {
+    const client = new UwsClientResponse(res);
+    res.onAborted(() => client.handleAborted());
+    handlers.onNotFound(client);
+  });
+
+  return new Promise((resolve, reject) => {
+    app.listen(host, port, (socket: us_listen_socket | false) => {
+      if (socket === false) {
+        reject(new Error(`cannot listen on ${host}:${port}`));
+        return;
+      }
+      let listening: us_listen_socket | null = socket;
+      resolve({
+        port: uWS.us_socket_local_port(socket as unknown as Parameters<typeof uWS.us_socket_local_port>[0]),
+        inflight: () => inflight,
+        stopListening() {
+          if (listening !== null) uWS.us_listen_socket_close(listening);
+          listening = null;
+        },
+      });
+    });
+  });
+}

@@ -1,0 +1,73 @@
+// A data-plane worker thread: a uWS listener on the shared port, the request pipeline, and
+// the config it was last sent. Config arrives over the parent port as a compiled snapshot; it
+// is swapped in between requests (a request keeps the runtime it started with) and
+// acknowledged, so the main thread knows when an apply is live everywhere.
+import { parentPort, workerData } from 'node:worker_threads';
+import { createLogger } from '../shared/log.js';
+import { decodeMessage, encodeMessage, type MainToWorker } from '../shared/messages.js';
+import { startIngress, type Ingress } from './ingress.js';
+import { Runtime } from './runtime.js';
+import { UpstreamOrigins } from './upstream/origins.js';
+import { LaneGauges } from './lane-gauges.js';
+import { Metering } from './metering.js';
+import { handleBodyTooLarge, handleNotFound, handleRequest, type PipelineDeps } from './pipeline/handle.js';
+import type { WorkerBootData } from './boot-data.js';
+
+const data = workerData as WorkerBootData;
+const port = parentPort!;
+const log = createLogger('worker');
+const origins = new UpstreamOrigins();
+const gauges = LaneGauges.attach(data.shared);
+const metering = new Metering(data.workerId, port, data.meteringFlushMs);
+
+let runtime: Runtime | null = null;
+let ingress: Ingress | null = null;
+
+const deps: PipelineDeps = {
+  runtime: () => runtime!,
+  gauges,
+  metering,
+};
+
+async function applyConfig(msg: Extract<MainToWorker, { t: 'config' }>): Promise<void> {
+  const next = new Runtime(msg.config, origins, gauges, log);
+  const previous = runtime;
+  runtime = next;
+  previous?.retire();
+  if (ingress === null) {
+    const { host, port: listenPort } = msg.config.listen;
+    ingress = await startIngress(host, listenPort, {
+      maxBodyBytes: () => runtime!.config.limits.maxBodyBytes,
+      onRequest: (req, res) => handleRequest(deps, req, res),
+      onBodyTooLarge: (routeIndex, res) => handleBodyTooLarge(deps, routeIndex, res, runtime!.config.limits.maxBodyBytes),
+      onNotFound: (res) => handleNotFound(res),
+      healthy: () => runtime!.lanes.some((lane) => gauges.usable(lane.compiled)),
+    });
+    port.postMessage(encodeMessage({ t: 'ready', workerId: data.workerId }));
+  }
+  port.postMessage(encodeMessage({ t: 'config-ack', workerId: data.workerId, version: msg.version }));
+}
+
+async function drain(deadlineMs: number): Promise<void> {
+  ingress?.stopListening();
+  while (ingress !== null && ingress.inflight() > 0 && Date.now() < deadlineMs) {
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  metering.stop();
+  port.postMessage(encodeMessage({ t: 'drained', workerId: data.workerId }));
+}
+
+port.on('message', (bytes: Uint8Array) => {
+  const msg = decodeMessage<MainToWorker>(bytes);
+  switch (msg.t) {
+    case 'config':
+      applyConfig(msg).catch((err: Error) => {
+        log.fatal({ err: err.message }, 'worker could not apply config');
+        process.exit(1);
+      });
+      break;
+    case 'drain':
+      void drain(msg.deadlineMs);
+      break;
+  }
+});

@@ -1,0 +1,36 @@
+// What the pipeline sees of the caller's connection. Implemented in ingress.ts (the one file
+// that imports uWS), so the pipeline never touches uWS objects and their rules directly.
+
+export interface ClientResponse {
+  /** True once the caller went away; nothing may be written after that. */
+  readonly aborted: boolean;
+  /** True once a status line was written (the first byte is on its way). */
+  readonly started: boolean;
+  /** Write the status and headers; `body` given = a complete response with content-length. */
+  respond(status: number, headers: Record<string, string>, body: string | Uint8Array): void;
+  /** Start a streamed (chunked) response. */
+  startStream(status: number, headers: Record<string, string>): void;
+  /** Write one chunk; false = the socket buffer is full, wait for `onDrain`. */
+  write(chunk: string | Uint8Array): boolean;
+  /** Finish a streamed response. */
+  end(): void;
+  /** Register the one drain callback (called once when the buffer empties). */
+  onDrain(cb: () => void): void;
+  /** Register the one abort callback. */
+  onAbort(cb: () => void): void;
+}
+
+/** The request as copied out of uWS before the handler returned. */
+export interface IngressRequest {
+  routeIndex: number;
+  /** Path parameters, in pattern order. */
+  params: string[];
+  query: string;
+  contentType: string;
+  authorization: string;
+  xApiKey: string;
+  xGoogApiKey: string;
+  body: Buffer;
+  /** Monotonic ms when the request arrived. */
+  startedMs: number;
+}

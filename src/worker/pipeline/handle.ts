@@ -1,0 +1,139 @@
+// The request path up to dispatch: route -> content type -> JSON -> target (pool or lane),
+// then an Exchange carries it to the upstream and back. Every rejection here is written in
+// the ingress protocol's own error shape.
+import type { Codec, RouteInfo } from '../../shared/protocols/codec.js';
+import { CODECS } from '../../shared/protocols/index.js';
+import { ROUTES, parseGeminiModelAction, type RouteDef } from '../routes.js';
+import type { LaneRuntime, PoolRuntime, Runtime } from '../runtime.js';
+import type { LaneGauges } from '../lane-gauges.js';
+import type { Metering } from '../metering.js';
+import type { ClientResponse, IngressRequest } from './client.js';
+import { Exchange } from './exchange.js';
+import { respondError } from './respond-error.js';
+
+export interface PipelineDeps {
+  runtime(): Runtime;
+  gauges: LaneGauges;
+  metering: Metering;
+}
+
+/** JSON routes accept a JSON content type, or none (many clients omit it). */
+function acceptableContentType(contentType: string): boolean {
+  if (contentType === '') return true;
+  const semi = contentType.indexOf(';');
+  const mediaType = (semi === -1 ? contentType : contentType.slice(0, semi)).trim().toLowerCase();
+  return mediaType === 'application/json' || mediaType.endsWith('+json');
+}
+
+/** The protocol errors are written in before the target is known. */
+export function routeCodec(route: RouteDef, runtime: Runtime, params: string[]): Codec {
+  if (route.protocol !== undefined) return CODECS[route.protocol];
+  if (route.kind === 'direct') {
+    const provider = runtime.providersByName.get(params[0]!);
+    if (provider !== undefined) return provider.codec;
+  }
+  return CODECS.openai;
+}
+
+interface Target {
+  pool: PoolRuntime | null;
+  lane: LaneRuntime | null;
+  codec: Codec;
+}
+
+/** Pool by name first, then a lane's default cell (PROTOCOLS.md). */
+function resolveByName(runtime: Runtime, name: string): Target | null {
+  const pool = runtime.pools.get(name);
+  if (pool !== undefined) {
+    const first = pool.members[0];
+    return { pool, lane: null, codec: first !== undefined ? first.provider.codec : CODECS.openai };
+  }
+  const lane = runtime.lanesByName.get(name);
+  if (lane !== undefined) return { pool: null, lane, codec: lane.provider.codec };
+  return null;
+}
+
+export function handleRequest(deps: PipelineDeps, req: IngressRequest, client: ClientResponse): void {
+  const runtime = deps.runtime();
+  const route = ROUTES[req.routeIndex]!;
+  let codec = routeCodec(route, runtime, req.params);
+
+  if (!acceptableContentType(req.contentType)) {
+    respondError(client, codec, 'unsupported_media_type', `content type "${req.contentType}" is not supported; send application/json`);
+    return;
+  }
+
+  const routeInfo: RouteInfo = {};
+  if (route.modelParam !== undefined) {
+    const segment = req.params[route.modelParam]!;
+    if (route.protocol === 'gemini') {
+      const action = parseGeminiModelAction(segment);
+      if (action === undefined) {
+        respondError(client, codec, 'route_not_found', `unknown method in "${segment}"`);
+        return;
+      }
+      routeInfo.pathModel = action.model;
+      routeInfo.pathStream = action.stream;
+    } else {
+      routeInfo.pathModel = decodeURIComponent(segment);
+      routeInfo.pathStream = route.pathStream;
+    }
+  }
+
+  const raw = req.body.toString('utf8');
+  let body: unknown;
+  try {
+    body = JSON.parse(raw);
+  } catch {
+    respondError(client, codec, 'invalid_json', 'the request body is not valid JSON');
+    return;
+  }
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+    respondError(client, codec, 'invalid_request', 'the request body must be a JSON object');
+    return;
+  }
+
+  let target: Target | null;
+  if (route.kind === 'direct') {
+    const [providerName, model] = req.params as [string, string];
+    const lane = runtime.directLane(providerName, decodeURIComponent(model));
+    if (lane === undefined) {
+      respondError(client, codec, 'model_not_found', `provider "${providerName}" has no lane for model "${model}"`);
+      return;
+    }
+    target = { pool: null, lane, codec: lane.provider.codec };
+    if (route.kind === 'direct') routeInfo.pathModel = lane.compiled.upstreamModel;
+  } else if (route.kind === 'direct-model') {
+    const name = decodeURIComponent(req.params[0]!);
+    target = resolveByName(runtime, name);
+    if (target === null) {
+      respondError(client, codec, 'model_not_found', `no pool or model named "${name}"`);
+      return;
+    }
+    codec = target.codec;
+    routeInfo.pathModel = name;
+  } else {
+    const model = codec.requestedModel(body, routeInfo);
+    if (model === undefined || model === '') {
+      respondError(client, codec, 'invalid_request', 'the request names no model');
+      return;
+    }
+    target = resolveByName(runtime, model);
+    if (target === null) {
+      respondError(client, codec, 'model_not_found', `no pool or model named "${model}"`);
+      return;
+    }
+  }
+
+  const exchange = new Exchange(runtime, deps.gauges, deps.metering, req, client, codec);
+  exchange.start(raw, body, routeInfo, target.pool, target.lane);
+}
+
+export function handleBodyTooLarge(deps: PipelineDeps, routeIndex: number, client: ClientResponse, maxBodyBytes: number): void {
+  const codec = routeCodec(ROUTES[routeIndex]!, deps.runtime(), []);
+  respondError(client, codec, 'body_too_large', `the request body is larger than ${maxBodyBytes} bytes`);
+}
+
+export function handleNotFound(client: ClientResponse): void {
+  respondError(client, CODECS.openai, 'route_not_found', 'no such route');
+}
