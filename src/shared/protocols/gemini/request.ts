@@ -1,0 +1,345 @@
+// Gemini generateContent request <-> the model. The model and streaming live in the path.
+// Gemini function calls often carry no id (it is optional): ids are synthesized in order
+// (`call_0`, ...) and a functionResponse without one is matched to the earliest unanswered
+// call of the same name. Going the other way, ids are written (the API accepts them) and a
+// functionResponse also needs the function's NAME, found from the assistant tool call with the
+// same id earlier in the request.
+import type {
+  ContentPart, ImagePart, ModelMessage, ModelRequest, Role, ToolChoice, ToolDef, ToolResultPart,
+} from '../../model/types.js';
+import type { EncodedUpstreamRequest, RouteInfo } from '../codec.js';
+import { GatewayError } from '../../errors.js';
+import {
+  expectArray, expectObject, expectString, isJsonObject, optionalInteger, optionalNumber, optionalString,
+  type JsonObject,
+} from '../framing/json-field.js';
+import { argumentsObject, field, keyOf, optionalStringArray, splitDataUrl } from './fields.js';
+
+function invalid(message: string): GatewayError {
+  return new GatewayError('invalid_request', message);
+}
+
+export function geminiPath(model: string, stream: boolean): string {
+  return stream ? `/models/${model}:streamGenerateContent?alt=sse` : `/models/${model}:generateContent`;
+}
+
+// ---------------------------------------------------------------- decode (ingress)
+
+/** Assigns ids to calls that lack one and pairs responses with them by name. */
+class CallIds {
+  private next = 0;
+  private readonly unanswered = new Map<string, string[]>();
+
+  call(name: string, id: unknown): string {
+    const callId = typeof id === 'string' && id.length > 0 ? id : `call_${this.next++}`;
+    const queue = this.unanswered.get(name);
+    if (queue === undefined) this.unanswered.set(name, [callId]);
+    else queue.push(callId);
+    return callId;
+  }
+
+  response(name: string, id: unknown): string {
+    const queue = this.unanswered.get(name);
+    if (typeof id === 'string' && id.length > 0) {
+      if (queue !== undefined) {
+        const at = queue.indexOf(id);
+        if (at !== -1) queue.splice(at, 1);
+      }
+      return id;
+    }
+    return queue?.shift() ?? `call_${this.next++}`;
+  }
+}
+
+export function decodeGeminiRequest(body: unknown, route: RouteInfo): ModelRequest {
+  const o = expectObject(body, 'request body');
+  if (route.pathModel === undefined || route.pathModel.length === 0) {
+    throw invalid('the model is named in the path: /v1beta/models/{model}:generateContent');
+  }
+  const req: ModelRequest = {
+    model: route.pathModel,
+    messages: decodeContents(expectArray(o.contents, 'contents')),
+    stream: route.pathStream === true,
+  };
+  const system = decodeSystem(field(o, 'systemInstruction', 'system_instruction'));
+  if (system !== undefined) req.system = system;
+  decodeGenerationConfig(field(o, 'generationConfig', 'generation_config'), req);
+  const tools = o.tools === undefined || o.tools === null ? undefined : decodeTools(expectArray(o.tools, 'tools'));
+  if (tools !== undefined) req.tools = tools;
+  const toolChoice = decodeToolConfig(field(o, 'toolConfig', 'tool_config'));
+  if (toolChoice !== undefined) req.toolChoice = toolChoice;
+  return req;
+}
+
+function decodeSystem(v: unknown): string | undefined {
+  if (v === undefined || v === null) return undefined;
+  if (typeof v === 'string') return v;
+  const c = expectObject(v, 'systemInstruction');
+  const parts = expectArray(c.parts, 'systemInstruction.parts');
+  const texts: string[] = [];
+  for (let i = 0; i < parts.length; i++) {
+    const p = expectObject(parts[i], `systemInstruction.parts[${i}]`);
+    if (p.text !== undefined) texts.push(expectString(p.text, `systemInstruction.parts[${i}].text`));
+  }
+  return texts.join('\n');
+}
+
+function decodeContents(list: unknown[]): ModelMessage[] {
+  const ids = new CallIds();
+  const out: ModelMessage[] = [];
+  for (let i = 0; i < list.length; i++) {
+    const path = `contents[${i}]`;
+    const c = expectObject(list[i], path);
+    const role = c.role ?? 'user';
+    if (role !== 'user' && role !== 'model' && role !== 'function') {
+      throw invalid(`${path}.role must be "user" or "model"`);
+    }
+    const parts = expectArray(c.parts, `${path}.parts`);
+    // Function responses ride in user turns on this wire; the model keeps them in `tool` messages.
+    let run: ContentPart[] = [];
+    let runRole: Role = role === 'model' ? 'assistant' : 'user';
+    for (let j = 0; j < parts.length; j++) {
+      const part = decodePart(expectObject(parts[j], `${path}.parts[${j}]`), `${path}.parts[${j}]`, role === 'model', ids);
+      if (part === undefined) continue;
+      const partRole: Role = role === 'model' ? 'assistant' : part.type === 'tool_result' ? 'tool' : 'user';
+      if (partRole !== runRole && run.length > 0) {
+        out.push({ role: runRole, content: run });
+        run = [];
+      }
+      runRole = partRole;
+      run.push(part);
+    }
+    if (run.length > 0) out.push({ role: runRole, content: run });
+  }
+  return out;
+}
+
+function decodePart(p: JsonObject, path: string, fromModel: boolean, ids: CallIds): ContentPart | undefined {
+  if (p.text !== undefined) {
+    if (p.thought === true) return undefined; // thinking summaries are not modeled
+    return { type: 'text', text: expectString(p.text, `${path}.text`) };
+  }
+  const inline = field(p, 'inlineData', 'inline_data');
+  if (inline !== undefined) return decodeInlineImage(expectObject(inline, `${path}.inlineData`), `${path}.inlineData`);
+  const file = field(p, 'fileData', 'file_data');
+  if (file !== undefined) return decodeFileImage(expectObject(file, `${path}.fileData`), `${path}.fileData`);
+  const call = field(p, 'functionCall', 'function_call');
+  if (call !== undefined) {
+    const fc = expectObject(call, `${path}.functionCall`);
+    const name = expectString(fc.name, `${path}.functionCall.name`);
+    const args = fc.args === undefined || fc.args === null ? {} : expectObject(fc.args, `${path}.functionCall.args`);
+    // A call in a user turn is not something a model said; it has no place in the subset.
+    return fromModel ? { type: 'tool_call', id: ids.call(name, fc.id), name, arguments: JSON.stringify(args) } : undefined;
+  }
+  const response = field(p, 'functionResponse', 'function_response');
+  if (response !== undefined && !fromModel) {
+    const fr = expectObject(response, `${path}.functionResponse`);
+    const name = expectString(fr.name, `${path}.functionResponse.name`);
+    return { ...resultContent(fr.response), type: 'tool_result', toolCallId: ids.response(name, fr.id), name };
+  }
+  return undefined; // executable code, code results, video metadata...
+}
+
+/** Undoes the wrapping the encoder does: {content: text} is text, {error: text} an error. */
+function resultContent(response: unknown): Pick<ToolResultPart, 'content' | 'isError'> {
+  if (isJsonObject(response)) {
+    const keys = Object.keys(response);
+    if (keys.length === 1 && typeof response.content === 'string') return { content: response.content, isError: false };
+    if (keys.length === 1 && typeof response.error === 'string') return { content: response.error, isError: true };
+  }
+  return { content: response === undefined ? '' : JSON.stringify(response), isError: false };
+}
+
+function decodeInlineImage(d: JsonObject, path: string): ImagePart | undefined {
+  const mediaType = expectString(field(d, 'mimeType', 'mime_type'), `${path}.mimeType`);
+  if (!mediaType.startsWith('image/')) return undefined; // audio, video, pdf: not modeled
+  return { type: 'image', data: expectString(d.data, `${path}.data`), mediaType };
+}
+
+function decodeFileImage(d: JsonObject, path: string): ImagePart | undefined {
+  const mediaType = optionalString(d, keyOf(d, 'mimeType', 'mime_type'), path);
+  if (mediaType === undefined || !mediaType.startsWith('image/')) return undefined;
+  return { type: 'image', url: expectString(field(d, 'fileUri', 'file_uri'), `${path}.fileUri`), mediaType };
+}
+
+function decodeGenerationConfig(v: unknown, req: ModelRequest): void {
+  if (v === undefined || v === null) return;
+  const g = expectObject(v, 'generationConfig');
+  const path = 'generationConfig';
+  const maxTokens = optionalInteger(g, keyOf(g, 'maxOutputTokens', 'max_output_tokens'), path, 1);
+  if (maxTokens !== undefined) req.maxTokens = maxTokens;
+  const temperature = optionalNumber(g, 'temperature', path, 0, 2);
+  if (temperature !== undefined) req.temperature = temperature;
+  const topP = optionalNumber(g, keyOf(g, 'topP', 'top_p'), path, 0, 1);
+  if (topP !== undefined) req.topP = topP;
+  const stop = optionalStringArray(g, keyOf(g, 'stopSequences', 'stop_sequences'), path);
+  if (stop !== undefined) req.stop = stop;
+}
+
+function decodeTools(list: unknown[]): ToolDef[] {
+  const tools: ToolDef[] = [];
+  for (let i = 0; i < list.length; i++) {
+    const t = expectObject(list[i], `tools[${i}]`);
+    const decls = field(t, 'functionDeclarations', 'function_declarations');
+    if (decls === undefined || decls === null) continue; // search, code execution: server-side tools
+    const arr = expectArray(decls, `tools[${i}].functionDeclarations`);
+    for (let j = 0; j < arr.length; j++) {
+      const path = `tools[${i}].functionDeclarations[${j}]`;
+      const d = expectObject(arr[j], path);
+      const tool: ToolDef = { name: expectString(d.name, `${path}.name`), parameters: decodeParameters(d, path) };
+      const description = optionalString(d, 'description', path);
+      if (description !== undefined) tool.description = description;
+      tools.push(tool);
+    }
+  }
+  return tools;
+}
+
+function decodeParameters(d: JsonObject, path: string): Record<string, unknown> {
+  const jsonSchema = field(d, 'parametersJsonSchema', 'parameters_json_schema');
+  if (jsonSchema !== undefined && jsonSchema !== null) return expectObject(jsonSchema, `${path}.parametersJsonSchema`);
+  if (d.parameters === undefined || d.parameters === null) return { type: 'object', properties: {} };
+  return lowerSchemaTypes(expectObject(d.parameters, `${path}.parameters`));
+}
+
+const GEMINI_TYPES = new Set(['STRING', 'NUMBER', 'INTEGER', 'BOOLEAN', 'ARRAY', 'OBJECT', 'NULL']);
+
+/** Gemini's OpenAPI-style Schema spells types in capitals (`OBJECT`); JSON Schema wants `object`. */
+function lowerSchemaTypes(schema: JsonObject): JsonObject {
+  const out: JsonObject = {};
+  for (const [k, v] of Object.entries(schema)) {
+    if (k === 'type' && typeof v === 'string' && GEMINI_TYPES.has(v)) out[k] = v.toLowerCase();
+    else if (Array.isArray(v)) out[k] = v.map((x) => (isJsonObject(x) ? lowerSchemaTypes(x) : x));
+    else out[k] = isJsonObject(v) ? lowerSchemaTypes(v) : v;
+  }
+  return out;
+}
+
+function decodeToolConfig(v: unknown): ToolChoice | undefined {
+  if (v === undefined || v === null) return undefined;
+  const tc = expectObject(v, 'toolConfig');
+  const fcc = field(tc, 'functionCallingConfig', 'function_calling_config');
+  if (fcc === undefined || fcc === null) return undefined;
+  const c = expectObject(fcc, 'toolConfig.functionCallingConfig');
+  const mode = optionalString(c, 'mode', 'toolConfig.functionCallingConfig');
+  switch (mode) {
+    case undefined:
+    case 'MODE_UNSPECIFIED':
+      return undefined;
+    case 'AUTO':
+    case 'VALIDATED':
+      return { type: 'auto' };
+    case 'NONE':
+      return { type: 'none' };
+    case 'ANY': {
+      const allowed = optionalStringArray(c, keyOf(c, 'allowedFunctionNames', 'allowed_function_names'), 'toolConfig.functionCallingConfig');
+      return allowed !== undefined && allowed.length === 1 ? { type: 'tool', name: allowed[0] } : { type: 'required' };
+    }
+    default:
+      throw invalid('toolConfig.functionCallingConfig.mode must be one of AUTO, ANY, NONE, VALIDATED');
+  }
+}
+
+// ---------------------------------------------------------------- encode (upstream)
+
+export function encodeGeminiRequest(req: ModelRequest, upstreamModel: string): EncodedUpstreamRequest {
+  const body: JsonObject = { contents: encodeContents(req.messages) };
+  if (req.system !== undefined && req.system.length > 0) body.systemInstruction = { parts: [{ text: req.system }] };
+  if (req.tools !== undefined && req.tools.length > 0) {
+    body.tools = [{ functionDeclarations: req.tools.map(encodeTool) }];
+    if (req.toolChoice !== undefined) body.toolConfig = { functionCallingConfig: encodeToolChoice(req.toolChoice) };
+  }
+  const generationConfig = encodeGenerationConfig(req);
+  if (generationConfig !== undefined) body.generationConfig = generationConfig;
+  return { path: geminiPath(upstreamModel, req.stream), body: JSON.stringify(body) };
+}
+
+interface WireContent { role: 'user' | 'model'; parts: JsonObject[] }
+
+function encodeContents(messages: ModelMessage[]): WireContent[] {
+  const callNames = new Map<string, string>();
+  const out: WireContent[] = [];
+  for (const m of messages) {
+    const role = m.role === 'assistant' ? 'model' : 'user';
+    const parts: JsonObject[] = [];
+    for (const p of m.content) {
+      if (p.type === 'tool_call') callNames.set(p.id, p.name);
+      const wire = encodePart(p, callNames);
+      if (wire !== undefined) parts.push(wire);
+    }
+    if (parts.length === 0) continue;
+    const last = out[out.length - 1];
+    // Parallel function responses belong in one turn, and tool + user messages are one user turn.
+    if (last !== undefined && last.role === role) last.parts.push(...parts);
+    else out.push({ role, parts });
+  }
+  return out;
+}
+
+function encodePart(p: ContentPart, callNames: Map<string, string>): JsonObject | undefined {
+  switch (p.type) {
+    case 'text':
+      return p.text.length > 0 ? { text: p.text } : undefined;
+    case 'image':
+      return encodeImage(p);
+    case 'tool_call':
+      return { functionCall: { id: p.id, name: p.name, args: argumentsObject(p.arguments, p.id, 'invalid_request') } };
+    case 'tool_result': {
+      const name = p.name ?? callNames.get(p.toolCallId);
+      if (name === undefined) {
+        throw invalid(`tool result ${p.toolCallId}: no earlier tool call with that id, and Gemini needs the function name`);
+      }
+      return { functionResponse: { id: p.toolCallId, name, response: resultObject(p) } };
+    }
+  }
+}
+
+/** functionResponse.response must be an object: a JSON object result goes as is, anything else is wrapped. */
+function resultObject(p: ToolResultPart): JsonObject {
+  if (!p.isError && p.content.startsWith('{')) {
+    try {
+      const parsed: unknown = JSON.parse(p.content);
+      if (isJsonObject(parsed)) return parsed;
+    } catch {
+      // not JSON: wrapped below
+    }
+  }
+  return p.isError ? { error: p.content } : { content: p.content };
+}
+
+function encodeImage(p: ImagePart): JsonObject | undefined {
+  if (p.data !== undefined && p.mediaType !== undefined) return { inlineData: { mimeType: p.mediaType, data: p.data } };
+  if (p.url === undefined) return undefined;
+  const inline = splitDataUrl(p.url);
+  if (inline !== undefined) return { inlineData: { mimeType: inline.mediaType, data: inline.data } };
+  return p.mediaType === undefined ? { fileData: { fileUri: p.url } } : { fileData: { mimeType: p.mediaType, fileUri: p.url } };
+}
+
+function encodeTool(t: ToolDef): JsonObject {
+  const decl: JsonObject = { name: t.name };
+  if (t.description !== undefined) decl.description = t.description;
+  // parametersJsonSchema takes JSON Schema as is; `parameters` would reject much of it.
+  decl.parametersJsonSchema = t.parameters;
+  return decl;
+}
+
+function encodeToolChoice(c: ToolChoice): JsonObject {
+  switch (c.type) {
+    case 'auto': return { mode: 'AUTO' };
+    case 'none': return { mode: 'NONE' };
+    case 'required': return { mode: 'ANY' };
+    case 'tool': return { mode: 'ANY', allowedFunctionNames: [c.name] };
+  }
+}
+
+function encodeGenerationConfig(req: ModelRequest): JsonObject | undefined {
+  const g: JsonObject = {};
+  if (req.maxTokens !== undefined) g.maxOutputTokens = req.maxTokens;
+  const sampling = { temperature: req.temperature, topP: req.topP };
+  const temperature = optionalNumber(sampling, 'temperature', 'gemini generationConfig', 0, 2);
+  if (temperature !== undefined) g.temperature = temperature;
+  const topP = optionalNumber(sampling, 'topP', 'gemini generationConfig', 0, 1);
+  if (topP !== undefined) g.topP = topP;
+  if (req.stop !== undefined && req.stop.length > 0) g.stopSequences = req.stop;
+  return Object.keys(g).length > 0 ? g : undefined;
+}

@@ -1,0 +1,124 @@
+// Gemini `data: {GenerateContentResponse}` chunks -> model stream events. Text parts stream as
+// one text block until something else comes; each functionCall part is a whole tool block
+// (its args arrive as one object). finishReason ends the content; usageMetadata is a running
+// total the chunks repeat, so the latest one is reported after finish.
+import type { FinishReason, StreamEvent, Usage } from '../../model/types.js';
+import type { StreamDecoder } from '../codec.js';
+import { GatewayError } from '../../errors.js';
+import { isJsonObject, type JsonObject } from '../framing/json-field.js';
+import { SseReader } from '../framing/sse.js';
+import { finishFromGemini, isFinishReason } from './finish-reason.js';
+import { callId, candidateParts, firstCandidate, SYNTHESIZED_RESPONSE_ID } from './response.js';
+import { usageFromGemini } from './usage.js';
+
+const NONE = -1;
+
+export class GeminiStreamDecoder implements StreamDecoder {
+  private readonly reader = new SseReader((_event, data) => this.onChunk(data));
+  private out: StreamEvent[] = [];
+  private started = false;
+  private finished = false;
+  private nextIndex = 0;
+  /** The open text block's index, or NONE. */
+  private textIndex = NONE;
+  private calls = 0;
+  private latestUsage: Usage | null = null;
+  private usageReported = false;
+  /** An upstream error chunk: raised once the events before it have been handed out. */
+  private failure: GatewayError | null = null;
+
+  push(chunk: Uint8Array): StreamEvent[] {
+    this.throwIfFailed();
+    this.out = [];
+    this.reader.push(chunk);
+    if (this.out.length === 0) this.throwIfFailed();
+    return this.out;
+  }
+
+  finish(): StreamEvent[] {
+    this.throwIfFailed();
+    this.out = [];
+    this.reader.end();
+    this.throwIfFailed();
+    if (!this.finished) throw new GatewayError('upstream_error', 'gemini stream ended before a finishReason');
+    if (!this.usageReported && this.latestUsage !== null) this.out.push({ type: 'usage', usage: this.latestUsage });
+    this.out.push({ type: 'end' });
+    return this.out;
+  }
+
+  private throwIfFailed(): void {
+    if (this.failure !== null) throw this.failure;
+  }
+
+  private onChunk(data: string): void {
+    if (this.failure !== null || data.length === 0) return;
+    let chunk: unknown;
+    try {
+      chunk = JSON.parse(data);
+    } catch {
+      this.failure = new GatewayError('upstream_error', 'gemini stream: malformed JSON in a chunk');
+      return;
+    }
+    if (!isJsonObject(chunk)) return;
+    if (isJsonObject(chunk.error)) return this.onError(chunk.error);
+    if (!this.started) {
+      this.started = true;
+      const id = typeof chunk.responseId === 'string' ? chunk.responseId : SYNTHESIZED_RESPONSE_ID;
+      this.out.push({ type: 'start', id, model: typeof chunk.modelVersion === 'string' ? chunk.modelVersion : '' });
+    }
+    const hasUsage = isJsonObject(chunk.usageMetadata);
+    if (hasUsage) this.latestUsage = usageFromGemini(chunk.usageMetadata);
+    const candidate = firstCandidate(chunk);
+    if (!this.finished) {
+      for (const part of candidateParts(candidate)) if (isJsonObject(part)) this.onPart(part);
+      if (isFinishReason(candidate?.finishReason)) {
+        this.finishWith(finishFromGemini(candidate?.finishReason, this.calls > 0));
+      } else if (candidate === undefined && isJsonObject(chunk.promptFeedback) && typeof chunk.promptFeedback.blockReason === 'string') {
+        this.finishWith('content_filter');
+      }
+    }
+    if (this.finished && hasUsage && this.latestUsage !== null) {
+      this.usageReported = true;
+      this.out.push({ type: 'usage', usage: this.latestUsage });
+    }
+  }
+
+  private onPart(p: JsonObject): void {
+    if (typeof p.text === 'string') {
+      if (p.thought === true || p.text.length === 0) return;
+      if (this.textIndex === NONE) {
+        this.textIndex = this.nextIndex++;
+        this.out.push({ type: 'block_start', index: this.textIndex, kind: 'text' });
+      }
+      this.out.push({ type: 'text_delta', index: this.textIndex, text: p.text });
+    } else if (isJsonObject(p.functionCall) && typeof p.functionCall.name === 'string') {
+      this.closeText();
+      const fc = p.functionCall;
+      const index = this.nextIndex++;
+      this.out.push(
+        { type: 'block_start', index, kind: 'tool_call', id: callId(fc, this.calls++), name: fc.name as string },
+        { type: 'tool_args_delta', index, json: JSON.stringify(fc.args ?? {}) },
+        { type: 'block_stop', index },
+      );
+    }
+  }
+
+  private closeText(): void {
+    if (this.textIndex !== NONE) {
+      this.out.push({ type: 'block_stop', index: this.textIndex });
+      this.textIndex = NONE;
+    }
+  }
+
+  private finishWith(reason: FinishReason): void {
+    this.closeText();
+    this.finished = true;
+    this.out.push({ type: 'finish', reason });
+  }
+
+  private onError(e: JsonObject): void {
+    const status = typeof e.status === 'string' ? e.status : String(e.code ?? 'error');
+    const message = typeof e.message === 'string' ? e.message : 'no message';
+    this.failure = new GatewayError('upstream_error', `gemini stream error (${status}): ${message}`);
+  }
+}

@@ -1,0 +1,63 @@
+// Model stream events -> Gemini SSE chunks, as @google/genai's generateContentStream parses
+// them: each text delta is a chunk; a tool call is buffered until its block stops, because
+// functionCall.args is a whole object; finish and usage go out together in a last chunk.
+import type { FinishReason, StreamEvent, Usage } from '../../model/types.js';
+import type { StreamEncoder } from '../codec.js';
+import type { ErrorKind } from '../../errors.js';
+import { argumentsObject } from './fields.js';
+import { geminiFromFinish } from './finish-reason.js';
+import { usageToGemini } from './usage.js';
+import { errorBody } from './errors.js';
+
+interface PendingCall { index: number; id: string; name: string; args: string }
+
+export class GeminiStreamEncoder implements StreamEncoder {
+  /** `,"modelVersion":..,"responseId":..}`: every chunk ends with it, so it is built once. */
+  private tail = '}';
+  private call: PendingCall | null = null;
+  private reason: FinishReason = 'stop';
+  private usage: Usage | null = null;
+
+  encode(e: StreamEvent): string {
+    switch (e.type) {
+      case 'start':
+        this.tail = `,"modelVersion":${JSON.stringify(e.model)},"responseId":${JSON.stringify(e.id)}}`;
+        return '';
+      case 'block_start':
+        if (e.kind === 'tool_call') this.call = { index: e.index, id: e.id, name: e.name, args: '' };
+        return '';
+      case 'text_delta':
+        return this.chunk(`{"text":${JSON.stringify(e.text)}}`);
+      case 'tool_args_delta':
+        if (this.call !== null && this.call.index === e.index) this.call.args += e.json;
+        return '';
+      case 'block_stop':
+        return this.call !== null && this.call.index === e.index ? this.flushCall(this.call) : '';
+      case 'finish':
+        this.reason = e.reason;
+        return '';
+      case 'usage':
+        this.usage = e.usage;
+        return '';
+      case 'end': {
+        // An empty text part, as Gemini's own last chunk has: chat history refuses empty parts lists.
+        const usage = this.usage === null ? '' : `,"usageMetadata":${JSON.stringify(usageToGemini(this.usage))}`;
+        return `data: {"candidates":[{"content":{"parts":[{"text":""}],"role":"model"},"finishReason":"${geminiFromFinish(this.reason)}","index":0}]${usage}${this.tail}\n\n`;
+      }
+    }
+  }
+
+  error(kind: ErrorKind, message: string): string {
+    return `data: ${errorBody(kind, message)}\n\n`;
+  }
+
+  private flushCall(call: PendingCall): string {
+    this.call = null;
+    const fc = { id: call.id, name: call.name, args: argumentsObject(call.args, call.id, 'upstream_error') };
+    return this.chunk(JSON.stringify({ functionCall: fc }));
+  }
+
+  private chunk(partJson: string): string {
+    return `data: {"candidates":[{"content":{"parts":[${partJson}],"role":"model"},"index":0}]${this.tail}\n\n`;
+  }
+}
