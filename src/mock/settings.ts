@@ -70,7 +70,7 @@ function rate(raw: RawSetting): number {
   return n;
 }
 
-function oneOf<T extends string>(values: readonly T[]): SettingParser {
+function oneOf<T extends MockFault | MockMode>(values: readonly T[]): SettingParser {
   return (raw) => {
     if (typeof raw === 'string' && (values as readonly string[]).includes(raw)) return raw as T;
     throw new SettingError(`must be one of ${values.join(', ')}`);

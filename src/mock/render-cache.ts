@@ -1,0 +1,87 @@
+// Answers are rendered once per (protocol, stream shape, body-relevant settings, tool, model)
+// and kept as ready-to-write bytes, so a request costs a map lookup instead of a render.
+import { mockChunks, mockUsage, toolArgumentPieces } from './content.js';
+import type { MockAnswer, MockProtocol, RequestFacts, StreamParts } from './protocols/types.js';
+import { renderKey, type MockSettings } from './settings.js';
+
+export interface RenderedStream {
+  readonly head: Buffer;
+  readonly pieces: readonly Buffer[];
+  readonly tail: Buffer;
+  /** head + pieces + tail, for writing an unpaced stream in one go. */
+  readonly whole: Buffer;
+}
+
+/** Bound on cached renders; past it the cache starts over (settings sweeps are finite). */
+const ENTRIES_MAX = 4096;
+
+export class RenderCache {
+  private readonly json = new Map<string, Buffer>();
+  private readonly streams = new Map<string, RenderedStream>();
+
+  jsonBody(protocol: MockProtocol, facts: RequestFacts, toolName: string | null, s: MockSettings): Buffer {
+    const key = cacheKey(protocol, facts, toolName, s);
+    let body = this.json.get(key);
+    if (body === undefined) {
+      const render = (padChars: number) => Buffer.from(protocol.renderJson(answerFor(facts, toolName, s, padChars)));
+      body = renderPadded(render, (b) => b.byteLength, toolName === null ? s.response_bytes : 0, s.chunks);
+      if (this.json.size >= ENTRIES_MAX) this.json.clear();
+      this.json.set(key, body);
+    }
+    return body;
+  }
+
+  stream(protocol: MockProtocol, facts: RequestFacts, toolName: string | null, s: MockSettings): RenderedStream {
+    const key = cacheKey(protocol, facts, toolName, s);
+    let stream = this.streams.get(key);
+    if (stream === undefined) {
+      const render = (padChars: number) => toBuffers(protocol.renderStream(answerFor(facts, toolName, s, padChars)));
+      stream = renderPadded(render, (r) => r.whole.byteLength, toolName === null ? s.response_bytes : 0, s.chunks);
+      if (this.streams.size >= ENTRIES_MAX) this.streams.clear();
+      this.streams.set(key, stream);
+    }
+    return stream;
+  }
+
+  clear(): void {
+    this.json.clear();
+    this.streams.clear();
+  }
+}
+
+function cacheKey(protocol: MockProtocol, facts: RequestFacts, toolName: string | null, s: MockSettings): string {
+  const shape = facts.stream ? (facts.includeUsage ? 'su' : 's') : 'j';
+  return `${protocol.name}\n${shape}\n${renderKey(s)}\n${toolName === null ? '-' : '+' + toolName}\n${facts.model}`;
+}
+
+function answerFor(facts: RequestFacts, toolName: string | null, s: MockSettings, padChars: number): MockAnswer {
+  return {
+    model: facts.model,
+    toolName,
+    pieces: toolName === null ? mockChunks(s.chunks, padChars) : toolArgumentPieces(s.chunks),
+    usage: mockUsage(s.input_tokens, s.cache_read_tokens, s.chunks),
+    includeUsage: facts.includeUsage,
+  };
+}
+
+/**
+ * Renders with enough padding that the body is about `targetBytes`. The size grows linearly
+ * with the padding (each protocol repeats the text a fixed number of times), so one probe
+ * render gives the slope.
+ */
+function renderPadded<T>(render: (padChars: number) => T, sizeOf: (r: T) => number, targetBytes: number, chunks: number): T {
+  const bare = render(0);
+  const bareBytes = sizeOf(bare);
+  if (targetBytes <= bareBytes) return bare;
+  const probeChars = Math.max(chunks, 1024);
+  const bytesPerChar = (sizeOf(render(probeChars)) - bareBytes) / probeChars;
+  if (bytesPerChar <= 0) return bare;
+  return render(Math.round((targetBytes - bareBytes) / bytesPerChar));
+}
+
+function toBuffers(parts: StreamParts): RenderedStream {
+  const head = Buffer.from(parts.head);
+  const pieces = parts.pieces.map((p) => Buffer.from(p));
+  const tail = Buffer.from(parts.tail);
+  return { head, pieces, tail, whole: Buffer.concat([head, ...pieces, tail]) };
+}

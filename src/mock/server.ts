@@ -1,0 +1,542 @@
+// The mock model provider: plays the upstream vendor for all six wire protocols, with settable
+// latency, token rate and faults. The only uWS importer under src/mock.
+//
+// uWS rules kept here: copy the URL, query and headers before the handler returns; attach
+// onAborted before anything asynchronous; copy body chunks (uWS recycles them); write inside
+// res.cork after any timer; writeStatus before writeHeader.
+import { STATUS_CODES } from 'node:http';
+import uWS from '../shared/uws.js';
+import type { HttpRequest, HttpResponse, TemplatedApp, us_listen_socket } from '../shared/uws.js';
+import { MOCK_DEFAULT_TOOL_NAME } from './content.js';
+import { answerTokenRequest } from './oauth.js';
+import { MOCK_PROTOCOLS } from './protocols/index.js';
+import { objectAt } from './protocols/json-read.js';
+import type { MockProtocol, MockProtocolName, RenderedError, RequestFacts, RouteFacts } from './protocols/types.js';
+import { RenderCache, type RenderedStream } from './render-cache.js';
+import { findDirective, setSetting, SettingError, settingsFrom, type MockSettingName, type MockSettings } from './settings.js';
+import { emptyStats, snapshotStats, type MockStats } from './stats.js';
+
+export type { MockStats, LastRequestSummary } from './stats.js';
+export type { MockSettings, MockFault, MockMode } from './settings.js';
+
+export interface MockOptions extends Partial<MockSettings> {
+  /** 0 (the default) picks an ephemeral port. */
+  port?: number;
+  /** expires_in of the tokens POST /oauth2/token mints, in seconds (default 3600). */
+  token_expires_in?: number;
+}
+
+export interface MockServer {
+  readonly port: number;
+  /** http://127.0.0.1:{port}, no trailing slash. */
+  readonly url: string;
+  stats(): MockStats;
+  /** Zeroes the counters (in-flight requests stay counted) and forgets the last request. */
+  reset(): void;
+  close(): Promise<void>;
+}
+
+/** The last model request, exactly as received. */
+export interface LastRequest {
+  protocol: MockProtocolName;
+  method: string;
+  path: string;
+  query: string;
+  headers: Record<string, string>;
+  /** The raw body bytes; /mock/last-request shows them as text and base64. */
+  body: Buffer;
+  model: string | null;
+  stream: boolean | null;
+  at_ms: number;
+}
+
+const HOST = '127.0.0.1';
+const BODY_BYTES_MAX = 32 * 1024 * 1024;
+const TOKEN_EXPIRES_IN_DEFAULT_SEC = 3600;
+/** Node timers do not fire faster than 1 ms; faster token rates write several pieces a tick. */
+const TIMER_MS_MIN = 1;
+
+const STATUS_LINES: string[] = [];
+for (let code = 100; code < 600; code++) STATUS_LINES[code] = `${code} ${STATUS_CODES[code] ?? 'Status'}`;
+
+const NO_ROUTE_FACTS: RouteFacts = { model: null, stream: null };
+
+export async function startMockProvider(opts: MockOptions = {}): Promise<MockServer> {
+  const port = opts.port ?? 0;
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`mock provider: port must be an integer in 0..65535, got ${String(opts.port)}`);
+  const expiresIn = opts.token_expires_in ?? TOKEN_EXPIRES_IN_DEFAULT_SEC;
+  if (!Number.isInteger(expiresIn) || expiresIn < 1) throw new Error(`mock provider: token_expires_in must be a positive integer, got ${String(opts.token_expires_in)}`);
+  let settings: MockSettings;
+  try {
+    settings = settingsFrom(opts as Partial<Record<MockSettingName, string | number | boolean | null>>);
+  } catch (err) {
+    throw new Error(`mock provider: ${(err as Error).message}`);
+  }
+  const provider = new MockProvider(settings, expiresIn);
+  const boundPort = await provider.listen(port);
+  return {
+    port: boundPort,
+    url: `http://${HOST}:${boundPort}`,
+    stats: () => provider.snapshot(),
+    reset: () => provider.resetStats(),
+    close: () => provider.close(),
+  };
+}
+
+class MockProvider {
+  readonly app: TemplatedApp = uWS.App();
+  readonly cache = new RenderCache();
+  counters: MockStats = emptyStats();
+  lastRequest: LastRequest | null = null;
+  closing = false;
+  private listenSocket: us_listen_socket | null = null;
+  private tokensIssued = 0;
+
+  constructor(readonly runSettings: MockSettings, readonly tokenExpiresInSec: number) {
+    const p = MOCK_PROTOCOLS;
+    this.app
+      .post('/v1/chat/completions', (res, req) => acceptModelRequest(this, p.openai, res, req, NO_ROUTE_FACTS, null))
+      .post('/v1/responses', (res, req) => acceptModelRequest(this, p.responses, res, req, NO_ROUTE_FACTS, null))
+      .post('/v1/messages', (res, req) => acceptModelRequest(this, p.anthropic, res, req, NO_ROUTE_FACTS, null))
+      .post('/api/chat', (res, req) => acceptModelRequest(this, p.ollama, res, req, NO_ROUTE_FACTS, null))
+      .post('/v1beta/models/*', (res, req) => acceptGeminiRequest(this, res, req, '/v1beta/models/'))
+      // Vertex AI: /v1/projects/{p}/locations/{l}/publishers/google/models/{m}:{action}
+      .post('/v1/projects/*', (res, req) => acceptGeminiRequest(this, res, req, '/models/'))
+      .post('/model/:modelId/converse', (res, req) => acceptBedrockRequest(this, res, req, false))
+      .post('/model/:modelId/converse-stream', (res, req) => acceptBedrockRequest(this, res, req, true))
+      .post('/oauth2/token', (res, req) => acceptTokenRequest(this, res, req))
+      .get('/mock/stats', (res) => writeControlJson(res, '200 OK', JSON.stringify(this.snapshot())))
+      .post('/mock/reset', (res) => readWholeBody(res, () => {
+        this.resetStats();
+        writeControlJson(res, '200 OK', '{"ok":true}');
+      }))
+      .get('/mock/last-request', (res) => writeLastRequest(this, res))
+      .any('/*', (res, req) => {
+        const what = `${req.getMethod().toUpperCase()} ${req.getUrl()}`;
+        readWholeBody(res, () => writeControlJson(res, '404 Not Found', JSON.stringify({ error: `mock provider: no route for ${what}` })));
+      });
+  }
+
+  listen(port: number): Promise<number> {
+    return new Promise((resolve, reject) => {
+      this.app.listen(HOST, port, (socket) => {
+        if (socket === false) {
+          reject(new Error(`mock provider: cannot listen on ${HOST}:${port}`));
+          return;
+        }
+        this.listenSocket = socket;
+        resolve(uWS.us_socket_local_port(socket as never));
+      });
+    });
+  }
+
+  snapshot(): MockStats {
+    const snap = snapshotStats(this.counters);
+    const last = this.lastRequest;
+    if (last !== null) {
+      snap.last_request = { protocol: last.protocol, method: last.method, path: last.path, model: last.model, stream: last.stream, at_ms: last.at_ms };
+    }
+    return snap;
+  }
+
+  resetStats(): void {
+    const inflight = this.counters.inflight;
+    this.counters = emptyStats();
+    this.counters.inflight = inflight;
+    this.lastRequest = null;
+  }
+
+  mintToken(): string {
+    this.counters.tokens_minted++;
+    return `mock-access-token-${++this.tokensIssued}`;
+  }
+
+  async close(): Promise<void> {
+    if (this.closing) return;
+    this.closing = true;
+    if (this.listenSocket !== null) uWS.us_listen_socket_close(this.listenSocket);
+    this.listenSocket = null;
+    // App.close (present at runtime, missing from the typings) closes every open connection,
+    // including held and paced responses, whose abort handlers then clear their timers.
+    (this.app as unknown as { close?: () => void }).close?.();
+    this.cache.clear();
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+}
+
+type ExchangeState = 'reading' | 'waiting' | 'streaming' | 'hanging' | 'done' | 'aborted' | 'reset';
+
+/** One model request and its response. */
+class Exchange {
+  state: ExchangeState = 'reading';
+  readonly method: string;
+  readonly path: string;
+  readonly query: string;
+  readonly headers: Record<string, string> = {};
+  /** x-mock-* headers, in arrival order; null when there are none. */
+  overrides: Array<[string, string]> | null = null;
+  bodyParts: Buffer[] | null = null;
+  bodyBytes = 0;
+  facts: RequestFacts | null = null;
+  settings: MockSettings;
+  toolName: string | null = null;
+  timer: NodeJS.Timeout | null = null;
+  rendered: RenderedStream | null = null;
+  nextPiece = 0;
+  /** Pieces to send before destroying the connection (fault reset_during); -1 = all. */
+  cutAfterPieces = -1;
+
+  constructor(
+    readonly provider: MockProvider,
+    readonly protocol: MockProtocol,
+    readonly res: HttpResponse,
+    req: HttpRequest,
+    readonly route: RouteFacts,
+    /** A problem with the path, answered once the body is read (so it is still recorded). */
+    readonly routeError: string | null,
+  ) {
+    this.method = req.getMethod().toUpperCase();
+    this.path = req.getUrl();
+    this.query = req.getQuery() ?? '';
+    this.settings = provider.runSettings;
+    req.forEach((key, value) => {
+      const seen = this.headers[key];
+      this.headers[key] = seen === undefined ? value : seen + ', ' + value;
+      if (key.startsWith('x-mock-')) (this.overrides ??= []).push([key.slice(7), value]);
+    });
+  }
+
+  get open(): boolean {
+    return this.state !== 'done' && this.state !== 'aborted' && this.state !== 'reset';
+  }
+}
+
+function acceptModelRequest(provider: MockProvider, protocol: MockProtocol, res: HttpResponse, req: HttpRequest, route: RouteFacts, routeError: string | null): void {
+  const ex = new Exchange(provider, protocol, res, req, route, routeError);
+  res.onAborted(() => onExchangeAborted(ex));
+  const counters = provider.counters;
+  counters.requests++;
+  counters.requests_by_protocol[protocol.name]++;
+  counters.inflight++;
+  res.onData((chunk, isLast) => onExchangeData(ex, chunk, isLast));
+}
+
+function acceptGeminiRequest(provider: MockProvider, res: HttpResponse, req: HttpRequest, modelsPrefix: string): void {
+  const url = req.getUrl();
+  const at = url.lastIndexOf(modelsPrefix);
+  const tail = at < 0 ? '' : url.slice(at + modelsPrefix.length);
+  const colon = tail.lastIndexOf(':');
+  const model = colon > 0 ? safeDecode(tail.slice(0, colon)) : null;
+  const action = colon > 0 ? tail.slice(colon + 1) : '';
+  let error: string | null = null;
+  let stream: boolean | null = null;
+  if (model === null) error = `no model in path ${url}`;
+  else if (action === 'generateContent') stream = false;
+  else if (action === 'streamGenerateContent') {
+    stream = true;
+    // Without alt=sse Gemini streams a JSON array; the mock plays only the SSE form.
+    if (req.getQuery('alt') !== 'sse') error = 'the mock provider streams only with ?alt=sse';
+  } else error = `unknown method ${action || '(none)'} in path ${url}`;
+  acceptModelRequest(provider, MOCK_PROTOCOLS.gemini, res, req, { model, stream }, error);
+}
+
+function acceptBedrockRequest(provider: MockProvider, res: HttpResponse, req: HttpRequest, stream: boolean): void {
+  const model = safeDecode(req.getParameter(0));
+  acceptModelRequest(provider, MOCK_PROTOCOLS.bedrock, res, req, { model, stream }, model === null ? 'modelId is not valid URL encoding' : null);
+}
+
+function safeDecode(text: string): string | null {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return null;
+  }
+}
+
+function onExchangeAborted(ex: Exchange): void {
+  if (!ex.open) return;
+  ex.state = 'aborted';
+  if (ex.timer !== null) clearTimeout(ex.timer);
+  ex.timer = null;
+  const counters = ex.provider.counters;
+  counters.inflight--;
+  // A connection the mock closes at shutdown is not a client going away.
+  if (!ex.provider.closing) counters.aborted++;
+}
+
+function onExchangeData(ex: Exchange, chunk: ArrayBuffer, isLast: boolean): void {
+  if (ex.state !== 'reading') return;
+  ex.bodyBytes += chunk.byteLength;
+  if (ex.bodyBytes > BODY_BYTES_MAX) {
+    ex.bodyParts = null;
+    writeError(ex, 413, `request body is larger than ${BODY_BYTES_MAX} bytes`);
+    return;
+  }
+  // uWS recycles the chunk after this callback returns: copy it.
+  const copy = Buffer.from(new Uint8Array(chunk));
+  if (!isLast) {
+    (ex.bodyParts ??= []).push(copy);
+    return;
+  }
+  let body = copy;
+  if (ex.bodyParts !== null) {
+    ex.bodyParts.push(copy);
+    body = Buffer.concat(ex.bodyParts);
+    ex.bodyParts = null;
+  }
+  onRequestBody(ex, body);
+}
+
+function onRequestBody(ex: Exchange, raw: Buffer): void {
+  const provider = ex.provider;
+  const last: LastRequest = {
+    protocol: ex.protocol.name,
+    method: ex.method,
+    path: ex.path,
+    query: ex.query,
+    headers: ex.headers,
+    body: raw,
+    model: ex.route.model,
+    stream: ex.route.stream,
+    at_ms: Date.now(),
+  };
+  provider.lastRequest = last;
+  if (ex.routeError !== null) return writeError(ex, 404, ex.routeError);
+  const text = raw.toString('utf8');
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return writeError(ex, 400, 'request body is not valid JSON');
+  }
+  const body = objectAt(parsed);
+  if (body === null) return writeError(ex, 400, 'request body must be a JSON object');
+  const facts = ex.protocol.readFacts(body, ex.route);
+  if (typeof facts === 'string') return writeError(ex, 400, facts);
+  ex.facts = facts;
+  last.model = facts.model;
+  last.stream = facts.stream;
+  if (ex.overrides !== null || text.includes('[mock')) {
+    try {
+      ex.settings = requestSettings(ex, body, text);
+    } catch (err) {
+      if (err instanceof SettingError) return writeError(ex, 400, err.message);
+      throw err;
+    }
+  }
+  if (ex.settings.require_auth && !hasCredential(ex.headers)) return writeError(ex, 401, 'mock provider: no credential (require_auth is on)');
+  ex.toolName = chooseTool(facts, ex.settings);
+  dispatch(ex);
+}
+
+/** Run settings, then x-mock-* headers, then the last `[mock ...]` directive of the prompt. */
+function requestSettings(ex: Exchange, body: Record<string, unknown>, text: string): MockSettings {
+  const settings: MockSettings = { ...ex.provider.runSettings };
+  if (ex.overrides !== null) for (const [name, value] of ex.overrides) setSetting(settings, name, value);
+  if (text.includes('[mock')) {
+    const pairs = findDirective(ex.protocol.lastUserText(body));
+    if (pairs !== null) for (const [name, value] of pairs) setSetting(settings, name, value);
+  }
+  return settings;
+}
+
+function hasCredential(headers: Record<string, string>): boolean {
+  const authorization = headers.authorization ?? '';
+  return (
+    /^Bearer \S/i.test(authorization) ||
+    authorization.startsWith('AWS4-HMAC-SHA256 ') ||
+    (headers['x-api-key'] ?? '') !== '' ||
+    (headers['x-goog-api-key'] ?? '') !== ''
+  );
+}
+
+function chooseTool(facts: RequestFacts, s: MockSettings): string | null {
+  if (s.mode === 'text') return null;
+  if (s.mode === 'tool') return facts.firstToolName ?? MOCK_DEFAULT_TOOL_NAME;
+  return facts.firstToolName !== null && !facts.lastIsToolResult ? facts.firstToolName : null;
+}
+
+/** Time a non-stream answer takes: first token, then the rest at the token rate. */
+function generationMs(s: MockSettings): number {
+  return s.ttft_ms + (s.tokens_per_sec > 0 ? ((s.chunks - 1) * 1000) / s.tokens_per_sec : 0);
+}
+
+function dispatch(ex: Exchange): void {
+  const s = ex.settings;
+  if (s.fault === 'hang') {
+    ex.state = 'hanging'; // held until the client goes away (or the mock closes)
+    return;
+  }
+  if (s.fault === 'reset_before') return later(ex, s.latency_ms, resetConnection);
+  if (s.status !== 200) return later(ex, s.latency_ms, writeForcedStatus);
+  if (ex.facts!.stream) return later(ex, s.latency_ms, startStream);
+  later(ex, s.latency_ms + generationMs(s), writeJsonAnswer);
+}
+
+/** Runs `step` now, or after `delayMs` on a timer (timers only when a delay is set). */
+function later(ex: Exchange, delayMs: number, step: (ex: Exchange) => void): void {
+  if (delayMs <= 0) {
+    step(ex);
+    return;
+  }
+  if (ex.state === 'reading') ex.state = 'waiting';
+  ex.timer = setTimeout(runLater, Math.max(TIMER_MS_MIN, delayMs), ex, step);
+}
+
+function runLater(ex: Exchange, step: (ex: Exchange) => void): void {
+  ex.timer = null;
+  if (ex.open) step(ex);
+}
+
+function writeHead(ex: Exchange, status: number, contentType: string): void {
+  const res = ex.res;
+  res.writeStatus(STATUS_LINES[status]);
+  res.writeHeader('content-type', contentType);
+  for (const [name, value] of ex.protocol.extraHeaders) res.writeHeader(name, value);
+}
+
+function writeRenderedError(ex: Exchange, status: number, error: RenderedError, retryAfterSec: number | null): void {
+  ex.res.cork(() => {
+    writeHead(ex, status, ex.protocol.jsonContentType);
+    for (const [name, value] of error.headers) ex.res.writeHeader(name, value);
+    if (retryAfterSec !== null) ex.res.writeHeader('retry-after', String(retryAfterSec));
+    ex.res.end(error.body);
+  });
+  finish(ex);
+}
+
+function writeError(ex: Exchange, status: number, message: string): void {
+  writeRenderedError(ex, status, ex.protocol.renderError(status, message), null);
+}
+
+function writeForcedStatus(ex: Exchange): void {
+  const s = ex.settings;
+  writeRenderedError(ex, s.status, ex.protocol.renderError(s.status, `mock provider: forced status ${s.status}`), s.retry_after);
+}
+
+function writeJsonAnswer(ex: Exchange): void {
+  const body = ex.provider.cache.jsonBody(ex.protocol, ex.facts!, ex.toolName, ex.settings);
+  const cut = ex.settings.fault === 'reset_during';
+  ex.res.cork(() => {
+    writeHead(ex, 200, ex.protocol.jsonContentType);
+    if (cut) ex.res.write(body.subarray(0, body.byteLength >> 1));
+    else ex.res.end(body);
+  });
+  if (cut) resetConnection(ex);
+  else finish(ex);
+}
+
+function startStream(ex: Exchange): void {
+  const s = ex.settings;
+  const stream = ex.provider.cache.stream(ex.protocol, ex.facts!, ex.toolName, s);
+  const res = ex.res;
+  ex.rendered = stream;
+  ex.cutAfterPieces = s.fault === 'reset_during' ? Math.ceil(stream.pieces.length / 2) : -1;
+  if (s.ttft_ms === 0 && s.tokens_per_sec === 0 && ex.cutAfterPieces < 0) {
+    // Unpaced: the whole stream in one corked write.
+    res.cork(() => {
+      writeHead(ex, 200, ex.protocol.streamContentType);
+      res.write(stream.whole);
+      res.end();
+    });
+    finish(ex);
+    return;
+  }
+  res.cork(() => {
+    writeHead(ex, 200, ex.protocol.streamContentType);
+    if (stream.head.byteLength > 0) res.write(stream.head);
+  });
+  ex.state = 'streaming';
+  later(ex, s.ttft_ms, writeNextPieces);
+}
+
+/** Writes the next piece(s) of a paced stream, then schedules the rest or ends it. */
+function writeNextPieces(ex: Exchange): void {
+  const s = ex.settings;
+  const stream = ex.rendered!;
+  const total = stream.pieces.length;
+  const perTick = s.tokens_per_sec > 0 ? Math.max(1, Math.ceil((s.tokens_per_sec * TIMER_MS_MIN) / 1000)) : total;
+  let stop = Math.min(total, ex.nextPiece + perTick);
+  if (ex.cutAfterPieces >= 0) stop = Math.min(stop, ex.cutAfterPieces);
+  const ends = stop === total && ex.cutAfterPieces < 0;
+  const res = ex.res;
+  res.cork(() => {
+    for (let i = ex.nextPiece; i < stop; i++) res.write(stream.pieces[i]);
+    if (ends) {
+      res.write(stream.tail);
+      res.end();
+    }
+  });
+  ex.nextPiece = stop;
+  if (ends) return finish(ex);
+  if (ex.cutAfterPieces >= 0 && stop >= ex.cutAfterPieces) return resetConnection(ex);
+  later(ex, s.tokens_per_sec > 0 ? (perTick * 1000) / s.tokens_per_sec : 0, writeNextPieces);
+}
+
+function finish(ex: Exchange): void {
+  ex.state = 'done';
+  const counters = ex.provider.counters;
+  counters.inflight--;
+  counters.completed++;
+}
+
+/** Destroys the connection (faults reset_before and reset_during); not counted as an abort. */
+function resetConnection(ex: Exchange): void {
+  ex.state = 'reset';
+  const counters = ex.provider.counters;
+  counters.inflight--;
+  counters.resets++;
+  ex.res.close();
+}
+
+function acceptTokenRequest(provider: MockProvider, res: HttpResponse, req: HttpRequest): void {
+  const authorization = req.getHeader('authorization');
+  readWholeBody(res, (body) => {
+    const answer = answerTokenRequest(body.toString('utf8'), authorization, provider.tokenExpiresInSec, () => provider.mintToken());
+    writeControlJson(res, STATUS_LINES[answer.status], answer.body, true);
+  });
+}
+
+function writeLastRequest(provider: MockProvider, res: HttpResponse): void {
+  const last = provider.lastRequest;
+  if (last === null) {
+    writeControlJson(res, '404 Not Found', JSON.stringify({ error: 'mock provider: no model request yet' }));
+    return;
+  }
+  writeControlJson(res, '200 OK', JSON.stringify({
+    protocol: last.protocol,
+    method: last.method,
+    path: last.path,
+    query: last.query,
+    headers: last.headers,
+    body: last.body.toString('utf8'),
+    body_base64: last.body.toString('base64'),
+    model: last.model,
+    stream: last.stream,
+    at_ms: last.at_ms,
+  }));
+}
+
+/** Reads a whole (small) request body for the control and token routes, then calls `done`. */
+function readWholeBody(res: HttpResponse, done: (body: Buffer) => void): void {
+  let aborted = false;
+  let bytes = 0;
+  const parts: Buffer[] = [];
+  res.onAborted(() => {
+    aborted = true;
+  });
+  res.onData((chunk, isLast) => {
+    if (aborted || bytes > BODY_BYTES_MAX) return;
+    bytes += chunk.byteLength;
+    parts.push(Buffer.from(new Uint8Array(chunk)));
+    if (isLast) done(Buffer.concat(parts));
+  });
+}
+
+function writeControlJson(res: HttpResponse, statusLine: string, body: string, noStore = false): void {
+  res.cork(() => {
+    res.writeStatus(statusLine).writeHeader('content-type', 'application/json');
+    if (noStore) res.writeHeader('cache-control', 'no-store');
+    res.end(body);
+  });
+}
