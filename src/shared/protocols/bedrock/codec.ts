@@ -1,0 +1,33 @@
+// The Bedrock Converse codec: model id and streaming in the path
+// (`/model/{modelId}/converse`, `/converse-stream`), binary AWS event stream for streams.
+import type { Codec } from '../codec.js';
+import { bedrockUpstreamErrorMessage, encodeBedrockError } from './errors.js';
+import { BedrockPassthroughStream, bedrockUsageFromResponse } from './passthrough.js';
+import { bedrockPath, decodeBedrockRequest, encodeBedrockRequest } from './request.js';
+import { decodeBedrockResponse, encodeBedrockResponse } from './response.js';
+import { BedrockStreamDecoder } from './stream-decoder.js';
+import { BedrockStreamEncoder } from './stream-encoder.js';
+
+export const bedrockCodec: Codec = {
+  name: 'bedrock',
+  streamContentType: 'application/vnd.amazon.eventstream',
+
+  decodeRequest: decodeBedrockRequest,
+  requestedModel: (_body, route) => route.pathModel,
+  requestedStream: (_body, route) => route.pathStream === true,
+  encodeResponse: encodeBedrockResponse,
+  createStreamEncoder: () => new BedrockStreamEncoder(),
+  encodeError: encodeBedrockError,
+
+  encodeRequest: encodeBedrockRequest,
+  upstreamPath: bedrockPath,
+  decodeResponse: decodeBedrockResponse,
+  createStreamDecoder: () => new BedrockStreamDecoder(),
+  upstreamErrorMessage: bedrockUpstreamErrorMessage,
+
+  streamUsageRequested: () => true,
+
+  passthroughBody: (raw) => raw,
+  usageFromResponse: bedrockUsageFromResponse,
+  createPassthroughStream: () => new BedrockPassthroughStream(),
+};

@@ -1,0 +1,256 @@
+// Bedrock Converse request <-> the model. The model id and streaming live in the path
+// (`/model/{modelId}/converse`, `/converse-stream`). Images travel as base64 `bytes` with a
+// format name; tool inputs are objects; turns must alternate user/assistant.
+import type {
+  ContentPart, ImagePart, ModelMessage, ModelRequest, Role, ToolChoice, ToolDef, ToolResultPart,
+} from '../../model/types.js';
+import type { EncodedUpstreamRequest, RouteInfo } from '../codec.js';
+import { GatewayError } from '../../errors.js';
+import {
+  expectArray, expectObject, expectString, optionalInteger, optionalNumber, optionalString,
+  type JsonObject,
+} from '../framing/json-field.js';
+import { argumentsObject, optionalStringArray, splitDataUrl } from './fields.js';
+
+function invalid(message: string): GatewayError {
+  return new GatewayError('invalid_request', message);
+}
+
+export function bedrockPath(modelId: string, stream: boolean): string {
+  return `/model/${encodeURIComponent(modelId)}/${stream ? 'converse-stream' : 'converse'}`;
+}
+
+/** The image formats Converse takes, by media type. */
+const FORMAT_OF_MEDIA_TYPE: Readonly<Record<string, string>> = {
+  'image/png': 'png', 'image/jpeg': 'jpeg', 'image/jpg': 'jpeg', 'image/gif': 'gif', 'image/webp': 'webp',
+};
+
+// ---------------------------------------------------------------- decode (ingress)
+
+export function decodeBedrockRequest(body: unknown, route: RouteInfo): ModelRequest {
+  const o = expectObject(body, 'request body');
+  if (route.pathModel === undefined || route.pathModel.length === 0) {
+    throw invalid('the model is named in the path: /model/{modelId}/converse');
+  }
+  const req: ModelRequest = {
+    model: route.pathModel,
+    messages: decodeMessages(expectArray(o.messages, 'messages')),
+    stream: route.pathStream === true,
+  };
+  const system = decodeSystem(o.system);
+  if (system !== undefined) req.system = system;
+  decodeInferenceConfig(o.inferenceConfig, req);
+  decodeToolConfig(o.toolConfig, req);
+  return req;
+}
+
+function decodeSystem(v: unknown): string | undefined {
+  if (v === undefined || v === null) return undefined;
+  const blocks = expectArray(v, 'system');
+  const texts: string[] = [];
+  for (let i = 0; i < blocks.length; i++) {
+    const b = expectObject(blocks[i], `system[${i}]`);
+    if (b.text !== undefined) texts.push(expectString(b.text, `system[${i}].text`));
+    // cachePoint, guardContent: not modeled
+  }
+  return texts.length > 0 ? texts.join('\n') : undefined;
+}
+
+function decodeMessages(list: unknown[]): ModelMessage[] {
+  const out: ModelMessage[] = [];
+  for (let i = 0; i < list.length; i++) {
+    const path = `messages[${i}]`;
+    const m = expectObject(list[i], path);
+    if (m.role !== 'user' && m.role !== 'assistant') throw invalid(`${path}.role must be "user" or "assistant"`);
+    const fromUser = m.role === 'user';
+    const blocks = expectArray(m.content, `${path}.content`);
+    // Tool results ride in user turns on this wire; the model keeps them in `tool` messages.
+    let run: ContentPart[] = [];
+    let runRole: Role = fromUser ? 'user' : 'assistant';
+    for (let j = 0; j < blocks.length; j++) {
+      const part = decodeBlock(expectObject(blocks[j], `${path}.content[${j}]`), `${path}.content[${j}]`, fromUser);
+      if (part === undefined) continue;
+      const partRole: Role = !fromUser ? 'assistant' : part.type === 'tool_result' ? 'tool' : 'user';
+      if (partRole !== runRole && run.length > 0) {
+        out.push({ role: runRole, content: run });
+        run = [];
+      }
+      runRole = partRole;
+      run.push(part);
+    }
+    if (run.length > 0) out.push({ role: runRole, content: run });
+  }
+  return out;
+}
+
+function decodeBlock(b: JsonObject, path: string, fromUser: boolean): ContentPart | undefined {
+  if (b.text !== undefined) return { type: 'text', text: expectString(b.text, `${path}.text`) };
+  if (b.image !== undefined) return decodeImage(expectObject(b.image, `${path}.image`), `${path}.image`);
+  if (b.toolUse !== undefined && !fromUser) {
+    const t = expectObject(b.toolUse, `${path}.toolUse`);
+    return {
+      type: 'tool_call',
+      id: expectString(t.toolUseId, `${path}.toolUse.toolUseId`),
+      name: expectString(t.name, `${path}.toolUse.name`),
+      arguments: JSON.stringify(t.input ?? {}),
+    };
+  }
+  if (b.toolResult !== undefined && fromUser) return decodeToolResult(expectObject(b.toolResult, `${path}.toolResult`), `${path}.toolResult`);
+  return undefined; // documents, video, reasoning, cache points, guard content: not modeled
+}
+
+function decodeImage(img: JsonObject, path: string): ImagePart | undefined {
+  const format = expectString(img.format, `${path}.format`);
+  const source = expectObject(img.source, `${path}.source`);
+  if (source.bytes === undefined) return undefined; // s3Location lives in the caller's AWS account
+  return { type: 'image', data: expectString(source.bytes, `${path}.source.bytes`), mediaType: `image/${format}` };
+}
+
+function decodeToolResult(r: JsonObject, path: string): ToolResultPart {
+  const blocks = expectArray(r.content, `${path}.content`);
+  let content = '';
+  for (let i = 0; i < blocks.length; i++) {
+    const c = expectObject(blocks[i], `${path}.content[${i}]`);
+    if (c.text !== undefined) content += expectString(c.text, `${path}.content[${i}].text`);
+    else if (c.json !== undefined) content += JSON.stringify(c.json);
+  }
+  const status = optionalString(r, 'status', path);
+  if (status !== undefined && status !== 'success' && status !== 'error') throw invalid(`${path}.status must be "success" or "error"`);
+  return { type: 'tool_result', toolCallId: expectString(r.toolUseId, `${path}.toolUseId`), content, isError: status === 'error' };
+}
+
+function decodeInferenceConfig(v: unknown, req: ModelRequest): void {
+  if (v === undefined || v === null) return;
+  const c = expectObject(v, 'inferenceConfig');
+  const maxTokens = optionalInteger(c, 'maxTokens', 'inferenceConfig', 1);
+  if (maxTokens !== undefined) req.maxTokens = maxTokens;
+  const temperature = optionalNumber(c, 'temperature', 'inferenceConfig', 0, 1);
+  if (temperature !== undefined) req.temperature = temperature;
+  const topP = optionalNumber(c, 'topP', 'inferenceConfig', 0, 1);
+  if (topP !== undefined) req.topP = topP;
+  const stop = optionalStringArray(c, 'stopSequences', 'inferenceConfig');
+  if (stop !== undefined) req.stop = stop;
+}
+
+function decodeToolConfig(v: unknown, req: ModelRequest): void {
+  if (v === undefined || v === null) return;
+  const c = expectObject(v, 'toolConfig');
+  const list = expectArray(c.tools, 'toolConfig.tools');
+  const tools: ToolDef[] = [];
+  for (let i = 0; i < list.length; i++) {
+    const t = expectObject(list[i], `toolConfig.tools[${i}]`);
+    if (t.toolSpec === undefined) continue; // cachePoint, system tools
+    const path = `toolConfig.tools[${i}].toolSpec`;
+    const spec = expectObject(t.toolSpec, path);
+    const schema = expectObject(spec.inputSchema, `${path}.inputSchema`);
+    const tool: ToolDef = { name: expectString(spec.name, `${path}.name`), parameters: expectObject(schema.json, `${path}.inputSchema.json`) };
+    const description = optionalString(spec, 'description', path);
+    if (description !== undefined) tool.description = description;
+    tools.push(tool);
+  }
+  req.tools = tools;
+  if (c.toolChoice === undefined || c.toolChoice === null) return;
+  const choice = expectObject(c.toolChoice, 'toolConfig.toolChoice');
+  if (choice.auto !== undefined) req.toolChoice = { type: 'auto' };
+  else if (choice.any !== undefined) req.toolChoice = { type: 'required' };
+  else if (choice.tool !== undefined) {
+    req.toolChoice = { type: 'tool', name: expectString(expectObject(choice.tool, 'toolConfig.toolChoice.tool').name, 'toolConfig.toolChoice.tool.name') };
+  } else throw invalid('toolConfig.toolChoice must hold one of auto, any, tool');
+}
+
+// ---------------------------------------------------------------- encode (upstream)
+
+export function encodeBedrockRequest(req: ModelRequest, upstreamModel: string): EncodedUpstreamRequest {
+  const messages = encodeMessages(req.messages);
+  const body: JsonObject = { messages };
+  if (req.system !== undefined && req.system.length > 0) body.system = [{ text: req.system }];
+  const inferenceConfig = encodeInferenceConfig(req);
+  if (inferenceConfig !== undefined) body.inferenceConfig = inferenceConfig;
+  const toolConfig = encodeToolConfig(req, messages);
+  if (toolConfig !== undefined) body.toolConfig = toolConfig;
+  return { path: bedrockPath(upstreamModel, req.stream), body: JSON.stringify(body) };
+}
+
+interface WireMessage { role: 'user' | 'assistant'; content: JsonObject[] }
+
+function encodeMessages(messages: ModelMessage[]): WireMessage[] {
+  const out: WireMessage[] = [];
+  for (const m of messages) {
+    const role = m.role === 'assistant' ? 'assistant' : 'user';
+    const blocks = m.content.map(encodePart).filter((b): b is JsonObject => b !== undefined);
+    if (blocks.length === 0) continue;
+    const last = out[out.length - 1];
+    // Converse refuses two turns of one role in a row: tool results and user text become one turn.
+    if (last !== undefined && last.role === role) last.content.push(...blocks);
+    else out.push({ role, content: blocks });
+  }
+  return out;
+}
+
+function encodePart(p: ContentPart): JsonObject | undefined {
+  switch (p.type) {
+    case 'text':
+      return p.text.length > 0 ? { text: p.text } : undefined; // Converse rejects blank text blocks
+    case 'image':
+      return encodeImage(p);
+    case 'tool_call':
+      return { toolUse: { toolUseId: p.id, name: p.name, input: argumentsObject(p.arguments, p.id, 'invalid_request') } };
+    case 'tool_result':
+      return { toolResult: { toolUseId: p.toolCallId, content: [{ text: p.content }], status: p.isError ? 'error' : 'success' } };
+  }
+}
+
+/** Converse takes base64 bytes with a format; a remote URL cannot be expressed and is dropped. */
+function encodeImage(p: ImagePart): JsonObject | undefined {
+  const inline = p.data !== undefined && p.mediaType !== undefined
+    ? { mediaType: p.mediaType, data: p.data }
+    : p.url !== undefined ? splitDataUrl(p.url) : undefined;
+  if (inline === undefined) return undefined;
+  const format = FORMAT_OF_MEDIA_TYPE[inline.mediaType.toLowerCase()];
+  return format === undefined ? undefined : { image: { format, source: { bytes: inline.data } } };
+}
+
+function encodeInferenceConfig(req: ModelRequest): JsonObject | undefined {
+  const c: JsonObject = {};
+  if (req.maxTokens !== undefined) c.maxTokens = req.maxTokens;
+  // Converse's temperature range is narrower than some callers': refuse rather than clamp.
+  const sampling = { temperature: req.temperature, topP: req.topP };
+  const temperature = optionalNumber(sampling, 'temperature', 'bedrock inferenceConfig', 0, 1);
+  if (temperature !== undefined) c.temperature = temperature;
+  const topP = optionalNumber(sampling, 'topP', 'bedrock inferenceConfig', 0, 1);
+  if (topP !== undefined) c.topP = topP;
+  if (req.stop !== undefined && req.stop.length > 0) c.stopSequences = req.stop;
+  return Object.keys(c).length > 0 ? c : undefined;
+}
+
+/**
+ * Converse has no "none" tool choice. With `none` the tools are left out, unless the history
+ * holds tool blocks (Converse then requires toolConfig): the tools go without a choice.
+ */
+function encodeToolConfig(req: ModelRequest, messages: WireMessage[]): JsonObject | undefined {
+  if (req.tools === undefined || req.tools.length === 0) return undefined;
+  const tools = req.tools.map(encodeTool);
+  const choice = req.toolChoice;
+  if (choice === undefined) return { tools };
+  if (choice.type === 'none') return historyHasToolBlocks(messages) ? { tools } : undefined;
+  return { tools, toolChoice: encodeToolChoice(choice) };
+}
+
+function historyHasToolBlocks(messages: WireMessage[]): boolean {
+  return messages.some((m) => m.content.some((b) => b.toolUse !== undefined || b.toolResult !== undefined));
+}
+
+function encodeTool(t: ToolDef): JsonObject {
+  const spec: JsonObject = { name: t.name };
+  if (t.description !== undefined) spec.description = t.description;
+  spec.inputSchema = { json: t.parameters };
+  return { toolSpec: spec };
+}
+
+function encodeToolChoice(c: Exclude<ToolChoice, { type: 'none' }>): JsonObject {
+  switch (c.type) {
+    case 'auto': return { auto: {} };
+    case 'required': return { any: {} };
+    case 'tool': return { tool: { name: c.name } };
+  }
+}

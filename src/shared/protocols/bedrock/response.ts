@@ -1,0 +1,52 @@
+// Bedrock ConverseResponse <-> the model's response. Converse names neither the response nor
+// the model, so the decoded id is a fixed synthesized one and the model is left empty for the
+// caller to fill from the lane.
+import type { ModelResponse, TextPart, ToolCallPart } from '../../model/types.js';
+import { GatewayError } from '../../errors.js';
+import { isJsonObject, type JsonObject } from '../framing/json-field.js';
+import { argumentsObject } from './fields.js';
+import { finishFromStopReason, stopReasonFromFinish } from './finish-reason.js';
+import { usageFromBedrock, usageToBedrock } from './usage.js';
+
+export const SYNTHESIZED_RESPONSE_ID = 'bedrock-converse';
+
+export function decodeBedrockResponse(body: unknown): ModelResponse {
+  if (!isJsonObject(body)) throw new GatewayError('upstream_error', 'bedrock response: body is not a JSON object');
+  const output = isJsonObject(body.output) ? body.output : {};
+  const message = isJsonObject(output.message) ? output.message : {};
+  const blocks = Array.isArray(message.content) ? message.content : [];
+  const content: Array<TextPart | ToolCallPart> = [];
+  for (const b of blocks) {
+    if (!isJsonObject(b)) continue;
+    if (typeof b.text === 'string') {
+      content.push({ type: 'text', text: b.text });
+    } else if (isJsonObject(b.toolUse)) {
+      const t = b.toolUse;
+      if (typeof t.toolUseId !== 'string' || typeof t.name !== 'string') continue;
+      content.push({ type: 'tool_call', id: t.toolUseId, name: t.name, arguments: JSON.stringify(t.input ?? {}) });
+    }
+    // reasoningContent, citations, images: not modeled
+  }
+  return {
+    id: SYNTHESIZED_RESPONSE_ID,
+    model: '',
+    content,
+    finishReason: finishFromStopReason(body.stopReason),
+    usage: usageFromBedrock(body.usage),
+  };
+}
+
+export function encodeBedrockResponse(resp: ModelResponse): string {
+  const content: JsonObject[] = resp.content.map((p) =>
+    p.type === 'text'
+      ? { text: p.text }
+      : { toolUse: { toolUseId: p.id, name: p.name, input: argumentsObject(p.arguments, p.id, 'upstream_error') } },
+  );
+  return JSON.stringify({
+    output: { message: { role: 'assistant', content } },
+    stopReason: stopReasonFromFinish(resp.finishReason),
+    usage: usageToBedrock(resp.usage),
+    // Required by the Converse shape; the gateway does not time the model alone.
+    metrics: { latencyMs: 0 },
+  });
+}

@@ -1,0 +1,167 @@
+// Bedrock converse-stream event frames -> model stream events. Text blocks have no
+// contentBlockStart (the first delta opens them); tool blocks do. Reasoning and other blocks
+// are skipped and the rest renumbered from 0. Exception frames end the stream with an error.
+import type { StreamEvent, Usage } from '../../model/types.js';
+import type { StreamDecoder } from '../codec.js';
+import { GatewayError } from '../../errors.js';
+import { isJsonObject, type JsonObject } from '../framing/json-field.js';
+import { EventStreamReader, headerString, type Message } from './event-stream.js';
+import { finishFromStopReason } from './finish-reason.js';
+import { SYNTHESIZED_RESPONSE_ID } from './response.js';
+import { usageFromBedrock } from './usage.js';
+
+const SKIPPED = -1;
+const utf8 = new TextDecoder();
+
+export class BedrockStreamDecoder implements StreamDecoder {
+  private readonly reader = new EventStreamReader((m) => this.onMessage(m));
+  private out: StreamEvent[] = [];
+  /** Upstream contentBlockIndex -> model block index (SKIPPED for blocks outside the subset). */
+  private readonly blockIndex: number[] = [];
+  private readonly openBlocks = new Set<number>();
+  private nextIndex = 0;
+  private started = false;
+  private finished = false;
+  /** A metadata event that came before messageStop, held to keep the contract's order. */
+  private earlyUsage: Usage | null = null;
+  /** An exception frame: raised once the events before it have been handed out. */
+  private failure: GatewayError | null = null;
+
+  push(chunk: Uint8Array): StreamEvent[] {
+    this.throwIfFailed();
+    this.out = [];
+    try {
+      this.reader.push(chunk);
+    } catch (e) {
+      // A bad frame: the events of the good frames before it still go out first.
+      if (!(e instanceof GatewayError) || this.out.length === 0) throw e;
+      this.failure = e;
+    }
+    if (this.out.length === 0) this.throwIfFailed();
+    return this.out;
+  }
+
+  finish(): StreamEvent[] {
+    this.throwIfFailed();
+    this.reader.end();
+    if (!this.finished) throw new GatewayError('upstream_error', 'bedrock stream ended before messageStop');
+    return [{ type: 'end' }];
+  }
+
+  private throwIfFailed(): void {
+    if (this.failure !== null) throw this.failure;
+  }
+
+  private onMessage(m: Message): void {
+    if (this.failure !== null) return;
+    const messageType = headerString(m, ':message-type');
+    if (messageType === 'exception') return this.onException(headerString(m, ':exception-type'), m.body);
+    if (messageType === 'error') {
+      this.failure = new GatewayError('upstream_error', `bedrock stream error (${headerString(m, ':error-code')}): ${headerString(m, ':error-message')}`);
+      return;
+    }
+    const eventType = headerString(m, ':event-type');
+    let payload: unknown;
+    try {
+      payload = JSON.parse(utf8.decode(m.body));
+    } catch {
+      this.failure = new GatewayError('upstream_error', `bedrock stream: malformed JSON in a ${eventType} event`);
+      return;
+    }
+    if (!isJsonObject(payload)) return;
+    switch (eventType) {
+      case 'messageStart': return this.ensureStarted();
+      case 'contentBlockStart': return this.onBlockStart(payload);
+      case 'contentBlockDelta': return this.onBlockDelta(payload);
+      case 'contentBlockStop': return this.onBlockStop(payload);
+      case 'messageStop': return this.onMessageStop(payload);
+      case 'metadata': return this.onMetadata(payload);
+      default: return; // future event types
+    }
+  }
+
+  private ensureStarted(): void {
+    if (!this.started) {
+      this.started = true;
+      this.out.push({ type: 'start', id: SYNTHESIZED_RESPONSE_ID, model: '' });
+    }
+  }
+
+  private openBlock(upstream: number): number {
+    const index = this.nextIndex++;
+    this.blockIndex[upstream] = index;
+    this.openBlocks.add(index);
+    return index;
+  }
+
+  private onBlockStart(p: JsonObject): void {
+    this.ensureStarted();
+    const upstream = typeof p.contentBlockIndex === 'number' ? p.contentBlockIndex : this.blockIndex.length;
+    const start = isJsonObject(p.start) ? p.start : {};
+    if (isJsonObject(start.toolUse)) {
+      const t = start.toolUse;
+      const index = this.openBlock(upstream);
+      this.out.push({
+        type: 'block_start', index, kind: 'tool_call',
+        id: typeof t.toolUseId === 'string' ? t.toolUseId : '', name: typeof t.name === 'string' ? t.name : '',
+      });
+    } else {
+      this.blockIndex[upstream] = SKIPPED;
+    }
+  }
+
+  private onBlockDelta(p: JsonObject): void {
+    this.ensureStarted();
+    if (typeof p.contentBlockIndex !== 'number' || !isJsonObject(p.delta)) return;
+    const d = p.delta;
+    let index = this.blockIndex[p.contentBlockIndex];
+    if (typeof d.text === 'string') {
+      if (index === undefined) {
+        // Converse opens a text block with its first delta.
+        index = this.openBlock(p.contentBlockIndex);
+        this.out.push({ type: 'block_start', index, kind: 'text' });
+      }
+      if (index !== SKIPPED && d.text.length > 0) this.out.push({ type: 'text_delta', index, text: d.text });
+    } else if (isJsonObject(d.toolUse)) {
+      const json = d.toolUse.input;
+      if (index !== undefined && index !== SKIPPED && typeof json === 'string' && json.length > 0) {
+        this.out.push({ type: 'tool_args_delta', index, json });
+      }
+    } else if (index === undefined) {
+      this.blockIndex[p.contentBlockIndex] = SKIPPED; // reasoning, citations: not modeled
+    }
+  }
+
+  private onBlockStop(p: JsonObject): void {
+    const index = typeof p.contentBlockIndex === 'number' ? this.blockIndex[p.contentBlockIndex] : undefined;
+    if (index !== undefined && index !== SKIPPED && this.openBlocks.delete(index)) this.out.push({ type: 'block_stop', index });
+  }
+
+  private onMessageStop(p: JsonObject): void {
+    this.ensureStarted();
+    if (this.finished) return;
+    for (const index of this.openBlocks) this.out.push({ type: 'block_stop', index });
+    this.openBlocks.clear();
+    this.finished = true;
+    this.out.push({ type: 'finish', reason: finishFromStopReason(p.stopReason) });
+    if (this.earlyUsage !== null) this.out.push({ type: 'usage', usage: this.earlyUsage });
+  }
+
+  private onMetadata(p: JsonObject): void {
+    if (!isJsonObject(p.usage)) return;
+    const usage = usageFromBedrock(p.usage);
+    if (this.finished) this.out.push({ type: 'usage', usage });
+    else this.earlyUsage = usage;
+  }
+
+  private onException(type: string, body: Uint8Array): void {
+    let message = utf8.decode(body);
+    try {
+      const parsed: unknown = JSON.parse(message);
+      if (isJsonObject(parsed) && typeof parsed.message === 'string') message = parsed.message;
+    } catch {
+      // not JSON: the raw text is the message
+    }
+    this.failure = new GatewayError('upstream_error', `bedrock stream exception (${type || 'unknown'}): ${message}`);
+  }
+}
