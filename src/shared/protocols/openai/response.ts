@@ -12,14 +12,15 @@ export function decodeResponse(body: unknown): ModelResponse {
     throw new GatewayError('upstream_error', 'upstream response is not a chat completion (no choices)');
   }
   const b = body;
-  const choice = isJsonObject(b.choices[0]) ? b.choices[0] : undefined;
+  const first: unknown = body.choices[0];
+  const choice = isJsonObject(first) ? first : undefined;
   const content: Array<TextPart | ToolCallPart> = [];
   if (choice !== undefined && isJsonObject(choice.message)) {
     const msg = choice.message;
     if (typeof msg.content === 'string' && msg.content !== '') content.push({ type: 'text', text: msg.content });
     else if (typeof msg.refusal === 'string' && msg.refusal !== '') content.push({ type: 'text', text: msg.refusal });
     if (Array.isArray(msg.tool_calls)) {
-      msg.tool_calls.forEach((tc, i) => {
+      msg.tool_calls.forEach((tc: unknown, i: number) => {
         if (!isJsonObject(tc) || !isJsonObject(tc.function)) return;
         const fn = tc.function;
         if (typeof fn.name !== 'string') throw new GatewayError('upstream_error', `upstream tool call ${i} has no name`);

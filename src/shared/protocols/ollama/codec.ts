@@ -1,0 +1,32 @@
+// The `ollama` protocol: Ollama's native /api/chat (NDJSON streams, streaming by default).
+import type { Codec } from '../codec.js';
+import { encodeError, upstreamErrorMessage } from './errors.js';
+import { OllamaPassthroughStream, passthroughBody } from './passthrough.js';
+import { CHAT_PATH, decodeRequest, encodeRequest, requestedModel, requestedStream } from './request.js';
+import { decodeResponse, encodeResponse, usageFromResponse } from './response.js';
+import { OllamaStreamDecoder } from './stream-decoder.js';
+import { OllamaStreamEncoder } from './stream-encoder.js';
+
+export const ollamaCodec: Codec = {
+  name: 'ollama',
+  streamContentType: 'application/x-ndjson',
+
+  decodeRequest: (body) => decodeRequest(body),
+  requestedModel: (body) => requestedModel(body),
+  requestedStream: (body) => requestedStream(body),
+  encodeResponse,
+  createStreamEncoder: () => new OllamaStreamEncoder(),
+  encodeError,
+
+  encodeRequest,
+  upstreamPath: () => CHAT_PATH,
+  decodeResponse,
+  createStreamDecoder: () => new OllamaStreamDecoder(),
+  upstreamErrorMessage,
+
+  // the done line always carries the counts
+  streamUsageRequested: () => true,
+  passthroughBody: (raw, _body, upstreamModel) => passthroughBody(raw, upstreamModel),
+  usageFromResponse,
+  createPassthroughStream: () => new OllamaPassthroughStream(),
+};

@@ -1,0 +1,236 @@
+// Ollama /api/chat request body <-> model request. Sampling settings live in `options`
+// (num_predict, temperature, top_p, stop); images are bare base64; there is no tool_choice.
+// Tool call ids are not part of Ollama's documented API: they are read when a client sends
+// them (`tool_calls[].id`, `tool_call_id`) and written as extra fields, and otherwise a tool
+// result is matched to its call by tool name, in order.
+import { GatewayError } from '../../errors.js';
+import type { ContentPart, ModelMessage, ModelRequest, ToolCallPart, ToolDef } from '../../model/types.js';
+import type { EncodedUpstreamRequest } from '../codec.js';
+import {
+  expectArray, expectObject, expectString, isJsonObject, optionalBoolean, optionalNumber,
+  optionalString, type JsonObject,
+} from '../framing/json-field.js';
+import { mediaTypeOfBase64 } from './image.js';
+import { argumentsObject, argumentsText } from './tool-arguments.js';
+
+export const CHAT_PATH = '/api/chat';
+
+function invalid(message: string): GatewayError {
+  return new GatewayError('invalid_request', message);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Ingress: caller's body -> model
+// ---------------------------------------------------------------------------------------------
+
+export function requestedModel(body: unknown): string | undefined {
+  return isJsonObject(body) && typeof body.model === 'string' ? body.model : undefined;
+}
+
+/** Ollama streams unless told `stream: false`. */
+export function requestedStream(body: unknown): boolean {
+  return !(isJsonObject(body) && body.stream === false);
+}
+
+interface DecodeState {
+  nextCallId: number;
+  /** Calls of the latest assistant message not yet answered by a tool message. */
+  unanswered: ToolCallPart[];
+}
+
+export function decodeRequest(body: unknown): ModelRequest {
+  const b = expectObject(body, 'request body');
+  if (b.model === undefined) throw invalid('model is required');
+  const model = expectString(b.model, 'model');
+  if (b.messages === undefined) throw invalid('messages is required');
+  const rawMessages = expectArray(b.messages, 'messages');
+  if (rawMessages.length === 0) throw invalid('messages must not be empty');
+
+  const system: string[] = [];
+  const messages: ModelMessage[] = [];
+  const state: DecodeState = { nextCallId: 0, unanswered: [] };
+  rawMessages.forEach((raw, i) => decodeMessage(raw, `messages[${i}]`, system, messages, state));
+
+  const req: ModelRequest = { model, messages, stream: optionalBoolean(b, 'stream', 'request') ?? true };
+  if (system.length > 0) req.system = system.join('\n');
+  const tools = decodeTools(b.tools);
+  if (tools !== undefined) req.tools = tools;
+  if (b.options !== undefined && b.options !== null) decodeOptions(expectObject(b.options, 'options'), req);
+  return req;
+}
+
+function decodeMessage(raw: unknown, path: string, system: string[], out: ModelMessage[], state: DecodeState): void {
+  const m = expectObject(raw, path);
+  const role = expectString(m.role, `${path}.role`);
+  const text = optionalString(m, 'content', path) ?? '';
+  switch (role) {
+    case 'system':
+      system.push(text);
+      return;
+    case 'user': {
+      const content: ContentPart[] = [];
+      const images = decodeImages(m.images, `${path}.images`);
+      if (text !== '' || images.length === 0) content.push({ type: 'text', text });
+      content.push(...images);
+      out.push({ role: 'user', content });
+      return;
+    }
+    case 'assistant': {
+      const content: ContentPart[] = text === '' ? [] : [{ type: 'text', text }];
+      state.unanswered = [];
+      if (m.tool_calls !== undefined && m.tool_calls !== null) {
+        expectArray(m.tool_calls, `${path}.tool_calls`).forEach((tc, j) => {
+          const part = decodeToolCall(tc, `${path}.tool_calls[${j}]`, state);
+          content.push(part);
+          state.unanswered.push(part);
+        });
+      }
+      if (content.length > 0) out.push({ role: 'assistant', content });
+      return;
+    }
+    case 'tool': {
+      const name = optionalString(m, 'tool_name', path) ?? optionalString(m, 'name', path);
+      const toolCallId = answeredCallId(optionalString(m, 'tool_call_id', path), name, state);
+      const part: ContentPart = { type: 'tool_result', toolCallId, content: text, isError: false };
+      if (name !== undefined) part.name = name;
+      out.push({ role: 'tool', content: [part] });
+      return;
+    }
+    default:
+      throw invalid(`${path}.role "${role}" is not one of system, user, assistant, tool`);
+  }
+}
+
+function decodeImages(raw: unknown, path: string): ContentPart[] {
+  if (raw === undefined || raw === null) return [];
+  return expectArray(raw, path).map((v, i) => {
+    const data = expectString(v, `${path}[${i}]`);
+    return { type: 'image', data, mediaType: mediaTypeOfBase64(data) };
+  });
+}
+
+function decodeToolCall(raw: unknown, path: string, state: DecodeState): ToolCallPart {
+  const tc = expectObject(raw, path);
+  const fn = expectObject(tc.function, `${path}.function`);
+  const n = state.nextCallId++;
+  return {
+    type: 'tool_call',
+    id: optionalString(tc, 'id', path) ?? `call_${n}`,
+    name: expectString(fn.name, `${path}.function.name`),
+    arguments: argumentsText(fn.arguments),
+  };
+}
+
+/** The call a tool message answers: its explicit id, else the first unanswered call of that name, else the next one. */
+function answeredCallId(explicit: string | undefined, name: string | undefined, state: DecodeState): string {
+  const pending = state.unanswered;
+  let at = explicit !== undefined ? pending.findIndex((c) => c.id === explicit) : -1;
+  if (explicit === undefined) {
+    at = name !== undefined ? pending.findIndex((c) => c.name === name) : -1;
+    if (at === -1 && pending.length > 0) at = 0;
+  }
+  if (at !== -1) return pending.splice(at, 1)[0].id;
+  return explicit ?? `call_${state.nextCallId++}`;
+}
+
+function decodeTools(raw: unknown): ToolDef[] | undefined {
+  if (raw === undefined || raw === null) return undefined;
+  const tools: ToolDef[] = [];
+  expectArray(raw, 'tools').forEach((t, i) => {
+    const tool = expectObject(t, `tools[${i}]`);
+    if (tool.type !== undefined && tool.type !== 'function') return;
+    const fn = expectObject(tool.function, `tools[${i}].function`);
+    const def: ToolDef = {
+      name: expectString(fn.name, `tools[${i}].function.name`),
+      parameters: fn.parameters === undefined || fn.parameters === null
+        ? { type: 'object', properties: {} }
+        : expectObject(fn.parameters, `tools[${i}].function.parameters`),
+    };
+    const description = optionalString(fn, 'description', `tools[${i}].function`);
+    if (description !== undefined) def.description = description;
+    tools.push(def);
+  });
+  return tools;
+}
+
+function decodeOptions(o: JsonObject, req: ModelRequest): void {
+  const numPredict = o.num_predict;
+  if (numPredict !== undefined && numPredict !== null) {
+    // -1 is "no limit" and -2 "fill the context": both mean no max_tokens.
+    if (typeof numPredict !== 'number' || !Number.isSafeInteger(numPredict) || numPredict === 0 || numPredict < -2) {
+      throw invalid(`options.num_predict must be a positive integer, -1 or -2, got ${JSON.stringify(numPredict)}`);
+    }
+    if (numPredict > 0) req.maxTokens = numPredict;
+  }
+  const temperature = optionalNumber(o, 'temperature', 'options', 0, 2);
+  if (temperature !== undefined) req.temperature = temperature;
+  const topP = optionalNumber(o, 'top_p', 'options', 0, 1);
+  if (topP !== undefined) req.topP = topP;
+  const stop = o.stop;
+  if (typeof stop === 'string') req.stop = [stop];
+  else if (stop !== undefined && stop !== null) req.stop = expectArray(stop, 'options.stop').map((s, i) => expectString(s, `options.stop[${i}]`));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Upstream: model -> lane's body
+// ---------------------------------------------------------------------------------------------
+
+export function encodeRequest(req: ModelRequest, upstreamModel: string): EncodedUpstreamRequest {
+  const messages: JsonObject[] = [];
+  if (req.system !== undefined) messages.push({ role: 'system', content: req.system });
+  const callNames = new Map<string, string>();
+  for (const m of req.messages) appendMessage(messages, m, callNames);
+
+  const body: JsonObject = { model: upstreamModel, messages };
+  if (req.tools !== undefined && req.tools.length > 0) {
+    body.tools = req.tools.map((t) => ({
+      type: 'function',
+      function: t.description === undefined
+        ? { name: t.name, parameters: t.parameters }
+        : { name: t.name, description: t.description, parameters: t.parameters },
+    }));
+  }
+  const options: JsonObject = {};
+  if (req.maxTokens !== undefined) options.num_predict = req.maxTokens;
+  if (req.temperature !== undefined) options.temperature = req.temperature;
+  if (req.topP !== undefined) options.top_p = req.topP;
+  if (req.stop !== undefined && req.stop.length > 0) options.stop = req.stop;
+  if (Object.keys(options).length > 0) body.options = options;
+  // Written always: Ollama's default is to stream.
+  body.stream = req.stream;
+  return { path: CHAT_PATH, body: JSON.stringify(body) };
+}
+
+function appendMessage(out: JsonObject[], m: ModelMessage, callNames: Map<string, string>): void {
+  const texts: string[] = [];
+  const images: string[] = [];
+  const toolCalls: JsonObject[] = [];
+  for (const part of m.content) {
+    switch (part.type) {
+      case 'text':
+        texts.push(part.text);
+        break;
+      case 'image':
+        if (part.data !== undefined) images.push(part.data); // URL images cannot be carried
+        break;
+      case 'tool_call':
+        callNames.set(part.id, part.name);
+        toolCalls.push({ id: part.id, function: { name: part.name, arguments: argumentsObject(part.arguments, part.id) } });
+        break;
+      case 'tool_result': {
+        const msg: JsonObject = { role: 'tool', content: part.content };
+        const name = part.name ?? callNames.get(part.toolCallId);
+        if (name !== undefined) msg.tool_name = name;
+        msg.tool_call_id = part.toolCallId;
+        out.push(msg);
+        break;
+      }
+    }
+  }
+  if (m.role === 'tool') return;
+  if (texts.length === 0 && images.length === 0 && toolCalls.length === 0) return;
+  const msg: JsonObject = { role: m.role, content: texts.join('\n') };
+  if (m.role === 'user' && images.length > 0) msg.images = images;
+  if (m.role === 'assistant' && toolCalls.length > 0) msg.tool_calls = toolCalls;
+  out.push(msg);
+}

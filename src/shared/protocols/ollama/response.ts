@@ -1,0 +1,88 @@
+// Ollama /api/chat non-stream body <-> model response. Ollama has no response id: one is
+// made from created_at, so the same body always gives the same id.
+import { GatewayError } from '../../errors.js';
+import type { ModelResponse, TextPart, ToolCallPart, Usage } from '../../model/types.js';
+import { isJsonObject, type JsonObject } from '../framing/json-field.js';
+import { decodeFinishReason, encodeFinishReason } from './finish-reason.js';
+import { argumentsObject, argumentsText } from './tool-arguments.js';
+import { decodeUsage, encodeUsage } from './usage.js';
+
+export function responseId(createdAt: unknown): string {
+  const ms = typeof createdAt === 'string' ? Date.parse(createdAt) : NaN;
+  return `ollama-${Number.isFinite(ms) ? ms : 0}`;
+}
+
+/** Tool calls of one Ollama message, ids synthesized by position from `firstIndex`. */
+export function decodeToolCalls(raw: unknown, firstIndex: number): ToolCallPart[] {
+  if (!Array.isArray(raw)) return [];
+  const calls: ToolCallPart[] = [];
+  raw.forEach((tc: unknown, i: number) => {
+    if (!isJsonObject(tc) || !isJsonObject(tc.function) || typeof tc.function.name !== 'string') return;
+    calls.push({
+      type: 'tool_call',
+      id: typeof tc.id === 'string' && tc.id !== '' ? tc.id : `call_${firstIndex + i}`,
+      name: tc.function.name,
+      arguments: argumentsText(tc.function.arguments),
+    });
+  });
+  return calls;
+}
+
+export function encodeToolCall(call: { id: string; name: string; arguments: string }): JsonObject {
+  return { id: call.id, function: { name: call.name, arguments: argumentsObject(call.arguments, call.id) } };
+}
+
+export function decodeResponse(body: unknown): ModelResponse {
+  if (!isJsonObject(body) || !isJsonObject(body.message)) {
+    throw new GatewayError('upstream_error', 'upstream response is not an Ollama chat response (no message)');
+  }
+  const msg = body.message;
+  const content: Array<TextPart | ToolCallPart> = [];
+  if (typeof msg.content === 'string' && msg.content !== '') content.push({ type: 'text', text: msg.content });
+  const calls = decodeToolCalls(msg.tool_calls, 0);
+  content.push(...calls);
+  return {
+    id: responseId(body.created_at),
+    model: typeof body.model === 'string' ? body.model : '',
+    content,
+    finishReason: decodeFinishReason(body.done_reason, calls.length > 0),
+    usage: decodeUsage(body),
+  };
+}
+
+export function usageFromResponse(body: unknown): Usage | null {
+  if (!isJsonObject(body) || (body.prompt_eval_count === undefined && body.eval_count === undefined)) return null;
+  return decodeUsage(body);
+}
+
+/** The fields of a final (done) object; durations the model does not know are 0. */
+export function doneFields(reason: ReturnType<typeof encodeFinishReason>, usage: Usage): JsonObject {
+  const counts = encodeUsage(usage);
+  return {
+    done: true,
+    done_reason: reason,
+    total_duration: 0,
+    load_duration: 0,
+    prompt_eval_count: counts.prompt_eval_count,
+    prompt_eval_duration: 0,
+    eval_count: counts.eval_count,
+    eval_duration: 0,
+  };
+}
+
+export function encodeResponse(resp: ModelResponse): string {
+  const texts: string[] = [];
+  const toolCalls: JsonObject[] = [];
+  for (const part of resp.content) {
+    if (part.type === 'text') texts.push(part.text);
+    else toolCalls.push(encodeToolCall(part));
+  }
+  const message: JsonObject = { role: 'assistant', content: texts.join('') };
+  if (toolCalls.length > 0) message.tool_calls = toolCalls;
+  return JSON.stringify({
+    model: resp.model,
+    created_at: new Date().toISOString(),
+    message,
+    ...doneFields(encodeFinishReason(resp.finishReason), resp.usage),
+  });
+}

@@ -1,0 +1,80 @@
+// Model stream events -> Ollama NDJSON lines, as the ollama SDK reads them: one line per text
+// delta, one line per tool call once its arguments are whole (Ollama sends arguments as an
+// object, so they are held until block_stop), and a final done line with the counts.
+import type { ErrorKind } from '../../errors.js';
+import { GatewayError } from '../../errors.js';
+import type { FinishReason, StreamEvent, Usage } from '../../model/types.js';
+import { ZERO_USAGE } from '../../model/types.js';
+import type { StreamEncoder } from '../codec.js';
+import { errorLine } from './errors.js';
+import { encodeFinishReason } from './finish-reason.js';
+import { doneFields, encodeToolCall } from './response.js';
+
+interface PendingCall { id: string; name: string; arguments: string }
+
+export class OllamaStreamEncoder implements StreamEncoder {
+  /** `{"model":...,"created_at":...,` written once at `start`. */
+  private head = lineHead('');
+  private readonly calls = new Map<number, PendingCall>();
+  private finishReason: FinishReason | undefined;
+  private usage: Usage = ZERO_USAGE;
+  /** After an error line nothing more is written. */
+  private failed = false;
+
+  encode(event: StreamEvent): string {
+    if (this.failed) return '';
+    switch (event.type) {
+      case 'start':
+        this.head = lineHead(event.model);
+        return '';
+      case 'block_start':
+        if (event.kind === 'tool_call') this.calls.set(event.index, { id: event.id, name: event.name, arguments: '' });
+        return '';
+      case 'text_delta':
+        return `${this.head}"message":{"role":"assistant","content":${JSON.stringify(event.text)}},"done":false}\n`;
+      case 'tool_args_delta': {
+        const call = this.calls.get(event.index);
+        if (call !== undefined) call.arguments += event.json;
+        return '';
+      }
+      case 'block_stop':
+        return this.flushCall(event.index);
+      case 'finish':
+        this.finishReason = event.reason;
+        return '';
+      case 'usage':
+        this.usage = event.usage;
+        return '';
+      case 'end': {
+        let out = '';
+        for (const index of this.calls.keys()) out += this.flushCall(index);
+        if (this.failed) return out;
+        const done = JSON.stringify(doneFields(encodeFinishReason(this.finishReason), this.usage)).slice(1);
+        return `${out}${this.head}"message":{"role":"assistant","content":""},${done}\n`;
+      }
+    }
+  }
+
+  error(_kind: ErrorKind, message: string): string {
+    this.failed = true;
+    return errorLine(message);
+  }
+
+  private flushCall(index: number): string {
+    const call = this.calls.get(index);
+    if (call === undefined) return '';
+    this.calls.delete(index);
+    let toolCall: string;
+    try {
+      toolCall = JSON.stringify(encodeToolCall(call));
+    } catch (e) {
+      // Arguments that are not a JSON object cannot be written in Ollama's shape.
+      return this.error('upstream_error', e instanceof GatewayError ? e.message : 'tool call could not be encoded');
+    }
+    return `${this.head}"message":{"role":"assistant","content":"","tool_calls":[${toolCall}]},"done":false}\n`;
+  }
+}
+
+function lineHead(model: string): string {
+  return `{"model":${JSON.stringify(model)},"created_at":${JSON.stringify(new Date().toISOString())},`;
+}

@@ -1,0 +1,29 @@
+// Same-protocol Chat Completions: the caller's bytes go upstream with only `model` rewritten,
+// plus `stream_options.include_usage: true` on streams so that the gateway can meter; the
+// usage chunk that this adds is cut from the stream again when the caller did not ask for it.
+import type { PassthroughStream } from '../codec.js';
+import { isJsonObject, rewriteTopLevelString, setTopLevelField, type JsonObject } from '../framing/json-field.js';
+import { streamUsageRequested } from './request.js';
+import { SsePassthroughStream } from './sse-passthrough.js';
+import { decodeUsage } from './usage.js';
+
+export function passthroughBody(raw: string, body: unknown, upstreamModel: string, stream: boolean): string {
+  const out = rewriteTopLevelString(raw, 'model', upstreamModel);
+  if (!stream || streamUsageRequested(body)) return out;
+  // Other stream options the caller set are kept; only include_usage is added.
+  const options = isJsonObject(body) && isJsonObject(body.stream_options) ? body.stream_options : {};
+  return setTopLevelField(out, 'stream_options', JSON.stringify({ ...options, include_usage: true }));
+}
+
+function chunkUsage(data: JsonObject): ReturnType<typeof decodeUsage> {
+  return decodeUsage(data.usage);
+}
+
+/** The extra chunk include_usage adds: no choices, only usage. */
+function isUsageOnlyChunk(data: JsonObject): boolean {
+  return Array.isArray(data.choices) && data.choices.length === 0;
+}
+
+export function createPassthroughStream(body: unknown): PassthroughStream {
+  return new SsePassthroughStream(chunkUsage, streamUsageRequested(body) ? null : isUsageOnlyChunk);
+}

@@ -1,0 +1,204 @@
+// A same-protocol SSE stream on its way back to the caller (Chat Completions and Responses):
+// the bytes go out as they came, while frames that carry a usage object are read for metering,
+// and (Chat Completions only) the usage-only chunk the caller did not ask for is cut out.
+//
+// Works on bytes: frame ends (a blank line, LF or CRLF) are found with Buffer.indexOf, and only
+// frames holding `"usage"` followed by an object are decoded and parsed. Only the unfinished
+// last frame is held between chunks (as a list of copies, joined once when it completes), so no
+// byte is scanned twice. A frame that outgrows MAX_HELD_FRAME_BYTES cannot be a usage chunk; it
+// is passed through unread.
+import type { Usage } from '../../model/types.js';
+import type { PassthroughStream } from '../codec.js';
+import { isJsonObject, type JsonObject } from '../framing/json-field.js';
+
+const LF = 0x0a;
+const CR = 0x0d;
+const SPACE = 0x20;
+const TAB = 0x09;
+const COLON = 0x3a;
+const OPEN_BRACE = 0x7b;
+const USAGE_KEY = Buffer.from('"usage"');
+export const MAX_HELD_FRAME_BYTES = 1 << 20;
+
+/** What a protocol reports as usage in one event's parsed data, or null. */
+export type UsageOf = (data: JsonObject) => Usage | null;
+/** Whether an event (already known to carry usage) is to be cut from the caller's stream. */
+export type IsDroppable = (data: JsonObject) => boolean;
+
+export class SsePassthroughStream implements PassthroughStream {
+  /** Copies of the unfinished frame's bytes seen so far. */
+  private held: Buffer[] = [];
+  private heldBytes = 0;
+  /** The current frame outgrew the cap: its bytes pass through unread until it ends. */
+  private oversize = false;
+  /** A frame end begun in the previous chunk: 1 after a trailing LF, 2 after a trailing LF CR. */
+  private pendingEnd = 0;
+  private last: Usage | null = null;
+  private scanBytes: Buffer | null = null;
+  private scanFrom = 0;
+  private scanAt = -1;
+
+  constructor(private readonly usageOf: UsageOf, private readonly isDroppable: IsDroppable | null) {}
+
+  usage(): Usage | null {
+    return this.last;
+  }
+
+  push(chunk: Uint8Array): Uint8Array | string {
+    const buf = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    const dropping = this.isDroppable !== null;
+    let prior: Buffer[] | null = this.heldBytes > 0 ? this.held : null;
+    let segments: Uint8Array[] | null = null;
+    let emitFrom = 0;
+    let start = 0;
+    for (;;) {
+      const end = this.frameEnd(buf, start);
+      if (end === -1) break;
+      if (this.oversize) {
+        this.oversize = false; // its last bytes go out with the rest of the chunk
+      } else {
+        const keep = this.readFrame(prior, buf, start, end);
+        if (dropping) {
+          if (prior !== null) {
+            segments ??= [];
+            if (keep) segments.push(...prior);
+            else emitFrom = end;
+          } else if (!keep) {
+            segments ??= [];
+            if (start > emitFrom) segments.push(buf.subarray(emitFrom, start));
+            emitFrom = end;
+          }
+        }
+      }
+      if (prior !== null) this.clearHeld();
+      prior = null;
+      start = end;
+    }
+
+    let emitEnd = buf.length;
+    if (!this.oversize && start < buf.length) {
+      this.held.push(Buffer.from(buf.subarray(start))); // copy: the caller may reuse the chunk
+      this.heldBytes += buf.length - start;
+      emitEnd = start;
+      if (this.heldBytes > MAX_HELD_FRAME_BYTES) {
+        this.oversize = true;
+        if (dropping && prior !== null) (segments ??= []).push(...prior);
+        emitEnd = buf.length;
+        this.clearHeld();
+      }
+    }
+    this.scanBytes = null;
+    if (!dropping) return chunk;
+    if (segments === null && emitFrom === 0 && emitEnd === buf.length) return chunk;
+    if (emitEnd > emitFrom) (segments ??= []).push(buf.subarray(emitFrom, emitEnd));
+    if (segments === null || segments.length === 0) return '';
+    return segments.length === 1 ? segments[0] : Buffer.concat(segments);
+  }
+
+  /** Upstream ended: an unfinished last frame (no blank line after it) is read and released. */
+  end(): Uint8Array | string {
+    if (this.heldBytes === 0) return '';
+    const bytes = Buffer.concat(this.held);
+    this.clearHeld();
+    const keep = this.readFrame(null, bytes, 0, bytes.length);
+    return keep || this.isDroppable === null ? bytes : '';
+  }
+
+  private clearHeld(): void {
+    this.held = [];
+    this.heldBytes = 0;
+  }
+
+  /** Index just past the next frame end at or after `from`, or -1 (then `pendingEnd` notes a partial end). */
+  private frameEnd(buf: Buffer, from: number): number {
+    if (from === 0 && this.pendingEnd !== 0) {
+      const pending = this.pendingEnd;
+      this.pendingEnd = 0;
+      if (buf.length > 0 && buf[0] === LF) return 1;
+      if (pending === 1 && buf.length > 0 && buf[0] === CR) {
+        if (buf.length === 1) { this.pendingEnd = 2; return -1; }
+        if (buf[1] === LF) return 2;
+      }
+    }
+    let i = from;
+    for (;;) {
+      const nl = buf.indexOf(LF, i);
+      if (nl === -1) return -1;
+      if (nl + 1 === buf.length) { this.pendingEnd = 1; return -1; }
+      const next = buf[nl + 1];
+      if (next === LF) return nl + 2;
+      if (next === CR) {
+        if (nl + 2 === buf.length) { this.pendingEnd = 2; return -1; }
+        if (buf[nl + 2] === LF) return nl + 3;
+      }
+      i = nl + 1;
+    }
+  }
+
+  /** Meter a complete frame; returns whether it stays in the caller's stream. */
+  private readFrame(prior: Buffer[] | null, buf: Buffer, start: number, end: number): boolean {
+    let bytes = buf;
+    let s = start;
+    let e = end;
+    if (prior !== null) {
+      bytes = Buffer.concat([...prior, buf.subarray(start, end)]);
+      s = 0;
+      e = bytes.length;
+    }
+    if (!this.hasUsageObject(bytes, s, e)) return true;
+    let data: unknown;
+    try {
+      data = JSON.parse(eventData(bytes.toString('utf8', s, e)));
+    } catch {
+      return true; // not ours to judge: the caller gets the bytes as they came
+    }
+    if (!isJsonObject(data)) return true;
+    const usage = this.usageOf(data);
+    if (usage === null) return true;
+    this.last = usage;
+    return this.isDroppable === null || !this.isDroppable(data);
+  }
+
+  /** Whether bytes[s, e) hold `"usage"` followed by `:` and an object (not `"usage":null`). */
+  private hasUsageObject(bytes: Buffer, s: number, e: number): boolean {
+    let at = this.usageKeyAt(bytes, s);
+    while (at !== -1 && at < e) {
+      let j = skipBlank(bytes, at + USAGE_KEY.length, e);
+      if (bytes[j] === COLON) {
+        j = skipBlank(bytes, j + 1, e);
+        if (bytes[j] === OPEN_BRACE) return true;
+      }
+      at = this.usageKeyAt(bytes, at + USAGE_KEY.length);
+    }
+    return false;
+  }
+
+  /**
+   * Next `"usage"` at or after `from`. indexOf cannot stop at a frame's end, so its answer is
+   * kept: the later frames of the same chunk reuse it instead of searching the tail again.
+   */
+  private usageKeyAt(bytes: Buffer, from: number): number {
+    if (bytes === this.scanBytes && from >= this.scanFrom && (this.scanAt === -1 || this.scanAt >= from)) return this.scanAt;
+    this.scanBytes = bytes;
+    this.scanFrom = from;
+    this.scanAt = bytes.indexOf(USAGE_KEY, from);
+    return this.scanAt;
+  }
+}
+
+function skipBlank(bytes: Buffer, j: number, e: number): number {
+  while (j < e && (bytes[j] === SPACE || bytes[j] === TAB || bytes[j] === LF || bytes[j] === CR)) j++;
+  return j;
+}
+
+/** The `data:` lines of one SSE frame, joined as the SSE spec joins them. */
+function eventData(frame: string): string {
+  let data: string | undefined;
+  for (const line of frame.split('\n')) {
+    if (!line.startsWith('data:')) continue;
+    let value = line.charCodeAt(5) === SPACE ? line.slice(6) : line.slice(5);
+    if (value.endsWith('\r')) value = value.slice(0, -1);
+    data = data === undefined ? value : `${data}\n${value}`;
+  }
+  return data ?? '';
+}

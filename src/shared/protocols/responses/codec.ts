@@ -1,0 +1,32 @@
+// The `responses` protocol: the OpenAI Responses API.
+import type { Codec } from '../codec.js';
+import { encodeOpenAiError, openAiUpstreamErrorMessage } from '../openai/errors.js';
+import { createPassthroughStream, passthroughBody } from './passthrough.js';
+import { decodeRequest, encodeRequest, RESPONSES_PATH, requestedModel, requestedStream } from './request.js';
+import { decodeResponse, encodeResponse, usageFromResponse } from './response.js';
+import { ResponsesStreamDecoder } from './stream-decoder.js';
+import { ResponsesStreamEncoder } from './stream-encoder.js';
+
+export const responsesCodec: Codec = {
+  name: 'responses',
+  streamContentType: 'text/event-stream',
+
+  decodeRequest: (body) => decodeRequest(body),
+  requestedModel: (body) => requestedModel(body),
+  requestedStream: (body) => requestedStream(body),
+  encodeResponse,
+  createStreamEncoder: () => new ResponsesStreamEncoder(),
+  encodeError: (kind, message, retryAfterSecs) => encodeOpenAiError('responses', kind, message, retryAfterSecs),
+
+  encodeRequest,
+  upstreamPath: () => RESPONSES_PATH,
+  decodeResponse,
+  createStreamDecoder: () => new ResponsesStreamDecoder(),
+  upstreamErrorMessage: openAiUpstreamErrorMessage,
+
+  // usage always arrives inside response.completed
+  streamUsageRequested: () => true,
+  passthroughBody: (raw, body, upstreamModel) => passthroughBody(raw, body, upstreamModel),
+  usageFromResponse,
+  createPassthroughStream: () => createPassthroughStream(),
+};

@@ -1,0 +1,19 @@
+// Same-protocol Responses: only `model` is rewritten; usage is read from the terminal event's
+// response (response.completed / incomplete / failed), and every byte goes back unchanged.
+import type { Usage } from '../../model/types.js';
+import type { PassthroughStream } from '../codec.js';
+import { isJsonObject, rewriteTopLevelString, type JsonObject } from '../framing/json-field.js';
+import { SsePassthroughStream } from '../openai/sse-passthrough.js';
+import { decodeUsage } from './usage.js';
+
+export function passthroughBody(raw: string, _body: unknown, upstreamModel: string): string {
+  return rewriteTopLevelString(raw, 'model', upstreamModel);
+}
+
+function eventUsage(data: JsonObject): Usage | null {
+  return isJsonObject(data.response) ? decodeUsage(data.response.usage) : null;
+}
+
+export function createPassthroughStream(): PassthroughStream {
+  return new SsePassthroughStream(eventUsage, null);
+}

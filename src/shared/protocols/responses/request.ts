@@ -1,0 +1,253 @@
+// Responses request body <-> model request. `input` is a list of items: messages,
+// function_call and function_call_output; `instructions` is the system prompt. The Responses
+// API has no stop sequences, so `stop` does not survive a hop into it.
+import { GatewayError } from '../../errors.js';
+import type { ContentPart, ModelMessage, ModelRequest, TextPart, ToolChoice, ToolDef } from '../../model/types.js';
+import type { EncodedUpstreamRequest } from '../codec.js';
+import {
+  expectArray, expectObject, expectString, isJsonObject, optionalBoolean, optionalInteger,
+  optionalNumber, optionalString, type JsonObject,
+} from '../framing/json-field.js';
+import { imageFromUrl, imageToUrl } from '../openai/image-url.js';
+
+export const RESPONSES_PATH = '/responses';
+
+function invalid(message: string): GatewayError {
+  return new GatewayError('invalid_request', message);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Ingress: caller's body -> model
+// ---------------------------------------------------------------------------------------------
+
+export function requestedModel(body: unknown): string | undefined {
+  return isJsonObject(body) && typeof body.model === 'string' ? body.model : undefined;
+}
+
+export function requestedStream(body: unknown): boolean {
+  return isJsonObject(body) && body.stream === true;
+}
+
+export function decodeRequest(body: unknown): ModelRequest {
+  const b = expectObject(body, 'request body');
+  if (b.model === undefined) throw invalid('model is required');
+  const model = expectString(b.model, 'model');
+  if (b.input === undefined || b.input === null) throw invalid('input is required');
+
+  const system: string[] = [];
+  const instructions = optionalString(b, 'instructions', 'request');
+  if (instructions !== undefined) system.push(instructions);
+  const messages: ModelMessage[] = [];
+  if (typeof b.input === 'string') {
+    messages.push({ role: 'user', content: [{ type: 'text', text: b.input }] });
+  } else {
+    const ids = { next: 0 };
+    expectArray(b.input, 'input').forEach((item, i) => decodeItem(item, `input[${i}]`, system, messages, ids));
+  }
+
+  const req: ModelRequest = { model, messages, stream: optionalBoolean(b, 'stream', 'request') ?? false };
+  if (system.length > 0) req.system = system.join('\n');
+  const tools = decodeTools(b.tools);
+  if (tools !== undefined) req.tools = tools;
+  const toolChoice = decodeToolChoice(b.tool_choice);
+  if (toolChoice !== undefined) req.toolChoice = toolChoice;
+  const maxTokens = optionalInteger(b, 'max_output_tokens', 'request', 1);
+  if (maxTokens !== undefined) req.maxTokens = maxTokens;
+  const temperature = optionalNumber(b, 'temperature', 'request', 0, 2);
+  if (temperature !== undefined) req.temperature = temperature;
+  const topP = optionalNumber(b, 'top_p', 'request', 0, 1);
+  if (topP !== undefined) req.topP = topP;
+  return req;
+}
+
+function decodeItem(raw: unknown, path: string, system: string[], out: ModelMessage[], ids: { next: number }): void {
+  const item = expectObject(raw, path);
+  const type = item.type ?? (item.role !== undefined ? 'message' : undefined);
+  switch (type) {
+    case 'message':
+      decodeMessageItem(item, path, system, out);
+      return;
+    case 'function_call': {
+      const n = ids.next++;
+      const part: ContentPart = {
+        type: 'tool_call',
+        id: optionalString(item, 'call_id', path) ?? `call_${n}`,
+        name: expectString(item.name, `${path}.name`),
+        arguments: item.arguments === undefined || item.arguments === null ? '' : expectString(item.arguments, `${path}.arguments`),
+      };
+      // A function_call follows the assistant message it belongs to.
+      const last = out[out.length - 1];
+      if (last !== undefined && last.role === 'assistant') last.content.push(part);
+      else out.push({ role: 'assistant', content: [part] });
+      return;
+    }
+    case 'function_call_output':
+      out.push({
+        role: 'tool',
+        content: [{
+          type: 'tool_result',
+          toolCallId: expectString(item.call_id, `${path}.call_id`),
+          content: flattenText(item.output, `${path}.output`),
+          isError: false,
+        }],
+      });
+      return;
+    case undefined:
+      throw invalid(`${path}.type is required`);
+    default:
+      if (typeof type !== 'string') throw invalid(`${path}.type must be a string`);
+      // reasoning, item_reference, hosted tool calls...: not in the modeled subset
+  }
+}
+
+function decodeMessageItem(item: JsonObject, path: string, system: string[], out: ModelMessage[]): void {
+  const role = expectString(item.role, `${path}.role`);
+  switch (role) {
+    case 'system':
+    case 'developer':
+      system.push(flattenText(item.content, `${path}.content`));
+      return;
+    case 'user':
+    case 'assistant': {
+      const content = decodeContent(item.content, `${path}.content`);
+      if (content.length > 0) out.push({ role, content });
+      return;
+    }
+    default:
+      throw invalid(`${path}.role "${role}" is not one of user, assistant, system, developer`);
+  }
+}
+
+/** Content that may be a string or a list of text parts, as one string. */
+function flattenText(content: unknown, path: string): string {
+  if (content === undefined || content === null) return '';
+  if (typeof content === 'string') return content;
+  const texts: string[] = [];
+  expectArray(content, path).forEach((p, i) => {
+    const part = expectObject(p, `${path}[${i}]`);
+    if (isTextType(part.type)) texts.push(expectString(part.text, `${path}[${i}].text`));
+  });
+  return texts.join('\n');
+}
+
+function isTextType(type: unknown): boolean {
+  return type === 'input_text' || type === 'output_text' || type === 'text';
+}
+
+function decodeContent(content: unknown, path: string): ContentPart[] {
+  if (typeof content === 'string') return content === '' ? [] : [{ type: 'text', text: content }];
+  const parts: ContentPart[] = [];
+  expectArray(content, path).forEach((p, i) => {
+    const part = expectObject(p, `${path}[${i}]`);
+    if (isTextType(part.type)) {
+      parts.push({ type: 'text', text: expectString(part.text, `${path}[${i}].text`) });
+    } else if (part.type === 'refusal') {
+      parts.push({ type: 'text', text: expectString(part.refusal, `${path}[${i}].refusal`) });
+    } else if (part.type === 'input_image') {
+      const url = optionalString(part, 'image_url', `${path}[${i}]`);
+      if (url !== undefined) parts.push(imageFromUrl(url)); // file_id images are not modeled
+    } else if (typeof part.type !== 'string') {
+      throw invalid(`${path}[${i}].type must be a string`);
+    } // input_file, input_audio: not modeled
+  });
+  return parts;
+}
+
+function decodeTools(raw: unknown): ToolDef[] | undefined {
+  if (raw === undefined || raw === null) return undefined;
+  const tools: ToolDef[] = [];
+  expectArray(raw, 'tools').forEach((t, i) => {
+    const tool = expectObject(t, `tools[${i}]`);
+    if (tool.type !== 'function') return; // hosted tools (web_search, file_search...): not modeled
+    const def: ToolDef = {
+      name: expectString(tool.name, `tools[${i}].name`),
+      parameters: tool.parameters === undefined || tool.parameters === null
+        ? { type: 'object', properties: {} }
+        : expectObject(tool.parameters, `tools[${i}].parameters`),
+    };
+    const description = optionalString(tool, 'description', `tools[${i}]`);
+    if (description !== undefined) def.description = description;
+    tools.push(def);
+  });
+  return tools;
+}
+
+function decodeToolChoice(raw: unknown): ToolChoice | undefined {
+  if (raw === undefined || raw === null) return undefined;
+  if (raw === 'auto' || raw === 'none' || raw === 'required') return { type: raw };
+  if (typeof raw === 'string') throw invalid(`tool_choice "${raw}" is not one of auto, none, required`);
+  const choice = expectObject(raw, 'tool_choice');
+  if (choice.type === 'function') return { type: 'tool', name: expectString(choice.name, 'tool_choice.name') };
+  return undefined; // allowed_tools, hosted tools: not modeled
+}
+
+// ---------------------------------------------------------------------------------------------
+// Upstream: model -> lane's body
+// ---------------------------------------------------------------------------------------------
+
+export function encodeRequest(req: ModelRequest, upstreamModel: string): EncodedUpstreamRequest {
+  const input: JsonObject[] = [];
+  for (const m of req.messages) appendItems(input, m);
+  const body: JsonObject = { model: upstreamModel };
+  if (req.system !== undefined) body.instructions = req.system;
+  body.input = input;
+  if (req.tools !== undefined && req.tools.length > 0) {
+    // strict defaults to true on this API; the model's tools carry no strictness, so say so.
+    body.tools = req.tools.map((t) => (t.description === undefined
+      ? { type: 'function', name: t.name, parameters: t.parameters, strict: false }
+      : { type: 'function', name: t.name, description: t.description, parameters: t.parameters, strict: false }));
+  }
+  if (req.toolChoice !== undefined) {
+    body.tool_choice = req.toolChoice.type === 'tool' ? { type: 'function', name: req.toolChoice.name } : req.toolChoice.type;
+  }
+  if (req.maxTokens !== undefined) body.max_output_tokens = req.maxTokens;
+  if (req.temperature !== undefined) body.temperature = req.temperature;
+  if (req.topP !== undefined) body.top_p = req.topP;
+  body.stream = req.stream;
+  return { path: RESPONSES_PATH, body: JSON.stringify(body) };
+}
+
+/** One model message -> input items, in part order (consecutive text/image parts share a message item). */
+function appendItems(out: JsonObject[], m: ModelMessage): void {
+  let pending: JsonObject[] = [];
+  let pendingTexts: TextPart[] = [];
+  const flush = (): void => {
+    if (pending.length === 0) return;
+    if (m.role === 'user') {
+      const single = pending.length === 1 && pendingTexts.length === 1;
+      out.push({ type: 'message', role: 'user', content: single ? pendingTexts[0].text : pending });
+    } else if (m.role === 'assistant' && pendingTexts.length > 0) {
+      out.push({
+        type: 'message',
+        role: 'assistant',
+        content: pendingTexts.length === 1
+          ? pendingTexts[0].text
+          : pendingTexts.map((t) => ({ type: 'output_text', text: t.text, annotations: [] })),
+      });
+    }
+    pending = [];
+    pendingTexts = [];
+  };
+  for (const part of m.content) {
+    switch (part.type) {
+      case 'text':
+        pending.push({ type: 'input_text', text: part.text });
+        pendingTexts.push(part);
+        break;
+      case 'image': {
+        const url = imageToUrl(part);
+        if (url !== undefined) pending.push({ type: 'input_image', image_url: url, detail: 'auto' });
+        break;
+      }
+      case 'tool_call':
+        flush();
+        out.push({ type: 'function_call', call_id: part.id, name: part.name, arguments: part.arguments });
+        break;
+      case 'tool_result':
+        flush();
+        out.push({ type: 'function_call_output', call_id: part.toolCallId, output: part.content });
+        break;
+    }
+  }
+  flush();
+}

@@ -1,0 +1,196 @@
+// Responses SSE events -> model stream events.
+// response.created starts; each output_text / refusal content part of a message item is a
+// text block, each function_call item a tool block; response.completed / response.incomplete
+// finish (with usage inside); response.failed and `error` raise an upstream error. Items the
+// model does not hold (reasoning, hosted tools) are skipped.
+import { GatewayError } from '../../errors.js';
+import type { StreamEvent } from '../../model/types.js';
+import type { StreamDecoder } from '../codec.js';
+import { isJsonObject, type JsonObject } from '../framing/json-field.js';
+import { SseReader } from '../framing/sse.js';
+import { decodeFinishReason } from './finish-reason.js';
+import { decodeUsage } from './usage.js';
+
+const NONE = -1;
+
+interface CallBlock { block: number; sawArgs: boolean }
+
+export class ResponsesStreamDecoder implements StreamDecoder {
+  private readonly reader = new SseReader((_event, data) => this.onData(data));
+  private events: StreamEvent[] = [];
+  private started = false;
+  private ended = false;
+  private calledTool = false;
+  private nextBlock = 0;
+  private openBlock = NONE;
+  /** `${output_index}:${content_index}` -> text block. */
+  private readonly textBlocks = new Map<string, number>();
+  /** output_index -> tool block. */
+  private readonly callBlocks = new Map<number, CallBlock>();
+
+  push(chunk: Uint8Array): StreamEvent[] {
+    this.events = [];
+    this.reader.push(chunk);
+    return this.events;
+  }
+
+  finish(): StreamEvent[] {
+    this.events = [];
+    this.reader.end();
+    if (!this.ended) {
+      // The upstream ended without response.completed: close what is open, as completed.
+      this.complete(undefined);
+    }
+    return this.events;
+  }
+
+  private onData(data: string): void {
+    if (this.ended) return;
+    let ev: unknown;
+    try {
+      ev = JSON.parse(data);
+    } catch {
+      throw new GatewayError('upstream_error', 'upstream sent a stream event that is not JSON');
+    }
+    if (!isJsonObject(ev)) return;
+    const response = isJsonObject(ev.response) ? ev.response : undefined;
+    if (!this.started) {
+      this.started = true;
+      this.events.push({ type: 'start', id: stringOr(response?.id), model: stringOr(response?.model) });
+    }
+    switch (ev.type) {
+      case 'response.output_item.added':
+        if (isJsonObject(ev.item) && ev.item.type === 'function_call') this.callBlock(numberOr(ev.output_index), ev.item);
+        return;
+      case 'response.content_part.added':
+        if (isJsonObject(ev.part) && (ev.part.type === 'output_text' || ev.part.type === 'refusal')) {
+          this.textBlock(numberOr(ev.output_index), numberOr(ev.content_index));
+        }
+        return;
+      case 'response.output_text.delta':
+      case 'response.refusal.delta':
+        if (typeof ev.delta === 'string' && ev.delta !== '') {
+          const index = this.textBlock(numberOr(ev.output_index), numberOr(ev.content_index));
+          this.events.push({ type: 'text_delta', index, text: ev.delta });
+        }
+        return;
+      case 'response.content_part.done': {
+        const block = this.textBlocks.get(`${numberOr(ev.output_index)}:${numberOr(ev.content_index)}`);
+        if (block !== undefined) this.stop(block);
+        return;
+      }
+      case 'response.function_call_arguments.delta': {
+        const call = this.callBlocks.get(numberOr(ev.output_index));
+        if (call !== undefined && typeof ev.delta === 'string' && ev.delta !== '') {
+          call.sawArgs = true;
+          this.events.push({ type: 'tool_args_delta', index: call.block, json: ev.delta });
+        }
+        return;
+      }
+      case 'response.function_call_arguments.done': {
+        const call = this.callBlocks.get(numberOr(ev.output_index));
+        if (call !== undefined) this.argsOnce(call, ev.arguments);
+        return;
+      }
+      case 'response.output_item.done':
+        this.itemDone(numberOr(ev.output_index), ev.item);
+        return;
+      case 'response.completed':
+      case 'response.incomplete':
+        this.complete(response);
+        return;
+      case 'response.failed': {
+        const err = response !== undefined && isJsonObject(response.error) ? response.error : undefined;
+        throw new GatewayError('upstream_error', typeof err?.message === 'string' ? err.message : 'upstream response failed');
+      }
+      case 'error': {
+        const nested = isJsonObject(ev.error) ? ev.error : undefined;
+        const message = typeof ev.message === 'string' ? ev.message : nested?.message;
+        throw new GatewayError('upstream_error', typeof message === 'string' ? message : 'upstream stream error');
+      }
+      default:
+        // response.created, in_progress, output_text.done, reasoning and hosted tool events
+    }
+  }
+
+  private textBlock(outputIndex: number, contentIndex: number): number {
+    const key = `${outputIndex}:${contentIndex}`;
+    let block = this.textBlocks.get(key);
+    if (block === undefined) {
+      block = this.open();
+      this.textBlocks.set(key, block);
+      this.events.push({ type: 'block_start', index: block, kind: 'text' });
+    }
+    return block;
+  }
+
+  private callBlock(outputIndex: number, item: JsonObject): CallBlock {
+    let call = this.callBlocks.get(outputIndex);
+    if (call === undefined) {
+      call = { block: this.open(), sawArgs: false };
+      this.callBlocks.set(outputIndex, call);
+      this.calledTool = true;
+      this.events.push({
+        type: 'block_start', index: call.block, kind: 'tool_call',
+        id: typeof item.call_id === 'string' ? item.call_id : `call_${outputIndex}`,
+        name: stringOr(item.name),
+      });
+      this.argsOnce(call, item.arguments);
+    }
+    return call;
+  }
+
+  /** Arguments that came whole (in `added`, `done` or the item) count only when no delta carried them. */
+  private argsOnce(call: CallBlock, args: unknown): void {
+    if (call.sawArgs || typeof args !== 'string' || args === '') return;
+    call.sawArgs = true;
+    this.events.push({ type: 'tool_args_delta', index: call.block, json: args });
+  }
+
+  private itemDone(outputIndex: number, item: unknown): void {
+    if (!isJsonObject(item)) return;
+    if (item.type === 'function_call') {
+      const call = this.callBlock(outputIndex, item);
+      this.argsOnce(call, item.arguments);
+      this.stop(call.block);
+    } else if (item.type === 'message') {
+      for (const [key, block] of this.textBlocks) {
+        if (key.startsWith(`${outputIndex}:`)) this.stop(block);
+      }
+    }
+  }
+
+  /** Blocks run one at a time: opening one stops the one before. */
+  private open(): number {
+    if (this.openBlock !== NONE) this.stop(this.openBlock);
+    this.openBlock = this.nextBlock++;
+    return this.openBlock;
+  }
+
+  private stop(block: number): void {
+    if (block !== this.openBlock) return;
+    this.events.push({ type: 'block_stop', index: block });
+    this.openBlock = NONE;
+  }
+
+  private complete(response: JsonObject | undefined): void {
+    if (!this.started) throw new GatewayError('upstream_error', 'upstream stream ended before its first event');
+    if (this.openBlock !== NONE) this.stop(this.openBlock);
+    this.events.push({
+      type: 'finish',
+      reason: decodeFinishReason(response?.status, response?.incomplete_details, this.calledTool),
+    });
+    const usage = decodeUsage(response?.usage);
+    if (usage !== null) this.events.push({ type: 'usage', usage });
+    this.events.push({ type: 'end' });
+    this.ended = true;
+  }
+}
+
+function stringOr(v: unknown): string {
+  return typeof v === 'string' ? v : '';
+}
+
+function numberOr(v: unknown): number {
+  return typeof v === 'number' ? v : 0;
+}

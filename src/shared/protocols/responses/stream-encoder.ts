@@ -1,0 +1,140 @@
+// Model stream events -> Responses SSE events, as the openai SDK's ResponseStream accumulates
+// them: every event has a sequence_number; a text block is a message item (output_item.added,
+// content_part.added, output_text.delta..., output_text.done, content_part.done,
+// output_item.done); a tool block is a function_call item. The final response.completed (or
+// response.incomplete) carries the whole response, output and usage, because the SDK replaces
+// its snapshot with it; so the encoder keeps each item's text until then.
+import type { ErrorKind } from '../../errors.js';
+import type { FinishReason, StreamEvent, Usage } from '../../model/types.js';
+import type { StreamEncoder } from '../codec.js';
+import type { JsonObject } from '../framing/json-field.js';
+import { sseFrame } from '../framing/sse.js';
+import { errorObject } from '../openai/errors.js';
+import {
+  functionCallItem, functionCallItemId, messageItem, messageItemId, outputTextPart, responseObject,
+} from './response.js';
+
+interface OpenItem {
+  outputIndex: number;
+  itemId: string;
+  /** Text of a message item, or arguments of a function call. */
+  text: string;
+  /** Set for function calls. */
+  call?: { id: string; name: string };
+}
+
+export class ResponsesStreamEncoder implements StreamEncoder {
+  private sequence = 0;
+  private id = '';
+  private model = '';
+  private readonly createdAtSecs = Math.floor(Date.now() / 1000);
+  /** Block index -> its item while the block is open. */
+  private readonly open = new Map<number, OpenItem>();
+  /** Finished items by output_index, for the final response (every item is stopped by `end`). */
+  private readonly output: JsonObject[] = [];
+  private nextOutputIndex = 0;
+  private finishReason: FinishReason | undefined;
+  private usage: Usage | null = null;
+
+  encode(event: StreamEvent): string {
+    switch (event.type) {
+      case 'start': {
+        this.id = event.id;
+        this.model = event.model;
+        const response = this.response(true);
+        return this.event('response.created', { response }) + this.event('response.in_progress', { response });
+      }
+      case 'block_start':
+        return event.kind === 'text' ? this.startMessage(event.index) : this.startCall(event.index, event.id, event.name);
+      case 'text_delta': {
+        const item = this.open.get(event.index);
+        if (item === undefined) return '';
+        item.text += event.text;
+        return this.event('response.output_text.delta', {
+          item_id: item.itemId, output_index: item.outputIndex, content_index: 0, delta: event.text, logprobs: [],
+        });
+      }
+      case 'tool_args_delta': {
+        const item = this.open.get(event.index);
+        if (item === undefined) return '';
+        item.text += event.json;
+        return this.event('response.function_call_arguments.delta', {
+          item_id: item.itemId, output_index: item.outputIndex, delta: event.json,
+        });
+      }
+      case 'block_stop':
+        return this.stop(event.index);
+      case 'finish':
+        this.finishReason = event.reason;
+        return '';
+      case 'usage':
+        this.usage = event.usage;
+        return '';
+      case 'end': {
+        let out = '';
+        for (const index of this.open.keys()) out += this.stop(index);
+        const response = this.response(false);
+        return out + this.event(response.status === 'incomplete' ? 'response.incomplete' : 'response.completed', { response });
+      }
+    }
+  }
+
+  /** The `error` event, with OpenAI's `error` object too so that the SDK's stream raises it. */
+  error(kind: ErrorKind, message: string): string {
+    const error = errorObject(kind, message);
+    return this.event('error', { code: error.code, message, param: null, error });
+  }
+
+  private startMessage(index: number): string {
+    const outputIndex = this.nextOutputIndex++;
+    const item: OpenItem = { outputIndex, itemId: messageItemId(outputIndex), text: '' };
+    this.open.set(index, item);
+    return this.event('response.output_item.added', { output_index: outputIndex, item: messageItem(outputIndex, '', 'in_progress') })
+      + this.event('response.content_part.added', {
+        item_id: item.itemId, output_index: outputIndex, content_index: 0, part: outputTextPart(''),
+      });
+  }
+
+  private startCall(index: number, id: string, name: string): string {
+    const outputIndex = this.nextOutputIndex++;
+    const item: OpenItem = { outputIndex, itemId: functionCallItemId(outputIndex), text: '', call: { id, name } };
+    this.open.set(index, item);
+    return this.event('response.output_item.added', {
+      output_index: outputIndex, item: functionCallItem(outputIndex, { id, name, arguments: '' }, 'in_progress'),
+    });
+  }
+
+  private stop(index: number): string {
+    const item = this.open.get(index);
+    if (item === undefined) return '';
+    this.open.delete(index);
+    const { outputIndex, itemId, text, call } = item;
+    if (call !== undefined) {
+      const done = functionCallItem(outputIndex, { id: call.id, name: call.name, arguments: text }, 'completed');
+      this.output[outputIndex] = done; // by position: blocks may stop out of order
+      return this.event('response.function_call_arguments.done', { item_id: itemId, output_index: outputIndex, name: call.name, arguments: text })
+        + this.event('response.output_item.done', { output_index: outputIndex, item: done });
+    }
+    const done = messageItem(outputIndex, text, 'completed');
+    this.output[outputIndex] = done; // by position: blocks may stop out of order
+    return this.event('response.output_text.done', { item_id: itemId, output_index: outputIndex, content_index: 0, text, logprobs: [] })
+      + this.event('response.content_part.done', { item_id: itemId, output_index: outputIndex, content_index: 0, part: outputTextPart(text) })
+      + this.event('response.output_item.done', { output_index: outputIndex, item: done });
+  }
+
+  private response(inProgress: boolean): JsonObject {
+    return responseObject({
+      id: this.id,
+      model: this.model,
+      createdAtSecs: this.createdAtSecs,
+      finish: this.finishReason,
+      inProgress,
+      output: inProgress ? [] : this.output,
+      usage: inProgress ? null : this.usage,
+    });
+  }
+
+  private event(type: string, fields: JsonObject): string {
+    return sseFrame(JSON.stringify({ type, sequence_number: this.sequence++, ...fields }), type);
+  }
+}

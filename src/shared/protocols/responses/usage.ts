@@ -1,0 +1,23 @@
+// Responses usage <-> model usage. input_tokens INCLUDES input_tokens_details.cached_tokens,
+// while the model's `input` is uncached input.
+import type { Usage } from '../../model/types.js';
+import { isJsonObject, tokenCount, type JsonObject } from '../framing/json-field.js';
+
+export function decodeUsage(raw: unknown): Usage | null {
+  if (!isJsonObject(raw)) return null;
+  const input = tokenCount(raw.input_tokens);
+  const cached = isJsonObject(raw.input_tokens_details) ? tokenCount(raw.input_tokens_details.cached_tokens) : 0;
+  return { input: Math.max(0, input - cached), output: tokenCount(raw.output_tokens), cacheRead: cached, cacheCreation: 0 };
+}
+
+/** Cache writes have no field of their own here: they count as (uncached) input tokens. */
+export function encodeUsage(u: Usage): JsonObject {
+  const input = u.input + u.cacheRead + u.cacheCreation;
+  return {
+    input_tokens: input,
+    input_tokens_details: { cached_tokens: u.cacheRead },
+    output_tokens: u.output,
+    output_tokens_details: { reasoning_tokens: 0 },
+    total_tokens: input + u.output,
+  };
+}
