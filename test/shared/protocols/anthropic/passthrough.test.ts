@@ -1,0 +1,36 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { anthropicCodec } from '../../../../src/shared/protocols/anthropic/codec.js';
+import { vendorStream } from './fixtures.js';
+
+describe('anthropic passthrough', () => {
+  it('rewrites only the model in the raw body', () => {
+    const raw = '{"model": "my-pool","max_tokens":10, "messages":[{"role":"user","content":"model"}],"x-unknown":{"model":"keep"}}';
+    const out = anthropicCodec.passthroughBody(raw, JSON.parse(raw), 'claude-sonnet-4-5', false);
+    assert.equal(out, raw.replace('"my-pool"', '"claude-sonnet-4-5"'));
+  });
+
+  it('returns every chunk object unchanged and reads usage, split at every byte offset', () => {
+    const data = new TextEncoder().encode(vendorStream);
+    for (let at = 0; at <= data.length; at += 3) {
+      const p = anthropicCodec.createPassthroughStream({});
+      const a = data.subarray(0, at);
+      const b = data.subarray(at);
+      assert.equal(p.push(a), a);
+      assert.equal(p.push(b), b);
+      assert.equal(p.end(), '');
+      assert.deepEqual(p.usage(), { input: 472, output: 89, cacheRead: 300, cacheCreation: 10 });
+    }
+  });
+
+  it('has no usage before any arrives, and the input side after message_start', () => {
+    const p = anthropicCodec.createPassthroughStream({});
+    assert.equal(p.usage(), null);
+    p.push(new TextEncoder().encode(vendorStream.slice(0, vendorStream.indexOf('event: ping'))));
+    assert.deepEqual(p.usage(), { input: 472, output: 2, cacheRead: 300, cacheCreation: 10 });
+  });
+
+  it('always carries usage in its streams', () => {
+    assert.equal(anthropicCodec.streamUsageRequested({}), true);
+  });
+});

@@ -1,0 +1,111 @@
+// The official @anthropic-ai/sdk, pointed at a local server that answers with our encoders'
+// bytes: proof that the SDK's own parsers (MessageStream, error classes) accept them.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import Anthropic from '@anthropic-ai/sdk';
+import { anthropicCodec } from '../../../../src/shared/protocols/anthropic/codec.js';
+import type { StreamEvent } from '../../../../src/shared/model/types.js';
+
+interface Canned { status: number; headers: Record<string, string>; body: string }
+
+let server: Server;
+let client: Anthropic;
+let next: Canned;
+let lastRequest: { url: string; body: string } | undefined;
+
+before(async () => {
+  server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c: Buffer) => { body += c.toString(); });
+    req.on('end', () => {
+      lastRequest = { url: req.url ?? '', body };
+      res.writeHead(next.status, next.headers);
+      res.end(next.body);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  client = new Anthropic({ apiKey: 'test-key', baseURL: `http://127.0.0.1:${port}`, maxRetries: 0 });
+});
+
+after(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+const events: StreamEvent[] = [
+  { type: 'start', id: 'msg_gw1', model: 'claude-pool' },
+  { type: 'block_start', index: 0, kind: 'text' },
+  { type: 'text_delta', index: 0, text: 'Looking ' },
+  { type: 'text_delta', index: 0, text: 'it up.' },
+  { type: 'block_stop', index: 0 },
+  { type: 'block_start', index: 1, kind: 'tool_call', id: 'call_0', name: 'get_weather' },
+  { type: 'tool_args_delta', index: 1, json: '{"city":' },
+  { type: 'tool_args_delta', index: 1, json: '"Paris"}' },
+  { type: 'block_stop', index: 1 },
+  { type: 'finish', reason: 'tool_calls' },
+  { type: 'usage', usage: { input: 11, output: 7, cacheRead: 5, cacheCreation: 0 } },
+  { type: 'end' },
+];
+
+const params = { model: 'claude-pool', max_tokens: 100, messages: [{ role: 'user' as const, content: 'hi' }] };
+
+describe('@anthropic-ai/sdk reads what the anthropic codec writes', () => {
+  it('MessageStream assembles the encoded stream into the final message', async () => {
+    const enc = anthropicCodec.createStreamEncoder();
+    next = { status: 200, headers: { 'content-type': anthropicCodec.streamContentType }, body: events.map((e) => enc.encode(e)).join('') };
+    const stream = client.messages.stream(params);
+    const texts: string[] = [];
+    stream.on('text', (t) => texts.push(t));
+    const msg = await stream.finalMessage();
+    assert.equal(lastRequest?.url, '/v1/messages');
+    assert.deepEqual(texts, ['Looking ', 'it up.']);
+    assert.equal(msg.id, 'msg_gw1');
+    assert.equal(msg.stop_reason, 'tool_use');
+    assert.deepEqual(msg.content.map((b) => b.type), ['text', 'tool_use']);
+    assert.equal((msg.content[0] as Anthropic.TextBlock).text, 'Looking it up.');
+    const tool = msg.content[1] as Anthropic.ToolUseBlock;
+    assert.deepEqual([tool.id, tool.name, tool.input], ['call_0', 'get_weather', { city: 'Paris' }]);
+    assert.equal(msg.usage.input_tokens, 11);
+    assert.equal(msg.usage.output_tokens, 7);
+    assert.equal(msg.usage.cache_read_input_tokens, 5);
+  });
+
+  it('create() reads the encoded response', async () => {
+    next = {
+      status: 200,
+      headers: { 'content-type': 'application/json' },
+      body: anthropicCodec.encodeResponse({
+        id: 'msg_2', model: 'claude-pool', finishReason: 'stop',
+        content: [{ type: 'text', text: 'Hello' }], usage: { input: 3, output: 1, cacheRead: 0, cacheCreation: 0 },
+      }),
+    };
+    const msg = await client.messages.create(params);
+    assert.equal(msg.stop_reason, 'end_turn');
+    assert.equal((msg.content[0] as Anthropic.TextBlock).text, 'Hello');
+  });
+
+  it('raises RateLimitError for the encoded rate-limit error', async () => {
+    next = anthropicCodec.encodeError('rate_limited', 'slow down', 3);
+    await assert.rejects(client.messages.create(params), (e: unknown) => {
+      assert.ok(e instanceof Anthropic.RateLimitError);
+      assert.equal(e.status, 429);
+      assert.match(e.message, /slow down/);
+      assert.equal((e.error as { error: { type: string } }).error.type, 'rate_limit_error');
+      return true;
+    });
+  });
+
+  it('raises the mid-stream error event as an APIError', async () => {
+    const enc = anthropicCodec.createStreamEncoder();
+    next = {
+      status: 200,
+      headers: { 'content-type': anthropicCodec.streamContentType },
+      body: String(enc.encode(events[0])) + enc.encode(events[1]) + enc.encode(events[2]) + enc.error('upstream_error', 'upstream went away'),
+    };
+    await assert.rejects(client.messages.stream(params).finalMessage(), (e: unknown) => {
+      assert.ok(e instanceof Anthropic.APIError);
+      assert.match(e.message, /upstream went away/);
+      return true;
+    });
+  });
+});
