@@ -52,6 +52,6 @@ export function checkScenario(value: unknown, file: string): Scenario {
   if (!Array.isArray(s.targets) || s.targets.length === 0) fail('targets must be a non-empty list');
   for (const t of s.targets) if (!TARGET_KINDS.includes(t)) fail(`unknown target "${String(t)}" (known: ${TARGET_KINDS.join(', ')})`);
   if (!Number.isInteger(s.connections) || s.connections < 1) fail('connections must be a positive integer');
-  if (typeof s.durationSecs !== 'number' || !(s.durationSecs > 0)) fail('durationSecs must be positive');
+  if (!Number.isInteger(s.durationSecs) || s.durationSecs < 1) fail('durationSecs must be a whole number of seconds (wrk takes whole seconds)');
   return s;
 }

@@ -42,6 +42,8 @@ const HOP_BY_HOP = new Set([
   'date',
 ]);
 
+type ResponseHeaders = Record<string, string | string[] | undefined>;
+
 const STATUS_LINES: string[] = [];
 for (const code of Object.keys(STATUS_CODES)) STATUS_LINES[Number(code)] = `${code} ${STATUS_CODES[code]}`;
 
@@ -49,7 +51,7 @@ class RelayHandler implements Dispatcher.DispatchHandler {
   aborted = false;
   private controller: Dispatcher.DispatchController | null = null;
   private statusLine = '';
-  private headers: Dispatcher.DispatchHandler extends never ? never : Record<string, string | string[] | undefined> = {};
+  private headers: ResponseHeaders = {};
   /** Content-Length of the upstream body, or -1 when it streams. */
   private gatherBytes = -1;
   private gathered: Buffer[] = [];
@@ -63,7 +65,7 @@ class RelayHandler implements Dispatcher.DispatchHandler {
     if (this.aborted) controller.abort(new Error('client went away'));
   }
 
-  onResponseStart(_c: Dispatcher.DispatchController, statusCode: number, headers: Record<string, string | string[] | undefined>): void {
+  onResponseStart(_c: Dispatcher.DispatchController, statusCode: number, headers: ResponseHeaders): void {
     this.statusLine = STATUS_LINES[statusCode] ?? `${statusCode} Unknown`;
     this.headers = headers;
     const length = Number(headers['content-length']);
@@ -145,8 +147,13 @@ function serve(opts: PassthroughOptions): void {
     req.forEach((name, value) => {
       if (!HOP_BY_HOP.has(name)) headers.push(name, value);
     });
+    const hasBody = req.getHeader('content-length') !== '' || req.getHeader('transfer-encoding') !== '';
     const handler = new RelayHandler(res);
     res.onAborted(() => handler.clientAborted());
+    if (!hasBody) {
+      pool.dispatch({ method: method as Dispatcher.HttpMethod, path, headers, body: null }, handler);
+      return;
+    }
 
     let parts: Buffer[] | null = null;
     res.onData((chunk, isLast) => {
@@ -164,13 +171,13 @@ function serve(opts: PassthroughOptions): void {
   app.listen(opts.host, opts.port, (socket) => {
     if (socket === false) {
       process.stderr.write(`passthrough: cannot listen on ${opts.host}:${opts.port}\n`);
-      process.exit(1);
+      process.exit(1); // in a worker thread this ends the thread, and the main thread exits on that
     }
     if (isMainThread) process.stdout.write(`passthrough listening on ${opts.host}:${opts.port} -> ${opts.upstream} (${opts.threads} thread${opts.threads === 1 ? '' : 's'})\n`);
   });
 }
 
-export function parsePassthroughArgs(argv: string[]): PassthroughOptions {
+function parsePassthroughArgs(argv: string[]): PassthroughOptions {
   const { values } = parseArgs({
     args: argv,
     options: {
@@ -203,7 +210,17 @@ function main(): void {
   }
   if (isMainThread) {
     // Each extra thread re-runs this file; worker argv mirrors ours.
-    for (let i = 1; i < opts.threads; i++) new Worker(new URL(import.meta.url), { argv: process.argv.slice(2) });
+    for (let i = 1; i < opts.threads; i++) {
+      const worker = new Worker(new URL(import.meta.url), { argv: process.argv.slice(2) });
+      // A thread that cannot serve makes the whole baseline invalid: stop loudly.
+      worker.on('error', (err) => {
+        process.stderr.write(`passthrough: thread ${i} failed: ${err.message}\n`);
+        process.exit(1);
+      });
+      worker.on('exit', (code) => {
+        if (code !== 0) process.exit(1);
+      });
+    }
   }
   serve(opts);
 }

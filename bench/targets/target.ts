@@ -15,6 +15,8 @@ export interface RunningTarget {
   cpus: readonly number[] | null;
   /** Version or build, when known (stated in the report header). */
   version?: string;
+  /** False once the process has exited (a crash mid-suite fails the rows after it). */
+  alive(): boolean;
   logTail(): string;
   stop(): Promise<void>;
 }

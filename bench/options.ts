@@ -1,0 +1,100 @@
+// The bench's command line. Every flag is optional; the defaults are the short suite that
+// `make bench` runs (all scenarios, about four minutes on two cores).
+import { parseArgs } from 'node:util';
+import { TARGET_KINDS, type TargetKind } from './scenario.js';
+
+export interface BenchOptions {
+  /** Scenario names; empty = all. */
+  scenarios: string[];
+  /** Targets to run (each scenario still runs only the ones it lists). */
+  targets: TargetKind[];
+  /** Overrides every scenario's measured seconds. */
+  durationSecs: number | null;
+  /** Unmeasured seconds before each measured run (JIT, pools, caches). */
+  warmupSecs: number;
+  /** Overrides every throughput scenario's connections (added-latency stays at 1). */
+  connections: number | null;
+  /** Gateway worker threads (also nginx workers and baseline threads). */
+  workers: number;
+  pin: boolean;
+  /** Where the markdown goes; null = do not write a file. */
+  outDir: string | null;
+  keepTemp: boolean;
+  list: boolean;
+  help: boolean;
+}
+
+export const USAGE = `usage: node dist/bench/run.js [flags]        (make bench BENCH_ARGS="...")
+  --scenario NAME[,NAME]   scenarios to run (repeatable; default all; --list shows them)
+  --targets LIST           subset of ${TARGET_KINDS.join(',')} (default all)
+  --duration SECS          measured seconds per row (default: each scenario's own, 5)
+  --warmup SECS            unmeasured warm-up before each row (default 2; 0 = none)
+  --connections N          wrk connections for throughput scenarios (default: scenario's, 64)
+  --workers N              gateway worker threads, nginx workers, baseline threads (default 1)
+  --pin on|off             pin processes to cores with taskset (default on)
+  --out DIR                results folder (default bench/results); --no-write to skip the file
+  --keep-temp              keep the temp dir (generated configs, wrk scripts, logs)
+  --list                   list scenarios and exit
+  --help`;
+
+/** Parses argv; throws an Error whose message names the bad flag. */
+export function parseBenchOptions(argv: readonly string[], defaultOutDir: string): BenchOptions {
+  const { values } = parseArgs({
+    args: [...argv],
+    options: {
+      scenario: { type: 'string', multiple: true, default: [] },
+      targets: { type: 'string' },
+      duration: { type: 'string' },
+      warmup: { type: 'string', default: '2' },
+      connections: { type: 'string' },
+      workers: { type: 'string', default: '1' },
+      pin: { type: 'string', default: 'on' },
+      out: { type: 'string' },
+      'no-write': { type: 'boolean', default: false },
+      'keep-temp': { type: 'boolean', default: false },
+      list: { type: 'boolean', default: false },
+      help: { type: 'boolean', default: false },
+    },
+    strict: true,
+    allowPositionals: false,
+  });
+
+  const scenarios = values.scenario.flatMap((s) => s.split(',')).map((s) => s.trim()).filter((s) => s !== '');
+  let targets = [...TARGET_KINDS];
+  if (values.targets !== undefined) {
+    targets = values.targets.split(',').map((t) => t.trim()) as TargetKind[];
+    for (const t of targets) {
+      if (!TARGET_KINDS.includes(t)) throw new Error(`--targets: unknown target "${t}" (known: ${TARGET_KINDS.join(', ')})`);
+    }
+  }
+  if (values.pin !== 'on' && values.pin !== 'off') throw new Error(`--pin must be "on" or "off", not "${values.pin}"`);
+  return {
+    scenarios,
+    targets,
+    durationSecs: values.duration === undefined ? null : parseSeconds('--duration', values.duration, false),
+    warmupSecs: parseSeconds('--warmup', values.warmup, true),
+    connections: values.connections === undefined ? null : parseCount('--connections', values.connections, 10_000),
+    workers: parseCount('--workers', values.workers, 64),
+    pin: values.pin === 'on',
+    outDir: values['no-write'] ? null : (values.out ?? defaultOutDir),
+    keepTemp: values['keep-temp'],
+    list: values.list,
+    help: values.help,
+  };
+}
+
+/** Whole seconds, with or without an `s` suffix (wrk takes whole seconds). */
+function parseSeconds(flag: string, text: string, zeroAllowed: boolean): number {
+  const m = /^(\d+)s?$/.exec(text.trim());
+  const n = m === null ? NaN : Number(m[1]);
+  if (!Number.isInteger(n) || n < (zeroAllowed ? 0 : 1) || n > 3600) {
+    throw new Error(`${flag} must be whole seconds from ${zeroAllowed ? 0 : 1} to 3600, not "${text}"`);
+  }
+  return n;
+}
+
+function parseCount(flag: string, text: string, max: number): number {
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 1 || n > max) throw new Error(`${flag} must be an integer from 1 to ${max}, not "${text}"`);
+  return n;
+}

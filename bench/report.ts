@@ -1,0 +1,291 @@
+// Results and their markdown. Pure functions over plain data, so the arithmetic (ratios, added
+// latency, the ceiling mark) is tested without running any load.
+import type { ScenarioKind, TargetKind } from './scenario.js';
+
+export interface RowMeasurement {
+  requests: number;
+  requestsPerSec: number;
+  latencyMicros: { p50: number; p99: number; p999: number };
+  /** Socket errors, timeouts and responses above 399, as wrk counts them. */
+  errors: number;
+  /** Proxy CPU (utime + stime over the run) divided by requests served. */
+  cpuMicrosPerRequest: number;
+  /** Proxy CPU time over wall time, in percent of one core. */
+  cpuPercent: number;
+  /** Peak RSS during the run (VmHWM after a reset); the lifetime peak if the reset failed. */
+  peakRssBytes: number;
+  peakRssLifetime: boolean;
+  /** Busy percent of each core in the layout over the run, keyed by core number. */
+  coreBusyPercent: Record<string, number>;
+}
+
+export interface RowResult {
+  target: TargetKind;
+  label: string;
+  outcome: 'ok' | 'failed' | 'skipped';
+  /** Why it failed or was skipped (may span lines). */
+  reason?: string;
+  measurement?: RowMeasurement;
+}
+
+export interface ScenarioResult {
+  name: string;
+  title: string;
+  kind: ScenarioKind;
+  method: string;
+  path: string;
+  bodyBytes: number;
+  connections: number;
+  durationSecs: number;
+  rows: RowResult[];
+}
+
+export interface RunInfo {
+  startedAt: Date;
+  commit: string;
+  machine: string;
+  versions: string;
+  pinning: string;
+  workers: number;
+  warmupSecs: number;
+  loadAverage: string;
+}
+
+export interface BenchReport {
+  info: RunInfo;
+  scenarios: ScenarioResult[];
+}
+
+/** A proxy row at or above this share of the mock's req/s is bound by the load side. */
+export const CEILING_SHARE = 0.9;
+
+export interface Ratios {
+  /** row req/s over the reference's; above 1 is faster. */
+  requestsPerSec: number | null;
+  /** row CPU per request over the reference's; above 1 costs more. */
+  cpuPerRequest: number | null;
+}
+
+function okMeasurement(row: RowResult | undefined): RowMeasurement | null {
+  return row?.outcome === 'ok' && row.measurement !== undefined ? row.measurement : null;
+}
+
+function quotient(a: number, b: number): number | null {
+  return Number.isFinite(a) && Number.isFinite(b) && b > 0 ? a / b : null;
+}
+
+/** The row against a reference row of the same scenario; nulls where either side is missing. */
+export function ratiosTo(row: RowResult, reference: RowResult | undefined): Ratios {
+  const a = okMeasurement(row);
+  const b = okMeasurement(reference);
+  if (a === null || b === null) return { requestsPerSec: null, cpuPerRequest: null };
+  return {
+    requestsPerSec: quotient(a.requestsPerSec, b.requestsPerSec),
+    cpuPerRequest: quotient(a.cpuMicrosPerRequest, b.cpuMicrosPerRequest),
+  };
+}
+
+/** What the hop adds over going to the mock directly: row percentile minus the mock's, in µs. */
+export function addedLatencyMicros(row: RowResult, mock: RowResult | undefined): { p50: number; p99: number } | null {
+  const a = okMeasurement(row);
+  const m = okMeasurement(mock);
+  if (a === null || m === null) return null;
+  return { p50: a.latencyMicros.p50 - m.latencyMicros.p50, p99: a.latencyMicros.p99 - m.latencyMicros.p99 };
+}
+
+/** True when a proxy row reached CEILING_SHARE of the direct-to-mock rate. */
+export function atCeiling(row: RowResult, mock: RowResult | undefined): boolean {
+  if (row.target === 'mock') return false;
+  const r = ratiosTo(row, mock).requestsPerSec;
+  return r !== null && r >= CEILING_SHARE;
+}
+
+export function findRow(s: ScenarioResult, target: TargetKind): RowResult | undefined {
+  return s.rows.find((r) => r.target === target);
+}
+
+// ---- formatting ----
+
+const int = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
+
+export function formatRate(n: number): string {
+  return int.format(n);
+}
+
+/** Milliseconds from microseconds: three decimals under 10 ms, two above. */
+export function formatMs(micros: number): string {
+  const ms = micros / 1000;
+  return ms < 10 ? ms.toFixed(3) : ms.toFixed(2);
+}
+
+export function formatRatio(r: number | null): string {
+  return r === null ? '–' : `${r.toFixed(2)}×`;
+}
+
+function formatMiB(bytes: number): string {
+  return (bytes / (1024 * 1024)).toFixed(1);
+}
+
+function formatSigned(micros: number): string {
+  const n = Math.round(micros);
+  return n > 0 ? `+${n}` : String(n);
+}
+
+function formatCores(busy: Record<string, number>): string {
+  return Object.entries(busy)
+    .map(([core, pct]) => `c${core} ${Math.round(pct)}`)
+    .join(' · ');
+}
+
+/** Table cells may not hold pipes or newlines. */
+function cell(text: string): string {
+  return text.replace(/\|/g, '\\|').replace(/\s*\n\s*/g, ' ');
+}
+
+function table(header: string[], rows: string[][]): string {
+  const lines = [`| ${header.join(' | ')} |`, `|${header.map((h, i) => (i === 0 ? ' --- ' : ' ---: ')).join('|')}|`];
+  for (const r of rows) lines.push(`| ${r.map(cell).join(' | ')} |`);
+  return lines.join('\n');
+}
+
+function unmeasured(row: RowResult, width: number): string[] {
+  const why = row.outcome === 'skipped' ? 'skipped' : 'FAILED';
+  const first = (row.reason ?? '').split('\n')[0];
+  return [row.label, `${why}: ${first}`, ...Array<string>(width - 2).fill('')];
+}
+
+function throughputTable(s: ScenarioResult): string {
+  const mock = findRow(s, 'mock');
+  const baseline = findRow(s, 'baseline');
+  const nginx = findRow(s, 'nginx');
+  const header = ['target', 'req/s', 'p50 ms', 'p99 ms', 'p99.9 ms', 'CPU µs/req', 'CPU %', 'peak RSS MiB', 'errors', 'vs baseline: req/s, CPU/req', 'vs nginx: req/s, CPU/req', 'cores busy %'];
+  const rows = s.rows.map((row) => {
+    const m = okMeasurement(row);
+    if (m === null) return unmeasured(row, header.length);
+    const vsBase = row.target === 'mock' || row.target === 'baseline' ? null : ratiosTo(row, baseline);
+    const vsNginx = row.target === 'mock' || row.target === 'nginx' ? null : ratiosTo(row, nginx);
+    return [
+      row.label,
+      `${formatRate(m.requestsPerSec)}${atCeiling(row, mock) ? ' †' : ''}`,
+      formatMs(m.latencyMicros.p50),
+      formatMs(m.latencyMicros.p99),
+      formatMs(m.latencyMicros.p999),
+      m.cpuMicrosPerRequest.toFixed(1),
+      Math.round(m.cpuPercent).toString(),
+      `${formatMiB(m.peakRssBytes)}${m.peakRssLifetime ? ' ‡' : ''}`,
+      m.errors === 0 ? '0' : `⚠ ${int.format(m.errors)}`,
+      vsBase === null ? '–' : `${formatRatio(vsBase.requestsPerSec)}, ${formatRatio(vsBase.cpuPerRequest)}`,
+      vsNginx === null ? '–' : `${formatRatio(vsNginx.requestsPerSec)}, ${formatRatio(vsNginx.cpuPerRequest)}`,
+      formatCores(m.coreBusyPercent),
+    ];
+  });
+  return table(header, rows);
+}
+
+function addedLatencyTable(s: ScenarioResult): string {
+  const mock = findRow(s, 'mock');
+  const header = ['target', 'req/s', 'p50 ms', 'p99 ms', 'p99.9 ms', 'added p50 µs', 'added p99 µs', 'CPU µs/req', 'peak RSS MiB', 'errors', 'cores busy %'];
+  const rows = s.rows.map((row) => {
+    const m = okMeasurement(row);
+    if (m === null) return unmeasured(row, header.length);
+    const added = row.target === 'mock' ? null : addedLatencyMicros(row, mock);
+    return [
+      row.label,
+      formatRate(m.requestsPerSec),
+      formatMs(m.latencyMicros.p50),
+      formatMs(m.latencyMicros.p99),
+      formatMs(m.latencyMicros.p999),
+      row.target === 'mock' ? '(reference)' : added === null ? '–' : formatSigned(added.p50),
+      row.target === 'mock' ? '(reference)' : added === null ? '–' : formatSigned(added.p99),
+      m.cpuMicrosPerRequest.toFixed(1),
+      `${formatMiB(m.peakRssBytes)}${m.peakRssLifetime ? ' ‡' : ''}`,
+      m.errors === 0 ? '0' : `⚠ ${int.format(m.errors)}`,
+      formatCores(m.coreBusyPercent),
+    ];
+  });
+  return table(header, rows);
+}
+
+/** One line per scenario: the gateway against the ceiling, the baseline and nginx. */
+function summaryTable(report: BenchReport): string {
+  const header = ['scenario', 'ceiling req/s', 'baseline req/s', 'nginx req/s', 'gateway req/s', 'gateway vs baseline: req/s, CPU/req', 'gateway vs nginx: req/s, CPU/req', 'gateway added p50 / p99 µs'];
+  const rows = report.scenarios.map((s) => {
+    const rate = (t: TargetKind): string => {
+      const m = okMeasurement(findRow(s, t));
+      return m === null ? '–' : formatRate(m.requestsPerSec);
+    };
+    const gw = findRow(s, 'gateway');
+    const vsBase = gw === undefined ? null : ratiosTo(gw, findRow(s, 'baseline'));
+    const vsNginx = gw === undefined ? null : ratiosTo(gw, findRow(s, 'nginx'));
+    const added = gw === undefined ? null : addedLatencyMicros(gw, findRow(s, 'mock'));
+    return [
+      s.name,
+      rate('mock'),
+      rate('baseline'),
+      rate('nginx'),
+      rate('gateway'),
+      vsBase === null ? '–' : `${formatRatio(vsBase.requestsPerSec)}, ${formatRatio(vsBase.cpuPerRequest)}`,
+      vsNginx === null ? '–' : `${formatRatio(vsNginx.requestsPerSec)}, ${formatRatio(vsNginx.cpuPerRequest)}`,
+      s.kind === 'added-latency' && added !== null ? `${formatSigned(added.p50)} / ${formatSigned(added.p99)}` : '–',
+    ];
+  });
+  return table(header, rows);
+}
+
+function pad2(n: number): string {
+  return String(n).padStart(2, '0');
+}
+
+/** `2025-11-22 14:05 UTC` */
+export function formatStamp(d: Date): string {
+  return `${d.getUTCFullYear()}-${pad2(d.getUTCMonth() + 1)}-${pad2(d.getUTCDate())} ${pad2(d.getUTCHours())}:${pad2(d.getUTCMinutes())} UTC`;
+}
+
+export function renderMarkdown(report: BenchReport): string {
+  const { info } = report;
+  const out: string[] = [
+    `# Bench results, ${formatStamp(info.startedAt)}`,
+    '',
+    `- commit: ${info.commit}`,
+    `- machine: ${info.machine}; load average at start: ${info.loadAverage}`,
+    `- software: ${info.versions}`,
+    `- pinning: ${info.pinning}`,
+    `- each row: ${info.warmupSecs} s warm-up (not measured), then the measured run; gateway workers: ${info.workers}`,
+    '',
+    '## Summary',
+    '',
+    summaryTable(report),
+  ];
+  report.scenarios.forEach((s, i) => {
+    out.push(
+      '',
+      `## ${i + 1}. ${s.name}: ${s.title}`,
+      '',
+      `${s.method} ${s.path}, ${s.bodyBytes}-byte body, ${s.connections} connection${s.connections === 1 ? '' : 's'}, ${s.durationSecs} s measured.`,
+      '',
+      s.kind === 'added-latency' ? addedLatencyTable(s) : throughputTable(s),
+    );
+    const mock = okMeasurement(findRow(s, 'mock'));
+    if (s.kind === 'throughput' && mock !== null) {
+      out.push('', `Ceiling (wrk straight to the mock, same cores): ${formatRate(mock.requestsPerSec)} req/s.`);
+    }
+    const notes = s.rows.filter((r) => r.outcome !== 'ok' && r.reason !== undefined && r.reason.includes('\n'));
+    for (const r of notes) out.push('', `${r.label} ${r.outcome}:`, '', '```', r.reason ?? '', '```');
+  });
+  out.push(
+    '',
+    '## Reading the columns',
+    '',
+    '- req/s: completed responses per second over the measured run. † = within 10% of the ceiling: the load side (wrk + mock) was the bottleneck, not the proxy.',
+    "- p50/p99/p99.9: wrk's latency percentiles, request sent to last byte received.",
+    '- CPU µs/req: utime + stime of the process under test (all threads, plus child processes such as the nginx worker) over the run, divided by requests. CPU %: the same over wall time (100 = one core).',
+    '- peak RSS: VmHWM over the run (reset before it through /proc/<pid>/clear_refs); ‡ = the reset was refused, so this is the lifetime peak.',
+    '- errors: socket errors, timeouts and responses above 399. A row with errors is not a valid measurement.',
+    '- vs baseline / vs nginx: this row over the reference row of the same scenario in the same run (req/s above 1× is faster; CPU/req above 1× costs more).',
+    '- added p50/p99: the row minus the mock-direct row, at one connection. cores busy %: /proc/stat busy share of each core, anyone\'s work included.',
+    '',
+    'More in bench/README.md.',
+    '',
+  );
+  return out.join('\n');
+}

@@ -1,0 +1,239 @@
+// `make bench`: node dist/bench/run.js [flags]. Starts the mock, then each target as its own
+// pinned process, runs every selected scenario against its targets with wrk, prints a markdown
+// report and writes it to bench/results/. Every process started is stopped at the end, on
+// error and on Ctrl-C too.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { loadavg, release, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ChildProcesses } from './child-processes.js';
+import { writeWrkScript } from './driver/wrk.js';
+import { measureRow, wrkScriptPath, type MeasureContext } from './measure.js';
+import { parseBenchOptions, USAGE, type BenchOptions } from './options.js';
+import { REPO_DIR, RESULTS_DIR } from './paths.js';
+import { allowedCores, planPinning, type PinningLayout } from './pinning.js';
+import { formatMs, formatRate, renderMarkdown, type BenchReport, type RowResult, type RunInfo, type ScenarioResult } from './report.js';
+import { loadScenarios, selectScenarios } from './scenario-catalog.js';
+import type { Scenario, TargetKind } from './scenario.js';
+import { startBaseline } from './targets/baseline.js';
+import { startGateway } from './targets/gateway.js';
+import { startMock } from './targets/mock.js';
+import { findNginx, startNginx } from './targets/nginx.js';
+import { TargetUnavailable, type RunningTarget, type StartTarget, type TargetContext } from './targets/target.js';
+
+const STARTERS: Record<TargetKind, StartTarget> = {
+  mock: startMock,
+  baseline: startBaseline,
+  nginx: startNginx,
+  gateway: startGateway,
+};
+
+const WRK_CANDIDATES = ['/usr/bin/wrk', '/usr/local/bin/wrk'];
+
+function log(line: string): void {
+  process.stderr.write(`${line}\n`);
+}
+
+/** Starts each target the first time a scenario needs it; remembers a failure to start. */
+class Targets {
+  private readonly started = new Map<TargetKind, Promise<RunningTarget>>();
+
+  constructor(private readonly ctx: TargetContext) {}
+
+  /** Registers a target started elsewhere (the mock, started first). */
+  provide(target: RunningTarget): void {
+    this.started.set(target.kind, Promise.resolve(target));
+  }
+
+  get(kind: TargetKind): Promise<RunningTarget> {
+    let t = this.started.get(kind);
+    if (t === undefined) {
+      log(`starting ${kind}...`);
+      t = STARTERS[kind](this.ctx);
+      t.catch(() => undefined); // the failure is reported per row
+      this.started.set(kind, t);
+    }
+    return t;
+  }
+}
+
+async function runScenario(scenario: Scenario, opts: BenchOptions, targets: Targets, mctx: MeasureContext, progress: () => string): Promise<ScenarioResult> {
+  const connections = scenario.kind === 'throughput' ? (opts.connections ?? scenario.connections) : scenario.connections;
+  const durationSecs = opts.durationSecs ?? scenario.durationSecs;
+  await writeWrkScript(wrkScriptPath(mctx.tempDir, scenario), scenario.request);
+  const rows: RowResult[] = [];
+  for (const kind of scenario.targets.filter((t) => opts.targets.includes(t))) {
+    let label: string = kind;
+    try {
+      const target = await targets.get(kind);
+      label = target.label;
+      const m = await measureRow(mctx, target, { scenario, connections, durationSecs, warmupSecs: opts.warmupSecs });
+      rows.push({ target: kind, label, outcome: 'ok', measurement: m });
+      log(
+        `${progress()} ${scenario.name} · ${label}: ${formatRate(m.requestsPerSec)} req/s, p99 ${formatMs(m.latencyMicros.p99)} ms, ` +
+          `${m.cpuMicrosPerRequest.toFixed(1)} µs CPU/req${m.errors > 0 ? `, ${m.errors} ERRORS` : ''}`,
+      );
+    } catch (err) {
+      const skip = err instanceof TargetUnavailable && err.skip;
+      rows.push({ target: kind, label, outcome: skip ? 'skipped' : 'failed', reason: (err as Error).message });
+      log(`${progress()} ${scenario.name} · ${label}: ${skip ? 'skipped' : 'FAILED'}: ${(err as Error).message}`);
+    }
+  }
+  return {
+    name: scenario.name,
+    title: scenario.title,
+    kind: scenario.kind,
+    method: scenario.request.method,
+    path: scenario.request.path,
+    bodyBytes: Buffer.byteLength(scenario.request.body ?? ''),
+    connections,
+    durationSecs,
+    rows,
+  };
+}
+
+function firstLine(cmd: string, args: string[]): string {
+  const out = spawnSync(cmd, args, { encoding: 'utf8' });
+  return `${out.stdout ?? ''}${out.stderr ?? ''}`.trim().split('\n')[0] ?? '';
+}
+
+function describeRun(layout: PinningLayout, opts: BenchOptions, wrkPath: string, cores: readonly number[]): RunInfo {
+  let commit = 'unknown';
+  try {
+    commit = execFileSync('git', ['-C', REPO_DIR, 'rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
+    const dirty = execFileSync('git', ['-C', REPO_DIR, 'status', '--porcelain', '--untracked-files=no'], { encoding: 'utf8' }).trim();
+    if (dirty !== '') commit += ' (with uncommitted changes)';
+  } catch {
+    // not a git checkout
+  }
+  let cpuModel = 'unknown CPU';
+  try {
+    cpuModel = /^model name\s*:\s*(.+)$/m.exec(readFileSync('/proc/cpuinfo', 'utf8'))?.[1] ?? cpuModel;
+  } catch {
+    // not Linux
+  }
+  const nginx = findNginx();
+  const versions = [
+    `node ${process.version}`,
+    firstLine(wrkPath, ['-v']).replace(/\s+Copyright.*$/, ''),
+    nginx === null ? 'nginx not installed' : firstLine(nginx, ['-v']).replace(/^nginx version:\s*/, ''),
+  ];
+  return {
+    startedAt: new Date(),
+    commit,
+    machine: `${cpuModel}, ${cores.length} usable core${cores.length === 1 ? '' : 's'} (${cores.join(',')}), Linux ${release()}`,
+    versions: versions.join('; '),
+    pinning: layout.description,
+    workers: opts.workers,
+    warmupSecs: opts.warmupSecs,
+    loadAverage: loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' '),
+  };
+}
+
+/** bench/results/2025-11-22.md, or with the time added when that day already has a file. */
+async function resultsPath(dir: string, at: Date): Promise<string> {
+  const iso = at.toISOString();
+  const day = iso.slice(0, 10);
+  for (const stem of [day, `${day}-${iso.slice(11, 16).replace(':', '')}`, `${day}-${iso.slice(11, 19).replace(/:/g, '')}`]) {
+    const p = join(dir, `${stem}.md`);
+    if (!existsSync(p)) return p;
+  }
+  return join(dir, `${day}-${at.getTime()}.md`);
+}
+
+async function main(argv: string[]): Promise<number> {
+  let opts: BenchOptions;
+  try {
+    opts = parseBenchOptions(argv, RESULTS_DIR);
+  } catch (err) {
+    log(`bench: ${(err as Error).message}\n${USAGE}`);
+    return 2;
+  }
+  if (opts.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  const all = await loadScenarios();
+  if (opts.list) {
+    for (const s of all) process.stdout.write(`${s.name.padEnd(32)} ${s.title}\n`);
+    return 0;
+  }
+  let scenarios: Scenario[];
+  try {
+    scenarios = selectScenarios(all, opts.scenarios);
+  } catch (err) {
+    log(`bench: ${(err as Error).message}`);
+    return 2;
+  }
+  const wrkPath = WRK_CANDIDATES.find((p) => existsSync(p));
+  if (wrkPath === undefined) {
+    log('bench: wrk is not installed (make bench-deps installs wrk and nginx-light)');
+    return 2;
+  }
+  const cores = allowedCores();
+  const layout = planPinning({ cores, workers: opts.workers, pin: opts.pin });
+  if (layout.pinned && spawnSync('taskset', ['-V']).error !== undefined) {
+    log('bench: taskset (util-linux) is missing; install it or run with --pin off');
+    return 2;
+  }
+
+  const tempDir = await mkdtemp(join(tmpdir(), 'gateway-bench-'));
+  const children = new ChildProcesses();
+  const onSignal = (signal: NodeJS.Signals): void => {
+    log(`bench: ${signal}, stopping every process it started`);
+    void children.stopAll().finally(() => process.exit(130));
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  process.once('exit', () => children.killAllNow());
+
+  try {
+    const info = describeRun(layout, opts, wrkPath, cores);
+    const rowCount = scenarios.reduce((n, s) => n + s.targets.filter((t) => opts.targets.includes(t)).length, 0);
+    const perRowSecs = (s: Scenario): number => opts.warmupSecs + (opts.durationSecs ?? s.durationSecs) + 1;
+    const estimateSecs = scenarios.reduce((n, s) => n + perRowSecs(s) * s.targets.filter((t) => opts.targets.includes(t)).length, 0);
+    log(`bench: ${scenarios.length} scenarios, ${rowCount} rows, about ${Math.ceil(estimateSecs / 60)} min`);
+    log(`bench: pinning: ${layout.description}`);
+    log(`bench: temp dir ${tempDir}`);
+
+    const ctx: TargetContext = { children, layout, workers: opts.workers, tempDir, mockUrl: null };
+    // The mock comes first: every proxy forwards to it, so without it nothing can run.
+    const mock = await startMock(ctx);
+    ctx.mockUrl = mock.url;
+    const targets = new Targets(ctx);
+    targets.provide(mock);
+
+    const reportedCores = layout.pinned ? [...new Set([...(layout.proxy ?? []), ...(layout.mock ?? []), ...(layout.load ?? [])])].sort((a, b) => a - b) : cores;
+    const mctx: MeasureContext = { children, wrkPath, layout, reportedCores, tempDir };
+    let done = 0;
+    const progress = (): string => `[${++done}/${rowCount}]`;
+    const results: ScenarioResult[] = [];
+    for (const s of scenarios) results.push(await runScenario(s, opts, targets, mctx, progress));
+
+    const report: BenchReport = { info, scenarios: results };
+    const markdown = renderMarkdown(report);
+    process.stdout.write(`\n${markdown}`);
+    if (opts.outDir !== null) {
+      await mkdir(opts.outDir, { recursive: true });
+      const path = await resultsPath(opts.outDir, info.startedAt);
+      await writeFile(path, markdown);
+      await writeFile(path.replace(/\.md$/, '.json'), `${JSON.stringify(report, null, 2)}\n`);
+      log(`bench: wrote ${path} (and .json)`);
+    }
+    const failed = results.flatMap((s) => s.rows).filter((r) => r.outcome === 'failed').length;
+    if (failed > 0) log(`bench: ${failed} row${failed === 1 ? '' : 's'} FAILED (see the report)`);
+    return failed > 0 ? 1 : 0;
+  } catch (err) {
+    log(`bench: ${(err as Error).message}`);
+    return 1;
+  } finally {
+    await children.stopAll();
+    if (opts.keepTemp) log(`bench: kept ${tempDir}`);
+    else await rm(tempDir, { recursive: true, force: true });
+  }
+}
+
+process.exitCode = await main(process.argv.slice(2));
