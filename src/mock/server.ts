@@ -183,6 +183,8 @@ class Exchange {
   timer: NodeJS.Timeout | null = null;
   rendered: RenderedStream | null = null;
   nextPiece = 0;
+  /** The connection is closed; the response must not be touched any more. */
+  gone = false;
   /** Pieces to send before destroying the connection (fault reset_during); -1 = all. */
   cutAfterPieces = -1;
 
@@ -254,6 +256,7 @@ function safeDecode(text: string): string | null {
 }
 
 function onExchangeAborted(ex: Exchange): void {
+  ex.gone = true;
   if (!ex.open) return;
   ex.state = 'aborted';
   if (ex.timer !== null) clearTimeout(ex.timer);
@@ -480,13 +483,21 @@ function finish(ex: Exchange): void {
   counters.completed++;
 }
 
-/** Destroys the connection (faults reset_before and reset_during); not counted as an abort. */
+/**
+ * Destroys the connection (faults reset_before and reset_during); not counted as an abort.
+ * The close waits a turn: inside a uWS callback the socket is corked, and closing at once
+ * would drop the partial answer just written.
+ */
 function resetConnection(ex: Exchange): void {
   ex.state = 'reset';
   const counters = ex.provider.counters;
   counters.inflight--;
   counters.resets++;
-  ex.res.close();
+  setImmediate(closeConnection, ex);
+}
+
+function closeConnection(ex: Exchange): void {
+  if (!ex.gone) ex.res.close();
 }
 
 function acceptTokenRequest(provider: MockProvider, res: HttpResponse, req: HttpRequest): void {
