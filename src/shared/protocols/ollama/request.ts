@@ -215,7 +215,7 @@ function appendMessage(out: JsonObject[], m: ModelMessage, callNames: Map<string
         break;
       case 'tool_call':
         callNames.set(part.id, part.name);
-        toolCalls.push({ id: part.id, function: { name: part.name, arguments: argumentsObject(part.arguments, part.id) } });
+        toolCalls.push({ id: part.id, function: { name: part.name, arguments: argumentsObject(part.arguments, part.id, 'invalid_request') } });
         break;
       case 'tool_result': {
         const msg: JsonObject = { role: 'tool', content: part.content };

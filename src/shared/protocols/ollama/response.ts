@@ -29,7 +29,7 @@ export function decodeToolCalls(raw: unknown, firstIndex: number): ToolCallPart[
 }
 
 export function encodeToolCall(call: { id: string; name: string; arguments: string }): JsonObject {
-  return { id: call.id, function: { name: call.name, arguments: argumentsObject(call.arguments, call.id) } };
+  return { id: call.id, function: { name: call.name, arguments: argumentsObject(call.arguments, call.id, 'upstream_error') } };
 }
 
 export function decodeResponse(body: unknown): ModelResponse {

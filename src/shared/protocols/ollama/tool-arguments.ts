@@ -8,15 +8,18 @@ export function argumentsText(v: unknown): string {
   return typeof v === 'string' ? v : JSON.stringify(v);
 }
 
-/** JSON text -> the object Ollama wants; empty text is a call without arguments. */
-export function argumentsObject(text: string, callId: string): Record<string, unknown> {
+/**
+ * JSON text -> the object Ollama wants; empty text is a call without arguments. `kind` says
+ * whose text it is: the caller's history (invalid_request) or the upstream's answer (upstream_error).
+ */
+export function argumentsObject(text: string, callId: string, kind: 'invalid_request' | 'upstream_error'): Record<string, unknown> {
   if (text.trim() === '') return {};
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch {
-    throw new GatewayError('invalid_request', `arguments of tool call ${callId} are not valid JSON`);
+    throw new GatewayError(kind, `arguments of tool call ${callId} are not valid JSON`);
   }
-  if (!isJsonObject(parsed)) throw new GatewayError('invalid_request', `arguments of tool call ${callId} are not a JSON object`);
+  if (!isJsonObject(parsed)) throw new GatewayError(kind, `arguments of tool call ${callId} are not a JSON object`);
   return parsed;
 }

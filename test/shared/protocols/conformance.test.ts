@@ -1,0 +1,509 @@
+// One shared suite over every codec (as Hono runs one suite over every router): the same
+// fixtures go through each codec, and what a protocol cannot carry is written down below as a
+// known deviation, with why, and compared modulo that deviation.
+//
+// Run all six:          node --test dist/test/shared/protocols/conformance.test.js
+// Run some of them:     CONFORMANCE_CODECS=openai,responses,ollama node --test dist/test/shared/protocols/conformance.test.js
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { ERROR_TABLE, statusFor, type ErrorKind } from '../../../src/shared/errors.js';
+import {
+  PROTOCOL_NAMES, type ModelRequest, type ModelResponse, type ProtocolName, type StreamEvent, type Usage,
+} from '../../../src/shared/model/types.js';
+import type { Codec, RouteInfo } from '../../../src/shared/protocols/codec.js';
+
+// ---------------------------------------------------------------------------------------------
+// Loading: the registry when it loads, else each codec alone, so that one missing codec does
+// not hide the others' results.
+// ---------------------------------------------------------------------------------------------
+
+const selected: ProtocolName[] = process.env.CONFORMANCE_CODECS
+  ? process.env.CONFORMANCE_CODECS.split(',').map((s) => s.trim() as ProtocolName)
+  : [...PROTOCOL_NAMES];
+
+async function loadCodec(name: ProtocolName): Promise<Codec> {
+  try {
+    const { CODECS } = await import('../../../src/shared/protocols/index.js');
+    return CODECS[name];
+  } catch {
+    const mod = (await import(`../../../src/shared/protocols/${name}/codec.js`)) as Record<string, Codec>;
+    const codec = mod[`${name}Codec`];
+    if (codec === undefined) throw new Error(`src/shared/protocols/${name}/codec.ts does not export ${name}Codec`);
+    return codec;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Fixtures
+// ---------------------------------------------------------------------------------------------
+
+const PNG_1PX = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
+const UPSTREAM_MODEL = 'up-model-1';
+
+const WEATHER_SCHEMA = {
+  type: 'object',
+  properties: { city: { type: 'string', description: 'City name' }, days: { type: 'integer' } },
+  required: ['city'],
+};
+
+function richRequest(overrides: Partial<ModelRequest> = {}): ModelRequest {
+  return {
+    model: UPSTREAM_MODEL,
+    system: 'You are terse. Answer in one line.',
+    messages: [
+      { role: 'user', content: [{ type: 'text', text: 'What is in these? héllo 世界 🎉' }, { type: 'image', url: 'https://example.com/cat.png' }] },
+      { role: 'assistant', content: [{ type: 'text', text: 'A cat. Anything else?' }] },
+      { role: 'user', content: [{ type: 'text', text: 'And this one, and the weather?' }, { type: 'image', data: PNG_1PX, mediaType: 'image/png' }] },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'text', text: 'Let me check.' },
+          { type: 'tool_call', id: 'call_w1', name: 'get_weather', arguments: '{"city":"Paris","days":2}' },
+        ],
+      },
+      { role: 'tool', content: [{ type: 'tool_result', toolCallId: 'call_w1', content: 'Sunny, 21°C', isError: false }] },
+      { role: 'user', content: [{ type: 'text', text: 'Thanks!' }] },
+    ],
+    tools: [
+      { name: 'get_weather', description: 'Weather forecast for a city', parameters: WEATHER_SCHEMA },
+      { name: 'get_time', parameters: { type: 'object', properties: {} } },
+    ],
+    toolChoice: { type: 'auto' },
+    maxTokens: 256,
+    temperature: 0.5,
+    topP: 0.9,
+    stop: ['END', '###'],
+    stream: false,
+    ...overrides,
+  };
+}
+
+const REQUEST_CASES: Array<[string, ModelRequest]> = [
+  ['rich request, tool_choice auto', richRequest()],
+  ['tool_choice none', richRequest({ toolChoice: { type: 'none' } })],
+  ['tool_choice required', richRequest({ toolChoice: { type: 'required' } })],
+  ['tool_choice a named tool', richRequest({ toolChoice: { type: 'tool', name: 'get_weather' } })],
+  ['stream true', richRequest({ stream: true })],
+  ['a failed tool result', richRequest({
+    messages: [
+      { role: 'user', content: [{ type: 'text', text: 'Weather?' }] },
+      { role: 'assistant', content: [{ type: 'tool_call', id: 'call_e', name: 'get_weather', arguments: '{"city":"Nowhere"}' }] },
+      { role: 'tool', content: [{ type: 'tool_result', toolCallId: 'call_e', content: 'no such city', isError: true }] },
+    ],
+  })],
+  ['minimal: one user message, no options', {
+    model: UPSTREAM_MODEL,
+    messages: [{ role: 'user', content: [{ type: 'text', text: 'Hi' }] }],
+    stream: false,
+  }],
+];
+
+const CACHED_USAGE: Usage = { input: 100, output: 20, cacheRead: 30, cacheCreation: 7 };
+
+const RESPONSE_CASES: Array<[string, ModelResponse]> = [
+  ['text, stop, cache counts', {
+    id: 'resp_1', model: UPSTREAM_MODEL, content: [{ type: 'text', text: 'Hello wörld 🎉' }], finishReason: 'stop', usage: CACHED_USAGE,
+  }],
+  ['text and tool calls', {
+    id: 'resp_2', model: UPSTREAM_MODEL,
+    content: [
+      { type: 'text', text: 'Checking.' },
+      { type: 'tool_call', id: 'call_a', name: 'get_weather', arguments: '{"city":"Paris"}' },
+      { type: 'tool_call', id: 'call_b', name: 'get_time', arguments: '{}' },
+    ],
+    finishReason: 'tool_calls', usage: { input: 12, output: 9, cacheRead: 0, cacheCreation: 0 },
+  }],
+  ['length', {
+    id: 'resp_3', model: UPSTREAM_MODEL, content: [{ type: 'text', text: 'Once upon a' }], finishReason: 'length', usage: { input: 5, output: 3, cacheRead: 0, cacheCreation: 0 },
+  }],
+  ['content_filter', {
+    id: 'resp_4', model: UPSTREAM_MODEL, content: [{ type: 'text', text: 'I cannot' }], finishReason: 'content_filter', usage: { input: 5, output: 2, cacheRead: 0, cacheCreation: 0 },
+  }],
+];
+
+const STREAM_CASES: Array<[string, StreamEvent[]]> = [
+  ['text then two tool calls', [
+    { type: 'start', id: 'resp_s1', model: UPSTREAM_MODEL },
+    { type: 'block_start', index: 0, kind: 'text' },
+    { type: 'text_delta', index: 0, text: 'Hel' },
+    { type: 'text_delta', index: 0, text: 'lo wörld 🎉 日本' },
+    { type: 'block_stop', index: 0 },
+    { type: 'block_start', index: 1, kind: 'tool_call', id: 'call_a', name: 'get_weather' },
+    { type: 'tool_args_delta', index: 1, json: '{"city":' },
+    { type: 'tool_args_delta', index: 1, json: '"Paris"}' },
+    { type: 'block_stop', index: 1 },
+    { type: 'block_start', index: 2, kind: 'tool_call', id: 'call_b', name: 'get_time' },
+    { type: 'tool_args_delta', index: 2, json: '{}' },
+    { type: 'block_stop', index: 2 },
+    { type: 'finish', reason: 'tool_calls' },
+    { type: 'usage', usage: CACHED_USAGE },
+    { type: 'end' },
+  ]],
+  ['text, stop', [
+    { type: 'start', id: 'resp_s2', model: UPSTREAM_MODEL },
+    { type: 'block_start', index: 0, kind: 'text' },
+    { type: 'text_delta', index: 0, text: 'Sure: ' },
+    { type: 'text_delta', index: 0, text: '"quoted"\nnew line\\ and data: [DONE] inside' },
+    { type: 'block_stop', index: 0 },
+    { type: 'finish', reason: 'stop' },
+    { type: 'usage', usage: { input: 9, output: 4, cacheRead: 0, cacheCreation: 0 } },
+    { type: 'end' },
+  ]],
+  ['length', [
+    { type: 'start', id: 'resp_s3', model: UPSTREAM_MODEL },
+    { type: 'block_start', index: 0, kind: 'text' },
+    { type: 'text_delta', index: 0, text: 'Once upon a' },
+    { type: 'block_stop', index: 0 },
+    { type: 'finish', reason: 'length' },
+    { type: 'usage', usage: { input: 5, output: 3, cacheRead: 0, cacheCreation: 0 } },
+    { type: 'end' },
+  ]],
+];
+
+// ---------------------------------------------------------------------------------------------
+// Known deviations: what each protocol cannot carry, and why. Each normalizer gets deep clones
+// of the expected and the actual value and erases exactly that difference from both.
+// ---------------------------------------------------------------------------------------------
+
+interface Deviations {
+  /** The written list: what is lost or changed, and why. */
+  notes: string[];
+  request?: (expected: ModelRequest, actual: ModelRequest) => void;
+  response?: (expected: ModelResponse, actual: ModelResponse) => void;
+  stream?: (expected: StreamEvent[], actual: StreamEvent[]) => void;
+  usage?: (u: Usage) => void;
+}
+
+const foldCacheCreation = (u: Usage): void => { u.input += u.cacheCreation; u.cacheCreation = 0; };
+const foldAllCache = (u: Usage): void => { u.input += u.cacheRead + u.cacheCreation; u.cacheRead = 0; u.cacheCreation = 0; };
+
+function eachPart(r: ModelRequest, f: (p: ModelRequest['messages'][number]['content'][number]) => void): void {
+  for (const m of r.messages) for (const p of m.content) f(p);
+}
+const dropImageUrls = (r: ModelRequest): void => {
+  for (const m of r.messages) m.content = m.content.filter((p) => p.type !== 'image' || p.url === undefined);
+};
+const forgetToolErrors = (r: ModelRequest): void => eachPart(r, (p) => { if (p.type === 'tool_result') p.isError = false; });
+const usageEvents = (events: StreamEvent[], f: (u: Usage) => void): void => {
+  for (const e of events) if (e.type === 'usage') f(e.usage);
+};
+/** Protocols whose tool arguments are objects send each call's arguments whole, re-serialized. */
+function coalesceToolArgs(events: StreamEvent[]): StreamEvent[] {
+  const out: StreamEvent[] = [];
+  for (const e of events) {
+    const prev = out[out.length - 1];
+    if (e.type === 'tool_args_delta' && prev?.type === 'tool_args_delta' && prev.index === e.index) prev.json += e.json;
+    else out.push({ ...e });
+  }
+  for (const e of out) if (e.type === 'tool_args_delta') e.json = JSON.stringify(JSON.parse(e.json));
+  return out;
+}
+const blankStartIds = (events: StreamEvent[]): void => {
+  for (const e of events) if (e.type === 'start') e.id = '';
+};
+
+const DEVIATIONS: Record<ProtocolName, Deviations> = {
+  openai: {
+    notes: [
+      'tool_result.isError: a `tool` message has no error flag, so a failed result reads back as isError false.',
+      'usage.cacheCreation: Chat Completions reports cached reads only; cache writes count as (uncached) prompt tokens.',
+    ],
+    request: (e, a) => { forgetToolErrors(e); forgetToolErrors(a); },
+    usage: foldCacheCreation,
+  },
+  responses: {
+    notes: [
+      'stop sequences: the Responses API has none, so `stop` is dropped on the way in.',
+      'tool_result.isError: function_call_output has no error flag.',
+      'usage.cacheCreation: only cached reads are reported (input_tokens_details.cached_tokens); writes count as input.',
+      'finish reason: there is none on the wire; tool_calls is read from function_call items, so a "stop" beside a tool call, or "tool_calls" without one, cannot survive (no fixture does that).',
+      'stream usage: sent once, inside response.completed, so only the last usage event survives (fixtures send one).',
+    ],
+    request: (e, a) => { delete e.stop; delete a.stop; forgetToolErrors(e); forgetToolErrors(a); },
+    usage: foldCacheCreation,
+  },
+  ollama: {
+    notes: [
+      'image URLs: Ollama takes base64 images only, so URL images are dropped; base64 media types are read back from magic bytes.',
+      'tool_choice: Ollama has no tool_choice; it is dropped.',
+      'tool_result.isError: a `tool` message has no error flag.',
+      'usage cache fields: Ollama reports prompt_eval_count only; cached reads and writes count as input.',
+      'response id: Ollama has none; one is made from created_at.',
+      'finish content_filter: Ollama has no such reason; it reads back as stop.',
+      'stream tool arguments: Ollama sends each call whole with arguments as an object, so deltas coalesce into one re-serialized JSON text.',
+      'tool call ids: not in Ollama\'s documented API; the codec writes and reads them as extra fields (`tool_calls[].id`, `tool_call_id`).',
+    ],
+    request: (e, a) => {
+      for (const r of [e, a]) { dropImageUrls(r); delete r.toolChoice; forgetToolErrors(r); }
+    },
+    response: (e, a) => {
+      e.id = a.id = '';
+      for (const r of [e, a]) if (r.finishReason === 'content_filter') r.finishReason = 'stop';
+    },
+    stream: (e, a) => {
+      for (const events of [e, a]) {
+        const merged = coalesceToolArgs(events);
+        events.splice(0, events.length, ...merged);
+        blankStartIds(events);
+      }
+    },
+    usage: foldAllCache,
+  },
+  // Provisional, by protocol facts; the owner of these codecs keeps them true.
+  anthropic: {
+    notes: [
+      'max_tokens: required by Anthropic, so a request without it gains the encoder\'s default.',
+    ],
+    request: (e, a) => { if (e.maxTokens === undefined) delete a.maxTokens; },
+  },
+  gemini: {
+    notes: [
+      'usage.cacheCreation: Gemini reports cachedContentTokenCount (reads) only; writes count as prompt tokens.',
+      'stream tool arguments: functionCall.args is an object, sent whole: deltas coalesce into one re-serialized JSON text.',
+      'tool_result.isError: functionResponse has no error flag.',
+    ],
+    request: (e, a) => { forgetToolErrors(e); forgetToolErrors(a); },
+    stream: (e, a) => {
+      for (const events of [e, a]) events.splice(0, events.length, ...coalesceToolArgs(events));
+    },
+    usage: foldCacheCreation,
+  },
+  bedrock: {
+    notes: [
+      'image URLs: Converse takes image bytes (or S3 locations), not URLs; URL images are dropped.',
+      'tool_choice none: Converse has no "none"; it is dropped.',
+      'response id and model: a Converse response carries neither.',
+    ],
+    request: (e, a) => {
+      for (const r of [e, a]) { dropImageUrls(r); if (r.toolChoice?.type === 'none') delete r.toolChoice; }
+    },
+    response: (e, a) => { e.id = a.id = ''; e.model = a.model = ''; },
+    stream: (e, a) => {
+      for (const events of [e, a]) for (const ev of events) if (ev.type === 'start') { ev.id = ''; ev.model = ''; }
+    },
+  },
+};
+
+// ---------------------------------------------------------------------------------------------
+// Comparison helpers
+// ---------------------------------------------------------------------------------------------
+
+function clone<T>(v: T): T {
+  return structuredClone(v);
+}
+
+/** A tool result's `name` is an optional hint for protocols that key results by name; not compared. */
+function stripResultNames(r: ModelRequest): void {
+  eachPart(r, (p) => { if (p.type === 'tool_result') delete p.name; });
+}
+
+function compareRequests(dev: Deviations, expected: ModelRequest, actual: ModelRequest): void {
+  const e = clone(expected);
+  const a = clone(actual);
+  stripResultNames(e);
+  stripResultNames(a);
+  dev.request?.(e, a);
+  assert.deepEqual(a, e);
+}
+
+function compareResponses(dev: Deviations, expected: ModelResponse, actual: ModelResponse): void {
+  const e = clone(expected);
+  const a = clone(actual);
+  dev.response?.(e, a);
+  if (dev.usage) { dev.usage(e.usage); dev.usage(a.usage); }
+  assert.deepEqual(a, e);
+}
+
+function normalizeStream(dev: Deviations, expected: StreamEvent[], actual: StreamEvent[]): [StreamEvent[], StreamEvent[]] {
+  const e = clone(expected);
+  const a = clone(actual);
+  dev.stream?.(e, a);
+  if (dev.usage) { usageEvents(e, dev.usage); usageEvents(a, dev.usage); }
+  return [e, a];
+}
+
+/** Where the suite reads the route from: gemini and bedrock put the model and stream flag in the path. */
+function routeFromPath(path: string): RouteInfo {
+  const gemini = /\/models\/([^/:]+):(streamGenerateContent|generateContent)/.exec(path);
+  if (gemini) return { pathModel: decodeURIComponent(gemini[1]), pathStream: gemini[2] === 'streamGenerateContent' };
+  const bedrock = /\/model\/([^/]+)\/(converse-stream|converse)(?:$|\?)/.exec(path);
+  if (bedrock) return { pathModel: decodeURIComponent(bedrock[1]), pathStream: bedrock[2] === 'converse-stream' };
+  return {};
+}
+
+const utf8 = new TextEncoder();
+function bytesOf(out: string | Uint8Array): Uint8Array {
+  return typeof out === 'string' ? utf8.encode(out) : out;
+}
+function concat(parts: Uint8Array[]): Uint8Array {
+  const total = parts.reduce((n, p) => n + p.length, 0);
+  const out = new Uint8Array(total);
+  let at = 0;
+  for (const p of parts) { out.set(p, at); at += p.length; }
+  return out;
+}
+
+function encodeStream(codec: Codec, events: StreamEvent[]): Uint8Array {
+  const enc = codec.createStreamEncoder();
+  return concat(events.map((e) => bytesOf(enc.encode(e))));
+}
+
+function decodeChunks(codec: Codec, chunks: Uint8Array[]): StreamEvent[] {
+  const dec = codec.createStreamDecoder();
+  const out: StreamEvent[] = [];
+  for (const c of chunks) out.push(...dec.push(c));
+  out.push(...dec.finish());
+  return out;
+}
+
+function headerValue(headers: Record<string, string>, name: string): string | undefined {
+  const key = Object.keys(headers).find((k) => k.toLowerCase() === name);
+  return key === undefined ? undefined : headers[key];
+}
+
+/** Each protocol's own error body (PROTOCOLS.md, "Errors in each protocol's own shape"). */
+const ERROR_SHAPES: Record<ProtocolName, (body: unknown, kind: ErrorKind, message: string, headers: Record<string, string>) => void> = {
+  openai: (b, k, m) => assert.deepEqual(b, { error: { message: m, type: ERROR_TABLE[k].openai, param: null, code: k } }),
+  responses: (b, k, m) => assert.deepEqual(b, { error: { message: m, type: ERROR_TABLE[k].openai, param: null, code: k } }),
+  anthropic: (b, k, m) => assert.deepEqual(b, { type: 'error', error: { type: ERROR_TABLE[k].anthropic, message: m } }),
+  gemini: (b, k, m) => assert.deepEqual(b, { error: { code: statusFor(k, 'gemini'), message: m, status: ERROR_TABLE[k].gemini } }),
+  bedrock: (b, k, m, h) => {
+    assert.equal((b as { message?: unknown }).message, m);
+    assert.equal(headerValue(h, 'x-amzn-errortype'), ERROR_TABLE[k].bedrock);
+  },
+  ollama: (b, _k, m) => assert.deepEqual(b, { error: m }),
+};
+
+// ---------------------------------------------------------------------------------------------
+// The suite
+// ---------------------------------------------------------------------------------------------
+
+for (const name of selected) {
+  let codec: Codec | undefined;
+  let loadError: unknown;
+  try {
+    codec = await loadCodec(name);
+  } catch (e) {
+    loadError = e;
+  }
+  const dev = DEVIATIONS[name];
+
+  describe(`conformance: ${name}`, () => {
+    if (codec === undefined) {
+      it('loads', () => { throw loadError; });
+      return;
+    }
+    const c = codec;
+
+    it('is registered under its own name', () => assert.equal(c.name, name));
+
+    describe('request round trip: decodeRequest(encodeRequest(req)) == req', () => {
+      for (const [label, req] of REQUEST_CASES) {
+        it(label, () => {
+          const encoded = c.encodeRequest(req, UPSTREAM_MODEL);
+          const route = routeFromPath(encoded.path);
+          const body: unknown = JSON.parse(encoded.body);
+          assert.equal(c.requestedModel(body, route), UPSTREAM_MODEL);
+          assert.equal(c.requestedStream(body, route), req.stream);
+          compareRequests(dev, req, c.decodeRequest(body, route));
+          assert.equal(encoded.path, c.upstreamPath(UPSTREAM_MODEL, req.stream));
+        });
+      }
+    });
+
+    describe('response round trip: decodeResponse(encodeResponse(resp)) == resp', () => {
+      for (const [label, resp] of RESPONSE_CASES) {
+        it(label, () => compareResponses(dev, resp, c.decodeResponse(JSON.parse(c.encodeResponse(resp)))));
+      }
+    });
+
+    describe('stream round trip, bytes split at every offset and one byte at a time', () => {
+      for (const [label, events] of STREAM_CASES) {
+        it(label, () => {
+          const bytes = encodeStream(c, events);
+          const whole = decodeChunks(c, [bytes]);
+          const [expected, actual] = normalizeStream(dev, events, whole);
+          assert.deepEqual(actual, expected);
+          const want = JSON.stringify(actual);
+          for (let cut = 0; cut <= bytes.length; cut++) {
+            const split = decodeChunks(c, [bytes.subarray(0, cut), bytes.subarray(cut)]);
+            const got = JSON.stringify(normalizeStream(dev, events, split)[1]);
+            if (got !== want) assert.deepEqual(JSON.parse(got), JSON.parse(want), `split at byte ${cut}`);
+          }
+          const ones: Uint8Array[] = [];
+          for (let i = 0; i < bytes.length; i++) ones.push(bytes.subarray(i, i + 1));
+          assert.deepEqual(normalizeStream(dev, events, decodeChunks(c, ones))[1], actual, 'one byte at a time');
+        });
+      }
+    });
+
+    describe('errors in the protocol\'s own shape', () => {
+      const kinds: ErrorKind[] = ['invalid_request', 'unauthorized', 'forbidden', 'model_not_found', 'rate_limited', 'insufficient_quota', 'exhausted', 'upstream_timeout'];
+      for (const kind of kinds) {
+        it(kind, () => {
+          const message = `gateway says ${kind}`;
+          const err = c.encodeError(kind, message);
+          assert.equal(err.status, statusFor(kind, name));
+          assert.match(headerValue(err.headers, 'content-type') ?? '', /^application\/json/);
+          assert.equal(headerValue(err.headers, 'retry-after'), undefined);
+          ERROR_SHAPES[name](JSON.parse(err.body), kind, message, err.headers);
+        });
+      }
+      it('carries retry-after when given', () => {
+        const err = c.encodeError('rate_limited', 'slow down', 7);
+        assert.equal(headerValue(err.headers, 'retry-after'), '7');
+      });
+      it('has a mid-stream error event that names the message', () => {
+        const out = c.createStreamEncoder().error('upstream_error', 'upstream fell over');
+        assert.ok(Buffer.from(bytesOf(out)).includes('upstream fell over'));
+      });
+    });
+
+    describe('passthrough', () => {
+      for (const [label, events] of STREAM_CASES) {
+        it(`stream usage equals the encoded stream's usage: ${label}`, () => {
+          const encoded = c.encodeRequest(richRequest({ stream: true }), UPSTREAM_MODEL);
+          const body: unknown = JSON.parse(encoded.body);
+          const bytes = encodeStream(c, events);
+          const pt = c.createPassthroughStream(body);
+          const out: Uint8Array[] = [];
+          for (let i = 0; i < bytes.length; i += 7) out.push(bytesOf(pt.push(bytes.subarray(i, i + 7))));
+          out.push(bytesOf(pt.end()));
+          const expected = clone([...events].reverse().find((e) => e.type === 'usage') as { type: 'usage'; usage: Usage }).usage;
+          const actual = clone(pt.usage());
+          assert.ok(actual !== null, 'usage seen');
+          if (dev.usage) { dev.usage(expected); dev.usage(actual); }
+          assert.deepEqual(actual, expected);
+          if (c.streamUsageRequested(body)) assert.deepEqual(Buffer.from(concat(out)), Buffer.from(bytes), 'bytes unchanged');
+        });
+      }
+
+      for (const [label, resp] of RESPONSE_CASES) {
+        it(`usageFromResponse: ${label}`, () => {
+          const expected = clone(resp.usage);
+          const actual = clone(c.usageFromResponse(JSON.parse(c.encodeResponse(resp))));
+          assert.ok(actual !== null);
+          if (dev.usage) { dev.usage(expected); dev.usage(actual); }
+          assert.deepEqual(actual, expected);
+        });
+      }
+
+      it('passthroughBody keeps the request and names the lane\'s model', () => {
+        for (const stream of [false, true]) {
+          const encoded = c.encodeRequest(richRequest({ stream }), 'caller-pool');
+          const route = routeFromPath(encoded.path);
+          const body: unknown = JSON.parse(encoded.body);
+          const out = c.passthroughBody(encoded.body, body, UPSTREAM_MODEL, stream);
+          const rewritten: unknown = JSON.parse(out);
+          const inBody = c.requestedModel(body, {}) !== undefined;
+          assert.equal(c.requestedModel(rewritten, route), inBody ? UPSTREAM_MODEL : 'caller-pool');
+          const before = c.decodeRequest(body, route);
+          const after = c.decodeRequest(rewritten, route);
+          assert.deepEqual({ ...after, model: '' }, { ...before, model: '' });
+        }
+      });
+    });
+
+    it('has its deviations written down', () => assert.ok(Array.isArray(dev.notes)));
+  });
+}
