@@ -249,20 +249,23 @@ const DEVIATIONS: Record<ProtocolName, Deviations> = {
     },
     usage: foldAllCache,
   },
-  // Provisional, by protocol facts; the owner of these codecs keeps them true.
   anthropic: {
     notes: [
-      'max_tokens: required by Anthropic, so a request without it gains the encoder\'s default.',
+      'max_tokens: required by Anthropic, so a request without it gains the encoder\'s default (4096).',
     ],
     request: (e, a) => { if (e.maxTokens === undefined) delete a.maxTokens; },
   },
   gemini: {
     notes: [
+      'image URLs without a media type: written as fileData with no mimeType; read back, a fileData not marked image/* is not known to be an image and is dropped.',
       'usage.cacheCreation: Gemini reports cachedContentTokenCount (reads) only; writes count as prompt tokens.',
       'stream tool arguments: functionCall.args is an object, sent whole: deltas coalesce into one re-serialized JSON text.',
-      'tool_result.isError: functionResponse has no error flag.',
+      'tool_result.isError: functionResponse has no error flag; the codec writes a failed result as response {"error": text} and reads that shape back as a failure (Gemini\'s documented convention), so it survives.',
+      'response id: synthesized ("gemini-response") when the upstream sends no responseId; tool call ids: call_0, call_1... when functionCall has no id.',
     ],
-    request: (e, a) => { forgetToolErrors(e); forgetToolErrors(a); },
+    request: (e, a) => {
+      for (const r of [e, a]) for (const m of r.messages) m.content = m.content.filter((p) => p.type !== 'image' || p.url === undefined || p.mediaType !== undefined);
+    },
     stream: (e, a) => {
       for (const events of [e, a]) events.splice(0, events.length, ...coalesceToolArgs(events));
     },
@@ -270,9 +273,9 @@ const DEVIATIONS: Record<ProtocolName, Deviations> = {
   },
   bedrock: {
     notes: [
-      'image URLs: Converse takes image bytes (or S3 locations), not URLs; URL images are dropped.',
-      'tool_choice none: Converse has no "none"; it is dropped.',
-      'response id and model: a Converse response carries neither.',
+      'image URLs: Converse takes image bytes (or S3 locations), not URLs; URL images are dropped (data: URLs become bytes).',
+      'tool_choice none: Converse has no "none". The tools are left out, unless the history holds tool blocks (Converse then requires toolConfig), when they go without a choice: either way "none" reads back absent.',
+      'response id and model: a Converse response carries neither; the id reads back as "bedrock-converse" and the model as "".',
     ],
     request: (e, a) => {
       for (const r of [e, a]) { dropImageUrls(r); if (r.toolChoice?.type === 'none') delete r.toolChoice; }
