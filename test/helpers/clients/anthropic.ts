@@ -1,0 +1,152 @@
+// Anthropic Messages through `@anthropic-ai/sdk` (client.messages.create, stream: true for the
+// raw event stream, which the SDK parses).
+import Anthropic from '@anthropic-ai/sdk';
+import type {
+  ContentBlockParam,
+  Message,
+  MessageParam,
+  RawMessageStreamEvent,
+  Tool,
+} from '@anthropic-ai/sdk/resources/messages/messages';
+import {
+  SDK_TIMEOUT_MS,
+  parseArguments,
+  unknownFinish,
+  type ChatOptions,
+  type NormalizedFinish,
+  type NormalizedMessage,
+  type NormalizedResult,
+  type ProtocolClient,
+  type ToolCallOut,
+  type ToolSpec,
+} from './types.js';
+
+/** Anthropic requires max_tokens; the mock answers a few tokens whatever it is. */
+const MAX_TOKENS = 256;
+
+/** The SDK pointed at the gateway (it appends /v1/messages itself), no retries. */
+export function anthropicSdk(gatewayUrl: string): Anthropic {
+  return new Anthropic({ baseURL: gatewayUrl, apiKey: 'sk-ant-test', maxRetries: 0, timeout: SDK_TIMEOUT_MS });
+}
+
+export function toAnthropicMessages(messages: readonly NormalizedMessage[]): MessageParam[] {
+  const out: MessageParam[] = [];
+  messages.forEach((m, i) => {
+    if (m.role === 'user') out.push({ role: 'user', content: m.text });
+    else if (m.role === 'assistant') {
+      const content: ContentBlockParam[] = [];
+      if (m.text !== undefined && m.text !== '') content.push({ type: 'text', text: m.text });
+      (m.toolCalls ?? []).forEach((c, j) => content.push({ type: 'tool_use', id: c.id ?? `toolu_${i}_${j}`, name: c.name, input: c.arguments }));
+      out.push({ role: 'assistant', content });
+    } else {
+      out.push({ role: 'user', content: [{ type: 'tool_result', tool_use_id: m.toolCallId ?? previousCallId(messages, i), content: m.content }] });
+    }
+  });
+  return out;
+}
+
+function previousCallId(messages: readonly NormalizedMessage[], at: number): string {
+  for (let i = at - 1; i >= 0; i--) {
+    const m = messages[i];
+    if (m.role === 'assistant' && m.toolCalls !== undefined && m.toolCalls.length > 0) return m.toolCalls[0].id ?? `toolu_${i}_0`;
+  }
+  return 'toolu_missing';
+}
+
+function toAnthropicTools(tools: readonly ToolSpec[] | undefined): Tool[] | undefined {
+  return tools?.map((t) => ({ name: t.name, description: t.description, input_schema: t.parameters as Tool['input_schema'] }));
+}
+
+function finishOf(reason: string | null | undefined): NormalizedFinish {
+  switch (reason) {
+    case 'end_turn':
+    case 'stop_sequence': return 'stop';
+    case 'max_tokens': return 'length';
+    case 'tool_use': return 'tool_calls';
+    case 'refusal': return 'content_filter';
+    default: return unknownFinish('anthropic', reason);
+  }
+}
+
+function fromMessage(m: Message): NormalizedResult {
+  let text = '';
+  const toolCalls: ToolCallOut[] = [];
+  for (const block of m.content) {
+    if (block.type === 'text') text += block.text;
+    else if (block.type === 'tool_use') toolCalls.push({ id: block.id, name: block.name, arguments: block.input });
+  }
+  return {
+    text,
+    toolCalls,
+    finish: finishOf(m.stop_reason),
+    usage: { input: m.usage.input_tokens, output: m.usage.output_tokens, cacheRead: m.usage.cache_read_input_tokens ?? 0 },
+    chunks: 0,
+  };
+}
+
+interface ToolAccumulator { id: string; name: string; args: string }
+
+async function fromStream(stream: AsyncIterable<RawMessageStreamEvent>, onChunk?: () => void): Promise<NormalizedResult> {
+  let text = '';
+  let chunks = 0;
+  let stop: string | null = null;
+  let stopped = false;
+  const usage = { input: -1, output: -1, cacheRead: 0 };
+  const tools = new Map<number, ToolAccumulator>();
+  for await (const event of stream) {
+    switch (event.type) {
+      case 'message_start':
+        usage.input = event.message.usage.input_tokens;
+        usage.output = event.message.usage.output_tokens;
+        usage.cacheRead = event.message.usage.cache_read_input_tokens ?? 0;
+        break;
+      case 'content_block_start':
+        if (event.content_block.type === 'tool_use') tools.set(event.index, { id: event.content_block.id, name: event.content_block.name, args: '' });
+        break;
+      case 'content_block_delta':
+        if (event.delta.type === 'text_delta') text += event.delta.text;
+        else if (event.delta.type === 'input_json_delta') {
+          const acc = tools.get(event.index);
+          if (acc === undefined) throw new Error(`anthropic adapter: input_json_delta for unknown block ${event.index}`);
+          acc.args += event.delta.partial_json;
+        } else break;
+        chunks++;
+        onChunk?.();
+        break;
+      case 'message_delta':
+        stop = event.delta.stop_reason;
+        // message_delta's counts are cumulative; input fields appear there only sometimes.
+        usage.output = event.usage.output_tokens;
+        if (event.usage.input_tokens != null) usage.input = event.usage.input_tokens;
+        if (event.usage.cache_read_input_tokens != null) usage.cacheRead = event.usage.cache_read_input_tokens;
+        break;
+      case 'message_stop':
+        stopped = true;
+        break;
+      default:
+        break;
+    }
+  }
+  if (!stopped) throw new Error('anthropic adapter: the stream ended without message_stop');
+  if (usage.input < 0) throw new Error('anthropic adapter: the stream had no message_start');
+  const toolCalls = [...tools.entries()].sort((a, b) => a[0] - b[0]).map(([, t]) => ({ id: t.id, name: t.name, arguments: parseArguments(t.args) }));
+  return { text, toolCalls, finish: finishOf(stop), usage, chunks };
+}
+
+export function anthropicClient(gatewayUrl: string): ProtocolClient {
+  const sdk = anthropicSdk(gatewayUrl);
+  return {
+    name: 'anthropic',
+    async chat(opts: ChatOptions): Promise<NormalizedResult> {
+      const base = {
+        model: opts.model,
+        max_tokens: MAX_TOKENS,
+        messages: toAnthropicMessages(opts.messages),
+        ...(opts.system !== undefined ? { system: opts.system } : {}),
+        ...(opts.tools !== undefined ? { tools: toAnthropicTools(opts.tools) } : {}),
+      };
+      if (!opts.stream) return fromMessage(await sdk.messages.create({ ...base, stream: false }));
+      return fromStream(await sdk.messages.create({ ...base, stream: true }), opts.onChunk);
+    },
+  };
+}
