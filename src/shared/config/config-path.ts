@@ -20,6 +20,8 @@ export function formatPath(segments: readonly PathSegment[]): string {
 export interface ConfigIssue {
   path: string;
   message: string;
+  /** A root cause (e.g. an unset variable) that stays when errors downstream of it are dropped. */
+  cause?: boolean;
 }
 
 export function issue(segments: readonly PathSegment[] | string, message: string): ConfigIssue {

@@ -10,7 +10,7 @@ export const Protocol = Type.Union(
   { description: 'Wire protocol the provider speaks.' },
 );
 
-const mode = (name: string) => Type.Literal(name, { description: 'Auth mode.' });
+const mode = <M extends string>(name: M) => Type.Literal(name, { description: 'Auth mode.' });
 const strict = (description: string) => ({ additionalProperties: false, description });
 
 export const NoneAuth = Type.Object({ mode: mode('none') }, strict('No upstream credential.'));

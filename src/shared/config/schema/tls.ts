@@ -1,4 +1,6 @@
 // Inbound TLS of the data-plane listener. Loaded once at startup; rotation needs a restart.
+// A plain string is a path or inline PEM (read by the TLS check); a secret reference is
+// resolved like any other secret.
 import { Type } from '@sinclair/typebox';
 import { SecretRefField } from './secret-ref.js';
 
@@ -8,7 +10,7 @@ function PemSource(description: string) {
       Type.String({ minLength: 1, description: "A file path (relative to the config's folder) or the PEM text itself." }),
       SecretRefField('A secret reference whose value is the PEM text.'),
     ],
-    { 'x-secret': true, description },
+    { description },
   );
 }
 

@@ -1,0 +1,118 @@
+// Checks of the deployment config the schema cannot express: addresses, auth chains and the
+// secrets they need, durations, conflicting flags, and the references of the sections that
+// later work owns (hooks, export, identity providers, role bindings).
+import { listenAddressProblem, parseListenAddress } from '../../shared/config/address.js';
+import { issue } from '../../shared/config/config-path.js';
+import { parseDurationMs } from '../../shared/config/duration.js';
+import { RESERVED_HOOK_NAMES } from '../../shared/config/schema/hooks.js';
+import type { LoadContext } from './load-result.js';
+import { entriesOf, field, isPlainObject, knownList, stringsOf } from './shape.js';
+
+export function checkDeployment(config: unknown, ctx: LoadContext): void {
+  checkListeners(config, ctx);
+  checkAuth(config, ctx);
+  checkBreakers(config, ctx);
+  checkHooks(config, ctx);
+  checkExport(config, ctx);
+  checkIdentity(config, ctx);
+  const publicUrl = field(config, 'public_url');
+  if (typeof publicUrl === 'string' && !/^https?:\/\/[^/\s]+/.test(publicUrl)) {
+    ctx.issues.push(issue('public_url', 'expected an http(s) URL, e.g. https://gateway.example.com'));
+  }
+}
+
+function checkListeners(config: unknown, ctx: LoadContext): void {
+  const addresses: string[] = [];
+  for (const key of ['listen', 'admin_listen']) {
+    const text = field(config, key);
+    if (typeof text !== 'string') continue;
+    const problem = listenAddressProblem(text);
+    if (problem !== undefined) {
+      ctx.issues.push(issue(key, problem));
+      continue;
+    }
+    const parsed = parseListenAddress(text);
+    if (parsed.port !== 0) addresses.push(`${parsed.host}:${parsed.port}`);
+  }
+  if (addresses.length === 2 && addresses[0] === addresses[1]) {
+    ctx.issues.push(issue('admin_listen', `must differ from listen (both are ${addresses[0]})`));
+  }
+}
+
+function checkAuth(config: unknown, ctx: LoadContext): void {
+  const providers = Object.keys(isPlainObject(field(config, 'identity-providers')) ? (field(config, 'identity-providers') as object) : {});
+  const chains: Array<[string, string]> = [['chain', 'keys'], ['admin_auth', 'admin-tokens']];
+  for (const [chain, builtin] of chains) {
+    for (const [index, name] of stringsOf(field(config, 'auth', chain))) {
+      if (name !== builtin && !providers.includes(name)) {
+        ctx.issues.push(issue(['auth', chain, index], `unknown auth module "${name}" (expected "${builtin}" or an identity-provider name; ${knownList(providers)})`));
+      }
+    }
+  }
+  const names = (chain: string) => stringsOf(field(config, 'auth', chain)).map(([, name]) => name);
+  if (names('chain').includes('keys') && field(config, 'auth', 'signing_key') === undefined) {
+    ctx.issues.push(issue('auth.signing_key', 'required when auth.chain names "keys" (a secret reference to an ed25519 key)'));
+  }
+  if (names('admin_auth').includes('admin-tokens') && field(config, 'auth', 'admin_token') === undefined) {
+    ctx.issues.push(issue('auth.admin_token', 'required when auth.admin_auth names "admin-tokens" (a secret reference)'));
+  }
+  const ttl = field(config, 'auth', 'key_ttl');
+  if (typeof ttl === 'string' && parseDurationMs(ttl) === 0) ctx.issues.push(issue('auth.key_ttl', 'must be longer than zero'));
+  if (Array.isArray(field(config, 'auth', 'chain')) && names('chain').length === 0) {
+    ctx.warnings.push('auth.chain is empty: the data plane is an OPEN RELAY; anyone who can reach it can spend every provider credential');
+  }
+  if (Array.isArray(field(config, 'auth', 'admin_auth')) && names('admin_auth').length === 0) {
+    ctx.warnings.push('auth.admin_auth is empty: the admin plane is open (anonymous, full authority); for development only');
+  }
+}
+
+function checkBreakers(config: unknown, ctx: LoadContext): void {
+  for (const [pool, definition] of entriesOf(field(config, 'pools'))) {
+    const base = field(definition, 'breaker', 'base_cooldown_secs');
+    const max = field(definition, 'breaker', 'max_cooldown_secs');
+    if (typeof base === 'number' && typeof max === 'number' && max < base) {
+      ctx.issues.push(issue(['pools', pool, 'breaker', 'max_cooldown_secs'], `must be >= base_cooldown_secs (${base}), got ${max}`));
+    }
+  }
+}
+
+function checkHooks(config: unknown, ctx: LoadContext): void {
+  const hooks = field(config, 'hooks');
+  const names = isPlainObject(hooks) ? Object.keys(hooks) : [];
+  for (const name of names) {
+    if (RESERVED_HOOK_NAMES.includes(name)) ctx.issues.push(issue(['hooks', name], `"${name}" is a reserved word and cannot name a hook`));
+  }
+  for (const [index, name] of stringsOf(field(config, 'global_hooks'))) {
+    if (!names.includes(name)) ctx.issues.push(issue(['global_hooks', index], `unknown hook "${name}" (${knownList(names)})`));
+  }
+}
+
+function checkExport(config: unknown, ctx: LoadContext): void {
+  for (const [name, instance] of entriesOf(field(config, 'export'))) {
+    if (instance.module !== 'prometheus') continue;
+    const buffer = field(instance, 'settings', 'buffer_seconds');
+    if (typeof buffer !== 'number' || !(buffer > 0)) {
+      ctx.issues.push(issue(['export', name, 'settings', 'buffer_seconds'], 'required by module "prometheus": seconds of samples kept, a number > 0'));
+    }
+  }
+}
+
+function checkIdentity(config: unknown, ctx: LoadContext): void {
+  const providers = field(config, 'identity-providers');
+  for (const [name, provider] of entriesOf(providers)) {
+    if (field(provider, 'settings', 'key_ttl') !== undefined) {
+      ctx.issues.push(issue(['identity-providers', name, 'settings', 'key_ttl'], 'key lifetime is set on auth.key_ttl only'));
+    }
+  }
+  const known = isPlainObject(providers) ? Object.keys(providers) : [];
+  for (const [provider, groups] of entriesOf(field(config, 'role_bindings'))) {
+    if (!known.includes(provider)) {
+      ctx.issues.push(issue(['role_bindings', provider], `unknown identity provider "${provider}" (${knownList(known)})`));
+    }
+    for (const [group, binding] of entriesOf(groups)) {
+      if (binding.group === undefined && binding.admin_scope === undefined) {
+        ctx.issues.push(issue(['role_bindings', provider, group], 'needs group or admin_scope'));
+      }
+    }
+  }
+}
