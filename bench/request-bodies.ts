@@ -43,11 +43,12 @@ export function anthropicMessagesBody(opts: ChatBodyOptions): string {
   opts.chunks);
 }
 
+const FILLER = ' Keep the answer short and plain.';
+
 // Grows the prompt with ASCII filler until the body reaches the target size (never trims).
 function padToTarget(render: (prompt: string) => string, chunks: number | undefined): string {
   const prompt = chunks === undefined ? USER_PROMPT : `[mock chunks=${chunks}] ${USER_PROMPT}`;
-  const body = render(prompt);
-  const missing = BODY_BYTES_TARGET - Buffer.byteLength(body);
-  if (missing <= 0) return body;
-  return render(`${prompt} ${'.'.repeat(missing - 1)}`);
+  const missing = BODY_BYTES_TARGET - Buffer.byteLength(render(prompt));
+  if (missing <= 0) return render(prompt);
+  return render(prompt + FILLER.repeat(Math.ceil(missing / FILLER.length)).slice(0, missing));
 }

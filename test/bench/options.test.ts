@@ -1,0 +1,43 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { parseBenchOptions } from '../../bench/options.js';
+
+test('defaults: every scenario and target, pinned, one worker, results dir', () => {
+  const o = parseBenchOptions([], '/r');
+  assert.deepEqual(o, {
+    scenarios: [],
+    targets: ['mock', 'baseline', 'nginx', 'gateway'],
+    durationSecs: null,
+    warmupSecs: 2,
+    connections: null,
+    workers: 1,
+    pin: true,
+    outDir: '/r',
+    keepTemp: false,
+    list: false,
+    help: false,
+  });
+});
+
+test('flags: scenario lists, targets, duration with or without s, pin off, no-write', () => {
+  const o = parseBenchOptions(
+    ['--scenario', 'a,b', '--scenario', 'c', '--targets', 'mock,gateway', '--duration', '10s', '--warmup', '0', '--connections', '128', '--workers', '2', '--pin', 'off', '--no-write'],
+    '/r',
+  );
+  assert.deepEqual(o.scenarios, ['a', 'b', 'c']);
+  assert.deepEqual(o.targets, ['mock', 'gateway']);
+  assert.equal(o.durationSecs, 10);
+  assert.equal(o.warmupSecs, 0);
+  assert.equal(o.connections, 128);
+  assert.equal(o.workers, 2);
+  assert.equal(o.pin, false);
+  assert.equal(o.outDir, null);
+});
+
+test('bad flags are named in the error', () => {
+  assert.throws(() => parseBenchOptions(['--pin', 'maybe'], '/r'), /--pin must be "on" or "off"/);
+  assert.throws(() => parseBenchOptions(['--duration', '1.5'], '/r'), /--duration must be whole seconds/);
+  assert.throws(() => parseBenchOptions(['--workers', '0'], '/r'), /--workers must be an integer/);
+  assert.throws(() => parseBenchOptions(['--targets', 'mock,envoy'], '/r'), /unknown target "envoy"/);
+  assert.throws(() => parseBenchOptions(['--bogus'], '/r'), /bogus/);
+});

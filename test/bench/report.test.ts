@@ -1,0 +1,105 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  addedLatencyMicros,
+  atCeiling,
+  formatMs,
+  ratiosTo,
+  renderMarkdown,
+  type BenchReport,
+  type RowMeasurement,
+  type RowResult,
+} from '../../bench/report.js';
+import type { TargetKind } from '../../bench/scenario.js';
+
+function row(target: TargetKind, rps: number, cpuMicros: number, p50: number, p99: number): RowResult {
+  const m: RowMeasurement = {
+    requests: rps * 5,
+    requestsPerSec: rps,
+    latencyMicros: { p50, p99, p999: p99 * 2 },
+    errors: 0,
+    cpuMicrosPerRequest: cpuMicros,
+    cpuPercent: 99,
+    peakRssBytes: 64 * 1024 * 1024,
+    peakRssLifetime: false,
+    coreBusyPercent: { '0': 99.4, '1': 100 },
+  };
+  return { target, label: target, outcome: 'ok', measurement: m };
+}
+
+const mock = row('mock', 100_000, 9, 500, 1_500);
+const baseline = row('baseline', 26_000, 38, 2_000, 16_000);
+const nginx = row('nginx', 86_000, 11, 700, 1_500);
+const gateway = row('gateway', 20_800, 47.5, 2_500, 20_000);
+const failed: RowResult = { target: 'gateway', label: 'gateway', outcome: 'failed', reason: 'gateway not built: dist/src/cli.js is missing\nsecond line' };
+
+test('ratios divide the row by the reference: req/s and CPU per request', () => {
+  const vsBase = ratiosTo(gateway, baseline);
+  assert.equal(vsBase.requestsPerSec, 0.8);
+  assert.equal(vsBase.cpuPerRequest, 1.25);
+  const vsNginx = ratiosTo(gateway, nginx);
+  assert.ok(Math.abs((vsNginx.requestsPerSec ?? 0) - 20_800 / 86_000) < 1e-12);
+  assert.ok(Math.abs((vsNginx.cpuPerRequest ?? 0) - 47.5 / 11) < 1e-12);
+});
+
+test('no ratio when either row did not run', () => {
+  assert.deepEqual(ratiosTo(failed, baseline), { requestsPerSec: null, cpuPerRequest: null });
+  assert.deepEqual(ratiosTo(gateway, undefined), { requestsPerSec: null, cpuPerRequest: null });
+});
+
+test('added latency is the row minus the mock-direct row', () => {
+  assert.deepEqual(addedLatencyMicros(gateway, mock), { p50: 2_000, p99: 18_500 });
+  assert.equal(addedLatencyMicros(failed, mock), null);
+});
+
+test('a proxy within 10% of the mock-direct rate is marked as load-bound', () => {
+  assert.equal(atCeiling(row('nginx', 91_000, 11, 1, 1), mock), true);
+  assert.equal(atCeiling(nginx, mock), false);
+  assert.equal(atCeiling(mock, mock), false);
+});
+
+test('formatMs keeps three decimals under 10 ms', () => {
+  assert.equal(formatMs(1_512), '1.512');
+  assert.equal(formatMs(16_040), '16.04');
+});
+
+const report: BenchReport = {
+  info: {
+    startedAt: new Date(Date.UTC(2025, 10, 22, 14, 5)),
+    commit: 'abc1234',
+    machine: 'test CPU, 2 usable cores (0,1)',
+    versions: 'node v20',
+    pinning: 'gateway/baseline/nginx (1 worker) on core 0; mock + wrk (1 thread) on core 1',
+    workers: 1,
+    warmupSecs: 2,
+    loadAverage: '0.10 0.20 0.30',
+  },
+  scenarios: [
+    { name: 'openai-nonstream', title: 'OpenAI chat', kind: 'throughput', method: 'POST', path: '/v1/chat/completions', bodyBytes: 298, connections: 64, durationSecs: 5, rows: [mock, baseline, nginx, gateway] },
+    { name: 'added-latency', title: 'sequential', kind: 'added-latency', method: 'POST', path: '/v1/chat/completions', bodyBytes: 298, connections: 1, durationSecs: 5, rows: [mock, baseline, failed] },
+  ],
+};
+
+test('the markdown states the pinning, the ratios, the ceiling and why a row failed', () => {
+  const md = renderMarkdown(report);
+  assert.match(md, /^# Bench results, 2025-11-22 14:05 UTC$/m);
+  assert.ok(md.includes('- pinning: gateway/baseline/nginx (1 worker) on core 0; mock + wrk (1 thread) on core 1'));
+  // Summary line of the throughput scenario: gateway vs baseline and vs nginx.
+  assert.match(md, /\| openai-nonstream \| 100,000 \| 26,000 \| 86,000 \| 20,800 \| 0\.80×, 1\.25× \| 0\.24×, 4\.32× \| – \|/);
+  // The gateway's own row carries the same ratios; nginx's row is compared to the baseline only.
+  assert.match(md, /\| gateway \| 20,800 \| 2\.500 \| 20\.00 \| 40\.00 \| 47\.5 \| 99 \| 64\.0 \| 0 \| 0\.80×, 1\.25× \| 0\.24×, 4\.32× \| c0 99 · c1 100 \|/);
+  assert.match(md, /\| nginx \| 86,000 \| 0\.700 \| 1\.500 \| 3\.000 \| 11\.0 \| 99 \| 64\.0 \| 0 \| 3\.31×, 0\.29× \| – \|/);
+  assert.ok(md.includes('Ceiling (wrk straight to the mock, same cores): 100,000 req/s.'));
+  // Added latency: baseline minus mock; the failed gateway row says why, in the table and in full below it.
+  assert.match(md, /\| baseline \| 26,000 \| 2\.000 \| 16\.00 \| 32\.00 \| \+1500 \| \+14500 \|/);
+  assert.match(md, /\| gateway \| FAILED: gateway not built: dist\/src\/cli\.js is missing \|/);
+  assert.ok(md.includes('```\ngateway not built: dist/src/cli.js is missing\nsecond line\n```'));
+});
+
+test('rows with errors are flagged, and pipes in reasons do not break the table', () => {
+  const bad = row('gateway', 50_000, 20, 1, 1);
+  bad.measurement!.errors = 1234;
+  const md = renderMarkdown({ ...report, scenarios: [{ ...report.scenarios[0], rows: [mock, bad, { target: 'nginx', label: 'nginx', outcome: 'skipped', reason: 'a | b' }] }] });
+  assert.match(md, /\| ⚠ 1,234 \|/);
+  assert.match(md, /\| nginx \| skipped: a \\\| b \|/);
+});

@@ -1,0 +1,36 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { checkScenario, loadScenarios, selectScenarios } from '../../bench/scenario-catalog.js';
+import { BODY_BYTES_TARGET } from '../../bench/request-bodies.js';
+
+test('the shipped scenarios load, in order, with 298-byte JSON bodies', async () => {
+  const all = await loadScenarios();
+  const names = all.map((s) => s.name);
+  for (const n of ['openai-nonstream', 'openai-stream-50', 'openai-stream-500', 'anthropic-to-openai-nonstream', 'anthropic-to-openai-stream', 'added-latency']) {
+    assert.ok(names.includes(n), `missing ${n}`);
+  }
+  assert.equal(names[0], 'openai-nonstream');
+  for (const s of all) {
+    if (s.request.body === undefined) continue;
+    assert.equal(Buffer.byteLength(s.request.body), BODY_BYTES_TARGET, s.name);
+    JSON.parse(s.request.body);
+  }
+  const stream500 = all.find((s) => s.name === 'openai-stream-500')!;
+  assert.match(stream500.request.body ?? '', /\[mock chunks=500\]/);
+  assert.equal(JSON.parse(stream500.request.body ?? '').stream, true);
+});
+
+test('selectScenarios keeps the order asked for and names the known ones on a typo', async () => {
+  const all = await loadScenarios();
+  assert.deepEqual(selectScenarios(all, ['added-latency', 'openai-nonstream']).map((s) => s.name), ['added-latency', 'openai-nonstream']);
+  assert.throws(() => selectScenarios(all, ['nope']), /unknown scenario "nope"; known: .*openai-nonstream/);
+});
+
+test('checkScenario names the file and the bad field', () => {
+  const good = { name: 'x-y', title: 't', kind: 'throughput', request: { method: 'POST', path: '/v1/x' }, targets: ['mock'], connections: 64, durationSecs: 5 };
+  assert.equal(checkScenario(good, 'x.js').name, 'x-y');
+  assert.throws(() => checkScenario({ ...good, name: 'Bad Name' }, 'x.js'), /bench\/scenarios\/x\.js: name/);
+  assert.throws(() => checkScenario({ ...good, targets: ['envoy'] }, 'x.js'), /unknown target "envoy"/);
+  assert.throws(() => checkScenario({ ...good, durationSecs: 2.5 }, 'x.js'), /durationSecs/);
+  assert.throws(() => checkScenario({ ...good, request: { method: 'POST', path: 'v1' } }, 'x.js'), /request\.path/);
+});
