@@ -28,6 +28,11 @@ export class ConfigState {
     growShared(this.compiled.sabBytes);
   }
 
+  /** config.locked: admin config mutations are refused; edit the file and reload. */
+  locked(): boolean {
+    return this.loaded.config?.config?.locked === true;
+  }
+
   /** Apply a full deployment config given as JSON (POST /config/apply). */
   async applyDocument(workers: WorkerPool, document: unknown): Promise<ApplyOutcome> {
     const loaded = await loadConfig({ configPath: this.loaded.configPath, safeMode: this.safeMode, purpose: 'boot', document });

@@ -92,6 +92,7 @@ async function route(ctx: AdminContext, req: IncomingMessage, res: ServerRespons
       return;
     case '/config/apply': {
       if (!allow('POST')) return;
+      if (ctx.config.locked()) return sendError(res, 403, 'forbidden', 'the config is locked (config.locked: true): edit the file and POST /config/reload');
       let body: unknown;
       try {
         body = await readJson(req);
