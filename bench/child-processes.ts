@@ -39,8 +39,10 @@ export function pinnedCommand(cpus: readonly number[] | null, command: string, a
 
 export class ChildProcesses {
   private readonly live = new Set<ManagedChild>();
+  private closed = false;
 
   spawn(name: string, command: string, args: readonly string[], opts: SpawnOptions): ManagedChild {
+    if (this.closed) throw new Error(`not starting ${name}: the bench is shutting down`);
     const [cmd, argv] = pinnedCommand(opts.cpus, command, args);
     let logFd: number | undefined;
     let stdio: StdioOptions = ['ignore', 'pipe', 'pipe'];
@@ -93,6 +95,12 @@ export class ChildProcesses {
 
   async stopAll(): Promise<void> {
     await Promise.all([...this.live].map((c) => this.stop(c)));
+  }
+
+  /** Stops everything and refuses to start anything more (Ctrl-C). */
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.stopAll();
   }
 
   /** Synchronous last resort for `process.on('exit')`. */

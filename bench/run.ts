@@ -58,12 +58,20 @@ class Targets {
   }
 }
 
-async function runScenario(scenario: Scenario, opts: BenchOptions, targets: Targets, mctx: MeasureContext, progress: () => string): Promise<ScenarioResult> {
+async function runScenario(
+  scenario: Scenario,
+  opts: BenchOptions,
+  targets: Targets,
+  mctx: MeasureContext,
+  progress: () => string,
+  interrupted: AbortSignal,
+): Promise<ScenarioResult> {
   const connections = scenario.kind === 'throughput' ? (opts.connections ?? scenario.connections) : scenario.connections;
   const durationSecs = opts.durationSecs ?? scenario.durationSecs;
   await writeWrkScript(wrkScriptPath(mctx.tempDir, scenario), scenario.request);
   const rows: RowResult[] = [];
   for (const kind of scenario.targets.filter((t) => opts.targets.includes(t))) {
+    if (interrupted.aborted) break;
     let label: string = kind;
     try {
       const target = await targets.get(kind);
@@ -75,6 +83,7 @@ async function runScenario(scenario: Scenario, opts: BenchOptions, targets: Targ
           `${m.cpuMicrosPerRequest.toFixed(1)} µs CPU/req${m.errors > 0 ? `, ${m.errors} ERRORS` : ''}`,
       );
     } catch (err) {
+      if (interrupted.aborted) break;
       const skip = err instanceof TargetUnavailable && err.skip;
       rows.push({ target: kind, label, outcome: skip ? 'skipped' : 'failed', reason: (err as Error).message });
       log(`${progress()} ${scenario.name} · ${label}: ${skip ? 'skipped' : 'FAILED'}: ${(err as Error).message}`);
@@ -182,9 +191,14 @@ async function main(argv: string[]): Promise<number> {
 
   const tempDir = await mkdtemp(join(tmpdir(), 'gateway-bench-'));
   const children = new ChildProcesses();
+  const interruption = new AbortController();
+  // Ctrl-C: stop the children (which ends the wrk or start-up being awaited), let main unwind
+  // through its finally, and force the exit if something still hangs.
   const onSignal = (signal: NodeJS.Signals): void => {
     log(`bench: ${signal}, stopping every process it started`);
-    void children.stopAll().finally(() => process.exit(130));
+    interruption.abort();
+    void children.close();
+    setTimeout(() => process.exit(130), 10_000).unref();
   };
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
@@ -211,7 +225,11 @@ async function main(argv: string[]): Promise<number> {
     let done = 0;
     const progress = (): string => `[${++done}/${rowCount}]`;
     const results: ScenarioResult[] = [];
-    for (const s of scenarios) results.push(await runScenario(s, opts, targets, mctx, progress));
+    for (const s of scenarios) {
+      if (interruption.signal.aborted) break;
+      results.push(await runScenario(s, opts, targets, mctx, progress, interruption.signal));
+    }
+    if (interruption.signal.aborted) return 130;
 
     const report: BenchReport = { info, scenarios: results };
     const markdown = renderMarkdown(report);
@@ -227,6 +245,7 @@ async function main(argv: string[]): Promise<number> {
     if (failed > 0) log(`bench: ${failed} row${failed === 1 ? '' : 's'} FAILED (see the report)`);
     return failed > 0 ? 1 : 0;
   } catch (err) {
+    if (interruption.signal.aborted) return 130;
     log(`bench: ${(err as Error).message}`);
     return 1;
   } finally {
