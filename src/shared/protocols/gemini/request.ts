@@ -38,16 +38,17 @@ class CallIds {
     return callId;
   }
 
-  response(name: string, id: unknown): string {
+  /** A response naming its call's id answers that call (done for a whole turn before pairing by name). */
+  claim(name: string, id: unknown): void {
+    if (typeof id !== 'string' || id.length === 0) return;
     const queue = this.unanswered.get(name);
-    if (typeof id === 'string' && id.length > 0) {
-      if (queue !== undefined) {
-        const at = queue.indexOf(id);
-        if (at !== -1) queue.splice(at, 1);
-      }
-      return id;
-    }
-    return queue?.shift() ?? `call_${this.next++}`;
+    const at = queue?.indexOf(id) ?? -1;
+    if (at !== -1) queue?.splice(at, 1);
+  }
+
+  response(name: string, id: unknown): string {
+    if (typeof id === 'string' && id.length > 0) return id;
+    return this.unanswered.get(name)?.shift() ?? `call_${this.next++}`;
   }
 }
 
@@ -95,6 +96,7 @@ function decodeContents(list: unknown[]): ModelMessage[] {
       throw invalid(`${path}.role must be "user" or "model"`);
     }
     const parts = expectArray(c.parts, `${path}.parts`);
+    if (role !== 'model') claimAnsweredIds(parts, ids);
     // Function responses ride in user turns on this wire; the model keeps them in `tool` messages.
     let run: ContentPart[] = [];
     let runRole: Role = role === 'model' ? 'assistant' : 'user';
@@ -112,6 +114,13 @@ function decodeContents(list: unknown[]): ModelMessage[] {
     if (run.length > 0) out.push({ role: runRole, content: run });
   }
   return out;
+}
+
+function claimAnsweredIds(parts: unknown[], ids: CallIds): void {
+  for (const p of parts) {
+    const fr = isJsonObject(p) ? field(p, 'functionResponse', 'function_response') : undefined;
+    if (isJsonObject(fr) && typeof fr.name === 'string') ids.claim(fr.name, fr.id);
+  }
 }
 
 function decodePart(p: JsonObject, path: string, fromModel: boolean, ids: CallIds): ContentPart | undefined {

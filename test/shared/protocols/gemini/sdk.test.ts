@@ -1,0 +1,119 @@
+// The official @google/genai, pointed at a local server that answers with our encoders'
+// bytes: proof that its stream parser, response types and error handling accept them.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { ApiError, GoogleGenAI } from '@google/genai';
+import { geminiCodec } from '../../../../src/shared/protocols/gemini/codec.js';
+import type { StreamEvent } from '../../../../src/shared/model/types.js';
+
+interface Canned { status: number; headers: Record<string, string>; body: string }
+
+let server: Server;
+let ai: GoogleGenAI;
+let next: Canned;
+let lastUrl = '';
+
+before(async () => {
+  server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      lastUrl = req.url ?? '';
+      res.writeHead(next.status, next.headers);
+      res.end(next.body);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  ai = new GoogleGenAI({ apiKey: 'test-key', httpOptions: { baseUrl: `http://127.0.0.1:${port}` } });
+});
+
+after(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+const events: StreamEvent[] = [
+  { type: 'start', id: 'resp_9', model: 'gemini-pool' },
+  { type: 'block_start', index: 0, kind: 'text' },
+  { type: 'text_delta', index: 0, text: 'Looking ' },
+  { type: 'text_delta', index: 0, text: 'it up.' },
+  { type: 'block_stop', index: 0 },
+  { type: 'block_start', index: 1, kind: 'tool_call', id: 'toolu_7', name: 'get_weather' },
+  { type: 'tool_args_delta', index: 1, json: '{"city":' },
+  { type: 'tool_args_delta', index: 1, json: '"Paris"}' },
+  { type: 'block_stop', index: 1 },
+  { type: 'finish', reason: 'tool_calls' },
+  { type: 'usage', usage: { input: 11, output: 7, cacheRead: 5, cacheCreation: 0 } },
+  { type: 'end' },
+];
+
+describe('@google/genai reads what the gemini codec writes', () => {
+  it('generateContentStream yields the text, the function call and the usage', async () => {
+    const enc = geminiCodec.createStreamEncoder();
+    next = { status: 200, headers: { 'content-type': geminiCodec.streamContentType }, body: events.map((e) => enc.encode(e)).join('') };
+    const texts: string[] = [];
+    const calls: unknown[] = [];
+    let last;
+    for await (const chunk of await ai.models.generateContentStream({ model: 'gemini-pool', contents: 'hi' })) {
+      if (chunk.text) texts.push(chunk.text);
+      if (chunk.functionCalls) calls.push(...chunk.functionCalls);
+      last = chunk;
+    }
+    assert.equal(lastUrl, '/v1beta/models/gemini-pool:streamGenerateContent?alt=sse');
+    assert.deepEqual(texts, ['Looking ', 'it up.']);
+    assert.deepEqual(calls, [{ id: 'toolu_7', name: 'get_weather', args: { city: 'Paris' } }]);
+    assert.equal(last?.candidates?.[0]?.finishReason, 'STOP');
+    assert.equal(last?.responseId, 'resp_9');
+    assert.deepEqual(last?.usageMetadata, { promptTokenCount: 16, candidatesTokenCount: 7, totalTokenCount: 23, cachedContentTokenCount: 5 });
+  });
+
+  it('a chat session accepts the streamed turn into its history', async () => {
+    const enc = geminiCodec.createStreamEncoder();
+    next = { status: 200, headers: { 'content-type': geminiCodec.streamContentType }, body: events.map((e) => enc.encode(e)).join('') };
+    const chat = ai.chats.create({ model: 'gemini-pool' });
+    for await (const _chunk of await chat.sendMessageStream({ message: 'hi' })) { /* drain */ }
+    // Curated history keeps a turn only when every chunk was valid and a finishReason came.
+    const history = chat.getHistory(true);
+    assert.equal(history[0].role, 'user');
+    assert.ok(history.length > 1);
+    assert.ok(history.slice(1).every((c) => c.role === 'model'));
+  });
+
+  it('generateContent reads the encoded response', async () => {
+    next = {
+      status: 200,
+      headers: { 'content-type': 'application/json' },
+      body: geminiCodec.encodeResponse({
+        id: 'r1', model: 'gemini-pool', finishReason: 'length',
+        content: [{ type: 'text', text: 'Hello' }], usage: { input: 3, output: 1, cacheRead: 0, cacheCreation: 0 },
+      }),
+    };
+    const resp = await ai.models.generateContent({ model: 'gemini-pool', contents: 'hi' });
+    assert.equal(lastUrl, '/v1beta/models/gemini-pool:generateContent');
+    assert.equal(resp.text, 'Hello');
+    assert.equal(resp.candidates?.[0]?.finishReason, 'MAX_TOKENS');
+    assert.equal(resp.usageMetadata?.promptTokenCount, 3);
+  });
+
+  it('raises ApiError with the status for the encoded error', async () => {
+    next = geminiCodec.encodeError('rate_limited', 'slow down', 3);
+    await assert.rejects(ai.models.generateContent({ model: 'gemini-pool', contents: 'hi' }), (e: unknown) => {
+      assert.ok(e instanceof ApiError);
+      assert.equal(e.status, 429);
+      assert.match(e.message, /RESOURCE_EXHAUSTED/);
+      return true;
+    });
+  });
+
+  it('raises the mid-stream error line as ApiError', async () => {
+    const enc = geminiCodec.createStreamEncoder();
+    next = {
+      status: 200,
+      headers: { 'content-type': geminiCodec.streamContentType },
+      body: String(enc.encode(events[0])) + enc.encode(events[2]) + enc.error('upstream_error', 'upstream went away'),
+    };
+    const texts: string[] = [];
+    await assert.rejects((async () => {
+      for await (const chunk of await ai.models.generateContentStream({ model: 'gemini-pool', contents: 'hi' })) texts.push(chunk.text ?? '');
+    })(), (e: unknown) => e instanceof ApiError && e.status === 502 && /upstream went away/.test(e.message));
+  });
+});

@@ -1,0 +1,102 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { geminiCodec } from '../../../../src/shared/protocols/gemini/codec.js';
+import { GatewayError } from '../../../../src/shared/errors.js';
+import type { StreamEvent } from '../../../../src/shared/model/types.js';
+import { vendorStream } from './fixtures.js';
+
+const expected: StreamEvent[] = [
+  { type: 'start', id: 'Y2xhdWRl', model: 'gemini-2.5-flash' },
+  { type: 'block_start', index: 0, kind: 'text' },
+  { type: 'text_delta', index: 0, text: 'The sky ' },
+  { type: 'text_delta', index: 0, text: 'is blue ☀️ — ' },
+  { type: 'text_delta', index: 0, text: 'très.' },
+  { type: 'block_stop', index: 0 },
+  { type: 'block_start', index: 1, kind: 'tool_call', id: 'call_0', name: 'get_weather' },
+  { type: 'tool_args_delta', index: 1, json: '{"city":"Paris","days":2}' },
+  { type: 'block_stop', index: 1 },
+  { type: 'block_start', index: 2, kind: 'tool_call', id: 'call_1', name: 'get_time' },
+  { type: 'tool_args_delta', index: 2, json: '{}' },
+  { type: 'block_stop', index: 2 },
+  { type: 'finish', reason: 'tool_calls' },
+  { type: 'usage', usage: { input: 20, output: 60, cacheRead: 100, cacheCreation: 0 } },
+  { type: 'end' },
+];
+
+const bytes = (s: string): Uint8Array => new TextEncoder().encode(s);
+
+function decodeSplit(data: Uint8Array, at: number): StreamEvent[] {
+  const d = geminiCodec.createStreamDecoder();
+  return [...d.push(data.subarray(0, at)), ...d.push(data.subarray(at)), ...d.finish()];
+}
+
+describe('gemini stream decoder', () => {
+  it('turns a real stream into the model events, split at every byte offset', () => {
+    const data = bytes(vendorStream);
+    for (let at = 0; at <= data.length; at++) assert.deepEqual(decodeSplit(data, at), expected, `split at ${at}`);
+  });
+
+  it('reports usage after finish when it arrives in a later chunk, and the latest one wins', () => {
+    const d = geminiCodec.createStreamDecoder();
+    const events = [
+      ...d.push(bytes('data: {"candidates":[{"content":{"parts":[{"text":"Hi"}],"role":"model"},"finishReason":"MAX_TOKENS","index":0}],"usageMetadata":{"promptTokenCount":3,"candidatesTokenCount":1}}\n\n')),
+      ...d.push(bytes('data: {"usageMetadata":{"promptTokenCount":3,"candidatesTokenCount":2}}\n\n')),
+      ...d.finish(),
+    ];
+    assert.deepEqual(events.slice(-4), [
+      { type: 'finish', reason: 'length' },
+      { type: 'usage', usage: { input: 3, output: 1, cacheRead: 0, cacheCreation: 0 } },
+      { type: 'usage', usage: { input: 3, output: 2, cacheRead: 0, cacheCreation: 0 } },
+      { type: 'end' },
+    ]);
+  });
+
+  it('raises an error chunk after handing out the events before it', () => {
+    const d = geminiCodec.createStreamDecoder();
+    const events = d.push(bytes('data: {"candidates":[{"content":{"parts":[{"text":"Hi"}]}}]}\n\ndata: {"error":{"code":503,"message":"The model is overloaded.","status":"UNAVAILABLE"}}\n\n'));
+    assert.deepEqual(events.map((e) => e.type), ['start', 'block_start', 'text_delta']);
+    assert.throws(() => d.finish(), (e: unknown) => e instanceof GatewayError && e.kind === 'upstream_error' && /UNAVAILABLE\): The model is overloaded/.test(e.message));
+  });
+
+  it('reports a stream with no finishReason as cut short', () => {
+    const d = geminiCodec.createStreamDecoder();
+    d.push(bytes(vendorStream.slice(0, vendorStream.indexOf('data:', 10))));
+    assert.throws(() => d.finish(), (e: unknown) => e instanceof GatewayError && /finishReason/.test(e.message));
+  });
+
+  it('reports malformed JSON as an upstream error, not a crash', () => {
+    assert.throws(() => geminiCodec.createStreamDecoder().push(bytes('data: {"candidates":\n\n')), (e: unknown) => e instanceof GatewayError && e.kind === 'upstream_error');
+  });
+});
+
+describe('gemini stream encoder', () => {
+  it('buffers a call into one functionCall chunk with object args, and ends with finish and usage', () => {
+    const enc = geminiCodec.createStreamEncoder();
+    const out = expected.map((e) => enc.encode(e));
+    assert.deepEqual(out.map((o) => o !== ''), [false, false, true, true, true, false, false, false, true, false, false, true, false, false, true]);
+    const call = JSON.parse(String(out[8]).slice('data: '.length));
+    assert.deepEqual(call.candidates[0].content.parts, [{ functionCall: { id: 'call_0', name: 'get_weather', args: { city: 'Paris', days: 2 } } }]);
+    assert.equal(call.responseId, 'Y2xhdWRl');
+    const last = JSON.parse(String(out[14]).slice('data: '.length));
+    assert.equal(last.candidates[0].finishReason, 'STOP');
+    assert.deepEqual(last.usageMetadata, { promptTokenCount: 120, candidatesTokenCount: 60, totalTokenCount: 180, cachedContentTokenCount: 100 });
+  });
+
+  it('writes events the decoder reads back', () => {
+    const enc = geminiCodec.createStreamEncoder();
+    const data = bytes(expected.map((e) => enc.encode(e)).join(''));
+    for (let at = 0; at <= data.length; at += 11) assert.deepEqual(decodeSplit(data, at), expected);
+  });
+
+  it('raises bad tool arguments as an upstream error rather than writing broken JSON', () => {
+    const enc = geminiCodec.createStreamEncoder();
+    enc.encode({ type: 'block_start', index: 0, kind: 'tool_call', id: 'c', name: 'f' });
+    enc.encode({ type: 'tool_args_delta', index: 0, json: '{"a":' });
+    assert.throws(() => enc.encode({ type: 'block_stop', index: 0 }), (e: unknown) => e instanceof GatewayError && e.kind === 'upstream_error');
+  });
+
+  it('writes a mid-stream error as a data: line with an error object', () => {
+    assert.equal(geminiCodec.createStreamEncoder().error('upstream_timeout', 'too slow'),
+      'data: {"error":{"code":504,"message":"too slow","status":"DEADLINE_EXCEEDED"}}\n\n');
+  });
+});
