@@ -39,7 +39,7 @@ function log(line: string): void {
 class Targets {
   private readonly started = new Map<TargetKind, Promise<RunningTarget>>();
 
-  constructor(private readonly ctx: TargetContext) {}
+  constructor(readonly context: TargetContext) {}
 
   /** Registers a target started elsewhere (the mock, started first). */
   provide(target: RunningTarget): void {
@@ -50,7 +50,7 @@ class Targets {
     let t = this.started.get(kind);
     if (t === undefined) {
       log(`starting ${kind}...`);
-      t = STARTERS[kind](this.ctx);
+      t = STARTERS[kind](this.context);
       t.catch(() => undefined); // the failure is reported per row
       this.started.set(kind, t);
     }
@@ -73,8 +73,12 @@ async function runScenario(
   for (const kind of scenario.targets.filter((t) => opts.targets.includes(t))) {
     if (interrupted.aborted) break;
     let label: string = kind;
+    // A scenario with its own gateway config gets its own gateway, stopped after its row.
+    const ownGateway = kind === 'gateway' && scenario.gatewayConfig !== undefined;
+    let target: RunningTarget | null = null;
     try {
-      const target = await targets.get(kind);
+      if (ownGateway) log(`starting a gateway with ${scenario.name}'s config...`);
+      target = ownGateway ? await startGateway(targets.context, scenario.gatewayConfig) : await targets.get(kind);
       label = target.label;
       const m = await measureRow(mctx, target, { scenario, connections, durationSecs, warmupSecs: opts.warmupSecs });
       rows.push({ target: kind, label, outcome: 'ok', measurement: m });
@@ -87,6 +91,8 @@ async function runScenario(
       const skip = err instanceof TargetUnavailable && err.skip;
       rows.push({ target: kind, label, outcome: skip ? 'skipped' : 'failed', reason: (err as Error).message });
       log(`${progress()} ${scenario.name} · ${label}: ${skip ? 'skipped' : 'FAILED'}: ${(err as Error).message}`);
+    } finally {
+      if (ownGateway && target !== null) await target.stop();
     }
   }
   return {

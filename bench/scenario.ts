@@ -31,6 +31,14 @@ export interface ScenarioExpectation {
   bodyIncludes?: string;
 }
 
+/** The generated gateway config files as plain objects, for a scenario to change. */
+export interface GatewayConfigFiles {
+  /** gateway.yaml */
+  gateway: Record<string, unknown>;
+  /** providers.yaml */
+  providers: Record<string, unknown>;
+}
+
 export interface Scenario {
   /** Unique, used by `--scenario`. Lower-case words joined by dashes. */
   name: string;
@@ -48,6 +56,12 @@ export interface Scenario {
   /** Measured seconds (`--duration` overrides). */
   durationSecs: number;
   expect?: ScenarioExpectation;
+  /**
+   * Changes to the bench's gateway config (more lanes, keys, limits...). A scenario with this
+   * gets a gateway process of its own, started before its gateway row and stopped after it;
+   * the others share one.
+   */
+  gatewayConfig?: (files: GatewayConfigFiles) => void;
   /** Sort key in the suite (ties by name); leave gaps so others can slot in. */
   order?: number;
 }
