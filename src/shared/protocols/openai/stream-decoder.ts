@@ -57,17 +57,17 @@ export class ChatStreamDecoder implements StreamDecoder {
       this.started = true;
       this.events.push({ type: 'start', id: stringOr(obj.id), model: stringOr(obj.model) });
     }
+    // Usage in the same chunk as finish_reason belongs after finish: noted first, emitted by finish.
+    const usage = decodeUsage(obj.usage);
+    const finishedBefore = this.finished;
+    if (usage !== null && !finishedBefore) this.pendingUsage = usage;
     if (Array.isArray(obj.choices)) {
       for (const choice of obj.choices) {
         // Only the first choice is modeled.
         if (isJsonObject(choice) && (choice.index === 0 || choice.index === undefined)) this.onChoice(choice);
       }
     }
-    const usage = decodeUsage(obj.usage);
-    if (usage !== null) {
-      if (this.finished) this.events.push({ type: 'usage', usage });
-      else this.pendingUsage = usage;
-    }
+    if (usage !== null && finishedBefore) this.events.push({ type: 'usage', usage });
   }
 
   private onChoice(choice: JsonObject): void {

@@ -1,0 +1,107 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { openaiCodec } from '../../../../src/shared/protocols/openai/codec.js';
+import { MAX_HELD_FRAME_BYTES } from '../../../../src/shared/protocols/openai/sse-passthrough.js';
+import type { PassthroughStream } from '../../../../src/shared/protocols/codec.js';
+import { TOOL_STREAM, TOOL_STREAM_FRAMES, TOOL_STREAM_USAGE, TOOL_STREAM_WITHOUT_USAGE } from './fixtures.js';
+
+const utf8 = new TextEncoder();
+const text = new TextDecoder();
+
+function run(pt: PassthroughStream, chunks: Uint8Array[]): string {
+  const out: Uint8Array[] = [];
+  for (const c of chunks) {
+    const o = pt.push(c);
+    out.push(typeof o === 'string' ? utf8.encode(o) : o);
+  }
+  const e = pt.end();
+  out.push(typeof e === 'string' ? utf8.encode(e) : e);
+  return out.map((o) => text.decode(o, { stream: true })).join('') + text.decode();
+}
+
+function splits(bytes: Uint8Array): Uint8Array[][] {
+  const all: Uint8Array[][] = [];
+  for (let cut = 0; cut <= bytes.length; cut++) all.push([bytes.subarray(0, cut), bytes.subarray(cut)]);
+  const ones: Uint8Array[] = [];
+  for (let i = 0; i < bytes.length; i++) ones.push(bytes.subarray(i, i + 1));
+  all.push(ones);
+  return all;
+}
+
+describe('openai passthroughBody', () => {
+  it('rewrites only the model of a non-stream body', () => {
+    const raw = '{"model": "pool",\n "messages":[{"role":"user","content":"hi"}], "x_unknown": {"model":"keep"}}';
+    assert.equal(openaiCodec.passthroughBody(raw, JSON.parse(raw), 'gpt-4o', false),
+      '{"model": "gpt-4o",\n "messages":[{"role":"user","content":"hi"}], "x_unknown": {"model":"keep"}}');
+  });
+
+  it('adds include_usage to a stream, keeping the caller\'s other stream options', () => {
+    const raw = '{"model":"gpt-4o","stream":true,"stream_options":{"include_obfuscation":false},"messages":[]}';
+    const out = openaiCodec.passthroughBody(raw, JSON.parse(raw), 'gpt-4o', true);
+    assert.equal(out, '{"model":"gpt-4o","stream":true,"stream_options":{"include_obfuscation":false,"include_usage":true},"messages":[]}');
+    const bare = '{"model":"gpt-4o","stream":true}';
+    assert.equal(openaiCodec.passthroughBody(bare, JSON.parse(bare), 'gpt-4o', true), '{"stream_options":{"include_usage":true},"model":"gpt-4o","stream":true}');
+  });
+
+  it('leaves a stream that already asks for usage byte for byte', () => {
+    const raw = '{"model":"gpt-4o","stream":true,"stream_options":{"include_usage":true}}';
+    assert.equal(openaiCodec.passthroughBody(raw, JSON.parse(raw), 'gpt-4o', true), raw);
+  });
+});
+
+describe('openai passthrough stream', () => {
+  const bytes = utf8.encode(TOOL_STREAM);
+
+  it('drops the usage chunk the caller did not ask for, at every split, and still meters it', () => {
+    for (const chunks of splits(bytes)) {
+      const pt = openaiCodec.createPassthroughStream({ stream: true });
+      assert.equal(run(pt, chunks), TOOL_STREAM_WITHOUT_USAGE);
+      assert.deepEqual(pt.usage(), TOOL_STREAM_USAGE);
+    }
+  });
+
+  it('returns every chunk untouched when the caller asked for usage', () => {
+    for (const chunks of splits(bytes)) {
+      const pt = openaiCodec.createPassthroughStream({ stream: true, stream_options: { include_usage: true } });
+      for (const c of chunks) assert.equal(pt.push(c), c);
+      assert.equal(pt.end(), '');
+      assert.deepEqual(pt.usage(), TOOL_STREAM_USAGE);
+    }
+  });
+
+  it('returns the same chunk object when a chunk holds only whole frames without the usage chunk', () => {
+    const pt = openaiCodec.createPassthroughStream({ stream: true });
+    const frame = utf8.encode('data: {"id":"a","choices":[{"index":0,"delta":{"content":"x"}}],"usage":null}\n\n');
+    assert.equal(pt.push(frame), frame);
+    assert.equal(pt.usage(), null);
+  });
+
+  it('copes with CRLF frames', () => {
+    const crlf = utf8.encode(TOOL_STREAM.replaceAll('\n', '\r\n'));
+    for (const chunks of splits(crlf).filter((_, i) => i % 7 === 0)) {
+      const pt = openaiCodec.createPassthroughStream({ stream: true });
+      assert.equal(run(pt, chunks), TOOL_STREAM_WITHOUT_USAGE.replaceAll('\n', '\r\n'));
+      assert.deepEqual(pt.usage(), TOOL_STREAM_USAGE);
+    }
+  });
+
+  it('reads a last usage frame that has no blank line after it', () => {
+    const pt = openaiCodec.createPassthroughStream({ stream: true });
+    const out = run(pt, [utf8.encode('data: {"id":"a","choices":[],"usage":{"prompt_tokens":4,"completion_tokens":1}}')]);
+    assert.equal(out, '');
+    assert.deepEqual(pt.usage(), { input: 4, output: 1, cacheRead: 0, cacheCreation: 0 });
+  });
+
+  it('passes an oversized frame through unread and keeps working after it', () => {
+    const pt = openaiCodec.createPassthroughStream({ stream: true });
+    const big = `data: {"id":"a","choices":[{"index":0,"delta":{"content":"${'x'.repeat(MAX_HELD_FRAME_BYTES + 10)}"}}]}\n\n`;
+    const [finish, usage, done] = TOOL_STREAM_FRAMES.slice(-3);
+    const tail = finish + usage + done;
+    const all = utf8.encode(big + tail);
+    const chunks: Uint8Array[] = [];
+    for (let i = 0; i < all.length; i += 64 * 1024) chunks.push(all.subarray(i, i + 64 * 1024));
+    const out = run(pt, chunks);
+    assert.equal(out, big + finish + done);
+    assert.deepEqual(pt.usage(), TOOL_STREAM_USAGE);
+  });
+});

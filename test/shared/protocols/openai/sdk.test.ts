@@ -1,0 +1,152 @@
+// The official openai SDK (v6), pointed at a local server that answers with the openai
+// codec's bytes, written a few bytes at a time: proof that the SDK's own stream parser and
+// accumulator (ChatCompletionStream) and its error classes accept what the codec writes.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import OpenAI from 'openai';
+import { openaiCodec } from '../../../../src/shared/protocols/openai/codec.js';
+import type { StreamEvent } from '../../../../src/shared/model/types.js';
+
+interface Canned { status: number; headers: Record<string, string>; body: string }
+
+let server: Server;
+let client: OpenAI;
+let next: Canned;
+let lastRequest: { url: string; body: string } | undefined;
+
+before(async () => {
+  server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c: Buffer) => { body += c.toString(); });
+    req.on('end', () => {
+      lastRequest = { url: req.url ?? '', body };
+      res.writeHead(next.status, next.headers);
+      // Small writes, so the SDK's parser sees frames and characters split across chunks.
+      const bytes = Buffer.from(next.body);
+      let at = 0;
+      const write = (): void => {
+        if (at >= bytes.length) { res.end(); return; }
+        res.write(bytes.subarray(at, at + 5));
+        at += 5;
+        setImmediate(write);
+      };
+      write();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  client = new OpenAI({ apiKey: 'test-key', baseURL: `http://127.0.0.1:${port}/v1`, maxRetries: 0 });
+});
+
+after(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+const events: StreamEvent[] = [
+  { type: 'start', id: 'chatcmpl-gw1', model: 'gpt-pool' },
+  { type: 'block_start', index: 0, kind: 'text' },
+  { type: 'text_delta', index: 0, text: 'Looking ' },
+  { type: 'text_delta', index: 0, text: 'it up ☀️.' },
+  { type: 'block_stop', index: 0 },
+  { type: 'block_start', index: 1, kind: 'tool_call', id: 'call_0', name: 'get_weather' },
+  { type: 'tool_args_delta', index: 1, json: '{"city":' },
+  { type: 'tool_args_delta', index: 1, json: '"Paris"}' },
+  { type: 'block_stop', index: 1 },
+  { type: 'block_start', index: 2, kind: 'tool_call', id: 'call_1', name: 'get_time' },
+  { type: 'tool_args_delta', index: 2, json: '{}' },
+  { type: 'block_stop', index: 2 },
+  { type: 'finish', reason: 'tool_calls' },
+  { type: 'usage', usage: { input: 11, output: 7, cacheRead: 5, cacheCreation: 0 } },
+  { type: 'end' },
+];
+
+function streamOf(evs: StreamEvent[]): Canned {
+  const enc = openaiCodec.createStreamEncoder();
+  return { status: 200, headers: { 'content-type': openaiCodec.streamContentType }, body: evs.map((e) => enc.encode(e)).join('') };
+}
+
+const params = { model: 'gpt-pool', messages: [{ role: 'user' as const, content: 'hi' }] };
+
+describe('openai SDK reads what the openai codec writes', () => {
+  it('ChatCompletionStream assembles text, parallel tool calls and usage', async () => {
+    next = streamOf(events);
+    const stream = client.chat.completions.stream({ ...params, stream_options: { include_usage: true } });
+    const deltas: string[] = [];
+    stream.on('content', (d) => deltas.push(d));
+    const done: string[] = [];
+    stream.on('tool_calls.function.arguments.done', (e) => done.push(`${e.name}:${e.arguments}`));
+    const completion = await stream.finalChatCompletion();
+    assert.equal(lastRequest?.url, '/v1/chat/completions');
+    assert.deepEqual(deltas, ['Looking ', 'it up ☀️.']);
+    assert.deepEqual(done, ['get_weather:{"city":"Paris"}', 'get_time:{}']);
+    assert.equal(completion.id, 'chatcmpl-gw1');
+    const choice = completion.choices[0];
+    assert.equal(choice.finish_reason, 'tool_calls');
+    assert.equal(choice.message.content, 'Looking it up ☀️.');
+    assert.deepEqual(choice.message.tool_calls?.map((t) => t.type === 'function' && [t.id, t.function.name, t.function.arguments]), [
+      ['call_0', 'get_weather', '{"city":"Paris"}'],
+      ['call_1', 'get_time', '{}'],
+    ]);
+    assert.deepEqual(completion.usage, { prompt_tokens: 16, completion_tokens: 7, total_tokens: 23, prompt_tokens_details: { cached_tokens: 5 } });
+  });
+
+  it('create({stream: true}) yields the chunks, usage-only chunk last', async () => {
+    next = streamOf(events);
+    const chunks = [];
+    for await (const chunk of await client.chat.completions.create({ ...params, stream: true })) chunks.push(chunk);
+    assert.equal(chunks[0].choices[0].delta.role, 'assistant');
+    const last = chunks[chunks.length - 1];
+    assert.deepEqual(last.choices, []);
+    assert.equal(last.usage?.completion_tokens, 7);
+  });
+
+  it('a mid-stream error event raises APIError from the stream', async () => {
+    const enc = openaiCodec.createStreamEncoder();
+    const body = events.slice(0, 3).map((e) => enc.encode(e)).join('') + enc.error('upstream_error', 'upstream fell over');
+    next = { status: 200, headers: { 'content-type': 'text/event-stream' }, body };
+    const seen: string[] = [];
+    await assert.rejects(async () => {
+      for await (const chunk of await client.chat.completions.create({ ...params, stream: true })) seen.push(chunk.choices[0]?.delta.content ?? '');
+    }, (e: unknown) => e instanceof OpenAI.APIError && /upstream fell over/.test(e.message));
+    assert.ok(seen.includes('Looking '));
+  });
+
+  it('a non-stream response parses as a ChatCompletion', async () => {
+    next = {
+      status: 200,
+      headers: { 'content-type': 'application/json' },
+      body: openaiCodec.encodeResponse({
+        id: 'chatcmpl-2', model: 'gpt-pool', content: [{ type: 'text', text: 'Hi!' }], finishReason: 'stop',
+        usage: { input: 3, output: 2, cacheRead: 0, cacheCreation: 0 },
+      }),
+    };
+    const completion = await client.chat.completions.create(params);
+    assert.equal(completion.choices[0].message.content, 'Hi!');
+    assert.equal(completion.usage?.prompt_tokens, 3);
+  });
+
+  it('gateway errors raise the SDK\'s own exception classes', async () => {
+    const cases = [
+      ['rate_limited', OpenAI.RateLimitError],
+      ['unauthorized', OpenAI.AuthenticationError],
+      ['forbidden', OpenAI.PermissionDeniedError],
+      ['model_not_found', OpenAI.NotFoundError],
+      ['invalid_request', OpenAI.BadRequestError],
+      ['exhausted', OpenAI.InternalServerError],
+    ] as const;
+    for (const [kind, cls] of cases) {
+      const err = openaiCodec.encodeError(kind, `no: ${kind}`, 3);
+      next = { status: err.status, headers: err.headers, body: err.body };
+      await assert.rejects(client.chat.completions.create(params), (e: unknown) => {
+        assert.ok(e instanceof cls, `${kind} -> ${cls.name}`);
+        assert.equal(e.code, kind);
+        assert.match(e.message, new RegExp(`no: ${kind}`));
+        assert.equal(e.headers?.get('retry-after'), '3');
+        return true;
+      });
+    }
+    const quota = openaiCodec.encodeError('insufficient_quota', 'out of budget');
+    next = { status: quota.status, headers: quota.headers, body: quota.body };
+    await assert.rejects(client.chat.completions.create(params), (e: unknown) => e instanceof OpenAI.RateLimitError && e.type === 'insufficient_quota');
+  });
+});
