@@ -99,11 +99,12 @@ function renderUnion(r: Renderer, error: ValueError, segments: PathSegment[]): v
   }
   const index = selectVariant(union, value);
   if (index >= 0) return renderErrors(r, error.errors[index]);
-  if (union['x-secret-ref'] === true) {
-    const got = isPlainObject(value) ? `a mapping with ${Object.keys(value).length === 0 ? 'no keys' : `keys ${Object.keys(value).join(', ')}`}` : typeName(value);
+  if (union['x-secret-ref'] === true || union['x-secret'] === true) {
+    // A secret's value is never echoed: only its JS type, or a mapping's keys.
+    const got = isPlainObject(value) ? `a mapping with ${Object.keys(value).length === 0 ? 'no keys' : `keys ${Object.keys(value).join(', ')}`}` : typeWord(value);
     return push(r, segments, `expected ${describe(union)}, got ${got}`);
   }
-  const shown = typeof value === 'string' && union['x-secret'] !== true && union['x-secret-ref'] !== true ? JSON.stringify(value) : typeName(value);
+  const shown = typeof value === 'string' ? JSON.stringify(value) : typeName(value);
   return push(r, segments, `invalid ${nounOf(segments)} ${shown} (expected ${describe(union)})`);
 }
 
@@ -133,6 +134,11 @@ function describe(schema: TSchema): string {
     case 'Union': return `one of: ${(schema.anyOf as TSchema[]).map(describe).join(', ')}`;
     default: return kindOf(schema) ?? 'a value';
   }
+}
+
+function typeWord(value: unknown): string {
+  if (value === null || value === undefined || Array.isArray(value) || typeof value === 'object') return typeName(value);
+  return `a ${typeof value}`;
 }
 
 function typeName(value: unknown): string {
