@@ -25,7 +25,7 @@ export async function startMock(ctx: TargetContext): Promise<RunningTarget> {
   await waitUntilAnswering(child, { url: `${url}/`, timeoutMs: 15_000 });
   return {
     kind: 'mock',
-    label: 'mock (direct: the ceiling)',
+    label: 'mock (direct)',
     url,
     pid: child.pid,
     cpus: ctx.layout.mock,

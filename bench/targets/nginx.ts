@@ -1,7 +1,6 @@
 // nginx as the outside reference: a reverse proxy with a keepalive upstream pool and
 // buffering off (streams are relayed as they arrive), its conf generated into the temp dir.
 // Skipped, not failed, when nginx is not installed.
-import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -92,15 +91,8 @@ export async function startNginx(ctx: TargetContext): Promise<RunningTarget> {
     url,
     pid: child.pid,
     cpus: ctx.layout.proxy,
-    version: nginxVersion(nginx),
     alive: () => !child.hasExited(),
     logTail: () => child.logTail(),
     stop: () => child.stop(),
   };
-}
-
-function nginxVersion(nginx: string): string | undefined {
-  // nginx prints its version on stderr: "nginx version: nginx/1.22.1".
-  const out = spawnSync(nginx, ['-v'], { encoding: 'utf8' });
-  return out.stderr?.trim().replace(/^nginx version:\s*/, '') || undefined;
 }

@@ -13,8 +13,6 @@ export interface RunningTarget {
   /** The process whose CPU and memory are measured (with its descendants). */
   pid: number;
   cpus: readonly number[] | null;
-  /** Version or build, when known (stated in the report header). */
-  version?: string;
   /** False once the process has exited (a crash mid-suite fails the rows after it). */
   alive(): boolean;
   logTail(): string;
