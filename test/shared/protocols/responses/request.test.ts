@@ -1,0 +1,79 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { responsesCodec } from '../../../../src/shared/protocols/responses/codec.js';
+import { GatewayError } from '../../../../src/shared/errors.js';
+import { SDK_REQUEST } from './fixtures.js';
+
+function rejects(body: unknown, pattern: RegExp): void {
+  assert.throws(() => responsesCodec.decodeRequest(body, {}), (e: unknown) => {
+    assert.ok(e instanceof GatewayError);
+    assert.equal(e.kind, 'invalid_request');
+    assert.match(e.message, pattern);
+    return true;
+  });
+}
+
+describe('responses decodeRequest', () => {
+  it('reads an SDK-shaped request and drops what is not modeled', () => {
+    assert.deepEqual(responsesCodec.decodeRequest(SDK_REQUEST, {}), {
+      model: 'gpt-pool',
+      system: 'Be brief.\nUse metric units.',
+      messages: [
+        { role: 'user', content: [{ type: 'text', text: 'Weather here?' }, { type: 'image', url: 'https://example.com/sky.jpg' }] },
+        { role: 'assistant', content: [{ type: 'text', text: 'Checking.' }, { type: 'tool_call', id: 'call_1', name: 'get_weather', arguments: '{"city":"Paris"}' }] },
+        { role: 'tool', content: [{ type: 'tool_result', toolCallId: 'call_1', content: '21°C', isError: false }] },
+      ],
+      tools: [{ name: 'get_weather', description: 'Weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } }],
+      toolChoice: { type: 'tool', name: 'get_weather' },
+      maxTokens: 800,
+      temperature: 0.2,
+      topP: 0.5,
+      stream: true,
+    });
+    assert.equal(responsesCodec.requestedModel(SDK_REQUEST, {}), 'gpt-pool');
+    assert.equal(responsesCodec.requestedStream(SDK_REQUEST, {}), true);
+    assert.equal(responsesCodec.streamUsageRequested(SDK_REQUEST), true);
+  });
+
+  it('takes a plain string input as one user message', () => {
+    assert.deepEqual(responsesCodec.decodeRequest({ model: 'm', input: 'hi' }, {}), {
+      model: 'm', messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }], stream: false,
+    });
+  });
+
+  it('rejects bodies it cannot read, and out-of-range values', () => {
+    rejects({ input: 'x' }, /model is required/);
+    rejects({ model: 'm' }, /input is required/);
+    rejects({ model: 'm', input: 5 }, /input must be an array/);
+    rejects({ model: 'm', input: [{ content: 'x' }] }, /input\[0\]\.type is required/);
+    rejects({ model: 'm', input: [{ role: 'robot', content: 'x' }] }, /input\[0\]\.role "robot"/);
+    rejects({ model: 'm', input: [{ type: 'function_call', call_id: 'c' }] }, /input\[0\]\.name must be a string/);
+    rejects({ model: 'm', input: 'x', max_output_tokens: -5 }, /max_output_tokens must be at least 1, got -5/);
+    rejects({ model: 'm', input: 'x', temperature: 9 }, /temperature must be between 0 and 2/);
+  });
+});
+
+describe('responses encodeRequest', () => {
+  it('writes instructions, items in part order, non-strict function tools and the stream flag', () => {
+    const out = responsesCodec.encodeRequest({
+      model: 'pool', system: 'sys', stream: true, stop: ['never sent'],
+      messages: [
+        { role: 'user', content: [{ type: 'text', text: 'hi' }] },
+        { role: 'assistant', content: [{ type: 'tool_call', id: 'c1', name: 'f', arguments: '{}' }, { type: 'text', text: 'after' }] },
+      ],
+      tools: [{ name: 'f', parameters: { type: 'object' } }],
+    }, 'gpt-5');
+    assert.equal(out.path, '/responses');
+    assert.deepEqual(JSON.parse(out.body), {
+      model: 'gpt-5',
+      instructions: 'sys',
+      input: [
+        { type: 'message', role: 'user', content: 'hi' },
+        { type: 'function_call', call_id: 'c1', name: 'f', arguments: '{}' },
+        { type: 'message', role: 'assistant', content: 'after' },
+      ],
+      tools: [{ type: 'function', name: 'f', parameters: { type: 'object' }, strict: false }],
+      stream: true,
+    });
+  });
+});
