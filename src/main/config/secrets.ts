@@ -16,6 +16,8 @@ const SECRET_FILE_MAX_BYTES = 1024 * 1024;
 export async function resolveSecrets(sites: readonly SecretSite[], ctx: LoadContext): Promise<Map<string, string>> {
   const out = new Map<string, string>();
   for (const site of sites) {
+    // A literal from an unset ${VAR} (validate only) is unknown, not empty: the note says so.
+    if (site.kind === 'literal' && ctx.unresolvedPaths.includes(site.path)) continue;
     const value = await resolveSite(site, ctx);
     if (value !== undefined) out.set(site.path, value);
   }
