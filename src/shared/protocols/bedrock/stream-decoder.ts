@@ -105,9 +105,9 @@ export class BedrockStreamDecoder implements StreamDecoder {
         type: 'block_start', index, kind: 'tool_call',
         id: typeof t.toolUseId === 'string' ? t.toolUseId : '', name: typeof t.name === 'string' ? t.name : '',
       });
-    } else {
-      this.blockIndex[upstream] = SKIPPED;
     }
+    // Any other start (image, tool result...) is left unmapped: its first delta says whether
+    // it is text or something the model does not carry.
   }
 
   private onBlockDelta(p: JsonObject): void {
