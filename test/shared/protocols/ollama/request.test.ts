@@ -1,0 +1,94 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { ollamaCodec } from '../../../../src/shared/protocols/ollama/codec.js';
+import { GatewayError } from '../../../../src/shared/errors.js';
+import { PNG, SDK_REQUEST } from './fixtures.js';
+
+function rejects(body: unknown, pattern: RegExp): void {
+  assert.throws(() => ollamaCodec.decodeRequest(body, {}), (e: unknown) => {
+    assert.ok(e instanceof GatewayError);
+    assert.equal(e.kind, 'invalid_request');
+    assert.match(e.message, pattern);
+    return true;
+  });
+}
+
+describe('ollama decodeRequest', () => {
+  it('reads an SDK-shaped request; tool results find their call by name; streams by default', () => {
+    assert.deepEqual(ollamaCodec.decodeRequest(SDK_REQUEST, {}), {
+      model: 'llama-pool',
+      system: 'Be brief.',
+      messages: [
+        { role: 'user', content: [{ type: 'text', text: 'What is this, and the weather?' }, { type: 'image', data: PNG, mediaType: 'image/png' }] },
+        { role: 'assistant', content: [
+          { type: 'tool_call', id: 'call_0', name: 'get_weather', arguments: '{"city":"Paris"}' },
+          { type: 'tool_call', id: 'call_1', name: 'get_time', arguments: '{"tz":"CET"}' },
+        ] },
+        { role: 'tool', content: [{ type: 'tool_result', toolCallId: 'call_1', content: '14:00', isError: false, name: 'get_time' }] },
+        { role: 'tool', content: [{ type: 'tool_result', toolCallId: 'call_0', content: '21°C', isError: false, name: 'get_weather' }] },
+      ],
+      tools: [{ name: 'get_weather', description: 'Weather', parameters: { type: 'object', required: ['city'], properties: { city: { type: 'string' } } } }],
+      maxTokens: 128,
+      temperature: 0.7,
+      topP: 0.9,
+      stop: ['</s>'],
+      stream: true,
+    });
+    assert.equal(ollamaCodec.requestedStream(SDK_REQUEST, {}), true);
+    assert.equal(ollamaCodec.requestedStream({ ...SDK_REQUEST, stream: false }, {}), false);
+    assert.equal(ollamaCodec.requestedModel(SDK_REQUEST, {}), 'llama-pool');
+    assert.equal(ollamaCodec.streamUsageRequested(SDK_REQUEST), true);
+  });
+
+  it('reads num_predict -1 / -2 as no limit', () => {
+    const base = { model: 'm', messages: [{ role: 'user', content: 'x' }] };
+    assert.equal(ollamaCodec.decodeRequest({ ...base, options: { num_predict: -1 } }, {}).maxTokens, undefined);
+    assert.equal(ollamaCodec.decodeRequest({ ...base, options: { num_predict: -2 } }, {}).maxTokens, undefined);
+  });
+
+  it('rejects bodies it cannot read, and out-of-range values', () => {
+    const base = { model: 'm', messages: [{ role: 'user', content: 'x' }] };
+    rejects({ messages: [] }, /model is required/);
+    rejects({ model: 'm' }, /messages is required/);
+    rejects({ model: 'm', messages: [] }, /messages must not be empty/);
+    rejects({ model: 'm', messages: [{ role: 'user', content: 3 }] }, /messages\[0\]\.content must be a string/);
+    rejects({ model: 'm', messages: [{ role: 'user', content: 'x', images: [1] }] }, /messages\[0\]\.images\[0\] must be a string/);
+    rejects({ model: 'm', messages: [{ role: 'assistant', tool_calls: [{ function: {} }] }] }, /tool_calls\[0\]\.function\.name must be a string/);
+    rejects({ ...base, options: { num_predict: 0 } }, /num_predict must be a positive integer, -1 or -2, got 0/);
+    rejects({ ...base, options: { num_predict: -7 } }, /num_predict/);
+    rejects({ ...base, options: { temperature: -1 } }, /options\.temperature must be between 0 and 2/);
+    rejects({ ...base, options: 'fast' }, /options must be an object/);
+    rejects({ ...base, stream: 'no' }, /stream must be a boolean/);
+  });
+});
+
+describe('ollama encodeRequest', () => {
+  it('writes options, stream explicitly, object arguments and tool names', () => {
+    const out = ollamaCodec.encodeRequest({
+      model: 'pool', stream: false, maxTokens: 5, stop: ['x'],
+      messages: [
+        { role: 'user', content: [{ type: 'text', text: 'hi' }, { type: 'image', url: 'https://example.com/a.png' }] },
+        { role: 'assistant', content: [{ type: 'tool_call', id: 'toolu_1', name: 'f', arguments: '{"a":[1,2]}' }] },
+        { role: 'user', content: [{ type: 'tool_result', toolCallId: 'toolu_1', content: 'ok', isError: false }] },
+      ],
+    }, 'llama3.2');
+    assert.equal(out.path, '/api/chat');
+    assert.deepEqual(JSON.parse(out.body), {
+      model: 'llama3.2',
+      messages: [
+        { role: 'user', content: 'hi' },
+        { role: 'assistant', content: '', tool_calls: [{ id: 'toolu_1', function: { name: 'f', arguments: { a: [1, 2] } } }] },
+        { role: 'tool', content: 'ok', tool_name: 'f', tool_call_id: 'toolu_1' },
+      ],
+      options: { num_predict: 5, stop: ['x'] },
+      stream: false,
+    });
+  });
+
+  it('rejects history tool arguments that are not a JSON object', () => {
+    assert.throws(() => ollamaCodec.encodeRequest({
+      model: 'p', stream: true,
+      messages: [{ role: 'assistant', content: [{ type: 'tool_call', id: 'c', name: 'f', arguments: '[1]' }] }],
+    }, 'm'), (e: unknown) => e instanceof GatewayError && e.kind === 'invalid_request' && /not a JSON object/.test(e.message));
+  });
+});

@@ -1,0 +1,113 @@
+// The official ollama SDK, pointed at a local server that answers with the ollama codec's
+// bytes, written a few bytes at a time: proof that its NDJSON reader accepts what the codec
+// writes (text lines, whole tool calls, the done line, error lines and error bodies).
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Ollama } from 'ollama';
+import { ollamaCodec } from '../../../../src/shared/protocols/ollama/codec.js';
+import type { StreamEvent } from '../../../../src/shared/model/types.js';
+
+interface Canned { status: number; headers: Record<string, string>; body: string }
+
+let server: Server;
+let client: Ollama;
+let next: Canned;
+let lastRequest: { url: string; body: string } | undefined;
+
+before(async () => {
+  server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c: Buffer) => { body += c.toString(); });
+    req.on('end', () => {
+      lastRequest = { url: req.url ?? '', body };
+      res.writeHead(next.status, next.headers);
+      const bytes = Buffer.from(next.body);
+      let at = 0;
+      const write = (): void => {
+        if (at >= bytes.length) { res.end(); return; }
+        res.write(bytes.subarray(at, at + 6));
+        at += 6;
+        setImmediate(write);
+      };
+      write();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  client = new Ollama({ host: `http://127.0.0.1:${port}` });
+});
+
+after(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+const events: StreamEvent[] = [
+  { type: 'start', id: 'x', model: 'llama-pool' },
+  { type: 'block_start', index: 0, kind: 'text' },
+  { type: 'text_delta', index: 0, text: 'Looking ' },
+  { type: 'text_delta', index: 0, text: 'it up ☀️.' },
+  { type: 'block_stop', index: 0 },
+  { type: 'block_start', index: 1, kind: 'tool_call', id: 'call_0', name: 'get_weather' },
+  { type: 'tool_args_delta', index: 1, json: '{"city":' },
+  { type: 'tool_args_delta', index: 1, json: '"Paris"}' },
+  { type: 'block_stop', index: 1 },
+  { type: 'finish', reason: 'tool_calls' },
+  { type: 'usage', usage: { input: 11, output: 7, cacheRead: 5, cacheCreation: 0 } },
+  { type: 'end' },
+];
+
+function streamOf(evs: StreamEvent[], error?: string): Canned {
+  const enc = ollamaCodec.createStreamEncoder();
+  const body = evs.map((e) => enc.encode(e)).join('') + (error === undefined ? '' : enc.error('upstream_error', error));
+  return { status: 200, headers: { 'content-type': ollamaCodec.streamContentType }, body };
+}
+
+describe('ollama SDK reads what the ollama codec writes', () => {
+  it('chat with stream: true yields text parts, the tool call and the done part', async () => {
+    next = streamOf(events);
+    const parts = [];
+    for await (const part of await client.chat({ model: 'llama-pool', messages: [{ role: 'user', content: 'hi' }], stream: true })) parts.push(part);
+    assert.equal(lastRequest?.url, '/api/chat');
+    assert.equal(parts.map((p) => p.message.content).join(''), 'Looking it up ☀️.');
+    const calls = parts.flatMap((p) => p.message.tool_calls ?? []);
+    assert.deepEqual(calls.map((c) => [c.function.name, c.function.arguments]), [['get_weather', { city: 'Paris' }]]);
+    const last = parts[parts.length - 1];
+    assert.equal(last.done, true);
+    assert.equal(last.done_reason, 'stop');
+    assert.equal(last.prompt_eval_count, 16);
+    assert.equal(last.eval_count, 7);
+  });
+
+  it('an error line raises from the stream', async () => {
+    next = streamOf(events.slice(0, 3), 'model runner crashed');
+    const seen: string[] = [];
+    await assert.rejects(async () => {
+      for await (const part of await client.chat({ model: 'llama-pool', messages: [{ role: 'user', content: 'hi' }], stream: true })) seen.push(part.message.content);
+    }, /model runner crashed/);
+    assert.deepEqual(seen, ['Looking ']);
+  });
+
+  it('chat with stream: false parses the response', async () => {
+    next = {
+      status: 200,
+      headers: { 'content-type': 'application/json' },
+      body: ollamaCodec.encodeResponse({
+        id: 'r', model: 'llama-pool', content: [{ type: 'text', text: 'Hi!' }], finishReason: 'length',
+        usage: { input: 3, output: 2, cacheRead: 0, cacheCreation: 0 },
+      }),
+    };
+    const resp = await client.chat({ model: 'llama-pool', messages: [{ role: 'user', content: 'hi' }], stream: false });
+    assert.equal(resp.message.content, 'Hi!');
+    assert.equal(resp.done_reason, 'length');
+    assert.equal(resp.prompt_eval_count, 3);
+  });
+
+  it('a gateway error raises ResponseError with the message and status', async () => {
+    const err = ollamaCodec.encodeError('rate_limited', 'slow down', 4);
+    next = { status: err.status, headers: err.headers, body: err.body };
+    await assert.rejects(client.chat({ model: 'llama-pool', messages: [{ role: 'user', content: 'hi' }] }), (e: unknown) => {
+      const r = e as { name?: string; error?: string; status_code?: number };
+      return r.name === 'ResponseError' && r.error === 'slow down' && r.status_code === 429;
+    });
+  });
+});

@@ -1,0 +1,102 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { ollamaCodec } from '../../../../src/shared/protocols/ollama/codec.js';
+import { GatewayError } from '../../../../src/shared/errors.js';
+import type { StreamEvent } from '../../../../src/shared/model/types.js';
+import { STREAM, STREAM_USAGE } from './fixtures.js';
+
+const utf8 = new TextEncoder();
+
+function decode(text: string, cut?: number): StreamEvent[] {
+  const dec = ollamaCodec.createStreamDecoder();
+  const bytes = utf8.encode(text);
+  const out: StreamEvent[] = [];
+  if (cut !== undefined) out.push(...dec.push(bytes.subarray(0, cut)), ...dec.push(bytes.subarray(cut)));
+  else out.push(...dec.push(bytes));
+  out.push(...dec.finish());
+  return out;
+}
+
+const EXPECTED: StreamEvent[] = [
+  { type: 'start', id: `ollama-${Date.parse('2025-05-01T10:00:00.000000Z')}`, model: 'llama3.2' },
+  { type: 'block_start', index: 0, kind: 'text' },
+  { type: 'text_delta', index: 0, text: 'Let me ' },
+  { type: 'text_delta', index: 0, text: 'check ☀️.' },
+  { type: 'block_stop', index: 0 },
+  { type: 'block_start', index: 1, kind: 'tool_call', id: 'call_0', name: 'get_weather' },
+  { type: 'tool_args_delta', index: 1, json: '{"city":"Paris","days":2}' },
+  { type: 'block_stop', index: 1 },
+  { type: 'block_start', index: 2, kind: 'tool_call', id: 'call_1', name: 'get_time' },
+  { type: 'tool_args_delta', index: 2, json: '{}' },
+  { type: 'block_stop', index: 2 },
+  { type: 'finish', reason: 'tool_calls' },
+  { type: 'usage', usage: STREAM_USAGE },
+  { type: 'end' },
+];
+
+describe('ollama stream decoder', () => {
+  it('decodes a real stream, whole and split at every offset', () => {
+    assert.deepEqual(decode(STREAM), EXPECTED);
+    const len = utf8.encode(STREAM).length;
+    for (let cut = 0; cut <= len; cut++) assert.deepEqual(decode(STREAM, cut), EXPECTED, `cut ${cut}`);
+  });
+
+  it('raises an error line as an upstream error', () => {
+    assert.throws(() => decode(`${STREAM.split('\n')[0]}\n{"error":"model runner crashed"}\n`),
+      (e: unknown) => e instanceof GatewayError && e.kind === 'upstream_error' && e.message === 'model runner crashed');
+  });
+
+  it('completes a stream cut before the done line (no usage)', () => {
+    const events = decode(STREAM.split('\n')[0] + '\n');
+    assert.deepEqual(events.slice(-3), [{ type: 'block_stop', index: 0 }, { type: 'finish', reason: 'stop' }, { type: 'end' }]);
+  });
+});
+
+describe('ollama stream encoder', () => {
+  it('holds tool arguments until the call is whole, then writes them as an object', () => {
+    const enc = ollamaCodec.createStreamEncoder();
+    const lines = [
+      { type: 'start', id: 'x', model: 'm' },
+      { type: 'block_start', index: 0, kind: 'tool_call', id: 'c1', name: 'f' },
+      { type: 'tool_args_delta', index: 0, json: '{"a":' },
+      { type: 'tool_args_delta', index: 0, json: '1}' },
+      { type: 'block_stop', index: 0 },
+      { type: 'finish', reason: 'tool_calls' },
+      { type: 'usage', usage: { input: 1, output: 2, cacheRead: 0, cacheCreation: 0 } },
+      { type: 'end' },
+    ].map((e) => String(enc.encode(e as StreamEvent))).join('').trim().split('\n').map((l) => JSON.parse(l));
+    assert.equal(lines.length, 2);
+    assert.deepEqual(lines[0].message.tool_calls, [{ id: 'c1', function: { name: 'f', arguments: { a: 1 } } }]);
+    assert.equal(lines[1].done, true);
+    assert.equal(lines[1].done_reason, 'stop');
+    assert.equal(lines[1].eval_count, 2);
+  });
+
+  it('writes an error line for arguments it cannot carry, then nothing more', () => {
+    const enc = ollamaCodec.createStreamEncoder();
+    enc.encode({ type: 'block_start', index: 0, kind: 'tool_call', id: 'c1', name: 'f' });
+    enc.encode({ type: 'tool_args_delta', index: 0, json: '{"a":' });
+    assert.match(String(enc.encode({ type: 'block_stop', index: 0 })), /^\{"error":"arguments of tool call c1 are not valid JSON"\}\n$/);
+    assert.equal(enc.encode({ type: 'end' }), '');
+  });
+});
+
+describe('ollama passthrough', () => {
+  it('reads usage from the done line at every split and returns chunks untouched', () => {
+    const bytes = utf8.encode(STREAM);
+    for (let cut = 0; cut <= bytes.length; cut++) {
+      const pt = ollamaCodec.createPassthroughStream({});
+      const a = bytes.subarray(0, cut);
+      const b = bytes.subarray(cut);
+      assert.equal(pt.push(a), a);
+      assert.equal(pt.push(b), b);
+      assert.equal(pt.end(), '');
+      assert.deepEqual(pt.usage(), STREAM_USAGE);
+    }
+  });
+
+  it('rewrites only the model', () => {
+    const raw = '{"model":"pool","messages":[],"options":{"model":"x"}}';
+    assert.equal(ollamaCodec.passthroughBody(raw, JSON.parse(raw), 'llama3.2', true), '{"model":"llama3.2","messages":[],"options":{"model":"x"}}');
+  });
+});
