@@ -1,0 +1,13 @@
+// Shared memory of the gateway: the layout, the accessors both sides use, and the main
+// thread's slot registry. See docs/shared-memory.md.
+export * from './layout.js';
+export { SharedCapacityError, SharedInvariantError } from './faults.js';
+export { SharedState, HEADER_BYTES, type SharedBuffers, type SharedStateOptions } from './shared-state.js';
+export { SlotRegistry, type MetricSeriesSpec, type MetricSeriesEntry, type ReclaimReport } from './slot-registry.js';
+export { LaneCounters } from './lane-counters.js';
+export { BreakerCells, ErrorWindowCounts } from './breaker-cells.js';
+export { ConcurrencyGauges } from './concurrency-gauges.js';
+export { GovernanceCounters } from './governance-counters.js';
+export { MetricSeries, type HistogramSnapshot } from './metric-series.js';
+export { WIDE_DELTA_MAX } from './wide-counter.js';
+export type { GrowableSharedArrayBuffer } from './growable-buffer.js';

@@ -1,0 +1,173 @@
+// The one layout of the gateway's shared memory: a single growable SharedArrayBuffer made of a
+// fixed header and then records handed out by the main thread's SlotRegistry. A slot is the
+// Int32 word index of a record's first word, so an accessor reaches a field with
+// `slot + FIELD`; every FIELD below is a word offset inside its record. Records start on an
+// even word (8-byte aligned) so their 64-bit fields are aligned for BigInt64/Float64 views.
+// Nothing outside src/shared/sab computes an offset. docs/shared-memory.md draws all of this.
+
+/** Bytes per word: every field is one Int32/Uint32 word or two words for a 64-bit value. */
+export const WORD_BYTES = 4;
+
+// ---- header (word 0) --------------------------------------------------------------------
+
+/** 'GWAB' in ASCII: `attach` refuses a buffer that does not start with it. */
+export const LAYOUT_MAGIC = 0x47574142;
+/** Bumped on any change below, so a stale worker build cannot misread the buffer. */
+export const LAYOUT_VERSION = 1;
+
+export const HEADER_MAGIC = 0;
+export const HEADER_VERSION = 1;
+/** Number of permit holders (main + workers) every permit record has a shadow word for. */
+export const HEADER_HOLDERS = 2;
+/** Positions in each breaker cell's error-window ring (copied from ERROR_WINDOW_SLOTS). */
+export const HEADER_ERROR_WINDOW_SLOTS = 3;
+/** Count of detected invariant violations (bad release, counter overflow); should stay 0. */
+export const HEADER_FAULTS = 4;
+/** Float64 at word 6: the ms epoch the cooldown ticks count from. Written once by create. */
+export const HEADER_TIME_BASE_MS = 6;
+export const HEADER_WORDS = 16;
+
+// ---- record kinds (word 0 of every record) -----------------------------------------------
+
+export const KIND_FREE = 0;
+export const KIND_LANE = 1;
+export const KIND_CONCURRENCY = 2;
+export const KIND_CELL = 3;
+export const KIND_GOVERNANCE = 4;
+export const KIND_COUNTER = 5;
+export const KIND_GAUGE = 6;
+export const KIND_HISTOGRAM = 7;
+
+export const RECORD_KIND = 0;
+
+// ---- permit block (shared by lane and concurrency records) -------------------------------
+
+/** Int32: permits currently held by all holders together. */
+export const PERMIT_INFLIGHT = 1;
+
+// ---- lane record -------------------------------------------------------------------------
+
+/** Int32: requests taken against the `max_requests` lifetime budget (only while one is set). */
+export const LANE_LIFETIME_TAKEN = 2;
+/** Int32: 0 = alive; any other value is a dead reason code chosen by the routing policy. */
+export const LANE_DEAD_REASON = 3;
+/** Wide counter (Uint32 lo, hi): successful requests. */
+export const LANE_OK = 4;
+/** Wide counter (Uint32 lo, hi): errored requests. */
+export const LANE_ERR = 6;
+/** Int32 per holder: permits that holder holds (lets main reclaim a dead worker's permits). */
+export const LANE_HOLDERS = 8;
+
+export function laneRecordWords(holders: number): number {
+  return evenWords(LANE_HOLDERS + holders);
+}
+
+// ---- concurrency record (a governance bucket's `concurrent` gauge) -----------------------
+
+export const CONCURRENCY_HOLDERS = 4;
+
+export function concurrencyRecordWords(holders: number): number {
+  return evenWords(CONCURRENCY_HOLDERS + holders);
+}
+
+// ---- breaker cell ------------------------------------------------------------------------
+
+/** Int32: BREAKER_CLOSED, BREAKER_HALF_OPEN or BREAKER_OPEN; changed only by CAS. */
+export const CELL_STATE = 1;
+/** Int32: consecutive failures. */
+export const CELL_STREAK = 2;
+/** Int32: 0 = no probe in flight, else holder id + 1 of the probe's owner. */
+export const CELL_PROBE = 3;
+/** Uint32: Closed-to-Open trips. */
+export const CELL_TRIP_COUNT = 4;
+/** Uint32: epoch seconds of the last trip; 0 = never tripped. */
+export const CELL_LAST_TRIP_SEC = 5;
+/** Uint32: cooldown-until as cooldown ticks + 2^31; 0 = no cooldown (COOLDOWN_NONE). */
+export const CELL_COOLDOWN = 6;
+/** Uint32: newest epoch second any outcome was recorded for in the error window. */
+export const CELL_WINDOW_LAST_SEC = 7;
+/** Error-window ring: per position an ok word then an err word, each (lap16 << 16) | count16. */
+export const CELL_WINDOW = 8;
+
+/** Positions in the error-window ring; also the longest error-rate window in seconds. */
+export const ERROR_WINDOW_SLOTS = 128;
+export const ERROR_WINDOW_SHIFT = 7;
+/** A per-second count stops at this value rather than wrapping into the lap tag. */
+export const ERROR_WINDOW_COUNT_MAX = 0xffff;
+
+export const CELL_RECORD_WORDS = CELL_WINDOW + 2 * ERROR_WINDOW_SLOTS;
+
+export const BREAKER_CLOSED = 0;
+export const BREAKER_HALF_OPEN = 1;
+export const BREAKER_OPEN = 2;
+
+/** Cooldown-until is stored in ticks of this many ms from the header's time base. */
+export const COOLDOWN_TICK_MS = 100;
+/** Raw cell value meaning "no cooldown"; the zeroed memory of a new cell. */
+export const COOLDOWN_NONE = 0;
+/** Raw = ticks + COOLDOWN_BIAS keeps a signed tick range in a Uint32 with 0 left free. */
+export const COOLDOWN_BIAS = 0x80000000;
+
+// ---- governance record (one bucket, i.e. one (group or key, window)) ---------------------
+
+/** Uint32: epoch seconds the current window started; 0 = never started. Rolled by CAS. */
+export const GOV_WINDOW_START_SEC = 1;
+/** BigInt64 fields start here (word 4 = BigInt64 index (slot + 4) / 2). */
+export const GOV_VALUES = 4;
+/** Field numbers of the BigInt64 values, in order. */
+export const GOV_REQUESTS = 0;
+export const GOV_TOKENS = 1;
+export const GOV_SPEND_MICROS = 2;
+export const GOV_FIELD_COUNT = 3;
+export const GOVERNANCE_RECORD_WORDS = GOV_VALUES + 2 * GOV_FIELD_COUNT;
+
+// ---- metric records ----------------------------------------------------------------------
+
+/** Counter: wide counter at words 2..3. */
+export const COUNTER_VALUE = 2;
+export const COUNTER_RECORD_WORDS = 4;
+
+/** Gauge: Int32 at word 1. */
+export const GAUGE_VALUE = 1;
+export const GAUGE_RECORD_WORDS = 2;
+
+/** Histogram: Int32 bound count n, Int32 sum scale, then n Float64 upper bounds, the wide
+ * sum, and n + 1 wide bucket counts (the last is +Inf). Buckets are not cumulative. */
+export const HIST_BOUND_COUNT = 1;
+export const HIST_SUM_SCALE = 2;
+export const HIST_BOUNDS = 4;
+export const HIST_BOUNDS_MAX = 64;
+
+export function histogramSumWord(boundCount: number): number {
+  return HIST_BOUNDS + 2 * boundCount;
+}
+
+export function histogramBucketWord(boundCount: number, bucket: number): number {
+  return histogramSumWord(boundCount) + 2 + 2 * bucket;
+}
+
+export function histogramRecordWords(boundCount: number): number {
+  return histogramBucketWord(boundCount, boundCount + 1);
+}
+
+// ---- capacities --------------------------------------------------------------------------
+
+/** Default reserved size: address space only; pages are committed as the buffer grows. */
+export const DEFAULT_MAX_BYTES = 256 * 1024 * 1024;
+export const DEFAULT_INITIAL_BYTES = 64 * 1024;
+/** Holder 0 is the main thread; worker n is holder n + 1. */
+export const DEFAULT_HOLDERS = 65;
+export const MAX_HOLDERS = 1024;
+/** Largest permit limit and lifetime budget an Int32 word can count to. */
+export const INT32_COUNT_MAX = 0x7fffffff;
+
+export const MAIN_HOLDER = 0;
+
+/** The holder id of worker `workerId` (0-based), as used by SharedState.attach. */
+export function workerHolder(workerId: number): number {
+  return workerId + 1;
+}
+
+function evenWords(words: number): number {
+  return words + (words & 1);
+}

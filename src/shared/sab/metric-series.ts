@@ -1,0 +1,118 @@
+// Metric series in shared memory: counters (wide, monotonic), gauges (Int32) and histograms
+// (fixed upper bounds chosen at creation, non-cumulative bucket counts, a scaled integer
+// sum). Workers add; whoever renders /metrics reads. A series is a slot from
+// SlotRegistry.metricSeries(). Histogram count is the sum of its buckets, so count and
+// buckets always agree; the sum is a separate word and may trail them by one observation.
+// Windowed quantiles (`buffer_seconds`) are the exporter's job: it keeps snapshots of the
+// cumulative buckets and subtracts.
+import {
+  COUNTER_VALUE,
+  GAUGE_VALUE,
+  HIST_BOUND_COUNT,
+  HIST_BOUNDS,
+  HIST_SUM_SCALE,
+  KIND_COUNTER,
+  KIND_GAUGE,
+  KIND_HISTOGRAM,
+  RECORD_KIND,
+  histogramBucketWord,
+  histogramSumWord,
+} from './layout.js';
+import type { SharedViews } from './shared-views.js';
+import { wideAdd, wideRead } from './wide-counter.js';
+
+export interface HistogramSnapshot {
+  /** Upper bounds in the series' unit; the last bucket (+Inf) has no entry here. */
+  bounds: number[];
+  /** Non-cumulative counts, bounds.length + 1 of them. */
+  counts: number[];
+  count: number;
+  /** Sum of observed values in the series' unit (scaled integer divided back). */
+  sum: number;
+}
+
+export class MetricSeries {
+  private readonly i32: Int32Array;
+  private readonly u32: Uint32Array;
+  private readonly f64: Float64Array;
+
+  constructor(private readonly views: SharedViews) {
+    this.i32 = views.i32;
+    this.u32 = views.u32;
+    this.f64 = views.f64;
+  }
+
+  counterAdd(series: number, n = 1): void {
+    wideAdd(this.views, series + COUNTER_VALUE, n);
+  }
+
+  counterValue(series: number): number {
+    return wideRead(this.u32, series + COUNTER_VALUE);
+  }
+
+  gaugeAdd(series: number, delta: number): number {
+    return Atomics.add(this.i32, series + GAUGE_VALUE, delta) + delta;
+  }
+
+  gaugeSet(series: number, value: number): void {
+    Atomics.store(this.i32, series + GAUGE_VALUE, value);
+  }
+
+  gaugeValue(series: number): number {
+    return Atomics.load(this.i32, series + GAUGE_VALUE);
+  }
+
+  /**
+   * Count `value` in the first bucket whose upper bound is >= value (Prometheus `le`).
+   * Negative or NaN counts as 0; +Infinity lands in the +Inf bucket and adds nothing to the
+   * sum. The bounds and scale were written before the series was handed out and never
+   * change, so plain reads suffice for them.
+   */
+  observe(series: number, value: number): void {
+    const i32 = this.i32;
+    const f64 = this.f64;
+    const boundCount = i32[series + HIST_BOUND_COUNT]!;
+    const boundsAt = (series + HIST_BOUNDS) >> 1;
+    if (!(value > 0)) value = 0;
+    let bucket = 0;
+    while (bucket < boundCount && value > f64[boundsAt + bucket]!) bucket++;
+    wideAdd(this.views, series + histogramBucketWord(boundCount, bucket), 1);
+    const scaled = Math.round(value * i32[series + HIST_SUM_SCALE]!);
+    if (scaled > 0 && scaled <= Number.MAX_SAFE_INTEGER) wideAdd(this.views, series + histogramSumWord(boundCount), scaled);
+  }
+
+  readHistogram(series: number): HistogramSnapshot {
+    const boundCount = this.i32[series + HIST_BOUND_COUNT]!;
+    const boundsAt = (series + HIST_BOUNDS) >> 1;
+    const bounds: number[] = [];
+    const counts: number[] = [];
+    let count = 0;
+    for (let i = 0; i < boundCount; i++) bounds.push(this.f64[boundsAt + i]!);
+    for (let i = 0; i <= boundCount; i++) {
+      const c = wideRead(this.u32, series + histogramBucketWord(boundCount, i));
+      counts.push(c);
+      count += c;
+    }
+    const sum = wideRead(this.u32, series + histogramSumWord(boundCount)) / this.i32[series + HIST_SUM_SCALE]!;
+    return { bounds, counts, count, sum };
+  }
+
+  /** Registry only (main thread), before the slot is handed out. */
+  initCounter(series: number): void {
+    Atomics.store(this.i32, series + RECORD_KIND, KIND_COUNTER);
+  }
+
+  /** Registry only (main thread), before the slot is handed out. */
+  initGauge(series: number): void {
+    Atomics.store(this.i32, series + RECORD_KIND, KIND_GAUGE);
+  }
+
+  /** Registry only (main thread), before the slot is handed out. */
+  initHistogram(series: number, bounds: readonly number[], sumScale: number): void {
+    const boundsAt = (series + HIST_BOUNDS) >> 1;
+    for (let i = 0; i < bounds.length; i++) this.f64[boundsAt + i] = bounds[i]!;
+    Atomics.store(this.i32, series + HIST_BOUND_COUNT, bounds.length);
+    Atomics.store(this.i32, series + HIST_SUM_SCALE, sumScale);
+    Atomics.store(this.i32, series + RECORD_KIND, KIND_HISTOGRAM);
+  }
+}
