@@ -6,7 +6,7 @@
 // Run some of them:     CONFORMANCE_CODECS=openai,responses,ollama node --test dist/test/shared/protocols/conformance.test.js
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { ERROR_TABLE, statusFor, type ErrorKind } from '../../../src/shared/errors.js';
+import { ERROR_TABLE, GatewayError, statusFor, type ErrorKind } from '../../../src/shared/errors.js';
 import {
   PROTOCOL_NAMES, type ModelRequest, type ModelResponse, type ProtocolName, type StreamEvent, type Usage,
 } from '../../../src/shared/model/types.js';
@@ -412,6 +412,33 @@ for (const name of selected) {
           assert.equal(encoded.path, c.upstreamPath(UPSTREAM_MODEL, req.stream));
         });
       }
+    });
+
+    describe('bad input is a GatewayError, never a crash', () => {
+      const route = routeFromPath(c.encodeRequest(richRequest(), UPSTREAM_MODEL).path);
+      const isGatewayError = (kind: ErrorKind) => (e: unknown) => {
+        assert.ok(e instanceof GatewayError, `a GatewayError, got ${String(e)}`);
+        assert.equal(e.kind, kind);
+        assert.ok(e.message.length > 0);
+        return true;
+      };
+      it('decodeRequest rejects bodies it cannot read with invalid_request', () => {
+        for (const body of [null, [], 'text', 42, {}, { model: 5, messages: 'x', contents: 'x' }]) {
+          assert.throws(() => c.decodeRequest(body, route), isGatewayError('invalid_request'), JSON.stringify(body));
+        }
+      });
+      // Only non-objects: what an empty object means is the protocol's call (a Gemini answer to
+      // a blocked prompt has no candidates at all).
+      it('decodeResponse rejects bodies it cannot read with upstream_error', () => {
+        for (const body of [null, [], 'text', 42]) {
+          assert.throws(() => c.decodeResponse(body), isGatewayError('upstream_error'), JSON.stringify(body));
+        }
+      });
+      it('upstreamErrorMessage never throws', () => {
+        for (const body of [undefined, null, 'x', {}, { error: 5 }, { error: { message: 5 } }]) {
+          assert.equal(typeof c.upstreamErrorMessage(500, body), 'string');
+        }
+      });
     });
 
     describe('response round trip: decodeResponse(encodeResponse(resp)) == resp', () => {
