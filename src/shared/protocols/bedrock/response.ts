@@ -12,9 +12,11 @@ export const SYNTHESIZED_RESPONSE_ID = 'bedrock-converse';
 
 export function decodeBedrockResponse(body: unknown): ModelResponse {
   if (!isJsonObject(body)) throw new GatewayError('upstream_error', 'bedrock response: body is not a JSON object');
-  const output = isJsonObject(body.output) ? body.output : {};
-  const message = isJsonObject(output.message) ? output.message : {};
-  const blocks = Array.isArray(message.content) ? message.content : [];
+  const message = isJsonObject(body.output) ? body.output.message : undefined;
+  if (!isJsonObject(message) || !Array.isArray(message.content)) {
+    throw new GatewayError('upstream_error', 'bedrock response: output.message.content is missing');
+  }
+  const blocks = message.content;
   const content: Array<TextPart | ToolCallPart> = [];
   for (const b of blocks) {
     if (!isJsonObject(b)) continue;

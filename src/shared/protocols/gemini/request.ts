@@ -1,9 +1,7 @@
 // Gemini generateContent request <-> the model. The model and streaming live in the path.
-// Gemini function calls often carry no id (it is optional): ids are synthesized in order
-// (`call_0`, ...) and a functionResponse without one is matched to the earliest unanswered
-// call of the same name. Going the other way, ids are written (the API accepts them) and a
-// functionResponse also needs the function's NAME, found from the assistant tool call with the
-// same id earlier in the request.
+// Gemini function calls often carry no id (call-ids.ts pairs them). Going the other way, ids
+// are written (the API accepts them) and a functionResponse also needs the function's NAME,
+// found from the assistant tool call with the same id earlier in the request.
 import type {
   ContentPart, ImagePart, ModelMessage, ModelRequest, Role, ToolChoice, ToolDef, ToolResultPart,
 } from '../../model/types.js';
@@ -13,7 +11,9 @@ import {
   expectArray, expectObject, expectString, isJsonObject, optionalInteger, optionalNumber, optionalString,
   type JsonObject,
 } from '../framing/json-field.js';
+import { CallIds } from './call-ids.js';
 import { argumentsObject, field, keyOf, optionalStringArray, splitDataUrl } from './fields.js';
+import { lowerSchemaTypes } from './schema-types.js';
 
 function invalid(message: string): GatewayError {
   return new GatewayError('invalid_request', message);
@@ -24,33 +24,6 @@ export function geminiPath(model: string, stream: boolean): string {
 }
 
 // ---------------------------------------------------------------- decode (ingress)
-
-/** Assigns ids to calls that lack one and pairs responses with them by name. */
-class CallIds {
-  private next = 0;
-  private readonly unanswered = new Map<string, string[]>();
-
-  call(name: string, id: unknown): string {
-    const callId = typeof id === 'string' && id.length > 0 ? id : `call_${this.next++}`;
-    const queue = this.unanswered.get(name);
-    if (queue === undefined) this.unanswered.set(name, [callId]);
-    else queue.push(callId);
-    return callId;
-  }
-
-  /** A response naming its call's id answers that call (done for a whole turn before pairing by name). */
-  claim(name: string, id: unknown): void {
-    if (typeof id !== 'string' || id.length === 0) return;
-    const queue = this.unanswered.get(name);
-    const at = queue?.indexOf(id) ?? -1;
-    if (at !== -1) queue?.splice(at, 1);
-  }
-
-  response(name: string, id: unknown): string {
-    if (typeof id === 'string' && id.length > 0) return id;
-    return this.unanswered.get(name)?.shift() ?? `call_${this.next++}`;
-  }
-}
 
 export function decodeGeminiRequest(body: unknown, route: RouteInfo): ModelRequest {
   const o = expectObject(body, 'request body');
@@ -209,19 +182,6 @@ function decodeParameters(d: JsonObject, path: string): Record<string, unknown> 
   if (jsonSchema !== undefined && jsonSchema !== null) return expectObject(jsonSchema, `${path}.parametersJsonSchema`);
   if (d.parameters === undefined || d.parameters === null) return { type: 'object', properties: {} };
   return lowerSchemaTypes(expectObject(d.parameters, `${path}.parameters`));
-}
-
-const GEMINI_TYPES = new Set(['STRING', 'NUMBER', 'INTEGER', 'BOOLEAN', 'ARRAY', 'OBJECT', 'NULL']);
-
-/** Gemini's OpenAPI-style Schema spells types in capitals (`OBJECT`); JSON Schema wants `object`. */
-function lowerSchemaTypes(schema: JsonObject): JsonObject {
-  const out: JsonObject = {};
-  for (const [k, v] of Object.entries(schema)) {
-    if (k === 'type' && typeof v === 'string' && GEMINI_TYPES.has(v)) out[k] = v.toLowerCase();
-    else if (Array.isArray(v)) out[k] = v.map((x) => (isJsonObject(x) ? lowerSchemaTypes(x) : x));
-    else out[k] = isJsonObject(v) ? lowerSchemaTypes(v) : v;
-  }
-  return out;
 }
 
 function decodeToolConfig(v: unknown): ToolChoice | undefined {

@@ -29,6 +29,8 @@ export function callId(fc: JsonObject, ordinal: number): string {
 export function decodeGeminiResponse(body: unknown): ModelResponse {
   if (!isJsonObject(body)) throw new GatewayError('upstream_error', 'gemini response: body is not a JSON object');
   const candidate = firstCandidate(body);
+  const blocked = candidate === undefined && isJsonObject(body.promptFeedback) && typeof body.promptFeedback.blockReason === 'string';
+  if (candidate === undefined && !blocked) throw new GatewayError('upstream_error', 'gemini response: no candidate and no promptFeedback.blockReason');
   const content: Array<TextPart | ToolCallPart> = [];
   let calls = 0;
   for (const p of candidateParts(candidate)) {
@@ -43,7 +45,6 @@ export function decodeGeminiResponse(body: unknown): ModelResponse {
       content.push({ type: 'tool_call', id: callId(fc, calls++), name: fc.name as string, arguments: JSON.stringify(fc.args ?? {}) });
     }
   }
-  const blocked = candidate === undefined && isJsonObject(body.promptFeedback) && typeof body.promptFeedback.blockReason === 'string';
   return {
     id: typeof body.responseId === 'string' ? body.responseId : SYNTHESIZED_RESPONSE_ID,
     model: typeof body.modelVersion === 'string' ? body.modelVersion : '',
