@@ -54,7 +54,7 @@ function stopAll(code) {
 process.on('SIGINT', () => stopAll(0));
 process.on('SIGTERM', () => stopAll(0));
 
-if (!useVendors) start(['mock-provider', '--listen', '127.0.0.1:9000'], 'mock provider');
+if (!useVendors) start(['mock-provider', '--port', '9000'], 'mock provider');
 start(['--config', configPath], 'gateway');
 
 const adminToken = env.GATEWAY_ADMIN_TOKEN;

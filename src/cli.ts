@@ -5,7 +5,7 @@
 import { parseArgs } from 'node:util';
 
 const USAGE = `usage: gateway [--config PATH] [--validate] [--print-metadata-blocklist] [--safe-mode]
-       gateway mock-provider [--listen HOST:PORT] [flags]   (gateway mock-provider --help)`;
+       gateway mock-provider [--port N] [flags]   (gateway mock-provider --help)`;
 
 /** Config path: --config, else GATEWAY_CONFIG, else /etc/gateway/config.yaml. */
 export function configPathFrom(flag: string | undefined, env: NodeJS.ProcessEnv): string {

@@ -4,7 +4,7 @@
 // listener, drain the workers up to the deadline, flush usage to the store, exit 0.
 import { readFileSync } from 'node:fs';
 import { createLogger, type Logger } from '../shared/log.js';
-import { SharedState, SlotRegistry } from '../shared/sab/index.js';
+import { SharedState, SlotRegistry, workerHolder } from '../shared/sab/index.js';
 import { bootDiagnostic, loadConfig, resolveWorkerThreads } from './config/load.js';
 import { ConfigState } from './config-state.js';
 import { WorkerPool } from './workers.js';
@@ -31,12 +31,9 @@ export async function boot(opts: BootOptions): Promise<void> {
   for (const warning of loaded.warnings) log.warn(warning);
   if (opts.safeMode) log.warn('safe mode: booted from the files alone; the overlay of API-applied changes and external hooks are ignored');
   const config = loaded.config!;
-  if (config.auth.chain.length === 0) {
-    log.warn('OPEN RELAY: auth.chain is empty, so every data-plane request is admitted without a key');
-  }
 
-  const slots = new SlotRegistry();
   const shared = SharedState.create();
+  const slots = new SlotRegistry(shared);
   const state = new ConfigState(loaded, slots, opts.safeMode, (bytes) => shared.ensureBytes(bytes), log);
 
   const store = openStore(config.store, loaded.configPath);
@@ -45,7 +42,11 @@ export async function boot(opts: BootOptions): Promise<void> {
 
   const threads = resolveWorkerThreads(config, process.env);
   if (threads.warning !== undefined) log.warn(threads.warning);
-  const workers = new WorkerPool(threads.count, shared.buffers(), METERING_FLUSH_MS, (msg) => ledger.add(msg), log);
+  const workers = new WorkerPool(threads.count, shared.buffers(), METERING_FLUSH_MS, (msg) => ledger.add(msg), log, (workerId) => {
+    // A dead worker's permits and probe claims would otherwise be held forever.
+    const reclaimed = slots.reclaimHolder(workerHolder(workerId));
+    if (reclaimed.permits > 0 || reclaimed.probes > 0) log.warn({ worker: workerId, ...reclaimed }, 'reclaimed what a dead worker held');
+  });
   await workers.start(state.compiled);
 
   const admin = parseListenAddress(config.admin_listen);

@@ -35,6 +35,8 @@ export class WorkerPool {
     private readonly meteringFlushMs: number,
     private readonly onUsage: UsageHandler,
     private readonly log: Logger,
+    /** Called when a worker died, before it is restarted under the same id. */
+    private readonly onWorkerDeath: (workerId: number) => void,
   ) {}
 
   /** Start every worker with `config` and resolve when all are listening. */
@@ -117,6 +119,7 @@ export class WorkerPool {
     slot.ready = false;
     this.notify();
     if (this.stopping) return;
+    this.onWorkerDeath(slot.id);
     slot.restarts++;
     const backoffMs = Math.min(RESTART_BACKOFF_MS_MAX, RESTART_BACKOFF_MS_MIN * 2 ** Math.min(slot.restarts - 1, 6));
     this.log.error({ worker: slot.id, code, restartInMs: backoffMs }, 'worker exited; restarting it');

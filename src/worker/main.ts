@@ -17,7 +17,7 @@ const data = workerData as WorkerBootData;
 const port = parentPort!;
 const log = createLogger('worker');
 const origins = new UpstreamOrigins();
-const gauges = LaneGauges.attach(data.shared);
+const gauges = LaneGauges.attach(data.shared, data.workerId);
 const metering = new Metering(data.workerId, port, data.meteringFlushMs);
 
 let runtime: Runtime | null = null;

@@ -264,7 +264,11 @@ export class Exchange implements Dispatcher.DispatchHandler {
         return;
       }
       case Relay.TranslateStream:
-        this.writeEvents(controller, this.decoder!.push(chunk));
+        try {
+          this.writeEvents(controller, this.decoder!.push(chunk));
+        } catch (err) {
+          this.failTranslatedStream(controller, err);
+        }
         return;
       case Relay.PassOversize:
         this.writeOrPause(controller, chunk);
@@ -296,8 +300,13 @@ export class Exchange implements Dispatcher.DispatchHandler {
         break;
       }
       case Relay.TranslateStream:
-        this.writeEvents(null, this.decoder!.finish());
-        this.client.end();
+        try {
+          this.writeEvents(null, this.decoder!.finish());
+          this.client.end();
+        } catch (err) {
+          this.failTranslatedStream(null, err);
+          return;
+        }
         break;
       case Relay.PassOversize:
         this.client.end();
@@ -340,6 +349,15 @@ export class Exchange implements Dispatcher.DispatchHandler {
 
   // ---- relay helpers ----
 
+  /** The upstream stream broke mid-way (an error event, a bad frame, an early end). */
+  private failTranslatedStream(controller: Dispatcher.DispatchController | null, err: unknown): void {
+    this.relay = Relay.None;
+    const message = err instanceof GatewayError ? err.message : 'the upstream stream could not be read';
+    endStreamWithError(this.client, this.encoder!, 'upstream_error', message);
+    if (controller !== null && !controller.aborted) controller.abort(new Error(message));
+    this.releasePermit(true);
+  }
+
   private writeOrPause(controller: Dispatcher.DispatchController, out: string | Uint8Array): void {
     if (!this.client.write(out) && !this.client.aborted) {
       controller.pause();
@@ -354,6 +372,8 @@ export class Exchange implements Dispatcher.DispatchHandler {
       if (event.type === 'usage') {
         this.usage = event.usage;
         if (!this.wantStreamUsage) continue;
+      } else if (event.type === 'start' && event.model === '') {
+        event.model = this.lane!.compiled.upstreamModel; // protocols that do not echo the model
       }
       const out = encoder.encode(event);
       if (typeof out === 'string') {
@@ -408,6 +428,7 @@ export class Exchange implements Dispatcher.DispatchHandler {
     let out: string;
     try {
       const resp = upstreamCodec.decodeResponse(JSON.parse(this.bufferedText()));
+      if (resp.model === '') resp.model = this.lane!.compiled.upstreamModel; // protocols that do not echo the model
       this.usage = resp.usage;
       out = this.codec.encodeResponse(resp);
     } catch {
