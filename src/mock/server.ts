@@ -10,10 +10,10 @@ import type { HttpRequest, HttpResponse, TemplatedApp, us_listen_socket } from '
 import { MOCK_DEFAULT_TOOL_NAME } from './content.js';
 import { answerTokenRequest } from './oauth.js';
 import { MOCK_PROTOCOLS } from './protocols/index.js';
-import { objectAt } from './protocols/json-read.js';
 import type { MockProtocol, MockProtocolName, RenderedError, RequestFacts, RouteFacts } from './protocols/types.js';
 import { RenderCache, type RenderedStream } from './render-cache.js';
-import { findDirective, setSetting, SettingError, settingsFrom, type MockSettingName, type MockSettings } from './settings.js';
+import { SettingError, settingsFrom, type MockSettingName, type MockSettings } from './settings.js';
+import { applySettings, BodyMemo, type BodyFacts } from './body-memo.js';
 import { emptyStats, snapshotStats, type MockStats } from './stats.js';
 
 export type { MockStats, LastRequestSummary } from './stats.js';
@@ -42,9 +42,10 @@ export interface LastRequest {
   method: string;
   path: string;
   query: string;
-  headers: Record<string, string>;
-  /** The raw body bytes; /mock/last-request shows them as text and base64. */
-  body: Buffer;
+  /** Header names (lowercase) and values, alternating, as received. */
+  rawHeaders: string[];
+  /** The raw body bytes, one latin1 char per byte; /mock/last-request shows them as text and base64. */
+  bodyLatin1: string;
   model: string | null;
   stream: boolean | null;
   at_ms: number;
@@ -88,11 +89,14 @@ class MockProvider {
   readonly cache = new RenderCache();
   counters: MockStats = emptyStats();
   lastRequest: LastRequest | null = null;
+  readonly bodies: BodyMemo;
   closing = false;
   private listenSocket: us_listen_socket | null = null;
   private tokensIssued = 0;
+  private spareRecord: LastRequest | null = null;
 
   constructor(readonly runSettings: MockSettings, readonly tokenExpiresInSec: number) {
+    this.bodies = new BodyMemo(runSettings);
     const p = MOCK_PROTOCOLS;
     this.app
       .post('/v1/chat/completions', (res, req) => acceptModelRequest(this, p.openai, res, req, NO_ROUTE_FACTS, null))
@@ -143,7 +147,23 @@ class MockProvider {
     const inflight = this.counters.inflight;
     this.counters = emptyStats();
     this.counters.inflight = inflight;
+    this.spareRecord = this.lastRequest;
     this.lastRequest = null;
+  }
+
+  /** Keeps the request as the last one; the record object is reused (one per provider). */
+  recordRequest(ex: Exchange, bodyLatin1: string): LastRequest {
+    const last = (this.lastRequest ??= this.spareRecord ?? {} as LastRequest);
+    last.protocol = ex.protocol.name;
+    last.method = ex.method;
+    last.path = ex.path;
+    last.query = ex.query;
+    last.rawHeaders = ex.rawHeaders;
+    last.bodyLatin1 = bodyLatin1;
+    last.model = ex.route.model;
+    last.stream = ex.route.stream;
+    last.at_ms = Date.now();
+    return last;
   }
 
   mintToken(): string {
@@ -160,6 +180,7 @@ class MockProvider {
     // including held and paced responses, whose abort handlers then clear their timers.
     (this.app as unknown as { close?: () => void }).close?.();
     this.cache.clear();
+    this.bodies.clear();
     await new Promise<void>((resolve) => setImmediate(resolve));
   }
 }
@@ -172,12 +193,15 @@ class Exchange {
   readonly method: string;
   readonly path: string;
   readonly query: string;
-  readonly headers: Record<string, string> = {};
+  /** Header names and values, alternating: cheaper to collect than an object on the hot path. */
+  readonly rawHeaders: string[] = [];
   /** x-mock-* headers, in arrival order; null when there are none. */
   overrides: Array<[string, string]> | null = null;
   bodyParts: Buffer[] | null = null;
   bodyBytes = 0;
   facts: RequestFacts | null = null;
+  /** What the body said; its answer slots serve requests whose settings came from the body alone. */
+  reading: BodyFacts | null = null;
   settings: MockSettings;
   toolName: string | null = null;
   timer: NodeJS.Timeout | null = null;
@@ -201,9 +225,9 @@ class Exchange {
     this.path = req.getUrl();
     this.query = req.getQuery() ?? '';
     this.settings = provider.runSettings;
+    const rawHeaders = this.rawHeaders;
     req.forEach((key, value) => {
-      const seen = this.headers[key];
-      this.headers[key] = seen === undefined ? value : seen + ', ' + value;
+      rawHeaders.push(key, value);
       if (key.startsWith('x-mock-')) (this.overrides ??= []).push([key.slice(7), value]);
     });
   }
@@ -275,82 +299,68 @@ function onExchangeData(ex: Exchange, chunk: ArrayBuffer, isLast: boolean): void
     writeError(ex, 413, `request body is larger than ${BODY_BYTES_MAX} bytes`);
     return;
   }
-  // uWS recycles the chunk after this callback returns: copy it.
-  const copy = Buffer.from(new Uint8Array(chunk));
   if (!isLast) {
-    (ex.bodyParts ??= []).push(copy);
+    // uWS recycles the chunk after this callback returns: copy it.
+    (ex.bodyParts ??= []).push(Buffer.from(new Uint8Array(chunk)));
     return;
   }
-  let body = copy;
-  if (ex.bodyParts !== null) {
-    ex.bodyParts.push(copy);
-    body = Buffer.concat(ex.bodyParts);
+  let bodyLatin1: string;
+  if (ex.bodyParts === null) {
+    // One latin1 char per byte: a byte-exact copy made while the chunk is still valid.
+    bodyLatin1 = Buffer.from(chunk).toString('latin1');
+  } else {
+    ex.bodyParts.push(Buffer.from(new Uint8Array(chunk)));
+    bodyLatin1 = Buffer.concat(ex.bodyParts).toString('latin1');
     ex.bodyParts = null;
   }
-  onRequestBody(ex, body);
+  onRequestBody(ex, bodyLatin1);
 }
 
-function onRequestBody(ex: Exchange, raw: Buffer): void {
+function onRequestBody(ex: Exchange, bodyLatin1: string): void {
   const provider = ex.provider;
-  const last: LastRequest = {
-    protocol: ex.protocol.name,
-    method: ex.method,
-    path: ex.path,
-    query: ex.query,
-    headers: ex.headers,
-    body: raw,
-    model: ex.route.model,
-    stream: ex.route.stream,
-    at_ms: Date.now(),
-  };
-  provider.lastRequest = last;
+  const last = provider.recordRequest(ex, bodyLatin1);
   if (ex.routeError !== null) return writeError(ex, 404, ex.routeError);
-  const text = raw.toString('utf8');
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    return writeError(ex, 400, 'request body is not valid JSON');
-  }
-  const body = objectAt(parsed);
-  if (body === null) return writeError(ex, 400, 'request body must be a JSON object');
-  const facts = ex.protocol.readFacts(body, ex.route);
-  if (typeof facts === 'string') return writeError(ex, 400, facts);
+  const reading = provider.bodies.read(ex.protocol, ex.path, ex.route, bodyLatin1);
+  if (!reading.ok) return writeError(ex, reading.status, reading.message);
+  const facts = reading.facts;
   ex.facts = facts;
+  ex.reading = reading;
   last.model = facts.model;
   last.stream = facts.stream;
-  if (ex.overrides !== null || text.includes('[mock')) {
+  if (ex.overrides === null) {
+    if (reading.settings === null) return writeError(ex, 400, reading.settingsError!);
+    ex.settings = reading.settings;
+  } else {
     try {
-      ex.settings = requestSettings(ex, body, text);
+      ex.settings = applySettings(provider.runSettings, ex.overrides, reading.directive);
     } catch (err) {
       if (err instanceof SettingError) return writeError(ex, 400, err.message);
       throw err;
     }
   }
-  if (ex.settings.require_auth && !hasCredential(ex.headers)) return writeError(ex, 401, 'mock provider: no credential (require_auth is on)');
+  if (ex.settings.require_auth && !hasCredential(ex.rawHeaders)) return writeError(ex, 401, 'mock provider: no credential (require_auth is on)');
   ex.toolName = chooseTool(facts, ex.settings);
   dispatch(ex);
 }
 
-/** Run settings, then x-mock-* headers, then the last `[mock ...]` directive of the prompt. */
-function requestSettings(ex: Exchange, body: Record<string, unknown>, text: string): MockSettings {
-  const settings: MockSettings = { ...ex.provider.runSettings };
-  if (ex.overrides !== null) for (const [name, value] of ex.overrides) setSetting(settings, name, value);
-  if (text.includes('[mock')) {
-    const pairs = findDirective(ex.protocol.lastUserText(body));
-    if (pairs !== null) for (const [name, value] of pairs) setSetting(settings, name, value);
+function hasCredential(rawHeaders: readonly string[]): boolean {
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    const name = rawHeaders[i];
+    const value = rawHeaders[i + 1];
+    if (name === 'authorization' && (/^Bearer \S/i.test(value) || value.startsWith('AWS4-HMAC-SHA256 '))) return true;
+    if ((name === 'x-api-key' || name === 'x-goog-api-key') && value !== '') return true;
   }
-  return settings;
+  return false;
 }
 
-function hasCredential(headers: Record<string, string>): boolean {
-  const authorization = headers.authorization ?? '';
-  return (
-    /^Bearer \S/i.test(authorization) ||
-    authorization.startsWith('AWS4-HMAC-SHA256 ') ||
-    (headers['x-api-key'] ?? '') !== '' ||
-    (headers['x-goog-api-key'] ?? '') !== ''
-  );
+/** Headers as an object; repeated headers joined with ", " as HTTP allows. */
+function headerObject(rawHeaders: readonly string[]): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    const seen = headers[rawHeaders[i]];
+    headers[rawHeaders[i]] = seen === undefined ? rawHeaders[i + 1] : seen + ', ' + rawHeaders[i + 1];
+  }
+  return headers;
 }
 
 function chooseTool(facts: RequestFacts, s: MockSettings): string | null {
@@ -417,8 +427,21 @@ function writeForcedStatus(ex: Exchange): void {
   writeRenderedError(ex, s.status, ex.protocol.renderError(s.status, `mock provider: forced status ${s.status}`), s.retry_after);
 }
 
+/** The answer bytes: from the body's own slot when its settings apply unchanged, else the cache. */
+function renderedJson(ex: Exchange): Buffer {
+  const reading = ex.reading!;
+  if (ex.settings !== reading.settings) return ex.provider.cache.jsonBody(ex.protocol, reading.facts, ex.toolName, ex.settings);
+  return (reading.json ??= ex.provider.cache.jsonBody(ex.protocol, reading.facts, ex.toolName, ex.settings));
+}
+
+function renderedStream(ex: Exchange): RenderedStream {
+  const reading = ex.reading!;
+  if (ex.settings !== reading.settings) return ex.provider.cache.stream(ex.protocol, reading.facts, ex.toolName, ex.settings);
+  return (reading.stream ??= ex.provider.cache.stream(ex.protocol, reading.facts, ex.toolName, ex.settings));
+}
+
 function writeJsonAnswer(ex: Exchange): void {
-  const body = ex.provider.cache.jsonBody(ex.protocol, ex.facts!, ex.toolName, ex.settings);
+  const body = renderedJson(ex);
   const cut = ex.settings.fault === 'reset_during';
   ex.res.cork(() => {
     writeHead(ex, 200, ex.protocol.jsonContentType);
@@ -431,7 +454,7 @@ function writeJsonAnswer(ex: Exchange): void {
 
 function startStream(ex: Exchange): void {
   const s = ex.settings;
-  const stream = ex.provider.cache.stream(ex.protocol, ex.facts!, ex.toolName, s);
+  const stream = renderedStream(ex);
   const res = ex.res;
   ex.rendered = stream;
   ex.cutAfterPieces = s.fault === 'reset_during' ? Math.ceil(stream.pieces.length / 2) : -1;
@@ -519,9 +542,9 @@ function writeLastRequest(provider: MockProvider, res: HttpResponse): void {
     method: last.method,
     path: last.path,
     query: last.query,
-    headers: last.headers,
-    body: last.body.toString('utf8'),
-    body_base64: last.body.toString('base64'),
+    headers: headerObject(last.rawHeaders),
+    body: Buffer.from(last.bodyLatin1, 'latin1').toString('utf8'),
+    body_base64: Buffer.from(last.bodyLatin1, 'latin1').toString('base64'),
     model: last.model,
     stream: last.stream,
     at_ms: last.at_ms,

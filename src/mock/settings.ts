@@ -154,7 +154,14 @@ export function findDirective(text: string): Array<[string, string]> | null {
   return pairs;
 }
 
-/** The part of the settings that changes a rendered body, as a cache key fragment. */
+const renderKeys = new WeakMap<MockSettings, string>();
+
+/** The part of the settings that changes a rendered body, as a cache key fragment (memoized). */
 export function renderKey(s: MockSettings): string {
-  return `${s.chunks}|${s.response_bytes}|${s.input_tokens}|${s.cache_read_tokens}`;
+  let key = renderKeys.get(s);
+  if (key === undefined) {
+    key = `${s.chunks}|${s.response_bytes}|${s.input_tokens}|${s.cache_read_tokens}`;
+    renderKeys.set(s, key);
+  }
+  return key;
 }

@@ -133,7 +133,7 @@ export const openaiProtocol: MockProtocol = {
   name: 'openai',
   jsonContentType: 'application/json',
   streamContentType: 'text/event-stream; charset=utf-8',
-  extraHeaders: [['x-request-id', 'req_mock'], ['openai-processing-ms', '1']],
+  extraHeaders: [['x-request-id', 'req_mock']],
   readFacts,
   lastUserText,
   renderJson,
