@@ -121,8 +121,11 @@ function decodeUserContent(content: unknown, path: string): ContentPart[] {
     if (part.type === 'text') {
       parts.push({ type: 'text', text: expectString(part.text, `${path}[${i}].text`) });
     } else if (part.type === 'image_url') {
-      const image = expectObject(part.image_url, `${path}[${i}].image_url`);
-      parts.push(imageFromUrl(expectString(image.url, `${path}[${i}].image_url.url`)));
+      // Some clients send the URL string itself instead of {url, detail}.
+      const url = typeof part.image_url === 'string'
+        ? part.image_url
+        : expectString(expectObject(part.image_url, `${path}[${i}].image_url`).url, `${path}[${i}].image_url.url`);
+      parts.push(imageFromUrl(url));
     } else if (typeof part.type !== 'string') {
       throw invalid(`${path}[${i}].type must be a string`);
     } // input_audio, file: not in the modeled subset

@@ -111,11 +111,12 @@ export class SsePassthroughStream implements PassthroughStream {
 
   /** Index just past the next frame end at or after `from`, or -1 (then `pendingEnd` notes a partial end). */
   private frameEnd(buf: Buffer, from: number): number {
+    if (from >= buf.length) return -1; // nothing new: a pending end stays pending
     if (from === 0 && this.pendingEnd !== 0) {
       const pending = this.pendingEnd;
       this.pendingEnd = 0;
-      if (buf.length > 0 && buf[0] === LF) return 1;
-      if (pending === 1 && buf.length > 0 && buf[0] === CR) {
+      if (buf[0] === LF) return 1;
+      if (pending === 1 && buf[0] === CR) {
         if (buf.length === 1) { this.pendingEnd = 2; return -1; }
         if (buf[1] === LF) return 2;
       }

@@ -76,6 +76,19 @@ describe('openai passthrough stream', () => {
     assert.equal(pt.usage(), null);
   });
 
+  it('keeps a frame end split by an empty chunk', () => {
+    const lf = TOOL_STREAM.indexOf('\n\n', TOOL_STREAM.indexOf('"choices":[]')) + 1;
+    for (const text of [TOOL_STREAM, TOOL_STREAM.replaceAll('\n', '\r\n')]) {
+      const at = text === TOOL_STREAM ? lf : text.indexOf('\r\n\r\n', text.indexOf('"choices":[]')) + 2;
+      const all = utf8.encode(text);
+      const cut = utf8.encode(text.slice(0, at)).length;
+      const pt = openaiCodec.createPassthroughStream({ stream: true });
+      const out = run(pt, [all.subarray(0, cut), new Uint8Array(0), all.subarray(cut, cut + 1), new Uint8Array(0), all.subarray(cut + 1)]);
+      assert.equal(out, text === TOOL_STREAM ? TOOL_STREAM_WITHOUT_USAGE : TOOL_STREAM_WITHOUT_USAGE.replaceAll('\n', '\r\n'));
+      assert.deepEqual(pt.usage(), TOOL_STREAM_USAGE);
+    }
+  });
+
   it('copes with CRLF frames', () => {
     const crlf = utf8.encode(TOOL_STREAM.replaceAll('\n', '\r\n'));
     for (const chunks of splits(crlf).filter((_, i) => i % 7 === 0)) {
