@@ -77,14 +77,16 @@ export class SsePassthroughStream implements PassthroughStream {
 
     let emitEnd = buf.length;
     if (!this.oversize && start < buf.length) {
-      this.held.push(Buffer.from(buf.subarray(start))); // copy: the caller may reuse the chunk
-      this.heldBytes += buf.length - start;
-      emitEnd = start;
-      if (this.heldBytes > MAX_HELD_FRAME_BYTES) {
+      if (this.heldBytes + buf.length - start > MAX_HELD_FRAME_BYTES) {
+        // Too big to be a usage chunk: release what was held (prior is set only when no
+        // frame ended in this chunk, so it comes right before buf[0]) and pass the rest.
         this.oversize = true;
         if (dropping && prior !== null) (segments ??= []).push(...prior);
-        emitEnd = buf.length;
         this.clearHeld();
+      } else {
+        this.held.push(Buffer.from(buf.subarray(start))); // copy: the caller may reuse the chunk
+        this.heldBytes += buf.length - start;
+        emitEnd = start;
       }
     }
     this.scanBytes = null;

@@ -107,7 +107,7 @@ describe('openai passthrough stream', () => {
 
   it('passes an oversized frame through unread and keeps working after it', () => {
     const pt = openaiCodec.createPassthroughStream({ stream: true });
-    const big = `data: {"id":"a","choices":[{"index":0,"delta":{"content":"${'x'.repeat(MAX_HELD_FRAME_BYTES + 10)}"}}]}\n\n`;
+    const big = `data: {"id":"a","choices":[{"index":0,"delta":{"content":"${'x'.repeat(2 * MAX_HELD_FRAME_BYTES)}"}}]}\n\n`;
     const [finish, usage, done] = TOOL_STREAM_FRAMES.slice(-3);
     const tail = finish + usage + done;
     const all = utf8.encode(big + tail);
