@@ -1,14 +1,13 @@
 // The checks shared by boot, --validate and the admin API's proposed configs: defaults,
 // schemas, cross references, provider checks, secrets, TLS. Input documents are already
 // interpolated; every problem lands in `ctx`, none is thrown.
-import { formatPath } from '../../shared/config/config-path.js';
+import { formatPath, issue } from '../../shared/config/config-path.js';
 import type { MetadataPolicy } from '../../shared/config/metadata-hosts.js';
 import { DeploymentConfig } from '../../shared/config/schema/deployment.js';
 import { ProviderCatalog } from '../../shared/config/schema/providers.js';
 import { applyDefaults } from '../../shared/config/schema-defaults.js';
 import { schemaIssues } from '../../shared/config/schema-errors.js';
 import { findSecretSites } from '../../shared/config/secret-sites.js';
-import { issue } from '../../shared/config/config-path.js';
 import { checkDeployment } from './deployment-checks.js';
 import type { LoadContext, ProcessOverrides } from './load-result.js';
 import { checkProviderCredentials, checkProviders } from './provider-checks.js';
