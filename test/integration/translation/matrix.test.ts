@@ -76,12 +76,22 @@ for (const ingress of PROTOCOL_NAMES) {
         it(`${label}: cache read tokens`, async () => {
           const r = await clients.get(ingress)!.chat({ model, stream, messages: [{ role: 'user', text: 'Cached? [mock cache_read_tokens=3 input_tokens=7]' }] });
           assert.equal(r.text, mockText(5));
-          // A protocol with no cache field reports only the uncached input (the mock's Ollama
-          // rule; the gateway's Ollama encoder must not fold cached tokens in either).
           const cacheSeen = HAS_CACHE_FIELD.has(ingress) && HAS_CACHE_FIELD.has(lane);
-          assert.deepEqual(r.usage, { input: 7, output: 5, cacheRead: cacheSeen ? 3 : 0 });
+          // An Ollama lane reports no cache split (the mock's prompt_eval_count is the uncached 7).
+          // Towards an Ollama client the gateway folds cached tokens into prompt_eval_count
+          // (src/shared/protocols/ollama/usage.ts encodeUsage), so no token goes unreported.
+          const input = ingress === 'ollama' && HAS_CACHE_FIELD.has(lane) ? 7 + 3 : 7;
+          assert.deepEqual(r.usage, { input, output: 5, cacheRead: cacheSeen ? 3 : 0 });
         });
       }
     }
   });
 }
+
+describe('the lanes were really used', () => {
+  it('each protocol endpoint of the mock served every ingress (48 calls per lane)', () => {
+    // Per lane: 6 ingresses x 2 modes x (1 text + 2 tool legs + 1 cache) = 48, no retries.
+    const byProtocol = stack.mock.stats().requests_by_protocol;
+    for (const lane of PROTOCOL_NAMES) assert.equal(byProtocol[lane], 48, `${lane}: ${JSON.stringify(byProtocol)}`);
+  });
+});
