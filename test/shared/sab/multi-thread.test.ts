@@ -1,0 +1,109 @@
+// Real worker threads on the same slots. Kept short: the machine has two cores shared with
+// other work, so three workers and a few tens of thousands of iterations each.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { once } from 'node:events';
+import { Worker } from 'node:worker_threads';
+import {
+  BREAKER_CLOSED, COUNTER_VALUE, ErrorWindowCounts, GOV_REQUESTS, GOV_TOKENS, SharedState, SlotRegistry, workerHolder,
+} from '../../../src/shared/sab/index.js';
+import type { GrowTask, HammerReport, HammerTask } from './fixtures/sab-hammer.js';
+
+const FIXTURE = new URL('./fixtures/sab-hammer.js', import.meta.url);
+const WORKERS = 3;
+
+/** The worker's next message; rejects if it fails or exits first. */
+function nextMessage<T>(worker: Worker): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const onError = (err: Error): void => reject(err);
+    const onExit = (code: number): void => reject(new Error(`worker exited with ${code} before answering`));
+    worker.once('error', onError);
+    worker.once('exit', onExit);
+    worker.once('message', (msg: T) => {
+      worker.off('error', onError);
+      worker.off('exit', onExit);
+      resolve(msg);
+    });
+  });
+}
+const ITERATIONS = 20_000;
+const NOW_SEC = 1_700_000_000;
+
+describe('shared state across worker threads', () => {
+  it('never exceeds a limit and every count adds up exactly', async () => {
+    const main = SharedState.create({ holders: WORKERS + 1 });
+    const registry = new SlotRegistry(main);
+    const lane = registry.laneSlot('gpt');
+    const budgetLane = registry.laneSlot('budgeted');
+    const counter = registry.metricSeries('requests', { kind: 'counter' });
+    const wideCounter = registry.metricSeries('near-carry', { kind: 'counter' });
+    const histogram = registry.metricSeries('duration', { kind: 'histogram', bounds: [1, 2, 4] });
+    const probeGauge = registry.metricSeries('probe-owners', { kind: 'gauge' });
+    const gov = registry.governanceSlot('group:acme@day');
+    const cell = registry.cellSlot('p', 'gpt');
+    // Start the wide counter just under 2^31 so the racing adds must carry.
+    const preset = 2 ** 31 - 1_000;
+    new Uint32Array(main.buffers().memory)[wideCounter + COUNTER_VALUE] = preset;
+
+    const barrier = new SharedArrayBuffer(8);
+    const gate = new Int32Array(barrier);
+    const base = { mode: 'hammer' as const, buffers: main.buffers(), barrier, iterations: ITERATIONS, lane, maxConcurrent: 2, budgetLane, maxRequests: 7_777, counter, wideCounter, histogram, probeGauge, gov, tokenCap: 25_000, cell, nowSec: NOW_SEC };
+    const workers = Array.from({ length: WORKERS }, (_, w) => new Worker(FIXTURE, { workerData: { ...base, holderId: workerHolder(w) } satisfies HammerTask }));
+    const exits = workers.map((w) => once(w, 'exit'));
+    const reports = workers.map((w) => nextMessage<HammerReport>(w));
+    while (Atomics.load(gate, 1) < WORKERS) await new Promise((r) => setTimeout(r, 5));
+    Atomics.store(gate, 0, 1);
+    Atomics.notify(gate, 0);
+    const results = await Promise.all(reports);
+    await Promise.all(exits);
+
+    const sum = (f: (r: HammerReport) => number): number => results.reduce((a, r) => a + f(r), 0);
+    const total = WORKERS * ITERATIONS;
+    assert.equal(sum((r) => r.overLimit), 0, 'in-flight never exceeded the limit');
+    assert.ok(Math.max(...results.map((r) => r.maxInflightSeen)) <= 2);
+    assert.equal(main.lanes.laneInflight(lane), 0, 'every permit came back');
+    assert.equal(main.lanes.laneOk(lane), sum((r) => r.ok));
+    assert.equal(main.lanes.laneOk(lane) + main.lanes.laneErr(lane), sum((r) => r.acquired));
+    assert.equal(sum((r) => r.lifetimeTaken), 7_777, 'the lifetime budget was taken exactly');
+    assert.equal(main.lanes.lifetimeTaken(budgetLane), 7_777);
+    assert.equal(main.metrics.counterValue(counter), total);
+    assert.equal(main.metrics.counterValue(wideCounter), preset + total, 'carry under contention');
+    const h = main.metrics.readHistogram(histogram);
+    assert.equal(h.count, total);
+    assert.equal(main.governance.read(gov, GOV_REQUESTS), BigInt(total));
+    assert.equal(sum((r) => r.tokenWins), 25_000);
+    assert.equal(main.governance.read(gov, GOV_TOKENS), 25_000n);
+    assert.equal(sum((r) => r.probeOverlaps), 0, 'one probe at a time');
+    assert.ok(sum((r) => r.probeClaims) > 0);
+    assert.equal(main.breakers.probeInFlight(cell), false);
+    const window = new ErrorWindowCounts();
+    main.breakers.readErrorWindow(cell, NOW_SEC, 1, window);
+    assert.equal(window.ok + window.err, total);
+    assert.equal(sum((r) => r.trips), 1, 'one Closed->Open winner');
+    assert.equal(main.breakers.tripCount(cell), 1);
+    assert.notEqual(main.breakers.state(cell), BREAKER_CLOSED);
+    assert.equal(main.faultCount(), 0);
+  });
+
+  it('a worker sees growth that happens after the buffer was posted, and main reclaims what it left held', async () => {
+    const main = SharedState.create({ holders: 2, initialBytes: 0, maxBytes: 1 << 20 });
+    const registry = new SlotRegistry(main);
+    registry.laneSlot('before');
+    const worker = new Worker(FIXTURE, { workerData: { mode: 'grow', buffers: main.buffers(), holderId: workerHolder(0) } satisfies GrowTask });
+    const attached = await nextMessage<{ byteLength: number }>(worker);
+    const lengthAtPost = main.byteLength();
+    assert.equal(attached.byteLength, lengthAtPost);
+    for (let i = 0; i < 20; i++) registry.cellSlot('p', `filler${i}`);
+    const lane = registry.laneSlot('after');
+    assert.ok(main.byteLength() > lengthAtPost, 'the buffer grew');
+    worker.postMessage({ lane });
+    const used = await nextMessage<{ took: boolean; byteLength: number }>(worker);
+    assert.equal(used.took, true);
+    assert.ok(used.byteLength >= registry.bytesNeeded(), 'the worker view tracks the new length');
+    assert.equal(main.lanes.laneOk(lane), 5);
+    assert.equal(main.lanes.laneInflight(lane), 1);
+    await worker.terminate();
+    assert.deepEqual(registry.reclaimHolder(workerHolder(0)), { permits: 1, probes: 0 });
+    assert.equal(main.lanes.laneInflight(lane), 0);
+  });
+});
