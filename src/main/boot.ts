@@ -29,10 +29,12 @@ export async function boot(opts: BootOptions): Promise<void> {
     process.exit(1);
   }
   for (const warning of loaded.warnings) log.warn(warning);
-  if (opts.safeMode) log.warn('safe mode: booted from the files alone; the overlay of API-applied changes and external hooks are ignored');
   const config = loaded.config!;
 
-  const shared = SharedState.create();
+  const threads = resolveWorkerThreads(config, process.env);
+  if (threads.warning !== undefined) log.warn(threads.warning);
+  // One permit holder per worker plus main, so a dead worker's permits can be reclaimed.
+  const shared = SharedState.create({ holders: threads.count + 1 });
   const slots = new SlotRegistry(shared);
   const state = new ConfigState(loaded, slots, opts.safeMode, (bytes) => shared.ensureBytes(bytes), log);
 
@@ -40,8 +42,6 @@ export async function boot(opts: BootOptions): Promise<void> {
   const ledger = new UsageLedger(store, log);
   ledger.startFlushing(config.governance?.flush_interval_secs !== undefined ? config.governance.flush_interval_secs * 1000 : 5_000);
 
-  const threads = resolveWorkerThreads(config, process.env);
-  if (threads.warning !== undefined) log.warn(threads.warning);
   const workers = new WorkerPool(threads.count, shared.buffers(), METERING_FLUSH_MS, (msg) => ledger.add(msg), log, (workerId) => {
     // A dead worker's permits and probe claims would otherwise be held forever.
     const reclaimed = slots.reclaimHolder(workerHolder(workerId));

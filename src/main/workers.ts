@@ -63,18 +63,22 @@ export class WorkerPool {
     this.stopping = true;
     const bytes = encodeMessage({ t: 'drain', deadlineMs });
     for (const slot of this.slots) slot.worker?.postMessage(bytes);
-    await this.until(() => this.slots.every((s) => s.worker === null || s.drained), Math.max(0, deadlineMs - Date.now()) + 1_000).catch(() => {
-      this.log.warn('drain deadline passed with requests still in flight');
+    // Each worker exits by itself once drained (closing its uWS sockets first).
+    await this.until(() => this.slots.every((s) => s.worker === null), Math.max(0, deadlineMs - Date.now()) + 2_000).catch(() => {
+      this.log.warn('drain deadline passed with workers still running');
     });
-    await Promise.allSettled(this.slots.map((s) => s.worker?.terminate()));
   }
 
-  /** Terminate one worker as if it crashed (operator recycle, SIGUSR2); the supervisor restarts it. */
+  /**
+   * End one worker as a crash would (operator recycle, SIGUSR2); the supervisor restarts it.
+   * The worker is asked to exit rather than terminate()d: uWS sockets must be closed on the
+   * thread that owns them before it ends.
+   */
   recycleOne(): void {
-    const slot = this.slots.find((s) => s.worker !== null);
+    const slot = this.slots.find((s) => s.worker !== null && s.ready);
     if (slot === undefined) return;
-    this.log.warn({ worker: slot.id }, 'terminating a worker on operator request');
-    void slot.worker!.terminate();
+    this.log.warn({ worker: slot.id }, 'recycling a worker on operator request');
+    slot.worker!.postMessage(encodeMessage({ t: 'recycle' }));
   }
 
   liveCount(): number {

@@ -6,7 +6,8 @@ import type { Usage } from './model/types.js';
 
 export type MainToWorker =
   | { t: 'config'; version: number; config: CompiledConfig }
-  | { t: 'drain'; deadlineMs: number };
+  | { t: 'drain'; deadlineMs: number }
+  | { t: 'recycle' };
 
 export type WorkerToMain =
   | { t: 'ready'; workerId: number }

@@ -178,6 +178,11 @@ export interface Ingress {
   stopListening(): void;
   /** Requests not yet finished. */
   inflight(): number;
+  /**
+   * Close the listener and every connection. uWS must be closed before its thread ends:
+   * a worker thread that ends with uWS sockets open aborts the whole process.
+   */
+  close(): void;
 }
 
 export function startIngress(host: string, port: number, handlers: IngressHandlers): Promise<Ingress> {
@@ -208,6 +213,11 @@ export function startIngress(host: string, port: number, handlers: IngressHandle
       resolve({
         port: uWS.us_socket_local_port(socket as unknown as Parameters<typeof uWS.us_socket_local_port>[0]),
         inflight: () => inflight,
+        close() {
+          listening = null;
+          // close() is in this build's binary but missing from its index.d.ts.
+          (app as TemplatedApp & { close(): void }).close();
+        },
         stopListening() {
           if (listening !== null) uWS.us_listen_socket_close(listening);
           listening = null;

@@ -55,7 +55,35 @@ async function drain(deadlineMs: number): Promise<void> {
   }
   metering.stop();
   port.postMessage(encodeMessage({ t: 'drained', workerId: data.workerId }));
+  exitWorker(0);
 }
+
+/**
+ * Every way out of a worker comes here: uWS is closed first (a thread that ends with uWS
+ * sockets open aborts the process), metering is handed to main, then the thread exits.
+ * The supervisor on main restarts a worker that exits this way unless it is shutting down.
+ */
+let exiting = false;
+function exitWorker(code: number): void {
+  if (exiting) return;
+  exiting = true;
+  try {
+    ingress?.close();
+    metering.stop();
+    runtime?.retire();
+  } finally {
+    setImmediate(() => process.exit(code));
+  }
+}
+
+process.on('uncaughtException', (err) => {
+  log.fatal({ err: err.message, stack: err.stack }, 'worker crashed');
+  exitWorker(1);
+});
+process.on('unhandledRejection', (reason) => {
+  log.fatal({ err: reason instanceof Error ? reason.message : String(reason) }, 'worker crashed on an unhandled rejection');
+  exitWorker(1);
+});
 
 port.on('message', (bytes: Uint8Array) => {
   const msg = decodeMessage<MainToWorker>(bytes);
@@ -63,11 +91,17 @@ port.on('message', (bytes: Uint8Array) => {
     case 'config':
       applyConfig(msg).catch((err: Error) => {
         log.fatal({ err: err.message }, 'worker could not apply config');
-        process.exit(1);
+        exitWorker(1);
       });
       break;
     case 'drain':
       void drain(msg.deadlineMs);
+      break;
+    case 'recycle':
+      // An operator recycle ends the thread the way a crash does (exit 1), so the
+      // supervisor's restart path is the one exercised.
+      log.warn('worker recycled on operator request');
+      exitWorker(1);
       break;
   }
 });

@@ -38,6 +38,21 @@ function retryableStatus(status: number): boolean {
 
 const ERROR_BODY_CAP_BYTES = 64 * 1024;
 
+/** Headers that describe one hop's connection or framing, never relayed. */
+const HOP_HEADERS = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length', 'date', 'server', 'upgrade', 'proxy-connection', 'te', 'trailer']);
+
+/** An upstream answer's end-to-end headers, for relaying it as is. */
+function relayableHeaders(headers: Record<string, string | string[] | undefined> | null, contentType: string): Record<string, string> {
+  const out: Record<string, string> = { 'content-type': contentType || 'application/json' };
+  if (headers === null) return out;
+  for (const name in headers) {
+    const value = headers[name];
+    if (value === undefined || HOP_HEADERS.has(name)) continue;
+    out[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return out;
+}
+
 export class Exchange implements Dispatcher.DispatchHandler {
   // --- the request ---
   private raw = '';
@@ -72,6 +87,9 @@ export class Exchange implements Dispatcher.DispatchHandler {
   private lastErrorText = '';
   private lastErrorContentType = '';
   private lastErrorRetryAfter = '';
+  /** Response headers of the last upstream error, relayed with it (e.g. Bedrock's x-amzn-errortype). */
+  private lastErrorHeaders: Record<string, string | string[] | undefined> | null = null;
+  private errorHeaders: Record<string, string | string[] | undefined> | null = null;
   private readonly resumeUpstream = (): void => {
     this.controller?.resume();
   };
@@ -219,6 +237,7 @@ export class Exchange implements Dispatcher.DispatchHandler {
     this.encoder = null;
     this.usage = null;
     this.truncated = false;
+    this.errorHeaders = null;
   }
 
   // ---- undici handler ----
@@ -236,6 +255,7 @@ export class Exchange implements Dispatcher.DispatchHandler {
     this.retryAfter = typeof ra === 'string' ? ra : '';
     if (statusCode < 200 || statusCode >= 300) {
       this.relay = Relay.ErrorBody;
+      this.errorHeaders = headers;
       return;
     }
     const same = this.lane!.provider.codec === this.codec;
@@ -443,6 +463,7 @@ export class Exchange implements Dispatcher.DispatchHandler {
     this.lastErrorText = this.bufferedText();
     this.lastErrorContentType = this.contentType;
     this.lastErrorRetryAfter = this.retryAfter;
+    this.lastErrorHeaders = this.errorHeaders;
     const retryable = retryableStatus(this.status);
     this.releasePermit(retryable);
     if (retryable && this.pool !== null) {
@@ -457,10 +478,8 @@ export class Exchange implements Dispatcher.DispatchHandler {
     const status = this.lastErrorStatus;
     const upstreamCodec = this.lane!.provider.codec;
     if (upstreamCodec === this.codec) {
-      // Same protocol: the vendor's own error body is already in the caller's shape.
-      const headers: Record<string, string> = { 'content-type': this.lastErrorContentType || 'application/json' };
-      if (this.lastErrorRetryAfter !== '') headers['retry-after'] = this.lastErrorRetryAfter;
-      this.client.respond(status, headers, this.lastErrorText);
+      // Same protocol: the vendor's own error, body and headers, is already in the caller's shape.
+      this.client.respond(status, relayableHeaders(this.lastErrorHeaders, this.lastErrorContentType), this.lastErrorText);
       return;
     }
     let parsed: unknown;
