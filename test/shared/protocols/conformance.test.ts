@@ -467,6 +467,24 @@ for (const name of selected) {
       }
     });
 
+    describe('a stream that fails is an upstream_error, never a clean end', () => {
+      const [, events] = STREAM_CASES[0];
+      const isUpstreamError = (e: unknown) => e instanceof GatewayError && e.kind === 'upstream_error';
+      it('cut in half', () => {
+        const bytes = encodeStream(c, events);
+        assert.throws(() => decodeChunks(c, [bytes.subarray(0, bytes.length >> 1)]), isUpstreamError);
+      });
+      it('its own mid-stream error event, after the events before it', () => {
+        const enc = c.createStreamEncoder();
+        const head = events.slice(0, 3);
+        const bytes = concat([...head.map((e) => bytesOf(enc.encode(e))), bytesOf(enc.error('upstream_error', 'it broke'))]);
+        const dec = c.createStreamDecoder();
+        const got: StreamEvent[] = [];
+        assert.throws(() => { got.push(...dec.push(bytes)); got.push(...dec.finish()); }, isUpstreamError);
+        assert.deepEqual(got.map((e) => e.type), head.map((e) => e.type));
+      });
+    });
+
     describe('errors in the protocol\'s own shape', () => {
       const kinds: ErrorKind[] = ['invalid_request', 'unauthorized', 'forbidden', 'model_not_found', 'rate_limited', 'insufficient_quota', 'exhausted', 'upstream_timeout'];
       for (const kind of kinds) {

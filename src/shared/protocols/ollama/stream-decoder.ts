@@ -20,30 +20,44 @@ export class OllamaStreamDecoder implements StreamDecoder {
   private nextBlock = 0;
   private textBlock = NONE;
   private toolCalls = 0;
+  /** An upstream error: raised once the events before it have been handed out. */
+  private failure: GatewayError | null = null;
 
   push(chunk: Uint8Array): StreamEvent[] {
+    this.throwIfFailed();
     this.events = [];
     this.reader.push(chunk);
+    if (this.events.length === 0) this.throwIfFailed();
     return this.events;
   }
 
   finish(): StreamEvent[] {
+    this.throwIfFailed();
     this.events = [];
     this.reader.end();
-    if (!this.ended) this.done(undefined);
+    this.throwIfFailed();
+    if (!this.ended) throw new GatewayError('upstream_error', 'upstream stream ended before its done line');
     return this.events;
   }
 
+  private throwIfFailed(): void {
+    if (this.failure !== null) throw this.failure;
+  }
+
   private onLine(line: string): void {
-    if (this.ended) return;
+    if (this.ended || this.failure !== null) return;
     let obj: unknown;
     try {
       obj = JSON.parse(line);
     } catch {
-      throw new GatewayError('upstream_error', 'upstream sent a stream line that is not JSON');
+      this.failure = new GatewayError('upstream_error', 'upstream sent a stream line that is not JSON');
+      return;
     }
     if (!isJsonObject(obj)) return;
-    if (typeof obj.error === 'string') throw new GatewayError('upstream_error', obj.error);
+    if (typeof obj.error === 'string') {
+      this.failure = new GatewayError('upstream_error', obj.error);
+      return;
+    }
     if (!this.started) {
       this.started = true;
       this.events.push({ type: 'start', id: responseId(obj.created_at), model: typeof obj.model === 'string' ? obj.model : '' });
@@ -79,12 +93,10 @@ export class OllamaStreamDecoder implements StreamDecoder {
     this.textBlock = NONE;
   }
 
-  /** The done line, or the end of the bytes without one (then: stop, no usage). */
-  private done(last: JsonObject | undefined): void {
-    if (!this.started) throw new GatewayError('upstream_error', 'upstream stream ended before its first line');
+  private done(last: JsonObject): void {
     this.closeText();
-    this.events.push({ type: 'finish', reason: decodeFinishReason(last?.done_reason, this.toolCalls > 0) });
-    if (last !== undefined) this.events.push({ type: 'usage', usage: decodeUsage(last) });
+    this.events.push({ type: 'finish', reason: decodeFinishReason(last.done_reason, this.toolCalls > 0) });
+    this.events.push({ type: 'usage', usage: decodeUsage(last) });
     this.events.push({ type: 'end' });
     this.ended = true;
   }

@@ -26,32 +26,48 @@ export class ChatStreamDecoder implements StreamDecoder {
   private readonly toolBlocks = new Map<number, number>();
   /** Usage that arrived before finish (some hosts report it on every chunk); emitted after finish. */
   private pendingUsage: Usage | null = null;
+  /** An upstream error: raised once the events before it have been handed out. */
+  private failure: GatewayError | null = null;
 
   push(chunk: Uint8Array): StreamEvent[] {
+    this.throwIfFailed();
     this.events = [];
     this.reader.push(chunk);
+    if (this.events.length === 0) this.throwIfFailed();
     return this.events;
   }
 
   finish(): StreamEvent[] {
+    this.throwIfFailed();
     this.events = [];
     this.reader.end();
-    this.close();
+    this.throwIfFailed();
+    if (!this.ended) {
+      // No [DONE]: complete only a stream that got as far as its finish_reason.
+      if (!this.finished) throw new GatewayError('upstream_error', 'upstream stream ended before finish_reason');
+      this.close();
+    }
     return this.events;
   }
 
+  private throwIfFailed(): void {
+    if (this.failure !== null) throw this.failure;
+  }
+
   private onData(data: string): void {
-    if (this.ended) return;
+    if (this.ended || this.failure !== null) return;
     if (data === '[DONE]') { this.close(); return; }
     let obj: unknown;
     try {
       obj = JSON.parse(data);
     } catch {
-      throw new GatewayError('upstream_error', 'upstream sent a stream chunk that is not JSON');
+      this.failure = new GatewayError('upstream_error', 'upstream sent a stream chunk that is not JSON');
+      return;
     }
     if (!isJsonObject(obj)) return;
     if (obj.error !== undefined && obj.error !== null) {
-      throw new GatewayError('upstream_error', openAiUpstreamErrorMessage(200, obj));
+      this.failure = new GatewayError('upstream_error', openAiUpstreamErrorMessage(200, obj));
+      return;
     }
     if (!this.started) {
       this.started = true;
@@ -124,10 +140,13 @@ export class ChatStreamDecoder implements StreamDecoder {
     this.openBlock = NONE;
   }
 
-  /** `[DONE]` or the end of the bytes: whatever the upstream left out is completed here. */
+  /** `[DONE]` (or the end of the bytes after finish_reason): whatever the upstream left out is completed here. */
   private close(): void {
     if (this.ended) return;
-    if (!this.started) throw new GatewayError('upstream_error', 'upstream stream ended before its first chunk');
+    if (!this.started) {
+      this.failure = new GatewayError('upstream_error', 'upstream stream ended before its first chunk');
+      return;
+    }
     this.closeOpenBlock();
     if (!this.finished) {
       this.finished = true;

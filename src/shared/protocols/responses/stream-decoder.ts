@@ -27,30 +27,38 @@ export class ResponsesStreamDecoder implements StreamDecoder {
   private readonly textBlocks = new Map<string, number>();
   /** output_index -> tool block. */
   private readonly callBlocks = new Map<number, CallBlock>();
+  /** An upstream error: raised once the events before it have been handed out. */
+  private failure: GatewayError | null = null;
 
   push(chunk: Uint8Array): StreamEvent[] {
+    this.throwIfFailed();
     this.events = [];
     this.reader.push(chunk);
+    if (this.events.length === 0) this.throwIfFailed();
     return this.events;
   }
 
   finish(): StreamEvent[] {
+    this.throwIfFailed();
     this.events = [];
     this.reader.end();
-    if (!this.ended) {
-      // The upstream ended without response.completed: close what is open, as completed.
-      this.complete(undefined);
-    }
+    this.throwIfFailed();
+    if (!this.ended) throw new GatewayError('upstream_error', 'upstream stream ended before response.completed');
     return this.events;
   }
 
+  private throwIfFailed(): void {
+    if (this.failure !== null) throw this.failure;
+  }
+
   private onData(data: string): void {
-    if (this.ended) return;
+    if (this.ended || this.failure !== null) return;
     let ev: unknown;
     try {
       ev = JSON.parse(data);
     } catch {
-      throw new GatewayError('upstream_error', 'upstream sent a stream event that is not JSON');
+      this.failure = new GatewayError('upstream_error', 'upstream sent a stream event that is not JSON');
+      return;
     }
     if (!isJsonObject(ev)) return;
     const response = isJsonObject(ev.response) ? ev.response : undefined;
@@ -97,16 +105,18 @@ export class ResponsesStreamDecoder implements StreamDecoder {
         return;
       case 'response.completed':
       case 'response.incomplete':
-        this.complete(response);
+        this.complete(response ?? {});
         return;
       case 'response.failed': {
         const err = response !== undefined && isJsonObject(response.error) ? response.error : undefined;
-        throw new GatewayError('upstream_error', typeof err?.message === 'string' ? err.message : 'upstream response failed');
+        this.failure = new GatewayError('upstream_error', typeof err?.message === 'string' ? err.message : 'upstream response failed');
+        return;
       }
       case 'error': {
         const nested = isJsonObject(ev.error) ? ev.error : undefined;
         const message = typeof ev.message === 'string' ? ev.message : nested?.message;
-        throw new GatewayError('upstream_error', typeof message === 'string' ? message : 'upstream stream error');
+        this.failure = new GatewayError('upstream_error', typeof message === 'string' ? message : 'upstream stream error');
+        return;
       }
       default:
         // response.created, in_progress, output_text.done, reasoning and hosted tool events
@@ -173,14 +183,13 @@ export class ResponsesStreamDecoder implements StreamDecoder {
     this.openBlock = NONE;
   }
 
-  private complete(response: JsonObject | undefined): void {
-    if (!this.started) throw new GatewayError('upstream_error', 'upstream stream ended before its first event');
+  private complete(response: JsonObject): void {
     if (this.openBlock !== NONE) this.stop(this.openBlock);
     this.events.push({
       type: 'finish',
-      reason: decodeFinishReason(response?.status, response?.incomplete_details, this.calledTool),
+      reason: decodeFinishReason(response.status, response.incomplete_details, this.calledTool),
     });
-    const usage = decodeUsage(response?.usage);
+    const usage = decodeUsage(response.usage);
     if (usage !== null) this.events.push({ type: 'usage', usage });
     this.events.push({ type: 'end' });
     this.ended = true;

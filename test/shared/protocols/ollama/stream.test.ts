@@ -41,14 +41,15 @@ describe('ollama stream decoder', () => {
     for (let cut = 0; cut <= len; cut++) assert.deepEqual(decode(STREAM, cut), EXPECTED, `cut ${cut}`);
   });
 
-  it('raises an error line as an upstream error', () => {
-    assert.throws(() => decode(`${STREAM.split('\n')[0]}\n{"error":"model runner crashed"}\n`),
-      (e: unknown) => e instanceof GatewayError && e.kind === 'upstream_error' && e.message === 'model runner crashed');
+  it('hands out the events before an error line, then raises it', () => {
+    const dec = ollamaCodec.createStreamDecoder();
+    const events = dec.push(utf8.encode(`${STREAM.split('\n')[0]}\n{"error":"model runner crashed"}\n`));
+    assert.deepEqual(events.map((e) => e.type), ['start', 'block_start', 'text_delta']);
+    assert.throws(() => dec.finish(), (e: unknown) => e instanceof GatewayError && e.kind === 'upstream_error' && e.message === 'model runner crashed');
   });
 
-  it('completes a stream cut before the done line (no usage)', () => {
-    const events = decode(STREAM.split('\n')[0] + '\n');
-    assert.deepEqual(events.slice(-3), [{ type: 'block_stop', index: 0 }, { type: 'finish', reason: 'stop' }, { type: 'end' }]);
+  it('calls a stream cut before the done line an upstream error', () => {
+    assert.throws(() => decode(STREAM.split('\n')[0] + '\n'), (e: unknown) => e instanceof GatewayError && /before its done line/.test(e.message));
   });
 });
 

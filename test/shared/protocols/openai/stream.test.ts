@@ -71,17 +71,26 @@ describe('openai stream decoder', () => {
     ]);
   });
 
-  it('completes a stream that ends without finish_reason or [DONE]', () => {
-    const events = decode('data: {"id":"a","model":"m","choices":[{"index":0,"delta":{"content":"x"}}]}\n\n');
+  it('completes a stream that ends after finish_reason without [DONE]', () => {
+    const events = decode('data: {"id":"a","model":"m","choices":[{"index":0,"delta":{"content":"x"},"finish_reason":"stop"}]}\n\n');
     assert.deepEqual(events.slice(-3), [{ type: 'block_stop', index: 0 }, { type: 'finish', reason: 'stop' }, { type: 'end' }]);
   });
 
-  it('raises an upstream error event, and a stream with no chunk at all', () => {
+  it('calls a stream cut before finish_reason an upstream error', () => {
     const dec = openaiCodec.createStreamDecoder();
-    dec.push(utf8.encode('data: {"id":"a","model":"m","choices":[{"index":0,"delta":{"content":"x"}}]}\n\n'));
-    assert.throws(() => dec.push(utf8.encode('data: {"error":{"message":"overloaded","type":"server_error"}}\n\n')),
-      (e: unknown) => e instanceof GatewayError && e.kind === 'upstream_error' && e.message === 'overloaded');
+    assert.equal(dec.push(utf8.encode('data: {"id":"a","model":"m","choices":[{"index":0,"delta":{"content":"x"}}]}\n\n')).length, 3);
+    assert.throws(() => dec.finish(), (e: unknown) => e instanceof GatewayError && e.kind === 'upstream_error' && /before finish_reason/.test(e.message));
     assert.throws(() => openaiCodec.createStreamDecoder().finish(), (e: unknown) => e instanceof GatewayError && e.kind === 'upstream_error');
+  });
+
+  it('hands out the events before an upstream error event, then raises it', () => {
+    const dec = openaiCodec.createStreamDecoder();
+    const events = dec.push(utf8.encode('data: {"id":"a","model":"m","choices":[{"index":0,"delta":{"content":"x"}}]}\n\n'
+      + 'data: {"error":{"message":"overloaded","type":"server_error"}}\n\n'));
+    assert.deepEqual(events.map((e) => e.type), ['start', 'block_start', 'text_delta']);
+    const overloaded = (e: unknown) => e instanceof GatewayError && e.kind === 'upstream_error' && e.message === 'overloaded';
+    assert.throws(() => dec.push(utf8.encode('data: [DONE]\n\n')), overloaded);
+    assert.throws(() => dec.finish(), overloaded);
     assert.throws(() => openaiCodec.createStreamDecoder().push(utf8.encode('data: {nope\n\n')), /not JSON/);
   });
 });

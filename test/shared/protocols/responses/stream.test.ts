@@ -74,11 +74,15 @@ describe('responses stream decoder', () => {
     assert.throws(() => decode(CREATED + frame({ type: 'error', error: { type: 'server_error', message: 'nested' } })), upstream('nested'));
   });
 
-  it('completes a stream cut before response.completed', () => {
-    const events = decode(CREATED
+  it('hands out the events before an error, then raises it; a stream cut before response.completed is an error too', () => {
+    const dec = responsesCodec.createStreamDecoder();
+    const events = dec.push(utf8.encode(CREATED
       + frame({ type: 'response.content_part.added', output_index: 0, content_index: 0, part: { type: 'output_text', text: '' } })
-      + frame({ type: 'response.output_text.delta', output_index: 0, content_index: 0, delta: 'x' }));
-    assert.deepEqual(events.slice(-3), [{ type: 'block_stop', index: 0 }, { type: 'finish', reason: 'stop' }, { type: 'end' }]);
+      + frame({ type: 'response.output_text.delta', output_index: 0, content_index: 0, delta: 'x' })
+      + frame({ type: 'error', code: 'server_error', message: 'gone', param: null })));
+    assert.deepEqual(events.map((e) => e.type), ['start', 'block_start', 'text_delta']);
+    assert.throws(() => dec.finish(), /gone/);
+    assert.throws(() => decode(CREATED), (e: unknown) => e instanceof GatewayError && /before response\.completed/.test(e.message));
   });
 });
 
