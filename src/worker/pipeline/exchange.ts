@@ -11,7 +11,7 @@ import type { LaneGauges } from '../lane-gauges.js';
 import type { Metering } from '../metering.js';
 import type { ClientResponse, IngressRequest } from './client.js';
 import { endStreamWithError, kindForUpstreamStatus, respondError } from './respond-error.js';
-import type { OutgoingRequest } from '../upstream/auth/upstream-auth.js';
+import { passthroughCredential, type OutgoingRequest } from '../upstream/auth/upstream-auth.js';
 
 /** How the current attempt's successful response travels back. */
 const enum Relay {
@@ -188,6 +188,14 @@ export class Exchange implements Dispatcher.DispatchHandler {
       return;
     }
     const outgoing: OutgoingRequest = { method: 'POST', origin: provider.compiled.origin, path, headers, body: bodyText };
+    if (this.runtime.config.auth.upstreamCredentials === 'passthrough') {
+      // The caller's own credential goes upstream instead of the provider's.
+      const req = this.req;
+      const forwarded = passthroughCredential({ authorization: req.authorization, 'x-api-key': req.xApiKey, 'x-goog-api-key': req.xGoogApiKey });
+      for (const name in forwarded) headers[name] = forwarded[name]!;
+      this.dispatch(outgoing);
+      return;
+    }
     const signed = provider.auth.apply(outgoing);
     if (signed === true) this.dispatch(outgoing);
     else if (signed === false) this.credentialMissing();
