@@ -49,6 +49,8 @@ export interface RunInfo {
   workers: number;
   warmupSecs: number;
   loadAverage: string;
+  /** Set when the machine was busy before the bench started: the numbers are noisy. */
+  noiseWarning: string | null;
 }
 
 export interface BenchReport {
@@ -251,6 +253,7 @@ export function renderMarkdown(report: BenchReport): string {
     `- software: ${info.versions}`,
     `- pinning: ${info.pinning}`,
     `- each row: ${info.warmupSecs} s warm-up (not measured), then the measured run; gateway workers: ${info.workers}`,
+    ...(info.noiseWarning === null ? [] : [`- ⚠ ${info.noiseWarning}`]),
     '',
     '## Summary',
     '',

@@ -31,6 +31,9 @@ const STARTERS: Record<TargetKind, StartTarget> = {
 
 const WRK_CANDIDATES = ['/usr/bin/wrk', '/usr/local/bin/wrk'];
 
+/** A 1-minute load average at or above this at the start gets a warning in the report. */
+const BUSY_LOAD_AVERAGE = 0.5;
+
 function log(line: string): void {
   process.stderr.write(`${line}\n`);
 }
@@ -134,6 +137,7 @@ function describeRun(layout: PinningLayout, opts: BenchOptions, wrkPath: string,
     firstLine(wrkPath, ['-v']).replace(/\s+Copyright.*$/, ''),
     nginx === null ? 'nginx not installed' : firstLine(nginx, ['-v']).replace(/^nginx version:\s*/, ''),
   ];
+  const [load1] = loadavg();
   return {
     startedAt: new Date(),
     commit,
@@ -145,6 +149,8 @@ function describeRun(layout: PinningLayout, opts: BenchOptions, wrkPath: string,
     loadAverage: loadavg()
       .map((l) => l.toFixed(2))
       .join(' '),
+    // Before the bench starts anything, a quiet machine is near 0.
+    noiseWarning: load1 >= BUSY_LOAD_AVERAGE ? `the machine was busy at the start (1-minute load average ${load1.toFixed(2)} on ${cores.length} cores): these numbers are noisy` : null,
   };
 }
 
@@ -217,6 +223,7 @@ async function main(argv: string[]): Promise<number> {
     const estimateSecs = scenarios.reduce((n, s) => n + perRowSecs(s) * s.targets.filter((t) => opts.targets.includes(t)).length, 0);
     log(`bench: ${scenarios.length} scenarios, ${rowCount} rows, about ${Math.ceil(estimateSecs / 60)} min`);
     log(`bench: pinning: ${layout.description}`);
+    if (info.noiseWarning !== null) log(`bench: WARNING: ${info.noiseWarning}`);
     log(`bench: temp dir ${tempDir}`);
 
     const ctx: TargetContext = { children, layout, workers: opts.workers, tempDir, mockUrl: null };

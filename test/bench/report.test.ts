@@ -73,6 +73,7 @@ const report: BenchReport = {
     workers: 1,
     warmupSecs: 2,
     loadAverage: '0.10 0.20 0.30',
+    noiseWarning: null,
   },
   scenarios: [
     { name: 'openai-nonstream', title: 'OpenAI chat', kind: 'throughput', method: 'POST', path: '/v1/chat/completions', bodyBytes: 298, connections: 64, durationSecs: 5, rows: [mock, baseline, nginx, gateway] },
@@ -94,6 +95,12 @@ test('the markdown states the pinning, the ratios, the ceiling and why a row fai
   assert.match(md, /\| baseline \| 26,000 \| 2\.000 \| 16\.00 \| 32\.00 \| \+1500 \| \+14500 \|/);
   assert.match(md, /\| gateway \| FAILED: gateway not built: dist\/src\/cli\.js is missing \|/);
   assert.ok(md.includes('```\ngateway not built: dist/src/cli.js is missing\nsecond line\n```'));
+});
+
+test('a busy machine is called out in the header', () => {
+  assert.doesNotMatch(renderMarkdown(report), /⚠ the machine/);
+  const md = renderMarkdown({ ...report, info: { ...report.info, noiseWarning: 'the machine was busy' } });
+  assert.match(md, /^- ⚠ the machine was busy$/m);
 });
 
 test('rows with errors are flagged, and pipes in reasons do not break the table', () => {
