@@ -124,6 +124,11 @@ export function formatRatio(r: number | null): string {
   return r === null ? '–' : `${r.toFixed(2)}×`;
 }
 
+/** CPU µs per request; a dash when no request completed. */
+export function formatCpuMicros(n: number): string {
+  return Number.isFinite(n) ? n.toFixed(1) : '–';
+}
+
 function formatMiB(bytes: number): string {
   return (bytes / (1024 * 1024)).toFixed(1);
 }
@@ -172,7 +177,7 @@ function throughputTable(s: ScenarioResult): string {
       formatMs(m.latencyMicros.p50),
       formatMs(m.latencyMicros.p99),
       formatMs(m.latencyMicros.p999),
-      m.cpuMicrosPerRequest.toFixed(1),
+      formatCpuMicros(m.cpuMicrosPerRequest),
       Math.round(m.cpuPercent).toString(),
       `${formatMiB(m.peakRssBytes)}${m.peakRssLifetime ? ' ‡' : ''}`,
       m.errors === 0 ? '0' : `⚠ ${int.format(m.errors)}`,
@@ -199,7 +204,7 @@ function addedLatencyTable(s: ScenarioResult): string {
       formatMs(m.latencyMicros.p999),
       row.target === 'mock' ? '(reference)' : added === null ? '–' : formatSigned(added.p50),
       row.target === 'mock' ? '(reference)' : added === null ? '–' : formatSigned(added.p99),
-      m.cpuMicrosPerRequest.toFixed(1),
+      formatCpuMicros(m.cpuMicrosPerRequest),
       `${formatMiB(m.peakRssBytes)}${m.peakRssLifetime ? ' ‡' : ''}`,
       m.errors === 0 ? '0' : `⚠ ${int.format(m.errors)}`,
       formatCores(m.coreBusyPercent),

@@ -13,7 +13,7 @@ import { measureRow, wrkScriptPath, type MeasureContext } from './measure.js';
 import { parseBenchOptions, USAGE, type BenchOptions } from './options.js';
 import { REPO_DIR, RESULTS_DIR } from './paths.js';
 import { allowedCores, planPinning, type PinningLayout } from './pinning.js';
-import { formatMs, formatRate, renderMarkdown, type BenchReport, type RowResult, type RunInfo, type ScenarioResult } from './report.js';
+import { formatCpuMicros, formatMs, formatRate, renderMarkdown, type BenchReport, type RowResult, type RunInfo, type ScenarioResult } from './report.js';
 import { loadScenarios, selectScenarios } from './scenario-catalog.js';
 import type { Scenario, TargetKind } from './scenario.js';
 import { startBaseline } from './targets/baseline.js';
@@ -87,7 +87,7 @@ async function runScenario(
       rows.push({ target: kind, label, outcome: 'ok', measurement: m });
       log(
         `${progress()} ${scenario.name} · ${label}: ${formatRate(m.requestsPerSec)} req/s, p99 ${formatMs(m.latencyMicros.p99)} ms, ` +
-          `${m.cpuMicrosPerRequest.toFixed(1)} µs CPU/req${m.errors > 0 ? `, ${m.errors} ERRORS` : ''}`,
+          `${formatCpuMicros(m.cpuMicrosPerRequest)} µs CPU/req${m.errors > 0 ? `, ${m.errors} ERRORS` : ''}`,
       );
     } catch (err) {
       if (interrupted.aborted) break;
@@ -254,9 +254,13 @@ async function main(argv: string[]): Promise<number> {
       await writeFile(path.replace(/\.md$/, '.json'), `${JSON.stringify(report, null, 2)}\n`);
       log(`bench: wrote ${path} (and .json)`);
     }
-    const failed = results.flatMap((s) => s.rows).filter((r) => r.outcome === 'failed').length;
+    const rows = results.flatMap((s) => s.rows);
+    const failed = rows.filter((r) => r.outcome === 'failed').length;
+    // A row whose requests failed measured an error path, not the proxy.
+    const withErrors = rows.filter((r) => (r.measurement?.errors ?? 0) > 0).length;
     if (failed > 0) log(`bench: ${failed} row${failed === 1 ? '' : 's'} FAILED (see the report)`);
-    return failed > 0 ? 1 : 0;
+    if (withErrors > 0) log(`bench: ${withErrors} row${withErrors === 1 ? '' : 's'} had request errors (⚠ in the report)`);
+    return failed > 0 || withErrors > 0 ? 1 : 0;
   } catch (err) {
     if (interruption.signal.aborted) return 130;
     log(`bench: ${(err as Error).message}`);
