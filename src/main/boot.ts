@@ -11,6 +11,7 @@ import { WorkerPool } from './workers.js';
 import { UsageLedger } from './usage/ledger.js';
 import { openStore } from './store/open.js';
 import { startAdminServer } from './admin/server.js';
+import { assertPortFree } from './port-check.js';
 import { parseListenAddress } from '../shared/config/address.js';
 
 export interface BootOptions {
@@ -42,6 +43,11 @@ export async function boot(opts: BootOptions): Promise<void> {
   const ledger = new UsageLedger(store, log);
   ledger.startFlushing(config.governance?.flush_interval_secs !== undefined ? config.governance.flush_interval_secs * 1000 : 5_000);
 
+  const { host, port } = state.compiled.listen;
+  await assertPortFree(host, port).catch((err: Error) => {
+    process.stderr.write(`gateway: cannot start: ${err.message}\n`);
+    process.exit(1);
+  });
   const workers = new WorkerPool(threads.count, shared.buffers(), METERING_FLUSH_MS, (msg) => ledger.add(msg), log, (workerId) => {
     // A dead worker's permits and probe claims would otherwise be held forever.
     const reclaimed = slots.reclaimHolder(workerHolder(workerId));

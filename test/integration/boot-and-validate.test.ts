@@ -28,7 +28,8 @@ async function bootFails(config: Record<string, unknown>, providers: Record<stri
   const result = await runCli(['--config', files.configPath], env);
   assert.notEqual(result.code, 0, `boot should fail; stderr:\n${result.stderr}`);
   assert.equal(result.code, 1);
-  const diagnostic = result.stderr.trim().split('\n')[0] ?? '';
+  // Warnings (JSON log lines) may come first; the diagnostic is the one plain line.
+  const diagnostic = result.stderr.split('\n').find((line) => line.startsWith('gateway: cannot start: ')) ?? '';
   assert.match(diagnostic, /^gateway: cannot start: /, result.stderr);
   return { ...result, diagnostic, files };
 }
@@ -84,6 +85,18 @@ describe('boot fails loudly', () => {
       baseConfig({ tls: { cert: { file: join(files.dir, 'cert.pem') }, key: { file: join(files.dir, 'key.pem') }, client_ca: { file: join(files.dir, 'ca.pem') } } }),
     );
     assert.match(r.diagnostic, /tls\.client_ca/);
+  });
+
+  it('on a data-plane port another process listens on', async () => {
+    const port = await freePort();
+    const holder = createServer();
+    await new Promise<void>((r) => holder.listen(port, '127.0.0.1', r));
+    try {
+      const r = await bootFails(baseConfig({ listen: `127.0.0.1:${port}` }));
+      assert.match(r.diagnostic, new RegExp(`127\\.0\\.0\\.1:${port}`));
+    } finally {
+      holder.close();
+    }
   });
 
   it('on a mutable config with no writable overlay', async () => {
