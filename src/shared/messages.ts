@@ -12,7 +12,7 @@ export type MainToWorker =
 export type WorkerToMain =
   | { t: 'ready'; workerId: number }
   | { t: 'config-ack'; workerId: number; version: number }
-  | { t: 'usage'; workerId: number; records: UsageRecord[]; translations: Record<string, number>; truncated: number }
+  | { t: 'usage'; workerId: number; records: UsageRecord[] }
   | { t: 'drained'; workerId: number };
 
 /** One metered request, batched by the worker and handed to main for persistence. */

@@ -19,6 +19,11 @@ export interface IngressHandlers {
   onNotFound(res: ClientResponse): void;
   /** GET /healthz: true when any lane is usable. */
   healthy(): boolean;
+  /**
+   * GET /metrics with the caller's credential headers: the page to send (rendered
+   * asynchronously), or null when /metrics is not mounted (answered like an unknown path).
+   */
+  metrics(caller: { authorization: string; xApiKey: string }): Promise<{ status: number; contentType: string; body: string }> | null;
 }
 
 /** Requests of this worker that have not finished or aborted (drain waits for 0). */
@@ -196,6 +201,20 @@ export function startIngress(host: string, port: number, handlers: IngressHandle
     res.cork(() => {
       res.writeStatus(ok ? '200 OK' : '503 Service Unavailable').writeHeader('content-type', 'text/plain').end(ok ? 'ok' : 'unavailable');
     });
+  });
+  app.get('/metrics', (res, req) => {
+    const client = new UwsClientResponse(res);
+    res.onAborted(() => client.handleAborted());
+    const page = handlers.metrics({ authorization: req.getHeader('authorization'), xApiKey: req.getHeader('x-api-key') });
+    if (page === null) {
+      handlers.onNotFound(client);
+      return;
+    }
+    // respond() corks its writes and does nothing once the caller has gone.
+    page.then(
+      (p) => client.respond(p.status, { 'content-type': p.contentType }, p.body),
+      () => client.respond(500, { 'content-type': 'text/plain' }, 'the metrics could not be rendered'),
+    );
   });
   app.any('/*', (res) => {
     const client = new UwsClientResponse(res);

@@ -2,14 +2,11 @@
 // across pools and workers), the `max_requests` lifetime budget, and ok/err tallies. Thin on
 // purpose: the atomic discipline lives in src/shared/sab.
 import type { CompiledLane } from '../shared/config/compiled.js';
-import { SharedState, workerHolder, type SharedBuffers } from '../shared/sab/index.js';
+import type { SharedState } from '../shared/sab/index.js';
 
 export class LaneGauges {
-  private constructor(private readonly shared: SharedState) {}
-
-  static attach(buffers: SharedBuffers, workerId: number): LaneGauges {
-    return new LaneGauges(SharedState.attach(buffers, workerHolder(workerId)));
-  }
+  /** `shared`: the worker's one attached SharedState (its holder id owns the permits taken here). */
+  constructor(private readonly shared: SharedState) {}
 
   /** A permit could be taken now (a hint for picking; tryAcquire decides). */
   hasFreePermit(lane: CompiledLane): boolean {

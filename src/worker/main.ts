@@ -10,6 +10,9 @@ import { Runtime } from './runtime.js';
 import { UpstreamOrigins } from './upstream/origins.js';
 import { LaneGauges } from './lane-gauges.js';
 import { Metering } from './metering.js';
+import { MetricsExposition } from './metrics/exposition.js';
+import { MetricsEndpoint, openUnderEmptyChain } from './metrics/endpoint.js';
+import { SharedState, workerHolder } from '../shared/sab/index.js';
 import { handleBodyTooLarge, handleNotFound, handleRequest, type PipelineDeps } from './pipeline/handle.js';
 import type { WorkerBootData } from './boot-data.js';
 
@@ -17,8 +20,11 @@ const data = workerData as WorkerBootData;
 const port = parentPort!;
 const log = createLogger('worker');
 const origins = new UpstreamOrigins();
-const gauges = LaneGauges.attach(data.shared, data.workerId);
-const metering = new Metering(data.workerId, port, data.meteringFlushMs);
+// One view of shared memory per worker, attached once: its holder id owns the permits taken.
+const shared = SharedState.attach(data.shared, workerHolder(data.workerId));
+const gauges = new LaneGauges(shared);
+const metering = new Metering(data.workerId, port, shared, data.meteringFlushMs);
+const metricsEndpoint = new MetricsEndpoint(new MetricsExposition(shared), openUnderEmptyChain);
 
 let runtime: Runtime | null = null;
 let ingress: Ingress | null = null;
@@ -31,6 +37,7 @@ const deps: PipelineDeps = {
 
 async function applyConfig(msg: Extract<MainToWorker, { t: 'config' }>): Promise<void> {
   const next = new Runtime(msg.config, origins, gauges, log);
+  metering.useSeries(msg.config.metrics);
   const previous = runtime;
   runtime = next;
   previous?.retire();
@@ -42,6 +49,7 @@ async function applyConfig(msg: Extract<MainToWorker, { t: 'config' }>): Promise
       onBodyTooLarge: (routeIndex, res) => handleBodyTooLarge(deps, routeIndex, res, runtime!.config.limits.maxBodyBytes),
       onNotFound: (res) => handleNotFound(res),
       healthy: () => runtime!.lanes.some((lane) => gauges.usable(lane.compiled)),
+      metrics: (caller) => metricsEndpoint.serve(runtime!.config, caller),
     });
     port.postMessage(encodeMessage({ t: 'ready', workerId: data.workerId }));
   }

@@ -1,10 +1,14 @@
 // Per-worker metering: each finished request's usage is batched and handed to the main
 // thread (which owns the store) on an interval, so the request path never waits on I/O and
-// never sends a message per request.
+// never sends a message per request. The counters /metrics shows are bumped in shared memory
+// at once (one atomic add), so every worker renders the same totals.
 import type { MessagePort } from 'node:worker_threads';
+import type { CompiledMetrics } from '../shared/config/compiled.js';
 import { encodeMessage, type UsageRecord } from '../shared/messages.js';
+import { translationIndex } from '../shared/metrics/catalog.js';
 import type { ProtocolName, Usage } from '../shared/model/types.js';
 import { ZERO_USAGE } from '../shared/model/types.js';
+import type { SharedState } from '../shared/sab/index.js';
 import type { LaneRuntime } from './runtime.js';
 
 /** Upper bound on records held between flushes; past it the batch is flushed early. */
@@ -12,21 +16,27 @@ const BATCH_MAX = 4096;
 
 export class Metering {
   private batch: UsageRecord[] = [];
-  private readonly translations = new Map<string, number>();
-  private truncatedCount = 0;
   private timer: NodeJS.Timeout | null = null;
+  /** Series slots of the config in force; slots are stable across applies. */
+  private series: CompiledMetrics | null = null;
 
   constructor(
     private readonly workerId: number,
     private readonly port: MessagePort,
+    private readonly shared: SharedState,
     flushIntervalMs: number,
   ) {
     this.timer = setInterval(() => this.flush(), flushIntervalMs);
     this.timer.unref();
   }
 
+  /** Called with each applied config, before it serves a request. */
+  useSeries(metrics: CompiledMetrics): void {
+    this.series = metrics;
+  }
+
   record(pool: string, lane: LaneRuntime, ingress: ProtocolName, usage: Usage | null, truncated: boolean): void {
-    if (truncated) this.truncatedCount++;
+    if (truncated) this.shared.metrics.counterAdd(this.series!.billingTruncated);
     this.batch.push({
       ts: Date.now(),
       pool,
@@ -40,20 +50,15 @@ export class Metering {
   }
 
   translated(from: ProtocolName, to: ProtocolName): void {
-    const key = `${from}>${to}`;
-    this.translations.set(key, (this.translations.get(key) ?? 0) + 1);
+    this.shared.metrics.counterAdd(this.series!.translations[translationIndex(from, to)]!);
   }
 
   /** Hand the batch to main; also called at drain so nothing metered is lost on shutdown. */
   flush(): void {
-    if (this.batch.length === 0 && this.translations.size === 0 && this.truncatedCount === 0) return;
+    if (this.batch.length === 0) return;
     const records = this.batch;
     this.batch = [];
-    const translations = Object.fromEntries(this.translations);
-    this.translations.clear();
-    const truncated = this.truncatedCount;
-    this.truncatedCount = 0;
-    this.port.postMessage(encodeMessage({ t: 'usage', workerId: this.workerId, records, translations, truncated }));
+    this.port.postMessage(encodeMessage({ t: 'usage', workerId: this.workerId, records }));
   }
 
   stop(): void {

@@ -10,6 +10,7 @@ import type { Provider, ProviderAuth } from '../../shared/config/schema/provider
 import type { Static } from '@sinclair/typebox';
 import type { Pool } from '../../shared/config/schema/pools.js';
 import { regionFromHost } from './aws-region.js';
+import { compileMetrics } from './compile-metrics.js';
 import type { LoadResult, ResolvedSecrets } from './load-result.js';
 import { parseServiceAccount } from './service-account.js';
 
@@ -52,6 +53,7 @@ export function compileConfig(result: LoadResult, slots: SlotAssigner, version: 
     providers,
     lanes,
     pools,
+    metrics: compileMetrics(config, slots),
     // Asked last, after every slot of this config is assigned.
     sabBytes: slots.bytesNeeded(),
   };

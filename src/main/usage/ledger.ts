@@ -12,9 +12,6 @@ export class UsageLedger {
   private pending = new Map<string, UsageRow>();
   private timer: NodeJS.Timeout | null = null;
   private flushing: Promise<void> = Promise.resolve();
-  /** Process-lifetime totals the metrics exposition reads. */
-  readonly translations = new Map<string, number>();
-  billingTruncatedTotal = 0;
 
   constructor(
     private readonly store: Store,
@@ -43,8 +40,6 @@ export class UsageLedger {
       row.requests += 1;
       if (r.truncated) row.truncated += 1;
     }
-    for (const key in msg.translations) this.translations.set(key, (this.translations.get(key) ?? 0) + msg.translations[key]!);
-    this.billingTruncatedTotal += msg.truncated;
   }
 
   /** Write what accumulated; on failure the rows are kept for the next flush. */

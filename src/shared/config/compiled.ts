@@ -4,6 +4,7 @@
 // stable SharedArrayBuffer slots assigned by the main thread (see src/shared/sab), which
 // survive an apply so counters and breaker cells carry over.
 import type { ProtocolName } from '../model/types.js';
+import type { MetricSeriesSpec } from '../sab/slot-registry.js';
 
 export type CompiledAuth =
   | { mode: 'none' }
@@ -85,8 +86,19 @@ export interface CompiledConfig {
   providers: CompiledProvider[];
   lanes: CompiledLane[];
   pools: CompiledPool[];
+  metrics: CompiledMetrics;
   /** Bytes of the shared buffer the slots above need (workers check they have at least this). */
   sabBytes: number;
+}
+
+/** Metric series slots (see src/shared/metrics/catalog.ts) and the /metrics mount rule. */
+export interface CompiledMetrics {
+  /** Set when an `export:` instance has `module: prometheus`: GET /metrics is mounted. */
+  prometheus: { bufferSeconds: number } | null;
+  /** Counter slots of gateway_translations_total, index from * 6 + to over PROTOCOL_NAMES. */
+  translations: number[];
+  /** Counter slot of gateway_billing_truncated_total. */
+  billingTruncated: number;
 }
 
 /**
@@ -100,6 +112,8 @@ export interface SlotAssigner {
   cellSlot(pool: string, lane: string): number;
   /** The lane-default breaker cell (direct routes and /stats). */
   defaultCellSlot(lane: string): number;
+  /** The metric series under `key` (the same key always gets the same slot). */
+  metricSeries(key: string, spec: MetricSeriesSpec): number;
   /** Bytes the shared buffer needs to hold every slot assigned so far. */
   bytesNeeded(): number;
 }

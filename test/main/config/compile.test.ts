@@ -20,6 +20,7 @@ function fakeSlots(): SlotAssigner {
     laneSlot: (lane) => slotOf(`lane:${lane}`),
     cellSlot: (pool, lane) => slotOf(`cell:${pool}/${lane}`),
     defaultCellSlot: (lane) => slotOf(`default:${lane}`),
+    metricSeries: (key) => slotOf(`metric:${key}`),
     bytesNeeded: () => slots.size * 64,
   };
 }
