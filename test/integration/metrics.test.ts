@@ -1,0 +1,100 @@
+// GET /metrics through the real gateway process with two workers: translations counted on
+// either worker add up in shared memory and every scrape (whichever worker renders it) shows
+// the exact total; a same-protocol body over the translate cap is counted as billing
+// truncated; the text passes a real Prometheus parser and promtool. Without a prometheus
+// export block /metrics is the same 404 as any unknown path.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { minimalRequest, rawPost, type RawAnswer } from '../helpers/clients/raw.js';
+import { startStack, type Stack } from '../helpers/clients/stack.js';
+import { PROMTOOL, parseExposition, promtoolCheck, sampleValue } from '../helpers/prometheus.js';
+
+const EXPORT = { export: { prom: { module: 'prometheus', settings: { buffer_seconds: 60 } } } };
+/** Small enough that a padded mock body goes over it, large enough for every ordinary answer. */
+const CAP_BYTES = 4096;
+const TRANSLATED = 16;
+const SCRAPES = 12;
+
+/** Each call is a fresh connection, so the kernel spreads them over both workers. */
+function scrape(url: string): Promise<RawAnswer> {
+  return rawPost(`${url}/metrics`, '', { method: 'GET' });
+}
+
+async function sendAnthropicToOpenai(url: string): Promise<void> {
+  const req = minimalRequest('anthropic', 'pool-openai', 'Count me.', false);
+  const answer = await rawPost(url + req.path, req.body);
+  assert.equal(answer.status, 200, answer.body.toString('utf8'));
+}
+
+describe('GET /metrics with a prometheus export, two workers', () => {
+  let stack: Stack;
+
+  before(async () => {
+    stack = await startStack({ workers: 2, over: { ...EXPORT, advanced: { translate_body_cap_bytes: CAP_BYTES } } });
+  });
+
+  after(async () => {
+    await stack?.close();
+  });
+
+  it('counts every translated request once, whichever worker served or renders', async () => {
+    for (let i = 0; i < TRANSLATED; i++) await sendAnthropicToOpenai(stack.gateway.url);
+    for (let i = 0; i < SCRAPES; i++) {
+      const answer = await scrape(stack.gateway.url);
+      assert.equal(answer.status, 200);
+      assert.equal(answer.headers['content-type'], 'text/plain; version=0.0.4; charset=utf-8');
+      const families = parseExposition(answer.body.toString('utf8'));
+      assert.equal(sampleValue(families, 'gateway_translations_total', { from: 'anthropic', to: 'openai' }), TRANSLATED, `scrape ${i}`);
+      assert.equal(sampleValue(families, 'gateway_translations_total', { from: 'openai', to: 'anthropic' }), 0, `scrape ${i}`);
+    }
+  });
+
+  it('counts a same-protocol response over the translate cap as billing truncated', async () => {
+    const before = await scrape(stack.gateway.url);
+    assert.equal(sampleValue(parseExposition(before.body.toString('utf8')), 'gateway_billing_truncated_total'), 0);
+    const req = minimalRequest('openai', 'pool-openai', 'Pad it. [mock response_bytes=20000]', false);
+    const answer = await rawPost(stack.gateway.url + req.path, req.body);
+    assert.equal(answer.status, 200);
+    assert.ok(answer.body.byteLength > CAP_BYTES, `body of ${answer.body.byteLength} bytes should be over the cap`);
+    // Metering runs when the response has ended, a moment after the caller has it all.
+    let seen: number | undefined;
+    for (const until = Date.now() + 5_000; seen !== 1 && Date.now() < until; ) {
+      seen = sampleValue(parseExposition((await scrape(stack.gateway.url)).body.toString('utf8')), 'gateway_billing_truncated_total');
+      if (seen !== 1) await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    assert.equal(seen, 1, 'gateway_billing_truncated_total');
+    // Ordinary same-protocol answers under the cap are not counted.
+    const small = minimalRequest('openai', 'pool-openai', 'Short.', false);
+    assert.equal((await rawPost(stack.gateway.url + small.path, small.body)).status, 200);
+    for (let i = 0; i < SCRAPES; i++) {
+      const families = parseExposition((await scrape(stack.gateway.url)).body.toString('utf8'));
+      assert.equal(sampleValue(families, 'gateway_billing_truncated_total'), 1, `scrape ${i}`);
+    }
+  });
+
+  it('passes promtool check metrics', { skip: existsSync(PROMTOOL) ? false : `promtool is not installed at ${PROMTOOL}` }, async () => {
+    const answer = await scrape(stack.gateway.url);
+    assert.deepEqual(promtoolCheck(answer.body.toString('utf8')), { code: 0, output: '' });
+  });
+});
+
+describe('GET /metrics without an export block', () => {
+  let stack: Stack;
+
+  before(async () => {
+    stack = await startStack({ workers: 1 });
+  });
+
+  after(async () => {
+    await stack?.close();
+  });
+
+  it('is the same 404 as any unknown path', async () => {
+    const metrics = await scrape(stack.gateway.url);
+    const unknown = await rawPost(`${stack.gateway.url}/no-such-path`, '', { method: 'GET' });
+    assert.equal(metrics.status, 404);
+    assert.equal(metrics.headers['content-type'], unknown.headers['content-type']);
+    assert.equal(metrics.body.toString('utf8'), unknown.body.toString('utf8'));
+  });
+});
