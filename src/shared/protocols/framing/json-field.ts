@@ -38,16 +38,21 @@ function malformed(): GatewayError {
   return new GatewayError('invalid_json', 'request body is not a well-formed JSON object');
 }
 
-/** `i` is at an opening quote; returns the index just past the closing quote. */
+/**
+ * `i` is at an opening quote; returns the index just past the closing quote. Jumps from quote
+ * to quote with indexOf (string contents are most of a body's bytes) and counts the
+ * backslashes before each one: an odd count means the quote is escaped.
+ */
 function skipString(raw: string, i: number): number {
-  i++;
-  while (i < raw.length) {
-    const c = raw.charCodeAt(i);
-    if (c === BACKSLASH) i += 2;
-    else if (c === QUOTE) return i + 1;
-    else i++;
+  let from = i + 1;
+  for (;;) {
+    const quote = raw.indexOf('"', from);
+    if (quote === -1) throw malformed();
+    let backslashes = 0;
+    for (let b = quote - 1; b >= from && raw.charCodeAt(b) === BACKSLASH; b--) backslashes++;
+    if ((backslashes & 1) === 0) return quote + 1;
+    from = quote + 1;
   }
-  throw malformed();
 }
 
 /** `i` is at the first character of a value; returns the index just past it. Iterative, so deep nesting cannot overflow the stack. */
@@ -85,6 +90,13 @@ function keyText(raw: string, start: number, end: number): string {
   return inner.includes('\\') ? (JSON.parse(raw.slice(start, end)) as string) : inner;
 }
 
+/** Whether the key string at [start, end) (quotes included) is `key`, without slicing the common case. */
+function keyMatches(raw: string, start: number, end: number, key: string): boolean {
+  const backslash = raw.indexOf('\\', start);
+  if (backslash === -1 || backslash >= end) return end - start - 2 === key.length && raw.startsWith(key, start + 1);
+  return keyText(raw, start, end) === key;
+}
+
 /** Every top-level occurrence of `key` (JSON allows duplicates; JSON.parse keeps the last). */
 function scanTopLevel(raw: string, key: string): ObjectScan {
   let i = skipSpace(raw, 0);
@@ -99,7 +111,7 @@ function scanTopLevel(raw: string, key: string): ObjectScan {
     if (raw.charCodeAt(i) !== QUOTE) throw malformed();
     const keyStart = i;
     i = skipString(raw, i);
-    const matches = keyText(raw, keyStart, i) === key;
+    const matches = keyMatches(raw, keyStart, i, key);
     i = skipSpace(raw, i);
     if (raw.charCodeAt(i) !== COLON) throw malformed();
     const valueStart = skipSpace(raw, i + 1);
@@ -120,7 +132,11 @@ function scanTopLevel(raw: string, key: string): ObjectScan {
  * Every duplicate is rewritten so that no parser, first-wins or last-wins, sees the old value.
  */
 export function setTopLevelField(raw: string, key: string, jsonValueText: string): string {
-  const { bodyStart, spans } = scanTopLevel(raw, key);
+  return setFieldIn(raw, scanTopLevel(raw, key), key, jsonValueText);
+}
+
+function setFieldIn(raw: string, scan: ObjectScan, key: string, jsonValueText: string): string {
+  const { bodyStart, spans } = scan;
   if (spans.length === 0) {
     const rest = skipSpace(raw, bodyStart);
     const sep = raw.charCodeAt(rest) === CLOSE_BRACE ? '' : ',';
@@ -140,9 +156,9 @@ export function setTopLevelField(raw: string, key: string, jsonValueText: string
  * itself when every occurrence already equals `value` (the common passthrough case).
  */
 export function rewriteTopLevelString(raw: string, key: string, value: string): string {
-  const { spans } = scanTopLevel(raw, key);
-  if (spans.length > 0 && spans.every((s) => isJsonStringEqual(raw, s, value))) return raw;
-  return setTopLevelField(raw, key, JSON.stringify(value));
+  const scan = scanTopLevel(raw, key);
+  if (scan.spans.length > 0 && scan.spans.every((s) => isJsonStringEqual(raw, s, value))) return raw;
+  return setFieldIn(raw, scan, key, JSON.stringify(value));
 }
 
 function isJsonStringEqual(raw: string, span: FieldSpan, value: string): boolean {
