@@ -12,6 +12,7 @@ import { UsageLedger } from './usage/ledger.js';
 import { openStore } from './store/open.js';
 import { startAdminServer } from './admin/server.js';
 import { assertPortFree } from './port-check.js';
+import { TlsListener } from './tls/tls-listener.js';
 import { parseListenAddress } from '../shared/config/address.js';
 
 export interface BootOptions {
@@ -48,11 +49,16 @@ export async function boot(opts: BootOptions): Promise<void> {
     process.stderr.write(`gateway: cannot start: ${err.message}\n`);
     process.exit(1);
   });
+  // A `tls` block: the TLS front takes the data port and the workers listen behind it.
+  const tlsListener = await TlsListener.open(loaded.secrets, threads.count, host, port, log).catch((err: Error) => {
+    process.stderr.write(`gateway: cannot start: ${err.message}\n`);
+    process.exit(1);
+  });
   const workers = new WorkerPool(threads.count, shared.buffers(), METERING_FLUSH_MS, (msg) => ledger.add(msg), log, (workerId) => {
     // A dead worker's permits and probe claims would otherwise be held forever.
     const reclaimed = slots.reclaimHolder(workerHolder(workerId));
     if (reclaimed.permits > 0 || reclaimed.probes > 0) log.warn({ worker: workerId, ...reclaimed }, 'reclaimed what a dead worker held');
-  });
+  }, tlsListener?.workerSocket ?? null);
   await workers.start(state.compiled);
 
   const admin = parseListenAddress(config.admin_listen);
@@ -69,8 +75,10 @@ export async function boot(opts: BootOptions): Promise<void> {
 
   installSignals(log, async () => {
     adminServer.close();
+    tlsListener?.stopAccepting();
     const drainMs = (config.advanced?.shutdown_drain_secs ?? 30) * 1000;
     await workers.drain(Date.now() + drainMs);
+    tlsListener?.close();
     await ledger.stop();
     await store.close();
   }, () => workers.recycleOne());

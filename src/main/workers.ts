@@ -37,6 +37,8 @@ export class WorkerPool {
     private readonly log: Logger,
     /** Called when a worker died, before it is restarted under the same id. */
     private readonly onWorkerDeath: (workerId: number) => void,
+    /** Behind the TLS front: the unix socket each worker listens on instead of the data port. */
+    private readonly ingressSocketOf: ((workerId: number) => string) | null = null,
   ) {}
 
   /** Start every worker with `config` and resolve when all are listening. */
@@ -87,6 +89,7 @@ export class WorkerPool {
 
   private spawn(slot: Slot): void {
     const data: WorkerBootData = { workerId: slot.id, shared: this.shared, meteringFlushMs: this.meteringFlushMs };
+    if (this.ingressSocketOf !== null) data.ingressSocket = this.ingressSocketOf(slot.id);
     const worker = new Worker(WORKER_ENTRY, { workerData: data });
     slot.worker = worker;
     slot.ready = false;

@@ -6,4 +6,9 @@ export interface WorkerBootData {
   workerId: number;
   shared: SharedBuffers;
   meteringFlushMs: number;
+  /**
+   * When set, listen on this unix socket instead of the config's `listen` address: the TLS
+   * front on the main thread serves the data port and pipes each connection here (main/tls).
+   */
+  ingressSocket?: string;
 }

@@ -177,7 +177,11 @@ function paramCountOf(pattern: string): number {
   return n;
 }
 
+/** A TCP address, or a unix socket (behind the TLS front, see main/tls). */
+export type IngressTarget = { host: string; port: number } | { path: string };
+
 export interface Ingress {
+  /** The TCP port listened on; 0 on a unix socket. */
   port: number;
   /** Stop accepting new connections (in-flight requests finish). */
   stopListening(): void;
@@ -190,7 +194,7 @@ export interface Ingress {
   close(): void;
 }
 
-export function startIngress(host: string, port: number, handlers: IngressHandlers): Promise<Ingress> {
+export function startIngress(target: IngressTarget, handlers: IngressHandlers): Promise<Ingress> {
   const app: TemplatedApp = uWS.App();
   ROUTES.forEach((route, index) => {
     const paramCount = paramCountOf(route.pattern);
@@ -223,14 +227,14 @@ export function startIngress(host: string, port: number, handlers: IngressHandle
   });
 
   return new Promise((resolve, reject) => {
-    app.listen(host, port, (socket: us_listen_socket | false) => {
+    const onListen = (socket: us_listen_socket | false): void => {
       if (socket === false) {
-        reject(new Error(`cannot listen on ${host}:${port}`));
+        reject(new Error(`cannot listen on ${'path' in target ? target.path : `${target.host}:${target.port}`}`));
         return;
       }
       let listening: us_listen_socket | null = socket;
       resolve({
-        port: uWS.us_socket_local_port(socket as unknown as Parameters<typeof uWS.us_socket_local_port>[0]),
+        port: 'path' in target ? 0 : uWS.us_socket_local_port(socket as unknown as Parameters<typeof uWS.us_socket_local_port>[0]),
         inflight: () => inflight,
         close() {
           listening = null;
@@ -242,6 +246,9 @@ export function startIngress(host: string, port: number, handlers: IngressHandle
           listening = null;
         },
       });
-    });
+    };
+    // uSockets unlinks a stale socket file before binding, so a restarted worker rebinds.
+    if ('path' in target) app.listen_unix(onListen, target.path);
+    else app.listen(target.host, target.port, onListen);
   });
 }

@@ -42,8 +42,9 @@ async function applyConfig(msg: Extract<MainToWorker, { t: 'config' }>): Promise
   runtime = next;
   previous?.retire();
   if (ingress === null) {
-    const { host, port: listenPort } = msg.config.listen;
-    ingress = await startIngress(host, listenPort, {
+    // Behind the TLS front the worker listens on its private unix socket, fixed for its life.
+    const target = data.ingressSocket !== undefined ? { path: data.ingressSocket } : msg.config.listen;
+    ingress = await startIngress(target, {
       maxBodyBytes: () => runtime!.config.limits.maxBodyBytes,
       onRequest: (req, res) => handleRequest(deps, req, res),
       onBodyTooLarge: (routeIndex, res) => handleBodyTooLarge(deps, routeIndex, res, runtime!.config.limits.maxBodyBytes),

@@ -67,7 +67,8 @@ export interface RunningGateway {
 
 export async function startGateway(
   files: GatewayFiles,
-  opts: { workers?: number; env?: NodeJS.ProcessEnv; args?: string[]; setPorts?: boolean } = {},
+  /** `https`: the config has a `tls` block, so `url` is https:// (the default stays http://). */
+  opts: { workers?: number; env?: NodeJS.ProcessEnv; args?: string[]; setPorts?: boolean; https?: boolean } = {},
 ): Promise<RunningGateway> {
   const port = await freePort();
   const adminPort = await freePort();
@@ -114,7 +115,7 @@ export async function startGateway(
     });
 
   const gateway: RunningGateway = {
-    url: `http://127.0.0.1:${port}`,
+    url: `${opts.https === true ? 'https' : 'http'}://127.0.0.1:${port}`,
     adminUrl: `http://127.0.0.1:${adminPort}/api/v1/admin`,
     proc,
     logs: () => output,
