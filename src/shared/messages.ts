@@ -2,7 +2,6 @@
 // except the SharedArrayBuffer itself, which is posted as is (it cannot be serialized).
 import { Packr } from 'msgpackr';
 import type { CompiledConfig } from './config/compiled.js';
-import type { Usage } from './model/types.js';
 
 export type MainToWorker =
   | { t: 'config'; version: number; config: CompiledConfig }
@@ -15,16 +14,23 @@ export type WorkerToMain =
   | { t: 'usage'; workerId: number; records: UsageRecord[] }
   | { t: 'drained'; workerId: number };
 
-/** One metered request, batched by the worker and handed to main for persistence. */
+/**
+ * Usage of one (UTC day, pool, lane), summed by a worker since its last flush. Workers sum
+ * before sending, so a batch is a handful of rows however many requests it covers.
+ */
 export interface UsageRecord {
-  ts: number;
+  /** Epoch seconds of the UTC day's start. */
+  day: number;
   pool: string;
   lane: string;
   provider: string;
-  ingress: string;
-  usage: Usage;
-  /** True when the response was too large to parse and was billed zero tokens. */
-  truncated: boolean;
+  tokensInput: number;
+  tokensOutput: number;
+  tokensCacheRead: number;
+  tokensCacheCreation: number;
+  requests: number;
+  /** Responses too large to parse, billed zero tokens. */
+  truncated: number;
 }
 
 const packr = new Packr({ structuredClone: false, useRecords: false });

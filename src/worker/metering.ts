@@ -1,21 +1,23 @@
-// Per-worker metering: each finished request's usage is batched and handed to the main
-// thread (which owns the store) on an interval, so the request path never waits on I/O and
-// never sends a message per request. The counters /metrics shows are bumped in shared memory
-// at once (one atomic add), so every worker renders the same totals.
+// Per-worker metering: each finished request's usage is summed per (UTC day, pool, lane) and
+// handed to the main thread (which owns the store) on an interval, so the request path never
+// waits on I/O, never sends a message per request, and allocates nothing per request once a
+// (pool, lane) has its row. The counters /metrics shows are bumped in shared memory at once
+// (one atomic add), so every worker renders the same totals.
 import type { MessagePort } from 'node:worker_threads';
 import type { CompiledMetrics } from '../shared/config/compiled.js';
 import { encodeMessage, type UsageRecord } from '../shared/messages.js';
 import { translationIndex } from '../shared/metrics/catalog.js';
 import type { ProtocolName, Usage } from '../shared/model/types.js';
-import { ZERO_USAGE } from '../shared/model/types.js';
 import type { SharedState } from '../shared/sab/index.js';
 import type { LaneRuntime } from './runtime.js';
 
-/** Upper bound on records held between flushes; past it the batch is flushed early. */
-const BATCH_MAX = 4096;
+const DAY_MS = 86_400_000;
 
 export class Metering {
-  private batch: UsageRecord[] = [];
+  /** Rows of the current UTC day, by pool name then lane. */
+  private rows = new Map<string, Map<LaneRuntime, UsageRecord>>();
+  private rowCount = 0;
+  private dayMs = 0;
   private timer: NodeJS.Timeout | null = null;
   /** Series slots of the config in force; slots are stable across applies. */
   private series: CompiledMetrics | null = null;
@@ -35,29 +37,58 @@ export class Metering {
     this.series = metrics;
   }
 
-  record(pool: string, lane: LaneRuntime, ingress: ProtocolName, usage: Usage | null, truncated: boolean): void {
+  record(pool: string, lane: LaneRuntime, usage: Usage | null, truncated: boolean): void {
     if (truncated) this.shared.metrics.counterAdd(this.series!.billingTruncated);
-    this.batch.push({
-      ts: Date.now(),
-      pool,
-      lane: lane.compiled.name,
-      provider: lane.provider.compiled.name,
-      ingress,
-      usage: usage ?? ZERO_USAGE,
-      truncated,
-    });
-    if (this.batch.length >= BATCH_MAX) this.flush();
+    const now = Date.now();
+    const dayMs = now - (now % DAY_MS);
+    // A new UTC day: what was summed belongs to the old one.
+    if (dayMs !== this.dayMs) {
+      this.flush();
+      this.dayMs = dayMs;
+    }
+    let byLane = this.rows.get(pool);
+    if (byLane === undefined) {
+      byLane = new Map();
+      this.rows.set(pool, byLane);
+    }
+    let row = byLane.get(lane);
+    if (row === undefined) {
+      row = {
+        day: dayMs / 1000,
+        pool,
+        lane: lane.compiled.name,
+        provider: lane.provider.compiled.name,
+        tokensInput: 0,
+        tokensOutput: 0,
+        tokensCacheRead: 0,
+        tokensCacheCreation: 0,
+        requests: 0,
+        truncated: 0,
+      };
+      byLane.set(lane, row);
+      this.rowCount++;
+    }
+    row.requests++;
+    if (truncated) row.truncated++;
+    if (usage !== null) {
+      row.tokensInput += usage.input;
+      row.tokensOutput += usage.output;
+      row.tokensCacheRead += usage.cacheRead;
+      row.tokensCacheCreation += usage.cacheCreation;
+    }
   }
 
   translated(from: ProtocolName, to: ProtocolName): void {
     this.shared.metrics.counterAdd(this.series!.translations[translationIndex(from, to)]!);
   }
 
-  /** Hand the batch to main; also called at drain so nothing metered is lost on shutdown. */
+  /** Hand the rows to main; also called at drain so nothing metered is lost on shutdown. */
   flush(): void {
-    if (this.batch.length === 0) return;
-    const records = this.batch;
-    this.batch = [];
+    if (this.rowCount === 0) return;
+    const records: UsageRecord[] = [];
+    for (const byLane of this.rows.values()) for (const row of byLane.values()) records.push(row);
+    this.rows = new Map();
+    this.rowCount = 0;
     this.port.postMessage(encodeMessage({ t: 'usage', workerId: this.workerId, records }));
   }
 

@@ -1,21 +1,11 @@
+import type { UsageRecord } from '../../shared/messages.js';
+
 // The store: the durable truth the main thread flushes to. This part of the gateway holds
 // metered usage per UTC day; keys, groups, the revocation denylist and the audit sink join it
 // as those parts land. A base class does the shared chores; each module fills in a few methods.
 
-/** Usage of one (UTC day, pool, lane, provider), as added since the last flush. */
-export interface UsageRow {
-  /** Epoch seconds of the UTC day's start. */
-  day: number;
-  pool: string;
-  lane: string;
-  provider: string;
-  tokensInput: number;
-  tokensOutput: number;
-  tokensCacheRead: number;
-  tokensCacheCreation: number;
-  requests: number;
-  truncated: number;
-}
+/** Usage of one (UTC day, pool, lane, provider): the shape workers send and the store keeps. */
+export type UsageRow = UsageRecord;
 
 export abstract class Store {
   private closed = false;

@@ -6,8 +6,6 @@ import type { WorkerToMain } from '../../shared/messages.js';
 import type { Store, UsageRow } from '../store/store.js';
 import { accumulateUsage, usageKey } from '../store/store.js';
 
-const DAY_SECS = 86_400;
-
 export class UsageLedger {
   private pending = new Map<string, UsageRow>();
   private timer: NodeJS.Timeout | null = null;
@@ -25,20 +23,10 @@ export class UsageLedger {
 
   add(msg: Extract<WorkerToMain, { t: 'usage' }>): void {
     for (const r of msg.records) {
-      const day = Math.floor(r.ts / 1000 / DAY_SECS) * DAY_SECS;
-      const probe = { day, pool: r.pool, lane: r.lane, provider: r.provider };
-      const key = usageKey(probe);
-      let row = this.pending.get(key);
-      if (row === undefined) {
-        row = { ...probe, tokensInput: 0, tokensOutput: 0, tokensCacheRead: 0, tokensCacheCreation: 0, requests: 0, truncated: 0 };
-        this.pending.set(key, row);
-      }
-      row.tokensInput += r.usage.input;
-      row.tokensOutput += r.usage.output;
-      row.tokensCacheRead += r.usage.cacheRead;
-      row.tokensCacheCreation += r.usage.cacheCreation;
-      row.requests += 1;
-      if (r.truncated) row.truncated += 1;
+      const key = usageKey(r);
+      const row = this.pending.get(key);
+      if (row === undefined) this.pending.set(key, r);
+      else accumulateUsage(row, r);
     }
   }
 

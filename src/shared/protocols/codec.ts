@@ -102,5 +102,11 @@ export interface Codec {
    */
   passthroughBody(raw: string, body: unknown, upstreamModel: string, stream: boolean): string;
   usageFromResponse(body: unknown): Usage | null;
+  /**
+   * The top-level field of a non-stream response that holds all of its usage, or null when
+   * usage is spread over top-level fields. Lets a passthrough body be metered by parsing that
+   * one field instead of the whole response.
+   */
+  readonly usageField: string | null;
   createPassthroughStream(body: unknown): PassthroughStream;
 }

@@ -11,6 +11,7 @@ import type { LaneGauges } from '../lane-gauges.js';
 import type { Metering } from '../metering.js';
 import type { ClientResponse, IngressRequest } from './client.js';
 import { endStreamWithError, kindForUpstreamStatus, respondError } from './respond-error.js';
+import { topLevelValueText } from '../../shared/protocols/framing/json-field.js';
 import { passthroughCredential, type OutgoingRequest } from '../upstream/auth/upstream-auth.js';
 
 /** How the current attempt's successful response travels back. */
@@ -37,6 +38,21 @@ function retryableStatus(status: number): boolean {
 }
 
 const ERROR_BODY_CAP_BYTES = 64 * 1024;
+
+/**
+ * Usage of a same-protocol non-stream body: only the usage field is parsed when the protocol
+ * keeps usage in one field (the rest of the body may be large and is never needed).
+ */
+function passthroughUsage(codec: Codec, text: string): Usage | null {
+  try {
+    const field = codec.usageField;
+    if (field === null) return codec.usageFromResponse(JSON.parse(text));
+    const value = topLevelValueText(text, field);
+    return value === undefined ? null : codec.usageFromResponse({ [field]: JSON.parse(value) });
+  } catch {
+    return null; // an unreadable body is relayed as is and billed zero tokens
+  }
+}
 
 /** Headers that describe one hop's connection or framing, never relayed. */
 const HOP_HEADERS = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length', 'date', 'server', 'upgrade', 'proxy-connection', 'te', 'trailer']);
@@ -444,11 +460,7 @@ export class Exchange implements Dispatcher.DispatchHandler {
   private finishPassBody(): void {
     const text = this.bufferedText();
     this.client.respond(this.status, { 'content-type': this.contentType || 'application/json' }, text);
-    try {
-      this.usage = this.codec.usageFromResponse(JSON.parse(text));
-    } catch {
-      this.usage = null;
-    }
+    this.usage = passthroughUsage(this.codec, text);
   }
 
   private finishTranslateBody(): void {
@@ -503,7 +515,7 @@ export class Exchange implements Dispatcher.DispatchHandler {
   private complete(ok: boolean): void {
     const lane = this.lane!;
     this.releasePermit(!ok);
-    this.metering.record(this.pool?.compiled.name ?? '', lane, this.codec.name, this.usage, this.truncated);
+    this.metering.record(this.pool?.compiled.name ?? '', lane, this.usage, this.truncated);
   }
 
   private releasePermit(failed: boolean): void {

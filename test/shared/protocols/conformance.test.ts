@@ -4,6 +4,7 @@
 //
 // Run all six:          node --test dist/test/shared/protocols/conformance.test.js
 // Run some of them:     CONFORMANCE_CODECS=openai,responses,ollama node --test dist/test/shared/protocols/conformance.test.js
+import { topLevelValueText } from '../../../src/shared/protocols/framing/json-field.js';
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { ERROR_TABLE, GatewayError, statusFor, type ErrorKind } from '../../../src/shared/errors.js';
@@ -533,6 +534,15 @@ for (const name of selected) {
           assert.ok(actual !== null);
           if (dev.usage) { dev.usage(expected); dev.usage(actual); }
           assert.deepEqual(actual, expected);
+        });
+
+        it(`usageField alone reads the same usage as the whole body: ${label}`, () => {
+          const text = c.encodeResponse(resp);
+          const whole = c.usageFromResponse(JSON.parse(text));
+          if (c.usageField === null) return; // usage spread over top-level fields: the whole body is read
+          const value = topLevelValueText(text, c.usageField);
+          assert.ok(value !== undefined, `the encoded response has a top-level ${c.usageField}`);
+          assert.deepEqual(c.usageFromResponse({ [c.usageField]: JSON.parse(value) }), whole);
         });
       }
 

@@ -31,5 +31,6 @@ export const anthropicCodec: Codec = {
 
   passthroughBody: (raw, _body, upstreamModel) => anthropicPassthroughBody(raw, upstreamModel),
   usageFromResponse: anthropicUsageFromResponse,
+  usageField: 'usage',
   createPassthroughStream: () => new AnthropicPassthroughStream(),
 };

@@ -29,5 +29,6 @@ export const bedrockCodec: Codec = {
 
   passthroughBody: (raw) => raw,
   usageFromResponse: bedrockUsageFromResponse,
+  usageField: 'usage',
   createPassthroughStream: () => new BedrockPassthroughStream(),
 };

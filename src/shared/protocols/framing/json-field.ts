@@ -235,3 +235,13 @@ export function optionalInteger(obj: JsonObject, key: string, path: string, min:
 export function tokenCount(v: unknown): number {
   return typeof v === 'number' && Number.isFinite(v) && v > 0 ? Math.floor(v) : 0;
 }
+
+/**
+ * The JSON text of the top-level `key`'s value (the last one, as JSON.parse keeps), or
+ * undefined when absent. Reads a large body's one field without parsing the rest.
+ */
+export function topLevelValueText(raw: string, key: string): string | undefined {
+  const { spans } = scanTopLevel(raw, key);
+  const last = spans[spans.length - 1];
+  return last === undefined ? undefined : raw.slice(last.valueStart, last.valueEnd);
+}

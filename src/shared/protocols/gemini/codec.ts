@@ -29,5 +29,6 @@ export const geminiCodec: Codec = {
 
   passthroughBody: (raw) => raw,
   usageFromResponse: geminiUsageFromResponse,
+  usageField: 'usageMetadata',
   createPassthroughStream: () => new GeminiPassthroughStream(),
 };

@@ -28,5 +28,6 @@ export const ollamaCodec: Codec = {
   streamUsageRequested: () => true,
   passthroughBody: (raw, _body, upstreamModel) => passthroughBody(raw, upstreamModel),
   usageFromResponse,
+  usageField: null,
   createPassthroughStream: () => new OllamaPassthroughStream(),
 };

@@ -29,5 +29,6 @@ export const openaiCodec: Codec = {
   streamUsageRequested,
   passthroughBody,
   usageFromResponse,
+  usageField: 'usage',
   createPassthroughStream,
 };

@@ -28,5 +28,6 @@ export const responsesCodec: Codec = {
   streamUsageRequested: () => true,
   passthroughBody: (raw, body, upstreamModel) => passthroughBody(raw, body, upstreamModel),
   usageFromResponse,
+  usageField: 'usage',
   createPassthroughStream: () => createPassthroughStream(),
 };
