@@ -1,7 +1,7 @@
 // Inbound TLS through the real gateway process (2 workers) and the mock provider: HTTPS with
 // ALPN http/1.1, plain HTTP refused on the TLS port, mTLS (no certificate rejected at the
-// handshake, a signed client served, other connections unaffected), the private socket
-// folder removed on a graceful stop, and no PEM text in the logs.
+// handshake, a signed client served, other connections unaffected), a recycled worker back
+// behind the front, the private socket folder removed on a graceful stop, no PEM in the logs.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, statSync } from 'node:fs';
@@ -97,6 +97,12 @@ describe('inbound TLS', () => {
     const dir = socketDir(plain);
     assert.equal(statSync(dir).mode & 0o777, 0o700);
     assert.ok(existsSync(join(dir, 'worker-0.sock')) && existsSync(join(dir, 'worker-1.sock')));
+  });
+
+  it('serves again once a recycled worker is back on its socket', async () => {
+    plain.proc.kill('SIGUSR2');
+    await plain.waitForLog('worker restarted and listening');
+    for (let i = 0; i < 4; i++) assert.equal((await chat(plain)).status, 200);
   });
 
   it('with client_ca: rejects a client without a certificate at the handshake, serves a signed one, keeps serving', async () => {
