@@ -35,6 +35,35 @@ function statusLine(status: number): string {
   return STATUS_LINES[status] ?? `${status} Unknown`;
 }
 
+// Writes run inside res.cork(fn), which calls fn synchronously. The arguments travel in these
+// module variables so that no closure is allocated per write (a worker is one thread).
+let corkRes: HttpResponse | null = null;
+let corkStatus = 0;
+let corkHeaders: Record<string, string> | null = null;
+let corkBody: string | Uint8Array = '';
+let corkClose = false;
+let corkWritable = true;
+
+function writeHead(res: HttpResponse): void {
+  res.writeStatus(statusLine(corkStatus));
+  const headers = corkHeaders!;
+  for (const name in headers) res.writeHeader(name, headers[name]!);
+}
+function corkedRespond(): void {
+  const res = corkRes!;
+  writeHead(res);
+  res.end(corkBody, corkClose);
+}
+function corkedHead(): void {
+  writeHead(corkRes!);
+}
+function corkedWrite(): void {
+  corkWritable = corkRes!.write(corkBody);
+}
+function corkedEnd(): void {
+  corkRes!.end();
+}
+
 /** One caller's response, over uWS. */
 class UwsClientResponse implements ClientResponse {
   aborted = false;
@@ -61,37 +90,44 @@ class UwsClientResponse implements ClientResponse {
   respond(status: number, headers: Record<string, string>, body: string | Uint8Array): void {
     if (this.aborted) return;
     this.started = true;
-    this.res.cork(() => {
-      this.res.writeStatus(statusLine(status));
-      for (const name in headers) this.res.writeHeader(name, headers[name]!);
-      this.res.end(body, this.closeOnEnd);
-    });
+    corkRes = this.res;
+    corkStatus = status;
+    corkHeaders = headers;
+    corkBody = body;
+    corkClose = this.closeOnEnd;
+    this.res.cork(corkedRespond);
+    corkRes = null;
+    corkHeaders = null;
+    corkBody = '';
     this.finish();
   }
 
   startStream(status: number, headers: Record<string, string>): void {
     if (this.aborted) return;
     this.started = true;
-    this.res.cork(() => {
-      this.res.writeStatus(statusLine(status));
-      for (const name in headers) this.res.writeHeader(name, headers[name]!);
-    });
+    corkRes = this.res;
+    corkStatus = status;
+    corkHeaders = headers;
+    this.res.cork(corkedHead);
+    corkRes = null;
+    corkHeaders = null;
   }
 
   write(chunk: string | Uint8Array): boolean {
     if (this.aborted) return true;
-    let ok = true;
-    this.res.cork(() => {
-      ok = this.res.write(chunk);
-    });
-    return ok;
+    corkRes = this.res;
+    corkBody = chunk;
+    this.res.cork(corkedWrite);
+    corkRes = null;
+    corkBody = '';
+    return corkWritable;
   }
 
   end(): void {
     if (this.aborted) return;
-    this.res.cork(() => {
-      this.res.end();
-    });
+    corkRes = this.res;
+    this.res.cork(corkedEnd);
+    corkRes = null;
     this.finish();
   }
 

@@ -451,16 +451,21 @@ export class Exchange implements Dispatcher.DispatchHandler {
     this.chunks = [];
   }
 
-  private bufferedText(): string {
+  private bufferedBody(): Buffer {
     const whole = this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat(this.chunks, this.bufferedBytes);
     this.chunks = [];
-    return whole.toString('utf8');
+    return whole;
+  }
+
+  private bufferedText(): string {
+    return this.bufferedBody().toString('utf8');
   }
 
   private finishPassBody(): void {
-    const text = this.bufferedText();
-    this.client.respond(this.status, { 'content-type': this.contentType || 'application/json' }, text);
-    this.usage = passthroughUsage(this.codec, text);
+    // The caller gets the upstream's bytes as they came; only the usage field is read.
+    const body = this.bufferedBody();
+    this.client.respond(this.status, { 'content-type': this.contentType || 'application/json' }, body);
+    this.usage = passthroughUsage(this.codec, body.toString('utf8'));
   }
 
   private finishTranslateBody(): void {
