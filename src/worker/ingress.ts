@@ -54,14 +54,17 @@ function corkedRespond(): void {
   writeHead(res);
   res.end(corkBody, corkClose);
 }
-function corkedHead(): void {
-  writeHead(corkRes!);
-}
+/** Writes a stream's deferred head (status + headers) before its first bytes, in the same cork. */
 function corkedWrite(): void {
-  corkWritable = corkRes!.write(corkBody);
+  const res = corkRes!;
+  if (corkHeaders !== null) writeHead(res);
+  corkWritable = res.write(corkBody);
 }
 function corkedEnd(): void {
-  corkRes!.end();
+  const res = corkRes!;
+  if (corkHeaders !== null) writeHead(res);
+  if (corkBody.length > 0) res.write(corkBody);
+  res.end();
 }
 
 /** One caller's response, over uWS. */
@@ -71,6 +74,9 @@ class UwsClientResponse implements ClientResponse {
   /** Set when the rest of the request body will not be read (over the cap). */
   closeOnEnd = false;
   private finished = false;
+  /** A stream's head, held until its first bytes. */
+  private headStatus = 0;
+  private headHeaders: Record<string, string> | null = null;
   private drainCb: (() => void) | null = null;
   private abortCb: (() => void) | null = null;
 
@@ -102,33 +108,46 @@ class UwsClientResponse implements ClientResponse {
     this.finish();
   }
 
+  /**
+   * The head is held back and written with the first bytes (or the end), in one cork: every
+   * cork ends in a send, so a head written alone would cost a syscall and a packet of its own.
+   */
   startStream(status: number, headers: Record<string, string>): void {
     if (this.aborted) return;
     this.started = true;
-    corkRes = this.res;
-    corkStatus = status;
-    corkHeaders = headers;
-    this.res.cork(corkedHead);
-    corkRes = null;
-    corkHeaders = null;
+    this.headStatus = status;
+    this.headHeaders = headers;
   }
 
   write(chunk: string | Uint8Array): boolean {
     if (this.aborted) return true;
+    this.takeHead();
     corkRes = this.res;
     corkBody = chunk;
     this.res.cork(corkedWrite);
     corkRes = null;
+    corkHeaders = null;
     corkBody = '';
     return corkWritable;
   }
 
-  end(): void {
+  end(last?: string | Uint8Array): void {
     if (this.aborted) return;
+    this.takeHead();
     corkRes = this.res;
+    corkBody = last ?? '';
     this.res.cork(corkedEnd);
     corkRes = null;
+    corkHeaders = null;
+    corkBody = '';
     this.finish();
+  }
+
+  /** Moves a held-back head into the cork arguments (once). */
+  private takeHead(): void {
+    corkHeaders = this.headHeaders;
+    corkStatus = this.headStatus;
+    this.headHeaders = null;
   }
 
   /** Counts the request out of the in-flight total exactly once. */

@@ -8,12 +8,12 @@ export interface ClientResponse {
   readonly started: boolean;
   /** Write the status and headers; `body` given = a complete response with content-length. */
   respond(status: number, headers: Record<string, string>, body: string | Uint8Array): void;
-  /** Start a streamed (chunked) response. */
+  /** Start a streamed (chunked) response; the head goes out with the first bytes. */
   startStream(status: number, headers: Record<string, string>): void;
   /** Write one chunk; false = the socket buffer is full, wait for `onDrain`. */
   write(chunk: string | Uint8Array): boolean;
-  /** Finish a streamed response. */
-  end(): void;
+  /** Finish a streamed response, writing `last` first when given (one send for both). */
+  end(last?: string | Uint8Array): void;
   /** Register the one drain callback (called once when the buffer empties). */
   onDrain(cb: () => void): void;
   /** Register the one abort callback. */

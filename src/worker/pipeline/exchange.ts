@@ -337,16 +337,13 @@ export class Exchange implements Dispatcher.DispatchHandler {
   onResponseEnd(): void {
     switch (this.relay) {
       case Relay.PassStream: {
-        const tail = this.passthrough!.end();
-        if (tail.length > 0) this.client.write(tail);
-        this.client.end();
+        this.client.end(this.passthrough!.end());
         this.usage = this.passthrough!.usage();
         break;
       }
       case Relay.TranslateStream:
         try {
           this.writeEvents(null, this.decoder!.finish());
-          this.client.end();
         } catch (err) {
           this.failTranslatedStream(null, err);
           return;
@@ -409,9 +406,15 @@ export class Exchange implements Dispatcher.DispatchHandler {
     }
   }
 
+  /**
+   * Encodes the events one upstream chunk completed and writes them as ONE write (every write
+   * is a send): text framings concatenate; a binary framing (Bedrock) gathers its frames.
+   * With `controller` null the stream ends with these bytes.
+   */
   private writeEvents(controller: Dispatcher.DispatchController | null, events: ReturnType<StreamDecoder['push']>): void {
     const encoder = this.encoder!;
     let text = '';
+    let binary: Uint8Array[] | null = null;
     for (const event of events) {
       if (event.type === 'usage') {
         this.usage = event.usage;
@@ -421,19 +424,16 @@ export class Exchange implements Dispatcher.DispatchHandler {
       }
       const out = encoder.encode(event);
       if (typeof out === 'string') {
-        text += out;
+        if (binary !== null && out.length > 0) binary.push(Buffer.from(out));
+        else text += out;
       } else if (out.length > 0) {
-        if (text.length > 0) {
-          this.client.write(text);
-          text = '';
-        }
-        this.client.write(out);
+        if (binary === null) binary = text.length > 0 ? [Buffer.from(text)] : [];
+        binary.push(out);
       }
     }
-    if (text.length > 0) {
-      if (controller !== null) this.writeOrPause(controller, text);
-      else this.client.write(text);
-    }
+    const bytes: string | Uint8Array = binary === null ? text : binary.length === 1 ? binary[0]! : Buffer.concat(binary);
+    if (controller === null) this.client.end(bytes);
+    else if (bytes.length > 0) this.writeOrPause(controller, bytes);
   }
 
   /** A same-protocol body over the cap streams through unparsed; a translated one cannot. */

@@ -17,8 +17,7 @@ export function respondGatewayError(client: ClientResponse, codec: Codec, err: G
 /** Ends a stream that already started with the protocol's error event. */
 export function endStreamWithError(client: ClientResponse, encoder: StreamEncoder, kind: ErrorKind, message: string): void {
   if (client.aborted) return;
-  client.write(encoder.error(kind, message));
-  client.end();
+  client.end(encoder.error(kind, message));
 }
 
 /** The gateway's error kind for an upstream HTTP status it relays across protocols. */

@@ -34,6 +34,8 @@ export class SsePassthroughStream implements PassthroughStream {
   /** A frame end begun in the previous chunk: 1 after a trailing LF, 2 after a trailing LF CR. */
   private pendingEnd = 0;
   private last: Usage | null = null;
+  /** Bytes already cleared to go out, held to be written with the next write or the end. */
+  private deferred: Buffer | null = null;
   private scanBytes: Buffer | null = null;
   private scanFrom = 0;
   private scanAt = -1;
@@ -45,7 +47,19 @@ export class SsePassthroughStream implements PassthroughStream {
   }
 
   push(chunk: Uint8Array): Uint8Array | string {
+    // Bytes held back from the chunk before go first (rare: upstream sent more after them).
+    const deferred = this.deferred;
+    this.deferred = null;
+    const out = this.pushChunk(chunk);
+    if (deferred === null) return out;
+    return out.length === 0 ? deferred : Buffer.concat([deferred, typeof out === 'string' ? Buffer.from(out) : out]);
+  }
+
+  private pushChunk(chunk: Uint8Array): Uint8Array | string {
     const buf = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    const usageAt = this.lastUsageInWholeFrames(buf);
+    if (usageAt === -1) return chunk;
+    if (usageAt !== NOT_WHOLE) return this.pushWholeFrames(chunk, buf, usageAt);
     const dropping = this.isDroppable !== null;
     let prior: Buffer[] | null = this.heldBytes > 0 ? this.held : null;
     let segments: Uint8Array[] | null = null;
@@ -97,8 +111,51 @@ export class SsePassthroughStream implements PassthroughStream {
     return segments.length === 1 ? segments[0] : Buffer.concat(segments);
   }
 
-  /** Upstream ended: an unfinished last frame (no blank line after it) is read and released. */
+  /**
+   * The common chunk holds whole LF-framed frames: nothing is held from before and it ends on a
+   * blank line. For such a chunk only its LAST `"usage":` matters, found by searching back from
+   * the end: a stream's usage report is its last usage-carrying event (the usage-only chunk
+   * before `[DONE]`, `response.completed`), and running totals before it are superseded by it.
+   * Returns the index of that usage object, -1 when the chunk carries none, or NOT_WHOLE.
+   */
+  private lastUsageInWholeFrames(buf: Buffer): number {
+    if (this.heldBytes !== 0 || this.pendingEnd !== 0 || this.oversize) return NOT_WHOLE;
+    const n = buf.length;
+    if (n < 2 || buf[n - 1] !== LF || buf[n - 2] !== LF || buf.indexOf(CR) !== -1) return NOT_WHOLE;
+    const at = buf.lastIndexOf(USAGE_KEY_COLON);
+    if (at === -1) return -1;
+    return buf[skipBlank(buf, at + USAGE_KEY_COLON.length, n)] === OPEN_BRACE ? at : -1;
+  }
+
+  /** Whole frames whose last usage report is at `at`: only that frame is read (and maybe cut). */
+  private pushWholeFrames(chunk: Uint8Array, buf: Buffer, at: number): Uint8Array | string {
+    const before = buf.lastIndexOf(BLANK_LINE, at);
+    const start = before === -1 ? 0 : before + 2;
+    const end = buf.indexOf(BLANK_LINE, at) + 2; // the chunk ends on a blank line, so one follows
+    const keep = this.readFrame(null, buf, start, end);
+    this.scanBytes = null;
+    if (keep) return chunk;
+    const rest = buf.subarray(end);
+    // The cut frame (the usage chunk) has little after it (`data: [DONE]`): the bytes before it
+    // go out as a view of the chunk and the small rest is held for the next write or the end,
+    // instead of copying the whole stream into a new buffer.
+    if (rest.length <= DEFER_MAX_BYTES) {
+      this.deferred = Buffer.from(rest);
+      return buf.subarray(0, start);
+    }
+    return Buffer.concat([buf.subarray(0, start), rest]);
+  }
+
+  /** Upstream ended: held-back bytes, and an unfinished last frame (no blank line after it), read and released. */
   end(): Uint8Array | string {
+    const deferred = this.deferred;
+    this.deferred = null;
+    const last = this.endFrame();
+    if (deferred === null) return last;
+    return last.length === 0 ? deferred : Buffer.concat([deferred, typeof last === 'string' ? Buffer.from(last) : last]);
+  }
+
+  private endFrame(): Uint8Array | string {
     if (this.heldBytes === 0) return '';
     const bytes = Buffer.concat(this.held);
     this.clearHeld();
@@ -188,6 +245,14 @@ export class SsePassthroughStream implements PassthroughStream {
     return this.scanAt;
   }
 }
+
+const BLANK_LINE = Buffer.from('\n\n');
+/** Most bytes held back after a cut frame (the `data: [DONE]` that follows a usage chunk). */
+const DEFER_MAX_BYTES = 1024;
+
+/** lastUsageInWholeFrames: the chunk is not whole frames; read it frame by frame. */
+const NOT_WHOLE = -2;
+const USAGE_KEY_COLON = Buffer.from('"usage":');
 
 function skipBlank(bytes: Buffer, j: number, e: number): number {
   while (j < e && (bytes[j] === SPACE || bytes[j] === TAB || bytes[j] === LF || bytes[j] === CR)) j++;

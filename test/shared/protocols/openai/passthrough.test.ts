@@ -118,3 +118,36 @@ describe('openai passthrough stream', () => {
     assert.deepEqual(pt.usage(), TOOL_STREAM_USAGE);
   });
 });
+
+describe('openai passthrough stream, whole-frame chunks (one upstream read holding many frames)', () => {
+  it('cuts the usage chunk without copying the stream, and the rest follows at the end', () => {
+    const body = {} as Record<string, unknown>;
+    const pt = openaiCodec.createPassthroughStream(body);
+    const chunk = utf8.encode(TOOL_STREAM);
+    const first = pt.push(chunk);
+    assert.ok(first instanceof Uint8Array);
+    assert.equal(first.buffer, chunk.buffer, 'the bytes before the usage chunk are a view of the upstream chunk, not a copy');
+    const last = pt.end();
+    const out = text.decode(first) + (typeof last === 'string' ? last : text.decode(last));
+    assert.equal(out, TOOL_STREAM_WITHOUT_USAGE);
+    assert.deepEqual(pt.usage(), TOOL_STREAM_USAGE);
+  });
+
+  it('passes a chunk with only "usage":null frames as the same object', () => {
+    const pt = openaiCodec.createPassthroughStream({ stream_options: { include_usage: true } });
+    const frames = 'data: {"choices":[{"index":0,"delta":{"content":"a"}}],"usage":null}\n\ndata: {"choices":[{"index":0,"delta":{"content":"b"}}],"usage": null}\n\n';
+    const chunk = utf8.encode(frames);
+    assert.equal(pt.push(chunk), chunk);
+    assert.equal(pt.usage(), null);
+  });
+
+  it('a chunk after a cut frame comes after the held-back bytes', () => {
+    const pt = openaiCodec.createPassthroughStream({});
+    const usageFrame = 'data: {"choices":[],"usage":{"prompt_tokens":3,"completion_tokens":2,"total_tokens":5}}\n\n';
+    const first = pt.push(utf8.encode(`data: {"choices":[{"index":0,"delta":{"content":"a"}}]}\n\n${usageFrame}data: [DONE]\n\n`));
+    const second = pt.push(utf8.encode(': trailing comment\n\n'));
+    const out = text.decode(first as Uint8Array) + (typeof second === 'string' ? second : text.decode(second)) + String(pt.end());
+    assert.equal(out, 'data: {"choices":[{"index":0,"delta":{"content":"a"}}]}\n\ndata: [DONE]\n\n: trailing comment\n\n');
+    assert.equal(pt.usage()?.output, 2);
+  });
+});
