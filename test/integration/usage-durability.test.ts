@@ -17,7 +17,7 @@ interface Row {
 }
 
 function readUsage(dbPath: string): Row[] {
-  const db = new Database(dbPath, { readonly: true });
+  const db = new Database(dbPath, { fileMustExist: true });
   try {
     return db
       .prepare('SELECT pool, lane, requests, tokens_input AS tokensInput, tokens_output AS tokensOutput FROM usage_daily ORDER BY pool, lane')

@@ -9,7 +9,7 @@ import {
   expectArray, expectObject, expectString, isJsonObject, optionalBoolean, optionalInteger, optionalNumber,
   optionalString, type JsonObject,
 } from '../framing/json-field.js';
-import { argumentsObject, optionalStringArray, splitDataUrl } from './fields.js';
+import { argumentsObject, optionalStringArray, splitDataUrl } from '../framing/body-fields.js';
 
 /** Anthropic requires max_tokens; written when the model carries none. */
 export const DEFAULT_MAX_TOKENS = 4096;

@@ -2,7 +2,7 @@
 import type { ModelResponse, TextPart, ToolCallPart } from '../../model/types.js';
 import { GatewayError } from '../../errors.js';
 import { isJsonObject, type JsonObject } from '../framing/json-field.js';
-import { argumentsObject } from './fields.js';
+import { argumentsObject } from '../framing/body-fields.js';
 import { finishFromStopReason, stopReasonFromFinish } from './finish-reason.js';
 import { usageFromAnthropic, usageToAnthropic } from './usage.js';
 

@@ -10,7 +10,7 @@ import {
   expectArray, expectObject, expectString, optionalInteger, optionalNumber, optionalString,
   type JsonObject,
 } from '../framing/json-field.js';
-import { argumentsObject, optionalStringArray, splitDataUrl } from './fields.js';
+import { argumentsObject, optionalStringArray, splitDataUrl } from '../framing/body-fields.js';
 
 function invalid(message: string): GatewayError {
   return new GatewayError('invalid_request', message);

@@ -1,7 +1,7 @@
-// The few body readers json-field.ts does not have: stop-sequence arrays, tool arguments as
-// the object this wire wants, and base64 `data:` URLs.
+// Body readers shared by the codecs beyond json-field.ts: stop-sequence arrays, tool
+// arguments as the object a wire wants, and base64 `data:` URLs.
 import { GatewayError } from '../../errors.js';
-import { expectArray, expectString, isJsonObject, type JsonObject } from '../framing/json-field.js';
+import { expectArray, expectString, isJsonObject, type JsonObject } from './json-field.js';
 
 export function optionalStringArray(obj: JsonObject, key: string, path: string): string[] | undefined {
   const v = obj[key];
