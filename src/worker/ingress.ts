@@ -93,8 +93,10 @@ class UwsClientResponse implements ClientResponse {
     if (cb !== null) cb();
   }
 
+  // A finished response is never touched again: uWS throws on a completed response, and an
+  // error path (an abort after a translated stream was already ended) may still try.
   respond(status: number, headers: Record<string, string>, body: string | Uint8Array): void {
-    if (this.aborted) return;
+    if (this.aborted || this.finished) return;
     this.started = true;
     corkRes = this.res;
     corkStatus = status;
@@ -113,14 +115,14 @@ class UwsClientResponse implements ClientResponse {
    * cork ends in a send, so a head written alone would cost a syscall and a packet of its own.
    */
   startStream(status: number, headers: Record<string, string>): void {
-    if (this.aborted) return;
+    if (this.aborted || this.finished) return;
     this.started = true;
     this.headStatus = status;
     this.headHeaders = headers;
   }
 
   write(chunk: string | Uint8Array): boolean {
-    if (this.aborted) return true;
+    if (this.aborted || this.finished) return true;
     this.takeHead();
     corkRes = this.res;
     corkBody = chunk;
@@ -132,7 +134,7 @@ class UwsClientResponse implements ClientResponse {
   }
 
   end(last?: string | Uint8Array): void {
-    if (this.aborted) return;
+    if (this.aborted || this.finished) return;
     this.takeHead();
     corkRes = this.res;
     corkBody = last ?? '';

@@ -102,7 +102,7 @@ export function handleRequest(deps: PipelineDeps, req: IngressRequest, client: C
       return;
     }
     target = { pool: null, lane, codec: lane.provider.codec };
-    if (route.kind === 'direct') routeInfo.pathModel = lane.compiled.upstreamModel;
+    routeInfo.pathModel = lane.compiled.upstreamModel;
   } else if (route.kind === 'direct-model') {
     const name = decodeURIComponent(req.params[0]!);
     target = resolveByName(runtime, name);
