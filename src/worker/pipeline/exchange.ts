@@ -106,9 +106,8 @@ export class Exchange implements Dispatcher.DispatchHandler {
   /** Response headers of the last upstream error, relayed with it (e.g. Bedrock's x-amzn-errortype). */
   private lastErrorHeaders: Record<string, string | string[] | undefined> | null = null;
   private errorHeaders: Record<string, string | string[] | undefined> | null = null;
-  private readonly resumeUpstream = (): void => {
-    this.controller?.resume();
-  };
+  /** Made on the first backpressure only (most requests never need it). */
+  private resumeUpstream: (() => void) | null = null;
 
   constructor(
     private readonly runtime: Runtime,
@@ -271,7 +270,7 @@ export class Exchange implements Dispatcher.DispatchHandler {
     if (this.client.aborted) controller.abort(new Error('client went away'));
   }
 
-  onResponseStart(controller: Dispatcher.DispatchController, statusCode: number, headers: Record<string, string | string[] | undefined>): void {
+  onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number, headers: Record<string, string | string[] | undefined>): void {
     this.status = statusCode;
     const ct = headers['content-type'];
     this.contentType = typeof ct === 'string' ? ct : '';
@@ -297,7 +296,6 @@ export class Exchange implements Dispatcher.DispatchHandler {
     } else {
       this.relay = same ? Relay.PassBody : Relay.TranslateBody;
     }
-    void controller;
   }
 
   onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
@@ -402,7 +400,7 @@ export class Exchange implements Dispatcher.DispatchHandler {
   private writeOrPause(controller: Dispatcher.DispatchController, out: string | Uint8Array): void {
     if (!this.client.write(out) && !this.client.aborted) {
       controller.pause();
-      this.client.onDrain(this.resumeUpstream);
+      this.client.onDrain((this.resumeUpstream ??= () => this.controller?.resume()));
     }
   }
 
