@@ -41,6 +41,7 @@ let corkRes: HttpResponse | null = null;
 let corkStatus = 0;
 let corkHeaders: Record<string, string> | null = null;
 let corkBody: string | Uint8Array = '';
+let corkParts: readonly Uint8Array[] | null = null;
 let corkClose = false;
 let corkWritable = true;
 
@@ -58,7 +59,13 @@ function corkedRespond(): void {
 function corkedWrite(): void {
   const res = corkRes!;
   if (corkHeaders !== null) writeHead(res);
-  corkWritable = res.write(corkBody);
+  if (corkParts === null) {
+    corkWritable = res.write(corkBody);
+    return;
+  }
+  let ok = true;
+  for (const part of corkParts) ok = res.write(part) && ok;
+  corkWritable = ok;
 }
 function corkedEnd(): void {
   const res = corkRes!;
@@ -121,15 +128,17 @@ class UwsClientResponse implements ClientResponse {
     this.headHeaders = headers;
   }
 
-  write(chunk: string | Uint8Array): boolean {
+  write(chunk: string | Uint8Array | readonly Uint8Array[]): boolean {
     if (this.aborted || this.finished) return true;
     this.takeHead();
     corkRes = this.res;
-    corkBody = chunk;
+    if (typeof chunk === 'string' || chunk instanceof Uint8Array) corkBody = chunk;
+    else corkParts = chunk;
     this.res.cork(corkedWrite);
     corkRes = null;
     corkHeaders = null;
     corkBody = '';
+    corkParts = null;
     return corkWritable;
   }
 

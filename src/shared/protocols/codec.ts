@@ -49,9 +49,15 @@ export interface StreamEncoder {
  * re-encoding them, and drops only what the caller did not ask for (openai's extra usage chunk
  * when the caller did not set `stream_options.include_usage`).
  */
+/** Bytes to write: one buffer or text, or several parts written together in one send. */
+export type PassthroughBytes = Uint8Array | string | readonly Uint8Array[];
+
 export interface PassthroughStream {
-  /** Bytes to write for this chunk: the same `chunk` object when unchanged, '' when nothing. */
-  push(chunk: Uint8Array): Uint8Array | string;
+  /**
+   * Bytes to write for this chunk: the same `chunk` object when unchanged, '' when nothing, or
+   * parts (views of the chunk) when something was cut out of it, so the stream is not copied.
+   */
+  push(chunk: Uint8Array): PassthroughBytes;
   /** Upstream ended: any bytes still held back ('' when none). */
   end(): Uint8Array | string;
   /** Usage seen so far (the last complete report), or null when none arrived. */

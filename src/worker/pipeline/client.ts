@@ -10,8 +10,8 @@ export interface ClientResponse {
   respond(status: number, headers: Record<string, string>, body: string | Uint8Array): void;
   /** Start a streamed (chunked) response; the head goes out with the first bytes. */
   startStream(status: number, headers: Record<string, string>): void;
-  /** Write one chunk; false = the socket buffer is full, wait for `onDrain`. */
-  write(chunk: string | Uint8Array): boolean;
+  /** Write one chunk, or several parts in one send; false = the socket buffer is full, wait for `onDrain`. */
+  write(chunk: string | Uint8Array | readonly Uint8Array[]): boolean;
   /** Finish a streamed response, writing `last` first when given (one send for both). */
   end(last?: string | Uint8Array): void;
   /** Register the one drain callback (called once when the buffer empties). */

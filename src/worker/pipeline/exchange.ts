@@ -5,7 +5,7 @@
 import type { Dispatcher } from 'undici';
 import { GatewayError, type ErrorKind } from '../../shared/errors.js';
 import type { ModelRequest, Usage } from '../../shared/model/types.js';
-import type { Codec, PassthroughStream, RouteInfo, StreamDecoder, StreamEncoder } from '../../shared/protocols/codec.js';
+import type { Codec, PassthroughBytes, PassthroughStream, RouteInfo, StreamDecoder, StreamEncoder } from '../../shared/protocols/codec.js';
 import type { LaneRuntime, PoolRuntime, Runtime } from '../runtime.js';
 import type { LaneGauges } from '../lane-gauges.js';
 import type { Metering } from '../metering.js';
@@ -397,7 +397,7 @@ export class Exchange implements Dispatcher.DispatchHandler {
     this.releasePermit(true);
   }
 
-  private writeOrPause(controller: Dispatcher.DispatchController, out: string | Uint8Array): void {
+  private writeOrPause(controller: Dispatcher.DispatchController, out: PassthroughBytes): void {
     if (!this.client.write(out) && !this.client.aborted) {
       controller.pause();
       this.client.onDrain((this.resumeUpstream ??= () => this.controller?.resume()));

@@ -336,8 +336,9 @@ function routeFromPath(path: string): RouteInfo {
 }
 
 const utf8 = new TextEncoder();
-function bytesOf(out: string | Uint8Array): Uint8Array {
-  return typeof out === 'string' ? utf8.encode(out) : out;
+function bytesOf(out: string | Uint8Array | readonly Uint8Array[]): Uint8Array {
+  if (typeof out === 'string') return utf8.encode(out);
+  return out instanceof Uint8Array ? out : concat([...out]);
 }
 function concat(parts: Uint8Array[]): Uint8Array {
   const total = parts.reduce((n, p) => n + p.length, 0);

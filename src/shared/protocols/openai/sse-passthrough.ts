@@ -8,7 +8,7 @@
 // byte is scanned twice. A frame that outgrows MAX_HELD_FRAME_BYTES cannot be a usage chunk; it
 // is passed through unread.
 import type { Usage } from '../../model/types.js';
-import type { PassthroughStream } from '../codec.js';
+import type { PassthroughBytes, PassthroughStream } from '../codec.js';
 import { isJsonObject, type JsonObject } from '../framing/json-field.js';
 
 const LF = 0x0a;
@@ -34,8 +34,6 @@ export class SsePassthroughStream implements PassthroughStream {
   /** A frame end begun in the previous chunk: 1 after a trailing LF, 2 after a trailing LF CR. */
   private pendingEnd = 0;
   private last: Usage | null = null;
-  /** Bytes already cleared to go out, held to be written with the next write or the end. */
-  private deferred: Buffer | null = null;
   private scanBytes: Buffer | null = null;
   private scanFrom = 0;
   private scanAt = -1;
@@ -46,20 +44,15 @@ export class SsePassthroughStream implements PassthroughStream {
     return this.last;
   }
 
-  push(chunk: Uint8Array): Uint8Array | string {
-    // Bytes held back from the chunk before go first (rare: upstream sent more after them).
-    const deferred = this.deferred;
-    this.deferred = null;
-    const out = this.pushChunk(chunk);
-    if (deferred === null) return out;
-    return out.length === 0 ? deferred : Buffer.concat([deferred, typeof out === 'string' ? Buffer.from(out) : out]);
+  push(chunk: Uint8Array): PassthroughBytes {
+    const buf = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    const out = this.pushFrames(chunk, buf);
+    return out === null ? this.pushChunk(chunk) : out;
   }
 
+  /** Frame by frame: the general path (CRLF framing, a blank line split across chunks, oversize frames). */
   private pushChunk(chunk: Uint8Array): Uint8Array | string {
     const buf = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
-    const usageAt = this.lastUsageInWholeFrames(buf);
-    if (usageAt === -1) return chunk;
-    if (usageAt !== NOT_WHOLE) return this.pushWholeFrames(chunk, buf, usageAt);
     const dropping = this.isDroppable !== null;
     let prior: Buffer[] | null = this.heldBytes > 0 ? this.held : null;
     let segments: Uint8Array[] | null = null;
@@ -112,50 +105,77 @@ export class SsePassthroughStream implements PassthroughStream {
   }
 
   /**
-   * The common chunk holds whole LF-framed frames: nothing is held from before and it ends on a
-   * blank line. For such a chunk only its LAST `"usage":` matters, found by searching back from
-   * the end: a stream's usage report is its last usage-carrying event (the usage-only chunk
-   * before `[DONE]`, `response.completed`), and running totals before it are superseded by it.
-   * Returns the index of that usage object, -1 when the chunk carries none, or NOT_WHOLE.
+   * The common chunk, handled with a few native searches instead of frame by frame: LF framing,
+   * no blank line split across chunks, no oversize frame. It is cut in three: the end of a
+   * frame held from the chunk before, the whole frames, and an unfinished last frame (held).
+   * In the whole frames only the LAST `"usage":` matters, found by searching back from their
+   * end: a stream's usage report is its last usage-carrying event (the usage-only chunk before
+   * `[DONE]`, `response.completed`), and running totals before it are superseded by it.
+   * Returns null when the chunk needs the frame-by-frame path. The bytes go out as views of
+   * the chunk (parts written in one send), never as a copy of it.
    */
-  private lastUsageInWholeFrames(buf: Buffer): number {
-    if (this.heldBytes !== 0 || this.pendingEnd !== 0 || this.oversize) return NOT_WHOLE;
-    const n = buf.length;
-    if (n < 2 || buf[n - 1] !== LF || buf[n - 2] !== LF || buf.indexOf(CR) !== -1) return NOT_WHOLE;
-    const at = buf.lastIndexOf(USAGE_KEY_COLON);
-    if (at === -1) return -1;
-    return buf[skipBlank(buf, at + USAGE_KEY_COLON.length, n)] === OPEN_BRACE ? at : -1;
-  }
-
-  /** Whole frames whose last usage report is at `at`: only that frame is read (and maybe cut). */
-  private pushWholeFrames(chunk: Uint8Array, buf: Buffer, at: number): Uint8Array | string {
-    const before = buf.lastIndexOf(BLANK_LINE, at);
-    const start = before === -1 ? 0 : before + 2;
-    const end = buf.indexOf(BLANK_LINE, at) + 2; // the chunk ends on a blank line, so one follows
-    const keep = this.readFrame(null, buf, start, end);
-    this.scanBytes = null;
-    if (keep) return chunk;
-    const rest = buf.subarray(end);
-    // The cut frame (the usage chunk) has little after it (`data: [DONE]`): the bytes before it
-    // go out as a view of the chunk and the small rest is held for the next write or the end,
-    // instead of copying the whole stream into a new buffer.
-    if (rest.length <= DEFER_MAX_BYTES) {
-      this.deferred = Buffer.from(rest);
-      return buf.subarray(0, start);
+  private pushFrames(chunk: Uint8Array, buf: Buffer): PassthroughBytes | null {
+    if (this.pendingEnd !== 0 || this.oversize || buf.indexOf(CR) !== -1) return null;
+    // Without anything to cut, every byte goes out as it came (held bytes were sent already
+    // and are kept only to be read); with cutting, a held frame was withheld until complete.
+    const dropping = this.isDroppable !== null;
+    let parts: Uint8Array[] | null = null;
+    let pos = 0;
+    if (this.heldBytes !== 0) {
+      const firstEnd = buf.indexOf(BLANK_LINE);
+      if (firstEnd === -1) return null;
+      pos = firstEnd + 2;
+      const frame = Buffer.concat([...this.held, buf.subarray(0, pos)]);
+      this.clearHeld();
+      const keep = this.readFrame(null, frame, 0, frame.length);
+      parts = keep ? [frame] : [];
     }
-    return Buffer.concat([buf.subarray(0, start), rest]);
+    const lastBlank = buf.lastIndexOf(BLANK_LINE);
+    const wholeEnd = lastBlank !== -1 && lastBlank + 2 > pos ? lastBlank + 2 : pos;
+    let cutStart = -1;
+    let cutEnd = -1;
+    if (wholeEnd > pos) {
+      const at = buf.lastIndexOf(USAGE_KEY_COLON, wholeEnd - 1);
+      if (at >= pos && buf[skipBlank(buf, at + USAGE_KEY_COLON.length, wholeEnd)] === OPEN_BRACE) {
+        const before = buf.lastIndexOf(BLANK_LINE, at);
+        const start = before === -1 || before + 2 < pos ? pos : before + 2;
+        const end = buf.indexOf(BLANK_LINE, at) + 2;
+        if (!this.readFrame(null, buf, start, end)) {
+          cutStart = start;
+          cutEnd = end;
+        }
+        this.scanBytes = null;
+      }
+    }
+    let tailPassesUnread = false;
+    if (wholeEnd < buf.length) {
+      const tail = buf.subarray(wholeEnd);
+      if (tail.length > MAX_HELD_FRAME_BYTES) {
+        this.oversize = true; // too big to be a usage chunk: it passes through unread until it ends
+        tailPassesUnread = true;
+      } else {
+        this.held.push(Buffer.from(tail)); // copy: the caller may reuse the chunk
+        this.heldBytes = tail.length;
+        // A tail ending in LF may be the first half of a blank line split across chunks.
+        if (tail[tail.length - 1] === LF) this.pendingEnd = 1;
+      }
+    }
+    if (!dropping) return chunk;
+    if (parts === null && cutStart === -1 && wholeEnd === buf.length) return chunk; // the usual case: untouched
+    parts ??= [];
+    if (cutStart === -1) {
+      if (wholeEnd > pos) parts.push(buf.subarray(pos, wholeEnd));
+    } else {
+      if (cutStart > pos) parts.push(buf.subarray(pos, cutStart));
+      if (wholeEnd > cutEnd) parts.push(buf.subarray(cutEnd, wholeEnd));
+    }
+    if (tailPassesUnread) parts.push(buf.subarray(wholeEnd));
+    if (parts.length === 0) return '';
+    return parts.length === 1 ? parts[0]! : parts;
   }
 
-  /** Upstream ended: held-back bytes, and an unfinished last frame (no blank line after it), read and released. */
+  /** Upstream ended: an unfinished last frame (no blank line after it) is read and released. */
   end(): Uint8Array | string {
-    const deferred = this.deferred;
-    this.deferred = null;
-    const last = this.endFrame();
-    if (deferred === null) return last;
-    return last.length === 0 ? deferred : Buffer.concat([deferred, typeof last === 'string' ? Buffer.from(last) : last]);
-  }
-
-  private endFrame(): Uint8Array | string {
     if (this.heldBytes === 0) return '';
     const bytes = Buffer.concat(this.held);
     this.clearHeld();
@@ -247,11 +267,7 @@ export class SsePassthroughStream implements PassthroughStream {
 }
 
 const BLANK_LINE = Buffer.from('\n\n');
-/** Most bytes held back after a cut frame (the `data: [DONE]` that follows a usage chunk). */
-const DEFER_MAX_BYTES = 1024;
 
-/** lastUsageInWholeFrames: the chunk is not whole frames; read it frame by frame. */
-const NOT_WHOLE = -2;
 const USAGE_KEY_COLON = Buffer.from('"usage":');
 
 function skipBlank(bytes: Buffer, j: number, e: number): number {

@@ -12,7 +12,9 @@ function run(pt: PassthroughStream, chunks: Uint8Array[]): string {
   const out: Uint8Array[] = [];
   for (const c of chunks) {
     const o = pt.push(c);
-    out.push(typeof o === 'string' ? utf8.encode(o) : o);
+    if (typeof o === 'string') out.push(utf8.encode(o));
+    else if (o instanceof Uint8Array) out.push(o);
+    else out.push(...o);
   }
   const e = pt.end();
   out.push(typeof e === 'string' ? utf8.encode(e) : e);
@@ -119,17 +121,17 @@ describe('openai passthrough stream', () => {
   });
 });
 
-describe('openai passthrough stream, whole-frame chunks (one upstream read holding many frames)', () => {
-  it('cuts the usage chunk without copying the stream, and the rest follows at the end', () => {
-    const body = {} as Record<string, unknown>;
-    const pt = openaiCodec.createPassthroughStream(body);
+describe('openai passthrough stream, chunks of many frames (one upstream read)', () => {
+  const decode = (o: string | Uint8Array | readonly Uint8Array[]): string =>
+    typeof o === 'string' ? o : o instanceof Uint8Array ? text.decode(o) : o.map((p) => text.decode(p)).join('');
+
+  it('cuts the usage chunk without copying the stream: the rest goes out as views of the chunk', () => {
+    const pt = openaiCodec.createPassthroughStream({});
     const chunk = utf8.encode(TOOL_STREAM);
-    const first = pt.push(chunk);
-    assert.ok(first instanceof Uint8Array);
-    assert.equal(first.buffer, chunk.buffer, 'the bytes before the usage chunk are a view of the upstream chunk, not a copy');
-    const last = pt.end();
-    const out = text.decode(first) + (typeof last === 'string' ? last : text.decode(last));
-    assert.equal(out, TOOL_STREAM_WITHOUT_USAGE);
+    const out = pt.push(chunk);
+    assert.ok(Array.isArray(out), 'parts around the cut frame');
+    for (const part of out as readonly Uint8Array[]) assert.equal(part.buffer, chunk.buffer, 'a view of the upstream chunk, not a copy');
+    assert.equal(decode(out) + decode(pt.end()), TOOL_STREAM_WITHOUT_USAGE);
     assert.deepEqual(pt.usage(), TOOL_STREAM_USAGE);
   });
 
@@ -141,13 +143,17 @@ describe('openai passthrough stream, whole-frame chunks (one upstream read holdi
     assert.equal(pt.usage(), null);
   });
 
-  it('a chunk after a cut frame comes after the held-back bytes', () => {
+  it('holds an unfinished last frame and cuts it when it completes as the usage chunk', () => {
     const pt = openaiCodec.createPassthroughStream({});
+    const content = 'data: {"choices":[{"index":0,"delta":{"content":"a"}}],"usage":null}\n\n';
     const usageFrame = 'data: {"choices":[],"usage":{"prompt_tokens":3,"completion_tokens":2,"total_tokens":5}}\n\n';
-    const first = pt.push(utf8.encode(`data: {"choices":[{"index":0,"delta":{"content":"a"}}]}\n\n${usageFrame}data: [DONE]\n\n`));
-    const second = pt.push(utf8.encode(': trailing comment\n\n'));
-    const out = text.decode(first as Uint8Array) + (typeof second === 'string' ? second : text.decode(second)) + String(pt.end());
-    assert.equal(out, 'data: {"choices":[{"index":0,"delta":{"content":"a"}}]}\n\ndata: [DONE]\n\n: trailing comment\n\n');
-    assert.equal(pt.usage()?.output, 2);
+    const whole = `${content}${usageFrame}data: [DONE]\n\n`;
+    for (let cut = content.length + 1; cut < content.length + usageFrame.length; cut += 7) {
+      const p = openaiCodec.createPassthroughStream({});
+      const out = decode(p.push(utf8.encode(whole.slice(0, cut)))) + decode(p.push(utf8.encode(whole.slice(cut)))) + decode(p.end());
+      assert.equal(out, `${content}data: [DONE]\n\n`, `cut at ${cut}`);
+      assert.equal(p.usage()?.output, 2);
+    }
+    void pt;
   });
 });
