@@ -103,7 +103,7 @@ function installSignals(log: Logger, shutdown: () => Promise<void>, recycle: () 
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
-  // Operator recycle: terminate one worker; the supervisor restarts it (also how the
+  // Operator recycle: one worker ends as a crash would; the supervisor restarts it (also how the
   // worker-restart test kills a worker from outside).
   process.on('SIGUSR2', recycle);
 }
