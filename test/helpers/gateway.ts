@@ -68,7 +68,15 @@ export interface RunningGateway {
 export async function startGateway(
   files: GatewayFiles,
   /** `https`: the config has a `tls` block, so `url` is https:// (the default stays http://). */
-  opts: { workers?: number; env?: NodeJS.ProcessEnv; args?: string[]; setPorts?: boolean; https?: boolean } = {},
+  /** `overlay`: an overlay file of API-applied changes, made from the final config (ports set). */
+  opts: {
+    workers?: number;
+    env?: NodeJS.ProcessEnv;
+    args?: string[];
+    setPorts?: boolean;
+    https?: boolean;
+    overlay?: { file: string; config: (doc: Record<string, unknown>) => Record<string, unknown> };
+  } = {},
 ): Promise<RunningGateway> {
   const port = await freePort();
   const adminPort = await freePort();
@@ -82,6 +90,7 @@ export async function startGateway(
   }
   doc.advanced = { ...(doc.advanced as object | undefined), worker_threads: opts.workers ?? 1 };
   writeFileSync(files.configPath, stringify(doc));
+  if (opts.overlay !== undefined) writeFileSync(join(files.dir, opts.overlay.file), JSON.stringify({ config: opts.overlay.config(doc) }));
 
   const proc = spawn(process.execPath, [CLI, '--config', files.configPath, ...(opts.args ?? [])], {
     env: { ...process.env, GATEWAY_LOG_LEVEL: 'info', ...opts.env },
