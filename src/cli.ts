@@ -55,6 +55,12 @@ async function main(argv: string[]): Promise<number | null> {
   return null; // serves until signalled
 }
 
+// `gateway --print-metadata-blocklist | head -1` closes the pipe early: that is not an error.
+process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+  if (err.code === 'EPIPE') process.exit(0);
+  throw err;
+});
+
 main(process.argv.slice(2)).then(
   (code) => {
     if (code !== null) process.exitCode = code;
