@@ -2,7 +2,7 @@
 // model stream events. Blocks outside the modeled subset (thinking, server tools) are skipped
 // with their deltas, and the rest are renumbered from 0 as the model's contract wants.
 import type { StreamEvent, Usage } from '../../model/types.js';
-import type { StreamDecoder } from '../codec.js';
+import { FramedStreamDecoder } from '../framing/stream-decoder-base.js';
 import { GatewayError } from '../../errors.js';
 import { SseReader } from '../framing/sse.js';
 import { isJsonObject, type JsonObject } from '../framing/json-field.js';
@@ -11,9 +11,8 @@ import { mergeAnthropicUsage } from './usage.js';
 
 const SKIPPED = -1;
 
-export class AnthropicStreamDecoder implements StreamDecoder {
+export class AnthropicStreamDecoder extends FramedStreamDecoder {
   private readonly reader = new SseReader((event, data) => this.onEvent(event, data));
-  private out: StreamEvent[] = [];
   /** Upstream block index -> model block index (SKIPPED for blocks outside the subset). */
   private readonly blockIndex: number[] = [];
   private readonly openBlocks = new Set<number>();
@@ -22,28 +21,17 @@ export class AnthropicStreamDecoder implements StreamDecoder {
   private started = false;
   private finished = false;
   private ended = false;
-  /** An upstream error event: raised once the events before it have been handed out. */
-  private failure: GatewayError | null = null;
 
-  push(chunk: Uint8Array): StreamEvent[] {
-    this.throwIfFailed();
-    this.out = [];
+  protected feed(chunk: Uint8Array): void {
     this.reader.push(chunk);
-    if (this.out.length === 0) this.throwIfFailed();
-    return this.out;
   }
 
-  finish(): StreamEvent[] {
-    this.throwIfFailed();
-    this.out = [];
+  protected flush(): void {
     this.reader.end();
-    this.throwIfFailed();
-    if (!this.ended) throw new GatewayError('upstream_error', 'anthropic stream ended before message_stop');
-    return this.out;
   }
 
-  private throwIfFailed(): void {
-    if (this.failure !== null) throw this.failure;
+  protected complete(): void {
+    if (!this.ended) throw new GatewayError('upstream_error', 'anthropic stream ended before message_stop');
   }
 
   private onEvent(event: string | undefined, data: string): void {

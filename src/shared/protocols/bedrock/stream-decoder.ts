@@ -2,7 +2,7 @@
 // contentBlockStart (the first delta opens them); tool blocks do. Reasoning and other blocks
 // are skipped and the rest renumbered from 0. Exception frames end the stream with an error.
 import type { StreamEvent, Usage } from '../../model/types.js';
-import type { StreamDecoder } from '../codec.js';
+import { FramedStreamDecoder } from '../framing/stream-decoder-base.js';
 import { GatewayError } from '../../errors.js';
 import { isJsonObject, type JsonObject } from '../framing/json-field.js';
 import { EventStreamReader, headerString, type Message } from './event-stream.js';
@@ -13,9 +13,8 @@ import { usageFromBedrock } from './usage.js';
 const SKIPPED = -1;
 const utf8 = new TextDecoder();
 
-export class BedrockStreamDecoder implements StreamDecoder {
+export class BedrockStreamDecoder extends FramedStreamDecoder {
   private readonly reader = new EventStreamReader((m) => this.onMessage(m));
-  private out: StreamEvent[] = [];
   /** Upstream contentBlockIndex -> model block index (SKIPPED for blocks outside the subset). */
   private readonly blockIndex: number[] = [];
   private readonly openBlocks = new Set<number>();
@@ -24,32 +23,18 @@ export class BedrockStreamDecoder implements StreamDecoder {
   private finished = false;
   /** A metadata event that came before messageStop, held to keep the contract's order. */
   private earlyUsage: Usage | null = null;
-  /** An exception frame: raised once the events before it have been handed out. */
-  private failure: GatewayError | null = null;
 
-  push(chunk: Uint8Array): StreamEvent[] {
-    this.throwIfFailed();
-    this.out = [];
-    try {
-      this.reader.push(chunk);
-    } catch (e) {
-      // A bad frame: the events of the good frames before it still go out first.
-      if (!(e instanceof GatewayError) || this.out.length === 0) throw e;
-      this.failure = e;
-    }
-    if (this.out.length === 0) this.throwIfFailed();
-    return this.out;
+  protected feed(chunk: Uint8Array): void {
+    this.reader.push(chunk);
   }
 
-  finish(): StreamEvent[] {
-    this.throwIfFailed();
+  protected flush(): void {
     this.reader.end();
-    if (!this.finished) throw new GatewayError('upstream_error', 'bedrock stream ended before messageStop');
-    return [{ type: 'end' }];
   }
 
-  private throwIfFailed(): void {
-    if (this.failure !== null) throw this.failure;
+  protected complete(): void {
+    if (!this.finished) throw new GatewayError('upstream_error', 'bedrock stream ended before messageStop');
+    this.out.push({ type: 'end' });
   }
 
   private onMessage(m: Message): void {

@@ -3,7 +3,7 @@
 // (its args arrive as one object). finishReason ends the content; usageMetadata is a running
 // total the chunks repeat, so the latest one is reported after finish.
 import type { FinishReason, StreamEvent, Usage } from '../../model/types.js';
-import type { StreamDecoder } from '../codec.js';
+import { FramedStreamDecoder } from '../framing/stream-decoder-base.js';
 import { GatewayError } from '../../errors.js';
 import { isJsonObject, type JsonObject } from '../framing/json-field.js';
 import { SseReader } from '../framing/sse.js';
@@ -13,9 +13,8 @@ import { usageFromGemini } from './usage.js';
 
 const NONE = -1;
 
-export class GeminiStreamDecoder implements StreamDecoder {
+export class GeminiStreamDecoder extends FramedStreamDecoder {
   private readonly reader = new SseReader((_event, data) => this.onChunk(data));
-  private out: StreamEvent[] = [];
   private started = false;
   private finished = false;
   private nextIndex = 0;
@@ -24,30 +23,19 @@ export class GeminiStreamDecoder implements StreamDecoder {
   private calls = 0;
   private latestUsage: Usage | null = null;
   private usageReported = false;
-  /** An upstream error chunk: raised once the events before it have been handed out. */
-  private failure: GatewayError | null = null;
 
-  push(chunk: Uint8Array): StreamEvent[] {
-    this.throwIfFailed();
-    this.out = [];
+  protected feed(chunk: Uint8Array): void {
     this.reader.push(chunk);
-    if (this.out.length === 0) this.throwIfFailed();
-    return this.out;
   }
 
-  finish(): StreamEvent[] {
-    this.throwIfFailed();
-    this.out = [];
+  protected flush(): void {
     this.reader.end();
-    this.throwIfFailed();
+  }
+
+  protected complete(): void {
     if (!this.finished) throw new GatewayError('upstream_error', 'gemini stream ended before a finishReason');
     if (!this.usageReported && this.latestUsage !== null) this.out.push({ type: 'usage', usage: this.latestUsage });
     this.out.push({ type: 'end' });
-    return this.out;
-  }
-
-  private throwIfFailed(): void {
-    if (this.failure !== null) throw this.failure;
   }
 
   private onChunk(data: string): void {

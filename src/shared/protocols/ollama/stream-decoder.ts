@@ -3,7 +3,7 @@
 // with done_reason and the counts. A line {"error": ...} raises an upstream error.
 import { GatewayError } from '../../errors.js';
 import type { StreamEvent } from '../../model/types.js';
-import type { StreamDecoder } from '../codec.js';
+import { FramedStreamDecoder } from '../framing/stream-decoder-base.js';
 import { isJsonObject, type JsonObject } from '../framing/json-field.js';
 import { NdjsonReader } from '../framing/ndjson.js';
 import { decodeFinishReason } from './finish-reason.js';
@@ -12,36 +12,24 @@ import { decodeUsage } from './usage.js';
 
 const NONE = -1;
 
-export class OllamaStreamDecoder implements StreamDecoder {
+export class OllamaStreamDecoder extends FramedStreamDecoder {
   private readonly reader = new NdjsonReader((line) => this.onLine(line));
-  private events: StreamEvent[] = [];
   private started = false;
   private ended = false;
   private nextBlock = 0;
   private textBlock = NONE;
   private toolCalls = 0;
-  /** An upstream error: raised once the events before it have been handed out. */
-  private failure: GatewayError | null = null;
 
-  push(chunk: Uint8Array): StreamEvent[] {
-    this.throwIfFailed();
-    this.events = [];
+  protected feed(chunk: Uint8Array): void {
     this.reader.push(chunk);
-    if (this.events.length === 0) this.throwIfFailed();
-    return this.events;
   }
 
-  finish(): StreamEvent[] {
-    this.throwIfFailed();
-    this.events = [];
+  protected flush(): void {
     this.reader.end();
-    this.throwIfFailed();
-    if (!this.ended) throw new GatewayError('upstream_error', 'upstream stream ended before its done line');
-    return this.events;
   }
 
-  private throwIfFailed(): void {
-    if (this.failure !== null) throw this.failure;
+  protected complete(): void {
+    if (!this.ended) throw new GatewayError('upstream_error', 'upstream stream ended before its done line');
   }
 
   private onLine(line: string): void {
@@ -60,7 +48,7 @@ export class OllamaStreamDecoder implements StreamDecoder {
     }
     if (!this.started) {
       this.started = true;
-      this.events.push({ type: 'start', id: responseId(obj.created_at), model: typeof obj.model === 'string' ? obj.model : '' });
+      this.out.push({ type: 'start', id: responseId(obj.created_at), model: typeof obj.model === 'string' ? obj.model : '' });
     }
     const msg = isJsonObject(obj.message) ? obj.message : undefined;
     if (msg !== undefined) {
@@ -69,7 +57,7 @@ export class OllamaStreamDecoder implements StreamDecoder {
         this.closeText();
         const index = this.nextBlock++;
         this.toolCalls++;
-        this.events.push(
+        this.out.push(
           { type: 'block_start', index, kind: 'tool_call', id: call.id, name: call.name },
           { type: 'tool_args_delta', index, json: call.arguments },
           { type: 'block_stop', index },
@@ -82,22 +70,22 @@ export class OllamaStreamDecoder implements StreamDecoder {
   private text(text: string): void {
     if (this.textBlock === NONE) {
       this.textBlock = this.nextBlock++;
-      this.events.push({ type: 'block_start', index: this.textBlock, kind: 'text' });
+      this.out.push({ type: 'block_start', index: this.textBlock, kind: 'text' });
     }
-    this.events.push({ type: 'text_delta', index: this.textBlock, text });
+    this.out.push({ type: 'text_delta', index: this.textBlock, text });
   }
 
   private closeText(): void {
     if (this.textBlock === NONE) return;
-    this.events.push({ type: 'block_stop', index: this.textBlock });
+    this.out.push({ type: 'block_stop', index: this.textBlock });
     this.textBlock = NONE;
   }
 
   private done(last: JsonObject): void {
     this.closeText();
-    this.events.push({ type: 'finish', reason: decodeFinishReason(last.done_reason, this.toolCalls > 0) });
-    this.events.push({ type: 'usage', usage: decodeUsage(last) });
-    this.events.push({ type: 'end' });
+    this.out.push({ type: 'finish', reason: decodeFinishReason(last.done_reason, this.toolCalls > 0) });
+    this.out.push({ type: 'usage', usage: decodeUsage(last) });
+    this.out.push({ type: 'end' });
     this.ended = true;
   }
 }

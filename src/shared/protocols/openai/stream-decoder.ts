@@ -4,7 +4,7 @@
 // are opened as their first delta arrives and closed when another block starts or at finish.
 import { GatewayError } from '../../errors.js';
 import type { StreamEvent, Usage } from '../../model/types.js';
-import type { StreamDecoder } from '../codec.js';
+import { FramedStreamDecoder } from '../framing/stream-decoder-base.js';
 import { isJsonObject, type JsonObject } from '../framing/json-field.js';
 import { SseReader } from '../framing/sse.js';
 import { decodeFinishReason } from './finish-reason.js';
@@ -13,9 +13,8 @@ import { decodeUsage } from './usage.js';
 
 const NONE = -1;
 
-export class ChatStreamDecoder implements StreamDecoder {
+export class ChatStreamDecoder extends FramedStreamDecoder {
   private readonly reader = new SseReader((_event, data) => this.onData(data));
-  private events: StreamEvent[] = [];
   private started = false;
   private finished = false;
   private ended = false;
@@ -26,32 +25,21 @@ export class ChatStreamDecoder implements StreamDecoder {
   private readonly toolBlocks = new Map<number, number>();
   /** Usage that arrived before finish (some hosts report it on every chunk); emitted after finish. */
   private pendingUsage: Usage | null = null;
-  /** An upstream error: raised once the events before it have been handed out. */
-  private failure: GatewayError | null = null;
 
-  push(chunk: Uint8Array): StreamEvent[] {
-    this.throwIfFailed();
-    this.events = [];
+  protected feed(chunk: Uint8Array): void {
     this.reader.push(chunk);
-    if (this.events.length === 0) this.throwIfFailed();
-    return this.events;
   }
 
-  finish(): StreamEvent[] {
-    this.throwIfFailed();
-    this.events = [];
+  protected flush(): void {
     this.reader.end();
-    this.throwIfFailed();
+  }
+
+  protected complete(): void {
     if (!this.ended) {
       // No [DONE]: complete only a stream that got as far as its finish_reason.
       if (!this.finished) throw new GatewayError('upstream_error', 'upstream stream ended before finish_reason');
       this.close();
     }
-    return this.events;
-  }
-
-  private throwIfFailed(): void {
-    if (this.failure !== null) throw this.failure;
   }
 
   private onData(data: string): void {
@@ -71,7 +59,7 @@ export class ChatStreamDecoder implements StreamDecoder {
     }
     if (!this.started) {
       this.started = true;
-      this.events.push({ type: 'start', id: stringOr(obj.id), model: stringOr(obj.model) });
+      this.out.push({ type: 'start', id: stringOr(obj.id), model: stringOr(obj.model) });
     }
     // Usage in the same chunk as finish_reason belongs after finish: noted first, emitted by finish.
     const usage = decodeUsage(obj.usage);
@@ -83,7 +71,7 @@ export class ChatStreamDecoder implements StreamDecoder {
         if (isJsonObject(choice) && (choice.index === 0 || choice.index === undefined)) this.onChoice(choice);
       }
     }
-    if (usage !== null && finishedBefore) this.events.push({ type: 'usage', usage });
+    if (usage !== null && finishedBefore) this.out.push({ type: 'usage', usage });
   }
 
   private onChoice(choice: JsonObject): void {
@@ -98,9 +86,9 @@ export class ChatStreamDecoder implements StreamDecoder {
     if (typeof choice.finish_reason === 'string' && !this.finished) {
       this.closeOpenBlock();
       this.finished = true;
-      this.events.push({ type: 'finish', reason: decodeFinishReason(choice.finish_reason) });
+      this.out.push({ type: 'finish', reason: decodeFinishReason(choice.finish_reason) });
       if (this.pendingUsage !== null) {
-        this.events.push({ type: 'usage', usage: this.pendingUsage });
+        this.out.push({ type: 'usage', usage: this.pendingUsage });
         this.pendingUsage = null;
       }
     }
@@ -110,9 +98,9 @@ export class ChatStreamDecoder implements StreamDecoder {
     if (this.textBlock === NONE || this.openBlock !== this.textBlock) {
       this.closeOpenBlock();
       this.textBlock = this.openBlock = this.nextBlock++;
-      this.events.push({ type: 'block_start', index: this.textBlock, kind: 'text' });
+      this.out.push({ type: 'block_start', index: this.textBlock, kind: 'text' });
     }
-    this.events.push({ type: 'text_delta', index: this.textBlock, text });
+    this.out.push({ type: 'text_delta', index: this.textBlock, text });
   }
 
   private toolCall(tc: JsonObject, position: number): void {
@@ -123,20 +111,20 @@ export class ChatStreamDecoder implements StreamDecoder {
       this.closeOpenBlock();
       block = this.openBlock = this.nextBlock++;
       this.toolBlocks.set(toolIndex, block);
-      this.events.push({
+      this.out.push({
         type: 'block_start', index: block, kind: 'tool_call',
         id: typeof tc.id === 'string' && tc.id !== '' ? tc.id : `call_${toolIndex}`,
         name: typeof fn?.name === 'string' ? fn.name : '',
       });
     }
     if (typeof fn?.arguments === 'string' && fn.arguments !== '') {
-      this.events.push({ type: 'tool_args_delta', index: block, json: fn.arguments });
+      this.out.push({ type: 'tool_args_delta', index: block, json: fn.arguments });
     }
   }
 
   private closeOpenBlock(): void {
     if (this.openBlock === NONE) return;
-    this.events.push({ type: 'block_stop', index: this.openBlock });
+    this.out.push({ type: 'block_stop', index: this.openBlock });
     this.openBlock = NONE;
   }
 
@@ -150,14 +138,14 @@ export class ChatStreamDecoder implements StreamDecoder {
     this.closeOpenBlock();
     if (!this.finished) {
       this.finished = true;
-      this.events.push({ type: 'finish', reason: 'stop' });
+      this.out.push({ type: 'finish', reason: 'stop' });
     }
     if (this.pendingUsage !== null) {
-      this.events.push({ type: 'usage', usage: this.pendingUsage });
+      this.out.push({ type: 'usage', usage: this.pendingUsage });
       this.pendingUsage = null;
     }
     this.ended = true;
-    this.events.push({ type: 'end' });
+    this.out.push({ type: 'end' });
   }
 }
 

@@ -5,7 +5,7 @@
 // model does not hold (reasoning, hosted tools) are skipped.
 import { GatewayError } from '../../errors.js';
 import type { StreamEvent } from '../../model/types.js';
-import type { StreamDecoder } from '../codec.js';
+import { FramedStreamDecoder } from '../framing/stream-decoder-base.js';
 import { isJsonObject, type JsonObject } from '../framing/json-field.js';
 import { SseReader } from '../framing/sse.js';
 import { decodeFinishReason } from './finish-reason.js';
@@ -15,9 +15,8 @@ const NONE = -1;
 
 interface CallBlock { block: number; sawArgs: boolean }
 
-export class ResponsesStreamDecoder implements StreamDecoder {
+export class ResponsesStreamDecoder extends FramedStreamDecoder {
   private readonly reader = new SseReader((_event, data) => this.onData(data));
-  private events: StreamEvent[] = [];
   private started = false;
   private ended = false;
   private calledTool = false;
@@ -27,28 +26,17 @@ export class ResponsesStreamDecoder implements StreamDecoder {
   private readonly textBlocks = new Map<string, number>();
   /** output_index -> tool block. */
   private readonly callBlocks = new Map<number, CallBlock>();
-  /** An upstream error: raised once the events before it have been handed out. */
-  private failure: GatewayError | null = null;
 
-  push(chunk: Uint8Array): StreamEvent[] {
-    this.throwIfFailed();
-    this.events = [];
+  protected feed(chunk: Uint8Array): void {
     this.reader.push(chunk);
-    if (this.events.length === 0) this.throwIfFailed();
-    return this.events;
   }
 
-  finish(): StreamEvent[] {
-    this.throwIfFailed();
-    this.events = [];
+  protected flush(): void {
     this.reader.end();
-    this.throwIfFailed();
-    if (!this.ended) throw new GatewayError('upstream_error', 'upstream stream ended before response.completed');
-    return this.events;
   }
 
-  private throwIfFailed(): void {
-    if (this.failure !== null) throw this.failure;
+  protected complete(): void {
+    if (!this.ended) throw new GatewayError('upstream_error', 'upstream stream ended before response.completed');
   }
 
   private onData(data: string): void {
@@ -64,7 +52,7 @@ export class ResponsesStreamDecoder implements StreamDecoder {
     const response = isJsonObject(ev.response) ? ev.response : undefined;
     if (!this.started) {
       this.started = true;
-      this.events.push({ type: 'start', id: stringOr(response?.id), model: stringOr(response?.model) });
+      this.out.push({ type: 'start', id: stringOr(response?.id), model: stringOr(response?.model) });
     }
     switch (ev.type) {
       case 'response.output_item.added':
@@ -79,7 +67,7 @@ export class ResponsesStreamDecoder implements StreamDecoder {
       case 'response.refusal.delta':
         if (typeof ev.delta === 'string' && ev.delta !== '') {
           const index = this.textBlock(numberOr(ev.output_index), numberOr(ev.content_index));
-          this.events.push({ type: 'text_delta', index, text: ev.delta });
+          this.out.push({ type: 'text_delta', index, text: ev.delta });
         }
         return;
       case 'response.content_part.done': {
@@ -91,7 +79,7 @@ export class ResponsesStreamDecoder implements StreamDecoder {
         const call = this.callBlocks.get(numberOr(ev.output_index));
         if (call !== undefined && typeof ev.delta === 'string' && ev.delta !== '') {
           call.sawArgs = true;
-          this.events.push({ type: 'tool_args_delta', index: call.block, json: ev.delta });
+          this.out.push({ type: 'tool_args_delta', index: call.block, json: ev.delta });
         }
         return;
       }
@@ -105,7 +93,7 @@ export class ResponsesStreamDecoder implements StreamDecoder {
         return;
       case 'response.completed':
       case 'response.incomplete':
-        this.complete(response ?? {});
+        this.completeResponse(response ?? {});
         return;
       case 'response.failed': {
         const err = response !== undefined && isJsonObject(response.error) ? response.error : undefined;
@@ -129,7 +117,7 @@ export class ResponsesStreamDecoder implements StreamDecoder {
     if (block === undefined) {
       block = this.open();
       this.textBlocks.set(key, block);
-      this.events.push({ type: 'block_start', index: block, kind: 'text' });
+      this.out.push({ type: 'block_start', index: block, kind: 'text' });
     }
     return block;
   }
@@ -140,7 +128,7 @@ export class ResponsesStreamDecoder implements StreamDecoder {
       call = { block: this.open(), sawArgs: false };
       this.callBlocks.set(outputIndex, call);
       this.calledTool = true;
-      this.events.push({
+      this.out.push({
         type: 'block_start', index: call.block, kind: 'tool_call',
         id: typeof item.call_id === 'string' ? item.call_id : `call_${outputIndex}`,
         name: stringOr(item.name),
@@ -154,7 +142,7 @@ export class ResponsesStreamDecoder implements StreamDecoder {
   private argsOnce(call: CallBlock, args: unknown): void {
     if (call.sawArgs || typeof args !== 'string' || args === '') return;
     call.sawArgs = true;
-    this.events.push({ type: 'tool_args_delta', index: call.block, json: args });
+    this.out.push({ type: 'tool_args_delta', index: call.block, json: args });
   }
 
   private itemDone(outputIndex: number, item: unknown): void {
@@ -179,19 +167,19 @@ export class ResponsesStreamDecoder implements StreamDecoder {
 
   private stop(block: number): void {
     if (block !== this.openBlock) return;
-    this.events.push({ type: 'block_stop', index: block });
+    this.out.push({ type: 'block_stop', index: block });
     this.openBlock = NONE;
   }
 
-  private complete(response: JsonObject): void {
+  private completeResponse(response: JsonObject): void {
     if (this.openBlock !== NONE) this.stop(this.openBlock);
-    this.events.push({
+    this.out.push({
       type: 'finish',
       reason: decodeFinishReason(response.status, response.incomplete_details, this.calledTool),
     });
     const usage = decodeUsage(response.usage);
-    if (usage !== null) this.events.push({ type: 'usage', usage });
-    this.events.push({ type: 'end' });
+    if (usage !== null) this.out.push({ type: 'usage', usage });
+    this.out.push({ type: 'end' });
     this.ended = true;
   }
 }
