@@ -2,35 +2,22 @@
 // bytes: proof that the SDK's own parsers (MessageStream, error classes) accept them.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import Anthropic from '@anthropic-ai/sdk';
 import { anthropicCodec } from '../../../../src/shared/protocols/anthropic/codec.js';
 import type { StreamEvent } from '../../../../src/shared/model/types.js';
+import { CannedUpstream } from '../../../helpers/canned-upstream.js';
 
-interface Canned { status: number; headers: Record<string, string>; body: string }
 
-let server: Server;
+let upstream: CannedUpstream;
 let client: Anthropic;
-let next: Canned;
-let lastRequest: { url: string; body: string } | undefined;
 
 before(async () => {
-  server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (c: Buffer) => { body += c.toString(); });
-    req.on('end', () => {
-      lastRequest = { url: req.url ?? '', body };
-      res.writeHead(next.status, next.headers);
-      res.end(next.body);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  upstream = await CannedUpstream.start(0);
+  const port = upstream.port;
   client = new Anthropic({ apiKey: 'test-key', baseURL: `http://127.0.0.1:${port}`, maxRetries: 0 });
 });
 
-after(() => new Promise<void>((resolve) => server.close(() => resolve())));
+after(() => upstream.close());
 
 const events: StreamEvent[] = [
   { type: 'start', id: 'msg_gw1', model: 'claude-pool' },
@@ -52,12 +39,12 @@ const params = { model: 'claude-pool', max_tokens: 100, messages: [{ role: 'user
 describe('@anthropic-ai/sdk reads what the anthropic codec writes', () => {
   it('MessageStream assembles the encoded stream into the final message', async () => {
     const enc = anthropicCodec.createStreamEncoder();
-    next = { status: 200, headers: { 'content-type': anthropicCodec.streamContentType }, body: events.map((e) => enc.encode(e)).join('') };
+    upstream.next = { status: 200, headers: { 'content-type': anthropicCodec.streamContentType }, body: events.map((e) => enc.encode(e)).join('') };
     const stream = client.messages.stream(params);
     const texts: string[] = [];
     stream.on('text', (t) => texts.push(t));
     const msg = await stream.finalMessage();
-    assert.equal(lastRequest?.url, '/v1/messages');
+    assert.equal(upstream.lastRequest?.url, '/v1/messages');
     assert.deepEqual(texts, ['Looking ', 'it up.']);
     assert.equal(msg.id, 'msg_gw1');
     assert.equal(msg.stop_reason, 'tool_use');
@@ -71,7 +58,7 @@ describe('@anthropic-ai/sdk reads what the anthropic codec writes', () => {
   });
 
   it('create() reads the encoded response', async () => {
-    next = {
+    upstream.next = {
       status: 200,
       headers: { 'content-type': 'application/json' },
       body: anthropicCodec.encodeResponse({
@@ -85,7 +72,7 @@ describe('@anthropic-ai/sdk reads what the anthropic codec writes', () => {
   });
 
   it('raises RateLimitError for the encoded rate-limit error', async () => {
-    next = anthropicCodec.encodeError('rate_limited', 'slow down', 3);
+    upstream.next = anthropicCodec.encodeError('rate_limited', 'slow down', 3);
     await assert.rejects(client.messages.create(params), (e: unknown) => {
       assert.ok(e instanceof Anthropic.RateLimitError);
       assert.equal(e.status, 429);
@@ -97,7 +84,7 @@ describe('@anthropic-ai/sdk reads what the anthropic codec writes', () => {
 
   it('raises the mid-stream error event as an APIError', async () => {
     const enc = anthropicCodec.createStreamEncoder();
-    next = {
+    upstream.next = {
       status: 200,
       headers: { 'content-type': anthropicCodec.streamContentType },
       body: String(enc.encode(events[0])) + enc.encode(events[1]) + enc.encode(events[2]) + enc.error('upstream_error', 'upstream went away'),

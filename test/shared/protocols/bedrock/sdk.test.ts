@@ -3,8 +3,6 @@
 // schemas, exception frames) and its restJson error parser accept them.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import {
   BedrockRuntimeClient, ConverseCommand, ConverseStreamCommand, ServiceQuotaExceededException, ThrottlingException,
   type ConverseStreamOutput,
@@ -12,25 +10,15 @@ import {
 import { NodeHttpHandler } from '@smithy/node-http-handler';
 import { bedrockCodec } from '../../../../src/shared/protocols/bedrock/codec.js';
 import type { StreamEvent } from '../../../../src/shared/model/types.js';
+import { CannedUpstream } from '../../../helpers/canned-upstream.js';
 
-interface Canned { status: number; headers: Record<string, string>; body: Uint8Array | string }
 
-let server: Server;
+let upstream: CannedUpstream;
 let client: BedrockRuntimeClient;
-let next: Canned;
-let lastUrl = '';
 
 before(async () => {
-  server = createServer((req, res) => {
-    req.resume();
-    req.on('end', () => {
-      lastUrl = req.url ?? '';
-      res.writeHead(next.status, next.headers);
-      res.end(next.body);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  upstream = await CannedUpstream.start(0);
+  const port = upstream.port;
   client = new BedrockRuntimeClient({
     region: 'us-east-1',
     endpoint: `http://127.0.0.1:${port}`,
@@ -42,7 +30,7 @@ before(async () => {
 
 after(() => {
   client.destroy();
-  return new Promise<void>((resolve) => server.close(() => resolve()));
+  return upstream.close();
 });
 
 const events: StreamEvent[] = [
@@ -72,9 +60,9 @@ const input = { modelId: 'anthropic.claude-3-haiku-20240307-v1:0', messages: [{ 
 
 describe('@aws-sdk/client-bedrock-runtime reads what the bedrock codec writes', () => {
   it('ConverseStream yields every event with the right members', async () => {
-    next = { status: 200, headers: streamHeaders, body: encodedStream(events) };
+    upstream.next = { status: 200, headers: streamHeaders, body: encodedStream(events) };
     const out = await client.send(new ConverseStreamCommand(input));
-    assert.equal(lastUrl, '/model/anthropic.claude-3-haiku-20240307-v1%3A0/converse-stream');
+    assert.equal(upstream.lastRequest?.url, '/model/anthropic.claude-3-haiku-20240307-v1%3A0/converse-stream');
     const seen: ConverseStreamOutput[] = [];
     for await (const ev of out.stream ?? []) seen.push(ev);
     assert.deepEqual(seen.map((e) => Object.keys(e).filter((k) => (e as unknown as Record<string, unknown>)[k] !== undefined)[0]), [
@@ -91,7 +79,7 @@ describe('@aws-sdk/client-bedrock-runtime reads what the bedrock codec writes', 
 
   it('raises a mid-stream exception frame as the modeled exception', async () => {
     const enc = bedrockCodec.createStreamEncoder();
-    next = { status: 200, headers: streamHeaders, body: encodedStream(events.slice(0, 3), enc.error('rate_limited', 'Too many tokens') as Uint8Array) };
+    upstream.next = { status: 200, headers: streamHeaders, body: encodedStream(events.slice(0, 3), enc.error('rate_limited', 'Too many tokens') as Uint8Array) };
     const out = await client.send(new ConverseStreamCommand(input));
     const texts: string[] = [];
     await assert.rejects((async () => {
@@ -105,7 +93,7 @@ describe('@aws-sdk/client-bedrock-runtime reads what the bedrock codec writes', 
   });
 
   it('Converse reads the encoded response', async () => {
-    next = {
+    upstream.next = {
       status: 200,
       headers: { 'content-type': 'application/json' },
       body: bedrockCodec.encodeResponse({
@@ -115,21 +103,21 @@ describe('@aws-sdk/client-bedrock-runtime reads what the bedrock codec writes', 
       }),
     };
     const out = await client.send(new ConverseCommand(input));
-    assert.equal(lastUrl, '/model/anthropic.claude-3-haiku-20240307-v1%3A0/converse');
+    assert.equal(upstream.lastRequest?.url, '/model/anthropic.claude-3-haiku-20240307-v1%3A0/converse');
     assert.equal(out.stopReason, 'tool_use');
     assert.deepEqual(out.output?.message?.content, [{ text: 'Hi' }, { toolUse: { toolUseId: 'call_0', name: 'f', input: { a: 1 } } }]);
     assert.equal(out.usage?.inputTokens, 3);
   });
 
   it('raises the encoded errors as the exceptions their x-amzn-errortype names', async () => {
-    next = bedrockCodec.encodeError('insufficient_quota', 'Budget spent');
+    upstream.next = bedrockCodec.encodeError('insufficient_quota', 'Budget spent');
     await assert.rejects(client.send(new ConverseCommand(input)), (e: unknown) => {
       assert.ok(e instanceof ServiceQuotaExceededException, `got ${(e as Error).name}`);
       assert.equal(e.$metadata.httpStatusCode, 400);
       assert.equal(e.message, 'Budget spent');
       return true;
     });
-    next = bedrockCodec.encodeError('rate_limited', 'slow down', 1);
+    upstream.next = bedrockCodec.encodeError('rate_limited', 'slow down', 1);
     await assert.rejects(client.send(new ConverseCommand(input)), (e: unknown) => e instanceof ThrottlingException && e.message === 'slow down');
   });
 });

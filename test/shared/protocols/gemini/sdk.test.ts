@@ -2,34 +2,22 @@
 // bytes: proof that its stream parser, response types and error handling accept them.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { ApiError, GoogleGenAI } from '@google/genai';
 import { geminiCodec } from '../../../../src/shared/protocols/gemini/codec.js';
 import type { StreamEvent } from '../../../../src/shared/model/types.js';
+import { CannedUpstream } from '../../../helpers/canned-upstream.js';
 
-interface Canned { status: number; headers: Record<string, string>; body: string }
 
-let server: Server;
+let upstream: CannedUpstream;
 let ai: GoogleGenAI;
-let next: Canned;
-let lastUrl = '';
 
 before(async () => {
-  server = createServer((req, res) => {
-    req.resume();
-    req.on('end', () => {
-      lastUrl = req.url ?? '';
-      res.writeHead(next.status, next.headers);
-      res.end(next.body);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  upstream = await CannedUpstream.start(0);
+  const port = upstream.port;
   ai = new GoogleGenAI({ apiKey: 'test-key', httpOptions: { baseUrl: `http://127.0.0.1:${port}` } });
 });
 
-after(() => new Promise<void>((resolve) => server.close(() => resolve())));
+after(() => upstream.close());
 
 const events: StreamEvent[] = [
   { type: 'start', id: 'resp_9', model: 'gemini-pool' },
@@ -49,7 +37,7 @@ const events: StreamEvent[] = [
 describe('@google/genai reads what the gemini codec writes', () => {
   it('generateContentStream yields the text, the function call and the usage', async () => {
     const enc = geminiCodec.createStreamEncoder();
-    next = { status: 200, headers: { 'content-type': geminiCodec.streamContentType }, body: events.map((e) => enc.encode(e)).join('') };
+    upstream.next = { status: 200, headers: { 'content-type': geminiCodec.streamContentType }, body: events.map((e) => enc.encode(e)).join('') };
     const texts: string[] = [];
     const calls: unknown[] = [];
     let last;
@@ -58,7 +46,7 @@ describe('@google/genai reads what the gemini codec writes', () => {
       if (chunk.functionCalls) calls.push(...chunk.functionCalls);
       last = chunk;
     }
-    assert.equal(lastUrl, '/v1beta/models/gemini-pool:streamGenerateContent?alt=sse');
+    assert.equal(upstream.lastRequest?.url, '/v1beta/models/gemini-pool:streamGenerateContent?alt=sse');
     assert.deepEqual(texts, ['Looking ', 'it up.']);
     assert.deepEqual(calls, [{ id: 'toolu_7', name: 'get_weather', args: { city: 'Paris' } }]);
     assert.equal(last?.candidates?.[0]?.finishReason, 'STOP');
@@ -68,7 +56,7 @@ describe('@google/genai reads what the gemini codec writes', () => {
 
   it('a chat session accepts the streamed turn into its history', async () => {
     const enc = geminiCodec.createStreamEncoder();
-    next = { status: 200, headers: { 'content-type': geminiCodec.streamContentType }, body: events.map((e) => enc.encode(e)).join('') };
+    upstream.next = { status: 200, headers: { 'content-type': geminiCodec.streamContentType }, body: events.map((e) => enc.encode(e)).join('') };
     const chat = ai.chats.create({ model: 'gemini-pool' });
     for await (const _chunk of await chat.sendMessageStream({ message: 'hi' })) { /* drain */ }
     // Curated history keeps a turn only when every chunk was valid and a finishReason came.
@@ -79,7 +67,7 @@ describe('@google/genai reads what the gemini codec writes', () => {
   });
 
   it('generateContent reads the encoded response', async () => {
-    next = {
+    upstream.next = {
       status: 200,
       headers: { 'content-type': 'application/json' },
       body: geminiCodec.encodeResponse({
@@ -88,14 +76,14 @@ describe('@google/genai reads what the gemini codec writes', () => {
       }),
     };
     const resp = await ai.models.generateContent({ model: 'gemini-pool', contents: 'hi' });
-    assert.equal(lastUrl, '/v1beta/models/gemini-pool:generateContent');
+    assert.equal(upstream.lastRequest?.url, '/v1beta/models/gemini-pool:generateContent');
     assert.equal(resp.text, 'Hello');
     assert.equal(resp.candidates?.[0]?.finishReason, 'MAX_TOKENS');
     assert.equal(resp.usageMetadata?.promptTokenCount, 3);
   });
 
   it('raises ApiError with the status for the encoded error', async () => {
-    next = geminiCodec.encodeError('rate_limited', 'slow down', 3);
+    upstream.next = geminiCodec.encodeError('rate_limited', 'slow down', 3);
     await assert.rejects(ai.models.generateContent({ model: 'gemini-pool', contents: 'hi' }), (e: unknown) => {
       assert.ok(e instanceof ApiError);
       assert.equal(e.status, 429);
@@ -106,7 +94,7 @@ describe('@google/genai reads what the gemini codec writes', () => {
 
   it('raises the mid-stream error line as ApiError', async () => {
     const enc = geminiCodec.createStreamEncoder();
-    next = {
+    upstream.next = {
       status: 200,
       headers: { 'content-type': geminiCodec.streamContentType },
       body: String(enc.encode(events[0])) + enc.encode(events[2]) + enc.error('upstream_error', 'upstream went away'),

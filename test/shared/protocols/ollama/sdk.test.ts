@@ -3,43 +3,22 @@
 // writes (text lines, whole tool calls, the done line, error lines and error bodies).
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Ollama } from 'ollama';
 import { ollamaCodec } from '../../../../src/shared/protocols/ollama/codec.js';
 import type { StreamEvent } from '../../../../src/shared/model/types.js';
+import { CannedUpstream, type Canned } from '../../../helpers/canned-upstream.js';
 
-interface Canned { status: number; headers: Record<string, string>; body: string }
 
-let server: Server;
+let upstream: CannedUpstream;
 let client: Ollama;
-let next: Canned;
-let lastRequest: { url: string; body: string } | undefined;
 
 before(async () => {
-  server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (c: Buffer) => { body += c.toString(); });
-    req.on('end', () => {
-      lastRequest = { url: req.url ?? '', body };
-      res.writeHead(next.status, next.headers);
-      const bytes = Buffer.from(next.body);
-      let at = 0;
-      const write = (): void => {
-        if (at >= bytes.length) { res.end(); return; }
-        res.write(bytes.subarray(at, at + 6));
-        at += 6;
-        setImmediate(write);
-      };
-      write();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  upstream = await CannedUpstream.start(6);
+  const port = upstream.port;
   client = new Ollama({ host: `http://127.0.0.1:${port}` });
 });
 
-after(() => new Promise<void>((resolve) => server.close(() => resolve())));
+after(() => upstream.close());
 
 const events: StreamEvent[] = [
   { type: 'start', id: 'x', model: 'llama-pool' },
@@ -64,10 +43,10 @@ function streamOf(evs: StreamEvent[], error?: string): Canned {
 
 describe('ollama SDK reads what the ollama codec writes', () => {
   it('chat with stream: true yields text parts, the tool call and the done part', async () => {
-    next = streamOf(events);
+    upstream.next = streamOf(events);
     const parts = [];
     for await (const part of await client.chat({ model: 'llama-pool', messages: [{ role: 'user', content: 'hi' }], stream: true })) parts.push(part);
-    assert.equal(lastRequest?.url, '/api/chat');
+    assert.equal(upstream.lastRequest?.url, '/api/chat');
     assert.equal(parts.map((p) => p.message.content).join(''), 'Looking it up ☀️.');
     const calls = parts.flatMap((p) => p.message.tool_calls ?? []);
     assert.deepEqual(calls.map((c) => [c.function.name, c.function.arguments]), [['get_weather', { city: 'Paris' }]]);
@@ -79,7 +58,7 @@ describe('ollama SDK reads what the ollama codec writes', () => {
   });
 
   it('an error line raises from the stream', async () => {
-    next = streamOf(events.slice(0, 3), 'model runner crashed');
+    upstream.next = streamOf(events.slice(0, 3), 'model runner crashed');
     const seen: string[] = [];
     await assert.rejects(async () => {
       for await (const part of await client.chat({ model: 'llama-pool', messages: [{ role: 'user', content: 'hi' }], stream: true })) seen.push(part.message.content);
@@ -88,7 +67,7 @@ describe('ollama SDK reads what the ollama codec writes', () => {
   });
 
   it('chat with stream: false parses the response', async () => {
-    next = {
+    upstream.next = {
       status: 200,
       headers: { 'content-type': 'application/json' },
       body: ollamaCodec.encodeResponse({
@@ -104,7 +83,7 @@ describe('ollama SDK reads what the ollama codec writes', () => {
 
   it('a gateway error raises ResponseError with the message and status', async () => {
     const err = ollamaCodec.encodeError('rate_limited', 'slow down', 4);
-    next = { status: err.status, headers: err.headers, body: err.body };
+    upstream.next = { status: err.status, headers: err.headers, body: err.body };
     await assert.rejects(client.chat({ model: 'llama-pool', messages: [{ role: 'user', content: 'hi' }] }), (e: unknown) => {
       const r = e as { name?: string; error?: string; status_code?: number };
       return r.name === 'ResponseError' && r.error === 'slow down' && r.status_code === 429;

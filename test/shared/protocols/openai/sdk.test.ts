@@ -3,44 +3,22 @@
 // accumulator (ChatCompletionStream) and its error classes accept what the codec writes.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import OpenAI from 'openai';
 import { openaiCodec } from '../../../../src/shared/protocols/openai/codec.js';
 import type { StreamEvent } from '../../../../src/shared/model/types.js';
+import { CannedUpstream, type Canned } from '../../../helpers/canned-upstream.js';
 
-interface Canned { status: number; headers: Record<string, string>; body: string }
 
-let server: Server;
+let upstream: CannedUpstream;
 let client: OpenAI;
-let next: Canned;
-let lastRequest: { url: string; body: string } | undefined;
 
 before(async () => {
-  server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (c: Buffer) => { body += c.toString(); });
-    req.on('end', () => {
-      lastRequest = { url: req.url ?? '', body };
-      res.writeHead(next.status, next.headers);
-      // Small writes, so the SDK's parser sees frames and characters split across chunks.
-      const bytes = Buffer.from(next.body);
-      let at = 0;
-      const write = (): void => {
-        if (at >= bytes.length) { res.end(); return; }
-        res.write(bytes.subarray(at, at + 5));
-        at += 5;
-        setImmediate(write);
-      };
-      write();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  upstream = await CannedUpstream.start(5);
+  const port = upstream.port;
   client = new OpenAI({ apiKey: 'test-key', baseURL: `http://127.0.0.1:${port}/v1`, maxRetries: 0 });
 });
 
-after(() => new Promise<void>((resolve) => server.close(() => resolve())));
+after(() => upstream.close());
 
 const events: StreamEvent[] = [
   { type: 'start', id: 'chatcmpl-gw1', model: 'gpt-pool' },
@@ -69,14 +47,14 @@ const params = { model: 'gpt-pool', messages: [{ role: 'user' as const, content:
 
 describe('openai SDK reads what the openai codec writes', () => {
   it('ChatCompletionStream assembles text, parallel tool calls and usage', async () => {
-    next = streamOf(events);
+    upstream.next = streamOf(events);
     const stream = client.chat.completions.stream({ ...params, stream_options: { include_usage: true } });
     const deltas: string[] = [];
     stream.on('content', (d) => deltas.push(d));
     const done: string[] = [];
     stream.on('tool_calls.function.arguments.done', (e) => done.push(`${e.name}:${e.arguments}`));
     const completion = await stream.finalChatCompletion();
-    assert.equal(lastRequest?.url, '/v1/chat/completions');
+    assert.equal(upstream.lastRequest?.url, '/v1/chat/completions');
     assert.deepEqual(deltas, ['Looking ', 'it up ☀️.']);
     assert.deepEqual(done, ['get_weather:{"city":"Paris"}', 'get_time:{}']);
     assert.equal(completion.id, 'chatcmpl-gw1');
@@ -91,7 +69,7 @@ describe('openai SDK reads what the openai codec writes', () => {
   });
 
   it('create({stream: true}) yields the chunks, usage-only chunk last', async () => {
-    next = streamOf(events);
+    upstream.next = streamOf(events);
     const chunks = [];
     for await (const chunk of await client.chat.completions.create({ ...params, stream: true })) chunks.push(chunk);
     assert.equal(chunks[0].choices[0].delta.role, 'assistant');
@@ -103,7 +81,7 @@ describe('openai SDK reads what the openai codec writes', () => {
   it('a mid-stream error event raises APIError from the stream', async () => {
     const enc = openaiCodec.createStreamEncoder();
     const body = events.slice(0, 3).map((e) => enc.encode(e)).join('') + enc.error('upstream_error', 'upstream fell over');
-    next = { status: 200, headers: { 'content-type': 'text/event-stream' }, body };
+    upstream.next = { status: 200, headers: { 'content-type': 'text/event-stream' }, body };
     const seen: string[] = [];
     await assert.rejects(async () => {
       for await (const chunk of await client.chat.completions.create({ ...params, stream: true })) seen.push(chunk.choices[0]?.delta.content ?? '');
@@ -112,7 +90,7 @@ describe('openai SDK reads what the openai codec writes', () => {
   });
 
   it('a non-stream response parses as a ChatCompletion', async () => {
-    next = {
+    upstream.next = {
       status: 200,
       headers: { 'content-type': 'application/json' },
       body: openaiCodec.encodeResponse({
@@ -136,7 +114,7 @@ describe('openai SDK reads what the openai codec writes', () => {
     ] as const;
     for (const [kind, cls] of cases) {
       const err = openaiCodec.encodeError(kind, `no: ${kind}`, 3);
-      next = { status: err.status, headers: err.headers, body: err.body };
+      upstream.next = { status: err.status, headers: err.headers, body: err.body };
       await assert.rejects(client.chat.completions.create(params), (e: unknown) => {
         assert.ok(e instanceof cls, `${kind} -> ${cls.name}`);
         assert.equal(e.code, kind);
@@ -146,7 +124,7 @@ describe('openai SDK reads what the openai codec writes', () => {
       });
     }
     const quota = openaiCodec.encodeError('insufficient_quota', 'out of budget');
-    next = { status: quota.status, headers: quota.headers, body: quota.body };
+    upstream.next = { status: quota.status, headers: quota.headers, body: quota.body };
     await assert.rejects(client.chat.completions.create(params), (e: unknown) => e instanceof OpenAI.RateLimitError && e.type === 'insufficient_quota');
   });
 });

@@ -4,42 +4,22 @@
 // content_index, and takes the final response from response.completed) accepts them.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import OpenAI from 'openai';
 import { responsesCodec } from '../../../../src/shared/protocols/responses/codec.js';
 import type { StreamEvent } from '../../../../src/shared/model/types.js';
+import { CannedUpstream, type Canned } from '../../../helpers/canned-upstream.js';
 
-interface Canned { status: number; headers: Record<string, string>; body: string }
 
-let server: Server;
+let upstream: CannedUpstream;
 let client: OpenAI;
-let next: Canned;
-let lastUrl = '';
 
 before(async () => {
-  server = createServer((req, res) => {
-    req.resume();
-    req.on('end', () => {
-      lastUrl = req.url ?? '';
-      res.writeHead(next.status, next.headers);
-      const bytes = Buffer.from(next.body);
-      let at = 0;
-      const write = (): void => {
-        if (at >= bytes.length) { res.end(); return; }
-        res.write(bytes.subarray(at, at + 7));
-        at += 7;
-        setImmediate(write);
-      };
-      write();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  upstream = await CannedUpstream.start(7);
+  const port = upstream.port;
   client = new OpenAI({ apiKey: 'test-key', baseURL: `http://127.0.0.1:${port}/v1`, maxRetries: 0 });
 });
 
-after(() => new Promise<void>((resolve) => server.close(() => resolve())));
+after(() => upstream.close());
 
 const events: StreamEvent[] = [
   { type: 'start', id: 'resp_gw1', model: 'gpt-pool' },
@@ -63,14 +43,14 @@ function streamOf(evs: StreamEvent[]): Canned {
 
 describe('openai SDK (Responses) reads what the responses codec writes', () => {
   it('ResponseStream emits deltas with snapshots and resolves the final response', async () => {
-    next = streamOf(events);
+    upstream.next = streamOf(events);
     const stream = client.responses.stream({ model: 'gpt-pool', input: 'hi' });
     const snapshots: string[] = [];
     stream.on('response.output_text.delta', (e) => snapshots.push(e.snapshot));
     const args: string[] = [];
     stream.on('response.function_call_arguments.delta', (e) => args.push(e.snapshot));
     const final = await stream.finalResponse();
-    assert.equal(lastUrl, '/v1/responses');
+    assert.equal(upstream.lastRequest?.url, '/v1/responses');
     assert.deepEqual(snapshots, ['Looking ', 'Looking it up ☀️.']);
     assert.deepEqual(args, ['{"city":', '{"city":"Paris"}']);
     assert.equal(final.id, 'resp_gw1');
@@ -83,7 +63,7 @@ describe('openai SDK (Responses) reads what the responses codec writes', () => {
   });
 
   it('a length finish ends with response.incomplete', async () => {
-    next = streamOf([...events.slice(0, 5), { type: 'finish', reason: 'length' }, { type: 'end' }]);
+    upstream.next = streamOf([...events.slice(0, 5), { type: 'finish', reason: 'length' }, { type: 'end' }]);
     const final = await client.responses.stream({ model: 'gpt-pool', input: 'hi' }).finalResponse();
     assert.equal(final.status, 'incomplete');
     assert.deepEqual(final.incomplete_details, { reason: 'max_output_tokens' });
@@ -93,7 +73,7 @@ describe('openai SDK (Responses) reads what the responses codec writes', () => {
   it('a mid-stream error event raises APIError', async () => {
     const enc = responsesCodec.createStreamEncoder();
     const body = events.slice(0, 3).map((e) => enc.encode(e)).join('') + enc.error('upstream_error', 'upstream fell over');
-    next = { status: 200, headers: { 'content-type': 'text/event-stream' }, body };
+    upstream.next = { status: 200, headers: { 'content-type': 'text/event-stream' }, body };
     const types: string[] = [];
     await assert.rejects(async () => {
       for await (const ev of await client.responses.create({ model: 'gpt-pool', input: 'hi', stream: true })) types.push(ev.type);
@@ -102,7 +82,7 @@ describe('openai SDK (Responses) reads what the responses codec writes', () => {
   });
 
   it('a non-stream response parses, output_text included', async () => {
-    next = {
+    upstream.next = {
       status: 200,
       headers: { 'content-type': 'application/json' },
       body: responsesCodec.encodeResponse({
@@ -117,7 +97,7 @@ describe('openai SDK (Responses) reads what the responses codec writes', () => {
 
   it('gateway errors raise the SDK\'s own exception classes', async () => {
     const err = responsesCodec.encodeError('rate_limited', 'slow down', 2);
-    next = { status: err.status, headers: err.headers, body: err.body };
+    upstream.next = { status: err.status, headers: err.headers, body: err.body };
     await assert.rejects(client.responses.create({ model: 'gpt-pool', input: 'hi' }), (e: unknown) =>
       e instanceof OpenAI.RateLimitError && e.code === 'rate_limited' && e.headers?.get('retry-after') === '2');
   });
