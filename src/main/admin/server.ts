@@ -1,26 +1,15 @@
-// The admin listener (main thread, its own loopback address). This part serves what the
-// foundation needs: /info and the config apply/reload path. The full admin API (keys, groups,
-// hooks, audit, usage, OpenAPI) is built on this server by later work.
+// The admin listener (main thread, its own loopback address): matches a request against the
+// declared routes (routes.ts), checks the operator credential, parses the JSON body, runs the
+// handler and writes its reply or its AdminError in the error envelope.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { timingSafeEqual } from 'node:crypto';
-import type { Logger } from '../../shared/log.js';
-import type { ConfigState } from '../config-state.js';
-import type { WorkerPool } from '../workers.js';
+import type { AdminContext } from './context.js';
+import { AdminError, type AdminCall, type AdminRoute } from './route.js';
+import { ADMIN_ROUTES } from './routes.js';
 
+export type { AdminContext } from './context.js';
 export const ADMIN_PREFIX = '/api/v1/admin';
 const ADMIN_BODY_MAX_BYTES = 8 * 1024 * 1024;
-
-export interface AdminContext {
-  config: ConfigState;
-  workers: WorkerPool;
-  startedAtSecs: number;
-  version: string;
-  /** The operator token, or null for the open dev posture (empty admin_auth chain). */
-  adminToken: string | null;
-  log: Logger;
-}
-
-type AdminErrorCode = 'not_found' | 'unauthorized' | 'method_not_allowed' | 'invalid_request' | 'internal' | 'forbidden';
 
 function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   const text = JSON.stringify(body);
@@ -28,8 +17,8 @@ function send(res: ServerResponse, status: number, body: unknown, headers: Recor
   res.end(text);
 }
 
-function sendError(res: ServerResponse, status: number, code: AdminErrorCode, message: string, headers?: Record<string, string>): void {
-  send(res, status, { error: { code, message } }, headers);
+function sendError(res: ServerResponse, err: AdminError): void {
+  send(res, err.status, { error: { code: err.code, message: err.message } }, err.headers);
 }
 
 function presentedToken(req: IncomingMessage): string {
@@ -51,78 +40,89 @@ async function readJson(req: IncomingMessage): Promise<unknown> {
   let size = 0;
   for await (const chunk of req as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size > ADMIN_BODY_MAX_BYTES) throw new Error(`the body is larger than ${ADMIN_BODY_MAX_BYTES} bytes`);
+    if (size > ADMIN_BODY_MAX_BYTES) throw new AdminError(400, 'invalid_request', `the body is larger than ${ADMIN_BODY_MAX_BYTES} bytes`);
     chunks.push(chunk);
   }
   if (size === 0) return undefined;
-  return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+  } catch (err) {
+    throw new AdminError(400, 'invalid_request', `malformed body: ${(err as Error).message}`);
+  }
 }
 
-function infoView(ctx: AdminContext): unknown {
-  const c = ctx.config.compiled;
-  return {
-    version: ctx.version,
-    build: { auth_modules: ['keys'], hook_plugins: [], weighted_floor: true },
-    uptime_seconds: Math.floor(Date.now() / 1000) - ctx.startedAtSecs,
-    started_at: ctx.startedAtSecs,
-    topology: { pools: c.pools.length, models: c.lanes.length, providers: c.providers.length },
-    config_persistence: false,
-    config_version: ctx.config.version,
-    safe_mode: ctx.config.safeMode,
-    workers: ctx.workers.liveCount(),
-  };
+/** A declared path as a matcher: `/keys/{id}` -> segments with parameter names. */
+interface CompiledRoute {
+  route: AdminRoute<AdminContext>;
+  segments: Array<{ literal: string } | { param: string }>;
 }
 
-async function route(ctx: AdminContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
+function compileRoutes(routes: AdminRoute<AdminContext>[]): CompiledRoute[] {
+  return routes.map((route) => ({
+    route,
+    segments: route.path
+      .split('/')
+      .slice(1)
+      .map((s) => (s.startsWith('{') && s.endsWith('}') ? { param: s.slice(1, -1) } : { literal: s })),
+  }));
+}
+
+function matchPath(compiled: CompiledRoute, parts: string[]): Record<string, string> | null {
+  if (compiled.segments.length !== parts.length) return null;
+  const params: Record<string, string> = {};
+  for (let i = 0; i < parts.length; i++) {
+    const seg = compiled.segments[i]!;
+    if ('literal' in seg) {
+      if (seg.literal !== parts[i]) return null;
+    } else {
+      params[seg.param] = decodeURIComponent(parts[i]!);
+    }
+  }
+  return params;
+}
+
+async function route(ctx: AdminContext, table: CompiledRoute[], req: IncomingMessage, res: ServerResponse): Promise<void> {
   const url = new URL(req.url ?? '/', 'http://admin');
-  if (!url.pathname.startsWith(ADMIN_PREFIX)) return sendError(res, 404, 'not_found', 'no such admin path');
-  if (ctx.adminToken !== null && !tokenMatches(ctx.adminToken, presentedToken(req))) {
-    return sendError(res, 401, 'unauthorized', 'missing or invalid admin credential');
-  }
-  const path = url.pathname.slice(ADMIN_PREFIX.length);
+  if (!url.pathname.startsWith(ADMIN_PREFIX)) throw new AdminError(404, 'not_found', 'no such admin path');
+  const parts = url.pathname.slice(ADMIN_PREFIX.length).split('/').slice(1);
   const method = req.method ?? 'GET';
-  const allow = (allowed: string): boolean => {
-    if (method === allowed) return true;
-    sendError(res, 405, 'method_not_allowed', `use ${allowed}`, { allow: allowed });
-    return false;
-  };
-  switch (path) {
-    case '/info':
-      if (allow('GET')) send(res, 200, infoView(ctx));
-      return;
-    case '/config/apply': {
-      if (!allow('POST')) return;
-      if (ctx.config.locked()) return sendError(res, 403, 'forbidden', 'the config is locked (config.locked: true): edit the file and POST /config/reload');
-      let body: unknown;
-      try {
-        body = await readJson(req);
-      } catch (err) {
-        return sendError(res, 400, 'invalid_request', `malformed body: ${(err as Error).message}`);
-      }
-      const document = (body as { config?: unknown } | undefined)?.config;
-      if (document === undefined || document === null || typeof document !== 'object') {
-        return sendError(res, 400, 'invalid_request', 'the body must be {"config": <full deployment config>}');
-      }
-      const outcome = await ctx.config.applyDocument(ctx.workers, document);
-      if (!outcome.applied) return sendError(res, 400, 'invalid_request', outcome.errors.join('; '));
-      return send(res, 200, { applied: true, config_version: outcome.version, note: 'live on every worker; not written to disk' });
-    }
-    case '/config/reload': {
-      if (!allow('POST')) return;
-      const outcome = await ctx.config.reload(ctx.workers);
-      if (!outcome.applied) return sendError(res, 400, 'invalid_request', outcome.errors.join('; '));
-      return send(res, 200, { reloaded: true, config_version: outcome.version });
-    }
-    default:
-      return sendError(res, 404, 'not_found', 'no such admin path');
+  const allowed: string[] = [];
+  let found: { compiled: CompiledRoute; params: Record<string, string> } | null = null;
+  for (const compiled of table) {
+    const params = matchPath(compiled, parts);
+    if (params === null) continue;
+    allowed.push(compiled.route.method);
+    if (compiled.route.method === method) found = { compiled, params };
   }
+  if (found === null) {
+    if (allowed.length === 0) throw new AdminError(404, 'not_found', 'no such admin path');
+    throw new AdminError(405, 'method_not_allowed', `use ${allowed.join(', ')}`, { allow: allowed.join(', ') });
+  }
+  const r = found.compiled.route;
+  if (r.public !== true && ctx.adminToken !== null && !tokenMatches(ctx.adminToken, presentedToken(req))) {
+    throw new AdminError(401, 'unauthorized', 'missing or invalid admin credential');
+  }
+  const body = method === 'GET' ? undefined : await readJson(req);
+  const call: AdminCall = {
+    params: found.params,
+    query: url.searchParams,
+    body,
+    principal: { id: ctx.adminToken === null ? 'anonymous' : 'admin', scope: 'full' },
+  };
+  const reply = await r.handler(call, ctx);
+  send(res, reply.status, reply.body, reply.headers);
 }
 
 export function startAdminServer(ctx: AdminContext, host: string, port: number): Promise<Server> {
+  const table = compileRoutes(ADMIN_ROUTES);
   const server = createServer((req, res) => {
-    route(ctx, req, res).catch((err: Error) => {
+    route(ctx, table, req, res).catch((err: Error) => {
+      if (err instanceof AdminError) {
+        if (!res.headersSent) sendError(res, err);
+        return;
+      }
       ctx.log.error({ err: err.message }, 'admin request failed');
-      if (!res.headersSent) sendError(res, 500, 'internal', 'internal error');
+      if (!res.headersSent) sendError(res, new AdminError(500, 'internal', 'internal error'));
       else res.destroy();
     });
   });
