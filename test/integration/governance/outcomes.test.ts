@@ -23,6 +23,7 @@ describe('governance outcomes through the vendor SDKs', () => {
       extraProviders: { 'slow-responses': { protocol: 'responses', base_url: `${slow.url}/v1`, auth: { mode: 'none' } } },
       extraModels: { 'lane-slow': { provider: 'slow-responses', upstream_model: 'up-slow' } },
       extraPools: { 'pool-slow': { members: [{ model: 'lane-slow', weight: 1 }] } },
+      over: { export: { prom: { module: 'prometheus', settings: { buffer_seconds: 60 } } } },
     });
   });
   after(async () => {
@@ -145,9 +146,12 @@ describe('governance outcomes through the vendor SDKs', () => {
   });
 
   it('GET /metrics needs a valid key under a non-empty chain', async () => {
-    const res = await request(`${g.gw.url}/metrics`);
-    // Not mounted without a prometheus export: the same 404 as any path.
-    assert.equal(res.statusCode, 404);
-    await res.body.dump();
+    const without = await request(`${g.gw.url}/metrics`);
+    assert.equal(without.statusCode, 401);
+    await without.body.dump();
+    const key = await g.admin.mint({ name: 'metrics-reader' });
+    const withKey = await request(`${g.gw.url}/metrics`, { headers: { authorization: `Bearer ${key.secret}` } });
+    assert.equal(withKey.statusCode, 200);
+    assert.match(await withKey.body.text(), /gateway_/);
   });
 });
