@@ -11,7 +11,7 @@
 // the refusal names the bucket (group, metric, window) with Retry-After where a window ends.
 import { findRate, type RateEntry } from '../../shared/governance/pricing.js';
 import {
-  WINDOW_KINDS, WINDOW_MINUTE, WINDOW_NAMES, secondsToWindowEnd, windowTag,
+  WINDOW_MINUTE, WINDOW_NAMES, secondsToWindowEnd,
 } from '../../shared/governance/windows.js';
 import {
   METRIC_BUDGET, METRIC_CONCURRENT, METRIC_NAMES, METRIC_REQUESTS, METRIC_TOKENS, type WorkerGroup, type WorkerKey,
@@ -22,13 +22,6 @@ import {
 } from '../../shared/sab/index.js';
 import type { AdmissionKey } from './key-table.js';
 import { Refusal } from './refusal.js';
-
-/** Tags of every window kind for one moment (computed once per admitted request). */
-export function windowTags(nowSec: number): number[] {
-  const tags = new Array<number>(WINDOW_KINDS);
-  for (let kind = 0; kind < WINDOW_KINDS; kind++) tags[kind] = windowTag(kind, nowSec);
-  return tags;
-}
 
 /** Fee and rate card a request is priced with: the nearest group in the chain that sets them. */
 export interface Price {

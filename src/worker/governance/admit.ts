@@ -2,12 +2,15 @@
 import type { SharedState } from '../../shared/sab/index.js';
 import type { AdmissionLease } from '../pipeline/admission-lease.js';
 import type { Metering } from '../metering.js';
-import { checkAccess, priceOf, reserve, windowTags } from './admission.js';
+import { checkAccess, priceOf, reserve } from './admission.js';
+import { WindowClock } from '../../shared/governance/window-clock.js';
 import type { AdmissionKey } from './key-table.js';
 import { GovernanceLease, OPEN_LEASE } from './lease.js';
 import type { Refusal } from './refusal.js';
 
 export class Admission {
+  private readonly clock = new WindowClock();
+
   constructor(
     private readonly shared: SharedState,
     private readonly metering: Metering,
@@ -20,10 +23,10 @@ export class Admission {
     if (denied !== null) return denied;
     const price = priceOf(key.chain);
     // Governance off: keys still authenticate and pools still apply; nothing is counted or metered.
-    if (!governanceEnabled) return new GovernanceLease(key, key.key.slot, key.key.budgetWindow, price, null, null);
+    if (!governanceEnabled) return new GovernanceLease(key, key.key.slot, key.key.budgetWindow, price, null, null, this.clock);
     const nowSec = Math.floor(Date.now() / 1000);
-    const refused = reserve(this.shared.governance, key, price, windowTags(nowSec), nowSec);
+    const refused = reserve(this.shared.governance, key, price, this.clock.at(nowSec), nowSec);
     if (refused !== null) return refused;
-    return new GovernanceLease(key, key.key.slot, key.key.budgetWindow, price, this.shared.governance, this.metering);
+    return new GovernanceLease(key, key.key.slot, key.key.budgetWindow, price, this.shared.governance, this.metering, this.clock);
   }
 }

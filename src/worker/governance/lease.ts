@@ -5,7 +5,8 @@
 // Tokens land in the window current at settle (a reservation's refund would use its own).
 import type { Usage } from '../../shared/model/types.js';
 import { usageCostMicros } from '../../shared/governance/pricing.js';
-import { WINDOW_MINUTE, windowTag } from '../../shared/governance/windows.js';
+import { WINDOW_MINUTE } from '../../shared/governance/windows.js';
+import type { WindowClock } from '../../shared/governance/window-clock.js';
 import { METRIC_BUDGET, METRIC_CONCURRENT, METRIC_TOKENS, type WorkerGroup } from '../../shared/governance/worker-state.js';
 import {
   GOV_KEY_BUDGET_SPEND, GOV_KEY_BUDGET_TOKENS, GOV_KEY_MINUTE_TOKENS, GOV_SPEND_MICROS, GOV_TOKENS, type GovernanceCounters,
@@ -27,6 +28,7 @@ export class GovernanceLease implements AdmissionLease {
     private readonly price: Price,
     private readonly counters: GovernanceCounters | null,
     private readonly metering: Metering | null,
+    private readonly clock: WindowClock,
   ) {
     this.keyId = entry.key.id;
     this.chain = entry.chain;
@@ -40,17 +42,17 @@ export class GovernanceLease implements AdmissionLease {
     if (c === null) return; // governance disabled: nothing was reserved
     const tokens = usage === null ? 0 : usage.input + usage.output + usage.cacheRead + usage.cacheCreation;
     const cost = usage === null || servedBy === null ? 0 : usageCostMicros(rateFor(this.price, servedBy.lane), usage);
-    const nowSec = Math.floor(Date.now() / 1000);
+    const tags = this.clock.at(Math.floor(Date.now() / 1000));
     for (const g of this.chain) {
       for (const limit of g.limits) {
         if (limit.metric === METRIC_CONCURRENT) c.leave(g.slot);
-        else if (limit.metric === METRIC_TOKENS && tokens > 0) c.add(c.groupIndex(g.slot, limit.window, GOV_TOKENS), windowTag(limit.window, nowSec), tokens);
-        else if (limit.metric === METRIC_BUDGET && cost > 0) c.add(c.groupIndex(g.slot, limit.window, GOV_SPEND_MICROS), windowTag(limit.window, nowSec), cost);
+        else if (limit.metric === METRIC_TOKENS && tokens > 0) c.add(c.groupIndex(g.slot, limit.window, GOV_TOKENS), tags[limit.window]!, tokens);
+        else if (limit.metric === METRIC_BUDGET && cost > 0) c.add(c.groupIndex(g.slot, limit.window, GOV_SPEND_MICROS), tags[limit.window]!, cost);
       }
     }
     if (tokens > 0) {
-      const minute = windowTag(WINDOW_MINUTE, nowSec);
-      const budget = windowTag(this.budgetWindow, nowSec);
+      const minute = tags[WINDOW_MINUTE]!;
+      const budget = tags[this.budgetWindow]!;
       c.add(c.keyIndex(this.slot, GOV_KEY_MINUTE_TOKENS), minute, tokens);
       c.add(c.keyIndex(this.slot, GOV_KEY_BUDGET_TOKENS), budget, tokens);
       if (cost > 0) c.add(c.keyIndex(this.slot, GOV_KEY_BUDGET_SPEND), budget, cost);
