@@ -5,6 +5,7 @@ import type { GovernanceSnapshot, WorkerGroup, WorkerKey } from '../../shared/go
 
 /** A group chain deeper than this is cut (main refuses such chains on write). */
 const CHAIN_DEPTH_MAX = 16;
+const NO_CHAIN: readonly WorkerGroup[] = [];
 
 export interface AdmissionKey {
   readonly key: WorkerKey;
@@ -19,6 +20,9 @@ export class KeyTable {
   private readonly groups = new Map<string, WorkerGroup>();
   /** Bumped on every group change: chains built under an older version are rebuilt. */
   private groupsVersion = 0;
+  /** One copy of each allowed_pools list and group name: a million keys share a handful. */
+  private readonly poolLists = new Map<string, string[]>();
+  private readonly names = new Map<string, string>();
 
   replace(state: GovernanceSnapshot): void {
     this.keys.clear();
@@ -60,7 +64,16 @@ export class KeyTable {
   private putKey(k: WorkerKey): void {
     const old = this.keys.get(k.id);
     if (old?.key.awsAccessKeyId) this.byAwsAccessKey.delete(old.key.awsAccessKeyId);
-    const entry: AdmissionKey = { key: k, chain: [], chainVersion: -1 };
+    const poolsKey = k.pools.join('\u0000');
+    const pools = this.poolLists.get(poolsKey);
+    if (pools === undefined) this.poolLists.set(poolsKey, k.pools);
+    else k.pools = pools;
+    if (k.group !== null) {
+      const name = this.names.get(k.group);
+      if (name === undefined) this.names.set(k.group, k.group);
+      else k.group = name;
+    }
+    const entry: AdmissionKey = { key: k, chain: NO_CHAIN, chainVersion: -1 };
     this.keys.set(k.id, entry);
     if (k.awsAccessKeyId !== null) this.byAwsAccessKey.set(k.awsAccessKeyId, entry);
   }
