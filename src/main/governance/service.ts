@@ -4,7 +4,7 @@
 // and answers only once every worker acknowledged, so the next request anywhere sees it.
 import type { Logger } from '../../shared/log.js';
 import type { SharedState, SlotRegistry } from '../../shared/sab/index.js';
-import type { GovernanceSnapshot, WorkerGroup, WorkerKey } from '../../shared/governance/worker-state.js';
+import { keyColumns, packColumns, type GovernanceSnapshot, type WorkerGroup, type WorkerKey } from '../../shared/governance/worker-state.js';
 import type { ConfigState } from '../config-state.js';
 import type { WorkerPool } from '../workers.js';
 import type { Store } from '../store/store.js';
@@ -77,11 +77,14 @@ export class GovernanceService {
 
   /** The whole state as workers hold it. */
   snapshot(): GovernanceSnapshot {
-    const keys: WorkerKey[] = [];
-    for (const [id, key] of this.keys) keys.push(workerKey(key, this.keySlots.get(id)!));
+    const keys = packColumns(keyColumns(this.workerKeys(), this.keys.size));
     const groups: WorkerGroup[] = [];
     for (const group of this.groups.values()) groups.push(workerGroup(group, this.registry.groupSlot(group.name)));
     return { keys, groups };
+  }
+
+  private *workerKeys(): Generator<WorkerKey> {
+    for (const [id, key] of this.keys) yield workerKey(key, this.keySlots.get(id)!);
   }
 
   /** Send the whole state again (after a config apply may have changed governance.enabled). */

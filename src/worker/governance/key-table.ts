@@ -1,11 +1,17 @@
 // A worker's copy of the keys and groups main pushes (src/shared/governance/worker-state.ts):
-// looked up by the token's `sub`, or by an AWS access key id, with each key's group chain
-// resolved once per change rather than per request.
-import type { GovernanceSnapshot, WorkerGroup, WorkerKey } from '../../shared/governance/worker-state.js';
+// looked up by the token's `sub`, or by an AWS access key id. The whole state arrives by
+// columns (a million keys are a few typed arrays); a key's object is made the first time a
+// request needs it, and keys changed since arrive as objects. Each key's group chain is
+// resolved once per group change rather than per request.
+import { keyAt, reviveColumns, type GovernanceSnapshot, type KeyColumns, type WorkerGroup, type WorkerKey } from '../../shared/governance/worker-state.js';
 
 /** A group chain deeper than this is cut (main refuses such chains on write). */
 const CHAIN_DEPTH_MAX = 16;
 const NO_CHAIN: readonly WorkerGroup[] = [];
+const EMPTY_COLUMNS: KeyColumns = {
+  count: 0, ids: [], jtis: [], enabled: new Uint8Array(0), group: new Int32Array(0), groupNames: [], pools: new Int32Array(0), poolLists: [],
+  rpm: new Int32Array(0), tpm: new Int32Array(0), budgetMicros: new Float64Array(0), budgetWindow: new Uint8Array(0), slot: new Int32Array(0), aws: [],
+};
 
 export interface AdmissionKey {
   readonly key: WorkerKey;
@@ -15,21 +21,36 @@ export interface AdmissionKey {
 }
 
 export class KeyTable {
+  /** The last whole state, and each key's row in it. */
+  private columns: KeyColumns = EMPTY_COLUMNS;
+  private readonly rows = new Map<string, number>();
+  private readonly awsRows = new Map<string, number>();
+  private readonly awsOfRow = new Map<number, string>();
+  /** Keys made from the columns, or pushed since (a pushed key replaces its row). */
   private readonly keys = new Map<string, AdmissionKey>();
   private readonly byAwsAccessKey = new Map<string, AdmissionKey>();
   private readonly groups = new Map<string, WorkerGroup>();
   /** Bumped on every group change: chains built under an older version are rebuilt. */
   private groupsVersion = 0;
-  /** One copy of each allowed_pools list and group name: a million keys share a handful. */
+  /** One copy of each allowed_pools list and group name among pushed keys. */
   private readonly poolLists = new Map<string, string[]>();
   private readonly names = new Map<string, string>();
 
   replace(state: GovernanceSnapshot): void {
     this.keys.clear();
     this.byAwsAccessKey.clear();
+    this.rows.clear();
+    this.awsRows.clear();
+    this.awsOfRow.clear();
     this.groups.clear();
     for (const g of state.groups) this.groups.set(g.name, g);
-    for (const k of state.keys) this.putKey(k);
+    const c = reviveColumns(state.keys);
+    this.columns = c;
+    for (let row = 0; row < c.count; row++) this.rows.set(c.ids[row]!, row);
+    for (const [row, accessKeyId] of c.aws) {
+      this.awsRows.set(accessKeyId, row);
+      this.awsOfRow.set(row, accessKeyId);
+    }
     this.groupsVersion++;
   }
 
@@ -37,33 +58,66 @@ export class KeyTable {
     for (const g of groups) this.groups.set(g.name, g);
     for (const name of removeGroups) this.groups.delete(name);
     if (groups.length > 0 || removeGroups.length > 0) this.groupsVersion++;
-    for (const id of removeKeys) {
-      const had = this.keys.get(id);
-      this.keys.delete(id);
-      if (had?.key.awsAccessKeyId) this.byAwsAccessKey.delete(had.key.awsAccessKeyId);
+    for (const id of removeKeys) this.dropKey(id);
+    for (const k of keys) {
+      this.dropKey(k.id);
+      this.putKey(k);
     }
-    for (const k of keys) this.putKey(k);
   }
 
   /** The key by id with its chain current; undefined = unknown or revoked. */
   key(id: string): AdmissionKey | undefined {
-    const entry = this.keys.get(id);
-    if (entry !== undefined && entry.chainVersion !== this.groupsVersion) this.rebuildChain(entry);
+    let entry = this.keys.get(id);
+    if (entry === undefined) {
+      const row = this.rows.get(id);
+      if (row === undefined) return undefined;
+      entry = this.fromRow(row);
+    }
+    if (entry.chainVersion !== this.groupsVersion) this.rebuildChain(entry);
     return entry;
   }
 
   byAwsKey(accessKeyId: string): AdmissionKey | undefined {
-    const entry = this.byAwsAccessKey.get(accessKeyId);
-    return entry === undefined ? undefined : this.key(entry.key.id);
+    let entry = this.byAwsAccessKey.get(accessKeyId);
+    if (entry === undefined) {
+      const row = this.awsRows.get(accessKeyId);
+      if (row === undefined) return undefined;
+      entry = this.fromRow(row);
+    }
+    return this.key(entry.key.id);
   }
 
   get size(): number {
-    return this.keys.size;
+    let n = this.rows.size;
+    for (const id of this.keys.keys()) if (!this.rows.has(id)) n++;
+    return n;
+  }
+
+  private fromRow(row: number): AdmissionKey {
+    const c = this.columns;
+    const aws = this.awsOfRow.get(row) ?? null;
+    const entry: AdmissionKey = { key: keyAt(c, row, aws), chain: NO_CHAIN, chainVersion: -1 };
+    this.keys.set(entry.key.id, entry);
+    if (aws !== null) this.byAwsAccessKey.set(aws, entry);
+    return entry;
+  }
+
+  private dropKey(id: string): void {
+    const had = this.keys.get(id);
+    this.keys.delete(id);
+    if (had?.key.awsAccessKeyId) this.byAwsAccessKey.delete(had.key.awsAccessKeyId);
+    const row = this.rows.get(id);
+    if (row !== undefined) {
+      this.rows.delete(id);
+      const accessKeyId = this.awsOfRow.get(row);
+      if (accessKeyId !== undefined) {
+        this.awsOfRow.delete(row);
+        this.awsRows.delete(accessKeyId);
+      }
+    }
   }
 
   private putKey(k: WorkerKey): void {
-    const old = this.keys.get(k.id);
-    if (old?.key.awsAccessKeyId) this.byAwsAccessKey.delete(old.key.awsAccessKeyId);
     const poolsKey = k.pools.join('\u0000');
     const pools = this.poolLists.get(poolsKey);
     if (pools === undefined) this.poolLists.set(poolsKey, k.pools);
@@ -88,7 +142,7 @@ export class KeyTable {
       at = g.parent;
     }
     // A new array each time: a lease keeps the chain it was admitted under.
-    entry.chain = chain;
+    entry.chain = chain.length === 0 ? NO_CHAIN : chain;
     entry.chainVersion = this.groupsVersion;
   }
 }
