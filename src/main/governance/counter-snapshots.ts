@@ -27,7 +27,10 @@ export class CounterSnapshots {
       const name = row.holder.slice(colon + 1);
       if (kind === 'key') {
         const slot = keySlots.get(name);
-        if (slot !== undefined) shared.governance.restore(slot, false, row.words);
+        if (slot !== undefined) {
+          shared.governance.restore(slot, false, row.words);
+          shared.governance.takeKeyDirty(slot);
+        }
       } else if (kind === 'group' && groups.has(name)) {
         shared.governance.restore(registry.groupSlot(name), true, row.words);
       } else {
@@ -54,6 +57,10 @@ export class CounterSnapshots {
         }
       } catch (err) {
         this.log.error({ err: (err as Error).message, rows: rows.length }, 'governance counters could not be saved; retrying on the next flush');
+        for (const row of rows) {
+          const slot = row.holder.startsWith('key:') ? this.service.keySlots.get(row.holder.slice(4)) : undefined;
+          if (slot !== undefined) this.service.shared.governance.markKeyDirty(slot);
+        }
       }
     });
     return this.saving;
@@ -79,7 +86,8 @@ export class CounterSnapshots {
       if (joined === null ? before === undefined : joined === before) return;
       rows.push({ holder, words });
     };
-    for (const [id, slot] of keySlots) consider(`key:${id}`, shared.governance.snapshot(slot, false));
+    // Only keys a worker marked changed: a save of a million idle keys reads a million flags.
+    for (const [id, slot] of keySlots) if (shared.governance.takeKeyDirty(slot)) consider(`key:${id}`, shared.governance.snapshot(slot, false));
     for (const name of groups.keys()) consider(`group:${name}`, shared.governance.snapshot(registry.groupSlot(name), true));
     return rows;
   }

@@ -13,6 +13,7 @@ import {
   GOV_GROUP_HOLDERS,
   GOV_GROUP_VALUES,
   GOV_GROUP_VALUE_COUNT,
+  GOV_KEY_DIRTY,
   GOV_KEY_VALUES,
   GOV_KEY_VALUE_COUNT,
   GOV_VALUE_BITS,
@@ -125,6 +126,17 @@ export class GovernanceCounters {
 
   // ---- persistence (main thread) --------------------------------------------------------------
 
+  /** A key's values changed (any thread, after its adds): main saves it on the next flush. */
+  markKeyDirty(slot: number): void {
+    if (Atomics.load(this.views.i32, slot + GOV_KEY_DIRTY) === 0) Atomics.store(this.views.i32, slot + GOV_KEY_DIRTY, 1);
+  }
+
+  /** Main: was the key changed since the last call? Clears the flag (a change racing with the
+   * save sets it again, so it is saved next time). */
+  takeKeyDirty(slot: number): boolean {
+    return Atomics.exchange(this.views.i32, slot + GOV_KEY_DIRTY, 0) === 1;
+  }
+
   /** The raw tagged words of a record, or null when all are zero (nothing worth saving). */
   snapshot(slot: number, group: boolean): string[] | null {
     const count = group ? GOV_GROUP_VALUE_COUNT : GOV_KEY_VALUE_COUNT;
@@ -151,6 +163,7 @@ export class GovernanceCounters {
     const count = group ? GOV_GROUP_VALUE_COUNT : GOV_KEY_VALUE_COUNT;
     const base = group ? GOV_GROUP_VALUES : GOV_KEY_VALUES;
     for (let v = 0; v < count; v++) Atomics.store(this.u64, govValueIndex(slot, base, v), 0n);
+    if (!group) Atomics.store(this.views.i32, slot + GOV_KEY_DIRTY, 0);
   }
 
   // ---- a group's `concurrent` limit ------------------------------------------------------------

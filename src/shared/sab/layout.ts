@@ -130,7 +130,10 @@ export const GOV_TOKENS = 1;
 export const GOV_SPEND_MICROS = 2;
 export const GOV_METRICS = 3;
 
-/** Key record: word 0 kind, word 1 reserved, then five values (48 bytes in all). */
+/** Key record: word 0 kind, word 1 dirty flag, then five values (48 bytes in all). */
+/** Int32: 1 when a value changed since main last saved the record (so a save of a million
+ * keys reads a million flags, not five million BigInts). */
+export const GOV_KEY_DIRTY = 1;
 export const GOV_KEY_VALUES = 2;
 /** Value numbers inside a key record: the minute window (rpm, tpm) and the budget window. */
 export const GOV_KEY_MINUTE_REQUESTS = 0;

@@ -135,7 +135,10 @@ function walk(c: GovernanceCounters, entry: AdmissionKey, price: Price, tags: re
     return fail(c, entry, price, tags, nowSec, step, refuseKey(key, `max_budget_cents`, key.budgetWindow, key.budgetMicros / 10_000, nowSec, true));
   }
   // Last and unconditional, so nothing after it can refuse: never given back.
-  if (!undo) c.add(c.keyIndex(slot, GOV_KEY_BUDGET_REQUESTS), budget, 1);
+  if (!undo) {
+    c.add(c.keyIndex(slot, GOV_KEY_BUDGET_REQUESTS), budget, 1);
+    c.markKeyDirty(slot);
+  }
   return null;
 }
 

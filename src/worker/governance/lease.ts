@@ -56,6 +56,7 @@ export class GovernanceLease implements AdmissionLease {
       c.add(c.keyIndex(this.slot, GOV_KEY_MINUTE_TOKENS), minute, tokens);
       c.add(c.keyIndex(this.slot, GOV_KEY_BUDGET_TOKENS), budget, tokens);
       if (cost > 0) c.add(c.keyIndex(this.slot, GOV_KEY_BUDGET_SPEND), budget, cost);
+      c.markKeyDirty(this.slot);
     }
   }
 }

@@ -76,6 +76,19 @@ describe('governance counters', () => {
   });
 });
 
+describe('governance key dirty flag', () => {
+  it('is set by a worker and taken once by main', () => {
+    const { main, registry } = setup();
+    const k = registry.allocateKeySlot();
+    const w = SharedState.attach(main.buffers(), workerHolder(0));
+    assert.equal(main.governance.takeKeyDirty(k), false);
+    w.governance.markKeyDirty(k);
+    w.governance.markKeyDirty(k);
+    assert.equal(main.governance.takeKeyDirty(k), true);
+    assert.equal(main.governance.takeKeyDirty(k), false);
+  });
+});
+
 describe('governance concurrency', () => {
   it('bounds in-flight requests per group, and reclaims a dead holder\'s share', () => {
     const { main, registry } = setup();
