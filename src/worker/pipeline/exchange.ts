@@ -14,6 +14,7 @@ import { endStreamWithError, kindForUpstreamStatus, respondError } from './respo
 import { topLevelValueText } from '../../shared/protocols/framing/json-field.js';
 import { passthroughCredential, type OutgoingRequest } from '../upstream/auth/upstream-auth.js';
 import type { AdmissionLease } from './admission-lease.js';
+import { OPEN_LEASE } from '../governance/lease.js';
 
 /** How the current attempt's successful response travels back. */
 const enum Relay {
@@ -545,6 +546,8 @@ export class Exchange implements Dispatcher.DispatchHandler {
     const lease = this.lease;
     if (lease === null) return;
     this.lease = null;
+    if (lease === OPEN_LEASE) return; // the open front door reserved nothing: no object made
+
     const lane = this.lane;
     lease.settle(this.usage, lane === null ? null : { lane: lane.compiled.name, provider: lane.provider.compiled.name }, ok);
   }
