@@ -5,7 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Agent, request } from 'undici';
 import { startMockProvider, type MockServer } from '../../../src/mock/server.js';
-import { SecretWitness, startGoverned, type Governed } from './harness.js';
+import { SecretWitness, startGoverned, stopGoverned, type Governed } from './harness.js';
 
 describe('exact admission in shared memory, two workers', () => {
   let mock: MockServer;
@@ -26,8 +26,7 @@ describe('exact admission in shared memory, two workers', () => {
   });
   after(async () => {
     await agent.close();
-    await g?.gw.stop();
-    witness.check(g?.gw.logs() ?? '');
+    await stopGoverned(g, witness);
     await mock?.close();
   });
 

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { request } from 'undici';
 import { startMockProvider, type MockServer } from '../../../src/mock/server.js';
 import { freePort } from '../../helpers/ports.js';
-import { SecretWitness, startGoverned, type Governed } from './harness.js';
+import { SecretWitness, startGoverned, stopGoverned, type Governed } from './harness.js';
 
 describe('concurrent is released on every path', () => {
   let mock: MockServer;
@@ -32,8 +32,7 @@ describe('concurrent is released on every path', () => {
     secret = (await g.admin.mint({ name: 'solo', group: 'solo' })).secret;
   });
   after(async () => {
-    await g?.gw.stop();
-    witness.check(g?.gw.logs() ?? '');
+    await stopGoverned(g, witness);
     await mock?.close();
     await slow?.close();
   });

@@ -5,6 +5,7 @@
 // restored so its limit still holds.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { rmSync } from 'node:fs';
 import { startMockProvider, type MockServer } from '../../../src/mock/server.js';
 import { mockConfig, writeConfig } from '../../helpers/gateway.js';
 import { SecretWitness, startGoverned, type Governed } from './harness.js';
@@ -19,10 +20,12 @@ describe('governance durability on sqlite', () => {
     mock = await startMockProvider({ port: 0 });
   });
   after(async () => {
+    // Both runs share one folder: stop both before removing it.
     for (const g of running) {
       await g.gw.stop();
       witness.check(g.gw.logs());
     }
+    if (running[0] !== undefined) rmSync(running[0].files.dir, { recursive: true, force: true });
     await mock?.close();
   });
 

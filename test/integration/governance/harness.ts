@@ -2,6 +2,7 @@
 // signing key, an admin client that keeps every admin answer, and the witness that checks no
 // minted secret ever shows up in an admin answer (other than its own mint/rotate) or a log line.
 import { generateKeyPairSync } from 'node:crypto';
+import { rmSync } from 'node:fs';
 import assert from 'node:assert/strict';
 import { request } from 'undici';
 import { mockConfig, startGateway, writeConfig, type GatewayFiles, type RunningGateway } from '../../helpers/gateway.js';
@@ -83,6 +84,14 @@ export interface Governed {
   gw: RunningGateway;
   admin: Admin;
   files: GatewayFiles;
+}
+
+/** Stop the gateway, check the witness against its logs, remove its temp folder. */
+export async function stopGoverned(g: Governed | undefined, witness: SecretWitness): Promise<void> {
+  if (g === undefined) return;
+  await g.gw.stop();
+  witness.check(g.gw.logs());
+  rmSync(g.files.dir, { recursive: true, force: true });
 }
 
 /** A gateway on `mockUrl` with `chain: [keys]`, the open admin posture and `over` merged in. */

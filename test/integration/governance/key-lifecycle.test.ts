@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
 import { startMockProvider, type MockServer } from '../../../src/mock/server.js';
-import { SecretWitness, startGoverned, type Governed } from './harness.js';
+import { SecretWitness, startGoverned, stopGoverned, type Governed } from './harness.js';
 import { chatAs, refusedAs } from './sdk-calls.js';
 
 /** A request on a fresh connection each time, so the kernel spreads them over both workers. */
@@ -42,8 +42,7 @@ describe('key life cycle on two workers', () => {
     g = await startGoverned(mock.url, witness, { workers: 2 });
   });
   after(async () => {
-    await g?.gw.stop();
-    witness.check(g?.gw.logs() ?? '');
+    await stopGoverned(g, witness);
     await mock?.close();
   });
 

@@ -7,7 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { request } from 'undici';
 import { startMockProvider, type MockServer } from '../../../src/mock/server.js';
-import { SecretWitness, startGoverned, type Governed } from './harness.js';
+import { SecretWitness, startGoverned, stopGoverned, type Governed } from './harness.js';
 import { PROTOCOLS, chatAs, refusedAs } from './sdk-calls.js';
 
 describe('governance outcomes through the vendor SDKs', () => {
@@ -27,8 +27,7 @@ describe('governance outcomes through the vendor SDKs', () => {
     });
   });
   after(async () => {
-    await g?.gw.stop();
-    witness.check(g?.gw.logs() ?? '');
+    await stopGoverned(g, witness);
     await mock?.close();
     await slow?.close();
   });

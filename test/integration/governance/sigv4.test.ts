@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { BedrockRuntimeClient, ConverseCommand } from '@aws-sdk/client-bedrock-runtime';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
 import { startMockProvider, type MockServer } from '../../../src/mock/server.js';
-import { SecretWitness, startGoverned, type Governed } from './harness.js';
+import { SecretWitness, startGoverned, stopGoverned, type Governed } from './harness.js';
 
 function client(url: string, accessKeyId: string, secretAccessKey: string, systemClockOffset = 0): BedrockRuntimeClient {
   return new BedrockRuntimeClient({
@@ -44,8 +44,7 @@ describe('SigV4 with minted AWS credentials', () => {
     creds = minted as typeof creds;
   });
   after(async () => {
-    await g?.gw.stop();
-    witness.check(g?.gw.logs() ?? '');
+    await stopGoverned(g, witness);
     await mock?.close();
   });
 

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { Agent, request } from 'undici';
 import { startMockProvider, type MockServer } from '../../../src/mock/server.js';
-import { SecretWitness, startGoverned, type Governed } from './harness.js';
+import { SecretWitness, startGoverned, stopGoverned, type Governed } from './harness.js';
 
 const FIELDS = ['tokens_input', 'tokens_output', 'tokens_cache_read', 'tokens_cache_creation', 'requests', 'spend_micros'] as const;
 const PRICES = [{ model: '*', tier: '*', input_micros_per_mtok: 2_000_000, output_micros_per_mtok: 10_000_000 }];
@@ -24,8 +24,7 @@ describe('usage reads over many keys', () => {
   });
   after(async () => {
     await agent.close();
-    await g?.gw.stop();
-    witness.check(g?.gw.logs() ?? '');
+    await stopGoverned(g, witness);
     await mock?.close();
   });
 
