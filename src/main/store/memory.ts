@@ -1,5 +1,6 @@
 // The memory store: the default, ephemeral per instance (lost on exit).
-import { Store, accumulateUsage, usageKey, type UsageRow } from './store.js';
+import { Store, accumulateUsage, usageKey, type AuditWriterHolder, type UsageRow } from './store.js';
+import type { RunHead, StoredAuditEntry } from '../audit/verify.js';
 
 export class MemoryStore extends Store {
   readonly module = 'memory';
@@ -22,4 +23,16 @@ export class MemoryStore extends Store {
   }
 
   protected async closeStore(): Promise<void> {}
+
+  // --- audit (admin plane) ---
+  // Nothing durable: the ring of the one process that owns this store is the whole log.
+  readonly durableAudit = false;
+  async acquireAuditWriter(): Promise<AuditWriterHolder | null> {
+    return null;
+  }
+  async releaseAuditWriter(): Promise<void> {}
+  appendAudit(): void {}
+  async readAuditLog(): Promise<{ rows: StoredAuditEntry[]; heads: RunHead[] }> {
+    return { rows: [], heads: [] };
+  }
 }

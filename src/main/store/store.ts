@@ -1,4 +1,6 @@
 import type { UsageRecord } from '../../shared/messages.js';
+import type { AuditEntry } from '../audit/entry.js';
+import type { RunHead, StoredAuditEntry } from '../audit/verify.js';
 
 // The store: the durable truth the main thread flushes to. This part of the gateway holds
 // metered usage per UTC day; keys, groups, the revocation denylist and the audit sink join it
@@ -30,6 +32,22 @@ export abstract class Store {
     await this.closeStore();
   }
 
+  // --- audit (admin plane) ---
+  /** Whether this store keeps a durable audit log (memory does not: it dies with the process). */
+  abstract readonly durableAudit: boolean;
+
+  /**
+   * Take or renew the single durable-audit writer lease for `owner` (this process's run).
+   * Resolves null when `owner` holds it now, or the live holder when another process does.
+   */
+  abstract acquireAuditWriter(owner: string, pid: number, ttlMs: number): Promise<AuditWriterHolder | null>;
+  abstract releaseAuditWriter(owner: string): Promise<void>;
+  /** Appends one entry of run `run` (synchronously where the module can, so none is lost at exit). */
+  abstract appendAudit(run: string, entry: AuditEntry): void;
+  /** The whole durable log in storage order, and each run's last written (seq, hash). */
+  abstract readAuditLog(): Promise<{ rows: StoredAuditEntry[]; heads: RunHead[] }>;
+  // --- end audit ---
+
   protected abstract addUsageRows(rows: UsageRow[]): Promise<void>;
   protected abstract readUsageDay(day: number): Promise<UsageRow[]>;
   protected abstract closeStore(): Promise<void>;
@@ -51,4 +69,11 @@ export function accumulateUsage(into: UsageRow, from: UsageRow): void {
   into.tokensCacheCreation += from.tokensCacheCreation;
   into.requests += from.requests;
   into.truncated += from.truncated;
+}
+
+// --- audit (admin plane) ---
+export interface AuditWriterHolder {
+  owner: string;
+  pid: number;
+  host: string;
 }
