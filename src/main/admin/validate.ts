@@ -14,15 +14,27 @@ function problems(schema: TSchema, value: unknown, where: string): string[] {
   return out;
 }
 
+/** Value.Convert truncates "1.5" to 1; an integer field must be written as one. */
+function notIntegers(schema: TSchema, raw: Record<string, string>, where: string): string[] {
+  const props = (schema as { properties?: Record<string, { type?: string }> }).properties ?? {};
+  return Object.entries(raw)
+    .filter(([key, value]) => props[key]?.type === 'integer' && !/^-?\d+$/.test(value))
+    .map(([key]) => `${where}.${key}: expected an integer`);
+}
+
 export function checkQuery(schema: TSchema, query: URLSearchParams): void {
   const raw: Record<string, string> = {};
   for (const [key, value] of query) raw[key] = value;
+  const bad = notIntegers(schema, raw, 'query');
+  if (bad.length > 0) throw new AdminError(400, 'invalid_request', `invalid query: ${bad.join('; ')}`);
   const converted = Value.Convert(schema, raw);
   if (Value.Check(schema, converted)) return;
   throw new AdminError(400, 'invalid_request', `invalid query: ${problems(schema, converted, 'query').join('; ')}`);
 }
 
 export function checkParams(schema: TSchema, params: Record<string, string>): void {
+  const bad = notIntegers(schema, params, 'path');
+  if (bad.length > 0) throw new AdminError(400, 'invalid_request', `invalid path: ${bad.join('; ')}`);
   const converted = Value.Convert(schema, { ...params });
   if (Value.Check(schema, converted)) return;
   throw new AdminError(400, 'invalid_request', `invalid path: ${problems(schema, converted, 'path').join('; ')}`);
