@@ -45,6 +45,13 @@ function hoist(schema: unknown, components: Json): unknown {
   if (typeof schema !== 'object' || schema === null) return schema;
   const out: Json = {};
   for (const [key, value] of Object.entries(schema)) out[key] = hoist(value, components);
+  // TypeBox writes a string-keyed Record as a match-all patternProperties; additionalProperties
+  // says the same in the form client generators understand.
+  const patterns = out.patternProperties as Json | undefined;
+  if (patterns !== undefined && Object.keys(patterns).length === 1 && '^(.*)$' in patterns) {
+    out.additionalProperties = patterns['^(.*)$'];
+    delete out.patternProperties;
+  }
   const title = out.title;
   if (typeof title !== 'string') return out;
   const have = components[title];

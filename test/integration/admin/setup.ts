@@ -16,6 +16,7 @@ export interface AdminFixture {
   mock: MockServer;
   files: GatewayFiles;
   token: string;
+  providerKey: string;
   env: NodeJS.ProcessEnv;
   config: Record<string, unknown>;
   gw: RunningGateway;
@@ -26,20 +27,26 @@ export interface AdminFixture {
   close(): Promise<void>;
 }
 
+export const PROVIDER_KEY_ENV = 'GATEWAY_TEST_PROVIDER_KEY';
+
 export async function adminFixture(opts: { locked?: boolean; open?: boolean; over?: Record<string, unknown>; env?: NodeJS.ProcessEnv } = {}): Promise<AdminFixture> {
   const mock = await startMockProvider({ port: 0 });
   const token = `adm-${randomBytes(12).toString('hex')}`;
+  // A provider credential too: no admin read may show it.
+  const providerKey = `sk-${randomBytes(12).toString('hex')}`;
   const { config, providers } = mockConfig(mock.url, {
     auth: opts.open === true ? { chain: [], admin_auth: [] } : { chain: [], admin_auth: ['admin-tokens'], admin_token: { env: TOKEN_ENV } },
     config: opts.locked === true ? { locked: true } : { locked: false, overlay: { file: 'overlay.json' } },
     ...opts.over,
   });
+  (providers['mock-openai'] as Record<string, unknown>).auth = { mode: 'bearer', key: { env: PROVIDER_KEY_ENV } };
   const files = writeConfig(config, providers);
-  const env = { [TOKEN_ENV]: token, ...opts.env };
+  const env = { [TOKEN_ENV]: token, [PROVIDER_KEY_ENV]: providerKey, ...opts.env };
   const fixture: AdminFixture = {
     mock,
     files,
     token,
+    providerKey,
     env,
     config,
     gw: await startGateway(files, { env }),
@@ -47,7 +54,7 @@ export async function adminFixture(opts: { locked?: boolean; open?: boolean; ove
     async restart(extraEnv = {}) {
       await fixture.gw.stop();
       fixture.gw = await startGateway(files, { env: { ...env, ...extraEnv } });
-      fixture.admin = adminClient(fixture.gw.adminUrl, { token });
+      fixture.admin = adminClient(fixture.gw.adminUrl, { token, secrets: [providerKey] });
     },
     overlay: () => JSON.parse(readFileSync(join(files.dir, 'overlay.json'), 'utf8')) as Record<string, unknown>,
     async close() {
@@ -56,7 +63,7 @@ export async function adminFixture(opts: { locked?: boolean; open?: boolean; ove
       await rm(files.dir, { recursive: true, force: true });
     },
   };
-  fixture.admin = adminClient(fixture.gw.adminUrl, { token });
+  fixture.admin = adminClient(fixture.gw.adminUrl, { token, secrets: [providerKey] });
   return fixture;
 }
 
