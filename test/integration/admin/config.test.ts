@@ -137,11 +137,24 @@ describe('config endpoints', () => {
     assert.equal(wrongShape.error!.error.code, 'invalid_request');
   });
 
-  it('reload re-reads the files: a new version, audited', async () => {
+  it('reload re-reads the files: a new version, audited; a broken file is 400 and changes nothing', async () => {
     const live = (await f.admin.GET('/info')).data!.config_version;
     const { data } = await f.admin.POST('/config/reload');
     assert.deepEqual(data, { reloaded: true, config_version: live + 1 });
     assert.deepEqual(await lastAudit(1), [['config.reload', 'applied']]);
+
+    const { readFileSync, writeFileSync } = await import('node:fs');
+    const good = readFileSync(f.files.configPath, 'utf8');
+    writeFileSync(f.files.configPath, `${good}\nnot_a_setting: 1\n`);
+    try {
+      const broken = await f.admin.POST('/config/reload');
+      assert.equal(broken.response.status, 400);
+      assert.match(broken.error!.error.message, /not_a_setting/);
+      assert.deepEqual(await lastAudit(1), [['config.reload', 'rejected']]);
+      assert.equal((await f.admin.GET('/info')).data!.config_version, live + 1);
+    } finally {
+      writeFileSync(f.files.configPath, good);
+    }
   });
 
   it('PUT /config/settings stores TLS references in the overlay; a reference that does not resolve is refused', async () => {

@@ -2,6 +2,8 @@
 // GATEWAY_SUPERVISED=1 it answers, drains an in-flight request to the end, and exits 0.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { request } from 'undici';
 import { adminFixture, type AdminFixture } from './setup.js';
 
@@ -15,7 +17,7 @@ async function until(check: () => boolean): Promise<void> {
 describe('POST /restart', () => {
   let f: AdminFixture;
   before(async () => {
-    f = await adminFixture({ env: NO_SUPERVISOR });
+    f = await adminFixture({ env: NO_SUPERVISOR, over: { store: { module: 'sqlite', settings: { path: 'gateway.db' } } } });
   });
   after(async () => {
     await f.close();
@@ -51,5 +53,10 @@ describe('POST /restart', () => {
     await res.body.dump();
     assert.equal(await exited, 0);
     assert.match(f.gw.logs(), /POST \/restart/);
+    // The applied entry reached the durable log before the process exited.
+    const db = new Database(join(f.files.dir, 'gateway.db'), { readonly: true });
+    const last = db.prepare('SELECT action, resource, outcome, principal FROM audit_log ORDER BY id DESC LIMIT 1').get();
+    db.close();
+    assert.deepEqual({ ...(last as object) }, { action: 'server.restart', resource: 'process', outcome: 'applied', principal: 'admin' });
   });
 });
