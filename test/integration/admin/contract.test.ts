@@ -25,6 +25,13 @@ describe('admin OpenAPI document', () => {
     assert.equal(result.valid, true, JSON.stringify(result.errors, null, 2));
   });
 
+  it('gives every titled schema one meaning (no two resource files declare different views under one name)', async () => {
+    const { openApiDocument, TITLE_CLASHES } = await import('../../../src/main/admin/openapi-document.js');
+    const { ADMIN_ROUTES } = await import('../../../src/main/admin/routes.js');
+    openApiDocument(ADMIN_ROUTES as never);
+    assert.deepEqual([...TITLE_CLASHES], []);
+  });
+
   it('names version 1.4.1, an admin API title, x-admin-token and bearer security, the error envelope', () => {
     const info = ADMIN_OPENAPI.info as { version: string; title: string };
     assert.equal(info.version, '1.4.1');
