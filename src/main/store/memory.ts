@@ -1,6 +1,5 @@
 // The memory store: the default, ephemeral per instance (lost on exit).
-import { Store, accumulateUsage, usageKey, type AuditWriterHolder, type UsageRow } from './store.js';
-import type { RunHead, StoredAuditEntry } from '../audit/verify.js';
+import { Store, accumulateUsage, usageKey, type UsageRow } from './store.js';
 
 export class MemoryStore extends Store {
   readonly module = 'memory';
@@ -27,12 +26,12 @@ export class MemoryStore extends Store {
   // --- audit (admin plane) ---
   // Nothing durable: the ring of the one process that owns this store is the whole log.
   readonly durableAudit = false;
-  async acquireAuditWriter(): Promise<AuditWriterHolder | null> {
+  async acquireAuditWriter(): Promise<null> {
     return null;
   }
   async releaseAuditWriter(): Promise<void> {}
   appendAudit(): void {}
-  async readAuditLog(): Promise<{ rows: StoredAuditEntry[]; heads: RunHead[] }> {
+  async readAuditLog(): Promise<{ rows: never[]; heads: never[] }> {
     return { rows: [], heads: [] };
   }
 }

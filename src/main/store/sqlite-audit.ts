@@ -2,9 +2,7 @@
 // run's last (seq, hash) so a deleted tail is noticed, and the single-writer lease row.
 import type Database from 'better-sqlite3';
 import { hostname } from 'node:os';
-import type { AuditEntry } from '../audit/entry.js';
-import type { RunHead, StoredAuditEntry } from '../audit/verify.js';
-import type { AuditWriterHolder } from './store.js';
+import type { AuditEntry, AuditWriterHolder, RunHead, StoredAuditEntry } from '../audit/store-records.js';
 
 export const AUDIT_SCHEMA = `
 CREATE TABLE IF NOT EXISTS audit_log (

@@ -3,9 +3,7 @@
 import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { Store, type AuditWriterHolder, type UsageRow } from './store.js';
-import type { AuditEntry } from '../audit/entry.js';
-import type { RunHead, StoredAuditEntry } from '../audit/verify.js';
+import { Store, type UsageRow } from './store.js';
 import { SqliteAudit } from './sqlite-audit.js';
 
 const SCHEMA = `
@@ -76,16 +74,16 @@ export class SqliteStore extends Store {
 
   // --- audit (admin plane) ---
   readonly durableAudit = true;
-  async acquireAuditWriter(owner: string, pid: number, ttlMs: number): Promise<AuditWriterHolder | null> {
+  async acquireAuditWriter(owner: string, pid: number, ttlMs: number): ReturnType<Store['acquireAuditWriter']> {
     return this.audit.acquire(owner, pid, ttlMs);
   }
   async releaseAuditWriter(owner: string): Promise<void> {
     this.audit.release(owner);
   }
-  appendAudit(run: string, entry: AuditEntry): void {
+  appendAudit(run: string, entry: Parameters<Store['appendAudit']>[1]): void {
     this.audit.append(run, entry);
   }
-  async readAuditLog(): Promise<{ rows: StoredAuditEntry[]; heads: RunHead[] }> {
+  async readAuditLog(): ReturnType<Store['readAuditLog']> {
     return this.audit.read();
   }
 }

@@ -1,6 +1,4 @@
 import type { UsageRecord } from '../../shared/messages.js';
-import type { AuditEntry } from '../audit/entry.js';
-import type { RunHead, StoredAuditEntry } from '../audit/verify.js';
 
 // The store: the durable truth the main thread flushes to. This part of the gateway holds
 // metered usage per UTC day; keys, groups, the revocation denylist and the audit sink join it
@@ -8,6 +6,10 @@ import type { RunHead, StoredAuditEntry } from '../audit/verify.js';
 
 /** Usage of one (UTC day, pool, lane, provider): the shape workers send and the store keeps. */
 export type UsageRow = UsageRecord;
+
+// --- audit (admin plane) ---
+import type { AuditEntry, AuditWriterHolder, RunHead, StoredAuditEntry } from '../audit/store-records.js';
+export type { AuditWriterHolder } from '../audit/store-records.js';
 
 export abstract class Store {
   private closed = false;
@@ -32,6 +34,14 @@ export abstract class Store {
     await this.closeStore();
   }
 
+  protected abstract addUsageRows(rows: UsageRow[]): Promise<void>;
+  protected abstract readUsageDay(day: number): Promise<UsageRow[]>;
+  protected abstract closeStore(): Promise<void>;
+
+  private assertOpen(): void {
+    if (this.closed) throw new Error(`the ${this.module} store is closed`);
+  }
+
   // --- audit (admin plane) ---
   /** Whether this store keeps a durable audit log (memory does not: it dies with the process). */
   abstract readonly durableAudit: boolean;
@@ -47,14 +57,6 @@ export abstract class Store {
   /** The whole durable log in storage order, and each run's last written (seq, hash). */
   abstract readAuditLog(): Promise<{ rows: StoredAuditEntry[]; heads: RunHead[] }>;
   // --- end audit ---
-
-  protected abstract addUsageRows(rows: UsageRow[]): Promise<void>;
-  protected abstract readUsageDay(day: number): Promise<UsageRow[]>;
-  protected abstract closeStore(): Promise<void>;
-
-  private assertOpen(): void {
-    if (this.closed) throw new Error(`the ${this.module} store is closed`);
-  }
 }
 
 export function usageKey(row: Pick<UsageRow, 'day' | 'pool' | 'lane' | 'provider'>): string {
@@ -71,9 +73,3 @@ export function accumulateUsage(into: UsageRow, from: UsageRow): void {
   into.truncated += from.truncated;
 }
 
-// --- audit (admin plane) ---
-export interface AuditWriterHolder {
-  owner: string;
-  pid: number;
-  host: string;
-}
