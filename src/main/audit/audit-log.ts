@@ -47,7 +47,8 @@ export class AuditLog {
       const entry = this.ring[(this.head + i) % n]!;
       if (beforeSeq !== undefined && entry.seq >= beforeSeq) continue;
       if (items.length === limit) return { items, more: true };
-      items.push(entry);
+      // The spec: the oldest retained entry whose predecessor was pruned shows an empty prev_hash.
+      items.push(i === 0 && entry.seq > 1 ? { ...entry, prev_hash: '' } : entry);
     }
     return { items, more: false };
   }

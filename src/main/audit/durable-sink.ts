@@ -28,7 +28,14 @@ export class DurableAuditSink {
   /** Take the writer lease; false (and a log line) when another live process holds it. */
   async attach(): Promise<boolean> {
     if (!this.store.durableAudit) return false;
-    const holder = await this.store.acquireAuditWriter(this.runId, process.pid, AUDIT_LEASE_TTL_MS);
+    let holder;
+    try {
+      holder = await this.store.acquireAuditWriter(this.runId, process.pid, AUDIT_LEASE_TTL_MS);
+    } catch (err) {
+      // A store that cannot take the lease now (busy, read-only) must not stop the gateway.
+      this.log.error({ err: (err as Error).message }, 'audit: cannot take the durable writer lease; this process keeps its in-memory ring only');
+      return false;
+    }
     if (holder !== null) {
       this.log.warn(
         { store: this.store.module, writer_pid: holder.pid },

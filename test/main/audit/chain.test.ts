@@ -38,6 +38,8 @@ describe('audit chain', () => {
     const second = log.newestFirst(3, 10);
     assert.deepEqual(second.items.map((e) => e.seq), [9, 8]);
     assert.equal(second.more, false);
+    assert.equal(second.items[1]!.prev_hash, '', 'the oldest retained entry, its predecessor pruned, shows an empty prev_hash');
+    assert.notEqual(second.items[0]!.prev_hash, '');
   });
 
   it('an intact log verifies', () => {
