@@ -8,6 +8,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { Store, type UsageRow } from './store.js';
 import type { CounterRow, GovernanceRecords, GroupRecord, KeyRecord, KeyUsageRow, Revocation } from './records.js';
+import { SqliteAudit } from './sqlite-audit.js';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS usage_daily (
@@ -83,6 +84,7 @@ export class SqliteStore extends Store {
   private readonly revokeTx: (r: Revocation) => void;
   private readonly removeGroupTx: (name: string) => void;
   private readonly countersTx: (rows: CounterRow[]) => void;
+  private readonly audit: SqliteAudit;
 
   constructor(path: string) {
     super();
@@ -125,6 +127,7 @@ export class SqliteStore extends Store {
         else st.putCounters!.run(row.holder, JSON.stringify(row.words));
       }
     });
+    this.audit = new SqliteAudit(this.db);
   }
 
   protected async addUsageRows(rows: UsageRow[]): Promise<void> {
@@ -178,5 +181,20 @@ export class SqliteStore extends Store {
 
   protected async closeStore(): Promise<void> {
     this.db.close();
+  }
+
+  // --- audit (admin plane) ---
+  readonly durableAudit = true;
+  async acquireAuditWriter(owner: string, pid: number, ttlMs: number): ReturnType<Store['acquireAuditWriter']> {
+    return this.audit.acquire(owner, pid, ttlMs);
+  }
+  async releaseAuditWriter(owner: string): Promise<void> {
+    this.audit.release(owner);
+  }
+  appendAudit(run: string, entry: Parameters<Store['appendAudit']>[1]): void {
+    this.audit.append(run, entry);
+  }
+  async readAuditLog(): ReturnType<Store['readAuditLog']> {
+    return this.audit.read();
   }
 }
