@@ -128,6 +128,16 @@ describe('key life cycle on two workers', () => {
     assert.equal((await g.admin.call('GET', '/groups/sticky')).status, 404);
   });
 
+  it('every key and group mutation is audited (applied or rejected), never with a secret', async () => {
+    const key = await g.admin.mint({ name: 'audited' });
+    await g.admin.ok('POST', `/keys/${key.id}/rotate`);
+    await g.admin.call('POST', '/groups', { name: 'audited', limits: [{ metric: 'requests', window: 'minute', max: 1 }, { metric: 'requests', window: 'minute', max: 2 }] });
+    const audit = await g.admin.ok('GET', '/audit?limit=50');
+    const mine = audit.items.filter((e: { resource: string }) => e.resource === `key:${key.id}` || e.resource === 'group:audited');
+    const actions = mine.map((e: { action: string; outcome: string }) => `${e.action}/${e.outcome}`).sort();
+    assert.deepEqual(actions, ['group.create/rejected', 'key.create/applied', 'key.rotate/applied']);
+  });
+
   it('POST /auth/cache/flush empties every worker cache and counts what it dropped', async () => {
     const key = await g.admin.mint({ name: 'cached' });
     await statuses(g.gw.url, key.secret, 6);
