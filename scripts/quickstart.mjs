@@ -58,14 +58,47 @@ if (!useVendors) start(['mock-provider', '--port', '9000'], 'mock provider');
 start(['--config', configPath], 'gateway');
 
 const adminToken = env.GATEWAY_ADMIN_TOKEN;
-setTimeout(() => {
-  console.log(`
+const adminUrl = 'http://127.0.0.1:8081/api/v1/admin';
+
+/** Waits for the admin listener, then mints a first virtual key (auth.chain is [keys]). */
+async function mintFirstKey() {
+  const headers = { 'x-admin-token': adminToken, 'content-type': 'application/json' };
+  for (let i = 0; i < 100 && !stopping; i++) {
+    try {
+      const info = await fetch(`${adminUrl}/info`, { headers });
+      if (info.ok) break;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  const res = await fetch(`${adminUrl}/keys`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ name: 'quickstart', allowed_pools: ['*'] }),
+  });
+  if (!res.ok) throw new Error(`minting the first key failed: HTTP ${res.status} ${await res.text()}`);
+  return res.json();
+}
+
+mintFirstKey().then(
+  (key) => {
+    console.log(`
   gateway:   http://127.0.0.1:8080   (config: ${configPath.replace(root + '/', '')}${useVendors ? `, vendors: ${vendorKeys.join(', ')}` : ', upstream: bundled mock provider'})
-  admin:     http://127.0.0.1:8081/api/v1/admin   (x-admin-token: ${adminToken})
+  admin:     ${adminUrl}   (x-admin-token: ${adminToken})
   secrets:   var/quickstart-secrets.json
+  first key: ${key.id} (minted now; its secret is shown once, below)
 
   try it:
     curl -s http://127.0.0.1:8080/v1/chat/completions -H 'content-type: application/json' \\
+      -H 'authorization: Bearer ${key.secret}' \\
       -d '{"model":"default","messages":[{"role":"user","content":"Hello!"}]}'
+
+  more keys: curl -s -X POST ${adminUrl}/keys -H 'x-admin-token: ${adminToken}' \\
+      -H 'content-type: application/json' -d '{"name":"me","allowed_pools":["*"]}'
 `);
-}, 1500).unref();
+  },
+  (err) => {
+    if (!stopping) console.error(`quickstart: ${err.message}`);
+  },
+);

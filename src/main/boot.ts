@@ -10,6 +10,7 @@ import { ConfigState } from './config-state.js';
 import { WorkerPool } from './workers.js';
 import { UsageLedger } from './usage/ledger.js';
 import { openStore } from './store/open.js';
+import { GovernanceService } from './governance/service.js';
 import { startAdminServer } from './admin/server.js';
 import { AuditLog } from './audit/audit-log.js';
 import { DurableAuditSink } from './audit/durable-sink.js';
@@ -44,7 +45,17 @@ export async function boot(opts: BootOptions): Promise<void> {
 
   const store = openStore(config.store, loaded.configPath);
   const ledger = new UsageLedger(store, log);
-  ledger.startFlushing(config.governance?.flush_interval_secs !== undefined ? config.governance.flush_interval_secs * 1000 : 5_000);
+  const flushMs = config.governance?.flush_interval_secs !== undefined ? config.governance.flush_interval_secs * 1000 : 5_000;
+  ledger.startFlushing(flushMs);
+  // Keys, groups, the denylist and the counters, restored before any worker serves.
+  const governance = new GovernanceService(store, slots, shared, state, log);
+  if (state.compiled.auth.chain.includes('keys') && governance.signer === null) {
+    process.stderr.write('gateway: cannot start: auth.chain names "keys" but auth.signing_key is not a usable ed25519 private key (PKCS#8 PEM)\n');
+    process.exit(1);
+  }
+  await governance.load();
+  governance.ledger = ledger;
+  governance.snapshots.start(flushMs);
 
   const { host, port } = state.compiled.listen;
   await assertPortFree(host, port).catch((err: Error) => {
@@ -61,6 +72,7 @@ export async function boot(opts: BootOptions): Promise<void> {
     const reclaimed = slots.reclaimHolder(workerHolder(workerId));
     if (reclaimed.permits > 0 || reclaimed.probes > 0) log.warn({ worker: workerId, ...reclaimed }, 'reclaimed what a dead worker held');
   }, tlsListener?.workerSocket ?? null);
+  governance.attachWorkers(workers);
   await workers.start(state.compiled);
 
   // One durable audit writer per store: a second process on the same store keeps its ring only.
@@ -73,7 +85,7 @@ export async function boot(opts: BootOptions): Promise<void> {
   let stop: (reason: string) => void = () => undefined;
   const lifecycle = { restart: () => stop('POST /restart'), env: process.env };
   const adminServer = await startAdminServer(
-    { config: state, workers, startedAtSecs, version: VERSION, adminToken: loaded.adminToken ?? null, log, audit, lifecycle },
+    { config: state, workers, startedAtSecs, version: VERSION, adminToken: loaded.adminToken ?? null, log, audit, lifecycle, governance },
     admin.host,
     admin.port,
   );
@@ -89,6 +101,7 @@ export async function boot(opts: BootOptions): Promise<void> {
     await workers.drain(Date.now() + drainMs);
     tlsListener?.close();
     await ledger.stop();
+    await governance.snapshots.stop();
     await auditSink.detach();
     await state.close();
     await store.close();

@@ -3,7 +3,7 @@
 // is sent the current config before it starts listening.
 import { Worker } from 'node:worker_threads';
 import type { Logger } from '../shared/log.js';
-import { decodeMessage, encodeMessage, type WorkerToMain } from '../shared/messages.js';
+import { decodeMessage, encodeMessage, type MainToWorker, type WorkerToMain } from '../shared/messages.js';
 import type { CompiledConfig } from '../shared/config/compiled.js';
 import type { SharedBuffers } from '../shared/sab/index.js';
 import type { WorkerBootData } from '../worker/boot-data.js';
@@ -14,6 +14,8 @@ const RESTART_BACKOFF_MS_MAX = 5_000;
 
 interface Slot {
   id: number;
+  /** Highest governance message seq this worker acknowledged. */
+  govAcked: number;
   worker: Worker | null;
   ackedVersion: number;
   ready: boolean;
@@ -28,6 +30,11 @@ export class WorkerPool {
   private config: CompiledConfig | null = null;
   private stopping = false;
   private readonly waiters = new Set<() => void>();
+  /** Governance: the whole key/group state a (re)started worker gets before its config. */
+  private governanceState: ((seq: number) => MainToWorker) | null = null;
+  private govSeq = 0;
+  /** Sum of `flushed` the workers reported per seq (auth cache flush). */
+  private readonly govFlushed = new Map<number, number>();
 
   constructor(
     private readonly count: number,
@@ -45,7 +52,7 @@ export class WorkerPool {
   async start(config: CompiledConfig): Promise<void> {
     this.config = config;
     for (let id = 0; id < this.count; id++) {
-      const slot: Slot = { id, worker: null, ackedVersion: -1, ready: false, restarts: 0, drained: false };
+      const slot: Slot = { id, govAcked: 0, worker: null, ackedVersion: -1, ready: false, restarts: 0, drained: false };
       this.slots.push(slot);
       this.spawn(slot);
     }
@@ -58,6 +65,30 @@ export class WorkerPool {
     const bytes = encodeMessage({ t: 'config', version: config.version, config });
     for (const slot of this.slots) slot.worker?.postMessage(bytes);
     await this.until(() => this.slots.every((s) => s.worker === null || s.ackedVersion >= config.version), timeoutMs);
+  }
+
+  /** Governance: what a new or restarted worker is sent first (the whole key/group state). */
+  setGovernanceState(build: (seq: number) => MainToWorker): void {
+    this.governanceState = build;
+  }
+
+  /**
+   * Send a governance message to every live worker and resolve when each acknowledged it (so
+   * the next request on any worker sees the change), with the sum of what they reported
+   * flushed. A worker that dies meanwhile is restarted with the whole state, so it is not
+   * waited for.
+   */
+  async governance(build: (seq: number) => MainToWorker, timeoutMs = 10_000): Promise<number> {
+    const seq = ++this.govSeq;
+    const bytes = encodeMessage(build(seq));
+    this.govFlushed.set(seq, 0);
+    for (const slot of this.slots) slot.worker?.postMessage(bytes);
+    try {
+      await this.until(() => this.slots.every((s) => s.worker === null || s.govAcked >= seq), timeoutMs);
+      return this.govFlushed.get(seq) ?? 0;
+    } finally {
+      this.govFlushed.delete(seq);
+    }
   }
 
   /** Drain every worker (stop accepting, finish in-flight, flush metering) up to the deadline. */
@@ -98,6 +129,8 @@ export class WorkerPool {
     worker.on('message', (bytes: Uint8Array) => this.onMessage(slot, decodeMessage<WorkerToMain>(bytes)));
     worker.on('error', (err) => this.log.error({ worker: slot.id, err: err.message }, 'worker failed'));
     worker.on('exit', (code) => this.onExit(slot, worker, code));
+    // Keys and groups first, so the worker can admit from its first request.
+    if (this.governanceState !== null) worker.postMessage(encodeMessage(this.governanceState(this.govSeq)));
     worker.postMessage(encodeMessage({ t: 'config', version: this.config!.version, config: this.config! }));
   }
 
@@ -116,6 +149,12 @@ export class WorkerPool {
       case 'drained':
         slot.drained = true;
         break;
+      case 'gov-ack': {
+        slot.govAcked = Math.max(slot.govAcked, msg.seq);
+        const sum = this.govFlushed.get(msg.seq);
+        if (sum !== undefined) this.govFlushed.set(msg.seq, sum + msg.flushed);
+        break;
+      }
     }
     this.notify();
   }

@@ -2,16 +2,22 @@
 // except the SharedArrayBuffer itself, which is posted as is (it cannot be serialized).
 import { Packr } from 'msgpackr';
 import type { CompiledConfig } from './config/compiled.js';
+import type { GovernanceSnapshot, WorkerGroup, WorkerKey } from './governance/worker-state.js';
 
 export type MainToWorker =
   | { t: 'config'; version: number; config: CompiledConfig }
   | { t: 'drain'; deadlineMs: number }
-  | { t: 'recycle' };
+  | { t: 'recycle' }
+  // --- governance: acknowledged with gov-ack carrying the same seq ---
+  | { t: 'gov-state'; seq: number; state: GovernanceSnapshot }
+  | { t: 'gov-update'; seq: number; keys: WorkerKey[]; removeKeys: string[]; groups: WorkerGroup[]; removeGroups: string[] }
+  | { t: 'auth-cache-flush'; seq: number };
 
 export type WorkerToMain =
   | { t: 'ready'; workerId: number }
   | { t: 'config-ack'; workerId: number; version: number }
-  | { t: 'usage'; workerId: number; records: UsageRecord[] }
+  | { t: 'usage'; workerId: number; records: UsageRecord[]; keyRecords?: KeyUsageRecord[] }
+  | { t: 'gov-ack'; workerId: number; seq: number; flushed: number }
   | { t: 'drained'; workerId: number };
 
 /**
@@ -31,6 +37,19 @@ export interface UsageRecord {
   requests: number;
   /** Responses too large to parse, billed zero tokens. */
   truncated: number;
+}
+
+/** Usage of one (UTC day, key, model lane, provider), summed by a worker since its last flush. */
+export interface KeyUsageRecord {
+  day: number;
+  keyId: string;
+  model: string;
+  provider: string;
+  tokensInput: number;
+  tokensOutput: number;
+  tokensCacheRead: number;
+  tokensCacheCreation: number;
+  requests: number;
 }
 
 const packr = new Packr({ structuredClone: false, useRecords: false });

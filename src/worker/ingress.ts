@@ -201,6 +201,11 @@ function readRequest(routeIndex: number, paramCount: number, res: HttpResponse, 
     body: EMPTY,
     startedMs: performance.now(),
   };
+  if (request.authorization.startsWith('AWS4-')) {
+    const headers: Record<string, string> = {};
+    req.forEach((name, value) => (headers[name] = value));
+    request.sigv4 = { path: req.getUrl(), headers };
+  }
 
   const cap = handlers.maxBodyBytes();
   if (contentLength > cap) {

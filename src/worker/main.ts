@@ -11,7 +11,12 @@ import { UpstreamOrigins } from './upstream/origins.js';
 import { LaneGauges } from './lane-gauges.js';
 import { Metering } from './metering.js';
 import { MetricsExposition } from './metrics/exposition.js';
-import { MetricsEndpoint, openUnderEmptyChain } from './metrics/endpoint.js';
+import { MetricsEndpoint } from './metrics/endpoint.js';
+import { KeyTable } from './governance/key-table.js';
+import { Admission } from './governance/admit.js';
+import { KeyVerifier } from './auth/key-verifier.js';
+import { Authenticator } from './auth/authenticate.js';
+import { SigV4Verifier } from './auth/sigv4-verifier.js';
 import { SharedState, workerHolder } from '../shared/sab/index.js';
 import { handleBodyTooLarge, handleNotFound, handleRequest, type PipelineDeps } from './pipeline/handle.js';
 import type { WorkerBootData } from './boot-data.js';
@@ -24,7 +29,17 @@ const origins = new UpstreamOrigins();
 const shared = SharedState.attach(data.shared, workerHolder(data.workerId));
 const gauges = new LaneGauges(shared);
 const metering = new Metering(data.workerId, port, shared, data.meteringFlushMs);
-const metricsEndpoint = new MetricsEndpoint(new MetricsExposition(shared), openUnderEmptyChain);
+// Keys and groups as main pushes them; verified keys cached per worker.
+const keyTable = new KeyTable();
+const keyVerifier = new KeyVerifier();
+const authenticator = new Authenticator(keyVerifier, keyTable, new SigV4Verifier());
+const admission = new Admission(shared, metering);
+// GET /metrics: open under `chain: []`, else a valid key (as a bearer or x-api-key).
+const metricsEndpoint = new MetricsEndpoint(new MetricsExposition(shared), (caller, chain) => {
+  if (chain.length === 0) return true;
+  const bearer = caller.authorization.toLowerCase().startsWith('bearer ') ? caller.authorization.slice(7).trim() : '';
+  return authenticator.valid(bearer !== '' ? bearer : caller.xApiKey);
+});
 
 let runtime: Runtime | null = null;
 let ingress: Ingress | null = null;
@@ -33,10 +48,13 @@ const deps: PipelineDeps = {
   runtime: () => runtime!,
   gauges,
   metering,
+  auth: authenticator,
+  admission,
 };
 
 async function applyConfig(msg: Extract<MainToWorker, { t: 'config' }>): Promise<void> {
   const next = new Runtime(msg.config, origins, gauges, log);
+  keyVerifier.configure(msg.config.auth.keyVerifyPem, msg.config.governance.keyCacheEntries);
   metering.useSeries(msg.config.metrics);
   const previous = runtime;
   runtime = next;
@@ -105,6 +123,17 @@ port.on('message', (bytes: Uint8Array) => {
       break;
     case 'drain':
       void drain(msg.deadlineMs);
+      break;
+    case 'gov-state':
+      keyTable.replace(msg.state);
+      port.postMessage(encodeMessage({ t: 'gov-ack', workerId: data.workerId, seq: msg.seq, flushed: 0 }));
+      break;
+    case 'gov-update':
+      keyTable.update(msg.keys, msg.removeKeys, msg.groups, msg.removeGroups);
+      port.postMessage(encodeMessage({ t: 'gov-ack', workerId: data.workerId, seq: msg.seq, flushed: 0 }));
+      break;
+    case 'auth-cache-flush':
+      port.postMessage(encodeMessage({ t: 'gov-ack', workerId: data.workerId, seq: msg.seq, flushed: keyVerifier.flush() }));
       break;
     case 'recycle':
       // An operator recycle ends the thread the way a crash does (exit 1), so the

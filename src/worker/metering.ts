@@ -1,11 +1,12 @@
-// Per-worker metering: each finished request's usage is summed per (UTC day, pool, lane) and
+// Per-worker metering: each finished request's usage is summed per (UTC day, pool, lane), and
+// per (UTC day, key, model lane) for requests made with a key (rows keyed by lease.keyId), and
 // handed to the main thread (which owns the store) on an interval, so the request path never
 // waits on I/O, never sends a message per request, and allocates nothing per request once a
 // (pool, lane) has its row. The counters /metrics shows are bumped in shared memory at once
 // (one atomic add), so every worker renders the same totals.
 import type { MessagePort } from 'node:worker_threads';
 import type { CompiledMetrics } from '../shared/config/compiled.js';
-import { encodeMessage, type UsageRecord } from '../shared/messages.js';
+import { encodeMessage, type KeyUsageRecord, type UsageRecord } from '../shared/messages.js';
 import { translationIndex } from '../shared/metrics/catalog.js';
 import type { ProtocolName, Usage } from '../shared/model/types.js';
 import type { SharedState } from '../shared/sab/index.js';
@@ -17,6 +18,9 @@ export class Metering {
   /** Rows of the current UTC day, by pool name then lane. */
   private rows = new Map<string, Map<LaneRuntime, UsageRecord>>();
   private rowCount = 0;
+  /** Rows of the current UTC day by key id then lane name. */
+  private keyRows = new Map<string, Map<string, KeyUsageRecord>>();
+  private keyRowCount = 0;
   private dayMs = 0;
   private timer: NodeJS.Timeout | null = null;
   /** Series slots of the config in force; slots are stable across applies. */
@@ -39,13 +43,7 @@ export class Metering {
 
   record(pool: string, lane: LaneRuntime, usage: Usage | null, truncated: boolean): void {
     if (truncated) this.shared.metrics.counterAdd(this.series!.billingTruncated);
-    const now = Date.now();
-    const dayMs = now - (now % DAY_MS);
-    // A new UTC day: what was summed belongs to the old one.
-    if (dayMs !== this.dayMs) {
-      this.flush();
-      this.dayMs = dayMs;
-    }
+    this.rollDay();
     let byLane = this.rows.get(pool);
     if (byLane === undefined) {
       byLane = new Map();
@@ -54,7 +52,7 @@ export class Metering {
     let row = byLane.get(lane);
     if (row === undefined) {
       row = {
-        day: dayMs / 1000,
+        day: this.dayMs / 1000,
         pool,
         lane: lane.compiled.name,
         provider: lane.provider.compiled.name,
@@ -78,18 +76,55 @@ export class Metering {
     }
   }
 
+  /** One request made with key `keyId`, served by `lane` of `provider`. */
+  recordKey(keyId: string, lane: string, provider: string, usage: Usage | null): void {
+    this.rollDay();
+    let byLane = this.keyRows.get(keyId);
+    if (byLane === undefined) {
+      byLane = new Map();
+      this.keyRows.set(keyId, byLane);
+    }
+    let row = byLane.get(lane);
+    if (row === undefined) {
+      row = { day: this.dayMs / 1000, keyId, model: lane, provider, tokensInput: 0, tokensOutput: 0, tokensCacheRead: 0, tokensCacheCreation: 0, requests: 0 };
+      byLane.set(lane, row);
+      this.keyRowCount++;
+    }
+    row.requests++;
+    if (usage !== null) {
+      row.tokensInput += usage.input;
+      row.tokensOutput += usage.output;
+      row.tokensCacheRead += usage.cacheRead;
+      row.tokensCacheCreation += usage.cacheCreation;
+    }
+  }
+
+  /** A new UTC day: what was summed belongs to the old one. */
+  private rollDay(): void {
+    const now = Date.now();
+    const dayMs = now - (now % DAY_MS);
+    if (dayMs !== this.dayMs) {
+      this.flush();
+      this.dayMs = dayMs;
+    }
+  }
+
   translated(from: ProtocolName, to: ProtocolName): void {
     this.shared.metrics.counterAdd(this.series!.translations[translationIndex(from, to)]!);
   }
 
   /** Hand the rows to main; also called at drain so nothing metered is lost on shutdown. */
   flush(): void {
-    if (this.rowCount === 0) return;
+    if (this.rowCount === 0 && this.keyRowCount === 0) return;
     const records: UsageRecord[] = [];
     for (const byLane of this.rows.values()) for (const row of byLane.values()) records.push(row);
+    const keyRecords: KeyUsageRecord[] = [];
+    for (const byLane of this.keyRows.values()) for (const row of byLane.values()) keyRecords.push(row);
     this.rows = new Map();
     this.rowCount = 0;
-    this.port.postMessage(encodeMessage({ t: 'usage', workerId: this.workerId, records }));
+    this.keyRows = new Map();
+    this.keyRowCount = 0;
+    this.port.postMessage(encodeMessage({ t: 'usage', workerId: this.workerId, records, keyRecords }));
   }
 
   stop(): void {

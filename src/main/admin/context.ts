@@ -4,6 +4,7 @@ import type { Logger } from '../../shared/log.js';
 import type { AuditLog } from '../audit/audit-log.js';
 import type { ConfigState } from '../config-state.js';
 import type { WorkerPool } from '../workers.js';
+import type { GovernanceService } from '../governance/service.js';
 
 /** The process's graceful stop, for POST /restart (the supervisor starts it again). */
 export interface Lifecycle {
@@ -23,4 +24,6 @@ export interface AdminContext {
   /** Admin plane: this node's audit log (ring + durable sink) and the process's restart. */
   audit: AuditLog;
   lifecycle: Lifecycle;
+  /** Keys, groups, usage and the workers' verified-key caches. */
+  governance: GovernanceService;
 }

@@ -11,6 +11,10 @@ import { infoRoutes } from './info.js';
 import { openApiRoutes } from './openapi.js';
 import { pluginRoutes } from './plugins.js';
 import { restartRoutes } from './restart.js';
+import { keyRoutes } from './keys.js';
+import { groupRoutes } from './groups.js';
+import { usageRoutes } from './usage.js';
+import { authCacheRoutes } from './auth-cache.js';
 
 export const ADMIN_ROUTES: AdminRoute<AdminContext>[] = [
   ...infoRoutes,
@@ -22,4 +26,8 @@ export const ADMIN_ROUTES: AdminRoute<AdminContext>[] = [
   ...restartRoutes,
   ...auditRoutes,
   ...openApiRoutes,
+  ...keyRoutes,
+  ...groupRoutes,
+  ...usageRoutes,
+  ...authCacheRoutes,
 ];

@@ -13,6 +13,7 @@ import { regionFromHost } from './aws-region.js';
 import { compileMetrics } from './compile-metrics.js';
 import type { LoadResult, ResolvedSecrets } from './load-result.js';
 import { parseServiceAccount } from './service-account.js';
+import { compileKeyVerification } from '../governance/signing.js';
 
 /** Throws when `result` is not ok: compiling an invalid config is a programming error. */
 export function compileConfig(result: LoadResult, slots: SlotAssigner, version: number, safeMode: boolean): CompiledConfig {
@@ -49,7 +50,8 @@ export function compileConfig(result: LoadResult, slots: SlotAssigner, version: 
       requestTimeoutMs: Math.round(advanced.upstream_timeout_secs * 1000),
       connectionsPerOrigin: advanced.upstream_connections,
     },
-    auth: { chain: [...config.auth.chain], upstreamCredentials: config.auth.upstream_credentials },
+    auth: { chain: [...config.auth.chain], upstreamCredentials: config.auth.upstream_credentials, ...compileKeyVerification(result.secrets.get('auth.signing_key')) },
+    governance: { enabled: config.governance?.enabled ?? true, keyCacheEntries: config.governance?.key_cache_entries ?? 10_000 },
     providers,
     lanes,
     pools,

@@ -58,6 +58,9 @@ function checkAuth(config: unknown, ctx: LoadContext): void {
   }
   const ttl = field(config, 'auth', 'key_ttl');
   if (typeof ttl === 'string' && parseDurationMs(ttl) === 0) ctx.issues.push(issue('auth.key_ttl', 'must be longer than zero'));
+  if (names('chain').length > 0 && field(config, 'auth', 'upstream_credentials') === 'passthrough') {
+    ctx.warnings.push('auth.chain is not empty and auth.upstream_credentials is passthrough: the credential a caller authenticates with (its gateway key) is forwarded to the upstream provider');
+  }
   if (Array.isArray(field(config, 'auth', 'chain')) && names('chain').length === 0) {
     ctx.warnings.push('auth.chain is empty: the data plane is an OPEN RELAY; anyone who can reach it can spend every provider credential');
   }

@@ -1,9 +1,15 @@
 // The memory store: the default, ephemeral per instance (lost on exit).
-import { Store, accumulateUsage, usageKey, type UsageRow } from './store.js';
+import { Store, accumulateKeyUsage, accumulateUsage, keyUsageKey, usageKey, type UsageRow } from './store.js';
+import type { CounterRow, GovernanceRecords, GroupRecord, KeyRecord, KeyUsageRow, Revocation } from './records.js';
 
 export class MemoryStore extends Store {
   readonly module = 'memory';
   private readonly usage = new Map<string, UsageRow>();
+  private readonly keyUsage = new Map<string, KeyUsageRow>();
+  private readonly keys = new Map<string, KeyRecord>();
+  private readonly groups = new Map<string, GroupRecord>();
+  private readonly revocations = new Map<string, Revocation>();
+  private readonly counters = new Map<string, string[]>();
 
   protected async addUsageRows(rows: UsageRow[]): Promise<void> {
     for (const row of rows) {
@@ -19,6 +25,56 @@ export class MemoryStore extends Store {
 
   protected async readUsageDay(day: number): Promise<UsageRow[]> {
     return [...this.usage.values()].filter((r) => r.day === day).map((r) => ({ ...r }));
+  }
+
+  // --- governance ---
+
+  protected async readGovernance(): Promise<GovernanceRecords> {
+    return {
+      keys: [...this.keys.values()].map((k) => structuredClone(k)),
+      groups: [...this.groups.values()].map((g) => structuredClone(g)),
+      revocations: [...this.revocations.values()].map((r) => ({ ...r })),
+      counters: [...this.counters].map(([holder, words]) => ({ holder, words: [...words] })),
+    };
+  }
+
+  protected async writeKey(key: KeyRecord): Promise<void> {
+    this.keys.set(key.id, structuredClone(key));
+  }
+
+  protected async writeRevocation(revocation: Revocation): Promise<void> {
+    this.keys.delete(revocation.id);
+    this.counters.delete(`key:${revocation.id}`);
+    this.revocations.set(revocation.id, { ...revocation });
+  }
+
+  protected async writeGroup(group: GroupRecord): Promise<void> {
+    this.groups.set(group.name, structuredClone(group));
+  }
+
+  protected async removeGroup(name: string): Promise<void> {
+    this.groups.delete(name);
+    this.counters.delete(`group:${name}`);
+  }
+
+  protected async addKeyUsageRows(rows: KeyUsageRow[]): Promise<void> {
+    for (const row of rows) {
+      const key = keyUsageKey(row);
+      const have = this.keyUsage.get(key);
+      if (have === undefined) this.keyUsage.set(key, { ...row });
+      else accumulateKeyUsage(have, row);
+    }
+  }
+
+  protected async readKeyUsageDay(day: number): Promise<KeyUsageRow[]> {
+    return [...this.keyUsage.values()].filter((r) => r.day === day).map((r) => ({ ...r }));
+  }
+
+  protected async writeCounters(rows: CounterRow[]): Promise<void> {
+    for (const row of rows) {
+      if (row.words === null) this.counters.delete(row.holder);
+      else this.counters.set(row.holder, [...row.words]);
+    }
   }
 
   protected async closeStore(): Promise<void> {}

@@ -1,9 +1,13 @@
 // The sqlite store (better-sqlite3, WAL): the embedded durable default. One transaction per
-// flush, so a crash leaves either the whole flush or none of it.
+// flush, so a crash leaves either the whole flush or none of it. Key, group and revocation
+// writes are committed before the admin call answers: in WAL mode a commit is in the OS
+// before better-sqlite3 returns, so a killed process (kill -9) loses none of them (a power
+// loss can lose the last commits under synchronous=NORMAL).
 import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { Store, type UsageRow } from './store.js';
+import type { CounterRow, GovernanceRecords, GroupRecord, KeyRecord, KeyUsageRow, Revocation } from './records.js';
 import { SqliteAudit } from './sqlite-audit.js';
 
 const SCHEMA = `
@@ -19,7 +23,39 @@ CREATE TABLE IF NOT EXISTS usage_daily (
   requests INTEGER NOT NULL DEFAULT 0,
   truncated INTEGER NOT NULL DEFAULT 0,
   PRIMARY KEY (day, pool, lane, provider)
+);
+-- --- governance ---
+CREATE TABLE IF NOT EXISTS gov_keys (id TEXT PRIMARY KEY, record TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS gov_groups (name TEXT PRIMARY KEY, record TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS gov_revocations (id TEXT PRIMARY KEY, expires_at INTEGER NOT NULL, revoked_at INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS gov_counters (holder TEXT PRIMARY KEY, words TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS usage_key_daily (
+  day INTEGER NOT NULL,
+  key_id TEXT NOT NULL,
+  model TEXT NOT NULL,
+  provider TEXT NOT NULL,
+  tokens_input INTEGER NOT NULL DEFAULT 0,
+  tokens_output INTEGER NOT NULL DEFAULT 0,
+  tokens_cache_read INTEGER NOT NULL DEFAULT 0,
+  tokens_cache_creation INTEGER NOT NULL DEFAULT 0,
+  requests INTEGER NOT NULL DEFAULT 0,
+  PRIMARY KEY (day, key_id, model, provider)
 );`;
+
+const KEY_UPSERT = `
+INSERT INTO usage_key_daily (day, key_id, model, provider, tokens_input, tokens_output, tokens_cache_read, tokens_cache_creation, requests)
+VALUES (@day, @keyId, @model, @provider, @tokensInput, @tokensOutput, @tokensCacheRead, @tokensCacheCreation, @requests)
+ON CONFLICT (day, key_id, model, provider) DO UPDATE SET
+  tokens_input = tokens_input + excluded.tokens_input,
+  tokens_output = tokens_output + excluded.tokens_output,
+  tokens_cache_read = tokens_cache_read + excluded.tokens_cache_read,
+  tokens_cache_creation = tokens_cache_creation + excluded.tokens_cache_creation,
+  requests = requests + excluded.requests`;
+
+const KEY_SELECT_DAY = `
+SELECT day, key_id AS keyId, model, provider, tokens_input AS tokensInput, tokens_output AS tokensOutput,
+  tokens_cache_read AS tokensCacheRead, tokens_cache_creation AS tokensCacheCreation, requests
+FROM usage_key_daily WHERE day = ?`;
 
 const UPSERT = `
 INSERT INTO usage_daily (day, pool, lane, provider, tokens_input, tokens_output, tokens_cache_read, tokens_cache_creation, requests, truncated)
@@ -43,6 +79,11 @@ export class SqliteStore extends Store {
   private readonly upsert: Database.Statement;
   private readonly selectDay: Database.Statement;
   private readonly addAll: (rows: UsageRow[]) => void;
+  private readonly statements: Record<string, Database.Statement<unknown[]>>;
+  private readonly addKeyAll: (rows: KeyUsageRow[]) => void;
+  private readonly revokeTx: (r: Revocation) => void;
+  private readonly removeGroupTx: (name: string) => void;
+  private readonly countersTx: (rows: CounterRow[]) => void;
   private readonly audit: SqliteAudit;
 
   constructor(path: string) {
@@ -57,6 +98,35 @@ export class SqliteStore extends Store {
     this.addAll = this.db.transaction((rows: UsageRow[]) => {
       for (const row of rows) this.upsert.run(row);
     });
+    const st: Record<string, Database.Statement<unknown[]>> = (this.statements = {
+      keyUpsert: this.db.prepare(KEY_UPSERT),
+      keySelectDay: this.db.prepare(KEY_SELECT_DAY),
+      putKey: this.db.prepare('INSERT INTO gov_keys (id, record) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET record = excluded.record'),
+      deleteKey: this.db.prepare('DELETE FROM gov_keys WHERE id = ?'),
+      putRevocation: this.db.prepare('INSERT OR REPLACE INTO gov_revocations (id, expires_at, revoked_at) VALUES (@id, @expires_at, @revoked_at)'),
+      putGroup: this.db.prepare('INSERT INTO gov_groups (name, record) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET record = excluded.record'),
+      deleteGroup: this.db.prepare('DELETE FROM gov_groups WHERE name = ?'),
+      putCounters: this.db.prepare('INSERT OR REPLACE INTO gov_counters (holder, words) VALUES (?, ?)'),
+      deleteCounters: this.db.prepare('DELETE FROM gov_counters WHERE holder = ?'),
+    });
+    this.addKeyAll = this.db.transaction((rows: KeyUsageRow[]) => {
+      for (const row of rows) st.keyUpsert!.run(row);
+    });
+    this.revokeTx = this.db.transaction((r: Revocation) => {
+      st.deleteKey!.run(r.id);
+      st.deleteCounters!.run(`key:${r.id}`);
+      st.putRevocation!.run(r);
+    });
+    this.removeGroupTx = this.db.transaction((name: string) => {
+      st.deleteGroup!.run(name);
+      st.deleteCounters!.run(`group:${name}`);
+    });
+    this.countersTx = this.db.transaction((rows: CounterRow[]) => {
+      for (const row of rows) {
+        if (row.words === null) st.deleteCounters!.run(row.holder);
+        else st.putCounters!.run(row.holder, JSON.stringify(row.words));
+      }
+    });
     this.audit = new SqliteAudit(this.db);
   }
 
@@ -66,6 +136,47 @@ export class SqliteStore extends Store {
 
   protected async readUsageDay(day: number): Promise<UsageRow[]> {
     return this.selectDay.all(day) as UsageRow[];
+  }
+
+  // --- governance ---
+
+  protected async readGovernance(): Promise<GovernanceRecords> {
+    const keys = (this.db.prepare('SELECT record FROM gov_keys').all() as Array<{ record: string }>).map((r) => JSON.parse(r.record) as KeyRecord);
+    const groups = (this.db.prepare('SELECT record FROM gov_groups').all() as Array<{ record: string }>).map((r) => JSON.parse(r.record) as GroupRecord);
+    const revocations = this.db.prepare('SELECT id, expires_at, revoked_at FROM gov_revocations').all() as Revocation[];
+    const counters = (this.db.prepare('SELECT holder, words FROM gov_counters').all() as Array<{ holder: string; words: string }>).map((r) => ({
+      holder: r.holder,
+      words: JSON.parse(r.words) as string[],
+    }));
+    return { keys, groups, revocations, counters };
+  }
+
+  protected async writeKey(key: KeyRecord): Promise<void> {
+    this.statements.putKey!.run(key.id, JSON.stringify(key));
+  }
+
+  protected async writeRevocation(revocation: Revocation): Promise<void> {
+    this.revokeTx(revocation);
+  }
+
+  protected async writeGroup(group: GroupRecord): Promise<void> {
+    this.statements.putGroup!.run(group.name, JSON.stringify(group));
+  }
+
+  protected async removeGroup(name: string): Promise<void> {
+    this.removeGroupTx(name);
+  }
+
+  protected async addKeyUsageRows(rows: KeyUsageRow[]): Promise<void> {
+    this.addKeyAll(rows);
+  }
+
+  protected async readKeyUsageDay(day: number): Promise<KeyUsageRow[]> {
+    return this.statements.keySelectDay!.all(day) as KeyUsageRow[];
+  }
+
+  protected async writeCounters(rows: CounterRow[]): Promise<void> {
+    this.countersTx(rows);
   }
 
   protected async closeStore(): Promise<void> {

@@ -1,8 +1,13 @@
 import type { UsageRecord } from '../../shared/messages.js';
+import type { GovernanceRecords, KeyRecord, GroupRecord, Revocation, KeyUsageRow, CounterRow } from './records.js';
 
-// The store: the durable truth the main thread flushes to. This part of the gateway holds
-// metered usage per UTC day; keys, groups, the revocation denylist and the audit sink join it
-// as those parts land. A base class does the shared chores; each module fills in a few methods.
+// The store: the durable truth the main thread writes to. It holds metered usage per UTC day
+// (per pool/lane and per key/model), virtual keys (metadata, never a secret), groups, the
+// revocation denylist and the governance counters snapshot. A base class does the shared
+// chores; each module (memory, sqlite; postgres and valkey later) fills in a few methods.
+// Every method is async so that a networked store fits the same interface.
+
+export type { KeyRecord, GroupRecord, Revocation, KeyUsageRow, CounterRow, GovernanceRecords } from './records.js';
 
 /** Usage of one (UTC day, pool, lane, provider): the shape workers send and the store keeps. */
 export type UsageRow = UsageRecord;
@@ -28,6 +33,53 @@ export abstract class Store {
     return this.readUsageDay(day);
   }
 
+  // --- governance (keys, groups, denylist, usage per key, counters) ---
+
+  /** Everything governance restores at boot. */
+  async loadGovernance(): Promise<GovernanceRecords> {
+    this.assertOpen();
+    return this.readGovernance();
+  }
+
+  /** Insert or replace a key; durable when the promise resolves. */
+  async putKey(key: KeyRecord): Promise<void> {
+    this.assertOpen();
+    await this.writeKey(key);
+  }
+
+  /** Remove the key and put its id on the denylist, in one transaction. */
+  async revokeKey(revocation: Revocation): Promise<void> {
+    this.assertOpen();
+    await this.writeRevocation(revocation);
+  }
+
+  async putGroup(group: GroupRecord): Promise<void> {
+    this.assertOpen();
+    await this.writeGroup(group);
+  }
+
+  async deleteGroup(name: string): Promise<void> {
+    this.assertOpen();
+    await this.removeGroup(name);
+  }
+
+  /** Add per-key usage to the stored totals atomically. */
+  async addKeyUsage(rows: KeyUsageRow[]): Promise<void> {
+    this.assertOpen();
+    if (rows.length > 0) await this.addKeyUsageRows(rows);
+  }
+
+  async keyUsageForDay(day: number): Promise<KeyUsageRow[]> {
+    this.assertOpen();
+    return this.readKeyUsageDay(day);
+  }
+
+  /** Replace the saved counters of these holders (others are kept). */
+  async saveCounters(rows: CounterRow[]): Promise<void> {
+    this.assertOpen();
+    if (rows.length > 0) await this.writeCounters(rows);
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
@@ -36,6 +88,14 @@ export abstract class Store {
 
   protected abstract addUsageRows(rows: UsageRow[]): Promise<void>;
   protected abstract readUsageDay(day: number): Promise<UsageRow[]>;
+  protected abstract readGovernance(): Promise<GovernanceRecords>;
+  protected abstract writeKey(key: KeyRecord): Promise<void>;
+  protected abstract writeRevocation(revocation: Revocation): Promise<void>;
+  protected abstract writeGroup(group: GroupRecord): Promise<void>;
+  protected abstract removeGroup(name: string): Promise<void>;
+  protected abstract addKeyUsageRows(rows: KeyUsageRow[]): Promise<void>;
+  protected abstract readKeyUsageDay(day: number): Promise<KeyUsageRow[]>;
+  protected abstract writeCounters(rows: CounterRow[]): Promise<void>;
   protected abstract closeStore(): Promise<void>;
 
   private assertOpen(): void {
@@ -73,3 +133,14 @@ export function accumulateUsage(into: UsageRow, from: UsageRow): void {
   into.truncated += from.truncated;
 }
 
+export function keyUsageKey(row: Pick<KeyUsageRow, 'day' | 'keyId' | 'model' | 'provider'>): string {
+  return `${row.day}\u0000${row.keyId}\u0000${row.model}\u0000${row.provider}`;
+}
+
+export function accumulateKeyUsage(into: KeyUsageRow, from: KeyUsageRow): void {
+  into.tokensInput += from.tokensInput;
+  into.tokensOutput += from.tokensOutput;
+  into.tokensCacheRead += from.tokensCacheRead;
+  into.tokensCacheCreation += from.tokensCacheCreation;
+  into.requests += from.requests;
+}

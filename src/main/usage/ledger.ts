@@ -1,13 +1,15 @@
-// Usage the workers metered, summed per (UTC day, pool, lane, provider) on the main thread
-// and flushed to the store on an interval and at shutdown. A crash loses at most one flush
-// interval of usage (plus the workers' own batching interval).
+// Usage the workers metered, summed per (UTC day, pool, lane, provider) and per (UTC day, key,
+// model, provider) on the main thread, and flushed to the store on an interval and at
+// shutdown. A crash loses at most one flush interval of usage (plus the workers' own batching
+// interval).
 import type { Logger } from '../../shared/log.js';
 import type { WorkerToMain } from '../../shared/messages.js';
-import type { Store, UsageRow } from '../store/store.js';
-import { accumulateUsage, usageKey } from '../store/store.js';
+import type { KeyUsageRow, Store, UsageRow } from '../store/store.js';
+import { accumulateKeyUsage, accumulateUsage, keyUsageKey, usageKey } from '../store/store.js';
 
 export class UsageLedger {
   private pending = new Map<string, UsageRow>();
+  private pendingByKey = new Map<string, KeyUsageRow>();
   private timer: NodeJS.Timeout | null = null;
   private flushing: Promise<void> = Promise.resolve();
 
@@ -28,26 +30,57 @@ export class UsageLedger {
       if (row === undefined) this.pending.set(key, r);
       else accumulateUsage(row, r);
     }
+    for (const r of msg.keyRecords ?? []) {
+      const key = keyUsageKey(r);
+      const row = this.pendingByKey.get(key);
+      if (row === undefined) this.pendingByKey.set(key, r);
+      else accumulateKeyUsage(row, r);
+    }
+  }
+
+  /** Per-key rows of `day` not yet flushed (a usage read adds them to the stored ones). */
+  pendingKeyRows(day: number): KeyUsageRow[] {
+    const rows: KeyUsageRow[] = [];
+    for (const r of this.pendingByKey.values()) if (r.day === day) rows.push({ ...r });
+    return rows;
   }
 
   /** Write what accumulated; on failure the rows are kept for the next flush. */
   flush(): Promise<void> {
     this.flushing = this.flushing.then(async () => {
-      if (this.pending.size === 0) return;
+      if (this.pending.size === 0 && this.pendingByKey.size === 0) return;
       const batch = this.pending;
+      const keyBatch = this.pendingByKey;
       this.pending = new Map();
+      this.pendingByKey = new Map();
       try {
         await this.store.addUsage([...batch.values()]);
       } catch (err) {
+        this.keepKeyRows(keyBatch);
         this.log.error({ err: (err as Error).message, rows: batch.size }, 'usage flush failed; keeping the rows for the next flush');
         for (const [key, row] of batch) {
           const newer = this.pending.get(key);
           if (newer === undefined) this.pending.set(key, row);
           else accumulateUsage(newer, row);
         }
+        return;
+      }
+      try {
+        await this.store.addKeyUsage([...keyBatch.values()]);
+      } catch (err) {
+        this.log.error({ err: (err as Error).message, rows: keyBatch.size }, 'per-key usage flush failed; keeping the rows for the next flush');
+        this.keepKeyRows(keyBatch);
       }
     });
     return this.flushing;
+  }
+
+  private keepKeyRows(batch: Map<string, KeyUsageRow>): void {
+    for (const [key, row] of batch) {
+      const newer = this.pendingByKey.get(key);
+      if (newer === undefined) this.pendingByKey.set(key, row);
+      else accumulateKeyUsage(newer, row);
+    }
   }
 
   async stop(): Promise<void> {

@@ -82,7 +82,20 @@ export interface CompiledConfig {
     requestTimeoutMs: number;
     connectionsPerOrigin: number;
   };
-  auth: { chain: string[]; upstreamCredentials: 'own' | 'passthrough' };
+  auth: {
+    chain: string[];
+    upstreamCredentials: 'own' | 'passthrough';
+    /** SPKI PEM of the ed25519 key that signs virtual keys; null without auth.signing_key. */
+    keyVerifyPem: string | null;
+    /** Hex HMAC key minted AWS secrets are derived under (from auth.signing_key); null without it. */
+    awsDerivationKeyHex: string | null;
+  };
+  governance: {
+    /** governance.enabled: limits enforced and usage metered per key. */
+    enabled: boolean;
+    /** Verified keys cached per worker. */
+    keyCacheEntries: number;
+  };
   providers: CompiledProvider[];
   lanes: CompiledLane[];
   pools: CompiledPool[];

@@ -7,7 +7,7 @@ export { SlotRegistry, type MetricSeriesSpec, type MetricSeriesEntry, type Recla
 export { LaneCounters } from './lane-counters.js';
 export { BreakerCells, ErrorWindowCounts } from './breaker-cells.js';
 export { ConcurrencyGauges } from './concurrency-gauges.js';
-export { GovernanceCounters } from './governance-counters.js';
+export { GovernanceCounters, GOV_REFUSED } from './governance-counters.js';
 export { MetricSeries, type HistogramSnapshot } from './metric-series.js';
 export { WIDE_DELTA_MAX } from './wide-counter.js';
 export type { GrowableSharedArrayBuffer } from './growable-buffer.js';

@@ -13,7 +13,7 @@ export const WORD_BYTES = 4;
 /** 'GWAB' in ASCII: `attach` refuses a buffer that does not start with it. */
 export const LAYOUT_MAGIC = 0x47574142;
 /** Bumped on any change below, so a stale worker build cannot misread the buffer. */
-export const LAYOUT_VERSION = 1;
+export const LAYOUT_VERSION = 2;
 
 export const HEADER_MAGIC = 0;
 export const HEADER_VERSION = 1;
@@ -33,10 +33,13 @@ export const KIND_FREE = 0;
 export const KIND_LANE = 1;
 export const KIND_CONCURRENCY = 2;
 export const KIND_CELL = 3;
+/** Retired (layout 1's per-bucket governance record); the number is not reused. */
 export const KIND_GOVERNANCE = 4;
 export const KIND_COUNTER = 5;
 export const KIND_GAUGE = 6;
 export const KIND_HISTOGRAM = 7;
+export const KIND_GOV_KEY = 8;
+export const KIND_GOV_GROUP = 9;
 
 export const RECORD_KIND = 0;
 
@@ -108,18 +111,55 @@ export const COOLDOWN_NONE = 0;
 /** Raw = ticks + COOLDOWN_BIAS keeps a signed tick range in a Uint32 with 0 left free. */
 export const COOLDOWN_BIAS = 0x80000000;
 
-// ---- governance record (one bucket, i.e. one (group or key, window)) ---------------------
+// ---- governance records (one per key, one per group, each holding all its windows) ------
+//
+// Every value is a BigUint64 word: a 16-bit window tag in the top bits (which window the value
+// counts, see src/shared/governance/windows.ts) and the count in the low 48 bits. A word whose
+// tag is older than the current window reads as 0, so a window "rolls" by the first CAS that
+// writes the new tag: there is no separate start word to race with, no zeroing stores that
+// could wipe a concurrent reserve, and a settle that remembers its reservation's tag can never
+// subtract from a newer window.
 
-/** Uint32: epoch seconds the current window started; 0 = never started. Rolled by CAS. */
-export const GOV_WINDOW_START_SEC = 1;
-/** BigInt64 fields start here (word 4 = BigInt64 index (slot + 4) / 2). */
-export const GOV_VALUES = 4;
-/** Field numbers of the BigInt64 values, in order. */
+/** Low bits of a governance value word hold the count; the top 16 bits hold the window tag. */
+export const GOV_VALUE_BITS = 48n;
+export const GOV_VALUE_MAX = (1n << GOV_VALUE_BITS) - 1n;
+
+/** Metrics inside one window. */
 export const GOV_REQUESTS = 0;
 export const GOV_TOKENS = 1;
 export const GOV_SPEND_MICROS = 2;
-export const GOV_FIELD_COUNT = 3;
-export const GOVERNANCE_RECORD_WORDS = GOV_VALUES + 2 * GOV_FIELD_COUNT;
+export const GOV_METRICS = 3;
+
+/** Key record: word 0 kind, word 1 dirty flag, then five values (48 bytes in all). */
+/** Int32: 1 when a value changed since main last saved the record (so a save of a million
+ * keys reads a million flags, not five million BigInts). */
+export const GOV_KEY_DIRTY = 1;
+export const GOV_KEY_VALUES = 2;
+/** Value numbers inside a key record: the minute window (rpm, tpm) and the budget window. */
+export const GOV_KEY_MINUTE_REQUESTS = 0;
+export const GOV_KEY_MINUTE_TOKENS = 1;
+export const GOV_KEY_BUDGET_REQUESTS = 2;
+export const GOV_KEY_BUDGET_TOKENS = 3;
+export const GOV_KEY_BUDGET_SPEND = 4;
+export const GOV_KEY_VALUE_COUNT = 5;
+export const GOV_KEY_RECORD_WORDS = GOV_KEY_VALUES + 2 * GOV_KEY_VALUE_COUNT;
+
+/** Group record: word 0 kind, word 1 requests in flight (the `concurrent` limit, a permit
+ * block), then window w's metric m at value number w * GOV_METRICS + m for the five group
+ * windows, then one shadow word per holder (so main can reclaim a dead worker's in-flight). */
+export const GOV_GROUP_VALUES = 2;
+export const GOV_GROUP_WINDOWS = 5;
+export const GOV_GROUP_VALUE_COUNT = GOV_GROUP_WINDOWS * GOV_METRICS;
+export const GOV_GROUP_HOLDERS = GOV_GROUP_VALUES + 2 * GOV_GROUP_VALUE_COUNT;
+
+export function govGroupRecordWords(holders: number): number {
+  return evenWords(GOV_GROUP_HOLDERS + holders);
+}
+
+/** The BigUint64 index of value `value` of the record at `slot` whose values start at `base`. */
+export function govValueIndex(slot: number, base: number, value: number): number {
+  return (slot + base + 2 * value) >> 1;
+}
 
 // ---- metric records ----------------------------------------------------------------------
 

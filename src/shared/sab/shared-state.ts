@@ -73,7 +73,7 @@ export class SharedState {
     this.lanes = new LaneCounters(this.views, holderId);
     this.breakers = new BreakerCells(this.views, holderId);
     this.concurrency = new ConcurrencyGauges(this.views, holderId);
-    this.governance = new GovernanceCounters(this.views);
+    this.governance = new GovernanceCounters(this.views, holderId);
     this.metrics = new MetricSeries(this.views);
     this.posted = Object.freeze({ memory: buffer });
   }

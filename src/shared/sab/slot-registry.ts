@@ -11,19 +11,21 @@ import {
   CELL_RECORD_WORDS,
   COUNTER_RECORD_WORDS,
   GAUGE_RECORD_WORDS,
-  GOVERNANCE_RECORD_WORDS,
+  GOV_KEY_RECORD_WORDS,
   HEADER_WORDS,
   HIST_BOUNDS_MAX,
   KIND_CELL,
   KIND_CONCURRENCY,
   KIND_COUNTER,
   KIND_GAUGE,
-  KIND_GOVERNANCE,
+  KIND_GOV_GROUP,
+  KIND_GOV_KEY,
   KIND_HISTOGRAM,
   KIND_LANE,
   MAIN_HOLDER,
   WORD_BYTES,
   concurrencyRecordWords,
+  govGroupRecordWords,
   histogramRecordWords,
   laneRecordWords,
 } from './layout.js';
@@ -57,7 +59,11 @@ export class SlotRegistry implements SlotAssigner {
   private readonly defaultCells = new Map<string, number>();
   private readonly cellsByLane = new Map<string, number[]>();
   private readonly concurrencySlots = new Map<string, number>();
-  private readonly governanceSlots = new Map<string, number>();
+  private readonly groupSlots = new Map<string, number>();
+  /** Key records handed back by deleted keys, reused before the buffer grows (LIFO). */
+  private readonly freeKeySlots: number[] = [];
+  private keySlotsInUse = 0;
+  private readonly groupWords: number;
   private readonly metricEntries = new Map<string, MetricSeriesEntry>();
   private readonly laneWords: number;
   private readonly concurrencyWords: number;
@@ -66,6 +72,7 @@ export class SlotRegistry implements SlotAssigner {
     if (state.holderId !== MAIN_HOLDER) throw new Error('the SlotRegistry lives on the main thread');
     this.laneWords = laneRecordWords(state.holders);
     this.concurrencyWords = concurrencyRecordWords(state.holders);
+    this.groupWords = govGroupRecordWords(state.holders);
   }
 
   // ---- SlotAssigner --------------------------------------------------------------------------
@@ -104,12 +111,36 @@ export class SlotRegistry implements SlotAssigner {
 
   // ---- governance and metrics ------------------------------------------------------------------
 
-  /** Requests/tokens/spend of one bucket (e.g. `group:acme@day`). */
-  governanceSlot(bucketId: string): number {
-    const known = this.governanceSlots.get(bucketId);
+  /**
+   * A key's record (all its windows). Keys come and go by the million, so a deleted key's
+   * record is handed back (releaseKeySlot) and reused, zeroed, by the next key.
+   */
+  allocateKeySlot(): number {
+    const reused = this.freeKeySlots.pop();
+    let slot: number;
+    if (reused !== undefined) {
+      slot = reused;
+      this.state.governance.clear(slot, false);
+    } else {
+      slot = this.allocate(GOV_KEY_RECORD_WORDS, KIND_GOV_KEY, 'governance key record');
+    }
+    this.keySlotsInUse++;
+    return slot;
+  }
+
+  /** A deleted key's record, to be reused (after every worker dropped the key). */
+  releaseKeySlot(slot: number): void {
+    if (this.state.kindAt(slot) !== KIND_GOV_KEY) throw new Error(`slot ${slot} is not a key record`);
+    this.freeKeySlots.push(slot);
+    this.keySlotsInUse--;
+  }
+
+  /** A group's record (all its windows and its in-flight count); kept by name for the process. */
+  groupSlot(name: string): number {
+    const known = this.groupSlots.get(name);
     if (known !== undefined) return known;
-    const slot = this.allocate(GOVERNANCE_RECORD_WORDS, KIND_GOVERNANCE, `governance bucket ${JSON.stringify(bucketId)}`);
-    this.governanceSlots.set(bucketId, slot);
+    const slot = this.allocate(this.groupWords, KIND_GOV_GROUP, `governance group ${JSON.stringify(name)}`);
+    this.groupSlots.set(name, slot);
     return slot;
   }
 
@@ -181,7 +212,7 @@ export class SlotRegistry implements SlotAssigner {
     return {
       lanes: this.laneSlots.size,
       cells,
-      governance: this.governanceSlots.size,
+      governance: this.keySlotsInUse + this.groupSlots.size,
       concurrency: this.concurrencySlots.size,
       metrics: this.metricEntries.size,
       bytes: this.bytesNeeded(),
@@ -202,6 +233,7 @@ export class SlotRegistry implements SlotAssigner {
     let probes = 0;
     for (const slot of this.laneSlots.values()) permits += this.state.lanes.reclaimHolder(slot, holderId);
     for (const slot of this.concurrencySlots.values()) permits += this.state.concurrency.reclaimHolder(slot, holderId);
+    for (const slot of this.groupSlots.values()) permits += this.state.governance.reclaimHolder(slot, holderId);
     for (const cells of this.cellsByLane.values()) {
       for (const cell of cells) if (this.state.breakers.reclaimProbe(cell, holderId)) probes++;
     }

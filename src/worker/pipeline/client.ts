@@ -31,6 +31,11 @@ export interface IngressRequest {
   xApiKey: string;
   xGoogApiKey: string;
   body: Buffer;
+  /**
+   * Only for a SigV4-signed request (`Authorization: AWS4-HMAC-SHA256 ...`): the raw path and
+   * every header, which the signature covers (copied only then: most requests never need it).
+   */
+  sigv4?: { path: string; headers: Record<string, string> };
   /** Monotonic ms when the request arrived. */
   startedMs: number;
 }

@@ -13,6 +13,8 @@ import type { ClientResponse, IngressRequest } from './client.js';
 import { endStreamWithError, kindForUpstreamStatus, respondError } from './respond-error.js';
 import { topLevelValueText } from '../../shared/protocols/framing/json-field.js';
 import { passthroughCredential, type OutgoingRequest } from '../upstream/auth/upstream-auth.js';
+import type { AdmissionLease } from './admission-lease.js';
+import { OPEN_LEASE } from '../governance/lease.js';
 
 /** How the current attempt's successful response travels back. */
 const enum Relay {
@@ -117,6 +119,8 @@ export class Exchange implements Dispatcher.DispatchHandler {
     private readonly client: ClientResponse,
     /** The caller's protocol (errors and responses are written in it). */
     private readonly codec: Codec,
+    /** What admission reserved; settled once at the request's end, whatever the path. */
+    private lease: AdmissionLease | null = null,
   ) {
     client.onAbort(() => this.controller?.abort(new Error('client went away')));
   }
@@ -161,11 +165,13 @@ export class Exchange implements Dispatcher.DispatchHandler {
     } else {
       respondError(this.client, this.codec, kind, message);
     }
+    this.settleLease(false);
   }
 
   private attemptLane(lane: LaneRuntime): void {
     if (!this.gauges.tryAcquire(lane.compiled)) {
       respondError(this.client, this.codec, 'exhausted', `lane "${lane.compiled.name}" is at capacity`, 2);
+      this.settleLease(false);
       return;
     }
     this.permitHeld = true;
@@ -200,6 +206,7 @@ export class Exchange implements Dispatcher.DispatchHandler {
       this.releasePermit(true);
       if (err instanceof GatewayError) respondError(this.client, this.codec, err.kind, err.message, err.retryAfterSecs);
       else respondError(this.client, this.codec, 'invalid_request', 'the request could not be translated');
+      this.settleLease(false);
       return;
     }
     const outgoing: OutgoingRequest = { method: 'POST', origin: provider.compiled.origin, path, headers, body: bodyText };
@@ -224,11 +231,13 @@ export class Exchange implements Dispatcher.DispatchHandler {
   private credentialMissing(): void {
     this.releasePermit(false);
     respondError(this.client, this.codec, 'unauthorized', `no upstream credential is available for provider "${this.lane!.provider.compiled.name}"`);
+    this.settleLease(false);
   }
 
   private dispatch(outgoing: OutgoingRequest): void {
     if (this.client.aborted) {
       this.releasePermit(true);
+      this.settleLease(false);
       return;
     }
     const remainingMs = Math.max(1, Math.floor(this.deadlineMs - performance.now()));
@@ -369,6 +378,7 @@ export class Exchange implements Dispatcher.DispatchHandler {
   onResponseError(_controller: Dispatcher.DispatchController, err: Error): void {
     if (this.client.aborted) {
       this.releasePermit(false);
+      this.settleLease(false);
       return;
     }
     const timedOut = (err as { code?: string }).code === 'UND_ERR_HEADERS_TIMEOUT' || (err as { code?: string }).code === 'UND_ERR_BODY_TIMEOUT';
@@ -377,13 +387,17 @@ export class Exchange implements Dispatcher.DispatchHandler {
     if (!this.client.started) {
       this.releasePermit(true);
       if (this.pool !== null) this.nextAttempt(kind, message);
-      else respondError(this.client, this.codec, kind, message);
+      else {
+        respondError(this.client, this.codec, kind, message);
+        this.settleLease(false);
+      }
       return;
     }
     // After the first byte there is no failover: end the stream with the protocol's error event.
     const encoder = this.encoder ?? this.codec.createStreamEncoder();
     endStreamWithError(this.client, encoder, kind, message);
     this.releasePermit(true);
+    this.settleLease(false);
   }
 
   // ---- relay helpers ----
@@ -395,6 +409,7 @@ export class Exchange implements Dispatcher.DispatchHandler {
     endStreamWithError(this.client, this.encoder!, 'upstream_error', message);
     if (controller !== null && !controller.aborted) controller.abort(new Error(message));
     this.releasePermit(true);
+    this.settleLease(false);
   }
 
   private writeOrPause(controller: Dispatcher.DispatchController, out: PassthroughBytes): void {
@@ -441,6 +456,7 @@ export class Exchange implements Dispatcher.DispatchHandler {
       controller.abort(new Error('response over the translate cap'));
       respondError(this.client, this.codec, 'upstream_error', 'the upstream response is larger than the translation limit');
       this.chunks = [];
+      this.settleLease(false);
       return;
     }
     this.relay = Relay.PassOversize;
@@ -503,6 +519,7 @@ export class Exchange implements Dispatcher.DispatchHandler {
     if (upstreamCodec === this.codec) {
       // Same protocol: the vendor's own error, body and headers, is already in the caller's shape.
       this.client.respond(status, relayableHeaders(this.lastErrorHeaders, this.lastErrorContentType), this.lastErrorText);
+      this.settleLease(false);
       return;
     }
     let parsed: unknown;
@@ -513,12 +530,26 @@ export class Exchange implements Dispatcher.DispatchHandler {
     }
     const retryAfterSecs = this.lastErrorRetryAfter !== '' ? Number(this.lastErrorRetryAfter) || undefined : undefined;
     respondError(this.client, this.codec, kindForUpstreamStatus(status), upstreamCodec.upstreamErrorMessage(status, parsed), retryAfterSecs);
+    this.settleLease(false);
   }
 
   private complete(ok: boolean): void {
     const lane = this.lane!;
     this.releasePermit(!ok);
     this.metering.record(this.pool?.compiled.name ?? '', lane, this.usage, this.truncated);
+    this.settleLease(ok);
+  }
+
+  /** The lease is settled once, at whichever end the request reaches first (lead: this moves
+   * into routing's single finish(disposition)). */
+  private settleLease(ok: boolean): void {
+    const lease = this.lease;
+    if (lease === null) return;
+    this.lease = null;
+    if (lease === OPEN_LEASE) return; // the open front door reserved nothing: no object made
+
+    const lane = this.lane;
+    lease.settle(this.usage, lane === null ? null : { lane: lane.compiled.name, provider: lane.provider.compiled.name }, ok);
   }
 
   private releasePermit(failed: boolean): void {

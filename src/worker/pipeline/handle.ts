@@ -10,11 +10,16 @@ import type { Metering } from '../metering.js';
 import type { ClientResponse, IngressRequest } from './client.js';
 import { Exchange } from './exchange.js';
 import { respondError } from './respond-error.js';
+import type { Authenticator, AuthResult } from '../auth/authenticate.js';
+import type { Admission } from '../governance/admit.js';
+import { Refusal } from '../governance/refusal.js';
 
 export interface PipelineDeps {
   runtime(): Runtime;
   gauges: LaneGauges;
   metering: Metering;
+  auth: Authenticator;
+  admission: Admission;
 }
 
 /** JSON routes accept a JSON content type, or none (many clients omit it). */
@@ -125,7 +130,35 @@ export function handleRequest(deps: PipelineDeps, req: IngressRequest, client: C
     }
   }
 
-  const exchange = new Exchange(runtime, deps.gauges, deps.metering, req, client, codec);
+  // authenticate, then admit: both answer in the caller's protocol when they refuse.
+  const auth = deps.auth.authenticate(req, runtime.config);
+  if (auth instanceof Promise) {
+    const t = target;
+    const c = codec;
+    auth.then(
+      (result) => admitAndStart(deps, runtime, req, client, c, raw, body, routeInfo, t, result),
+      () => respondError(client, c, 'internal', 'the key could not be verified'),
+    );
+    return;
+  }
+  admitAndStart(deps, runtime, req, client, codec, raw, body, routeInfo, target, auth);
+}
+
+function admitAndStart(
+  deps: PipelineDeps, runtime: Runtime, req: IngressRequest, client: ClientResponse, codec: Codec,
+  raw: string, body: unknown, routeInfo: RouteInfo, target: Target, auth: AuthResult,
+): void {
+  if (auth instanceof Refusal) {
+    respondError(client, codec, auth.kind, auth.message, auth.retryAfterSecs);
+    return;
+  }
+  const targetName = target.pool !== null ? target.pool.compiled.name : target.lane!.compiled.name;
+  const lease = deps.admission.admit(auth, targetName, runtime.config.governance.enabled);
+  if (lease instanceof Refusal) {
+    respondError(client, codec, lease.kind, lease.message, lease.retryAfterSecs);
+    return;
+  }
+  const exchange = new Exchange(runtime, deps.gauges, deps.metering, req, client, codec, lease);
   exchange.start(raw, body, routeInfo, target.pool, target.lane);
 }
 

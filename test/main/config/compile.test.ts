@@ -54,7 +54,7 @@ describe('compileConfig', () => {
     assert.deepEqual(compiled.listen, { host: '::1', port: 8090 });
     assert.deepEqual(compiled.limits, { maxBodyBytes: 1000, translateBodyCapBytes: 10 * 1024 * 1024 });
     assert.deepEqual(compiled.upstream, { http1Only: false, h2PriorKnowledge: false, requestTimeoutMs: 12000, connectionsPerOrigin: 1024 });
-    assert.deepEqual(compiled.auth, { chain: [], upstreamCredentials: 'own' });
+    assert.deepEqual(compiled.auth, { chain: [], upstreamCredentials: 'own', keyVerifyPem: null, awsDerivationKeyHex: null });
 
     assert.deepEqual(compiled.providers, [{
       name: 'up', protocol: 'openai', origin: 'http://127.0.0.1:9000', basePath: '/v1', auth: { mode: 'none' }, headers: { 'x-extra': 'yes' }, missingKey: false,

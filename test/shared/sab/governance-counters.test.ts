@@ -1,6 +1,9 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { GOV_REQUESTS, GOV_SPEND_MICROS, GOV_TOKENS, SharedInvariantError, SharedState, SlotRegistry, workerHolder } from '../../../src/shared/sab/index.js';
+import {
+  GOV_KEY_BUDGET_SPEND, GOV_KEY_MINUTE_REQUESTS, GOV_REFUSED, GOV_REQUESTS, GOV_SPEND_MICROS, GOV_TOKENS,
+  SharedInvariantError, SharedState, SlotRegistry, workerHolder,
+} from '../../../src/shared/sab/index.js';
 
 function setup(): { main: SharedState; registry: SlotRegistry } {
   const main = SharedState.create({ holders: 3 });
@@ -8,65 +11,96 @@ function setup(): { main: SharedState; registry: SlotRegistry } {
 }
 
 describe('governance counters', () => {
-  it('adds and reads each field independently, past 2^53 for money', () => {
+  it('a key record is 48 bytes and holds every window of the key', () => {
     const { main, registry } = setup();
-    const g = registry.governanceSlot('group:acme@day');
-    main.governance.add(g, GOV_REQUESTS, 1n);
-    main.governance.add(g, GOV_TOKENS, 1234n);
-    const big = 2n ** 60n;
-    main.governance.add(g, GOV_SPEND_MICROS, big);
-    main.governance.add(g, GOV_SPEND_MICROS, 7n);
-    assert.equal(main.governance.read(g, GOV_REQUESTS), 1n);
-    assert.equal(main.governance.read(g, GOV_TOKENS), 1234n);
-    assert.equal(main.governance.read(g, GOV_SPEND_MICROS), big + 7n);
-    main.governance.add(g, GOV_SPEND_MICROS, -7n);
-    assert.equal(main.governance.read(g, GOV_SPEND_MICROS), big);
-    assert.throws(() => main.governance.read(g, 3), RangeError);
+    const before = registry.bytesNeeded();
+    const k = registry.allocateKeySlot();
+    assert.equal(registry.bytesNeeded() - before, 48);
+    const g = main.governance;
+    assert.equal(g.tryReserve(g.keyIndex(k, GOV_KEY_MINUTE_REQUESTS), 10, 1, 2), 10);
+    assert.equal(g.tryReserve(g.keyIndex(k, GOV_KEY_MINUTE_REQUESTS), 10, 1, 2), 10);
+    assert.equal(g.tryReserve(g.keyIndex(k, GOV_KEY_MINUTE_REQUESTS), 10, 1, 2), GOV_REFUSED);
+    g.add(g.keyIndex(k, GOV_KEY_BUDGET_SPEND), 3, 2 ** 40);
+    assert.equal(g.read(g.keyIndex(k, GOV_KEY_BUDGET_SPEND), 3), 2 ** 40);
+    assert.throws(() => g.keyIndex(k, 5), RangeError);
   });
 
-  it('tryAdd never passes the max', () => {
+  it('a new window starts at zero without a separate roll, and a stale refund cannot touch it', () => {
     const { main, registry } = setup();
-    const g = registry.governanceSlot('key:k1@minute');
-    assert.equal(main.governance.tryAdd(g, GOV_REQUESTS, 1n, 2n), true);
-    assert.equal(main.governance.tryAdd(g, GOV_REQUESTS, 1n, 2n), true);
-    assert.equal(main.governance.tryAdd(g, GOV_REQUESTS, 1n, 2n), false);
-    assert.equal(main.governance.tryAdd(g, GOV_TOKENS, 500n, 400n), false);
-    assert.equal(main.governance.read(g, GOV_REQUESTS), 2n);
-    assert.equal(main.governance.read(g, GOV_TOKENS), 0n);
-  });
-
-  it('rolls a window once and zeroes it', () => {
-    const { main, registry } = setup();
-    const g = registry.governanceSlot('group:acme@minute');
+    const grp = registry.groupSlot('acme');
     const w = SharedState.attach(main.buffers(), workerHolder(0));
-    assert.equal(main.governance.windowStartSec(g), 0);
-    assert.equal(main.governance.tryRollWindow(g, 0, 60), true);
-    main.governance.add(g, GOV_REQUESTS, 5n);
-    main.governance.set(g, GOV_SPEND_MICROS, 99n);
-    assert.equal(w.governance.tryRollWindow(g, 60, 120), true);
-    assert.equal(main.governance.tryRollWindow(g, 60, 120), false, 'the second roller loses');
-    assert.equal(main.governance.windowStartSec(g), 120);
-    assert.equal(main.governance.read(g, GOV_REQUESTS), 0n);
-    assert.equal(main.governance.read(g, GOV_SPEND_MICROS), 0n);
-    assert.throws(() => main.governance.tryRollWindow(g, 120, -1), RangeError);
+    const at = main.governance.groupIndex(grp, 0, GOV_REQUESTS);
+    // Window 5: fill to the cap of 3.
+    for (let i = 0; i < 3; i++) assert.equal(w.governance.tryReserve(at, 5, 1, 3), 5);
+    assert.equal(w.governance.tryReserve(at, 5, 1, 3), GOV_REFUSED);
+    // Window 6 begins: the first reserve writes the new tag and counts from 0.
+    assert.equal(main.governance.tryReserve(at, 6, 1, 3), 6);
+    assert.equal(main.governance.read(at, 6), 1);
+    assert.equal(main.governance.read(at, 5), 1, 'a reader of the old window sees the newer one');
+    // A refund of a window-5 reservation arriving late is dropped: window 6 is not driven down.
+    w.governance.refund(at, 5, 1);
+    assert.equal(main.governance.read(at, 6), 1);
+    // A thread still computing window 5 lands in window 6 (the stored one is newer).
+    assert.equal(w.governance.tryReserve(at, 5, 1, 3), 6);
+    assert.equal(main.governance.read(at, 6), 2);
+    // A refund in the right window never goes below zero.
+    main.governance.refund(at, 6, 10);
+    assert.equal(main.governance.read(at, 6), 0);
+  });
+
+  it('a zero-delta check refuses a spent budget; tokens and spend are separate values', () => {
+    const { main, registry } = setup();
+    const grp = registry.groupSlot('acme');
+    const g = main.governance;
+    const spend = g.groupIndex(grp, 2, GOV_SPEND_MICROS);
+    assert.equal(g.tryReserve(spend, 1, 0, 100), 1);
+    g.add(spend, 1, 100);
+    assert.equal(g.tryReserve(spend, 1, 0, 100), GOV_REFUSED);
+    assert.equal(g.read(g.groupIndex(grp, 2, GOV_TOKENS), 1), 0);
+  });
+
+  it('snapshots and restores tagged words; a freed key slot is reused zeroed', () => {
+    const { main, registry } = setup();
+    const g = main.governance;
+    const k = registry.allocateKeySlot();
+    g.add(g.keyIndex(k, GOV_KEY_MINUTE_REQUESTS), 9, 4);
+    const snap = g.snapshot(k, false);
+    assert.ok(snap !== null);
+    registry.releaseKeySlot(k);
+    const again = registry.allocateKeySlot();
+    assert.equal(again, k);
+    assert.equal(g.read(g.keyIndex(k, GOV_KEY_MINUTE_REQUESTS), 9), 0);
+    assert.equal(g.snapshot(k, false), null);
+    g.restore(k, false, snap);
+    assert.equal(g.read(g.keyIndex(k, GOV_KEY_MINUTE_REQUESTS), 9), 4);
+  });
+});
+
+describe('governance key dirty flag', () => {
+  it('is set by a worker and taken once by main', () => {
+    const { main, registry } = setup();
+    const k = registry.allocateKeySlot();
+    const w = SharedState.attach(main.buffers(), workerHolder(0));
+    assert.equal(main.governance.takeKeyDirty(k), false);
+    w.governance.markKeyDirty(k);
+    w.governance.markKeyDirty(k);
+    assert.equal(main.governance.takeKeyDirty(k), true);
+    assert.equal(main.governance.takeKeyDirty(k), false);
   });
 });
 
 describe('governance concurrency', () => {
-  it('bounds in-flight requests per bucket, and reclaims a dead holder\'s share', () => {
+  it('bounds in-flight requests per group, and reclaims a dead holder\'s share', () => {
     const { main, registry } = setup();
-    const c = registry.concurrencySlot('group:acme@total');
+    const c = registry.groupSlot('acme');
     const w = SharedState.attach(main.buffers(), workerHolder(1));
-    assert.equal(w.concurrency.tryAcquire(c, 2), true);
-    assert.equal(main.concurrency.tryAcquire(c, 2), true);
-    assert.equal(main.concurrency.tryAcquire(c, 2), false);
-    assert.equal(main.concurrency.inflight(c), 2);
-    assert.equal(main.concurrency.available(c, 3), 1);
-    assert.equal(main.concurrency.available(c, 0), Infinity);
-    assert.equal(w.concurrency.heldByThisThread(c), 1);
+    assert.equal(w.governance.tryEnter(c, 2), true);
+    assert.equal(main.governance.tryEnter(c, 2), true);
+    assert.equal(main.governance.tryEnter(c, 2), false);
+    assert.equal(main.governance.inflight(c), 2);
     assert.deepEqual(registry.reclaimHolder(workerHolder(1)), { permits: 1, probes: 0 });
-    main.concurrency.release(c);
-    assert.equal(main.concurrency.inflight(c), 0);
-    assert.throws(() => main.concurrency.release(c), SharedInvariantError);
+    main.governance.leave(c);
+    assert.equal(main.governance.inflight(c), 0);
+    assert.throws(() => main.governance.leave(c), SharedInvariantError);
   });
 });

@@ -39,7 +39,7 @@ describe('shared state across worker threads', () => {
     const wideCounter = registry.metricSeries('near-carry', { kind: 'counter' });
     const histogram = registry.metricSeries('duration', { kind: 'histogram', bounds: [1, 2, 4] });
     const probeGauge = registry.metricSeries('probe-owners', { kind: 'gauge' });
-    const gov = registry.governanceSlot('group:acme@day');
+    const gov = registry.groupSlot('acme');
     const cell = registry.cellSlot('p', 'gpt');
     // Start the wide counter just under 2^31 so the racing adds must carry.
     const preset = 2 ** 31 - 1_000;
@@ -47,7 +47,7 @@ describe('shared state across worker threads', () => {
 
     const barrier = new SharedArrayBuffer(8);
     const gate = new Int32Array(barrier);
-    const base = { mode: 'hammer' as const, buffers: main.buffers(), barrier, iterations: ITERATIONS, lane, maxConcurrent: 2, budgetLane, maxRequests: 7_777, counter, wideCounter, histogram, probeGauge, gov, tokenCap: 25_000, cell, nowSec: NOW_SEC };
+    const base = { mode: 'hammer' as const, buffers: main.buffers(), barrier, iterations: ITERATIONS, lane, maxConcurrent: 2, budgetLane, maxRequests: 7_777, counter, wideCounter, histogram, probeGauge, gov, govTag: 7, tokenCap: 25_000, cell, nowSec: NOW_SEC };
     const workers = Array.from({ length: WORKERS }, (_, w) => new Worker(FIXTURE, { workerData: { ...base, holderId: workerHolder(w) } satisfies HammerTask }));
     const exits = workers.map((w) => once(w, 'exit'));
     const reports = workers.map((w) => nextMessage<HammerReport>(w));
@@ -70,9 +70,9 @@ describe('shared state across worker threads', () => {
     assert.equal(main.metrics.counterValue(wideCounter), preset + total, 'carry under contention');
     const h = main.metrics.readHistogram(histogram);
     assert.equal(h.count, total);
-    assert.equal(main.governance.read(gov, GOV_REQUESTS), BigInt(total));
+    assert.equal(main.governance.read(main.governance.groupIndex(gov, 2, GOV_REQUESTS), 7), total);
     assert.equal(sum((r) => r.tokenWins), 25_000);
-    assert.equal(main.governance.read(gov, GOV_TOKENS), 25_000n);
+    assert.equal(main.governance.read(main.governance.groupIndex(gov, 2, GOV_TOKENS), 7), 25_000);
     assert.equal(sum((r) => r.probeOverlaps), 0, 'one probe at a time');
     assert.ok(sum((r) => r.probeClaims) > 0);
     assert.equal(main.breakers.probeInFlight(cell), false);

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  HEADER_BYTES, KIND_CELL, KIND_GOVERNANCE, KIND_LANE, SharedCapacityError, SharedState, SlotRegistry, type SharedBuffers,
+  HEADER_BYTES, KIND_CELL, KIND_GOV_GROUP, KIND_LANE, SharedCapacityError, SharedState, SlotRegistry, type SharedBuffers,
 } from '../../../src/shared/sab/index.js';
 
 describe('slot registry', () => {
@@ -11,19 +11,19 @@ describe('slot registry', () => {
     const a = r.laneSlot('a');
     const cell = r.cellSlot('p', 'a');
     const def = r.defaultCellSlot('a');
-    const g = r.governanceSlot('group:x@day');
+    const g = r.groupSlot('x');
     for (let i = 0; i < 3; i++) {
       assert.equal(r.laneSlot('a'), a);
       assert.equal(r.cellSlot('p', 'a'), cell);
       assert.equal(r.defaultCellSlot('a'), def);
-      assert.equal(r.governanceSlot('group:x@day'), g);
+      assert.equal(r.groupSlot('x'), g);
     }
     const all = [a, cell, def, g, r.laneSlot('b'), r.cellSlot('q', 'a'), r.cellSlot('p', 'b'), r.concurrencySlot('group:x@day')];
     assert.equal(new Set(all).size, all.length);
     for (const s of all) assert.equal(s % 2, 0, '8-byte aligned');
     assert.equal(main.kindAt(a), KIND_LANE);
     assert.equal(main.kindAt(cell), KIND_CELL);
-    assert.equal(main.kindAt(g), KIND_GOVERNANCE);
+    assert.equal(main.kindAt(g), KIND_GOV_GROUP);
     assert.deepEqual([...r.cellsOfLane('a')].sort(), [cell, def, r.cellSlot('q', 'a')].sort());
     assert.deepEqual(r.cellsOfLane('nope'), []);
     assert.equal(r.counts().lanes, 2);

@@ -1,0 +1,56 @@
+// The authenticate step: who is calling. Under `auth.chain: []` (the open front door) nobody
+// is asked; under `[keys]` the caller must present a valid virtual key (a bearer secret in the
+// header its SDK uses, or a SigV4 signature made with the key's AWS credential on the Bedrock
+// routes), else 401 in the ingress protocol's shape. Answers synchronously when the key was
+// verified before (the cache), with a promise the first time.
+import type { CompiledConfig } from '../../shared/config/compiled.js';
+import type { IngressRequest } from '../pipeline/client.js';
+import type { AdmissionKey, KeyTable } from '../governance/key-table.js';
+import { Refusal } from '../governance/refusal.js';
+import { isSigV4, presentedSecret } from './credential.js';
+import type { KeyVerifier, VerifiedKey } from './key-verifier.js';
+import type { SigV4Verifier } from './sigv4-verifier.js';
+
+/** A key, null for the open front door, or a refusal. */
+export type AuthResult = AdmissionKey | null | Refusal;
+
+const NO_KEY = new Refusal('unauthorized', 'a valid gateway key is required (Authorization: Bearer, x-api-key, x-goog-api-key or a SigV4 signature)');
+const BAD_KEY = new Refusal('unauthorized', 'the key is not valid (bad signature, malformed or expired)');
+const UNKNOWN_KEY = new Refusal('unauthorized', 'the key is not valid (revoked or unknown)');
+const ROTATED_KEY = new Refusal('unauthorized', 'the key is not valid (it was rotated: use the new secret)');
+const NO_MODULE = new Refusal('unauthorized', 'no module of auth.chain can verify this caller');
+
+export class Authenticator {
+  constructor(
+    private readonly verifier: KeyVerifier,
+    private readonly table: KeyTable,
+    private readonly sigv4: SigV4Verifier,
+  ) {}
+
+  authenticate(req: IngressRequest, config: CompiledConfig): AuthResult | Promise<AuthResult> {
+    const chain = config.auth.chain;
+    if (chain.length === 0) return null;
+    if (!chain.includes('keys')) return NO_MODULE;
+    if (isSigV4(req.authorization)) return this.sigv4.verify(req, this.table, config);
+    const secret = presentedSecret(req);
+    if (secret === '') return NO_KEY;
+    const hit = this.verifier.cached(secret, Math.floor(Date.now() / 1000));
+    if (hit !== undefined) return this.resolve(hit);
+    return this.verifier.verify(secret).then((verified) => (verified === null ? BAD_KEY : this.resolve(verified)));
+  }
+
+  /** Is `secret` a valid key right now (for GET /metrics under a non-empty chain)? */
+  async valid(secret: string): Promise<boolean> {
+    if (secret === '') return false;
+    const verified = this.verifier.cached(secret, Math.floor(Date.now() / 1000)) ?? (await this.verifier.verify(secret));
+    return verified !== null && !(this.resolve(verified) instanceof Refusal);
+  }
+
+  /** Revocation and rotation: the key must still be in main's table with this very jti. */
+  private resolve(verified: VerifiedKey): AuthResult {
+    const entry = this.table.key(verified.sub);
+    if (entry === undefined) return UNKNOWN_KEY;
+    if (entry.key.jti !== verified.jti) return ROTATED_KEY;
+    return entry;
+  }
+}

@@ -1,0 +1,32 @@
+// The admit step: a lease for the request, or the refusal that answers it (see admission.ts).
+import type { SharedState } from '../../shared/sab/index.js';
+import type { AdmissionLease } from '../pipeline/admission-lease.js';
+import type { Metering } from '../metering.js';
+import { checkAccess, priceOf, reserve } from './admission.js';
+import { WindowClock } from '../../shared/governance/window-clock.js';
+import type { AdmissionKey } from './key-table.js';
+import { GovernanceLease, OPEN_LEASE } from './lease.js';
+import type { Refusal } from './refusal.js';
+
+export class Admission {
+  private readonly clock = new WindowClock();
+
+  constructor(
+    private readonly shared: SharedState,
+    private readonly metering: Metering,
+  ) {}
+
+  /** `key` null: the open front door. `target`: the pool (or, on a direct route, lane) name. */
+  admit(key: AdmissionKey | null, target: string, governanceEnabled: boolean): AdmissionLease | Refusal {
+    if (key === null) return OPEN_LEASE;
+    const denied = checkAccess(key, target);
+    if (denied !== null) return denied;
+    const price = priceOf(key.chain);
+    // Governance off: keys still authenticate and pools still apply; nothing is counted or metered.
+    if (!governanceEnabled) return new GovernanceLease(key, key.key.slot, key.key.budgetWindow, price, null, null, this.clock);
+    const nowSec = Math.floor(Date.now() / 1000);
+    const refused = reserve(this.shared.governance, key, price, this.clock.at(nowSec), nowSec);
+    if (refused !== null) return refused;
+    return new GovernanceLease(key, key.key.slot, key.key.budgetWindow, price, this.shared.governance, this.metering, this.clock);
+  }
+}

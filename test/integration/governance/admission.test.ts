@@ -1,0 +1,104 @@
+// Exact admission across workers: with 2 workers and a group cap of 100 requests per minute,
+// 400 concurrent requests admit exactly 100, and every refusal names the bucket and carries
+// Retry-After. A budget cap is overshot by at most the cost of the requests in flight.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { Agent, request } from 'undici';
+import { startMockProvider, type MockServer } from '../../../src/mock/server.js';
+import { SecretWitness, startGoverned, stopGoverned, type Governed } from './harness.js';
+
+describe('exact admission in shared memory, two workers', () => {
+  let mock: MockServer;
+  let g: Governed;
+  const witness = new SecretWitness();
+  // Many connections, so the requests really are concurrent and spread over both workers.
+  const agent = new Agent({ connections: 200, pipelining: 0 });
+
+  before(async () => {
+    mock = await startMockProvider({ port: 0, latency_ms: 50 });
+    g = await startGoverned(mock.url, witness, {
+      workers: 2,
+      over: {
+        // The global price table matches the group's rate card so GET /usage shows the spend.
+        governance: { prices: [{ model: '*', tier: '*', input_micros_per_mtok: 1_000_000_000, output_micros_per_mtok: 1_000_000_000 }] },
+      },
+    });
+  });
+  after(async () => {
+    await agent.close();
+    await stopGoverned(g, witness);
+    await mock?.close();
+  });
+
+  async function send(key: string, stream = false): Promise<{ status: number; retryAfter: string | undefined; text: string }> {
+    const res = await request(`${g.gw.url}/v1/chat/completions`, {
+      method: 'POST',
+      dispatcher: agent,
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+      body: JSON.stringify({ model: 'default', stream, stream_options: stream ? { include_usage: true } : undefined, messages: [{ role: 'user', content: 'hi' }] }),
+    });
+    const text = await res.body.text();
+    const ra = res.headers['retry-after'];
+    return { status: res.statusCode, retryAfter: typeof ra === 'string' ? ra : undefined, text };
+  }
+
+  it('a cap of 100 requests per minute admits exactly 100 of 400 concurrent requests', async () => {
+    await g.admin.ok('POST', '/groups', { name: 'cap100', limits: [{ metric: 'requests', window: 'minute', max: 100 }] });
+    const key = await g.admin.mint({ name: 'burst', group: 'cap100' });
+    // Stay clear of a minute boundary, where a new window would rightly admit more.
+    const secInMinute = new Date().getUTCSeconds();
+    if (secInMinute > 50) await new Promise((r) => setTimeout(r, (61 - secInMinute) * 1000));
+    const results = await Promise.all(Array.from({ length: 400 }, () => send(key.secret)));
+    const admitted = results.filter((r) => r.status === 200).length;
+    const refused = results.filter((r) => r.status === 429);
+    assert.equal(admitted, 100);
+    assert.equal(refused.length, 300);
+    for (const r of refused) {
+      assert.match(r.text, /group:cap100@minute/);
+      assert.match(r.text, /rate_limit_error/);
+      assert.ok(Number(r.retryAfter) >= 1 && Number(r.retryAfter) <= 60, `Retry-After ${r.retryAfter}`);
+    }
+  });
+
+  it('a budget cap is overshot by at most the cost of the requests in flight', async () => {
+    // Each request costs (12 input + 5 output tokens) x 1000 micros = 17,000 micros, known
+    // only at its end. Budget 100,000 micros; at most CONCURRENCY requests are in flight, so
+    // the bound checked is: spend <= budget + CONCURRENCY x 17,000.
+    const COST = 17_000;
+    const BUDGET = 100_000;
+    const CONCURRENCY = 8;
+    await g.admin.ok('POST', '/groups', {
+      name: 'budget-stream',
+      rate_card: [{ model: '*', tier: '*', input_micros_per_mtok: 1_000_000_000, output_micros_per_mtok: 1_000_000_000, cache_read_micros_per_mtok: 0, cache_creation_micros_per_mtok: 0 }],
+      limits: [{ metric: 'budget', window: 'day', max: BUDGET }],
+    });
+    const key = await g.admin.mint({ name: 'spender', group: 'budget-stream' });
+    let admitted = 0;
+    let refused = 0;
+    let next = 0;
+    const worker = async (): Promise<void> => {
+      while (next < 60) {
+        next++;
+        const r = await send(key.secret, true);
+        if (r.status === 200) admitted++;
+        else {
+          assert.equal(r.status, 429);
+          assert.match(r.text, /insufficient_quota/);
+          assert.match(r.text, /group:budget-stream@day/);
+          refused++;
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+    assert.ok(refused > 0, 'the budget refused some requests');
+    const spend = admitted * COST;
+    assert.ok(spend >= BUDGET, `spend ${spend} reached the budget`);
+    assert.ok(spend <= BUDGET + CONCURRENCY * COST, `spend ${spend} exceeds budget ${BUDGET} + ${CONCURRENCY} in flight x ${COST}`);
+    // The metered spend agrees (priced from the same rates at read time).
+    await new Promise((r) => setTimeout(r, 1_300));
+    const usage = await g.admin.ok('GET', '/usage');
+    const row = usage.by_key.find((k: { id: string }) => k.id === key.id);
+    assert.equal(row.spend_micros, spend);
+    assert.equal(row.requests, admitted);
+  });
+});

@@ -1,0 +1,123 @@
+// What the governance tests share: a gateway with `auth.chain: [keys]` and a fresh ed25519
+// signing key, an admin client that keeps every admin answer, and the witness that checks no
+// minted secret ever shows up in an admin answer (other than its own mint/rotate) or a log line.
+import { generateKeyPairSync } from 'node:crypto';
+import { rmSync } from 'node:fs';
+import assert from 'node:assert/strict';
+import { request } from 'undici';
+import { mockConfig, startGateway, writeConfig, type GatewayFiles, type RunningGateway } from '../../helpers/gateway.js';
+
+export function signingKeyPem(): string {
+  return generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+}
+
+export interface AdminAnswer {
+  status: number;
+  body: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+  headers: Record<string, string | string[] | undefined>;
+}
+
+/** Secrets the tests minted, and every text they must never appear in. */
+export class SecretWitness {
+  private readonly secrets = new Set<string>();
+  private readonly texts: string[] = [];
+
+  minted(...secrets: Array<string | null | undefined>): void {
+    for (const s of secrets) if (typeof s === 'string' && s !== '') this.secrets.add(s);
+  }
+
+  saw(text: string): void {
+    this.texts.push(text);
+  }
+
+  get count(): number {
+    return this.secrets.size;
+  }
+
+  /** No secret in any admin answer kept by saw() nor in `logs`. */
+  check(logs: string): void {
+    const all = [...this.texts, logs];
+    for (const secret of this.secrets) {
+      for (const text of all) assert.ok(!text.includes(secret), `a minted secret appeared in: ${text.slice(0, 200)}`);
+    }
+  }
+}
+
+export class Admin {
+  constructor(
+    private readonly gw: RunningGateway,
+    private readonly witness: SecretWitness,
+  ) {}
+
+  async call(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, body?: unknown): Promise<AdminAnswer> {
+    const res = await request(`${this.gw.adminUrl}${path}`, {
+      method,
+      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await res.body.text();
+    const parsed = text === '' ? null : JSON.parse(text);
+    // Mint and rotate answers carry their secret once, by design; everything else is scanned.
+    const carriesSecret = (method === 'POST' && path === '/keys') || (method === 'POST' && path.endsWith('/rotate'));
+    if (carriesSecret && parsed !== null) {
+      this.witness.minted(parsed.secret, parsed.aws_secret_access_key);
+      const { secret: _s, aws_secret_access_key: _a, ...rest } = parsed as Record<string, unknown>;
+      this.witness.saw(JSON.stringify(rest));
+    } else {
+      this.witness.saw(text);
+    }
+    return { status: res.statusCode, body: parsed, headers: res.headers };
+  }
+
+  async ok(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, body?: unknown): Promise<any> { // eslint-disable-line @typescript-eslint/no-explicit-any
+    const a = await this.call(method, path, body);
+    assert.ok(a.status >= 200 && a.status < 300, `${method} ${path}: ${a.status} ${JSON.stringify(a.body)}`);
+    return a.body;
+  }
+
+  mint(body: Record<string, unknown>): Promise<{ id: string; secret: string; aws_access_key_id?: string; aws_secret_access_key?: string }> {
+    return this.ok('POST', '/keys', { allowed_pools: ['*'], ...body });
+  }
+}
+
+export interface Governed {
+  gw: RunningGateway;
+  admin: Admin;
+  files: GatewayFiles;
+}
+
+/** Stop the gateway, check the witness against its logs, remove its temp folder. */
+export async function stopGoverned(g: Governed | undefined, witness: SecretWitness): Promise<void> {
+  if (g === undefined) return;
+  await g.gw.stop();
+  witness.check(g.gw.logs());
+  rmSync(g.files.dir, { recursive: true, force: true });
+}
+
+/** A gateway on `mockUrl` with `chain: [keys]`, the open admin posture and `over` merged in. */
+export async function startGoverned(
+  mockUrl: string,
+  witness: SecretWitness,
+  opts: { over?: Record<string, unknown>; workers?: number; extraProviders?: Record<string, unknown>; extraModels?: Record<string, unknown>; extraPools?: Record<string, unknown>; files?: GatewayFiles } = {},
+): Promise<Governed> {
+  let files = opts.files;
+  if (files === undefined) {
+    const { config, providers } = mockConfig(mockUrl);
+    Object.assign(providers, opts.extraProviders ?? {});
+    Object.assign(config.models as object, opts.extraModels ?? {});
+    Object.assign(config.pools as object, opts.extraPools ?? {});
+    const merged = {
+      ...config,
+      auth: { chain: ['keys'], admin_auth: [], upstream_credentials: 'own', signing_key: { env: 'GW_TEST_SIGNING_KEY' } },
+      ...opts.over,
+    };
+    files = writeConfig(merged, providers);
+  }
+  const gw = await startGateway(files, { workers: opts.workers ?? 2, env: { GW_TEST_SIGNING_KEY: SIGNING_KEY } });
+  return { gw, admin: new Admin(gw, witness), files };
+}
+
+/** One signing key per test process, so a restarted gateway verifies the keys it minted. */
+export const SIGNING_KEY = signingKeyPem();
+
+export const CHAT = { messages: [{ role: 'user' as const, content: 'hi' }] };
