@@ -19,6 +19,8 @@ export interface IngressHandlers {
   onNotFound(res: ClientResponse): void;
   /** GET /healthz: true when any lane is usable. */
   healthy(): boolean;
+  /** GET /stats with the caller's credential headers: the lane snapshot as JSON (or a refusal). */
+  stats(caller: { authorization: string; xApiKey: string }): { status: number; contentType: string; body: string };
   /**
    * GET /metrics with the caller's credential headers: the page to send (rendered
    * asynchronously), or null when /metrics is not mounted (answered like an unknown path).
@@ -198,6 +200,7 @@ function readRequest(routeIndex: number, paramCount: number, res: HttpResponse, 
     authorization: req.getHeader('authorization'),
     xApiKey: req.getHeader('x-api-key'),
     xGoogApiKey: req.getHeader('x-goog-api-key'),
+    affinity: req.getHeader('affinity'),
     body: EMPTY,
     startedMs: performance.now(),
   };
@@ -270,6 +273,12 @@ export function startIngress(target: IngressTarget, handlers: IngressHandlers): 
     const ok = handlers.healthy();
     res.cork(() => {
       res.writeStatus(ok ? '200 OK' : '503 Service Unavailable').writeHeader('content-type', 'text/plain').end(ok ? 'ok' : 'unavailable');
+    });
+  });
+  app.get('/stats', (res, req) => {
+    const page = handlers.stats({ authorization: req.getHeader('authorization'), xApiKey: req.getHeader('x-api-key') });
+    res.cork(() => {
+      res.writeStatus(statusLine(page.status)).writeHeader('content-type', page.contentType).end(page.body);
     });
   });
   app.get('/metrics', (res, req) => {

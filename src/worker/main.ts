@@ -13,6 +13,9 @@ import { Metering } from './metering.js';
 import { MetricsExposition } from './metrics/exposition.js';
 import { MetricsEndpoint, openUnderEmptyChain } from './metrics/endpoint.js';
 import { SharedState, workerHolder } from '../shared/sab/index.js';
+import { Router } from './routing/router.js';
+import { anyLaneUsable, statsView } from '../shared/routing/lane-view.js';
+import { CODECS } from '../shared/protocols/index.js';
 import { handleBodyTooLarge, handleNotFound, handleRequest, type PipelineDeps } from './pipeline/handle.js';
 import type { WorkerBootData } from './boot-data.js';
 
@@ -23,6 +26,7 @@ const origins = new UpstreamOrigins();
 // One view of shared memory per worker, attached once: its holder id owns the permits taken.
 const shared = SharedState.attach(data.shared, workerHolder(data.workerId));
 const gauges = new LaneGauges(shared);
+const router = new Router(shared, gauges, log);
 const metering = new Metering(data.workerId, port, shared, data.meteringFlushMs);
 const metricsEndpoint = new MetricsEndpoint(new MetricsExposition(shared), openUnderEmptyChain);
 
@@ -31,12 +35,25 @@ let ingress: Ingress | null = null;
 
 const deps: PipelineDeps = {
   runtime: () => runtime!,
-  gauges,
+  router,
   metering,
+  shared,
 };
 
+/**
+ * GET /stats: open under `auth.chain: []`; a non-empty chain needs a valid key (spec), which
+ * key auth (governance) will verify here; until then it refuses, as /metrics does.
+ */
+function statsPage(chain: readonly string[]): { status: number; contentType: string; body: string } {
+  if (chain.length !== 0) {
+    const e = CODECS.openai.encodeError('unauthorized', 'a valid key is required to read /stats');
+    return { status: e.status, contentType: 'application/json', body: e.body };
+  }
+  return { status: 200, contentType: 'application/json', body: JSON.stringify(statsView(shared, runtime!.config, Date.now())) };
+}
+
 async function applyConfig(msg: Extract<MainToWorker, { t: 'config' }>): Promise<void> {
-  const next = new Runtime(msg.config, origins, gauges, log);
+  const next = new Runtime(msg.config, origins, log, runtime);
   metering.useSeries(msg.config.metrics);
   const previous = runtime;
   runtime = next;
@@ -49,7 +66,8 @@ async function applyConfig(msg: Extract<MainToWorker, { t: 'config' }>): Promise
       onRequest: (req, res) => handleRequest(deps, req, res),
       onBodyTooLarge: (routeIndex, res) => handleBodyTooLarge(deps, routeIndex, res, runtime!.config.limits.maxBodyBytes),
       onNotFound: (res) => handleNotFound(res),
-      healthy: () => runtime!.lanes.some((lane) => gauges.usable(lane.compiled)),
+      healthy: () => anyLaneUsable(shared, runtime!.config, Date.now()),
+      stats: () => statsPage(runtime!.config.auth.chain),
       metrics: (caller) => metricsEndpoint.serve(runtime!.config, caller),
     });
     port.postMessage(encodeMessage({ t: 'ready', workerId: data.workerId }));

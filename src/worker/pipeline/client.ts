@@ -30,6 +30,8 @@ export interface IngressRequest {
   authorization: string;
   xApiKey: string;
   xGoogApiKey: string;
+  /** The `affinity` header: requests with the same value prefer the same usable member ('' = none). */
+  affinity: string;
   body: Buffer;
   /** Monotonic ms when the request arrived. */
   startedMs: number;

@@ -5,16 +5,18 @@ import type { Codec, RouteInfo } from '../../shared/protocols/codec.js';
 import { CODECS } from '../../shared/protocols/index.js';
 import { ROUTES, parseGeminiModelAction, type RouteDef } from '../routes.js';
 import type { LaneRuntime, PoolRuntime, Runtime } from '../runtime.js';
-import type { LaneGauges } from '../lane-gauges.js';
 import type { Metering } from '../metering.js';
+import type { Router } from '../routing/router.js';
+import type { SharedState } from '../../shared/sab/index.js';
 import type { ClientResponse, IngressRequest } from './client.js';
 import { Exchange } from './exchange.js';
 import { respondError } from './respond-error.js';
 
 export interface PipelineDeps {
   runtime(): Runtime;
-  gauges: LaneGauges;
+  router: Router;
   metering: Metering;
+  shared: SharedState;
 }
 
 /** JSON routes accept a JSON content type, or none (many clients omit it). */
@@ -125,7 +127,8 @@ export function handleRequest(deps: PipelineDeps, req: IngressRequest, client: C
     }
   }
 
-  const exchange = new Exchange(runtime, deps.gauges, deps.metering, req, client, codec);
+  // The admission lease (governance) is passed here once admission runs; null until then.
+  const exchange = new Exchange(runtime, deps, req, client, codec, null);
   exchange.start(raw, body, routeInfo, target.pool, target.lane);
 }
 
