@@ -6,7 +6,7 @@ import type { CompiledConfig, CompiledLane } from '../config/compiled.js';
 import type { SharedState } from '../sab/index.js';
 import { BREAKER_OPEN } from '../sab/layout.js';
 import { AVAILABILITY_NAMES, Availability, BREAKER_STATE_NAMES, HARD_DOWN_REASON_NAMES, availabilityOf, recoveryHintMs } from './availability.js';
-import { DISPOSITION_NAMES } from './attempt-outcome.js';
+import { DISPOSITION_NAMES, FAILOVER_REASON_NAMES } from './attempt-outcome.js';
 
 /** The spec's PoolMemberStatusView (all twelve fields) plus what /stats adds. */
 export interface CellStatus {
@@ -32,6 +32,12 @@ function deadReasonOf(shared: SharedState, cell: number, availability: Availabil
 function dispositions(shared: SharedState, slots: readonly number[]): Record<string, number> {
   const out: Record<string, number> = {};
   for (let d = 0; d < DISPOSITION_NAMES.length; d++) out[DISPOSITION_NAMES[d]!] = shared.metrics.counterValue(slots[d]!);
+  return out;
+}
+
+function failovers(shared: SharedState, slots: readonly number[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (let r = 0; r < FAILOVER_REASON_NAMES.length; r++) out[FAILOVER_REASON_NAMES[r]!] = shared.metrics.counterValue(slots[r]!);
   return out;
 }
 
@@ -111,6 +117,7 @@ export function statsView(shared: SharedState, config: CompiledConfig, nowMs: nu
       };
     }),
     unrouted: dispositions(shared, pool.noLaneDispositionSlots),
+    failovers: failovers(shared, pool.failoverSlots),
   }));
   return { lanes, pools };
 }

@@ -266,7 +266,8 @@ export class Exchange implements Dispatcher.DispatchHandler, RequestBody, RelayS
   }
 
   onResponseError(controller: Dispatcher.DispatchController | null, err: Error): void {
-    if (controller !== null && controller !== this.controller) return;
+    // A connect failure comes before onRequestStart: no controller of ours to compare yet.
+    if (controller !== null && this.controller !== null && controller !== this.controller) return;
     if (this.finished || this.relay === Relay.Done) return;
     if (this.client.aborted) {
       this.endAttempt(AttemptOutcome.CallerAbort, 0);
