@@ -80,14 +80,14 @@ export interface RoutingStack {
 /** A gateway over `config` (auth open, memory store unless given) and `providers`; the mock is made first so they can name it. */
 export async function startRouting(
   build: (mockUrl: string) => { config: Record<string, unknown>; providers: Record<string, unknown> },
-  opts: { workers?: number; mock?: MockServer } = {},
+  opts: { workers?: number; mock?: MockServer; env?: NodeJS.ProcessEnv } = {},
 ): Promise<RoutingStack> {
   const mock = opts.mock ?? (await startMockProvider({ port: 0 }));
   const { config, providers } = build(mock.url);
   const files = writeConfig({ auth: { chain: [], admin_auth: [], upstream_credentials: 'own' }, store: { module: 'memory' }, config: { locked: true }, ...config }, providers);
   let gateway: RunningGateway;
   try {
-    gateway = await startGateway(files, { workers: opts.workers ?? 1 });
+    gateway = await startGateway(files, { workers: opts.workers ?? 1, ...(opts.env === undefined ? {} : { env: opts.env }) });
   } catch (err) {
     if (opts.mock === undefined) await mock.close();
     throw err;
