@@ -14,6 +14,7 @@ import { startAdminServer } from './admin/server.js';
 import { assertPortFree } from './port-check.js';
 import { TlsListener } from './tls/tls-listener.js';
 import { parseListenAddress } from '../shared/config/address.js';
+import { BreakerTripKeeper } from './routing/breaker-trips.js';
 
 export interface BootOptions {
   configPath: string;
@@ -42,7 +43,12 @@ export async function boot(opts: BootOptions): Promise<void> {
 
   const store = openStore(config.store, loaded.configPath);
   const ledger = new UsageLedger(store, log);
-  ledger.startFlushing(config.governance?.flush_interval_secs !== undefined ? config.governance.flush_interval_secs * 1000 : 5_000);
+  const flushIntervalMs = config.governance?.flush_interval_secs !== undefined ? config.governance.flush_interval_secs * 1000 : 5_000;
+  ledger.startFlushing(flushIntervalMs);
+  // Trip counts come back before any worker can trip a cell; they are written on the same interval.
+  const trips = new BreakerTripKeeper(store, shared, slots, () => state.compiled, log);
+  await trips.restore();
+  trips.startFlushing(flushIntervalMs);
 
   const { host, port } = state.compiled.listen;
   await assertPortFree(host, port).catch((err: Error) => {
@@ -64,7 +70,7 @@ export async function boot(opts: BootOptions): Promise<void> {
   const admin = parseListenAddress(config.admin_listen);
   const startedAtSecs = Math.floor(Date.now() / 1000);
   const adminServer = await startAdminServer(
-    { config: state, workers, startedAtSecs, version: VERSION, adminToken: loaded.adminToken ?? null, log },
+    { config: state, workers, startedAtSecs, version: VERSION, adminToken: loaded.adminToken ?? null, log, routing: { shared, nowMs: Date.now } },
     admin.host,
     admin.port,
   );
@@ -80,6 +86,7 @@ export async function boot(opts: BootOptions): Promise<void> {
     await workers.drain(Date.now() + drainMs);
     tlsListener?.close();
     await ledger.stop();
+    await trips.stop();
     await store.close();
   }, () => workers.recycleOne());
 }

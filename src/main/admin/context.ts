@@ -3,6 +3,7 @@
 import type { Logger } from '../../shared/log.js';
 import type { ConfigState } from '../config-state.js';
 import type { WorkerPool } from '../workers.js';
+import type { RoutingReads } from './routing-reads.js';
 
 export interface AdminContext {
   config: ConfigState;
@@ -12,4 +13,6 @@ export interface AdminContext {
   /** The operator token, or null for the open dev posture (empty admin_auth chain). */
   adminToken: string | null;
   log: Logger;
+  /** Routing's live reads (pools, /stats-like views) over the main thread's shared memory. */
+  routing: RoutingReads;
 }

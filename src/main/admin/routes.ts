@@ -4,8 +4,14 @@ import type { AdminContext } from './context.js';
 import type { AdminRoute } from './route.js';
 import { configRoutes } from './config.js';
 import { infoRoutes } from './info.js';
+import { poolRoutes } from './pools.js';
+import { modelRoutes } from './models.js';
+import { providerRoutes } from './providers.js';
 
 export const ADMIN_ROUTES: AdminRoute<AdminContext>[] = [
   ...infoRoutes,
   ...configRoutes,
+  ...poolRoutes,
+  ...modelRoutes,
+  ...providerRoutes,
 ];

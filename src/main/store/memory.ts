@@ -1,5 +1,5 @@
 // The memory store: the default, ephemeral per instance (lost on exit).
-import { Store, accumulateUsage, usageKey, type UsageRow } from './store.js';
+import { Store, accumulateUsage, usageKey, type BreakerTripRow, type UsageRow } from './store.js';
 
 export class MemoryStore extends Store {
   readonly module = 'memory';
@@ -20,6 +20,18 @@ export class MemoryStore extends Store {
   protected async readUsageDay(day: number): Promise<UsageRow[]> {
     return [...this.usage.values()].filter((r) => r.day === day).map((r) => ({ ...r }));
   }
+
+  // --- breaker trips (routing) ---
+  private readonly trips = new Map<string, BreakerTripRow>();
+
+  protected async writeBreakerTrips(rows: BreakerTripRow[]): Promise<void> {
+    for (const row of rows) this.trips.set(`${row.pool}\u0000${row.lane}`, { ...row });
+  }
+
+  protected async readBreakerTrips(): Promise<BreakerTripRow[]> {
+    return [...this.trips.values()].map((r) => ({ ...r }));
+  }
+  // --- end breaker trips (routing) ---
 
   protected async closeStore(): Promise<void> {}
 }
