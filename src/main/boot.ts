@@ -15,6 +15,7 @@ import { assertPortFree } from './port-check.js';
 import { TlsListener } from './tls/tls-listener.js';
 import { parseListenAddress } from '../shared/config/address.js';
 import { BreakerTripKeeper } from './routing/breaker-trips.js';
+import { HealthScheduler } from './probes/health-scheduler.js';
 
 export interface BootOptions {
   configPath: string;
@@ -66,6 +67,8 @@ export async function boot(opts: BootOptions): Promise<void> {
     if (reclaimed.permits > 0 || reclaimed.probes > 0) log.warn({ worker: workerId, ...reclaimed }, 'reclaimed what a dead worker held');
   }, tlsListener?.workerSocket ?? null);
   await workers.start(state.compiled);
+  const health = new HealthScheduler(() => state.compiled, shared, workers, log);
+  health.start();
 
   const admin = parseListenAddress(config.admin_listen);
   const startedAtSecs = Math.floor(Date.now() / 1000);
@@ -81,6 +84,7 @@ export async function boot(opts: BootOptions): Promise<void> {
 
   installSignals(log, async () => {
     adminServer.close();
+    health.stop();
     tlsListener?.stopAccepting();
     const drainMs = (config.advanced?.shutdown_drain_secs ?? 30) * 1000;
     await workers.drain(Date.now() + drainMs);

@@ -6,7 +6,9 @@ import type { CompiledConfig } from './config/compiled.js';
 export type MainToWorker =
   | { t: 'config'; version: number; config: CompiledConfig }
   | { t: 'drain'; deadlineMs: number }
-  | { t: 'recycle' };
+  | { t: 'recycle' }
+  /** Health probing (routing): probe these lanes (indexes in the config of `version`) now. */
+  | { t: 'probe'; version: number; lanes: number[]; timeoutMs: number };
 
 export type WorkerToMain =
   | { t: 'ready'; workerId: number }

@@ -14,6 +14,7 @@ import { MetricsExposition } from './metrics/exposition.js';
 import { MetricsEndpoint, openUnderEmptyChain } from './metrics/endpoint.js';
 import { SharedState, workerHolder } from '../shared/sab/index.js';
 import { Router } from './routing/router.js';
+import { runHealthProbes } from './routing/health-probe.js';
 import { anyLaneUsable, statsView } from '../shared/routing/lane-view.js';
 import { CODECS } from '../shared/protocols/index.js';
 import { handleBodyTooLarge, handleNotFound, handleRequest, type PipelineDeps } from './pipeline/handle.js';
@@ -123,6 +124,12 @@ port.on('message', (bytes: Uint8Array) => {
       break;
     case 'drain':
       void drain(msg.deadlineMs);
+      break;
+    case 'probe':
+      // Probes of an older config's lane indexes are dropped: the next tick names the new ones.
+      if (runtime !== null && runtime.config.version === msg.version) {
+        runHealthProbes(runtime, router, gauges, msg.lanes, msg.timeoutMs, log).catch((err: Error) => log.error({ err: err.message }, 'health probes failed'));
+      }
       break;
     case 'recycle':
       // An operator recycle ends the thread the way a crash does (exit 1), so the
