@@ -117,8 +117,8 @@ export class Exchange implements Dispatcher.DispatchHandler, RequestBody, RelayS
     if (pool.gate !== null) {
       const decision = pool.gate.decide(pool.compiled.name, pool.members.length);
       if (decision.verdict === GateVerdict.Reject) {
-        respondError(this.client, this.codec, decision.status === 403 ? 'forbidden' : 'invalid_request', decision.message);
         this.finish(Disposition.ClientError);
+        respondError(this.client, this.codec, decision.status === 403 ? 'forbidden' : 'invalid_request', decision.message);
         return;
       }
       if (decision.verdict === GateVerdict.Reorder) plan.gateOrder = decision.order;
@@ -134,8 +134,8 @@ export class Exchange implements Dispatcher.DispatchHandler, RequestBody, RelayS
       return;
     }
     const hintMs = recoveryHintMs(this.deps.shared, availability, lane.compiled.defaultCellSlot, Date.now());
-    respondError(this.client, this.codec, 'exhausted', `lane "${lane.compiled.name}" is unavailable`, Math.ceil((hintMs ?? 2000) / 1000));
     this.finish(Disposition.Exhausted);
+    respondError(this.client, this.codec, 'exhausted', `lane "${lane.compiled.name}" is unavailable`, Math.ceil((hintMs ?? 2000) / 1000));
   }
 
   /** Pick the next usable member and send to it; or answer how the request ran out. */
@@ -160,15 +160,15 @@ export class Exchange implements Dispatcher.DispatchHandler, RequestBody, RelayS
         return;
       }
       if (plan.hops === 0) {
-        respondError(this.client, this.codec, 'exhausted', `every member of pool "${plan.pool!.compiled.name}" is unavailable`, router.retryAfterSecs);
         this.finish(Disposition.Exhausted);
+        respondError(this.client, this.codec, 'exhausted', `every member of pool "${plan.pool!.compiled.name}" is unavailable`, router.retryAfterSecs);
         return;
       }
       break;
     }
     if (plan.hops === 0) {
-      respondError(this.client, this.codec, 'upstream_timeout', 'the request ran out of time before any upstream was tried');
       this.finish(Disposition.AttemptTimeout);
+      respondError(this.client, this.codec, 'upstream_timeout', 'the request ran out of time before any upstream was tried');
       return;
     }
     this.answerLastFailure();
@@ -183,9 +183,9 @@ export class Exchange implements Dispatcher.DispatchHandler, RequestBody, RelayS
       outgoing = buildOutgoing(this, this.codec, lane, this.deps.metering);
     } catch (err) {
       this.endAttempt(AttemptOutcome.Untranslatable, 0);
+      this.finish(Disposition.Untranslatable);
       if (err instanceof GatewayError) respondError(this.client, this.codec, err.kind, err.message, err.retryAfterSecs);
       else respondError(this.client, this.codec, 'invalid_request', 'the request could not be translated');
-      this.finish(Disposition.Untranslatable);
       return;
     }
     if (this.runtime.config.auth.upstreamCredentials === 'passthrough') {
@@ -206,8 +206,8 @@ export class Exchange implements Dispatcher.DispatchHandler, RequestBody, RelayS
   private credentialMissing(): void {
     const provider = this.plan.lane!.provider.compiled.name;
     this.endAttempt(AttemptOutcome.MissingCredential, 0);
-    respondError(this.client, this.codec, 'unauthorized', `no upstream credential is available for provider "${provider}"`);
     this.finish(Disposition.MissingCredential);
+    respondError(this.client, this.codec, 'unauthorized', `no upstream credential is available for provider "${provider}"`);
   }
 
   private dispatch(outgoing: OutgoingRequest): void {
@@ -255,14 +255,11 @@ export class Exchange implements Dispatcher.DispatchHandler, RequestBody, RelayS
       return;
     }
     if (relay === Relay.Done) return; // the attempt already ended (over the cap, a broken stream)
+    // On success relayEnd calls completing() just before the last write.
     if (!relayEnd(this)) {
       // A buffered body that could not be read: nothing reached the caller, another member may answer.
       this.attemptFailed(AttemptOutcome.Transient, 0, 'upstream_error', 'the upstream response could not be read');
-      return;
     }
-    if (this.relay === Relay.Done) return; // the stream broke at its very end (already finished)
-    this.endAttempt(AttemptOutcome.Ok, 0);
-    this.finish(Disposition.Ok);
   }
 
   onResponseError(controller: Dispatcher.DispatchController | null, err: Error): void {
@@ -277,8 +274,8 @@ export class Exchange implements Dispatcher.DispatchHandler, RequestBody, RelayS
     if (this.client.started) {
       // After the first byte there is no failover: end the stream with the protocol's error event.
       const encoder = this.encoder ?? this.codec.createStreamEncoder();
-      endStreamWithError(this.client, encoder, 'upstream_error', 'the upstream provider connection failed');
       this.midStreamFailed();
+      endStreamWithError(this.client, encoder, 'upstream_error', 'the upstream provider connection failed');
       return;
     }
     const code = (err as { code?: string }).code;
@@ -289,6 +286,15 @@ export class Exchange implements Dispatcher.DispatchHandler, RequestBody, RelayS
   }
 
   // ---- attempt ends ----
+
+  /**
+   * The answer is complete and its last bytes are about to go out. The request ends first,
+   * so that whoever sees the answer (the caller, then /stats) sees the lane's state after it.
+   */
+  completing(): void {
+    this.endAttempt(AttemptOutcome.Ok, 0);
+    this.finish(Disposition.Ok);
+  }
 
   private endAttempt(outcome: AttemptOutcome, retryAfterMsValue: number): void {
     this.deps.router.endAttempt(this.plan, outcome, retryAfterMsValue, performance.now());
@@ -334,6 +340,7 @@ export class Exchange implements Dispatcher.DispatchHandler, RequestBody, RelayS
 
   /** The last upstream error, as is when the caller speaks the lane's protocol, else translated. */
   private answerLastFailure(): void {
+    this.finish(dispositionOf(this.lastOutcome));
     const status = this.lastErrorStatus;
     if (status === 0) {
       respondError(this.client, this.codec, this.lastFailureKind, this.lastFailureMessage);
@@ -350,7 +357,6 @@ export class Exchange implements Dispatcher.DispatchHandler, RequestBody, RelayS
       const retryAfterSecs = this.lastErrorRetryAfter !== '' ? Number(this.lastErrorRetryAfter) || undefined : undefined;
       respondError(this.client, this.codec, kindForUpstreamStatus(status), this.lastErrorCodec!.upstreamErrorMessage(status, parsed), retryAfterSecs);
     }
-    this.finish(dispositionOf(this.lastOutcome));
   }
 
   /** The translated non-stream answer was over the translate cap: the gateway's limit, not the lane's fault. */
@@ -358,15 +364,15 @@ export class Exchange implements Dispatcher.DispatchHandler, RequestBody, RelayS
     this.relay = Relay.Done;
     this.controller?.abort(new Error('response over the translate cap'));
     this.endAttempt(AttemptOutcome.Untranslatable, 0);
-    respondError(this.client, this.codec, 'upstream_error', 'the upstream response is larger than the translation limit');
     this.finish(Disposition.Untranslatable);
+    respondError(this.client, this.codec, 'upstream_error', 'the upstream response is larger than the translation limit');
   }
 
   /** A translated stream broke mid-way (an error event, a bad frame, an early end). */
   translatedStreamFailed(err: unknown): void {
     const message = err instanceof GatewayError ? err.message : 'the upstream stream could not be read';
-    endStreamWithError(this.client, this.encoder!, 'upstream_error', message);
     this.midStreamFailed();
+    endStreamWithError(this.client, this.encoder!, 'upstream_error', message);
   }
 
   // ---- the one end ----

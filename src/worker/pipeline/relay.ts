@@ -54,6 +54,8 @@ export interface RelayState {
   resumeUpstream: (() => void) | null;
   overTranslateCap(): void;
   translatedStreamFailed(err: unknown): void;
+  /** The answer is complete: called once, right before its last bytes are written. */
+  completing(): void;
 }
 
 export function resetRelay(s: RelayState): void {
@@ -144,10 +146,13 @@ export function relayData(s: RelayState, controller: Dispatcher.DispatchControll
  */
 export function relayEnd(s: RelayState): boolean {
   switch (s.relay) {
-    case Relay.PassStream:
-      s.client.end(s.passthrough!.end());
+    case Relay.PassStream: {
+      const last = s.passthrough!.end();
       s.usage = s.passthrough!.usage();
+      s.completing();
+      s.client.end(last);
       return true;
+    }
     case Relay.TranslateStream: {
       let events: ReturnType<StreamDecoder['finish']>;
       try {
@@ -160,19 +165,22 @@ export function relayEnd(s: RelayState): boolean {
       return true;
     }
     case Relay.PassOversize:
-      s.client.end();
       s.truncated = true;
+      s.completing();
+      s.client.end();
       return true;
     case Relay.PassBody: {
       // The caller gets the upstream's bytes as they came; only the usage field is read.
       const body = bufferedBody(s);
-      s.client.respond(s.status, { 'content-type': s.contentType || 'application/json' }, body);
       s.usage = passthroughUsage(s.codec, body.toString('utf8'));
+      s.completing();
+      s.client.respond(s.status, { 'content-type': s.contentType || 'application/json' }, body);
       return true;
     }
     case Relay.TranslateBody:
       return finishTranslateBody(s);
     default:
+      s.completing();
       return true;
   }
 }
@@ -210,8 +218,10 @@ function writeEvents(s: RelayState, controller: Dispatcher.DispatchController | 
     }
   }
   const bytes: string | Uint8Array = binary === null ? text : binary.length === 1 ? binary[0]! : Buffer.concat(binary);
-  if (controller === null) s.client.end(bytes);
-  else if (bytes.length > 0) writeOrPause(s, controller, bytes);
+  if (controller === null) {
+    s.completing();
+    s.client.end(bytes);
+  } else if (bytes.length > 0) writeOrPause(s, controller, bytes);
 }
 
 /** A same-protocol body over the cap streams through unparsed; a translated one cannot. */
@@ -245,6 +255,7 @@ function finishTranslateBody(s: RelayState): boolean {
   } catch {
     return false;
   }
+  s.completing();
   s.client.respond(200, { 'content-type': 'application/json' }, out);
   return true;
 }
