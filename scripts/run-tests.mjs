@@ -4,6 +4,7 @@
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
+import { ensureTestPrerequisites } from './test-prereqs.mjs';
 
 function find(dir, out) {
   for (const name of readdirSync(dir)) {
@@ -20,6 +21,7 @@ if (files.length === 0) {
   console.error('no test files found under dist/test');
   process.exit(1);
 }
+ensureTestPrerequisites();
 const concurrency = process.env.TEST_CONCURRENCY ?? '2';
 const result = spawnSync(process.execPath, ['--test', `--test-concurrency=${concurrency}`, '--test-reporter=spec', ...files], { stdio: 'inherit' });
 process.exit(result.status ?? 1);

@@ -2,10 +2,12 @@
 // The `gateway` command: boot the gateway, or one of its subcommands.
 //   gateway [--config PATH] [--validate] [--print-metadata-blocklist] [--safe-mode]
 //   gateway mock-provider [flags]     the bundled mock model provider (see src/mock)
+//   gateway audit verify [--config PATH]   check the durable audit log's hash chain
 import { parseArgs } from 'node:util';
 
 const USAGE = `usage: gateway [--config PATH] [--validate] [--print-metadata-blocklist] [--safe-mode]
-       gateway mock-provider [--port N] [flags]   (gateway mock-provider --help)`;
+       gateway mock-provider [--port N] [flags]   (gateway mock-provider --help)
+       gateway audit verify [--config PATH]       (exit 0 intact, 1 names the first broken entry)`;
 
 /** Config path: --config, else GATEWAY_CONFIG, else /etc/gateway/config.yaml. */
 export function configPathFrom(flag: string | undefined, env: NodeJS.ProcessEnv): string {
@@ -18,6 +20,7 @@ async function main(argv: string[]): Promise<number | null> {
     await runMockProviderCli(argv.slice(1));
     return null; // runs until signalled
   }
+  if (argv[0] === 'audit') return auditCommand(argv.slice(1));
   let values;
   try {
     ({ values } = parseArgs({
@@ -53,6 +56,22 @@ async function main(argv: string[]): Promise<number | null> {
   const { boot } = await import('./main/boot.js');
   await boot({ configPath, safeMode });
   return null; // serves until signalled
+}
+
+async function auditCommand(argv: string[]): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, options: { config: { type: 'string' } }, strict: true, allowPositionals: true });
+  } catch (err) {
+    process.stderr.write(`gateway audit: ${(err as Error).message}\n${USAGE}\n`);
+    return 2;
+  }
+  if (parsed.positionals.length !== 1 || parsed.positionals[0] !== 'verify') {
+    process.stderr.write(`gateway audit: expected "verify"\n${USAGE}\n`);
+    return 2;
+  }
+  const { runAuditVerify } = await import('./main/audit/verify-command.js');
+  return runAuditVerify({ configPath: configPathFrom(parsed.values.config, process.env) }, process.stdout, process.stderr);
 }
 
 // `gateway --print-metadata-blocklist | head -1` closes the pipe early: that is not an error.

@@ -12,7 +12,8 @@ import { waitUntilAnswering } from './readiness.js';
 import type { GatewayConfigFiles } from '../scenario.js';
 import { TargetUnavailable, upstreamOf, type RunningTarget, type TargetContext } from './target.js';
 
-export const GATEWAY_CLI = join(DIST_DIR, 'src/cli.js');
+/** The build under test; `BENCH_GATEWAY_CLI` points at another build's cli.js (bench/ab.ts uses it). */
+export const GATEWAY_CLI = process.env.BENCH_GATEWAY_CLI ?? join(DIST_DIR, 'src/cli.js');
 
 export interface GatewayConfigOptions {
   listenPort: number;

@@ -11,6 +11,8 @@ import { WorkerPool } from './workers.js';
 import { UsageLedger } from './usage/ledger.js';
 import { openStore } from './store/open.js';
 import { startAdminServer } from './admin/server.js';
+import { AuditLog } from './audit/audit-log.js';
+import { DurableAuditSink } from './audit/durable-sink.js';
 import { assertPortFree } from './port-check.js';
 import { TlsListener } from './tls/tls-listener.js';
 import { parseListenAddress } from '../shared/config/address.js';
@@ -70,10 +72,17 @@ export async function boot(opts: BootOptions): Promise<void> {
   const health = new HealthScheduler(() => state.compiled, shared, workers, log);
   health.start();
 
+  // One durable audit writer per store: a second process on the same store keeps its ring only.
+  const auditSink = new DurableAuditSink(store, log);
+  await auditSink.attach();
+  const audit = new AuditLog(auditSink);
+
   const admin = parseListenAddress(config.admin_listen);
   const startedAtSecs = Math.floor(Date.now() / 1000);
+  let stop: (reason: string) => void = () => undefined;
+  const lifecycle = { restart: () => stop('POST /restart'), env: process.env };
   const adminServer = await startAdminServer(
-    { config: state, workers, startedAtSecs, version: VERSION, adminToken: loaded.adminToken ?? null, log, routing: { shared, nowMs: Date.now } },
+    { config: state, workers, startedAtSecs, version: VERSION, adminToken: loaded.adminToken ?? null, log, audit, lifecycle, routing: { shared, nowMs: Date.now } },
     admin.host,
     admin.port,
   );
@@ -82,7 +91,7 @@ export async function boot(opts: BootOptions): Promise<void> {
     'gateway listening',
   );
 
-  installSignals(log, async () => {
+  stop = installSignals(log, async () => {
     adminServer.close();
     health.stop();
     tlsListener?.stopAccepting();
@@ -91,11 +100,14 @@ export async function boot(opts: BootOptions): Promise<void> {
     tlsListener?.close();
     await ledger.stop();
     await trips.stop();
+    await auditSink.detach();
+    await state.close();
     await store.close();
   }, () => workers.recycleOne());
 }
 
-function installSignals(log: Logger, shutdown: () => Promise<void>, recycle: () => void): void {
+/** Returns the graceful stop, for POST /restart (exit 0 once drained, like SIGTERM). */
+function installSignals(log: Logger, shutdown: () => Promise<void>, recycle: () => void): (reason: string) => void {
   let stopping = false;
   const stop = (signal: string): void => {
     if (stopping) return;
@@ -117,4 +129,5 @@ function installSignals(log: Logger, shutdown: () => Promise<void>, recycle: () 
   // Operator recycle: one worker ends as a crash would; the supervisor restarts it (also how the
   // worker-restart test kills a worker from outside).
   process.on('SIGUSR2', recycle);
+  return stop;
 }

@@ -1,21 +1,38 @@
 // The live configuration on the main thread: the loaded files, the compiled snapshot the
-// workers run, and config_version (0 at boot, +1 per API apply, process-local). An apply is
-// load -> validate -> compile -> send to every worker -> wait for every acknowledgement.
+// workers run, config_version (0 at boot, +1 per API mutation of the config, process-local)
+// and the retained versions. Every mutation is serialized: load and validate (in piscina) ->
+// compile -> send to every worker -> wait for every acknowledgement -> record the version.
+// Changes that must survive a restart (admin-auth, settings) are also written to the overlay.
 import type { CompiledConfig, SlotAssigner } from '../shared/config/compiled.js';
 import type { Logger } from '../shared/log.js';
-import { loadConfig, type LoadResult } from './config/load.js';
+import type { LoadResult } from './config/load.js';
 import { compileConfig } from './config/compile.js';
+import { ConfigTaskPool } from './config/config-task-pool.js';
+import type { ConfigDiff } from './config/config-tasks.js';
+import { updateOverlay } from './config/overlay-writer.js';
+import { ConfigVersions, type ConfigVersionRecord } from './config/versions.js';
 import type { WorkerPool } from './workers.js';
 
 export interface ApplyOutcome {
   applied: boolean;
   version: number;
   errors: string[];
+  /** The caller's expected_version was stale; nothing changed. */
+  conflict?: boolean;
+}
+
+export interface MutationBy {
+  principal: string;
+  summary?: string;
+  expectedVersion?: number;
 }
 
 export class ConfigState {
   version = 0;
   compiled: CompiledConfig;
+  readonly versions = new ConfigVersions();
+  private readonly tasks = new ConfigTaskPool();
+  private queue: Promise<unknown> = Promise.resolve();
 
   constructor(
     public loaded: LoadResult,
@@ -26,6 +43,7 @@ export class ConfigState {
   ) {
     this.compiled = compileConfig(loaded, slots, 0, safeMode);
     growShared(this.compiled.sabBytes);
+    this.record(0, 'boot', `boot (config from the ${loaded.configSource})`);
   }
 
   /** config.locked: admin config mutations are refused; edit the file and reload. */
@@ -33,19 +51,95 @@ export class ConfigState {
     return this.loaded.config?.config?.locked === true;
   }
 
-  /** Apply a full deployment config given as JSON (POST /config/apply). */
-  async applyDocument(workers: WorkerPool, document: unknown): Promise<ApplyOutcome> {
-    const loaded = await loadConfig({ configPath: this.loaded.configPath, safeMode: this.safeMode, purpose: 'boot', document });
-    return this.adopt(workers, loaded);
+  /** Whether admin-API changes of the overlay kind survive a restart (an overlay is in use). */
+  persistence(): boolean {
+    return this.loaded.overlayPath !== null && !this.locked();
   }
 
-  /** Re-read the files (POST /config/reload). */
-  async reload(workers: WorkerPool): Promise<ApplyOutcome> {
-    const loaded = await loadConfig({ configPath: this.loaded.configPath, safeMode: this.safeMode, purpose: 'boot' });
-    return this.adopt(workers, loaded);
+  /** Validate a proposed deployment config without applying it (POST /config/validate). */
+  async validateDocument(document: unknown): Promise<{ ok: boolean; errors: string[] }> {
+    const loaded = await this.tasks.load(this.loaded.configPath, this.safeMode, document);
+    return { ok: loaded.ok, errors: loaded.errors };
   }
 
-  private async adopt(workers: WorkerPool, loaded: LoadResult): Promise<ApplyOutcome> {
+  /** Apply a full deployment config given as JSON (POST /config/apply): live, not written to disk. */
+  applyDocument(workers: WorkerPool, document: unknown, by: MutationBy = { principal: 'admin' }): Promise<ApplyOutcome> {
+    return this.exclusive(async () => {
+      if (by.expectedVersion !== undefined && by.expectedVersion !== this.version) return this.conflict();
+      const loaded = await this.tasks.load(this.loaded.configPath, this.safeMode, document);
+      return this.adopt(workers, loaded, by.principal, by.summary ?? 'config apply');
+    });
+  }
+
+  /** Re-read the files and the overlay (POST /config/reload). */
+  reload(workers: WorkerPool, principal = 'admin'): Promise<ApplyOutcome> {
+    return this.exclusive(async () => {
+      const loaded = await this.tasks.load(this.loaded.configPath, this.safeMode);
+      return this.adopt(workers, loaded, principal, 'config reload from disk');
+    });
+  }
+
+  /** Apply a retained version again as a NEW version; undefined when `version` is not retained. */
+  rollback(workers: WorkerPool, version: number, principal: string): Promise<ApplyOutcome | undefined> {
+    return this.exclusive(async () => {
+      const record = this.versions.get(version);
+      if (record === undefined) return undefined;
+      const loaded = await this.tasks.load(this.loaded.configPath, this.safeMode, record.document);
+      return this.adopt(workers, loaded, principal, `rollback to version ${version}`);
+    });
+  }
+
+  /** PUT /admin-auth: a new config version with this admin chain, persisted in the overlay. */
+  setAdminAuth(workers: WorkerPool, modules: string[], principal: string): Promise<ApplyOutcome> {
+    return this.exclusive(async () => {
+      const document = { ...this.currentDocument() };
+      document.auth = { ...(document.auth as object), admin_auth: modules };
+      const loaded = await this.tasks.load(this.loaded.configPath, this.safeMode, document);
+      const outcome = await this.adopt(workers, loaded, principal, `admin-auth: [${modules.join(', ')}]`);
+      if (outcome.applied) await this.writeOverlay((overlay) => (overlay.admin_auth = { modules }));
+      return outcome;
+    });
+  }
+
+  /** PUT /config/settings: stored in the overlay, in effect from the next start. */
+  putSettings(settings: Record<string, unknown>): Promise<void> {
+    return this.exclusive(() =>
+      this.writeOverlay((overlay) => {
+        const have = typeof overlay.settings === 'object' && overlay.settings !== null ? (overlay.settings as Record<string, unknown>) : {};
+        overlay.settings = { ...have, ...settings };
+      }),
+    );
+  }
+
+  diff(from: ConfigVersionRecord, to: ConfigVersionRecord): Promise<ConfigDiff> {
+    return this.tasks.diff(from.document, to.document);
+  }
+
+  /** The live deployment config (defaults filled in). */
+  currentDocument(): Record<string, unknown> {
+    return this.versions.get(this.version)?.document ?? (structuredClone(this.loaded.config) as unknown as Record<string, unknown>);
+  }
+
+  async close(): Promise<void> {
+    await this.tasks.close();
+  }
+
+  private async writeOverlay(change: (overlay: Record<string, unknown>) => void): Promise<void> {
+    if (this.loaded.overlayPath === null) throw new Error('the config is locked: there is no overlay to write');
+    await updateOverlay(this.loaded.overlayPath, change);
+  }
+
+  private conflict(): ApplyOutcome {
+    return { applied: false, version: this.version, errors: [], conflict: true };
+  }
+
+  private exclusive<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(work, work);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private async adopt(workers: WorkerPool, loaded: LoadResult, principal: string, summary: string): Promise<ApplyOutcome> {
     if (!loaded.ok) return { applied: false, version: this.version, errors: loaded.errors };
     const version = this.version + 1;
     const compiled = compileConfig(loaded, this.slots, version, this.safeMode);
@@ -54,8 +148,14 @@ export class ConfigState {
     this.version = version;
     this.loaded = loaded;
     this.compiled = compiled;
+    this.record(version, principal, summary);
     for (const w of loaded.warnings) this.log.warn(w);
-    this.log.info({ config_version: version }, 'config applied on every worker');
+    this.log.info({ config_version: version, principal, summary }, 'config applied on every worker');
     return { applied: true, version, errors: [] };
+  }
+
+  private record(version: number, principal: string, summary: string): void {
+    const document = structuredClone(this.loaded.config) as unknown as Record<string, unknown>;
+    this.versions.add({ version, ts: Math.floor(Date.now() / 1000), principal, summary, document });
   }
 }

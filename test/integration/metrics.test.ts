@@ -73,7 +73,7 @@ describe('GET /metrics with a prometheus export, two workers', () => {
     }
   });
 
-  it('passes promtool check metrics', { skip: existsSync(PROMTOOL) ? false : `promtool is not installed at ${PROMTOOL}` }, async () => {
+  it('passes promtool check metrics', { skip: existsSync(PROMTOOL) || process.env.CI ? false : `promtool is not installed at ${PROMTOOL}` }, async () => {
     const answer = await scrape(stack.gateway.url);
     assert.deepEqual(promtoolCheck(answer.body.toString('utf8')), { code: 0, output: '' });
   });

@@ -2,7 +2,8 @@
 import { Type } from '@sinclair/typebox';
 import type { AdminContext } from './context.js';
 import type { AdminRoute } from './route.js';
-import { PageQuery, pageOf, pageSchema } from './paging.js';
+import { byName } from './pools.js';
+import { PageOf, PageQuery, pageBySortKey } from './paging.js';
 
 const ModelView = Type.Object({ model: Type.String(), provider: Type.String() });
 
@@ -14,11 +15,11 @@ export const modelRoutes: AdminRoute<AdminContext>[] = [
     summary: 'The model lanes and their providers (paged, by name)',
     tag: 'models',
     query: PageQuery,
-    responses: { 200: pageSchema(ModelView) },
+    responses: { 200: PageOf(ModelView, 'ModelPage') },
     handler(call, ctx) {
       const c = ctx.config.compiled;
       const models = c.lanes.map((lane) => ({ model: lane.name, provider: c.providers[lane.provider]!.name }));
-      return { status: 200, body: pageOf(models, (m) => m.model, call.query) };
+      return { status: 200, body: pageBySortKey(byName(models, (m) => m.model), (m) => m.model, call.query) };
     },
   },
 ];

@@ -5,7 +5,7 @@ import { INT32_COUNT_MAX } from '../../shared/sab/layout.js';
 import { cellStatus } from '../../shared/routing/lane-view.js';
 import type { AdminContext } from './context.js';
 import { AdminError, type AdminRoute } from './route.js';
-import { PageQuery, pageOf, pageSchema } from './paging.js';
+import { PageOf, PageQuery, pageBySortKey } from './paging.js';
 
 const PoolMemberView = Type.Object({ model: Type.String(), weight: Type.Integer({ minimum: 0 }) });
 const PoolView = Type.Object({ name: Type.String(), members: Type.Array(PoolMemberView) });
@@ -26,6 +26,11 @@ const PoolMemberStatusView = Type.Object({
 });
 const PoolDetailView = Type.Object({ name: Type.String(), members: Type.Array(PoolMemberStatusView) });
 
+/** Sorted by `keyOf` (the lists' stable order: by name). */
+export function byName<T>(items: T[], keyOf: (item: T) => string): T[] {
+  return items.sort((a, b) => (keyOf(a) < keyOf(b) ? -1 : keyOf(a) > keyOf(b) ? 1 : 0));
+}
+
 function poolViews(ctx: AdminContext): Array<{ name: string; members: Array<{ model: string; weight: number }> }> {
   const c = ctx.config.compiled;
   return c.pools.map((pool) => ({ name: pool.name, members: pool.members.map((m) => ({ model: c.lanes[m.lane]!.name, weight: m.weight })) }));
@@ -39,8 +44,8 @@ export const poolRoutes: AdminRoute<AdminContext>[] = [
     summary: 'The pools and their members (paged, by name)',
     tag: 'pools',
     query: PageQuery,
-    responses: { 200: pageSchema(PoolView) },
-    handler: (call, ctx) => ({ status: 200, body: pageOf(poolViews(ctx), (p) => p.name, call.query) }),
+    responses: { 200: PageOf(PoolView, 'PoolPage') },
+    handler: (call, ctx) => ({ status: 200, body: pageBySortKey(byName(poolViews(ctx), (p) => p.name), (p) => p.name, call.query) }),
   },
   {
     method: 'GET',

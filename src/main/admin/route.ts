@@ -31,6 +31,8 @@ export interface AdminReply {
   status: number;
   body: unknown;
   headers?: Record<string, string>;
+  /** Runs once the reply is written (POST /restart starts draining only after answering). */
+  afterSend?: () => void;
 }
 
 /** A refusal in the admin error envelope; the status follows API-DECISIONS.md. */
@@ -53,6 +55,8 @@ export interface AdminRoute<Ctx = unknown> {
   summary: string;
   /** OpenAPI tag: the resource's name (`keys`, `config`, ...). */
   tag: string;
+  /** Path parameters, as a TObject (strings converted first); absent = every parameter is a string. */
+  params?: TSchema;
   /** Query parameters, as a TObject of optional string/integer fields. */
   query?: TSchema;
   /** The request body; absent = the route takes none. */

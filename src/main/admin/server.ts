@@ -1,11 +1,16 @@
-// The admin listener (main thread, its own loopback address): matches a request against the
-// declared routes (routes.ts), checks the operator credential, parses the JSON body, runs the
-// handler and writes its reply or its AdminError in the error envelope.
+// The admin listener (main thread, its own loopback address). For every declared route
+// (routes.ts) the router does the same things in the same order: match the path (404) and the
+// method (405 + Allow), authenticate through the live `auth.admin_auth` chain (401), check the
+// scope (403), validate the query and body against the route's schemas (400), run the handler,
+// and write its reply or its AdminError in the error envelope. A mutation (a route with
+// `audit`) appends one audit entry: `applied` when the handler returns, `rejected` when the
+// attempt is refused after authentication. Resource files never write audit entries.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { timingSafeEqual } from 'node:crypto';
 import type { AdminContext } from './context.js';
-import { AdminError, type AdminCall, type AdminRoute } from './route.js';
+import { authenticate, authorize } from './guard.js';
+import { AdminError, type AdminCall, type AdminPrincipal, type AdminReply, type AdminRoute } from './route.js';
 import { ADMIN_ROUTES } from './routes.js';
+import { checkBody, checkParams, checkQuery } from './validate.js';
 
 export type { AdminContext } from './context.js';
 export const ADMIN_PREFIX = '/api/v1/admin';
@@ -21,20 +26,6 @@ function sendError(res: ServerResponse, err: AdminError): void {
   send(res, err.status, { error: { code: err.code, message: err.message } }, err.headers);
 }
 
-function presentedToken(req: IncomingMessage): string {
-  const header = req.headers['x-admin-token'];
-  if (typeof header === 'string') return header;
-  const auth = req.headers.authorization;
-  if (typeof auth === 'string' && auth.startsWith('Bearer ')) return auth.slice(7);
-  return '';
-}
-
-function tokenMatches(expected: string, presented: string): boolean {
-  const a = Buffer.from(expected);
-  const b = Buffer.from(presented);
-  return a.length === b.length && timingSafeEqual(a, b);
-}
-
 async function readJson(req: IncomingMessage): Promise<unknown> {
   const chunks: Buffer[] = [];
   let size = 0;
@@ -47,17 +38,17 @@ async function readJson(req: IncomingMessage): Promise<unknown> {
   try {
     return JSON.parse(Buffer.concat(chunks).toString('utf8'));
   } catch (err) {
-    throw new AdminError(400, 'invalid_request', `malformed body: ${(err as Error).message}`);
+    throw new AdminError(400, 'invalid_request', `malformed JSON body: ${(err as Error).message}`);
   }
 }
 
 /** A declared path as a matcher: `/keys/{id}` -> segments with parameter names. */
-interface CompiledRoute {
-  route: AdminRoute<AdminContext>;
+export interface CompiledRoute<Ctx = AdminContext> {
+  route: AdminRoute<Ctx>;
   segments: Array<{ literal: string } | { param: string }>;
 }
 
-function compileRoutes(routes: AdminRoute<AdminContext>[]): CompiledRoute[] {
+export function compileRoutes<Ctx>(routes: AdminRoute<Ctx>[]): CompiledRoute<Ctx>[] {
   return routes.map((route) => ({
     route,
     segments: route.path
@@ -67,7 +58,7 @@ function compileRoutes(routes: AdminRoute<AdminContext>[]): CompiledRoute[] {
   }));
 }
 
-function matchPath(compiled: CompiledRoute, parts: string[]): Record<string, string> | null {
+function matchPath<Ctx>(compiled: CompiledRoute<Ctx>, parts: string[]): Record<string, string> | null {
   if (compiled.segments.length !== parts.length) return null;
   const params: Record<string, string> = {};
   for (let i = 0; i < parts.length; i++) {
@@ -75,48 +66,71 @@ function matchPath(compiled: CompiledRoute, parts: string[]): Record<string, str
     if ('literal' in seg) {
       if (seg.literal !== parts[i]) return null;
     } else {
-      params[seg.param] = decodeURIComponent(parts[i]!);
+      try {
+        params[seg.param] = decodeURIComponent(parts[i]!);
+      } catch {
+        return null;
+      }
+      if (params[seg.param] === '') return null;
     }
   }
   return params;
 }
 
-async function route(ctx: AdminContext, table: CompiledRoute[], req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const url = new URL(req.url ?? '/', 'http://admin');
-  if (!url.pathname.startsWith(ADMIN_PREFIX)) throw new AdminError(404, 'not_found', 'no such admin path');
-  const parts = url.pathname.slice(ADMIN_PREFIX.length).split('/').slice(1);
-  const method = req.method ?? 'GET';
+/** The route for `method pathname`, or the 404/405 AdminError to answer. */
+export function matchRoute<Ctx>(table: CompiledRoute<Ctx>[], method: string, pathname: string): { route: AdminRoute<Ctx>; params: Record<string, string> } {
+  if (pathname !== ADMIN_PREFIX && !pathname.startsWith(`${ADMIN_PREFIX}/`)) throw new AdminError(404, 'not_found', 'no such admin path');
+  const parts = pathname.slice(ADMIN_PREFIX.length).split('/').slice(1);
   const allowed: string[] = [];
-  let found: { compiled: CompiledRoute; params: Record<string, string> } | null = null;
   for (const compiled of table) {
     const params = matchPath(compiled, parts);
     if (params === null) continue;
+    if (compiled.route.method === method) return { route: compiled.route, params };
     allowed.push(compiled.route.method);
-    if (compiled.route.method === method) found = { compiled, params };
   }
-  if (found === null) {
-    if (allowed.length === 0) throw new AdminError(404, 'not_found', 'no such admin path');
-    throw new AdminError(405, 'method_not_allowed', `use ${allowed.join(', ')}`, { allow: allowed.join(', ') });
+  if (allowed.length === 0) throw new AdminError(404, 'not_found', 'no such admin path');
+  throw new AdminError(405, 'method_not_allowed', `${method} is not allowed here; use ${allowed.join(', ')}`, { allow: allowed.join(', ') });
+}
+
+function auditResource(route: AdminRoute<AdminContext>, call: AdminCall, reply?: AdminReply): string {
+  try {
+    return route.audit!.resource(call, reply);
+  } catch {
+    return route.path;
   }
-  const r = found.compiled.route;
-  if (r.public !== true && ctx.adminToken !== null && !tokenMatches(ctx.adminToken, presentedToken(req))) {
-    throw new AdminError(401, 'unauthorized', 'missing or invalid admin credential');
+}
+
+async function handle(ctx: AdminContext, table: CompiledRoute[], req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const url = new URL(req.url ?? '/', 'http://admin');
+  const method = req.method ?? 'GET';
+  const { route, params } = matchRoute(table, method, url.pathname);
+  let principal: AdminPrincipal = { id: 'anonymous', scope: 'full' };
+  if (route.public !== true) {
+    const live = ctx.config.loaded;
+    principal = authenticate(req.headers, live.config?.auth.admin_auth ?? [], live.adminToken);
   }
-  const body = method === 'GET' ? undefined : await readJson(req);
-  const call: AdminCall = {
-    params: found.params,
-    query: url.searchParams,
-    body,
-    principal: { id: ctx.adminToken === null ? 'anonymous' : 'admin', scope: 'full' },
-  };
-  const reply = await r.handler(call, ctx);
-  send(res, reply.status, reply.body, reply.headers);
+  const call: AdminCall = { params, query: url.searchParams, body: undefined, principal };
+  try {
+    authorize(principal, route.scope ?? (method === 'GET' ? 'read-only' : 'full'));
+    if (route.params !== undefined) checkParams(route.params, params);
+    if (route.query !== undefined) checkQuery(route.query, url.searchParams);
+    call.body = method === 'GET' || method === 'DELETE' ? undefined : await readJson(req);
+    if (route.body !== undefined) checkBody(route.body, call.body);
+    const reply = await route.handler(call, ctx);
+    if (route.audit !== undefined) ctx.audit.append({ action: route.audit.action, resource: auditResource(route, call, reply), outcome: 'applied', principal: principal.id });
+    send(res, reply.status, reply.body, reply.headers);
+    reply.afterSend?.();
+  } catch (err) {
+    // Any refused or failed attempt at a mutation changed nothing: it is audited as rejected.
+    if (route.audit !== undefined) ctx.audit.append({ action: route.audit.action, resource: auditResource(route, call), outcome: 'rejected', principal: principal.id });
+    throw err;
+  }
 }
 
 export function startAdminServer(ctx: AdminContext, host: string, port: number): Promise<Server> {
   const table = compileRoutes(ADMIN_ROUTES);
   const server = createServer((req, res) => {
-    route(ctx, table, req, res).catch((err: Error) => {
+    handle(ctx, table, req, res).catch((err: Error) => {
       if (err instanceof AdminError) {
         if (!res.headersSent) sendError(res, err);
         return;

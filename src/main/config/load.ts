@@ -75,6 +75,11 @@ export async function loadConfig(opts: LoadOptions): Promise<LoadResult> {
         ctx.issues.push(issue(partial.overlayPath, '"config" must be a mapping (--safe-mode ignores the overlay)'));
       }
     }
+    const adminAuth = overlay.overlay?.admin_auth;
+    if (adminAuth !== undefined) {
+      effective = { ...effective, auth: { ...(isPlainObject(effective.auth) ? effective.auth : {}), admin_auth: adminAuth.modules } };
+      ctx.notes.push(`auth.admin_auth from the overlay ${partial.overlayPath} (PUT /admin-auth) is in effect`);
+    }
     const tls = overlay.overlay?.settings.tls;
     if (tls !== undefined) {
       effective = { ...effective, tls: { ...(isPlainObject(effective.tls) ? effective.tls : {}), ...tls } };

@@ -34,4 +34,16 @@ export class MemoryStore extends Store {
   // --- end breaker trips (routing) ---
 
   protected async closeStore(): Promise<void> {}
+
+  // --- audit (admin plane) ---
+  // Nothing durable: the ring of the one process that owns this store is the whole log.
+  readonly durableAudit = false;
+  async acquireAuditWriter(): Promise<null> {
+    return null;
+  }
+  async releaseAuditWriter(): Promise<void> {}
+  appendAudit(): void {}
+  async readAuditLog(): Promise<{ rows: never[]; heads: never[] }> {
+    return { rows: [], heads: [] };
+  }
 }

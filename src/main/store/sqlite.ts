@@ -4,6 +4,7 @@ import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { Store, type BreakerTripRow, type UsageRow } from './store.js';
+import { SqliteAudit } from './sqlite-audit.js';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS usage_daily (
@@ -57,6 +58,7 @@ export class SqliteStore extends Store {
   private readonly upsert: Database.Statement;
   private readonly selectDay: Database.Statement;
   private readonly addAll: (rows: UsageRow[]) => void;
+  private readonly audit: SqliteAudit;
 
   constructor(path: string) {
     super();
@@ -70,6 +72,7 @@ export class SqliteStore extends Store {
     this.addAll = this.db.transaction((rows: UsageRow[]) => {
       for (const row of rows) this.upsert.run(row);
     });
+    this.audit = new SqliteAudit(this.db);
     // --- breaker trips (routing) ---
     this.db.exec(TRIPS_SCHEMA);
     const tripsUpsert = this.db.prepare(TRIPS_UPSERT);
@@ -102,5 +105,20 @@ export class SqliteStore extends Store {
 
   protected async closeStore(): Promise<void> {
     this.db.close();
+  }
+
+  // --- audit (admin plane) ---
+  readonly durableAudit = true;
+  async acquireAuditWriter(owner: string, pid: number, ttlMs: number): ReturnType<Store['acquireAuditWriter']> {
+    return this.audit.acquire(owner, pid, ttlMs);
+  }
+  async releaseAuditWriter(owner: string): Promise<void> {
+    this.audit.release(owner);
+  }
+  appendAudit(run: string, entry: Parameters<Store['appendAudit']>[1]): void {
+    this.audit.append(run, entry);
+  }
+  async readAuditLog(): ReturnType<Store['readAuditLog']> {
+    return this.audit.read();
   }
 }

@@ -7,6 +7,10 @@ import type { UsageRecord } from '../../shared/messages.js';
 /** Usage of one (UTC day, pool, lane, provider): the shape workers send and the store keeps. */
 export type UsageRow = UsageRecord;
 
+// --- audit (admin plane) ---
+import type { AuditEntry, AuditWriterHolder, RunHead, StoredAuditEntry } from '../audit/store-records.js';
+export type { AuditWriterHolder } from '../audit/store-records.js';
+
 export abstract class Store {
   private closed = false;
 
@@ -56,6 +60,22 @@ export abstract class Store {
   private assertOpen(): void {
     if (this.closed) throw new Error(`the ${this.module} store is closed`);
   }
+
+  // --- audit (admin plane) ---
+  /** Whether this store keeps a durable audit log (memory does not: it dies with the process). */
+  abstract readonly durableAudit: boolean;
+
+  /**
+   * Take or renew the single durable-audit writer lease for `owner` (this process's run).
+   * Resolves null when `owner` holds it now, or the live holder when another process does.
+   */
+  abstract acquireAuditWriter(owner: string, pid: number, ttlMs: number): Promise<AuditWriterHolder | null>;
+  abstract releaseAuditWriter(owner: string): Promise<void>;
+  /** Appends one entry of run `run` (synchronously where the module can, so none is lost at exit). */
+  abstract appendAudit(run: string, entry: AuditEntry): void;
+  /** The whole durable log in storage order, and each run's last written (seq, hash). */
+  abstract readAuditLog(): Promise<{ rows: StoredAuditEntry[]; heads: RunHead[] }>;
+  // --- end audit ---
 }
 
 // --- breaker trips (routing) ---
@@ -84,3 +104,4 @@ export function accumulateUsage(into: UsageRow, from: UsageRow): void {
   into.requests += from.requests;
   into.truncated += from.truncated;
 }
+

@@ -70,7 +70,7 @@ describe('metrics exposition', () => {
     assert.equal(sampleValue(parseExposition(text), 'gateway_translations_total', { from: 'openai', to: 'ollama' }), 0);
   });
 
-  it('passes promtool check metrics', { skip: existsSync(PROMTOOL) ? false : `promtool is not installed at ${PROMTOOL}` }, () => {
+  it('passes promtool check metrics', { skip: existsSync(PROMTOOL) || process.env.CI ? false : `promtool is not installed at ${PROMTOOL}` }, () => {
     const check = promtoolCheck(text)!;
     assert.deepEqual(check, { code: 0, output: '' });
   });

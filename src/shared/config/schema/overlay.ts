@@ -13,6 +13,12 @@ export const OverlayFile = Type.Object(
   {
     config: Type.Optional(Type.Unknown({ description: 'The full deployment config last applied through the API; replaces the file config at boot.' })),
     settings: OverlaySettingsGroups,
+    admin_auth: Type.Optional(
+      Type.Object(
+        { modules: Type.Array(Type.String({ minLength: 1 }), { description: 'The admin_auth chain set by PUT /admin-auth.' }) },
+        { additionalProperties: false, description: 'The admin-plane auth chain set by PUT /admin-auth; replaces auth.admin_auth at boot.' },
+      ),
+    ),
   },
   { additionalProperties: true, description: 'The overlay file (JSON). Other top-level fields (e.g. retained versions) belong to the admin plane.' },
 );

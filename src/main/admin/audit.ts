@@ -1,0 +1,39 @@
+// GET /audit: this node's in-memory ring of audit entries (bounded, AUDIT_RING_CAPACITY),
+// newest first, paged; never the durable store.
+import { Type } from '@sinclair/typebox';
+import type { AdminContext } from './context.js';
+import { decodeCursor, encodeCursor, pageLimit, PageOf, PageQueryFields } from './paging.js';
+import type { AdminRoute } from './route.js';
+
+const Uint = Type.Integer({ minimum: 0 });
+export const AuditEntryView = Type.Object(
+  {
+    seq: Type.Integer({ minimum: 1 }),
+    ts: Uint,
+    action: Type.String({ description: '`noun.verb`, e.g. `config.apply`.' }),
+    resource: Type.String(),
+    outcome: Type.Union([Type.Literal('applied'), Type.Literal('rejected')]),
+    principal: Type.String({ description: '`admin` for the operator token; `anonymous` for the open posture.' }),
+    prev_hash: Type.String(),
+    hash: Type.String({ description: 'sha256(prev_hash|seq|ts|action|resource|outcome|principal), hex.' }),
+  },
+  { title: 'AuditEntry' },
+);
+
+export const auditRoutes: AdminRoute<AdminContext>[] = [
+  {
+    method: 'GET',
+    path: '/audit',
+    operationId: 'listAudit',
+    summary: "This node's in-memory audit ring, newest first",
+    tag: 'audit',
+    query: Type.Object(PageQueryFields),
+    responses: { 200: PageOf(AuditEntryView, 'AuditPage') },
+    handler(call, ctx) {
+      const limit = pageLimit(call.query);
+      const cursor = decodeCursor(call.query, (v): v is { before: number } => typeof (v as { before?: unknown } | null)?.before === 'number');
+      const { items, more } = ctx.audit.newestFirst(limit, cursor?.before);
+      return { status: 200, body: { items, next_cursor: more ? encodeCursor({ before: items[items.length - 1]!.seq }) : null } };
+    },
+  },
+];

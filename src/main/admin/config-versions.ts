@@ -1,0 +1,86 @@
+// Retained config versions: the list (newest first, paged), one version's hooks, and the diff
+// of two versions (computed in piscina).
+import { Type } from '@sinclair/typebox';
+import { globalHooksOf, hookViewsOf } from '../config/hook-views.js';
+import type { ConfigVersionRecord } from '../config/versions.js';
+import type { AdminContext } from './context.js';
+import { HookView } from './config-views.js';
+import { decodeCursor, encodeCursor, pageLimit, PageOf, PageQueryFields } from './paging.js';
+import { AdminError, type AdminRoute } from './route.js';
+
+const Uint = Type.Integer({ minimum: 0 });
+const ConfigVersionFields = { version: Uint, ts: Uint, principal: Type.String(), summary: Type.String() };
+export const ConfigVersion = Type.Object(ConfigVersionFields, { title: 'ConfigVersion' });
+export const ConfigVersionDetailView = Type.Object(
+  { ...ConfigVersionFields, hooks: Type.Record(Type.String(), HookView), global_hooks: Type.Array(Type.String()) },
+  { title: 'ConfigVersionDetailView' },
+);
+const NameLists = Type.Object({ added: Type.Array(Type.String()), removed: Type.Array(Type.String()), changed: Type.Array(Type.String()) });
+export const ConfigDiffView = Type.Object(
+  {
+    from: Uint,
+    to: Uint,
+    hooks: NameLists,
+    global_hooks: Type.Optional(Type.Union([Type.Object({ from: Type.Array(Type.String()), to: Type.Array(Type.String()) }), Type.Null()])),
+  },
+  { title: 'ConfigDiffView' },
+);
+const DiffQuery = Type.Object({ from: Uint, to: Uint });
+
+function retained(ctx: AdminContext, version: number): ConfigVersionRecord {
+  const record = ctx.config.versions.get(version);
+  if (record === undefined) throw new AdminError(404, 'not_found', `config version ${version} is not retained`);
+  return record;
+}
+
+function summaryOf(r: ConfigVersionRecord) {
+  return { version: r.version, ts: r.ts, principal: r.principal, summary: r.summary };
+}
+
+export const configVersionRoutes: AdminRoute<AdminContext>[] = [
+  {
+    method: 'GET',
+    path: '/config/versions',
+    operationId: 'listConfigVersions',
+    summary: 'Retained config versions (the last 100 of this process), newest first',
+    tag: 'config',
+    query: Type.Object(PageQueryFields),
+    responses: { 200: PageOf(ConfigVersion, 'ConfigVersionPage') },
+    handler(call, ctx) {
+      const limit = pageLimit(call.query);
+      const before = decodeCursor(call.query, (v): v is { before: number } => typeof (v as { before?: unknown } | null)?.before === 'number');
+      const rest = ctx.config.versions.newestFirst().filter((r) => before === undefined || r.version < before.before);
+      const page = rest.slice(0, limit);
+      const next = rest.length > limit ? encodeCursor({ before: page[page.length - 1]!.version }) : null;
+      return { status: 200, body: { items: page.map(summaryOf), next_cursor: next } };
+    },
+  },
+  {
+    method: 'GET',
+    path: '/config/versions/{v}',
+    operationId: 'getConfigVersion',
+    summary: 'One retained version: who made it and its hooks',
+    tag: 'config',
+    params: Type.Object({ v: Uint }),
+    responses: { 200: ConfigVersionDetailView },
+    handler(call, ctx) {
+      const record = retained(ctx, Number(call.params.v));
+      return { status: 200, body: { ...summaryOf(record), hooks: hookViewsOf(record.document), global_hooks: globalHooksOf(record.document) } };
+    },
+  },
+  {
+    method: 'GET',
+    path: '/config/diff',
+    operationId: 'diffConfigVersions',
+    summary: 'What changed in hooks and global hook wiring between two retained versions',
+    tag: 'config',
+    query: DiffQuery,
+    responses: { 200: ConfigDiffView },
+    async handler(call, ctx) {
+      const from = retained(ctx, Number(call.query.get('from')));
+      const to = retained(ctx, Number(call.query.get('to')));
+      const diff = await ctx.config.diff(from, to);
+      return { status: 200, body: { from: from.version, to: to.version, ...diff } };
+    },
+  },
+];

@@ -1,0 +1,34 @@
+// GET /openapi.json: the admin API's OpenAPI 3.1 document, unauthenticated (it holds no data).
+import { Type } from '@sinclair/typebox';
+import type { AdminContext } from './context.js';
+import { openApiDocument } from './openapi-document.js';
+import type { AdminRoute } from './route.js';
+
+export const OpenApiView = Type.Object(
+  {
+    openapi: Type.String(),
+    info: Type.Object({ title: Type.String(), version: Type.String() }),
+    paths: Type.Record(Type.String(), Type.Record(Type.String(), Type.Unknown())),
+    components: Type.Record(Type.String(), Type.Unknown()),
+  },
+  { title: 'OpenApiDocument' },
+);
+
+let cached: unknown = null;
+
+export const openApiRoutes: AdminRoute<AdminContext>[] = [
+  {
+    method: 'GET',
+    path: '/openapi.json',
+    operationId: 'getOpenApi',
+    summary: 'This OpenAPI 3.1 document',
+    tag: 'openapi',
+    public: true,
+    responses: { 200: OpenApiView },
+    async handler() {
+      // routes.ts lists this route: import it at call time, not at load (a cycle).
+      cached ??= openApiDocument((await import('./routes.js')).ADMIN_ROUTES as never);
+      return { status: 200, body: cached };
+    },
+  },
+];

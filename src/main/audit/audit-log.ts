@@ -1,0 +1,59 @@
+// This node's audit log: a bounded in-memory ring (what GET /audit pages) that chains every
+// entry, and the durable sink it also writes to when this process is the store's writer.
+import type { AuditEntry, AuditOutcome } from './entry.js';
+import { auditHash } from './entry.js';
+import type { DurableAuditSink } from './durable-sink.js';
+
+/** Entries kept in memory; older ones are dropped (the durable sink keeps them). */
+export const AUDIT_RING_CAPACITY = 10_000;
+
+export interface AuditAttempt {
+  action: string;
+  resource: string;
+  outcome: AuditOutcome;
+  principal: string;
+}
+
+export class AuditLog {
+  private readonly ring: AuditEntry[] = [];
+  /** Index in `ring` of the oldest entry once the ring is full. */
+  private head = 0;
+  private seq = 0;
+  private lastHash = '';
+
+  constructor(
+    private readonly sink: DurableAuditSink | null,
+    private readonly capacity = AUDIT_RING_CAPACITY,
+  ) {}
+
+  append(attempt: AuditAttempt, nowMs = Date.now()): AuditEntry {
+    const partial = { seq: ++this.seq, ts: Math.floor(nowMs / 1000), ...attempt, prev_hash: this.lastHash };
+    const entry: AuditEntry = { ...partial, hash: auditHash(partial) };
+    this.lastHash = entry.hash;
+    if (this.ring.length < this.capacity) this.ring.push(entry);
+    else {
+      this.ring[this.head] = entry;
+      this.head = (this.head + 1) % this.capacity;
+    }
+    this.sink?.append(entry);
+    return entry;
+  }
+
+  /** Newest first, entries with seq below `beforeSeq` (all when undefined), at most `limit`. */
+  newestFirst(limit: number, beforeSeq?: number): { items: AuditEntry[]; more: boolean } {
+    const items: AuditEntry[] = [];
+    const n = this.ring.length;
+    for (let i = n - 1; i >= 0; i--) {
+      const entry = this.ring[(this.head + i) % n]!;
+      if (beforeSeq !== undefined && entry.seq >= beforeSeq) continue;
+      if (items.length === limit) return { items, more: true };
+      // The spec: the oldest retained entry whose predecessor was pruned shows an empty prev_hash.
+      items.push(i === 0 && entry.seq > 1 ? { ...entry, prev_hash: '' } : entry);
+    }
+    return { items, more: false };
+  }
+
+  get size(): number {
+    return this.ring.length;
+  }
+}

@@ -1,0 +1,77 @@
+// The audit chain without a process: hashes link entry to entry, the ring is bounded and paged
+// newest first, and verification names the first altered, reordered or missing entry.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { AuditLog } from '../../../src/main/audit/audit-log.js';
+import { auditHash } from '../../../src/main/audit/entry.js';
+import { verifyAuditLog, type StoredAuditEntry } from '../../../src/main/audit/verify.js';
+
+function logOf(n: number): StoredAuditEntry[] {
+  const log = new AuditLog(null);
+  const out: StoredAuditEntry[] = [];
+  for (let i = 0; i < n; i++) {
+    const e = log.append({ action: 'config.apply', resource: 'config', outcome: i % 2 === 0 ? 'applied' : 'rejected', principal: 'admin' }, 1_700_000_000_000 + i * 1000);
+    out.push({ ...e, run: 'r1', position: i + 1 });
+  }
+  return out;
+}
+
+describe('audit chain', () => {
+  it('hash = sha256(prev_hash|seq|ts|action|resource|outcome|principal); the first prev_hash is empty', () => {
+    const [first, second] = logOf(2);
+    assert.equal(first!.seq, 1);
+    assert.equal(first!.prev_hash, '');
+    const expected = createHash('sha256').update(`|1|${first!.ts}|config.apply|config|applied|admin`).digest('hex');
+    assert.equal(first!.hash, expected);
+    assert.equal(second!.prev_hash, first!.hash);
+    assert.equal(second!.hash, auditHash(second!));
+  });
+
+  it('the ring keeps its bound and pages newest first', () => {
+    const log = new AuditLog(null, 5);
+    for (let i = 0; i < 12; i++) log.append({ action: 'a.b', resource: 'r', outcome: 'applied', principal: 'admin' });
+    assert.equal(log.size, 5);
+    const first = log.newestFirst(3);
+    assert.deepEqual(first.items.map((e) => e.seq), [12, 11, 10]);
+    assert.equal(first.more, true);
+    const second = log.newestFirst(3, 10);
+    assert.deepEqual(second.items.map((e) => e.seq), [9, 8]);
+    assert.equal(second.more, false);
+    assert.equal(second.items[1]!.prev_hash, '', 'the oldest retained entry, its predecessor pruned, shows an empty prev_hash');
+    assert.notEqual(second.items[0]!.prev_hash, '');
+  });
+
+  it('an intact log verifies', () => {
+    const rows = logOf(6);
+    const result = verifyAuditLog(rows, [{ run: 'r1', seq: 6, hash: rows[5]!.hash }]);
+    assert.deepEqual(result, { ok: true, entries: 6, runs: 1 });
+  });
+
+  it('names an altered entry', () => {
+    const rows = logOf(6);
+    rows[2] = { ...rows[2]!, outcome: 'applied', action: 'config.rollback' };
+    const result = verifyAuditLog(rows, []);
+    assert.equal(result.ok, false);
+    assert.equal(!result.ok && result.kind, 'altered');
+    assert.equal(!result.ok && result.seq, 3);
+  });
+
+  it('names a reordered entry', () => {
+    const rows = logOf(6);
+    [rows[2], rows[3]] = [rows[3]!, rows[2]!];
+    const result = verifyAuditLog(rows, []);
+    assert.equal(!result.ok && result.kind, 'reordered');
+    assert.equal(!result.ok && result.seq, 3);
+  });
+
+  it('names a missing entry, in the middle or at the end', () => {
+    const rows = logOf(6);
+    const middle = verifyAuditLog(rows.filter((r) => r.seq !== 4), []);
+    assert.equal(!middle.ok && middle.kind, 'missing');
+    assert.equal(!middle.ok && middle.seq, 4);
+    const tail = verifyAuditLog(rows.slice(0, 5), [{ run: 'r1', seq: 6, hash: rows[5]!.hash }]);
+    assert.equal(!tail.ok && tail.kind, 'missing');
+    assert.equal(!tail.ok && tail.seq, 6);
+  });
+});
