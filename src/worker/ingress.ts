@@ -6,7 +6,7 @@
 import { STATUS_CODES } from 'node:http';
 import uWS, { type HttpRequest, type HttpResponse, type TemplatedApp, type us_listen_socket } from '../shared/uws.js';
 import { ROUTES } from './routes.js';
-import type { ClientResponse, IngressRequest } from './pipeline/client.js';
+import type { AbortListener, ClientResponse, IngressRequest } from './pipeline/client.js';
 
 export interface IngressHandlers {
   /** Current body cap in bytes (read per request: a config apply may change it). */
@@ -87,7 +87,7 @@ class UwsClientResponse implements ClientResponse {
   private headStatus = 0;
   private headHeaders: Record<string, string> | null = null;
   private drainCb: (() => void) | null = null;
-  private abortCb: (() => void) | null = null;
+  private abortListener: AbortListener | null = null;
 
   constructor(private readonly res: HttpResponse) {
     inflight++;
@@ -97,9 +97,9 @@ class UwsClientResponse implements ClientResponse {
   handleAborted(): void {
     this.aborted = true;
     this.finish();
-    const cb = this.abortCb;
-    this.abortCb = null;
-    if (cb !== null) cb();
+    const listener = this.abortListener;
+    this.abortListener = null;
+    if (listener !== null) listener.onClientAbort();
   }
 
   // A finished response is never touched again: uWS throws on a completed response, and an
@@ -180,8 +180,8 @@ class UwsClientResponse implements ClientResponse {
     });
   }
 
-  onAbort(cb: () => void): void {
-    this.abortCb = cb;
+  onAbort(listener: AbortListener): void {
+    this.abortListener = listener;
   }
 }
 

@@ -26,7 +26,7 @@ import { AttemptPlan } from '../routing/attempt-plan.js';
 import { Exhaustion, type Router } from '../routing/router.js';
 import { GateVerdict } from '../routing/route-gate.js';
 import type { AdmissionLease } from './admission-lease.js';
-import type { ClientResponse, IngressRequest } from './client.js';
+import type { AbortListener, ClientResponse, IngressRequest } from './client.js';
 import { endStreamWithError, kindForUpstreamStatus, respondError } from './respond-error.js';
 import { buildOutgoing, forwardCallerCredential, type RequestBody } from './upstream-request.js';
 import { Relay, relayData, relayEnd, relayStart, resetRelay, type RelayState } from './relay.js';
@@ -39,7 +39,10 @@ export interface ExchangeDeps {
   shared: SharedState;
 }
 
-export class Exchange implements Dispatcher.DispatchHandler, RequestBody, RelayState {
+/** One reason object for every caller abort (no Error made per aborted request). */
+const CLIENT_WENT_AWAY = new Error('client went away');
+
+export class Exchange implements Dispatcher.DispatchHandler, RequestBody, RelayState, AbortListener {
   // --- the request (RequestBody) ---
   raw = '';
   body: unknown = undefined;
@@ -91,7 +94,12 @@ export class Exchange implements Dispatcher.DispatchHandler, RequestBody, RelayS
     /** Admission's reservation, settled once by finish(); null when no admission step ran. */
     private readonly lease: AdmissionLease | null = null,
   ) {
-    client.onAbort(() => this.controller?.abort(new Error('client went away')));
+    client.onAbort(this);
+  }
+
+  /** The caller went away: cancel the upstream attempt (its error callback ends the request). */
+  onClientAbort(): void {
+    this.controller?.abort(CLIENT_WENT_AWAY);
   }
 
   get lane(): LaneRuntime {
@@ -234,7 +242,7 @@ export class Exchange implements Dispatcher.DispatchHandler, RequestBody, RelayS
 
   onRequestStart(controller: Dispatcher.DispatchController): void {
     this.controller = controller;
-    if (this.client.aborted) controller.abort(new Error('client went away'));
+    if (this.client.aborted) controller.abort(CLIENT_WENT_AWAY);
   }
 
   onResponseStart(controller: Dispatcher.DispatchController, statusCode: number, headers: Record<string, string | string[] | undefined>): void {
