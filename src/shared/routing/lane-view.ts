@@ -4,7 +4,7 @@
 // same views from the same words, with the same availability function routing dispatches on.
 import type { CompiledConfig, CompiledLane } from '../config/compiled.js';
 import type { SharedState } from '../sab/index.js';
-import { BREAKER_OPEN } from '../sab/layout.js';
+import { BREAKER_CLOSED } from '../sab/layout.js';
 import { AVAILABILITY_NAMES, Availability, BREAKER_STATE_NAMES, HARD_DOWN_REASON_NAMES, availabilityOf, recoveryHintMs } from './availability.js';
 import { DISPOSITION_NAMES, FAILOVER_REASON_NAMES } from './attempt-outcome.js';
 
@@ -131,12 +131,12 @@ export function anyLaneUsable(shared: SharedState, config: CompiledConfig, nowMs
   return false;
 }
 
-/** Whether a cell is Open (the `dead` health mode re-probes only these lanes). */
+/** Whether any cell of the lane is not Closed (the `dead` health mode re-probes only these lanes). */
 export function laneHasOpenCell(shared: SharedState, config: CompiledConfig, laneIndex: number): boolean {
   const lane = config.lanes[laneIndex]!;
-  if (shared.breakers.state(lane.defaultCellSlot) === BREAKER_OPEN) return true;
+  if (shared.breakers.state(lane.defaultCellSlot) !== BREAKER_CLOSED) return true;
   for (const pool of config.pools) {
-    for (const m of pool.members) if (m.lane === laneIndex && shared.breakers.state(m.cellSlot) !== 0) return true;
+    for (const m of pool.members) if (m.lane === laneIndex && shared.breakers.state(m.cellSlot) !== BREAKER_CLOSED) return true;
   }
   return false;
 }
