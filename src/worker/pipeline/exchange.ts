@@ -141,7 +141,10 @@ export class Exchange implements Dispatcher.DispatchHandler, RequestBody, RelayS
       this.attempt();
       return;
     }
-    const hintMs = recoveryHintMs(this.deps.shared, availability, lane.compiled.defaultCellSlot, Date.now());
+    const cell = lane.compiled.defaultCellSlot;
+    const nowMs = Date.now();
+    // A dead (hard-down) lane's cooldown is genuine; budget and capacity get the 2 s floor.
+    const hintMs = availability === Availability.Dead ? this.deps.shared.breakers.cooldownRemainingMs(cell, nowMs) || null : recoveryHintMs(this.deps.shared, availability, cell, nowMs);
     this.finish(Disposition.Exhausted);
     respondError(this.client, this.codec, 'exhausted', `lane "${lane.compiled.name}" is unavailable`, Math.ceil((hintMs ?? 2000) / 1000));
   }
@@ -164,6 +167,7 @@ export class Exchange implements Dispatcher.DispatchHandler, RequestBody, RelayS
       const exhaustion = router.exhaustion(plan, this.runtime);
       if (exhaustion === Exhaustion.Fallback) continue;
       if (exhaustion === Exhaustion.LeastBad) {
+        if (this.pendingFailover !== FailoverReason.None) router.failedOver(plan, this.pendingFailover);
         this.attempt();
         return;
       }
