@@ -71,6 +71,15 @@ export function recoveryHintMs(shared: SharedReads, availability: Availability, 
   }
 }
 
+/**
+ * Whether routing would take the lane through `cell` now: Available, or only in the short
+ * cooldown of a Closed cell (a soft skip: taken when nothing else is left). `usable` in the
+ * reads and /healthz mean this.
+ */
+export function usableNow(shared: SharedReads, availability: Availability, cell: number): boolean {
+  return availability === Availability.Available || (availability === Availability.BreakerOpen && shared.breakers.state(cell) === BREAKER_CLOSED);
+}
+
 /** A breaker cell's state word is Open (for `breaker_state`, independent of capacity). */
 export function isOpen(shared: SharedReads, cell: number): boolean {
   return shared.breakers.state(cell) === BREAKER_OPEN;

@@ -5,7 +5,7 @@
 import type { CompiledConfig, CompiledLane } from '../config/compiled.js';
 import type { SharedState } from '../sab/index.js';
 import { BREAKER_CLOSED } from '../sab/layout.js';
-import { AVAILABILITY_NAMES, Availability, BREAKER_STATE_NAMES, HARD_DOWN_REASON_NAMES, availabilityOf, recoveryHintMs } from './availability.js';
+import { AVAILABILITY_NAMES, Availability, BREAKER_STATE_NAMES, HARD_DOWN_REASON_NAMES, availabilityOf, recoveryHintMs, usableNow } from './availability.js';
 import { DISPOSITION_NAMES, FAILOVER_REASON_NAMES } from './attempt-outcome.js';
 
 /** The spec's PoolMemberStatusView (all twelve fields) plus what /stats adds. */
@@ -48,7 +48,7 @@ export function cellStatus(shared: SharedState, lane: CompiledLane, cell: number
   return {
     model: lane.name,
     weight,
-    usable: availability === Availability.Available,
+    usable: usableNow(shared, availability, cell),
     cooldown_remaining_seconds: Math.ceil(shared.breakers.cooldownRemainingMs(cell, nowMs) / 1000),
     available_concurrency: lane.maxConcurrent === 0 ? null : shared.lanes.availablePermits(lane.slot, lane.maxConcurrent),
     inflight: shared.lanes.laneInflight(lane.slot),
@@ -71,7 +71,7 @@ function cellDetail(shared: SharedState, lane: CompiledLane, cell: number, nowMs
     recovery_hint_ms: recoveryHintMs(shared, availability, cell, nowMs),
     breaker_state: BREAKER_STATE_NAMES[shared.breakers.state(cell)],
     at_capacity: bounded && free! <= 0,
-    usable: availability === Availability.Available,
+    usable: usableNow(shared, availability, cell),
     dead: availability === Availability.Dead,
     dead_reason: deadReasonOf(shared, cell, availability),
     cooldown_remaining_s: Math.ceil(shared.breakers.cooldownRemainingMs(cell, nowMs) / 1000),
@@ -122,11 +122,11 @@ export function statsView(shared: SharedState, config: CompiledConfig, nowMs: nu
   return { lanes, pools };
 }
 
-/** GET /healthz: some lane could serve now (its default cell, or any pool cell over it). */
+/** GET /healthz: some lane could serve now (its default cell, or any pool cell over it; usableNow). */
 export function anyLaneUsable(shared: SharedState, config: CompiledConfig, nowMs: number): boolean {
-  for (const lane of config.lanes) if (availabilityOf(shared, lane.defaultCellSlot, lane, nowMs) === Availability.Available) return true;
+  for (const lane of config.lanes) if (usableNow(shared, availabilityOf(shared, lane.defaultCellSlot, lane, nowMs), lane.defaultCellSlot)) return true;
   for (const pool of config.pools) {
-    for (const m of pool.members) if (availabilityOf(shared, m.cellSlot, config.lanes[m.lane]!, nowMs) === Availability.Available) return true;
+    for (const m of pool.members) if (usableNow(shared, availabilityOf(shared, m.cellSlot, config.lanes[m.lane]!, nowMs), m.cellSlot)) return true;
   }
   return false;
 }

@@ -4,7 +4,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { SharedState, SlotRegistry } from '../../../src/shared/sab/index.js';
 import { BREAKER_HALF_OPEN, BREAKER_OPEN, CELL_HARD_DOWN_BILLING } from '../../../src/shared/sab/layout.js';
-import { AT_CAPACITY_RECOVERY_MS, Availability, availabilityOf, recoveryHintMs } from '../../../src/shared/routing/availability.js';
+import { AT_CAPACITY_RECOVERY_MS, Availability, availabilityOf, recoveryHintMs, usableNow } from '../../../src/shared/routing/availability.js';
 import type { CompiledLane } from '../../../src/shared/config/compiled.js';
 
 const BASE_MS = 1_700_000_000_000;
@@ -61,5 +61,15 @@ describe('availabilityOf', () => {
     shared.breakers.setHardDown(cell, CELL_HARD_DOWN_BILLING);
     assert.equal(availabilityOf(shared, cell, lane, NOW), Availability.Dead);
     assert.equal(recoveryHintMs(shared, Availability.Dead, cell, NOW), null);
+  });
+
+  it('usable: available, or a Closed cell only in its short cooldown; never a tripped one', () => {
+    const { shared, lane, cell } = setup(0, 0);
+    shared.breakers.setCooldownUntil(cell, NOW + 1_000);
+    const soft = availabilityOf(shared, cell, lane, NOW);
+    assert.equal(soft, Availability.BreakerOpen);
+    assert.equal(usableNow(shared, soft, cell), true);
+    shared.breakers.casState(cell, 0, BREAKER_OPEN);
+    assert.equal(usableNow(shared, availabilityOf(shared, cell, lane, NOW), cell), false);
   });
 });
