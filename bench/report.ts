@@ -26,6 +26,8 @@ export interface RowResult {
   /** Why it failed or was skipped (may span lines). */
   reason?: string;
   measurement?: RowMeasurement;
+  /** The scenario's own note on this row (Scenario.gatewayNote). */
+  note?: string;
 }
 
 export interface ScenarioResult {
@@ -277,6 +279,7 @@ export function renderMarkdown(report: BenchReport): string {
     if (s.kind === 'throughput' && mock !== null) {
       out.push('', `Ceiling (wrk straight to the mock, same cores): ${formatRate(mock.requestsPerSec)} req/s.`);
     }
+    for (const r of s.rows) if (r.note !== undefined) out.push('', `${r.label}: ${r.note}`);
     const notes = s.rows.filter((r) => r.outcome !== 'ok' && r.reason !== undefined && r.reason.includes('\n'));
     for (const r of notes) out.push('', `${r.label} ${r.outcome}:`, '', '```', r.reason ?? '', '```');
   });

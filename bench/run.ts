@@ -84,7 +84,9 @@ async function runScenario(
       target = ownGateway ? await startGateway(targets.context, scenario.gatewayConfig) : await targets.get(kind);
       label = target.label;
       const m = await measureRow(mctx, target, { scenario, connections, durationSecs, warmupSecs: opts.warmupSecs });
-      rows.push({ target: kind, label, outcome: 'ok', measurement: m });
+      const note = kind === 'gateway' && scenario.gatewayNote !== undefined ? await scenario.gatewayNote(target.url) : null;
+      rows.push({ target: kind, label, outcome: 'ok', measurement: m, ...(note === null ? {} : { note }) });
+      if (note !== null) log(`${scenario.name} · ${label}: ${note}`);
       log(
         `${progress()} ${scenario.name} · ${label}: ${formatRate(m.requestsPerSec)} req/s, p99 ${formatMs(m.latencyMicros.p99)} ms, ` +
           `${formatCpuMicros(m.cpuMicrosPerRequest)} µs CPU/req${m.errors > 0 ? `, ${m.errors} ERRORS` : ''}`,

@@ -62,6 +62,11 @@ export interface Scenario {
    * the others share one.
    */
   gatewayConfig?: (files: GatewayConfigFiles) => void;
+  /**
+   * Asked after each gateway row is measured, with the gateway's base URL: a one-line note for
+   * the report (e.g. a share read from GET /stats), or null for none.
+   */
+  gatewayNote?: (gatewayUrl: string) => Promise<string | null>;
   /** Sort key in the suite (ties by name); leave gaps so others can slot in. */
   order?: number;
 }

@@ -17,6 +17,8 @@ import { DurableAuditSink } from './audit/durable-sink.js';
 import { assertPortFree } from './port-check.js';
 import { TlsListener } from './tls/tls-listener.js';
 import { parseListenAddress } from '../shared/config/address.js';
+import { BreakerTripKeeper } from './routing/breaker-trips.js';
+import { HealthScheduler } from './probes/health-scheduler.js';
 
 export interface BootOptions {
   configPath: string;
@@ -45,8 +47,8 @@ export async function boot(opts: BootOptions): Promise<void> {
 
   const store = openStore(config.store, loaded.configPath);
   const ledger = new UsageLedger(store, log);
-  const flushMs = config.governance?.flush_interval_secs !== undefined ? config.governance.flush_interval_secs * 1000 : 5_000;
-  ledger.startFlushing(flushMs);
+  const flushIntervalMs = config.governance?.flush_interval_secs !== undefined ? config.governance.flush_interval_secs * 1000 : 5_000;
+  ledger.startFlushing(flushIntervalMs);
   // Keys, groups, the denylist and the counters, restored before any worker serves.
   const governance = new GovernanceService(store, slots, shared, state, log);
   if (state.compiled.auth.chain.includes('keys') && governance.signer === null) {
@@ -55,7 +57,11 @@ export async function boot(opts: BootOptions): Promise<void> {
   }
   await governance.load();
   governance.ledger = ledger;
-  governance.snapshots.start(flushMs);
+  governance.snapshots.start(flushIntervalMs);
+  // Trip counts come back before any worker can trip a cell; they are written on the same interval.
+  const trips = new BreakerTripKeeper(store, shared, slots, () => state.compiled, log);
+  await trips.restore();
+  trips.startFlushing(flushIntervalMs);
 
   const { host, port } = state.compiled.listen;
   await assertPortFree(host, port).catch((err: Error) => {
@@ -74,6 +80,8 @@ export async function boot(opts: BootOptions): Promise<void> {
   }, tlsListener?.workerSocket ?? null);
   governance.attachWorkers(workers);
   await workers.start(state.compiled);
+  const health = new HealthScheduler(() => state.compiled, shared, workers, log);
+  health.start();
 
   // One durable audit writer per store: a second process on the same store keeps its ring only.
   const auditSink = new DurableAuditSink(store, log);
@@ -85,7 +93,7 @@ export async function boot(opts: BootOptions): Promise<void> {
   let stop: (reason: string) => void = () => undefined;
   const lifecycle = { restart: () => stop('POST /restart'), env: process.env };
   const adminServer = await startAdminServer(
-    { config: state, workers, startedAtSecs, version: VERSION, adminToken: loaded.adminToken ?? null, log, audit, lifecycle, governance },
+    { config: state, workers, startedAtSecs, version: VERSION, adminToken: loaded.adminToken ?? null, log, audit, lifecycle, governance, routing: { shared, nowMs: Date.now } },
     admin.host,
     admin.port,
   );
@@ -96,12 +104,14 @@ export async function boot(opts: BootOptions): Promise<void> {
 
   stop = installSignals(log, async () => {
     adminServer.close();
+    health.stop();
     tlsListener?.stopAccepting();
     const drainMs = (config.advanced?.shutdown_drain_secs ?? 30) * 1000;
     await workers.drain(Date.now() + drainMs);
     tlsListener?.close();
     await ledger.stop();
     await governance.snapshots.stop();
+    await trips.stop();
     await auditSink.detach();
     await state.close();
     await store.close();

@@ -29,6 +29,7 @@ export class WorkerPool {
   private readonly slots: Slot[] = [];
   private config: CompiledConfig | null = null;
   private stopping = false;
+  private nextTurn = 0;
   private readonly waiters = new Set<() => void>();
   /** Governance: the whole key/group state a (re)started worker gets before its config. */
   private governanceState: ((seq: number) => MainToWorker) | null = null;
@@ -107,6 +108,21 @@ export class WorkerPool {
    * The worker is asked to exit rather than terminate()d: uWS sockets must be closed on the
    * thread that owns them before it ends.
    */
+  /**
+   * Send `msg` to one live worker, taking turns (health probes run on one worker at a time).
+   * False when no worker is live.
+   */
+  sendToOne(msg: MainToWorker): boolean {
+    for (let i = 0; i < this.slots.length; i++) {
+      const slot = this.slots[(this.nextTurn + i) % this.slots.length]!;
+      if (slot.worker === null || !slot.ready) continue;
+      this.nextTurn = (slot.id + 1) % this.slots.length;
+      slot.worker.postMessage(encodeMessage(msg));
+      return true;
+    }
+    return false;
+  }
+
   recycleOne(): void {
     const slot = this.slots.find((s) => s.worker !== null && s.ready);
     if (slot === undefined) return;

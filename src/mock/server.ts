@@ -15,6 +15,7 @@ import { RenderCache, type RenderedStream } from './render-cache.js';
 import { SettingError, settingsFrom, type MockSettingName, type MockSettings } from './settings.js';
 import { applySettings, BodyMemo, type BodyFacts } from './body-memo.js';
 import { emptyStats, snapshotStats, type MockStats } from './stats.js';
+import { CONTEXT_LENGTH_MESSAGES } from './context-length.js';
 
 export type { MockStats, LastRequestSummary } from './stats.js';
 export type { MockSettings, MockFault, MockMode } from './settings.js';
@@ -91,6 +92,8 @@ class MockProvider {
   lastRequest: LastRequest | null = null;
   readonly bodies: BodyMemo;
   closing = false;
+  /** fail_ratio's running share of a failure owed (one provider, one counter). */
+  failDebt = 0;
   private listenSocket: us_listen_socket | null = null;
   private tokensIssued = 0;
   private spareRecord: LastRequest | null = null;
@@ -147,6 +150,8 @@ class MockProvider {
     const inflight = this.counters.inflight;
     this.counters = emptyStats();
     this.counters.inflight = inflight;
+    this.counters.peak_inflight = inflight;
+    this.failDebt = 0;
     this.spareRecord = this.lastRequest;
     this.lastRequest = null;
   }
@@ -244,6 +249,7 @@ function acceptModelRequest(provider: MockProvider, protocol: MockProtocol, res:
   counters.requests++;
   counters.requests_by_protocol[protocol.name]++;
   counters.inflight++;
+  if (counters.inflight > counters.peak_inflight) counters.peak_inflight = counters.inflight;
   res.onData((chunk, isLast) => onExchangeData(ex, chunk, isLast));
 }
 
@@ -381,6 +387,17 @@ function dispatch(ex: Exchange): void {
     return;
   }
   if (s.fault === 'reset_before') return later(ex, s.latency_ms, resetConnection);
+  if (s.fault === 'context_length') return later(ex, s.latency_ms, writeContextLength);
+  if (s.fault === 'insufficient_quota') return later(ex, s.latency_ms, writeInsufficientQuota);
+  if (s.fail_ratio > 0) {
+    // Spread evenly: every time the debt reaches one request, that request fails.
+    const provider = ex.provider;
+    provider.failDebt += s.fail_ratio;
+    if (provider.failDebt >= 1 - 1e-9) {
+      provider.failDebt -= 1;
+      return later(ex, s.latency_ms, writeRatioFailure);
+    }
+  }
   if (s.status !== 200) return later(ex, s.latency_ms, writeForcedStatus);
   if (ex.facts!.stream) return later(ex, s.latency_ms, startStream);
   later(ex, s.latency_ms + generationMs(s), writeJsonAnswer);
@@ -420,6 +437,19 @@ function writeRenderedError(ex: Exchange, status: number, error: RenderedError, 
 
 function writeError(ex: Exchange, status: number, message: string): void {
   writeRenderedError(ex, status, ex.protocol.renderError(status, message), null);
+}
+
+function writeContextLength(ex: Exchange): void {
+  writeRenderedError(ex, 400, ex.protocol.renderError(400, CONTEXT_LENGTH_MESSAGES[ex.protocol.name]), null);
+}
+
+/** Quota exhausted, as OpenAI words it (the status is its 429; the body says insufficient_quota). */
+function writeInsufficientQuota(ex: Exchange): void {
+  writeRenderedError(ex, 429, ex.protocol.renderError(429, 'You exceeded your current quota, please check your plan and billing details. (insufficient_quota)'), null);
+}
+
+function writeRatioFailure(ex: Exchange): void {
+  writeRenderedError(ex, 503, ex.protocol.renderError(503, 'mock provider: fail_ratio'), null);
 }
 
 function writeForcedStatus(ex: Exchange): void {

@@ -2,7 +2,7 @@
 // per request (header `x-mock-<name>` or a `[mock name=value ...]` directive in the last user
 // message). Precedence: run < header < directive. A bad value is an error that names it.
 
-export type MockFault = 'none' | 'reset_before' | 'reset_during' | 'hang';
+export type MockFault = 'none' | 'reset_before' | 'reset_during' | 'hang' | 'context_length' | 'insufficient_quota';
 export type MockMode = 'auto' | 'text' | 'tool';
 
 export interface MockSettings {
@@ -29,6 +29,8 @@ export interface MockSettings {
   mode: MockMode;
   /** 401 unless the request carries a credential. */
   require_auth: boolean;
+  /** This fraction of requests (0..1, spread evenly, per provider) answers 503 instead. */
+  fail_ratio: number;
 }
 
 export type MockSettingName = keyof MockSettings;
@@ -46,6 +48,7 @@ export const DEFAULT_MOCK_SETTINGS: Readonly<MockSettings> = Object.freeze({
   cache_read_tokens: 0,
   mode: 'auto',
   require_auth: false,
+  fail_ratio: 0,
 });
 
 type RawSetting = string | number | boolean | null;
@@ -67,6 +70,12 @@ function integer(min: number, max: number): SettingParser {
 function rate(raw: RawSetting): number {
   const n = typeof raw === 'number' ? raw : typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : NaN;
   if (!Number.isFinite(n) || n < 0 || n > 1_000_000) throw new SettingError('must be a number in 0..1000000');
+  return n;
+}
+
+function ratio(raw: RawSetting): number {
+  const n = typeof raw === 'number' ? raw : typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : NaN;
+  if (!Number.isFinite(n) || n < 0 || n > 1) throw new SettingError('must be a number in 0..1');
   return n;
 }
 
@@ -102,11 +111,12 @@ const PARSERS: Record<MockSettingName, SettingParser> = {
   response_bytes: integer(0, 64 * 1024 * 1024),
   status: httpStatus,
   retry_after: retryAfter,
-  fault: oneOf<MockFault>(['none', 'reset_before', 'reset_during', 'hang']),
+  fault: oneOf<MockFault>(['none', 'reset_before', 'reset_during', 'hang', 'context_length', 'insufficient_quota']),
   input_tokens: integer(0, 100_000_000),
   cache_read_tokens: integer(0, 100_000_000),
   mode: oneOf<MockMode>(['auto', 'text', 'tool']),
   require_auth: flag,
+  fail_ratio: ratio,
 };
 
 export const MOCK_SETTING_NAMES = Object.keys(PARSERS) as readonly MockSettingName[];

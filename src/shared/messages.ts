@@ -11,7 +11,9 @@ export type MainToWorker =
   // --- governance: acknowledged with gov-ack carrying the same seq ---
   | { t: 'gov-state'; seq: number; state: GovernanceSnapshot }
   | { t: 'gov-update'; seq: number; keys: WorkerKey[]; removeKeys: string[]; groups: WorkerGroup[]; removeGroups: string[] }
-  | { t: 'auth-cache-flush'; seq: number };
+  | { t: 'auth-cache-flush'; seq: number }
+  /** Health probing (routing): probe these lanes (indexes in the config of `version`) now. */
+  | { t: 'probe'; version: number; lanes: number[]; timeoutMs: number };
 
 export type WorkerToMain =
   | { t: 'ready'; workerId: number }

@@ -6,7 +6,7 @@
 import { STATUS_CODES } from 'node:http';
 import uWS, { type HttpRequest, type HttpResponse, type TemplatedApp, type us_listen_socket } from '../shared/uws.js';
 import { ROUTES } from './routes.js';
-import type { ClientResponse, IngressRequest } from './pipeline/client.js';
+import type { AbortListener, ClientResponse, IngressRequest } from './pipeline/client.js';
 
 export interface IngressHandlers {
   /** Current body cap in bytes (read per request: a config apply may change it). */
@@ -19,6 +19,8 @@ export interface IngressHandlers {
   onNotFound(res: ClientResponse): void;
   /** GET /healthz: true when any lane is usable. */
   healthy(): boolean;
+  /** GET /stats with the caller's credential headers: the lane snapshot as JSON (or a refusal). */
+  stats(caller: { authorization: string; xApiKey: string }): { status: number; contentType: string; body: string };
   /**
    * GET /metrics with the caller's credential headers: the page to send (rendered
    * asynchronously), or null when /metrics is not mounted (answered like an unknown path).
@@ -85,7 +87,7 @@ class UwsClientResponse implements ClientResponse {
   private headStatus = 0;
   private headHeaders: Record<string, string> | null = null;
   private drainCb: (() => void) | null = null;
-  private abortCb: (() => void) | null = null;
+  private abortListener: AbortListener | null = null;
 
   constructor(private readonly res: HttpResponse) {
     inflight++;
@@ -95,9 +97,9 @@ class UwsClientResponse implements ClientResponse {
   handleAborted(): void {
     this.aborted = true;
     this.finish();
-    const cb = this.abortCb;
-    this.abortCb = null;
-    if (cb !== null) cb();
+    const listener = this.abortListener;
+    this.abortListener = null;
+    if (listener !== null) listener.onClientAbort();
   }
 
   // A finished response is never touched again: uWS throws on a completed response, and an
@@ -178,8 +180,8 @@ class UwsClientResponse implements ClientResponse {
     });
   }
 
-  onAbort(cb: () => void): void {
-    this.abortCb = cb;
+  onAbort(listener: AbortListener): void {
+    this.abortListener = listener;
   }
 }
 
@@ -198,6 +200,7 @@ function readRequest(routeIndex: number, paramCount: number, res: HttpResponse, 
     authorization: req.getHeader('authorization'),
     xApiKey: req.getHeader('x-api-key'),
     xGoogApiKey: req.getHeader('x-goog-api-key'),
+    affinity: req.getHeader('affinity'),
     body: EMPTY,
     startedMs: performance.now(),
   };
@@ -275,6 +278,12 @@ export function startIngress(target: IngressTarget, handlers: IngressHandlers): 
     const ok = handlers.healthy();
     res.cork(() => {
       res.writeStatus(ok ? '200 OK' : '503 Service Unavailable').writeHeader('content-type', 'text/plain').end(ok ? 'ok' : 'unavailable');
+    });
+  });
+  app.get('/stats', (res, req) => {
+    const page = handlers.stats({ authorization: req.getHeader('authorization'), xApiKey: req.getHeader('x-api-key') });
+    res.cork(() => {
+      res.writeStatus(statusLine(page.status)).writeHeader('content-type', page.contentType).end(page.body);
     });
   });
   app.get('/metrics', (res, req) => {

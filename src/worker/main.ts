@@ -18,6 +18,10 @@ import { KeyVerifier } from './auth/key-verifier.js';
 import { Authenticator } from './auth/authenticate.js';
 import { SigV4Verifier } from './auth/sigv4-verifier.js';
 import { SharedState, workerHolder } from '../shared/sab/index.js';
+import { Router } from './routing/router.js';
+import { runHealthProbes } from './routing/health-probe.js';
+import { anyLaneUsable, statsView } from '../shared/routing/lane-view.js';
+import { CODECS } from '../shared/protocols/index.js';
 import { handleBodyTooLarge, handleNotFound, handleRequest, type PipelineDeps } from './pipeline/handle.js';
 import type { WorkerBootData } from './boot-data.js';
 
@@ -28,6 +32,7 @@ const origins = new UpstreamOrigins();
 // One view of shared memory per worker, attached once: its holder id owns the permits taken.
 const shared = SharedState.attach(data.shared, workerHolder(data.workerId));
 const gauges = new LaneGauges(shared);
+const router = new Router(shared, gauges, log);
 const metering = new Metering(data.workerId, port, shared, data.meteringFlushMs);
 // Keys and groups as main pushes them; verified keys cached per worker.
 const keyTable = new KeyTable();
@@ -46,14 +51,27 @@ let ingress: Ingress | null = null;
 
 const deps: PipelineDeps = {
   runtime: () => runtime!,
-  gauges,
+  router,
   metering,
   auth: authenticator,
   admission,
+  shared,
 };
 
+/**
+ * GET /stats: open under `auth.chain: []`; a non-empty chain needs a valid key (spec), which
+ * key auth (governance) will verify here; until then it refuses, as /metrics does.
+ */
+function statsPage(chain: readonly string[]): { status: number; contentType: string; body: string } {
+  if (chain.length !== 0) {
+    const e = CODECS.openai.encodeError('unauthorized', 'a valid key is required to read /stats');
+    return { status: e.status, contentType: 'application/json', body: e.body };
+  }
+  return { status: 200, contentType: 'application/json', body: JSON.stringify(statsView(shared, runtime!.config, Date.now())) };
+}
+
 async function applyConfig(msg: Extract<MainToWorker, { t: 'config' }>): Promise<void> {
-  const next = new Runtime(msg.config, origins, gauges, log);
+  const next = new Runtime(msg.config, origins, log, runtime);
   keyVerifier.configure(msg.config.auth.keyVerifyPem, msg.config.governance.keyCacheEntries);
   metering.useSeries(msg.config.metrics);
   const previous = runtime;
@@ -67,7 +85,8 @@ async function applyConfig(msg: Extract<MainToWorker, { t: 'config' }>): Promise
       onRequest: (req, res) => handleRequest(deps, req, res),
       onBodyTooLarge: (routeIndex, res) => handleBodyTooLarge(deps, routeIndex, res, runtime!.config.limits.maxBodyBytes),
       onNotFound: (res) => handleNotFound(res),
-      healthy: () => runtime!.lanes.some((lane) => gauges.usable(lane.compiled)),
+      healthy: () => anyLaneUsable(shared, runtime!.config, Date.now()),
+      stats: () => statsPage(runtime!.config.auth.chain),
       metrics: (caller) => metricsEndpoint.serve(runtime!.config, caller),
     });
     port.postMessage(encodeMessage({ t: 'ready', workerId: data.workerId }));
@@ -134,6 +153,12 @@ port.on('message', (bytes: Uint8Array) => {
       break;
     case 'auth-cache-flush':
       port.postMessage(encodeMessage({ t: 'gov-ack', workerId: data.workerId, seq: msg.seq, flushed: keyVerifier.flush() }));
+      break;
+    case 'probe':
+      // Probes of an older config's lane indexes are dropped: the next tick names the new ones.
+      if (runtime !== null && runtime.config.version === msg.version) {
+        runHealthProbes(runtime, router, gauges, msg.lanes, msg.timeoutMs, log).catch((err: Error) => log.error({ err: err.message }, 'health probes failed'));
+      }
       break;
     case 'recycle':
       // An operator recycle ends the thread the way a crash does (exit 1), so the

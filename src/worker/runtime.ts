@@ -9,7 +9,8 @@ import type { Logger } from '../shared/log.js';
 import type { Pool as UndiciPool } from 'undici';
 import type { UpstreamOrigins } from './upstream/origins.js';
 import { createUpstreamAuth, type UpstreamAuth } from './upstream/auth/upstream-auth.js';
-import type { LaneGauges } from './lane-gauges.js';
+import type { ServedBy } from './pipeline/admission-lease.js';
+import type { RouteGate } from './routing/route-gate.js';
 
 export class ProviderRuntime {
   readonly codec: Codec;
@@ -23,26 +24,41 @@ export class ProviderRuntime {
 }
 
 export class LaneRuntime {
+  /** Made once, handed to AdmissionLease.settle (no object per request). */
+  readonly servedBy: ServedBy;
+
   constructor(
     readonly index: number,
     readonly compiled: CompiledLane,
     readonly provider: ProviderRuntime,
-  ) {}
+  ) {
+    this.servedBy = Object.freeze({ lane: compiled.name, provider: provider.compiled.name });
+  }
 }
 
 export class PoolRuntime {
-  readonly cursor: SwrrCursor;
-  /** Made once so a pick allocates no closure. */
-  readonly usable: (member: number) => boolean;
+  /**
+   * Gate hooks (a later issue) plug in here: null means no gate, so the hot path checks one
+   * pointer. See src/worker/routing/route-gate.ts for what a gate may do to the candidates.
+   */
+  gate: RouteGate | null = null;
 
   constructor(
     readonly compiled: CompiledPool,
     readonly members: LaneRuntime[],
-    gauges: LaneGauges,
-  ) {
-    this.cursor = new SwrrCursor(compiled.members.map((m) => m.weight));
-    this.usable = (member: number) => gauges.hasFreePermit(this.members[member]!.compiled);
+    /** Worker-local; carried over from the previous runtime when the pool's members did not change. */
+    readonly cursor: SwrrCursor,
+  ) {}
+}
+
+/** Same members, same weights: the pool's SWRR cursor survives the apply. */
+function samePool(a: CompiledPool, b: CompiledPool, aLanes: readonly CompiledLane[], bLanes: readonly CompiledLane[]): boolean {
+  if (a.members.length !== b.members.length) return false;
+  for (let i = 0; i < a.members.length; i++) {
+    if (a.members[i]!.weight !== b.members[i]!.weight) return false;
+    if (aLanes[a.members[i]!.lane]!.name !== bLanes[b.members[i]!.lane]!.name) return false;
   }
+  return true;
 }
 
 export class Runtime {
@@ -55,8 +71,9 @@ export class Runtime {
   constructor(
     readonly config: CompiledConfig,
     origins: UpstreamOrigins,
-    gauges: LaneGauges,
     log: Logger,
+    /** The runtime this one replaces: SWRR cursors of unchanged pools carry over. */
+    previous: Runtime | null = null,
   ) {
     origins.configure(config.upstream);
     this.providers = config.providers.map(
@@ -66,7 +83,10 @@ export class Runtime {
     this.lanes = config.lanes.map((l, i) => new LaneRuntime(i, l, this.providers[l.provider]!));
     for (const lane of this.lanes) this.lanesByName.set(lane.compiled.name, lane);
     for (const pool of config.pools) {
-      this.pools.set(pool.name, new PoolRuntime(pool, pool.members.map((m) => this.lanes[m.lane]!), gauges));
+      const before = previous?.pools.get(pool.name);
+      const keep = before !== undefined && samePool(before.compiled, pool, previous!.config.lanes, config.lanes);
+      const cursor = keep ? before.cursor : new SwrrCursor(pool.members.map((m) => m.weight));
+      this.pools.set(pool.name, new PoolRuntime(pool, pool.members.map((m) => this.lanes[m.lane]!), cursor));
     }
   }
 

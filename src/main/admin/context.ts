@@ -5,6 +5,7 @@ import type { AuditLog } from '../audit/audit-log.js';
 import type { ConfigState } from '../config-state.js';
 import type { WorkerPool } from '../workers.js';
 import type { GovernanceService } from '../governance/service.js';
+import type { RoutingReads } from './routing-reads.js';
 
 /** The process's graceful stop, for POST /restart (the supervisor starts it again). */
 export interface Lifecycle {
@@ -26,4 +27,6 @@ export interface AdminContext {
   lifecycle: Lifecycle;
   /** Keys, groups, usage and the workers' verified-key caches. */
   governance: GovernanceService;
+  /** Routing's live reads (pools, /stats-like views) over the main thread's shared memory. */
+  routing: RoutingReads;
 }

@@ -15,6 +15,9 @@ import { keyRoutes } from './keys.js';
 import { groupRoutes } from './groups.js';
 import { usageRoutes } from './usage.js';
 import { authCacheRoutes } from './auth-cache.js';
+import { poolRoutes } from './pools.js';
+import { modelRoutes } from './models.js';
+import { providerRoutes } from './providers.js';
 
 export const ADMIN_ROUTES: AdminRoute<AdminContext>[] = [
   ...infoRoutes,
@@ -30,4 +33,7 @@ export const ADMIN_ROUTES: AdminRoute<AdminContext>[] = [
   ...groupRoutes,
   ...usageRoutes,
   ...authCacheRoutes,
+  ...poolRoutes,
+  ...modelRoutes,
+  ...providerRoutes,
 ];

@@ -11,6 +11,8 @@ import type { Static } from '@sinclair/typebox';
 import type { Pool } from '../../shared/config/schema/pools.js';
 import { regionFromHost } from './aws-region.js';
 import { compileMetrics } from './compile-metrics.js';
+import { compileHealth, dispositionSlots, failoverSlots, tripSlot } from './compile-routing.js';
+import { DIRECT_POOL_LABEL } from '../../shared/routing/series.js';
 import type { LoadResult, ResolvedSecrets } from './load-result.js';
 import { parseServiceAccount } from './service-account.js';
 import { compileKeyVerification } from '../governance/signing.js';
@@ -34,6 +36,8 @@ export function compileConfig(result: LoadResult, slots: SlotAssigner, version: 
       maxRequests: lane.max_requests,
       slot: slots.laneSlot(name),
       defaultCellSlot: slots.defaultCellSlot(name),
+      directDispositionSlots: dispositionSlots(slots, DIRECT_POOL_LABEL, name),
+      directTripSlot: tripSlot(slots, DIRECT_POOL_LABEL, name),
     };
   });
   const pools = Object.entries(config.pools).map(([name, pool]) => compilePool(name, pool, laneNames, slots));
@@ -55,6 +59,7 @@ export function compileConfig(result: LoadResult, slots: SlotAssigner, version: 
     providers,
     lanes,
     pools,
+    health: compileHealth(config),
     metrics: compileMetrics(config, slots),
     // Asked last, after every slot of this config is assigned.
     sabBytes: slots.bytesNeeded(),
@@ -66,7 +71,8 @@ function compilePool(name: string, pool: Static<typeof Pool>, laneNames: string[
     trip: pool.breaker.trip,
     consecutiveN: pool.breaker.consecutive_n,
     threshold: pool.breaker.threshold,
-    windowSecs: pool.breaker.window_secs,
+    // The shared error window counts whole seconds (validation caps it at 128).
+    windowSecs: Math.min(128, Math.ceil(pool.breaker.window_secs)),
     minRequests: pool.breaker.min_requests,
     baseCooldownSecs: pool.breaker.base_cooldown_secs,
     maxCooldownSecs: pool.breaker.max_cooldown_secs,
@@ -77,11 +83,16 @@ function compilePool(name: string, pool: Static<typeof Pool>, laneNames: string[
       lane: laneNames.indexOf(member.model),
       weight: member.weight,
       cellSlot: slots.cellSlot(name, member.model),
+      dispositionSlots: dispositionSlots(slots, name, member.model),
+      tripSlot: tripSlot(slots, name, member.model),
     })),
     onExhausted: compileOnExhausted(pool.on_exhausted),
     maxHops: pool.failover.max_hops,
     timeoutMs: Math.round(pool.failover.timeout_secs * 1000),
+    attemptTimeoutMs: pool.failover.attempt_timeout_secs === undefined ? 0 : Math.max(1, Math.round(pool.failover.attempt_timeout_secs * 1000)),
     breaker,
+    noLaneDispositionSlots: dispositionSlots(slots, name, ''),
+    failoverSlots: failoverSlots(slots, name),
   };
 }
 

@@ -1,5 +1,5 @@
 // The memory store: the default, ephemeral per instance (lost on exit).
-import { Store, accumulateKeyUsage, accumulateUsage, keyUsageKey, usageKey, type UsageRow } from './store.js';
+import { Store, accumulateKeyUsage, accumulateUsage, keyUsageKey, usageKey, type BreakerTripRow, type UsageRow } from './store.js';
 import type { CounterRow, GovernanceRecords, GroupRecord, KeyRecord, KeyUsageRow, Revocation } from './records.js';
 
 export class MemoryStore extends Store {
@@ -76,6 +76,17 @@ export class MemoryStore extends Store {
       else this.counters.set(row.holder, [...row.words]);
     }
   }
+  // --- breaker trips (routing) ---
+  private readonly trips = new Map<string, BreakerTripRow>();
+
+  protected async writeBreakerTrips(rows: BreakerTripRow[]): Promise<void> {
+    for (const row of rows) this.trips.set(`${row.pool}\u0000${row.lane}`, { ...row });
+  }
+
+  protected async readBreakerTrips(): Promise<BreakerTripRow[]> {
+    return [...this.trips.values()].map((r) => ({ ...r }));
+  }
+  // --- end breaker trips (routing) ---
 
   protected async closeStore(): Promise<void> {}
 

@@ -6,7 +6,7 @@
 import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { Store, type UsageRow } from './store.js';
+import { Store, type BreakerTripRow, type UsageRow } from './store.js';
 import type { CounterRow, GovernanceRecords, GroupRecord, KeyRecord, KeyUsageRow, Revocation } from './records.js';
 import { SqliteAudit } from './sqlite-audit.js';
 
@@ -73,6 +73,21 @@ SELECT day, pool, lane, provider, tokens_input AS tokensInput, tokens_output AS 
   tokens_cache_read AS tokensCacheRead, tokens_cache_creation AS tokensCacheCreation, requests, truncated
 FROM usage_daily WHERE day = ? ORDER BY pool, lane, provider`;
 
+// --- breaker trips (routing) ---
+const TRIPS_SCHEMA = `
+CREATE TABLE IF NOT EXISTS breaker_trips (
+  pool TEXT NOT NULL,
+  lane TEXT NOT NULL,
+  trip_count INTEGER NOT NULL,
+  last_trip_at INTEGER NOT NULL,
+  PRIMARY KEY (pool, lane)
+);`;
+const TRIPS_UPSERT = `
+INSERT INTO breaker_trips (pool, lane, trip_count, last_trip_at) VALUES (@pool, @lane, @tripCount, @lastTripAt)
+ON CONFLICT (pool, lane) DO UPDATE SET trip_count = excluded.trip_count, last_trip_at = excluded.last_trip_at`;
+const TRIPS_SELECT = `SELECT pool, lane, trip_count AS tripCount, last_trip_at AS lastTripAt FROM breaker_trips ORDER BY pool, lane`;
+// --- end breaker trips (routing) ---
+
 export class SqliteStore extends Store {
   readonly module = 'sqlite';
   private readonly db: Database.Database;
@@ -128,7 +143,27 @@ export class SqliteStore extends Store {
       }
     });
     this.audit = new SqliteAudit(this.db);
+    // --- breaker trips (routing) ---
+    this.db.exec(TRIPS_SCHEMA);
+    const tripsUpsert = this.db.prepare(TRIPS_UPSERT);
+    this.tripsSelect = this.db.prepare(TRIPS_SELECT);
+    this.saveTrips = this.db.transaction((rows: BreakerTripRow[]) => {
+      for (const row of rows) tripsUpsert.run(row);
+    });
   }
+
+  // --- breaker trips (routing) ---
+  private readonly tripsSelect: Database.Statement;
+  private readonly saveTrips: (rows: BreakerTripRow[]) => void;
+
+  protected async writeBreakerTrips(rows: BreakerTripRow[]): Promise<void> {
+    this.saveTrips(rows);
+  }
+
+  protected async readBreakerTrips(): Promise<BreakerTripRow[]> {
+    return this.tripsSelect.all() as BreakerTripRow[];
+  }
+  // --- end breaker trips (routing) ---
 
   protected async addUsageRows(rows: UsageRow[]): Promise<void> {
     this.addAll(rows);

@@ -79,6 +79,24 @@ export abstract class Store {
     this.assertOpen();
     if (rows.length > 0) await this.writeCounters(rows);
   }
+  // --- breaker trips (routing) ---
+
+  /** Replace the stored trip count and last trip of each (pool, lane) cell in `rows`, atomically. */
+  async saveBreakerTrips(rows: BreakerTripRow[]): Promise<void> {
+    this.assertOpen();
+    if (rows.length > 0) await this.writeBreakerTrips(rows);
+  }
+
+  /** Every stored (pool, lane) cell's trip count and last trip. */
+  async loadBreakerTrips(): Promise<BreakerTripRow[]> {
+    this.assertOpen();
+    return this.readBreakerTrips();
+  }
+
+  protected abstract writeBreakerTrips(rows: BreakerTripRow[]): Promise<void>;
+  protected abstract readBreakerTrips(): Promise<BreakerTripRow[]>;
+
+  // --- end breaker trips (routing) ---
 
   async close(): Promise<void> {
     if (this.closed) return;
@@ -118,6 +136,19 @@ export abstract class Store {
   abstract readAuditLog(): Promise<{ rows: StoredAuditEntry[]; heads: RunHead[] }>;
   // --- end audit ---
 }
+
+// --- breaker trips (routing) ---
+
+/** One breaker cell's durable part: `pool` '' is the lane-default cell. */
+export interface BreakerTripRow {
+  pool: string;
+  lane: string;
+  tripCount: number;
+  /** Epoch seconds of the last trip; 0 = never. */
+  lastTripAt: number;
+}
+
+// --- end breaker trips (routing) ---
 
 export function usageKey(row: Pick<UsageRow, 'day' | 'pool' | 'lane' | 'provider'>): string {
   return `${row.day}\u0000${row.pool}\u0000${row.lane}\u0000${row.provider}`;

@@ -41,6 +41,10 @@ export interface CompiledLane {
   slot: number;
   /** Stable SAB slot of the lane-default breaker cell (direct routes, /stats). */
   defaultCellSlot: number;
+  /** Counter slots of direct-route dispositions on this lane, indexed by Disposition. */
+  directDispositionSlots: number[];
+  /** Counter slot of trips of the lane-default cell. */
+  directTripSlot: number;
 }
 
 export type OnExhausted = { action: 'reject' } | { action: 'least_bad' } | { action: 'fallback_pool'; pool: string };
@@ -55,7 +59,16 @@ export interface CompiledBreaker {
   maxCooldownSecs: number;
 }
 
-export interface CompiledPoolMember { lane: number; weight: number; /** SAB slot of the (pool, lane) breaker cell. */ cellSlot: number }
+export interface CompiledPoolMember {
+  lane: number;
+  weight: number;
+  /** SAB slot of the (pool, lane) breaker cell. */
+  cellSlot: number;
+  /** Counter slots of dispositions of requests whose last attempt was on this member, by Disposition. */
+  dispositionSlots: number[];
+  /** Counter slot of this cell's Closed-to-Open trips. */
+  tripSlot: number;
+}
 
 export interface CompiledPool {
   name: string;
@@ -63,7 +76,20 @@ export interface CompiledPool {
   onExhausted: OnExhausted;
   maxHops: number;
   timeoutMs: number;
+  /** Per-attempt deadline for the response head; 0 = only the request budget. */
+  attemptTimeoutMs: number;
   breaker: CompiledBreaker;
+  /** Counter slots of dispositions of requests that reached no lane (exhausted), by Disposition. */
+  noLaneDispositionSlots: number[];
+  /** Counter slots of failovers, by FailoverReason. */
+  failoverSlots: number[];
+}
+
+/** Health probing as compiled: intervals already floored at 1 s. */
+export interface CompiledHealth {
+  mode: 'none' | 'dead' | 'active';
+  intervalMs: number;
+  timeoutMs: number;
 }
 
 export interface CompiledConfig {
@@ -99,6 +125,7 @@ export interface CompiledConfig {
   providers: CompiledProvider[];
   lanes: CompiledLane[];
   pools: CompiledPool[];
+  health: CompiledHealth;
   metrics: CompiledMetrics;
   /** Bytes of the shared buffer the slots above need (workers check they have at least this). */
   sabBytes: number;

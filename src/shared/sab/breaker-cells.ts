@@ -21,7 +21,9 @@ import { SharedInvariantError } from './faults.js';
 import {
   BREAKER_OPEN,
   CELL_COOLDOWN,
+  CELL_HARD_DOWN,
   CELL_LAST_TRIP_SEC,
+  CELL_OPEN_STREAK,
   CELL_PROBE,
   CELL_STATE,
   CELL_STREAK,
@@ -89,6 +91,32 @@ export class BreakerCells {
 
   resetStreak(cell: number): void {
     Atomics.store(this.i32, cell + CELL_STREAK, 0);
+  }
+
+  // ---- opens since the last close (the cooldown's doubling step) --------------------------
+
+  openStreak(cell: number): number {
+    return Atomics.load(this.i32, cell + CELL_OPEN_STREAK);
+  }
+
+  /** Count one open (a trip or a failed probe); call only after winning the state CAS. */
+  incrementOpenStreak(cell: number): number {
+    return Atomics.add(this.i32, cell + CELL_OPEN_STREAK, 1) + 1;
+  }
+
+  resetOpenStreak(cell: number): void {
+    Atomics.store(this.i32, cell + CELL_OPEN_STREAK, 0);
+  }
+
+  // ---- hard-down reason of the current open ---------------------------------------------
+
+  /** CELL_HARD_DOWN_NONE, _BILLING or _AUTH. */
+  hardDown(cell: number): number {
+    return Atomics.load(this.i32, cell + CELL_HARD_DOWN);
+  }
+
+  setHardDown(cell: number, reason: number): void {
+    Atomics.store(this.i32, cell + CELL_HARD_DOWN, reason);
   }
 
   // ---- single-flight HalfOpen probe -------------------------------------------------------

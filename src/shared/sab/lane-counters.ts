@@ -1,7 +1,7 @@
 // Per-lane words every worker shares: the concurrency permits (lane-global, across pools),
 // the `max_requests` lifetime budget, the dead flag, and the ok/err tallies. `lane` is the
 // lane's slot from the SlotRegistry (CompiledLane.slot).
-import { INT32_COUNT_MAX, LANE_DEAD_REASON, LANE_ERR, LANE_HOLDERS, LANE_LIFETIME_TAKEN, LANE_OK } from './layout.js';
+import { INT32_COUNT_MAX, LANE_DEAD_REASON, LANE_ERR, LANE_HOLDERS, LANE_LATENCY_EWMA_US, LANE_LIFETIME_TAKEN, LANE_OK } from './layout.js';
 import { permitsAvailable, permitsHeldBy, permitsInflight, reclaimPermits, releasePermit, tryAcquirePermit } from './permit-block.js';
 import type { SharedViews } from './shared-views.js';
 import { wideAdd, wideRead } from './wide-counter.js';
@@ -107,5 +107,28 @@ export class LaneCounters {
 
   setDeadReason(lane: number, reason: number): void {
     Atomics.store(this.i32, lane + LANE_DEAD_REASON, reason);
+  }
+
+  /**
+   * Fold one latency sample into the lane's EWMA (weight 1/8). A CAS loop so that two workers'
+   * samples both count; stored as microseconds + 1 so the zeroed word means "no sample".
+   */
+  recordLatency(lane: number, latencyMs: number): void {
+    const sampleUs = Math.min(INT32_COUNT_MAX - 1, Math.max(0, Math.round(latencyMs * 1000)));
+    const i32 = this.i32;
+    const at = lane + LANE_LATENCY_EWMA_US;
+    let raw = Atomics.load(i32, at);
+    for (;;) {
+      const next = raw === 0 ? sampleUs + 1 : Math.round(raw - 1 + (sampleUs - (raw - 1)) / 8) + 1;
+      const seen = Atomics.compareExchange(i32, at, raw, next);
+      if (seen === raw) return;
+      raw = seen;
+    }
+  }
+
+  /** Latency EWMA in ms, or null before the first sample. */
+  latencyEwmaMs(lane: number): number | null {
+    const raw = Atomics.load(this.i32, lane + LANE_LATENCY_EWMA_US);
+    return raw === 0 ? null : (raw - 1) / 1000;
   }
 }

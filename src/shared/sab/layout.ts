@@ -58,8 +58,10 @@ export const LANE_DEAD_REASON = 3;
 export const LANE_OK = 4;
 /** Wide counter (Uint32 lo, hi): errored requests. */
 export const LANE_ERR = 6;
+/** Int32: latency EWMA of successful attempts in microseconds + 1; 0 = no sample yet. */
+export const LANE_LATENCY_EWMA_US = 8;
 /** Int32 per holder: permits that holder holds (lets main reclaim a dead worker's permits). */
-export const LANE_HOLDERS = 8;
+export const LANE_HOLDERS = 10;
 
 export function laneRecordWords(holders: number): number {
   return evenWords(LANE_HOLDERS + holders);
@@ -89,8 +91,12 @@ export const CELL_LAST_TRIP_SEC = 5;
 export const CELL_COOLDOWN = 6;
 /** Uint32: newest epoch second any outcome was recorded for in the error window. */
 export const CELL_WINDOW_LAST_SEC = 7;
+/** Int32: opens since the cell last closed (trips plus failed probes); picks the cooldown step. */
+export const CELL_OPEN_STREAK = 8;
+/** Int32: 0, or the hard-down reason (CELL_HARD_DOWN_BILLING / _AUTH) of the open it is in. */
+export const CELL_HARD_DOWN = 9;
 /** Error-window ring: per position an ok word then an err word, each (lap16 << 16) | count16. */
-export const CELL_WINDOW = 8;
+export const CELL_WINDOW = 10;
 
 /** Positions in the error-window ring; also the longest error-rate window in seconds. */
 export const ERROR_WINDOW_SLOTS = 128;
@@ -103,6 +109,10 @@ export const CELL_RECORD_WORDS = CELL_WINDOW + 2 * ERROR_WINDOW_SLOTS;
 export const BREAKER_CLOSED = 0;
 export const BREAKER_HALF_OPEN = 1;
 export const BREAKER_OPEN = 2;
+
+export const CELL_HARD_DOWN_NONE = 0;
+export const CELL_HARD_DOWN_BILLING = 1;
+export const CELL_HARD_DOWN_AUTH = 2;
 
 /** Cooldown-until is stored in ticks of this many ms from the header's time base. */
 export const COOLDOWN_TICK_MS = 100;

@@ -16,8 +16,13 @@ export interface ClientResponse {
   end(last?: string | Uint8Array): void;
   /** Register the one drain callback (called once when the buffer empties). */
   onDrain(cb: () => void): void;
-  /** Register the one abort callback. */
-  onAbort(cb: () => void): void;
+  /** Register the one abort listener (an object, so a request makes no closure for it). */
+  onAbort(listener: AbortListener): void;
+}
+
+/** Told once when the caller goes away before the response is finished. */
+export interface AbortListener {
+  onClientAbort(): void;
 }
 
 /** The request as copied out of uWS before the handler returned. */
@@ -30,6 +35,8 @@ export interface IngressRequest {
   authorization: string;
   xApiKey: string;
   xGoogApiKey: string;
+  /** The `affinity` header: requests with the same value prefer the same usable member ('' = none). */
+  affinity: string;
   body: Buffer;
   /**
    * Only for a SigV4-signed request (`Authorization: AWS4-HMAC-SHA256 ...`): the raw path and

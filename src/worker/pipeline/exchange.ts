@@ -1,128 +1,109 @@
-// One data-plane request from decode to the last byte: pick a member, dispatch upstream,
-// relay (passthrough or translated, stream or not), fail over before the first byte, meter
-// at the end. The Exchange object is also the undici dispatch handler of each attempt, so a
-// request costs one object, not a closure per callback.
+// One data-plane request from decode to its one end. The routing step (src/worker/routing)
+// picks each attempt; upstream-request.ts builds it; this object dispatches it and is also
+// the undici handler of each attempt (one object per request, not a closure per callback);
+// relay.ts writes the answer back; every exit ends in finish(disposition), exactly once.
+//
+// Exits and their dispositions (docs/routing.md has the table with breaker effects):
+// success -> ok; upstream failure before the first byte -> fail over, or the failure's own
+// disposition when no member is left; failure after the first byte -> transient_upstream (an
+// SSE error event); caller abort before or after dispatch -> caller_abort; untranslatable
+// request -> untranslatable; missing upstream credential -> missing_credential; no usable
+// member -> exhausted (503); relayed upstream 4xx -> client_error (auth: hard_down).
 import type { Dispatcher } from 'undici';
 import { GatewayError, type ErrorKind } from '../../shared/errors.js';
-import type { ModelRequest, Usage } from '../../shared/model/types.js';
-import type { Codec, PassthroughBytes, PassthroughStream, RouteInfo, StreamDecoder, StreamEncoder } from '../../shared/protocols/codec.js';
+import type { Usage } from '../../shared/model/types.js';
+import type { Codec, PassthroughStream, RouteInfo, StreamDecoder, StreamEncoder } from '../../shared/protocols/codec.js';
+import {
+  AttemptOutcome, Disposition, FailoverReason, dispositionOf, failoverReasonOf, outcomeOfErrorStatus, outcomeOfTransportError, retryAfterMs,
+} from '../../shared/routing/attempt-outcome.js';
+import { affinityHash } from '../../shared/routing/affinity.js';
+import { Availability, recoveryHintMs } from '../../shared/routing/availability.js';
+import type { SharedState } from '../../shared/sab/index.js';
+import type { OutgoingRequest } from '../upstream/auth/upstream-auth.js';
 import type { LaneRuntime, PoolRuntime, Runtime } from '../runtime.js';
-import type { LaneGauges } from '../lane-gauges.js';
 import type { Metering } from '../metering.js';
-import type { ClientResponse, IngressRequest } from './client.js';
-import { endStreamWithError, kindForUpstreamStatus, respondError } from './respond-error.js';
-import { topLevelValueText } from '../../shared/protocols/framing/json-field.js';
-import { passthroughCredential, type OutgoingRequest } from '../upstream/auth/upstream-auth.js';
+import { AttemptPlan } from '../routing/attempt-plan.js';
+import { Exhaustion, type Router } from '../routing/router.js';
+import { GateVerdict } from '../routing/route-gate.js';
 import type { AdmissionLease } from './admission-lease.js';
-import { OPEN_LEASE } from '../governance/lease.js';
+import type { AbortListener, ClientResponse, IngressRequest } from './client.js';
+import { endStreamWithError, kindForUpstreamStatus, respondError } from './respond-error.js';
+import { buildOutgoing, forwardCallerCredential, type RequestBody } from './upstream-request.js';
+import { Relay, relayData, relayEnd, relayStart, resetRelay, type RelayState } from './relay.js';
+import { relayableHeaders } from './relay-helpers.js';
 
-/** How the current attempt's successful response travels back. */
-const enum Relay {
-  /** Not decided yet (no response start). */
-  None,
-  /** Same protocol, streamed: bytes pass through, usage sniffed. */
-  PassStream,
-  /** Same protocol, not streamed: buffered (for usage), written whole. */
-  PassBody,
-  /** Same protocol body over the translate cap: streamed through unparsed, billed zero. */
-  PassOversize,
-  /** Cross protocol, streamed: decoded and re-encoded chunk by chunk. */
-  TranslateStream,
-  /** Cross protocol, not streamed: buffered, decoded, re-encoded. */
-  TranslateBody,
-  /** Upstream answered an error status: buffered, then failed over or relayed. */
-  ErrorBody,
+/** What the exchange needs from its worker. */
+export interface ExchangeDeps {
+  router: Router;
+  metering: Metering;
+  shared: SharedState;
 }
 
-/** Errors before the first byte that another member may not repeat. */
-function retryableStatus(status: number): boolean {
-  return status === 429 || status >= 500;
-}
+/** One reason object for every caller abort (no Error made per aborted request). */
+const CLIENT_WENT_AWAY = new Error('client went away');
 
-const ERROR_BODY_CAP_BYTES = 64 * 1024;
+export class Exchange implements Dispatcher.DispatchHandler, RequestBody, RelayState, AbortListener {
+  // --- the request (RequestBody) ---
+  raw = '';
+  body: unknown = undefined;
+  routeInfo: RouteInfo = {};
+  stream = false;
+  decoded: RequestBody['decoded'] = null;
+  wantStreamUsage = true;
+  readonly plan = new AttemptPlan();
+  /** A direct route's lane (its dispositions are counted there even when no permit was won). */
+  private directLane: LaneRuntime | null = null;
+  private finished = false;
 
-/**
- * Usage of a same-protocol non-stream body: only the usage field is parsed when the protocol
- * keeps usage in one field (the rest of the body may be large and is never needed).
- */
-function passthroughUsage(codec: Codec, text: string): Usage | null {
-  try {
-    const field = codec.usageField;
-    if (field === null) return codec.usageFromResponse(JSON.parse(text));
-    const value = topLevelValueText(text, field);
-    return value === undefined ? null : codec.usageFromResponse({ [field]: JSON.parse(value) });
-  } catch {
-    return null; // an unreadable body is relayed as is and billed zero tokens
-  }
-}
+  // --- the current attempt (RelayState) ---
+  controller: Dispatcher.DispatchController | null = null;
+  relay = Relay.None;
+  status = 0;
+  contentType = '';
+  retryAfter = '';
+  chunks: Buffer[] = [];
+  bufferedBytes = 0;
+  passthrough: PassthroughStream | null = null;
+  decoder: StreamDecoder | null = null;
+  encoder: StreamEncoder | null = null;
+  usage: Usage | null = null;
+  truncated = false;
+  errorHeaders: Record<string, string | string[] | undefined> | null = null;
+  resumeUpstream: (() => void) | null = null;
 
-/** Headers that describe one hop's connection or framing, never relayed. */
-const HOP_HEADERS = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length', 'date', 'server', 'upgrade', 'proxy-connection', 'te', 'trailer']);
-
-/** An upstream answer's end-to-end headers, for relaying it as is. */
-function relayableHeaders(headers: Record<string, string | string[] | undefined> | null, contentType: string): Record<string, string> {
-  const out: Record<string, string> = { 'content-type': contentType || 'application/json' };
-  if (headers === null) return out;
-  for (const name in headers) {
-    const value = headers[name];
-    if (value === undefined || HOP_HEADERS.has(name)) continue;
-    out[name] = Array.isArray(value) ? value.join(', ') : value;
-  }
-  return out;
-}
-
-export class Exchange implements Dispatcher.DispatchHandler {
-  // --- the request ---
-  private raw = '';
-  private body: unknown = undefined;
-  private routeInfo: RouteInfo = {};
-  private stream = false;
-  private decoded: ModelRequest | null = null;
-  private pool: PoolRuntime | null = null;
-  /** Members already tried (bit per member index). */
-  private tried = 0;
-  private hops = 0;
-  private deadlineMs = 0;
-
-  // --- the current attempt ---
-  private lane: LaneRuntime | null = null;
-  private controller: Dispatcher.DispatchController | null = null;
-  private relay = Relay.None;
-  private status = 0;
-  private contentType = '';
-  private retryAfter = '';
-  private chunks: Buffer[] = [];
-  private bufferedBytes = 0;
-  private passthrough: PassthroughStream | null = null;
-  private decoder: StreamDecoder | null = null;
-  private encoder: StreamEncoder | null = null;
-  private wantStreamUsage = true;
-  private usage: Usage | null = null;
-  private truncated = false;
-  private permitHeld = false;
-  /** The last upstream error answer, relayed when failover runs out of members. */
+  // --- the last failure before the first byte (answered when no member is left) ---
+  private lastOutcome = AttemptOutcome.Ok;
+  /** 0: the failure was not an upstream answer (kind/message below say what it was). */
   private lastErrorStatus = 0;
   private lastErrorText = '';
   private lastErrorContentType = '';
   private lastErrorRetryAfter = '';
-  /** Response headers of the last upstream error, relayed with it (e.g. Bedrock's x-amzn-errortype). */
   private lastErrorHeaders: Record<string, string | string[] | undefined> | null = null;
-  private errorHeaders: Record<string, string | string[] | undefined> | null = null;
-  /** Made on the first backpressure only (most requests never need it). */
-  private resumeUpstream: (() => void) | null = null;
+  private lastErrorCodec: Codec | null = null;
+  private lastFailureKind: ErrorKind = 'upstream_error';
+  private lastFailureMessage = '';
+  private pendingFailover = FailoverReason.None;
 
   constructor(
-    private readonly runtime: Runtime,
-    private readonly gauges: LaneGauges,
-    private readonly metering: Metering,
+    readonly runtime: Runtime,
+    private readonly deps: ExchangeDeps,
     private readonly req: IngressRequest,
-    private readonly client: ClientResponse,
+    readonly client: ClientResponse,
     /** The caller's protocol (errors and responses are written in it). */
-    private readonly codec: Codec,
-    /** What admission reserved; settled once at the request's end, whatever the path. */
-    private lease: AdmissionLease | null = null,
+    readonly codec: Codec,
+    /** Admission's reservation, settled once by finish(); null when no admission step ran. */
+    private readonly lease: AdmissionLease | null = null,
   ) {
-    client.onAbort(() => this.controller?.abort(new Error('client went away')));
+    client.onAbort(this);
+  }
+
+  /** The caller went away: cancel the upstream attempt (its error callback ends the request). */
+  onClientAbort(): void {
+    this.controller?.abort(CLIENT_WENT_AWAY);
+  }
+
+  get lane(): LaneRuntime {
+    return this.plan.lane!;
   }
 
   /** Entry for a named protocol route or a direct route resolved to a pool or lane. */
@@ -132,93 +113,99 @@ export class Exchange implements Dispatcher.DispatchHandler {
     this.routeInfo = routeInfo;
     this.stream = this.codec.requestedStream(body, routeInfo);
     this.wantStreamUsage = this.codec.streamUsageRequested(body);
-    this.pool = pool;
-    const timeoutMs = pool !== null ? pool.compiled.timeoutMs : 120_000;
-    this.deadlineMs = this.req.startedMs + timeoutMs;
-    if (pool === null && lane !== null) {
-      this.attemptLane(lane);
+    const plan = this.plan;
+    plan.deadlineMs = this.req.startedMs + (pool !== null ? pool.compiled.timeoutMs : 120_000);
+    if (this.req.affinity !== '') plan.affinity = affinityHash(this.req.affinity);
+    if (pool === null) {
+      this.startDirect(lane!);
       return;
     }
-    this.nextAttempt('exhausted', 'no pool member is available');
-  }
-
-  /** Pick the next usable member and send to it, or answer the exhaustion error. */
-  private nextAttempt(kind: ErrorKind, message: string): void {
-    const pool = this.pool!;
-    const maxAttempts = pool.compiled.maxHops + 1;
-    while (this.hops < maxAttempts && performance.now() < this.deadlineMs) {
-      const member = pool.cursor.pick(pool.usable, this.tried);
-      if (member < 0) break;
-      if (member < 31) this.tried |= 1 << member;
-      const lane = pool.members[member]!;
-      // Taking the permit can still lose a race with another worker: then try the next member.
-      if (!this.gauges.tryAcquire(lane.compiled)) continue;
-      this.permitHeld = true;
-      this.hops++;
-      this.attemptLaneWithPermit(lane);
-      return;
-    }
-    if (this.hops === 0) {
-      respondError(this.client, this.codec, 'exhausted', `every member of pool "${pool.compiled.name}" is unavailable`, 2);
-    } else if (this.lastErrorStatus !== 0) {
-      this.relayUpstreamError();
-    } else {
-      respondError(this.client, this.codec, kind, message);
-    }
-    this.settleLease(false);
-  }
-
-  private attemptLane(lane: LaneRuntime): void {
-    if (!this.gauges.tryAcquire(lane.compiled)) {
-      respondError(this.client, this.codec, 'exhausted', `lane "${lane.compiled.name}" is at capacity`, 2);
-      this.settleLease(false);
-      return;
-    }
-    this.permitHeld = true;
-    this.hops++;
-    this.attemptLaneWithPermit(lane);
-  }
-
-  private attemptLaneWithPermit(lane: LaneRuntime): void {
-    this.lane = lane;
-    this.resetAttempt();
-    const provider = lane.provider;
-    const upstreamCodec = provider.codec;
-    const upstreamModel = lane.compiled.upstreamModel;
-    let path: string;
-    let bodyText: string;
-    const headers: Record<string, string> = { 'content-type': 'application/json' };
-    const staticHeaders = provider.compiled.headers;
-    for (const name in staticHeaders) headers[name] = staticHeaders[name]!;
-    try {
-      if (upstreamCodec === this.codec) {
-        path = provider.compiled.basePath + upstreamCodec.upstreamPath(upstreamModel, this.stream);
-        bodyText = upstreamCodec.passthroughBody(this.raw, this.body, upstreamModel, this.stream);
-      } else {
-        if (this.decoded === null) this.decoded = this.codec.decodeRequest(this.body, this.routeInfo);
-        const encoded = upstreamCodec.encodeRequest(this.decoded, upstreamModel);
-        path = provider.compiled.basePath + encoded.path;
-        bodyText = encoded.body;
-        if (encoded.headers !== undefined) for (const name in encoded.headers) headers[name] = encoded.headers[name]!;
-        this.metering.translated(this.codec.name, upstreamCodec.name);
+    plan.pool = pool;
+    plan.poolsVisited = 1;
+    if (pool.gate !== null) {
+      const decision = pool.gate.decide(pool.compiled.name, pool.members.length);
+      if (decision.verdict === GateVerdict.Reject) {
+        this.finish(Disposition.ClientError);
+        respondError(this.client, this.codec, decision.status === 403 ? 'forbidden' : 'invalid_request', decision.message);
+        return;
       }
+      if (decision.verdict === GateVerdict.Reorder) plan.gateOrder = decision.order;
+    }
+    this.nextAttempt();
+  }
+
+  private startDirect(lane: LaneRuntime): void {
+    this.directLane = lane;
+    const availability = this.deps.router.selectDirect(this.plan, lane);
+    if (availability === Availability.Available) {
+      this.attempt();
+      return;
+    }
+    const cell = lane.compiled.defaultCellSlot;
+    const nowMs = Date.now();
+    // A dead (hard-down) lane's cooldown is genuine; budget and capacity get the 2 s floor.
+    const hintMs = availability === Availability.Dead ? this.deps.shared.breakers.cooldownRemainingMs(cell, nowMs) || null : recoveryHintMs(this.deps.shared, availability, cell, nowMs);
+    this.finish(Disposition.Exhausted);
+    respondError(this.client, this.codec, 'exhausted', `lane "${lane.compiled.name}" is unavailable`, Math.ceil((hintMs ?? 2000) / 1000));
+  }
+
+  /** Pick the next usable member and send to it; or answer how the request ran out. */
+  private nextAttempt(): void {
+    const plan = this.plan;
+    const router = this.deps.router;
+    for (;;) {
+      if (this.client.aborted) {
+        this.finish(Disposition.CallerAbort);
+        return;
+      }
+      if (plan.hops > plan.pool!.compiled.maxHops || performance.now() >= plan.deadlineMs) break;
+      if (router.select(plan)) {
+        if (this.pendingFailover !== FailoverReason.None) router.failedOver(plan, this.pendingFailover);
+        this.attempt();
+        return;
+      }
+      const exhaustion = router.exhaustion(plan, this.runtime);
+      if (exhaustion === Exhaustion.Fallback) continue;
+      if (exhaustion === Exhaustion.LeastBad) {
+        if (this.pendingFailover !== FailoverReason.None) router.failedOver(plan, this.pendingFailover);
+        this.attempt();
+        return;
+      }
+      if (plan.hops === 0) {
+        this.finish(Disposition.Exhausted);
+        respondError(this.client, this.codec, 'exhausted', `every member of pool "${plan.pool!.compiled.name}" is unavailable`, router.retryAfterSecs);
+        return;
+      }
+      break;
+    }
+    if (plan.hops === 0) {
+      this.finish(Disposition.AttemptTimeout);
+      respondError(this.client, this.codec, 'upstream_timeout', 'the request ran out of time before any upstream was tried');
+      return;
+    }
+    this.answerLastFailure();
+  }
+
+  /** Build and send the attempt the plan holds. */
+  private attempt(): void {
+    const lane = this.plan.lane!;
+    resetRelay(this);
+    let outgoing: OutgoingRequest;
+    try {
+      outgoing = buildOutgoing(this, this.codec, lane, this.deps.metering);
     } catch (err) {
-      this.releasePermit(true);
+      this.endAttempt(AttemptOutcome.Untranslatable, 0);
+      this.finish(Disposition.Untranslatable);
       if (err instanceof GatewayError) respondError(this.client, this.codec, err.kind, err.message, err.retryAfterSecs);
       else respondError(this.client, this.codec, 'invalid_request', 'the request could not be translated');
-      this.settleLease(false);
       return;
     }
-    const outgoing: OutgoingRequest = { method: 'POST', origin: provider.compiled.origin, path, headers, body: bodyText };
     if (this.runtime.config.auth.upstreamCredentials === 'passthrough') {
-      // The caller's own credential goes upstream instead of the provider's.
-      const req = this.req;
-      const forwarded = passthroughCredential({ authorization: req.authorization, 'x-api-key': req.xApiKey, 'x-goog-api-key': req.xGoogApiKey });
-      for (const name in forwarded) headers[name] = forwarded[name]!;
+      forwardCallerCredential(outgoing, this.req);
       this.dispatch(outgoing);
       return;
     }
-    const signed = provider.auth.apply(outgoing);
+    const signed = lane.provider.auth.apply(outgoing);
     if (signed === true) this.dispatch(outgoing);
     else if (signed === false) this.credentialMissing();
     else
@@ -229,332 +216,200 @@ export class Exchange implements Dispatcher.DispatchHandler {
   }
 
   private credentialMissing(): void {
-    this.releasePermit(false);
-    respondError(this.client, this.codec, 'unauthorized', `no upstream credential is available for provider "${this.lane!.provider.compiled.name}"`);
-    this.settleLease(false);
+    const provider = this.plan.lane!.provider.compiled.name;
+    this.endAttempt(AttemptOutcome.MissingCredential, 0);
+    this.finish(Disposition.MissingCredential);
+    respondError(this.client, this.codec, 'unauthorized', `no upstream credential is available for provider "${provider}"`);
   }
 
   private dispatch(outgoing: OutgoingRequest): void {
     if (this.client.aborted) {
-      this.releasePermit(true);
-      this.settleLease(false);
+      this.endAttempt(AttemptOutcome.CallerAbort, 0);
+      this.finish(Disposition.CallerAbort);
       return;
     }
-    const remainingMs = Math.max(1, Math.floor(this.deadlineMs - performance.now()));
-    const timeoutMs = Math.min(this.runtime.config.upstream.requestTimeoutMs, remainingMs);
-    this.lane!.provider.dispatcher.dispatch(
-      {
-        origin: outgoing.origin,
-        path: outgoing.path,
-        method: 'POST',
-        headers: outgoing.headers,
-        body: outgoing.body,
-        headersTimeout: timeoutMs,
-        bodyTimeout: this.runtime.config.upstream.requestTimeoutMs,
-      },
+    const plan = this.plan;
+    const nowMs = performance.now();
+    const upstream = this.runtime.config.upstream;
+    let timeoutMs = Math.min(upstream.requestTimeoutMs, Math.max(1, Math.floor(plan.deadlineMs - nowMs)));
+    const attemptTimeoutMs = plan.pool !== null ? plan.pool.compiled.attemptTimeoutMs : 0;
+    if (attemptTimeoutMs !== 0 && attemptTimeoutMs < timeoutMs) timeoutMs = attemptTimeoutMs;
+    plan.attemptStartMs = nowMs;
+    plan.attemptDeadlineMs = nowMs + timeoutMs;
+    plan.lane!.provider.dispatcher.dispatch(
+      { origin: outgoing.origin, path: outgoing.path, method: 'POST', headers: outgoing.headers, body: outgoing.body, headersTimeout: timeoutMs, bodyTimeout: upstream.requestTimeoutMs },
       this,
     );
-  }
-
-  private resetAttempt(): void {
-    this.controller = null;
-    this.relay = Relay.None;
-    this.status = 0;
-    this.contentType = '';
-    this.retryAfter = '';
-    this.chunks = [];
-    this.bufferedBytes = 0;
-    this.passthrough = null;
-    this.decoder = null;
-    this.encoder = null;
-    this.usage = null;
-    this.truncated = false;
-    this.errorHeaders = null;
   }
 
   // ---- undici handler ----
 
   onRequestStart(controller: Dispatcher.DispatchController): void {
     this.controller = controller;
-    if (this.client.aborted) controller.abort(new Error('client went away'));
+    if (this.client.aborted) controller.abort(CLIENT_WENT_AWAY);
   }
 
-  onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number, headers: Record<string, string | string[] | undefined>): void {
-    this.status = statusCode;
-    const ct = headers['content-type'];
-    this.contentType = typeof ct === 'string' ? ct : '';
-    const ra = headers['retry-after'];
-    this.retryAfter = typeof ra === 'string' ? ra : '';
-    if (statusCode < 200 || statusCode >= 300) {
-      this.relay = Relay.ErrorBody;
-      this.errorHeaders = headers;
-      return;
-    }
-    const same = this.lane!.provider.codec === this.codec;
-    if (this.stream) {
-      if (same) {
-        this.relay = Relay.PassStream;
-        this.passthrough = this.codec.createPassthroughStream(this.body);
-        this.client.startStream(statusCode, { 'content-type': this.contentType || this.codec.streamContentType });
-      } else {
-        this.relay = Relay.TranslateStream;
-        this.decoder = this.lane!.provider.codec.createStreamDecoder();
-        this.encoder = this.codec.createStreamEncoder();
-        this.client.startStream(200, { 'content-type': this.codec.streamContentType });
-      }
-    } else {
-      this.relay = same ? Relay.PassBody : Relay.TranslateBody;
-    }
+  onResponseStart(controller: Dispatcher.DispatchController, statusCode: number, headers: Record<string, string | string[] | undefined>): void {
+    if (controller !== this.controller) return;
+    relayStart(this, statusCode, headers);
   }
 
   onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
-    switch (this.relay) {
-      case Relay.PassStream: {
-        const out = this.passthrough!.push(chunk);
-        if (out.length > 0) this.writeOrPause(controller, out);
-        return;
-      }
-      case Relay.TranslateStream:
-        try {
-          this.writeEvents(controller, this.decoder!.push(chunk));
-        } catch (err) {
-          this.failTranslatedStream(controller, err);
-        }
-        return;
-      case Relay.PassOversize:
-        this.writeOrPause(controller, chunk);
-        return;
-      case Relay.PassBody:
-      case Relay.TranslateBody:
-        this.chunks.push(chunk);
-        this.bufferedBytes += chunk.length;
-        if (this.bufferedBytes > this.runtime.config.limits.translateBodyCapBytes) this.overCap(controller);
-        return;
-      case Relay.ErrorBody:
-        if (this.bufferedBytes < ERROR_BODY_CAP_BYTES) {
-          this.chunks.push(chunk);
-          this.bufferedBytes += chunk.length;
-        }
-        return;
-      default:
-        return;
+    if (controller !== this.controller) return;
+    relayData(this, controller, chunk);
+  }
+
+  onResponseEnd(controller: Dispatcher.DispatchController): void {
+    if (controller !== this.controller) return;
+    const relay = this.relay;
+    if (relay === Relay.ErrorBody) {
+      this.upstreamErrorAnswered();
+      return;
+    }
+    if (relay === Relay.Done) return; // the attempt already ended (over the cap, a broken stream)
+    // On success relayEnd calls completing() just before the last write.
+    if (!relayEnd(this)) {
+      // A buffered body that could not be read: nothing reached the caller, another member may answer.
+      this.attemptFailed(AttemptOutcome.Transient, 0, 'upstream_error', 'the upstream response could not be read');
     }
   }
 
-  onResponseEnd(): void {
-    switch (this.relay) {
-      case Relay.PassStream: {
-        this.client.end(this.passthrough!.end());
-        this.usage = this.passthrough!.usage();
-        break;
-      }
-      case Relay.TranslateStream:
-        try {
-          this.writeEvents(null, this.decoder!.finish());
-        } catch (err) {
-          this.failTranslatedStream(null, err);
-          return;
-        }
-        break;
-      case Relay.PassOversize:
-        this.client.end();
-        this.truncated = true;
-        break;
-      case Relay.PassBody:
-        this.finishPassBody();
-        break;
-      case Relay.TranslateBody:
-        this.finishTranslateBody();
-        break;
-      case Relay.ErrorBody:
-        this.finishErrorBody();
-        return;
-      default:
-        break;
-    }
-    this.complete(true);
-  }
-
-  onResponseError(_controller: Dispatcher.DispatchController, err: Error): void {
+  onResponseError(controller: Dispatcher.DispatchController | null, err: Error): void {
+    // A connect failure comes before onRequestStart: no controller of ours to compare yet.
+    if (controller !== null && this.controller !== null && controller !== this.controller) return;
+    if (this.finished || this.relay === Relay.Done) return;
     if (this.client.aborted) {
-      this.releasePermit(false);
-      this.settleLease(false);
+      this.endAttempt(AttemptOutcome.CallerAbort, 0);
+      this.finish(Disposition.CallerAbort);
       return;
     }
-    const timedOut = (err as { code?: string }).code === 'UND_ERR_HEADERS_TIMEOUT' || (err as { code?: string }).code === 'UND_ERR_BODY_TIMEOUT';
-    const kind: ErrorKind = timedOut ? 'upstream_timeout' : 'upstream_error';
-    const message = timedOut ? 'the upstream provider timed out' : 'the upstream provider connection failed';
-    if (!this.client.started) {
-      this.releasePermit(true);
-      if (this.pool !== null) this.nextAttempt(kind, message);
-      else {
-        respondError(this.client, this.codec, kind, message);
-        this.settleLease(false);
-      }
+    if (this.client.started) {
+      // After the first byte there is no failover: end the stream with the protocol's error event.
+      const encoder = this.encoder ?? this.codec.createStreamEncoder();
+      this.midStreamFailed();
+      endStreamWithError(this.client, encoder, 'upstream_error', 'the upstream provider connection failed');
       return;
     }
-    // After the first byte there is no failover: end the stream with the protocol's error event.
-    const encoder = this.encoder ?? this.codec.createStreamEncoder();
-    endStreamWithError(this.client, encoder, kind, message);
-    this.releasePermit(true);
-    this.settleLease(false);
+    const code = (err as { code?: string }).code;
+    const outcome = outcomeOfTransportError(code, performance.now() >= this.plan.attemptDeadlineMs);
+    const timedOut = outcome === AttemptOutcome.AttemptTimeout;
+    this.lastErrorStatus = 0;
+    this.attemptFailed(outcome, 0, timedOut ? 'upstream_timeout' : 'upstream_error', timedOut ? 'the upstream provider timed out' : 'the upstream provider connection failed');
   }
 
-  // ---- relay helpers ----
-
-  /** The upstream stream broke mid-way (an error event, a bad frame, an early end). */
-  private failTranslatedStream(controller: Dispatcher.DispatchController | null, err: unknown): void {
-    this.relay = Relay.None;
-    const message = err instanceof GatewayError ? err.message : 'the upstream stream could not be read';
-    endStreamWithError(this.client, this.encoder!, 'upstream_error', message);
-    if (controller !== null && !controller.aborted) controller.abort(new Error(message));
-    this.releasePermit(true);
-    this.settleLease(false);
-  }
-
-  private writeOrPause(controller: Dispatcher.DispatchController, out: PassthroughBytes): void {
-    if (!this.client.write(out) && !this.client.aborted) {
-      controller.pause();
-      this.client.onDrain((this.resumeUpstream ??= () => this.controller?.resume()));
-    }
-  }
+  // ---- attempt ends ----
 
   /**
-   * Encodes the events one upstream chunk completed and writes them as ONE write (every write
-   * is a send): text framings concatenate; a binary framing (Bedrock) gathers its frames.
-   * With `controller` null the stream ends with these bytes.
+   * The answer is complete and its last bytes are about to go out. The request ends first,
+   * so that whoever sees the answer (the caller, then /stats) sees the lane's state after it.
    */
-  private writeEvents(controller: Dispatcher.DispatchController | null, events: ReturnType<StreamDecoder['push']>): void {
-    const encoder = this.encoder!;
-    let text = '';
-    let binary: Uint8Array[] | null = null;
-    for (const event of events) {
-      if (event.type === 'usage') {
-        this.usage = event.usage;
-        if (!this.wantStreamUsage) continue;
-      } else if (event.type === 'start' && event.model === '') {
-        event.model = this.lane!.compiled.upstreamModel; // protocols that do not echo the model
-      }
-      const out = encoder.encode(event);
-      if (typeof out === 'string') {
-        if (binary !== null && out.length > 0) binary.push(Buffer.from(out));
-        else text += out;
-      } else if (out.length > 0) {
-        if (binary === null) binary = text.length > 0 ? [Buffer.from(text)] : [];
-        binary.push(out);
-      }
-    }
-    const bytes: string | Uint8Array = binary === null ? text : binary.length === 1 ? binary[0]! : Buffer.concat(binary);
-    if (controller === null) this.client.end(bytes);
-    else if (bytes.length > 0) this.writeOrPause(controller, bytes);
+  completing(): void {
+    this.endAttempt(AttemptOutcome.Ok, 0);
+    this.finish(Disposition.Ok);
   }
 
-  /** A same-protocol body over the cap streams through unparsed; a translated one cannot. */
-  private overCap(controller: Dispatcher.DispatchController): void {
-    if (this.relay === Relay.TranslateBody) {
-      this.relay = Relay.None;
-      controller.abort(new Error('response over the translate cap'));
-      respondError(this.client, this.codec, 'upstream_error', 'the upstream response is larger than the translation limit');
-      this.chunks = [];
-      this.settleLease(false);
-      return;
-    }
-    this.relay = Relay.PassOversize;
-    this.client.startStream(this.status, { 'content-type': this.contentType || 'application/json' });
-    for (const c of this.chunks) this.client.write(c);
+  private endAttempt(outcome: AttemptOutcome, retryAfterMsValue: number): void {
+    this.deps.router.endAttempt(this.plan, outcome, retryAfterMsValue, performance.now());
+  }
+
+  /** An upstream error answer was read whole (up to the cap): classify it, fail over or relay it. */
+  private upstreamErrorAnswered(): void {
+    const text = this.chunks.length === 1 ? this.chunks[0]!.toString('utf8') : Buffer.concat(this.chunks).toString('utf8');
     this.chunks = [];
-  }
-
-  private bufferedBody(): Buffer {
-    const whole = this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat(this.chunks, this.bufferedBytes);
-    this.chunks = [];
-    return whole;
-  }
-
-  private bufferedText(): string {
-    return this.bufferedBody().toString('utf8');
-  }
-
-  private finishPassBody(): void {
-    // The caller gets the upstream's bytes as they came; only the usage field is read.
-    const body = this.bufferedBody();
-    this.client.respond(this.status, { 'content-type': this.contentType || 'application/json' }, body);
-    this.usage = passthroughUsage(this.codec, body.toString('utf8'));
-  }
-
-  private finishTranslateBody(): void {
-    const upstreamCodec = this.lane!.provider.codec;
-    let out: string;
-    try {
-      const resp = upstreamCodec.decodeResponse(JSON.parse(this.bufferedText()));
-      if (resp.model === '') resp.model = this.lane!.compiled.upstreamModel; // protocols that do not echo the model
-      this.usage = resp.usage;
-      out = this.codec.encodeResponse(resp);
-    } catch {
-      respondError(this.client, this.codec, 'upstream_error', 'the upstream response could not be read');
-      return;
-    }
-    this.client.respond(200, { 'content-type': 'application/json' }, out);
-  }
-
-  private finishErrorBody(): void {
-    this.lastErrorStatus = this.status;
-    this.lastErrorText = this.bufferedText();
+    const status = this.status;
+    this.lastErrorStatus = status;
+    this.lastErrorText = text;
     this.lastErrorContentType = this.contentType;
     this.lastErrorRetryAfter = this.retryAfter;
     this.lastErrorHeaders = this.errorHeaders;
-    const retryable = retryableStatus(this.status);
-    this.releasePermit(retryable);
-    if (retryable && this.pool !== null) {
-      this.nextAttempt(kindForUpstreamStatus(this.status), `upstream answered ${this.status}`);
+    this.lastErrorCodec = this.plan.lane!.provider.codec;
+    const outcome = outcomeOfErrorStatus(status, text);
+    this.attemptFailed(outcome, retryAfterMs(this.retryAfter, Date.now()), kindForUpstreamStatus(status), `upstream answered ${status}`);
+  }
+
+  /** A failure before the first byte: record it, then fail over when it may, else answer it. */
+  private attemptFailed(outcome: AttemptOutcome, retryAfterMsValue: number, kind: ErrorKind, message: string): void {
+    this.endAttempt(outcome, retryAfterMsValue);
+    this.relay = Relay.Done;
+    this.lastOutcome = outcome;
+    this.lastFailureKind = kind;
+    this.lastFailureMessage = message;
+    const reason = failoverReasonOf(outcome);
+    if (reason !== FailoverReason.None && this.plan.pool !== null) {
+      this.pendingFailover = reason;
+      this.nextAttempt();
       return;
     }
-    this.relayUpstreamError();
+    this.answerLastFailure();
+  }
+
+  private midStreamFailed(): void {
+    this.relay = Relay.Done;
+    if (this.controller !== null && !this.controller.aborted) this.controller.abort(new Error('the upstream stream broke'));
+    this.endAttempt(AttemptOutcome.MidStream, 0);
+    this.finish(Disposition.TransientUpstream);
   }
 
   /** The last upstream error, as is when the caller speaks the lane's protocol, else translated. */
-  private relayUpstreamError(): void {
+  private answerLastFailure(): void {
+    this.finish(dispositionOf(this.lastOutcome));
     const status = this.lastErrorStatus;
-    const upstreamCodec = this.lane!.provider.codec;
-    if (upstreamCodec === this.codec) {
+    if (status === 0) {
+      respondError(this.client, this.codec, this.lastFailureKind, this.lastFailureMessage);
+    } else if (this.lastErrorCodec === this.codec) {
       // Same protocol: the vendor's own error, body and headers, is already in the caller's shape.
-      this.client.respond(status, relayableHeaders(this.lastErrorHeaders, this.lastErrorContentType), this.lastErrorText);
-      this.settleLease(false);
-      return;
+      if (!this.client.aborted) this.client.respond(status, relayableHeaders(this.lastErrorHeaders, this.lastErrorContentType), this.lastErrorText);
+    } else {
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(this.lastErrorText);
+      } catch {
+        parsed = undefined;
+      }
+      const retryAfterSecs = this.lastErrorRetryAfter !== '' ? Number(this.lastErrorRetryAfter) || undefined : undefined;
+      respondError(this.client, this.codec, kindForUpstreamStatus(status), this.lastErrorCodec!.upstreamErrorMessage(status, parsed), retryAfterSecs);
     }
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(this.lastErrorText);
-    } catch {
-      parsed = undefined;
+  }
+
+  /** The translated non-stream answer was over the translate cap: the gateway's limit, not the lane's fault. */
+  overTranslateCap(): void {
+    this.relay = Relay.Done;
+    this.controller?.abort(new Error('response over the translate cap'));
+    this.endAttempt(AttemptOutcome.Untranslatable, 0);
+    this.finish(Disposition.Untranslatable);
+    respondError(this.client, this.codec, 'upstream_error', 'the upstream response is larger than the translation limit');
+  }
+
+  /** A translated stream broke mid-way (an error event, a bad frame, an early end). */
+  translatedStreamFailed(err: unknown): void {
+    const message = err instanceof GatewayError ? err.message : 'the upstream stream could not be read';
+    this.midStreamFailed();
+    endStreamWithError(this.client, this.encoder!, 'upstream_error', message);
+  }
+
+  // ---- the one end ----
+
+  /**
+   * Every exit comes here exactly once: the attempt still held is ended as neutral (a safety
+   * net: each exit ends its attempt with the right outcome first), the disposition is counted
+   * per (pool, lane), metering records what was served, and admission's lease is settled.
+   */
+  finish(disposition: Disposition): void {
+    if (this.finished) return;
+    this.finished = true;
+    const plan = this.plan;
+    if (plan.permitHeld) this.endAttempt(AttemptOutcome.CallerAbort, 0);
+    const lane = plan.lane ?? this.directLane;
+    const pool = plan.pool;
+    let slot: number;
+    if (pool !== null && plan.member >= 0 && plan.lane !== null) slot = pool.compiled.members[plan.member]!.dispositionSlots[disposition]!;
+    else if (pool !== null) slot = pool.compiled.noLaneDispositionSlots[disposition]!;
+    else slot = lane!.compiled.directDispositionSlots[disposition]!;
+    this.deps.shared.metrics.counterAdd(slot);
+    const served = plan.lane;
+    if (served !== null && (disposition === Disposition.Ok || this.usage !== null)) {
+      this.deps.metering.record(pool?.compiled.name ?? '', served, this.usage, this.truncated);
     }
-    const retryAfterSecs = this.lastErrorRetryAfter !== '' ? Number(this.lastErrorRetryAfter) || undefined : undefined;
-    respondError(this.client, this.codec, kindForUpstreamStatus(status), upstreamCodec.upstreamErrorMessage(status, parsed), retryAfterSecs);
-    this.settleLease(false);
-  }
-
-  private complete(ok: boolean): void {
-    const lane = this.lane!;
-    this.releasePermit(!ok);
-    this.metering.record(this.pool?.compiled.name ?? '', lane, this.usage, this.truncated);
-    this.settleLease(ok);
-  }
-
-  /** The lease is settled once, at whichever end the request reaches first (lead: this moves
-   * into routing's single finish(disposition)). */
-  private settleLease(ok: boolean): void {
-    const lease = this.lease;
-    if (lease === null) return;
-    this.lease = null;
-    if (lease === OPEN_LEASE) return; // the open front door reserved nothing: no object made
-
-    const lane = this.lane;
-    lease.settle(this.usage, lane === null ? null : { lane: lane.compiled.name, provider: lane.provider.compiled.name }, ok);
-  }
-
-  private releasePermit(failed: boolean): void {
-    if (!this.permitHeld) return;
-    this.permitHeld = false;
-    this.gauges.release(this.lane!.compiled, !failed);
+    this.lease?.settle(this.usage, served?.servedBy ?? null, disposition === Disposition.Ok);
   }
 }

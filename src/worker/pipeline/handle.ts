@@ -5,8 +5,9 @@ import type { Codec, RouteInfo } from '../../shared/protocols/codec.js';
 import { CODECS } from '../../shared/protocols/index.js';
 import { ROUTES, parseGeminiModelAction, type RouteDef } from '../routes.js';
 import type { LaneRuntime, PoolRuntime, Runtime } from '../runtime.js';
-import type { LaneGauges } from '../lane-gauges.js';
 import type { Metering } from '../metering.js';
+import type { Router } from '../routing/router.js';
+import type { SharedState } from '../../shared/sab/index.js';
 import type { ClientResponse, IngressRequest } from './client.js';
 import { Exchange } from './exchange.js';
 import { respondError } from './respond-error.js';
@@ -16,10 +17,11 @@ import { Refusal } from '../governance/refusal.js';
 
 export interface PipelineDeps {
   runtime(): Runtime;
-  gauges: LaneGauges;
+  router: Router;
   metering: Metering;
   auth: Authenticator;
   admission: Admission;
+  shared: SharedState;
 }
 
 /** JSON routes accept a JSON content type, or none (many clients omit it). */
@@ -158,7 +160,7 @@ function admitAndStart(
     respondError(client, codec, lease.kind, lease.message, lease.retryAfterSecs);
     return;
   }
-  const exchange = new Exchange(runtime, deps.gauges, deps.metering, req, client, codec, lease);
+  const exchange = new Exchange(runtime, deps, req, client, codec, lease);
   exchange.start(raw, body, routeInfo, target.pool, target.lane);
 }
 

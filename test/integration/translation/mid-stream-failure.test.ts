@@ -21,7 +21,13 @@ const PROMPT = 'break it [mock chunks=20 tokens_per_sec=400 fault=reset_during]'
 describe('a failure after the first byte ends the stream with the protocol error event', () => {
   let stack: Stack;
   before(async () => {
-    stack = await startStack({ workers: 1 });
+    // Every case breaks a stream on purpose, several on the same lane: a breaker that trips only
+    // after many failures keeps the cases independent (three in a row would trip the default).
+    const pools: Record<string, unknown> = {};
+    for (const p of ['openai', 'responses', 'anthropic', 'gemini', 'bedrock', 'ollama']) {
+      pools[`pool-${p}`] = { members: [{ model: `lane-${p}`, weight: 1 }], breaker: { consecutive_n: 1000 } };
+    }
+    stack = await startStack({ workers: 1, over: { pools } });
   });
   after(async () => {
     await stack.close();

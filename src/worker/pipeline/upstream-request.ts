@@ -1,0 +1,48 @@
+// The upstream request of one attempt: path, body and headers in the lane's protocol (the
+// caller's bytes as they are for a same-protocol lane, translated through the internal model
+// otherwise), and the caller's own credential under `upstream_credentials: passthrough`.
+import type { ModelRequest } from '../../shared/model/types.js';
+import type { Codec, RouteInfo } from '../../shared/protocols/codec.js';
+import { passthroughCredential, type OutgoingRequest } from '../upstream/auth/upstream-auth.js';
+import type { Metering } from '../metering.js';
+import type { LaneRuntime } from '../runtime.js';
+import type { IngressRequest } from './client.js';
+
+/** What the request carries into every attempt; `decoded` is filled on the first translation. */
+export interface RequestBody {
+  raw: string;
+  body: unknown;
+  routeInfo: RouteInfo;
+  stream: boolean;
+  decoded: ModelRequest | null;
+}
+
+/** Builds the attempt's request; throws (a GatewayError or any error) when it cannot be translated. */
+export function buildOutgoing(request: RequestBody, callerCodec: Codec, lane: LaneRuntime, metering: Metering): OutgoingRequest {
+  const provider = lane.provider;
+  const upstreamCodec = provider.codec;
+  const upstreamModel = lane.compiled.upstreamModel;
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  const staticHeaders = provider.compiled.headers;
+  for (const name in staticHeaders) headers[name] = staticHeaders[name]!;
+  let path: string;
+  let bodyText: string;
+  if (upstreamCodec === callerCodec) {
+    path = provider.compiled.basePath + upstreamCodec.upstreamPath(upstreamModel, request.stream);
+    bodyText = upstreamCodec.passthroughBody(request.raw, request.body, upstreamModel, request.stream);
+  } else {
+    if (request.decoded === null) request.decoded = callerCodec.decodeRequest(request.body, request.routeInfo);
+    const encoded = upstreamCodec.encodeRequest(request.decoded, upstreamModel);
+    path = provider.compiled.basePath + encoded.path;
+    bodyText = encoded.body;
+    if (encoded.headers !== undefined) for (const name in encoded.headers) headers[name] = encoded.headers[name]!;
+    metering.translated(callerCodec.name, upstreamCodec.name);
+  }
+  return { method: 'POST', origin: provider.compiled.origin, path, headers, body: bodyText };
+}
+
+/** `upstream_credentials: passthrough`: the caller's own credential goes upstream. */
+export function forwardCallerCredential(outgoing: OutgoingRequest, req: IngressRequest): void {
+  const forwarded = passthroughCredential({ authorization: req.authorization, 'x-api-key': req.xApiKey, 'x-goog-api-key': req.xGoogApiKey });
+  for (const name in forwarded) outgoing.headers[name] = forwarded[name]!;
+}
