@@ -12,6 +12,7 @@ import type { Metering } from '../metering.js';
 import type { ClientResponse, IngressRequest } from './client.js';
 import { endStreamWithError, kindForUpstreamStatus, respondError } from './respond-error.js';
 import { topLevelValueText } from '../../shared/protocols/framing/json-field.js';
+import { TranslationRefused } from '../../shared/protocols/refusal.js';
 import { passthroughCredential, type OutgoingRequest } from '../upstream/auth/upstream-auth.js';
 
 /** How the current attempt's successful response travels back. */
@@ -198,6 +199,7 @@ export class Exchange implements Dispatcher.DispatchHandler {
       }
     } catch (err) {
       this.releasePermit(true);
+      if (err instanceof TranslationRefused) this.metering.refused(this.codec.name, upstreamCodec.name, err.reason);
       if (err instanceof GatewayError) respondError(this.client, this.codec, err.kind, err.message, err.retryAfterSecs);
       else respondError(this.client, this.codec, 'invalid_request', 'the request could not be translated');
       return;

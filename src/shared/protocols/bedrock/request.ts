@@ -1,8 +1,9 @@
 // Bedrock Converse request <-> the model. The model id and streaming live in the path
-// (`/model/{modelId}/converse`, `/converse-stream`). Images travel as base64 `bytes` with a
-// format name; tool inputs are objects; turns must alternate user/assistant.
+// (`/model/{modelId}/converse`, `/converse-stream`). Images and documents travel as base64
+// `bytes` (or an s3Location) with a format name; tool inputs are objects; turns must
+// alternate user/assistant.
 import type {
-  ContentPart, ImagePart, ModelMessage, ModelRequest, Role, ToolChoice, ToolDef, ToolResultPart,
+  ContentPart, FilePart, ImagePart, ModelMessage, ModelRequest, Role, ToolChoice, ToolDef, ToolResultPart,
 } from '../../model/types.js';
 import type { EncodedUpstreamRequest, RouteInfo } from '../codec.js';
 import { GatewayError } from '../../errors.js';
@@ -11,6 +12,7 @@ import {
   type JsonObject,
 } from '../framing/json-field.js';
 import { argumentsObject, optionalStringArray, splitDataUrl } from '../framing/body-fields.js';
+import { describeSource, mediaTypeOfUrl, refusePart, refuseUntranslatable } from '../refusal.js';
 
 function invalid(message: string): GatewayError {
   return new GatewayError('invalid_request', message);
@@ -24,6 +26,17 @@ export function bedrockPath(modelId: string, stream: boolean): string {
 const FORMAT_OF_MEDIA_TYPE: Readonly<Record<string, string>> = {
   'image/png': 'png', 'image/jpeg': 'jpeg', 'image/jpg': 'jpeg', 'image/gif': 'gif', 'image/webp': 'webp',
 };
+
+/** The document formats Converse takes, by media type (and back). */
+const DOCUMENT_FORMAT_OF_MEDIA_TYPE: Readonly<Record<string, string>> = {
+  'application/pdf': 'pdf', 'text/csv': 'csv', 'application/msword': 'doc',
+  'application/vnd.openxmlformats-officedocument.wordprocessingml.document': 'docx',
+  'application/vnd.ms-excel': 'xls', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': 'xlsx',
+  'text/html': 'html', 'text/plain': 'txt', 'text/markdown': 'md',
+};
+const MEDIA_TYPE_OF_DOCUMENT_FORMAT: Readonly<Record<string, string>> = Object.fromEntries(
+  Object.entries(DOCUMENT_FORMAT_OF_MEDIA_TYPE).map(([type, format]) => [format, type]),
+);
 
 // ---------------------------------------------------------------- decode (ingress)
 
@@ -96,14 +109,41 @@ function decodeBlock(b: JsonObject, path: string, fromUser: boolean): ContentPar
     };
   }
   if (b.toolResult !== undefined && fromUser) return decodeToolResult(expectObject(b.toolResult, `${path}.toolResult`), `${path}.toolResult`);
-  return undefined; // documents, video, reasoning, cache points, guard content: not modeled
+  if (b.document !== undefined) return decodeDocument(expectObject(b.document, `${path}.document`), `${path}.document`);
+  // The model's own reasoning and cache points are not content of the caller's: dropped.
+  if (b.reasoningContent !== undefined || b.cachePoint !== undefined || b.toolUse !== undefined || b.toolResult !== undefined) return undefined;
+  const key = Object.keys(b)[0];
+  return key === undefined ? undefined : { type: 'unsupported', what: key }; // video, guardContent...: refused cross-protocol
 }
 
-function decodeImage(img: JsonObject, path: string): ImagePart | undefined {
+function decodeImage(img: JsonObject, path: string): ImagePart {
   const format = expectString(img.format, `${path}.format`);
   const source = expectObject(img.source, `${path}.source`);
-  if (source.bytes === undefined) return undefined; // s3Location lives in the caller's AWS account
+  if (source.bytes === undefined) {
+    // An S3 object in the caller's AWS account: only a Bedrock lane can read it.
+    const s3 = expectObject(source.s3Location, `${path}.source.s3Location`);
+    return { type: 'image', url: expectString(s3.uri, `${path}.source.s3Location.uri`), mediaType: `image/${format}` };
+  }
   return { type: 'image', data: expectString(source.bytes, `${path}.source.bytes`), mediaType: `image/${format}` };
+}
+
+/** A document: bytes (or an S3 object) with a format and a name; a text source is text. */
+function decodeDocument(doc: JsonObject, path: string): ContentPart {
+  const format = expectString(doc.format ?? 'txt', `${path}.format`);
+  const name = optionalString(doc, 'name', path);
+  const source = expectObject(doc.source, `${path}.source`);
+  if (source.text !== undefined) return { type: 'text', text: expectString(source.text, `${path}.source.text`) };
+  const mediaType = MEDIA_TYPE_OF_DOCUMENT_FORMAT[format] ?? `application/${format}`;
+  let file: FilePart;
+  if (source.bytes !== undefined) {
+    file = { type: 'file', data: expectString(source.bytes, `${path}.source.bytes`), mediaType };
+  } else if (source.s3Location !== undefined) {
+    file = { type: 'file', url: expectString(expectObject(source.s3Location, `${path}.source.s3Location`).uri, `${path}.source.s3Location.uri`), mediaType };
+  } else {
+    return { type: 'unsupported', what: 'document (content source)' };
+  }
+  if (name !== undefined) file.name = name;
+  return file;
 }
 
 function decodeToolResult(r: JsonObject, path: string): ToolResultPart {
@@ -161,6 +201,7 @@ function decodeToolConfig(v: unknown, req: ModelRequest): void {
 // ---------------------------------------------------------------- encode (upstream)
 
 export function encodeBedrockRequest(req: ModelRequest, upstreamModel: string): EncodedUpstreamRequest {
+  refuseUntranslatable(req, 'bedrock');
   const messages = encodeMessages(req.messages);
   const body: JsonObject = { messages };
   if (req.system !== undefined && req.system.length > 0) body.system = [{ text: req.system }];
@@ -193,6 +234,10 @@ function encodePart(p: ContentPart): JsonObject | undefined {
       return p.text.length > 0 ? { text: p.text } : undefined; // Converse rejects blank text blocks
     case 'image':
       return encodeImage(p);
+    case 'file':
+      return encodeDocument(p);
+    case 'unsupported':
+      return undefined; // refused before (refuseUntranslatable)
     case 'tool_call':
       return { toolUse: { toolUseId: p.id, name: p.name, input: argumentsObject(p.arguments, p.id, 'invalid_request') } };
     case 'tool_result':
@@ -200,14 +245,39 @@ function encodePart(p: ContentPart): JsonObject | undefined {
   }
 }
 
-/** Converse takes base64 bytes with a format; a remote URL cannot be expressed and is dropped. */
-function encodeImage(p: ImagePart): JsonObject | undefined {
+/**
+ * Converse takes base64 bytes (or an S3 object) with a format. An http(s) URL cannot be
+ * expressed (the gateway does not fetch callers' URLs): refused, as is an unknown format.
+ */
+function encodeImage(p: ImagePart): JsonObject {
   const inline = p.data !== undefined && p.mediaType !== undefined
     ? { mediaType: p.mediaType, data: p.data }
     : p.url !== undefined ? splitDataUrl(p.url) : undefined;
-  if (inline === undefined) return undefined;
-  const format = FORMAT_OF_MEDIA_TYPE[inline.mediaType.toLowerCase()];
-  return format === undefined ? undefined : { image: { format, source: { bytes: inline.data } } };
+  const mediaType = inline?.mediaType ?? p.mediaType ?? (p.url !== undefined ? mediaTypeOfUrl(p.url) : undefined);
+  const format = mediaType === undefined ? undefined : FORMAT_OF_MEDIA_TYPE[mediaType.toLowerCase()];
+  if (inline !== undefined && format !== undefined) return { image: { format, source: { bytes: inline.data } } };
+  if (inline === undefined && p.url !== undefined && p.url.startsWith('s3://') && format !== undefined) {
+    return { image: { format, source: { s3Location: { uri: p.url } } } };
+  }
+  return refusePart(describeSource('image', p), 'bedrock', 'Converse images are png, jpeg, gif or webp bytes or s3:// objects, not http(s) URLs');
+}
+
+/** A document block: bytes (or an S3 object) of a format Converse knows, with a name. */
+function encodeDocument(p: FilePart): JsonObject {
+  const format = p.mediaType === undefined ? undefined : DOCUMENT_FORMAT_OF_MEDIA_TYPE[p.mediaType.toLowerCase()];
+  let source: JsonObject | undefined;
+  if (p.data !== undefined) source = { bytes: p.data };
+  else if (p.url !== undefined && p.url.startsWith('s3://')) source = { s3Location: { uri: p.url } };
+  if (format === undefined || source === undefined) {
+    return refusePart(describeSource('file', p), 'bedrock', 'Converse documents are bytes or s3:// objects of pdf, csv, doc(x), xls(x), html, txt or md');
+  }
+  return { document: { format, name: documentName(p.name), source } };
+}
+
+/** Converse names: letters, digits, single spaces, hyphens, parentheses, square brackets. */
+function documentName(name: string | undefined): string {
+  const cleaned = (name ?? '').replace(/[^A-Za-z0-9\s\-()[\]]/g, '-').replace(/\s+/g, ' ').trim();
+  return cleaned === '' ? 'document' : cleaned.slice(0, 200);
 }
 
 function encodeInferenceConfig(req: ModelRequest): JsonObject | undefined {
