@@ -440,8 +440,9 @@ export class Exchange implements Dispatcher.DispatchHandler {
   private overCap(controller: Dispatcher.DispatchController): void {
     if (this.relay === Relay.TranslateBody) {
       this.relay = Relay.None;
+      // Answer first: the abort reaches onResponseError, which must find the caller answered.
+      respondError(this.client, this.codec, 'upstream_error', `the upstream response is larger than the translation limit (advanced.translate_body_cap_bytes = ${this.runtime.config.limits.translateBodyCapBytes}) and cannot be translated`);
       controller.abort(new Error('response over the translate cap'));
-      respondError(this.client, this.codec, 'upstream_error', 'the upstream response is larger than the translation limit');
       this.chunks = [];
       return;
     }
