@@ -137,6 +137,14 @@ describe('decoders keep what they cannot model, so that it is refused rather tha
     ['anthropic', { model: 'm', max_tokens: 5, messages: [{ role: 'user', content: [{ type: 'document', source: { type: 'file', file_id: 'f' } }] }] }, 'document (file source)'],
     ['bedrock', { messages: [{ role: 'user', content: [{ video: { format: 'mp4', source: { bytes: 'AA' } } }] }] }, 'video'],
     ['gemini', { contents: [{ role: 'user', parts: [{ inlineData: { mimeType: 'audio/mp3', data: 'AA' } }] }] }, 'inlineData (audio/mp3)'],
+    ['anthropic', { model: 'm', max_tokens: 5, messages: [
+      { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'screenshot', input: {} }] },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: [{ type: 'image', source: { type: 'base64', media_type: 'image/png', data: PNG } }] }] },
+    ] }, 'image in a tool_result'],
+    ['bedrock', { messages: [
+      { role: 'assistant', content: [{ toolUse: { toolUseId: 't1', name: 'screenshot', input: {} } }] },
+      { role: 'user', content: [{ toolResult: { toolUseId: 't1', content: [{ text: 'here' }, { image: { format: 'png', source: { bytes: PNG } } }] } }] },
+    ] }, 'image in a toolResult'],
   ] as const) {
     it(`${from} "${what}" is refused by every other protocol, naming it`, () => {
       const req = CODECS[from].decodeRequest(body, { pathModel: 'm' });

@@ -117,7 +117,7 @@ function decodeContent(v: unknown, path: string, fromUser: boolean): ContentPart
         }
         break;
       case 'tool_result':
-        if (fromUser) parts.push(decodeToolResult(b, bp));
+        if (fromUser) decodeToolResult(b, bp, parts);
         break;
       case 'thinking':
       case 'redacted_thinking':
@@ -161,8 +161,13 @@ function decodeDocument(b: JsonObject, path: string): ContentPart {
   return file;
 }
 
-function decodeToolResult(b: JsonObject, path: string): ToolResultPart {
+/**
+ * A tool result: its text blocks joined. The model's tool results carry text only, so an
+ * image (or any other block) in one is kept as an unsupported part: refused cross-protocol.
+ */
+function decodeToolResult(b: JsonObject, path: string, out: ContentPart[]): void {
   let content = '';
+  let other: string | undefined;
   if (typeof b.content === 'string') {
     content = b.content;
   } else if (b.content !== undefined && b.content !== null) {
@@ -170,14 +175,16 @@ function decodeToolResult(b: JsonObject, path: string): ToolResultPart {
     for (let i = 0; i < blocks.length; i++) {
       const c = expectObject(blocks[i], `${path}.content[${i}]`);
       if (c.type === 'text') content += expectString(c.text, `${path}.content[${i}].text`);
+      else other ??= String(c.type);
     }
   }
-  return {
+  out.push({
     type: 'tool_result',
     toolCallId: expectString(b.tool_use_id, `${path}.tool_use_id`),
     content,
     isError: optionalBoolean(b, 'is_error', path) ?? false,
-  };
+  });
+  if (other !== undefined) out.push({ type: 'unsupported', what: `${other} in a tool_result` });
 }
 
 function decodeTools(list: unknown[]): ToolDef[] {

@@ -80,8 +80,10 @@ function decodeMessages(list: unknown[]): ModelMessage[] {
     // Tool results ride in user turns on this wire; the model keeps them in `tool` messages.
     let run: ContentPart[] = [];
     let runRole: Role = fromUser ? 'user' : 'assistant';
+    /** Parts the model cannot carry inside a tool result: kept apart, refused cross-protocol. */
+    const unsupported: ContentPart[] = [];
     for (let j = 0; j < blocks.length; j++) {
-      const part = decodeBlock(expectObject(blocks[j], `${path}.content[${j}]`), `${path}.content[${j}]`, fromUser);
+      const part = decodeBlock(expectObject(blocks[j], `${path}.content[${j}]`), `${path}.content[${j}]`, fromUser, unsupported);
       if (part === undefined) continue;
       const partRole: Role = !fromUser ? 'assistant' : part.type === 'tool_result' ? 'tool' : 'user';
       if (partRole !== runRole && run.length > 0) {
@@ -92,11 +94,12 @@ function decodeMessages(list: unknown[]): ModelMessage[] {
       run.push(part);
     }
     if (run.length > 0) out.push({ role: runRole, content: run });
+    if (unsupported.length > 0) out.push({ role: 'user', content: unsupported });
   }
   return out;
 }
 
-function decodeBlock(b: JsonObject, path: string, fromUser: boolean): ContentPart | undefined {
+function decodeBlock(b: JsonObject, path: string, fromUser: boolean, unsupported: ContentPart[]): ContentPart | undefined {
   if (b.text !== undefined) return { type: 'text', text: expectString(b.text, `${path}.text`) };
   if (b.image !== undefined) return decodeImage(expectObject(b.image, `${path}.image`), `${path}.image`);
   if (b.toolUse !== undefined && !fromUser) {
@@ -108,7 +111,7 @@ function decodeBlock(b: JsonObject, path: string, fromUser: boolean): ContentPar
       arguments: JSON.stringify(t.input ?? {}),
     };
   }
-  if (b.toolResult !== undefined && fromUser) return decodeToolResult(expectObject(b.toolResult, `${path}.toolResult`), `${path}.toolResult`);
+  if (b.toolResult !== undefined && fromUser) return decodeToolResult(expectObject(b.toolResult, `${path}.toolResult`), `${path}.toolResult`, unsupported);
   if (b.document !== undefined) return decodeDocument(expectObject(b.document, `${path}.document`), `${path}.document`);
   // The model's own reasoning and cache points are not content of the caller's: dropped.
   if (b.reasoningContent !== undefined || b.cachePoint !== undefined || b.toolUse !== undefined || b.toolResult !== undefined) return undefined;
@@ -146,13 +149,15 @@ function decodeDocument(doc: JsonObject, path: string): ContentPart {
   return file;
 }
 
-function decodeToolResult(r: JsonObject, path: string): ToolResultPart {
+/** Text and JSON blocks joined; an image or document in a tool result is refused cross-protocol. */
+function decodeToolResult(r: JsonObject, path: string, out: ContentPart[]): ToolResultPart {
   const blocks = expectArray(r.content, `${path}.content`);
   let content = '';
   for (let i = 0; i < blocks.length; i++) {
     const c = expectObject(blocks[i], `${path}.content[${i}]`);
     if (c.text !== undefined) content += expectString(c.text, `${path}.content[${i}].text`);
     else if (c.json !== undefined) content += JSON.stringify(c.json);
+    else out.push({ type: 'unsupported', what: `${Object.keys(c)[0] ?? 'block'} in a toolResult` });
   }
   const status = optionalString(r, 'status', path);
   if (status !== undefined && status !== 'success' && status !== 'error') throw invalid(`${path}.status must be "success" or "error"`);
