@@ -100,7 +100,9 @@ function decodeMessage(raw: unknown, path: string, system: string[], out: ModelM
       return;
     }
     case 'function':
-      return; // deprecated function-calling role: not in the modeled subset
+      // The deprecated function-calling role: not modeled; refused cross-protocol, never dropped.
+      out.push({ role: 'user', content: [{ type: 'unsupported', what: 'function role message' }] });
+      return;
     default:
       throw invalid(`${path}.role "${role}" is not one of system, developer, user, assistant, tool`);
   }
