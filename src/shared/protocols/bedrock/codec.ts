@@ -31,5 +31,5 @@ export const bedrockCodec: Codec = {
   passthroughBody: (raw) => raw,
   usageFromResponse: bedrockUsageFromResponse,
   usageField: 'usage',
-  createPassthroughStream: () => new WholeEventsPassthrough(new BedrockPassthroughStream(), new EventStreamFrameEnds().ends),
+  createPassthroughStream: () => new WholeEventsPassthrough(new BedrockPassthroughStream(), new EventStreamFrameEnds()),
 };

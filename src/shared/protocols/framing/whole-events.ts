@@ -9,11 +9,14 @@ import type { PassthroughBytes, PassthroughStream } from '../codec.js';
 
 export const HELD_BYTES_MAX = 1 << 20;
 
-/**
- * Where the events end in `buf`: the index just past the last event end in it, or -1 when no
- * event ends in it. `held` is the unfinished tail before it (for an end split across chunks).
- */
-export type EventEnds = (buf: Buffer, held: readonly Buffer[]) => number;
+/** Where a framing's events end (one stateless instance per framing, or one per stream). */
+export interface EventEnds {
+  /**
+   * The index in `buf` just past the last event end in it, or -1 when no event ends in it.
+   * `held` is the unfinished tail before it (for an end split across chunks).
+   */
+  ends(buf: Buffer, held: readonly Buffer[]): number;
+}
 
 const LF = 0x0a;
 const CR = 0x0d;
@@ -30,7 +33,11 @@ function lastByte(held: readonly Buffer[], back: number): number {
 }
 
 /** SSE: an event ends with a blank line (LF LF, or CR LF CR LF). */
-export const sseEventEnds: EventEnds = (buf, held) => {
+export const sseEventEnds: EventEnds = { ends: sseEnds };
+function sseEnds(buf: Buffer, held: readonly Buffer[]): number {
+  // The usual chunk ends exactly where an event ends: no search.
+  const n = buf.length;
+  if (n >= 2 && buf[n - 1] === LF && (buf[n - 2] === LF || (n >= 4 && buf[n - 2] === CR && buf[n - 3] === LF && buf[n - 4] === CR))) return n;
   const lf = buf.lastIndexOf(LF_LF);
   const crlf = buf.lastIndexOf(CRLF_CRLF);
   const end = Math.max(lf === -1 ? -1 : lf + 2, crlf === -1 ? -1 : crlf + 4);
@@ -40,16 +47,19 @@ export const sseEventEnds: EventEnds = (buf, held) => {
   if (buf[0] === LF && lastByte(held, 0) === CR && lastByte(held, 1) === LF && lastByte(held, 2) === CR) return 1;
   if (buf[0] === CR && buf[1] === LF && lastByte(held, 0) === LF && lastByte(held, 1) === CR) return 2;
   return -1;
-};
+}
 
 /** NDJSON: an event is a line. */
-export const ndjsonEventEnds: EventEnds = (buf) => {
-  const nl = buf.lastIndexOf(LF);
-  return nl === -1 ? -1 : nl + 1;
+export const ndjsonEventEnds: EventEnds = {
+  ends(buf: Buffer): number {
+    if (buf.length > 0 && buf[buf.length - 1] === LF) return buf.length;
+    const nl = buf.lastIndexOf(LF);
+    return nl === -1 ? -1 : nl + 1;
+  },
 };
 
-/** The AWS event stream: each frame starts with its total length (uint32, big endian). */
-export class EventStreamFrameEnds {
+/** The AWS event stream: each frame starts with its total length (uint32, big endian). One per stream. */
+export class EventStreamFrameEnds implements EventEnds {
   /** Bytes of the current frame still to come, once its length is known. */
   private frameLeft = 0;
   private readonly prelude = Buffer.alloc(4);
@@ -57,7 +67,7 @@ export class EventStreamFrameEnds {
   /** A frame length no event stream has: stop holding (the bytes pass as they come). */
   private broken = false;
 
-  readonly ends: EventEnds = (buf) => {
+  ends(buf: Buffer): number {
     if (this.broken) return buf.length;
     let i = 0;
     let last = -1;
@@ -82,7 +92,7 @@ export class EventStreamFrameEnds {
       if (this.frameLeft === 0) last = i;
     }
     return last;
-  };
+  }
 }
 
 function asBuffers(out: PassthroughBytes): Uint8Array[] {
@@ -106,8 +116,8 @@ export class WholeEventsPassthrough implements PassthroughStream {
       this.clear();
       return parts;
     }
-    const buf = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
-    const end = this.heldBytes + buf.length > HELD_BYTES_MAX ? buf.length : this.eventEnds(buf, this.held);
+    const buf = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    const end = this.heldBytes + buf.length > HELD_BYTES_MAX ? buf.length : this.eventEnds.ends(buf, this.held);
     if (end === -1) {
       this.held.push(Buffer.from(buf)); // copy: the caller may reuse the chunk
       this.heldBytes += buf.length;
