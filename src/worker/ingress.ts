@@ -265,6 +265,17 @@ function refusedAtTheDoor(routeIndex: number, params: string[], client: UwsClien
   return false;
 }
 
+/** 200 `ok` when any lane is usable; 503 `draining` during a drain, else 503 `unavailable`. */
+function answerHealthz(res: HttpResponse, handlers: IngressHandlers, withBody: boolean): void {
+  const ok = !draining && handlers.healthy();
+  const text = ok ? 'ok' : draining ? 'draining' : 'unavailable';
+  res.cork(() => {
+    res.writeStatus(ok ? '200 OK' : '503 Service Unavailable').writeHeader('content-type', 'text/plain');
+    if (withBody) res.end(text);
+    else res.end(); // endWithoutBody() does not end the response in this uWS build
+  });
+}
+
 /** Any path no route took: 405 with Allow for a known path, else 404. */
 function answerUnrouted(res: HttpResponse, req: HttpRequest, handlers: IngressHandlers): void {
   const client = new UwsClientResponse(res);
@@ -272,7 +283,7 @@ function answerUnrouted(res: HttpResponse, req: HttpRequest, handlers: IngressHa
   const method = req.getMethod();
   const path = req.getUrl();
   const known = allowedMethods(path);
-  if (known !== null && known.allow !== method.toUpperCase()) handlers.onMethodNotAllowed(client, known.routeIndex, method, path, known.allow);
+  if (known !== null && !known.allow.split(', ').includes(method.toUpperCase())) handlers.onMethodNotAllowed(client, known.routeIndex, method, path, known.allow);
   else handlers.onNotFound(client, method, path);
 }
 
@@ -307,12 +318,9 @@ export function startIngress(target: IngressTarget, handlers: IngressHandlers): 
     const paramCount = paramCountOf(route.pattern);
     app.post(route.pattern, (res, req) => readRequest(index, paramCount, res, req, handlers));
   });
-  app.get('/healthz', (res) => {
-    const ok = !draining && handlers.healthy();
-    res.cork(() => {
-      res.writeStatus(ok ? '200 OK' : '503 Service Unavailable').writeHeader('content-type', 'text/plain').end(ok ? 'ok' : draining ? 'draining' : 'unavailable');
-    });
-  });
+  app.get('/healthz', (res) => answerHealthz(res, handlers, true));
+  // Some load balancers probe with HEAD: the same status, no body.
+  app.head('/healthz', (res) => answerHealthz(res, handlers, false));
   // POST /healthz would otherwise be taken by the direct route /{model}.
   for (const path of GET_PATHS) app.post(path, (res, req) => answerUnrouted(res, req, handlers));
   app.get('/metrics', (res, req) => {

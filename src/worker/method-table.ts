@@ -4,8 +4,9 @@
 // path "known": a GET there is a 404.
 import { ROUTES } from './routes.js';
 
-/** Paths answered to GET only. */
+/** Paths answered to GET only (and /healthz to HEAD too). */
 export const GET_PATHS: readonly string[] = ['/healthz', '/metrics'];
+const ALLOW_OF_GET_PATH: Readonly<Record<string, string>> = { '/healthz': 'GET, HEAD', '/metrics': 'GET' };
 
 interface KnownPath {
   pattern: RegExp;
@@ -18,7 +19,7 @@ const KNOWN: readonly KnownPath[] = [
   ...ROUTES.flatMap((route, routeIndex) => route.kind === 'protocol'
     ? [{ pattern: patternOf(route.pattern), allow: 'POST', routeIndex }]
     : []),
-  ...GET_PATHS.map((path) => ({ pattern: patternOf(path), allow: 'GET', routeIndex: -1 })),
+  ...GET_PATHS.map((path) => ({ pattern: patternOf(path), allow: ALLOW_OF_GET_PATH[path] ?? 'GET', routeIndex: -1 })),
 ];
 
 /** A uWS pattern (`:name` = one segment) as an anchored regular expression. */

@@ -29,7 +29,8 @@ describe('a known path with the wrong method: 405 with Allow', () => {
     ['GET', '/v1beta/models/pool-gemini:generateContent', 'POST', 'gemini'],
     ['DELETE', '/model/pool-bedrock/converse', 'POST', 'bedrock'],
     ['GET', '/api/chat', 'POST', 'ollama'],
-    ['POST', '/healthz', 'GET', 'openai'],
+    ['POST', '/healthz', 'GET, HEAD', 'openai'],
+    ['PUT', '/metrics', 'GET', 'openai'],
   ] as const) {
     it(`${method} ${path} -> 405, Allow: ${allow}, ${shape} shape`, async () => {
       const a = await rawPost(url(path), method === 'GET' || method === 'DELETE' ? '' : '{}', { method });
@@ -45,9 +46,13 @@ describe('a known path with the wrong method: 405 with Allow', () => {
     });
   }
 
-  it('GET /healthz still answers 200', async () => {
+  it('GET and HEAD /healthz still answer 200', async () => {
     const a = await rawPost(url('/healthz'), '', { method: 'GET' });
     assert.equal(a.status, 200);
+    assert.equal(a.body.toString(), 'ok');
+    const h = await rawPost(url('/healthz'), '', { method: 'HEAD' });
+    assert.equal(h.status, 200);
+    assert.equal(h.body.length, 0);
   });
 });
 
