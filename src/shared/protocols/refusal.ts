@@ -1,6 +1,7 @@
 // Refusing a cross-protocol request rather than changing it: a content part the target
 // protocol has no equivalent for, or a setting the answer could not honour after translation,
-// is a 400 in the caller's shape that names the part (or setting) and the target protocol.
+// is a 400 in the caller's shape (kind `untranslatable`, the protocol's invalid-request type)
+// that names the part (or setting) and the target protocol.
 // Nothing is dropped silently (docs/compatibility.md lists every rule). The pipeline counts
 // each refusal in gateway_translations_refused_total{from,to,reason}.
 import { GatewayError } from '../errors.js';
@@ -12,7 +13,7 @@ export const REFUSAL_REASONS: readonly RefusalReason[] = ['content_part', 'param
 
 export class TranslationRefused extends GatewayError {
   constructor(readonly reason: RefusalReason, message: string) {
-    super('invalid_request', message);
+    super('untranslatable', message);
   }
 }
 

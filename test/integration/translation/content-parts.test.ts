@@ -57,6 +57,8 @@ describe('an http(s) image URL', () => {
       const before = stack.mock.stats().requests;
       const e = await refusedBy(() => imageUrlChat(`pool-${lane}`), OpenAI.BadRequestError);
       assert.equal(e.status, 400);
+      assert.equal(e.code, 'untranslatable');
+      assert.equal(e.type, 'invalid_request_error');
       assert.match(e.message, /"image" given by http\(s\) URL/);
       assert.match(e.message, new RegExp(`the ${lane} protocol`));
       assert.equal(stack.mock.stats().requests, before, 'nothing reached the upstream');

@@ -422,7 +422,7 @@ for (const name of selected) {
       it(`refuses ${dev.refused.note} rather than dropping them`, () => {
         assert.throws(() => c.encodeRequest(richRequest(), UPSTREAM_MODEL), (e: unknown) => {
           assert.ok(e instanceof TranslationRefused, `a TranslationRefused, got ${String(e)}`);
-          assert.equal(e.kind, 'invalid_request');
+          assert.equal(e.kind, 'untranslatable');
           assert.match(e.message, new RegExp(`the ${name} protocol`));
           return true;
         });

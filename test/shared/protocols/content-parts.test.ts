@@ -28,7 +28,7 @@ function encode(target: ProtocolName, req: ModelRequest): { body: unknown } | { 
 function assertRefused(target: ProtocolName, req: ModelRequest, reason: RefusalReason, names: RegExp): void {
   const out = encode(target, req);
   assert.ok('refused' in out, `${target}: expected a refusal, got ${JSON.stringify('body' in out ? out.body : null)}`);
-  assert.equal(out.refused.kind, 'invalid_request');
+  assert.equal(out.refused.kind, 'untranslatable');
   assert.equal(out.refused.status, 400);
   assert.equal(out.refused.reason, reason);
   assert.match(out.refused.message, names);
