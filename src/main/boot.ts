@@ -105,7 +105,8 @@ export async function boot(opts: BootOptions): Promise<void> {
   stop = installSignals(log, async () => {
     adminServer.close();
     health.stop();
-    tlsListener?.stopAccepting();
+    // The TLS front keeps accepting while the workers drain: they answer /healthz 503 (and new
+    // requests 503) so a load balancer stops sending, instead of connections being refused.
     const drainMs = (config.advanced?.shutdown_drain_secs ?? 30) * 1000;
     await workers.drain(Date.now() + drainMs);
     tlsListener?.close();

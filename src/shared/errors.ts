@@ -3,8 +3,8 @@
 import type { ProtocolName } from './model/types.js';
 
 export type ErrorKind =
-  | 'invalid_request' | 'invalid_json' | 'body_too_large' | 'unsupported_media_type'
-  | 'route_not_found' | 'model_not_found' | 'unauthorized' | 'forbidden'
+  | 'invalid_request' | 'invalid_json' | 'untranslatable' | 'body_too_large' | 'unsupported_media_type'
+  | 'route_not_found' | 'method_not_allowed' | 'model_not_found' | 'unauthorized' | 'forbidden'
   | 'rate_limited' | 'insufficient_quota' | 'exhausted'
   | 'upstream_error' | 'upstream_timeout' | 'internal';
 
@@ -19,9 +19,11 @@ export interface ErrorSpec {
 export const ERROR_TABLE: Readonly<Record<ErrorKind, ErrorSpec>> = {
   invalid_request:        { status: 400, openai: 'invalid_request_error', anthropic: 'invalid_request_error', gemini: 'INVALID_ARGUMENT', bedrock: 'ValidationException' },
   invalid_json:           { status: 400, openai: 'invalid_request_error', anthropic: 'invalid_request_error', gemini: 'INVALID_ARGUMENT', bedrock: 'ValidationException' },
+  untranslatable:         { status: 400, openai: 'invalid_request_error', anthropic: 'invalid_request_error', gemini: 'INVALID_ARGUMENT', bedrock: 'ValidationException' },
   body_too_large:         { status: 413, openai: 'invalid_request_error', anthropic: 'request_too_large',     gemini: 'INVALID_ARGUMENT', bedrock: 'ValidationException' },
   unsupported_media_type: { status: 415, openai: 'invalid_request_error', anthropic: 'invalid_request_error', gemini: 'INVALID_ARGUMENT', bedrock: 'ValidationException' },
   route_not_found:        { status: 404, openai: 'invalid_request_error', anthropic: 'not_found_error',       gemini: 'NOT_FOUND',        bedrock: 'ResourceNotFoundException' },
+  method_not_allowed:     { status: 405, openai: 'invalid_request_error', anthropic: 'invalid_request_error', gemini: 'INVALID_ARGUMENT', bedrock: 'ValidationException' },
   model_not_found:        { status: 404, openai: 'invalid_request_error', anthropic: 'not_found_error',       gemini: 'NOT_FOUND',        bedrock: 'ResourceNotFoundException' },
   unauthorized:           { status: 401, openai: 'authentication_error',  anthropic: 'authentication_error',  gemini: 'UNAUTHENTICATED',  bedrock: 'UnrecognizedClientException' },
   forbidden:              { status: 403, openai: 'permission_error',      anthropic: 'permission_error',      gemini: 'PERMISSION_DENIED', bedrock: 'AccessDeniedException' },

@@ -6,6 +6,7 @@
 import { STATUS_CODES } from 'node:http';
 import uWS, { type HttpRequest, type HttpResponse, type TemplatedApp, type us_listen_socket } from '../shared/uws.js';
 import { ROUTES } from './routes.js';
+import { GET_PATHS, allowedMethods } from './method-table.js';
 import type { AbortListener, ClientResponse, IngressRequest } from './pipeline/client.js';
 
 export interface IngressHandlers {
@@ -16,7 +17,13 @@ export interface IngressHandlers {
   /** The body was over the cap: answer in the route's protocol. */
   onBodyTooLarge(routeIndex: number, res: ClientResponse): void;
   /** No route matched. */
-  onNotFound(res: ClientResponse): void;
+  onNotFound(res: ClientResponse, method: string, path: string): void;
+  /** A known path asked with a method it does not take: 405 with `allow`. */
+  onMethodNotAllowed(res: ClientResponse, routeIndex: number, method: string, path: string, allow: string): void;
+  /** The body is in a content-encoding the gateway does not decode (it decodes none). */
+  onUnsupportedEncoding(routeIndex: number, params: string[], res: ClientResponse, encoding: string): void;
+  /** A data-plane request arrived while this worker drains. */
+  onDraining(routeIndex: number, params: string[], res: ClientResponse): void;
   /** GET /healthz: true when any lane is usable. */
   healthy(): boolean;
   /** GET /stats with the caller's credential headers: the lane snapshot as JSON (or a refusal). */
@@ -30,6 +37,8 @@ export interface IngressHandlers {
 
 /** Requests of this worker that have not finished or aborted (drain waits for 0). */
 let inflight = 0;
+/** Set when the worker drains: /healthz answers 503 and new requests are refused, while the listener stays open. */
+let draining = false;
 
 const STATUS_LINES: string[] = [];
 for (const code of Object.keys(STATUS_CODES)) STATUS_LINES[Number(code)] = `${code} ${STATUS_CODES[code]}`;
@@ -210,6 +219,7 @@ function readRequest(routeIndex: number, paramCount: number, res: HttpResponse, 
     request.sigv4 = { path: req.getUrl(), headers };
   }
 
+  if (refusedAtTheDoor(routeIndex, params, client, req.getHeader('content-encoding'), handlers)) return;
   const cap = handlers.maxBodyBytes();
   if (contentLength > cap) {
     client.closeOnEnd = true;
@@ -245,6 +255,46 @@ function readRequest(routeIndex: number, paramCount: number, res: HttpResponse, 
 
 const EMPTY = Buffer.alloc(0);
 
+/**
+ * Refusals made before the body is read (so the connection closes after the answer): a
+ * content-encoding other than identity (the gateway decodes none: 415), or a drain under way.
+ */
+function refusedAtTheDoor(routeIndex: number, params: string[], client: UwsClientResponse, encoding: string, handlers: IngressHandlers): boolean {
+  if (encoding !== '' && encoding.toLowerCase() !== 'identity') {
+    client.closeOnEnd = true;
+    handlers.onUnsupportedEncoding(routeIndex, params, client, encoding);
+    return true;
+  }
+  if (draining) {
+    client.closeOnEnd = true;
+    handlers.onDraining(routeIndex, params, client);
+    return true;
+  }
+  return false;
+}
+
+/** 200 `ok` when any lane is usable; 503 `draining` during a drain, else 503 `unavailable`. */
+function answerHealthz(res: HttpResponse, handlers: IngressHandlers, withBody: boolean): void {
+  const ok = !draining && handlers.healthy();
+  const text = ok ? 'ok' : draining ? 'draining' : 'unavailable';
+  res.cork(() => {
+    res.writeStatus(ok ? '200 OK' : '503 Service Unavailable').writeHeader('content-type', 'text/plain');
+    if (withBody) res.end(text);
+    else res.end(); // endWithoutBody() does not end the response in this uWS build
+  });
+}
+
+/** Any path no route took: 405 with Allow for a known path, else 404. */
+function answerUnrouted(res: HttpResponse, req: HttpRequest, handlers: IngressHandlers): void {
+  const client = new UwsClientResponse(res);
+  res.onAborted(() => client.handleAborted());
+  const method = req.getMethod();
+  const path = req.getUrl();
+  const known = allowedMethods(path);
+  if (known !== null && !known.allow.split(', ').includes(method.toUpperCase())) handlers.onMethodNotAllowed(client, known.routeIndex, method, path, known.allow);
+  else handlers.onNotFound(client, method, path);
+}
+
 function paramCountOf(pattern: string): number {
   let n = 0;
   for (const segment of pattern.split('/')) if (segment.startsWith(':')) n++;
@@ -259,6 +309,8 @@ export interface Ingress {
   port: number;
   /** Stop accepting new connections (in-flight requests finish). */
   stopListening(): void;
+  /** Keep listening, but answer /healthz 503 and refuse new requests with 503 (in-flight ones finish). */
+  startDraining(): void;
   /** Requests not yet finished. */
   inflight(): number;
   /**
@@ -274,12 +326,11 @@ export function startIngress(target: IngressTarget, handlers: IngressHandlers): 
     const paramCount = paramCountOf(route.pattern);
     app.post(route.pattern, (res, req) => readRequest(index, paramCount, res, req, handlers));
   });
-  app.get('/healthz', (res) => {
-    const ok = handlers.healthy();
-    res.cork(() => {
-      res.writeStatus(ok ? '200 OK' : '503 Service Unavailable').writeHeader('content-type', 'text/plain').end(ok ? 'ok' : 'unavailable');
-    });
-  });
+  app.get('/healthz', (res) => answerHealthz(res, handlers, true));
+  // Some load balancers probe with HEAD: the same status, no body.
+  app.head('/healthz', (res) => answerHealthz(res, handlers, false));
+  // POST /healthz would otherwise be taken by the direct route /{model}.
+  for (const path of GET_PATHS) app.post(path, (res, req) => answerUnrouted(res, req, handlers));
   app.get('/stats', (res, req) => {
     const page = handlers.stats({ authorization: req.getHeader('authorization'), xApiKey: req.getHeader('x-api-key') });
     res.cork(() => {
@@ -291,7 +342,7 @@ export function startIngress(target: IngressTarget, handlers: IngressHandlers): 
     res.onAborted(() => client.handleAborted());
     const page = handlers.metrics({ authorization: req.getHeader('authorization'), xApiKey: req.getHeader('x-api-key') });
     if (page === null) {
-      handlers.onNotFound(client);
+      handlers.onNotFound(client, 'GET', '/metrics');
       return;
     }
     // respond() corks its writes and does nothing once the caller has gone.
@@ -300,11 +351,7 @@ export function startIngress(target: IngressTarget, handlers: IngressHandlers): 
       () => client.respond(500, { 'content-type': 'text/plain' }, 'the metrics could not be rendered'),
     );
   });
-  app.any('/*', (res) => {
-    const client = new UwsClientResponse(res);
-    res.onAborted(() => client.handleAborted());
-    handlers.onNotFound(client);
-  });
+  app.any('/*', (res, req) => answerUnrouted(res, req, handlers));
 
   return new Promise((resolve, reject) => {
     const onListen = (socket: us_listen_socket | false): void => {
@@ -324,6 +371,9 @@ export function startIngress(target: IngressTarget, handlers: IngressHandlers): 
         stopListening() {
           if (listening !== null) uWS.us_listen_socket_close(listening);
           listening = null;
+        },
+        startDraining() {
+          draining = true;
         },
       });
     };

@@ -22,7 +22,8 @@ import { Router } from './routing/router.js';
 import { runHealthProbes } from './routing/health-probe.js';
 import { anyLaneUsable, statsView } from '../shared/routing/lane-view.js';
 import { CODECS } from '../shared/protocols/index.js';
-import { handleBodyTooLarge, handleNotFound, handleRequest, type PipelineDeps } from './pipeline/handle.js';
+import { handleBodyTooLarge, handleRequest, type PipelineDeps } from './pipeline/handle.js';
+import { handleDraining, handleMethodNotAllowed, handleRouteNotFound, handleUnsupportedEncoding } from './pipeline/edge-errors.js';
 import type { WorkerBootData } from './boot-data.js';
 
 const data = workerData as WorkerBootData;
@@ -84,7 +85,10 @@ async function applyConfig(msg: Extract<MainToWorker, { t: 'config' }>): Promise
       maxBodyBytes: () => runtime!.config.limits.maxBodyBytes,
       onRequest: (req, res) => handleRequest(deps, req, res),
       onBodyTooLarge: (routeIndex, res) => handleBodyTooLarge(deps, routeIndex, res, runtime!.config.limits.maxBodyBytes),
-      onNotFound: (res) => handleNotFound(res),
+      onNotFound: (res, method, path) => handleRouteNotFound(res, method, path),
+      onMethodNotAllowed: (res, routeIndex, method, path, allow) => handleMethodNotAllowed(res, runtime!, routeIndex, method, path, allow),
+      onUnsupportedEncoding: (routeIndex, params, res, encoding) => handleUnsupportedEncoding(res, runtime!, routeIndex, params, encoding),
+      onDraining: (routeIndex, params, res) => handleDraining(res, runtime!, routeIndex, params),
       healthy: () => anyLaneUsable(shared, runtime!.config, Date.now()),
       stats: () => statsPage(runtime!.config.auth.chain),
       metrics: (caller) => metricsEndpoint.serve(runtime!.config, caller),
@@ -94,11 +98,17 @@ async function applyConfig(msg: Extract<MainToWorker, { t: 'config' }>): Promise
   port.postMessage(encodeMessage({ t: 'config-ack', workerId: data.workerId, version: msg.version }));
 }
 
+/**
+ * Graceful stop: the listener stays open while in-flight requests finish, answering /healthz
+ * 503 (so a load balancer stops sending) and new requests 503, instead of refusing
+ * connections; then it closes.
+ */
 async function drain(deadlineMs: number): Promise<void> {
-  ingress?.stopListening();
+  ingress?.startDraining();
   while (ingress !== null && ingress.inflight() > 0 && Date.now() < deadlineMs) {
     await new Promise((r) => setTimeout(r, 20));
   }
+  ingress?.stopListening();
   metering.stop();
   port.postMessage(encodeMessage({ t: 'drained', workerId: data.workerId }));
   exitWorker(0);

@@ -7,7 +7,8 @@
 import type { MessagePort } from 'node:worker_threads';
 import type { CompiledMetrics } from '../shared/config/compiled.js';
 import { encodeMessage, type KeyUsageRecord, type UsageRecord } from '../shared/messages.js';
-import { translationIndex } from '../shared/metrics/catalog.js';
+import { refusalIndex, translationIndex } from '../shared/metrics/catalog.js';
+import type { RefusalReason } from '../shared/protocols/refusal.js';
 import type { ProtocolName, Usage } from '../shared/model/types.js';
 import type { SharedState } from '../shared/sab/index.js';
 import type { LaneRuntime } from './runtime.js';
@@ -111,6 +112,11 @@ export class Metering {
 
   translated(from: ProtocolName, to: ProtocolName): void {
     this.shared.metrics.counterAdd(this.series!.translations[translationIndex(from, to)]!);
+  }
+
+  /** A cross-protocol request refused rather than changed (gateway_translations_refused_total). */
+  refused(from: ProtocolName, to: ProtocolName, reason: RefusalReason): void {
+    this.shared.metrics.counterAdd(this.series!.translationsRefused[refusalIndex(from, to, reason)]!);
   }
 
   /** Hand the rows to main; also called at drain so nothing metered is lost on shutdown. */

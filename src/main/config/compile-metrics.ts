@@ -4,7 +4,8 @@
 // adds a prometheus export shows counts from process start.
 import type { CompiledMetrics, SlotAssigner } from '../../shared/config/compiled.js';
 import type { DeploymentConfig } from '../../shared/config/schema/deployment.js';
-import { BILLING_TRUNCATED_TOTAL, TRANSLATIONS_TOTAL, seriesKey } from '../../shared/metrics/catalog.js';
+import { BILLING_TRUNCATED_TOTAL, TRANSLATIONS_REFUSED_TOTAL, TRANSLATIONS_TOTAL, seriesKey } from '../../shared/metrics/catalog.js';
+import { REFUSAL_REASONS } from '../../shared/protocols/refusal.js';
 import { PROTOCOL_NAMES } from '../../shared/model/types.js';
 
 const COUNTER = { kind: 'counter' } as const;
@@ -15,9 +16,17 @@ export function compileMetrics(config: DeploymentConfig, slots: SlotAssigner): C
   for (const from of PROTOCOL_NAMES) {
     for (const to of PROTOCOL_NAMES) translations.push(slots.metricSeries(seriesKey(TRANSLATIONS_TOTAL, [from, to]), COUNTER));
   }
+  const translationsRefused: number[] = [];
+  // Index (from * 6 + to) * reasons + reason (refusalIndex).
+  for (const from of PROTOCOL_NAMES) {
+    for (const to of PROTOCOL_NAMES) {
+      for (const reason of REFUSAL_REASONS) translationsRefused.push(slots.metricSeries(seriesKey(TRANSLATIONS_REFUSED_TOTAL, [from, to, reason]), COUNTER));
+    }
+  }
   return {
     prometheus: prometheusExport(config),
     translations,
+    translationsRefused,
     billingTruncated: slots.metricSeries(seriesKey(BILLING_TRUNCATED_TOTAL), COUNTER),
   };
 }

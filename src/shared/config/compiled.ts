@@ -137,6 +137,8 @@ export interface CompiledMetrics {
   prometheus: { bufferSeconds: number } | null;
   /** Counter slots of gateway_translations_total, index from * 6 + to over PROTOCOL_NAMES. */
   translations: number[];
+  /** Counter slots of gateway_translations_refused_total, index refusalIndex(from, to, reason). */
+  translationsRefused: number[];
   /** Counter slot of gateway_billing_truncated_total. */
   billingTruncated: number;
 }

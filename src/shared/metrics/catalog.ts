@@ -3,6 +3,7 @@
 // config (SlotRegistry.metricSeries(seriesKey(...))); workers count into them and render them
 // at /metrics. One table, so the names the two sides use cannot drift apart.
 import { PROTOCOL_NAMES, type ProtocolName } from '../model/types.js';
+import { REFUSAL_REASONS, type RefusalReason } from '../protocols/refusal.js';
 
 export interface MetricFamily {
   readonly name: string;
@@ -14,6 +15,12 @@ export const TRANSLATIONS_TOTAL: MetricFamily = {
   name: 'gateway_translations_total',
   help: 'Requests translated from the ingress protocol (from) to a lane of another protocol (to).',
   labelNames: ['from', 'to'],
+};
+
+export const TRANSLATIONS_REFUSED_TOTAL: MetricFamily = {
+  name: 'gateway_translations_refused_total',
+  help: 'Cross-protocol requests refused with a 400 rather than changed: a content part (reason content_part) or a setting (reason parameter) the lane protocol (to) cannot honour.',
+  labelNames: ['from', 'to', 'reason'],
 };
 
 export const BILLING_TRUNCATED_TOTAL: MetricFamily = {
@@ -46,4 +53,9 @@ export const PROTOCOL_COUNT = PROTOCOL_NAMES.length;
 /** Index of the (from, to) pair in CompiledMetrics.translations: from * 6 + to. */
 export function translationIndex(from: ProtocolName, to: ProtocolName): number {
   return PROTOCOL_INDEX[from] * PROTOCOL_COUNT + PROTOCOL_INDEX[to];
+}
+
+/** Index of the (from, to, reason) series in CompiledMetrics.translationsRefused. */
+export function refusalIndex(from: ProtocolName, to: ProtocolName, reason: RefusalReason): number {
+  return translationIndex(from, to) * REFUSAL_REASONS.length + REFUSAL_REASONS.indexOf(reason);
 }

@@ -10,7 +10,19 @@ export interface ImagePart { type: 'image'; url?: string; data?: string; mediaTy
 /** `arguments` is JSON text (the wire form of most protocols); decoders of object-shaped args stringify. */
 export interface ToolCallPart { type: 'tool_call'; id: string; name: string; arguments: string }
 export interface ToolResultPart { type: 'tool_result'; toolCallId: string; content: string; isError: boolean; name?: string }
-export type ContentPart = TextPart | ImagePart | ToolCallPart | ToolResultPart;
+/**
+ * A document or other file (a PDF, a text file...): inline (`data` base64 + `mediaType`) or by
+ * `url` (http(s), gs:// or s3:// URI; `mediaType` when the caller gave it). `name` is the
+ * caller's file name or title, when it gave one.
+ */
+export interface FilePart { type: 'file'; url?: string; data?: string; mediaType?: string; name?: string }
+/**
+ * A part of the caller's request that the model has no kind for (audio, video, a vendor's
+ * file id...). No encoder can write it, so a cross-protocol request holding one is refused
+ * (docs/compatibility.md); `what` names it as the caller's protocol does.
+ */
+export interface UnsupportedPart { type: 'unsupported'; what: string }
+export type ContentPart = TextPart | ImagePart | FilePart | ToolCallPart | ToolResultPart | UnsupportedPart;
 
 export type Role = 'user' | 'assistant' | 'tool';
 export interface ModelMessage { role: Role; content: ContentPart[] }
@@ -30,6 +42,12 @@ export interface ModelRequest {
   topP?: number;
   stop?: string[];
   stream: boolean;
+  /**
+   * Settings the caller gave that would change the answer and that no cross-protocol hop can
+   * honour (`n` > 1, logprobs, a structured-output format...), as the caller named them, e.g.
+   * `n=2`. A request holding any is refused rather than answered differently.
+   */
+  untranslatable?: string[];
 }
 
 export type FinishReason = 'stop' | 'length' | 'tool_calls' | 'content_filter';

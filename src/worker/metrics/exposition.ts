@@ -9,6 +9,7 @@ import type { SharedState } from '../../shared/sab/index.js';
 import { registerBillingTruncated } from './billing-truncated.js';
 import type { SeriesSource } from './series-source.js';
 import { registerTranslations } from './translations.js';
+import { registerTranslationsRefused } from './translations-refused.js';
 
 export class MetricsExposition {
   private readonly registry = new Registry();
@@ -17,6 +18,7 @@ export class MetricsExposition {
   constructor(shared: SharedState) {
     const source: SeriesSource = { shared, slots: () => this.slots! };
     registerTranslations(this.registry, source);
+    registerTranslationsRefused(this.registry, source);
     registerBillingTruncated(this.registry, source);
   }
 

@@ -11,6 +11,7 @@
 // member -> exhausted (503); relayed upstream 4xx -> client_error (auth: hard_down).
 import type { Dispatcher } from 'undici';
 import { GatewayError, type ErrorKind } from '../../shared/errors.js';
+import { TranslationRefused } from '../../shared/protocols/refusal.js';
 import type { Usage } from '../../shared/model/types.js';
 import type { Codec, PassthroughStream, RouteInfo, StreamDecoder, StreamEncoder } from '../../shared/protocols/codec.js';
 import {
@@ -194,6 +195,7 @@ export class Exchange implements Dispatcher.DispatchHandler, RequestBody, RelayS
     try {
       outgoing = buildOutgoing(this, this.codec, lane, this.deps.metering);
     } catch (err) {
+      if (err instanceof TranslationRefused) this.deps.metering.refused(this.codec.name, lane.provider.codec.name, err.reason);
       this.endAttempt(AttemptOutcome.Untranslatable, 0);
       this.finish(Disposition.Untranslatable);
       if (err instanceof GatewayError) respondError(this.client, this.codec, err.kind, err.message, err.retryAfterSecs);
@@ -377,7 +379,7 @@ export class Exchange implements Dispatcher.DispatchHandler, RequestBody, RelayS
     this.controller?.abort(new Error('response over the translate cap'));
     this.endAttempt(AttemptOutcome.Untranslatable, 0);
     this.finish(Disposition.Untranslatable);
-    respondError(this.client, this.codec, 'upstream_error', 'the upstream response is larger than the translation limit');
+    respondError(this.client, this.codec, 'upstream_error', `the upstream response is larger than the translation limit (advanced.translate_body_cap_bytes = ${this.runtime.config.limits.translateBodyCapBytes}) and cannot be translated`);
   }
 
   /** A translated stream broke mid-way (an error event, a bad frame, an early end). */

@@ -105,7 +105,9 @@ export function handleRequest(deps: PipelineDeps, req: IngressRequest, client: C
     const [providerName, model] = req.params as [string, string];
     const lane = runtime.directLane(providerName, decodeURIComponent(model));
     if (lane === undefined) {
-      respondError(client, codec, 'model_not_found', `provider "${providerName}" has no lane for model "${model}"`);
+      // A first segment that names no provider is not a provider: the path is simply unknown.
+      if (runtime.providersByName.has(providerName)) respondError(client, codec, 'model_not_found', `provider "${providerName}" has no lane for model "${model}"`);
+      else respondError(client, codec, 'route_not_found', `no route for POST /${providerName}/${model}`);
       return;
     }
     target = { pool: null, lane, codec: lane.provider.codec };
@@ -167,8 +169,4 @@ function admitAndStart(
 export function handleBodyTooLarge(deps: PipelineDeps, routeIndex: number, client: ClientResponse, maxBodyBytes: number): void {
   const codec = routeCodec(ROUTES[routeIndex]!, deps.runtime(), []);
   respondError(client, codec, 'body_too_large', `the request body is larger than ${maxBodyBytes} bytes`);
-}
-
-export function handleNotFound(client: ClientResponse): void {
-  respondError(client, CODECS.openai, 'route_not_found', 'no such route');
 }

@@ -130,7 +130,7 @@ describe('bad input gets the protocol\'s own error', () => {
     const a = await rawPost(url('/v1/no/such/route'), '{}');
     assertErrorShape('openai', 'route_not_found', a);
     const g = await rawPost(url('/v1/chat/completions'), '', { method: 'GET' });
-    assertErrorShape('openai', 'route_not_found', g);
+    assertErrorShape('openai', 'method_not_allowed', g); // a known path: 405 (test/integration/edge/http-edge.test.ts)
   });
 
   it('an unknown gemini method -> 404 in gemini shape', async () => {

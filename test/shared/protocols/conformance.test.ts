@@ -12,6 +12,7 @@ import {
   PROTOCOL_NAMES, type ModelRequest, type ModelResponse, type ProtocolName, type StreamEvent, type Usage,
 } from '../../../src/shared/model/types.js';
 import type { Codec, RouteInfo } from '../../../src/shared/protocols/codec.js';
+import { TranslationRefused } from '../../../src/shared/protocols/refusal.js';
 
 // ---------------------------------------------------------------------------------------------
 // Loading: the registry when it loads, else each codec alone, so that one missing codec does
@@ -169,6 +170,11 @@ const STREAM_CASES: Array<[string, StreamEvent[]]> = [
 interface Deviations {
   /** The written list: what is lost or changed, and why. */
   notes: string[];
+  /**
+   * What the codec refuses (a TranslationRefused naming it, docs/compatibility.md) instead of
+   * dropping: stripped from a fixture before it is encoded, and checked to be refused.
+   */
+  refused?: { note: string; strip: (r: ModelRequest) => void };
   request?: (expected: ModelRequest, actual: ModelRequest) => void;
   response?: (expected: ModelResponse, actual: ModelResponse) => void;
   stream?: (expected: StreamEvent[], actual: StreamEvent[]) => void;
@@ -184,6 +190,13 @@ function eachPart(r: ModelRequest, f: (p: ModelRequest['messages'][number]['cont
 const dropImageUrls = (r: ModelRequest): void => {
   for (const m of r.messages) m.content = m.content.filter((p) => p.type !== 'image' || p.url === undefined);
 };
+/** A fixture as the codec can take it: what it refuses stripped (and checked apart). */
+function encodable(dev: Deviations, req: ModelRequest): ModelRequest {
+  if (dev.refused === undefined) return req;
+  const r = structuredClone(req);
+  dev.refused.strip(r);
+  return r;
+}
 const forgetToolErrors = (r: ModelRequest): void => eachPart(r, (p) => { if (p.type === 'tool_result') p.isError = false; });
 const usageEvents = (events: StreamEvent[], f: (u: Usage) => void): void => {
   for (const e of events) if (e.type === 'usage') f(e.usage);
@@ -214,18 +227,19 @@ const DEVIATIONS: Record<ProtocolName, Deviations> = {
   },
   responses: {
     notes: [
-      'stop sequences: the Responses API has none, so `stop` is dropped on the way in.',
+      'stop sequences: the Responses API has none, so a request with `stop` is refused (not dropped).',
       'tool_result.isError: function_call_output has no error flag.',
       'usage.cacheCreation: only cached reads are reported (input_tokens_details.cached_tokens); writes count as input.',
       'finish reason: there is none on the wire; tool_calls is read from function_call items, so a "stop" beside a tool call, or "tool_calls" without one, cannot survive (no fixture does that).',
       'stream usage: sent once, inside response.completed, so only the last usage event survives (fixtures send one).',
     ],
-    request: (e, a) => { delete e.stop; delete a.stop; forgetToolErrors(e); forgetToolErrors(a); },
+    refused: { note: 'stop sequences', strip: (r) => { delete r.stop; } },
+    request: (e, a) => { forgetToolErrors(e); forgetToolErrors(a); },
     usage: foldCacheCreation,
   },
   ollama: {
     notes: [
-      'image URLs: Ollama takes base64 images only, so URL images are dropped; base64 media types are read back from magic bytes.',
+      'image URLs: Ollama takes base64 images only, so http(s) URL images are refused (not dropped); base64 media types are read back from magic bytes.',
       'tool_choice: Ollama has no tool_choice; it is dropped.',
       'tool_result.isError: a `tool` message has no error flag.',
       'usage cache fields: Ollama reports prompt_eval_count only; cached reads and writes count as input.',
@@ -234,8 +248,9 @@ const DEVIATIONS: Record<ProtocolName, Deviations> = {
       'stream tool arguments: Ollama sends each call whole with arguments as an object, so deltas coalesce into one re-serialized JSON text.',
       'tool call ids: not in Ollama\'s documented API; the codec writes and reads them as extra fields (`tool_calls[].id`, `tool_call_id`).',
     ],
+    refused: { note: 'http(s) image URLs', strip: dropImageUrls },
     request: (e, a) => {
-      for (const r of [e, a]) { dropImageUrls(r); delete r.toolChoice; forgetToolErrors(r); }
+      for (const r of [e, a]) { delete r.toolChoice; forgetToolErrors(r); }
     },
     response: (e, a) => {
       e.id = a.id = '';
@@ -258,14 +273,14 @@ const DEVIATIONS: Record<ProtocolName, Deviations> = {
   },
   gemini: {
     notes: [
-      'image URLs without a media type: written as fileData with no mimeType; read back, a fileData not marked image/* is not known to be an image and is dropped.',
+      'image URLs without a media type: written as fileData with the mimeType the URL\'s extension names (so it reads back with that media type); a URL that names none is refused.',
       'usage.cacheCreation: Gemini reports cachedContentTokenCount (reads) only; writes count as prompt tokens.',
       'stream tool arguments: functionCall.args is an object, sent whole: deltas coalesce into one re-serialized JSON text.',
       'tool_result.isError: functionResponse has no error flag; the codec writes a failed result as response {"error": text} and reads that shape back as a failure (Gemini\'s documented convention), so it survives.',
       'response id: synthesized ("gemini-response") when the upstream sends no responseId; tool call ids: call_0, call_1... when functionCall has no id.',
     ],
-    request: (e, a) => {
-      for (const r of [e, a]) for (const m of r.messages) m.content = m.content.filter((p) => p.type !== 'image' || p.url === undefined || p.mediaType !== undefined);
+    request: (_e, a) => {
+      eachPart(a, (p) => { if (p.type === 'image' && p.url !== undefined && p.url.endsWith('.png') && p.mediaType === 'image/png') delete p.mediaType; });
     },
     stream: (e, a) => {
       for (const events of [e, a]) events.splice(0, events.length, ...coalesceToolArgs(events));
@@ -274,12 +289,13 @@ const DEVIATIONS: Record<ProtocolName, Deviations> = {
   },
   bedrock: {
     notes: [
-      'image URLs: Converse takes image bytes (or S3 locations), not URLs; URL images are dropped (data: URLs become bytes).',
+      'image URLs: Converse takes image bytes (or S3 locations), not http(s) URLs; such images are refused, not dropped (data: URLs become bytes).',
       'tool_choice none: Converse has no "none". The tools are left out, unless the history holds tool blocks (Converse then requires toolConfig), when they go without a choice: either way "none" reads back absent.',
       'response id and model: a Converse response carries neither; the id reads back as "bedrock-converse" and the model as "".',
     ],
+    refused: { note: 'http(s) image URLs', strip: dropImageUrls },
     request: (e, a) => {
-      for (const r of [e, a]) { dropImageUrls(r); if (r.toolChoice?.type === 'none') delete r.toolChoice; }
+      for (const r of [e, a]) { if (r.toolChoice?.type === 'none') delete r.toolChoice; }
     },
     response: (e, a) => { e.id = a.id = ''; e.model = a.model = ''; },
     stream: (e, a) => {
@@ -402,8 +418,20 @@ for (const name of selected) {
 
     it('is registered under its own name', () => assert.equal(c.name, name));
 
+    if (dev.refused !== undefined) {
+      it(`refuses ${dev.refused.note} rather than dropping them`, () => {
+        assert.throws(() => c.encodeRequest(richRequest(), UPSTREAM_MODEL), (e: unknown) => {
+          assert.ok(e instanceof TranslationRefused, `a TranslationRefused, got ${String(e)}`);
+          assert.equal(e.kind, 'untranslatable');
+          assert.match(e.message, new RegExp(`the ${name} protocol`));
+          return true;
+        });
+      });
+    }
+
     describe('request round trip: decodeRequest(encodeRequest(req)) == req', () => {
-      for (const [label, req] of REQUEST_CASES) {
+      for (const [label, fixture] of REQUEST_CASES) {
+        const req = encodable(dev, fixture);
         it(label, () => {
           const encoded = c.encodeRequest(req, UPSTREAM_MODEL);
           const route = routeFromPath(encoded.path);
@@ -417,7 +445,7 @@ for (const name of selected) {
     });
 
     describe('bad input is a GatewayError, never a crash', () => {
-      const route = routeFromPath(c.encodeRequest(richRequest(), UPSTREAM_MODEL).path);
+      const route = routeFromPath(c.encodeRequest(encodable(dev, richRequest()), UPSTREAM_MODEL).path);
       const isGatewayError = (kind: ErrorKind) => (e: unknown) => {
         assert.ok(e instanceof GatewayError, `a GatewayError, got ${String(e)}`);
         assert.equal(e.kind, kind);
@@ -512,7 +540,7 @@ for (const name of selected) {
     describe('passthrough', () => {
       for (const [label, events] of STREAM_CASES) {
         it(`stream usage equals the encoded stream's usage: ${label}`, () => {
-          const encoded = c.encodeRequest(richRequest({ stream: true }), UPSTREAM_MODEL);
+          const encoded = c.encodeRequest(encodable(dev, richRequest({ stream: true })), UPSTREAM_MODEL);
           const body: unknown = JSON.parse(encoded.body);
           const bytes = encodeStream(c, events);
           const pt = c.createPassthroughStream(body);
@@ -549,7 +577,7 @@ for (const name of selected) {
 
       it('passthroughBody keeps the request and names the lane\'s model', () => {
         for (const stream of [false, true]) {
-          const encoded = c.encodeRequest(richRequest({ stream }), 'caller-pool');
+          const encoded = c.encodeRequest(encodable(dev, richRequest({ stream })), 'caller-pool');
           const route = routeFromPath(encoded.path);
           const body: unknown = JSON.parse(encoded.body);
           const out = c.passthroughBody(encoded.body, body, UPSTREAM_MODEL, stream);

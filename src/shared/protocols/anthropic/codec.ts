@@ -9,6 +9,7 @@ import {
 import { decodeAnthropicResponse, encodeAnthropicResponse } from './response.js';
 import { AnthropicStreamDecoder } from './stream-decoder.js';
 import { AnthropicStreamEncoder } from './stream-encoder.js';
+import { WholeEventsPassthrough, sseEventEnds } from '../framing/whole-events.js';
 
 export const anthropicCodec: Codec = {
   name: 'anthropic',
@@ -32,5 +33,5 @@ export const anthropicCodec: Codec = {
   passthroughBody: (raw, _body, upstreamModel) => anthropicPassthroughBody(raw, upstreamModel),
   usageFromResponse: anthropicUsageFromResponse,
   usageField: 'usage',
-  createPassthroughStream: () => new AnthropicPassthroughStream(),
+  createPassthroughStream: () => new WholeEventsPassthrough(new AnthropicPassthroughStream(), sseEventEnds),
 };

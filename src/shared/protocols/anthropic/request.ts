@@ -1,7 +1,8 @@
-// Anthropic Messages request <-> the model. Only the modeled subset crosses; other block
-// types (documents, thinking, server tools) and fields (top_k, metadata) are dropped.
+// Anthropic Messages request <-> the model. Only the modeled subset crosses: thinking blocks
+// (the model's own) and fields such as top_k and metadata are dropped; a content block the
+// model cannot carry (server tool blocks, file ids...) is refused on a cross-protocol hop.
 import type {
-  ContentPart, ImagePart, ModelMessage, ModelRequest, ToolChoice, ToolDef, ToolResultPart,
+  ContentPart, FilePart, ImagePart, ModelMessage, ModelRequest, ToolChoice, ToolDef, ToolResultPart,
 } from '../../model/types.js';
 import type { EncodedUpstreamRequest } from '../codec.js';
 import { GatewayError } from '../../errors.js';
@@ -10,6 +11,7 @@ import {
   optionalString, type JsonObject,
 } from '../framing/json-field.js';
 import { argumentsObject, optionalStringArray, splitDataUrl } from '../framing/body-fields.js';
+import { describeSource, isHttpUrl, refusePart, refuseUntranslatable } from '../refusal.js';
 
 /** Anthropic requires max_tokens; written when the model carries none. */
 export const DEFAULT_MAX_TOKENS = 4096;
@@ -98,11 +100,12 @@ function decodeContent(v: unknown, path: string, fromUser: boolean): ContentPart
       case 'text':
         parts.push({ type: 'text', text: expectString(b.text, `${bp}.text`) });
         break;
-      case 'image': {
-        const image = decodeImage(b.source, `${bp}.source`);
-        if (image !== undefined) parts.push(image);
+      case 'image':
+        parts.push(decodeImage(b.source, `${bp}.source`));
         break;
-      }
+      case 'document':
+        parts.push(decodeDocument(b, bp));
+        break;
       case 'tool_use':
         if (!fromUser) {
           parts.push({
@@ -114,26 +117,57 @@ function decodeContent(v: unknown, path: string, fromUser: boolean): ContentPart
         }
         break;
       case 'tool_result':
-        if (fromUser) parts.push(decodeToolResult(b, bp));
+        if (fromUser) decodeToolResult(b, bp, parts);
         break;
+      case 'thinking':
+      case 'redacted_thinking':
+        break; // the model's own reasoning from an earlier turn: not content of the caller's
       default:
-        break; // documents, thinking, server tool blocks: outside the modeled subset
+        if (typeof b.type !== 'string') throw invalid(`${bp}.type must be a string`);
+        parts.push({ type: 'unsupported', what: b.type }); // server tool blocks...: refused cross-protocol
     }
   }
   return parts;
 }
 
-function decodeImage(v: unknown, path: string): ImagePart | undefined {
+function decodeImage(v: unknown, path: string): ImagePart | ContentPart {
   const src = expectObject(v, path);
   if (src.type === 'base64') {
     return { type: 'image', data: expectString(src.data, `${path}.data`), mediaType: expectString(src.media_type, `${path}.media_type`) };
   }
   if (src.type === 'url') return { type: 'image', url: expectString(src.url, `${path}.url`) };
-  return undefined; // file ids live in Anthropic's own store
+  return { type: 'unsupported', what: `image (${String(src.type)} source)` }; // file ids live in Anthropic's own store
 }
 
-function decodeToolResult(b: JsonObject, path: string): ToolResultPart {
+/**
+ * A `document` block: a PDF inline or by URL, or plain text. Plain text becomes a text part
+ * (the words are the content; every protocol carries them); the title names a file.
+ */
+function decodeDocument(b: JsonObject, path: string): ContentPart {
+  const src = expectObject(b.source, `${path}.source`);
+  const title = optionalString(b, 'title', path);
+  let file: FilePart;
+  if (src.type === 'base64') {
+    file = { type: 'file', data: expectString(src.data, `${path}.source.data`), mediaType: expectString(src.media_type, `${path}.source.media_type`) };
+  } else if (src.type === 'url') {
+    file = { type: 'file', url: expectString(src.url, `${path}.source.url`), mediaType: 'application/pdf' }; // URL documents are PDFs
+  } else if (src.type === 'text') {
+    const text = expectString(src.data, `${path}.source.data`);
+    return { type: 'text', text: title === undefined ? text : `${title}\n\n${text}` };
+  } else {
+    return { type: 'unsupported', what: `document (${String(src.type)} source)` }; // file ids, content blocks
+  }
+  if (title !== undefined) file.name = title;
+  return file;
+}
+
+/**
+ * A tool result: its text blocks joined. The model's tool results carry text only, so an
+ * image (or any other block) in one is kept as an unsupported part: refused cross-protocol.
+ */
+function decodeToolResult(b: JsonObject, path: string, out: ContentPart[]): void {
   let content = '';
+  let other: string | undefined;
   if (typeof b.content === 'string') {
     content = b.content;
   } else if (b.content !== undefined && b.content !== null) {
@@ -141,14 +175,16 @@ function decodeToolResult(b: JsonObject, path: string): ToolResultPart {
     for (let i = 0; i < blocks.length; i++) {
       const c = expectObject(blocks[i], `${path}.content[${i}]`);
       if (c.type === 'text') content += expectString(c.text, `${path}.content[${i}].text`);
+      else other ??= String(c.type);
     }
   }
-  return {
+  out.push({
     type: 'tool_result',
     toolCallId: expectString(b.tool_use_id, `${path}.tool_use_id`),
     content,
     isError: optionalBoolean(b, 'is_error', path) ?? false,
-  };
+  });
+  if (other !== undefined) out.push({ type: 'unsupported', what: `${other} in a tool_result` });
 }
 
 function decodeTools(list: unknown[]): ToolDef[] {
@@ -182,6 +218,7 @@ function decodeToolChoice(v: unknown): ToolChoice {
 // ---------------------------------------------------------------- encode (upstream)
 
 export function encodeAnthropicRequest(req: ModelRequest, upstreamModel: string): EncodedUpstreamRequest {
+  refuseUntranslatable(req, 'anthropic');
   const body: JsonObject = { model: upstreamModel, max_tokens: req.maxTokens ?? DEFAULT_MAX_TOKENS };
   if (req.system !== undefined && req.system.length > 0) body.system = req.system;
   body.messages = encodeMessages(req.messages);
@@ -228,6 +265,10 @@ function encodePart(p: ContentPart): JsonObject | undefined {
       return p.text.length > 0 ? { type: 'text', text: p.text } : undefined; // Anthropic rejects empty text blocks
     case 'image':
       return encodeImage(p);
+    case 'file':
+      return encodeDocument(p);
+    case 'unsupported':
+      return undefined; // refused before (refuseUntranslatable)
     case 'tool_call':
       return { type: 'tool_use', id: p.id, name: p.name, input: argumentsObject(p.arguments, p.id, 'invalid_request') };
     case 'tool_result': {
@@ -239,14 +280,32 @@ function encodePart(p: ContentPart): JsonObject | undefined {
   }
 }
 
-function encodeImage(p: ImagePart): JsonObject | undefined {
+/** Images are base64 with a media type, or an http(s) URL Anthropic fetches itself. */
+function encodeImage(p: ImagePart): JsonObject {
   if (p.data !== undefined && p.mediaType !== undefined) {
     return { type: 'image', source: { type: 'base64', media_type: p.mediaType, data: p.data } };
   }
-  if (p.url === undefined) return undefined;
-  const inline = splitDataUrl(p.url);
+  const inline = p.url !== undefined ? splitDataUrl(p.url) : undefined;
   if (inline !== undefined) return { type: 'image', source: { type: 'base64', media_type: inline.mediaType, data: inline.data } };
-  return { type: 'image', source: { type: 'url', url: p.url } };
+  if (p.url !== undefined && isHttpUrl(p.url)) return { type: 'image', source: { type: 'url', url: p.url } };
+  return refusePart(describeSource('image', p), 'anthropic', 'Anthropic images are base64 with a media type or http(s) URLs');
+}
+
+/** Documents are PDFs (inline or by http(s) URL) or plain text. */
+function encodeDocument(p: FilePart): JsonObject {
+  let block: JsonObject | undefined;
+  if (p.data !== undefined && p.mediaType === 'application/pdf') {
+    block = { type: 'document', source: { type: 'base64', media_type: p.mediaType, data: p.data } };
+  } else if (p.data !== undefined && p.mediaType === 'text/plain') {
+    block = { type: 'document', source: { type: 'text', media_type: 'text/plain', data: Buffer.from(p.data, 'base64').toString('utf8') } };
+  } else if (p.url !== undefined && isHttpUrl(p.url) && (p.mediaType === undefined || p.mediaType === 'application/pdf')) {
+    block = { type: 'document', source: { type: 'url', url: p.url } };
+  }
+  if (block === undefined) {
+    return refusePart(describeSource('file', p), 'anthropic', 'Anthropic documents are PDFs (inline or by http(s) URL) or plain text');
+  }
+  if (p.name !== undefined) block.title = p.name;
+  return block;
 }
 
 function encodeTool(t: ToolDef): JsonObject {

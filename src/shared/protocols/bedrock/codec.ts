@@ -7,6 +7,7 @@ import { bedrockPath, decodeBedrockRequest, encodeBedrockRequest } from './reque
 import { decodeBedrockResponse, encodeBedrockResponse } from './response.js';
 import { BedrockStreamDecoder } from './stream-decoder.js';
 import { BedrockStreamEncoder } from './stream-encoder.js';
+import { EventStreamFrameEnds, WholeEventsPassthrough } from '../framing/whole-events.js';
 
 export const bedrockCodec: Codec = {
   name: 'bedrock',
@@ -30,5 +31,5 @@ export const bedrockCodec: Codec = {
   passthroughBody: (raw) => raw,
   usageFromResponse: bedrockUsageFromResponse,
   usageField: 'usage',
-  createPassthroughStream: () => new BedrockPassthroughStream(),
+  createPassthroughStream: () => new WholeEventsPassthrough(new BedrockPassthroughStream(), new EventStreamFrameEnds()),
 };

@@ -26,6 +26,7 @@ export function streamExceptionType(kind: ErrorKind): string {
       return 'serviceUnavailableException';
     case 'invalid_request':
     case 'invalid_json':
+    case 'untranslatable':
     case 'body_too_large':
     case 'unsupported_media_type':
       return 'validationException';

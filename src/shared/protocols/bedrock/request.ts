@@ -1,8 +1,9 @@
 // Bedrock Converse request <-> the model. The model id and streaming live in the path
-// (`/model/{modelId}/converse`, `/converse-stream`). Images travel as base64 `bytes` with a
-// format name; tool inputs are objects; turns must alternate user/assistant.
+// (`/model/{modelId}/converse`, `/converse-stream`). Images and documents travel as base64
+// `bytes` (or an s3Location) with a format name; tool inputs are objects; turns must
+// alternate user/assistant.
 import type {
-  ContentPart, ImagePart, ModelMessage, ModelRequest, Role, ToolChoice, ToolDef, ToolResultPart,
+  ContentPart, FilePart, ImagePart, ModelMessage, ModelRequest, Role, ToolChoice, ToolDef, ToolResultPart,
 } from '../../model/types.js';
 import type { EncodedUpstreamRequest, RouteInfo } from '../codec.js';
 import { GatewayError } from '../../errors.js';
@@ -11,6 +12,7 @@ import {
   type JsonObject,
 } from '../framing/json-field.js';
 import { argumentsObject, optionalStringArray, splitDataUrl } from '../framing/body-fields.js';
+import { describeSource, mediaTypeOfUrl, refusePart, refuseUntranslatable } from '../refusal.js';
 
 function invalid(message: string): GatewayError {
   return new GatewayError('invalid_request', message);
@@ -24,6 +26,17 @@ export function bedrockPath(modelId: string, stream: boolean): string {
 const FORMAT_OF_MEDIA_TYPE: Readonly<Record<string, string>> = {
   'image/png': 'png', 'image/jpeg': 'jpeg', 'image/jpg': 'jpeg', 'image/gif': 'gif', 'image/webp': 'webp',
 };
+
+/** The document formats Converse takes, by media type (and back). */
+const DOCUMENT_FORMAT_OF_MEDIA_TYPE: Readonly<Record<string, string>> = {
+  'application/pdf': 'pdf', 'text/csv': 'csv', 'application/msword': 'doc',
+  'application/vnd.openxmlformats-officedocument.wordprocessingml.document': 'docx',
+  'application/vnd.ms-excel': 'xls', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': 'xlsx',
+  'text/html': 'html', 'text/plain': 'txt', 'text/markdown': 'md',
+};
+const MEDIA_TYPE_OF_DOCUMENT_FORMAT: Readonly<Record<string, string>> = Object.fromEntries(
+  Object.entries(DOCUMENT_FORMAT_OF_MEDIA_TYPE).map(([type, format]) => [format, type]),
+);
 
 // ---------------------------------------------------------------- decode (ingress)
 
@@ -67,8 +80,10 @@ function decodeMessages(list: unknown[]): ModelMessage[] {
     // Tool results ride in user turns on this wire; the model keeps them in `tool` messages.
     let run: ContentPart[] = [];
     let runRole: Role = fromUser ? 'user' : 'assistant';
+    /** Parts the model cannot carry inside a tool result: kept apart, refused cross-protocol. */
+    const unsupported: ContentPart[] = [];
     for (let j = 0; j < blocks.length; j++) {
-      const part = decodeBlock(expectObject(blocks[j], `${path}.content[${j}]`), `${path}.content[${j}]`, fromUser);
+      const part = decodeBlock(expectObject(blocks[j], `${path}.content[${j}]`), `${path}.content[${j}]`, fromUser, unsupported);
       if (part === undefined) continue;
       const partRole: Role = !fromUser ? 'assistant' : part.type === 'tool_result' ? 'tool' : 'user';
       if (partRole !== runRole && run.length > 0) {
@@ -79,11 +94,12 @@ function decodeMessages(list: unknown[]): ModelMessage[] {
       run.push(part);
     }
     if (run.length > 0) out.push({ role: runRole, content: run });
+    if (unsupported.length > 0) out.push({ role: 'user', content: unsupported });
   }
   return out;
 }
 
-function decodeBlock(b: JsonObject, path: string, fromUser: boolean): ContentPart | undefined {
+function decodeBlock(b: JsonObject, path: string, fromUser: boolean, unsupported: ContentPart[]): ContentPart | undefined {
   if (b.text !== undefined) return { type: 'text', text: expectString(b.text, `${path}.text`) };
   if (b.image !== undefined) return decodeImage(expectObject(b.image, `${path}.image`), `${path}.image`);
   if (b.toolUse !== undefined && !fromUser) {
@@ -95,24 +111,53 @@ function decodeBlock(b: JsonObject, path: string, fromUser: boolean): ContentPar
       arguments: JSON.stringify(t.input ?? {}),
     };
   }
-  if (b.toolResult !== undefined && fromUser) return decodeToolResult(expectObject(b.toolResult, `${path}.toolResult`), `${path}.toolResult`);
-  return undefined; // documents, video, reasoning, cache points, guard content: not modeled
+  if (b.toolResult !== undefined && fromUser) return decodeToolResult(expectObject(b.toolResult, `${path}.toolResult`), `${path}.toolResult`, unsupported);
+  if (b.document !== undefined) return decodeDocument(expectObject(b.document, `${path}.document`), `${path}.document`);
+  // The model's own reasoning and cache points are not content of the caller's: dropped.
+  if (b.reasoningContent !== undefined || b.cachePoint !== undefined || b.toolUse !== undefined || b.toolResult !== undefined) return undefined;
+  const key = Object.keys(b)[0];
+  return key === undefined ? undefined : { type: 'unsupported', what: key }; // video, guardContent...: refused cross-protocol
 }
 
-function decodeImage(img: JsonObject, path: string): ImagePart | undefined {
+function decodeImage(img: JsonObject, path: string): ImagePart {
   const format = expectString(img.format, `${path}.format`);
   const source = expectObject(img.source, `${path}.source`);
-  if (source.bytes === undefined) return undefined; // s3Location lives in the caller's AWS account
+  if (source.bytes === undefined) {
+    // An S3 object in the caller's AWS account: only a Bedrock lane can read it.
+    const s3 = expectObject(source.s3Location, `${path}.source.s3Location`);
+    return { type: 'image', url: expectString(s3.uri, `${path}.source.s3Location.uri`), mediaType: `image/${format}` };
+  }
   return { type: 'image', data: expectString(source.bytes, `${path}.source.bytes`), mediaType: `image/${format}` };
 }
 
-function decodeToolResult(r: JsonObject, path: string): ToolResultPart {
+/** A document: bytes (or an S3 object) with a format and a name; a text source is text. */
+function decodeDocument(doc: JsonObject, path: string): ContentPart {
+  const format = expectString(doc.format ?? 'txt', `${path}.format`);
+  const name = optionalString(doc, 'name', path);
+  const source = expectObject(doc.source, `${path}.source`);
+  if (source.text !== undefined) return { type: 'text', text: expectString(source.text, `${path}.source.text`) };
+  const mediaType = MEDIA_TYPE_OF_DOCUMENT_FORMAT[format] ?? `application/${format}`;
+  let file: FilePart;
+  if (source.bytes !== undefined) {
+    file = { type: 'file', data: expectString(source.bytes, `${path}.source.bytes`), mediaType };
+  } else if (source.s3Location !== undefined) {
+    file = { type: 'file', url: expectString(expectObject(source.s3Location, `${path}.source.s3Location`).uri, `${path}.source.s3Location.uri`), mediaType };
+  } else {
+    return { type: 'unsupported', what: 'document (content source)' };
+  }
+  if (name !== undefined) file.name = name;
+  return file;
+}
+
+/** Text and JSON blocks joined; an image or document in a tool result is refused cross-protocol. */
+function decodeToolResult(r: JsonObject, path: string, out: ContentPart[]): ToolResultPart {
   const blocks = expectArray(r.content, `${path}.content`);
   let content = '';
   for (let i = 0; i < blocks.length; i++) {
     const c = expectObject(blocks[i], `${path}.content[${i}]`);
     if (c.text !== undefined) content += expectString(c.text, `${path}.content[${i}].text`);
     else if (c.json !== undefined) content += JSON.stringify(c.json);
+    else out.push({ type: 'unsupported', what: `${Object.keys(c)[0] ?? 'block'} in a toolResult` });
   }
   const status = optionalString(r, 'status', path);
   if (status !== undefined && status !== 'success' && status !== 'error') throw invalid(`${path}.status must be "success" or "error"`);
@@ -161,6 +206,7 @@ function decodeToolConfig(v: unknown, req: ModelRequest): void {
 // ---------------------------------------------------------------- encode (upstream)
 
 export function encodeBedrockRequest(req: ModelRequest, upstreamModel: string): EncodedUpstreamRequest {
+  refuseUntranslatable(req, 'bedrock');
   const messages = encodeMessages(req.messages);
   const body: JsonObject = { messages };
   if (req.system !== undefined && req.system.length > 0) body.system = [{ text: req.system }];
@@ -193,6 +239,10 @@ function encodePart(p: ContentPart): JsonObject | undefined {
       return p.text.length > 0 ? { text: p.text } : undefined; // Converse rejects blank text blocks
     case 'image':
       return encodeImage(p);
+    case 'file':
+      return encodeDocument(p);
+    case 'unsupported':
+      return undefined; // refused before (refuseUntranslatable)
     case 'tool_call':
       return { toolUse: { toolUseId: p.id, name: p.name, input: argumentsObject(p.arguments, p.id, 'invalid_request') } };
     case 'tool_result':
@@ -200,14 +250,39 @@ function encodePart(p: ContentPart): JsonObject | undefined {
   }
 }
 
-/** Converse takes base64 bytes with a format; a remote URL cannot be expressed and is dropped. */
-function encodeImage(p: ImagePart): JsonObject | undefined {
+/**
+ * Converse takes base64 bytes (or an S3 object) with a format. An http(s) URL cannot be
+ * expressed (the gateway does not fetch callers' URLs): refused, as is an unknown format.
+ */
+function encodeImage(p: ImagePart): JsonObject {
   const inline = p.data !== undefined && p.mediaType !== undefined
     ? { mediaType: p.mediaType, data: p.data }
     : p.url !== undefined ? splitDataUrl(p.url) : undefined;
-  if (inline === undefined) return undefined;
-  const format = FORMAT_OF_MEDIA_TYPE[inline.mediaType.toLowerCase()];
-  return format === undefined ? undefined : { image: { format, source: { bytes: inline.data } } };
+  const mediaType = inline?.mediaType ?? p.mediaType ?? (p.url !== undefined ? mediaTypeOfUrl(p.url) : undefined);
+  const format = mediaType === undefined ? undefined : FORMAT_OF_MEDIA_TYPE[mediaType.toLowerCase()];
+  if (inline !== undefined && format !== undefined) return { image: { format, source: { bytes: inline.data } } };
+  if (inline === undefined && p.url !== undefined && p.url.startsWith('s3://') && format !== undefined) {
+    return { image: { format, source: { s3Location: { uri: p.url } } } };
+  }
+  return refusePart(describeSource('image', p), 'bedrock', 'Converse images are png, jpeg, gif or webp bytes or s3:// objects, not http(s) URLs');
+}
+
+/** A document block: bytes (or an S3 object) of a format Converse knows, with a name. */
+function encodeDocument(p: FilePart): JsonObject {
+  const format = p.mediaType === undefined ? undefined : DOCUMENT_FORMAT_OF_MEDIA_TYPE[p.mediaType.toLowerCase()];
+  let source: JsonObject | undefined;
+  if (p.data !== undefined) source = { bytes: p.data };
+  else if (p.url !== undefined && p.url.startsWith('s3://')) source = { s3Location: { uri: p.url } };
+  if (format === undefined || source === undefined) {
+    return refusePart(describeSource('file', p), 'bedrock', 'Converse documents are bytes or s3:// objects of pdf, csv, doc(x), xls(x), html, txt or md');
+  }
+  return { document: { format, name: documentName(p.name), source } };
+}
+
+/** Converse names: letters, digits, single spaces, hyphens, parentheses, square brackets. */
+function documentName(name: string | undefined): string {
+  const cleaned = (name ?? '').replace(/[^A-Za-z0-9\s\-()[\]]/g, '-').replace(/\s+/g, ' ').trim();
+  return cleaned === '' ? 'document' : cleaned.slice(0, 200);
 }
 
 function encodeInferenceConfig(req: ModelRequest): JsonObject | undefined {

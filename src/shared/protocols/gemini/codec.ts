@@ -7,6 +7,7 @@ import { decodeGeminiRequest, encodeGeminiRequest, geminiPath } from './request.
 import { decodeGeminiResponse, encodeGeminiResponse } from './response.js';
 import { GeminiStreamDecoder } from './stream-decoder.js';
 import { GeminiStreamEncoder } from './stream-encoder.js';
+import { WholeEventsPassthrough, sseEventEnds } from '../framing/whole-events.js';
 
 export const geminiCodec: Codec = {
   name: 'gemini',
@@ -30,5 +31,5 @@ export const geminiCodec: Codec = {
   passthroughBody: (raw) => raw,
   usageFromResponse: geminiUsageFromResponse,
   usageField: 'usageMetadata',
-  createPassthroughStream: () => new GeminiPassthroughStream(),
+  createPassthroughStream: () => new WholeEventsPassthrough(new GeminiPassthroughStream(), sseEventEnds),
 };

@@ -3,7 +3,7 @@
 // are written (the API accepts them) and a functionResponse also needs the function's NAME,
 // found from the assistant tool call with the same id earlier in the request.
 import type {
-  ContentPart, ImagePart, ModelMessage, ModelRequest, Role, ToolChoice, ToolDef, ToolResultPart,
+  ContentPart, FilePart, ImagePart, ModelMessage, ModelRequest, Role, ToolChoice, ToolDef, ToolResultPart,
 } from '../../model/types.js';
 import type { EncodedUpstreamRequest, RouteInfo } from '../codec.js';
 import { GatewayError } from '../../errors.js';
@@ -14,6 +14,7 @@ import {
 import { CallIds } from './call-ids.js';
 import { argumentsObject, field, keyOf, optionalStringArray, splitDataUrl } from './fields.js';
 import { lowerSchemaTypes } from './schema-types.js';
+import { describeSource, mediaTypeOfUrl, refusePart, refuseUntranslatable } from '../refusal.js';
 
 function invalid(message: string): GatewayError {
   return new GatewayError('invalid_request', message);
@@ -102,9 +103,9 @@ function decodePart(p: JsonObject, path: string, fromModel: boolean, ids: CallId
     return { type: 'text', text: expectString(p.text, `${path}.text`) };
   }
   const inline = field(p, 'inlineData', 'inline_data');
-  if (inline !== undefined) return decodeInlineImage(expectObject(inline, `${path}.inlineData`), `${path}.inlineData`);
+  if (inline !== undefined) return decodeInlineData(expectObject(inline, `${path}.inlineData`), `${path}.inlineData`);
   const file = field(p, 'fileData', 'file_data');
-  if (file !== undefined) return decodeFileImage(expectObject(file, `${path}.fileData`), `${path}.fileData`);
+  if (file !== undefined) return decodeFileData(expectObject(file, `${path}.fileData`), `${path}.fileData`);
   const call = field(p, 'functionCall', 'function_call');
   if (call !== undefined) {
     const fc = expectObject(call, `${path}.functionCall`);
@@ -119,7 +120,9 @@ function decodePart(p: JsonObject, path: string, fromModel: boolean, ids: CallId
     const name = expectString(fr.name, `${path}.functionResponse.name`);
     return { ...resultContent(fr.response), type: 'tool_result', toolCallId: ids.response(name, fr.id), name };
   }
-  return undefined; // executable code, code results, video metadata...
+  if (response !== undefined) return undefined; // a response in a model turn: no place in the subset
+  const key = Object.keys(p).find((k) => k !== 'thoughtSignature' && k !== 'thought_signature' && k !== 'thought');
+  return key === undefined ? undefined : { type: 'unsupported', what: key }; // executable code, code results...: refused cross-protocol
 }
 
 /** Undoes the wrapping the encoder does: {content: text} is text, {error: text} an error. */
@@ -132,16 +135,26 @@ function resultContent(response: unknown): Pick<ToolResultPart, 'content' | 'isE
   return { content: response === undefined ? '' : JSON.stringify(response), isError: false };
 }
 
-function decodeInlineImage(d: JsonObject, path: string): ImagePart | undefined {
-  const mediaType = expectString(field(d, 'mimeType', 'mime_type'), `${path}.mimeType`);
-  if (!mediaType.startsWith('image/')) return undefined; // audio, video, pdf: not modeled
-  return { type: 'image', data: expectString(d.data, `${path}.data`), mediaType };
+/** Audio and video have no kind in the model: refused cross-protocol, never dropped. */
+function isAudioOrVideo(mediaType: string): boolean {
+  return mediaType.startsWith('audio/') || mediaType.startsWith('video/');
 }
 
-function decodeFileImage(d: JsonObject, path: string): ImagePart | undefined {
-  const mediaType = optionalString(d, keyOf(d, 'mimeType', 'mime_type'), path);
-  if (mediaType === undefined || !mediaType.startsWith('image/')) return undefined;
-  return { type: 'image', url: expectString(field(d, 'fileUri', 'file_uri'), `${path}.fileUri`), mediaType };
+/** Inline bytes: an image, or a file (a PDF, text...). */
+function decodeInlineData(d: JsonObject, path: string): ContentPart {
+  const mediaType = expectString(field(d, 'mimeType', 'mime_type'), `${path}.mimeType`);
+  if (isAudioOrVideo(mediaType)) return { type: 'unsupported', what: `inlineData (${mediaType})` };
+  const data = expectString(d.data, `${path}.data`);
+  return mediaType.startsWith('image/') ? { type: 'image', data, mediaType } : { type: 'file', data, mediaType };
+}
+
+/** A file by URI (a Files API URI, gs:// or http(s)): an image, or a file. */
+function decodeFileData(d: JsonObject, path: string): ContentPart {
+  const url = expectString(field(d, 'fileUri', 'file_uri'), `${path}.fileUri`);
+  const mediaType = optionalString(d, keyOf(d, 'mimeType', 'mime_type'), path) ?? mediaTypeOfUrl(url);
+  if (mediaType !== undefined && isAudioOrVideo(mediaType)) return { type: 'unsupported', what: `fileData (${mediaType})` };
+  if (mediaType !== undefined && mediaType.startsWith('image/')) return { type: 'image', url, mediaType };
+  return mediaType === undefined ? { type: 'file', url } : { type: 'file', url, mediaType };
 }
 
 function decodeGenerationConfig(v: unknown, req: ModelRequest): void {
@@ -156,6 +169,25 @@ function decodeGenerationConfig(v: unknown, req: ModelRequest): void {
   if (topP !== undefined) req.topP = topP;
   const stop = optionalStringArray(g, keyOf(g, 'stopSequences', 'stop_sequences'), path);
   if (stop !== undefined) req.stop = stop;
+  const untranslatable = untranslatableGenerationConfig(g);
+  if (untranslatable.length > 0) req.untranslatable = untranslatable;
+}
+
+/** Settings that change the answer and that no translation carries (docs/compatibility.md). */
+function untranslatableGenerationConfig(g: JsonObject): string[] {
+  const out: string[] = [];
+  const candidates = field(g, 'candidateCount', 'candidate_count');
+  if (typeof candidates === 'number' && candidates > 1) out.push(`candidateCount=${candidates}`);
+  const mime = field(g, 'responseMimeType', 'response_mime_type');
+  if (typeof mime === 'string' && mime !== 'text/plain') out.push(`responseMimeType ${mime}`);
+  for (const [camel, snake] of [['responseSchema', 'response_schema'], ['responseJsonSchema', 'response_json_schema']] as const) {
+    const v = field(g, camel, snake);
+    if (v !== undefined && v !== null) out.push(camel);
+  }
+  if (field(g, 'responseLogprobs', 'response_logprobs') === true) out.push('responseLogprobs');
+  const modalities = field(g, 'responseModalities', 'response_modalities');
+  if (Array.isArray(modalities) && modalities.some((m) => m !== 'TEXT')) out.push(`responseModalities ${modalities.join(',')}`);
+  return out;
 }
 
 function decodeTools(list: unknown[]): ToolDef[] {
@@ -212,6 +244,7 @@ function decodeToolConfig(v: unknown): ToolChoice | undefined {
 // ---------------------------------------------------------------- encode (upstream)
 
 export function encodeGeminiRequest(req: ModelRequest, upstreamModel: string): EncodedUpstreamRequest {
+  refuseUntranslatable(req, 'gemini');
   const body: JsonObject = { contents: encodeContents(req.messages) };
   if (req.system !== undefined && req.system.length > 0) body.systemInstruction = { parts: [{ text: req.system }] };
   if (req.tools !== undefined && req.tools.length > 0) {
@@ -250,7 +283,11 @@ function encodePart(p: ContentPart, callNames: Map<string, string>): JsonObject 
     case 'text':
       return p.text.length > 0 ? { text: p.text } : undefined;
     case 'image':
-      return encodeImage(p);
+      return encodeMedia(p, 'image');
+    case 'file':
+      return encodeMedia(p, 'file');
+    case 'unsupported':
+      return undefined; // refused before (refuseUntranslatable)
     case 'tool_call':
       return { functionCall: { id: p.id, name: p.name, args: argumentsObject(p.arguments, p.id, 'invalid_request') } };
     case 'tool_result': {
@@ -276,12 +313,19 @@ function resultObject(p: ToolResultPart): JsonObject {
   return p.isError ? { error: p.content } : { content: p.content };
 }
 
-function encodeImage(p: ImagePart): JsonObject | undefined {
-  if (p.data !== undefined && p.mediaType !== undefined) return { inlineData: { mimeType: p.mediaType, data: p.data } };
-  if (p.url === undefined) return undefined;
-  const inline = splitDataUrl(p.url);
-  if (inline !== undefined) return { inlineData: { mimeType: inline.mediaType, data: inline.data } };
-  return p.mediaType === undefined ? { fileData: { fileUri: p.url } } : { fileData: { mimeType: p.mediaType, fileUri: p.url } };
+/**
+ * Images and files: inline bytes, or fileData by URI. Gemini needs a mimeType for either; a
+ * URL that names none (no media type given, no known file extension) is refused, not guessed.
+ */
+function encodeMedia(p: ImagePart | FilePart, kind: 'image' | 'file'): JsonObject {
+  const inline = p.data !== undefined ? { mediaType: p.mediaType, data: p.data } : p.url !== undefined ? splitDataUrl(p.url) : undefined;
+  if (inline !== undefined && inline.mediaType !== undefined) return { inlineData: { mimeType: inline.mediaType, data: inline.data } };
+  const mimeType = p.mediaType ?? (p.url !== undefined ? mediaTypeOfUrl(p.url) : undefined);
+  if (p.url !== undefined && inline === undefined && /^(https?|gs):\/\//i.test(p.url)) {
+    if (mimeType !== undefined) return { fileData: { mimeType, fileUri: p.url } };
+    return refusePart(describeSource(kind, p), 'gemini', 'Gemini fileData needs a mimeType, and neither the request nor the URL names one');
+  }
+  return refusePart(describeSource(kind, p), 'gemini', 'Gemini takes inline data with a mimeType, or fileData by http(s) or gs:// URI');
 }
 
 function encodeTool(t: ToolDef): JsonObject {

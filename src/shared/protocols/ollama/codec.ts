@@ -6,6 +6,7 @@ import { CHAT_PATH, decodeRequest, encodeRequest, requestedModel, requestedStrea
 import { decodeResponse, encodeResponse, usageFromResponse } from './response.js';
 import { OllamaStreamDecoder } from './stream-decoder.js';
 import { OllamaStreamEncoder } from './stream-encoder.js';
+import { WholeEventsPassthrough, ndjsonEventEnds } from '../framing/whole-events.js';
 
 export const ollamaCodec: Codec = {
   name: 'ollama',
@@ -29,5 +30,5 @@ export const ollamaCodec: Codec = {
   passthroughBody: (raw, _body, upstreamModel) => passthroughBody(raw, upstreamModel),
   usageFromResponse,
   usageField: null,
-  createPassthroughStream: () => new OllamaPassthroughStream(),
+  createPassthroughStream: () => new WholeEventsPassthrough(new OllamaPassthroughStream(), ndjsonEventEnds),
 };

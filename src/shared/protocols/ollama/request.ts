@@ -4,7 +4,7 @@
 // them (`tool_calls[].id`, `tool_call_id`) and written as extra fields, and otherwise a tool
 // result is matched to its call by tool name, in order.
 import { GatewayError } from '../../errors.js';
-import type { ContentPart, ModelMessage, ModelRequest, ToolCallPart, ToolDef } from '../../model/types.js';
+import type { ContentPart, ImagePart, ModelMessage, ModelRequest, ToolCallPart, ToolDef } from '../../model/types.js';
 import type { EncodedUpstreamRequest } from '../codec.js';
 import {
   expectArray, expectObject, expectString, isJsonObject, optionalBoolean, optionalNumber,
@@ -12,6 +12,9 @@ import {
 } from '../framing/json-field.js';
 import { mediaTypeOfBase64 } from './image.js';
 import { argumentsObject, argumentsText } from './tool-arguments.js';
+import { splitDataUrl } from '../framing/body-fields.js';
+import { describeSource, refusePart, refuseUntranslatable } from '../refusal.js';
+import { inlineFileText } from '../file-parts.js';
 
 export const CHAT_PATH = '/api/chat';
 
@@ -56,6 +59,8 @@ export function decodeRequest(body: unknown): ModelRequest {
   const tools = decodeTools(b.tools);
   if (tools !== undefined) req.tools = tools;
   if (b.options !== undefined && b.options !== null) decodeOptions(expectObject(b.options, 'options'), req);
+  // A JSON mode or schema changes the answer, and no translation carries it.
+  if (b.format !== undefined && b.format !== null && b.format !== '') req.untranslatable = [`format ${typeof b.format === 'string' ? b.format : 'schema'}`];
   return req;
 }
 
@@ -176,6 +181,7 @@ function decodeOptions(o: JsonObject, req: ModelRequest): void {
 // ---------------------------------------------------------------------------------------------
 
 export function encodeRequest(req: ModelRequest, upstreamModel: string): EncodedUpstreamRequest {
+  refuseUntranslatable(req, 'ollama');
   const messages: JsonObject[] = [];
   if (req.system !== undefined) messages.push({ role: 'system', content: req.system });
   const callNames = new Map<string, string>();
@@ -211,8 +217,16 @@ function appendMessage(out: JsonObject[], m: ModelMessage, callNames: Map<string
         texts.push(part.text);
         break;
       case 'image':
-        if (part.data !== undefined) images.push(part.data); // URL images cannot be carried
+        images.push(imageBase64(part));
         break;
+      case 'file': {
+        const text = inlineFileText(part);
+        if (text === undefined) refusePart(describeSource('file', part), 'ollama', 'Ollama chat takes text and base64 images only');
+        texts.push(text);
+        break;
+      }
+      case 'unsupported':
+        break; // refused before (refuseUntranslatable)
       case 'tool_call':
         callNames.set(part.id, part.name);
         toolCalls.push({ id: part.id, function: { name: part.name, arguments: argumentsObject(part.arguments, part.id, 'invalid_request') } });
@@ -230,7 +244,16 @@ function appendMessage(out: JsonObject[], m: ModelMessage, callNames: Map<string
   if (m.role === 'tool') return;
   if (texts.length === 0 && images.length === 0 && toolCalls.length === 0) return;
   const msg: JsonObject = { role: m.role, content: texts.join('\n') };
-  if (m.role === 'user' && images.length > 0) msg.images = images;
+  if (images.length > 0 && m.role !== 'user') refusePart('"image" in an assistant turn', 'ollama', 'only user turns carry images');
+  if (images.length > 0) msg.images = images;
   if (m.role === 'assistant' && toolCalls.length > 0) msg.tool_calls = toolCalls;
   out.push(msg);
+}
+
+/** Ollama images are bare base64: inline data or a data: URL; a remote URL cannot be carried. */
+function imageBase64(part: ImagePart): string {
+  if (part.data !== undefined) return part.data;
+  const inline = part.url !== undefined ? splitDataUrl(part.url) : undefined;
+  if (inline !== undefined) return inline.data;
+  return refusePart(describeSource('image', part), 'ollama', 'Ollama images are base64 data, not URLs (the gateway does not fetch them)');
 }

@@ -6,6 +6,7 @@ import { isJsonObject, rewriteTopLevelString, setTopLevelField, type JsonObject 
 import { streamUsageRequested } from './request.js';
 import { SsePassthroughStream } from './sse-passthrough.js';
 import { decodeUsage } from './usage.js';
+import { WholeEventsPassthrough, sseEventEnds } from '../framing/whole-events.js';
 
 export function passthroughBody(raw: string, body: unknown, upstreamModel: string, stream: boolean): string {
   const out = rewriteTopLevelString(raw, 'model', upstreamModel);
@@ -25,5 +26,6 @@ function isUsageOnlyChunk(data: JsonObject): boolean {
 }
 
 export function createPassthroughStream(body: unknown): PassthroughStream {
-  return new SsePassthroughStream(chunkUsage, streamUsageRequested(body) ? null : isUsageOnlyChunk);
+  // Whole events only (framing/whole-events.ts); when cutting, the inner stream withholds them itself.
+  return new WholeEventsPassthrough(new SsePassthroughStream(chunkUsage, streamUsageRequested(body) ? null : isUsageOnlyChunk), sseEventEnds);
 }

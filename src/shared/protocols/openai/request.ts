@@ -1,7 +1,7 @@
 // Chat Completions request body <-> model request.
 import { GatewayError } from '../../errors.js';
 import type {
-  ContentPart, ModelMessage, ModelRequest, TextPart, ToolCallPart, ToolChoice, ToolDef,
+  ContentPart, FilePart, ModelMessage, ModelRequest, TextPart, ToolCallPart, ToolChoice, ToolDef,
 } from '../../model/types.js';
 import type { EncodedUpstreamRequest } from '../codec.js';
 import {
@@ -9,6 +9,10 @@ import {
   optionalNumber, optionalString, type JsonObject,
 } from '../framing/json-field.js';
 import { imageFromUrl, imageToUrl } from './image-url.js';
+import { splitDataUrl } from '../framing/body-fields.js';
+import { describeSource, refusePart, refuseUntranslatable } from '../refusal.js';
+import { untranslatableChatSettings } from './settings.js';
+import { defaultFileName, inlineFileText } from '../file-parts.js';
 
 export const CHAT_PATH = '/chat/completions';
 
@@ -60,6 +64,8 @@ export function decodeRequest(body: unknown): ModelRequest {
   if (topP !== undefined) req.topP = topP;
   const stop = decodeStop(b.stop);
   if (stop !== undefined) req.stop = stop;
+  const untranslatable = untranslatableChatSettings(b);
+  if (untranslatable.length > 0) req.untranslatable = untranslatable;
   return req;
 }
 
@@ -94,7 +100,9 @@ function decodeMessage(raw: unknown, path: string, system: string[], out: ModelM
       return;
     }
     case 'function':
-      return; // deprecated function-calling role: not in the modeled subset
+      // The deprecated function-calling role: not modeled; refused cross-protocol, never dropped.
+      out.push({ role: 'user', content: [{ type: 'unsupported', what: 'function role message' }] });
+      return;
     default:
       throw invalid(`${path}.role "${role}" is not one of system, developer, user, assistant, tool`);
   }
@@ -126,11 +134,25 @@ function decodeUserContent(content: unknown, path: string): ContentPart[] {
         ? part.image_url
         : expectString(expectObject(part.image_url, `${path}[${i}].image_url`).url, `${path}[${i}].image_url.url`);
       parts.push(imageFromUrl(url));
+    } else if (part.type === 'file') {
+      parts.push(decodeFile(expectObject(part.file, `${path}[${i}].file`), `${path}[${i}].file`));
     } else if (typeof part.type !== 'string') {
       throw invalid(`${path}[${i}].type must be a string`);
-    } // input_audio, file: not in the modeled subset
+    } else {
+      parts.push({ type: 'unsupported', what: part.type }); // input_audio...: refused cross-protocol
+    }
   });
   return parts;
+}
+
+/** A chat `file` part: inline as a data URL (`file_data`), or an id in OpenAI's own store. */
+function decodeFile(file: JsonObject, path: string): ContentPart {
+  const name = optionalString(file, 'filename', path);
+  const data = optionalString(file, 'file_data', path);
+  if (data === undefined) return { type: 'unsupported', what: 'file (file_id)' }; // lives in OpenAI's store
+  const inline = splitDataUrl(data);
+  if (inline === undefined) throw invalid(`${path}.file_data must be a base64 data: URL`);
+  return name === undefined ? { type: 'file', ...inline } : { type: 'file', ...inline, name };
 }
 
 function decodeAssistantText(content: unknown, path: string): ContentPart[] {
@@ -207,6 +229,7 @@ function decodeStop(raw: unknown): string[] | undefined {
 // ---------------------------------------------------------------------------------------------
 
 export function encodeRequest(req: ModelRequest, upstreamModel: string): EncodedUpstreamRequest {
+  refuseUntranslatable(req, 'openai');
   const messages: JsonObject[] = [];
   if (req.system !== undefined) messages.push({ role: 'system', content: req.system });
   for (const m of req.messages) appendMessage(messages, m);
@@ -252,14 +275,28 @@ function appendMessage(out: JsonObject[], m: ModelMessage): void {
         userParts.push({ type: 'text', text: part.text });
         break;
       case 'image': {
-        const url = imageToUrl(part);
+        const url = imageToUrl(part, 'openai');
         if (url !== undefined) userParts.push({ type: 'image_url', image_url: { url } });
         break;
       }
+      case 'file': {
+        const text = inlineFileText(part);
+        if (text === undefined) userParts.push(encodeFile(part));
+        else {
+          texts.push({ type: 'text', text });
+          userParts.push({ type: 'text', text });
+        }
+        break;
+      }
+      case 'unsupported':
+        break; // refused before (refuseUntranslatable)
       case 'tool_call':
         toolCalls.push({ id: part.id, type: 'function', function: { name: part.name, arguments: part.arguments } });
         break;
     }
+  }
+  if (m.role !== 'user' && userParts.length > texts.length) {
+    refusePart('"image" or "file" in an assistant turn', 'openai', 'only user turns carry images and files');
   }
   if (m.role === 'user') {
     if (userParts.length === 0) return;
@@ -271,6 +308,14 @@ function appendMessage(out: JsonObject[], m: ModelMessage): void {
     if (toolCalls.length > 0) msg.tool_calls = toolCalls;
     out.push(msg);
   } // role 'tool': its tool results were written above
+}
+
+/** Chat file parts take a PDF inline (a data URL) or an id in OpenAI's store, never a URL. */
+function encodeFile(part: FilePart): JsonObject {
+  if (part.data === undefined || part.mediaType !== 'application/pdf') {
+    refusePart(describeSource('file', part), 'openai', 'Chat Completions file parts take PDF data inline (or an OpenAI file id), not a URL or another type');
+  }
+  return { type: 'file', file: { filename: part.name ?? defaultFileName(part.mediaType), file_data: `data:${part.mediaType};base64,${part.data}` } };
 }
 
 function assistantContent(texts: TextPart[]): unknown {

@@ -5,6 +5,7 @@ import type { PassthroughStream } from '../codec.js';
 import { isJsonObject, rewriteTopLevelString, type JsonObject } from '../framing/json-field.js';
 import { SsePassthroughStream } from '../openai/sse-passthrough.js';
 import { decodeUsage } from './usage.js';
+import { WholeEventsPassthrough, sseEventEnds } from '../framing/whole-events.js';
 
 export function passthroughBody(raw: string, _body: unknown, upstreamModel: string): string {
   return rewriteTopLevelString(raw, 'model', upstreamModel);
@@ -15,5 +16,5 @@ function eventUsage(data: JsonObject): Usage | null {
 }
 
 export function createPassthroughStream(): PassthroughStream {
-  return new SsePassthroughStream(eventUsage, null);
+  return new WholeEventsPassthrough(new SsePassthroughStream(eventUsage, null), sseEventEnds);
 }

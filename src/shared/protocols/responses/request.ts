@@ -1,14 +1,18 @@
 // Responses request body <-> model request. `input` is a list of items: messages,
 // function_call and function_call_output; `instructions` is the system prompt. The Responses
-// API has no stop sequences, so `stop` does not survive a hop into it.
+// API has no stop sequences, so a request with `stop` is refused on a hop into it.
 import { GatewayError } from '../../errors.js';
-import type { ContentPart, ModelMessage, ModelRequest, TextPart, ToolChoice, ToolDef } from '../../model/types.js';
+import type { ContentPart, FilePart, ModelMessage, ModelRequest, TextPart, ToolChoice, ToolDef } from '../../model/types.js';
 import type { EncodedUpstreamRequest } from '../codec.js';
 import {
   expectArray, expectObject, expectString, isJsonObject, optionalBoolean, optionalInteger,
   optionalNumber, optionalString, type JsonObject,
 } from '../framing/json-field.js';
 import { imageFromUrl, imageToUrl } from '../openai/image-url.js';
+import { splitDataUrl } from '../framing/body-fields.js';
+import { defaultFileName, inlineFileText } from '../file-parts.js';
+import { untranslatableResponsesSettings } from '../openai/settings.js';
+import { describeSource, isHttpUrl, mediaTypeOfUrl, refuseParameter, refusePart, refuseUntranslatable } from '../refusal.js';
 
 export const RESPONSES_PATH = '/responses';
 
@@ -57,6 +61,8 @@ export function decodeRequest(body: unknown): ModelRequest {
   if (temperature !== undefined) req.temperature = temperature;
   const topP = optionalNumber(b, 'top_p', 'request', 0, 1);
   if (topP !== undefined) req.topP = topP;
+  const untranslatable = untranslatableResponsesSettings(b);
+  if (untranslatable.length > 0) req.untranslatable = untranslatable;
   return req;
 }
 
@@ -145,12 +151,37 @@ function decodeContent(content: unknown, path: string): ContentPart[] {
       parts.push({ type: 'text', text: expectString(part.refusal, `${path}[${i}].refusal`) });
     } else if (part.type === 'input_image') {
       const url = optionalString(part, 'image_url', `${path}[${i}]`);
-      if (url !== undefined) parts.push(imageFromUrl(url)); // file_id images are not modeled
+      parts.push(url !== undefined ? imageFromUrl(url) : { type: 'unsupported', what: 'input_image (file_id)' });
+    } else if (part.type === 'input_file') {
+      parts.push(decodeInputFile(part, `${path}[${i}]`));
     } else if (typeof part.type !== 'string') {
       throw invalid(`${path}[${i}].type must be a string`);
-    } // input_file, input_audio: not modeled
+    } else {
+      parts.push({ type: 'unsupported', what: part.type }); // input_audio...: refused cross-protocol
+    }
   });
   return parts;
+}
+
+/** `input_file`: inline (`file_data`, a data URL), by `file_url`, or an id in OpenAI's store. */
+function decodeInputFile(part: JsonObject, path: string): ContentPart {
+  const name = optionalString(part, 'filename', path);
+  const data = optionalString(part, 'file_data', path);
+  const url = optionalString(part, 'file_url', path);
+  let file: FilePart;
+  if (data !== undefined) {
+    const inline = splitDataUrl(data);
+    if (inline === undefined) throw invalid(`${path}.file_data must be a base64 data: URL`);
+    file = { type: 'file', ...inline };
+  } else if (url !== undefined) {
+    file = { type: 'file', url };
+    const mediaType = mediaTypeOfUrl(url);
+    if (mediaType !== undefined) file.mediaType = mediaType;
+  } else {
+    return { type: 'unsupported', what: 'input_file (file_id)' };
+  }
+  if (name !== undefined) file.name = name;
+  return file;
 }
 
 function decodeTools(raw: unknown): ToolDef[] | undefined {
@@ -186,6 +217,8 @@ function decodeToolChoice(raw: unknown): ToolChoice | undefined {
 // ---------------------------------------------------------------------------------------------
 
 export function encodeRequest(req: ModelRequest, upstreamModel: string): EncodedUpstreamRequest {
+  refuseUntranslatable(req, 'responses');
+  if (req.stop !== undefined && req.stop.length > 0) refuseParameter('stop sequences', 'responses', 'the Responses API has none');
   const input: JsonObject[] = [];
   for (const m of req.messages) appendItems(input, m);
   const body: JsonObject = { model: upstreamModel };
@@ -216,6 +249,8 @@ function appendItems(out: JsonObject[], m: ModelMessage): void {
     if (m.role === 'user') {
       const single = pending.length === 1 && pendingTexts.length === 1;
       out.push({ type: 'message', role: 'user', content: single ? pendingTexts[0].text : pending });
+    } else if (m.role === 'assistant' && pending.length > pendingTexts.length) {
+      refusePart('"image" or "file" in an assistant turn', 'responses', 'only user turns carry images and files');
     } else if (m.role === 'assistant' && pendingTexts.length > 0) {
       out.push({
         type: 'message',
@@ -235,10 +270,21 @@ function appendItems(out: JsonObject[], m: ModelMessage): void {
         pendingTexts.push(part);
         break;
       case 'image': {
-        const url = imageToUrl(part);
+        const url = imageToUrl(part, 'responses');
         if (url !== undefined) pending.push({ type: 'input_image', image_url: url, detail: 'auto' });
         break;
       }
+      case 'file': {
+        const text = inlineFileText(part);
+        if (text === undefined) pending.push(encodeInputFile(part));
+        else {
+          pending.push({ type: 'input_text', text });
+          pendingTexts.push({ type: 'text', text });
+        }
+        break;
+      }
+      case 'unsupported':
+        break; // refused before (refuseUntranslatable)
       case 'tool_call':
         flush();
         out.push({ type: 'function_call', call_id: part.id, name: part.name, arguments: part.arguments });
@@ -250,4 +296,14 @@ function appendItems(out: JsonObject[], m: ModelMessage): void {
     }
   }
   flush();
+}
+
+/** `input_file` takes a PDF inline (a data URL) or by http(s) `file_url`. */
+function encodeInputFile(part: FilePart): JsonObject {
+  const pdf = part.mediaType === undefined || part.mediaType === 'application/pdf';
+  if (pdf && part.data !== undefined && part.mediaType !== undefined) {
+    return { type: 'input_file', filename: part.name ?? defaultFileName(part.mediaType), file_data: `data:${part.mediaType};base64,${part.data}` };
+  }
+  if (pdf && part.url !== undefined && isHttpUrl(part.url)) return { type: 'input_file', file_url: part.url };
+  return refusePart(describeSource('file', part), 'responses', 'input_file takes a PDF inline or by http(s) file_url');
 }

@@ -2,6 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { anthropicCodec } from '../../../../src/shared/protocols/anthropic/codec.js';
 import { vendorStream } from './fixtures.js';
+import { assertRelayedWhole } from '../relayed.js';
 
 describe('anthropic passthrough', () => {
   it('rewrites only the model in the raw body', () => {
@@ -10,15 +11,13 @@ describe('anthropic passthrough', () => {
     assert.equal(out, raw.replace('"my-pool"', '"claude-sonnet-4-5"'));
   });
 
-  it('returns every chunk object unchanged and reads usage, split at every byte offset', () => {
+  it('relays every byte in whole events and reads usage, split at every byte offset', () => {
     const data = new TextEncoder().encode(vendorStream);
     for (let at = 0; at <= data.length; at += 3) {
       const p = anthropicCodec.createPassthroughStream({});
       const a = data.subarray(0, at);
       const b = data.subarray(at);
-      assert.equal(p.push(a), a);
-      assert.equal(p.push(b), b);
-      assert.equal(p.end(), '');
+      assertRelayedWhole(p, [a, b]);
       assert.deepEqual(p.usage(), { input: 472, output: 89, cacheRead: 300, cacheCreation: 10 });
     }
   });

@@ -15,7 +15,7 @@ const vendorRequest = {
     { role: 'user', content: [
       { type: 'text', text: 'Weather in Paris? See:' },
       { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'iVBORw0KGgo=' } },
-      { type: 'document', source: { type: 'text', media_type: 'text/plain', data: 'dropped' } },
+      { type: 'document', source: { type: 'text', media_type: 'text/plain', data: 'a plain-text document' } },
     ] },
     { role: 'assistant', content: [
       { type: 'thinking', thinking: 'dropped', signature: 'sig' },
@@ -41,13 +41,15 @@ const vendorRequest = {
 };
 
 describe('anthropic decodeRequest', () => {
-  it('reads the modeled subset of a real request and drops the rest', () => {
+  it('reads the modeled subset of a real request (a text document as text) and drops the rest', () => {
     const req = anthropicCodec.decodeRequest(vendorRequest, route);
     assert.deepEqual(req, {
       model: 'claude-pool',
       system: 'You are terse.\nUse tools.',
       messages: [
-        { role: 'user', content: [{ type: 'text', text: 'Weather in Paris? See:' }, { type: 'image', data: 'iVBORw0KGgo=', mediaType: 'image/png' }] },
+        { role: 'user', content: [
+          { type: 'text', text: 'Weather in Paris? See:' }, { type: 'image', data: 'iVBORw0KGgo=', mediaType: 'image/png' }, { type: 'text', text: 'a plain-text document' },
+        ] },
         { role: 'assistant', content: [
           { type: 'text', text: 'Checking.' },
           { type: 'tool_call', id: 'toolu_01', name: 'get_weather', arguments: '{"city":"Paris"}' },

@@ -2,16 +2,15 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { bedrockCodec } from '../../../../src/shared/protocols/bedrock/codec.js';
 import { vendorStream } from './fixtures.js';
+import { assertRelayedWhole } from '../relayed.js';
 
 describe('bedrock passthrough', () => {
-  it('returns every chunk object unchanged and reads the metadata usage, split at every byte offset', () => {
+  it('relays every byte in whole frames and reads the metadata usage, split at every byte offset', () => {
     for (let at = 0; at <= vendorStream.length; at++) {
       const p = bedrockCodec.createPassthroughStream({});
       const a = vendorStream.subarray(0, at);
       const b = vendorStream.subarray(at);
-      assert.equal(p.push(a), a);
-      assert.equal(p.push(b), b);
-      assert.equal(p.end(), '');
+      assertRelayedWhole(p, [a, b]);
       assert.deepEqual(p.usage(), { input: 472, output: 89, cacheRead: 300, cacheCreation: 10 });
     }
   });

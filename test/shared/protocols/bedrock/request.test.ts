@@ -2,6 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { bedrockCodec } from '../../../../src/shared/protocols/bedrock/codec.js';
 import { GatewayError } from '../../../../src/shared/errors.js';
+import { TranslationRefused } from '../../../../src/shared/protocols/refusal.js';
 import type { ModelRequest } from '../../../../src/shared/model/types.js';
 
 const route = { pathModel: 'anthropic.claude-3-5-sonnet-20240620-v1:0', pathStream: false };
@@ -30,7 +31,10 @@ describe('bedrock decodeRequest', () => {
       model: 'anthropic.claude-3-5-sonnet-20240620-v1:0',
       system: 'Be brief.\nUse tools.',
       messages: [
-        { role: 'user', content: [{ type: 'text', text: 'Weather in Paris?' }, { type: 'image', data: 'iVBORw0K', mediaType: 'image/png' }] },
+        { role: 'user', content: [
+          { type: 'text', text: 'Weather in Paris?' }, { type: 'image', data: 'iVBORw0K', mediaType: 'image/png' },
+          { type: 'file', data: 'aGk=', mediaType: 'text/plain', name: 'd' },
+        ] },
         { role: 'assistant', content: [{ type: 'text', text: 'Checking.' }, { type: 'tool_call', id: 'tooluse_1', name: 'get_weather', arguments: '{"city":"Paris"}' }] },
         { role: 'tool', content: [{ type: 'tool_result', toolCallId: 'tooluse_1', content: '{"temp":18} sunny', isError: false }] },
         { role: 'user', content: [{ type: 'text', text: 'Thanks' }] },
@@ -69,7 +73,7 @@ describe('bedrock encodeRequest', () => {
     model: 'pool',
     system: 'Be brief.',
     messages: [
-      { role: 'user', content: [{ type: 'text', text: 'hi' }, { type: 'image', url: 'data:image/jpeg;base64,/9j/' }, { type: 'image', url: 'https://x.test/a.png' }, { type: 'image', data: 'AAAA', mediaType: 'image/tiff' }] },
+      { role: 'user', content: [{ type: 'text', text: 'hi' }, { type: 'image', url: 'data:image/jpeg;base64,/9j/' }] },
       { role: 'assistant', content: [{ type: 'text', text: '' }, { type: 'tool_call', id: 'call_1', name: 'f', arguments: '{"a":[1]}' }] },
       { role: 'tool', content: [{ type: 'tool_result', toolCallId: 'call_1', content: 'bad', isError: true }] },
       { role: 'user', content: [{ type: 'text', text: 'again' }] },
@@ -107,6 +111,14 @@ describe('bedrock encodeRequest', () => {
 
   it('refuses a temperature Converse cannot take instead of clamping it', () => {
     assert.throws(() => bedrockCodec.encodeRequest({ ...model, temperature: 1.5 }, 'm'), (e: unknown) => e instanceof GatewayError && e.kind === 'invalid_request' && /temperature/.test(e.message));
+  });
+
+  it('refuses images it cannot carry (an http(s) URL, a format Converse lacks) instead of dropping them', () => {
+    for (const image of [{ type: 'image', url: 'https://x.test/a.png' }, { type: 'image', data: 'AAAA', mediaType: 'image/tiff' }] as const) {
+      const req: ModelRequest = { model: 'p', stream: false, messages: [{ role: 'user', content: [{ type: 'text', text: 'x' }, image] }] };
+      assert.throws(() => bedrockCodec.encodeRequest(req, 'm'), (e: unknown) =>
+        e instanceof TranslationRefused && e.reason === 'content_part' && /"image"/.test(e.message) && /bedrock protocol/.test(e.message));
+    }
   });
 
   it('passes the caller body through unchanged: the model is in the path', () => {

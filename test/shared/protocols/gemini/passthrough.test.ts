@@ -2,17 +2,16 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { geminiCodec } from '../../../../src/shared/protocols/gemini/codec.js';
 import { vendorStream } from './fixtures.js';
+import { assertRelayedWhole } from '../relayed.js';
 
 describe('gemini passthrough', () => {
-  it('returns every chunk object unchanged and reads the last usageMetadata, split at every byte offset', () => {
+  it('relays every byte in whole events and reads the last usageMetadata, split at every byte offset', () => {
     const data = new TextEncoder().encode(vendorStream);
     for (let at = 0; at <= data.length; at++) {
       const p = geminiCodec.createPassthroughStream({});
       const a = data.subarray(0, at);
       const b = data.subarray(at);
-      assert.equal(p.push(a), a);
-      assert.equal(p.push(b), b);
-      assert.equal(p.end(), '');
+      assertRelayedWhole(p, [a, b]);
       assert.deepEqual(p.usage(), { input: 20, output: 60, cacheRead: 100, cacheCreation: 0 });
     }
   });

@@ -33,7 +33,10 @@ describe('gemini decodeRequest', () => {
       model: 'gemini-pool',
       system: 'Be brief.\nUse tools.',
       messages: [
-        { role: 'user', content: [{ type: 'text', text: 'Weather in Paris?' }, { type: 'image', data: 'iVBORw0K', mediaType: 'image/png' }] },
+        { role: 'user', content: [
+          { type: 'text', text: 'Weather in Paris?' }, { type: 'image', data: 'iVBORw0K', mediaType: 'image/png' },
+          { type: 'unsupported', what: 'inlineData (audio/wav)' }, // refused on a cross-protocol hop
+        ] },
         { role: 'assistant', content: [
           { type: 'text', text: 'Checking.' },
           { type: 'tool_call', id: 'call_0', name: 'get_weather', arguments: '{"city":"Paris"}' },

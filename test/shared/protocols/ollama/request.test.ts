@@ -2,6 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { ollamaCodec } from '../../../../src/shared/protocols/ollama/codec.js';
 import { GatewayError } from '../../../../src/shared/errors.js';
+import { TranslationRefused } from '../../../../src/shared/protocols/refusal.js';
 import { PNG, SDK_REQUEST } from './fixtures.js';
 
 function rejects(body: unknown, pattern: RegExp): void {
@@ -33,6 +34,7 @@ describe('ollama decodeRequest', () => {
       topP: 0.9,
       stop: ['</s>'],
       stream: true,
+      untranslatable: ['format json'], // JSON mode: refused on a cross-protocol hop
     });
     assert.equal(ollamaCodec.requestedStream(SDK_REQUEST, {}), true);
     assert.equal(ollamaCodec.requestedStream({ ...SDK_REQUEST, stream: false }, {}), false);
@@ -67,7 +69,7 @@ describe('ollama encodeRequest', () => {
     const out = ollamaCodec.encodeRequest({
       model: 'pool', stream: false, maxTokens: 5, stop: ['x'],
       messages: [
-        { role: 'user', content: [{ type: 'text', text: 'hi' }, { type: 'image', url: 'https://example.com/a.png' }] },
+        { role: 'user', content: [{ type: 'text', text: 'hi' }, { type: 'image', url: 'data:image/png;base64,iVBORw0K' }] },
         { role: 'assistant', content: [{ type: 'tool_call', id: 'toolu_1', name: 'f', arguments: '{"a":[1,2]}' }] },
         { role: 'user', content: [{ type: 'tool_result', toolCallId: 'toolu_1', content: 'ok', isError: false }] },
       ],
@@ -76,13 +78,23 @@ describe('ollama encodeRequest', () => {
     assert.deepEqual(JSON.parse(out.body), {
       model: 'llama3.2',
       messages: [
-        { role: 'user', content: 'hi' },
+        { role: 'user', content: 'hi', images: ['iVBORw0K'] },
         { role: 'assistant', content: '', tool_calls: [{ id: 'toolu_1', function: { name: 'f', arguments: { a: [1, 2] } } }] },
         { role: 'tool', content: 'ok', tool_name: 'f', tool_call_id: 'toolu_1' },
       ],
       options: { num_predict: 5, stop: ['x'] },
       stream: false,
     });
+  });
+
+  it('refuses an http(s) image URL and a PDF instead of dropping them; a text file goes as text', () => {
+    const refused = [{ type: 'image', url: 'https://example.com/a.png' }, { type: 'file', data: 'JVBERi0=', mediaType: 'application/pdf' }] as const;
+    for (const part of refused) {
+      assert.throws(() => ollamaCodec.encodeRequest({ model: 'p', stream: false, messages: [{ role: 'user', content: [{ type: 'text', text: 'x' }, part] }] }, 'm'),
+        (e: unknown) => e instanceof TranslationRefused && e.reason === 'content_part' && /ollama protocol/.test(e.message));
+    }
+    const text = ollamaCodec.encodeRequest({ model: 'p', stream: false, messages: [{ role: 'user', content: [{ type: 'text', text: 'Read:' }, { type: 'file', data: Buffer.from('notes').toString('base64'), mediaType: 'text/plain', name: 'n.txt' }] }] }, 'm');
+    assert.deepEqual(JSON.parse(text.body).messages, [{ role: 'user', content: 'Read:\nn.txt\n\nnotes' }]);
   });
 
   it('rejects history tool arguments that are not a JSON object', () => {

@@ -4,6 +4,7 @@ import { ollamaCodec } from '../../../../src/shared/protocols/ollama/codec.js';
 import { GatewayError } from '../../../../src/shared/errors.js';
 import type { StreamEvent } from '../../../../src/shared/model/types.js';
 import { STREAM, STREAM_USAGE } from './fixtures.js';
+import { assertRelayedWhole } from '../relayed.js';
 
 const utf8 = new TextEncoder();
 
@@ -83,15 +84,13 @@ describe('ollama stream encoder', () => {
 });
 
 describe('ollama passthrough', () => {
-  it('reads usage from the done line at every split and returns chunks untouched', () => {
+  it('reads usage from the done line at every split and relays every byte in whole lines', () => {
     const bytes = utf8.encode(STREAM);
     for (let cut = 0; cut <= bytes.length; cut++) {
       const pt = ollamaCodec.createPassthroughStream({});
       const a = bytes.subarray(0, cut);
       const b = bytes.subarray(cut);
-      assert.equal(pt.push(a), a);
-      assert.equal(pt.push(b), b);
-      assert.equal(pt.end(), '');
+      assertRelayedWhole(pt, [a, b]);
       assert.deepEqual(pt.usage(), STREAM_USAGE);
     }
   });

@@ -14,13 +14,13 @@ function rejects(body: unknown, pattern: RegExp): void {
 }
 
 describe('openai decodeRequest', () => {
-  it('reads an SDK-shaped request and drops what is not modeled', () => {
+  it('reads an SDK-shaped request; an unmodeled part is kept as unsupported (refused cross-protocol)', () => {
     const req = openaiCodec.decodeRequest(SDK_REQUEST, {});
     assert.deepEqual(req, {
       model: 'gpt-pool',
       system: 'Be brief.\nUse metric units.',
       messages: [
-        { role: 'user', content: [{ type: 'text', text: 'Weather here?' }, { type: 'image', data: '/9j/4AAQ', mediaType: 'image/jpeg' }] },
+        { role: 'user', content: [{ type: 'text', text: 'Weather here?' }, { type: 'image', data: '/9j/4AAQ', mediaType: 'image/jpeg' }, { type: 'unsupported', what: 'input_audio' }] },
         { role: 'assistant', content: [{ type: 'tool_call', id: 'call_1', name: 'get_weather', arguments: '{"city":"Paris"}' }] },
         { role: 'tool', content: [{ type: 'tool_result', toolCallId: 'call_1', content: '21°C', isError: false }] },
       ],

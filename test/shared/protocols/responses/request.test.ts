@@ -2,6 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { responsesCodec } from '../../../../src/shared/protocols/responses/codec.js';
 import { GatewayError } from '../../../../src/shared/errors.js';
+import { TranslationRefused } from '../../../../src/shared/protocols/refusal.js';
 import { SDK_REQUEST } from './fixtures.js';
 
 function rejects(body: unknown, pattern: RegExp): void {
@@ -14,12 +15,12 @@ function rejects(body: unknown, pattern: RegExp): void {
 }
 
 describe('responses decodeRequest', () => {
-  it('reads an SDK-shaped request and drops what is not modeled', () => {
+  it('reads an SDK-shaped request; an unmodeled part is kept as unsupported (refused cross-protocol)', () => {
     assert.deepEqual(responsesCodec.decodeRequest(SDK_REQUEST, {}), {
       model: 'gpt-pool',
       system: 'Be brief.\nUse metric units.',
       messages: [
-        { role: 'user', content: [{ type: 'text', text: 'Weather here?' }, { type: 'image', url: 'https://example.com/sky.jpg' }] },
+        { role: 'user', content: [{ type: 'text', text: 'Weather here?' }, { type: 'image', url: 'https://example.com/sky.jpg' }, { type: 'unsupported', what: 'input_file (file_id)' }] },
         { role: 'assistant', content: [{ type: 'text', text: 'Checking.' }, { type: 'tool_call', id: 'call_1', name: 'get_weather', arguments: '{"city":"Paris"}' }] },
         { role: 'tool', content: [{ type: 'tool_result', toolCallId: 'call_1', content: '21°C', isError: false }] },
       ],
@@ -56,7 +57,7 @@ describe('responses decodeRequest', () => {
 describe('responses encodeRequest', () => {
   it('writes instructions, items in part order, non-strict function tools and the stream flag', () => {
     const out = responsesCodec.encodeRequest({
-      model: 'pool', system: 'sys', stream: true, stop: ['never sent'],
+      model: 'pool', system: 'sys', stream: true,
       messages: [
         { role: 'user', content: [{ type: 'text', text: 'hi' }] },
         { role: 'assistant', content: [{ type: 'tool_call', id: 'c1', name: 'f', arguments: '{}' }, { type: 'text', text: 'after' }] },
@@ -75,5 +76,10 @@ describe('responses encodeRequest', () => {
       tools: [{ type: 'function', name: 'f', parameters: { type: 'object' }, strict: false }],
       stream: true,
     });
+  });
+
+  it('refuses stop sequences (the Responses API has none) rather than dropping them', () => {
+    assert.throws(() => responsesCodec.encodeRequest({ model: 'p', stream: false, stop: ['END'], messages: [{ role: 'user', content: [{ type: 'text', text: 'x' }] }] }, 'm'),
+      (e: unknown) => e instanceof TranslationRefused && e.reason === 'parameter' && /stop sequences/.test(e.message) && /responses protocol/.test(e.message));
   });
 });
