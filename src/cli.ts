@@ -86,6 +86,8 @@ main(process.argv.slice(2)).then(
   },
   (err: Error) => {
     process.stderr.write(`gateway: ${err.message}\n`);
-    process.exitCode = 1;
+    // Exit now: a boot that failed half-way (the admin port taken) may have workers running
+    // that would otherwise keep a process alive that serves nothing an operator can manage.
+    process.exit(1);
   },
 );

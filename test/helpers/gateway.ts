@@ -65,18 +65,35 @@ export interface RunningGateway {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-export async function startGateway(
+/** Fresh ports are picked by binding port 0 and closing it, so two test files running at once
+ * can pick the same one; a gateway that finds its port taken is started again on new ports. */
+const PORT_RACE_ATTEMPTS = 3;
+
+export async function startGateway(files: GatewayFiles, opts: StartOptions = {}): Promise<RunningGateway> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startGatewayOnce(files, opts);
+    } catch (err) {
+      const portTaken = err instanceof Error && err.message.includes('EADDRINUSE');
+      if (!portTaken || opts.setPorts === false || attempt >= PORT_RACE_ATTEMPTS) throw err;
+    }
+  }
+}
+
+interface StartOptions {
+  workers?: number;
+  env?: NodeJS.ProcessEnv;
+  args?: string[];
+  setPorts?: boolean;
+  https?: boolean;
+  overlay?: { file: string; config: (doc: Record<string, unknown>) => Record<string, unknown> };
+}
+
+async function startGatewayOnce(
   files: GatewayFiles,
   /** `https`: the config has a `tls` block, so `url` is https:// (the default stays http://). */
   /** `overlay`: an overlay file of API-applied changes, made from the final config (ports set). */
-  opts: {
-    workers?: number;
-    env?: NodeJS.ProcessEnv;
-    args?: string[];
-    setPorts?: boolean;
-    https?: boolean;
-    overlay?: { file: string; config: (doc: Record<string, unknown>) => Record<string, unknown> };
-  } = {},
+  opts: StartOptions,
 ): Promise<RunningGateway> {
   const port = await freePort();
   const adminPort = await freePort();
