@@ -4,20 +4,15 @@
 // export's buffer_seconds (HistogramWindows). prom-client renders both: the families are
 // objects with get(), the shape prom-client's Registry formats, because its own Histogram
 // can only count observations made in this thread.
-import type { Metric, Registry } from 'prom-client';
+import type { Registry } from 'prom-client';
 import type { PoolMetricSlots } from '../../shared/config/compiled.js';
 import { REQUEST_DURATION_QUANTILES, REQUEST_DURATION_SECONDS, REQUEST_DURATION_WINDOW_SECONDS } from '../../shared/metrics/catalog.js';
 import { PROTOCOL_NAMES } from '../../shared/model/types.js';
 import { DIRECT_POOL_LABEL } from '../../shared/routing/series.js';
 import { HistogramWindows, bucketQuantile } from './duration-window.js';
+import { registerSampleFamily, type Sample } from './sample-family.js';
 import type { SeriesSource } from './series-source.js';
 
-/** One sample as prom-client's Registry formats it. */
-interface Sample {
-  metricName: string;
-  labels: Record<string, string | number>;
-  value: number;
-}
 type Values = Sample[];
 
 function leLabel(bound: number): string {
@@ -65,26 +60,19 @@ class DurationFamilies {
     this.summary = summary;
   }
 
-  family(which: 'histogram' | 'summary'): Metric {
-    const families = this;
-    const def = which === 'histogram' ? REQUEST_DURATION_SECONDS : REQUEST_DURATION_WINDOW_SECONDS;
-    const metric = {
-      name: def.name,
-      help: def.help,
-      type: which,
-      aggregator: 'sum',
-      get(): { name: string; help: string; type: string; aggregator: string; values: Values } {
-        // The histogram family is rendered first; it takes the scrape's one reading.
-        if (which === 'histogram') families.read();
-        return { name: def.name, help: def.help, type: which, aggregator: 'sum', values: which === 'histogram' ? families.histogram : families.summary };
-      },
-    };
-    return metric as unknown as Metric;
+  histogramSamples(): Values {
+    // Rendered first of the two: it takes the scrape's one reading.
+    this.read();
+    return this.histogram;
+  }
+
+  summarySamples(): Values {
+    return this.summary;
   }
 }
 
 export function registerDuration(registry: Registry, source: SeriesSource): void {
   const families = new DurationFamilies(source);
-  registry.registerMetric(families.family('histogram'));
-  registry.registerMetric(families.family('summary'));
+  registerSampleFamily(registry, REQUEST_DURATION_SECONDS, 'histogram', () => families.histogramSamples());
+  registerSampleFamily(registry, REQUEST_DURATION_WINDOW_SECONDS, 'summary', () => families.summarySamples());
 }

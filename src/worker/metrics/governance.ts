@@ -16,6 +16,7 @@ import {
   BUCKET_BUDGET_REMAINING_CENTS, BUCKET_SPEND_CENTS, BUCKET_TOKENS, KEY_SERIES_CAP, KEY_SPEND_CENTS, KEY_TOKENS_TOTAL, OTHER_KEYS_LABEL,
 } from '../../shared/metrics/catalog.js';
 import { GOV_KEY_BUDGET_SPEND, GOV_KEY_BUDGET_TOKENS, GOV_SPEND_MICROS, GOV_TOKENS } from '../../shared/sab/layout.js';
+import { registerSampleFamily, type Sample } from './sample-family.js';
 import type { SeriesSource } from './series-source.js';
 
 const MICROS_PER_CENT = 10_000;
@@ -111,26 +112,18 @@ export function registerGovernance(registry: Registry, source: SeriesSource, gov
   let keys: KeyReading[] = [];
   let buckets: BucketReading[] = [];
 
-  new Gauge({
-    name: KEY_SPEND_CENTS.name,
-    help: KEY_SPEND_CENTS.help,
-    labelNames: KEY_SPEND_CENTS.labelNames,
-    registers: [registry],
-    collect() {
-      keys = readKeys(source, governance);
-      this.reset();
-      for (const k of keys) this.set({ key: k.id, group: k.group }, k.spendCents);
-    },
+  // The key families are built as plain samples: 10k series through Gauge.set would spend
+  // most of the scrape hashing label sets.
+  registerSampleFamily(registry, KEY_SPEND_CENTS, 'gauge', () => {
+    keys = readKeys(source, governance);
+    const samples: Sample[] = new Array(keys.length);
+    for (let i = 0; i < keys.length; i++) samples[i] = { labels: { key: keys[i]!.id, group: keys[i]!.group }, value: keys[i]!.spendCents };
+    return samples;
   });
-  new Gauge({
-    name: KEY_TOKENS_TOTAL.name,
-    help: KEY_TOKENS_TOTAL.help,
-    labelNames: KEY_TOKENS_TOTAL.labelNames,
-    registers: [registry],
-    collect() {
-      this.reset();
-      for (const k of keys) this.set({ key: k.id, group: k.group }, k.tokens);
-    },
+  registerSampleFamily(registry, KEY_TOKENS_TOTAL, 'gauge', () => {
+    const samples: Sample[] = new Array(keys.length);
+    for (let i = 0; i < keys.length; i++) samples[i] = { labels: { key: keys[i]!.id, group: keys[i]!.group }, value: keys[i]!.tokens };
+    return samples;
   });
   new Gauge({
     name: BUCKET_SPEND_CENTS.name,
