@@ -7,7 +7,8 @@ import { spawnSync } from 'node:child_process';
 
 /** Each entry: a file whose presence says the package is installed, the package, who needs it. */
 const DEBIAN_PREREQUISITES = [
-  { path: '/usr/bin/promtool', pkg: 'prometheus', why: 'the metrics tests run `promtool check metrics`' },
+  { path: '/usr/bin/promtool', pkg: 'prometheus', why: 'the metrics tests run `promtool check metrics` and `promtool check rules`' },
+  { path: '/usr/bin/prometheus', pkg: 'prometheus', why: 'a metrics test scrapes the gateway with a real Prometheus server' },
 ];
 
 function run(cmd, args) {

@@ -42,7 +42,7 @@ const keyVerifier = new KeyVerifier();
 const authenticator = new Authenticator(keyVerifier, keyTable, new SigV4Verifier());
 const admission = new Admission(shared, metering);
 // GET /metrics: open under `chain: []`, else a valid key (as a bearer or x-api-key).
-const metricsEndpoint = new MetricsEndpoint(new MetricsExposition(shared), (caller, chain) => {
+const metricsEndpoint = new MetricsEndpoint(new MetricsExposition(shared, keyTable), (caller, chain) => {
   if (chain.length === 0) return true;
   const bearer = caller.authorization.toLowerCase().startsWith('bearer ') ? caller.authorization.slice(7).trim() : '';
   return authenticator.valid(bearer !== '' ? bearer : caller.xApiKey);

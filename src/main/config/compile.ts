@@ -10,7 +10,7 @@ import type { Provider, ProviderAuth } from '../../shared/config/schema/provider
 import type { Static } from '@sinclair/typebox';
 import type { Pool } from '../../shared/config/schema/pools.js';
 import { regionFromHost } from './aws-region.js';
-import { compileMetrics } from './compile-metrics.js';
+import { attemptSlot, compileMetrics, poolMetricSlots } from './compile-metrics.js';
 import { compileHealth, dispositionSlots, failoverSlots, tripSlot } from './compile-routing.js';
 import { DIRECT_POOL_LABEL } from '../../shared/routing/series.js';
 import type { LoadResult, ResolvedSecrets } from './load-result.js';
@@ -38,6 +38,7 @@ export function compileConfig(result: LoadResult, slots: SlotAssigner, version: 
       defaultCellSlot: slots.defaultCellSlot(name),
       directDispositionSlots: dispositionSlots(slots, DIRECT_POOL_LABEL, name),
       directTripSlot: tripSlot(slots, DIRECT_POOL_LABEL, name),
+      directAttemptSlot: attemptSlot(slots, DIRECT_POOL_LABEL, name),
     };
   });
   const pools = Object.entries(config.pools).map(([name, pool]) => compilePool(name, pool, laneNames, slots));
@@ -85,6 +86,7 @@ function compilePool(name: string, pool: Static<typeof Pool>, laneNames: string[
       cellSlot: slots.cellSlot(name, member.model),
       dispositionSlots: dispositionSlots(slots, name, member.model),
       tripSlot: tripSlot(slots, name, member.model),
+      attemptSlot: attemptSlot(slots, name, member.model),
     })),
     onExhausted: compileOnExhausted(pool.on_exhausted),
     maxHops: pool.failover.max_hops,
@@ -93,6 +95,7 @@ function compilePool(name: string, pool: Static<typeof Pool>, laneNames: string[
     breaker,
     noLaneDispositionSlots: dispositionSlots(slots, name, ''),
     failoverSlots: failoverSlots(slots, name),
+    metrics: poolMetricSlots(slots, name),
   };
 }
 

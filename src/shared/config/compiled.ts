@@ -45,6 +45,8 @@ export interface CompiledLane {
   directDispositionSlots: number[];
   /** Counter slot of trips of the lane-default cell. */
   directTripSlot: number;
+  /** Counter slot of gateway_upstream_attempts_total{pool="",lane} (direct routes). */
+  directAttemptSlot: number;
 }
 
 export type OnExhausted = { action: 'reject' } | { action: 'least_bad' } | { action: 'fallback_pool'; pool: string };
@@ -68,6 +70,8 @@ export interface CompiledPoolMember {
   dispositionSlots: number[];
   /** Counter slot of this cell's Closed-to-Open trips. */
   tripSlot: number;
+  /** Counter slot of gateway_upstream_attempts_total{pool,lane}. */
+  attemptSlot: number;
 }
 
 export interface CompiledPool {
@@ -83,6 +87,20 @@ export interface CompiledPool {
   noLaneDispositionSlots: number[];
   /** Counter slots of failovers, by FailoverReason. */
   failoverSlots: number[];
+  /** gateway_requests_total / gateway_request_duration_seconds / route-policy series of the pool. */
+  metrics: PoolMetricSlots;
+}
+
+/** The per-pool (or direct-route) series counted on the request path (src/shared/metrics/catalog.ts). */
+export interface PoolMetricSlots {
+  /** Counter slots of gateway_requests_total, index requestIndex(protocol, outcome). */
+  requests: number[];
+  /** Histogram slots of gateway_request_duration_seconds, indexed by protocol (PROTOCOL_INDEX). */
+  duration: number[];
+  /** Counter slots of gateway_route_policy_selections_total by policy name (`weighted` today). */
+  policySelections: Record<string, number>;
+  /** Counter slots of gateway_route_policy_rejections_total by `${policy} ${status}` (routePolicyRejectionName). */
+  policyRejections: Record<string, number>;
 }
 
 /** Health probing as compiled: intervals already floored at 1 s. */
@@ -141,6 +159,11 @@ export interface CompiledMetrics {
   translationsRefused: number[];
   /** Counter slot of gateway_billing_truncated_total. */
   billingTruncated: number;
+  /** Requests of direct routes and of requests refused before a target was known (pool ""). */
+  direct: PoolMetricSlots;
+  /** Counter slots of gateway_webhook_logs_dropped_total and gateway_file_logs_dropped_total. */
+  webhookLogsDropped: number;
+  fileLogsDropped: number;
 }
 
 /**

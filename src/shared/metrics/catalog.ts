@@ -59,3 +59,164 @@ export function translationIndex(from: ProtocolName, to: ProtocolName): number {
 export function refusalIndex(from: ProtocolName, to: ProtocolName, reason: RefusalReason): number {
   return translationIndex(from, to) * REFUSAL_REASONS.length + REFUSAL_REASONS.indexOf(reason);
 }
+
+// ---- requests, attempts and their latency (counted in Exchange.finish and the router) ----
+
+export const REQUESTS_TOTAL: MetricFamily = {
+  name: 'gateway_requests_total',
+  help: 'Requests by ingress protocol, pool ("" = a direct route or no target) and outcome (ok, client_error, exhausted, error).',
+  labelNames: ['ingress_protocol', 'pool', 'outcome'],
+};
+
+export const UPSTREAM_ATTEMPTS_TOTAL: MetricFamily = {
+  name: 'gateway_upstream_attempts_total',
+  help: 'Upstream attempts (a permit won and a request sent), per pool ("" = direct route) and lane.',
+  labelNames: ['pool', 'lane'],
+};
+
+export const UPSTREAM_FAILURES_TOTAL: MetricFamily = {
+  name: 'gateway_upstream_failures_total',
+  help: 'Requests that ended in an upstream failure, per pool, lane of the last attempt and failure disposition.',
+  labelNames: ['pool', 'lane', 'disposition'],
+};
+
+export const REQUEST_DURATION_SECONDS: MetricFamily = {
+  name: 'gateway_request_duration_seconds',
+  help: 'Time from the request arriving to its end (last byte or refusal), by ingress protocol and pool.',
+  labelNames: ['ingress_protocol', 'pool'],
+};
+
+/** Upper bounds of gateway_request_duration_seconds (seconds); the sum is kept in microseconds. */
+export const REQUEST_DURATION_BOUNDS: readonly number[] = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300];
+export const REQUEST_DURATION_SUM_SCALE = 1_000_000;
+
+/** The spec's request outcomes, indexed by RequestOutcome. */
+export const REQUEST_OUTCOME_NAMES = ['ok', 'client_error', 'exhausted', 'error'] as const;
+export const REQUEST_OUTCOME_COUNT = REQUEST_OUTCOME_NAMES.length;
+export const enum RequestOutcome {
+  Ok = 0,
+  ClientError = 1,
+  Exhausted = 2,
+  Error = 3,
+}
+
+/** Index of (ingress protocol, outcome) in a requestSlots table. */
+export function requestIndex(protocol: number, outcome: RequestOutcome): number {
+  return protocol * REQUEST_OUTCOME_COUNT + outcome;
+}
+
+// ---- lanes and pools (gauges read at scrape time from the routing words) ----
+
+export const LANE_STATE: MetricFamily = {
+  name: 'gateway_lane_state',
+  help: 'Breaker state of the (pool, lane) cell ("" pool = the lane-default cell of direct routes): 0 = Closed, 1 = HalfOpen, 2 = Open.',
+  labelNames: ['pool', 'lane'],
+};
+
+export const LANE_AVAILABLE: MetricFamily = {
+  name: 'gateway_lane_available',
+  help: '1 when the (pool, lane) cell would admit a request now, 0 when unavailable for any reason.',
+  labelNames: ['pool', 'lane'],
+};
+
+export const LANE_RECOVERY_HINT_MS: MetricFamily = {
+  name: 'gateway_lane_recovery_hint_ms',
+  help: 'Milliseconds until the (pool, lane) cell is expected to admit again; 0 when available or with no self-recovery.',
+  labelNames: ['pool', 'lane'],
+};
+
+export const LANE_INFLIGHT: MetricFamily = {
+  name: 'gateway_lane_inflight',
+  help: 'Requests in flight on the lane (lane-global: the same value under every pool).',
+  labelNames: ['pool', 'lane'],
+};
+
+export const LANE_AVAILABLE_PERMITS: MetricFamily = {
+  name: 'gateway_lane_available_permits',
+  help: 'Free concurrency permits of the lane (max_concurrent minus in flight); no sample for unbounded lanes.',
+  labelNames: ['pool', 'lane'],
+};
+
+export const POOL_QUEUED: MetricFamily = {
+  name: 'gateway_pool_queued',
+  help: 'Requests parked in the on_exhausted queue wait of the pool (0: no queue policy exists yet).',
+  labelNames: ['pool'],
+};
+
+// ---- route policies (the router's gate seam) ----
+
+export const ROUTE_POLICY_SELECTIONS_TOTAL: MetricFamily = {
+  name: 'gateway_route_policy_selections_total',
+  help: 'Routing decisions per pool by the policy that ordered the members (weighted = the built-in smooth weighted round robin).',
+  labelNames: ['pool', 'policy'],
+};
+
+export const ROUTE_POLICY_REJECTIONS_TOTAL: MetricFamily = {
+  name: 'gateway_route_policy_rejections_total',
+  help: 'Requests a route policy (gate) rejected with a 4xx before any upstream dispatch, per pool, policy and status.',
+  labelNames: ['pool', 'policy', 'status'],
+};
+
+/** The built-in policy: counted on the first selection of every pool-routed request. */
+export const WEIGHTED_POLICY = 'weighted';
+
+// ---- log deliveries ----
+
+export const WEBHOOK_LOGS_DROPPED_TOTAL: MetricFamily = {
+  name: 'gateway_webhook_logs_dropped_total',
+  help: 'Log records a webhook log export dropped (queue full or delivery failed for good).',
+  labelNames: [],
+};
+
+export const FILE_LOGS_DROPPED_TOTAL: MetricFamily = {
+  name: 'gateway_file_logs_dropped_total',
+  help: 'Log records a file log export dropped (queue full or write failed).',
+  labelNames: [],
+};
+
+// ---- governance (gauges read at scrape time from the governance counters) ----
+
+export const KEY_SPEND_CENTS: MetricFamily = {
+  name: 'gateway_key_spend_cents',
+  help: 'Spend of the virtual key in its current budget window, in cents (at most KEY_SERIES_CAP keys, by spend; the rest summed under key="_other").',
+  labelNames: ['key', 'group'],
+};
+
+export const KEY_TOKENS_TOTAL: MetricFamily = {
+  name: 'gateway_key_tokens_total',
+  help: 'Tokens of the virtual key in its current budget window (the same keys as gateway_key_spend_cents).',
+  labelNames: ['key', 'group'],
+};
+
+export const BUCKET_SPEND_CENTS: MetricFamily = {
+  name: 'gateway_bucket_spend_cents',
+  help: 'Spend of the group bucket in its current window, in cents (bucket = group:<name>@<window>).',
+  labelNames: ['bucket', 'group', 'window'],
+};
+
+export const BUCKET_BUDGET_REMAINING_CENTS: MetricFamily = {
+  name: 'gateway_bucket_budget_remaining_cents',
+  help: 'Budget left in the group bucket\'s current window, in cents; only buckets with a budget limit.',
+  labelNames: ['bucket', 'group', 'window'],
+};
+
+export const BUCKET_TOKENS: MetricFamily = {
+  name: 'gateway_bucket_tokens',
+  help: 'Tokens counted in the group bucket\'s current window, by model and tier.',
+  labelNames: ['bucket', 'group', 'window', 'model', 'tier'],
+};
+
+/** The windowed quantiles of gateway_request_duration_seconds (a summary: a histogram family
+ * cannot carry quantiles in the text format), over the export's `buffer_seconds`. */
+export const REQUEST_DURATION_WINDOW_SECONDS: MetricFamily = {
+  name: 'gateway_request_duration_window_seconds',
+  help: 'Quantiles of gateway_request_duration_seconds over the last buffer_seconds (estimated from its buckets, linear inside a bucket), by ingress protocol and pool.',
+  labelNames: ['ingress_protocol', 'pool'],
+};
+
+export const REQUEST_DURATION_QUANTILES: readonly number[] = [0.5, 0.9, 0.99];
+
+/** Most keys the gateway_key_* gauges show: past it, the keys with the highest spend are
+ * shown and the rest are summed into one series with key="_other", group="". */
+export const KEY_SERIES_CAP = 10_000;
+export const OTHER_KEYS_LABEL = '_other';

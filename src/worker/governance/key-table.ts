@@ -87,6 +87,23 @@ export class KeyTable {
     return this.key(entry.key.id);
   }
 
+  /** Every key's id, group, shared record and budget window, without making its object
+   * (the /metrics key gauges read a million keys this way). */
+  forEachKey(visit: (id: string, group: string | null, slot: number, budgetWindow: number) => void): void {
+    const c = this.columns;
+    for (const [id, row] of this.rows) {
+      const pushed = this.keys.get(id)?.key;
+      if (pushed !== undefined) visit(id, pushed.group, pushed.slot, pushed.budgetWindow);
+      else visit(id, c.group[row]! < 0 ? null : c.groupNames[c.group[row]!]!, c.slot[row]!, c.budgetWindow[row]!);
+    }
+    for (const [id, entry] of this.keys) if (!this.rows.has(id)) visit(id, entry.key.group, entry.key.slot, entry.key.budgetWindow);
+  }
+
+  /** Every group main pushed. */
+  allGroups(): IterableIterator<WorkerGroup> {
+    return this.groups.values();
+  }
+
   get size(): number {
     let n = this.rows.size;
     for (const id of this.keys.keys()) if (!this.rows.has(id)) n++;

@@ -44,6 +44,6 @@ export class MetricsEndpoint {
       const e = CODECS.openai.encodeError('unauthorized', 'a valid key is required to read /metrics');
       return { status: e.status, contentType: e.headers['content-type'] ?? 'application/json', body: e.body };
     }
-    return { status: 200, contentType: this.exposition.contentType, body: await this.exposition.render(config.metrics) };
+    return { status: 200, contentType: this.exposition.contentType, body: await this.exposition.render(config) };
   }
 }

@@ -4,22 +4,37 @@
 // Adding a metric: a family in src/shared/metrics/catalog.ts, its slots at config compile
 // (src/main/config/compile-metrics.ts), counting where it happens, a register* call here.
 import { Registry } from 'prom-client';
-import type { CompiledMetrics } from '../../shared/config/compiled.js';
+import type { CompiledConfig } from '../../shared/config/compiled.js';
 import type { SharedState } from '../../shared/sab/index.js';
 import { registerBillingTruncated } from './billing-truncated.js';
+import { registerDuration } from './duration.js';
+import { registerGovernance, type GovernanceSource } from './governance.js';
+import { registerLanes } from './lanes.js';
+import { registerLogsDropped } from './logs-dropped.js';
+import { registerRequests } from './requests.js';
+import { registerRoutePolicy } from './route-policy.js';
 import type { SeriesSource } from './series-source.js';
 import { registerTranslations } from './translations.js';
 import { registerTranslationsRefused } from './translations-refused.js';
+import { registerUpstream } from './upstream.js';
 
 export class MetricsExposition {
   private readonly registry = new Registry();
-  private slots: CompiledMetrics | null = null;
+  private config: CompiledConfig | null = null;
+  private scrapeMs = 0;
 
-  constructor(shared: SharedState) {
-    const source: SeriesSource = { shared, slots: () => this.slots! };
+  constructor(shared: SharedState, governance: GovernanceSource | null = null) {
+    const source: SeriesSource = { shared, slots: () => this.config!.metrics, config: () => this.config!, nowMs: () => this.scrapeMs };
+    registerRequests(this.registry, source);
+    registerUpstream(this.registry, source);
+    registerDuration(this.registry, source);
     registerTranslations(this.registry, source);
     registerTranslationsRefused(this.registry, source);
+    registerLanes(this.registry, source);
+    registerRoutePolicy(this.registry, source);
+    registerLogsDropped(this.registry, source);
     registerBillingTruncated(this.registry, source);
+    if (governance !== null) registerGovernance(this.registry, source, governance);
   }
 
   /** The exposition format's content type (text format 0.0.4). */
@@ -27,10 +42,11 @@ export class MetricsExposition {
     return this.registry.contentType;
   }
 
-  /** Every family, read from shared memory through the slots of `metrics`. */
-  render(metrics: CompiledMetrics): Promise<string> {
+  /** Every family, read from shared memory through the slots of `config`, at one instant. */
+  render(config: CompiledConfig, nowMs = Date.now()): Promise<string> {
     // Slots are stable across applies, so a render racing an apply reads the same series.
-    this.slots = metrics;
+    this.config = config;
+    this.scrapeMs = nowMs;
     return this.registry.metrics();
   }
 }

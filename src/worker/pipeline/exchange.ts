@@ -32,6 +32,7 @@ import { endStreamWithError, kindForUpstreamStatus, respondError } from './respo
 import { buildOutgoing, forwardAnthropicHeaders, forwardCallerCredential, type RequestBody } from './upstream-request.js';
 import { Relay, relayData, relayEnd, relayStart, resetRelay, type RelayState } from './relay.js';
 import { relayableHeaders } from './relay-helpers.js';
+import { countRequest, outcomeOf } from '../metrics/request-series.js';
 
 /** What the exchange needs from its worker. */
 export interface ExchangeDeps {
@@ -409,6 +410,7 @@ export class Exchange implements Dispatcher.DispatchHandler, RequestBody, RelayS
     else if (pool !== null) slot = pool.compiled.noLaneDispositionSlots[disposition]!;
     else slot = lane!.compiled.directDispositionSlots[disposition]!;
     this.deps.shared.metrics.counterAdd(slot);
+    countRequest(this.deps.shared, pool !== null ? pool.compiled.metrics : this.runtime.config.metrics.direct, this.codec.name, outcomeOf(disposition), this.req.startedMs);
     const served = plan.lane;
     if (served !== null && (disposition === Disposition.Ok || this.usage !== null)) {
       this.deps.metering.record(pool?.compiled.name ?? '', served, this.usage, this.truncated);

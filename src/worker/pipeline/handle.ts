@@ -16,6 +16,9 @@ import { respondError } from './respond-error.js';
 import type { Authenticator, AuthResult } from '../auth/authenticate.js';
 import type { Admission } from '../governance/admit.js';
 import { Refusal } from '../governance/refusal.js';
+import type { ErrorKind } from '../../shared/errors.js';
+import { RequestOutcome } from '../../shared/metrics/catalog.js';
+import { countRequest } from '../metrics/request-series.js';
 
 export interface PipelineDeps {
   runtime(): Runtime;
@@ -72,7 +75,7 @@ export function handleRequest(deps: PipelineDeps, req: IngressRequest, client: C
   let codec = routeCodec(route, runtime, req.params);
 
   if (!acceptableContentType(route, req.contentType)) {
-    respondError(client, codec, 'unsupported_media_type', `content type "${req.contentType}" is not supported; send application/json`);
+    refuse(deps, runtime, req, client, codec, null, 'unsupported_media_type', `content type "${req.contentType}" is not supported; send application/json`);
     return;
   }
 
@@ -82,7 +85,7 @@ export function handleRequest(deps: PipelineDeps, req: IngressRequest, client: C
     if (route.protocol === 'gemini') {
       const action = parseGeminiModelAction(segment);
       if (action === undefined) {
-        respondError(client, codec, 'route_not_found', `unknown method in "${segment}"`);
+        refuse(deps, runtime, req, client, codec, null, 'route_not_found', `unknown method in "${segment}"`);
         return;
       }
       routeInfo.pathModel = action.model;
@@ -98,11 +101,11 @@ export function handleRequest(deps: PipelineDeps, req: IngressRequest, client: C
   try {
     body = JSON.parse(raw);
   } catch {
-    respondError(client, codec, 'invalid_json', 'the request body is not valid JSON');
+    refuse(deps, runtime, req, client, codec, null, 'invalid_json', 'the request body is not valid JSON');
     return;
   }
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
-    respondError(client, codec, 'invalid_request', 'the request body must be a JSON object');
+    refuse(deps, runtime, req, client, codec, null, 'invalid_request', 'the request body must be a JSON object');
     return;
   }
 
@@ -117,8 +120,8 @@ export function handleRequest(deps: PipelineDeps, req: IngressRequest, client: C
     const lane = runtime.directLane(providerName, decodeURIComponent(model));
     if (lane === undefined) {
       // A first segment that names no provider is not a provider: the path is simply unknown.
-      if (runtime.providersByName.has(providerName)) respondError(client, codec, 'model_not_found', `provider "${providerName}" has no lane for model "${model}"`);
-      else respondError(client, codec, 'route_not_found', `no route for POST /${providerName}/${model}`);
+      if (runtime.providersByName.has(providerName)) refuse(deps, runtime, req, client, codec, null, 'model_not_found', `provider "${providerName}" has no lane for model "${model}"`);
+      else refuse(deps, runtime, req, client, codec, null, 'route_not_found', `no route for POST /${providerName}/${model}`);
       return;
     }
     target = { pool: null, lane, codec: lane.provider.codec };
@@ -127,7 +130,7 @@ export function handleRequest(deps: PipelineDeps, req: IngressRequest, client: C
     const name = decodeURIComponent(req.params[0]!);
     target = resolveByName(runtime, name);
     if (target === null) {
-      respondError(client, codec, 'model_not_found', `no pool or model named "${name}"`);
+      refuse(deps, runtime, req, client, codec, null, 'model_not_found', `no pool or model named "${name}"`);
       return;
     }
     codec = target.codec;
@@ -135,12 +138,12 @@ export function handleRequest(deps: PipelineDeps, req: IngressRequest, client: C
   } else {
     const model = codec.requestedModel(body, routeInfo);
     if (model === undefined || model === '') {
-      respondError(client, codec, 'invalid_request', 'the request names no model');
+      refuse(deps, runtime, req, client, codec, null, 'invalid_request', 'the request names no model');
       return;
     }
     target = resolveByName(runtime, model);
     if (target === null) {
-      respondError(client, codec, 'model_not_found', `no pool or model named "${model}"`);
+      refuse(deps, runtime, req, client, codec, null, 'model_not_found', `no pool or model named "${model}"`);
       return;
     }
   }
@@ -164,17 +167,29 @@ function admitAndStart(
   raw: string, body: unknown, routeInfo: RouteInfo, target: Target, auth: AuthResult,
 ): void {
   if (auth instanceof Refusal) {
-    respondError(client, codec, auth.kind, auth.message, auth.retryAfterSecs);
+    refuse(deps, runtime, req, client, codec, target.pool, auth.kind, auth.message, auth.retryAfterSecs);
     return;
   }
   const targetName = target.pool !== null ? target.pool.compiled.name : target.lane!.compiled.name;
   const lease = deps.admission.admit(auth, targetName, runtime.config.governance.enabled);
   if (lease instanceof Refusal) {
-    respondError(client, codec, lease.kind, lease.message, lease.retryAfterSecs);
+    refuse(deps, runtime, req, client, codec, target.pool, lease.kind, lease.message, lease.retryAfterSecs);
     return;
   }
   const exchange = new Exchange(runtime, deps, req, client, codec, lease);
   exchange.start(raw, body, routeInfo, target.pool, target.lane);
+}
+
+/**
+ * A refusal before any Exchange: counted in gateway_requests_total as client_error under the
+ * target pool ("" for a direct route or when no target was resolved yet), then answered.
+ */
+function refuse(
+  deps: PipelineDeps, runtime: Runtime, req: IngressRequest, client: ClientResponse, codec: Codec, pool: PoolRuntime | null,
+  kind: ErrorKind, message: string, retryAfterSecs?: number,
+): void {
+  countRequest(deps.shared, pool !== null ? pool.compiled.metrics : runtime.config.metrics.direct, codec.name, RequestOutcome.ClientError, req.startedMs);
+  respondError(client, codec, kind, message, retryAfterSecs);
 }
 
 export function handleBodyTooLarge(deps: PipelineDeps, routeIndex: number, client: ClientResponse, maxBodyBytes: number): void {

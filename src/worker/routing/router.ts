@@ -12,6 +12,7 @@ import { AttemptOutcome, movesBreaker, type FailoverReason } from '../../shared/
 import { BreakerEffect, BreakerPolicy, DEFAULT_BREAKER } from '../../shared/routing/breaker-policy.js';
 import type { LaneGauges } from '../lane-gauges.js';
 import type { AttemptPlan } from './attempt-plan.js';
+import { WEIGHTED_POLICY } from '../../shared/metrics/catalog.js';
 
 /** What exhaustion resolves to. */
 export const enum Exhaustion {
@@ -63,6 +64,8 @@ export class Router {
       if (this.take(plan, lane, compiledMember.cellSlot)) {
         plan.member = member;
         plan.breaker = pool.compiled.breaker;
+        // The built-in policy ordered this request's first pick (gate hooks count their own).
+        if (plan.hops === 1 && plan.gateOrder === null) this.shared.metrics.counterAdd(pool.compiled.metrics.policySelections[WEIGHTED_POLICY]!);
         return true;
       }
     }
@@ -130,6 +133,7 @@ export class Router {
       this.policy.recordNeutral(cell, probe);
     }
     this.gauges.release(lane);
+    this.shared.metrics.counterAdd(plan.member >= 0 ? plan.pool!.compiled.members[plan.member]!.attemptSlot : lane.directAttemptSlot);
     if (effect === BreakerEffect.Tripped) {
       const tripSlot = plan.member >= 0 ? plan.pool!.compiled.members[plan.member]!.tripSlot : lane.directTripSlot;
       this.shared.metrics.counterAdd(tripSlot);

@@ -24,7 +24,7 @@ function deployment(exportSection: Record<string, unknown>): DeploymentConfig {
 }
 
 function configWith(metrics: CompiledMetrics, chain: string[] = []): CompiledConfig {
-  return { metrics, auth: { chain, upstreamCredentials: 'own' } } as unknown as CompiledConfig;
+  return { metrics, pools: [], lanes: [], auth: { chain, upstreamCredentials: 'own' } } as unknown as CompiledConfig;
 }
 
 describe('metrics exposition', () => {
@@ -45,7 +45,7 @@ describe('metrics exposition', () => {
     meterings[0]!.translated('gemini', 'bedrock');
     meterings[1]!.record('pool', LANE, null, true);
     meterings[0]!.record('pool', LANE, null, false);
-    text = await new MetricsExposition(workers[0]!).render(metrics);
+    text = await new MetricsExposition(workers[0]!).render(configWith(metrics));
   });
 
   after(() => {

@@ -1,0 +1,64 @@
+// The route-policy counters: gateway_route_policy_selections_total{pool, policy} and
+// gateway_route_policy_rejections_total{pool, policy, status}. The router counts the built-in
+// `weighted` policy; a gate policy (hooks) counts through countPolicySelection /
+// countPolicyRejection with slots main registered for it (PoolMetricSlots.policySelections /
+// policyRejections, keys from routePolicyRejectionName). Only registered label sets show.
+import { Counter, type Registry } from 'prom-client';
+import type { CompiledPool } from '../../shared/config/compiled.js';
+import { ROUTE_POLICY_REJECTIONS_TOTAL, ROUTE_POLICY_SELECTIONS_TOTAL } from '../../shared/metrics/catalog.js';
+import type { SharedState } from '../../shared/sab/index.js';
+import type { SeriesSource } from './series-source.js';
+
+/** The key of a rejection series in PoolMetricSlots.policyRejections. Build it once, at compile. */
+export function routePolicyRejectionName(policy: string, status: number): string {
+  return `${policy} ${status}`;
+}
+
+/** One routing decision of `policy` on `pool`; false when no series is registered for it. */
+export function countPolicySelection(shared: SharedState, pool: CompiledPool, policy: string): boolean {
+  const slot = pool.metrics.policySelections[policy];
+  if (slot === undefined) return false;
+  shared.metrics.counterAdd(slot);
+  return true;
+}
+
+/** One rejection by `policy` on `pool`, under the key routePolicyRejectionName(policy, status). */
+export function countPolicyRejection(shared: SharedState, pool: CompiledPool, rejectionName: string): boolean {
+  const slot = pool.metrics.policyRejections[rejectionName];
+  if (slot === undefined) return false;
+  shared.metrics.counterAdd(slot);
+  return true;
+}
+
+export function registerRoutePolicy(registry: Registry, source: SeriesSource): void {
+  new Counter({
+    name: ROUTE_POLICY_SELECTIONS_TOTAL.name,
+    help: ROUTE_POLICY_SELECTIONS_TOTAL.help,
+    labelNames: ROUTE_POLICY_SELECTIONS_TOTAL.labelNames,
+    registers: [registry],
+    collect() {
+      const values = source.shared.metrics;
+      this.reset();
+      for (const pool of source.config().pools) {
+        for (const [policy, slot] of Object.entries(pool.metrics.policySelections)) this.inc({ pool: pool.name, policy }, values.counterValue(slot));
+      }
+    },
+  });
+
+  new Counter({
+    name: ROUTE_POLICY_REJECTIONS_TOTAL.name,
+    help: ROUTE_POLICY_REJECTIONS_TOTAL.help,
+    labelNames: ROUTE_POLICY_REJECTIONS_TOTAL.labelNames,
+    registers: [registry],
+    collect() {
+      const values = source.shared.metrics;
+      this.reset();
+      for (const pool of source.config().pools) {
+        for (const [name, slot] of Object.entries(pool.metrics.policyRejections)) {
+          const space = name.lastIndexOf(' ');
+          this.inc({ pool: pool.name, policy: name.slice(0, space), status: name.slice(space + 1) }, values.counterValue(slot));
+        }
+      }
+    },
+  });
+}

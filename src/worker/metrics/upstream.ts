@@ -1,0 +1,84 @@
+// The routing counters routing already keeps in shared memory (src/shared/routing/series.ts),
+// rendered under the spec's names:
+// - gateway_upstream_attempts_total{pool, lane}: one per attempt (Router.endAttempt);
+// - gateway_upstream_failures_total{pool, lane, disposition}: requests whose end was one of the
+//   four failure dispositions, from the per-(pool, lane) disposition series finish() counts;
+// - gateway_failovers_total{pool, reason} and gateway_breaker_trips_total{pool, lane}.
+// Direct routes show under pool "". Every label set the config knows is shown, zeros included.
+import { Counter, type Registry } from 'prom-client';
+import { UPSTREAM_ATTEMPTS_TOTAL, UPSTREAM_FAILURES_TOTAL } from '../../shared/metrics/catalog.js';
+import { DISPOSITION_NAMES, Disposition, FAILOVER_REASON_NAMES } from '../../shared/routing/attempt-outcome.js';
+import { BREAKER_TRIPS_TOTAL, DIRECT_POOL_LABEL, FAILOVERS_TOTAL } from '../../shared/routing/series.js';
+import type { SeriesSource } from './series-source.js';
+
+/** The spec's failure dispositions (what gateway_upstream_failures_total counts). */
+const FAILURE_DISPOSITIONS: readonly Disposition[] = [
+  Disposition.TransientUpstream, Disposition.AttemptTimeout, Disposition.HardDown, Disposition.ContextLength,
+];
+
+export function registerUpstream(registry: Registry, source: SeriesSource): void {
+  new Counter({
+    name: UPSTREAM_ATTEMPTS_TOTAL.name,
+    help: UPSTREAM_ATTEMPTS_TOTAL.help,
+    labelNames: UPSTREAM_ATTEMPTS_TOTAL.labelNames,
+    registers: [registry],
+    collect() {
+      const values = source.shared.metrics;
+      const config = source.config();
+      this.reset();
+      for (const pool of config.pools) {
+        for (const m of pool.members) this.inc({ pool: pool.name, lane: config.lanes[m.lane]!.name }, values.counterValue(m.attemptSlot));
+      }
+      for (const lane of config.lanes) this.inc({ pool: DIRECT_POOL_LABEL, lane: lane.name }, values.counterValue(lane.directAttemptSlot));
+    },
+  });
+
+  new Counter({
+    name: UPSTREAM_FAILURES_TOTAL.name,
+    help: UPSTREAM_FAILURES_TOTAL.help,
+    labelNames: UPSTREAM_FAILURES_TOTAL.labelNames,
+    registers: [registry],
+    collect() {
+      const values = source.shared.metrics;
+      const config = source.config();
+      this.reset();
+      const add = (pool: string, lane: string, slots: readonly number[]): void => {
+        for (const d of FAILURE_DISPOSITIONS) this.inc({ pool, lane, disposition: DISPOSITION_NAMES[d] }, values.counterValue(slots[d]!));
+      };
+      for (const pool of config.pools) {
+        for (const m of pool.members) add(pool.name, config.lanes[m.lane]!.name, m.dispositionSlots);
+      }
+      for (const lane of config.lanes) add(DIRECT_POOL_LABEL, lane.name, lane.directDispositionSlots);
+    },
+  });
+
+  new Counter({
+    name: FAILOVERS_TOTAL.name,
+    help: FAILOVERS_TOTAL.help,
+    labelNames: FAILOVERS_TOTAL.labelNames,
+    registers: [registry],
+    collect() {
+      const values = source.shared.metrics;
+      this.reset();
+      for (const pool of source.config().pools) {
+        for (let r = 0; r < FAILOVER_REASON_NAMES.length; r++) this.inc({ pool: pool.name, reason: FAILOVER_REASON_NAMES[r]! }, values.counterValue(pool.failoverSlots[r]!));
+      }
+    },
+  });
+
+  new Counter({
+    name: BREAKER_TRIPS_TOTAL.name,
+    help: BREAKER_TRIPS_TOTAL.help,
+    labelNames: BREAKER_TRIPS_TOTAL.labelNames,
+    registers: [registry],
+    collect() {
+      const values = source.shared.metrics;
+      const config = source.config();
+      this.reset();
+      for (const pool of config.pools) {
+        for (const m of pool.members) this.inc({ pool: pool.name, lane: config.lanes[m.lane]!.name }, values.counterValue(m.tripSlot));
+      }
+      for (const lane of config.lanes) this.inc({ pool: DIRECT_POOL_LABEL, lane: lane.name }, values.counterValue(lane.directTripSlot));
+    },
+  });
+}

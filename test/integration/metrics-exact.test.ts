@@ -1,0 +1,122 @@
+// The request counters are exact across two workers: after a known mix of requests (failovers
+// from a mock that answers 503, requests that fail on it, a breaker that trips and then
+// exhausts its pool, upstream 400s, and governance rejections) every scrape, whichever worker
+// renders it, shows exactly the counts the mix implies; /metrics needs a valid key under a
+// non-empty auth chain; the text passes promtool.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { PROMTOOL, assertOnlyMandatedLint, promtoolCheck, sampleValue } from '../helpers/prometheus.js';
+import { parseExposition } from '../helpers/prometheus.js';
+import { TRIP_AFTER, chat, getText, lineValue, startMetricsStack, sumOf, type MetricsStack } from './metrics-harness.js';
+
+const FAILOVER_REQUESTS = 12;
+const DOWN_REQUESTS = 4;
+const TRIP_REQUESTS = 5;
+const CLIENT_ERRORS = 3;
+const CAP = 4;
+const OVER_CAP = 2;
+const SCRAPES = 10;
+
+describe('exact request counters over two workers', () => {
+  let s: MetricsStack;
+  let key = '';
+  /** Attempts the bad mock saw while pool-fo was driven: each one is a failover. */
+  let failedOver = 0;
+
+  before(async () => {
+    s = await startMetricsStack();
+    key = (await s.g.admin.mint({ name: 'metrics-reader' })).secret;
+    // The tokens limit makes the group count tokens in its total window (only limited metrics are counted).
+    await s.g.admin.ok('POST', '/groups', { name: 'capped', limits: [{ metric: 'requests', window: 'total', max: CAP }, { metric: 'tokens', window: 'total', max: 1_000_000_000 }] });
+    const capped = (await s.g.admin.mint({ name: 'capped-key', group: 'capped' })).secret;
+    const url = s.g.gw.url;
+
+    for (let i = 0; i < FAILOVER_REQUESTS; i++) assert.equal(await chat(url, key, 'pool-fo'), 200);
+    failedOver = s.bad.stats().requests;
+    assert.equal(s.good.stats().requests, FAILOVER_REQUESTS);
+    for (let i = 0; i < DOWN_REQUESTS; i++) assert.equal(await chat(url, key, 'pool-down'), 503);
+    const trip: number[] = [];
+    for (let i = 0; i < TRIP_REQUESTS; i++) trip.push(await chat(url, key, 'pool-trip'));
+    assert.deepEqual(trip, [...Array(TRIP_REQUESTS)].map(() => 503));
+    assert.equal(s.bad.stats().requests, failedOver + DOWN_REQUESTS + TRIP_AFTER, 'the tripped cell sends nothing more');
+    for (let i = 0; i < CLIENT_ERRORS; i++) assert.equal(await chat(url, key, 'pool-openai', 'bad [mock status=400]'), 400);
+    const capped200: number[] = [];
+    for (let i = 0; i < CAP + OVER_CAP; i++) capped200.push(await chat(url, capped, 'pool-openai'));
+    assert.deepEqual(capped200, [...Array(CAP)].map(() => 200).concat([...Array(OVER_CAP)].map(() => 429)));
+  });
+
+  after(async () => {
+    await s?.close();
+  });
+
+  it('mixes in failovers (the test needs some to mean anything)', () => {
+    assert.ok(failedOver > 0 && failedOver < FAILOVER_REQUESTS, `${failedOver} failovers`);
+  });
+
+  it('shows the exact counts on every scrape, whichever worker renders it', async () => {
+    for (let i = 0; i < SCRAPES; i++) {
+      const answer = await getText(`${s.g.gw.url}/metrics`, key);
+      assert.equal(answer.status, 200);
+      const m = parseExposition(answer.text);
+      const at = `scrape ${i}`;
+      const requests = (pool: string, outcome: string): number | undefined =>
+        sampleValue(m, 'gateway_requests_total', { ingress_protocol: 'openai', pool, outcome });
+      assert.equal(requests('pool-fo', 'ok'), FAILOVER_REQUESTS, at);
+      assert.equal(requests('pool-down', 'error'), DOWN_REQUESTS, at);
+      assert.equal(requests('pool-trip', 'error'), TRIP_AFTER, at);
+      assert.equal(requests('pool-trip', 'exhausted'), TRIP_REQUESTS - TRIP_AFTER, at);
+      assert.equal(requests('pool-openai', 'ok'), CAP, at);
+      assert.equal(requests('pool-openai', 'client_error'), CLIENT_ERRORS + OVER_CAP, at);
+      assert.equal(sumOf(m, 'gateway_requests_total'), FAILOVER_REQUESTS + DOWN_REQUESTS + TRIP_REQUESTS + CLIENT_ERRORS + CAP + OVER_CAP, at);
+
+      const attempts = (pool: string, lane: string): number | undefined => sampleValue(m, 'gateway_upstream_attempts_total', { pool, lane });
+      assert.equal(attempts('pool-fo', 'lane-bad'), failedOver, at);
+      assert.equal(attempts('pool-fo', 'lane-openai'), FAILOVER_REQUESTS, at);
+      assert.equal(attempts('pool-down', 'lane-bad'), DOWN_REQUESTS, at);
+      assert.equal(attempts('pool-trip', 'lane-bad'), TRIP_AFTER, at);
+      assert.equal(attempts('pool-openai', 'lane-openai'), CLIENT_ERRORS + CAP, at);
+      assert.equal(sumOf(m, 'gateway_upstream_attempts_total'), failedOver + FAILOVER_REQUESTS + DOWN_REQUESTS + TRIP_AFTER + CLIENT_ERRORS + CAP, at);
+
+      const failures = (pool: string, disposition: string): number => sumOf(m, 'gateway_upstream_failures_total', { pool, disposition });
+      assert.equal(sampleValue(m, 'gateway_upstream_failures_total', { pool: 'pool-down', lane: 'lane-bad', disposition: 'transient_upstream' }), DOWN_REQUESTS, at);
+      assert.equal(sampleValue(m, 'gateway_upstream_failures_total', { pool: 'pool-trip', lane: 'lane-bad', disposition: 'transient_upstream' }), TRIP_AFTER, at);
+      assert.equal(failures('pool-fo', 'transient_upstream'), 0, `${at}: a failover that then succeeded is not a failed request`);
+      assert.equal(sumOf(m, 'gateway_upstream_failures_total'), DOWN_REQUESTS + TRIP_AFTER, at);
+
+      assert.equal(sampleValue(m, 'gateway_failovers_total', { pool: 'pool-fo', reason: 'transient_upstream' }), failedOver, at);
+      assert.equal(sumOf(m, 'gateway_failovers_total'), failedOver, at);
+      assert.equal(sampleValue(m, 'gateway_breaker_trips_total', { pool: 'pool-trip', lane: 'lane-bad' }), 1, at);
+      assert.equal(sumOf(m, 'gateway_breaker_trips_total'), 1, at);
+
+      // Every pool-routed request was ordered by the built-in weighted policy once.
+      assert.equal(sampleValue(m, 'gateway_route_policy_selections_total', { pool: 'pool-fo', policy: 'weighted' }), FAILOVER_REQUESTS, at);
+      assert.equal(sampleValue(m, 'gateway_route_policy_selections_total', { pool: 'pool-openai', policy: 'weighted' }), CLIENT_ERRORS + CAP, at);
+      // The duration histogram counted each request once.
+      assert.equal(lineValue(answer.text, 'gateway_request_duration_seconds_count{ingress_protocol="openai",pool="pool-fo"}'), FAILOVER_REQUESTS, at);
+      assert.equal(lineValue(answer.text, 'gateway_request_duration_seconds_bucket{ingress_protocol="openai",pool="pool-trip",le="+Inf"}'), TRIP_REQUESTS, at);
+      assert.equal(lineValue(answer.text, 'gateway_request_duration_window_seconds_count{ingress_protocol="openai",pool="pool-fo"}'), FAILOVER_REQUESTS, `${at}: all within buffer_seconds`);
+      assert.equal(sampleValue(m, 'gateway_pool_queued', { pool: 'pool-fo' }), 0, at);
+    }
+  });
+
+  it('shows each key and the capped bucket from the governance counters', async () => {
+    const m = parseExposition((await getText(`${s.g.gw.url}/metrics`, key)).text);
+    const spent = sampleValue(m, 'gateway_bucket_tokens', { bucket: 'group:capped@total', group: 'capped', window: 'total', model: '', tier: '' });
+    assert.ok(spent !== undefined && spent > 0, `capped bucket tokens ${spent}`);
+    assert.equal(m.get('gateway_key_spend_cents')?.metrics.length, 2, 'one series per key');
+    assert.ok((sampleValue(m, 'gateway_key_tokens_total', { key: (await s.g.admin.ok('GET', '/keys')).items.find((k: { name: string }) => k.name === 'capped-key').id, group: 'capped' }) ?? 0) > 0);
+  });
+
+  it('needs a valid key under a non-empty auth chain', async () => {
+    assert.equal((await getText(`${s.g.gw.url}/metrics`, null)).status, 401);
+    assert.equal((await getText(`${s.g.gw.url}/metrics`, 'not-a-key')).status, 401);
+    assert.equal((await getText(`${s.g.gw.url}/metrics`, key)).status, 200);
+  });
+
+  it('passes promtool check metrics (format; lint findings only on the spec-mandated names)', { skip: existsSync(PROMTOOL) || process.env.CI ? false : `promtool is not installed at ${PROMTOOL}` }, async () => {
+    const answer = await getText(`${s.g.gw.url}/metrics`, key);
+    const check = promtoolCheck(answer.text)!;
+    assertOnlyMandatedLint(check);
+  });
+});
