@@ -91,6 +91,42 @@ export function governGateway(files: GatewayConfigFiles, extraKeys = 0): void {
   gateway.governance = { enabled: true, flush_interval_secs: 5 };
 }
 
+const DAY_SECS = 86_400;
+
+/**
+ * For the admin-under-load scenario: the bench config keeps its open front door (so the data
+ * plane serves exactly scenario 1's request) and gains a signing key (so keys can be minted),
+ * metering, and a sqlite store seeded with `meteredKeys` keys that each have today's usage row,
+ * so every GET /usage aggregates that many keys.
+ */
+export function meteredStore(files: GatewayConfigFiles, meteredKeys: number): void {
+  const dir = mkdtempSync(join(tmpdir(), 'gw-bench-admin-'));
+  dirs.push(dir);
+  const pemPath = join(dir, 'signing-key.pem');
+  writeFileSync(pemPath, SIGNING_PEM, { mode: 0o600 });
+  const dbPath = join(dir, 'gov.db');
+  void new SqliteStore(dbPath).close();
+  const db = new Database(dbPath);
+  const putKey = db.prepare('INSERT INTO gov_keys (id, record) VALUES (?, ?)');
+  const putUsage = db.prepare(
+    'INSERT INTO usage_key_daily (day, key_id, model, provider, tokens_input, tokens_output, tokens_cache_read, tokens_cache_creation, requests) VALUES (?, ?, ?, ?, ?, ?, 0, 0, ?)',
+  );
+  const day = NOW - (NOW % DAY_SECS);
+  db.transaction(() => {
+    for (let i = 0; i < meteredKeys; i++) {
+      const id = `key_${createHash('sha1').update(`m${i}`).digest('base64url').slice(0, 16)}`;
+      putKey.run(id, JSON.stringify(keyRecord(id, `m${i}`, null)));
+      // Uneven usage, so the top-1000 cut by spend has work to do.
+      putUsage.run(day, id, 'm', 'mock', 12 * (1 + (i % 97)), 5 * (1 + (i % 89)), 1 + (i % 7));
+    }
+  })();
+  db.close();
+  const gateway = files.gateway;
+  gateway.auth = { chain: [], signing_key: { file: pemPath } };
+  gateway.store = { module: 'sqlite', settings: { path: dbPath } };
+  gateway.governance = { enabled: true, flush_interval_secs: 5 };
+}
+
 /** Shared memory per key: one key record (layout.ts GOV_KEY_RECORD_WORDS x 4 bytes). */
 export const SHARED_BYTES_PER_KEY = 48;
 

@@ -39,7 +39,13 @@ export function wrkScriptPath(tempDir: string, scenario: Scenario): string {
   return join(tempDir, `${scenario.name}.lua`);
 }
 
-export async function measureRow(ctx: MeasureContext, target: RunningTarget, plan: RowPlan): Promise<RowMeasurement> {
+/** A row's measurement, and the note of the scenario's `beside` load when it ran one. */
+export interface MeasuredRow {
+  measurement: RowMeasurement;
+  besideNote: string | null;
+}
+
+export async function measureRow(ctx: MeasureContext, target: RunningTarget, plan: RowPlan): Promise<MeasuredRow> {
   if (!target.alive()) throw new Error(`${target.label} is no longer running; its log ends with:\n${target.logTail()}`);
   await preflight(target.url, target.label, plan.scenario);
 
@@ -56,18 +62,32 @@ export async function measureRow(ctx: MeasureContext, target: RunningTarget, pla
   const rssReset = await resetTreePeakRss(target.pid);
   const coresBefore = await readCoreTimes();
   const cpuBefore = await readTreeCpuMicros(target.pid);
+  const beside = plan.scenario.beside;
+  const stopBeside = new AbortController();
+  // A failed beside load is a note, never an unhandled rejection that would end the run.
+  const besideRun =
+    beside !== undefined && target.kind === 'gateway' && target.adminUrl !== undefined
+      ? beside({ url: target.url, adminUrl: target.adminUrl }, stopBeside.signal).catch((err: Error) => `the beside load failed: ${err.message}`)
+      : null;
   const startedNs = process.hrtime.bigint();
-  const result = await runWrk(ctx.children, ctx.wrkPath, { ...run, durationSecs: plan.durationSecs }, ctx.layout.load);
+  let result: Awaited<ReturnType<typeof runWrk>>;
+  try {
+    result = await runWrk(ctx.children, ctx.wrkPath, { ...run, durationSecs: plan.durationSecs }, ctx.layout.load);
+  } finally {
+    stopBeside.abort();
+  }
   const wallMicros = Number(process.hrtime.bigint() - startedNs) / 1000;
   const cpuMicros = (await readTreeCpuMicros(target.pid)) - cpuBefore;
   const coresAfter = await readCoreTimes();
   const peakRssBytes = await readTreePeakRssBytes(target.pid);
+  // The admin call in flight when wrk ended finishes after the measurement is taken.
+  const besideNote = besideRun === null ? null : await besideRun;
   if (!target.alive()) throw new Error(`${target.label} exited during the run; its log ends with:\n${target.logTail()}`);
 
   const busy = coreBusyPercent(coresBefore, coresAfter);
   const coreBusy: Record<string, number> = {};
   for (const core of ctx.reportedCores) coreBusy[String(core)] = busy.get(core) ?? 0;
-  return {
+  const measurement: RowMeasurement = {
     requests: result.requests,
     requestsPerSec: result.requestsPerSec,
     latencyMicros: { p50: result.latencyMicros.p50, p99: result.latencyMicros.p99, p999: result.latencyMicros.p999 },
@@ -78,4 +98,5 @@ export async function measureRow(ctx: MeasureContext, target: RunningTarget, pla
     peakRssLifetime: !rssReset,
     coreBusyPercent: coreBusy,
   };
+  return { measurement, besideNote };
 }

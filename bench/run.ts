@@ -83,8 +83,10 @@ async function runScenario(
       if (ownGateway) log(`starting a gateway with ${scenario.name}'s config...`);
       target = ownGateway ? await startGateway(targets.context, scenario.gatewayConfig) : await targets.get(kind);
       label = target.label;
-      const m = await measureRow(mctx, target, { scenario, connections, durationSecs, warmupSecs: opts.warmupSecs });
-      const note = kind === 'gateway' && scenario.gatewayNote !== undefined ? await scenario.gatewayNote(target.url) : null;
+      const { measurement: m, besideNote } = await measureRow(mctx, target, { scenario, connections, durationSecs, warmupSecs: opts.warmupSecs });
+      const gatewayNote = kind === 'gateway' && scenario.gatewayNote !== undefined ? await scenario.gatewayNote(target.url) : null;
+      const notes = [besideNote, gatewayNote].filter((n): n is string => n !== null);
+      const note = notes.length === 0 ? null : notes.join('; ');
       rows.push({ target: kind, label, outcome: 'ok', measurement: m, ...(note === null ? {} : { note }) });
       if (note !== null) log(`${scenario.name} · ${label}: ${note}`);
       log(

@@ -67,6 +67,12 @@ export interface Scenario {
    * the report (e.g. a share read from GET /stats), or null for none.
    */
   gatewayNote?: (gatewayUrl: string) => Promise<string | null>;
+  /**
+   * A second load run beside the gateway row's measured run (not its warmup), from the bench
+   * process: started just before wrk, `stop` aborted when wrk ends; it resolves to a one-line
+   * note for the report (its own figures). The row's req/s is then the data plane under it.
+   */
+  beside?: (gateway: { url: string; adminUrl: string }, stop: AbortSignal) => Promise<string>;
   /** Sort key in the suite (ties by name); leave gaps so others can slot in. */
   order?: number;
 }

@@ -75,6 +75,7 @@ export async function startGateway(ctx: TargetContext, customize?: (files: Gatew
     kind: 'gateway',
     label: `gateway (${ctx.workers} worker${ctx.workers === 1 ? '' : 's'})`,
     url,
+    adminUrl: `http://127.0.0.1:${adminPort}/api/v1/admin`,
     pid: child.pid,
     cpus: ctx.layout.proxy,
     alive: () => !child.hasExited(),

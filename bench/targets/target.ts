@@ -10,6 +10,8 @@ export interface RunningTarget {
   label: string;
   /** Base URL, `http://127.0.0.1:<port>`; scenario paths are appended. */
   url: string;
+  /** The admin API's base URL (`.../api/v1/admin`); gateways only. */
+  adminUrl?: string;
   /** The process whose CPU and memory are measured (with its descendants). */
   pid: number;
   cpus: readonly number[] | null;

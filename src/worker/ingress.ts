@@ -29,13 +29,22 @@ export interface IngressHandlers {
   onDraining(routeIndex: number, params: string[], res: ClientResponse): void;
   /** GET /healthz: true when any lane is usable. */
   healthy(): boolean;
-  /** GET /stats with the caller's credential headers: the lane snapshot as JSON (or a refusal). */
-  stats(caller: { authorization: string; xApiKey: string }): { status: number; contentType: string; body: string };
+  /**
+   * GET /stats with the caller's credential headers: the lane snapshot as JSON (or a
+   * refusal); a promise while the caller's key is verified the first time.
+   */
+  stats(caller: { authorization: string; xApiKey: string }): StatsPage | Promise<StatsPage>;
   /**
    * GET /metrics with the caller's credential headers: the page to send (rendered
    * asynchronously), or null when /metrics is not mounted (answered like an unknown path).
    */
   metrics(caller: { authorization: string; xApiKey: string }): Promise<{ status: number; contentType: string; body: string }> | null;
+}
+
+export interface StatsPage {
+  status: number;
+  contentType: string;
+  body: string;
 }
 
 /** Requests of this worker that have not finished or aborted (drain waits for 0). */
@@ -362,10 +371,18 @@ export function startIngress(target: IngressTarget, handlers: IngressHandlers): 
   // POST /healthz would otherwise be taken by the direct route /{model}.
   for (const path of [...GET_PATHS, ...LISTING_STATIC_PATHS]) app.post(path, (res, req) => answerUnrouted(res, req, handlers));
   app.get('/stats', (res, req) => {
+    const client = new UwsClientResponse(res);
+    res.onAborted(() => client.handleAborted());
     const page = handlers.stats({ authorization: req.getHeader('authorization'), xApiKey: req.getHeader('x-api-key') });
-    res.cork(() => {
-      res.writeStatus(statusLine(page.status)).writeHeader('content-type', page.contentType).end(page.body);
-    });
+    // respond() corks its writes and does nothing once the caller has gone.
+    if (page instanceof Promise) {
+      page.then(
+        (p) => client.respond(p.status, { 'content-type': p.contentType }, p.body),
+        () => client.respond(500, { 'content-type': 'text/plain' }, 'the stats could not be read'),
+      );
+    } else {
+      client.respond(page.status, { 'content-type': page.contentType }, page.body);
+    }
   });
   app.get('/metrics', (res, req) => {
     const client = new UwsClientResponse(res);

@@ -5,13 +5,13 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { createLogger } from '../shared/log.js';
 import { decodeMessage, encodeMessage, type MainToWorker } from '../shared/messages.js';
-import { startIngress, type Ingress } from './ingress.js';
+import { startIngress, type Ingress, type StatsPage } from './ingress.js';
 import { Runtime } from './runtime.js';
 import { UpstreamOrigins } from './upstream/origins.js';
 import { LaneGauges } from './lane-gauges.js';
 import { Metering } from './metering.js';
 import { MetricsExposition } from './metrics/exposition.js';
-import { MetricsEndpoint } from './metrics/endpoint.js';
+import { MetricsEndpoint, type MetricsCaller } from './metrics/endpoint.js';
 import { KeyTable } from './governance/key-table.js';
 import { Admission } from './governance/admit.js';
 import { KeyVerifier } from './auth/key-verifier.js';
@@ -41,12 +41,13 @@ const keyTable = new KeyTable();
 const keyVerifier = new KeyVerifier();
 const authenticator = new Authenticator(keyVerifier, keyTable, new SigV4Verifier());
 const admission = new Admission(shared, metering);
-// GET /metrics: open under `chain: []`, else a valid key (as a bearer or x-api-key).
-const metricsEndpoint = new MetricsEndpoint(new MetricsExposition(shared, keyTable), (caller, chain) => {
+/** GET /metrics and GET /stats: open under `chain: []`, else a valid key (as a bearer or x-api-key). */
+function mayRead(caller: MetricsCaller, chain: readonly string[]): boolean | Promise<boolean> {
   if (chain.length === 0) return true;
   const bearer = caller.authorization.toLowerCase().startsWith('bearer ') ? caller.authorization.slice(7).trim() : '';
   return authenticator.valid(bearer !== '' ? bearer : caller.xApiKey);
-});
+}
+const metricsEndpoint = new MetricsEndpoint(new MetricsExposition(shared, keyTable), mayRead);
 
 let runtime: Runtime | null = null;
 let ingress: Ingress | null = null;
@@ -60,17 +61,20 @@ const deps: PipelineDeps = {
   shared,
 };
 
-/**
- * GET /stats: open under `auth.chain: []`; a non-empty chain needs a valid key (spec), which
- * key auth (governance) will verify here; until then it refuses, as /metrics does.
- */
-function statsPage(chain: readonly string[]): { status: number; contentType: string; body: string } {
-  if (chain.length !== 0) {
-    const e = CODECS.openai.encodeError('unauthorized', 'a valid key is required to read /stats');
-    return { status: e.status, contentType: 'application/json', body: e.body };
-  }
+/** GET /stats: open under `auth.chain: []`; a non-empty chain needs a valid virtual key (spec). */
+function statsPage(caller: MetricsCaller): StatsPage | Promise<StatsPage> {
+  const allowed = mayRead(caller, runtime!.config.auth.chain);
+  if (allowed === true) return statsSnapshot();
+  if (allowed === false) return STATS_REFUSED;
+  return allowed.then((ok) => (ok ? statsSnapshot() : STATS_REFUSED));
+}
+
+function statsSnapshot(): StatsPage {
   return { status: 200, contentType: 'application/json', body: JSON.stringify(statsView(shared, runtime!.config, Date.now())) };
 }
+
+const STATS_REFUSAL = CODECS.openai.encodeError('unauthorized', 'a valid key is required to read /stats');
+const STATS_REFUSED: StatsPage = { status: STATS_REFUSAL.status, contentType: 'application/json', body: STATS_REFUSAL.body };
 
 async function applyConfig(msg: Extract<MainToWorker, { t: 'config' }>): Promise<void> {
   const next = new Runtime(msg.config, origins, log, runtime);
@@ -92,7 +96,7 @@ async function applyConfig(msg: Extract<MainToWorker, { t: 'config' }>): Promise
       onUnsupportedEncoding: (routeIndex, params, res, encoding) => handleUnsupportedEncoding(res, runtime!, routeIndex, params, encoding),
       onDraining: (routeIndex, params, res) => handleDraining(res, runtime!, routeIndex, params),
       healthy: () => anyLaneUsable(shared, runtime!.config, Date.now()),
-      stats: () => statsPage(runtime!.config.auth.chain),
+      stats: (caller) => statsPage(caller),
       metrics: (caller) => metricsEndpoint.serve(runtime!.config, caller),
     });
     port.postMessage(encodeMessage({ t: 'ready', workerId: data.workerId }));

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { request } from 'undici';
 import { startMockProvider, type MockServer } from '../../src/mock/server.js';
 import { mockConfig, startGateway, writeConfig } from '../helpers/gateway.js';
+import { adminClient } from '../helpers/admin-client.js';
 
 async function get(url: string): Promise<{ status: number; body: string }> {
   const res = await request(url);
@@ -66,7 +67,7 @@ describe('health and safe mode', () => {
     try {
       assert.equal(await chat(safe.url, 'from-overlay'), 404, 'the overlay was ignored');
       assert.equal(await chat(safe.url, 'default'), 200);
-      const info = JSON.parse((await get(`${safe.adminUrl}/info`)).body) as { safe_mode: boolean };
+      const info = (await adminClient(safe.adminUrl).GET('/info')).data!;
       assert.equal(info.safe_mode, true);
       assert.match(safe.logs(), /safe mode/);
     } finally {

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { Agent, request } from 'undici';
 import { startMockProvider, type MockServer } from '../../src/mock/server.js';
 import { mockConfig, startGateway, writeConfig, type RunningGateway } from '../helpers/gateway.js';
+import { adminClient } from '../helpers/admin-client.js';
 
 const chatBody = (model: string, text = 'hello') =>
   JSON.stringify({ model, messages: [{ role: 'user', content: text }] });
@@ -70,19 +71,18 @@ describe('gateway process life cycle', () => {
     try {
       assert.equal(await chat(gw.url, 'fresh-pool'), 404, 'the pool does not exist yet');
       const pools = { ...(config.pools as Record<string, unknown>), 'fresh-pool': { members: [{ model: 'lane-openai', weight: 1 }] } };
-      const applied = await request(`${gw.adminUrl}/config/apply`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ config: { ...config, providers_file: 'providers.yaml', pools, listen: new URL(gw.url).host, admin_listen: new URL(gw.adminUrl).host, advanced: { worker_threads: 2 } } }),
+      const admin = adminClient(gw.adminUrl);
+      const applied = await admin.POST('/config/apply', {
+        body: { config: { ...config, providers_file: 'providers.yaml', pools, listen: new URL(gw.url).host, admin_listen: new URL(gw.adminUrl).host, advanced: { worker_threads: 2 } } } as never,
       });
-      const view = (await applied.body.json()) as { applied: boolean; config_version: number };
-      assert.equal(applied.statusCode, 200, JSON.stringify(view));
+      const view = applied.data!;
+      assert.equal(applied.response.status, 200, JSON.stringify(applied.error));
       assert.deepEqual(view.applied, true);
       assert.equal(view.config_version, 1);
       // Every worker acknowledged before the apply answered: fresh connections, whichever
       // worker takes them, all see the new pool.
       for (let i = 0; i < 30; i++) assert.equal(await chat(gw.url, 'fresh-pool'), 200);
-      const info = (await (await request(`${gw.adminUrl}/info`)).body.json()) as { config_version: number };
+      const info = (await admin.GET('/info')).data!;
       assert.equal(info.config_version, 1);
     } finally {
       await gw.stop();

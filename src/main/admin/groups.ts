@@ -3,7 +3,7 @@ import type { AdminContext } from './context.js';
 import type { AdminRoute } from './route.js';
 import { checkBody } from '../governance/request-body.js';
 import { groupView } from '../governance/groups.js';
-import { pageOf } from '../governance/paging.js';
+import { pageBySortKey } from './paging.js';
 import { CreateGroupBody, GroupPage, GroupView, PageQuery, PatchGroupBody } from '../governance/schemas.js';
 
 const groupResource = (call: { params: Record<string, string>; body: unknown }): string =>
@@ -19,7 +19,7 @@ export const groupRoutes: AdminRoute<AdminContext>[] = [
     query: PageQuery,
     responses: { 200: GroupPage },
     handler(call, ctx) {
-      const page = pageOf(ctx.governance.directory.sorted(), call.query, (g) => g.name);
+      const page = pageBySortKey(ctx.governance.directory.sorted(), (g) => g.name, call.query);
       return { status: 200, body: { items: page.items.map(groupView), next_cursor: page.next_cursor } };
     },
   },

@@ -5,7 +5,7 @@ import type { AdminRoute } from './route.js';
 import { checkBody } from '../governance/request-body.js';
 import { keyView } from '../governance/keys.js';
 import { keyMeteringView } from '../governance/key-metering.js';
-import { pageOf } from '../governance/paging.js';
+import { pageBySortKey } from './paging.js';
 import { CreatedKeyView, KeyMeteringView, KeyPage, KeyView, MintKeyBody, PageQuery, PatchKeyBody, RotatedKeyView } from '../governance/schemas.js';
 
 const keyResource = (call: { params: Record<string, string> }, reply?: { body: unknown }): string =>
@@ -21,7 +21,7 @@ export const keyRoutes: AdminRoute<AdminContext>[] = [
     query: PageQuery,
     responses: { 200: KeyPage },
     handler(call, ctx) {
-      const page = pageOf(ctx.governance.lifecycle.sorted(), call.query, (k) => `${String(k.created_at).padStart(12, '0')}:${k.id}`);
+      const page = pageBySortKey(ctx.governance.lifecycle.sorted(), (k) => `${String(k.created_at).padStart(12, '0')}:${k.id}`, call.query);
       return { status: 200, body: { items: page.items.map((k) => keyView(k)), next_cursor: page.next_cursor } };
     },
   },

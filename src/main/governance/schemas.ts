@@ -2,11 +2,14 @@
 // routes accept and the views they answer. The OpenAPI document is generated from them.
 import { Type } from '@sinclair/typebox';
 import { DURATION_PATTERN } from '../../shared/config/duration.js';
+import { PageOf } from '../admin/paging.js';
 
 const Nullable = <T extends ReturnType<typeof Type.Integer>>(t: T) => Type.Union([t, Type.Null()]);
 const BudgetPeriod = Type.Union([Type.Literal('daily'), Type.Literal('weekly'), Type.Literal('monthly'), Type.Literal('total')]);
 const Uint32 = Type.Integer({ minimum: 0, maximum: 4294967295 });
 const Int64 = Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER });
+/** A count or epoch in a view (uint64 in the spec; JSON numbers stay exact to 2^53). */
+const Uint64 = Type.Integer({ minimum: 0 });
 
 export const MintKeyBody = Type.Object(
   {
@@ -37,40 +40,49 @@ export const PatchKeyBody = Type.Object(
   { additionalProperties: false },
 );
 
+// The views are exactly the spec's (KeyView, CreatedKeyView, RotatedKeyView, KeyMeteringView):
+// every field required unless the spec says absent-able, with its type and range, so the
+// contract test that checks every admin answer against the document holds them to it.
 const keyViewFields = {
-  id: Type.String(),
+  id: Type.String({ minLength: 1 }),
   name: Type.String(),
   allowed_pools: Type.Array(Type.String()),
-  max_budget_cents: Type.Union([Type.Integer(), Type.Null()]),
-  budget_period: Type.String(),
-  rpm_limit: Type.Union([Type.Integer(), Type.Null()]),
-  tpm_limit: Type.Union([Type.Integer(), Type.Null()]),
+  max_budget_cents: Type.Union([Int64, Type.Null()], { description: 'null = uncapped' }),
+  budget_period: BudgetPeriod,
+  rpm_limit: Type.Union([Uint32, Type.Null()], { description: 'requests per minute cap; null = none' }),
+  tpm_limit: Type.Union([Uint32, Type.Null()], { description: 'tokens per minute cap; null = none' }),
   enabled: Type.Boolean(),
-  created_at: Type.Integer(),
+  created_at: Uint64,
   group: Type.Union([Type.String(), Type.Null()]),
-  expires_at: Type.Integer(),
+  expires_at: Uint64,
 };
 
-export const KeyView = Type.Object(keyViewFields);
-export const CreatedKeyView = Type.Object({
-  ...keyViewFields,
-  secret: Type.String(),
-  aws_access_key_id: Type.Optional(Type.Union([Type.String(), Type.Null()])),
-  aws_secret_access_key: Type.Optional(Type.Union([Type.String(), Type.Null()])),
-});
-export const RotatedKeyView = Type.Object({ ...keyViewFields, secret: Type.String() });
-export const KeyPage = Type.Object({ items: Type.Array(KeyView), next_cursor: Type.Union([Type.String(), Type.Null()]) });
+export const KeyView = Type.Object(keyViewFields, { title: 'KeyView', description: 'Virtual-key metadata: never the secret or its hash.' });
+export const CreatedKeyView = Type.Object(
+  {
+    ...keyViewFields,
+    secret: Type.String({ minLength: 1, description: 'The bearer secret, returned exactly once.' }),
+    aws_access_key_id: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: 'Present only with issue_aws_credential.' })),
+    aws_secret_access_key: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: 'Present only with issue_aws_credential; returned once.' })),
+  },
+  { title: 'CreatedKeyView' },
+);
+export const RotatedKeyView = Type.Object({ ...keyViewFields, secret: Type.String({ minLength: 1 }) }, { title: 'RotatedKeyView' });
+export const KeyPage = PageOf(KeyView, 'KeyPage');
 
-export const KeyMeteringView = Type.Object({
-  id: Type.String(),
-  budget_period: Type.Union([Type.String(), Type.Null()]),
-  window_start: Type.Union([Type.Integer(), Type.Null()]),
-  as_of: Type.Integer(),
-  spend_cents: Type.Integer(),
-  tokens: Type.Integer(),
-  requests: Type.Integer(),
-  rate_headroom: Type.Union([Type.Number(), Type.Null()]),
-});
+export const KeyMeteringView = Type.Object(
+  {
+    id: Type.String({ minLength: 1 }),
+    budget_period: Type.Union([BudgetPeriod, Type.Null()], { description: 'null when the key has no counters yet' }),
+    window_start: Type.Union([Uint64, Type.Null()]),
+    as_of: Uint64,
+    spend_cents: Type.Integer(),
+    tokens: Uint64,
+    requests: Uint64,
+    rate_headroom: Type.Union([Type.Number({ minimum: 0, maximum: 1 }), Type.Null()], { description: 'fraction of the tightest RPM/TPM cap left; null = uncapped' }),
+  },
+  { title: 'KeyMeteringView' },
+);
 
 const RateCardEntry = Type.Object(
   {
@@ -104,39 +116,48 @@ const groupFields = {
 export const CreateGroupBody = Type.Object({ name: Type.String({ minLength: 1, maxLength: 128 }), ...groupFields }, { additionalProperties: false });
 export const PatchGroupBody = Type.Object(groupFields, { additionalProperties: false });
 
-export const GroupView = Type.Object({
-  name: Type.String(),
-  parent: Type.Union([Type.String(), Type.Null()]),
-  enabled: Type.Boolean(),
-  per_request_fee_micros: Type.Integer(),
-  rate_card: Type.Array(RateCardEntry),
-  limits: Type.Array(Limit),
-  child_default: Type.Union([Type.Object({}, { additionalProperties: true }), Type.Null()]),
-  created_at: Type.Integer(),
-});
-export const GroupPage = Type.Object({ items: Type.Array(GroupView), next_cursor: Type.Union([Type.String(), Type.Null()]) });
+export const GroupView = Type.Object(
+  {
+    name: Type.String({ minLength: 1 }),
+    parent: Type.Union([Type.String(), Type.Null()]),
+    enabled: Type.Boolean(),
+    per_request_fee_micros: Int64,
+    rate_card: Type.Array(RateCardEntry),
+    limits: Type.Array(Limit),
+    child_default: Type.Union([Type.Object({}, { additionalProperties: true }), Type.Null()]),
+    created_at: Uint64,
+  },
+  { title: 'GroupView' },
+);
+export const GroupPage = PageOf(GroupView, 'GroupPage');
 
-export const CacheFlushView = Type.Object({ flushed: Type.Integer({ minimum: 0 }) });
+export const CacheFlushView = Type.Object({ flushed: Type.Integer({ minimum: 0 }) }, { title: 'CacheFlushView' });
 
 const breakdownFields = {
-  tokens_input: Type.Integer(),
-  tokens_output: Type.Integer(),
-  tokens_cache_read: Type.Integer(),
-  tokens_cache_creation: Type.Integer(),
-  requests: Type.Integer(),
-  spend_micros: Type.Integer(),
+  tokens_input: Uint64,
+  tokens_output: Uint64,
+  tokens_cache_read: Uint64,
+  tokens_cache_creation: Uint64,
+  requests: Uint64,
+  spend_micros: Type.Integer({ description: 'micro-units of `currency`, priced at read time' }),
 };
-export const UsageBreakdown = Type.Object(breakdownFields);
-export const UsageView = Type.Object({
-  window: Type.Object({ start: Type.Integer(), end: Type.Integer() }),
-  as_of: Type.Integer(),
-  currency: Type.String(),
-  total: UsageBreakdown,
-  by_model: Type.Array(Type.Object({ ...breakdownFields, model: Type.String(), provider: Type.String() })),
-  by_key: Type.Array(Type.Object({ ...breakdownFields, id: Type.String(), name: Type.Union([Type.String(), Type.Null()]) })),
-  by_key_truncated: Type.Boolean(),
-  others: Type.Union([UsageBreakdown, Type.Null()]),
-});
+export const UsageBreakdown = Type.Object(breakdownFields, { title: 'UsageBreakdown' });
+export const UsageView = Type.Object(
+  {
+    window: Type.Object({ start: Uint64, end: Uint64 }, { title: 'UsageWindow', description: 'half-open [start, end): one UTC day' }),
+    as_of: Uint64,
+    currency: Type.String({ minLength: 1 }),
+    total: UsageBreakdown,
+    by_model: Type.Array(Type.Object({ ...breakdownFields, model: Type.String(), provider: Type.String() }, { title: 'ModelUsageView' }), { description: 'never capped' }),
+    by_key: Type.Array(Type.Object({ ...breakdownFields, id: Type.String(), name: Type.Union([Type.String(), Type.Null()]) }, { title: 'KeyUsageView' }), {
+      maxItems: 1000,
+      description: 'the top 1000 keys by spend',
+    }),
+    by_key_truncated: Type.Boolean(),
+    others: Type.Union([UsageBreakdown, Type.Null()], { description: 'non-null exactly when by_key_truncated; total = sum(by_key) + others' }),
+  },
+  { title: 'UsageView' },
+);
 
-export const PageQuery = Type.Object({ limit: Type.Optional(Type.String()), cursor: Type.Optional(Type.String()) });
-export const UsageQuery = Type.Object({ window: Type.Optional(Type.String()) });
+export { PageQuery } from '../admin/paging.js';
+export const UsageQuery = Type.Object({ window: Type.Optional(Type.Integer({ minimum: 0, description: 'epoch seconds of a UTC-day bucket start (default: today)' })) });

@@ -1,10 +1,11 @@
 // What the governance tests share: a gateway with `auth.chain: [keys]` and a fresh ed25519
 // signing key, an admin client that keeps every admin answer, and the witness that checks no
 // minted secret ever shows up in an admin answer (other than its own mint/rotate) or a log line.
+// Every admin call goes through the typed admin client, which contract-checks each answer.
 import { generateKeyPairSync } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import assert from 'node:assert/strict';
-import { request } from 'undici';
+import { adminClient, type AdminClient } from '../../helpers/admin-client.js';
 import { mockConfig, startGateway, writeConfig, type GatewayFiles, type RunningGateway } from '../../helpers/gateway.js';
 
 export function signingKeyPem(): string {
@@ -43,30 +44,46 @@ export class SecretWitness {
   }
 }
 
+/**
+ * The governance tests' admin calls, made through the typed admin client (test/helpers/
+ * admin-client.ts): every answer is checked against docs/openapi.json (status and body
+ * schema) and scanned for every secret minted so far; the witness also keeps each answer to
+ * check against the gateway's logs at the end.
+ */
 export class Admin {
+  /** The typed client itself, for calls that want its path and body types. */
+  readonly client: AdminClient;
+
   constructor(
-    private readonly gw: RunningGateway,
+    gw: RunningGateway,
     private readonly witness: SecretWitness,
-  ) {}
+  ) {
+    this.client = adminClient(gw.adminUrl);
+  }
 
   async call(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, body?: unknown): Promise<AdminAnswer> {
-    const res = await request(`${this.gw.adminUrl}${path}`, {
-      method,
-      headers: body === undefined ? {} : { 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await res.body.text();
+    // The path is built at run time (ids, query strings), so it bypasses the client's path
+    // typing; the contract check on the answer is what holds it to the document.
+    const init = (body === undefined ? {} : { body }) as never;
+    const c = this.client;
+    const route = path as never;
+    const { response } =
+      method === 'GET' ? await c.GET(route, init) : method === 'POST' ? await c.POST(route, init) : method === 'PATCH' ? await c.PATCH(route, init) : await c.DELETE(route, init);
+    const text = await response.text();
     const parsed = text === '' ? null : JSON.parse(text);
     // Mint and rotate answers carry their secret once, by design; everything else is scanned.
     const carriesSecret = (method === 'POST' && path === '/keys') || (method === 'POST' && path.endsWith('/rotate'));
     if (carriesSecret && parsed !== null) {
+      for (const secret of [parsed.secret, parsed.aws_secret_access_key]) {
+        if (typeof secret === 'string' && secret !== '') this.client.addSecret(secret);
+      }
       this.witness.minted(parsed.secret, parsed.aws_secret_access_key);
       const { secret: _s, aws_secret_access_key: _a, ...rest } = parsed as Record<string, unknown>;
       this.witness.saw(JSON.stringify(rest));
     } else {
       this.witness.saw(text);
     }
-    return { status: res.statusCode, body: parsed, headers: res.headers };
+    return { status: response.status, body: parsed, headers: Object.fromEntries(response.headers) };
   }
 
   async ok(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, body?: unknown): Promise<any> { // eslint-disable-line @typescript-eslint/no-explicit-any

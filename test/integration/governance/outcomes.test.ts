@@ -153,4 +153,25 @@ describe('governance outcomes through the vendor SDKs', () => {
     assert.equal(withKey.statusCode, 200);
     assert.match(await withKey.body.text(), /gateway_/);
   });
+
+  it('GET /stats needs a valid key under a non-empty chain, and takes one (bearer or x-api-key)', async () => {
+    const key = await g.admin.mint({ name: 'stats-reader' });
+    const revoked = await g.admin.mint({ name: 'stats-revoked' });
+    await g.admin.ok('DELETE', `/keys/${revoked.id}`);
+    const cases: Array<[string, Record<string, string>, number]> = [
+      ['no key', {}, 401],
+      ['a malformed key', { authorization: 'Bearer not-a-key' }, 401],
+      ['a revoked key', { authorization: `Bearer ${revoked.secret}` }, 401],
+      ['a valid bearer (cold cache)', { authorization: `Bearer ${key.secret}` }, 200],
+      ['a valid bearer (cached)', { authorization: `Bearer ${key.secret}` }, 200],
+      ['a valid x-api-key', { 'x-api-key': key.secret }, 200],
+    ];
+    for (const [what, headers, status] of cases) {
+      const res = await request(`${g.gw.url}/stats`, { headers });
+      const text = await res.body.text();
+      assert.equal(res.statusCode, status, `${what}: ${text}`);
+      if (status === 200) assert.ok(Array.isArray((JSON.parse(text) as { lanes: unknown }).lanes), what);
+      else assert.equal((JSON.parse(text) as { error: { type: string } }).error.type, 'authentication_error', what);
+    }
+  });
 });

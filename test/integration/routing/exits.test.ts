@@ -2,10 +2,8 @@
 // effect it should have (observed through /stats: the per-(pool, lane) disposition counters,
 // the lane tallies and the cell; and through the mock's own counters).
 //
-// Not here: a caller abort BEFORE dispatch. The window between the body being read and the
-// upstream dispatch is synchronous (or one microtask for SigV4 signing), so no outside caller
-// can land in it; the path is the same finish(caller_abort) as the abort after dispatch, and
-// dispatch() checks `client.aborted` first (src/worker/pipeline/exchange.ts).
+// A caller abort BEFORE dispatch (while a cold key is verified) is in
+// abort-before-dispatch.test.ts: it needs `auth.chain: [keys]` and a flood to hold the gap open.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { request } from 'undici';

@@ -4,7 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, rmSync } from 'node:fs';
 import { parse } from 'yaml';
-import { request } from 'undici';
+import { adminClient } from '../../helpers/admin-client.js';
 import { startMockProvider, type MockServer } from '../../../src/mock/server.js';
 import { startGateway, writeConfig, type RunningGateway } from '../../helpers/gateway.js';
 import { chatRaw, mockProvider } from './routing-stack.js';
@@ -16,9 +16,9 @@ interface MemberStatus {
 }
 
 async function poolDetail(gw: RunningGateway, pool: string): Promise<MemberStatus[]> {
-  const res = await request(`${gw.adminUrl}/pools/${pool}`);
-  assert.equal(res.statusCode, 200);
-  return ((await res.body.json()) as { members: MemberStatus[] }).members;
+  const { data, response } = await adminClient(gw.adminUrl).GET('/pools/{name}', { params: { path: { name: pool } } });
+  assert.equal(response.status, 200);
+  return data!.members;
 }
 
 describe('trip_count survives a config apply and a restart (sqlite)', () => {
@@ -55,12 +55,8 @@ describe('trip_count survives a config apply and a restart (sqlite)', () => {
       // A config apply (a new pool added): the cell keeps its trips.
       const doc = parse(readFileSync(files.configPath, 'utf8')) as Record<string, unknown>;
       const pools = { ...(doc.pools as Record<string, unknown>), extra: { members: [{ model: 'flaky' }] } };
-      const applied = await request(`${gw.adminUrl}/config/apply`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ config: { ...doc, pools } }),
-      });
-      assert.equal(applied.statusCode, 200, await applied.body.text());
+      const applied = await adminClient(gw.adminUrl).POST('/config/apply', { body: { config: { ...doc, pools } } as never });
+      assert.equal(applied.response.status, 200, JSON.stringify(applied.error));
       const [kept] = await poolDetail(gw, 'p');
       assert.equal(kept!.trip_count, tripped!.trip_count);
       assert.equal(kept!.last_trip_at, tripped!.last_trip_at);
