@@ -8,6 +8,7 @@ import { spawnSync } from 'node:child_process';
 /** Each entry: a file whose presence says the package is installed, the package, who needs it. */
 const DEBIAN_PREREQUISITES = [
   { path: '/usr/bin/promtool', pkg: 'prometheus', why: 'the metrics tests run `promtool check metrics`' },
+  { path: '/usr/bin/chromium', pkg: 'chromium', why: 'the sign-in page test drives Debian\'s chromium with playwright-core' },
 ];
 
 function run(cmd, args) {
