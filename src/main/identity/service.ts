@@ -176,9 +176,9 @@ export class IdentityService {
       gov.keySlots.set(id, gov.registry.allocateKeySlot());
       await gov.push({ keys: [id] });
       this.log.info({ key: id, provider: p.name, group: groupName }, 'identity key provisioned on first exchange');
-    } else if (rotate || record.expires_at - RENEW_BEFORE_SEC <= nowSec || record.group !== groupName) {
+    } else if (rotate || this.dueForRenewal(record, nowSec, ttlSec) || record.group !== groupName) {
       const next: KeyRecord = { ...record, group: groupName };
-      if (rotate || record.expires_at - RENEW_BEFORE_SEC <= nowSec) {
+      if (rotate || this.dueForRenewal(record, nowSec, ttlSec)) {
         next.jti = randomBytes(12).toString('base64url');
         next.expires_at = nowSec + ttlSec;
       }
@@ -204,6 +204,11 @@ export class IdentityService {
     });
     this.log.info({ group: name, parent: team.name }, "identity group provisioned from the team's child_default");
     return name;
+  }
+
+  /** Near its expiry (an hour, or a tenth of a short key_ttl) a key is renewed on sign-in. */
+  private dueForRenewal(record: KeyRecord, nowSec: number, ttlSec: number): boolean {
+    return record.expires_at - Math.min(RENEW_BEFORE_SEC, Math.floor(ttlSec / 10)) <= nowSec;
   }
 
   private ttlSec(): number {

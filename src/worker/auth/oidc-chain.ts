@@ -23,6 +23,7 @@ export class OidcChain {
   private readonly verifiers = new Map<string, { provider: CompiledIdentityProvider; verifier: OidcVerifier }>();
   private derivationHex: string | null = null;
   private derivationKey: Buffer | null = null;
+  private bindingsJson = '{}';
 
   constructor(
     private readonly table: KeyTable,
@@ -43,6 +44,12 @@ export class OidcChain {
       this.verifiers.set(p.name, { provider: p, verifier });
     }
     for (const name of this.verifiers.keys()) if (!names.has(name)) this.verifiers.delete(name);
+    // Cached verifications carry the team their groups mapped to: new bindings, new mapping.
+    const bindingsJson = JSON.stringify(config.identity.bindings);
+    if (bindingsJson !== this.bindingsJson) {
+      this.bindingsJson = bindingsJson;
+      this.flush();
+    }
     const hex = config.auth.awsDerivationKeyHex;
     if (hex !== this.derivationHex) {
       this.derivationHex = hex;
