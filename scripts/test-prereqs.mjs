@@ -9,6 +9,7 @@ import { spawnSync } from 'node:child_process';
 const DEBIAN_PREREQUISITES = [
   { path: '/usr/bin/promtool', pkg: 'prometheus', why: 'the metrics tests run `promtool check metrics` and `promtool check rules`' },
   { path: '/usr/bin/prometheus', pkg: 'prometheus', why: 'a metrics test scrapes the gateway with a real Prometheus server' },
+  { path: '/usr/bin/chromium', pkg: 'chromium', why: 'the sign-in page test drives Debian\'s chromium with playwright-core' },
 ];
 
 function run(cmd, args) {

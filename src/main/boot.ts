@@ -11,6 +11,9 @@ import { WorkerPool } from './workers.js';
 import { UsageLedger } from './usage/ledger.js';
 import { openStore } from './store/open.js';
 import { GovernanceService } from './governance/service.js';
+import { IdentityService } from './identity/service.js';
+import { SignInFlow } from './identity/sign-in.js';
+import { answerIdentityRequest } from './identity/requests.js';
 import { startAdminServer } from './admin/server.js';
 import { AuditLog } from './audit/audit-log.js';
 import { DurableAuditSink } from './audit/durable-sink.js';
@@ -79,6 +82,9 @@ export async function boot(opts: BootOptions): Promise<void> {
     if (reclaimed.permits > 0 || reclaimed.probes > 0) log.warn({ worker: workerId, ...reclaimed }, 'reclaimed what a dead worker held');
   }, tlsListener?.workerSocket ?? null);
   governance.attachWorkers(workers);
+  const identity = new IdentityService(governance, state, log);
+  const signIn = new SignInFlow(identity, state, log);
+  workers.setIdentityHandler((request) => answerIdentityRequest(identity, signIn, request));
   await workers.start(state.compiled);
   const health = new HealthScheduler(() => state.compiled, shared, workers, log);
   health.start();
@@ -93,7 +99,7 @@ export async function boot(opts: BootOptions): Promise<void> {
   let stop: (reason: string) => void = () => undefined;
   const lifecycle = { restart: () => stop('POST /restart'), env: process.env };
   const adminServer = await startAdminServer(
-    { config: state, workers, startedAtSecs, version: VERSION, adminToken: loaded.adminToken ?? null, log, audit, lifecycle, governance, routing: { shared, nowMs: Date.now } },
+    { config: state, workers, startedAtSecs, version: VERSION, adminToken: loaded.adminToken ?? null, log, audit, lifecycle, governance, routing: { shared, nowMs: Date.now }, identity },
     admin.host,
     admin.port,
   );

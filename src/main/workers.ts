@@ -3,7 +3,7 @@
 // is sent the current config before it starts listening.
 import { Worker } from 'node:worker_threads';
 import type { Logger } from '../shared/log.js';
-import { decodeMessage, encodeMessage, type MainToWorker, type WorkerToMain } from '../shared/messages.js';
+import { decodeMessage, encodeMessage, type IdentityRequest, type MainToWorker, type WorkerToMain } from '../shared/messages.js';
 import type { CompiledConfig } from '../shared/config/compiled.js';
 import type { SharedBuffers } from '../shared/sab/index.js';
 import type { WorkerBootData } from '../worker/boot-data.js';
@@ -23,6 +23,9 @@ interface Slot {
   drained: boolean;
 }
 
+/** Answers a worker's identity-req (status and JSON body). */
+export type IdentityHandler = (request: IdentityRequest) => Promise<{ status: number; body: string; headers?: Record<string, string> }>;
+
 export type UsageHandler = (msg: Extract<WorkerToMain, { t: 'usage' }>) => void;
 
 export class WorkerPool {
@@ -34,6 +37,7 @@ export class WorkerPool {
   /** Governance: the whole key/group state a (re)started worker gets before its config. */
   private governanceState: ((seq: number) => MainToWorker) | null = null;
   private govSeq = 0;
+  private identityHandler: IdentityHandler | null = null;
   /** Sum of `flushed` the workers reported per seq (auth cache flush). */
   private readonly govFlushed = new Map<number, number>();
 
@@ -150,8 +154,33 @@ export class WorkerPool {
     worker.postMessage(encodeMessage({ t: 'config', version: this.config!.version, config: this.config! }));
   }
 
+  setIdentityHandler(handler: IdentityHandler): void {
+    this.identityHandler = handler;
+  }
+
+  private answerIdentity(slot: Slot, msg: Extract<WorkerToMain, { t: 'identity-req' }>): void {
+    const worker = slot.worker;
+    const handler = this.identityHandler;
+    const reply = (status: number, body: string, headers?: Record<string, string>): void =>
+      worker?.postMessage(encodeMessage({ t: 'identity-res', id: msg.id, status, body, headers }));
+    if (handler === null) {
+      reply(503, JSON.stringify({ error: { message: 'identity is not ready', type: 'server_error', param: null, code: null } }));
+      return;
+    }
+    handler(msg.request).then(
+      (answer) => reply(answer.status, answer.body, answer.headers),
+      (err: Error) => {
+        this.log.error({ err: err.message }, 'identity request failed');
+        reply(500, JSON.stringify({ error: { message: 'the identity request failed', type: 'server_error', param: null, code: null } }));
+      },
+    );
+  }
+
   private onMessage(slot: Slot, msg: WorkerToMain): void {
     switch (msg.t) {
+      case 'identity-req':
+        this.answerIdentity(slot, msg);
+        return;
       case 'ready':
         slot.ready = true;
         if (slot.restarts > 0) this.log.info({ worker: slot.id, restarts: slot.restarts }, 'worker restarted and listening');

@@ -13,14 +13,27 @@ export type MainToWorker =
   | { t: 'gov-update'; seq: number; keys: WorkerKey[]; removeKeys: string[]; groups: WorkerGroup[]; removeGroups: string[] }
   | { t: 'auth-cache-flush'; seq: number }
   /** Health probing (routing): probe these lanes (indexes in the config of `version`) now. */
-  | { t: 'probe'; version: number; lanes: number[]; timeoutMs: number };
+  | { t: 'probe'; version: number; lanes: number[]; timeoutMs: number }
+  /** Identity: main's answer to an identity-req with the same id. */
+  | { t: 'identity-res'; id: number; status: number; body: string; headers?: Record<string, string> };
 
 export type WorkerToMain =
   | { t: 'ready'; workerId: number }
   | { t: 'config-ack'; workerId: number; version: number }
   | { t: 'usage'; workerId: number; records: UsageRecord[]; keyRecords?: KeyUsageRecord[] }
   | { t: 'gov-ack'; workerId: number; seq: number; flushed: number }
-  | { t: 'drained'; workerId: number };
+  | { t: 'drained'; workerId: number }
+  /** Identity: a request only main can answer (it mints and stores), answered by identity-res. */
+  | { t: 'identity-req'; workerId: number; id: number; request: IdentityRequest };
+
+/**
+ * `exchange`: POST /auth/token as the caller sent it (main verifies the token). `provision`: an
+ * IdP token the worker verified under auth.chain names an identity whose key is not there yet.
+ */
+export type IdentityRequest =
+  | { kind: 'exchange'; authorization: string; body: string; contentType: string }
+  | { kind: 'page'; query: string; host: string }
+  | { kind: 'provision'; provider: string; sub: string; groups: string[] };
 
 /**
  * Usage of one (UTC day, pool, lane), summed by a worker since its last flush. Workers sum

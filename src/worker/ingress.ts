@@ -39,6 +39,50 @@ export interface IngressHandlers {
    * asynchronously), or null when /metrics is not mounted (answered like an unknown path).
    */
   metrics(caller: { authorization: string; xApiKey: string }): Promise<{ status: number; contentType: string; body: string }> | null;
+  /** POST /auth/token (token exchange, or the sign-in page's Refresh form): main's answer. */
+  authToken(authorization: string, contentType: string, body: string): Promise<AuthTokenAnswer>;
+  /** GET /auth/token: the hosted sign-in page (main's answer). */
+  signInPage(query: string, host: string): Promise<AuthTokenAnswer>;
+}
+
+interface AuthTokenAnswer {
+  status: number;
+  body: string;
+  headers?: Record<string, string>;
+}
+
+const JSON_NO_STORE = { 'content-type': 'application/json', 'cache-control': 'no-store' };
+
+function relayAuthToken(client: UwsClientResponse, answer: Promise<AuthTokenAnswer>): void {
+  answer.then(
+    (a) => client.respond(a.status, a.headers ?? JSON_NO_STORE, a.body),
+    () => client.respond(500, { 'content-type': 'application/json' }, JSON.stringify({ error: { message: 'the token exchange failed', type: 'server_error', param: null, code: null } })),
+  );
+}
+
+/** POST /auth/token bodies are small: an IdP token and two fields. */
+const AUTH_TOKEN_BODY_MAX_BYTES = 64 * 1024;
+
+function answerAuthToken(res: HttpResponse, req: HttpRequest, handlers: IngressHandlers): void {
+  const client = new UwsClientResponse(res);
+  res.onAborted(() => client.handleAborted());
+  const authorization = req.getHeader('authorization');
+  const contentType = req.getHeader('content-type');
+  const chunks: Buffer[] = [];
+  let length = 0;
+  res.onData((chunk, isLast) => {
+    if (length < 0) return;
+    length += chunk.byteLength;
+    if (length > AUTH_TOKEN_BODY_MAX_BYTES) {
+      length = -1;
+      client.closeOnEnd = true;
+      client.respond(413, { 'content-type': 'application/json' }, JSON.stringify({ error: { message: 'the body is too large', type: 'invalid_request_error', param: null, code: null } }));
+      return;
+    }
+    chunks.push(Buffer.from(chunk.slice(0))); // copy: uWS recycles `chunk`
+    if (!isLast) return;
+    relayAuthToken(client, handlers.authToken(authorization, contentType, Buffer.concat(chunks).toString('utf8')));
+  });
 }
 
 export interface StatsPage {
@@ -350,6 +394,12 @@ export interface Ingress {
 
 export function startIngress(target: IngressTarget, handlers: IngressHandlers): Promise<Ingress> {
   const app: TemplatedApp = uWS.App();
+  app.post('/auth/token', (res, req) => answerAuthToken(res, req, handlers));
+  app.get('/auth/token', (res, req) => {
+    const client = new UwsClientResponse(res);
+    res.onAborted(() => client.handleAborted());
+    relayAuthToken(client, handlers.signInPage(req.getQuery() ?? '', req.getHeader('host')));
+  });
   ROUTES.forEach((route, index) => {
     const paramCount = paramCountOf(route.pattern);
     app.post(route.pattern, (res, req) => readRequest(index, paramCount, res, req, handlers));

@@ -17,6 +17,8 @@ import { Admission } from './governance/admit.js';
 import { KeyVerifier } from './auth/key-verifier.js';
 import { Authenticator } from './auth/authenticate.js';
 import { SigV4Verifier } from './auth/sigv4-verifier.js';
+import { IdentityClient } from './auth/identity-client.js';
+import { OidcChain } from './auth/oidc-chain.js';
 import { SharedState, workerHolder } from '../shared/sab/index.js';
 import { Router } from './routing/router.js';
 import { runHealthProbes } from './routing/health-probe.js';
@@ -39,7 +41,9 @@ const metering = new Metering(data.workerId, port, shared, data.meteringFlushMs)
 // Keys and groups as main pushes them; verified keys cached per worker.
 const keyTable = new KeyTable();
 const keyVerifier = new KeyVerifier();
-const authenticator = new Authenticator(keyVerifier, keyTable, new SigV4Verifier());
+const identityClient = new IdentityClient(port, data.workerId);
+const oidcChain = new OidcChain(keyTable, identityClient);
+const authenticator = new Authenticator(keyVerifier, keyTable, new SigV4Verifier(), oidcChain);
 const admission = new Admission(shared, metering);
 /** GET /metrics and GET /stats: open under `chain: []`, else a valid key (as a bearer or x-api-key). */
 function mayRead(caller: MetricsCaller, chain: readonly string[]): boolean | Promise<boolean> {
@@ -79,6 +83,7 @@ const STATS_REFUSED: StatsPage = { status: STATS_REFUSAL.status, contentType: 'a
 async function applyConfig(msg: Extract<MainToWorker, { t: 'config' }>): Promise<void> {
   const next = new Runtime(msg.config, origins, log, runtime);
   keyVerifier.configure(msg.config.auth.keyVerifyPem, msg.config.governance.keyCacheEntries);
+  oidcChain.configure(msg.config);
   metering.useSeries(msg.config.metrics);
   const previous = runtime;
   runtime = next;
@@ -98,6 +103,8 @@ async function applyConfig(msg: Extract<MainToWorker, { t: 'config' }>): Promise
       healthy: () => anyLaneUsable(shared, runtime!.config, Date.now()),
       stats: (caller) => statsPage(caller),
       metrics: (caller) => metricsEndpoint.serve(runtime!.config, caller),
+      authToken: (authorization, contentType, body) => identityClient.request({ kind: 'exchange', authorization, contentType, body }),
+      signInPage: (query, host) => identityClient.request({ kind: 'page', query, host }),
     });
     port.postMessage(encodeMessage({ t: 'ready', workerId: data.workerId }));
   }
@@ -168,7 +175,10 @@ port.on('message', (bytes: Uint8Array) => {
       port.postMessage(encodeMessage({ t: 'gov-ack', workerId: data.workerId, seq: msg.seq, flushed: 0 }));
       break;
     case 'auth-cache-flush':
-      port.postMessage(encodeMessage({ t: 'gov-ack', workerId: data.workerId, seq: msg.seq, flushed: keyVerifier.flush() }));
+      port.postMessage(encodeMessage({ t: 'gov-ack', workerId: data.workerId, seq: msg.seq, flushed: keyVerifier.flush() + oidcChain.flush() }));
+      break;
+    case 'identity-res':
+      identityClient.settle(msg.id, msg.status, msg.body, msg.headers);
       break;
     case 'probe':
       // Probes of an older config's lane indexes are dropped: the next tick names the new ones.

@@ -6,6 +6,7 @@ import type { ConfigState } from '../config-state.js';
 import type { WorkerPool } from '../workers.js';
 import type { GovernanceService } from '../governance/service.js';
 import type { RoutingReads } from './routing-reads.js';
+import type { IdentityService } from '../identity/service.js';
 
 /** The process's graceful stop, for POST /restart (the supervisor starts it again). */
 export interface Lifecycle {
@@ -29,4 +30,6 @@ export interface AdminContext {
   governance: GovernanceService;
   /** Routing's live reads (pools, /stats-like views) over the main thread's shared memory. */
   routing: RoutingReads;
+  /** Identity providers: token exchange and the IdP entries of auth.admin_auth. */
+  identity?: IdentityService;
 }

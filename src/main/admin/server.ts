@@ -7,7 +7,7 @@
 // attempt is refused after authentication. Resource files never write audit entries.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AdminContext } from './context.js';
-import { authenticate, authorize } from './guard.js';
+import { authenticateAdmin, authorize } from './guard.js';
 import { AdminError, type AdminCall, type AdminPrincipal, type AdminReply, type AdminRoute } from './route.js';
 import { ADMIN_ROUTES } from './routes.js';
 import { checkBody, checkParams, checkQuery } from './validate.js';
@@ -107,7 +107,7 @@ async function handle(ctx: AdminContext, table: CompiledRoute[], req: IncomingMe
   let principal: AdminPrincipal = { id: 'anonymous', scope: 'full' };
   if (route.public !== true) {
     const live = ctx.config.loaded;
-    principal = authenticate(req.headers, live.config?.auth.admin_auth ?? [], live.adminToken);
+    principal = await authenticateAdmin(req.headers, live.config?.auth.admin_auth ?? [], live.adminToken, ctx.identity ?? null);
   }
   const call: AdminCall = { params, query: url.searchParams, body: undefined, principal };
   try {

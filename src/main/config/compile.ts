@@ -16,6 +16,7 @@ import { DIRECT_POOL_LABEL } from '../../shared/routing/series.js';
 import type { LoadResult, ResolvedSecrets } from './load-result.js';
 import { parseServiceAccount } from './service-account.js';
 import { compileKeyVerification } from '../governance/signing.js';
+import { compileIdentity } from '../identity/compile.js';
 
 /** Throws when `result` is not ok: compiling an invalid config is a programming error. */
 export function compileConfig(result: LoadResult, slots: SlotAssigner, version: number, safeMode: boolean): CompiledConfig {
@@ -56,6 +57,7 @@ export function compileConfig(result: LoadResult, slots: SlotAssigner, version: 
       connectionsPerOrigin: advanced.upstream_connections,
     },
     auth: { chain: [...config.auth.chain], upstreamCredentials: config.auth.upstream_credentials, ...compileKeyVerification(result.secrets.get('auth.signing_key')) },
+    identity: compileIdentity(config),
     governance: { enabled: config.governance?.enabled ?? true, keyCacheEntries: config.governance?.key_cache_entries ?? 10_000 },
     providers,
     lanes,

@@ -106,6 +106,10 @@ function checkIdentity(config: unknown, ctx: LoadContext): void {
     if (field(provider, 'settings', 'key_ttl') !== undefined) {
       ctx.issues.push(issue(['identity-providers', name, 'settings', 'key_ttl'], 'key lifetime is set on auth.key_ttl only'));
     }
+    const module = field(provider, 'module');
+    if (typeof module === 'string' && module !== 'oidc') {
+      ctx.issues.push(issue(['identity-providers', name, 'module'], `unknown identity-provider module "${module}" (expected "oidc")`));
+    }
   }
   const known = isPlainObject(providers) ? Object.keys(providers) : [];
   for (const [provider, groups] of entriesOf(field(config, 'role_bindings'))) {

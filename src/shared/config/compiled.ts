@@ -3,6 +3,7 @@
 // Indexes into `lanes`/`pools`/`providers` are positions in these arrays; `slot` fields are
 // stable SharedArrayBuffer slots assigned by the main thread (see src/shared/sab), which
 // survive an apply so counters and breaker cells carry over.
+import type { CompiledBindings, CompiledIdentityProvider } from '../identity/identity.js';
 import type { ProtocolName } from '../model/types.js';
 import type { MetricSeriesSpec } from '../sab/slot-registry.js';
 
@@ -134,6 +135,8 @@ export interface CompiledConfig {
     /** Hex HMAC key minted AWS secrets are derived under (from auth.signing_key); null without it. */
     awsDerivationKeyHex: string | null;
   };
+  /** identity-providers and role_bindings (token exchange, IdP entries of the auth chains). */
+  identity: { providers: CompiledIdentityProvider[]; bindings: CompiledBindings };
   governance: {
     /** governance.enabled: limits enforced and usage metered per key. */
     enabled: boolean;

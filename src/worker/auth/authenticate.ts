@@ -2,7 +2,9 @@
 // is asked; under `[keys]` the caller must present a valid virtual key (a bearer secret in the
 // header its SDK uses, or a SigV4 signature made with the key's AWS credential on the Bedrock
 // routes), else 401 in the ingress protocol's shape. Answers synchronously when the key was
-// verified before (the cache), with a promise the first time.
+// verified before (the cache), with a promise the first time. Identity-provider names in the
+// chain (src/worker/auth/oidc-chain.ts) verify the caller's IdP token instead; a mixed chain
+// (`[keys, corp]`) tries its entries in order and the first that accepts wins.
 import type { CompiledConfig } from '../../shared/config/compiled.js';
 import type { IngressRequest } from '../pipeline/client.js';
 import type { AdmissionKey, KeyTable } from '../governance/key-table.js';
@@ -10,6 +12,7 @@ import { Refusal } from '../governance/refusal.js';
 import { isSigV4, presentedSecret } from './credential.js';
 import type { KeyVerifier, VerifiedKey } from './key-verifier.js';
 import type { SigV4Verifier } from './sigv4-verifier.js';
+import type { OidcChain } from './oidc-chain.js';
 
 /** A key, null for the open front door, or a refusal. */
 export type AuthResult = AdmissionKey | null | Refusal;
@@ -25,12 +28,36 @@ export class Authenticator {
     private readonly verifier: KeyVerifier,
     private readonly table: KeyTable,
     private readonly sigv4: SigV4Verifier,
+    private readonly oidc: OidcChain | null = null,
   ) {}
 
   authenticate(req: IngressRequest, config: CompiledConfig): AuthResult | Promise<AuthResult> {
     const chain = config.auth.chain;
     if (chain.length === 0) return null;
-    if (!chain.includes('keys')) return NO_MODULE;
+    if (chain.length === 1 && chain[0] === 'keys') return this.byKey(req, config);
+    return this.byChain(req, config, chain, 0, null);
+  }
+
+  /** Entries from `at` on, in order; the last refusal when none accepts. */
+  private byChain(req: IngressRequest, config: CompiledConfig, chain: readonly string[], at: number, refused: Refusal | null): AuthResult | Promise<AuthResult> {
+    for (let i = at; i < chain.length; i++) {
+      const name = chain[i]!;
+      let result: AuthResult | Promise<AuthResult>;
+      if (name === 'keys') result = this.byKey(req, config);
+      else if (this.oidc !== null && this.oidc.has(name)) {
+        const token = presentedSecret(req);
+        result = token === '' ? NO_KEY : this.oidc.authenticate(name, token, config);
+      } else continue;
+      if (result instanceof Promise) {
+        return result.then((r) => (r instanceof Refusal ? this.byChain(req, config, chain, i + 1, r) : r));
+      }
+      if (!(result instanceof Refusal)) return result;
+      refused = result;
+    }
+    return refused ?? NO_MODULE;
+  }
+
+  private byKey(req: IngressRequest, config: CompiledConfig): AuthResult | Promise<AuthResult> {
     if (isSigV4(req.authorization)) return this.sigv4.verify(req, this.table, config);
     const secret = presentedSecret(req);
     if (secret === '') return NO_KEY;

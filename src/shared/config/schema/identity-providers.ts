@@ -2,11 +2,13 @@
 // work lands, except for the settings the spec requires.
 import { Type } from '@sinclair/typebox';
 import { SecretRefField } from './secret-ref.js';
+import { DURATION_PATTERN } from '../duration.js';
 
 export const BrowserLogin = Type.Object(
   {
     client_id: Type.Optional(Type.String({ minLength: 1, description: 'OAuth client id; defaults to the provider `audience`.' })),
     client_secret: SecretRefField('OAuth client secret; a secret reference, never a plaintext literal.'),
+    scope: Type.Optional(Type.String({ minLength: 1, description: 'Scopes the sign-in requests (space-separated); default `openid`. Add the one that puts the role claim in the ID token (e.g. `openid groups`).' })),
   },
   { additionalProperties: true, description: 'Enables the hosted sign-in page (GET /auth/token) for this provider.' },
 );
@@ -18,6 +20,7 @@ export const IdentityProviderSettings = Type.Object(
     role_claim: Type.String({ minLength: 1, default: 'groups', description: 'Token claim mapped to groups (`roles` for app roles).' }),
     jwks_url: Type.Optional(Type.String({ minLength: 1, description: "JWKS endpoint; default: discovered from the issuer's well-known configuration." })),
     ca_cert_pem: Type.Optional(Type.String({ minLength: 1, description: 'Extra trusted root CA (PEM) layered on the public roots; never disables validation.' })),
+    clock_skew: Type.Optional(Type.String({ pattern: DURATION_PATTERN, description: 'Clock skew allowed on exp/nbf/iat; default 30s.' })),
   },
   { additionalProperties: true, description: 'Identity-provider settings.' },
 );
