@@ -25,11 +25,15 @@ import { CODECS } from '../shared/protocols/index.js';
 import { handleBodyTooLarge, handleRequest, type PipelineDeps } from './pipeline/handle.js';
 import { handleDraining, handleMethodNotAllowed, handleRouteNotFound, handleUnsupportedEncoding } from './pipeline/edge-errors.js';
 import type { WorkerBootData } from './boot-data.js';
+import { HookConnections } from './hooks/hook-connections.js';
+import { RequestLogBuffer } from './hooks/request-log-buffer.js';
 
 const data = workerData as WorkerBootData;
 const port = parentPort!;
 const log = createLogger('worker');
 const origins = new UpstreamOrigins();
+/** Connections to external hooks, kept across applies. */
+const hookConnections = new HookConnections();
 // One view of shared memory per worker, attached once: its holder id owns the permits taken.
 const shared = SharedState.attach(data.shared, workerHolder(data.workerId));
 const gauges = new LaneGauges(shared);
@@ -57,6 +61,7 @@ const deps: PipelineDeps = {
   auth: authenticator,
   admission,
   shared,
+  requestLogs: new RequestLogBuffer(data.workerId, port),
 };
 
 /**
@@ -72,7 +77,7 @@ function statsPage(chain: readonly string[]): { status: number; contentType: str
 }
 
 async function applyConfig(msg: Extract<MainToWorker, { t: 'config' }>): Promise<void> {
-  const next = new Runtime(msg.config, origins, log, runtime);
+  const next = new Runtime(msg.config, origins, log, runtime, hookConnections.sync(msg.config.hooks));
   keyVerifier.configure(msg.config.auth.keyVerifyPem, msg.config.governance.keyCacheEntries);
   metering.useSeries(msg.config.metrics);
   const previous = runtime;
@@ -126,7 +131,9 @@ function exitWorker(code: number): void {
   try {
     ingress?.close();
     metering.stop();
+    deps.requestLogs?.flush();
     runtime?.retire();
+    hookConnections.closeAll();
   } finally {
     setImmediate(() => process.exit(code));
   }

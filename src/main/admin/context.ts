@@ -6,6 +6,7 @@ import type { ConfigState } from '../config-state.js';
 import type { WorkerPool } from '../workers.js';
 import type { GovernanceService } from '../governance/service.js';
 import type { RoutingReads } from './routing-reads.js';
+import type { HookService } from '../hooks/hook-service.js';
 
 /** The process's graceful stop, for POST /restart (the supervisor starts it again). */
 export interface Lifecycle {
@@ -29,4 +30,6 @@ export interface AdminContext {
   governance: GovernanceService;
   /** Routing's live reads (pools, /stats-like views) over the main thread's shared memory. */
   routing: RoutingReads;
+  /** External hooks: live health, status and schema reads. */
+  hooks: HookService;
 }

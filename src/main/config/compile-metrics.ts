@@ -4,7 +4,7 @@
 // adds a prometheus export shows counts from process start.
 import type { CompiledMetrics, SlotAssigner } from '../../shared/config/compiled.js';
 import type { DeploymentConfig } from '../../shared/config/schema/deployment.js';
-import { BILLING_TRUNCATED_TOTAL, TRANSLATIONS_REFUSED_TOTAL, TRANSLATIONS_TOTAL, seriesKey } from '../../shared/metrics/catalog.js';
+import { BILLING_TRUNCATED_TOTAL, FILE_LOGS_DROPPED_TOTAL, TRANSLATIONS_REFUSED_TOTAL, TRANSLATIONS_TOTAL, WEBHOOK_LOGS_DROPPED_TOTAL, seriesKey } from '../../shared/metrics/catalog.js';
 import { REFUSAL_REASONS } from '../../shared/protocols/refusal.js';
 import { PROTOCOL_NAMES } from '../../shared/model/types.js';
 
@@ -28,6 +28,8 @@ export function compileMetrics(config: DeploymentConfig, slots: SlotAssigner): C
     translations,
     translationsRefused,
     billingTruncated: slots.metricSeries(seriesKey(BILLING_TRUNCATED_TOTAL), COUNTER),
+    webhookLogsDropped: slots.metricSeries(seriesKey(WEBHOOK_LOGS_DROPPED_TOTAL), COUNTER),
+    fileLogsDropped: slots.metricSeries(seriesKey(FILE_LOGS_DROPPED_TOTAL), COUNTER),
   };
 }
 

@@ -29,6 +29,18 @@ export const BILLING_TRUNCATED_TOTAL: MetricFamily = {
   labelNames: [],
 };
 
+export const WEBHOOK_LOGS_DROPPED_TOTAL: MetricFamily = {
+  name: 'gateway_webhook_logs_dropped_total',
+  help: 'Request-log records shed because the webhook sink had max_inflight deliveries in flight.',
+  labelNames: [],
+};
+
+export const FILE_LOGS_DROPPED_TOTAL: MetricFamily = {
+  name: 'gateway_file_logs_dropped_total',
+  help: 'Request-log records shed because the file sink had max_pending records queued for the disk.',
+  labelNames: [],
+};
+
 /**
  * The shared-memory key of one series: the family name and its label values in the family's
  * label order, e.g. `gateway_translations_total{from="openai",to="gemini"}`. Stable for the

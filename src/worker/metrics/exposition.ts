@@ -7,6 +7,7 @@ import { Registry } from 'prom-client';
 import type { CompiledMetrics } from '../../shared/config/compiled.js';
 import type { SharedState } from '../../shared/sab/index.js';
 import { registerBillingTruncated } from './billing-truncated.js';
+import { registerLogsDropped } from './logs-dropped.js';
 import type { SeriesSource } from './series-source.js';
 import { registerTranslations } from './translations.js';
 import { registerTranslationsRefused } from './translations-refused.js';
@@ -20,6 +21,7 @@ export class MetricsExposition {
     registerTranslations(this.registry, source);
     registerTranslationsRefused(this.registry, source);
     registerBillingTruncated(this.registry, source);
+    registerLogsDropped(this.registry, source);
   }
 
   /** The exposition format's content type (text format 0.0.4). */

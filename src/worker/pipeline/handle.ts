@@ -14,6 +14,7 @@ import { respondError } from './respond-error.js';
 import type { Authenticator, AuthResult } from '../auth/authenticate.js';
 import type { Admission } from '../governance/admit.js';
 import { Refusal } from '../governance/refusal.js';
+import type { RequestLogBuffer } from '../hooks/request-log-buffer.js';
 
 export interface PipelineDeps {
   runtime(): Runtime;
@@ -22,6 +23,8 @@ export interface PipelineDeps {
   auth: Authenticator;
   admission: Admission;
   shared: SharedState;
+  /** Request-log records to the main thread's sinks (used only when logs are configured). */
+  requestLogs?: RequestLogBuffer;
 }
 
 /** JSON routes accept a JSON content type, or none (many clients omit it). */
