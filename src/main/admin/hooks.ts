@@ -181,6 +181,7 @@ export const hookRoutes: AdminRoute<AdminContext>[] = [
       await mutate(ctx, call.principal.id, `hook.configure ${name}`, (document) => {
         hooksOf(document)[name]!.settings = settings;
       });
+      await ctx.hooks.configure(name);
       return { status: 200, body: viewOf(ctx, name) };
     },
   },

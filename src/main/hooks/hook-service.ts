@@ -100,6 +100,23 @@ export class HookService {
     }
   }
 
+  /**
+   * Send `configure` with the desired settings and wait (bounded) for the answer: PATCH
+   * settings does this; the workers configure their own connections when the config arrives.
+   * False when the hook did not acknowledge (it gets the settings again on its next connect).
+   */
+  async configure(name: string): Promise<boolean> {
+    const hook = this.compiledHook(name);
+    const transport = this.transportOf(name);
+    if (hook === null || transport === null) return false;
+    try {
+      const reply = await transport.request({ type: 'configure', settings: hook.settings, settings_version: hook.settingsVersion }, READ_TIMEOUT_MS);
+      return reply.type === 'configure' && reply.ok === true;
+    } catch {
+      return false;
+    }
+  }
+
   /** The compiled hook of this name (null in safe mode or when unknown). */
   compiledHook(name: string): CompiledHook | null {
     return this.hooks().find((h) => h.name === name) ?? null;
