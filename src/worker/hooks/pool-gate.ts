@@ -9,11 +9,12 @@ import type { CompiledHook } from '../../shared/config/compiled.js';
 import type { HookTransport } from '../../shared/hooks/transport.js';
 import type { GateRequestInfo, HookReply } from '../../shared/hooks/wire.js';
 import { GateVerdict, type GateDecision, type GateRequest, type RouteGate } from '../routing/route-gate.js';
+import { routePolicyCounts } from './route-policy-counts.js';
 
 const ABSTAIN: GateDecision = Object.freeze({ verdict: GateVerdict.Abstain, order: [], status: 0, message: '' });
 
-/** What one gate said, after `on_error`: a decision, or `null` (abstain, keep asking). */
-type GateOutcome = { final: boolean; decision: GateDecision | null; body?: unknown };
+/** What one gate said, after `on_error`: a decision, or `null` (abstain, keep asking); `policy` names who decided. */
+type GateOutcome = { final: boolean; decision: GateDecision | null; body?: unknown; policy?: string };
 
 export class PoolGate implements RouteGate {
   private readonly configOrder: readonly number[];
@@ -32,6 +33,7 @@ export class PoolGate implements RouteGate {
     let body = request.body;
     let rewritten = false;
     let order: GateDecision | null = null;
+    let policy = 'weighted';
     for (const index of this.gates) {
       const outcome = await this.ask(index, poolName, request, body, 0);
       if (outcome.body !== undefined) {
@@ -39,11 +41,18 @@ export class PoolGate implements RouteGate {
         rewritten = true;
       }
       if (outcome.decision !== null) {
-        if (outcome.decision.verdict === GateVerdict.Reject) return outcome.decision;
-        if (order === null) order = outcome.decision;
+        if (outcome.decision.verdict === GateVerdict.Reject) {
+          routePolicyCounts.rejected(poolName, outcome.policy ?? this.hooks[index]!.name, outcome.decision.status);
+          return outcome.decision;
+        }
+        if (order === null) {
+          order = outcome.decision;
+          policy = outcome.policy ?? this.hooks[index]!.name;
+        }
       }
       if (outcome.final) break;
     }
+    routePolicyCounts.selected(poolName, policy);
     const decision = order ?? ABSTAIN;
     return rewritten ? { ...decision, body } : decision;
   }
@@ -53,7 +62,9 @@ export class PoolGate implements RouteGate {
     const hook = this.hooks[index]!;
     try {
       const reply = await this.transports[index]!.request({ type: 'gate', pool: poolName, members: this.memberNames as string[], request: this.infoFor(hook, request, body) }, hook.timeoutMs);
-      return this.outcomeOf(hook, reply);
+      const outcome = this.outcomeOf(hook, reply);
+      outcome.policy = hook.name;
+      return outcome;
     } catch {
       const onError = hook.onError;
       if ('hook' in onError) {
@@ -64,9 +75,9 @@ export class PoolGate implements RouteGate {
         case 'weighted':
           return { final: true, decision: null };
         case 'first':
-          return { final: true, decision: { verdict: GateVerdict.Reorder, order: this.configOrder, status: 0, message: '' } };
+          return { final: true, decision: { verdict: GateVerdict.Reorder, order: this.configOrder, status: 0, message: '' }, policy: 'first' };
         case 'reject':
-          return { final: true, decision: { verdict: GateVerdict.Reject, order: [], status: 503, message: `the routing gate "${hook.name}" did not decide in time` } };
+          return { final: true, decision: { verdict: GateVerdict.Reject, order: [], status: 503, message: `the routing gate "${hook.name}" did not decide in time` }, policy: 'reject' };
         case 'nothing':
           return { final: false, decision: null };
       }
