@@ -8,7 +8,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import type { GatewayConfigFiles } from './scenario.js';
+import type { GatewayConfigFiles, Scenario, ScenarioRequest } from './scenario.js';
+import { openaiChatBody } from './request-bodies.js';
 import { SqliteStore } from '../src/main/store/sqlite.js';
 import type { GroupRecord, KeyRecord } from '../src/main/store/records.js';
 
@@ -92,3 +93,28 @@ export function governGateway(files: GatewayConfigFiles, extraKeys = 0): void {
 
 /** Shared memory per key: one key record (layout.ts GOV_KEY_RECORD_WORDS x 4 bytes). */
 export const SHARED_BYTES_PER_KEY = 48;
+
+/** The governed request: scenario 1's body with the bench key as the bearer secret. */
+export const GOVERNED_REQUEST: ScenarioRequest = {
+  method: 'POST',
+  path: '/v1/chat/completions',
+  headers: { 'content-type': 'application/json', authorization: `Bearer ${BENCH_SECRET}` },
+  body: openaiChatBody({ model: 'default', stream: false }),
+};
+
+/** Admission as keys grow: the governed request with `keys` keys in the store, the key table and
+ * shared memory. The scenarios of the series differ in the key count only. */
+export function admissionKeysScenario(name: string, keys: number, order: number): Scenario {
+  return {
+    name,
+    title: `Governed admission with ${keys.toLocaleString('en')} keys (${SHARED_BYTES_PER_KEY} B shared memory per key)`,
+    kind: 'throughput',
+    request: GOVERNED_REQUEST,
+    targets: ['gateway'],
+    connections: 64,
+    durationSecs: 5,
+    expect: { bodyIncludes: '"choices"' },
+    gatewayConfig: (files) => governGateway(files, keys - 1),
+    order,
+  };
+}

@@ -1,19 +1,13 @@
 // 1 with governance: the same request as openai-nonstream, made with a virtual key whose group
 // has requests/tokens/budget limits, metering on. Run beside openai-nonstream to compare.
 import type { Scenario } from '../scenario.js';
-import { openaiChatBody } from '../request-bodies.js';
-import { BENCH_SECRET, governGateway } from '../governed-gateway.js';
+import { GOVERNED_REQUEST, governGateway } from '../governed-gateway.js';
 
 export const scenario: Scenario = {
   name: 'openai-nonstream-governed',
   title: 'OpenAI chat, non-stream, through a pool, with a virtual key, group limits and metering',
   kind: 'throughput',
-  request: {
-    method: 'POST',
-    path: '/v1/chat/completions',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${BENCH_SECRET}` },
-    body: openaiChatBody({ model: 'default', stream: false }),
-  },
+  request: GOVERNED_REQUEST,
   targets: ['gateway'],
   connections: 64,
   durationSecs: 5,
