@@ -10,6 +10,8 @@ import type { HookReply, HookRequest } from './wire.js';
 
 /** Tap deliveries in flight per hook before further taps are shed. */
 export const WEBHOOK_TAP_INFLIGHT = 64;
+/** Longest a delivery may take at the HTTP level (the gate deadline itself is timeout_ms). */
+const DELIVERY_TIMEOUT_MS = 60_000;
 
 export function signDelivery(secret: string, timestampSecs: number, body: string): string {
   return `sha256=${createHmac('sha256', secret).update(`${timestampSecs}.${body}`).digest('hex')}`;
@@ -66,6 +68,7 @@ export class WebhookTransport extends TransportBase {
       headers['x-gateway-hook-timestamp'] = String(timestampSecs);
       headers['x-gateway-hook-signature'] = signDelivery(this.secret, timestampSecs, body);
     }
-    return request(this.url, { method: 'POST', headers, body });
+    // Bounded even after a gate's own deadline passed, so a hanging receiver cannot pile up connections.
+    return request(this.url, { method: 'POST', headers, body, headersTimeout: DELIVERY_TIMEOUT_MS, bodyTimeout: DELIVERY_TIMEOUT_MS });
   }
 }
