@@ -6,7 +6,8 @@
 import { STATUS_CODES } from 'node:http';
 import uWS, { type HttpRequest, type HttpResponse, type TemplatedApp, type us_listen_socket } from '../shared/uws.js';
 import { ROUTES } from './routes.js';
-import { GET_PATHS, allowedMethods } from './method-table.js';
+import { GET_PATHS, LISTING_STATIC_PATHS, allowedMethods } from './method-table.js';
+import { LISTING_ROUTES } from './listing/routes.js';
 import type { AbortListener, ClientResponse, IngressRequest } from './pipeline/client.js';
 
 export interface IngressHandlers {
@@ -16,6 +17,8 @@ export interface IngressHandlers {
   onRequest(req: IngressRequest, res: ClientResponse): void;
   /** The body was over the cap: answer in the route's protocol. */
   onBodyTooLarge(routeIndex: number, res: ClientResponse): void;
+  /** A GET model-listing route (req.routeIndex indexes LISTING_ROUTES): no body. */
+  onListing(req: IngressRequest, res: ClientResponse): void;
   /** No route matched. */
   onNotFound(res: ClientResponse, method: string, path: string): void;
   /** A known path asked with a method it does not take: 405 with `allow`. */
@@ -194,13 +197,10 @@ class UwsClientResponse implements ClientResponse {
   }
 }
 
-function readRequest(routeIndex: number, paramCount: number, res: HttpResponse, req: HttpRequest, handlers: IngressHandlers): void {
-  const client = new UwsClientResponse(res);
-  res.onAborted(() => client.handleAborted());
-
+/** Everything the pipeline reads of the request, copied while `req` is valid. */
+function copyRequest(routeIndex: number, paramCount: number, req: HttpRequest): IngressRequest {
   const params: string[] = [];
   for (let i = 0; i < paramCount; i++) params.push(req.getParameter(i));
-  const contentLength = Number(req.getHeader('content-length') || '0');
   const request: IngressRequest = {
     routeIndex,
     params,
@@ -209,6 +209,8 @@ function readRequest(routeIndex: number, paramCount: number, res: HttpResponse, 
     authorization: req.getHeader('authorization'),
     xApiKey: req.getHeader('x-api-key'),
     xGoogApiKey: req.getHeader('x-goog-api-key'),
+    anthropicVersion: req.getHeader('anthropic-version'),
+    anthropicBeta: req.getHeader('anthropic-beta'),
     affinity: req.getHeader('affinity'),
     body: EMPTY,
     startedMs: performance.now(),
@@ -218,6 +220,15 @@ function readRequest(routeIndex: number, paramCount: number, res: HttpResponse, 
     req.forEach((name, value) => (headers[name] = value));
     request.sigv4 = { path: req.getUrl(), headers };
   }
+  return request;
+}
+
+function readRequest(routeIndex: number, paramCount: number, res: HttpResponse, req: HttpRequest, handlers: IngressHandlers): void {
+  const client = new UwsClientResponse(res);
+  res.onAborted(() => client.handleAborted());
+  const request = copyRequest(routeIndex, paramCount, req);
+  const params = request.params;
+  const contentLength = Number(req.getHeader('content-length') || '0');
 
   if (refusedAtTheDoor(routeIndex, params, client, req.getHeader('content-encoding'), handlers)) return;
   const cap = handlers.maxBodyBytes();
@@ -284,6 +295,14 @@ function answerHealthz(res: HttpResponse, handlers: IngressHandlers, withBody: b
   });
 }
 
+function answerRoot(res: HttpResponse, withBody: boolean): void {
+  res.cork(() => {
+    res.writeStatus('200 OK').writeHeader('content-type', 'text/plain; charset=utf-8');
+    if (withBody) res.end('Ollama is running');
+    else res.end();
+  });
+}
+
 /** Any path no route took: 405 with Allow for a known path, else 404. */
 function answerUnrouted(res: HttpResponse, req: HttpRequest, handlers: IngressHandlers): void {
   const client = new UwsClientResponse(res);
@@ -326,11 +345,22 @@ export function startIngress(target: IngressTarget, handlers: IngressHandlers): 
     const paramCount = paramCountOf(route.pattern);
     app.post(route.pattern, (res, req) => readRequest(index, paramCount, res, req, handlers));
   });
+  LISTING_ROUTES.forEach((route, index) => {
+    const paramCount = paramCountOf(route.pattern);
+    app.get(route.pattern, (res, req) => {
+      const client = new UwsClientResponse(res);
+      res.onAborted(() => client.handleAborted());
+      handlers.onListing(copyRequest(index, paramCount, req), client);
+    });
+  });
+  // Ollama clients detect a server by `GET /` (or HEAD): Ollama answers 200 "Ollama is running".
+  app.get('/', (res) => answerRoot(res, true));
+  app.head('/', (res) => answerRoot(res, false));
   app.get('/healthz', (res) => answerHealthz(res, handlers, true));
   // Some load balancers probe with HEAD: the same status, no body.
   app.head('/healthz', (res) => answerHealthz(res, handlers, false));
   // POST /healthz would otherwise be taken by the direct route /{model}.
-  for (const path of GET_PATHS) app.post(path, (res, req) => answerUnrouted(res, req, handlers));
+  for (const path of [...GET_PATHS, ...LISTING_STATIC_PATHS]) app.post(path, (res, req) => answerUnrouted(res, req, handlers));
   app.get('/stats', (res, req) => {
     const page = handlers.stats({ authorization: req.getHeader('authorization'), xApiKey: req.getHeader('x-api-key') });
     res.cork(() => {

@@ -23,6 +23,7 @@ import { runHealthProbes } from './routing/health-probe.js';
 import { anyLaneUsable, statsView } from '../shared/routing/lane-view.js';
 import { CODECS } from '../shared/protocols/index.js';
 import { handleBodyTooLarge, handleRequest, type PipelineDeps } from './pipeline/handle.js';
+import { handleListing } from './listing/handle-listing.js';
 import { handleDraining, handleMethodNotAllowed, handleRouteNotFound, handleUnsupportedEncoding } from './pipeline/edge-errors.js';
 import type { WorkerBootData } from './boot-data.js';
 import { HookConnections } from './hooks/hook-connections.js';
@@ -90,6 +91,7 @@ async function applyConfig(msg: Extract<MainToWorker, { t: 'config' }>): Promise
       maxBodyBytes: () => runtime!.config.limits.maxBodyBytes,
       onRequest: (req, res) => handleRequest(deps, req, res),
       onBodyTooLarge: (routeIndex, res) => handleBodyTooLarge(deps, routeIndex, res, runtime!.config.limits.maxBodyBytes),
+      onListing: (req, res) => handleListing(deps, req, res),
       onNotFound: (res, method, path) => handleRouteNotFound(res, method, path),
       onMethodNotAllowed: (res, routeIndex, method, path, allow) => handleMethodNotAllowed(res, runtime!, routeIndex, method, path, allow),
       onUnsupportedEncoding: (routeIndex, params, res, encoding) => handleUnsupportedEncoding(res, runtime!, routeIndex, params, encoding),

@@ -3,10 +3,14 @@
 // (`/{provider}/{model}`, `/{model}`) match any path of one or two segments, so they make no
 // path "known": a GET there is a 404.
 import { ROUTES } from './routes.js';
+import { LISTING_ROUTES } from './listing/routes.js';
 
 /** Paths answered to GET only (and /healthz to HEAD too). */
 export const GET_PATHS: readonly string[] = ['/healthz', '/metrics', '/stats'];
 const ALLOW_OF_GET_PATH: Readonly<Record<string, string>> = { '/healthz': 'GET, HEAD', '/metrics': 'GET', '/stats': 'GET' };
+
+/** The model-listing GET paths without a parameter: a POST there would be taken by a direct route. */
+export const LISTING_STATIC_PATHS: readonly string[] = LISTING_ROUTES.filter((r) => !r.pattern.includes(':')).map((r) => r.pattern);
 
 interface KnownPath {
   pattern: RegExp;
@@ -16,9 +20,13 @@ interface KnownPath {
 }
 
 const KNOWN: readonly KnownPath[] = [
-  ...ROUTES.flatMap((route, routeIndex) => route.kind === 'protocol'
+  // Gemini's model path takes GET (the model) and POST (`{model}:{action}`).
+  { pattern: patternOf('/v1beta/models/:model'), allow: 'GET, POST', routeIndex: ROUTES.findIndex((r) => r.protocol === 'gemini') },
+  ...ROUTES.flatMap((route, routeIndex) => route.kind === 'protocol' || route.kind === 'listing'
     ? [{ pattern: patternOf(route.pattern), allow: 'POST', routeIndex }]
     : []),
+  ...LISTING_ROUTES.map((route) => ({ pattern: patternOf(route.pattern), allow: 'GET', routeIndex: -1 })),
+  { pattern: /^\/$/, allow: 'GET, HEAD', routeIndex: -1 },
   ...GET_PATHS.map((path) => ({ pattern: patternOf(path), allow: ALLOW_OF_GET_PATH[path] ?? 'GET', routeIndex: -1 })),
 ];
 

@@ -5,7 +5,8 @@ import type { ProtocolName } from '../shared/model/types.js';
 export type RouteKind =
   | 'protocol'   // a named vendor route: the body's (or path's) model names a pool or lane
   | 'direct'     // POST /{provider}/{model}: that provider's lane, no translation
-  | 'direct-model'; // POST /{model}: a pool name first, then a lane, body in the target's protocol
+  | 'direct-model' // POST /{model}: a pool name first, then a lane, body in the target's protocol
+  | 'listing';     // a model-listing call with a body (Ollama's POST /api/show): answered by the gateway
 
 export interface RouteDef {
   pattern: string;
@@ -15,6 +16,8 @@ export interface RouteDef {
   modelParam?: number;
   /** Streaming implied by the path. */
   pathStream?: boolean;
+  /** Ollama's completion form (/api/generate): its own ingress codec, translated like chat. */
+  generate?: boolean;
 }
 
 // Static routes are registered before the parametric direct routes; uWS prefers static
@@ -27,6 +30,8 @@ export const ROUTES: readonly RouteDef[] = [
   { pattern: '/model/:modelId/converse', kind: 'protocol', protocol: 'bedrock', modelParam: 0, pathStream: false },
   { pattern: '/model/:modelId/converse-stream', kind: 'protocol', protocol: 'bedrock', modelParam: 0, pathStream: true },
   { pattern: '/api/chat', kind: 'protocol', protocol: 'ollama' },
+  { pattern: '/api/generate', kind: 'protocol', protocol: 'ollama', generate: true },
+  { pattern: '/api/show', kind: 'listing', protocol: 'ollama' },
   { pattern: '/:provider/:model', kind: 'direct' },
   { pattern: '/:model', kind: 'direct-model' },
 ];

@@ -35,6 +35,9 @@ export interface IngressRequest {
   authorization: string;
   xApiKey: string;
   xGoogApiKey: string;
+  /** Anthropic's `anthropic-version` and `anthropic-beta` ('' = absent): passed to an Anthropic lane, and they mark an Anthropic caller of GET /v1/models. */
+  anthropicVersion: string;
+  anthropicBeta: string;
   /** The `affinity` header: requests with the same value prefer the same usable member ('' = none). */
   affinity: string;
   body: Buffer;

@@ -35,7 +35,7 @@ import type { RequestLogBuffer } from '../hooks/request-log-buffer.js';
 import type { AdmissionLease } from './admission-lease.js';
 import type { AbortListener, ClientResponse, IngressRequest } from './client.js';
 import { endStreamWithError, kindForUpstreamStatus, respondError } from './respond-error.js';
-import { buildOutgoing, forwardCallerCredential, type RequestBody } from './upstream-request.js';
+import { buildOutgoing, forwardAnthropicHeaders, forwardCallerCredential, type RequestBody } from './upstream-request.js';
 import { Relay, relayData, relayEnd, relayStart, resetRelay, type RelayState } from './relay.js';
 import { relayableHeaders } from './relay-helpers.js';
 
@@ -268,6 +268,7 @@ export class Exchange implements Dispatcher.DispatchHandler, RequestBody, RelayS
     let outgoing: OutgoingRequest;
     try {
       outgoing = buildOutgoing(this, this.codec, lane, this.deps.metering);
+      forwardAnthropicHeaders(outgoing, this.req, this.codec, lane.provider.codec);
     } catch (err) {
       if (err instanceof TranslationRefused) this.deps.metering.refused(this.codec.name, lane.provider.codec.name, err.reason);
       this.endAttempt(AttemptOutcome.Untranslatable, 0);

@@ -3,6 +3,8 @@
 // the ingress protocol's own error shape.
 import type { Codec, RouteInfo } from '../../shared/protocols/codec.js';
 import { CODECS } from '../../shared/protocols/index.js';
+import { ollamaGenerateCodec } from '../../shared/protocols/ollama/generate.js';
+import { handleShow } from '../listing/handle-listing.js';
 import { ROUTES, parseGeminiModelAction, type RouteDef } from '../routes.js';
 import type { LaneRuntime, PoolRuntime, Runtime } from '../runtime.js';
 import type { Metering } from '../metering.js';
@@ -27,9 +29,12 @@ export interface PipelineDeps {
   requestLogs?: RequestLogBuffer;
 }
 
-/** JSON routes accept a JSON content type, or none (many clients omit it). */
-function acceptableContentType(contentType: string): boolean {
-  if (contentType === '') return true;
+/**
+ * JSON routes accept a JSON content type, or none (many clients omit it). Ollama's routes take
+ * any: Ollama ignores the header, and its docs' `curl -d` examples send a form type.
+ */
+function acceptableContentType(route: RouteDef, contentType: string): boolean {
+  if (contentType === '' || route.protocol === 'ollama') return true;
   const semi = contentType.indexOf(';');
   const mediaType = (semi === -1 ? contentType : contentType.slice(0, semi)).trim().toLowerCase();
   return mediaType === 'application/json' || mediaType.endsWith('+json');
@@ -37,6 +42,7 @@ function acceptableContentType(contentType: string): boolean {
 
 /** The protocol errors are written in before the target is known. */
 export function routeCodec(route: RouteDef, runtime: Runtime, params: string[]): Codec {
+  if (route.generate === true) return ollamaGenerateCodec;
   if (route.protocol !== undefined) return CODECS[route.protocol];
   if (route.kind === 'direct') {
     const provider = runtime.providersByName.get(params[0]!);
@@ -68,7 +74,7 @@ export function handleRequest(deps: PipelineDeps, req: IngressRequest, client: C
   const route = ROUTES[req.routeIndex]!;
   let codec = routeCodec(route, runtime, req.params);
 
-  if (!acceptableContentType(req.contentType)) {
+  if (!acceptableContentType(route, req.contentType)) {
     respondError(client, codec, 'unsupported_media_type', `content type "${req.contentType}" is not supported; send application/json`);
     return;
   }
@@ -100,6 +106,11 @@ export function handleRequest(deps: PipelineDeps, req: IngressRequest, client: C
   }
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
     respondError(client, codec, 'invalid_request', 'the request body must be a JSON object');
+    return;
+  }
+
+  if (route.kind === 'listing') {
+    handleShow(deps, req, body, client);
     return;
   }
 

@@ -46,3 +46,14 @@ export function forwardCallerCredential(outgoing: OutgoingRequest, req: IngressR
   const forwarded = passthroughCredential({ authorization: req.authorization, 'x-api-key': req.xApiKey, 'x-goog-api-key': req.xGoogApiKey });
   for (const name in forwarded) outgoing.headers[name] = forwarded[name]!;
 }
+
+/**
+ * A same-protocol Anthropic request keeps the caller's `anthropic-version` and `anthropic-beta`:
+ * its body is written for that version and those betas (a translated request is written by us
+ * for the provider's configured version, so it keeps the provider's headers).
+ */
+export function forwardAnthropicHeaders(outgoing: OutgoingRequest, req: IngressRequest, callerCodec: Codec, upstreamCodec: Codec): void {
+  if (callerCodec !== upstreamCodec || callerCodec.name !== 'anthropic') return;
+  if (req.anthropicVersion !== '') outgoing.headers['anthropic-version'] = req.anthropicVersion;
+  if (req.anthropicBeta !== '') outgoing.headers['anthropic-beta'] = req.anthropicBeta;
+}

@@ -110,10 +110,12 @@ describe('bad input gets the protocol\'s own error', () => {
         assertErrorShape(protocol, 'body_too_large', a);
       });
 
-      it('a wrong content type -> 415', async () => {
+      // Ollama ignores the content type (its docs' curl examples send a form type): so does the gateway on its routes.
+      it(protocol === 'ollama' ? 'a wrong content type is ignored, as Ollama does' : 'a wrong content type -> 415', async () => {
         const { path, body } = minimalRequest(protocol, `pool-${protocol}`, 'hi', false);
         const a = await rawPost(url(path), body, { headers: { 'content-type': 'text/plain' } });
-        assertErrorShape(protocol, 'unsupported_media_type', a);
+        if (protocol === 'ollama') assert.equal(a.status, 200, a.body.toString('utf8'));
+        else assertErrorShape(protocol, 'unsupported_media_type', a);
       });
     });
   }

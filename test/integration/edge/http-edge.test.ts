@@ -66,10 +66,10 @@ describe('an unknown path: 404 that names no provider', () => {
     assert.match(body.error.message, /no route for POST \/v1\/foo/);
   });
 
-  it('GET /v1/models -> 404 naming the method and path', async () => {
-    const a = await rawPost(url('/v1/models'), '', { method: 'GET' });
+  it('GET /v1/foo -> 404 naming the method and path', async () => {
+    const a = await rawPost(url('/v1/foo'), '', { method: 'GET' });
     assert.equal(a.status, 404);
-    assert.match(json(a.body).error.message, /no route for GET \/v1\/models/);
+    assert.match(json(a.body).error.message, /no route for GET \/v1\/foo/);
   });
 
   it('a real provider with an unknown model still says which provider', async () => {

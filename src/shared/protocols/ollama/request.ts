@@ -158,7 +158,7 @@ function decodeTools(raw: unknown): ToolDef[] | undefined {
   return tools;
 }
 
-function decodeOptions(o: JsonObject, req: ModelRequest): void {
+export function decodeOptions(o: JsonObject, req: ModelRequest): void {
   const numPredict = o.num_predict;
   if (numPredict !== undefined && numPredict !== null) {
     // -1 is "no limit" and -2 "fill the context": both mean no max_tokens.
