@@ -3,11 +3,13 @@
 //   gateway [--config PATH] [--validate] [--print-metadata-blocklist] [--safe-mode]
 //   gateway mock-provider [flags]     the bundled mock model provider (see src/mock)
 //   gateway audit verify [--config PATH]   check the durable audit log's hash chain
+//   gateway hook-test <socket|url>         send describe and status to a hook, print the replies
 import { parseArgs } from 'node:util';
 
 const USAGE = `usage: gateway [--config PATH] [--validate] [--print-metadata-blocklist] [--safe-mode]
        gateway mock-provider [--port N] [flags]   (gateway mock-provider --help)
-       gateway audit verify [--config PATH]       (exit 0 intact, 1 names the first broken entry)`;
+       gateway audit verify [--config PATH]       (exit 0 intact, 1 names the first broken entry)
+       gateway hook-test <socket|url> [--secret S] [--timeout-ms N]   (describe + status; exit 0 when both answer)`;
 
 /** Config path: --config, else GATEWAY_CONFIG, else /etc/gateway/config.yaml. */
 export function configPathFrom(flag: string | undefined, env: NodeJS.ProcessEnv): string {
@@ -21,6 +23,10 @@ async function main(argv: string[]): Promise<number | null> {
     return null; // runs until signalled
   }
   if (argv[0] === 'audit') return auditCommand(argv.slice(1));
+  if (argv[0] === 'hook-test') {
+    const { runHookTest } = await import('./main/hooks/hook-test-command.js');
+    return runHookTest(argv.slice(1), process.stdout, process.stderr);
+  }
   let values;
   try {
     ({ values } = parseArgs({

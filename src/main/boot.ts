@@ -2,6 +2,8 @@
 // one-line diagnostic), lay out shared memory, open the store, start the workers with the
 // compiled config, then the admin listener. Shutdown (SIGTERM/SIGINT): stop the admin
 // listener, drain the workers up to the deadline, flush usage to the store, exit 0.
+import { HookService } from './hooks/hook-service.js';
+import { RequestLogSinks } from './hooks/request-log-sinks.js';
 import { readFileSync } from 'node:fs';
 import { createLogger, type Logger } from '../shared/log.js';
 import { SharedState, SlotRegistry, workerHolder } from '../shared/sab/index.js';
@@ -85,6 +87,15 @@ export async function boot(opts: BootOptions): Promise<void> {
   const identity = new IdentityService(governance, state, log);
   const signIn = new SignInFlow(identity, state, log);
   workers.setIdentityHandler((request) => answerIdentityRequest(identity, signIn, request));
+  // Request logs are written here, off the workers; drops are counted in shared memory.
+  const requestLogs = new RequestLogSinks({
+    webhook: (n) => shared.metrics.counterAdd(state.compiled.metrics.webhookLogsDropped, n),
+    file: (n) => shared.metrics.counterAdd(state.compiled.metrics.fileLogsDropped, n),
+  });
+  workers.onRequestLogs = (records) => {
+    requestLogs.configure(state.loaded.config, state.loaded.secrets, state.loaded.configPath);
+    requestLogs.accept(records);
+  };
   await workers.start(state.compiled);
   const health = new HealthScheduler(() => state.compiled, shared, workers, log);
   health.start();
@@ -98,8 +109,9 @@ export async function boot(opts: BootOptions): Promise<void> {
   const startedAtSecs = Math.floor(Date.now() / 1000);
   let stop: (reason: string) => void = () => undefined;
   const lifecycle = { restart: () => stop('POST /restart'), env: process.env };
+  const hooks = new HookService(() => state.compiled.hooks, opts.safeMode);
   const adminServer = await startAdminServer(
-    { config: state, workers, startedAtSecs, version: VERSION, adminToken: loaded.adminToken ?? null, log, audit, lifecycle, governance, routing: { shared, nowMs: Date.now }, identity },
+    { config: state, workers, startedAtSecs, version: VERSION, adminToken: loaded.adminToken ?? null, log, audit, lifecycle, governance, routing: { shared, nowMs: Date.now }, identity, hooks },
     admin.host,
     admin.port,
   );
@@ -110,11 +122,13 @@ export async function boot(opts: BootOptions): Promise<void> {
 
   stop = installSignals(log, async () => {
     adminServer.close();
+    hooks.close();
     health.stop();
     // The TLS front keeps accepting while the workers drain: they answer /healthz 503 (and new
     // requests 503) so a load balancer stops sending, instead of connections being refused.
     const drainMs = (config.advanced?.shutdown_drain_secs ?? 30) * 1000;
     await workers.drain(Date.now() + drainMs);
+    await requestLogs.flushed();
     tlsListener?.close();
     await ledger.stop();
     await governance.snapshots.stop();

@@ -101,6 +101,22 @@ export class ConfigState {
     });
   }
 
+  /**
+   * A change of the live document made through an admin resource (hooks): a new config version,
+   * persisted in the overlay as the full config when the config is not locked. `change` throws
+   * to refuse (nothing changes).
+   */
+  mutateDocument(workers: WorkerPool, change: (document: Record<string, unknown>) => void, principal: string, summary: string): Promise<ApplyOutcome> {
+    return this.exclusive(async () => {
+      const document = structuredClone(this.currentDocument());
+      change(document);
+      const loaded = await this.tasks.load(this.loaded.configPath, this.safeMode, document);
+      const outcome = await this.adopt(workers, loaded, principal, summary);
+      if (outcome.applied && this.loaded.overlayPath !== null) await this.writeOverlay((overlay) => (overlay.config = document));
+      return outcome;
+    });
+  }
+
   /** PUT /config/settings: stored in the overlay, in effect from the next start. */
   putSettings(settings: Record<string, unknown>): Promise<void> {
     return this.exclusive(() =>

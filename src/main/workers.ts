@@ -41,6 +41,9 @@ export class WorkerPool {
   /** Sum of `flushed` the workers reported per seq (auth cache flush). */
   private readonly govFlushed = new Map<number, number>();
 
+  /** Request-log batches from the workers (request-log sinks); null: none configured. */
+  onRequestLogs: ((records: import('../shared/messages.js').RequestLogRecord[]) => void) | null = null;
+
   constructor(
     private readonly count: number,
     private readonly shared: SharedBuffers,
@@ -193,6 +196,9 @@ export class WorkerPool {
         break;
       case 'drained':
         slot.drained = true;
+        break;
+      case 'request-logs':
+        this.onRequestLogs?.(msg.records);
         break;
       case 'gov-ack': {
         slot.govAcked = Math.max(slot.govAcked, msg.seq);

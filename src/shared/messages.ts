@@ -24,7 +24,9 @@ export type WorkerToMain =
   | { t: 'gov-ack'; workerId: number; seq: number; flushed: number }
   | { t: 'drained'; workerId: number }
   /** Identity: a request only main can answer (it mints and stores), answered by identity-res. */
-  | { t: 'identity-req'; workerId: number; id: number; request: IdentityRequest };
+  | { t: 'identity-req'; workerId: number; id: number; request: IdentityRequest }
+  /** Request-log records of finished requests, batched; the main thread writes them to the sinks. */
+  | { t: 'request-logs'; workerId: number; records: RequestLogRecord[] };
 
 /**
  * `exchange`: POST /auth/token as the caller sent it (main verifies the token). `provision`: an
@@ -34,6 +36,31 @@ export type IdentityRequest =
   | { kind: 'exchange'; authorization: string; body: string; contentType: string }
   | { kind: 'page'; query: string; host: string }
   | { kind: 'provision'; provider: string; sub: string; groups: string[] };
+
+/** One finished request, as the request-log sinks write it (no secret; the prompt only when opted in). */
+export interface RequestLogRecord {
+  /** Epoch milliseconds of the finish. */
+  ts: number;
+  request_id: string;
+  key_id: string;
+  protocol: string;
+  model: string;
+  stream: boolean;
+  /** '' for a direct route. */
+  pool: string;
+  /** The lane of the last attempt ('' when none was reached). */
+  lane: string;
+  provider: string;
+  /** The last upstream HTTP status (0 when no upstream answered). */
+  status: number;
+  disposition: string;
+  attempts: number;
+  duration_ms: number;
+  tokens_input: number | null;
+  tokens_output: number | null;
+  tokens_cache_read: number | null;
+  prompt?: unknown;
+}
 
 /**
  * Usage of one (UTC day, pool, lane), summed by a worker since its last flush. Workers sum

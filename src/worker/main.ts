@@ -28,11 +28,15 @@ import { handleBodyTooLarge, handleRequest, type PipelineDeps } from './pipeline
 import { handleListing } from './listing/handle-listing.js';
 import { handleDraining, handleMethodNotAllowed, handleRouteNotFound, handleUnsupportedEncoding } from './pipeline/edge-errors.js';
 import type { WorkerBootData } from './boot-data.js';
+import { HookConnections } from './hooks/hook-connections.js';
+import { RequestLogBuffer } from './hooks/request-log-buffer.js';
 
 const data = workerData as WorkerBootData;
 const port = parentPort!;
 const log = createLogger('worker');
 const origins = new UpstreamOrigins();
+/** Connections to external hooks, kept across applies. */
+const hookConnections = new HookConnections();
 // One view of shared memory per worker, attached once: its holder id owns the permits taken.
 const shared = SharedState.attach(data.shared, workerHolder(data.workerId));
 const gauges = new LaneGauges(shared);
@@ -63,6 +67,7 @@ const deps: PipelineDeps = {
   auth: authenticator,
   admission,
   shared,
+  requestLogs: new RequestLogBuffer(data.workerId, port),
 };
 
 /** GET /stats: open under `auth.chain: []`; a non-empty chain needs a valid virtual key (spec). */
@@ -81,7 +86,7 @@ const STATS_REFUSAL = CODECS.openai.encodeError('unauthorized', 'a valid key is 
 const STATS_REFUSED: StatsPage = { status: STATS_REFUSAL.status, contentType: 'application/json', body: STATS_REFUSAL.body };
 
 async function applyConfig(msg: Extract<MainToWorker, { t: 'config' }>): Promise<void> {
-  const next = new Runtime(msg.config, origins, log, runtime);
+  const next = new Runtime(msg.config, origins, log, runtime, hookConnections.sync(msg.config.hooks));
   keyVerifier.configure(msg.config.auth.keyVerifyPem, msg.config.governance.keyCacheEntries);
   oidcChain.configure(msg.config);
   metering.useSeries(msg.config.metrics);
@@ -139,7 +144,9 @@ function exitWorker(code: number): void {
   try {
     ingress?.close();
     metering.stop();
+    deps.requestLogs?.flush();
     runtime?.retire();
+    hookConnections.closeAll();
   } finally {
     setImmediate(() => process.exit(code));
   }

@@ -11,6 +11,9 @@ import type { UpstreamOrigins } from './upstream/origins.js';
 import { createUpstreamAuth, type UpstreamAuth } from './upstream/auth/upstream-auth.js';
 import type { ServedBy } from './pipeline/admission-lease.js';
 import type { RouteGate } from './routing/route-gate.js';
+import type { HookTransport } from '../shared/hooks/transport.js';
+import { PoolGate } from './hooks/pool-gate.js';
+import { PoolTaps } from './hooks/pool-taps.js';
 
 export class ProviderRuntime {
   readonly codec: Codec;
@@ -42,6 +45,8 @@ export class PoolRuntime {
    * pointer. See src/worker/routing/route-gate.ts for what a gate may do to the candidates.
    */
   gate: RouteGate | null = null;
+  /** The taps observing this pool's requests; null when none (one pointer check per stage). */
+  taps: PoolTaps | null = null;
 
   constructor(
     readonly compiled: CompiledPool,
@@ -74,6 +79,8 @@ export class Runtime {
     log: Logger,
     /** The runtime this one replaces: SWRR cursors of unchanged pools carry over. */
     previous: Runtime | null = null,
+    /** The worker's transport of each of config.hooks, by index (hook-connections.ts). */
+    hookTransports: readonly HookTransport[] = [],
   ) {
     origins.configure(config.upstream);
     this.providers = config.providers.map(
@@ -86,7 +93,10 @@ export class Runtime {
       const before = previous?.pools.get(pool.name);
       const keep = before !== undefined && samePool(before.compiled, pool, previous!.config.lanes, config.lanes);
       const cursor = keep ? before.cursor : new SwrrCursor(pool.members.map((m) => m.weight));
-      this.pools.set(pool.name, new PoolRuntime(pool, pool.members.map((m) => this.lanes[m.lane]!), cursor));
+      const runtime = new PoolRuntime(pool, pool.members.map((m) => this.lanes[m.lane]!), cursor);
+      if (pool.gates.length > 0) runtime.gate = new PoolGate(runtime.members.map((m) => m.compiled.name), pool.gates, config.hooks, hookTransports);
+      if (pool.taps.length > 0) runtime.taps = new PoolTaps(pool.taps, config.hooks, hookTransports);
+      this.pools.set(pool.name, runtime);
     }
   }
 

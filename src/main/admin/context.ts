@@ -7,6 +7,7 @@ import type { WorkerPool } from '../workers.js';
 import type { GovernanceService } from '../governance/service.js';
 import type { RoutingReads } from './routing-reads.js';
 import type { IdentityService } from '../identity/service.js';
+import type { HookService } from '../hooks/hook-service.js';
 
 /** The process's graceful stop, for POST /restart (the supervisor starts it again). */
 export interface Lifecycle {
@@ -32,4 +33,6 @@ export interface AdminContext {
   routing: RoutingReads;
   /** Identity providers: token exchange and the IdP entries of auth.admin_auth. */
   identity?: IdentityService;
+  /** External hooks: live health, status and schema reads. */
+  hooks: HookService;
 }

@@ -1,5 +1,6 @@
 // GET /info: the binary, its build, uptime, topology, config_version and whether API changes
 // survive a restart.
+import { HOOK_TRANSPORTS } from './hooks.js';
 import { Type, type Static } from '@sinclair/typebox';
 import type { AdminContext } from './context.js';
 import type { AdminRoute } from './route.js';
@@ -33,7 +34,7 @@ function infoView(ctx: AdminContext): Static<typeof InfoView> {
   const c = ctx.config.compiled;
   return {
     version: ctx.version,
-    build: { auth_modules: [...COMPILED_IN_AUTH_MODULES], hook_plugins: [], weighted_floor: true },
+    build: { auth_modules: [...COMPILED_IN_AUTH_MODULES], hook_plugins: [...HOOK_TRANSPORTS], weighted_floor: true },
     uptime_seconds: Math.max(0, Math.floor(Date.now() / 1000) - ctx.startedAtSecs),
     started_at: ctx.startedAtSecs,
     topology: { pools: c.pools.length, models: c.lanes.length, providers: c.providers.length },

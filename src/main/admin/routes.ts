@@ -18,6 +18,7 @@ import { authCacheRoutes } from './auth-cache.js';
 import { poolRoutes } from './pools.js';
 import { modelRoutes } from './models.js';
 import { providerRoutes } from './providers.js';
+import { hookRoutes } from './hooks.js';
 
 export const ADMIN_ROUTES: AdminRoute<AdminContext>[] = [
   ...infoRoutes,
@@ -36,4 +37,5 @@ export const ADMIN_ROUTES: AdminRoute<AdminContext>[] = [
   ...poolRoutes,
   ...modelRoutes,
   ...providerRoutes,
+  ...hookRoutes,
 ];

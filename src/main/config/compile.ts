@@ -11,6 +11,7 @@ import type { Static } from '@sinclair/typebox';
 import type { Pool } from '../../shared/config/schema/pools.js';
 import { regionFromHost } from './aws-region.js';
 import { attemptSlot, compileMetrics, poolMetricSlots } from './compile-metrics.js';
+import { compileHooks, type CompiledHooks } from './compile-hooks.js';
 import { compileHealth, dispositionSlots, failoverSlots, tripSlot } from './compile-routing.js';
 import { DIRECT_POOL_LABEL } from '../../shared/routing/series.js';
 import type { LoadResult, ResolvedSecrets } from './load-result.js';
@@ -42,7 +43,8 @@ export function compileConfig(result: LoadResult, slots: SlotAssigner, version: 
       directAttemptSlot: attemptSlot(slots, DIRECT_POOL_LABEL, name),
     };
   });
-  const pools = Object.entries(config.pools).map(([name, pool]) => compilePool(name, pool, laneNames, slots));
+  const hooks = compileHooks(config, result.secrets, safeMode);
+  const pools = Object.entries(config.pools).map(([name, pool]) => compilePool(name, pool, laneNames, slots, hooks));
   const { advanced } = config;
   const overrides = result.processOverrides;
   return {
@@ -62,6 +64,11 @@ export function compileConfig(result: LoadResult, slots: SlotAssigner, version: 
     providers,
     lanes,
     pools,
+    hooks: hooks.hooks,
+    logs: {
+      enabled: config.logs.webhook !== undefined || config.logs.file !== undefined,
+      includePrompt: config.logs.webhook?.include_prompt === true || config.logs.file?.include_prompt === true,
+    },
     health: compileHealth(config),
     metrics: compileMetrics(config, slots),
     // Asked last, after every slot of this config is assigned.
@@ -69,7 +76,7 @@ export function compileConfig(result: LoadResult, slots: SlotAssigner, version: 
   };
 }
 
-function compilePool(name: string, pool: Static<typeof Pool>, laneNames: string[], slots: SlotAssigner): CompiledPool {
+function compilePool(name: string, pool: Static<typeof Pool>, laneNames: string[], slots: SlotAssigner, hooks: CompiledHooks): CompiledPool {
   const breaker: CompiledBreaker = {
     trip: pool.breaker.trip,
     consecutiveN: pool.breaker.consecutive_n,
@@ -98,6 +105,7 @@ function compilePool(name: string, pool: Static<typeof Pool>, laneNames: string[
     noLaneDispositionSlots: dispositionSlots(slots, name, ''),
     failoverSlots: failoverSlots(slots, name),
     metrics: poolMetricSlots(slots, name),
+    ...hooks.forPool(name, pool.hooks),
   };
 }
 

@@ -82,12 +82,45 @@ function checkBreakers(config: unknown, ctx: LoadContext): void {
 function checkHooks(config: unknown, ctx: LoadContext): void {
   const hooks = field(config, 'hooks');
   const names = isPlainObject(hooks) ? Object.keys(hooks) : [];
+  const defs = entriesOf(hooks);
+  const gates = new Set(defs.filter(([, d]) => d.kind === 'gate').map(([name]) => name));
   for (const name of names) {
     if (RESERVED_HOOK_NAMES.includes(name)) ctx.issues.push(issue(['hooks', name], `"${name}" is a reserved word and cannot name a hook`));
+  }
+  for (const [name, d] of defs) {
+    const gate = d.kind === 'gate';
+    if ((d.socket === undefined) === (d.webhook === undefined)) ctx.issues.push(issue(['hooks', name], 'set exactly one transport: socket or webhook'));
+    if (d.secret !== undefined && d.webhook === undefined) ctx.issues.push(issue(['hooks', name, 'secret'], 'only a webhook hook signs with a secret'));
+    if (gate && d.at !== undefined) ctx.issues.push(issue(['hooks', name, 'at'], '`at` is for taps only (a gate runs at the routing decision)'));
+    if (!gate && d.on_error !== undefined) ctx.issues.push(issue(['hooks', name, 'on_error'], '`on_error` is for gates only'));
+    if (typeof d.webhook === 'string' && !/^https?:\/\/[^/\s]+/.test(d.webhook)) ctx.issues.push(issue(['hooks', name, 'webhook'], 'expected an http(s) URL'));
+    const onError = d.on_error;
+    if (gate && typeof onError === 'string' && !RESERVED_HOOK_NAMES.includes(onError)) {
+      if (!gates.has(onError)) ctx.issues.push(issue(['hooks', name, 'on_error'], `expected weighted, reject, first, nothing or a gate hook's name, got "${onError}"`));
+      else if (fallbackLoops(name, defs)) ctx.issues.push(issue(['hooks', name, 'on_error'], `the fallback chain from "${name}" loops back on itself`));
+    }
   }
   for (const [index, name] of stringsOf(field(config, 'global_hooks'))) {
     if (!names.includes(name)) ctx.issues.push(issue(['global_hooks', index], `unknown hook "${name}" (${knownList(names)})`));
   }
+  for (const [pool, definition] of entriesOf(field(config, 'pools'))) {
+    for (const [index, name] of stringsOf(definition.hooks)) {
+      if (!names.includes(name)) ctx.issues.push(issue(['pools', pool, 'hooks', index], `unknown hook "${name}" (${knownList(names)})`));
+    }
+  }
+}
+
+/** True when following `on_error` from `start` through gate names comes back to a hook already seen. */
+function fallbackLoops(start: string, defs: Array<[string, Record<string, unknown>]>): boolean {
+  const byName = new Map(defs);
+  const seen = new Set<string>([start]);
+  let next = byName.get(start)?.on_error;
+  while (typeof next === 'string' && byName.has(next)) {
+    if (seen.has(next)) return true;
+    seen.add(next);
+    next = byName.get(next)?.on_error;
+  }
+  return false;
 }
 
 function checkExport(config: unknown, ctx: LoadContext): void {

@@ -90,6 +90,35 @@ export interface CompiledPool {
   failoverSlots: number[];
   /** gateway_requests_total / gateway_request_duration_seconds / route-policy series of the pool. */
   metrics: PoolMetricSlots;
+  /** Indexes into CompiledConfig.hooks of the gates this pool consults (its own and the global ones), by priority. */
+  gates: number[];
+  /** Indexes into CompiledConfig.hooks of the taps that observe this pool's requests (its own and the global ones). */
+  taps: number[];
+}
+
+/** A gate's fallback when it times out or fails: a terminal, or another hook (by index). */
+export type CompiledOnError = { terminal: 'weighted' | 'reject' | 'first' | 'nothing' } | { hook: number };
+
+/** One external hook (docs/hooks.md). Empty in safe mode: no external hook is attached. */
+export interface CompiledHook {
+  name: string;
+  kind: 'tap' | 'gate';
+  transport: 'socket' | 'webhook';
+  /** Socket path or webhook URL. */
+  target: string;
+  /** Webhook HMAC key, resolved; '' when none. */
+  secret: string;
+  prompt: 'no' | 'ro' | 'rw';
+  user: 'no' | 'ro';
+  priority: number;
+  /** Tap stage; null for a gate. */
+  at: 'request' | 'route' | 'attempt' | 'completion' | null;
+  onError: CompiledOnError;
+  timeoutMs: number;
+  settings: Record<string, unknown>;
+  /** Bumped by the main thread each time the settings change (sent with `configure`). */
+  settingsVersion: number;
+  global: boolean;
 }
 
 /** The per-pool (or direct-route) series counted on the request path (src/shared/metrics/catalog.ts). */
@@ -146,6 +175,9 @@ export interface CompiledConfig {
   providers: CompiledProvider[];
   lanes: CompiledLane[];
   pools: CompiledPool[];
+  hooks: CompiledHook[];
+  /** Request logs: whether workers send a record per finished request, and with the prompt. */
+  logs: { enabled: boolean; includePrompt: boolean };
   health: CompiledHealth;
   metrics: CompiledMetrics;
   /** Bytes of the shared buffer the slots above need (workers check they have at least this). */
@@ -164,7 +196,7 @@ export interface CompiledMetrics {
   billingTruncated: number;
   /** Requests of direct routes and of requests refused before a target was known (pool ""). */
   direct: PoolMetricSlots;
-  /** Counter slots of gateway_webhook_logs_dropped_total and gateway_file_logs_dropped_total. */
+  /** Counter slots of gateway_webhook_logs_dropped_total and gateway_file_logs_dropped_total (counted by main). */
   webhookLogsDropped: number;
   fileLogsDropped: number;
 }

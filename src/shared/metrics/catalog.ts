@@ -29,6 +29,18 @@ export const BILLING_TRUNCATED_TOTAL: MetricFamily = {
   labelNames: [],
 };
 
+export const WEBHOOK_LOGS_DROPPED_TOTAL: MetricFamily = {
+  name: 'gateway_webhook_logs_dropped_total',
+  help: 'Request-log records shed because the webhook sink had max_inflight deliveries in flight.',
+  labelNames: [],
+};
+
+export const FILE_LOGS_DROPPED_TOTAL: MetricFamily = {
+  name: 'gateway_file_logs_dropped_total',
+  help: 'Request-log records shed because the file sink had max_pending records queued for the disk.',
+  labelNames: [],
+};
+
 /**
  * The shared-memory key of one series: the family name and its label values in the family's
  * label order, e.g. `gateway_translations_total{from="openai",to="gemini"}`. Stable for the
@@ -159,20 +171,6 @@ export const ROUTE_POLICY_REJECTIONS_TOTAL: MetricFamily = {
 
 /** The built-in policy: counted on the first selection of every pool-routed request. */
 export const WEIGHTED_POLICY = 'weighted';
-
-// ---- log deliveries ----
-
-export const WEBHOOK_LOGS_DROPPED_TOTAL: MetricFamily = {
-  name: 'gateway_webhook_logs_dropped_total',
-  help: 'Log records a webhook log export dropped (queue full or delivery failed for good).',
-  labelNames: [],
-};
-
-export const FILE_LOGS_DROPPED_TOTAL: MetricFamily = {
-  name: 'gateway_file_logs_dropped_total',
-  help: 'Log records a file log export dropped (queue full or write failed).',
-  labelNames: [],
-};
 
 // ---- governance (gauges read at scrape time from the governance counters) ----
 

@@ -1,7 +1,5 @@
-// gateway_webhook_logs_dropped_total and gateway_file_logs_dropped_total: log records a log
-// export dropped. The series exist from boot (CompiledMetrics.webhookLogsDropped /
-// fileLogsDropped) so the alert on them has a series to watch before the first drop; the log
-// exports count into them with shared.metrics.counterAdd.
+// gateway_webhook_logs_dropped_total and gateway_file_logs_dropped_total: request-log records
+// shed by a saturated sink. The main thread counts them (it runs the sinks); workers render them.
 import { Counter, type Registry } from 'prom-client';
 import { FILE_LOGS_DROPPED_TOTAL, WEBHOOK_LOGS_DROPPED_TOTAL } from '../../shared/metrics/catalog.js';
 import type { SeriesSource } from './series-source.js';

@@ -25,7 +25,13 @@ import type { LaneRuntime, PoolRuntime, Runtime } from '../runtime.js';
 import type { Metering } from '../metering.js';
 import { AttemptPlan } from '../routing/attempt-plan.js';
 import { Exhaustion, type Router } from '../routing/router.js';
-import { GateVerdict } from '../routing/route-gate.js';
+import { GateVerdict, type GateDecision, type GateRequest } from '../routing/route-gate.js';
+import { respondGateRefusal } from '../hooks/gate-refusal.js';
+import type { PoolTaps } from '../hooks/pool-taps.js';
+import type { TapEvent, TapStage } from '../../shared/hooks/wire.js';
+import { randomUUID } from 'node:crypto';
+import { DISPOSITION_NAMES } from '../../shared/routing/attempt-outcome.js';
+import type { RequestLogBuffer } from '../hooks/request-log-buffer.js';
 import type { AdmissionLease } from './admission-lease.js';
 import type { AbortListener, ClientResponse, IngressRequest } from './client.js';
 import { endStreamWithError, kindForUpstreamStatus, respondError } from './respond-error.js';
@@ -39,12 +45,16 @@ export interface ExchangeDeps {
   router: Router;
   metering: Metering;
   shared: SharedState;
+  requestLogs?: RequestLogBuffer;
 }
 
 /** One reason object for every caller abort (no Error made per aborted request). */
 const CLIENT_WENT_AWAY = new Error('client went away');
 
-export class Exchange implements Dispatcher.DispatchHandler, RequestBody, RelayState, AbortListener {
+/** A gate whose answer could not be had at all (a bug in a gate, not a hook failure): route by SWRR. */
+const GATE_ABSTAIN: GateDecision = Object.freeze({ verdict: GateVerdict.Abstain, order: [], status: 0, message: '' });
+
+export class Exchange implements Dispatcher.DispatchHandler, RequestBody, RelayState, AbortListener, GateRequest {
   // --- the request (RequestBody) ---
   raw = '';
   body: unknown = undefined;
@@ -56,6 +66,11 @@ export class Exchange implements Dispatcher.DispatchHandler, RequestBody, RelayS
   /** A direct route's lane (its dispositions are counted there even when no permit was won). */
   private directLane: LaneRuntime | null = null;
   private finished = false;
+  /** Set only when the pool has hooks (gates and taps name the request by it). */
+  requestId = '';
+  /** The pool's taps; null when none observe it. */
+  private taps: PoolTaps | null = null;
+  private attempts = 0;
 
   // --- the current attempt (RelayState) ---
   controller: Dispatcher.DispatchController | null = null;
@@ -114,6 +129,7 @@ export class Exchange implements Dispatcher.DispatchHandler, RequestBody, RelayS
     this.body = body;
     this.routeInfo = routeInfo;
     this.stream = this.codec.requestedStream(body, routeInfo);
+    if (this.runtime.config.logs.enabled) this.requestId = randomUUID();
     this.wantStreamUsage = this.codec.streamUsageRequested(body);
     const plan = this.plan;
     plan.deadlineMs = this.req.startedMs + (pool !== null ? pool.compiled.timeoutMs : 120_000);
@@ -124,16 +140,74 @@ export class Exchange implements Dispatcher.DispatchHandler, RequestBody, RelayS
     }
     plan.pool = pool;
     plan.poolsVisited = 1;
+    if (pool.gate !== null || pool.taps !== null) {
+      if (this.requestId === '') this.requestId = randomUUID();
+      this.taps = pool.taps;
+      if (this.taps !== null && this.taps.observes('request')) this.tap('request');
+    }
     if (pool.gate !== null) {
-      const decision = pool.gate.decide(pool.compiled.name, pool.members.length);
-      if (decision.verdict === GateVerdict.Reject) {
-        this.finish(Disposition.ClientError);
-        respondError(this.client, this.codec, decision.status === 403 ? 'forbidden' : 'invalid_request', decision.message);
+      const decision = pool.gate.decide(pool.compiled.name, pool.members.length, this);
+      if (decision instanceof Promise) {
+        decision.then(
+          (d) => this.gateDecided(d),
+          () => this.gateDecided(GATE_ABSTAIN),
+        );
         return;
       }
-      if (decision.verdict === GateVerdict.Reorder) plan.gateOrder = decision.order;
+      this.gateDecided(decision);
+      return;
     }
     this.nextAttempt();
+  }
+
+  /** GateRequest: the caller's protocol. */
+  get protocolName(): string {
+    return this.codec.name;
+  }
+
+  /** GateRequest: the model the caller named. */
+  get model(): string {
+    return this.routeInfo.pathModel ?? this.codec.requestedModel(this.body, this.routeInfo) ?? '';
+  }
+
+  /** GateRequest: the caller's key id ('' when anonymous). */
+  get keyId(): string {
+    return this.lease?.keyId ?? '';
+  }
+
+  /** Apply the pool gate's decision: refuse, or route (in its order, with its rewrite). */
+  private gateDecided(decision: GateDecision): void {
+    if (decision.verdict === GateVerdict.Reject) {
+      this.finish(decision.status >= 500 ? Disposition.Exhausted : Disposition.ClientError);
+      respondGateRefusal(this.client, this.codec, decision.status, decision.message);
+      return;
+    }
+    if (decision.verdict === GateVerdict.Reorder) this.plan.gateOrder = decision.order;
+    if (decision.body !== undefined) {
+      // A prompt: rw gate's rewrite, applied before translation (and before same-protocol passthrough).
+      this.body = decision.body;
+      this.raw = JSON.stringify(decision.body);
+    }
+    this.nextAttempt();
+  }
+
+  /** One tap event of this request (only called when a tap observes `at`). */
+  private tap(at: TapStage, disposition = ''): void {
+    const lane = this.plan.lane;
+    const event: TapEvent = {
+      request_id: this.requestId,
+      pool: this.plan.pool!.compiled.name,
+      protocol: this.codec.name,
+      model: this.model,
+      stream: this.stream,
+    };
+    if (at !== 'request') event.lane = lane !== null ? lane.compiled.name : '';
+    if (at === 'attempt') event.attempt = this.attempts;
+    if (at === 'completion') {
+      event.disposition = disposition;
+      event.duration_ms = Math.max(0, Math.round(performance.now() - this.req.startedMs));
+    }
+    this.taps!.emit(at, event, this.body, this.keyId);
   }
 
   private startDirect(lane: LaneRuntime): void {
@@ -240,6 +314,11 @@ export class Exchange implements Dispatcher.DispatchHandler, RequestBody, RelayS
     if (attemptTimeoutMs !== 0 && attemptTimeoutMs < timeoutMs) timeoutMs = attemptTimeoutMs;
     plan.attemptStartMs = nowMs;
     plan.attemptDeadlineMs = nowMs + timeoutMs;
+    if (this.taps !== null) {
+      this.attempts++;
+      if (this.attempts === 1 && this.taps.observes('route')) this.tap('route');
+      if (this.taps.observes('attempt')) this.tap('attempt');
+    }
     plan.lane!.provider.dispatcher.dispatch(
       { origin: outgoing.origin, path: outgoing.path, method: 'POST', headers: outgoing.headers, body: outgoing.body, headersTimeout: timeoutMs, bodyTimeout: upstream.requestTimeoutMs },
       this,
@@ -416,5 +495,32 @@ export class Exchange implements Dispatcher.DispatchHandler, RequestBody, RelayS
       this.deps.metering.record(pool?.compiled.name ?? '', served, this.usage, this.truncated);
     }
     this.lease?.settle(this.usage, served?.servedBy ?? null, disposition === Disposition.Ok);
+    if (this.taps !== null && this.taps.observes('completion')) this.tap('completion', DISPOSITION_NAMES[disposition]!);
+    if (this.runtime.config.logs.enabled) this.logRecord(disposition);
+  }
+
+  /** One request-log record (sent to the main thread's sinks; no secret, the prompt only when opted in). */
+  private logRecord(disposition: Disposition): void {
+    const lane = this.plan.lane ?? this.directLane;
+    const usage = this.usage;
+    this.deps.requestLogs?.push({
+      ts: Date.now(),
+      request_id: this.requestId,
+      key_id: this.keyId,
+      protocol: this.codec.name,
+      model: this.model,
+      stream: this.stream,
+      pool: this.plan.pool?.compiled.name ?? '',
+      lane: lane?.compiled.name ?? '',
+      provider: lane?.provider.compiled.name ?? '',
+      status: this.status,
+      disposition: DISPOSITION_NAMES[disposition]!,
+      attempts: this.plan.hops,
+      duration_ms: Math.max(0, Math.round(performance.now() - this.req.startedMs)),
+      tokens_input: usage?.input ?? null,
+      tokens_output: usage?.output ?? null,
+      tokens_cache_read: usage?.cacheRead ?? null,
+      ...(this.runtime.config.logs.includePrompt ? { prompt: this.body } : {}),
+    });
   }
 }

@@ -19,6 +19,7 @@ import { Refusal } from '../governance/refusal.js';
 import type { ErrorKind } from '../../shared/errors.js';
 import { RequestOutcome } from '../../shared/metrics/catalog.js';
 import { countRequest } from '../metrics/request-series.js';
+import type { RequestLogBuffer } from '../hooks/request-log-buffer.js';
 
 export interface PipelineDeps {
   runtime(): Runtime;
@@ -27,6 +28,8 @@ export interface PipelineDeps {
   auth: Authenticator;
   admission: Admission;
   shared: SharedState;
+  /** Request-log records to the main thread's sinks (used only when logs are configured). */
+  requestLogs?: RequestLogBuffer;
 }
 
 /**

@@ -52,7 +52,7 @@ describe('admin OpenAPI document', () => {
   it('GET /info: version, build, topology, config_version, persistence', async () => {
     const { data } = await f.admin.GET('/info');
     assert.match(data!.version, /^\d+\.\d+\.\d+/);
-    assert.deepEqual(data!.build, { auth_modules: ['keys', 'admin-tokens'], hook_plugins: [], weighted_floor: true });
+    assert.deepEqual(data!.build, { auth_modules: ['keys', 'admin-tokens'], hook_plugins: ['socket', 'webhook'], weighted_floor: true });
     assert.equal(data!.topology.models, 6);
     assert.equal(data!.config_version, 0);
     assert.equal(data!.config_persistence, false, 'a locked config has no overlay');

@@ -7,6 +7,7 @@ import { ExportSection } from './export.js';
 import { GovernanceSection } from './governance.js';
 import { HealthSection } from './health.js';
 import { GlobalHooks, HooksSection } from './hooks.js';
+import { LogsSection } from './logs.js';
 import { IdentityProvidersSection } from './identity-providers.js';
 import { AdminListen, Listen } from './listen.js';
 import { ModelsSection } from './models.js';
@@ -38,6 +39,7 @@ export const DeploymentConfig = Type.Object(
     governance: Type.Optional(GovernanceSection),
     hooks: HooksSection,
     global_hooks: GlobalHooks,
+    logs: LogsSection,
     export: ExportSection,
     'identity-providers': IdentityProvidersSection,
     role_bindings: RoleBindingsSection,

@@ -55,6 +55,7 @@ export const Pool = Type.Object(
     on_exhausted: OnExhausted,
     failover: Failover,
     breaker: Breaker,
+    hooks: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { description: 'Hooks of this pool, by name (see `hooks:`): its gates decide its routing, its taps observe its requests.' })),
   },
   { additionalProperties: false, description: 'A pool of model lanes.' },
 );
