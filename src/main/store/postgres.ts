@@ -76,6 +76,8 @@ ON CONFLICT (id) DO UPDATE SET owner = excluded.owner, pid = excluded.pid, host 
   WHERE w.owner = excluded.owner OR w.expires_at_ms < (extract(epoch FROM clock_timestamp()) * 1000)::int8 OR w.owner = $5
 RETURNING owner`;
 
+function ignore(): void {}
+
 export class PostgresStore extends Store implements ChangeFeed {
   readonly module = 'postgres';
   readonly durableAudit = true;
@@ -108,10 +110,17 @@ export class PostgresStore extends Store implements ChangeFeed {
     if (this.ready === null) {
       this.ready = (async () => {
         const client = await this.pool.connect();
+        // A checked-out client's socket error is emitted on it: unhandled, it would end the process.
+        client.on('error', ignore);
+        let failed: Error | undefined;
         try {
           await migrate(client, this.settings.schema);
+        } catch (err) {
+          failed = err as Error;
+          throw err;
         } finally {
-          client.release();
+          client.off('error', ignore);
+          client.release(failed);
         }
       })().catch((err: Error) => {
         this.ready = null;
@@ -145,15 +154,20 @@ export class PostgresStore extends Store implements ChangeFeed {
   private async runTransaction(work: (client: pg.PoolClient) => Promise<void>): Promise<void> {
     await this.init();
     const client = await this.pool.connect();
+    client.on('error', ignore);
+    let broken: Error | undefined;
     try {
       await client.query('BEGIN');
       await work(client);
       await client.query('COMMIT');
     } catch (err) {
+      // A connection-level failure discards the client instead of handing it to the next caller.
+      if (isPostgresUnavailable(err)) broken = err as Error;
       await client.query('ROLLBACK').catch(() => undefined);
       throw err;
     } finally {
-      client.release();
+      client.off('error', ignore);
+      client.release(broken);
     }
   }
 

@@ -6,7 +6,7 @@ export class StoreUnavailableError extends Error {
     readonly module: string,
     cause: Error,
   ) {
-    super(`the ${module} store is unavailable (${cause.message}); the change was not made, retry when it is back`);
+    super(`the ${module} store is unavailable (${cause.message})`);
     this.name = 'StoreUnavailableError';
   }
 }
