@@ -91,6 +91,19 @@ export function severalNodes(module: 'postgres' | 'valkey'): void {
       await until('both nodes flushing', 10_000, async () => (await requestsOf(a)) === 8 && (await requestsOf(b)) === 8);
     });
 
+    it('a cap under concurrent load split over both nodes admits at most N x cap (per-node counters)', async () => {
+      const CAP = 10;
+      await a.admin.ok('POST', '/groups', { name: 'split-cap', limits: [{ metric: 'requests', window: 'day', max: CAP }] });
+      const key = await a.admin.mint({ name: 'split', group: 'split-cap' });
+      await until('the key reaching B', POLL_INTERVAL_MS + 1_000, async () => (await b.admin.call('GET', `/keys/${key.id}`)).status === 200);
+      const results = await Promise.all(Array.from({ length: 60 }, (_, i) => chat(i % 2 === 0 ? a : b, key.secret)));
+      const admitted = results.filter((s) => s === 200).length;
+      console.log(`# ${module}: cap ${CAP} requests/day, 60 concurrent requests split over 2 nodes: ${admitted} admitted (bound: 2 x cap = ${2 * CAP})`);
+      assert.ok(admitted >= CAP, `at least the cap is admitted (${admitted})`);
+      assert.ok(admitted <= 2 * CAP, `no more than N x cap is admitted (${admitted})`);
+      assert.equal(results.filter((s) => s !== 200 && s !== 429).length, 0);
+    });
+
     it('one durable audit writer across the two nodes; B takes over when A is killed', async () => {
       assert.equal((await a.admin.ok('GET', '/info')).audit_durable, 'writer');
       assert.equal((await b.admin.ok('GET', '/info')).audit_durable, 'standby');
