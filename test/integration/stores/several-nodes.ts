@@ -115,6 +115,8 @@ export function severalNodes(module: 'postgres' | 'valkey'): void {
       console.log(`# ${module}: B took over the durable audit log ${tookOverMs.toFixed(0)} ms after A was killed (lease TTL 15 s; a dead holder on the same host is displaced at B's next try, every 5 s)`);
       const store = backend.open();
       try {
+        // B writes its backlog right after taking the lease, asynchronously: wait for it to land.
+        await until('B writing its backlog', 5_000, async () => (await store.readAuditLog()).rows.some((r) => r.resource.includes('audited-on-b')));
         const log = await store.readAuditLog();
         assert.deepEqual(verifyAuditLog(log.rows, log.heads).ok, true, JSON.stringify(verifyAuditLog(log.rows, log.heads)));
         assert.ok(log.rows.some((r) => r.resource.includes('audited-on-b')), 'the entry B made while standing by is in the store');
