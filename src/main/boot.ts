@@ -11,7 +11,8 @@ import { bootDiagnostic, loadConfig, resolveWorkerThreads } from './config/load.
 import { ConfigState } from './config-state.js';
 import { WorkerPool } from './workers.js';
 import { UsageLedger } from './usage/ledger.js';
-import { openStore } from './store/open.js';
+import { openStore, peerPollIntervalMs } from './store/open.js';
+import { PeerSync } from './store/peer-sync.js';
 import { GovernanceService } from './governance/service.js';
 import { IdentityService } from './identity/service.js';
 import { SignInFlow } from './identity/sign-in.js';
@@ -50,7 +51,7 @@ export async function boot(opts: BootOptions): Promise<void> {
   const slots = new SlotRegistry(shared);
   const state = new ConfigState(loaded, slots, opts.safeMode, (bytes) => shared.ensureBytes(bytes), log);
 
-  const store = openStore(config.store, loaded.configPath);
+  const store = openStore(config.store, loaded.configPath, loaded.secrets);
   const ledger = new UsageLedger(store, log);
   const flushIntervalMs = config.governance?.flush_interval_secs !== undefined ? config.governance.flush_interval_secs * 1000 : 5_000;
   ledger.startFlushing(flushIntervalMs);
@@ -97,6 +98,9 @@ export async function boot(opts: BootOptions): Promise<void> {
     requestLogs.accept(records);
   };
   await workers.start(state.compiled);
+  // A shared store: what another node's admin calls change reaches this node's workers.
+  const peers = store.module === 'postgres' || store.module === 'valkey' ? new PeerSync(store, governance, log, peerPollIntervalMs(config.store)) : null;
+  await peers?.start();
   const health = new HealthScheduler(() => state.compiled, shared, workers, log);
   health.start();
 
@@ -104,6 +108,7 @@ export async function boot(opts: BootOptions): Promise<void> {
   const auditSink = new DurableAuditSink(store, log);
   await auditSink.attach();
   const audit = new AuditLog(auditSink);
+  auditSink.backlog = () => audit.oldestFirst();
 
   const admin = parseListenAddress(config.admin_listen);
   const startedAtSecs = Math.floor(Date.now() / 1000);
@@ -130,6 +135,7 @@ export async function boot(opts: BootOptions): Promise<void> {
     await workers.drain(Date.now() + drainMs);
     await requestLogs.flushed();
     tlsListener?.close();
+    await peers?.stop();
     await ledger.stop();
     await governance.snapshots.stop();
     await trips.stop();

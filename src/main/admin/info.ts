@@ -26,6 +26,9 @@ export const InfoView = Type.Object(
     config_version: Type.Integer({ minimum: 0, description: '0 at boot, +1 per API config apply; process-local.' }),
     safe_mode: Type.Boolean({ description: 'Booted with --safe-mode (the overlay is ignored).' }),
     workers: Type.Integer({ minimum: 0, description: 'Worker threads listening now.' }),
+    audit_durable: Type.Union([Type.Literal('writer'), Type.Literal('standby'), Type.Literal('none')], {
+      description: "`writer`: this node writes the store's durable audit log; `standby`: another node does (this one keeps its ring and takes over when that writer's lease lapses); `none`: no durable log (memory store, or the lease could not be taken).",
+    }),
   },
   { title: 'InfoView' },
 );
@@ -42,6 +45,7 @@ function infoView(ctx: AdminContext): Static<typeof InfoView> {
     config_version: ctx.config.version,
     safe_mode: ctx.config.safeMode,
     workers: ctx.workers.liveCount(),
+    audit_durable: ctx.audit.durableState(),
   };
 }
 

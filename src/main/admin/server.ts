@@ -8,6 +8,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AdminContext } from './context.js';
 import { authenticateAdmin, authorize } from './guard.js';
+import { StoreUnavailableError } from '../store/store-unavailable.js';
 import { AdminError, type AdminCall, type AdminPrincipal, type AdminReply, type AdminRoute } from './route.js';
 import { ADMIN_ROUTES } from './routes.js';
 import { checkBody, checkParams, checkQuery } from './validate.js';
@@ -136,6 +137,12 @@ export function startAdminServer(ctx: AdminContext, host: string, port: number):
         return;
       }
       ctx.log.error({ err: err.message }, 'admin request failed');
+      // A shared store that is down: 503 with a message that says so (never a secret: URLs are not in it).
+      if (err instanceof StoreUnavailableError) {
+        if (!res.headersSent) sendError(res, new AdminError(503, 'internal', `${err.message}; retry once it is back`));
+        else res.destroy();
+        return;
+      }
       if (!res.headersSent) sendError(res, new AdminError(500, 'internal', 'internal error'));
       else res.destroy();
     });

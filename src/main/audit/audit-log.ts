@@ -53,6 +53,21 @@ export class AuditLog {
     return { items, more: false };
   }
 
+  /** `writer`: this process writes the store's durable log; `standby`: another process does; `none`: no durable log. */
+  durableState(): 'writer' | 'standby' | 'none' {
+    if (this.sink === null) return 'none';
+    if (this.sink.isAttached) return 'writer';
+    return this.sink.writer !== null ? 'standby' : 'none';
+  }
+
+  /** The ring oldest first (a durable sink taking over writes them). */
+  oldestFirst(): AuditEntry[] {
+    const n = this.ring.length;
+    const out: AuditEntry[] = [];
+    for (let i = 0; i < n; i++) out.push(this.ring[(this.head + i) % n]!);
+    return out;
+  }
+
   get size(): number {
     return this.ring.length;
   }

@@ -11,7 +11,7 @@ export async function runAuditVerify(opts: { configPath: string }, out: NodeJS.W
     err.write(`gateway audit verify: cannot read the store settings from ${loaded.configPath}: ${loaded.errors[0] ?? 'invalid config'}\n`);
     return 1;
   }
-  const store = openStore(loaded.config.store, loaded.configPath);
+  const store = openStore(loaded.config.store, loaded.configPath, loaded.secrets);
   try {
     if (!store.durableAudit) {
       err.write(`gateway audit verify: the ${store.module} store keeps no durable audit log (GET /audit serves the in-memory ring)\n`);

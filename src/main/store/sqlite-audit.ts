@@ -31,7 +31,7 @@ CREATE TABLE IF NOT EXISTS audit_writer (
 );`;
 
 /** A holder on this host whose pid is gone left a stale lease (a crash): it may be taken at once. */
-function holderAlive(holder: AuditWriterHolder): boolean {
+export function holderAlive(holder: AuditWriterHolder): boolean {
   if (holder.host !== hostname()) return true;
   try {
     process.kill(holder.pid, 0);

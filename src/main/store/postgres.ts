@@ -1,0 +1,395 @@
+// The postgres store (pg): one store shared by several gateway nodes. A pool of connections,
+// named (prepared) statements, the schema from numbered migrations applied at first use under
+// an advisory lock. Every multi-row write is one statement or one transaction: a flush lands
+// whole or not at all. Counts are BIGINT and read back as numbers (exact below 2^53).
+import pg from 'pg';
+import { hostname } from 'node:os';
+import { Store, accumulateKeyUsage, accumulateUsage, keyUsageKey, usageKey, type BreakerTripRow, type UsageRow } from './store.js';
+import type { CounterRow, GovernanceRecords, GroupRecord, KeyRecord, KeyUsageRow, Revocation } from './records.js';
+import type { AuditEntry, AuditWriterHolder, RunHead, StoredAuditEntry } from '../audit/store-records.js';
+import { migrate } from './postgres-schema.js';
+import { holderAlive } from './sqlite-audit.js';
+import type { ConnectionOptions } from 'node:tls';
+import type { ChangeFeed } from './peer-sync.js';
+import { StoreUnavailableError, isPostgresUnavailable } from './store-unavailable.js';
+
+/** One channel for every schema; the payload names the schema, so nodes of other deployments ignore it. */
+const CHANGES_CHANNEL = 'gateway_changes';
+const NOTIFY = `SELECT pg_notify('${CHANGES_CHANNEL}', current_schema())`;
+
+export interface PostgresSettings {
+  /** A libpq URL (`postgres://user@host:5432/db`); the password may come separately. */
+  url: string;
+  password?: string;
+  /** The schema the tables live in (created when missing). */
+  schema: string;
+  poolMax: number;
+  connectTimeoutMs: number;
+  /** Each statement's ceiling, so an admin call on a stalled store answers instead of hanging. */
+  statementTimeoutMs: number;
+  tls?: ConnectionOptions | undefined;
+}
+
+const BIGINT_OID = 20;
+const NUMERIC_TYPES = {
+  getTypeParser: ((oid: number, format?: string) =>
+    oid === BIGINT_OID ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
+};
+
+const USAGE_UPSERT = `
+INSERT INTO usage_daily AS u (day, pool, lane, provider, tokens_input, tokens_output, tokens_cache_read, tokens_cache_creation, requests, truncated)
+SELECT * FROM unnest($1::int[], $2::text[], $3::text[], $4::text[], $5::int8[], $6::int8[], $7::int8[], $8::int8[], $9::int8[], $10::int8[])
+ON CONFLICT (day, pool, lane, provider) DO UPDATE SET
+  tokens_input = u.tokens_input + excluded.tokens_input,
+  tokens_output = u.tokens_output + excluded.tokens_output,
+  tokens_cache_read = u.tokens_cache_read + excluded.tokens_cache_read,
+  tokens_cache_creation = u.tokens_cache_creation + excluded.tokens_cache_creation,
+  requests = u.requests + excluded.requests,
+  truncated = u.truncated + excluded.truncated`;
+
+const USAGE_SELECT_DAY = `
+SELECT day, pool, lane, provider, tokens_input AS "tokensInput", tokens_output AS "tokensOutput",
+  tokens_cache_read AS "tokensCacheRead", tokens_cache_creation AS "tokensCacheCreation", requests, truncated
+FROM usage_daily WHERE day = $1 ORDER BY pool, lane, provider`;
+
+const KEY_USAGE_UPSERT = `
+INSERT INTO usage_key_daily AS u (day, key_id, model, provider, tokens_input, tokens_output, tokens_cache_read, tokens_cache_creation, requests)
+SELECT * FROM unnest($1::int[], $2::text[], $3::text[], $4::text[], $5::int8[], $6::int8[], $7::int8[], $8::int8[], $9::int8[])
+ON CONFLICT (day, key_id, model, provider) DO UPDATE SET
+  tokens_input = u.tokens_input + excluded.tokens_input,
+  tokens_output = u.tokens_output + excluded.tokens_output,
+  tokens_cache_read = u.tokens_cache_read + excluded.tokens_cache_read,
+  tokens_cache_creation = u.tokens_cache_creation + excluded.tokens_cache_creation,
+  requests = u.requests + excluded.requests`;
+
+const KEY_USAGE_SELECT_DAY = `
+SELECT day, key_id AS "keyId", model, provider, tokens_input AS "tokensInput", tokens_output AS "tokensOutput",
+  tokens_cache_read AS "tokensCacheRead", tokens_cache_creation AS "tokensCacheCreation", requests
+FROM usage_key_daily WHERE day = $1 ORDER BY key_id, model, provider`;
+
+// Takes the lease when free, expired or ours; answers the row as it stands after, so a row
+// owned by someone else says who holds it. The store's clock decides expiry: nodes' clocks may differ.
+const LEASE_ACQUIRE = `
+INSERT INTO audit_writer AS w (id, owner, pid, host, expires_at_ms)
+VALUES (1, $1, $2, $3, (extract(epoch FROM clock_timestamp()) * 1000)::int8 + $4)
+ON CONFLICT (id) DO UPDATE SET owner = excluded.owner, pid = excluded.pid, host = excluded.host, expires_at_ms = excluded.expires_at_ms
+  WHERE w.owner = excluded.owner OR w.expires_at_ms < (extract(epoch FROM clock_timestamp()) * 1000)::int8 OR w.owner = $5
+RETURNING owner`;
+
+function ignore(): void {}
+
+export class PostgresStore extends Store implements ChangeFeed {
+  readonly module = 'postgres';
+  readonly durableAudit = true;
+  private readonly pool: pg.Pool;
+  private ready: Promise<void> | null = null;
+  /** Audit appends, in call order: appendAudit is synchronous in the interface, the write is not. */
+  private auditChain: Promise<void> = Promise.resolve();
+  /** Appends the store refused (the durable sink logs what it can see; this counts the rest). */
+  auditWriteFailures = 0;
+
+  constructor(readonly settings: PostgresSettings) {
+    super();
+    this.pool = new pg.Pool({
+      connectionString: settings.url,
+      ...(settings.password !== undefined ? { password: settings.password } : {}),
+      max: settings.poolMax,
+      connectionTimeoutMillis: settings.connectTimeoutMs,
+      statement_timeout: settings.statementTimeoutMs,
+      query_timeout: settings.statementTimeoutMs + 1_000,
+      options: `-c search_path=${settings.schema}`,
+      types: NUMERIC_TYPES,
+      ...(settings.tls !== undefined ? { ssl: settings.tls } : {}),
+    });
+    // An idle client whose server went away emits here; without a listener the process dies.
+    this.pool.on('error', () => undefined);
+  }
+
+  /** The schema is migrated before the first statement; a failed attempt is retried next call. */
+  private init(): Promise<void> {
+    if (this.ready === null) {
+      this.ready = (async () => {
+        const client = await this.pool.connect();
+        // A checked-out client's socket error is emitted on it: unhandled, it would end the process.
+        client.on('error', ignore);
+        let failed: Error | undefined;
+        try {
+          await migrate(client, this.settings.schema);
+        } catch (err) {
+          failed = err as Error;
+          throw err;
+        } finally {
+          client.off('error', ignore);
+          client.release(failed);
+        }
+      })().catch((err: Error) => {
+        this.ready = null;
+        throw isPostgresUnavailable(err) ? new StoreUnavailableError('postgres', err) : err;
+      });
+    }
+    return this.ready;
+  }
+
+  private async query<R extends pg.QueryResultRow>(name: string, text: string, values: unknown[] = []): Promise<R[]> {
+    try {
+      await this.init();
+      return (await this.pool.query<R>({ name, text, values })).rows;
+    } catch (err) {
+      throw this.classify(err);
+    }
+  }
+
+  private classify(err: unknown): Error {
+    return isPostgresUnavailable(err) && !(err instanceof StoreUnavailableError) ? new StoreUnavailableError('postgres', err as Error) : (err as Error);
+  }
+
+  private async transaction(work: (client: pg.PoolClient) => Promise<void>): Promise<void> {
+    try {
+      await this.runTransaction(work);
+    } catch (err) {
+      throw this.classify(err);
+    }
+  }
+
+  private async runTransaction(work: (client: pg.PoolClient) => Promise<void>): Promise<void> {
+    await this.init();
+    const client = await this.pool.connect();
+    client.on('error', ignore);
+    let broken: Error | undefined;
+    try {
+      await client.query('BEGIN');
+      await work(client);
+      await client.query('COMMIT');
+    } catch (err) {
+      // A connection-level failure discards the client instead of handing it to the next caller.
+      if (isPostgresUnavailable(err)) broken = err as Error;
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw err;
+    } finally {
+      client.off('error', ignore);
+      client.release(broken);
+    }
+  }
+
+  // --- usage ---
+
+  protected async addUsageRows(rows: UsageRow[]): Promise<void> {
+    // One statement per flush; rows repeating a key are summed first (ON CONFLICT touches a row once).
+    const merged = new Map<string, UsageRow>();
+    for (const row of rows) {
+      const have = merged.get(usageKey(row));
+      if (have === undefined) merged.set(usageKey(row), { ...row });
+      else accumulateUsage(have, row);
+    }
+    const m = [...merged.values()];
+    await this.query('usage-upsert', USAGE_UPSERT, [
+      m.map((r) => r.day), m.map((r) => r.pool), m.map((r) => r.lane), m.map((r) => r.provider),
+      m.map((r) => r.tokensInput), m.map((r) => r.tokensOutput), m.map((r) => r.tokensCacheRead),
+      m.map((r) => r.tokensCacheCreation), m.map((r) => r.requests), m.map((r) => r.truncated),
+    ]);
+  }
+
+  protected async readUsageDay(day: number): Promise<UsageRow[]> {
+    return this.query<UsageRow>('usage-select-day', USAGE_SELECT_DAY, [day]);
+  }
+
+  protected async addKeyUsageRows(rows: KeyUsageRow[]): Promise<void> {
+    const merged = new Map<string, KeyUsageRow>();
+    for (const row of rows) {
+      const have = merged.get(keyUsageKey(row));
+      if (have === undefined) merged.set(keyUsageKey(row), { ...row });
+      else accumulateKeyUsage(have, row);
+    }
+    const m = [...merged.values()];
+    await this.query('key-usage-upsert', KEY_USAGE_UPSERT, [
+      m.map((r) => r.day), m.map((r) => r.keyId), m.map((r) => r.model), m.map((r) => r.provider),
+      m.map((r) => r.tokensInput), m.map((r) => r.tokensOutput), m.map((r) => r.tokensCacheRead),
+      m.map((r) => r.tokensCacheCreation), m.map((r) => r.requests),
+    ]);
+  }
+
+  protected async readKeyUsageDay(day: number): Promise<KeyUsageRow[]> {
+    return this.query<KeyUsageRow>('key-usage-select-day', KEY_USAGE_SELECT_DAY, [day]);
+  }
+
+  // --- governance ---
+
+  protected async readGovernance(): Promise<GovernanceRecords> {
+    const [keys, groups, revocations, counters] = await Promise.all([
+      this.query<{ record: KeyRecord }>('gov-keys', 'SELECT record FROM gov_keys ORDER BY id'),
+      this.query<{ record: GroupRecord }>('gov-groups', 'SELECT record FROM gov_groups ORDER BY name'),
+      this.query<Revocation>('gov-revocations', 'SELECT id, expires_at, revoked_at FROM gov_revocations ORDER BY id'),
+      this.query<CounterRow>('gov-counters', 'SELECT holder, words FROM gov_counters ORDER BY holder'),
+    ]);
+    return { keys: keys.map((r) => r.record), groups: groups.map((r) => r.record), revocations, counters };
+  }
+
+  protected async writeKey(key: KeyRecord): Promise<void> {
+    await this.transaction(async (c) => {
+      await c.query({ name: 'gov-put-key', text: 'INSERT INTO gov_keys (id, record) VALUES ($1, $2) ON CONFLICT (id) DO UPDATE SET record = excluded.record', values: [key.id, JSON.stringify(key)] });
+      await c.query({ name: 'gov-notify', text: NOTIFY });
+    });
+  }
+
+  protected async writeRevocation(r: Revocation): Promise<void> {
+    await this.transaction(async (c) => {
+      await c.query({ name: 'gov-delete-key', text: 'DELETE FROM gov_keys WHERE id = $1', values: [r.id] });
+      await c.query({ name: 'gov-delete-counters', text: 'DELETE FROM gov_counters WHERE holder = $1', values: [`key:${r.id}`] });
+      await c.query({
+        name: 'gov-put-revocation',
+        text: 'INSERT INTO gov_revocations (id, expires_at, revoked_at) VALUES ($1, $2, $3) ON CONFLICT (id) DO UPDATE SET expires_at = excluded.expires_at, revoked_at = excluded.revoked_at',
+        values: [r.id, r.expires_at, r.revoked_at],
+      });
+      await c.query({ name: 'gov-notify', text: NOTIFY });
+    });
+  }
+
+  protected async writeGroup(group: GroupRecord): Promise<void> {
+    await this.transaction(async (c) => {
+      await c.query({ name: 'gov-put-group', text: 'INSERT INTO gov_groups (name, record) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET record = excluded.record', values: [group.name, JSON.stringify(group)] });
+      await c.query({ name: 'gov-notify', text: NOTIFY });
+    });
+  }
+
+  protected async removeGroup(name: string): Promise<void> {
+    await this.transaction(async (c) => {
+      await c.query({ name: 'gov-delete-group', text: 'DELETE FROM gov_groups WHERE name = $1', values: [name] });
+      await c.query({ name: 'gov-delete-counters', text: 'DELETE FROM gov_counters WHERE holder = $1', values: [`group:${name}`] });
+      await c.query({ name: 'gov-notify', text: NOTIFY });
+    });
+  }
+
+  protected async writeCounters(rows: CounterRow[]): Promise<void> {
+    await this.transaction(async (c) => {
+      const drop = rows.filter((r) => r.words === null).map((r) => r.holder);
+      const put = rows.filter((r) => r.words !== null);
+      if (drop.length > 0) await c.query({ name: 'gov-drop-counters', text: 'DELETE FROM gov_counters WHERE holder = ANY($1::text[])', values: [drop] });
+      if (put.length > 0) {
+        await c.query({
+          name: 'gov-put-counters',
+          text: `INSERT INTO gov_counters (holder, words) SELECT h, w::jsonb FROM unnest($1::text[], $2::text[]) AS t(h, w)
+                 ON CONFLICT (holder) DO UPDATE SET words = excluded.words`,
+          values: [put.map((r) => r.holder), put.map((r) => JSON.stringify(r.words))],
+        });
+      }
+    });
+  }
+
+  // --- breaker trips ---
+
+  protected async writeBreakerTrips(rows: BreakerTripRow[]): Promise<void> {
+    await this.query(
+      'trips-upsert',
+      `INSERT INTO breaker_trips (pool, lane, trip_count, last_trip_at) SELECT * FROM unnest($1::text[], $2::text[], $3::int8[], $4::int8[])
+       ON CONFLICT (pool, lane) DO UPDATE SET trip_count = excluded.trip_count, last_trip_at = excluded.last_trip_at`,
+      [rows.map((r) => r.pool), rows.map((r) => r.lane), rows.map((r) => r.tripCount), rows.map((r) => r.lastTripAt)],
+    );
+  }
+
+  protected async readBreakerTrips(): Promise<BreakerTripRow[]> {
+    return this.query<BreakerTripRow>(
+      'trips-select',
+      'SELECT pool, lane, trip_count AS "tripCount", last_trip_at AS "lastTripAt" FROM breaker_trips ORDER BY pool, lane',
+    );
+  }
+
+  // --- audit ---
+
+  async acquireAuditWriter(owner: string, pid: number, ttlMs: number): Promise<AuditWriterHolder | null> {
+    const take = async (steal: string): Promise<boolean> =>
+      (await this.query<{ owner: string }>('audit-lease', LEASE_ACQUIRE, [owner, pid, hostname(), ttlMs, steal])).length > 0;
+    if (await take('')) return null;
+    const [holder] = await this.query<AuditWriterHolder>('audit-lease-holder', 'SELECT owner, pid, host FROM audit_writer WHERE id = 1');
+    if (holder === undefined) return (await take('')) ? null : { owner: '?', pid: 0, host: '?' };
+    // A holder on this host whose pid is gone crashed: its lease is taken at once.
+    if (!holderAlive(holder) && (await take(holder.owner))) return null;
+    return holder;
+  }
+
+  async releaseAuditWriter(owner: string): Promise<void> {
+    await this.auditChain;
+    await this.query('audit-release', 'DELETE FROM audit_writer WHERE id = 1 AND owner = $1', [owner]);
+  }
+
+  appendAudit(run: string, e: AuditEntry): void {
+    this.auditChain = this.auditChain
+      .then(() =>
+        this.transaction(async (c) => {
+          await c.query({
+            name: 'audit-insert',
+            text: 'INSERT INTO audit_log (run, seq, ts, action, resource, outcome, principal, prev_hash, hash) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)',
+            values: [run, e.seq, e.ts, e.action, e.resource, e.outcome, e.principal, e.prev_hash, e.hash],
+          });
+          await c.query({
+            name: 'audit-head',
+            text: 'INSERT INTO audit_runs (run, last_seq, last_hash) VALUES ($1, $2, $3) ON CONFLICT (run) DO UPDATE SET last_seq = excluded.last_seq, last_hash = excluded.last_hash',
+            values: [run, e.seq, e.hash],
+          });
+        }),
+      )
+      .catch(() => {
+        this.auditWriteFailures++;
+      });
+  }
+
+  async readAuditLog(): Promise<{ rows: StoredAuditEntry[]; heads: RunHead[] }> {
+    await this.auditChain;
+    const rows = await this.query<StoredAuditEntry>(
+      'audit-read',
+      'SELECT id AS position, run, seq, ts, action, resource, outcome, principal, prev_hash, hash FROM audit_log ORDER BY id',
+    );
+    const heads = await this.query<RunHead>('audit-heads', 'SELECT run, last_seq AS seq, last_hash AS hash FROM audit_runs');
+    return { rows, heads };
+  }
+
+  // --- change feed (several nodes) ---
+
+  /** LISTEN on a connection of its own, re-established with backoff when the server goes away. */
+  async watchChanges(onChange: () => void): Promise<() => Promise<void>> {
+    await this.init();
+    let client: pg.Client | null = null;
+    let stopped = false;
+    let retry: NodeJS.Timeout | null = null;
+    const connect = async (attempt: number): Promise<void> => {
+      const c = new pg.Client({
+        connectionString: this.settings.url,
+        ...(this.settings.password !== undefined ? { password: this.settings.password } : {}),
+        connectionTimeoutMillis: this.settings.connectTimeoutMs,
+        ...(this.settings.tls !== undefined ? { ssl: this.settings.tls } : {}),
+      });
+      const reconnect = (): void => {
+        if (stopped || client !== c) return;
+        client = null;
+        c.end().catch(() => undefined);
+        retry = setTimeout(() => void connect(attempt + 1).catch(() => undefined), Math.min(100 * 2 ** Math.min(attempt, 5), 2_000));
+        retry.unref();
+      };
+      client = c;
+      c.on('error', reconnect);
+      c.on('end', reconnect);
+      c.on('notification', (n) => {
+        if (n.payload === this.settings.schema) onChange();
+      });
+      try {
+        await c.connect();
+        await c.query(`LISTEN ${CHANGES_CHANNEL}`);
+        // What changed while this node was not listening is picked up now.
+        if (attempt > 0) onChange();
+      } catch (err) {
+        reconnect();
+        if (attempt === 0) throw err;
+      }
+    };
+    await connect(0);
+    return async () => {
+      stopped = true;
+      if (retry !== null) clearTimeout(retry);
+      await client?.end().catch(() => undefined);
+    };
+  }
+
+  protected async closeStore(): Promise<void> {
+    await this.auditChain;
+    await this.pool.end();
+  }
+}

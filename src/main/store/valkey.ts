@@ -1,0 +1,328 @@
+// The valkey (or Redis-protocol) store (iovalkey): one store shared by several gateway nodes.
+// Every key starts with the configured prefix. Records are JSON in hashes; usage is one hash
+// per UTC day whose fields are `<key parts>\0<metric>` counted with HINCRBY. Writes touching
+// several keys go in one MULTI (all or nothing, in order); commands are pipelined on one
+// connection, so the audit appends land in call order. The writer lease is a key with PX expiry
+// taken by a Lua compare-and-set.
+import { Redis, type RedisOptions } from 'iovalkey';
+import { hostname } from 'node:os';
+import type { ConnectionOptions } from 'node:tls';
+import { Store, type BreakerTripRow, type UsageRow } from './store.js';
+import type { CounterRow, GovernanceRecords, GroupRecord, KeyRecord, KeyUsageRow, Revocation } from './records.js';
+import type { AuditEntry, AuditWriterHolder, RunHead, StoredAuditEntry } from '../audit/store-records.js';
+import { holderAlive } from './sqlite-audit.js';
+import type { ChangeFeed } from './peer-sync.js';
+import { StoreUnavailableError } from './store-unavailable.js';
+
+export interface ValkeySettings {
+  /** `redis://[:password@]host:port[/db]` or `rediss://` for TLS. */
+  url: string;
+  password?: string;
+  /** Every key this store writes starts with it: several deployments may share one server. */
+  keyPrefix: string;
+  connectTimeoutMs: number;
+  /** A command's ceiling, so an admin call on a stalled store answers instead of hanging. */
+  commandTimeoutMs: number;
+  tls?: ConnectionOptions | undefined;
+}
+
+const USAGE_METRICS = ['tokensInput', 'tokensOutput', 'tokensCacheRead', 'tokensCacheCreation', 'requests', 'truncated'] as const;
+const KEY_USAGE_METRICS = ['tokensInput', 'tokensOutput', 'tokensCacheRead', 'tokensCacheCreation', 'requests'] as const;
+const SEP = '\u0000';
+
+// KEYS[1] the lease; ARGV owner, holder JSON, ttl, owner that may be displaced (dead) or ''.
+const LEASE_LUA = `
+local cur = redis.call('GET', KEYS[1])
+if cur then
+  local holder = cjson.decode(cur)
+  if holder.owner ~= ARGV[1] and holder.owner ~= ARGV[4] then return cur end
+end
+redis.call('SET', KEYS[1], ARGV[2], 'PX', tonumber(ARGV[3]))
+return false`;
+
+const RELEASE_LUA = `
+local cur = redis.call('GET', KEYS[1])
+if cur and cjson.decode(cur).owner == ARGV[1] then redis.call('DEL', KEYS[1]) end
+return 1`;
+
+export class ValkeyStore extends Store implements ChangeFeed {
+  readonly module = 'valkey';
+  readonly durableAudit = true;
+  readonly client: Redis;
+  private readonly k: {
+    keys: string; groups: string; revocations: string; counters: string; trips: string;
+    auditLog: string; auditRuns: string; auditWriter: string; usage: string; keyUsage: string; changes: string;
+  };
+  auditWriteFailures = 0;
+
+  constructor(readonly settings: ValkeySettings) {
+    super();
+    const p = settings.keyPrefix;
+    this.k = {
+      keys: `${p}gov:keys`, groups: `${p}gov:groups`, revocations: `${p}gov:revocations`, counters: `${p}gov:counters`,
+      trips: `${p}breaker:trips`, auditLog: `${p}audit:log`, auditRuns: `${p}audit:runs`, auditWriter: `${p}audit:writer`,
+      usage: `${p}usage:`, keyUsage: `${p}usage-key:`, changes: `${p}changes`,
+    };
+    const options: RedisOptions = {
+      connectTimeout: settings.connectTimeoutMs,
+      commandTimeout: settings.commandTimeoutMs,
+      // Fail a command at once while disconnected rather than queueing it without bound.
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 1,
+      lazyConnect: false,
+      // Reconnect with backoff, capped: the store coming back is picked up without a restart.
+      retryStrategy: (times) => Math.min(50 * 2 ** Math.min(times, 6), 2_000),
+      ...(settings.password !== undefined ? { password: settings.password } : {}),
+      ...(settings.tls !== undefined ? { tls: settings.tls } : {}),
+    };
+    this.client = new Redis(settings.url, options);
+    // Connection errors surface on the commands; an 'error' without a listener would kill the process.
+    this.client.on('error', () => undefined);
+  }
+
+  /** Waits for the first connection (commands fail fast while offline). */
+  private async connected(): Promise<void> {
+    if (this.client.status === 'ready') return;
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.client.off('ready', onReady);
+        reject(new StoreUnavailableError('valkey', new Error(`no connection to ${redactUrl(this.settings.url)} within ${this.settings.connectTimeoutMs} ms`)));
+      }, this.settings.connectTimeoutMs);
+      const onReady = (): void => {
+        clearTimeout(timer);
+        resolve();
+      };
+      this.client.once('ready', onReady);
+    });
+  }
+
+  private async exec(multi: ReturnType<Redis['multi']>): Promise<void> {
+    const results = await multi.exec().catch((err: Error) => {
+      // A reply error is a bad command (a bug); anything else is the connection.
+      throw err.name === 'ReplyError' ? err : new StoreUnavailableError('valkey', err);
+    });
+    if (results === null) throw new Error('valkey store: the transaction was aborted');
+    for (const [err] of results) if (err) throw err;
+  }
+
+  // --- usage ---
+
+  protected async addUsageRows(rows: UsageRow[]): Promise<void> {
+    await this.connected();
+    const multi = this.client.multi();
+    for (const row of rows) {
+      const base = `${row.pool}${SEP}${row.lane}${SEP}${row.provider}${SEP}`;
+      for (const m of USAGE_METRICS) if (row[m] !== 0) multi.hincrby(this.k.usage + row.day, base + m, row[m]);
+      // A zero row still exists afterwards, as in the other stores.
+      multi.hincrby(this.k.usage + row.day, base + 'requests', 0);
+    }
+    await this.exec(multi);
+  }
+
+  protected async readUsageDay(day: number): Promise<UsageRow[]> {
+    await this.connected();
+    const all = await this.client.hgetall(this.k.usage + day);
+    const rows = new Map<string, UsageRow>();
+    for (const [field, value] of Object.entries(all)) {
+      const [pool, lane, provider, metric] = field.split(SEP) as [string, string, string, (typeof USAGE_METRICS)[number]];
+      const id = `${pool}${SEP}${lane}${SEP}${provider}`;
+      let row = rows.get(id);
+      if (row === undefined) {
+        row = { day, pool, lane, provider, tokensInput: 0, tokensOutput: 0, tokensCacheRead: 0, tokensCacheCreation: 0, requests: 0, truncated: 0 };
+        rows.set(id, row);
+      }
+      row[metric] = Number(value);
+    }
+    return [...rows.values()].sort((a, b) => cmp(a.pool, b.pool) || cmp(a.lane, b.lane) || cmp(a.provider, b.provider));
+  }
+
+  protected async addKeyUsageRows(rows: KeyUsageRow[]): Promise<void> {
+    await this.connected();
+    const multi = this.client.multi();
+    for (const row of rows) {
+      const base = `${row.keyId}${SEP}${row.model}${SEP}${row.provider}${SEP}`;
+      for (const m of KEY_USAGE_METRICS) if (row[m] !== 0) multi.hincrby(this.k.keyUsage + row.day, base + m, row[m]);
+      multi.hincrby(this.k.keyUsage + row.day, base + 'requests', 0);
+    }
+    await this.exec(multi);
+  }
+
+  protected async readKeyUsageDay(day: number): Promise<KeyUsageRow[]> {
+    await this.connected();
+    const all = await this.client.hgetall(this.k.keyUsage + day);
+    const rows = new Map<string, KeyUsageRow>();
+    for (const [field, value] of Object.entries(all)) {
+      const [keyId, model, provider, metric] = field.split(SEP) as [string, string, string, (typeof KEY_USAGE_METRICS)[number]];
+      const id = `${keyId}${SEP}${model}${SEP}${provider}`;
+      let row = rows.get(id);
+      if (row === undefined) {
+        row = { day, keyId, model, provider, tokensInput: 0, tokensOutput: 0, tokensCacheRead: 0, tokensCacheCreation: 0, requests: 0 };
+        rows.set(id, row);
+      }
+      row[metric] = Number(value);
+    }
+    return [...rows.values()].sort((a, b) => cmp(a.keyId, b.keyId) || cmp(a.model, b.model) || cmp(a.provider, b.provider));
+  }
+
+  // --- governance ---
+
+  protected async readGovernance(): Promise<GovernanceRecords> {
+    await this.connected();
+    const results = await this.client.pipeline().hgetall(this.k.keys).hgetall(this.k.groups).hgetall(this.k.revocations).hgetall(this.k.counters).exec();
+    if (results === null) throw new Error('valkey store: the read was aborted');
+    for (const [err] of results) if (err) throw err;
+    const [keys, groups, revocations, counters] = results.map(([, v]) => v as Record<string, string>) as [
+      Record<string, string>, Record<string, string>, Record<string, string>, Record<string, string>,
+    ];
+    const sorted = (m: Record<string, string>): string[] => Object.keys(m).sort(cmp).map((k) => m[k]!);
+    return {
+      keys: sorted(keys).map((v) => JSON.parse(v) as KeyRecord),
+      groups: sorted(groups).map((v) => JSON.parse(v) as GroupRecord),
+      revocations: sorted(revocations).map((v) => JSON.parse(v) as Revocation),
+      counters: Object.keys(counters).sort(cmp).map((holder) => ({ holder, words: JSON.parse(counters[holder]!) as string[] })),
+    };
+  }
+
+  protected async writeKey(key: KeyRecord): Promise<void> {
+    await this.connected();
+    await this.exec(this.client.multi().hset(this.k.keys, key.id, JSON.stringify(key)).publish(this.k.changes, 'keys'));
+  }
+
+  protected async writeRevocation(r: Revocation): Promise<void> {
+    await this.connected();
+    const revocation: Revocation = { id: r.id, expires_at: r.expires_at, revoked_at: r.revoked_at };
+    await this.exec(
+      this.client.multi().hdel(this.k.keys, r.id).hdel(this.k.counters, `key:${r.id}`).hset(this.k.revocations, r.id, JSON.stringify(revocation)).publish(this.k.changes, 'revocations'),
+    );
+  }
+
+  protected async writeGroup(group: GroupRecord): Promise<void> {
+    await this.connected();
+    await this.exec(this.client.multi().hset(this.k.groups, group.name, JSON.stringify(group)).publish(this.k.changes, 'groups'));
+  }
+
+  protected async removeGroup(name: string): Promise<void> {
+    await this.connected();
+    await this.exec(this.client.multi().hdel(this.k.groups, name).hdel(this.k.counters, `group:${name}`).publish(this.k.changes, 'groups'));
+  }
+
+  protected async writeCounters(rows: CounterRow[]): Promise<void> {
+    await this.connected();
+    const multi = this.client.multi();
+    for (const row of rows) {
+      if (row.words === null) multi.hdel(this.k.counters, row.holder);
+      else multi.hset(this.k.counters, row.holder, JSON.stringify(row.words));
+    }
+    await this.exec(multi);
+  }
+
+  // --- breaker trips ---
+
+  protected async writeBreakerTrips(rows: BreakerTripRow[]): Promise<void> {
+    await this.connected();
+    const multi = this.client.multi();
+    for (const r of rows) multi.hset(this.k.trips, `${r.pool}${SEP}${r.lane}`, JSON.stringify({ tripCount: r.tripCount, lastTripAt: r.lastTripAt }));
+    await this.exec(multi);
+  }
+
+  protected async readBreakerTrips(): Promise<BreakerTripRow[]> {
+    await this.connected();
+    const all = await this.client.hgetall(this.k.trips);
+    return Object.keys(all)
+      .sort(cmp)
+      .map((field) => {
+        const [pool, lane] = field.split(SEP) as [string, string];
+        const v = JSON.parse(all[field]!) as { tripCount: number; lastTripAt: number };
+        return { pool, lane, tripCount: v.tripCount, lastTripAt: v.lastTripAt };
+      });
+  }
+
+  // --- audit ---
+
+  async acquireAuditWriter(owner: string, pid: number, ttlMs: number): Promise<AuditWriterHolder | null> {
+    await this.connected();
+    const mine = JSON.stringify({ owner, pid, host: hostname() });
+    const take = async (displace: string): Promise<AuditWriterHolder | null> => {
+      const cur = (await this.client.eval(LEASE_LUA, 1, this.k.auditWriter, owner, mine, String(ttlMs), displace)) as string | null;
+      return cur === null ? null : (JSON.parse(cur) as AuditWriterHolder);
+    };
+    const holder = await take('');
+    if (holder === null) return null;
+    // A holder on this host whose pid is gone crashed: its lease is taken at once.
+    if (!holderAlive(holder)) return take(holder.owner);
+    return holder;
+  }
+
+  async releaseAuditWriter(owner: string): Promise<void> {
+    await this.connected();
+    await this.client.eval(RELEASE_LUA, 1, this.k.auditWriter, owner);
+  }
+
+  appendAudit(run: string, e: AuditEntry): void {
+    // One connection, pipelined: appends reach the server in call order without waiting here.
+    const entry = { run, seq: e.seq, ts: e.ts, action: e.action, resource: e.resource, outcome: e.outcome, principal: e.principal, prev_hash: e.prev_hash, hash: e.hash };
+    this.client
+      .multi()
+      .rpush(this.k.auditLog, JSON.stringify(entry))
+      .hset(this.k.auditRuns, run, JSON.stringify({ seq: e.seq, hash: e.hash }))
+      .exec()
+      .then(
+        (results) => {
+          if (results === null || results.some(([err]) => err)) this.auditWriteFailures++;
+        },
+        () => {
+          this.auditWriteFailures++;
+        },
+      );
+  }
+
+  async readAuditLog(): Promise<{ rows: StoredAuditEntry[]; heads: RunHead[] }> {
+    await this.connected();
+    // Same connection as the appends: this read is answered after every append issued before it.
+    const [log, runs] = await Promise.all([this.client.lrange(this.k.auditLog, 0, -1), this.client.hgetall(this.k.auditRuns)]);
+    const rows = log.map((json, i) => ({ ...(JSON.parse(json) as Omit<StoredAuditEntry, 'position'>), position: i + 1 }));
+    const heads = Object.entries(runs).map(([run, v]) => ({ run, ...(JSON.parse(v) as { seq: number; hash: string }) }));
+    return { rows, heads };
+  }
+
+  // --- change feed (several nodes) ---
+
+  /** SUBSCRIBE on a connection of its own; iovalkey re-subscribes after a reconnect. */
+  async watchChanges(onChange: () => void): Promise<() => Promise<void>> {
+    await this.connected();
+    const sub = this.client.duplicate({ enableOfflineQueue: true, commandTimeout: undefined });
+    sub.on('error', () => undefined);
+    sub.on('message', (channel: string) => {
+      if (channel === this.k.changes) onChange();
+    });
+    // What changed while this node was not subscribed is picked up after a reconnect.
+    let first = true;
+    sub.on('ready', () => {
+      if (!first) onChange();
+      first = false;
+    });
+    await sub.subscribe(this.k.changes);
+    return async () => {
+      await sub.quit().catch(() => sub.disconnect());
+    };
+  }
+
+  protected async closeStore(): Promise<void> {
+    await this.client.quit().catch(() => this.client.disconnect());
+  }
+}
+
+function cmp(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** The URL without its password, for messages. */
+export function redactUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password !== '') u.password = '***';
+    return u.toString();
+  } catch {
+    return '(unparseable url)';
+  }
+}

@@ -1,0 +1,61 @@
+// A TCP proxy on 127.0.0.1 whose faults the test sets: `pass` forwards, `cut` drops every
+// connection and refuses new ones (the store gone), `delay` holds each chunk for `delayMs`,
+// `reset` resets the open connections once (RST) and goes on forwarding new ones.
+import net from 'node:net';
+
+export type FaultMode = 'pass' | 'cut' | 'delay';
+
+export interface FaultProxy {
+  port: number;
+  set(mode: FaultMode, delayMs?: number): void;
+  /** RST every open connection (new ones are forwarded as the mode says). */
+  reset(): void;
+  close(): Promise<void>;
+}
+
+export async function startFaultProxy(targetPort: number, targetHost = '127.0.0.1'): Promise<FaultProxy> {
+  let mode: FaultMode = 'pass';
+  let delayMs = 0;
+  const open = new Set<net.Socket>();
+  const relay = (from: net.Socket, to: net.Socket): void => {
+    from.on('data', (chunk) => {
+      if (mode === 'delay') setTimeout(() => to.write(chunk), delayMs);
+      else if (mode === 'pass') to.write(chunk);
+    });
+    from.on('close', () => to.destroy());
+    from.on('error', () => to.destroy());
+  };
+  const server = net.createServer((client) => {
+    if (mode === 'cut') {
+      client.resetAndDestroy();
+      return;
+    }
+    const upstream = net.connect(targetPort, targetHost);
+    open.add(client);
+    open.add(upstream);
+    client.on('close', () => open.delete(client));
+    upstream.on('close', () => open.delete(upstream));
+    relay(client, upstream);
+    relay(upstream, client);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as net.AddressInfo).port;
+  const resetAll = (): void => {
+    for (const s of open) s.resetAndDestroy();
+    open.clear();
+  };
+  return {
+    port,
+    set(next, ms = 0) {
+      mode = next;
+      delayMs = ms;
+      if (next === 'cut') resetAll();
+    },
+    reset: resetAll,
+    close: () =>
+      new Promise<void>((resolve) => {
+        resetAll();
+        server.close(() => resolve());
+      }),
+  };
+}

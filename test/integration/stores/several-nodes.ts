@@ -1,0 +1,129 @@
+// Two gateway processes on one shared store (postgres or valkey): a key minted on A works on
+// B; a DELETE on A makes B refuse within the stated bound (measured and printed); a group
+// PATCH on B applies on A; usage from both nodes sums in GET /usage on either.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { Agent, request } from 'undici';
+import { startMockProvider, type MockServer } from '../../../src/mock/server.js';
+import { SecretWitness, startGoverned, stopGoverned, type Governed } from '../governance/harness.js';
+import { createBackend, type StoreBackend } from '../../helpers/store-backends.js';
+import { verifyAuditLog } from '../../../src/main/audit/verify.js';
+
+/** The stated bound without notifications is the poll interval; with them, under 1 s. */
+const POLL_INTERVAL_MS = 2_000;
+
+export function severalNodes(module: 'postgres' | 'valkey'): void {
+  describe(`two gateway processes on one ${module} store`, () => {
+    let mock: MockServer;
+    let backend: StoreBackend;
+    let a: Governed;
+    let b: Governed;
+    const witness = new SecretWitness();
+    const agent = new Agent({ connections: 16 });
+
+    before(async () => {
+      backend = await createBackend(module);
+      mock = await startMockProvider({ port: 0 });
+      const store = backend.config();
+      const over = { store: { ...store, settings: { ...store.settings, poll_interval_ms: POLL_INTERVAL_MS } }, governance: { flush_interval_secs: 0.5 } };
+      a = await startGoverned(mock.url, witness, { workers: 1, over });
+      b = await startGoverned(mock.url, witness, { workers: 1, over });
+    });
+    after(async () => {
+      await agent.close();
+      await stopGoverned(a, witness);
+      await stopGoverned(b, witness);
+      await mock?.close();
+      await backend?.cleanup();
+    });
+
+    async function chat(g: Governed, secret: string): Promise<number> {
+      const res = await request(`${g.gw.url}/v1/chat/completions`, {
+        method: 'POST',
+        dispatcher: agent,
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${secret}` },
+        body: JSON.stringify({ model: 'default', messages: [{ role: 'user', content: 'hi' }] }),
+      });
+      await res.body.dump();
+      return res.statusCode;
+    }
+
+    /** Milliseconds until `check` holds, polled every 20 ms; fails past `limitMs`. */
+    async function until(what: string, limitMs: number, check: () => Promise<boolean>): Promise<number> {
+      const start = performance.now();
+      for (;;) {
+        if (await check()) return performance.now() - start;
+        if (performance.now() - start > limitMs) assert.fail(`${what}: not within ${limitMs} ms`);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    }
+
+    it('a key minted on A works on B; a DELETE on A makes B refuse within the bound', async () => {
+      const key = await a.admin.mint({ name: 'cross-node' });
+      assert.equal(await chat(a, key.secret), 200);
+      const seenMs = await until('the minted key verifying on B', POLL_INTERVAL_MS + 1_000, async () => (await chat(b, key.secret)) === 200);
+      await a.admin.ok('DELETE', `/keys/${key.id}`);
+      assert.equal(await chat(a, key.secret), 401, 'A refuses at once');
+      const refusedMs = await until('B refusing the revoked key', POLL_INTERVAL_MS + 1_000, async () => (await chat(b, key.secret)) === 401);
+      console.log(`# ${module}: mint on A verified on B after ${seenMs.toFixed(0)} ms; revocation on A refused on B after ${refusedMs.toFixed(0)} ms (bound: < 1 s with notifications, < ${POLL_INTERVAL_MS} ms by polling)`);
+    });
+
+    it('a group PATCH on B applies on A', async () => {
+      await a.admin.ok('POST', '/groups', { name: 'cap' });
+      const key = await a.admin.mint({ name: 'capped', group: 'cap' });
+      await until('the group reaching B', POLL_INTERVAL_MS + 1_000, async () => (await b.admin.call('GET', '/groups/cap')).status === 200);
+      await b.admin.ok('PATCH', '/groups/cap', { limits: [{ metric: 'requests', window: 'day', max: 1 }] });
+      await until('the PATCH reaching A', POLL_INTERVAL_MS + 1_000, async () => (await a.admin.ok('GET', '/groups/cap')).limits?.length === 1);
+      assert.equal(await chat(a, key.secret), 200);
+      assert.equal(await chat(a, key.secret), 429, 'the cap set on B applies on A');
+    });
+
+    it('usage from both nodes sums in GET /usage on either', async () => {
+      const key = await a.admin.mint({ name: 'both' });
+      await until('the key reaching B', POLL_INTERVAL_MS + 1_000, async () => (await chat(b, key.secret)) === 200);
+      for (let i = 0; i < 3; i++) assert.equal(await chat(a, key.secret), 200);
+      for (let i = 0; i < 4; i++) assert.equal(await chat(b, key.secret), 200);
+      // 1 (the probe on B) + 3 on A + 4 on B, once both nodes flushed (metering each second, store each 0.5 s).
+      const requestsOf = async (g: Governed): Promise<number> => {
+        const usage = await g.admin.ok('GET', '/usage');
+        return (usage.by_key as Array<{ key_id?: string; id?: string; requests: number }>).filter((r) => (r.key_id ?? r.id) === key.id).reduce((n, r) => n + r.requests, 0);
+      };
+      await until('both nodes flushing', 10_000, async () => (await requestsOf(a)) === 8 && (await requestsOf(b)) === 8);
+    });
+
+    it('a cap under concurrent load split over both nodes admits at most N x cap (per-node counters)', async () => {
+      const CAP = 10;
+      await a.admin.ok('POST', '/groups', { name: 'split-cap', limits: [{ metric: 'requests', window: 'day', max: CAP }] });
+      const key = await a.admin.mint({ name: 'split', group: 'split-cap' });
+      await until('the key reaching B', POLL_INTERVAL_MS + 1_000, async () => (await b.admin.call('GET', `/keys/${key.id}`)).status === 200);
+      const results = await Promise.all(Array.from({ length: 60 }, (_, i) => chat(i % 2 === 0 ? a : b, key.secret)));
+      const admitted = results.filter((s) => s === 200).length;
+      console.log(`# ${module}: cap ${CAP} requests/day, 60 concurrent requests split over 2 nodes: ${admitted} admitted (bound: 2 x cap = ${2 * CAP})`);
+      assert.ok(admitted >= CAP, `at least the cap is admitted (${admitted})`);
+      assert.ok(admitted <= 2 * CAP, `no more than N x cap is admitted (${admitted})`);
+      assert.equal(results.filter((s) => s !== 200 && s !== 429).length, 0);
+    });
+
+    it('one durable audit writer across the two nodes; B takes over when A is killed', async () => {
+      assert.equal((await a.admin.ok('GET', '/info')).audit_durable, 'writer');
+      assert.equal((await b.admin.ok('GET', '/info')).audit_durable, 'standby');
+      await b.gw.waitForLog('detaches its durable sink');
+      // Mutations on B while it stands by: in its ring, written to the store on takeover.
+      await b.admin.ok('POST', '/groups', { name: 'audited-on-b' });
+      a.gw.proc.kill('SIGKILL');
+      const tookOverMs = await until('B taking over the audit writer lease', 25_000, async () => (await b.admin.ok('GET', '/info')).audit_durable === 'writer');
+      console.log(`# ${module}: B took over the durable audit log ${tookOverMs.toFixed(0)} ms after A was killed (lease TTL 15 s; a dead holder on the same host is displaced at B's next try, every 5 s)`);
+      const store = backend.open();
+      try {
+        // B writes its backlog right after taking the lease, asynchronously: wait for it to land.
+        await until('B writing its backlog', 5_000, async () => (await store.readAuditLog()).rows.some((r) => r.resource.includes('audited-on-b')));
+        const log = await store.readAuditLog();
+        assert.deepEqual(verifyAuditLog(log.rows, log.heads).ok, true, JSON.stringify(verifyAuditLog(log.rows, log.heads)));
+        assert.ok(log.rows.some((r) => r.resource.includes('audited-on-b')), 'the entry B made while standing by is in the store');
+        assert.equal(new Set(log.rows.map((r) => r.run)).size, 2, 'two runs wrote: A, then B');
+      } finally {
+        await store.close();
+      }
+    });
+  });
+}

@@ -1,0 +1,183 @@
+// The store conformance suite: the same tests over every store module (memory, sqlite,
+// postgres, valkey), each run on a fresh store dropped afterwards. What one module does, all do.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { hostname } from 'node:os';
+import type { Store, UsageRow, KeyUsageRow, KeyRecord, GroupRecord } from '../../../src/main/store/store.js';
+import { auditHash, type AuditEntry } from '../../../src/main/audit/entry.js';
+import { verifyAuditLog } from '../../../src/main/audit/verify.js';
+import { createBackend, type StoreBackend, type StoreModule } from '../../helpers/store-backends.js';
+
+const DAY = 1_763_856_000;
+
+function usage(pool: string, lane: string, over: Partial<UsageRow> = {}): UsageRow {
+  return { day: DAY, pool, lane, provider: 'openai', tokensInput: 10, tokensOutput: 5, tokensCacheRead: 1, tokensCacheCreation: 2, requests: 1, truncated: 0, ...over };
+}
+
+function keyUsage(keyId: string, over: Partial<KeyUsageRow> = {}): KeyUsageRow {
+  return { day: DAY, keyId, model: 'gpt', provider: 'openai', tokensInput: 7, tokensOutput: 3, tokensCacheRead: 0, tokensCacheCreation: 0, requests: 1, ...over };
+}
+
+function key(id: string, over: Partial<KeyRecord> = {}): KeyRecord {
+  return {
+    id, name: `key ${id}`, group: null, allowed_pools: ['default'], max_budget_cents: 500, budget_period: 'monthly',
+    rpm_limit: null, tpm_limit: 1000, enabled: true, created_at: 1_700_000_000, expires_at: 1_900_000_000,
+    jti: `jti-${id}`, aws_access_key_id: null, ...over,
+  };
+}
+
+function group(name: string, over: Partial<GroupRecord> = {}): GroupRecord {
+  return {
+    name, parent: null, enabled: true, per_request_fee_micros: 0,
+    rate_card: [{ model: '*', tier: '*', input_micros_per_mtok: 1, output_micros_per_mtok: 2, cache_read_micros_per_mtok: 0, cache_creation_micros_per_mtok: 0 }],
+    limits: [{ metric: 'requests', window: 'minute', max: 10 }], child_default: null, created_at: 1_700_000_000, ...over,
+  } as GroupRecord;
+}
+
+function auditEntry(seq: number, prev: string): AuditEntry {
+  const e = { seq, ts: 1_700_000_000 + seq, action: 'key.create', resource: `keys/k${seq}`, outcome: 'applied' as const, principal: 'admin', prev_hash: prev };
+  return { ...e, hash: auditHash(e) };
+}
+
+export function storeConformance(module: StoreModule): void {
+  describe(`store conformance: ${module}`, () => {
+    let backend: StoreBackend;
+    let store: Store;
+    const opened: Store[] = [];
+    const open = (): Store => {
+      const s = backend.open();
+      opened.push(s);
+      return s;
+    };
+
+    before(async () => {
+      backend = await createBackend(module);
+      store = open();
+    });
+    after(async () => {
+      for (const s of new Set(opened)) await s.close().catch(() => undefined);
+      await backend?.cleanup();
+    });
+
+    it('usage: rows add up per (day, pool, lane, provider), repeated keys in one batch included', async () => {
+      await store.addUsage([usage('p', 'a'), usage('p', 'a', { truncated: 1 }), usage('p', 'b', { tokensInput: 0, tokensOutput: 0, requests: 0, tokensCacheRead: 0, tokensCacheCreation: 0 })]);
+      await store.addUsage([usage('p', 'a', { tokensInput: 2 ** 40 }), usage('p', 'a', { day: DAY + 86_400 })]);
+      await store.addUsage([]);
+      const rows = await store.usageForDay(DAY);
+      assert.deepEqual(rows, [
+        usage('p', 'a', { tokensInput: 20 + 2 ** 40, tokensOutput: 15, tokensCacheRead: 3, tokensCacheCreation: 6, requests: 3, truncated: 1 }),
+        usage('p', 'b', { tokensInput: 0, tokensOutput: 0, requests: 0, tokensCacheRead: 0, tokensCacheCreation: 0 }),
+      ]);
+      assert.deepEqual(await store.usageForDay(DAY + 86_400), [usage('p', 'a', { day: DAY + 86_400 })]);
+      assert.deepEqual(await store.usageForDay(DAY - 86_400), []);
+    });
+
+    it('usage per key: rows add up per (day, key, model, provider)', async () => {
+      await store.addKeyUsage([keyUsage('k1'), keyUsage('k1'), keyUsage('k2', { model: 'claude' })]);
+      await store.addKeyUsage([keyUsage('k1', { tokensCacheRead: 4 })]);
+      const rows = await store.keyUsageForDay(DAY);
+      const byKey = new Map(rows.map((r) => [`${r.keyId}/${r.model}`, r]));
+      assert.equal(rows.length, 2);
+      assert.deepEqual(byKey.get('k1/gpt'), keyUsage('k1', { tokensInput: 21, tokensOutput: 9, tokensCacheRead: 4, requests: 3 }));
+      assert.deepEqual(byKey.get('k2/claude'), keyUsage('k2', { model: 'claude' }));
+      assert.deepEqual(await store.keyUsageForDay(DAY + 86_400), []);
+    });
+
+    it('keys: put, replace, load; a revocation removes the key and its counters and lists the id', async () => {
+      await store.putKey(key('a'));
+      await store.putKey(key('b', { group: 'team', aws_access_key_id: 'AKIDEXAMPLE' }));
+      await store.putKey(key('a', { name: 'renamed', enabled: false, jti: 'jti-2' }));
+      await store.saveCounters([{ holder: 'key:a', words: ['1', '2'] }, { holder: 'key:b', words: ['3'] }]);
+      let gov = await store.loadGovernance();
+      const keys = new Map(gov.keys.map((k) => [k.id, k]));
+      assert.deepEqual(keys.get('a'), key('a', { name: 'renamed', enabled: false, jti: 'jti-2' }));
+      assert.deepEqual(keys.get('b'), key('b', { group: 'team', aws_access_key_id: 'AKIDEXAMPLE' }));
+      await store.revokeKey({ id: 'a', expires_at: 1_900_000_000, revoked_at: 1_800_000_000 });
+      gov = await store.loadGovernance();
+      assert.deepEqual(gov.keys.map((k) => k.id), ['b']);
+      assert.deepEqual(gov.revocations, [{ id: 'a', expires_at: 1_900_000_000, revoked_at: 1_800_000_000 }]);
+      assert.deepEqual(gov.counters, [{ holder: 'key:b', words: ['3'] }]);
+    });
+
+    it('groups: put, replace, delete (with the group counters); counters replaced and deleted by holder', async () => {
+      await store.putGroup(group('g1'));
+      await store.putGroup(group('g2', { parent: 'g1', child_default: { rpm_limit: 5 } }));
+      await store.putGroup(group('g1', { enabled: false }));
+      await store.saveCounters([{ holder: 'group:g1', words: ['9'] }, { holder: 'group:g2', words: ['8', '7'] }]);
+      await store.saveCounters([{ holder: 'group:g2', words: ['6'] }]);
+      let gov = await store.loadGovernance();
+      const groups = new Map(gov.groups.map((g) => [g.name, g]));
+      assert.deepEqual(groups.get('g1'), group('g1', { enabled: false }));
+      assert.deepEqual(groups.get('g2'), group('g2', { parent: 'g1', child_default: { rpm_limit: 5 } }));
+      await store.deleteGroup('g1');
+      gov = await store.loadGovernance();
+      assert.deepEqual(gov.groups.map((g) => g.name), ['g2']);
+      assert.equal(gov.counters.find((c) => c.holder === 'group:g1'), undefined);
+      assert.deepEqual(gov.counters.find((c) => c.holder === 'group:g2'), { holder: 'group:g2', words: ['6'] });
+      await store.saveCounters([{ holder: 'group:g2', words: null }]);
+      assert.equal((await store.loadGovernance()).counters.find((c) => c.holder === 'group:g2'), undefined);
+    });
+
+    it('breaker trips: replaced per (pool, lane) cell', async () => {
+      await store.saveBreakerTrips([{ pool: '', lane: 'a', tripCount: 1, lastTripAt: 100 }, { pool: 'p', lane: 'a', tripCount: 2, lastTripAt: 200 }]);
+      await store.saveBreakerTrips([{ pool: '', lane: 'a', tripCount: 3, lastTripAt: 300 }]);
+      assert.deepEqual(await store.loadBreakerTrips(), [
+        { pool: '', lane: 'a', tripCount: 3, lastTripAt: 300 },
+        { pool: 'p', lane: 'a', tripCount: 2, lastTripAt: 200 },
+      ]);
+    });
+
+    it('a second handle on the same store (another node) sees every write', async () => {
+      const other = open();
+      const gov = await other.loadGovernance();
+      assert.ok(gov.keys.some((k) => k.id === 'b'));
+      assert.ok(gov.revocations.some((r) => r.id === 'a'));
+      assert.equal((await other.usageForDay(DAY)).length, 2);
+    });
+
+    it('audit: entries in append order with each run head; one writer lease at a time', async () => {
+      if (!store.durableAudit) {
+        assert.equal(module, 'memory');
+        assert.equal(await store.acquireAuditWriter('a', process.pid, 10_000), null);
+        assert.deepEqual(await store.readAuditLog(), { rows: [], heads: [] });
+        return;
+      }
+      const e1 = auditEntry(1, '');
+      const e2 = auditEntry(2, e1.hash);
+      store.appendAudit('run-1', e1);
+      store.appendAudit('run-1', e2);
+      const log = await store.readAuditLog();
+      assert.deepEqual(log.rows.map((r) => [r.run, r.seq, r.hash]), [['run-1', 1, e1.hash], ['run-1', 2, e2.hash]]);
+      assert.ok(log.rows[0]!.position < log.rows[1]!.position);
+      assert.deepEqual(log.heads, [{ run: 'run-1', seq: 2, hash: e2.hash }]);
+      assert.deepEqual(verifyAuditLog(log.rows, log.heads), { ok: true, entries: 2, runs: 1 });
+
+      const other = open();
+      assert.equal(await store.acquireAuditWriter('owner-a', process.pid, 10_000), null, 'a free lease is taken');
+      assert.equal(await store.acquireAuditWriter('owner-a', process.pid, 10_000), null, 'the holder renews');
+      const holder = await other.acquireAuditWriter('owner-b', process.pid, 10_000);
+      assert.deepEqual(holder, { owner: 'owner-a', pid: process.pid, host: hostname() }, 'a live lease is refused and its holder named');
+      await store.releaseAuditWriter('owner-b');
+      assert.notEqual(await other.acquireAuditWriter('owner-b', process.pid, 10_000), null, 'only the holder releases');
+      await store.releaseAuditWriter('owner-a');
+      assert.equal(await other.acquireAuditWriter('owner-b', process.pid, 10_000), null, 'a released lease is free');
+      // A holder on this host whose pid is gone crashed: the lease is taken at once.
+      await other.releaseAuditWriter('owner-b');
+      assert.equal(await other.acquireAuditWriter('owner-c', 2 ** 22 + 12_345, 10_000), null);
+      assert.equal(await store.acquireAuditWriter('owner-d', process.pid, 10_000), null, 'a dead holder is displaced');
+      // An expired lease is free.
+      await store.releaseAuditWriter('owner-d');
+      assert.equal(await store.acquireAuditWriter('owner-e', process.pid, 1), null);
+      await new Promise((r) => setTimeout(r, 20));
+      assert.equal(await other.acquireAuditWriter('owner-f', process.pid, 10_000), null, 'an expired lease is free');
+    });
+
+    it('a closed store refuses further calls', async () => {
+      const s = module === 'memory' ? backend.open() : open();
+      if (module !== 'memory') {
+        await s.close();
+        await assert.rejects(() => s.loadGovernance(), /closed/);
+      }
+    });
+  });
+}
