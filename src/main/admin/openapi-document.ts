@@ -35,6 +35,8 @@ const ERROR_STATUSES: Record<string, string> = {
   409: 'version_conflict or conflict',
   429: 'rate_limited',
   500: 'internal',
+  // A shared store (postgres, valkey) that cannot be reached: code `internal`, the message says so.
+  503: 'internal (the store is unavailable)',
 };
 
 type Json = Record<string, unknown>;
