@@ -1,7 +1,7 @@
 // Starts the real gateway process (dist/src/cli.js) on loopback ports with a config written
 // to a temp dir, and stops it. Tests talk to it over HTTP only.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
@@ -14,9 +14,17 @@ export interface GatewayFiles {
   configPath: string;
 }
 
+/** Every temp dir writeConfig made; removed when the test process exits (each test file is its own
+ * process), so no test has to remember to, and a failed test leaves nothing behind either. */
+const madeDirs: string[] = [];
+process.once('exit', () => {
+  for (const dir of madeDirs) rmSync(dir, { recursive: true, force: true });
+});
+
 /** Writes a deployment config and a provider catalog into a fresh temp dir. */
 export function writeConfig(config: Record<string, unknown>, providers: Record<string, unknown>): GatewayFiles {
   const dir = mkdtempSync(join(tmpdir(), 'gw-test-'));
+  madeDirs.push(dir);
   const configPath = join(dir, 'gateway.yaml');
   writeFileSync(configPath, stringify({ providers_file: 'providers.yaml', ...config }));
   writeFileSync(join(dir, 'providers.yaml'), stringify({ providers }));
