@@ -3,6 +3,9 @@
 // of the client_credentials grant, so its tokens are real JWT access tokens signed by the
 // IdP's keys, with `sub` = the client id, `aud` = the audience and a `groups` claim.
 // rotateKeys() swaps in a provider with a new signing key (same issuer), as an IdP does.
+// A user may get tokens for another audience (another resource server of the same IdP), and
+// a second IdP may sign with the first one's keys (signingKeys), so its tokens carry a valid
+// signature under the first IdP's JWKS but a different `iss`.
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
@@ -16,6 +19,8 @@ export interface IdpUser {
   groups: string[];
   /** Token lifetime in seconds (default 600). */
   ttlSec?: number;
+  /** The `aud` of this user's tokens (default: the IdP's audience). */
+  audience?: string;
 }
 
 export interface TestIdp {
@@ -25,6 +30,8 @@ export interface TestIdp {
   token(user: string): Promise<string>;
   /** New signing key; the old one is no longer published. */
   rotateKeys(): void;
+  /** The current signing keys (private JWKs), for a second IdP that signs with the same keys. */
+  signingKeys(): Array<Record<string, unknown>>;
   /** A confidential client of the authorization code flow (the gateway's sign-in page). */
   addCodeClient(clientId: string, clientSecret: string, redirectUri: string): void;
   close(): Promise<void>;
@@ -35,7 +42,13 @@ function signingJwk(): Record<string, unknown> {
   return { ...jwk, kid: `k-${randomBytes(4).toString('hex')}`, alg: 'RS256', use: 'sig' };
 }
 
-export async function startIdp(opts: { users: Record<string, IdpUser>; audience?: string; tls?: { cert: string; key: string } }): Promise<TestIdp> {
+export async function startIdp(opts: {
+  users: Record<string, IdpUser>;
+  audience?: string;
+  tls?: { cert: string; key: string };
+  /** Sign with these keys instead of a fresh one. */
+  signingKeys?: Array<Record<string, unknown>>;
+}): Promise<TestIdp> {
   const audience = opts.audience ?? 'gateway';
   let handler: ((req: IncomingMessage, res: ServerResponse) => void) | null = null;
   const serve = (req: IncomingMessage, res: ServerResponse): void => handler!(req, res);
@@ -45,7 +58,7 @@ export async function startIdp(opts: { users: Record<string, IdpUser>; audience?
   const issuer = `${opts.tls === undefined ? 'http' : 'https'}://127.0.0.1:${port}`;
   const secrets = new Map(Object.keys(opts.users).map((id) => [id, `secret-${randomBytes(8).toString('hex')}`]));
 
-  let keys = [signingJwk()];
+  let keys = opts.signingKeys?.map((k) => ({ ...k })) ?? [signingJwk()];
   const codeClients: Array<Record<string, unknown>> = [];
   const build = (): void => {
     const provider = new Provider(issuer, {
@@ -77,7 +90,7 @@ export async function startIdp(opts: { users: Record<string, IdpUser>; audience?
           defaultResource: (_ctx: unknown, client: { grantTypes: string[] }) => (client.grantTypes.includes('client_credentials') ? 'urn:gateway' : undefined),
           getResourceServerInfo: (_ctx: unknown, _resource: string, client: { clientId: string }) => ({
             scope: 'api',
-            audience,
+            audience: opts.users[client.clientId]?.audience ?? audience,
             accessTokenFormat: 'jwt',
             accessTokenTTL: opts.users[client.clientId]?.ttlSec ?? 600,
           }),
@@ -112,6 +125,7 @@ export async function startIdp(opts: { users: Record<string, IdpUser>; audience?
       keys = [signingJwk()];
       build();
     },
+    signingKeys: () => keys.map((k) => ({ ...k })),
     addCodeClient: (client_id, client_secret, redirectUri) => {
       codeClients.push({ client_id, client_secret, grant_types: ['authorization_code'], response_types: ['code'], redirect_uris: [redirectUri], token_endpoint_auth_method: 'client_secret_basic' });
       build();
