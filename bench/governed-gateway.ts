@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { GatewayConfigFiles, Scenario, ScenarioRequest } from './scenario.js';
-import { openaiChatBody } from './request-bodies.js';
+import { OPENAI_NONSTREAM_REQUEST } from './request-bodies.js';
 import { SqliteStore } from '../src/main/store/sqlite.js';
 import type { GroupRecord, KeyRecord } from '../src/main/store/records.js';
 
@@ -132,10 +132,8 @@ export const SHARED_BYTES_PER_KEY = 48;
 
 /** The governed request: scenario 1's body with the bench key as the bearer secret. */
 export const GOVERNED_REQUEST: ScenarioRequest = {
-  method: 'POST',
-  path: '/v1/chat/completions',
-  headers: { 'content-type': 'application/json', authorization: `Bearer ${BENCH_SECRET}` },
-  body: openaiChatBody({ model: 'default', stream: false }),
+  ...OPENAI_NONSTREAM_REQUEST,
+  headers: { ...OPENAI_NONSTREAM_REQUEST.headers, authorization: `Bearer ${BENCH_SECRET}` },
 };
 
 /** Admission as keys grow: the governed request with `keys` keys in the store, the key table and

@@ -1,6 +1,7 @@
 // Request bodies the scenarios send. They are padded to the same size (298 bytes, the size of
 // the POST in the earlier measurements on this machine) so rows stay comparable across
 // protocols and with those numbers.
+import type { ScenarioRequest } from './scenario.js';
 
 export const BODY_BYTES_TARGET = 298;
 
@@ -52,3 +53,12 @@ function padToTarget(render: (prompt: string) => string, chunks: number | undefi
   if (missing <= 0) return render(prompt);
   return render(prompt + FILLER.repeat(Math.ceil(missing / FILLER.length)).slice(0, missing));
 }
+
+/** Scenario 1's request: OpenAI chat, non-stream, to the `default` pool. The scenarios that vary
+ * the gateway around the same request (pools, hooks, metrics, keys) share it. */
+export const OPENAI_NONSTREAM_REQUEST: ScenarioRequest = {
+  method: 'POST',
+  path: '/v1/chat/completions',
+  headers: { 'content-type': 'application/json' },
+  body: openaiChatBody({ model: 'default', stream: false }),
+};

@@ -7,7 +7,7 @@
 // the admin figures (mints/s, usage read p50/p99). The gateway's CPU/req includes the admin work.
 import { request } from 'undici';
 import type { Scenario } from '../scenario.js';
-import { openaiChatBody } from '../request-bodies.js';
+import { OPENAI_NONSTREAM_REQUEST } from '../request-bodies.js';
 import { meteredStore } from '../governed-gateway.js';
 
 const METERED_KEYS = 100_000;
@@ -76,12 +76,7 @@ export const scenario: Scenario = {
   name: 'admin-under-load',
   title: `OpenAI chat, non-stream (scenario 1) while the admin API mints keys and reads GET /usage over ${METERED_KEYS.toLocaleString('en')} metered keys`,
   kind: 'throughput',
-  request: {
-    method: 'POST',
-    path: '/v1/chat/completions',
-    headers: { 'content-type': 'application/json' },
-    body: openaiChatBody({ model: 'default', stream: false }),
-  },
+  request: OPENAI_NONSTREAM_REQUEST,
   targets: ['gateway'],
   connections: 64,
   durationSecs: 5,

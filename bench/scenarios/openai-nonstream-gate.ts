@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Scenario } from '../scenario.js';
-import { openaiChatBody } from '../request-bodies.js';
+import { OPENAI_NONSTREAM_REQUEST } from '../request-bodies.js';
 
 function startExampleGate(): string {
   const dir = mkdtempSync(join(tmpdir(), 'bench-gate-'));
@@ -25,12 +25,7 @@ export const scenario: Scenario = {
   name: 'openai-nonstream-gate',
   title: 'OpenAI chat, non-stream, through a pool with one socket gate that orders members',
   kind: 'throughput',
-  request: {
-    method: 'POST',
-    path: '/v1/chat/completions',
-    headers: { 'content-type': 'application/json' },
-    body: openaiChatBody({ model: 'default', stream: false }),
-  },
+  request: OPENAI_NONSTREAM_REQUEST,
   targets: ['gateway'],
   connections: 64,
   durationSecs: 5,

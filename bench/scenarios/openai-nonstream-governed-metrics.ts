@@ -3,8 +3,7 @@
 // cap) and /metrics scraped once a second with the bench key. Run beside
 // openai-nonstream-governed; the note gives what a scrape of 10k key series costs.
 import type { Scenario } from '../scenario.js';
-import { openaiChatBody } from '../request-bodies.js';
-import { BENCH_SECRET, governGateway } from '../governed-gateway.js';
+import { BENCH_SECRET, GOVERNED_REQUEST, governGateway } from '../governed-gateway.js';
 import { MetricsScraper } from '../metrics-scraper.js';
 
 const KEYS = 10_000;
@@ -14,12 +13,7 @@ export const scenario: Scenario = {
   name: 'openai-nonstream-governed-metrics',
   title: 'OpenAI chat, non-stream, virtual key, 10k keys, prometheus export on and /metrics scraped every second',
   kind: 'throughput',
-  request: {
-    method: 'POST',
-    path: '/v1/chat/completions',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${BENCH_SECRET}` },
-    body: openaiChatBody({ model: 'default', stream: false }),
-  },
+  request: GOVERNED_REQUEST,
   targets: ['gateway'],
   connections: 64,
   durationSecs: 5,

@@ -4,7 +4,7 @@
 // counting into shared memory and rendering a scrape a second cost; the note gives the scrapes'
 // own latency.
 import type { Scenario } from '../scenario.js';
-import { openaiChatBody } from '../request-bodies.js';
+import { OPENAI_NONSTREAM_REQUEST } from '../request-bodies.js';
 import { MetricsScraper } from '../metrics-scraper.js';
 
 const scraper = new MetricsScraper(null);
@@ -13,12 +13,7 @@ export const scenario: Scenario = {
   name: 'openai-nonstream-metrics',
   title: 'OpenAI chat, non-stream, through a pool, prometheus export on and /metrics scraped every second',
   kind: 'throughput',
-  request: {
-    method: 'POST',
-    path: '/v1/chat/completions',
-    headers: { 'content-type': 'application/json' },
-    body: openaiChatBody({ model: 'default', stream: false }),
-  },
+  request: OPENAI_NONSTREAM_REQUEST,
   targets: ['gateway'],
   connections: 64,
   durationSecs: 5,

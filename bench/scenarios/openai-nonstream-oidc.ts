@@ -2,19 +2,14 @@
 // made with an IdP token verified per request (from the verified-token cache after the first),
 // its identity's group limits and metering on. Run beside openai-nonstream-governed ([keys]).
 import type { Scenario } from '../scenario.js';
-import { openaiChatBody } from '../request-bodies.js';
+import { OPENAI_NONSTREAM_REQUEST } from '../request-bodies.js';
 import { BENCH_IDP_TOKEN, identityGateway } from '../bench-idp.js';
 
 export const scenario: Scenario = {
   name: 'openai-nonstream-oidc',
   title: 'OpenAI chat, non-stream, through a pool, with an IdP token in auth.chain (cached verification)',
   kind: 'throughput',
-  request: {
-    method: 'POST',
-    path: '/v1/chat/completions',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${BENCH_IDP_TOKEN}` },
-    body: openaiChatBody({ model: 'default', stream: false }),
-  },
+  request: { ...OPENAI_NONSTREAM_REQUEST, headers: { ...OPENAI_NONSTREAM_REQUEST.headers, authorization: `Bearer ${BENCH_IDP_TOKEN}` } },
   targets: ['gateway'],
   connections: 64,
   durationSecs: 5,

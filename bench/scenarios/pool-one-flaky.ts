@@ -4,7 +4,7 @@
 // requests that failed over (from the gateway's GET /stats).
 import { request } from 'undici';
 import type { Scenario } from '../scenario.js';
-import { openaiChatBody } from '../request-bodies.js';
+import { OPENAI_NONSTREAM_REQUEST } from '../request-bodies.js';
 
 interface PoolStats {
   name: string;
@@ -33,12 +33,7 @@ export const scenario: Scenario = {
   name: 'pool-one-flaky',
   title: 'OpenAI chat, non-stream, a pool of 3 where one member fails half its requests',
   kind: 'throughput',
-  request: {
-    method: 'POST',
-    path: '/v1/chat/completions',
-    headers: { 'content-type': 'application/json' },
-    body: openaiChatBody({ model: 'default', stream: false }),
-  },
+  request: OPENAI_NONSTREAM_REQUEST,
   targets: ['gateway'],
   connections: 64,
   durationSecs: 5,

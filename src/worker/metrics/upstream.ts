@@ -6,6 +6,7 @@
 // - gateway_failovers_total{pool, reason} and gateway_breaker_trips_total{pool, lane}.
 // Direct routes show under pool "". Every label set the config knows is shown, zeros included.
 import { Counter, type Registry } from 'prom-client';
+import type { CompiledLane, CompiledPoolMember } from '../../shared/config/compiled.js';
 import { UPSTREAM_ATTEMPTS_TOTAL, UPSTREAM_FAILURES_TOTAL } from '../../shared/metrics/catalog.js';
 import { DISPOSITION_NAMES, Disposition, FAILOVER_REASON_NAMES } from '../../shared/routing/attempt-outcome.js';
 import { BREAKER_TRIPS_TOTAL, DIRECT_POOL_LABEL, FAILOVERS_TOTAL } from '../../shared/routing/series.js';
@@ -16,6 +17,24 @@ const FAILURE_DISPOSITIONS: readonly Disposition[] = [
   Disposition.TransientUpstream, Disposition.AttemptTimeout, Disposition.HardDown, Disposition.ContextLength,
 ];
 
+/**
+ * One counter series per (pool, lane): each pool member's slot, then each lane's direct-route
+ * slot under pool "" (DIRECT_POOL_LABEL). Scrape time only, so the closures are fine here.
+ */
+function forEachLaneSeries(
+  source: SeriesSource,
+  memberSlot: (member: CompiledPoolMember) => number,
+  directSlot: (lane: CompiledLane) => number,
+  emit: (pool: string, lane: string, value: number) => void,
+): void {
+  const values = source.shared.metrics;
+  const config = source.config();
+  for (const pool of config.pools) {
+    for (const m of pool.members) emit(pool.name, config.lanes[m.lane]!.name, values.counterValue(memberSlot(m)));
+  }
+  for (const lane of config.lanes) emit(DIRECT_POOL_LABEL, lane.name, values.counterValue(directSlot(lane)));
+}
+
 export function registerUpstream(registry: Registry, source: SeriesSource): void {
   new Counter({
     name: UPSTREAM_ATTEMPTS_TOTAL.name,
@@ -23,13 +42,8 @@ export function registerUpstream(registry: Registry, source: SeriesSource): void
     labelNames: UPSTREAM_ATTEMPTS_TOTAL.labelNames,
     registers: [registry],
     collect() {
-      const values = source.shared.metrics;
-      const config = source.config();
       this.reset();
-      for (const pool of config.pools) {
-        for (const m of pool.members) this.inc({ pool: pool.name, lane: config.lanes[m.lane]!.name }, values.counterValue(m.attemptSlot));
-      }
-      for (const lane of config.lanes) this.inc({ pool: DIRECT_POOL_LABEL, lane: lane.name }, values.counterValue(lane.directAttemptSlot));
+      forEachLaneSeries(source, (m) => m.attemptSlot, (l) => l.directAttemptSlot, (pool, lane, value) => this.inc({ pool, lane }, value));
     },
   });
 
@@ -72,13 +86,8 @@ export function registerUpstream(registry: Registry, source: SeriesSource): void
     labelNames: BREAKER_TRIPS_TOTAL.labelNames,
     registers: [registry],
     collect() {
-      const values = source.shared.metrics;
-      const config = source.config();
       this.reset();
-      for (const pool of config.pools) {
-        for (const m of pool.members) this.inc({ pool: pool.name, lane: config.lanes[m.lane]!.name }, values.counterValue(m.tripSlot));
-      }
-      for (const lane of config.lanes) this.inc({ pool: DIRECT_POOL_LABEL, lane: lane.name }, values.counterValue(lane.directTripSlot));
+      forEachLaneSeries(source, (m) => m.tripSlot, (l) => l.directTripSlot, (pool, lane, value) => this.inc({ pool, lane }, value));
     },
   });
 }
