@@ -6,14 +6,33 @@
 // - a reservation remembers the tag it was made under, and a refund with that tag is dropped
 //   once the window has moved on, so a late settle never drives a new window negative;
 // - a late positive settle (tokens known at stream end) lands in the window in force then.
+// A budget window keeps raw tokens per lane (lane slots) and the requests charged the fee, so
+// spend is recomputed at every check from the current fee and rate card (spendMicros).
 // BigUint64 words: V8 boxes the BigInt each atomic returns (a small allocation per touch; the
 // request path touches a handful of words). Group records also hold the `concurrent` permit
 // block (in flight + a shadow per holder, reclaimed like lane permits after a worker dies).
+import type { CardRates } from '../governance/card-rates.js';
+import { tokensCostMicros } from '../governance/card-rates.js';
+import type { Usage } from '../model/types.js';
 import {
   GOV_GROUP_HOLDERS,
   GOV_GROUP_VALUES,
   GOV_GROUP_VALUE_COUNT,
+  GOV_SLOT_CACHE_CREATION,
+  GOV_SLOT_CACHE_READ,
+  GOV_SLOT_INPUT,
+  GOV_SLOT_OUTPUT,
+  GOV_SLOT_VALUES,
+  GOV_WINDOW_VALUES,
+  GOV_BUDGET_OVERFLOW,
+  GOV_BUDGET_REQUESTS,
+  GOV_GROUP_LANE_SLOTS,
+  GOV_GROUP_LANE_SLOTS_AT,
+  GOV_KEY_BUDGET_OVERFLOW,
+  GOV_KEY_BUDGET_REQUESTS,
   GOV_KEY_DIRTY,
+  GOV_KEY_LANE_SLOTS,
+  GOV_KEY_LANE_SLOTS_AT,
   GOV_KEY_VALUES,
   GOV_KEY_VALUE_COUNT,
   GOV_VALUE_BITS,
@@ -66,10 +85,10 @@ export class GovernanceCounters {
     return govValueIndex(slot, GOV_KEY_VALUES, value);
   }
 
-  /** Group record value of window `window` (0..4), metric `metric` (GOV_REQUESTS...). */
+  /** Group record value of window `window` (0..4), value `metric` (GOV_REQUESTS...). */
   groupIndex(slot: number, window: number, metric: number): number {
-    const value = window * 3 + metric;
-    if (!(value >= 0 && value < GOV_GROUP_VALUE_COUNT)) throw new RangeError(`unknown group counter ${window}/${metric}`);
+    const value = window * GOV_WINDOW_VALUES + metric;
+    if (!(metric >= 0 && metric < GOV_WINDOW_VALUES && value < GOV_GROUP_VALUE_COUNT)) throw new RangeError(`unknown group counter ${window}/${metric}`);
     return govValueIndex(slot, GOV_GROUP_VALUES, value);
   }
 
@@ -115,6 +134,109 @@ export class GovernanceCounters {
   /** Add what a request used, in the window of `currentTag` (or a later one already started). */
   add(index: number, currentTag: number, amount: number): void {
     if (amount > 0) this.tryReserve(index, currentTag, amount, -1);
+  }
+
+  // ---- budget windows: spend = requests x fee + tokens x rate card, recomputed -------------
+
+  /** A key's budget-window token spend now (without the fee part). */
+  keyTokenSpend(slot: number, tag: number, rates: CardRates | null): number {
+    return this.tokenSpendMicros(this.keyIndex(slot, GOV_KEY_LANE_SLOTS_AT), GOV_KEY_LANE_SLOTS, this.keyIndex(slot, GOV_KEY_BUDGET_OVERFLOW), tag, rates);
+  }
+
+  /** A key's budget-window spend now: requests x `fee` + its tokens x `rates`. */
+  keySpend(slot: number, tag: number, fee: number, rates: CardRates | null): number {
+    return this.read(this.keyIndex(slot, GOV_KEY_BUDGET_REQUESTS), tag) * fee + this.keyTokenSpend(slot, tag, rates);
+  }
+
+  /** A group window's token spend now (without the fee part). */
+  groupTokenSpend(slot: number, window: number, tag: number, rates: CardRates | null): number {
+    return this.tokenSpendMicros(this.groupIndex(slot, window, GOV_GROUP_LANE_SLOTS_AT), GOV_GROUP_LANE_SLOTS, this.groupIndex(slot, window, GOV_BUDGET_OVERFLOW), tag, rates);
+  }
+
+  /** A group window's spend now: requests charged x `fee` + its tokens x `rates`. */
+  groupSpend(slot: number, window: number, tag: number, fee: number, rates: CardRates | null): number {
+    return this.read(this.groupIndex(slot, window, GOV_BUDGET_REQUESTS), tag) * fee + this.groupTokenSpend(slot, window, tag, rates);
+  }
+
+  /** Ledger a request's tokens in a key's budget window, per lane. */
+  addKeyLaneTokens(slot: number, tag: number, lane: number, usage: Usage, rates: CardRates | null): void {
+    this.addLaneTokens(this.keyIndex(slot, GOV_KEY_LANE_SLOTS_AT), GOV_KEY_LANE_SLOTS, this.keyIndex(slot, GOV_KEY_BUDGET_OVERFLOW), tag, lane, usage, rates);
+  }
+
+  /** Ledger a request's tokens in a group's budget window, per lane. */
+  addGroupLaneTokens(slot: number, window: number, tag: number, lane: number, usage: Usage, rates: CardRates | null): void {
+    this.addLaneTokens(this.groupIndex(slot, window, GOV_GROUP_LANE_SLOTS_AT), GOV_GROUP_LANE_SLOTS, this.groupIndex(slot, window, GOV_BUDGET_OVERFLOW), tag, lane, usage, rates);
+  }
+
+  // ---- lane slots: raw tokens per lane in a budget window ----------------------------------
+
+  /**
+   * The lane in a lane slot's id word under window `tag` (or a later one already started),
+   * claiming the slot for `lane` when it is free there (0 or an older window). Returns the
+   * occupant: `lane` when this or an earlier claim holds the slot for it.
+   */
+  private claim(index: number, tag: number, lane: number): number {
+    const u64 = this.u64;
+    let word = Atomics.load(u64, index);
+    for (;;) {
+      const stored = tagOf(word);
+      let at = tag;
+      if (stored === tag || newer(stored, tag)) {
+        const occupant = countOf(word);
+        if (occupant !== 0) return occupant;
+        at = stored;
+      }
+      const seen = Atomics.compareExchange(u64, index, word, pack(at, lane));
+      if (seen === word) return lane;
+      word = seen;
+    }
+  }
+
+  /**
+   * Add a request's tokens to lane `lane`'s slot among the `slots` slots from value index
+   * `slotsAt`; when every slot holds another lane in this window, add their cost at `rates`
+   * to the accrued `overflowAt` instead (priced now, not re-priced later).
+   */
+  addLaneTokens(slotsAt: number, slots: number, overflowAt: number, tag: number, lane: number, usage: Usage, rates: CardRates | null): void {
+    for (let s = 0; s < slots; s++) {
+      const at = slotsAt + s * GOV_SLOT_VALUES;
+      if (this.claim(at, tag, lane) !== lane) continue;
+      this.add(at + GOV_SLOT_INPUT, tag, usage.input);
+      this.add(at + GOV_SLOT_OUTPUT, tag, usage.output);
+      this.add(at + GOV_SLOT_CACHE_READ, tag, usage.cacheRead);
+      this.add(at + GOV_SLOT_CACHE_CREATION, tag, usage.cacheCreation);
+      return;
+    }
+    const rate = rates === null ? null : rates.of(lane);
+    if (rate === null) return;
+    this.add(
+      overflowAt,
+      tag,
+      tokensCostMicros(usage.input, rate.input_micros_per_mtok) +
+        tokensCostMicros(usage.output, rate.output_micros_per_mtok) +
+        tokensCostMicros(usage.cacheRead, rate.cache_read_micros_per_mtok) +
+        tokensCostMicros(usage.cacheCreation, rate.cache_creation_micros_per_mtok),
+    );
+  }
+
+  /** What the window's tokens cost now: each lane slot's raw tokens x `rates`, plus what
+   * overflowed (accrued). Integer micros; reads only, allocation-free. */
+  tokenSpendMicros(slotsAt: number, slots: number, overflowAt: number, tag: number, rates: CardRates | null): number {
+    let spend = this.read(overflowAt, tag);
+    if (rates === null) return spend;
+    for (let s = 0; s < slots; s++) {
+      const at = slotsAt + s * GOV_SLOT_VALUES;
+      const lane = this.read(at, tag);
+      if (lane === 0) continue;
+      const rate = rates.of(lane);
+      if (rate === null) continue;
+      spend +=
+        tokensCostMicros(this.read(at + GOV_SLOT_INPUT, tag), rate.input_micros_per_mtok) +
+        tokensCostMicros(this.read(at + GOV_SLOT_OUTPUT, tag), rate.output_micros_per_mtok) +
+        tokensCostMicros(this.read(at + GOV_SLOT_CACHE_READ, tag), rate.cache_read_micros_per_mtok) +
+        tokensCostMicros(this.read(at + GOV_SLOT_CACHE_CREATION, tag), rate.cache_creation_micros_per_mtok);
+    }
+    return spend;
   }
 
   /** The count under window `tag` (0 when the word belongs to an older window). */

@@ -15,7 +15,8 @@ import { WINDOW_NAMES, windowTag } from '../../shared/governance/windows.js';
 import {
   BUCKET_BUDGET_REMAINING_CENTS, BUCKET_SPEND_CENTS, BUCKET_TOKENS, KEY_SERIES_CAP, KEY_SPEND_CENTS, KEY_TOKENS_TOTAL, OTHER_KEYS_LABEL,
 } from '../../shared/metrics/catalog.js';
-import { GOV_KEY_BUDGET_SPEND, GOV_KEY_BUDGET_TOKENS, GOV_SPEND_MICROS, GOV_TOKENS } from '../../shared/sab/layout.js';
+import { GOV_KEY_BUDGET_TOKENS, GOV_TOKENS } from '../../shared/sab/layout.js';
+import type { CardRates } from '../../shared/governance/card-rates.js';
 import { registerSampleFamily, type Sample } from './sample-family.js';
 import type { SeriesSource } from './series-source.js';
 
@@ -25,6 +26,8 @@ const MICROS_PER_CENT = 10_000;
 export interface GovernanceSource {
   forEachKey(visit: (id: string, group: string | null, slot: number, budgetWindow: number) => void): void;
   allGroups(): Iterable<WorkerGroup>;
+  /** What a group's budget (a key's: its bound group's) is priced with now. */
+  priceOfGroup(name: string | null): { feeMicros: number; rates: CardRates | null };
 }
 
 interface KeyReading {
@@ -44,10 +47,11 @@ function readKeys(source: SeriesSource, governance: GovernanceSource): KeyReadin
   governance.forEachKey((id, group, slot, budgetWindow) => {
     if (slot <= 0) return;
     const tag = tags[budgetWindow]!;
+    const price = governance.priceOfGroup(group);
     out.push({
       id,
       group: group ?? '',
-      spendCents: g.read(g.keyIndex(slot, GOV_KEY_BUDGET_SPEND), tag) / MICROS_PER_CENT,
+      spendCents: g.keySpend(slot, tag, price.feeMicros, price.rates) / MICROS_PER_CENT,
       tokens: g.read(g.keyIndex(slot, GOV_KEY_BUDGET_TOKENS), tag),
     });
   });
@@ -92,9 +96,10 @@ function readBuckets(source: SeriesSource, governance: GovernanceSource): Bucket
       else if (w.budgetMicros === null || limit.max < w.budgetMicros) w.budgetMicros = limit.max;
       windows.set(limit.window, w);
     }
+    const price = governance.priceOfGroup(group.name);
     for (const [window, limits] of windows) {
       const tag = windowTag(window, nowSec);
-      const spendMicros = limits.budgetMicros === null ? null : g.read(g.groupIndex(group.slot, window, GOV_SPEND_MICROS), tag);
+      const spendMicros = limits.budgetMicros === null ? null : g.groupSpend(group.slot, window, tag, price.feeMicros, price.rates);
       const name = WINDOW_NAMES[window]!;
       out.push({
         labels: { bucket: `group:${group.name}@${name}`, group: group.name, window: name },
