@@ -8,8 +8,15 @@
 // - a late positive settle (tokens known at stream end) lands in the window in force then.
 // A budget window keeps raw tokens per lane (lane slots) and the requests charged the fee, so
 // spend is recomputed at every check from the current fee and rate card (spendMicros).
-// BigUint64 words: V8 boxes the BigInt each atomic returns (a small allocation per touch; the
-// request path touches a handful of words). Group records also hold the `concurrent` permit
+// BigInt stays off the request path: V8 boxes the BigInt every 64-bit atomic returns, so the
+// common cases work on the two Uint32 halves (little-endian: lo = count's low 32 bits, hi =
+// tag << 16 | count's high 16 bits): a read validates hi around its lo load (seqlock-style), and
+// a reserve or add whose word is in its own window with a count under 2^32 is one 32-bit CAS
+// on lo. A 64-bit write between (a window roll) either changes lo, so the CAS fails and
+// retries, or leaves the same count in a newer window, where the check made still holds and
+// the add lands in the window in force (as a late add does). Rolls, counts past 2^32 and
+// give-backs (a give-back must never touch a newer window, which a lo-only CAS cannot tell)
+// take the 64-bit BigInt CAS: once per window per value, or on a refusal. Group records also hold the `concurrent` permit
 // block (in flight + a shadow per holder, reclaimed like lane permits after a worker dies).
 import type { CardRates } from '../governance/card-rates.js';
 import { tokensCostMicros } from '../governance/card-rates.js';
@@ -45,6 +52,9 @@ import type { SharedViews } from './shared-views.js';
 /** Refused by a limit (tryReserve's answer). */
 export const GOV_REFUSED = -1;
 const TAG_HALF = 0x8000;
+const LO_MAX = 0xffffffff;
+const HI_COUNT_MASK = 0xffff;
+const TWO_32 = 4294967296;
 
 function tagOf(word: bigint): number {
   return Number(word >> GOV_VALUE_BITS);
@@ -66,6 +76,7 @@ function newer(a: number, b: number): boolean {
 
 export class GovernanceCounters {
   private readonly u64: BigUint64Array;
+  private readonly u32: Uint32Array;
   private readonly holderAt: number;
 
   constructor(
@@ -74,6 +85,7 @@ export class GovernanceCounters {
   ) {
     // No length: the view tracks the growable buffer like the others (shared-views.ts).
     this.u64 = new BigUint64Array(views.buffer);
+    this.u32 = views.u32;
     this.holderAt = GOV_GROUP_HOLDERS + holderId;
   }
 
@@ -100,6 +112,24 @@ export class GovernanceCounters {
    * each failed CAS means another thread made progress.
    */
   tryReserve(index: number, tag: number, delta: number, max: number): number {
+    // Fast path: the word is in window `tag` with a count under 2^32 (see the top of the file).
+    const u32 = this.u32;
+    const lo = index << 1;
+    for (;;) {
+      const hi = Atomics.load(u32, lo + 1);
+      if (hi >>> 16 !== tag || (hi & HI_COUNT_MASK) !== 0) break;
+      const count = Atomics.load(u32, lo);
+      if (Atomics.load(u32, lo + 1) !== hi) continue;
+      if (max >= 0 && (count >= max || count + delta > max)) return GOV_REFUSED;
+      if (delta === 0) return tag;
+      if (count + delta > LO_MAX) break;
+      if (Atomics.compareExchange(u32, lo, count, count + delta) === count) return tag;
+    }
+    return this.tryReserveWide(index, tag, delta, max);
+  }
+
+  /** tryReserve on the whole 64-bit word (a window roll, a count past 2^32). */
+  private tryReserveWide(index: number, tag: number, delta: number, max: number): number {
     const u64 = this.u64;
     let word = Atomics.load(u64, index);
     for (;;) {
@@ -176,6 +206,8 @@ export class GovernanceCounters {
    * occupant: `lane` when this or an earlier claim holds the slot for it.
    */
   private claim(index: number, tag: number, lane: number): number {
+    const occupant = this.read(index, tag);
+    if (occupant !== 0) return occupant;
     const u64 = this.u64;
     let word = Atomics.load(u64, index);
     for (;;) {
@@ -241,9 +273,15 @@ export class GovernanceCounters {
 
   /** The count under window `tag` (0 when the word belongs to an older window). */
   read(index: number, tag: number): number {
-    const word = Atomics.load(this.u64, index);
-    const stored = tagOf(word);
-    return stored === tag || newer(stored, tag) ? countOf(word) : 0;
+    const u32 = this.u32;
+    const lo = index << 1;
+    for (;;) {
+      const hi = Atomics.load(u32, lo + 1);
+      const stored = hi >>> 16;
+      if (stored !== tag && !newer(stored, tag)) return 0;
+      const count = Atomics.load(u32, lo);
+      if (Atomics.load(u32, lo + 1) === hi) return (hi & HI_COUNT_MASK) * TWO_32 + count;
+    }
   }
 
   // ---- persistence (main thread) --------------------------------------------------------------

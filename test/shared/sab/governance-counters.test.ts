@@ -97,6 +97,26 @@ describe('governance counters', () => {
     assert.equal(g.keySpend(k, 1, 0, card), 50);
   });
 
+  it('counts cross 2^32 exactly (the 32-bit fast path hands over to the 64-bit word)', () => {
+    const { main, registry } = setup();
+    const g = main.governance;
+    const at = g.groupIndex(registry.groupSlot('big'), 4, GOV_TOKENS);
+    g.add(at, 0, 2 ** 32 - 2);
+    assert.equal(g.tryReserve(at, 0, 1, -1), 0);
+    assert.equal(g.read(at, 0), 2 ** 32 - 1);
+    assert.equal(g.tryReserve(at, 0, 1, 2 ** 32), 0, 'past lo: the wide path');
+    assert.equal(g.read(at, 0), 2 ** 32);
+    assert.equal(g.tryReserve(at, 0, 1, 2 ** 32), GOV_REFUSED, 'the cap holds on the wide path');
+    g.add(at, 0, 5);
+    assert.equal(g.read(at, 0), 2 ** 32 + 5);
+    assert.equal(g.tryReserve(at, 0, 0, 2 ** 33), 0);
+    // A new window starts from zero and is back on the fast path.
+    assert.equal(g.tryReserve(at, 1, 3, 3), 1);
+    assert.equal(g.tryReserve(at, 1, 1, 3), GOV_REFUSED);
+    assert.equal(g.read(at, 1), 3);
+    assert.equal(g.read(at, 0), 3, 'a reader of the old window sees the newer one');
+  });
+
   it('snapshots and restores tagged words; a freed key slot is reused zeroed', () => {
     const { main, registry } = setup();
     const g = main.governance;
