@@ -51,7 +51,9 @@ import type { SharedViews } from './shared-views.js';
 
 /** Refused by a limit (tryReserve's answer). */
 export const GOV_REFUSED = -1;
-const TAG_HALF = 0x8000;
+/** How far ahead a stored window may be of a thread's and still count as "later": a thread
+ * computing the window a moment late is at most a window or two behind. */
+const TAG_AHEAD_MAX = 2;
 const LO_MAX = 0xffffffff;
 const HI_COUNT_MASK = 0xffff;
 const TWO_32 = 4294967296;
@@ -68,10 +70,16 @@ function pack(tag: number, count: number): bigint {
   return (BigInt(tag) << GOV_VALUE_BITS) | BigInt(count);
 }
 
-/** True when tag `a` is a later window than `b` (16-bit serial-number arithmetic). */
+/**
+ * True when tag `a` is the window just after `b` (or the one after that): a thread still on `b`
+ * lands in it. Anything else differing is an OLD window. (Half-range serial arithmetic read a
+ * never-written word, tag 0, as later than every tag in the upper half of the 16-bit range, so
+ * for weeks at a time minute counters never rolled; and a word idle for more than half the
+ * range read as later too.)
+ */
 function newer(a: number, b: number): boolean {
   const d = (a - b) & 0xffff;
-  return d !== 0 && d < TAG_HALF;
+  return d !== 0 && d <= TAG_AHEAD_MAX;
 }
 
 export class GovernanceCounters {

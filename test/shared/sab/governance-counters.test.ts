@@ -117,6 +117,20 @@ describe('governance counters', () => {
     assert.equal(g.read(at, 0), 3, 'a reader of the old window sees the newer one');
   });
 
+  it('a never-written or long-idle word is an old window whatever the tag (upper half of the range too)', () => {
+    const { main, registry } = setup();
+    const g = main.governance;
+    const at = g.groupIndex(registry.groupSlot('late'), 0, GOV_REQUESTS);
+    // Minute tags in the upper half of the 16-bit range (weeks of every 45 days).
+    assert.equal(g.tryReserve(at, 40_000, 1, 1), 40_000);
+    assert.equal(g.tryReserve(at, 40_000, 1, 1), GOV_REFUSED);
+    assert.equal(g.tryReserve(at, 40_001, 1, 1), 40_001, 'the next minute rolls');
+    assert.equal(g.read(at, 40_001), 1);
+    // Idle for 30,000 minutes: the stored window is old, not "later".
+    assert.equal(g.read(at, 40_001 + 30_000 - 65_536 + 65_536), 0);
+    assert.equal(g.tryReserve(at, (40_001 + 30_000) & 0xffff, 1, 1), (40_001 + 30_000) & 0xffff);
+  });
+
   it('snapshots and restores tagged words; a freed key slot is reused zeroed', () => {
     const { main, registry } = setup();
     const g = main.governance;
