@@ -84,7 +84,10 @@ function newer(a: number, b: number): boolean {
 
 export class GovernanceCounters {
   private readonly u64: BigUint64Array;
-  private readonly u32: Uint32Array;
+  /** A fixed-length view, remade when the buffer has grown past it: V8 runs atomics on a
+   * length-tracking view of a growable buffer through the runtime (2-3x the cost per op), and
+   * the request path makes a few dozen. */
+  private u32: Uint32Array;
   private readonly holderAt: number;
 
   constructor(
@@ -93,11 +96,22 @@ export class GovernanceCounters {
   ) {
     // No length: the view tracks the growable buffer like the others (shared-views.ts).
     this.u64 = new BigUint64Array(views.buffer);
-    this.u32 = views.u32;
+    this.u32 = new Uint32Array(views.buffer, 0, views.buffer.byteLength >> 2);
     this.holderAt = GOV_GROUP_HOLDERS + holderId;
   }
 
   // ---- values (key and group records alike; `base` says which record kind) ------------------
+
+  /** The fixed view, covering 32-bit word `word`. */
+  private wordsTo(word: number): Uint32Array {
+    let u32 = this.u32;
+    if (word >= u32.length) {
+      const buffer = this.views.buffer;
+      u32 = new Uint32Array(buffer, 0, buffer.byteLength >> 2);
+      this.u32 = u32;
+    }
+    return u32;
+  }
 
   /** Key record value `value` (GOV_KEY_*). */
   keyIndex(slot: number, value: number): number {
@@ -121,8 +135,8 @@ export class GovernanceCounters {
    */
   tryReserve(index: number, tag: number, delta: number, max: number): number {
     // Fast path: the word is in window `tag` with a count under 2^32 (see the top of the file).
-    const u32 = this.u32;
     const lo = index << 1;
+    const u32 = this.wordsTo(lo + 1);
     for (;;) {
       const hi = Atomics.load(u32, lo + 1);
       if (hi >>> 16 !== tag || (hi & HI_COUNT_MASK) !== 0) break;
@@ -281,8 +295,8 @@ export class GovernanceCounters {
 
   /** The count under window `tag` (0 when the word belongs to an older window). */
   read(index: number, tag: number): number {
-    const u32 = this.u32;
     const lo = index << 1;
+    const u32 = this.wordsTo(lo + 1);
     for (;;) {
       const hi = Atomics.load(u32, lo + 1);
       const stored = hi >>> 16;
@@ -296,7 +310,9 @@ export class GovernanceCounters {
 
   /** A key's values changed (any thread, after its adds): main saves it on the next flush. */
   markKeyDirty(slot: number): void {
-    if (Atomics.load(this.views.i32, slot + GOV_KEY_DIRTY) === 0) Atomics.store(this.views.i32, slot + GOV_KEY_DIRTY, 1);
+    const at = slot + GOV_KEY_DIRTY;
+    const u32 = this.wordsTo(at);
+    if (Atomics.load(u32, at) === 0) Atomics.store(u32, at, 1);
   }
 
   /** Main: was the key changed since the last call? Clears the flag (a change racing with the
