@@ -222,7 +222,7 @@ export function histogramRecordWords(boundCount: number): number {
 // ---- capacities --------------------------------------------------------------------------
 
 /** Default reserved size: address space only; pages are committed as the buffer grows. */
-export const DEFAULT_MAX_BYTES = 256 * 1024 * 1024;
+export const DEFAULT_MAX_BYTES = 512 * 1024 * 1024;
 export const DEFAULT_INITIAL_BYTES = 64 * 1024;
 /** Holder 0 is the main thread; worker n is holder n + 1. */
 export const DEFAULT_HOLDERS = 65;
