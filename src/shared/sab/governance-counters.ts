@@ -335,11 +335,14 @@ export class GovernanceCounters {
     return out;
   }
 
-  /** Restore saved words (tags included: a saved window that is over still reads as 0). */
-  restore(slot: number, group: boolean, words: readonly string[]): void {
+  /** Restore saved words (tags included: a saved window that is over still reads as 0). False,
+   * and nothing restored, for words of another record layout (a save by an older build). */
+  restore(slot: number, group: boolean, words: readonly string[]): boolean {
     const count = group ? GOV_GROUP_VALUE_COUNT : GOV_KEY_VALUE_COUNT;
     const base = group ? GOV_GROUP_VALUES : GOV_KEY_VALUES;
-    for (let v = 0; v < count && v < words.length; v++) Atomics.store(this.u64, govValueIndex(slot, base, v), BigInt(words[v]!));
+    if (words.length !== count) return false;
+    for (let v = 0; v < count; v++) Atomics.store(this.u64, govValueIndex(slot, base, v), BigInt(words[v]!));
+    return true;
   }
 
   /** Zero every value of a record (main, before a freed key slot is handed to a new key). */

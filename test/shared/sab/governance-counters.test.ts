@@ -143,7 +143,9 @@ describe('governance counters', () => {
     assert.equal(again, k);
     assert.equal(g.read(g.keyIndex(k, GOV_KEY_MINUTE_REQUESTS), 9), 0);
     assert.equal(g.snapshot(k, false), null);
-    g.restore(k, false, snap);
+    assert.equal(g.restore(k, false, ['1', '2', '3', '4', '5']), false, 'an older layout\'s words are not placed');
+    assert.equal(g.snapshot(k, false), null);
+    assert.equal(g.restore(k, false, snap), true);
     assert.equal(g.read(g.keyIndex(k, GOV_KEY_MINUTE_REQUESTS), 9), 4);
   });
 });
