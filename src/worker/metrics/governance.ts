@@ -44,10 +44,16 @@ function readKeys(source: SeriesSource, governance: GovernanceSource): KeyReadin
   const tags: number[] = [];
   for (let kind = 0; kind < WINDOW_NAMES.length; kind++) tags.push(windowTag(kind, nowSec));
   const out: KeyReading[] = [];
+  // One price lookup per group per scrape, not per key (a million keys share a few groups).
+  const prices = new Map<string | null, { feeMicros: number; rates: CardRates | null }>();
   governance.forEachKey((id, group, slot, budgetWindow) => {
     if (slot <= 0) return;
     const tag = tags[budgetWindow]!;
-    const price = governance.priceOfGroup(group);
+    let price = prices.get(group);
+    if (price === undefined) {
+      price = governance.priceOfGroup(group);
+      prices.set(group, price);
+    }
     out.push({
       id,
       group: group ?? '',
