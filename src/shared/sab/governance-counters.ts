@@ -281,7 +281,8 @@ export class GovernanceCounters {
     for (let s = 0; s < slots; s++) {
       const at = slotsAt + s * GOV_SLOT_VALUES;
       const lane = this.read(at, tag);
-      if (lane === 0) continue;
+      // Slots are claimed first-free and never freed within a window: the rest are free too.
+      if (lane === 0) break;
       const rate = rates.of(lane);
       if (rate === null) continue;
       spend +=
