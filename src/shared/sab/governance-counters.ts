@@ -285,11 +285,11 @@ export class GovernanceCounters {
       if (lane === 0) break;
       const rate = rates.of(lane);
       if (rate === null) continue;
-      spend +=
-        tokensCostMicros(this.read(at + GOV_SLOT_INPUT, tag), rate.input_micros_per_mtok) +
-        tokensCostMicros(this.read(at + GOV_SLOT_OUTPUT, tag), rate.output_micros_per_mtok) +
-        tokensCostMicros(this.read(at + GOV_SLOT_CACHE_READ, tag), rate.cache_read_micros_per_mtok) +
-        tokensCostMicros(this.read(at + GOV_SLOT_CACHE_CREATION, tag), rate.cache_creation_micros_per_mtok);
+      // A kind priced at 0 costs nothing whatever its count: not read.
+      if (rate.input_micros_per_mtok !== 0) spend += tokensCostMicros(this.read(at + GOV_SLOT_INPUT, tag), rate.input_micros_per_mtok);
+      if (rate.output_micros_per_mtok !== 0) spend += tokensCostMicros(this.read(at + GOV_SLOT_OUTPUT, tag), rate.output_micros_per_mtok);
+      if (rate.cache_read_micros_per_mtok !== 0) spend += tokensCostMicros(this.read(at + GOV_SLOT_CACHE_READ, tag), rate.cache_read_micros_per_mtok);
+      if (rate.cache_creation_micros_per_mtok !== 0) spend += tokensCostMicros(this.read(at + GOV_SLOT_CACHE_CREATION, tag), rate.cache_creation_micros_per_mtok);
     }
     return spend;
   }
