@@ -137,4 +137,31 @@ describe('exact admission in shared memory, two workers', () => {
     assert.equal(again.status, 429);
     assert.match(again.text, /group:reprice@day/);
   });
+
+  it('a rate-card change re-prices a key\'s own budget window (max_budget_cents) at the next check', async () => {
+    const card = (microsPerMtok: number): unknown[] => [
+      { model: '*', tier: '*', input_micros_per_mtok: microsPerMtok, output_micros_per_mtok: microsPerMtok, cache_read_micros_per_mtok: 0, cache_creation_micros_per_mtok: 0 },
+    ];
+    // The group only prices; the cap is the key's: 5 cents = 50,000 micros a day.
+    await g.admin.ok('POST', '/groups', { name: 'reprice-key', rate_card: card(1_000_000_000) });
+    const key = await g.admin.mint({ name: 'capped-key', group: 'reprice-key', max_budget_cents: 5, budget_period: 'daily' });
+    const settled = async (tokens: number): Promise<void> => {
+      for (;;) {
+        const u = await g.admin.ok('GET', `/keys/${key.id}/usage`);
+        if (u.tokens >= tokens) return;
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    };
+    for (let i = 1; i <= 3; i++) {
+      assert.equal((await send(key.secret)).status, 200);
+      await settled(17 * i);
+    }
+    const over = await send(key.secret);
+    assert.equal(over.status, 429);
+    assert.match(over.text, /max_budget_cents/);
+    assert.equal((await g.admin.ok('GET', `/keys/${key.id}/usage`)).spend_cents, 5, '51,000 micros shown as 5 cents');
+    await g.admin.ok('PATCH', '/groups/reprice-key', { rate_card: card(500_000_000) });
+    assert.equal((await g.admin.ok('GET', `/keys/${key.id}/usage`)).spend_cents, 2, 'the same tokens re-priced: 25,500 micros');
+    assert.equal((await send(key.secret)).status, 200, 'admitted after the price halved');
+  });
 });
