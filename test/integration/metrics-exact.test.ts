@@ -29,7 +29,7 @@ describe('exact request counters over two workers', () => {
     key = (await s.g.admin.mint({ name: 'metrics-reader' })).secret;
     // The tokens limit makes the group count tokens in its total window (only limited metrics are counted).
     await s.g.admin.ok('POST', '/groups', { name: 'capped', limits: [{ metric: 'requests', window: 'total', max: CAP }, { metric: 'tokens', window: 'total', max: 1_000_000_000 }] });
-    const capped = (await s.g.admin.mint({ name: 'capped-key', group: 'capped' })).secret;
+    const capped = (await s.g.admin.mint({ name: 'capped-key', group: 'capped', budget_period: 'daily' })).secret;
     const url = s.g.gw.url;
 
     for (let i = 0; i < FAILOVER_REQUESTS; i++) assert.equal(await chat(url, key, 'pool-fo'), 200);
@@ -105,7 +105,14 @@ describe('exact request counters over two workers', () => {
     const spent = sampleValue(m, 'gateway_bucket_tokens', { bucket: 'group:capped@total', group: 'capped', window: 'total', model: '', tier: '' });
     assert.ok(spent !== undefined && spent > 0, `capped bucket tokens ${spent}`);
     assert.equal(m.get('gateway_key_spend_cents')?.metrics.length, 2, 'one series per key');
-    assert.ok((sampleValue(m, 'gateway_key_tokens_total', { key: (await s.g.admin.ok('GET', '/keys')).items.find((k: { name: string }) => k.name === 'capped-key').id, group: 'capped' }) ?? 0) > 0);
+    // Each key is labelled with its id and its mint labels (group, budget_period).
+    const keys = (await s.g.admin.ok('GET', '/keys')).items as { id: string; name: string }[];
+    const capped = keys.find((k) => k.name === 'capped-key')!;
+    const reader = keys.find((k) => k.name === 'metrics-reader')!;
+    assert.ok((sampleValue(m, 'gateway_key_tokens_total', { key: capped.id, group: 'capped', budget_period: 'daily' }) ?? 0) > 0);
+    assert.notEqual(sampleValue(m, 'gateway_key_spend_cents', { key: capped.id, group: 'capped', budget_period: 'daily' }), undefined);
+    const readerGroup = m.get('gateway_key_spend_cents')!.metrics.find((x) => x.labels?.key === reader.id)?.labels;
+    assert.equal(readerGroup?.budget_period, 'monthly', 'the default budget_period');
   });
 
   it('needs a valid key under a non-empty auth chain', async () => {
