@@ -169,6 +169,11 @@ export const ROUTE_POLICY_REJECTIONS_TOTAL: MetricFamily = {
   labelNames: ['pool', 'policy', 'status'],
 };
 
+/** The key of a rejection series in PoolMetricSlots.policyRejections. */
+export function routePolicyRejectionName(policy: string, status: number): string {
+  return `${policy} ${status}`;
+}
+
 /** The built-in policy: counted on the first selection of every pool-routed request. */
 export const WEIGHTED_POLICY = 'weighted';
 
