@@ -25,7 +25,7 @@ export class SocketTransport extends TransportBase {
   private backoffMs = RECONNECT_MIN_MS;
   private reconnectTimer: NodeJS.Timeout | null = null;
   private readonly reader = new FrameReader();
-  /** Writes of one tick go out together: corked at the first, uncorked on the next tick. */
+  /** Writes of one loop turn go out together: corked at the first, uncorked at setImmediate. */
   private corked: Socket | null = null;
   private readonly uncork = (): void => {
     const socket = this.corked;
@@ -60,14 +60,15 @@ export class SocketTransport extends TransportBase {
     return true;
   }
 
-  /** Under load many requests ask the hook in one tick: one writev for all of them, not a
-   * syscall each. The frames leave before the loop next polls, so nothing waits longer. */
+  /** Under load many requests ask the hook in one loop turn (each request is its own uWS
+   * callback, so a nextTick would flush after every one): one writev at the turn's check phase
+   * for all of them, not a syscall each. The frames leave before the loop next polls. */
   private put(socket: Socket, frame: Buffer): void {
     if (this.corked !== socket) {
       this.corked?.uncork();
       this.corked = socket;
       socket.cork();
-      process.nextTick(this.uncork);
+      setImmediate(this.uncork);
     }
     socket.write(frame);
   }
