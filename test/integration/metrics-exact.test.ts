@@ -136,7 +136,7 @@ describe('exact request counters over two workers', () => {
 
   it('shows each key and the capped bucket from the governance counters', async () => {
     const m = parseExposition((await getText(`${s.g.gw.url}/metrics`, key)).text);
-    const spent = sampleValue(m, 'gateway_bucket_tokens', { bucket: 'group:capped@total', group: 'capped', window: 'total', model: '', tier: '' });
+    const spent = sampleValue(m, 'gateway_bucket_tokens', { bucket: 'group:capped@total', group: 'capped', window: 'total', model: '', tier: 'default' });
     assert.ok(spent !== undefined && spent > 0, `capped bucket tokens ${spent}`);
     assert.equal(m.get('gateway_key_spend_cents')?.metrics.length, 2, 'one series per key');
     // Each key is labelled with its id and its mint labels (group, budget_period).

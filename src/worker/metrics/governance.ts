@@ -8,8 +8,8 @@
 //   window[, model, tier]}: each group's limited windows (bucket = group:<name>@<window>).
 //   A group counts a metric in a window only when a limit on it is set there, so spend shows for
 //   windows with a budget limit and tokens for windows with a tokens limit. The counters keep
-//   tokens per window, not per (model, tier), so gateway_bucket_tokens shows one series per
-//   bucket with model="" and tier="" (all models and tiers).
+//   tokens per window, not per model, so gateway_bucket_tokens shows one series per bucket with
+//   model="" (every model) and tier="default" (the only tier the gateway bills, pricing.ts).
 import { Gauge, type Registry } from 'prom-client';
 import type { WorkerGroup } from '../../shared/governance/worker-state.js';
 import { METRIC_BUDGET, METRIC_TOKENS } from '../../shared/governance/worker-state.js';
@@ -17,11 +17,14 @@ import { WINDOW_DAY, WINDOW_MONTH, WINDOW_NAMES, WINDOW_TOTAL, WINDOW_WEEK, wind
 import {
   BUCKET_BUDGET_REMAINING_CENTS, BUCKET_SPEND_CENTS, BUCKET_TOKENS, KEY_SERIES_CAP, KEY_SPEND_CENTS, KEY_TOKENS_TOTAL, OTHER_KEYS_LABEL,
 } from '../../shared/metrics/catalog.js';
+import { DEFAULT_TIER } from '../../shared/governance/pricing.js';
 import { GOV_KEY_BUDGET_SPEND, GOV_KEY_BUDGET_TOKENS, GOV_SPEND_MICROS, GOV_TOKENS } from '../../shared/sab/layout.js';
 import { registerSampleFamily, type Sample } from './sample-family.js';
 import type { SeriesSource } from './series-source.js';
 
 const MICROS_PER_CENT = 10_000;
+/** gateway_bucket_tokens' model label: the counters keep a bucket's tokens over every model. */
+const ALL_MODELS = '';
 
 /** A key's budget_period (its mint label) by the window kind of its budget. */
 const BUDGET_PERIOD_NAMES: readonly string[] = (() => {
@@ -206,7 +209,7 @@ export function registerGovernance(registry: Registry, source: SeriesSource, gov
     registers: [registry],
     collect() {
       this.reset();
-      for (const b of buckets) if (b.tokens !== null) this.set({ ...b.labels, model: '', tier: '' }, b.tokens);
+      for (const b of buckets) if (b.tokens !== null) this.set({ ...b.labels, model: ALL_MODELS, tier: DEFAULT_TIER }, b.tokens);
     },
   });
 }
