@@ -12,7 +12,8 @@ export function startExampleSocketHook(name: string): string {
   const child = spawn(process.execPath, [join(process.cwd(), 'examples', 'hooks', 'socket-gate.mjs'), '--socket', socket], { stdio: 'ignore' });
   child.unref();
   process.once('exit', () => {
-    child.kill();
+    // SIGKILL: a hook stuck in a slow tap's sleep would not get to its SIGTERM handler.
+    child.kill('SIGKILL');
     rmSync(dir, { recursive: true, force: true });
   });
   return socket;
