@@ -33,6 +33,7 @@ describe('key gauges across scrapes', () => {
       for (const k of keys) visit(k.id, k.group, slot, k.window);
     },
     allGroups: () => [][Symbol.iterator](),
+    priceOfGroup: () => ({ feeMicros: 0, rates: null }),
   };
   const exposition = new MetricsExposition(worker, governance);
   const scrape = async () => parseExposition(await exposition.render(config)).get('gateway_key_spend_cents')?.metrics ?? [];
