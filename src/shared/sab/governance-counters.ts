@@ -124,6 +124,35 @@ export class GovernanceCounters {
     return stored === tag || newer(stored, tag) ? countOf(word) : 0;
   }
 
+  /** The raw word's window tag and count (main thread, fleet reconciliation). */
+  tagAt(index: number): number {
+    return tagOf(Atomics.load(this.u64, index));
+  }
+
+  countAt(index: number): number {
+    return countOf(Atomics.load(this.u64, index));
+  }
+
+  /**
+   * Main: move the count under window `tag` by `amount` (the other nodes' spend learnt from the
+   * store): the same window adds (never below 0), an older stored window starts over at
+   * `amount`; a newer stored window is left alone (false: the learnt count is stale).
+   */
+  inject(index: number, tag: number, amount: number): boolean {
+    const u64 = this.u64;
+    let word = Atomics.load(u64, index);
+    for (;;) {
+      const stored = tagOf(word);
+      let next: bigint;
+      if (stored === tag) next = pack(tag, Math.max(0, countOf(word) + amount));
+      else if (newer(tag, stored) || word === 0n) next = pack(tag, Math.max(0, amount));
+      else return false;
+      const seen = Atomics.compareExchange(u64, index, word, next);
+      if (seen === word) return true;
+      word = seen;
+    }
+  }
+
   // ---- persistence (main thread) --------------------------------------------------------------
 
   /** A key's values changed (any thread, after its adds): main saves it on the next flush. */
