@@ -1,6 +1,8 @@
 // Two gateway processes on one shared store (postgres or valkey): a key minted on A works on
 // B; a DELETE on A makes B refuse within the stated bound (measured and printed); a group
-// PATCH on B applies on A; usage from both nodes sums in GET /usage on either.
+// PATCH on B applies on A; usage from both nodes sums in GET /usage on either; a budget cap
+// under load split over both nodes overshoots by no more than the stated bound (budgets
+// reconcile through the store on every flush).
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Agent, request } from 'undici';
@@ -11,6 +13,13 @@ import { verifyAuditLog } from '../../../src/main/audit/verify.js';
 
 /** The stated bound without notifications is the poll interval; with them, under 1 s. */
 const POLL_INTERVAL_MS = 2_000;
+const FLUSH_MS = 500;
+/**
+ * The stated overshoot bound (README, Stores): past a cap, the fleet admits at most what the
+ * other nodes admitted in the lag before the fleet's last admission; lag = their flush interval
+ * + this node's flush interval + one store round trip and the request itself (slack).
+ */
+const LAG_MS = 2 * FLUSH_MS + 500;
 
 export function severalNodes(module: 'postgres' | 'valkey'): void {
   describe(`two gateway processes on one ${module} store`, () => {
@@ -25,7 +34,7 @@ export function severalNodes(module: 'postgres' | 'valkey'): void {
       backend = await createBackend(module);
       mock = await startMockProvider({ port: 0 });
       const store = backend.config();
-      const over = { store: { ...store, settings: { ...store.settings, poll_interval_ms: POLL_INTERVAL_MS } }, governance: { flush_interval_secs: 0.5 } };
+      const over = { store: { ...store, settings: { ...store.settings, poll_interval_ms: POLL_INTERVAL_MS } }, governance: { flush_interval_secs: FLUSH_MS / 1000 } };
       a = await startGoverned(mock.url, witness, { workers: 1, over });
       b = await startGoverned(mock.url, witness, { workers: 1, over });
     });
@@ -102,6 +111,38 @@ export function severalNodes(module: 'postgres' | 'valkey'): void {
       assert.ok(admitted >= CAP, `at least the cap is admitted (${admitted})`);
       assert.ok(admitted <= 2 * CAP, `no more than N x cap is admitted (${admitted})`);
       assert.equal(results.filter((s) => s !== 200 && s !== 429).length, 0);
+    });
+
+    it('a budget cap under load split over both nodes overshoots by no more than the stated bound (reconciled through the store)', async () => {
+      const FEE = 1_000;
+      const CAP = 20;
+      const zero = { model: '*', tier: '*', input_micros_per_mtok: 0, output_micros_per_mtok: 0, cache_read_micros_per_mtok: 0, cache_creation_micros_per_mtok: 0 };
+      await a.admin.ok('POST', '/groups', { name: 'fleet-budget', per_request_fee_micros: FEE, rate_card: [zero], limits: [{ metric: 'budget', window: 'day', max: CAP * FEE }] });
+      const key = await a.admin.mint({ name: 'fleet', group: 'fleet-budget' });
+      await until('the key reaching B', POLL_INTERVAL_MS + 1_000, async () => (await b.admin.call('GET', `/keys/${key.id}`)).status === 200);
+      // Each node gets a request every 200 ms for 6 s: the cap is reached after a few flush intervals.
+      const admitted: Array<{ node: 'a' | 'b'; start: number; end: number }> = [];
+      const drive = async (node: 'a' | 'b'): Promise<void> => {
+        const g = node === 'a' ? a : b;
+        const until = performance.now() + 6_000;
+        while (performance.now() < until) {
+          const start = performance.now();
+          const status = await chat(g, key.secret);
+          if (status === 200) admitted.push({ node, start, end: performance.now() });
+          else assert.equal(status, 429);
+          await new Promise((r) => setTimeout(r, 200));
+        }
+      };
+      await Promise.all([drive('a'), drive('b')]);
+      const last = admitted.reduce((x, y) => (y.start > x.start ? y : x));
+      // What the other node admitted in the lag before the fleet's last admission.
+      const bound = admitted.filter((r) => r.node !== last.node && r.end >= last.start - LAG_MS && r.start <= last.end).length;
+      const overshoot = admitted.length - CAP;
+      const perNode = { a: admitted.filter((r) => r.node === 'a').length, b: admitted.filter((r) => r.node === 'b').length };
+      console.log(`# ${module}: budget cap ${CAP} requests' worth, ~5 req/s per node on 2 nodes for 6 s: ${admitted.length} admitted (A ${perNode.a}, B ${perNode.b}); overshoot ${overshoot}, bound ${bound} (the other node's admissions in the ${LAG_MS} ms before the last admission); without reconciliation up to ${2 * CAP}`);
+      assert.ok(admitted.length >= CAP, `at least the cap is admitted (${admitted.length})`);
+      assert.ok(overshoot <= bound, `overshoot ${overshoot} <= bound ${bound}`);
+      assert.ok(admitted.length < 2 * CAP, `each node counted the other's spend (${admitted.length} < ${2 * CAP})`);
     });
 
     it('one durable audit writer across the two nodes; B takes over when A is killed', async () => {
