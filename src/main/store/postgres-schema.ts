@@ -49,7 +49,7 @@ CREATE TABLE IF NOT EXISTS audit_writer (
   },
   {
     version: 2,
-    name: 'flush batch ids, fleet counters',
+    name: 'flush batch ids, fleet counters, change version, shared config',
     sql: `
 CREATE TABLE IF NOT EXISTS flush_batches (stream TEXT PRIMARY KEY, seq BIGINT NOT NULL, applied_at TIMESTAMPTZ NOT NULL DEFAULT now());
 CREATE SEQUENCE IF NOT EXISTS fleet_change;
@@ -58,7 +58,10 @@ CREATE TABLE IF NOT EXISTS fleet_counters (
   last_delta BIGINT NOT NULL, changed BIGINT NOT NULL,
   PRIMARY KEY (holder, value)
 );
-CREATE INDEX IF NOT EXISTS fleet_counters_changed ON fleet_counters (changed);`,
+CREATE INDEX IF NOT EXISTS fleet_counters_changed ON fleet_counters (changed);
+CREATE TABLE IF NOT EXISTS gov_version (id INTEGER PRIMARY KEY CHECK (id = 1), version BIGINT NOT NULL);
+INSERT INTO gov_version (id, version) VALUES (1, 0) ON CONFLICT (id) DO NOTHING;
+CREATE TABLE IF NOT EXISTS shared_config (id INTEGER PRIMARY KEY CHECK (id = 1), seq BIGINT NOT NULL, origin TEXT NOT NULL, document JSONB NOT NULL);`,
   },
 ];
 

@@ -11,12 +11,14 @@ import type { AuditEntry, AuditWriterHolder, RunHead, StoredAuditEntry } from '.
 import { migrate } from './postgres-schema.js';
 import { holderAlive } from './sqlite-audit.js';
 import type { ConnectionOptions } from 'node:tls';
-import type { ChangeFeed } from './peer-sync.js';
+import type { ChangeFeed, SharedConfig } from './peer-sync.js';
 import { StoreUnavailableError, isPostgresUnavailable } from './store-unavailable.js';
 
 /** One channel for every schema; the payload names the schema, so nodes of other deployments ignore it. */
 const CHANGES_CHANNEL = 'gateway_changes';
-const NOTIFY = `SELECT pg_notify('${CHANGES_CHANNEL}', current_schema())`;
+// The change version moves in the same transaction as the change (a poller that reads it
+// unchanged skips the full re-read); the notification is delivered at commit.
+const NOTIFY = `WITH v AS (UPDATE gov_version SET version = version + 1 RETURNING 1) SELECT pg_notify('${CHANGES_CHANNEL}', current_schema()) FROM v`;
 
 export interface PostgresSettings {
   /** A libpq URL (`postgres://user@host:5432/db`); the password may come separately. */
@@ -405,6 +407,31 @@ export class PostgresStore extends Store implements ChangeFeed, FleetCounters {
   }
 
   // --- change feed (several nodes) ---
+
+  async changeVersion(): Promise<number> {
+    const [row] = await this.query<{ version: number }>('gov-version', 'SELECT version FROM gov_version WHERE id = 1');
+    return row?.version ?? 0;
+  }
+
+  async publishConfig(origin: string, document: unknown): Promise<number> {
+    let seq = 0;
+    await this.transaction(async (c) => {
+      const r = await c.query<{ seq: number }>({
+        name: 'config-publish',
+        text: `INSERT INTO shared_config AS s (id, seq, origin, document) VALUES (1, 1, $1, $2)
+               ON CONFLICT (id) DO UPDATE SET seq = s.seq + 1, origin = excluded.origin, document = excluded.document RETURNING seq`,
+        values: [origin, JSON.stringify(document)],
+      });
+      seq = r.rows[0]!.seq;
+      await c.query({ name: 'gov-notify', text: NOTIFY });
+    });
+    return seq;
+  }
+
+  async readConfig(): Promise<SharedConfig | null> {
+    const [row] = await this.query<SharedConfig>('config-read', 'SELECT seq, origin, document FROM shared_config WHERE id = 1');
+    return row ?? null;
+  }
 
   /** LISTEN on a connection of its own, re-established with backoff when the server goes away. */
   async watchChanges(onChange: () => void): Promise<() => Promise<void>> {

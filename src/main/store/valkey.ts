@@ -12,7 +12,7 @@ import type { CounterDelta, FleetCount, FleetCounters, FleetReconcile } from './
 import type { CounterRow, GovernanceRecords, GroupRecord, KeyRecord, KeyUsageRow, Revocation } from './records.js';
 import type { AuditEntry, AuditWriterHolder, RunHead, StoredAuditEntry } from '../audit/store-records.js';
 import { holderAlive } from './sqlite-audit.js';
-import type { ChangeFeed } from './peer-sync.js';
+import type { ChangeFeed, SharedConfig } from './peer-sync.js';
 import { StoreUnavailableError } from './store-unavailable.js';
 
 export interface ValkeySettings {
@@ -109,7 +109,7 @@ export class ValkeyStore extends Store implements ChangeFeed, FleetCounters {
   private readonly k: {
     keys: string; groups: string; revocations: string; counters: string; trips: string;
     auditLog: string; auditRuns: string; auditWriter: string; usage: string; keyUsage: string; changes: string;
-    batches: string; fleet: string; fleetChanges: string; fleetChange: string;
+    batches: string; fleet: string; fleetChanges: string; fleetChange: string; version: string; config: string;
   };
   auditWriteFailures = 0;
 
@@ -121,6 +121,7 @@ export class ValkeyStore extends Store implements ChangeFeed, FleetCounters {
       trips: `${p}breaker:trips`, auditLog: `${p}audit:log`, auditRuns: `${p}audit:runs`, auditWriter: `${p}audit:writer`,
       usage: `${p}usage:`, keyUsage: `${p}usage-key:`, changes: `${p}changes`,
       batches: `${p}flush:batches`, fleet: `${p}fleet:counts`, fleetChanges: `${p}fleet:changes`, fleetChange: `${p}fleet:change`,
+      version: `${p}gov:version`, config: `${p}config`,
     };
     const options: RedisOptions = {
       connectTimeout: settings.connectTimeoutMs,
@@ -289,25 +290,25 @@ export class ValkeyStore extends Store implements ChangeFeed, FleetCounters {
 
   protected async writeKey(key: KeyRecord): Promise<void> {
     await this.connected();
-    await this.exec(this.client.multi().hset(this.k.keys, key.id, JSON.stringify(key)).publish(this.k.changes, 'keys'));
+    await this.exec(this.client.multi().hset(this.k.keys, key.id, JSON.stringify(key)).incr(this.k.version).publish(this.k.changes, 'keys'));
   }
 
   protected async writeRevocation(r: Revocation): Promise<void> {
     await this.connected();
     const revocation: Revocation = { id: r.id, expires_at: r.expires_at, revoked_at: r.revoked_at };
     await this.exec(
-      this.client.multi().hdel(this.k.keys, r.id).hdel(this.k.counters, `key:${r.id}`).hset(this.k.revocations, r.id, JSON.stringify(revocation)).publish(this.k.changes, 'revocations'),
+      this.client.multi().hdel(this.k.keys, r.id).hdel(this.k.counters, `key:${r.id}`).hset(this.k.revocations, r.id, JSON.stringify(revocation)).incr(this.k.version).publish(this.k.changes, 'revocations'),
     );
   }
 
   protected async writeGroup(group: GroupRecord): Promise<void> {
     await this.connected();
-    await this.exec(this.client.multi().hset(this.k.groups, group.name, JSON.stringify(group)).publish(this.k.changes, 'groups'));
+    await this.exec(this.client.multi().hset(this.k.groups, group.name, JSON.stringify(group)).incr(this.k.version).publish(this.k.changes, 'groups'));
   }
 
   protected async removeGroup(name: string): Promise<void> {
     await this.connected();
-    await this.exec(this.client.multi().hdel(this.k.groups, name).hdel(this.k.counters, `group:${name}`).publish(this.k.changes, 'groups'));
+    await this.exec(this.client.multi().hdel(this.k.groups, name).hdel(this.k.counters, `group:${name}`).incr(this.k.version).publish(this.k.changes, 'groups'));
   }
 
   protected async writeCounters(rows: CounterRow[]): Promise<void> {
@@ -390,6 +391,29 @@ export class ValkeyStore extends Store implements ChangeFeed, FleetCounters {
   }
 
   // --- change feed (several nodes) ---
+
+  async changeVersion(): Promise<number> {
+    await this.connected();
+    return Number((await this.client.get(this.k.version)) ?? 0);
+  }
+
+  async publishConfig(origin: string, document: unknown): Promise<number> {
+    await this.connected();
+    const multi = this.client.multi().hincrby(this.k.config, 'seq', 1).hset(this.k.config, 'origin', origin, 'document', JSON.stringify(document));
+    const results = await multi.incr(this.k.version).publish(this.k.changes, 'config').exec().catch((err: Error) => {
+      throw err.name === 'ReplyError' ? err : new StoreUnavailableError('valkey', err);
+    });
+    if (results === null) throw new Error('valkey store: the transaction was aborted');
+    for (const [err] of results) if (err) throw err;
+    return Number(results[0]![1]);
+  }
+
+  async readConfig(): Promise<SharedConfig | null> {
+    await this.connected();
+    const h = await this.client.hgetall(this.k.config);
+    if (h.seq === undefined || h.document === undefined) return null;
+    return { seq: Number(h.seq), origin: h.origin ?? '', document: JSON.parse(h.document) as unknown };
+  }
 
   /** SUBSCRIBE on a connection of its own; iovalkey re-subscribes after a reconnect. */
   async watchChanges(onChange: () => void): Promise<() => Promise<void>> {

@@ -10,6 +10,8 @@ import { startMockProvider, type MockServer } from '../../../src/mock/server.js'
 import { SecretWitness, startGoverned, stopGoverned, type Governed } from '../governance/harness.js';
 import { createBackend, type StoreBackend } from '../../helpers/store-backends.js';
 import { verifyAuditLog } from '../../../src/main/audit/verify.js';
+import { readFileSync } from 'node:fs';
+import { parse as parseYaml } from 'yaml';
 
 /** The stated bound without notifications is the poll interval; with them, under 1 s. */
 const POLL_INTERVAL_MS = 2_000;
@@ -34,7 +36,7 @@ export function severalNodes(module: 'postgres' | 'valkey'): void {
       backend = await createBackend(module);
       mock = await startMockProvider({ port: 0 });
       const store = backend.config();
-      const over = { store: { ...store, settings: { ...store.settings, poll_interval_ms: POLL_INTERVAL_MS } }, governance: { flush_interval_secs: FLUSH_MS / 1000 } };
+      const over = { store: { ...store, settings: { ...store.settings, poll_interval_ms: POLL_INTERVAL_MS } }, governance: { flush_interval_secs: FLUSH_MS / 1000 }, config: { locked: false } };
       a = await startGoverned(mock.url, witness, { workers: 1, over });
       b = await startGoverned(mock.url, witness, { workers: 1, over });
     });
@@ -46,12 +48,12 @@ export function severalNodes(module: 'postgres' | 'valkey'): void {
       await backend?.cleanup();
     });
 
-    async function chat(g: Governed, secret: string): Promise<number> {
+    async function chat(g: Governed, secret: string, model = 'default'): Promise<number> {
       const res = await request(`${g.gw.url}/v1/chat/completions`, {
         method: 'POST',
         dispatcher: agent,
         headers: { 'content-type': 'application/json', authorization: `Bearer ${secret}` },
-        body: JSON.stringify({ model: 'default', messages: [{ role: 'user', content: 'hi' }] }),
+        body: JSON.stringify({ model, messages: [{ role: 'user', content: 'hi' }] }),
       });
       await res.body.dump();
       return res.statusCode;
@@ -85,6 +87,29 @@ export function severalNodes(module: 'postgres' | 'valkey'): void {
       await until('the PATCH reaching A', POLL_INTERVAL_MS + 1_000, async () => (await a.admin.ok('GET', '/groups/cap')).limits?.length === 1);
       assert.equal(await chat(a, key.secret), 200);
       assert.equal(await chat(a, key.secret), 429, 'the cap set on B applies on A');
+    });
+
+    it('a POST /config/apply on A reaches B within the bound; B keeps its own listen addresses', async () => {
+      const key = await a.admin.mint({ name: 'config-probe' });
+      await until('the key reaching B', POLL_INTERVAL_MS + 1_000, async () => (await chat(b, key.secret)) === 200);
+      assert.equal(await chat(b, key.secret, 'shared-pool'), 404, 'no such pool on B yet');
+      const doc = parseYaml(readFileSync(a.files.configPath, 'utf8')) as Record<string, unknown>;
+      const applied = { ...doc, pools: { ...(doc.pools as object), 'shared-pool': { members: [{ model: 'lane-openai', weight: 1 }] } } };
+      const started = performance.now();
+      await a.admin.ok('POST', '/config/apply', { config: applied });
+      const localMs = performance.now() - started;
+      assert.equal(await chat(a, key.secret, 'shared-pool'), 200);
+      // Bound: the notification (< 1 s) plus B's own apply (validate, compile, every worker acks), about A's local apply time.
+      const seenMs = await until('the applied pool serving on B', 1_000 + 2 * localMs + 500, async () => (await chat(b, key.secret, 'shared-pool')) === 200);
+      console.log(`# ${module}: config apply on A took ${localMs.toFixed(0)} ms there and was live on B ${seenMs.toFixed(0)} ms after A answered (bound: notification < 1 s + B's own apply; < ${POLL_INTERVAL_MS} ms + the apply by polling)`);
+      const versions = await b.admin.ok('GET', '/config/versions');
+      assert.match(JSON.stringify(versions), /config apply from another node/);
+      // A config applied on B comes back to A the same way.
+      const back = { ...applied, pools: { ...(applied.pools as object), 'from-b': { members: [{ model: 'lane-openai', weight: 1 }] } } };
+      const docB = parseYaml(readFileSync(b.files.configPath, 'utf8')) as Record<string, unknown>;
+      await b.admin.ok('POST', '/config/apply', { config: { ...back, listen: docB.listen, admin_listen: docB.admin_listen } });
+      await until('the pool applied on B serving on A', POLL_INTERVAL_MS + 1_000, async () => (await chat(a, key.secret, 'from-b')) === 200);
+      assert.equal(await chat(a, key.secret), 200, 'A still serves on its own address');
     });
 
     it('usage from both nodes sums in GET /usage on either', async () => {
