@@ -56,6 +56,11 @@ export class PeerSync {
     private readonly config: ConfigShare | null = null,
   ) {}
 
+  /** The change version read before boot loaded the records: the first poll re-reads only if it moved since. */
+  loadedAt(version: number): void {
+    this.version = version;
+  }
+
   async start(): Promise<void> {
     await this.config?.start();
     if (hasChangeFeed(this.store)) {
