@@ -8,6 +8,7 @@ import { auditHash, type AuditEntry } from '../../../src/main/audit/entry.js';
 import { verifyAuditLog } from '../../../src/main/audit/verify.js';
 import { createBackend, type StoreBackend, type StoreModule } from '../../helpers/store-backends.js';
 import { hasFleetCounters } from '../../../src/main/store/fleet-counters.js';
+import { hasChangeFeed } from '../../../src/main/store/peer-sync.js';
 
 const DAY = 1_763_856_000;
 
@@ -212,6 +213,32 @@ export function storeConformance(module: StoreModule): void {
       assert.equal(await store.acquireAuditWriter('owner-e', process.pid, 1), null);
       await new Promise((r) => setTimeout(r, 20));
       assert.equal(await other.acquireAuditWriter('owner-f', process.pid, 10_000), null, 'an expired lease is free');
+    });
+
+    it('change feed (shared stores): the change version moves with every change; the shared config is published and read back', async (t) => {
+      if (!hasChangeFeed(store)) {
+        assert.ok(module === 'memory' || module === 'sqlite', `${module} is a shared store: it must have a change feed`);
+        t.diagnostic(`${module} is for one node: no change feed`);
+        return;
+      }
+      const other = open();
+      assert.ok(hasChangeFeed(other));
+      const v0 = await store.changeVersion();
+      await store.putGroup(group('versioned'));
+      const v1 = await other.changeVersion();
+      assert.notEqual(v1, v0, 'a group write moves the version');
+      await store.putKey(key('versioned-key'));
+      await store.revokeKey({ id: 'versioned-key', expires_at: 1_900_000_000, revoked_at: 1_700_000_000 });
+      assert.notEqual(await other.changeVersion(), v1);
+      assert.equal(await other.readConfig(), null);
+      const seq1 = await store.publishConfig('node-a', { pools: { p: { members: [] } } });
+      const seq2 = await other.publishConfig('node-b', { pools: { q: { members: [] } } });
+      assert.ok(seq2 > seq1);
+      assert.deepEqual(await store.readConfig(), { seq: seq2, origin: 'node-b', document: { pools: { q: { members: [] } } } });
+      const v2 = await store.changeVersion();
+      await store.publishConfig('node-a', {});
+      assert.notEqual(await store.changeVersion(), v2, 'a config publish moves the version');
+      await store.deleteGroup('versioned');
     });
 
     it('a closed store refuses further calls', async () => {
