@@ -299,6 +299,7 @@ export class PostgresStore extends Store implements ChangeFeed, FleetCounters {
     await this.transaction(async (c) => {
       await c.query({ name: 'gov-delete-key', text: 'DELETE FROM gov_keys WHERE id = $1', values: [r.id] });
       await c.query({ name: 'gov-delete-counters', text: 'DELETE FROM gov_counters WHERE holder = $1', values: [`key:${r.id}`] });
+      await c.query({ name: 'fleet-delete-holder', text: 'DELETE FROM fleet_counters WHERE holder = $1', values: [`key:${r.id}`] });
       await c.query({
         name: 'gov-put-revocation',
         text: 'INSERT INTO gov_revocations (id, expires_at, revoked_at) VALUES ($1, $2, $3) ON CONFLICT (id) DO UPDATE SET expires_at = excluded.expires_at, revoked_at = excluded.revoked_at',
@@ -319,6 +320,7 @@ export class PostgresStore extends Store implements ChangeFeed, FleetCounters {
     await this.transaction(async (c) => {
       await c.query({ name: 'gov-delete-group', text: 'DELETE FROM gov_groups WHERE name = $1', values: [name] });
       await c.query({ name: 'gov-delete-counters', text: 'DELETE FROM gov_counters WHERE holder = $1', values: [`group:${name}`] });
+      await c.query({ name: 'fleet-delete-holder', text: 'DELETE FROM fleet_counters WHERE holder = $1', values: [`group:${name}`] });
       await c.query({ name: 'gov-notify', text: NOTIFY });
     });
   }

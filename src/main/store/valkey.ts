@@ -30,6 +30,8 @@ export interface ValkeySettings {
 const USAGE_METRICS = ['tokensInput', 'tokensOutput', 'tokensCacheRead', 'tokensCacheCreation', 'requests', 'truncated'] as const;
 const KEY_USAGE_METRICS = ['tokensInput', 'tokensOutput', 'tokensCacheRead', 'tokensCacheCreation', 'requests'] as const;
 const SEP = '\u0000';
+/** At least the values of the largest governance record (a group's 15). */
+const FLEET_VALUES_MAX = 16;
 
 // KEYS[1] the lease; ARGV owner, holder JSON, ttl, owner that may be displaced (dead) or ''.
 const LEASE_LUA = `
@@ -236,6 +238,12 @@ export class ValkeyStore extends Store implements ChangeFeed, FleetCounters {
 
   // --- fleet counters (several nodes) ---
 
+  /** A revoked key's or deleted group's fleet counts go with it (every value number a record can have). */
+  private forgetFleetHolder(multi: ReturnType<Redis['multi']>, holder: string): ReturnType<Redis['multi']> {
+    const fields = Array.from({ length: FLEET_VALUES_MAX }, (_, v) => `${holder}${SEP}${v}`);
+    return multi.hdel(this.k.fleet, ...fields).zrem(this.k.fleetChanges, ...fields);
+  }
+
   async reconcileCounters(batch: FlushBatch, deltas: CounterDelta[], since: number): Promise<FleetReconcile> {
     await this.connected();
     const args: Array<string | number> = [this.k.batches, this.k.fleet, this.k.fleetChanges, this.k.fleetChange, batch.stream, batch.seq, since];
@@ -297,7 +305,7 @@ export class ValkeyStore extends Store implements ChangeFeed, FleetCounters {
     await this.connected();
     const revocation: Revocation = { id: r.id, expires_at: r.expires_at, revoked_at: r.revoked_at };
     await this.exec(
-      this.client.multi().hdel(this.k.keys, r.id).hdel(this.k.counters, `key:${r.id}`).hset(this.k.revocations, r.id, JSON.stringify(revocation)).incr(this.k.version).publish(this.k.changes, 'revocations'),
+      this.forgetFleetHolder(this.client.multi(), `key:${r.id}`).hdel(this.k.keys, r.id).hdel(this.k.counters, `key:${r.id}`).hset(this.k.revocations, r.id, JSON.stringify(revocation)).incr(this.k.version).publish(this.k.changes, 'revocations'),
     );
   }
 
@@ -308,7 +316,7 @@ export class ValkeyStore extends Store implements ChangeFeed, FleetCounters {
 
   protected async removeGroup(name: string): Promise<void> {
     await this.connected();
-    await this.exec(this.client.multi().hdel(this.k.groups, name).hdel(this.k.counters, `group:${name}`).incr(this.k.version).publish(this.k.changes, 'groups'));
+    await this.exec(this.forgetFleetHolder(this.client.multi(), `group:${name}`).hdel(this.k.groups, name).hdel(this.k.counters, `group:${name}`).incr(this.k.version).publish(this.k.changes, 'groups'));
   }
 
   protected async writeCounters(rows: CounterRow[]): Promise<void> {
