@@ -2,8 +2,9 @@
 // (POST /config/apply, rollback, PUT /admin-auth, hook changes) is written to the store as the
 // shared config (one row / hash: seq, origin node, document) with the same change notification
 // as keys and groups; every other node's PeerSync then applies it like a local apply. What is
-// per node stays this node's own: its listen addresses, provider file path, store, TLS and
-// advanced (worker threads) settings. A booting node does not take the shared config: like a
+// per node stays this node's own: its listen addresses, provider file path, store, config
+// section (locked, overlay file), TLS and advanced (worker threads) settings. A node whose
+// config is locked takes no config from the others (its file is the only source). A booting node does not take the shared config: like a
 // restart of one node, it boots from its files (README, Stores).
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../../shared/log.js';
@@ -12,7 +13,7 @@ import type { WorkerPool } from '../workers.js';
 import type { ChangeFeed } from './peer-sync.js';
 
 /** Top-level config fields that describe one node, not the fleet. */
-export const NODE_LOCAL_FIELDS = ['listen', 'admin_listen', 'providers_file', 'store', 'tls', 'advanced'] as const;
+export const NODE_LOCAL_FIELDS = ['listen', 'admin_listen', 'providers_file', 'store', 'config', 'tls', 'advanced'] as const;
 
 export class ConfigShare {
   readonly nodeId = randomUUID();
@@ -51,6 +52,10 @@ export class ConfigShare {
     if (shared === null || shared.seq <= this.seenSeq) return;
     this.seenSeq = shared.seq;
     if (shared.origin === this.nodeId) return;
+    if (this.state.locked()) {
+      this.log.warn({ shared_seq: shared.seq }, 'store: another node applied a config; this node\'s config is locked, so it keeps its own');
+      return;
+    }
     const mine = this.state.currentDocument();
     const document = { ...(shared.document as Record<string, unknown>) };
     for (const field of NODE_LOCAL_FIELDS) {
