@@ -1,0 +1,103 @@
+// Fleet reconciliation of governance counters, two nodes in one process: each node has its own
+// shared memory and its own handle on one postgres or valkey store. Shows: each node's counters hold the other's
+// count after a flush; deltas only (no double counting across flushes); a flush whose reply was
+// lost is retried with the same batch id and counted once; a new window starts over.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { GOV_REQUESTS, SharedState, SlotRegistry } from '../../../src/shared/sab/index.js';
+import { FleetReconciler } from '../../../src/main/governance/fleet-reconcile.js';
+import type { GovernanceService } from '../../../src/main/governance/service.js';
+import type { FleetCounters } from '../../../src/main/store/fleet-counters.js';
+import type { Store } from '../../../src/main/store/store.js';
+import { createLogger } from '../../../src/shared/log.js';
+import { createBackend, type StoreBackend } from '../../helpers/store-backends.js';
+
+const log = createLogger('test');
+log.level = 'silent';
+
+interface Node {
+  shared: SharedState;
+  fleet: FleetReconciler;
+  store: Store & FleetCounters;
+  /** Requests counted under window `tag` of group g's minute window. */
+  reserve(tag: number, n: number): void;
+  read(tag: number): number;
+}
+
+function node(store: Store & FleetCounters): Node {
+  const shared = SharedState.create({ holders: 2 });
+  const registry = new SlotRegistry(shared);
+  const slot = registry.groupSlot('g');
+  const service = { shared, registry, keySlots: new Map(), groups: new Map([['g', {}]]), revocations: new Map() } as unknown as GovernanceService;
+  const fleet = new FleetReconciler(service, store, log);
+  const at = shared.governance.groupIndex(slot, 0, GOV_REQUESTS);
+  return {
+    shared, fleet, store,
+    reserve: (tag, n) => void shared.governance.tryReserve(at, tag, n, -1),
+    read: (tag) => shared.governance.read(at, tag),
+  };
+}
+
+for (const module of ['postgres', 'valkey'] as const) {
+  describe(`fleet reconciliation of governance counters (two nodes, ${module})`, () => {
+    let backend: StoreBackend;
+    const stores: Store[] = [];
+    before(async () => {
+      backend = await createBackend(module);
+    });
+    after(async () => {
+      for (const s of stores) await s.close().catch(() => undefined);
+      await backend?.cleanup();
+    });
+    const open = (): Store & FleetCounters => {
+      const s = backend.open() as Store & FleetCounters;
+      stores.push(s);
+      return s;
+    };
+
+    it('each node ends up holding both counts, once, and a lost reply is not counted twice', async () => {
+      const a = node(open());
+      const b = node(open());
+      a.reserve(100, 5);
+      b.reserve(100, 3);
+      await a.fleet.flush([]);
+      await b.fleet.flush([]);
+      await a.fleet.flush([]);
+      assert.equal(a.read(100), 8);
+      assert.equal(b.read(100), 8);
+      // More on A only: B learns the delta, A does not count its own twice.
+      a.reserve(100, 2);
+      await a.fleet.flush([]);
+      await a.fleet.flush([]);
+      await b.fleet.flush([]);
+      assert.equal(a.read(100), 10);
+      assert.equal(b.read(100), 10);
+
+      // A's next flush is committed by the store but its reply is lost: A retries the same batch.
+      const real = a.store.reconcileCounters.bind(a.store);
+      let lose = true;
+      a.store.reconcileCounters = async (batch, deltas, since) => {
+        const result = await real(batch, deltas, since);
+        if (lose) {
+          lose = false;
+          throw new Error('connection reset (reply lost)');
+        }
+        return result;
+      };
+      a.reserve(100, 4);
+      await a.fleet.flush([]);
+      assert.equal(a.fleet.failures, 1);
+      await a.fleet.flush([]);
+      await b.fleet.flush([]);
+      assert.equal(b.read(100), 14, 'the 4 were added to the fleet once');
+      assert.equal(a.read(100), 14);
+
+      // A new window starts over on both nodes.
+      b.reserve(101, 1);
+      await b.fleet.flush([]);
+      await a.fleet.flush([]);
+      assert.equal(a.read(101), 1);
+      assert.equal(a.read(100), 1, 'a reader of the old window sees the newer one');
+    });
+  });
+}
