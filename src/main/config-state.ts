@@ -25,6 +25,8 @@ export interface MutationBy {
   principal: string;
   summary?: string;
   expectedVersion?: number;
+  /** Applied because another node published it (not published again). */
+  fromPeer?: boolean;
 }
 
 export class ConfigState {
@@ -33,6 +35,12 @@ export class ConfigState {
   readonly versions = new ConfigVersions();
   private readonly tasks = new ConfigTaskPool();
   private queue: Promise<unknown> = Promise.resolve();
+  /**
+   * Set on a shared store (store/config-share.ts): an API change of the live document (apply,
+   * rollback, admin-auth, hooks) is published for the other nodes. Reload is not: it re-reads
+   * this node's own files.
+   */
+  share: ((document: Record<string, unknown>) => Promise<void>) | null = null;
 
   constructor(
     public loaded: LoadResult,
@@ -67,7 +75,9 @@ export class ConfigState {
     return this.exclusive(async () => {
       if (by.expectedVersion !== undefined && by.expectedVersion !== this.version) return this.conflict();
       const loaded = await this.tasks.load(this.loaded.configPath, this.safeMode, document);
-      return this.adopt(workers, loaded, by.principal, by.summary ?? 'config apply');
+      const outcome = await this.adopt(workers, loaded, by.principal, by.summary ?? 'config apply');
+      if (by.fromPeer !== true) await this.publish(outcome);
+      return outcome;
     });
   }
 
@@ -85,7 +95,9 @@ export class ConfigState {
       const record = this.versions.get(version);
       if (record === undefined) return undefined;
       const loaded = await this.tasks.load(this.loaded.configPath, this.safeMode, record.document);
-      return this.adopt(workers, loaded, principal, `rollback to version ${version}`);
+      const outcome = await this.adopt(workers, loaded, principal, `rollback to version ${version}`);
+      await this.publish(outcome);
+      return outcome;
     });
   }
 
@@ -97,6 +109,7 @@ export class ConfigState {
       const loaded = await this.tasks.load(this.loaded.configPath, this.safeMode, document);
       const outcome = await this.adopt(workers, loaded, principal, `admin-auth: [${modules.join(', ')}]`);
       if (outcome.applied) await this.writeOverlay((overlay) => (overlay.admin_auth = { modules }));
+      await this.publish(outcome);
       return outcome;
     });
   }
@@ -113,6 +126,7 @@ export class ConfigState {
       const loaded = await this.tasks.load(this.loaded.configPath, this.safeMode, document);
       const outcome = await this.adopt(workers, loaded, principal, summary);
       if (outcome.applied && this.loaded.overlayPath !== null) await this.writeOverlay((overlay) => (overlay.config = document));
+      await this.publish(outcome);
       return outcome;
     });
   }
@@ -143,6 +157,14 @@ export class ConfigState {
   private async writeOverlay(change: (overlay: Record<string, unknown>) => void): Promise<void> {
     if (this.loaded.overlayPath === null) throw new Error('the config is locked: there is no overlay to write');
     await updateOverlay(this.loaded.overlayPath, change);
+  }
+
+  /** Hands the live document to the other nodes; a store that cannot take it is logged (this node keeps it). */
+  private async publish(outcome: ApplyOutcome): Promise<void> {
+    if (!outcome.applied || this.share === null) return;
+    await this.share(this.currentDocument()).catch((err: Error) => {
+      this.log.warn({ err: err.message, config_version: outcome.version }, 'config applied here but not published to the other nodes (the store is unavailable)');
+    });
   }
 
   private conflict(): ApplyOutcome {

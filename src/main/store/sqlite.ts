@@ -6,7 +6,7 @@
 import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { Store, type BreakerTripRow, type UsageRow } from './store.js';
+import { Store, type BreakerTripRow, type FlushBatch, type UsageRow } from './store.js';
 import type { CounterRow, GovernanceRecords, GroupRecord, KeyRecord, KeyUsageRow, Revocation } from './records.js';
 import { SqliteAudit } from './sqlite-audit.js';
 
@@ -40,7 +40,14 @@ CREATE TABLE IF NOT EXISTS usage_key_daily (
   tokens_cache_creation INTEGER NOT NULL DEFAULT 0,
   requests INTEGER NOT NULL DEFAULT 0,
   PRIMARY KEY (day, key_id, model, provider)
-);`;
+);
+-- the last applied seq of each flush stream: a retried batch is skipped in its own transaction
+CREATE TABLE IF NOT EXISTS flush_batches (stream TEXT PRIMARY KEY, seq INTEGER NOT NULL);`;
+
+// Records the batch unless it (or a later one) was applied: no row changed = already applied.
+const TAKE_BATCH = `
+INSERT INTO flush_batches (stream, seq) VALUES (?, ?)
+ON CONFLICT (stream) DO UPDATE SET seq = excluded.seq WHERE flush_batches.seq < excluded.seq`;
 
 const KEY_UPSERT = `
 INSERT INTO usage_key_daily (day, key_id, model, provider, tokens_input, tokens_output, tokens_cache_read, tokens_cache_creation, requests)
@@ -93,9 +100,9 @@ export class SqliteStore extends Store {
   private readonly db: Database.Database;
   private readonly upsert: Database.Statement;
   private readonly selectDay: Database.Statement;
-  private readonly addAll: (rows: UsageRow[]) => void;
+  private readonly addAll: (rows: UsageRow[], batch?: FlushBatch) => void;
   private readonly statements: Record<string, Database.Statement<unknown[]>>;
-  private readonly addKeyAll: (rows: KeyUsageRow[]) => void;
+  private readonly addKeyAll: (rows: KeyUsageRow[], batch?: FlushBatch) => void;
   private readonly revokeTx: (r: Revocation) => void;
   private readonly removeGroupTx: (name: string) => void;
   private readonly countersTx: (rows: CounterRow[]) => void;
@@ -110,7 +117,10 @@ export class SqliteStore extends Store {
     this.db.exec(SCHEMA);
     this.upsert = this.db.prepare(UPSERT);
     this.selectDay = this.db.prepare(SELECT_DAY);
-    this.addAll = this.db.transaction((rows: UsageRow[]) => {
+    const takeBatch = this.db.prepare(TAKE_BATCH);
+    const take = (batch: FlushBatch | undefined): boolean => batch === undefined || takeBatch.run(batch.stream, batch.seq).changes > 0;
+    this.addAll = this.db.transaction((rows: UsageRow[], batch?: FlushBatch) => {
+      if (!take(batch)) return;
       for (const row of rows) this.upsert.run(row);
     });
     const st: Record<string, Database.Statement<unknown[]>> = (this.statements = {
@@ -124,7 +134,8 @@ export class SqliteStore extends Store {
       putCounters: this.db.prepare('INSERT OR REPLACE INTO gov_counters (holder, words) VALUES (?, ?)'),
       deleteCounters: this.db.prepare('DELETE FROM gov_counters WHERE holder = ?'),
     });
-    this.addKeyAll = this.db.transaction((rows: KeyUsageRow[]) => {
+    this.addKeyAll = this.db.transaction((rows: KeyUsageRow[], batch?: FlushBatch) => {
+      if (!take(batch)) return;
       for (const row of rows) st.keyUpsert!.run(row);
     });
     this.revokeTx = this.db.transaction((r: Revocation) => {
@@ -165,8 +176,8 @@ export class SqliteStore extends Store {
   }
   // --- end breaker trips (routing) ---
 
-  protected async addUsageRows(rows: UsageRow[]): Promise<void> {
-    this.addAll(rows);
+  protected async addUsageRows(rows: UsageRow[], batch?: FlushBatch): Promise<void> {
+    this.addAll(rows, batch);
   }
 
   protected async readUsageDay(day: number): Promise<UsageRow[]> {
@@ -202,8 +213,8 @@ export class SqliteStore extends Store {
     this.removeGroupTx(name);
   }
 
-  protected async addKeyUsageRows(rows: KeyUsageRow[]): Promise<void> {
-    this.addKeyAll(rows);
+  protected async addKeyUsageRows(rows: KeyUsageRow[], batch?: FlushBatch): Promise<void> {
+    this.addKeyAll(rows, batch);
   }
 
   protected async readKeyUsageDay(day: number): Promise<KeyUsageRow[]> {

@@ -12,6 +12,16 @@ export type { KeyRecord, GroupRecord, Revocation, KeyUsageRow, CounterRow, Gover
 /** Usage of one (UTC day, pool, lane, provider): the shape workers send and the store keeps. */
 export type UsageRow = UsageRecord;
 
+/**
+ * The id of one flush: `stream` names the writer (node run id + what it flushes), `seq` grows
+ * by one per batch of that stream. A stream sends its batches in order and retries a failed one
+ * (same id) before the next, so the store keeps only the last applied seq per stream.
+ */
+export interface FlushBatch {
+  stream: string;
+  seq: number;
+}
+
 // --- audit (admin plane) ---
 import type { AuditEntry, AuditWriterHolder, RunHead, StoredAuditEntry } from '../audit/store-records.js';
 export type { AuditWriterHolder } from '../audit/store-records.js';
@@ -21,10 +31,14 @@ export abstract class Store {
 
   abstract readonly module: string;
 
-  /** Add the rows to the stored totals atomically: all of them or none. */
-  async addUsage(rows: UsageRow[]): Promise<void> {
+  /**
+   * Add the rows to the stored totals atomically: all of them or none. With `batch`, a batch
+   * already applied (its stream's last applied seq >= batch.seq) is skipped in the same
+   * transaction, so a flush retried after a lost COMMIT reply counts once.
+   */
+  async addUsage(rows: UsageRow[], batch?: FlushBatch): Promise<void> {
     this.assertOpen();
-    if (rows.length > 0) await this.addUsageRows(rows);
+    if (rows.length > 0) await this.addUsageRows(rows, batch);
   }
 
   /** Stored totals for one UTC day. */
@@ -64,9 +78,9 @@ export abstract class Store {
   }
 
   /** Add per-key usage to the stored totals atomically. */
-  async addKeyUsage(rows: KeyUsageRow[]): Promise<void> {
+  async addKeyUsage(rows: KeyUsageRow[], batch?: FlushBatch): Promise<void> {
     this.assertOpen();
-    if (rows.length > 0) await this.addKeyUsageRows(rows);
+    if (rows.length > 0) await this.addKeyUsageRows(rows, batch);
   }
 
   async keyUsageForDay(day: number): Promise<KeyUsageRow[]> {
@@ -104,14 +118,14 @@ export abstract class Store {
     await this.closeStore();
   }
 
-  protected abstract addUsageRows(rows: UsageRow[]): Promise<void>;
+  protected abstract addUsageRows(rows: UsageRow[], batch?: FlushBatch): Promise<void>;
   protected abstract readUsageDay(day: number): Promise<UsageRow[]>;
   protected abstract readGovernance(): Promise<GovernanceRecords>;
   protected abstract writeKey(key: KeyRecord): Promise<void>;
   protected abstract writeRevocation(revocation: Revocation): Promise<void>;
   protected abstract writeGroup(group: GroupRecord): Promise<void>;
   protected abstract removeGroup(name: string): Promise<void>;
-  protected abstract addKeyUsageRows(rows: KeyUsageRow[]): Promise<void>;
+  protected abstract addKeyUsageRows(rows: KeyUsageRow[], batch?: FlushBatch): Promise<void>;
   protected abstract readKeyUsageDay(day: number): Promise<KeyUsageRow[]>;
   protected abstract writeCounters(rows: CounterRow[]): Promise<void>;
   protected abstract closeStore(): Promise<void>;

@@ -7,6 +7,8 @@ import type { Store, UsageRow, KeyUsageRow, KeyRecord, GroupRecord } from '../..
 import { auditHash, type AuditEntry } from '../../../src/main/audit/entry.js';
 import { verifyAuditLog } from '../../../src/main/audit/verify.js';
 import { createBackend, type StoreBackend, type StoreModule } from '../../helpers/store-backends.js';
+import { hasFleetCounters } from '../../../src/main/store/fleet-counters.js';
+import { hasChangeFeed } from '../../../src/main/store/peer-sync.js';
 
 const DAY = 1_763_856_000;
 
@@ -81,6 +83,47 @@ export function storeConformance(module: StoreModule): void {
       assert.deepEqual(byKey.get('k1/gpt'), keyUsage('k1', { tokensInput: 21, tokensOutput: 9, tokensCacheRead: 4, requests: 3 }));
       assert.deepEqual(byKey.get('k2/claude'), keyUsage('k2', { model: 'claude' }));
       assert.deepEqual(await store.keyUsageForDay(DAY + 86_400), []);
+    });
+
+    it('flush batch ids: a batch applied before (same stream, same or lower seq) is skipped; streams are independent', async () => {
+      const day = DAY + 10 * 86_400;
+      await store.addUsage([usage('p', 'once', { day })], { stream: 'node-a/usage', seq: 1 });
+      await store.addUsage([usage('p', 'once', { day })], { stream: 'node-a/usage', seq: 1 });
+      await store.addUsage([usage('p', 'once', { day })], { stream: 'node-b/usage', seq: 1 });
+      await store.addUsage([usage('p', 'once', { day })], { stream: 'node-a/usage', seq: 3 });
+      await store.addUsage([usage('p', 'once', { day })], { stream: 'node-a/usage', seq: 2 });
+      assert.equal((await store.usageForDay(day))[0]?.requests, 3, 'seq 1 of node-a once, seq 1 of node-b, seq 3 of node-a; seq 2 came after 3');
+      await store.addKeyUsage([keyUsage('kb', { day })], { stream: 'node-a/key-usage', seq: 1 });
+      await store.addKeyUsage([keyUsage('kb', { day })], { stream: 'node-a/key-usage', seq: 1 });
+      assert.equal((await store.keyUsageForDay(day))[0]?.requests, 1);
+    });
+
+    it('fleet counters (shared stores): deltas add per window tag, a newer tag starts over, an older one is dropped, retries are skipped', async (t) => {
+      if (!hasFleetCounters(store)) {
+        assert.ok(module === 'memory' || module === 'sqlite', `${module} is a shared store: it must reconcile fleet counters`);
+        t.diagnostic(`${module} is for one node: no fleet counters`);
+        return;
+      }
+      const other = open();
+      assert.ok(hasFleetCounters(other));
+      const a = await store.reconcileCounters({ stream: 'a', seq: 1 }, [{ holder: 'group:g', value: 2, tag: 100, delta: 5 }, { holder: 'key:k', value: 4, tag: 7, delta: 1_000_000 }], 0);
+      assert.equal(a.applied, true);
+      assert.deepEqual(a.rows.map((r) => [r.holder, r.value, r.tag, r.count]).sort(), [['group:g', 2, 100, 5], ['key:k', 4, 7, 1_000_000]]);
+      const b = await other.reconcileCounters({ stream: 'b', seq: 1 }, [{ holder: 'group:g', value: 2, tag: 100, delta: 3 }], a.last);
+      assert.deepEqual(b.rows.map((r) => [r.holder, r.value, r.tag, r.count]), [['group:g', 2, 100, 8]], 'only what changed since a.last');
+      const again = await other.reconcileCounters({ stream: 'b', seq: 1 }, [{ holder: 'group:g', value: 2, tag: 100, delta: 3 }], a.last);
+      assert.equal(again.applied, false, 'a retried batch is skipped');
+      assert.equal(again.rows.find((r) => r.holder === 'group:g')?.count, 8);
+      const down = await store.reconcileCounters({ stream: 'a', seq: 2 }, [{ holder: 'group:g', value: 2, tag: 100, delta: -2 }, { holder: 'key:k', value: 4, tag: 6, delta: 9 }], b.last);
+      assert.deepEqual(down.rows.map((r) => [r.holder, r.value, r.tag, r.count]).sort(), [['group:g', 2, 100, 6], ['key:k', 4, 7, 1_000_000]], 'an older window is dropped');
+      const roll = await store.reconcileCounters({ stream: 'a', seq: 3 }, [{ holder: 'group:g', value: 2, tag: 101, delta: 1 }], down.last);
+      assert.deepEqual(roll.rows.map((r) => [r.holder, r.tag, r.count]), [['group:g', 101, 1]], 'a newer window starts over');
+      const wrap = await store.reconcileCounters({ stream: 'a', seq: 4 }, [{ holder: 'group:w', value: 0, tag: 65_535, delta: 4 }, { holder: 'group:w', value: 1, tag: 0, delta: 1 }], roll.last);
+      const wrapped = await store.reconcileCounters({ stream: 'a', seq: 5 }, [{ holder: 'group:w', value: 0, tag: 0, delta: 2 }], wrap.last);
+      assert.deepEqual(wrapped.rows.map((r) => [r.holder, r.value, r.tag, r.count]), [['group:w', 0, 0, 2]], 'tag 0 is newer than 65535 (16-bit wrap)');
+      const all = await other.reconcileCounters({ stream: 'b', seq: 2 }, [], 0);
+      assert.equal(all.rows.length, 4, 'since 0: every row');
+      assert.equal(all.last, wrapped.last);
     });
 
     it('keys: put, replace, load; a revocation removes the key and its counters and lists the id', async () => {
@@ -170,6 +213,32 @@ export function storeConformance(module: StoreModule): void {
       assert.equal(await store.acquireAuditWriter('owner-e', process.pid, 1), null);
       await new Promise((r) => setTimeout(r, 20));
       assert.equal(await other.acquireAuditWriter('owner-f', process.pid, 10_000), null, 'an expired lease is free');
+    });
+
+    it('change feed (shared stores): the change version moves with every change; the shared config is published and read back', async (t) => {
+      if (!hasChangeFeed(store)) {
+        assert.ok(module === 'memory' || module === 'sqlite', `${module} is a shared store: it must have a change feed`);
+        t.diagnostic(`${module} is for one node: no change feed`);
+        return;
+      }
+      const other = open();
+      assert.ok(hasChangeFeed(other));
+      const v0 = await store.changeVersion();
+      await store.putGroup(group('versioned'));
+      const v1 = await other.changeVersion();
+      assert.notEqual(v1, v0, 'a group write moves the version');
+      await store.putKey(key('versioned-key'));
+      await store.revokeKey({ id: 'versioned-key', expires_at: 1_900_000_000, revoked_at: 1_700_000_000 });
+      assert.notEqual(await other.changeVersion(), v1);
+      assert.equal(await other.readConfig(), null);
+      const seq1 = await store.publishConfig('node-a', { pools: { p: { members: [] } } });
+      const seq2 = await other.publishConfig('node-b', { pools: { q: { members: [] } } });
+      assert.ok(seq2 > seq1);
+      assert.deepEqual(await store.readConfig(), { seq: seq2, origin: 'node-b', document: { pools: { q: { members: [] } } } });
+      const v2 = await store.changeVersion();
+      await store.publishConfig('node-a', {});
+      assert.notEqual(await store.changeVersion(), v2, 'a config publish moves the version');
+      await store.deleteGroup('versioned');
     });
 
     it('a closed store refuses further calls', async () => {
