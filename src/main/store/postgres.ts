@@ -11,6 +11,9 @@ import { migrate } from './postgres-schema.js';
 import { holderAlive } from './sqlite-audit.js';
 import type { ConnectionOptions } from 'node:tls';
 import type { ChangeFeed } from './peer-sync.js';
+import type { RateEntry } from '../../shared/governance/pricing.js';
+import type { KeyUsageSummary } from '../usage/usage-summary.js';
+import { summaryOf, usageSummarySql } from './usage-summary-sql.js';
 import { StoreUnavailableError, isPostgresUnavailable } from './store-unavailable.js';
 
 /** One channel for every schema; the payload names the schema, so nodes of other deployments ignore it. */
@@ -210,6 +213,19 @@ export class PostgresStore extends Store implements ChangeFeed {
 
   protected async readKeyUsageDay(day: number): Promise<KeyUsageRow[]> {
     return this.query<KeyUsageRow>('key-usage-select-day', KEY_USAGE_SELECT_DAY, [day]);
+  }
+
+  protected override async summarizeKeyUsageDay(day: number, prices: readonly RateEntry[], limit: number): Promise<KeyUsageSummary> {
+    const sql = usageSummarySql(prices, 'postgres');
+    // One snapshot for both statements: the total and the top keys see the same rows.
+    let out: KeyUsageSummary | null = null;
+    await this.transaction(async (c) => {
+      await c.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY');
+      const byModel = await c.query<unknown[]>({ text: sql.byModel, values: [...sql.params, day], rowMode: 'array' });
+      const top = await c.query<unknown[]>({ text: sql.topKeys, values: [...sql.params, day, limit + 1], rowMode: 'array' });
+      out = summaryOf(byModel.rows, top.rows, limit);
+    });
+    return out!;
   }
 
   // --- governance ---

@@ -9,6 +9,9 @@ import { dirname } from 'node:path';
 import { Store, type BreakerTripRow, type UsageRow } from './store.js';
 import type { CounterRow, GovernanceRecords, GroupRecord, KeyRecord, KeyUsageRow, Revocation } from './records.js';
 import { SqliteAudit } from './sqlite-audit.js';
+import type { RateEntry } from '../../shared/governance/pricing.js';
+import type { KeyUsageSummary } from '../usage/usage-summary.js';
+import { SqliteUsageReads } from './sqlite-usage-reads.js';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS usage_daily (
@@ -100,6 +103,7 @@ export class SqliteStore extends Store {
   private readonly removeGroupTx: (name: string) => void;
   private readonly countersTx: (rows: CounterRow[]) => void;
   private readonly audit: SqliteAudit;
+  private readonly usageReads: SqliteUsageReads;
 
   constructor(path: string) {
     super();
@@ -143,6 +147,7 @@ export class SqliteStore extends Store {
       }
     });
     this.audit = new SqliteAudit(this.db);
+    this.usageReads = new SqliteUsageReads(path, this.db);
     // --- breaker trips (routing) ---
     this.db.exec(TRIPS_SCHEMA);
     const tripsUpsert = this.db.prepare(TRIPS_UPSERT);
@@ -210,11 +215,16 @@ export class SqliteStore extends Store {
     return this.statements.keySelectDay!.all(day) as KeyUsageRow[];
   }
 
+  protected override summarizeKeyUsageDay(day: number, prices: readonly RateEntry[], limit: number): Promise<KeyUsageSummary> {
+    return this.usageReads.summarize(day, prices, limit);
+  }
+
   protected async writeCounters(rows: CounterRow[]): Promise<void> {
     this.countersTx(rows);
   }
 
   protected async closeStore(): Promise<void> {
+    await this.usageReads.close();
     this.db.close();
   }
 

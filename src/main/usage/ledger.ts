@@ -38,14 +38,8 @@ export class UsageLedger {
     }
   }
 
-  /** Per-key rows of `day` not yet flushed (a usage read adds them to the stored ones). */
-  pendingKeyRows(day: number): KeyUsageRow[] {
-    const rows: KeyUsageRow[] = [];
-    for (const r of this.pendingByKey.values()) if (r.day === day) rows.push({ ...r });
-    return rows;
-  }
-
-  /** Write what accumulated; on failure the rows are kept for the next flush. */
+  /** Write what accumulated (on the interval, at shutdown, and before a usage read); on failure
+   * the rows are kept for the next flush. */
   flush(): Promise<void> {
     this.flushing = this.flushing.then(async () => {
       if (this.pending.size === 0 && this.pendingByKey.size === 0) return;

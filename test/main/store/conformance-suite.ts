@@ -6,6 +6,7 @@ import { hostname } from 'node:os';
 import type { Store, UsageRow, KeyUsageRow, KeyRecord, GroupRecord } from '../../../src/main/store/store.js';
 import { auditHash, type AuditEntry } from '../../../src/main/audit/entry.js';
 import { verifyAuditLog } from '../../../src/main/audit/verify.js';
+import { summarizeKeyUsageRows } from '../../../src/main/usage/summarize-rows.js';
 import { createBackend, type StoreBackend, type StoreModule } from '../../helpers/store-backends.js';
 
 const DAY = 1_763_856_000;
@@ -81,6 +82,44 @@ export function storeConformance(module: StoreModule): void {
       assert.deepEqual(byKey.get('k1/gpt'), keyUsage('k1', { tokensInput: 21, tokensOutput: 9, tokensCacheRead: 4, requests: 3 }));
       assert.deepEqual(byKey.get('k2/claude'), keyUsage('k2', { model: 'claude' }));
       assert.deepEqual(await store.keyUsageForDay(DAY + 86_400), []);
+    });
+
+    it('usage summary: priced per stored row, by (model, provider), top N keys by spend then id, cut flagged', async () => {
+      const day = DAY + 10 * 86_400;
+      const rows: KeyUsageRow[] = [];
+      // 40 keys over two models and two providers; spends repeat so ties fall to the id order.
+      for (let i = 0; i < 40; i++) {
+        const keyId = `s${String(i).padStart(2, '0')}`;
+        rows.push(keyUsage(keyId, { day, tokensInput: 1000 * (i % 7), tokensOutput: 333 * (i % 5), requests: 1 + (i % 3) }));
+        if (i % 4 === 0) rows.push(keyUsage(keyId, { day, model: 'claude', provider: 'anthropic', tokensInput: 777, tokensOutput: 11, tokensCacheRead: 5, tokensCacheCreation: 9, requests: 2 }));
+        if (i % 6 === 0) rows.push(keyUsage(keyId, { day, model: 'claude', provider: 'bedrock', tokensInput: 3, tokensOutput: 2 ** 33, requests: 1 }));
+      }
+      await store.addKeyUsage(rows);
+      const prices = [
+        { model: '*', tier: '*', input_micros_per_mtok: 1_000_003, output_micros_per_mtok: 2_000_001, cache_read_micros_per_mtok: 0, cache_creation_micros_per_mtok: 0 },
+        { model: 'claude', tier: 'default', input_micros_per_mtok: 3_000_007, output_micros_per_mtok: 15_000_000, cache_read_micros_per_mtok: 300_000, cache_creation_micros_per_mtok: 3_750_000 },
+        { model: 'claude', tier: 'batch', input_micros_per_mtok: 1, output_micros_per_mtok: 1, cache_read_micros_per_mtok: 1, cache_creation_micros_per_mtok: 1 },
+      ];
+      const sorted = <T extends { model: string; provider: string }>(m: T[]): T[] => [...m].sort((a, b) => `${a.model}/${a.provider}`.localeCompare(`${b.model}/${b.provider}`));
+      for (const limit of [10, 40, 1000]) {
+        const got = await store.keyUsageSummary(day, prices, limit);
+        const want = summarizeKeyUsageRows(rows, prices, limit);
+        assert.deepEqual(got.topKeys, want.topKeys, `top ${limit}`);
+        assert.deepEqual(sorted(got.byModel), sorted(want.byModel));
+        assert.equal(got.truncated, limit < 40);
+      }
+      const top = (await store.keyUsageSummary(day, prices, 10)).topKeys;
+      for (let i = 1; i < top.length; i++) {
+        const [a, b] = [top[i - 1]!, top[i]!];
+        assert.ok(a.spendMicros > b.spendMicros || (a.spendMicros === b.spendMicros && a.keyId < b.keyId), 'spend desc, then id');
+      }
+      // Each stored row priced on its own: claude/anthropic at its own rate, truncated per row.
+      const claude = (await store.keyUsageSummary(day, prices, 1)).byModel.find((m) => m.model === 'claude' && m.provider === 'anthropic')!;
+      assert.equal(claude.spendMicros, 10n * ((777n * 3_000_007n + 11n * 15_000_000n + 5n * 300_000n + 9n * 3_750_000n) / 1_000_000n));
+      assert.equal(claude.requests, 20);
+      // No price list: tokens are free; an empty day: nothing.
+      assert.ok((await store.keyUsageSummary(day, [], 5)).topKeys.every((k) => k.spendMicros === 0n));
+      assert.deepEqual(await store.keyUsageSummary(day + 86_400, prices, 5), { byModel: [], topKeys: [], truncated: false });
     });
 
     it('keys: put, replace, load; a revocation removes the key and its counters and lists the id', async () => {
