@@ -16,7 +16,7 @@ const METERED_KEYS = 100_000;
 // What an operator's tooling does: mint keys at a steady modest rate and refresh a usage
 // dashboard about once a second. Each loop is paced (a call starts every `everyMs`, or right
 // after the previous one when that ran longer), so the load is the same whatever the build.
-const MINTS_PER_SEC = 20;
+const MINTS_PER_SEC = 10;
 const USAGE_READ_EVERY_MS = 1_000;
 
 interface AdminLoop {
