@@ -117,6 +117,16 @@ export function storeConformance(module: StoreModule): void {
       const claude = (await store.keyUsageSummary(day, prices, 1)).byModel.find((m) => m.model === 'claude' && m.provider === 'anthropic')!;
       assert.equal(claude.spendMicros, 10n * ((777n * 3_000_007n + 11n * 15_000_000n + 5n * 300_000n + 9n * 3_750_000n) / 1_000_000n));
       assert.equal(claude.requests, 20);
+      // A flush after a read shows in the next read (sqlite reuses an answer only while the
+      // day's usage did not move), and a price change re-prices.
+      const before = (await store.keyUsageSummary(day, prices, 5)).topKeys[0]!;
+      await store.addKeyUsage([keyUsage('s99', { day, tokensInput: 10 ** 12, tokensOutput: 0, requests: 4 })]);
+      const after = await store.keyUsageSummary(day, prices, 5);
+      assert.equal(after.topKeys[0]!.keyId, 's99');
+      assert.deepEqual(after.topKeys[1], before);
+      const repriced = await store.keyUsageSummary(day, [{ ...prices[0]!, input_micros_per_mtok: 2_000_006 }], 5);
+      assert.equal(repriced.topKeys[0]!.keyId, 's99');
+      assert.equal(repriced.topKeys[0]!.spendMicros, 2n * after.topKeys[0]!.spendMicros);
       // No price list: tokens are free; an empty day: nothing.
       assert.ok((await store.keyUsageSummary(day, [], 5)).topKeys.every((k) => k.spendMicros === 0n));
       assert.deepEqual(await store.keyUsageSummary(day + 86_400, prices, 5), { byModel: [], topKeys: [], truncated: false });
