@@ -55,7 +55,7 @@ function percentileMs(sortedMs: readonly number[], p: number): number {
   return sortedMs[Math.min(sortedMs.length - 1, Math.ceil((p / 100) * sortedMs.length) - 1)]!;
 }
 
-async function adminLoad(gateway: { adminUrl: string }, stop: AbortSignal): Promise<string> {
+export async function adminLoad(gateway: { adminUrl: string }, stop: AbortSignal): Promise<string> {
   const started = performance.now();
   const mint = (n: number): Promise<boolean> =>
     request(`${gateway.adminUrl}/keys`, {
