@@ -22,6 +22,12 @@ export class TopKeys {
     }
   }
 
+  /** The spend a key must reach to be kept (null until N keys are held): lets a caller skip
+   * building the entry of a key that spends less. */
+  floor(): bigint | null {
+    return this.heap.length < this.limit || this.limit === 0 ? null : this.heap[0]!.spendMicros;
+  }
+
   /** The kept keys in spend order. */
   sorted(): KeyUsageTotals[] {
     return [...this.heap].sort((a, b) => (spendsBefore(a, b) ? -1 : spendsBefore(b, a) ? 1 : 0));
