@@ -12,6 +12,9 @@ import { migrate } from './postgres-schema.js';
 import { holderAlive } from './sqlite-audit.js';
 import type { ConnectionOptions } from 'node:tls';
 import type { ChangeFeed, SharedConfig } from './peer-sync.js';
+import type { RateEntry } from '../../shared/governance/pricing.js';
+import type { KeyUsageSummary } from '../usage/usage-summary.js';
+import { summaryOf, usageSummarySql } from './usage-summary-sql.js';
 import { StoreUnavailableError, isPostgresUnavailable } from './store-unavailable.js';
 
 /** One channel for every schema; the payload names the schema, so nodes of other deployments ignore it. */
@@ -274,6 +277,19 @@ export class PostgresStore extends Store implements ChangeFeed, FleetCounters {
     });
     const last = rows.length > 0 ? rows[rows.length - 1]!.changed : since;
     return { applied, rows, last };
+  }
+
+  protected override async summarizeKeyUsageDay(day: number, prices: readonly RateEntry[], limit: number): Promise<KeyUsageSummary> {
+    const sql = usageSummarySql(prices, 'postgres');
+    // One snapshot for both statements: the total and the top keys see the same rows.
+    let out: KeyUsageSummary | null = null;
+    await this.transaction(async (c) => {
+      await c.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY');
+      const byModel = await c.query<unknown[]>({ text: sql.byModel, values: [...sql.params, day], rowMode: 'array' });
+      const top = await c.query<unknown[]>({ text: sql.topKeys, values: [...sql.params, day, limit + 1], rowMode: 'array' });
+      out = summaryOf(byModel.rows, top.rows, limit);
+    });
+    return out!;
   }
 
   // --- governance ---

@@ -9,6 +9,9 @@ import { dirname } from 'node:path';
 import { Store, type BreakerTripRow, type FlushBatch, type UsageRow } from './store.js';
 import type { CounterRow, GovernanceRecords, GroupRecord, KeyRecord, KeyUsageRow, Revocation } from './records.js';
 import { SqliteAudit } from './sqlite-audit.js';
+import type { RateEntry } from '../../shared/governance/pricing.js';
+import type { KeyUsageSummary } from '../usage/usage-summary.js';
+import { SqliteUsageReads } from './sqlite-usage-reads.js';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS usage_daily (
@@ -42,12 +45,21 @@ CREATE TABLE IF NOT EXISTS usage_key_daily (
   PRIMARY KEY (day, key_id, model, provider)
 );
 -- the last applied seq of each flush stream: a retried batch is skipped in its own transaction
-CREATE TABLE IF NOT EXISTS flush_batches (stream TEXT PRIMARY KEY, seq INTEGER NOT NULL);`;
+CREATE TABLE IF NOT EXISTS flush_batches (stream TEXT PRIMARY KEY, seq INTEGER NOT NULL);
+-- GET /usage reads a day's rows in key order from this index alone (the primary key's index
+-- would send it to the table once per row, in random order: twice the CPU at 100k keys).
+CREATE INDEX IF NOT EXISTS usage_key_daily_totals ON usage_key_daily
+  (day, key_id, model, provider, tokens_input, tokens_output, tokens_cache_read, tokens_cache_creation, requests);
+-- Bumped in every per-key usage flush: a usage read whose generation did not move reuses its
+-- last answer (sqlite-usage-summary.ts).
+CREATE TABLE IF NOT EXISTS usage_key_generation (id INTEGER PRIMARY KEY CHECK (id = 1), n INTEGER NOT NULL);
+INSERT OR IGNORE INTO usage_key_generation (id, n) VALUES (1, 0);`;
 
 // Records the batch unless it (or a later one) was applied: no row changed = already applied.
 const TAKE_BATCH = `
 INSERT INTO flush_batches (stream, seq) VALUES (?, ?)
 ON CONFLICT (stream) DO UPDATE SET seq = excluded.seq WHERE flush_batches.seq < excluded.seq`;
+
 
 const KEY_UPSERT = `
 INSERT INTO usage_key_daily (day, key_id, model, provider, tokens_input, tokens_output, tokens_cache_read, tokens_cache_creation, requests)
@@ -107,6 +119,7 @@ export class SqliteStore extends Store {
   private readonly removeGroupTx: (name: string) => void;
   private readonly countersTx: (rows: CounterRow[]) => void;
   private readonly audit: SqliteAudit;
+  private readonly usageReads: SqliteUsageReads;
 
   constructor(path: string) {
     super();
@@ -134,9 +147,11 @@ export class SqliteStore extends Store {
       putCounters: this.db.prepare('INSERT OR REPLACE INTO gov_counters (holder, words) VALUES (?, ?)'),
       deleteCounters: this.db.prepare('DELETE FROM gov_counters WHERE holder = ?'),
     });
+    const bumpKeyGeneration = this.db.prepare('UPDATE usage_key_generation SET n = n + 1 WHERE id = 1');
     this.addKeyAll = this.db.transaction((rows: KeyUsageRow[], batch?: FlushBatch) => {
       if (!take(batch)) return;
       for (const row of rows) st.keyUpsert!.run(row);
+      bumpKeyGeneration.run();
     });
     this.revokeTx = this.db.transaction((r: Revocation) => {
       st.deleteKey!.run(r.id);
@@ -154,6 +169,7 @@ export class SqliteStore extends Store {
       }
     });
     this.audit = new SqliteAudit(this.db);
+    this.usageReads = new SqliteUsageReads(path, this.db);
     // --- breaker trips (routing) ---
     this.db.exec(TRIPS_SCHEMA);
     const tripsUpsert = this.db.prepare(TRIPS_UPSERT);
@@ -221,11 +237,16 @@ export class SqliteStore extends Store {
     return this.statements.keySelectDay!.all(day) as KeyUsageRow[];
   }
 
+  protected override summarizeKeyUsageDay(day: number, prices: readonly RateEntry[], limit: number): Promise<KeyUsageSummary> {
+    return this.usageReads.summarize(day, prices, limit);
+  }
+
   protected async writeCounters(rows: CounterRow[]): Promise<void> {
     this.countersTx(rows);
   }
 
   protected async closeStore(): Promise<void> {
+    await this.usageReads.close();
     this.db.close();
   }
 

@@ -1,5 +1,8 @@
 import type { UsageRecord } from '../../shared/messages.js';
 import type { GovernanceRecords, KeyRecord, GroupRecord, Revocation, KeyUsageRow, CounterRow } from './records.js';
+import type { RateEntry } from '../../shared/governance/pricing.js';
+import type { KeyUsageSummary } from '../usage/usage-summary.js';
+import { summarizeKeyUsageRows } from '../usage/summarize-rows.js';
 
 // The store: the durable truth the main thread writes to. It holds metered usage per UTC day
 // (per pool/lane and per key/model), virtual keys (metadata, never a secret), groups, the
@@ -86,6 +89,20 @@ export abstract class Store {
   async keyUsageForDay(day: number): Promise<KeyUsageRow[]> {
     this.assertOpen();
     return this.readKeyUsageDay(day);
+  }
+
+  /**
+   * GET /usage's aggregation of one UTC day, priced with `prices`: per (model, provider), and the
+   * top `limit` keys by spend (usage-summary.ts). The SQL stores aggregate in the database.
+   */
+  async keyUsageSummary(day: number, prices: readonly RateEntry[], limit: number): Promise<KeyUsageSummary> {
+    this.assertOpen();
+    return this.summarizeKeyUsageDay(day, prices, limit);
+  }
+
+  /** In process over the day's rows (memory, valkey); sqlite and postgres override it. */
+  protected async summarizeKeyUsageDay(day: number, prices: readonly RateEntry[], limit: number): Promise<KeyUsageSummary> {
+    return summarizeKeyUsageRows(await this.readKeyUsageDay(day), prices, limit);
   }
 
   /** Replace the saved counters of these holders (others are kept). */

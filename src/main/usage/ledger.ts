@@ -26,8 +26,6 @@ export class UsageLedger {
   private seq = 0;
   private unsent: Unsent<UsageRow> | null = null;
   private unsentByKey: Unsent<KeyUsageRow> | null = null;
-  /** The per-key batch is being written: a usage read counts it from the store, not from here. */
-  private keyBatchInFlight = false;
 
   constructor(
     private readonly store: Store,
@@ -54,16 +52,8 @@ export class UsageLedger {
     }
   }
 
-  /** Per-key rows of `day` not yet flushed (a usage read adds them to the stored ones). */
-  pendingKeyRows(day: number): KeyUsageRow[] {
-    const rows: KeyUsageRow[] = [];
-    // A batch that failed is not in the store (a lost reply aside, until its retry): read it from here.
-    if (!this.keyBatchInFlight) for (const r of this.unsentByKey?.rows ?? []) if (r.day === day) rows.push({ ...r });
-    for (const r of this.pendingByKey.values()) if (r.day === day) rows.push({ ...r });
-    return rows;
-  }
-
-  /** Write what accumulated; on failure the batch is kept and retried, same id, next flush. */
+  /** Write what accumulated (on the interval, at shutdown, and before a usage read); on failure
+   * the batch is kept and retried, same id, next flush. */
   flush(): Promise<void> {
     this.flushing = this.flushing.then(async () => {
       if (this.unsent === null && this.pending.size > 0) {
@@ -85,14 +75,11 @@ export class UsageLedger {
       }
       const unsentByKey = this.unsentByKey;
       if (unsentByKey !== null) {
-        this.keyBatchInFlight = true;
         try {
           await this.store.addKeyUsage(unsentByKey.rows, unsentByKey.batch);
           this.unsentByKey = null;
         } catch (err) {
           this.log.error({ err: (err as Error).message, rows: unsentByKey.rows.length, batch: unsentByKey.batch.seq }, 'per-key usage flush failed; retrying the same batch next flush');
-        } finally {
-          this.keyBatchInFlight = false;
         }
       }
     });

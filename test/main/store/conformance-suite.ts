@@ -9,6 +9,7 @@ import { verifyAuditLog } from '../../../src/main/audit/verify.js';
 import { createBackend, type StoreBackend, type StoreModule } from '../../helpers/store-backends.js';
 import { hasFleetCounters } from '../../../src/main/store/fleet-counters.js';
 import { hasChangeFeed } from '../../../src/main/store/peer-sync.js';
+import { summarizeKeyUsageRows } from '../../../src/main/usage/summarize-rows.js';
 
 const DAY = 1_763_856_000;
 
@@ -86,7 +87,7 @@ export function storeConformance(module: StoreModule): void {
     });
 
     it('flush batch ids: a batch applied before (same stream, same or lower seq) is skipped; streams are independent', async () => {
-      const day = DAY + 10 * 86_400;
+      const day = DAY + 20 * 86_400;
       await store.addUsage([usage('p', 'once', { day })], { stream: 'node-a/usage', seq: 1 });
       await store.addUsage([usage('p', 'once', { day })], { stream: 'node-a/usage', seq: 1 });
       await store.addUsage([usage('p', 'once', { day })], { stream: 'node-b/usage', seq: 1 });
@@ -239,6 +240,54 @@ export function storeConformance(module: StoreModule): void {
       await store.publishConfig('node-a', {});
       assert.notEqual(await store.changeVersion(), v2, 'a config publish moves the version');
       await store.deleteGroup('versioned');
+    });
+
+    it('usage summary: priced per stored row, by (model, provider), top N keys by spend then id, cut flagged', async () => {
+      const day = DAY + 10 * 86_400;
+      const rows: KeyUsageRow[] = [];
+      // 40 keys over two models and two providers; spends repeat so ties fall to the id order.
+      for (let i = 0; i < 40; i++) {
+        const keyId = `s${String(i).padStart(2, '0')}`;
+        rows.push(keyUsage(keyId, { day, tokensInput: 1000 * (i % 7), tokensOutput: 333 * (i % 5), requests: 1 + (i % 3) }));
+        if (i % 4 === 0) rows.push(keyUsage(keyId, { day, model: 'claude', provider: 'anthropic', tokensInput: 777, tokensOutput: 11, tokensCacheRead: 5, tokensCacheCreation: 9, requests: 2 }));
+        if (i % 6 === 0) rows.push(keyUsage(keyId, { day, model: 'claude', provider: 'bedrock', tokensInput: 3, tokensOutput: 2 ** 33, requests: 1 }));
+      }
+      await store.addKeyUsage(rows);
+      const prices = [
+        { model: '*', tier: '*', input_micros_per_mtok: 1_000_003, output_micros_per_mtok: 2_000_001, cache_read_micros_per_mtok: 0, cache_creation_micros_per_mtok: 0 },
+        { model: 'claude', tier: 'default', input_micros_per_mtok: 3_000_007, output_micros_per_mtok: 15_000_000, cache_read_micros_per_mtok: 300_000, cache_creation_micros_per_mtok: 3_750_000 },
+        { model: 'claude', tier: 'batch', input_micros_per_mtok: 1, output_micros_per_mtok: 1, cache_read_micros_per_mtok: 1, cache_creation_micros_per_mtok: 1 },
+      ];
+      const sorted = <T extends { model: string; provider: string }>(m: T[]): T[] => [...m].sort((a, b) => `${a.model}/${a.provider}`.localeCompare(`${b.model}/${b.provider}`));
+      for (const limit of [10, 40, 1000]) {
+        const got = await store.keyUsageSummary(day, prices, limit);
+        const want = summarizeKeyUsageRows(rows, prices, limit);
+        assert.deepEqual(got.topKeys, want.topKeys, `top ${limit}`);
+        assert.deepEqual(sorted(got.byModel), sorted(want.byModel));
+        assert.equal(got.truncated, limit < 40);
+      }
+      const top = (await store.keyUsageSummary(day, prices, 10)).topKeys;
+      for (let i = 1; i < top.length; i++) {
+        const [a, b] = [top[i - 1]!, top[i]!];
+        assert.ok(a.spendMicros > b.spendMicros || (a.spendMicros === b.spendMicros && a.keyId < b.keyId), 'spend desc, then id');
+      }
+      // Each stored row priced on its own: claude/anthropic at its own rate, truncated per row.
+      const claude = (await store.keyUsageSummary(day, prices, 1)).byModel.find((m) => m.model === 'claude' && m.provider === 'anthropic')!;
+      assert.equal(claude.spendMicros, 10n * ((777n * 3_000_007n + 11n * 15_000_000n + 5n * 300_000n + 9n * 3_750_000n) / 1_000_000n));
+      assert.equal(claude.requests, 20);
+      // A flush after a read shows in the next read (sqlite reuses an answer only while the
+      // day's usage did not move), and a price change re-prices.
+      const before = (await store.keyUsageSummary(day, prices, 5)).topKeys[0]!;
+      await store.addKeyUsage([keyUsage('s99', { day, tokensInput: 10 ** 12, tokensOutput: 0, requests: 4 })]);
+      const after = await store.keyUsageSummary(day, prices, 5);
+      assert.equal(after.topKeys[0]!.keyId, 's99');
+      assert.deepEqual(after.topKeys[1], before);
+      const repriced = await store.keyUsageSummary(day, [{ ...prices[0]!, input_micros_per_mtok: 2_000_006 }], 5);
+      assert.equal(repriced.topKeys[0]!.keyId, 's99');
+      assert.equal(repriced.topKeys[0]!.spendMicros, 2n * after.topKeys[0]!.spendMicros);
+      // No price list: tokens are free; an empty day: nothing.
+      assert.ok((await store.keyUsageSummary(day, [], 5)).topKeys.every((k) => k.spendMicros === 0n));
+      assert.deepEqual(await store.keyUsageSummary(day + 86_400, prices, 5), { byModel: [], topKeys: [], truncated: false });
     });
 
     it('a closed store refuses further calls', async () => {
