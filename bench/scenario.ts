@@ -39,6 +39,16 @@ export interface GatewayConfigFiles {
   providers: Record<string, unknown>;
 }
 
+/** What a `beside` load is told about the gateway row it runs beside. */
+export interface BesideTarget {
+  url: string;
+  adminUrl: string;
+  /** The gateway process, for samplers that read /proc (the soak). */
+  pid: number;
+  /** The measured run's length: a sampler sizes its interval from it. */
+  durationSecs: number;
+}
+
 export interface Scenario {
   /** Unique, used by `--scenario`. Lower-case words joined by dashes. */
   name: string;
@@ -72,7 +82,12 @@ export interface Scenario {
    * process: started just before wrk, `stop` aborted when wrk ends; it resolves to a one-line
    * note for the report (its own figures). The row's req/s is then the data plane under it.
    */
-  beside?: (gateway: { url: string; adminUrl: string }, stop: AbortSignal) => Promise<string>;
+  beside?: (gateway: BesideTarget, stop: AbortSignal) => Promise<string>;
+  /**
+   * Left out of the suite (no --scenario): long or machine-filling runs (soak, overload) run
+   * only when named.
+   */
+  namedOnly?: boolean;
   /** Sort key in the suite (ties by name); leave gaps so others can slot in. */
   order?: number;
 }
