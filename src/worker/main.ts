@@ -30,6 +30,7 @@ import { handleDraining, handleMethodNotAllowed, handleRouteNotFound, handleUnsu
 import type { WorkerBootData } from './boot-data.js';
 import { HookConnections } from './hooks/hook-connections.js';
 import { RequestLogBuffer } from './hooks/request-log-buffer.js';
+import { setEgressPolicy } from '../shared/egress/policy.js';
 
 const data = workerData as WorkerBootData;
 const port = parentPort!;
@@ -86,6 +87,7 @@ const STATS_REFUSAL = CODECS.openai.encodeError('unauthorized', 'a valid key is 
 const STATS_REFUSED: StatsPage = { status: STATS_REFUSAL.status, contentType: 'application/json', body: STATS_REFUSAL.body };
 
 async function applyConfig(msg: Extract<MainToWorker, { t: 'config' }>): Promise<void> {
+  setEgressPolicy(msg.config.egress);
   const next = new Runtime(msg.config, origins, log, runtime, hookConnections.sync(msg.config.hooks));
   keyVerifier.configure(msg.config.auth.keyVerifyPem, msg.config.governance.keyCacheEntries);
   oidcChain.configure(msg.config);
