@@ -51,7 +51,7 @@ export function compileConfig(result: LoadResult, slots: SlotAssigner, version: 
     version,
     safeMode,
     listen: parseListenAddress(config.listen),
-    limits: { maxBodyBytes: advanced.max_body_bytes, translateBodyCapBytes: advanced.translate_body_cap_bytes },
+    limits: { maxBodyBytes: advanced.max_body_bytes, translateBodyCapBytes: advanced.translate_body_cap_bytes, maxInflightPerWorker: advanced.max_inflight_per_worker ?? 0 },
     egress: {
       blocked: [...config.security.blocked_metadata_hosts],
       allowed: [...config.security.allow_metadata_hosts],

@@ -152,6 +152,8 @@ export interface CompiledConfig {
     maxBodyBytes: number;
     /** Same-protocol non-stream responses larger than this stream through unparsed, billed zero. */
     translateBodyCapBytes: number;
+    /** advanced.max_inflight_per_worker; 0 = not set (the worker sizes it from its heap). */
+    maxInflightPerWorker: number;
   };
   /** The SSRF guard's settings (security.*), checked at every outbound connect. */
   egress: EgressPolicy;

@@ -1,7 +1,7 @@
 // The answers the HTTP edge gives before a request reaches the pipeline proper: an unknown
 // path (404), a known path with the wrong method (405 + Allow), a body in a content-encoding
 // the gateway does not decode (415 + Accept-Encoding), and a request that arrives while the
-// worker drains (503). Each in the route's protocol shape when the route has one, else
+// worker drains or sheds load (503). Each in the route's protocol shape when the route has one, else
 // OpenAI's (no protocol can be known).
 import { CODECS } from '../../shared/protocols/index.js';
 import type { Codec } from '../../shared/protocols/codec.js';
@@ -35,6 +35,12 @@ export function handleUnsupportedEncoding(client: ClientResponse, runtime: Runti
   const codec = routeCodec(ROUTES[routeIndex]!, runtime, params);
   respondWith(client, codec, 'unsupported_media_type',
     `content-encoding "${encoding.slice(0, 64)}" is not supported; send the body uncompressed (identity)`, { 'accept-encoding': 'identity' });
+}
+
+/** Over the worker's in-flight limit: shed at once, in the caller's protocol (issue 15). */
+export function handleShed(client: ClientResponse, runtime: Runtime, routeIndex: number, params: string[], retryAfterSecs: number): void {
+  const codec = routeCodec(ROUTES[routeIndex]!, runtime, params);
+  respondWith(client, codec, 'exhausted', 'the gateway is over its in-flight limit (shedding load); retry shortly', {}, retryAfterSecs);
 }
 
 export function handleDraining(client: ClientResponse, runtime: Runtime, routeIndex: number, params: string[]): void {
