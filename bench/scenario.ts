@@ -39,6 +39,15 @@ export interface GatewayConfigFiles {
   providers: Record<string, unknown>;
 }
 
+/** What `gatewayNote` is told about the row it annotates, beyond the gateway's URL. */
+export interface NoteRow {
+  pid: number;
+  /** The row's measured seconds (--duration or the scenario's). */
+  durationSecs: number;
+  /** Gateway worker threads (--workers). */
+  workers: number;
+}
+
 /** What a `beside` load is told about the gateway row it runs beside. */
 export interface BesideTarget {
   url: string;
@@ -76,7 +85,7 @@ export interface Scenario {
    * Asked after each gateway row is measured, with the gateway's base URL: a one-line note for
    * the report (e.g. a share read from GET /stats), or null for none.
    */
-  gatewayNote?: (gatewayUrl: string) => Promise<string | null>;
+  gatewayNote?: (gatewayUrl: string, row: NoteRow) => Promise<string | null>;
   /**
    * A second load run beside the gateway row's measured run (not its warmup), from the bench
    * process: started just before wrk, `stop` aborted when wrk ends; it resolves to a one-line
