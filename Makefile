@@ -1,5 +1,5 @@
 # The two commands a new user needs are `make run` and `make test` (README).
-.PHONY: run install build test bench bench-deps clean soak
+.PHONY: run install build test bench bench-deps clean soak fuzz
 
 run: install build
 	node scripts/quickstart.mjs
@@ -21,6 +21,11 @@ bench: build
 SOAK_SECS ?= 1800
 soak: build
 	node dist/bench/run.js --scenario soak --duration $(SOAK_SECS) $(BENCH_ARGS)
+
+# The long fuzz run (issue 15): every codec and ingress property with fresh seeds for FUZZ_MINUTES.
+FUZZ_MINUTES ?= 10
+fuzz: build
+	node dist/bench/fuzz/run.js --minutes $(FUZZ_MINUTES)
 
 bench-deps:
 	apt-get update && apt-get install -y wrk nginx-light
