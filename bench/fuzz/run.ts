@@ -1,6 +1,6 @@
 // The long fuzz run (issue 15): `make fuzz` / `npm run fuzz -- --minutes 10` /
 // `node dist/bench/fuzz/run.js --minutes 10 [--seed N]`. Starts the mock and a gateway, then
-// runs every codec and ingress property in turn, each round with a fresh seed, until the time
+// runs every codec, ingress and admin-body property in turn, each round with a fresh seed, until the time
 // is up; prints cases tried per property and every failure (seed, path and counterexample, so
 // `fc.assert(prop, { seed, path })` replays it). Exit 1 on any failure or if the gateway died.
 import { spawn } from 'node:child_process';
@@ -16,6 +16,7 @@ import { freePort } from '../targets/free-port.js';
 import { codecProperties, type FuzzProperty } from './codec-properties.js';
 import { fuzzConfig, fuzzSecrets } from './fuzz-config.js';
 import { closeIngressAgent, ingressProperties, statusCounts, stillHealthy } from './ingress-properties.js';
+import { adminProperties, closeAdminAgent } from './admin-properties.js';
 
 const { values } = parseArgs({ options: { minutes: { type: 'string', default: '10' }, seed: { type: 'string' }, 'runs-per-round': { type: 'string', default: '200' } } });
 const minutes = Number(values.minutes);
@@ -44,7 +45,12 @@ try {
     if (gateway.exitCode !== null) throw new Error(`the gateway exited:\n${gatewayOutput}`);
     await new Promise((r) => setTimeout(r, 100));
   }
-  const props: FuzzProperty[] = [...codecProperties(), ...ingressProperties({ url, secrets: Object.values(secrets) })];
+  const adminUrl = `http://127.0.0.1:${adminPort}/api/v1/admin`;
+  const props: FuzzProperty[] = [
+    ...codecProperties(),
+    ...ingressProperties({ url, secrets: Object.values(secrets) }),
+    ...adminProperties({ adminUrl, secrets: Object.values(secrets) }),
+  ];
   const tried = new Map<string, number>(props.map((p) => [p.name, 0]));
   const failures: string[] = [];
   const endAt = Date.now() + minutes * 60_000;
@@ -79,6 +85,7 @@ try {
   gateway.kill('SIGTERM');
   await new Promise((r) => (gateway.exitCode !== null ? r(null) : gateway.once('exit', r)));
   await closeIngressAgent();
+  await closeAdminAgent();
   await mock.close();
   rmSync(dir, { recursive: true, force: true });
 }

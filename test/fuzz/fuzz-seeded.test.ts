@@ -10,6 +10,7 @@ import { startGateway, writeConfig, type RunningGateway } from '../helpers/gatew
 import { codecProperties } from '../../bench/fuzz/codec-properties.js';
 import { fuzzConfig, fuzzSecrets } from '../../bench/fuzz/fuzz-config.js';
 import { closeIngressAgent, ingressProperties, stillHealthy } from '../../bench/fuzz/ingress-properties.js';
+import { adminProperties, closeAdminAgent } from '../../bench/fuzz/admin-properties.js';
 
 const SEED = 20261123;
 
@@ -21,7 +22,7 @@ describe('fuzz (seeded): codecs, field scanner, SSE framing', () => {
   }
 });
 
-describe('fuzz (seeded): the real ingress of all six protocols', () => {
+describe('fuzz (seeded): the real ingress of all six protocols and the admin bodies', () => {
   let mock: MockServer;
   let gw: RunningGateway;
   const secrets = fuzzSecrets();
@@ -32,6 +33,7 @@ describe('fuzz (seeded): the real ingress of all six protocols', () => {
   });
   after(async () => {
     await closeIngressAgent();
+    await closeAdminAgent();
     await gw.stop();
     await mock.close();
   });
@@ -39,6 +41,12 @@ describe('fuzz (seeded): the real ingress of all six protocols', () => {
   it('every property holds for 100 seeded cases per protocol', async () => {
     for (const p of ingressProperties({ url: gw.url, secrets: Object.values(secrets) })) {
       await fc.assert(p.property, { seed: SEED, numRuns: 100 });
+    }
+  });
+
+  it('every admin body property holds for 60 seeded cases per route (keys, groups, config validation)', async () => {
+    for (const p of adminProperties({ adminUrl: gw.adminUrl, secrets: Object.values(secrets) })) {
+      await fc.assert(p.property, { seed: SEED, numRuns: 60 });
     }
   });
 
