@@ -1,14 +1,18 @@
 // The soak (issue 15): a long governed run that must stay flat. wrk drives the governed
 // OpenAI non-stream request through a pool of three where one member fails a fifth of its
 // requests (failovers all the time); beside it, the bench process streams in two protocols,
-// injects upstream faults, and mints, uses and revokes keys, while it samples the gateway's RSS,
+// injects upstream faults, mints, uses and revokes keys, and applies a config (pool weights
+// changed) every sample interval, while it samples the gateway's RSS,
 // open fds and /healthz time every 30 s (about ten samples in a short run). The row's note is
 // the verdict and the table. Run only when named: node dist/bench/run.js --scenario soak
 // --duration 1800 (make soak SOAK_SECS=1800).
 import type { BesideTarget, Scenario } from '../scenario.js';
 import { BENCH_SECRET, GOVERNED_REQUEST, governGateway } from '../governed-gateway.js';
-import { emptyCounts, faultLoop, keyLoop, streamLoop } from '../soak/mixed-traffic.js';
+import { applyLoop, emptyCounts, faultLoop, keyLoop, streamLoop } from '../soak/mixed-traffic.js';
 import { countOpenFds, healthzMs, readRssBytes, sampleIntervalSecs, samplesTable, soakVerdict, type SoakSample } from '../soak/samples.js';
+
+/** The deployment config the gateway booted with, re-applied (weights changed) during the run. */
+let appliedConfig: Record<string, unknown> | null = null;
 
 async function soakBeside(gateway: BesideTarget, stop: AbortSignal): Promise<string> {
   const counts = emptyCounts();
@@ -33,6 +37,7 @@ async function soakBeside(gateway: BesideTarget, stop: AbortSignal): Promise<str
       streamLoop(gateway.url, BENCH_SECRET, stop, counts),
       faultLoop(gateway.url, BENCH_SECRET, stop, counts),
       keyLoop(gateway.url, gateway.adminUrl, stop, counts),
+      applyLoop(gateway.adminUrl, appliedConfig!, Math.max(1000, intervalMs), stop, counts),
     ]);
   } finally {
     clearInterval(timer);
@@ -41,7 +46,7 @@ async function soakBeside(gateway: BesideTarget, stop: AbortSignal): Promise<str
   const verdict = soakVerdict(samples, counts.unexpected);
   return (
     `soak ${verdict.text}. Beside wrk: ${counts.requests} mixed requests (streams, faults, keys), ${counts.injected} injected faults answered, ` +
-    `${counts.minted} keys minted, ${counts.revoked} revoked` +
+    `${counts.minted} keys minted, ${counts.revoked} revoked, ${counts.applied} config applies` +
     (counts.examples.length > 0 ? `; unexpected: ${counts.examples.join(' | ')}` : '') +
     `\n\n${samplesTable(samples)}\n`
   );
@@ -66,6 +71,9 @@ export const scenario: Scenario = {
       m3: { provider: 'flaky', upstream_model: 'mock-gpt' },
     };
     files.gateway.pools = { default: { members: [{ model: 'm' }, { model: 'm2' }, { model: 'm3' }] } };
+    // Unlocked, so the soak can apply configs through the admin API.
+    files.gateway.config = { locked: false };
+    appliedConfig = files.gateway;
   },
   beside: soakBeside,
   namedOnly: true,

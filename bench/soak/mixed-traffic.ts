@@ -1,6 +1,6 @@
 // The soak's traffic beside wrk's steady governed non-stream load: streams in two protocols,
 // injected faults (the mock's directives: resets, hangs cut short, 5xx), and the key life
-// cycle (mint, use, revoke, refused). Each loop runs back to back until stopped. Answers to
+// cycle (mint, use, revoke, refused), and config applies. Each loop runs back to back until stopped. Answers to
 // injected faults are counted as injected, never as errors; anything else that is not the
 // expected answer is an unexpected error and fails the verdict.
 import { request } from 'undici';
@@ -14,10 +14,11 @@ export interface TrafficCounts {
   examples: string[];
   minted: number;
   revoked: number;
+  applied: number;
 }
 
 export function emptyCounts(): TrafficCounts {
-  return { requests: 0, injected: 0, unexpected: 0, examples: [], minted: 0, revoked: 0 };
+  return { requests: 0, injected: 0, unexpected: 0, examples: [], minted: 0, revoked: 0, applied: 0 };
 }
 
 function unexpected(counts: TrafficCounts, what: string): void {
@@ -97,6 +98,22 @@ export async function keyLoop(url: string, adminUrl: string, stop: AbortSignal, 
     counts.requests++;
     if (refused.status !== 401) unexpected(counts, `revoked key: ${refused.status} (expected 401)`);
     await pause(200, stop);
+  }
+}
+
+/**
+ * A config apply every `everyMs`: the deployment config with the pool's weights changed, so
+ * every apply compiles, pushes a new snapshot to each worker and swaps runtimes under load.
+ */
+export async function applyLoop(adminUrl: string, config: Record<string, unknown>, everyMs: number, stop: AbortSignal, counts: TrafficCounts): Promise<void> {
+  for (let i = 0; !stop.aborted; i++) {
+    await pause(everyMs, stop);
+    if (stop.aborted) break;
+    const pools = structuredClone(config.pools) as Record<string, { members: Array<{ model: string; weight?: number }> }>;
+    for (const pool of Object.values(pools)) pool.members.forEach((m, j) => (m.weight = 1 + ((i + j) % 3)));
+    const r = await post(`${adminUrl}/config/apply`, JSON.stringify({ config: { ...config, pools } }), {});
+    if (r.status === 200) counts.applied++;
+    else unexpected(counts, `config apply: ${r.status} ${r.text.slice(0, 160)}`);
   }
 }
 
