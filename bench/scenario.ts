@@ -46,6 +46,8 @@ export interface NoteRow {
   durationSecs: number;
   /** Gateway worker threads (--workers). */
   workers: number;
+  /** The cores wrk runs on (null when unpinned): a load the note drives belongs there too. */
+  loadCores: readonly number[] | null;
 }
 
 /** What a `beside` load is told about the gateway row it runs beside. */

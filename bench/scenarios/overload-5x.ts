@@ -5,8 +5,10 @@
 // served vs shed, the p99 of the served requests in both and their ratio (the claim: within
 // 2x), anything other than 200/503, and whether the gateway survived. A shed client pauses the
 // upstream latency before trying again (as long as a served request takes), so 5x the clients
-// offer 5x the load, not an unbounded retry storm. Named only: it fills
+// offer 5x the load, not an unbounded retry storm. The closed loops run with the bench process
+// pinned to wrk's cores, off the gateway's. Named only: it fills
 // both cores. node dist/bench/run.js --scenario overload-5x --duration 10
+import { execFileSync } from 'node:child_process';
 import { request } from 'undici';
 import type { NoteRow, Scenario } from '../scenario.js';
 import { OPENAI_NONSTREAM_REQUEST } from '../request-bodies.js';
@@ -35,7 +37,27 @@ function describe(r: ClosedLoopResult): string {
   );
 }
 
+/**
+ * Runs `work` with the bench process (all its threads) on `cores`, as wrk would be, so the
+ * load it drives does not take the gateway's core; the affinity is restored afterwards.
+ */
+async function onLoadCores<T>(cores: readonly number[] | null, work: () => Promise<T>): Promise<T> {
+  if (cores === null) return work();
+  const pid = String(process.pid);
+  const before = /list:\s*(\S+)/.exec(execFileSync('taskset', ['-p', '-c', pid], { encoding: 'utf8' }))?.[1];
+  execFileSync('taskset', ['-a', '-p', '-c', cores.join(','), pid], { stdio: 'ignore' });
+  try {
+    return await work();
+  } finally {
+    if (before !== undefined) execFileSync('taskset', ['-a', '-p', '-c', before, pid], { stdio: 'ignore' });
+  }
+}
+
 async function overloadNote(url: string, row: NoteRow): Promise<string> {
+  return onLoadCores(row.loadCores, () => measureOverload(url, row));
+}
+
+async function measureOverload(url: string, row: NoteRow): Promise<string> {
   const threshold = THRESHOLD * row.workers;
   process.stderr.write(`overload-5x: unloaded closed loop, ${threshold} clients, ${row.durationSecs} s...\n`);
   const unloaded = await closedLoop(url, OPENAI_NONSTREAM_REQUEST, threshold, row.durationSecs, UPSTREAM_LATENCY_MS);
