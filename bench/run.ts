@@ -112,6 +112,7 @@ async function runScenario(
     connections,
     durationSecs,
     rows,
+    ...(scenario.reference === undefined ? {} : { reference: scenario.reference }),
   };
 }
 

@@ -99,6 +99,11 @@ export interface Scenario {
    * only when named.
    */
   namedOnly?: boolean;
+  /**
+   * The scenario this one varies (e.g. the same request without the gate): when both run in one
+   * invocation, the report gives this gateway row's req/s ratio and added p50/p99 against it.
+   */
+  reference?: string;
   /** Sort key in the suite (ties by name); leave gaps so others can slot in. */
   order?: number;
 }
