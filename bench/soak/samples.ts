@@ -52,8 +52,13 @@ export function sampleIntervalSecs(durationSecs: number): number {
 }
 
 export interface SoakVerdict {
-  /** RSS spread after warm-up, (max - min) / min. */
+  /** RSS spread after warm-up, (max - min) / min: GC saw-teeth included, for the record. */
   rssSpread: number;
+  /**
+   * RSS growth after warm-up: the median of the last third of the steady samples over the
+   * median of the first third, minus 1. Medians, so a GC saw-tooth is not taken for a leak.
+   */
+  rssGrowth: number;
   /** Least-squares RSS slope after warm-up, MiB per hour. */
   rssSlopeMiBPerHour: number;
   /** Open fds at the end minus after warm-up. */
@@ -65,7 +70,7 @@ export interface SoakVerdict {
   text: string;
 }
 
-/** RSS within 10% after warm-up. */
+/** RSS within 10% after warm-up (rssGrowth). */
 export const RSS_FLAT_SPREAD = 0.1;
 /** Sockets come and go with the connection pools: a handful either way is not a leak. */
 export const FD_GROWTH_ALLOWED = 8;
@@ -79,7 +84,7 @@ export function soakVerdict(samples: readonly SoakSample[], unexpectedErrors: nu
   const steady = samples.slice(skip).filter((s) => s.rssBytes > 0);
   const healthzFailures = samples.filter((s) => Number.isNaN(s.healthzMs)).length;
   if (steady.length < 3) {
-    return { rssSpread: NaN, rssSlopeMiBPerHour: NaN, fdGrowth: NaN, rssFlat: false, fdsFlat: false, healthzFailures, pass: false, text: `too few samples after warm-up (${steady.length}; need 3): run longer` };
+    return { rssSpread: NaN, rssGrowth: NaN, rssSlopeMiBPerHour: NaN, fdGrowth: NaN, rssFlat: false, fdsFlat: false, healthzFailures, pass: false, text: `too few samples after warm-up (${steady.length}; need 3): run longer` };
   }
   const rss = steady.map((s) => s.rssBytes);
   const min = Math.min(...rss);
@@ -94,16 +99,25 @@ export function soakVerdict(samples: readonly SoakSample[], unexpectedErrors: nu
     den += (xs[i]! - mx) ** 2;
   }
   const rssSlopeMiBPerHour = den === 0 ? 0 : ((num / den) * 3600) / 1048576;
+  const third = Math.max(1, Math.floor(rss.length / 3));
+  const rssGrowth = median(rss.slice(-third)) / median(rss.slice(0, third)) - 1;
   const fdGrowth = steady[steady.length - 1]!.openFds - steady[0]!.openFds;
-  const rssFlat = rssSpread <= RSS_FLAT_SPREAD;
+  const rssFlat = rssGrowth <= RSS_FLAT_SPREAD;
   const fdsFlat = fdGrowth <= FD_GROWTH_ALLOWED;
   const pass = rssFlat && fdsFlat && healthzFailures === 0 && unexpectedErrors === 0;
   const text =
-    `${pass ? 'PASS' : 'FAIL'}: after warm-up RSS spread ${(100 * rssSpread).toFixed(1)}% (flat within ${100 * RSS_FLAT_SPREAD}%: ${rssFlat ? 'yes' : 'NO'}), ` +
+    `${pass ? 'PASS' : 'FAIL'}: after warm-up RSS grew ${(100 * rssGrowth).toFixed(1)}% (median of the last third over the first; flat within ${100 * RSS_FLAT_SPREAD}%: ${rssFlat ? 'yes' : 'NO'}), ` +
+    `spread ${(100 * rssSpread).toFixed(1)}% (GC saw-teeth included), ` +
     `slope ${rssSlopeMiBPerHour.toFixed(1)} MiB/h; open fds ${steady[0]!.openFds} -> ${steady[steady.length - 1]!.openFds} ` +
     `(growth ${fdGrowth}, allowed ${FD_GROWTH_ALLOWED}: ${fdsFlat ? 'no growth' : 'GROWING'}); ` +
     `healthz failures ${healthzFailures}; errors outside the injected faults ${unexpectedErrors}`;
-  return { rssSpread, rssSlopeMiBPerHour, fdGrowth, rssFlat, fdsFlat, healthzFailures, pass, text };
+  return { rssSpread, rssGrowth, rssSlopeMiBPerHour, fdGrowth, rssFlat, fdsFlat, healthzFailures, pass, text };
+}
+
+function median(values: readonly number[]): number {
+  const s = [...values].sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  return s.length % 2 === 1 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
 }
 
 /** The samples as a markdown table. */
