@@ -24,9 +24,9 @@ export async function loadScenarios(dir: string = SCENARIOS_DIR): Promise<Scenar
   return found.sort((a, b) => (a.order ?? 1000) - (b.order ?? 1000) || a.name.localeCompare(b.name));
 }
 
-/** The scenarios named (all when `names` is empty); an unknown name lists the known ones. */
+/** The scenarios named (all but the named-only ones when `names` is empty); an unknown name lists the known ones. */
 export function selectScenarios(all: readonly Scenario[], names: readonly string[]): Scenario[] {
-  if (names.length === 0) return [...all];
+  if (names.length === 0) return all.filter((s) => s.namedOnly !== true);
   const byName = new Map(all.map((s) => [s.name, s]));
   return names.map((n) => {
     const s = byName.get(n);

@@ -7,6 +7,7 @@ import type { CompiledConfig, SlotAssigner } from '../shared/config/compiled.js'
 import type { Logger } from '../shared/log.js';
 import type { LoadResult } from './config/load.js';
 import { compileConfig } from './config/compile.js';
+import { setEgressPolicy } from '../shared/egress/policy.js';
 import { ConfigTaskPool } from './config/config-task-pool.js';
 import type { ConfigDiff } from './config/config-tasks.js';
 import { updateOverlay } from './config/overlay-writer.js';
@@ -50,6 +51,7 @@ export class ConfigState {
     private readonly log: Logger,
   ) {
     this.compiled = compileConfig(loaded, slots, 0, safeMode);
+    setEgressPolicy(this.compiled.egress);
     growShared(this.compiled.sabBytes);
     this.record(0, 'boot', `boot (config from the ${loaded.configSource})`);
   }
@@ -183,6 +185,7 @@ export class ConfigState {
     const compiled = compileConfig(loaded, this.slots, version, this.safeMode);
     this.growShared(compiled.sabBytes);
     await workers.apply(compiled);
+    setEgressPolicy(compiled.egress);
     this.version = version;
     this.loaded = loaded;
     this.compiled = compiled;
