@@ -198,6 +198,17 @@ export const GOVERNED_REQUEST: ScenarioRequest = {
   headers: { ...OPENAI_NONSTREAM_REQUEST.headers, authorization: `Bearer ${BENCH_SECRET}` },
 };
 
+/**
+ * Boot loads every key before /healthz answers: parse each stored record, index it, give it a
+ * shared-memory record, send workers the columns. About 13-15 s for a million keys on one idle
+ * core here (profiled: JSON.parse of the records, two million-entry Maps, the column snapshot
+ * and its encoding; no per-key message), and twice that on a busy machine, so 30 s is not
+ * enough there: allow 30 s plus 60 s per million keys.
+ */
+export function readySecsFor(keys: number): number {
+  return 30 + Math.ceil((60 * keys) / 1_000_000);
+}
+
 /** Admission as keys grow: the governed request with `keys` keys in the store, the key table and
  * shared memory. The scenarios of the series differ in the key count only. */
 export function admissionKeysScenario(name: string, keys: number, order: number, store: Exclude<BenchStoreModule, 'memory'> = 'sqlite'): Scenario {
@@ -211,6 +222,7 @@ export function admissionKeysScenario(name: string, keys: number, order: number,
     durationSecs: 5,
     expect: { bodyIncludes: '"choices"' },
     gatewayConfig: (files) => governGateway(files, keys - 1, store),
+    gatewayReadySecs: readySecsFor(keys),
     order,
   };
 }

@@ -81,7 +81,7 @@ async function runScenario(
     let target: RunningTarget | null = null;
     try {
       if (ownGateway) log(`starting a gateway with ${scenario.name}'s config...`);
-      target = ownGateway ? await startGateway(targets.context, scenario.gatewayConfig) : await targets.get(kind);
+      target = ownGateway ? await startGateway(targets.context, scenario.gatewayConfig, scenario.gatewayReadySecs) : await targets.get(kind);
       label = target.label;
       const { measurement: m, besideNote } = await measureRow(mctx, target, { scenario, connections, durationSecs, warmupSecs: opts.warmupSecs });
       const gatewayNote = kind === 'gateway' && scenario.gatewayNote !== undefined ? await scenario.gatewayNote(target.url, { pid: target.pid, durationSecs, workers: opts.workers, loadCores: mctx.layout.load }) : null;

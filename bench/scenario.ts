@@ -83,6 +83,9 @@ export interface Scenario {
    * the others share one.
    */
   gatewayConfig?: (files: GatewayConfigFiles) => void;
+  /** Seconds that gateway may take to answer /healthz after spawn (default 30): a config that
+   * loads a million keys from the store takes longer to boot than the rest. */
+  gatewayReadySecs?: number;
   /**
    * Asked after each gateway row is measured, with the gateway's base URL: a one-line note for
    * the report (e.g. a share read from GET /stats), or null for none.

@@ -54,7 +54,7 @@ export function gatewayConfigs(o: GatewayConfigOptions): GatewayConfigFiles {
 let instances = 0;
 
 /** Starts a gateway on the bench config, changed by `customize` when a scenario brings one. */
-export async function startGateway(ctx: TargetContext, customize?: (files: GatewayConfigFiles) => void): Promise<RunningTarget> {
+export async function startGateway(ctx: TargetContext, customize?: (files: GatewayConfigFiles) => void, readySecs = 30): Promise<RunningTarget> {
   if (!existsSync(GATEWAY_CLI)) {
     throw new TargetUnavailable(`gateway not built: ${GATEWAY_CLI} is missing (run make build)`, false);
   }
@@ -73,7 +73,7 @@ export async function startGateway(ctx: TargetContext, customize?: (files: Gatew
     logFile: join(dir, 'gateway.log'),
   });
   const url = `http://127.0.0.1:${port}`;
-  await waitUntilAnswering(child, { url: `${url}/healthz`, status: 200, timeoutMs: 30_000 });
+  await waitUntilAnswering(child, { url: `${url}/healthz`, status: 200, timeoutMs: readySecs * 1000 });
   return {
     kind: 'gateway',
     label: `gateway (${ctx.workers} worker${ctx.workers === 1 ? '' : 's'})`,

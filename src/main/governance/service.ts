@@ -10,7 +10,7 @@ import type { WorkerPool } from '../workers.js';
 import type { Store } from '../store/store.js';
 import type { GroupRecord, KeyRecord, Revocation } from '../store/records.js';
 import { KeySigner } from './signing.js';
-import { workerGroup, workerKey } from './worker-records.js';
+import { emptyWorkerKey, fillWorkerKey, workerGroup, workerKey } from './worker-records.js';
 import { CounterSnapshots } from './counter-snapshots.js';
 import { KeyLifecycle } from './keys.js';
 import { GroupDirectory } from './groups.js';
@@ -85,8 +85,11 @@ export class GovernanceService {
     return { keys, groups };
   }
 
+  /** One object refilled per key (keyColumns copies what it keeps): a million keys at boot
+   * would otherwise be a million objects and pool-list copies made only to be dropped. */
   private *workerKeys(): Generator<WorkerKey> {
-    for (const [id, key] of this.keys) yield workerKey(key, this.keySlots.get(id)!);
+    const out = emptyWorkerKey();
+    for (const [id, key] of this.keys) yield fillWorkerKey(out, key, this.keySlots.get(id)!);
   }
 
   /** Send the whole state again (after a config apply may have changed governance.enabled). */

@@ -203,14 +203,16 @@ export class SqliteStore extends Store {
   // --- governance ---
 
   protected async readGovernance(): Promise<GovernanceRecords> {
-    const keys = (this.db.prepare('SELECT record FROM gov_keys').all() as Array<{ record: string }>).map((r) => JSON.parse(r.record) as KeyRecord);
+    // Plucked: a million keys come back as their JSON texts, not a million row objects as well.
+    const keys = this.db.prepare('SELECT record FROM gov_keys').pluck().all() as Array<string | KeyRecord>;
+    for (let i = 0; i < keys.length; i++) keys[i] = JSON.parse(keys[i] as string) as KeyRecord;
     const groups = (this.db.prepare('SELECT record FROM gov_groups').all() as Array<{ record: string }>).map((r) => JSON.parse(r.record) as GroupRecord);
     const revocations = this.db.prepare('SELECT id, expires_at, revoked_at FROM gov_revocations').all() as Revocation[];
     const counters = (this.db.prepare('SELECT holder, words FROM gov_counters').all() as Array<{ holder: string; words: string }>).map((r) => ({
       holder: r.holder,
       words: JSON.parse(r.words) as string[],
     }));
-    return { keys, groups, revocations, counters };
+    return { keys: keys as KeyRecord[], groups, revocations, counters };
   }
 
   protected async writeKey(key: KeyRecord): Promise<void> {

@@ -25,6 +25,7 @@ import {
   CELL_LAST_TRIP_SEC,
   CELL_OPEN_STREAK,
   CELL_PROBE,
+  CELL_RECORD_WORDS,
   CELL_STATE,
   CELL_STREAK,
   CELL_TRIP_COUNT,
@@ -50,8 +51,6 @@ export class ErrorWindowCounts {
 }
 
 export class BreakerCells {
-  private readonly i32: Int32Array;
-  private readonly u32: Uint32Array;
   private readonly probeMark: number;
   private readonly timeBaseMs: number;
 
@@ -59,8 +58,6 @@ export class BreakerCells {
     private readonly views: SharedViews,
     holderId: number,
   ) {
-    this.i32 = views.i32;
-    this.u32 = views.u32;
     this.probeMark = holderId + 1;
     this.timeBaseMs = views.timeBaseMs;
   }
@@ -69,66 +66,66 @@ export class BreakerCells {
 
   /** BREAKER_CLOSED, BREAKER_HALF_OPEN or BREAKER_OPEN. */
   state(cell: number): number {
-    return Atomics.load(this.i32, cell + CELL_STATE);
+    return Atomics.load(this.i32(cell), cell + CELL_STATE);
   }
 
   /** Move from `from` to `to` only if the cell is still in `from`; true for the one winner. */
   casState(cell: number, from: number, to: number): boolean {
     if (!(to >= 0 && to <= BREAKER_OPEN)) throw new RangeError(`unknown breaker state ${to}`);
-    return Atomics.compareExchange(this.i32, cell + CELL_STATE, from, to) === from;
+    return Atomics.compareExchange(this.i32(cell), cell + CELL_STATE, from, to) === from;
   }
 
   // ---- consecutive-failure streak ----------------------------------------------------------
 
   streak(cell: number): number {
-    return Atomics.load(this.i32, cell + CELL_STREAK);
+    return Atomics.load(this.i32(cell), cell + CELL_STREAK);
   }
 
   /** Add one failure; returns the new streak (each caller sees a distinct value). */
   incrementStreak(cell: number): number {
-    return Atomics.add(this.i32, cell + CELL_STREAK, 1) + 1;
+    return Atomics.add(this.i32(cell), cell + CELL_STREAK, 1) + 1;
   }
 
   resetStreak(cell: number): void {
-    Atomics.store(this.i32, cell + CELL_STREAK, 0);
+    Atomics.store(this.i32(cell), cell + CELL_STREAK, 0);
   }
 
   // ---- opens since the last close (the cooldown's doubling step) --------------------------
 
   openStreak(cell: number): number {
-    return Atomics.load(this.i32, cell + CELL_OPEN_STREAK);
+    return Atomics.load(this.i32(cell), cell + CELL_OPEN_STREAK);
   }
 
   /** Count one open (a trip or a failed probe); call only after winning the state CAS. */
   incrementOpenStreak(cell: number): number {
-    return Atomics.add(this.i32, cell + CELL_OPEN_STREAK, 1) + 1;
+    return Atomics.add(this.i32(cell), cell + CELL_OPEN_STREAK, 1) + 1;
   }
 
   resetOpenStreak(cell: number): void {
-    Atomics.store(this.i32, cell + CELL_OPEN_STREAK, 0);
+    Atomics.store(this.i32(cell), cell + CELL_OPEN_STREAK, 0);
   }
 
   // ---- hard-down reason of the current open ---------------------------------------------
 
   /** CELL_HARD_DOWN_NONE, _BILLING or _AUTH. */
   hardDown(cell: number): number {
-    return Atomics.load(this.i32, cell + CELL_HARD_DOWN);
+    return Atomics.load(this.i32(cell), cell + CELL_HARD_DOWN);
   }
 
   setHardDown(cell: number, reason: number): void {
-    Atomics.store(this.i32, cell + CELL_HARD_DOWN, reason);
+    Atomics.store(this.i32(cell), cell + CELL_HARD_DOWN, reason);
   }
 
   // ---- single-flight HalfOpen probe -------------------------------------------------------
 
   /** Claim the one probe; false if any thread (this one included) already holds it. */
   tryClaimProbe(cell: number): boolean {
-    return Atomics.compareExchange(this.i32, cell + CELL_PROBE, 0, this.probeMark) === 0;
+    return Atomics.compareExchange(this.i32(cell), cell + CELL_PROBE, 0, this.probeMark) === 0;
   }
 
   /** Give back the probe this thread claimed; throws SharedInvariantError otherwise. */
   releaseProbe(cell: number): void {
-    const seen = Atomics.compareExchange(this.i32, cell + CELL_PROBE, this.probeMark, 0);
+    const seen = Atomics.compareExchange(this.i32(cell), cell + CELL_PROBE, this.probeMark, 0);
     if (seen !== this.probeMark) {
       this.views.fault();
       throw new SharedInvariantError(`probe released by a thread that does not hold it (cell ${cell}, held by holder ${seen - 1})`);
@@ -136,29 +133,29 @@ export class BreakerCells {
   }
 
   probeInFlight(cell: number): boolean {
-    return Atomics.load(this.i32, cell + CELL_PROBE) !== 0;
+    return Atomics.load(this.i32(cell), cell + CELL_PROBE) !== 0;
   }
 
   /** Holder id of the probe's owner, or -1. */
   probeHolder(cell: number): number {
-    return Atomics.load(this.i32, cell + CELL_PROBE) - 1;
+    return Atomics.load(this.i32(cell), cell + CELL_PROBE) - 1;
   }
 
   /** Main thread only, after holder `holderId` exited: drop a probe it held. */
   reclaimProbe(cell: number, holderId: number): boolean {
-    return Atomics.compareExchange(this.i32, cell + CELL_PROBE, holderId + 1, 0) === holderId + 1;
+    return Atomics.compareExchange(this.i32(cell), cell + CELL_PROBE, holderId + 1, 0) === holderId + 1;
   }
 
   // ---- cooldown (ms epoch in, ms epoch out; stored in 100 ms ticks, rounded up) -----------
 
   /** The cooldown deadline in ms epoch, or 0 when none is set. */
   cooldownUntilMs(cell: number): number {
-    return this.fromRaw(Atomics.load(this.u32, cell + CELL_COOLDOWN));
+    return this.fromRaw(Atomics.load(this.u32(cell), cell + CELL_COOLDOWN));
   }
 
   /** Ms left until the deadline (0 when none or passed). */
   cooldownRemainingMs(cell: number, nowMs: number): number {
-    const raw = Atomics.load(this.u32, cell + CELL_COOLDOWN);
+    const raw = Atomics.load(this.u32(cell), cell + CELL_COOLDOWN);
     if (raw === COOLDOWN_NONE) return 0;
     const left = this.fromRaw(raw) - nowMs;
     return left > 0 ? left : 0;
@@ -166,19 +163,19 @@ export class BreakerCells {
 
   /** Overwrite the deadline (0 clears it). Rounded up to the next 100 ms tick. */
   setCooldownUntil(cell: number, untilMs: number): void {
-    Atomics.store(this.u32, cell + CELL_COOLDOWN, this.toRaw(untilMs));
+    Atomics.store(this.u32(cell), cell + CELL_COOLDOWN, this.toRaw(untilMs));
   }
 
   clearCooldown(cell: number): void {
-    Atomics.store(this.u32, cell + CELL_COOLDOWN, COOLDOWN_NONE);
+    Atomics.store(this.u32(cell), cell + CELL_COOLDOWN, COOLDOWN_NONE);
   }
 
   /** Set the deadline to `untilMs` unless a later one is already set (CAS loop); returns the
    * deadline now in force. */
   extendCooldownUntil(cell: number, untilMs: number): number {
     const raw = this.toRaw(untilMs);
-    const u32 = this.u32;
     const at = cell + CELL_COOLDOWN;
+    const u32 = this.u32(cell);
     let current = Atomics.load(u32, at);
     for (;;) {
       if (current !== COOLDOWN_NONE && current >= raw) return this.fromRaw(current);
@@ -191,26 +188,26 @@ export class BreakerCells {
   // ---- trips -----------------------------------------------------------------------------
 
   tripCount(cell: number): number {
-    return Atomics.load(this.u32, cell + CELL_TRIP_COUNT);
+    return Atomics.load(this.u32(cell), cell + CELL_TRIP_COUNT);
   }
 
   /** Count one Closed-to-Open trip (call only after winning casState); returns the new count. */
   incrementTripCount(cell: number): number {
-    return (Atomics.add(this.u32, cell + CELL_TRIP_COUNT, 1) + 1) >>> 0;
+    return (Atomics.add(this.u32(cell), cell + CELL_TRIP_COUNT, 1) + 1) >>> 0;
   }
 
   /** Restore the count (main thread, e.g. from the store at boot). */
   setTripCount(cell: number, count: number): void {
-    Atomics.store(this.u32, cell + CELL_TRIP_COUNT, checkUint32(count, 'trip count'));
+    Atomics.store(this.u32(cell), cell + CELL_TRIP_COUNT, checkUint32(count, 'trip count'));
   }
 
   /** Epoch seconds of the last trip; 0 = never. */
   lastTripSec(cell: number): number {
-    return Atomics.load(this.u32, cell + CELL_LAST_TRIP_SEC);
+    return Atomics.load(this.u32(cell), cell + CELL_LAST_TRIP_SEC);
   }
 
   setLastTripSec(cell: number, epochSec: number): void {
-    Atomics.store(this.u32, cell + CELL_LAST_TRIP_SEC, checkUint32(epochSec, 'last trip second'));
+    Atomics.store(this.u32(cell), cell + CELL_LAST_TRIP_SEC, checkUint32(epochSec, 'last trip second'));
   }
 
   // ---- error window: per-second ok/err counts for the error-rate trip ----------------------
@@ -223,7 +220,7 @@ export class BreakerCells {
    */
   errorWindowAdd(cell: number, ok: boolean, nowSec: number): void {
     if (nowSec >>> 0 !== nowSec) throw new RangeError(`error window second must be a uint32 epoch second, got ${nowSec}`);
-    const u32 = this.u32;
+    const u32 = this.u32(cell);
     const lastAt = cell + CELL_WINDOW_LAST_SEC;
     // Raise the newest-second mark (CAS max) so readers can tell a live ring from an idle one.
     let last = Atomics.load(u32, lastAt);
@@ -256,7 +253,7 @@ export class BreakerCells {
       throw new RangeError(`error window must be 1..${ERROR_WINDOW_SLOTS} seconds, got ${windowSecs}`);
     }
     if (nowSec >>> 0 !== nowSec) throw new RangeError(`error window second must be a uint32 epoch second, got ${nowSec}`);
-    const u32 = this.u32;
+    const u32 = this.u32(cell);
     let ok = 0;
     let err = 0;
     const last = Atomics.load(u32, cell + CELL_WINDOW_LAST_SEC);
@@ -277,9 +274,19 @@ export class BreakerCells {
 
   /** Forget every outcome (a probe succeeded). Outcomes racing with the clear may survive. */
   clearErrorWindow(cell: number): void {
-    const u32 = this.u32;
+    const u32 = this.u32(cell);
     const end = cell + CELL_WINDOW + 2 * ERROR_WINDOW_SLOTS;
     for (let at = cell + CELL_WINDOW; at < end; at++) Atomics.store(u32, at, 0);
+  }
+
+  // ---- views (shared-views.ts): one check covers the whole record -----------------------
+
+  private i32(cell: number): Int32Array {
+    return this.views.i32For(cell + CELL_RECORD_WORDS - 1);
+  }
+
+  private u32(cell: number): Uint32Array {
+    return this.views.u32For(cell + CELL_RECORD_WORDS - 1);
   }
 
   // ---- tick encoding -----------------------------------------------------------------------

@@ -83,35 +83,16 @@ function newer(a: number, b: number): boolean {
 }
 
 export class GovernanceCounters {
-  private readonly u64: BigUint64Array;
-  /** A fixed-length view, remade when the buffer has grown past it: V8 runs atomics on a
-   * length-tracking view of a growable buffer through the runtime (2-3x the cost per op), and
-   * the request path makes a few dozen. */
-  private u32: Uint32Array;
   private readonly holderAt: number;
 
   constructor(
     private readonly views: SharedViews,
     holderId: number,
   ) {
-    // No length: the view tracks the growable buffer like the others (shared-views.ts).
-    this.u64 = new BigUint64Array(views.buffer);
-    this.u32 = new Uint32Array(views.buffer, 0, views.buffer.byteLength >> 2);
     this.holderAt = GOV_GROUP_HOLDERS + holderId;
   }
 
   // ---- values (key and group records alike; `base` says which record kind) ------------------
-
-  /** The fixed view, covering 32-bit word `word`. */
-  private wordsTo(word: number): Uint32Array {
-    let u32 = this.u32;
-    if (word >= u32.length) {
-      const buffer = this.views.buffer;
-      u32 = new Uint32Array(buffer, 0, buffer.byteLength >> 2);
-      this.u32 = u32;
-    }
-    return u32;
-  }
 
   /** Key record value `value` (GOV_KEY_*). */
   keyIndex(slot: number, value: number): number {
@@ -136,7 +117,7 @@ export class GovernanceCounters {
   tryReserve(index: number, tag: number, delta: number, max: number): number {
     // Fast path: the word is in window `tag` with a count under 2^32 (see the top of the file).
     const lo = index << 1;
-    const u32 = this.wordsTo(lo + 1);
+    const u32 = this.views.u32For(lo + 1);
     for (;;) {
       const hi = Atomics.load(u32, lo + 1);
       if (hi >>> 16 !== tag || (hi & HI_COUNT_MASK) !== 0) break;
@@ -152,7 +133,7 @@ export class GovernanceCounters {
 
   /** tryReserve on the whole 64-bit word (a window roll, a count past 2^32). */
   private tryReserveWide(index: number, tag: number, delta: number, max: number): number {
-    const u64 = this.u64;
+    const u64 = this.views.u64For(index);
     let word = Atomics.load(u64, index);
     for (;;) {
       const stored = tagOf(word);
@@ -172,7 +153,7 @@ export class GovernanceCounters {
 
   /** Give back `amount` reserved under `tag`; dropped when that window is over (never negative). */
   refund(index: number, tag: number, amount: number): void {
-    const u64 = this.u64;
+    const u64 = this.views.u64For(index);
     let word = Atomics.load(u64, index);
     for (;;) {
       if (tagOf(word) !== tag) return;
@@ -230,7 +211,7 @@ export class GovernanceCounters {
   private claim(index: number, tag: number, lane: number): number {
     const occupant = this.read(index, tag);
     if (occupant !== 0) return occupant;
-    const u64 = this.u64;
+    const u64 = this.views.u64For(index);
     let word = Atomics.load(u64, index);
     for (;;) {
       const stored = tagOf(word);
@@ -310,7 +291,7 @@ export class GovernanceCounters {
   /** The count under window `tag` (0 when the word belongs to an older window). */
   read(index: number, tag: number): number {
     const lo = index << 1;
-    const u32 = this.wordsTo(lo + 1);
+    const u32 = this.views.u32For(lo + 1);
     for (;;) {
       const hi = Atomics.load(u32, lo + 1);
       const stored = hi >>> 16;
@@ -322,11 +303,11 @@ export class GovernanceCounters {
 
   /** The raw word's window tag and count (main thread, fleet reconciliation). */
   tagAt(index: number): number {
-    return tagOf(Atomics.load(this.u64, index));
+    return tagOf(Atomics.load(this.views.u64For(index), index));
   }
 
   countAt(index: number): number {
-    return countOf(Atomics.load(this.u64, index));
+    return countOf(Atomics.load(this.views.u64For(index), index));
   }
 
   /**
@@ -335,7 +316,7 @@ export class GovernanceCounters {
    * `amount`; a newer stored window is left alone (false: the learnt count is stale).
    */
   inject(index: number, tag: number, amount: number): boolean {
-    const u64 = this.u64;
+    const u64 = this.views.u64For(index);
     let word = Atomics.load(u64, index);
     for (;;) {
       const stored = tagOf(word);
@@ -354,14 +335,15 @@ export class GovernanceCounters {
   /** A key's values changed (any thread, after its adds): main saves it on the next flush. */
   markKeyDirty(slot: number): void {
     const at = slot + GOV_KEY_DIRTY;
-    const u32 = this.wordsTo(at);
+    const u32 = this.views.u32For(at);
     if (Atomics.load(u32, at) === 0) Atomics.store(u32, at, 1);
   }
 
   /** Main: was the key changed since the last call? Clears the flag (a change racing with the
    * save sets it again, so it is saved next time). */
   takeKeyDirty(slot: number): boolean {
-    return Atomics.exchange(this.views.i32, slot + GOV_KEY_DIRTY, 0) === 1;
+    const at = slot + GOV_KEY_DIRTY;
+    return Atomics.exchange(this.views.i32For(at), at, 0) === 1;
   }
 
   /** The raw tagged words of a record, or null when all are zero (nothing worth saving). */
@@ -370,7 +352,7 @@ export class GovernanceCounters {
     const base = group ? GOV_GROUP_VALUES : GOV_KEY_VALUES;
     let out: string[] | null = null;
     for (let v = 0; v < count; v++) {
-      const word = Atomics.load(this.u64, govValueIndex(slot, base, v));
+      const word = Atomics.load(this.views.u64For(govValueIndex(slot, base, v)), govValueIndex(slot, base, v));
       if (word === 0n && out === null) continue;
       if (out === null) out = new Array<string>(v).fill('0');
       out.push(word.toString());
@@ -384,7 +366,7 @@ export class GovernanceCounters {
     const count = group ? GOV_GROUP_VALUE_COUNT : GOV_KEY_VALUE_COUNT;
     const base = group ? GOV_GROUP_VALUES : GOV_KEY_VALUES;
     if (words.length !== count) return false;
-    for (let v = 0; v < count; v++) Atomics.store(this.u64, govValueIndex(slot, base, v), BigInt(words[v]!));
+    for (let v = 0; v < count; v++) Atomics.store(this.views.u64For(govValueIndex(slot, base, v)), govValueIndex(slot, base, v), BigInt(words[v]!));
     return true;
   }
 
@@ -392,8 +374,8 @@ export class GovernanceCounters {
   clear(slot: number, group: boolean): void {
     const count = group ? GOV_GROUP_VALUE_COUNT : GOV_KEY_VALUE_COUNT;
     const base = group ? GOV_GROUP_VALUES : GOV_KEY_VALUES;
-    for (let v = 0; v < count; v++) Atomics.store(this.u64, govValueIndex(slot, base, v), 0n);
-    if (!group) Atomics.store(this.views.i32, slot + GOV_KEY_DIRTY, 0);
+    for (let v = 0; v < count; v++) Atomics.store(this.views.u64For(govValueIndex(slot, base, v)), govValueIndex(slot, base, v), 0n);
+    if (!group) Atomics.store(this.views.i32For(slot + GOV_KEY_DIRTY), slot + GOV_KEY_DIRTY, 0);
   }
 
   // ---- a group's `concurrent` limit ------------------------------------------------------------

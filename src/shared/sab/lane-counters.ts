@@ -7,8 +7,6 @@ import type { SharedViews } from './shared-views.js';
 import { wideAdd, wideRead } from './wide-counter.js';
 
 export class LaneCounters {
-  private readonly i32: Int32Array;
-  private readonly u32: Uint32Array;
   /** Word offset of this thread's shadow inside a lane record. */
   private readonly holderAt: number;
 
@@ -16,8 +14,6 @@ export class LaneCounters {
     private readonly views: SharedViews,
     holderId: number,
   ) {
-    this.i32 = views.i32;
-    this.u32 = views.u32;
     this.holderAt = LANE_HOLDERS + holderId;
   }
 
@@ -59,8 +55,8 @@ export class LaneCounters {
   tryTakeLifetimeRequest(lane: number, maxRequests: number): boolean {
     if (maxRequests === 0) return true;
     if (!(maxRequests > 0 && maxRequests <= INT32_COUNT_MAX)) throw new RangeError(`max_requests must be 0..${INT32_COUNT_MAX}, got ${maxRequests}`);
-    const i32 = this.i32;
     const at = lane + LANE_LIFETIME_TAKEN;
+    const i32 = this.i32(lane);
     let taken = Atomics.load(i32, at);
     for (;;) {
       if (taken >= maxRequests) return false;
@@ -71,20 +67,20 @@ export class LaneCounters {
   }
 
   lifetimeTaken(lane: number): number {
-    return Atomics.load(this.i32, lane + LANE_LIFETIME_TAKEN);
+    return Atomics.load(this.i32(lane), lane + LANE_LIFETIME_TAKEN);
   }
 
   /** Requests left under `maxRequests`; Infinity when there is no budget (0). */
   lifetimeRemaining(lane: number, maxRequests: number): number {
     if (maxRequests === 0) return Infinity;
-    const left = maxRequests - Atomics.load(this.i32, lane + LANE_LIFETIME_TAKEN);
+    const left = maxRequests - Atomics.load(this.i32(lane), lane + LANE_LIFETIME_TAKEN);
     return left > 0 ? left : 0;
   }
 
   /** Restore or reset the lifetime count (main thread, e.g. from the store at boot). */
   setLifetimeTaken(lane: number, taken: number): void {
     if (!(taken >= 0 && taken <= INT32_COUNT_MAX && Number.isInteger(taken))) throw new RangeError(`lifetime count must be 0..${INT32_COUNT_MAX}, got ${taken}`);
-    Atomics.store(this.i32, lane + LANE_LIFETIME_TAKEN, taken);
+    Atomics.store(this.i32(lane), lane + LANE_LIFETIME_TAKEN, taken);
   }
 
   /** Tally one finished request. A plain atomic add: tallies have no limit to enforce. */
@@ -93,20 +89,20 @@ export class LaneCounters {
   }
 
   laneOk(lane: number): number {
-    return wideRead(this.u32, lane + LANE_OK);
+    return wideRead(this.u32(lane), lane + LANE_OK);
   }
 
   laneErr(lane: number): number {
-    return wideRead(this.u32, lane + LANE_ERR);
+    return wideRead(this.u32(lane), lane + LANE_ERR);
   }
 
   /** 0 = alive; otherwise the dead-reason code the routing policy stored. */
   deadReason(lane: number): number {
-    return Atomics.load(this.i32, lane + LANE_DEAD_REASON);
+    return Atomics.load(this.i32(lane), lane + LANE_DEAD_REASON);
   }
 
   setDeadReason(lane: number, reason: number): void {
-    Atomics.store(this.i32, lane + LANE_DEAD_REASON, reason);
+    Atomics.store(this.i32(lane), lane + LANE_DEAD_REASON, reason);
   }
 
   /**
@@ -115,8 +111,8 @@ export class LaneCounters {
    */
   recordLatency(lane: number, latencyMs: number): void {
     const sampleUs = Math.min(INT32_COUNT_MAX - 1, Math.max(0, Math.round(latencyMs * 1000)));
-    const i32 = this.i32;
     const at = lane + LANE_LATENCY_EWMA_US;
+    const i32 = this.i32(lane);
     let raw = Atomics.load(i32, at);
     for (;;) {
       const next = raw === 0 ? sampleUs + 1 : Math.round(raw - 1 + (sampleUs - (raw - 1)) / 8) + 1;
@@ -128,7 +124,17 @@ export class LaneCounters {
 
   /** Latency EWMA in ms, or null before the first sample. */
   latencyEwmaMs(lane: number): number | null {
-    const raw = Atomics.load(this.i32, lane + LANE_LATENCY_EWMA_US);
+    const raw = Atomics.load(this.i32(lane), lane + LANE_LATENCY_EWMA_US);
     return raw === 0 ? null : (raw - 1) / 1000;
+  }
+
+  // ---- views (shared-views.ts): one check covers every word before the holder shadows ----
+
+  private i32(lane: number): Int32Array {
+    return this.views.i32For(lane + LANE_HOLDERS - 1);
+  }
+
+  private u32(lane: number): Uint32Array {
+    return this.views.u32For(lane + LANE_HOLDERS - 1);
   }
 }

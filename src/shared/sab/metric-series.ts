@@ -16,6 +16,7 @@ import {
   KIND_HISTOGRAM,
   RECORD_KIND,
   histogramBucketWord,
+  histogramRecordWords,
   histogramSumWord,
 } from './layout.js';
 import type { SharedViews } from './shared-views.js';
@@ -32,34 +33,26 @@ export interface HistogramSnapshot {
 }
 
 export class MetricSeries {
-  private readonly i32: Int32Array;
-  private readonly u32: Uint32Array;
-  private readonly f64: Float64Array;
-
-  constructor(private readonly views: SharedViews) {
-    this.i32 = views.i32;
-    this.u32 = views.u32;
-    this.f64 = views.f64;
-  }
+  constructor(private readonly views: SharedViews) {}
 
   counterAdd(series: number, n = 1): void {
     wideAdd(this.views, series + COUNTER_VALUE, n);
   }
 
   counterValue(series: number): number {
-    return wideRead(this.u32, series + COUNTER_VALUE);
+    return wideRead(this.views.u32For(series + COUNTER_VALUE + 1), series + COUNTER_VALUE);
   }
 
   gaugeAdd(series: number, delta: number): number {
-    return Atomics.add(this.i32, series + GAUGE_VALUE, delta) + delta;
+    return Atomics.add(this.views.i32For(series + GAUGE_VALUE), series + GAUGE_VALUE, delta) + delta;
   }
 
   gaugeSet(series: number, value: number): void {
-    Atomics.store(this.i32, series + GAUGE_VALUE, value);
+    Atomics.store(this.views.i32For(series + GAUGE_VALUE), series + GAUGE_VALUE, value);
   }
 
   gaugeValue(series: number): number {
-    return Atomics.load(this.i32, series + GAUGE_VALUE);
+    return Atomics.load(this.views.i32For(series + GAUGE_VALUE), series + GAUGE_VALUE);
   }
 
   /**
@@ -69,10 +62,10 @@ export class MetricSeries {
    * change, so plain reads suffice for them.
    */
   observe(series: number, value: number): void {
-    const i32 = this.i32;
-    const f64 = this.f64;
+    const i32 = this.views.i32For(series + HIST_SUM_SCALE);
     const boundCount = i32[series + HIST_BOUND_COUNT]!;
     const boundsAt = (series + HIST_BOUNDS) >> 1;
+    const f64 = this.views.f64For(boundsAt + boundCount);
     if (!(value > 0)) value = 0;
     let bucket = 0;
     while (bucket < boundCount && value > f64[boundsAt + bucket]!) bucket++;
@@ -82,37 +75,42 @@ export class MetricSeries {
   }
 
   readHistogram(series: number): HistogramSnapshot {
-    const boundCount = this.i32[series + HIST_BOUND_COUNT]!;
+    const i32 = this.views.i32For(series + HIST_SUM_SCALE);
+    const boundCount = i32[series + HIST_BOUND_COUNT]!;
     const boundsAt = (series + HIST_BOUNDS) >> 1;
+    const f64 = this.views.f64For(boundsAt + boundCount);
+    const u32 = this.views.u32For(series + histogramRecordWords(boundCount) - 1);
     const bounds: number[] = [];
     const counts: number[] = [];
     let count = 0;
-    for (let i = 0; i < boundCount; i++) bounds.push(this.f64[boundsAt + i]!);
+    for (let i = 0; i < boundCount; i++) bounds.push(f64[boundsAt + i]!);
     for (let i = 0; i <= boundCount; i++) {
-      const c = wideRead(this.u32, series + histogramBucketWord(boundCount, i));
+      const c = wideRead(u32, series + histogramBucketWord(boundCount, i));
       counts.push(c);
       count += c;
     }
-    const sum = wideRead(this.u32, series + histogramSumWord(boundCount)) / this.i32[series + HIST_SUM_SCALE]!;
+    const sum = wideRead(u32, series + histogramSumWord(boundCount)) / i32[series + HIST_SUM_SCALE]!;
     return { bounds, counts, count, sum };
   }
 
   /** Registry only (main thread), before the slot is handed out. */
   initCounter(series: number): void {
-    Atomics.store(this.i32, series + RECORD_KIND, KIND_COUNTER);
+    Atomics.store(this.views.i32For(series + RECORD_KIND), series + RECORD_KIND, KIND_COUNTER);
   }
 
   /** Registry only (main thread), before the slot is handed out. */
   initGauge(series: number): void {
-    Atomics.store(this.i32, series + RECORD_KIND, KIND_GAUGE);
+    Atomics.store(this.views.i32For(series + RECORD_KIND), series + RECORD_KIND, KIND_GAUGE);
   }
 
   /** Registry only (main thread), before the slot is handed out. */
   initHistogram(series: number, bounds: readonly number[], sumScale: number): void {
     const boundsAt = (series + HIST_BOUNDS) >> 1;
-    for (let i = 0; i < bounds.length; i++) this.f64[boundsAt + i] = bounds[i]!;
-    Atomics.store(this.i32, series + HIST_BOUND_COUNT, bounds.length);
-    Atomics.store(this.i32, series + HIST_SUM_SCALE, sumScale);
-    Atomics.store(this.i32, series + RECORD_KIND, KIND_HISTOGRAM);
+    const f64 = this.views.f64For(boundsAt + bounds.length);
+    for (let i = 0; i < bounds.length; i++) f64[boundsAt + i] = bounds[i]!;
+    const i32 = this.views.i32For(series + HIST_SUM_SCALE);
+    Atomics.store(i32, series + HIST_BOUND_COUNT, bounds.length);
+    Atomics.store(i32, series + HIST_SUM_SCALE, sumScale);
+    Atomics.store(i32, series + RECORD_KIND, KIND_HISTOGRAM);
   }
 }

@@ -17,8 +17,9 @@ import type { SharedViews } from './shared-views.js';
  * loop always makes progress (lock-free) and re-checks the limit with the fresh value.
  */
 export function tryAcquirePermit(views: SharedViews, slot: number, holderAt: number, max: number): boolean {
-  const i32 = views.i32;
   const at = slot + PERMIT_INFLIGHT;
+  // The shadow word is the record's last one we touch: one check covers both.
+  const i32 = views.i32For(slot + holderAt);
   if (max === 0) {
     Atomics.add(i32, at, 1);
   } else {
@@ -39,8 +40,8 @@ export function tryAcquirePermit(views: SharedViews, slot: number, holderAt: num
 /** Give back one permit this holder took. Releasing one it does not hold is a bug: counted
  * as a fault and thrown, and nothing is changed. */
 export function releasePermit(views: SharedViews, slot: number, holderAt: number, what: string): void {
-  const i32 = views.i32;
   const shadow = slot + holderAt;
+  const i32 = views.i32For(shadow);
   const held = Atomics.load(i32, shadow);
   if (held <= 0) {
     views.fault();
@@ -52,23 +53,26 @@ export function releasePermit(views: SharedViews, slot: number, holderAt: number
 
 /** Main thread, after a holder's thread has exited: return every permit it still held. */
 export function reclaimPermits(views: SharedViews, slot: number, holderAt: number): number {
-  const i32 = views.i32;
+  const i32 = views.i32For(slot + holderAt);
   const held = Atomics.exchange(i32, slot + holderAt, 0);
   if (held > 0) Atomics.sub(i32, slot + PERMIT_INFLIGHT, held);
   return held;
 }
 
 export function permitsInflight(views: SharedViews, slot: number): number {
-  return Atomics.load(views.i32, slot + PERMIT_INFLIGHT);
+  const at = slot + PERMIT_INFLIGHT;
+  return Atomics.load(views.i32For(at), at);
 }
 
 export function permitsHeldBy(views: SharedViews, slot: number, holderAt: number): number {
-  return Atomics.load(views.i32, slot + holderAt);
+  const at = slot + holderAt;
+  return Atomics.load(views.i32For(at), at);
 }
 
 /** Free permits under `max`; Infinity when unbounded (max 0). */
 export function permitsAvailable(views: SharedViews, slot: number, max: number): number {
   if (max === 0) return Infinity;
-  const free = max - Atomics.load(views.i32, slot + PERMIT_INFLIGHT);
+  const at = slot + PERMIT_INFLIGHT;
+  const free = max - Atomics.load(views.i32For(at), at);
   return free > 0 ? free : 0;
 }

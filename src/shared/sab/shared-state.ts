@@ -140,17 +140,17 @@ export class SharedState {
 
   /** Detected invariant violations since start (bad releases, counter wraps); expect 0. */
   faultCount(): number {
-    return Atomics.load(this.views.i32, HEADER_FAULTS);
+    return Atomics.load(this.views.i32For(HEADER_FAULTS), HEADER_FAULTS);
   }
 
   /** The record kind at a slot (KIND_* in layout.ts): for assertions and diagnostics. */
   kindAt(slot: number): number {
-    return Atomics.load(this.views.i32, slot + RECORD_KIND);
+    return Atomics.load(this.views.i32For(slot + RECORD_KIND), slot + RECORD_KIND);
   }
 
   /** Registry only (main): stamp a new record's kind before its slot is handed out. */
   stampKind(slot: number, kind: number): void {
-    Atomics.store(this.views.i32, slot + RECORD_KIND, kind);
+    Atomics.store(this.views.i32For(slot + RECORD_KIND), slot + RECORD_KIND, kind);
   }
 }
 

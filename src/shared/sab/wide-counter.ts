@@ -29,7 +29,7 @@ export function wideAdd(views: SharedViews, at: number, delta: number): void {
 }
 
 function addChunk(views: SharedViews, at: number, delta: number): void {
-  const u32 = views.u32;
+  const u32 = views.u32For(at + 1);
   const old = Atomics.add(u32, at, delta);
   const sum = old + delta;
   if (sum < UNIT || old >= UNIT) {

@@ -7,7 +7,7 @@ import { Worker } from 'node:worker_threads';
 import {
   BREAKER_CLOSED, COUNTER_VALUE, ErrorWindowCounts, GOV_REQUESTS, GOV_TOKENS, SharedState, SlotRegistry, workerHolder,
 } from '../../../src/shared/sab/index.js';
-import type { GrowTask, HammerReport, HammerTask } from './fixtures/sab-hammer.js';
+import { countOnce, readSet, type GrowTask, type HammerReport, type HammerTask, type RoundsTask, type SlotReading, type SlotSet } from './fixtures/sab-hammer.js';
 
 const FIXTURE = new URL('./fixtures/sab-hammer.js', import.meta.url);
 const WORKERS = 3;
@@ -109,4 +109,56 @@ describe('shared state across worker threads', () => {
     assert.deepEqual(registry.reclaimHolder(workerHolder(0)), { permits: 1, probes: 0 });
     assert.equal(main.lanes.laneInflight(lane), 0);
   });
+
+  it('counts survive the buffer growing under fixed-length views, read on main and in a worker', async () => {
+    // Header-only start: every round's new slots lie past both threads' views, so each side
+    // remakes its views at least once, and the older slots keep their counts across that.
+    const main = SharedState.create({ holders: 2, initialBytes: 0, maxBytes: 8 << 20 });
+    const registry = new SlotRegistry(main);
+    const newSet = (r: number): SlotSet => ({
+      lane: registry.laneSlot(`lane${r}`),
+      cell: registry.cellSlot('p', `lane${r}`),
+      counter: registry.metricSeries(`counter${r}`, { kind: 'counter' }),
+      gauge: registry.metricSeries(`gauge${r}`, { kind: 'gauge' }),
+      histogram: registry.metricSeries(`histogram${r}`, { kind: 'histogram', bounds: [1, 2, 4] }),
+      group: registry.groupSlot(`group${r}`),
+      key: registry.allocateKeySlot(),
+      concurrency: registry.concurrencySlot(`bucket${r}`),
+    });
+    const sets = [newSet(0)];
+    const worker = new Worker(FIXTURE, { workerData: { mode: 'rounds', buffers: main.buffers(), holderId: workerHolder(0) } satisfies RoundsTask });
+    try {
+      const attached = await nextMessage<{ byteLength: number }>(worker);
+      assert.equal(attached.byteLength, main.byteLength());
+      const ROUNDS = 4;
+      for (let r = 0; r < ROUNDS; r++) {
+        if (r > 0) {
+          // Fill what is left, so the new set lies wholly past both threads' current views.
+          const before = main.byteLength();
+          for (let i = 0; registry.bytesNeeded() <= before; i++) registry.cellSlot('filler', `r${r}-${i}`);
+          const set = newSet(r);
+          assert.ok(set.lane * 4 >= before && main.byteLength() > before, `round ${r}: the buffer grew under the new set`);
+          sets.push(set);
+        }
+        worker.postMessage({ sets });
+        const reply = await nextMessage<{ byteLength: number; readings: SlotReading[] }>(worker);
+        assert.ok(reply.byteLength >= registry.bytesNeeded(), 'the worker sees the grown buffer');
+        for (const set of sets) countOnce(main, set);
+        sets.forEach((set, i) => {
+          // Each side counted once per round since the set was made; the worker read before
+          // main's count of this round.
+          const uses = r - i + 1;
+          assert.deepEqual(reply.readings[i], uniform(2 * uses - 1), `round ${r}, set ${i}: worker reads`);
+          assert.deepEqual(readSet(main, set), uniform(2 * uses), `round ${r}, set ${i}: main reads`);
+        });
+      }
+      assert.equal(main.faultCount(), 0);
+    } finally {
+      await worker.terminate();
+    }
+  });
 });
+
+function uniform(n: number): SlotReading {
+  return { laneOk: n, streak: n, windowOk: n, counter: n, gauge: n, histogramCount: n, groupRequests: n, keyRequests: n, concurrencyInflight: n };
+}
