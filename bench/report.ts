@@ -28,6 +28,8 @@ export interface RowResult {
   measurement?: RowMeasurement;
   /** The scenario's own note on this row (Scenario.gatewayNote). */
   note?: string;
+  /** A row of the `--compare` build's gateway (not this checkout's). */
+  compare?: boolean;
 }
 
 export interface ScenarioResult {
@@ -53,6 +55,8 @@ export interface RunInfo {
   loadAverage: string;
   /** Set when the machine was busy before the bench started: the numbers are noisy. */
   noiseWarning: string | null;
+  /** `--compare REF`: the other build, and how many gateway rows each build got. */
+  compare?: { ref: string; commit: string; rounds: number };
 }
 
 export interface BenchReport {
@@ -104,8 +108,38 @@ export function atCeiling(row: RowResult, mock: RowResult | undefined): boolean 
   return r !== null && r >= CEILING_SHARE;
 }
 
+/** This checkout's row of a target (a --compare build's rows are never the reference). */
 export function findRow(s: ScenarioResult, target: TargetKind): RowResult | undefined {
-  return s.rows.find((r) => r.target === target);
+  return s.rows.find((r) => r.target === target && r.compare !== true);
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((x, y) => x - y);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+/** Median and spread ((max - min) / median) of one build's gateway rows in a scenario. */
+export interface BuildFigures {
+  rows: number;
+  requestsPerSec: number;
+  rateSpread: number;
+  cpuMicrosPerRequest: number;
+  p99Micros: number;
+}
+
+export function buildFigures(s: ScenarioResult, compare: boolean): BuildFigures | null {
+  const ms = s.rows.filter((r) => r.target === 'gateway' && (r.compare === true) === compare).map(okMeasurement).filter((m): m is RowMeasurement => m !== null);
+  if (ms.length === 0) return null;
+  const rates = ms.map((m) => m.requestsPerSec);
+  const rate = median(rates);
+  return {
+    rows: ms.length,
+    requestsPerSec: rate,
+    rateSpread: rate > 0 ? (Math.max(...rates) - Math.min(...rates)) / rate : 0,
+    cpuMicrosPerRequest: median(ms.map((m) => m.cpuMicrosPerRequest)),
+    p99Micros: median(ms.map((m) => m.latencyMicros.p99)),
+  };
 }
 
 // ---- formatting ----
@@ -241,6 +275,27 @@ function summaryTable(report: BenchReport): string {
   return table(header, rows);
 }
 
+/** --compare: this build's gateway against the other build's, medians over their rows. */
+function compareTable(report: BenchReport): string {
+  const c = report.info.compare!;
+  const header = ['scenario', `this (${report.info.commit}) req/s ± spread`, `${c.commit} req/s ± spread`, 'this / other req/s', 'CPU µs/req this vs other', 'this / other CPU', 'p99 ms this vs other'];
+  const rows = report.scenarios.map((s) => {
+    const a = buildFigures(s, false);
+    const b = buildFigures(s, true);
+    if (a === null || b === null) return [s.name, a === null ? '–' : formatRate(a.requestsPerSec), b === null ? '–' : formatRate(b.requestsPerSec), '–', '–', '–', '–'];
+    return [
+      s.name,
+      `${formatRate(a.requestsPerSec)} ± ${Math.round(a.rateSpread * 100)}%`,
+      `${formatRate(b.requestsPerSec)} ± ${Math.round(b.rateSpread * 100)}%`,
+      formatRatio(quotient(a.requestsPerSec, b.requestsPerSec)),
+      `${formatCpuMicros(a.cpuMicrosPerRequest)} vs ${formatCpuMicros(b.cpuMicrosPerRequest)}`,
+      formatRatio(quotient(a.cpuMicrosPerRequest, b.cpuMicrosPerRequest)),
+      `${formatMs(a.p99Micros)} vs ${formatMs(b.p99Micros)}`,
+    ];
+  });
+  return table(header, rows);
+}
+
 function pad2(n: number): string {
   return String(n).padStart(2, '0');
 }
@@ -266,6 +321,16 @@ export function renderMarkdown(report: BenchReport): string {
     '',
     summaryTable(report),
   ];
+  if (info.compare !== undefined) {
+    out.push(
+      '',
+      `## This build against ${info.compare.commit} (--compare ${info.compare.ref})`,
+      '',
+      `Each build's gateway ran ${info.compare.rounds} row${info.compare.rounds === 1 ? '' : 's'} per scenario, interleaved (this, other, other, this, ...); medians, and the spread of req/s as (max − min) / median. Every row is in the scenario tables below.`,
+      '',
+      compareTable(report),
+    );
+  }
   report.scenarios.forEach((s, i) => {
     out.push(
       '',
