@@ -24,6 +24,8 @@ export interface BenchOptions {
   compare: string | null;
   /** Gateway rows per build with --compare (alternating order), so each side shows its spread. */
   compareRounds: number;
+  /** Run the gateway and baseline with --trace-gc-nvp: heap bytes per request and GC pauses per row. */
+  gcTrace: boolean;
   list: boolean;
   help: boolean;
 }
@@ -41,6 +43,8 @@ export const USAGE = `usage: node dist/bench/run.js [flags]        (make bench B
   --compare REF            also build git REF in a temporary worktree and run its gateway in
                            the same run, rows interleaved with this build's (A/B in one command)
   --compare-rounds N       gateway rows per build with --compare (default 2, alternating order)
+  --gc-trace               run gateway and baseline with --trace-gc-nvp: heap bytes allocated
+                           per request and GC pauses in each of their rows
   --list                   list scenarios and exit
   --help`;
 
@@ -61,6 +65,7 @@ export function parseBenchOptions(argv: readonly string[], defaultOutDir: string
       'keep-temp': { type: 'boolean', default: false },
       compare: { type: 'string' },
       'compare-rounds': { type: 'string', default: '2' },
+      'gc-trace': { type: 'boolean', default: false },
       list: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
@@ -90,6 +95,7 @@ export function parseBenchOptions(argv: readonly string[], defaultOutDir: string
     keepTemp: values['keep-temp'],
     compare: values.compare ?? null,
     compareRounds: parseCount('--compare-rounds', values['compare-rounds'], 20),
+    gcTrace: values['gc-trace'],
     list: values.list,
     help: values.help,
   };

@@ -1,5 +1,6 @@
 // Results and their markdown. Pure functions over plain data, so the arithmetic (ratios, added
 // latency, the ceiling mark) is tested without running any load.
+import type { GcFigures } from './driver/gc-trace.js';
 import type { ScenarioKind, TargetKind } from './scenario.js';
 
 export interface RowMeasurement {
@@ -17,6 +18,8 @@ export interface RowMeasurement {
   peakRssLifetime: boolean;
   /** Busy percent of each core in the layout over the run, keyed by core number. */
   coreBusyPercent: Record<string, number>;
+  /** `--gc-trace`: heap bytes per request and GC pauses over the measured run. */
+  gc?: GcFigures;
 }
 
 export interface RowResult {
@@ -275,6 +278,18 @@ function summaryTable(report: BenchReport): string {
   return table(header, rows);
 }
 
+/** `--gc-trace`: heap allocation per request and collections of the traced rows. */
+function gcTable(rows: RowResult[]): string {
+  const header = ['target (--trace-gc-nvp)', 'heap bytes allocated/req', 'scavenges', 'mark-compacts', 'GC pause total ms', 'GC pause max ms'];
+  return table(
+    header,
+    rows.map((r) => {
+      const g = r.measurement!.gc!;
+      return [r.label, int.format(g.allocatedBytesPerRequest), int.format(g.scavenges), int.format(g.markCompacts), g.pauseMsTotal.toFixed(1), g.pauseMsMax.toFixed(2)];
+    }),
+  );
+}
+
 /** --compare: this build's gateway against the other build's, medians over their rows. */
 function compareTable(report: BenchReport): string {
   const c = report.info.compare!;
@@ -345,6 +360,8 @@ export function renderMarkdown(report: BenchReport): string {
       out.push('', `Ceiling (wrk straight to the mock, same cores): ${formatRate(mock.requestsPerSec)} req/s.`);
     }
     for (const r of s.rows) if (r.note !== undefined) out.push('', `${r.label}: ${r.note}`);
+    const traced = s.rows.filter((r) => r.measurement?.gc !== undefined);
+    if (traced.length > 0) out.push('', gcTable(traced));
     const notes = s.rows.filter((r) => r.outcome !== 'ok' && r.reason !== undefined && r.reason.includes('\n'));
     for (const r of notes) out.push('', `${r.label} ${r.outcome}:`, '', '```', r.reason ?? '', '```');
   });

@@ -276,7 +276,7 @@ async function main(argv: string[]): Promise<number> {
     if (info.noiseWarning !== null) log(`bench: WARNING: ${info.noiseWarning}`);
     log(`bench: temp dir ${tempDir}`);
 
-    const ctx: TargetContext = { children, layout, workers: opts.workers, tempDir, mockUrl: null };
+    const ctx: TargetContext = { children, layout, workers: opts.workers, tempDir, mockUrl: null, gcTrace: opts.gcTrace };
     // The mock comes first: every proxy forwards to it, so without it nothing can run.
     const mock = await startMock(ctx);
     ctx.mockUrl = mock.url;

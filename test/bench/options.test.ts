@@ -16,6 +16,7 @@ test('defaults: every scenario and target, pinned, one worker, results dir', () 
     keepTemp: false,
     compare: null,
     compareRounds: 2,
+    gcTrace: false,
     list: false,
     help: false,
   });
