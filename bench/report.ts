@@ -45,6 +45,10 @@ export interface ScenarioResult {
   connections: number;
   durationSecs: number;
   rows: RowResult[];
+  /** The scenario whose baseline row is this one's reference (Scenario.baselineFrom). */
+  baselineFrom?: string;
+  group?: string;
+  cell?: { row: string; column: string };
 }
 
 export interface RunInfo {
@@ -200,9 +204,17 @@ function unmeasured(row: RowResult, width: number): string[] {
   return [row.label, `${why}: ${first}`, ...Array<string>(width - 2).fill('')];
 }
 
-function throughputTable(s: ScenarioResult): string {
+/** The scenario's baseline row, or the one of the scenario it borrows its baseline from. */
+export function baselineRow(report: BenchReport, s: ScenarioResult): RowResult | undefined {
+  const own = findRow(s, 'baseline');
+  if (own !== undefined || s.baselineFrom === undefined) return own;
+  const from = report.scenarios.find((x) => x.name === s.baselineFrom);
+  return from === undefined ? undefined : findRow(from, 'baseline');
+}
+
+function throughputTable(report: BenchReport, s: ScenarioResult): string {
   const mock = findRow(s, 'mock');
-  const baseline = findRow(s, 'baseline');
+  const baseline = baselineRow(report, s);
   const nginx = findRow(s, 'nginx');
   const header = ['target', 'req/s', 'p50 ms', 'p99 ms', 'p99.9 ms', 'CPU µs/req', 'CPU %', 'peak RSS MiB', 'errors', 'vs baseline: req/s, CPU/req', 'vs nginx: req/s, CPU/req', 'cores busy %'];
   const rows = s.rows.map((row) => {
@@ -257,11 +269,11 @@ function summaryTable(report: BenchReport): string {
   const header = ['scenario', 'ceiling req/s', 'baseline req/s', 'nginx req/s', 'gateway req/s', 'gateway vs baseline: req/s, CPU/req', 'gateway vs nginx: req/s, CPU/req', 'gateway added p50 / p99 µs'];
   const rows = report.scenarios.map((s) => {
     const rate = (t: TargetKind): string => {
-      const m = okMeasurement(findRow(s, t));
+      const m = okMeasurement(t === 'baseline' ? baselineRow(report, s) : findRow(s, t));
       return m === null ? '–' : formatRate(m.requestsPerSec);
     };
     const gw = findRow(s, 'gateway');
-    const vsBase = gw === undefined ? null : ratiosTo(gw, findRow(s, 'baseline'));
+    const vsBase = gw === undefined ? null : ratiosTo(gw, baselineRow(report, s));
     const vsNginx = gw === undefined ? null : ratiosTo(gw, findRow(s, 'nginx'));
     const added = gw === undefined ? null : addedLatencyMicros(gw, findRow(s, 'mock'));
     return [
@@ -311,6 +323,36 @@ function compareTable(report: BenchReport): string {
   return table(header, rows);
 }
 
+/**
+ * A group whose scenarios are cells (row x column, e.g. ingress x lane): the gateway's req/s
+ * over its baseline's in each cell, and the gateway's req/s, so the whole family reads at once.
+ */
+function matrixTable(report: BenchReport, group: string): string {
+  const cells = report.scenarios.filter((s) => s.group === group && s.cell !== undefined);
+  const rowsOf = [...new Set(cells.map((s) => s.cell!.row))];
+  // Columns in the rows' order where they are also rows (a square matrix reads diagonally).
+  const rank = (c: string): number => (rowsOf.includes(c) ? rowsOf.indexOf(c) : rowsOf.length);
+  const columns = [...new Set(cells.map((s) => s.cell!.column))].sort((a, b) => rank(a) - rank(b));
+  const header = [`${group}: gateway/baseline req/s (gateway req/s)`, ...columns];
+  const rows = rowsOf.map((r) => [
+    r,
+    ...columns.map((c) => {
+      const s = cells.find((x) => x.cell!.row === r && x.cell!.column === c);
+      if (s === undefined) return '·';
+      const gw = findRow(s, 'gateway');
+      const m = gw === undefined ? null : okMeasurement(gw);
+      if (m === null) return gw === undefined ? '–' : 'FAILED';
+      return `${formatRatio(ratiosTo(gw!, baselineRow(report, s)).requestsPerSec)} (${formatRate(m.requestsPerSec)})`;
+    }),
+  ]);
+  const ratios = cells.map((s) => {
+    const gw = findRow(s, 'gateway');
+    return gw === undefined ? null : ratiosTo(gw, baselineRow(report, s)).requestsPerSec;
+  }).filter((x): x is number => x !== null);
+  const worst = ratios.length === 0 ? '' : `\n\nLowest cell: ${formatRatio(Math.min(...ratios))}; median ${formatRatio(median(ratios))}.`;
+  return table(header, rows) + worst;
+}
+
 function pad2(n: number): string {
   return String(n).padStart(2, '0');
 }
@@ -336,6 +378,8 @@ export function renderMarkdown(report: BenchReport): string {
     '',
     summaryTable(report),
   ];
+  const groups = [...new Set(report.scenarios.filter((s) => s.cell !== undefined && s.group !== undefined).map((s) => s.group!))];
+  for (const g of groups) out.push('', `## ${g}`, '', matrixTable(report, g));
   if (info.compare !== undefined) {
     out.push(
       '',
@@ -353,7 +397,7 @@ export function renderMarkdown(report: BenchReport): string {
       '',
       `${s.method} ${s.path}, ${s.bodyBytes}-byte body, ${s.connections} connection${s.connections === 1 ? '' : 's'}, ${s.durationSecs} s measured.`,
       '',
-      s.kind === 'added-latency' ? addedLatencyTable(s) : throughputTable(s),
+      s.kind === 'added-latency' ? addedLatencyTable(s) : throughputTable(report, s),
     );
     const mock = okMeasurement(findRow(s, 'mock'));
     if (s.kind === 'throughput' && mock !== null) {

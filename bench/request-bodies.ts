@@ -62,3 +62,56 @@ export const OPENAI_NONSTREAM_REQUEST: ScenarioRequest = {
   headers: { 'content-type': 'application/json' },
   body: openaiChatBody({ model: 'default', stream: false }),
 };
+
+/** The six wire protocols a request can come in and a lane can speak. */
+export const PROTOCOLS = ['openai', 'responses', 'anthropic', 'gemini', 'bedrock', 'ollama'] as const;
+export type BenchProtocol = (typeof PROTOCOLS)[number];
+
+/**
+ * A chat request in `protocol`'s own wire shape, padded like the others, naming `model` (a pool)
+ * in the body or, for gemini and bedrock, in the path.
+ */
+export function protocolChatRequest(protocol: BenchProtocol, opts: ChatBodyOptions): ScenarioRequest {
+  const json = { 'content-type': 'application/json' };
+  const m = encodeURIComponent(opts.model);
+  switch (protocol) {
+    case 'openai':
+      return { method: 'POST', path: '/v1/chat/completions', headers: json, body: openaiChatBody(opts) };
+    case 'anthropic':
+      return { method: 'POST', path: '/v1/messages', headers: { ...json, 'anthropic-version': '2023-06-01' }, body: anthropicMessagesBody(opts) };
+    case 'responses':
+      return {
+        method: 'POST',
+        path: '/v1/responses',
+        headers: json,
+        body: padToTarget((prompt) => JSON.stringify({ model: opts.model, instructions: SYSTEM_PROMPT, input: prompt, max_output_tokens: 64, stream: opts.stream }), opts.chunks),
+      };
+    case 'gemini':
+      return {
+        method: 'POST',
+        path: opts.stream ? `/v1beta/models/${m}:streamGenerateContent?alt=sse` : `/v1beta/models/${m}:generateContent`,
+        headers: json,
+        body: padToTarget(
+          (prompt) => JSON.stringify({ systemInstruction: { parts: [{ text: SYSTEM_PROMPT }] }, contents: [{ role: 'user', parts: [{ text: prompt }] }], generationConfig: { maxOutputTokens: 64 } }),
+          opts.chunks,
+        ),
+      };
+    case 'bedrock':
+      return {
+        method: 'POST',
+        path: `/model/${m}/${opts.stream ? 'converse-stream' : 'converse'}`,
+        headers: json,
+        body: padToTarget((prompt) => JSON.stringify({ system: [{ text: SYSTEM_PROMPT }], messages: [{ role: 'user', content: [{ text: prompt }] }], inferenceConfig: { maxTokens: 64 } }), opts.chunks),
+      };
+    case 'ollama':
+      return {
+        method: 'POST',
+        path: '/api/chat',
+        headers: json,
+        body: padToTarget(
+          (prompt) => JSON.stringify({ model: opts.model, messages: [{ role: 'system', content: SYSTEM_PROMPT }, { role: 'user', content: prompt }], stream: opts.stream, options: { num_predict: 64 } }),
+          opts.chunks,
+        ),
+      };
+  }
+}

@@ -43,12 +43,27 @@ function log(line: string): void {
 class Targets {
   private readonly started = new Map<TargetKind, Promise<RunningTarget>>();
   private compareGateway: Promise<RunningTarget> | null = null;
+  /** Gateways shared by scenarios with the same `sharedGateway` key (and build). */
+  private readonly shared = new Map<string, Promise<RunningTarget>>();
 
   constructor(
     readonly context: TargetContext,
     /** `--compare`: the other build's gateway, started beside ours. */
     readonly compare: GatewayBuild | null = null,
   ) {}
+
+  /** The gateway of a `sharedGateway` key, started on first use with that scenario's config. */
+  getShared(scenario: Scenario, build: GatewayBuild | undefined): Promise<RunningTarget> {
+    const key = `${scenario.sharedGateway!}|${build?.cli ?? ''}`;
+    let t = this.shared.get(key);
+    if (t === undefined) {
+      log(`starting the gateway ${scenario.sharedGateway!} scenarios share${build === undefined ? '' : ` ${build.label}`}...`);
+      t = startGateway(this.context, scenario.gatewayConfig, build);
+      t.catch(() => undefined);
+      this.shared.set(key, t);
+    }
+    return t;
+  }
 
   /** The shared gateway of the --compare build. */
   getCompare(): Promise<RunningTarget> {
@@ -92,15 +107,19 @@ async function runScenario(
   for (const { kind, compare } of rowPlan(scenario, opts, targets.compare !== null)) {
     if (interrupted.aborted) break;
     let label: string = kind;
-    // A scenario with its own gateway config gets its own gateway, stopped after its row.
-    const ownGateway = kind === 'gateway' && scenario.gatewayConfig !== undefined;
+    // A scenario with its own gateway config gets its own gateway, stopped after its row
+    // (or one its group shares, kept to the end).
+    const sharedGateway = kind === 'gateway' && scenario.gatewayConfig !== undefined && scenario.sharedGateway !== undefined;
+    const ownGateway = kind === 'gateway' && scenario.gatewayConfig !== undefined && !sharedGateway;
     let target: RunningTarget | null = null;
     try {
       if (ownGateway) log(`starting a gateway with ${scenario.name}'s config...`);
       const build = compare ? targets.compare! : undefined;
       target = ownGateway
         ? await startGateway(targets.context, scenario.gatewayConfig, build)
-        : compare
+        : sharedGateway
+          ? await targets.getShared(scenario, build)
+          : compare
           ? await targets.getCompare()
           : await targets.get(kind);
       label = target.label;
@@ -133,6 +152,9 @@ async function runScenario(
     connections,
     durationSecs,
     rows,
+    ...(scenario.baselineFrom === undefined ? {} : { baselineFrom: scenario.baselineFrom }),
+    ...(scenario.group === undefined ? {} : { group: scenario.group }),
+    ...(scenario.cell === undefined ? {} : { cell: scenario.cell }),
   };
 }
 

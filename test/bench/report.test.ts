@@ -132,3 +132,22 @@ test('--compare: the other build\'s rows are never the reference, and the report
   assert.match(md, /\| s \| 20,300 ± 5% \| 15,500 ± 6% \| 1\.31× \|/);
   assert.match(md, /gateway @ abc1234/);
 });
+
+test('a group of cells renders as a matrix, borrowing the baseline of the scenario named', () => {
+  const cellScenario = (name: string, row: string, column: string, rows: RowResult[], baselineFrom?: string) => ({
+    name, title: name, kind: 'throughput' as const, method: 'POST', path: '/x', bodyBytes: 298, connections: 64, durationSecs: 2, rows,
+    group: 'pairs', cell: { row, column }, ...(baselineFrom === undefined ? {} : { baselineFrom }),
+  });
+  const md = renderMarkdown({
+    info: { startedAt: new Date(0), commit: 'c', machine: 'm', versions: 'v', pinning: 'p', workers: 1, warmupSecs: 1, loadAverage: '0', noiseWarning: null },
+    scenarios: [
+      cellScenario('a-b', 'a', 'b', [row('baseline', 1000, 10, 1, 2), row('gateway', 600, 20, 1, 2)]),
+      cellScenario('a-c', 'a', 'c', [row('gateway', 400, 20, 1, 2)], 'a-b'),
+      cellScenario('b-a', 'b', 'a', [row('baseline', 2000, 10, 1, 2), row('gateway', 1000, 20, 1, 2)]),
+    ],
+  });
+  assert.match(md, /\| pairs: gateway\/baseline req\/s \(gateway req\/s\) \| a \| b \| c \|/);
+  assert.match(md, /\| a \| · \| 0\.60× \(600\) \| 0\.40× \(400\) \|/);
+  assert.match(md, /\| b \| 0\.50× \(1,000\) \| · \| · \|/);
+  assert.match(md, /Lowest cell: 0\.40×/);
+});
