@@ -37,12 +37,12 @@ export class ChatTextDeltaReader {
 
   /** The delta text of a plain text-delta chunk, or null when the chunk needs the full decoder. */
   read(data: string): string | null {
-    // A native search finds the choice; the members before it are compared whole with the
-    // last chunk's (string equality is a memcmp; startsWith on a sliced string is not).
-    const at = data.indexOf(CHOICE_HEAD);
-    if (at < 0) return null;
-    if (this.head.length !== at || data.slice(0, at) !== this.head) {
-      if (leadingMembersEnd(data, leadingKey, 'choices') !== at) return null;
+    // Most chunks start with the last chunk's members: two slice comparisons (a memcmp each)
+    // find the choice; otherwise a search does, and the members before it are checked.
+    let at = this.head.length;
+    if (at === 0 || !sliceIs(data, 0, this.head) || !sliceIs(data, at, CHOICE_HEAD)) {
+      at = data.indexOf(CHOICE_HEAD);
+      if (at < 0 || leadingMembersEnd(data, leadingKey, 'choices') !== at) return null;
       this.head = data.slice(0, at);
     }
     const litStart = at + CHOICE_HEAD.length;
@@ -64,10 +64,15 @@ export class ChatTextDeltaReader {
 /** True when what follows the content string is one of the known null-finish endings. */
 function endsChunk(data: string, from: number): boolean {
   for (const t of CHOICE_TAILS) {
-    if (!data.startsWith(t, from)) continue;
+    if (!sliceIs(data, from, t)) continue;
     const tail = from + t.length;
-    for (const end of CHUNK_TAILS) if (data.length === tail + end.length && data.startsWith(end, tail)) return true;
+    for (const end of CHUNK_TAILS) if (data.length === tail + end.length && sliceIs(data, tail, end)) return true;
     return false;
   }
   return false;
+}
+
+/** `data` holds `text` at `at`. A slice compared whole beats startsWith on the sliced strings SSE parsing makes. */
+function sliceIs(data: string, at: number, text: string): boolean {
+  return data.slice(at, at + text.length) === text;
 }
