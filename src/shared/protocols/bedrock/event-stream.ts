@@ -176,16 +176,23 @@ function decodeStringFrame(frame: Uint8Array): Message | null {
   if (crc32(buf.subarray(0, 8)) !== buf.readUInt32BE(8) || crc32(buf.subarray(0, length - 4)) !== buf.readUInt32BE(length - 4)) return null;
   const headers: MessageHeaders = {};
   const end = PRELUDE_BYTES + headersLength;
-  let at = PRELUDE_BYTES;
-  while (at < end) {
-    const nameLength = buf[at]!;
+  // The header block as one latin1 string (one native call): each character is one byte, so
+  // lengths and offsets are the wire's; ASCII names and values are already their UTF-8 text.
+  const block = buf.toString('latin1', PRELUDE_BYTES, end);
+  let at = 0;
+  while (at < block.length) {
+    const nameLength = block.charCodeAt(at);
     const nameEnd = at + 1 + nameLength;
-    if (nameEnd + 3 > end || buf[nameEnd] !== STRING_HEADER) return null;
-    const valueLength = buf.readUInt16BE(nameEnd + 1);
+    if (nameEnd + 3 > block.length || block.charCodeAt(nameEnd) !== STRING_HEADER) return null;
+    const valueLength = (block.charCodeAt(nameEnd + 1) << 8) | block.charCodeAt(nameEnd + 2);
     const valueStart = nameEnd + 3;
-    if (valueStart + valueLength > end) return null;
-    headers[buf.toString('utf8', at + 1, nameEnd)] = { type: 'string', value: buf.toString('utf8', valueStart, valueStart + valueLength) };
-    at = valueStart + valueLength;
+    const valueEnd = valueStart + valueLength;
+    if (valueEnd > block.length) return null;
+    const name = block.slice(at + 1, nameEnd);
+    const value = block.slice(valueStart, valueEnd);
+    if (!ascii(name) || !ascii(value)) return null; // UTF-8 beyond ASCII: the codec decodes it
+    headers[name] = { type: 'string', value };
+    at = valueEnd;
   }
   return { headers, body: new Uint8Array(buf.buffer, buf.byteOffset + end, length - end - 4) };
 }
@@ -194,4 +201,10 @@ function decodeStringFrame(frame: Uint8Array): Message | null {
 export function encodeExceptionFrame(exceptionType: string, message: string): Uint8Array {
   const headers: MessageHeaders = { ':exception-type': stringHeader(exceptionType), ':content-type': JSON_CONTENT, ':message-type': EXCEPTION };
   return codec.encode({ headers, body: fromUtf8(JSON.stringify({ message })) });
+}
+
+/** True when every character is below 0x80 (latin1 text of ASCII bytes is their UTF-8 text). */
+function ascii(s: string): boolean {
+  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) > 0x7f) return false;
+  return true;
 }
