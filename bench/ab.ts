@@ -66,24 +66,28 @@ function render(a: Side, b: Side, rounds: number, flags: string[], load: string)
   const lines: string[] = [];
   lines.push(`# A/B: ${a.label} (${a.scenario}) vs ${b.label} (${b.scenario})`, '');
   lines.push(`${rounds} interleaved rounds (AB, BA, ...); bench flags \`${flags.join(' ')}\`; load average at the start ${load}.`, '');
-  lines.push('| round | A req/s | B req/s | B/A req/s | A CPU µs/req | B CPU µs/req | B/A CPU | A p99 ms | B p99 ms |');
-  lines.push('|---|---|---|---|---|---|---|---|---|');
+  lines.push('| round | A req/s | B req/s | B/A req/s | A CPU µs/req | B CPU µs/req | B/A CPU | A p50 ms | B p50 ms | A p99 ms | B p99 ms | B−A p50 µs | B−A p99 µs |');
+  lines.push('|---|---|---|---|---|---|---|---|---|---|---|---|---|');
   const rate: number[] = [];
   const cpu: number[] = [];
+  const addedP50: number[] = [];
+  const addedP99: number[] = [];
   for (let i = 0; i < rounds; i++) {
     const x = a.rows[i]!;
     const y = b.rows[i]!;
     rate.push(y.requestsPerSec / x.requestsPerSec);
     cpu.push(y.cpuMicrosPerRequest / x.cpuMicrosPerRequest);
+    addedP50.push(y.latencyMicros.p50 - x.latencyMicros.p50);
+    addedP99.push(y.latencyMicros.p99 - x.latencyMicros.p99);
     lines.push(
-      `| ${i + 1} | ${fmt(x.requestsPerSec)} | ${fmt(y.requestsPerSec)} | ${fmt(rate[i]!, 3)} | ${fmt(x.cpuMicrosPerRequest, 1)} | ${fmt(y.cpuMicrosPerRequest, 1)} | ${fmt(cpu[i]!, 3)} | ${fmt(x.latencyMicros.p99 / 1000, 2)} | ${fmt(y.latencyMicros.p99 / 1000, 2)} |`,
+      `| ${i + 1} | ${fmt(x.requestsPerSec)} | ${fmt(y.requestsPerSec)} | ${fmt(rate[i]!, 3)} | ${fmt(x.cpuMicrosPerRequest, 1)} | ${fmt(y.cpuMicrosPerRequest, 1)} | ${fmt(cpu[i]!, 3)} | ${fmt(x.latencyMicros.p50 / 1000, 2)} | ${fmt(y.latencyMicros.p50 / 1000, 2)} | ${fmt(x.latencyMicros.p99 / 1000, 2)} | ${fmt(y.latencyMicros.p99 / 1000, 2)} | ${fmt(addedP50[i]!)} | ${fmt(addedP99[i]!)} |`,
     );
   }
   const m = (side: Side, f: (r: RowMeasurement) => number): number => median(side.rows.map(f));
   lines.push(
-    `| **median** | **${fmt(m(a, (r) => r.requestsPerSec))}** | **${fmt(m(b, (r) => r.requestsPerSec))}** | **${fmt(median(rate), 3)}** | ${fmt(m(a, (r) => r.cpuMicrosPerRequest), 1)} | ${fmt(m(b, (r) => r.cpuMicrosPerRequest), 1)} | **${fmt(median(cpu), 3)}** | ${fmt(m(a, (r) => r.latencyMicros.p99) / 1000, 2)} | ${fmt(m(b, (r) => r.latencyMicros.p99) / 1000, 2)} |`,
+    `| **median** | **${fmt(m(a, (r) => r.requestsPerSec))}** | **${fmt(m(b, (r) => r.requestsPerSec))}** | **${fmt(median(rate), 3)}** | ${fmt(m(a, (r) => r.cpuMicrosPerRequest), 1)} | ${fmt(m(b, (r) => r.cpuMicrosPerRequest), 1)} | **${fmt(median(cpu), 3)}** | ${fmt(m(a, (r) => r.latencyMicros.p50) / 1000, 2)} | ${fmt(m(b, (r) => r.latencyMicros.p50) / 1000, 2)} | ${fmt(m(a, (r) => r.latencyMicros.p99) / 1000, 2)} | ${fmt(m(b, (r) => r.latencyMicros.p99) / 1000, 2)} | **${fmt(median(addedP50))}** | **${fmt(median(addedP99))}** |`,
   );
-  lines.push('', `B/A req/s is the median of the per-round ratios: above 1 means B is faster; B/A CPU above 1 means B costs more per request.`);
+  lines.push('', `B/A req/s is the median of the per-round ratios: above 1 means B is faster; B/A CPU above 1 means B costs more per request. B−A p50/p99 is the median of the per-round differences: what B adds to the latency (for two scenarios, e.g. a gate against none, the added p50/p99).`);
   return `${lines.join('\n')}\n`;
 }
 

@@ -12,6 +12,10 @@ export class MetricsScraper {
   private readonly latenciesMs: number[] = [];
   private bytes = 0;
   private failures = 0;
+  /** Why each failed scrape failed (status or error code), for the note. */
+  private readonly failureReasons = new Map<string, number>();
+  /** Until the gateway first answers, a refused connection means it is still starting. */
+  private answered = false;
   private busy = false;
 
   constructor(private readonly authorization: string | null) {}
@@ -23,6 +27,8 @@ export class MetricsScraper {
     this.stop();
     this.latenciesMs.length = 0;
     this.failures = 0;
+    this.failureReasons.clear();
+    this.answered = false;
     this.timer = setInterval(() => void this.scrape(url), SCRAPE_INTERVAL_MS);
     this.timer.unref();
   }
@@ -34,16 +40,25 @@ export class MetricsScraper {
     try {
       const res = await request(url, { headers: this.authorization === null ? {} : { authorization: this.authorization } });
       const body = await res.body.text();
-      if (res.statusCode !== 200) this.failures++;
+      this.answered = true;
+      if (res.statusCode !== 200) this.fail(`status ${res.statusCode}`);
       else {
         this.latenciesMs.push(performance.now() - startedMs);
         this.bytes = body.length;
       }
-    } catch {
-      this.failures++; // the gateway is not up yet, or already stopped
+    } catch (e) {
+      // The timer starts with the config, before the gateway listens: a refusal until it has
+      // first answered is its start, not a failed scrape (Prometheus would show it as down).
+      const code = (e as { code?: string }).code ?? (e as Error).message;
+      if (this.answered || code !== 'ECONNREFUSED') this.fail(code);
     } finally {
       this.busy = false;
     }
+  }
+
+  private fail(reason: string): void {
+    this.failures++;
+    this.failureReasons.set(reason, (this.failureReasons.get(reason) ?? 0) + 1);
   }
 
   stop(): void {
@@ -57,6 +72,6 @@ export class MetricsScraper {
     const sorted = [...this.latenciesMs].sort((a, b) => a - b);
     if (sorted.length === 0) return `no successful /metrics scrape (${this.failures} failed)`;
     const at = (q: number): string => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!.toFixed(1);
-    return `${sorted.length} scrapes of /metrics at 1/s (warmup included): p50 ${at(0.5)} ms, max ${sorted[sorted.length - 1]!.toFixed(1)} ms, ${Math.round(this.bytes / 1024)} KiB each${this.failures > 0 ? `, ${this.failures} failed` : ''}`;
+    return `${sorted.length} scrapes of /metrics at 1/s (warmup included): p50 ${at(0.5)} ms, max ${sorted[sorted.length - 1]!.toFixed(1)} ms, ${Math.round(this.bytes / 1024)} KiB each${this.failures > 0 ? `, ${this.failures} failed (${[...this.failureReasons].map(([r, n]) => `${n}× ${r}`).join(', ')})` : ''}`;
   }
 }

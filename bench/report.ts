@@ -49,6 +49,8 @@ export interface ScenarioResult {
   baselineFrom?: string;
   group?: string;
   cell?: { row: string; column: string };
+  /** Scenario.reference: the scenario whose gateway row this one's is compared with. */
+  reference?: string;
 }
 
 export interface RunInfo {
@@ -106,6 +108,35 @@ export function addedLatencyMicros(row: RowResult, mock: RowResult | undefined):
   const m = okMeasurement(mock);
   if (a === null || m === null) return null;
   return { p50: a.latencyMicros.p50 - m.latencyMicros.p50, p99: a.latencyMicros.p99 - m.latencyMicros.p99 };
+}
+
+/** The gateway row of a scenario against the gateway row of its reference, run in the same
+ * invocation: the req/s ratio and what the scenario adds to p50 and p99 (µs; p99 also as a ratio). */
+export interface VersusReference {
+  reference: string;
+  requestsPerSec: number | null;
+  addedP50Micros: number;
+  addedP99Micros: number;
+  p99Ratio: number | null;
+}
+
+export function versusReference(s: ScenarioResult, all: readonly ScenarioResult[]): VersusReference | null {
+  if (s.reference === undefined) return null;
+  const ref = all.find((r) => r.name === s.reference);
+  const a = okMeasurement(findRow(s, 'gateway'));
+  const b = ref === undefined ? null : okMeasurement(findRow(ref, 'gateway'));
+  if (a === null || b === null) return null;
+  return {
+    reference: s.reference,
+    requestsPerSec: quotient(a.requestsPerSec, b.requestsPerSec),
+    addedP50Micros: a.latencyMicros.p50 - b.latencyMicros.p50,
+    addedP99Micros: a.latencyMicros.p99 - b.latencyMicros.p99,
+    p99Ratio: quotient(a.latencyMicros.p99, b.latencyMicros.p99),
+  };
+}
+
+function formatVersus(v: VersusReference): string {
+  return `${formatRatio(v.requestsPerSec)}, ${formatSigned(v.addedP50Micros)} / ${formatSigned(v.addedP99Micros)}`;
 }
 
 /** True when a proxy row reached CEILING_SHARE of the direct-to-mock rate. */
@@ -266,7 +297,7 @@ function addedLatencyTable(s: ScenarioResult): string {
 
 /** One line per scenario: the gateway against the ceiling, the baseline and nginx. */
 function summaryTable(report: BenchReport): string {
-  const header = ['scenario', 'ceiling req/s', 'baseline req/s', 'nginx req/s', 'gateway req/s', 'gateway vs baseline: req/s, CPU/req', 'gateway vs nginx: req/s, CPU/req', 'gateway added p50 / p99 µs'];
+  const header = ['scenario', 'ceiling req/s', 'baseline req/s', 'nginx req/s', 'gateway req/s', 'gateway vs baseline: req/s, CPU/req', 'gateway vs nginx: req/s, CPU/req', 'gateway added p50 / p99 µs', 'gateway vs reference: req/s, added p50 / p99 µs'];
   const rows = report.scenarios.map((s) => {
     const rate = (t: TargetKind): string => {
       const m = okMeasurement(t === 'baseline' ? baselineRow(report, s) : findRow(s, t));
@@ -276,6 +307,7 @@ function summaryTable(report: BenchReport): string {
     const vsBase = gw === undefined ? null : ratiosTo(gw, baselineRow(report, s));
     const vsNginx = gw === undefined ? null : ratiosTo(gw, findRow(s, 'nginx'));
     const added = gw === undefined ? null : addedLatencyMicros(gw, findRow(s, 'mock'));
+    const versus = versusReference(s, report.scenarios);
     return [
       s.name,
       rate('mock'),
@@ -285,6 +317,7 @@ function summaryTable(report: BenchReport): string {
       vsBase === null ? '–' : `${formatRatio(vsBase.requestsPerSec)}, ${formatRatio(vsBase.cpuPerRequest)}`,
       vsNginx === null ? '–' : `${formatRatio(vsNginx.requestsPerSec)}, ${formatRatio(vsNginx.cpuPerRequest)}`,
       s.kind === 'added-latency' && added !== null ? `${formatSigned(added.p50)} / ${formatSigned(added.p99)}` : '–',
+      versus === null ? '–' : `${formatVersus(versus)} (vs ${versus.reference})`,
     ];
   });
   return table(header, rows);
@@ -403,6 +436,12 @@ export function renderMarkdown(report: BenchReport): string {
     if (s.kind === 'throughput' && mock !== null) {
       out.push('', `Ceiling (wrk straight to the mock, same cores): ${formatRate(mock.requestsPerSec)} req/s.`);
     }
+    const versus = versusReference(s, report.scenarios);
+    if (versus !== null) {
+      out.push('', `Against ${versus.reference} in the same run (gateway rows): req/s ${formatRatio(versus.requestsPerSec)}, added p50 ${formatSigned(versus.addedP50Micros)} µs, added p99 ${formatSigned(versus.addedP99Micros)} µs (p99 ${formatRatio(versus.p99Ratio)}).`);
+    } else if (s.reference !== undefined) {
+      out.push('', `Run ${s.reference} in the same invocation for the comparison with it (--scenario ${s.reference},${s.name}).`);
+    }
     for (const r of s.rows) if (r.note !== undefined) out.push('', `${r.label}: ${r.note}`);
     const traced = s.rows.filter((r) => r.measurement?.gc !== undefined);
     if (traced.length > 0) out.push('', gcTable(traced));
@@ -420,6 +459,7 @@ export function renderMarkdown(report: BenchReport): string {
     '- errors: socket errors, timeouts and responses above 399. A row with errors is not a valid measurement.',
     '- vs baseline / vs nginx: this row over the reference row of the same scenario in the same run (req/s above 1× is faster; CPU/req above 1× costs more).',
     '- added p50/p99: the row minus the mock-direct row, at one connection. cores busy %: /proc/stat busy share of each core, anyone\'s work included.',
+    '- vs reference: a scenario that varies the gateway around another one (a gate, a slow tap, metrics export) against that scenario\'s gateway row in the same run: req/s ratio, and this row\'s p50 / p99 minus the reference\'s, in µs.',
     '',
     'More in bench/README.md.',
     '',

@@ -155,6 +155,7 @@ async function runScenario(
     ...(scenario.baselineFrom === undefined ? {} : { baselineFrom: scenario.baselineFrom }),
     ...(scenario.group === undefined ? {} : { group: scenario.group }),
     ...(scenario.cell === undefined ? {} : { cell: scenario.cell }),
+    ...(scenario.reference === undefined ? {} : { reference: scenario.reference }),
   };
 }
 

@@ -73,6 +73,11 @@ export interface Scenario {
    * note for the report (its own figures). The row's req/s is then the data plane under it.
    */
   beside?: (gateway: { url: string; adminUrl: string }, stop: AbortSignal) => Promise<string>;
+  /**
+   * The scenario this one varies (e.g. the same request without the gate): when both run in one
+   * invocation, the report gives this gateway row's req/s ratio and added p50/p99 against it.
+   */
+  reference?: string;
   /** Sort key in the suite (ties by name); leave gaps so others can slot in. */
   order?: number;
   /** A name `--scenario` also takes, selecting every scenario of the group (e.g. `cross-pairs`). */

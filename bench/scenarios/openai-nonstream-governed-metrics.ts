@@ -23,5 +23,6 @@ export const scenario: Scenario = {
     scraper.attach(files);
   },
   gatewayNote: () => scraper.note(),
+  reference: 'openai-nonstream-governed',
   order: 13,
 };

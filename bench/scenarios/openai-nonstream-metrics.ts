@@ -20,5 +20,6 @@ export const scenario: Scenario = {
   expect: { bodyIncludes: '"choices"' },
   gatewayConfig: (files) => scraper.attach(files),
   gatewayNote: () => scraper.note(),
+  reference: 'openai-nonstream',
   order: 12,
 };

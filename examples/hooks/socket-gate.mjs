@@ -14,6 +14,8 @@
 //   sleep_ms:                        how long mode "sleep" waits before answering
 //   rewrite: "text"                  with prompt access rw: replace the last user message
 //   report:  {...}                   report these settings in `status` instead of the real ones
+//   tap_sleep_ms:                    as a tap: block this long on every event (a tap too slow to
+//                                    keep up; the bench's slow-tap scenario uses 1000)
 import { createServer } from 'node:net';
 import { appendFileSync, rmSync } from 'node:fs';
 import { Packr, Unpackr } from 'msgpackr';
@@ -59,6 +61,7 @@ function answer(message, state) {
             message: { type: 'string' },
             sleep_ms: { type: 'integer' },
             rewrite: { type: 'string' },
+            tap_sleep_ms: { type: 'integer' },
           },
         },
       };
@@ -79,6 +82,7 @@ function answer(message, state) {
 }
 
 let decisions = 0;
+const SLEEPER = new Int32Array(new SharedArrayBuffer(4));
 
 function decide(message, settings) {
   const mode = settings.mode ?? 'order';
@@ -115,6 +119,8 @@ const server = createServer((conn) => {
       buffered = buffered.subarray(4 + length);
       if (logPath) appendFileSync(logPath, JSON.stringify(message) + '\n');
       const reply = answer(message, state);
+      // A blocking wait, not a timer: the process stops reading, so the gateway's writes back up.
+      if (message.type === 'tap' && state.settings.tap_sleep_ms > 0) Atomics.wait(SLEEPER, 0, 0, state.settings.tap_sleep_ms);
       if (reply === null) continue;
       if (message.type === 'gate' && state.settings.mode === 'sleep') setTimeout(() => conn.write(frame(reply)), state.settings.sleep_ms ?? 5000);
       else conn.write(frame(reply));

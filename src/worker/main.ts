@@ -86,7 +86,7 @@ const STATS_REFUSAL = CODECS.openai.encodeError('unauthorized', 'a valid key is 
 const STATS_REFUSED: StatsPage = { status: STATS_REFUSAL.status, contentType: 'application/json', body: STATS_REFUSAL.body };
 
 async function applyConfig(msg: Extract<MainToWorker, { t: 'config' }>): Promise<void> {
-  const next = new Runtime(msg.config, origins, log, runtime, hookConnections.sync(msg.config.hooks));
+  const next = new Runtime(msg.config, origins, log, runtime, hookConnections.sync(msg.config.hooks), shared);
   keyVerifier.configure(msg.config.auth.keyVerifyPem, msg.config.governance.keyCacheEntries);
   oidcChain.configure(msg.config);
   metering.useSeries(msg.config.metrics);

@@ -12,6 +12,7 @@ import { createUpstreamAuth, type UpstreamAuth } from './upstream/auth/upstream-
 import type { ServedBy } from './pipeline/admission-lease.js';
 import type { RouteGate } from './routing/route-gate.js';
 import type { HookTransport } from '../shared/hooks/transport.js';
+import type { SharedState } from '../shared/sab/index.js';
 import { PoolGate } from './hooks/pool-gate.js';
 import { PoolTaps } from './hooks/pool-taps.js';
 
@@ -81,6 +82,8 @@ export class Runtime {
     previous: Runtime | null = null,
     /** The worker's transport of each of config.hooks, by index (hook-connections.ts). */
     hookTransports: readonly HookTransport[] = [],
+    /** Where the gates count gateway_route_policy_*; null: not counted (unit tests). */
+    shared: SharedState | null = null,
   ) {
     origins.configure(config.upstream);
     this.providers = config.providers.map(
@@ -94,7 +97,7 @@ export class Runtime {
       const keep = before !== undefined && samePool(before.compiled, pool, previous!.config.lanes, config.lanes);
       const cursor = keep ? before.cursor : new SwrrCursor(pool.members.map((m) => m.weight));
       const runtime = new PoolRuntime(pool, pool.members.map((m) => this.lanes[m.lane]!), cursor);
-      if (pool.gates.length > 0) runtime.gate = new PoolGate(runtime.members.map((m) => m.compiled.name), pool.gates, config.hooks, hookTransports);
+      if (pool.gates.length > 0) runtime.gate = new PoolGate(runtime.members.map((m) => m.compiled.name), pool.gates, config.hooks, hookTransports, shared === null ? null : { shared, pool });
       if (pool.taps.length > 0) runtime.taps = new PoolTaps(pool.taps, config.hooks, hookTransports);
       this.pools.set(pool.name, runtime);
     }

@@ -8,6 +8,7 @@ import {
   formatMs,
   ratiosTo,
   renderMarkdown,
+  versusReference,
   type BenchReport,
   type RowMeasurement,
   type RowResult,
@@ -150,4 +151,20 @@ test('a group of cells renders as a matrix, borrowing the baseline of the scenar
   assert.match(md, /\| a \| · \| 0\.60× \(600\) \| 0\.40× \(400\) \|/);
   assert.match(md, /\| b \| 0\.50× \(1,000\) \| · \| · \|/);
   assert.match(md, /Lowest cell: 0\.40×/);
+});
+
+test('a scenario with a reference is compared with its gateway row in the same run', () => {
+  const base = { title: 't', kind: 'throughput' as const, method: 'POST', path: '/v1/chat/completions', bodyBytes: 1, connections: 64, durationSecs: 5 };
+  const plain = { ...base, name: 'openai-nonstream', rows: [row('gateway', 20_000, 50, 2_500, 10_000)] };
+  const gated = { ...base, name: 'openai-nonstream-gate', reference: 'openai-nonstream', rows: [row('gateway', 19_000, 52, 2_580, 10_500)] };
+  const alone = { ...base, name: 'openai-nonstream-slow-tap', reference: 'openai-nonstream', rows: [row('gateway', 19_000, 52, 2_580, 10_500)] };
+  const v = versusReference(gated, [plain, gated])!;
+  assert.deepEqual(v, { reference: 'openai-nonstream', requestsPerSec: 0.95, addedP50Micros: 80, addedP99Micros: 500, p99Ratio: 1.05 });
+  assert.equal(versusReference(alone, [alone]), null, 'the reference did not run');
+  assert.equal(versusReference(plain, [plain, gated]), null, 'no reference');
+  const info = { startedAt: new Date(0), commit: 'c', machine: 'm', versions: 'v', pinning: 'p', workers: 1, warmupSecs: 2, loadAverage: '0', noiseWarning: null };
+  const md = renderMarkdown({ info, scenarios: [plain, gated] });
+  assert.match(md, /Against openai-nonstream in the same run \(gateway rows\): req\/s 0\.95×, added p50 \+80 µs, added p99 \+500 µs \(p99 1\.05×\)/);
+  assert.match(md, /0\.95×, \+80 \/ \+500 \(vs openai-nonstream\)/);
+  assert.match(renderMarkdown({ info, scenarios: [alone] }), /Run openai-nonstream in the same invocation/);
 });

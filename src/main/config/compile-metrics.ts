@@ -2,12 +2,12 @@
 // up front, and whether /metrics is mounted. Every series is registered whatever the export
 // config says, so counting on the request path never depends on it and a later apply that
 // adds a prometheus export shows counts from process start.
-import type { CompiledMetrics, PoolMetricSlots, SlotAssigner } from '../../shared/config/compiled.js';
+import type { CompiledHook, CompiledMetrics, PoolMetricSlots, SlotAssigner } from '../../shared/config/compiled.js';
 import type { DeploymentConfig } from '../../shared/config/schema/deployment.js';
 import {
   BILLING_TRUNCATED_TOTAL, FILE_LOGS_DROPPED_TOTAL, REQUEST_DURATION_BOUNDS, REQUEST_DURATION_SECONDS, REQUEST_DURATION_SUM_SCALE,
-  REQUEST_OUTCOME_NAMES, REQUESTS_TOTAL, ROUTE_POLICY_SELECTIONS_TOTAL, TRANSLATIONS_REFUSED_TOTAL, TRANSLATIONS_TOTAL,
-  UPSTREAM_ATTEMPTS_TOTAL, WEBHOOK_LOGS_DROPPED_TOTAL, WEIGHTED_POLICY, seriesKey,
+  REQUEST_OUTCOME_NAMES, REQUESTS_TOTAL, ROUTE_POLICY_REJECTIONS_TOTAL, ROUTE_POLICY_SELECTIONS_TOTAL, TRANSLATIONS_REFUSED_TOTAL, TRANSLATIONS_TOTAL,
+  UPSTREAM_ATTEMPTS_TOTAL, WEBHOOK_LOGS_DROPPED_TOTAL, WEIGHTED_POLICY, routePolicyRejectionName, seriesKey,
 } from '../../shared/metrics/catalog.js';
 import { REFUSAL_REASONS } from '../../shared/protocols/refusal.js';
 import { PROTOCOL_NAMES } from '../../shared/model/types.js';
@@ -40,13 +40,60 @@ export function compileMetrics(config: DeploymentConfig, slots: SlotAssigner): C
   };
 }
 
+/** The route policies a pool's gates can decide by (gatePolicies). */
+export interface GatePolicies {
+  /** Policies that can order the members: gate names, and `first` (an on_error terminal). */
+  selections: readonly string[];
+  /** (policy, status) pairs that can reject: each gate with every 4xx, `reject` (on_error) with 503. */
+  rejections: readonly (readonly [string, number])[];
+}
+
+const NO_GATE_POLICIES: GatePolicies = { selections: [], rejections: [] };
+/** A gate's reject reply carries a 4xx (anything else is answered 403, docs/hooks.md). */
+const GATE_REJECT_STATUSES = Array.from({ length: 100 }, (_, i) => 400 + i);
+/** The status of the `reject` on_error terminal (pool-gate.ts). */
+const ON_ERROR_REJECT_STATUS = 503;
+
 /**
- * A pool's request series: 6 protocols x 4 outcomes, a duration histogram per protocol, and
- * the built-in `weighted` policy's selections (a pool only: direct routes select nothing).
- * Route-policy rejections are registered by whoever adds a rejecting policy (the gate hooks),
- * under routePolicyRejectionName(policy, status).
+ * Every policy that can decide for a pool whose gates are `gates` (indexes into `hooks`): the
+ * gates, the hooks their on_error chains fall back to, and the terminals `first` and `reject`
+ * those chains end in. `weighted` and `nothing` leave the order to the router, which counts
+ * `weighted` itself.
  */
-export function poolMetricSlots(slots: SlotAssigner, pool: string, routed = true): PoolMetricSlots {
+export function gatePolicies(hooks: readonly CompiledHook[], gates: readonly number[]): GatePolicies {
+  if (gates.length === 0) return NO_GATE_POLICIES;
+  const names = new Set<string>();
+  let first = false;
+  let reject = false;
+  const seen = new Set<number>();
+  for (const gate of gates) {
+    for (let i: number | null = gate; i !== null && !seen.has(i); ) {
+      seen.add(i);
+      const hook: CompiledHook = hooks[i]!;
+      names.add(hook.name);
+      const onError = hook.onError;
+      if ('hook' in onError) i = onError.hook;
+      else {
+        if (onError.terminal === 'first') first = true;
+        if (onError.terminal === 'reject') reject = true;
+        i = null;
+      }
+    }
+  }
+  const selections = [...names];
+  if (first) selections.push('first');
+  const rejections: [string, number][] = [];
+  for (const name of names) for (const status of GATE_REJECT_STATUSES) rejections.push([name, status]);
+  if (reject) rejections.push(['reject', ON_ERROR_REJECT_STATUS]);
+  return { selections, rejections };
+}
+
+/**
+ * A pool's request series: 6 protocols x 4 outcomes, a duration histogram per protocol, the
+ * built-in `weighted` policy's selections (a pool only: direct routes select nothing), and
+ * the selections and rejections of its gate policies (gatePolicies).
+ */
+export function poolMetricSlots(slots: SlotAssigner, pool: string, routed = true, gates: GatePolicies = NO_GATE_POLICIES): PoolMetricSlots {
   const requests: number[] = [];
   const duration: number[] = [];
   for (const protocol of PROTOCOL_NAMES) {
@@ -55,7 +102,12 @@ export function poolMetricSlots(slots: SlotAssigner, pool: string, routed = true
   }
   const policySelections: Record<string, number> = {};
   if (routed) policySelections[WEIGHTED_POLICY] = slots.metricSeries(seriesKey(ROUTE_POLICY_SELECTIONS_TOTAL, [pool, WEIGHTED_POLICY]), COUNTER);
-  return { requests, duration, policySelections, policyRejections: {} };
+  for (const policy of gates.selections) policySelections[policy] = slots.metricSeries(seriesKey(ROUTE_POLICY_SELECTIONS_TOTAL, [pool, policy]), COUNTER);
+  const policyRejections: Record<string, number> = {};
+  for (const [policy, status] of gates.rejections) {
+    policyRejections[routePolicyRejectionName(policy, status)] = slots.metricSeries(seriesKey(ROUTE_POLICY_REJECTIONS_TOTAL, [pool, policy, String(status)]), COUNTER);
+  }
+  return { requests, duration, policySelections, policyRejections };
 }
 
 /** gateway_upstream_attempts_total{pool, lane} ("" pool = direct routes). */

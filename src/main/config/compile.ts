@@ -10,7 +10,7 @@ import type { Provider, ProviderAuth } from '../../shared/config/schema/provider
 import type { Static } from '@sinclair/typebox';
 import type { Pool } from '../../shared/config/schema/pools.js';
 import { regionFromHost } from './aws-region.js';
-import { attemptSlot, compileMetrics, poolMetricSlots } from './compile-metrics.js';
+import { attemptSlot, compileMetrics, gatePolicies, poolMetricSlots } from './compile-metrics.js';
 import { compileHooks, type CompiledHooks } from './compile-hooks.js';
 import { compileHealth, dispositionSlots, failoverSlots, tripSlot } from './compile-routing.js';
 import { DIRECT_POOL_LABEL } from '../../shared/routing/series.js';
@@ -87,6 +87,7 @@ function compilePool(name: string, pool: Static<typeof Pool>, laneNames: string[
     baseCooldownSecs: pool.breaker.base_cooldown_secs,
     maxCooldownSecs: pool.breaker.max_cooldown_secs,
   };
+  const hooked = hooks.forPool(name, pool.hooks);
   return {
     name,
     members: pool.members.map((member) => ({
@@ -104,8 +105,8 @@ function compilePool(name: string, pool: Static<typeof Pool>, laneNames: string[
     breaker,
     noLaneDispositionSlots: dispositionSlots(slots, name, ''),
     failoverSlots: failoverSlots(slots, name),
-    metrics: poolMetricSlots(slots, name),
-    ...hooks.forPool(name, pool.hooks),
+    metrics: poolMetricSlots(slots, name, true, gatePolicies(hooks.hooks, hooked.gates)),
+    ...hooked,
   };
 }
 

@@ -20,6 +20,7 @@ export class CounterSnapshots {
 
   restore(rows: CounterRow[]): void {
     const { shared, registry, keySlots, groups } = this.service;
+    let stale = 0;
     for (const row of rows) {
       if (row.words === null) continue;
       const colon = row.holder.indexOf(':');
@@ -27,17 +28,24 @@ export class CounterSnapshots {
       const name = row.holder.slice(colon + 1);
       if (kind === 'key') {
         const slot = keySlots.get(name);
-        if (slot !== undefined) {
-          shared.governance.restore(slot, false, row.words);
-          shared.governance.takeKeyDirty(slot);
+        if (slot === undefined) continue;
+        if (!shared.governance.restore(slot, false, row.words)) {
+          stale++;
+          continue;
         }
+        shared.governance.takeKeyDirty(slot);
       } else if (kind === 'group' && groups.has(name)) {
-        shared.governance.restore(registry.groupSlot(name), true, row.words);
+        if (!shared.governance.restore(registry.groupSlot(name), true, row.words)) {
+          stale++;
+          continue;
+        }
       } else {
         continue;
       }
       this.saved.set(row.holder, row.words.join(','));
     }
+    // Another layout's words cannot be placed: those windows restart from zero.
+    if (stale > 0) this.log.warn({ rows: stale }, 'governance counters saved by another record layout were not restored (their windows restart at zero)');
   }
 
   start(intervalMs: number): void {

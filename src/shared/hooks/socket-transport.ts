@@ -25,6 +25,13 @@ export class SocketTransport extends TransportBase {
   private backoffMs = RECONNECT_MIN_MS;
   private reconnectTimer: NodeJS.Timeout | null = null;
   private readonly reader = new FrameReader();
+  /** Writes of one loop turn go out together: corked at the first, uncorked at setImmediate. */
+  private corked: Socket | null = null;
+  private readonly uncork = (): void => {
+    const socket = this.corked;
+    this.corked = null;
+    socket?.uncork();
+  };
 
   constructor(
     hookName: string,
@@ -45,12 +52,25 @@ export class SocketTransport extends TransportBase {
     if (!awaitReply) {
       // A tap waits for nobody: shed it while the hook is away or behind.
       if (!this.connected || socket.writableLength >= TAP_QUEUE_BYTES) return false;
-      socket.write(encodeFrame(message));
+      this.put(socket, encodeFrame(message));
       return true;
     }
     // Written before the connect completes, it is sent once it does (net buffers it).
-    socket.write(encodeFrame(message));
+    this.put(socket, encodeFrame(message));
     return true;
+  }
+
+  /** Under load many requests ask the hook in one loop turn (each request is its own uWS
+   * callback, so a nextTick would flush after every one): one writev at the turn's check phase
+   * for all of them, not a syscall each. The frames leave before the loop next polls. */
+  private put(socket: Socket, frame: Buffer): void {
+    if (this.corked !== socket) {
+      this.corked?.uncork();
+      this.corked = socket;
+      socket.cork();
+      setImmediate(this.uncork);
+    }
+    socket.write(frame);
   }
 
   /** Connect now (the registry warms connections up at boot). */

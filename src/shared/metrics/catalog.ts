@@ -169,6 +169,11 @@ export const ROUTE_POLICY_REJECTIONS_TOTAL: MetricFamily = {
   labelNames: ['pool', 'policy', 'status'],
 };
 
+/** The key of a rejection series in PoolMetricSlots.policyRejections. */
+export function routePolicyRejectionName(policy: string, status: number): string {
+  return `${policy} ${status}`;
+}
+
 /** The built-in policy: counted on the first selection of every pool-routed request. */
 export const WEIGHTED_POLICY = 'weighted';
 
@@ -176,14 +181,14 @@ export const WEIGHTED_POLICY = 'weighted';
 
 export const KEY_SPEND_CENTS: MetricFamily = {
   name: 'gateway_key_spend_cents',
-  help: 'Spend of the virtual key in its current budget window, in cents (at most KEY_SERIES_CAP keys, by spend; the rest summed under key="_other").',
-  labelNames: ['key', 'group'],
+  help: 'Spend of the virtual key in its current budget window, in cents, by key id and its mint labels group and budget_period (at most 10000 keys, by spend; the rest summed under key="_other").',
+  labelNames: ['key', 'group', 'budget_period'],
 };
 
 export const KEY_TOKENS_TOTAL: MetricFamily = {
   name: 'gateway_key_tokens_total',
-  help: 'Tokens of the virtual key in its current budget window (the same keys as gateway_key_spend_cents).',
-  labelNames: ['key', 'group'],
+  help: 'Tokens of the virtual key in its current budget window (the same keys and labels as gateway_key_spend_cents).',
+  labelNames: ['key', 'group', 'budget_period'],
 };
 
 export const BUCKET_SPEND_CENTS: MetricFamily = {

@@ -6,14 +6,40 @@
 // - a reservation remembers the tag it was made under, and a refund with that tag is dropped
 //   once the window has moved on, so a late settle never drives a new window negative;
 // - a late positive settle (tokens known at stream end) lands in the window in force then.
-// BigUint64 words: V8 boxes the BigInt each atomic returns (a small allocation per touch; the
-// request path touches a handful of words). Group records also hold the `concurrent` permit
+// A budget window keeps raw tokens per lane (lane slots) and the requests charged the fee, so
+// spend is recomputed at every check from the current fee and rate card (spendMicros).
+// BigInt stays off the request path: V8 boxes the BigInt every 64-bit atomic returns, so the
+// common cases work on the two Uint32 halves (little-endian: lo = count's low 32 bits, hi =
+// tag << 16 | count's high 16 bits): a read validates hi around its lo load (seqlock-style), and
+// a reserve or add whose word is in its own window with a count under 2^32 is one 32-bit CAS
+// on lo. A 64-bit write between (a window roll) either changes lo, so the CAS fails and
+// retries, or leaves the same count in a newer window, where the check made still holds and
+// the add lands in the window in force (as a late add does). Rolls, counts past 2^32 and
+// give-backs (a give-back must never touch a newer window, which a lo-only CAS cannot tell)
+// take the 64-bit BigInt CAS: once per window per value, or on a refusal. Group records also hold the `concurrent` permit
 // block (in flight + a shadow per holder, reclaimed like lane permits after a worker dies).
+import type { CardRates } from '../governance/card-rates.js';
+import { tokensCostMicros } from '../governance/card-rates.js';
+import type { Usage } from '../model/types.js';
 import {
   GOV_GROUP_HOLDERS,
   GOV_GROUP_VALUES,
   GOV_GROUP_VALUE_COUNT,
+  GOV_SLOT_CACHE_CREATION,
+  GOV_SLOT_CACHE_READ,
+  GOV_SLOT_INPUT,
+  GOV_SLOT_OUTPUT,
+  GOV_SLOT_VALUES,
+  GOV_WINDOW_VALUES,
+  GOV_BUDGET_OVERFLOW,
+  GOV_BUDGET_REQUESTS,
+  GOV_GROUP_LANE_SLOTS,
+  GOV_GROUP_LANE_SLOTS_AT,
+  GOV_KEY_BUDGET_OVERFLOW,
+  GOV_KEY_BUDGET_REQUESTS,
   GOV_KEY_DIRTY,
+  GOV_KEY_LANE_SLOTS,
+  GOV_KEY_LANE_SLOTS_AT,
   GOV_KEY_VALUES,
   GOV_KEY_VALUE_COUNT,
   GOV_VALUE_BITS,
@@ -25,7 +51,12 @@ import type { SharedViews } from './shared-views.js';
 
 /** Refused by a limit (tryReserve's answer). */
 export const GOV_REFUSED = -1;
-const TAG_HALF = 0x8000;
+/** How far ahead a stored window may be of a thread's and still count as "later": a thread
+ * computing the window a moment late is at most a window or two behind. */
+const TAG_AHEAD_MAX = 2;
+const LO_MAX = 0xffffffff;
+const HI_COUNT_MASK = 0xffff;
+const TWO_32 = 4294967296;
 
 function tagOf(word: bigint): number {
   return Number(word >> GOV_VALUE_BITS);
@@ -39,14 +70,24 @@ function pack(tag: number, count: number): bigint {
   return (BigInt(tag) << GOV_VALUE_BITS) | BigInt(count);
 }
 
-/** True when tag `a` is a later window than `b` (16-bit serial-number arithmetic). */
+/**
+ * True when tag `a` is the window just after `b` (or the one after that): a thread still on `b`
+ * lands in it. Anything else differing is an OLD window. (Half-range serial arithmetic read a
+ * never-written word, tag 0, as later than every tag in the upper half of the 16-bit range, so
+ * for weeks at a time minute counters never rolled; and a word idle for more than half the
+ * range read as later too.)
+ */
 function newer(a: number, b: number): boolean {
   const d = (a - b) & 0xffff;
-  return d !== 0 && d < TAG_HALF;
+  return d !== 0 && d <= TAG_AHEAD_MAX;
 }
 
 export class GovernanceCounters {
   private readonly u64: BigUint64Array;
+  /** A fixed-length view, remade when the buffer has grown past it: V8 runs atomics on a
+   * length-tracking view of a growable buffer through the runtime (2-3x the cost per op), and
+   * the request path makes a few dozen. */
+  private u32: Uint32Array;
   private readonly holderAt: number;
 
   constructor(
@@ -55,10 +96,22 @@ export class GovernanceCounters {
   ) {
     // No length: the view tracks the growable buffer like the others (shared-views.ts).
     this.u64 = new BigUint64Array(views.buffer);
+    this.u32 = new Uint32Array(views.buffer, 0, views.buffer.byteLength >> 2);
     this.holderAt = GOV_GROUP_HOLDERS + holderId;
   }
 
   // ---- values (key and group records alike; `base` says which record kind) ------------------
+
+  /** The fixed view, covering 32-bit word `word`. */
+  private wordsTo(word: number): Uint32Array {
+    let u32 = this.u32;
+    if (word >= u32.length) {
+      const buffer = this.views.buffer;
+      u32 = new Uint32Array(buffer, 0, buffer.byteLength >> 2);
+      this.u32 = u32;
+    }
+    return u32;
+  }
 
   /** Key record value `value` (GOV_KEY_*). */
   keyIndex(slot: number, value: number): number {
@@ -66,10 +119,10 @@ export class GovernanceCounters {
     return govValueIndex(slot, GOV_KEY_VALUES, value);
   }
 
-  /** Group record value of window `window` (0..4), metric `metric` (GOV_REQUESTS...). */
+  /** Group record value of window `window` (0..4), value `metric` (GOV_REQUESTS...). */
   groupIndex(slot: number, window: number, metric: number): number {
-    const value = window * 3 + metric;
-    if (!(value >= 0 && value < GOV_GROUP_VALUE_COUNT)) throw new RangeError(`unknown group counter ${window}/${metric}`);
+    const value = window * GOV_WINDOW_VALUES + metric;
+    if (!(metric >= 0 && metric < GOV_WINDOW_VALUES && value < GOV_GROUP_VALUE_COUNT)) throw new RangeError(`unknown group counter ${window}/${metric}`);
     return govValueIndex(slot, GOV_GROUP_VALUES, value);
   }
 
@@ -81,6 +134,24 @@ export class GovernanceCounters {
    * each failed CAS means another thread made progress.
    */
   tryReserve(index: number, tag: number, delta: number, max: number): number {
+    // Fast path: the word is in window `tag` with a count under 2^32 (see the top of the file).
+    const lo = index << 1;
+    const u32 = this.wordsTo(lo + 1);
+    for (;;) {
+      const hi = Atomics.load(u32, lo + 1);
+      if (hi >>> 16 !== tag || (hi & HI_COUNT_MASK) !== 0) break;
+      const count = Atomics.load(u32, lo);
+      if (Atomics.load(u32, lo + 1) !== hi) continue;
+      if (max >= 0 && (count >= max || count + delta > max)) return GOV_REFUSED;
+      if (delta === 0) return tag;
+      if (count + delta > LO_MAX) break;
+      if (Atomics.compareExchange(u32, lo, count, count + delta) === count) return tag;
+    }
+    return this.tryReserveWide(index, tag, delta, max);
+  }
+
+  /** tryReserve on the whole 64-bit word (a window roll, a count past 2^32). */
+  private tryReserveWide(index: number, tag: number, delta: number, max: number): number {
     const u64 = this.u64;
     let word = Atomics.load(u64, index);
     for (;;) {
@@ -117,18 +188,132 @@ export class GovernanceCounters {
     if (amount > 0) this.tryReserve(index, currentTag, amount, -1);
   }
 
+  // ---- budget windows: spend = requests x fee + tokens x rate card, recomputed -------------
+
+  /** A key's budget-window token spend now (without the fee part). */
+  keyTokenSpend(slot: number, tag: number, rates: CardRates | null): number {
+    return this.tokenSpendMicros(this.keyIndex(slot, GOV_KEY_LANE_SLOTS_AT), GOV_KEY_LANE_SLOTS, this.keyIndex(slot, GOV_KEY_BUDGET_OVERFLOW), tag, rates);
+  }
+
+  /** A key's budget-window spend now: requests x `fee` + its tokens x `rates`. */
+  keySpend(slot: number, tag: number, fee: number, rates: CardRates | null): number {
+    return this.read(this.keyIndex(slot, GOV_KEY_BUDGET_REQUESTS), tag) * fee + this.keyTokenSpend(slot, tag, rates);
+  }
+
+  /** A group window's token spend now (without the fee part). */
+  groupTokenSpend(slot: number, window: number, tag: number, rates: CardRates | null): number {
+    return this.tokenSpendMicros(this.groupIndex(slot, window, GOV_GROUP_LANE_SLOTS_AT), GOV_GROUP_LANE_SLOTS, this.groupIndex(slot, window, GOV_BUDGET_OVERFLOW), tag, rates);
+  }
+
+  /** A group window's spend now: requests charged x `fee` + its tokens x `rates`. */
+  groupSpend(slot: number, window: number, tag: number, fee: number, rates: CardRates | null): number {
+    return this.read(this.groupIndex(slot, window, GOV_BUDGET_REQUESTS), tag) * fee + this.groupTokenSpend(slot, window, tag, rates);
+  }
+
+  /** Ledger a request's tokens in a key's budget window, per lane. */
+  addKeyLaneTokens(slot: number, tag: number, lane: number, usage: Usage, rates: CardRates | null): void {
+    this.addLaneTokens(this.keyIndex(slot, GOV_KEY_LANE_SLOTS_AT), GOV_KEY_LANE_SLOTS, this.keyIndex(slot, GOV_KEY_BUDGET_OVERFLOW), tag, lane, usage, rates);
+  }
+
+  /** Ledger a request's tokens in a group's budget window, per lane. */
+  addGroupLaneTokens(slot: number, window: number, tag: number, lane: number, usage: Usage, rates: CardRates | null): void {
+    this.addLaneTokens(this.groupIndex(slot, window, GOV_GROUP_LANE_SLOTS_AT), GOV_GROUP_LANE_SLOTS, this.groupIndex(slot, window, GOV_BUDGET_OVERFLOW), tag, lane, usage, rates);
+  }
+
+  // ---- lane slots: raw tokens per lane in a budget window ----------------------------------
+
+  /**
+   * The lane in a lane slot's id word under window `tag` (or a later one already started),
+   * claiming the slot for `lane` when it is free there (0 or an older window). Returns the
+   * occupant: `lane` when this or an earlier claim holds the slot for it.
+   */
+  private claim(index: number, tag: number, lane: number): number {
+    const occupant = this.read(index, tag);
+    if (occupant !== 0) return occupant;
+    const u64 = this.u64;
+    let word = Atomics.load(u64, index);
+    for (;;) {
+      const stored = tagOf(word);
+      let at = tag;
+      if (stored === tag || newer(stored, tag)) {
+        const occupant = countOf(word);
+        if (occupant !== 0) return occupant;
+        at = stored;
+      }
+      const seen = Atomics.compareExchange(u64, index, word, pack(at, lane));
+      if (seen === word) return lane;
+      word = seen;
+    }
+  }
+
+  /**
+   * Add a request's tokens to lane `lane`'s slot among the `slots` slots from value index
+   * `slotsAt`; when every slot holds another lane in this window, add their cost at `rates`
+   * to the accrued `overflowAt` instead (priced now, not re-priced later).
+   */
+  addLaneTokens(slotsAt: number, slots: number, overflowAt: number, tag: number, lane: number, usage: Usage, rates: CardRates | null): void {
+    for (let s = 0; s < slots; s++) {
+      const at = slotsAt + s * GOV_SLOT_VALUES;
+      if (this.claim(at, tag, lane) !== lane) continue;
+      this.add(at + GOV_SLOT_INPUT, tag, usage.input);
+      this.add(at + GOV_SLOT_OUTPUT, tag, usage.output);
+      this.add(at + GOV_SLOT_CACHE_READ, tag, usage.cacheRead);
+      this.add(at + GOV_SLOT_CACHE_CREATION, tag, usage.cacheCreation);
+      return;
+    }
+    const rate = rates === null ? null : rates.of(lane);
+    if (rate === null) return;
+    this.add(
+      overflowAt,
+      tag,
+      tokensCostMicros(usage.input, rate.input_micros_per_mtok) +
+        tokensCostMicros(usage.output, rate.output_micros_per_mtok) +
+        tokensCostMicros(usage.cacheRead, rate.cache_read_micros_per_mtok) +
+        tokensCostMicros(usage.cacheCreation, rate.cache_creation_micros_per_mtok),
+    );
+  }
+
+  /** What the window's tokens cost now: each lane slot's raw tokens x `rates`, plus what
+   * overflowed (accrued). Integer micros; reads only, allocation-free. */
+  tokenSpendMicros(slotsAt: number, slots: number, overflowAt: number, tag: number, rates: CardRates | null): number {
+    let spend = this.read(overflowAt, tag);
+    if (rates === null) return spend;
+    for (let s = 0; s < slots; s++) {
+      const at = slotsAt + s * GOV_SLOT_VALUES;
+      const lane = this.read(at, tag);
+      // Slots are claimed first-free and never freed within a window: the rest are free too.
+      if (lane === 0) break;
+      const rate = rates.of(lane);
+      if (rate === null) continue;
+      // A kind priced at 0 costs nothing whatever its count: not read.
+      if (rate.input_micros_per_mtok !== 0) spend += tokensCostMicros(this.read(at + GOV_SLOT_INPUT, tag), rate.input_micros_per_mtok);
+      if (rate.output_micros_per_mtok !== 0) spend += tokensCostMicros(this.read(at + GOV_SLOT_OUTPUT, tag), rate.output_micros_per_mtok);
+      if (rate.cache_read_micros_per_mtok !== 0) spend += tokensCostMicros(this.read(at + GOV_SLOT_CACHE_READ, tag), rate.cache_read_micros_per_mtok);
+      if (rate.cache_creation_micros_per_mtok !== 0) spend += tokensCostMicros(this.read(at + GOV_SLOT_CACHE_CREATION, tag), rate.cache_creation_micros_per_mtok);
+    }
+    return spend;
+  }
+
   /** The count under window `tag` (0 when the word belongs to an older window). */
   read(index: number, tag: number): number {
-    const word = Atomics.load(this.u64, index);
-    const stored = tagOf(word);
-    return stored === tag || newer(stored, tag) ? countOf(word) : 0;
+    const lo = index << 1;
+    const u32 = this.wordsTo(lo + 1);
+    for (;;) {
+      const hi = Atomics.load(u32, lo + 1);
+      const stored = hi >>> 16;
+      if (stored !== tag && !newer(stored, tag)) return 0;
+      const count = Atomics.load(u32, lo);
+      if (Atomics.load(u32, lo + 1) === hi) return (hi & HI_COUNT_MASK) * TWO_32 + count;
+    }
   }
 
   // ---- persistence (main thread) --------------------------------------------------------------
 
   /** A key's values changed (any thread, after its adds): main saves it on the next flush. */
   markKeyDirty(slot: number): void {
-    if (Atomics.load(this.views.i32, slot + GOV_KEY_DIRTY) === 0) Atomics.store(this.views.i32, slot + GOV_KEY_DIRTY, 1);
+    const at = slot + GOV_KEY_DIRTY;
+    const u32 = this.wordsTo(at);
+    if (Atomics.load(u32, at) === 0) Atomics.store(u32, at, 1);
   }
 
   /** Main: was the key changed since the last call? Clears the flag (a change racing with the
@@ -151,11 +336,14 @@ export class GovernanceCounters {
     return out;
   }
 
-  /** Restore saved words (tags included: a saved window that is over still reads as 0). */
-  restore(slot: number, group: boolean, words: readonly string[]): void {
+  /** Restore saved words (tags included: a saved window that is over still reads as 0). False,
+   * and nothing restored, for words of another record layout (a save by an older build). */
+  restore(slot: number, group: boolean, words: readonly string[]): boolean {
     const count = group ? GOV_GROUP_VALUE_COUNT : GOV_KEY_VALUE_COUNT;
     const base = group ? GOV_GROUP_VALUES : GOV_KEY_VALUES;
-    for (let v = 0; v < count && v < words.length; v++) Atomics.store(this.u64, govValueIndex(slot, base, v), BigInt(words[v]!));
+    if (words.length !== count) return false;
+    for (let v = 0; v < count; v++) Atomics.store(this.u64, govValueIndex(slot, base, v), BigInt(words[v]!));
+    return true;
   }
 
   /** Zero every value of a record (main, before a freed key slot is handed to a new key). */

@@ -13,7 +13,7 @@ export const WORD_BYTES = 4;
 /** 'GWAB' in ASCII: `attach` refuses a buffer that does not start with it. */
 export const LAYOUT_MAGIC = 0x47574142;
 /** Bumped on any change below, so a stale worker build cannot misread the buffer. */
-export const LAYOUT_VERSION = 2;
+export const LAYOUT_VERSION = 3;
 
 export const HEADER_MAGIC = 0;
 export const HEADER_VERSION = 1;
@@ -134,32 +134,51 @@ export const COOLDOWN_BIAS = 0x80000000;
 export const GOV_VALUE_BITS = 48n;
 export const GOV_VALUE_MAX = (1n << GOV_VALUE_BITS) - 1n;
 
-/** Metrics inside one window. */
-export const GOV_REQUESTS = 0;
-export const GOV_TOKENS = 1;
-export const GOV_SPEND_MICROS = 2;
-export const GOV_METRICS = 3;
+/** Tokens of one lane in a budget window: a lane slot is the lane's id (lane-id.ts; 0 = free)
+ * and its four raw token counts, so spend is recomputed from tokens x the current rate card. */
+export const GOV_SLOT_LANE = 0;
+export const GOV_SLOT_INPUT = 1;
+export const GOV_SLOT_OUTPUT = 2;
+export const GOV_SLOT_CACHE_READ = 3;
+export const GOV_SLOT_CACHE_CREATION = 4;
+export const GOV_SLOT_VALUES = 5;
 
-/** Key record: word 0 kind, word 1 dirty flag, then five values (48 bytes in all). */
+/** Key record: word 0 kind, word 1 dirty flag, then its values (168 bytes in all). */
 /** Int32: 1 when a value changed since main last saved the record (so a save of a million
- * keys reads a million flags, not five million BigInts). */
+ * keys reads a million flags, not twenty million BigInts). */
 export const GOV_KEY_DIRTY = 1;
 export const GOV_KEY_VALUES = 2;
 /** Value numbers inside a key record: the minute window (rpm, tpm) and the budget window. */
 export const GOV_KEY_MINUTE_REQUESTS = 0;
 export const GOV_KEY_MINUTE_TOKENS = 1;
+/** Requests charged the fee in the budget window (the +1 is CAS'd against the budget). */
 export const GOV_KEY_BUDGET_REQUESTS = 2;
 export const GOV_KEY_BUDGET_TOKENS = 3;
-export const GOV_KEY_BUDGET_SPEND = 4;
-export const GOV_KEY_VALUE_COUNT = 5;
+/** Micros accrued at settle for lanes beyond the key's lane slots (not re-priced). */
+export const GOV_KEY_BUDGET_OVERFLOW = 4;
+export const GOV_KEY_LANE_SLOTS_AT = 5;
+/** Lanes whose tokens a key keeps per budget window (a fourth lane in one window accrues). */
+export const GOV_KEY_LANE_SLOTS = 3;
+export const GOV_KEY_VALUE_COUNT = GOV_KEY_LANE_SLOTS_AT + GOV_KEY_LANE_SLOTS * GOV_SLOT_VALUES;
 export const GOV_KEY_RECORD_WORDS = GOV_KEY_VALUES + 2 * GOV_KEY_VALUE_COUNT;
 
+/** Values inside one group window. */
+export const GOV_REQUESTS = 0;
+export const GOV_TOKENS = 1;
+/** Requests charged the fee under the window's budget limit. */
+export const GOV_BUDGET_REQUESTS = 2;
+/** Micros accrued for lanes beyond the window's lane slots. */
+export const GOV_BUDGET_OVERFLOW = 3;
+export const GOV_GROUP_LANE_SLOTS_AT = 4;
+export const GOV_GROUP_LANE_SLOTS = 6;
+export const GOV_WINDOW_VALUES = GOV_GROUP_LANE_SLOTS_AT + GOV_GROUP_LANE_SLOTS * GOV_SLOT_VALUES;
+
 /** Group record: word 0 kind, word 1 requests in flight (the `concurrent` limit, a permit
- * block), then window w's metric m at value number w * GOV_METRICS + m for the five group
+ * block), then window w's value v at value number w * GOV_WINDOW_VALUES + v for the five group
  * windows, then one shadow word per holder (so main can reclaim a dead worker's in-flight). */
 export const GOV_GROUP_VALUES = 2;
 export const GOV_GROUP_WINDOWS = 5;
-export const GOV_GROUP_VALUE_COUNT = GOV_GROUP_WINDOWS * GOV_METRICS;
+export const GOV_GROUP_VALUE_COUNT = GOV_GROUP_WINDOWS * GOV_WINDOW_VALUES;
 export const GOV_GROUP_HOLDERS = GOV_GROUP_VALUES + 2 * GOV_GROUP_VALUE_COUNT;
 
 export function govGroupRecordWords(holders: number): number {
@@ -203,7 +222,7 @@ export function histogramRecordWords(boundCount: number): number {
 // ---- capacities --------------------------------------------------------------------------
 
 /** Default reserved size: address space only; pages are committed as the buffer grows. */
-export const DEFAULT_MAX_BYTES = 256 * 1024 * 1024;
+export const DEFAULT_MAX_BYTES = 512 * 1024 * 1024;
 export const DEFAULT_INITIAL_BYTES = 64 * 1024;
 /** Holder 0 is the main thread; worker n is holder n + 1. */
 export const DEFAULT_HOLDERS = 65;

@@ -3,13 +3,14 @@
 // (403); then, with governance enabled, it reserves against every limit of every group in the
 // chain and the key's own caps, in shared memory, by CAS:
 // - requests: +1 under the cap (rpm for the key);
-// - budget: the per-request fee, and only while spend is under the cap (the token cost of a
-//   request is known at its end, so a budget can be overshot by what is in flight);
+// - budget: spend = requests x fee + the window's raw tokens x rate card, recomputed now from
+//   the current price (price.ts); +1 request (the fee) by CAS only while spend + fee fits and
+//   spend is under the cap (a request's token cost is known at its end, so a budget can be
+//   overshot by what is in flight);
 // - tokens: admitted while the window's tokens are under the cap (tokens are added at settle);
 // - concurrent: one more in flight under the group's cap.
 // The first limit that refuses ends admission: what was reserved before it is given back, and
 // the refusal names the bucket (group, metric, window) with Retry-After where a window ends.
-import { findRate, type RateEntry } from '../../shared/governance/pricing.js';
 import {
   WINDOW_MINUTE, WINDOW_NAMES, secondsToWindowEnd,
 } from '../../shared/governance/windows.js';
@@ -17,28 +18,12 @@ import {
   METRIC_BUDGET, METRIC_CONCURRENT, METRIC_NAMES, METRIC_REQUESTS, METRIC_TOKENS, type WorkerGroup, type WorkerKey,
 } from '../../shared/governance/worker-state.js';
 import {
-  GOV_KEY_BUDGET_REQUESTS, GOV_KEY_BUDGET_SPEND, GOV_KEY_MINUTE_REQUESTS, GOV_KEY_MINUTE_TOKENS, GOV_REFUSED,
-  GOV_REQUESTS, GOV_SPEND_MICROS, GOV_TOKENS, type GovernanceCounters,
+  GOV_BUDGET_REQUESTS, GOV_KEY_BUDGET_REQUESTS, GOV_KEY_MINUTE_REQUESTS, GOV_KEY_MINUTE_TOKENS, GOV_REFUSED,
+  GOV_REQUESTS, GOV_TOKENS, type GovernanceCounters,
 } from '../../shared/sab/index.js';
 import type { AdmissionKey } from './key-table.js';
+import { requestsUnderBudget } from './price.js';
 import { Refusal } from './refusal.js';
-
-/** Fee and rate card a request is priced with: the nearest group in the chain that sets them. */
-export interface Price {
-  feeMicros: number;
-  rateCard: readonly RateEntry[];
-}
-
-const FREE: Price = { feeMicros: 0, rateCard: [] };
-
-export function priceOf(chain: readonly WorkerGroup[]): Price {
-  for (const g of chain) if (g.feeMicros > 0 || g.rateCard.length > 0) return { feeMicros: g.feeMicros, rateCard: g.rateCard };
-  return FREE;
-}
-
-export function rateFor(price: Price, lane: string) {
-  return price.rateCard.length === 0 ? null : findRate(price.rateCard, lane);
-}
 
 function bucketName(group: string, window: number, metric: number): string {
   const w = metric === METRIC_CONCURRENT ? 'concurrent' : WINDOW_NAMES[window]!;
@@ -73,17 +58,19 @@ export function checkAccess(entry: AdmissionKey, target: string): Refusal | null
  * Reserve for one request; null when admitted. `upTo` limits the walk for the give-back of a
  * refused admission: the same walk is replayed over the steps that had reserved.
  */
-export function reserve(c: GovernanceCounters, entry: AdmissionKey, price: Price, tags: readonly number[], nowSec: number): Refusal | null {
-  return walk(c, entry, price, tags, nowSec, -1);
+export function reserve(c: GovernanceCounters, entry: AdmissionKey, tags: readonly number[], nowSec: number): Refusal | null {
+  return walk(c, entry, tags, nowSec, -1);
 }
 
 /** The admission walk. With `undoSteps` >= 0 it gives back the first `undoSteps` reservations
  * instead of making them (same order, same tags). */
-function walk(c: GovernanceCounters, entry: AdmissionKey, price: Price, tags: readonly number[], nowSec: number, undoSteps: number): Refusal | null {
+function walk(c: GovernanceCounters, entry: AdmissionKey, tags: readonly number[], nowSec: number, undoSteps: number): Refusal | null {
   const undo = undoSteps >= 0;
   let step = 0;
-  const fee = price.feeMicros;
-  for (const g of entry.chain) {
+  const chain = entry.chain;
+  const prices = entry.prices;
+  for (let gi = 0; gi < chain.length; gi++) {
+    const g = chain[gi]!;
     for (const limit of g.limits) {
       if (undo && step >= undoSteps) return null;
       const w = limit.window;
@@ -91,23 +78,27 @@ function walk(c: GovernanceCounters, entry: AdmissionKey, price: Price, tags: re
         case METRIC_REQUESTS: {
           const at = c.groupIndex(g.slot, w, GOV_REQUESTS);
           if (undo) c.refund(at, tags[w]!, 1);
-          else if (c.tryReserve(at, tags[w]!, 1, limit.max) === GOV_REFUSED) return fail(c, entry, price, tags, nowSec, step, refuseGroup(g, METRIC_REQUESTS, w, limit.max, nowSec));
+          else if (c.tryReserve(at, tags[w]!, 1, limit.max) === GOV_REFUSED) return fail(c, entry, tags, nowSec, step, refuseGroup(g, METRIC_REQUESTS, w, limit.max, nowSec));
           break;
         }
         case METRIC_TOKENS: {
           const at = c.groupIndex(g.slot, w, GOV_TOKENS);
-          if (!undo && c.tryReserve(at, tags[w]!, 0, limit.max) === GOV_REFUSED) return fail(c, entry, price, tags, nowSec, step, refuseGroup(g, METRIC_TOKENS, w, limit.max, nowSec));
+          if (!undo && c.tryReserve(at, tags[w]!, 0, limit.max) === GOV_REFUSED) return fail(c, entry, tags, nowSec, step, refuseGroup(g, METRIC_TOKENS, w, limit.max, nowSec));
           break;
         }
         case METRIC_BUDGET: {
-          const at = c.groupIndex(g.slot, w, GOV_SPEND_MICROS);
-          if (undo) c.refund(at, tags[w]!, fee);
-          else if (c.tryReserve(at, tags[w]!, fee, limit.max) === GOV_REFUSED) return fail(c, entry, price, tags, nowSec, step, refuseGroup(g, METRIC_BUDGET, w, limit.max, nowSec));
+          const at = c.groupIndex(g.slot, w, GOV_BUDGET_REQUESTS);
+          if (undo) c.refund(at, tags[w]!, 1);
+          else {
+            const p = prices[gi]!;
+            const cap = requestsUnderBudget(limit.max, c.groupTokenSpend(g.slot, w, tags[w]!, p.rates), p.feeMicros);
+            if (c.tryReserve(at, tags[w]!, 1, cap) === GOV_REFUSED) return fail(c, entry, tags, nowSec, step, refuseGroup(g, METRIC_BUDGET, w, limit.max, nowSec));
+          }
           break;
         }
         case METRIC_CONCURRENT:
           if (undo) c.leave(g.slot);
-          else if (!c.tryEnter(g.slot, limit.max)) return fail(c, entry, price, tags, nowSec, step, refuseGroup(g, METRIC_CONCURRENT, w, limit.max, nowSec));
+          else if (!c.tryEnter(g.slot, limit.max)) return fail(c, entry, tags, nowSec, step, refuseGroup(g, METRIC_CONCURRENT, w, limit.max, nowSec));
           break;
       }
       step++;
@@ -121,29 +112,30 @@ function walk(c: GovernanceCounters, entry: AdmissionKey, price: Price, tags: re
   if (undo && step >= undoSteps) return null;
   if (undo) c.refund(c.keyIndex(slot, GOV_KEY_MINUTE_REQUESTS), minute, 1);
   else if (c.tryReserve(c.keyIndex(slot, GOV_KEY_MINUTE_REQUESTS), minute, 1, key.rpm) === GOV_REFUSED) {
-    return fail(c, entry, price, tags, nowSec, step, refuseKey(key, `rpm_limit`, WINDOW_MINUTE, key.rpm, nowSec, false));
+    return fail(c, entry, tags, nowSec, step, refuseKey(key, `rpm_limit`, WINDOW_MINUTE, key.rpm, nowSec, false));
   }
   step++;
   if (undo && step >= undoSteps) return null;
   if (!undo && key.tpm >= 0 && c.tryReserve(c.keyIndex(slot, GOV_KEY_MINUTE_TOKENS), minute, 0, key.tpm) === GOV_REFUSED) {
-    return fail(c, entry, price, tags, nowSec, step, refuseKey(key, `tpm_limit`, WINDOW_MINUTE, key.tpm, nowSec, false));
+    return fail(c, entry, tags, nowSec, step, refuseKey(key, `tpm_limit`, WINDOW_MINUTE, key.tpm, nowSec, false));
   }
   step++;
   if (undo && step >= undoSteps) return null;
-  if (undo) c.refund(c.keyIndex(slot, GOV_KEY_BUDGET_SPEND), budget, fee);
-  else if (c.tryReserve(c.keyIndex(slot, GOV_KEY_BUDGET_SPEND), budget, fee, key.budgetMicros) === GOV_REFUSED) {
-    return fail(c, entry, price, tags, nowSec, step, refuseKey(key, `max_budget_cents`, key.budgetWindow, key.budgetMicros / 10_000, nowSec, true));
+  // Key budget, last: nothing after it can refuse, so it is never given back. Requests are
+  // counted here even uncapped (GET /keys/{id}/usage and the spend gauges read them).
+  if (undo) return null;
+  const price = entry.prices.length > 0 ? entry.prices[0]! : null;
+  const fee = price === null ? 0 : price.feeMicros;
+  const cap = key.budgetMicros < 0 ? -1 : requestsUnderBudget(key.budgetMicros, c.keyTokenSpend(slot, budget, price === null ? null : price.rates), fee);
+  if (c.tryReserve(c.keyIndex(slot, GOV_KEY_BUDGET_REQUESTS), budget, 1, cap) === GOV_REFUSED) {
+    return fail(c, entry, tags, nowSec, step, refuseKey(key, `max_budget_cents`, key.budgetWindow, key.budgetMicros / 10_000, nowSec, true));
   }
-  // Last and unconditional, so nothing after it can refuse: never given back.
-  if (!undo) {
-    c.add(c.keyIndex(slot, GOV_KEY_BUDGET_REQUESTS), budget, 1);
-    c.markKeyDirty(slot);
-  }
+  c.markKeyDirty(slot);
   return null;
 }
 
-function fail(c: GovernanceCounters, entry: AdmissionKey, price: Price, tags: readonly number[], nowSec: number, step: number, refusal: Refusal): Refusal {
-  if (step > 0) walk(c, entry, price, tags, nowSec, step);
+function fail(c: GovernanceCounters, entry: AdmissionKey, tags: readonly number[], nowSec: number, step: number, refusal: Refusal): Refusal {
+  if (step > 0) walk(c, entry, tags, nowSec, step);
   return refusal;
 }
 

@@ -2,7 +2,7 @@
 import type { SharedState } from '../../shared/sab/index.js';
 import type { AdmissionLease } from '../pipeline/admission-lease.js';
 import type { Metering } from '../metering.js';
-import { checkAccess, priceOf, reserve } from './admission.js';
+import { checkAccess, reserve } from './admission.js';
 import { WindowClock } from '../../shared/governance/window-clock.js';
 import type { AdmissionKey } from './key-table.js';
 import { GovernanceLease, OPEN_LEASE } from './lease.js';
@@ -21,12 +21,11 @@ export class Admission {
     if (key === null) return OPEN_LEASE;
     const denied = checkAccess(key, target);
     if (denied !== null) return denied;
-    const price = priceOf(key.chain);
     // Governance off: keys still authenticate and pools still apply; nothing is counted or metered.
-    if (!governanceEnabled) return new GovernanceLease(key, key.key.slot, key.key.budgetWindow, price, null, null, this.clock);
+    if (!governanceEnabled) return new GovernanceLease(key, null, null, this.clock);
     const nowSec = Math.floor(Date.now() / 1000);
-    const refused = reserve(this.shared.governance, key, price, this.clock.at(nowSec), nowSec);
+    const refused = reserve(this.shared.governance, key, this.clock.at(nowSec), nowSec);
     if (refused !== null) return refused;
-    return new GovernanceLease(key, key.key.slot, key.key.budgetWindow, price, this.shared.governance, this.metering, this.clock);
+    return new GovernanceLease(key, this.shared.governance, this.metering, this.clock);
   }
 }

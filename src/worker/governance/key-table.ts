@@ -3,11 +3,13 @@
 // columns (a million keys are a few typed arrays); a key's object is made the first time a
 // request needs it, and keys changed since arrive as objects. Each key's group chain is
 // resolved once per group change rather than per request.
+import { chainPrices, groupPrice, type Price } from './price.js';
 import { keyAt, reviveColumns, type GovernanceSnapshot, type KeyColumns, type WorkerGroup, type WorkerKey } from '../../shared/governance/worker-state.js';
 
 /** A group chain deeper than this is cut (main refuses such chains on write). */
 const CHAIN_DEPTH_MAX = 16;
 const NO_CHAIN: readonly WorkerGroup[] = [];
+const NO_PRICES: readonly Price[] = [];
 const EMPTY_COLUMNS: KeyColumns = {
   count: 0, ids: [], jtis: [], enabled: new Uint8Array(0), group: new Int32Array(0), groupNames: [], pools: new Int32Array(0), poolLists: [],
   rpm: new Int32Array(0), tpm: new Int32Array(0), budgetMicros: new Float64Array(0), budgetWindow: new Uint8Array(0), slot: new Int32Array(0), aws: [],
@@ -17,6 +19,8 @@ export interface AdmissionKey {
   readonly key: WorkerKey;
   /** The bound group first, then its parents; rebuilt when any group changes. */
   chain: readonly WorkerGroup[];
+  /** The price of each chain group's budget ([0] also prices the key's), rebuilt with it. */
+  prices: readonly Price[];
   chainVersion: number;
 }
 
@@ -99,6 +103,11 @@ export class KeyTable {
     for (const [id, entry] of this.keys) if (!this.rows.has(id)) visit(id, entry.key.group, entry.key.slot, entry.key.budgetWindow);
   }
 
+  /** The price of group `name`'s budget (a key's: of its bound group), for the spend gauges. */
+  priceOfGroup(name: string | null): Price {
+    return groupPrice(this.groups, name);
+  }
+
   /** Every group main pushed. */
   allGroups(): IterableIterator<WorkerGroup> {
     return this.groups.values();
@@ -113,7 +122,7 @@ export class KeyTable {
   private fromRow(row: number): AdmissionKey {
     const c = this.columns;
     const aws = this.awsOfRow.get(row) ?? null;
-    const entry: AdmissionKey = { key: keyAt(c, row, aws), chain: NO_CHAIN, chainVersion: -1 };
+    const entry: AdmissionKey = { key: keyAt(c, row, aws), chain: NO_CHAIN, prices: NO_PRICES, chainVersion: -1 };
     this.keys.set(entry.key.id, entry);
     if (aws !== null) this.byAwsAccessKey.set(aws, entry);
     return entry;
@@ -144,7 +153,7 @@ export class KeyTable {
       if (name === undefined) this.names.set(k.group, k.group);
       else k.group = name;
     }
-    const entry: AdmissionKey = { key: k, chain: NO_CHAIN, chainVersion: -1 };
+    const entry: AdmissionKey = { key: k, chain: NO_CHAIN, prices: NO_PRICES, chainVersion: -1 };
     this.keys.set(k.id, entry);
     if (k.awsAccessKeyId !== null) this.byAwsAccessKey.set(k.awsAccessKeyId, entry);
   }
@@ -160,6 +169,7 @@ export class KeyTable {
     }
     // A new array each time: a lease keeps the chain it was admitted under.
     entry.chain = chain.length === 0 ? NO_CHAIN : chain;
+    entry.prices = chain.length === 0 ? NO_PRICES : chainPrices(chain);
     entry.chainVersion = this.groupsVersion;
   }
 }

@@ -1,37 +1,40 @@
 // The AdmissionLease of a request admitted with a key: settled exactly once by the request's
 // finish, on every path. It ends the request's in-flight count in each group with a
-// `concurrent` limit, adds the tokens it used (and their cost at the price it was admitted
-// with) to every windowed bucket it counts in, and meters the usage per (day, key, model).
+// `concurrent` limit, ledgers the raw tokens it used per lane in every budget window it counts
+// in (spend is recomputed from them at the next check, at the price in force then), adds them
+// to every tokens limit, and meters the usage per (day, key, model).
 // Tokens land in the window current at settle (a reservation's refund would use its own).
 import type { Usage } from '../../shared/model/types.js';
-import { usageCostMicros } from '../../shared/governance/pricing.js';
+import { laneId } from '../../shared/governance/lane-id.js';
 import { WINDOW_MINUTE } from '../../shared/governance/windows.js';
 import type { WindowClock } from '../../shared/governance/window-clock.js';
 import { METRIC_BUDGET, METRIC_CONCURRENT, METRIC_TOKENS, type WorkerGroup } from '../../shared/governance/worker-state.js';
-import {
-  GOV_KEY_BUDGET_SPEND, GOV_KEY_BUDGET_TOKENS, GOV_KEY_MINUTE_TOKENS, GOV_SPEND_MICROS, GOV_TOKENS, type GovernanceCounters,
-} from '../../shared/sab/index.js';
+import { GOV_KEY_BUDGET_TOKENS, GOV_KEY_MINUTE_TOKENS, GOV_TOKENS, type GovernanceCounters } from '../../shared/sab/index.js';
 import type { AdmissionLease, ServedBy } from '../pipeline/admission-lease.js';
 import type { Metering } from '../metering.js';
 import type { AdmissionKey } from './key-table.js';
-import { rateFor, type Price } from './admission.js';
+import type { Price } from './price.js';
 
 export class GovernanceLease implements AdmissionLease {
   readonly keyId: string;
   private settled = false;
+  private readonly slot: number;
+  private readonly budgetWindow: number;
+  /** The chain and prices it was admitted under (a group change makes new ones). */
   private readonly chain: readonly WorkerGroup[];
+  private readonly prices: readonly Price[];
 
   constructor(
     entry: AdmissionKey,
-    private readonly slot: number,
-    private readonly budgetWindow: number,
-    private readonly price: Price,
     private readonly counters: GovernanceCounters | null,
     private readonly metering: Metering | null,
     private readonly clock: WindowClock,
   ) {
     this.keyId = entry.key.id;
+    this.slot = entry.key.slot;
+    this.budgetWindow = entry.key.budgetWindow;
     this.chain = entry.chain;
+    this.prices = entry.prices;
   }
 
   settle(usage: Usage | null, servedBy: ServedBy | null, _ok: boolean): void {
@@ -41,21 +44,23 @@ export class GovernanceLease implements AdmissionLease {
     const c = this.counters;
     if (c === null) return; // governance disabled: nothing was reserved
     const tokens = usage === null ? 0 : usage.input + usage.output + usage.cacheRead + usage.cacheCreation;
-    const cost = usage === null || servedBy === null ? 0 : usageCostMicros(rateFor(this.price, servedBy.lane), usage);
+    // Lane slots need a lane; without one (no attempt reached a lane) there were no tokens.
+    const lane = tokens > 0 && servedBy !== null ? laneId(servedBy.lane) : 0;
     const tags = this.clock.at(Math.floor(Date.now() / 1000));
-    for (const g of this.chain) {
+    const chain = this.chain;
+    for (let gi = 0; gi < chain.length; gi++) {
+      const g = chain[gi]!;
       for (const limit of g.limits) {
         if (limit.metric === METRIC_CONCURRENT) c.leave(g.slot);
         else if (limit.metric === METRIC_TOKENS && tokens > 0) c.add(c.groupIndex(g.slot, limit.window, GOV_TOKENS), tags[limit.window]!, tokens);
-        else if (limit.metric === METRIC_BUDGET && cost > 0) c.add(c.groupIndex(g.slot, limit.window, GOV_SPEND_MICROS), tags[limit.window]!, cost);
+        else if (limit.metric === METRIC_BUDGET && lane !== 0) c.addGroupLaneTokens(g.slot, limit.window, tags[limit.window]!, lane, usage!, this.prices[gi]!.rates);
       }
     }
     if (tokens > 0) {
-      const minute = tags[WINDOW_MINUTE]!;
       const budget = tags[this.budgetWindow]!;
-      c.add(c.keyIndex(this.slot, GOV_KEY_MINUTE_TOKENS), minute, tokens);
+      c.add(c.keyIndex(this.slot, GOV_KEY_MINUTE_TOKENS), tags[WINDOW_MINUTE]!, tokens);
       c.add(c.keyIndex(this.slot, GOV_KEY_BUDGET_TOKENS), budget, tokens);
-      if (cost > 0) c.add(c.keyIndex(this.slot, GOV_KEY_BUDGET_SPEND), budget, cost);
+      if (lane !== 0) c.addKeyLaneTokens(this.slot, budget, lane, usage!, this.prices.length > 0 ? this.prices[0]!.rates : null);
       c.markKeyDirty(this.slot);
     }
   }

@@ -5,11 +5,12 @@
 // terminal (weighted = the built-in SWRR, first = members in config order, reject = refuse,
 // nothing = abstain) or the named fallback gate, whose own on_error applies in turn (the config
 // checks refuse a chain that loops).
-import type { CompiledHook } from '../../shared/config/compiled.js';
+import type { CompiledHook, CompiledPool } from '../../shared/config/compiled.js';
 import type { HookTransport } from '../../shared/hooks/transport.js';
 import type { GateRequestInfo, HookReply } from '../../shared/hooks/wire.js';
 import { GateVerdict, type GateDecision, type GateRequest, type RouteGate } from '../routing/route-gate.js';
-import { routePolicyCounts } from './route-policy-counts.js';
+import type { SharedState } from '../../shared/sab/index.js';
+import { countPolicyRejection, countPolicySelection, routePolicyRejectionName } from '../metrics/route-policy.js';
 
 const ABSTAIN: GateDecision = Object.freeze({ verdict: GateVerdict.Abstain, order: [], status: 0, message: '' });
 
@@ -25,6 +26,8 @@ export class PoolGate implements RouteGate {
     private readonly gates: readonly number[],
     private readonly hooks: readonly CompiledHook[],
     private readonly transports: readonly HookTransport[],
+    /** Where gateway_route_policy_* count (the pool's slots); null counts nothing (unit tests). */
+    private readonly counting: { shared: SharedState; pool: CompiledPool } | null = null,
   ) {
     this.configOrder = memberNames.map((_, i) => i);
   }
@@ -33,7 +36,7 @@ export class PoolGate implements RouteGate {
     let body = request.body;
     let rewritten = false;
     let order: GateDecision | null = null;
-    let policy = 'weighted';
+    let policy = '';
     for (const index of this.gates) {
       const outcome = await this.ask(index, poolName, request, body, 0);
       if (outcome.body !== undefined) {
@@ -42,7 +45,8 @@ export class PoolGate implements RouteGate {
       }
       if (outcome.decision !== null) {
         if (outcome.decision.verdict === GateVerdict.Reject) {
-          routePolicyCounts.rejected(poolName, outcome.policy ?? this.hooks[index]!.name, outcome.decision.status);
+          const by = outcome.policy ?? this.hooks[index]!.name;
+          if (this.counting !== null) countPolicyRejection(this.counting.shared, this.counting.pool, routePolicyRejectionName(by, outcome.decision.status));
           return outcome.decision;
         }
         if (order === null) {
@@ -52,7 +56,8 @@ export class PoolGate implements RouteGate {
       }
       if (outcome.final) break;
     }
-    routePolicyCounts.selected(poolName, policy);
+    // With no order the router picks by `weighted` and counts that itself.
+    if (order !== null && this.counting !== null) countPolicySelection(this.counting.shared, this.counting.pool, policy);
     const decision = order ?? ABSTAIN;
     return rewritten ? { ...decision, body } : decision;
   }

@@ -1,66 +1,140 @@
 // The governance gauges, read at scrape time from the governance counters in shared memory
 // (src/shared/sab/governance-counters.ts), i.e. the same words admission reserves in:
-// - gateway_key_spend_cents / gateway_key_tokens_total{key, group}: each key's current budget
-//   window, at most KEY_SERIES_CAP keys (highest spend first), the rest summed as key="_other";
+// - gateway_key_spend_cents / gateway_key_tokens_total{key, group, budget_period}: each key's
+//   current budget window, labelled with what it was minted with that workers hold (the spec's
+//   "mint labels"), at most KEY_SERIES_CAP keys (highest spend first), the rest summed as
+//   key="_other";
 // - gateway_bucket_spend_cents / _budget_remaining_cents / gateway_bucket_tokens{bucket, group,
 //   window[, model, tier]}: each group's limited windows (bucket = group:<name>@<window>).
 //   A group counts a metric in a window only when a limit on it is set there, so spend shows for
 //   windows with a budget limit and tokens for windows with a tokens limit. The counters keep
-//   tokens per window, not per (model, tier), so gateway_bucket_tokens shows one series per
-//   bucket with model="" and tier="" (all models and tiers).
+//   tokens per window, not per model, so gateway_bucket_tokens shows one series per bucket with
+//   model="" (every model) and tier="default" (the only tier the gateway bills, pricing.ts).
 import { Gauge, type Registry } from 'prom-client';
 import type { WorkerGroup } from '../../shared/governance/worker-state.js';
 import { METRIC_BUDGET, METRIC_TOKENS } from '../../shared/governance/worker-state.js';
-import { WINDOW_NAMES, windowTag } from '../../shared/governance/windows.js';
+import { WINDOW_DAY, WINDOW_MONTH, WINDOW_NAMES, WINDOW_TOTAL, WINDOW_WEEK, windowTag } from '../../shared/governance/windows.js';
 import {
   BUCKET_BUDGET_REMAINING_CENTS, BUCKET_SPEND_CENTS, BUCKET_TOKENS, KEY_SERIES_CAP, KEY_SPEND_CENTS, KEY_TOKENS_TOTAL, OTHER_KEYS_LABEL,
 } from '../../shared/metrics/catalog.js';
-import { GOV_KEY_BUDGET_SPEND, GOV_KEY_BUDGET_TOKENS, GOV_SPEND_MICROS, GOV_TOKENS } from '../../shared/sab/layout.js';
+import { DEFAULT_TIER } from '../../shared/governance/pricing.js';
+import { GOV_KEY_BUDGET_TOKENS, GOV_TOKENS } from '../../shared/sab/layout.js';
+import type { CardRates } from '../../shared/governance/card-rates.js';
 import { registerSampleFamily, type Sample } from './sample-family.js';
 import type { SeriesSource } from './series-source.js';
 
 const MICROS_PER_CENT = 10_000;
+/** gateway_bucket_tokens' model label: the counters keep a bucket's tokens over every model. */
+const ALL_MODELS = '';
+
+/** A key's budget_period (its mint label) by the window kind of its budget. */
+const BUDGET_PERIOD_NAMES: readonly string[] = (() => {
+  const names: string[] = [];
+  names[WINDOW_DAY] = 'daily';
+  names[WINDOW_WEEK] = 'weekly';
+  names[WINDOW_MONTH] = 'monthly';
+  names[WINDOW_TOTAL] = 'total';
+  return names;
+})();
 
 /** The worker's view of keys and groups (KeyTable). */
 export interface GovernanceSource {
   forEachKey(visit: (id: string, group: string | null, slot: number, budgetWindow: number) => void): void;
   allGroups(): Iterable<WorkerGroup>;
+  /** What a group's budget (a key's: its bound group's) is priced with now. */
+  priceOfGroup(name: string | null): { feeMicros: number; rates: CardRates | null };
 }
 
-interface KeyReading {
-  id: string;
+/** One key's two samples, kept across scrapes: its label object is handed to prom-client as
+ * `sharedLabels`, whose formatted text prom-client caches per object, so a key's label string
+ * is escaped and joined once rather than on every scrape (10k keys: most of a scrape's time). */
+interface KeySeries {
   group: string;
-  spendCents: number;
-  tokens: number;
+  budgetWindow: number;
+  spend: Sample;
+  tokens: Sample;
+  /** Scrape that last saw the key: series of keys gone since are dropped. */
+  seen: number;
 }
 
-/** The keys to show this scrape: all of them up to the cap, else the top spenders plus "_other". */
-function readKeys(source: SeriesSource, governance: GovernanceSource): KeyReading[] {
-  const g = source.shared.governance;
-  const nowSec = Math.floor(source.nowMs() / 1000);
-  const tags: number[] = [];
-  for (let kind = 0; kind < WINDOW_NAMES.length; kind++) tags.push(windowTag(kind, nowSec));
-  const out: KeyReading[] = [];
-  governance.forEachKey((id, group, slot, budgetWindow) => {
-    if (slot <= 0) return;
-    const tag = tags[budgetWindow]!;
-    out.push({
-      id,
-      group: group ?? '',
-      spendCents: g.read(g.keyIndex(slot, GOV_KEY_BUDGET_SPEND), tag) / MICROS_PER_CENT,
-      tokens: g.read(g.keyIndex(slot, GOV_KEY_BUDGET_TOKENS), tag),
-    });
-  });
-  if (out.length <= KEY_SERIES_CAP) return out;
-  out.sort((a, b) => b.spendCents - a.spendCents || b.tokens - a.tokens);
-  const other: KeyReading = { id: OTHER_KEYS_LABEL, group: '', spendCents: 0, tokens: 0 };
-  for (let i = KEY_SERIES_CAP; i < out.length; i++) {
-    other.spendCents += out[i]!.spendCents;
-    other.tokens += out[i]!.tokens;
+const NO_LABELS: Record<string, string> = Object.freeze({}) as Record<string, string>;
+
+function keyLabels(id: string, group: string, budgetWindow: number): Record<string, string> {
+  return { key: id, group, budget_period: BUDGET_PERIOD_NAMES[budgetWindow] ?? '' };
+}
+
+/** The key gauges' samples, reused from scrape to scrape. */
+class KeySeriesTable {
+  private readonly byId = new Map<string, KeySeries>();
+  private scrape = 0;
+  readonly spend: Sample[] = [];
+  readonly tokens: Sample[] = [];
+  private readonly shown: KeySeries[] = [];
+  private readonly other: KeySeries = this.make(OTHER_KEYS_LABEL, '', -1);
+  private readonly prices = new Map<string | null, { feeMicros: number; rates: CardRates | null }>();
+
+  private make(id: string, group: string, budgetWindow: number): KeySeries {
+    const shared = keyLabels(id, group, budgetWindow);
+    return {
+      group,
+      budgetWindow,
+      spend: { labels: NO_LABELS, sharedLabels: shared, value: 0 },
+      tokens: { labels: NO_LABELS, sharedLabels: shared, value: 0 },
+      seen: 0,
+    };
   }
-  out.length = KEY_SERIES_CAP;
-  out.push(other);
-  return out;
+
+  /** Reads every key: all of them up to the cap, else the top spenders plus "_other". */
+  read(source: SeriesSource, governance: GovernanceSource): void {
+    const g = source.shared.governance;
+    const nowSec = Math.floor(source.nowMs() / 1000);
+    const tags: number[] = [];
+    for (let kind = 0; kind < WINDOW_NAMES.length; kind++) tags.push(windowTag(kind, nowSec));
+    const scrape = ++this.scrape;
+    const shown = this.shown;
+    shown.length = 0;
+    // One price lookup per group per scrape, not per key (a million keys share a few groups).
+    const prices = this.prices;
+    prices.clear();
+    governance.forEachKey((id, group, slot, budgetWindow) => {
+      if (slot <= 0) return;
+      const groupLabel = group ?? '';
+      let series = this.byId.get(id);
+      if (series === undefined || series.group !== groupLabel || series.budgetWindow !== budgetWindow) {
+        series = this.make(id, groupLabel, budgetWindow);
+        this.byId.set(id, series);
+      }
+      series.seen = scrape;
+      const tag = tags[budgetWindow]!;
+      let price = prices.get(group);
+      if (price === undefined) {
+        price = governance.priceOfGroup(group);
+        prices.set(group, price);
+      }
+      series.spend.value = g.keySpend(slot, tag, price.feeMicros, price.rates) / MICROS_PER_CENT;
+      series.tokens.value = g.read(g.keyIndex(slot, GOV_KEY_BUDGET_TOKENS), tag);
+      shown.push(series);
+    });
+    if (this.byId.size > shown.length) for (const [id, series] of this.byId) if (series.seen !== scrape) this.byId.delete(id);
+    if (shown.length > KEY_SERIES_CAP) {
+      shown.sort((a, b) => b.spend.value - a.spend.value || b.tokens.value - a.tokens.value);
+      const other = this.other;
+      other.spend.value = 0;
+      other.tokens.value = 0;
+      for (let i = KEY_SERIES_CAP; i < shown.length; i++) {
+        other.spend.value += shown[i]!.spend.value;
+        other.tokens.value += shown[i]!.tokens.value;
+      }
+      shown.length = KEY_SERIES_CAP;
+      shown.push(other);
+    }
+    this.spend.length = shown.length;
+    this.tokens.length = shown.length;
+    for (let i = 0; i < shown.length; i++) {
+      this.spend[i] = shown[i]!.spend;
+      this.tokens[i] = shown[i]!.tokens;
+    }
+  }
 }
 
 interface BucketReading {
@@ -92,9 +166,10 @@ function readBuckets(source: SeriesSource, governance: GovernanceSource): Bucket
       else if (w.budgetMicros === null || limit.max < w.budgetMicros) w.budgetMicros = limit.max;
       windows.set(limit.window, w);
     }
+    const price = governance.priceOfGroup(group.name);
     for (const [window, limits] of windows) {
       const tag = windowTag(window, nowSec);
-      const spendMicros = limits.budgetMicros === null ? null : g.read(g.groupIndex(group.slot, window, GOV_SPEND_MICROS), tag);
+      const spendMicros = limits.budgetMicros === null ? null : g.groupSpend(group.slot, window, tag, price.feeMicros, price.rates);
       const name = WINDOW_NAMES[window]!;
       out.push({
         labels: { bucket: `group:${group.name}@${name}`, group: group.name, window: name },
@@ -109,22 +184,16 @@ function readBuckets(source: SeriesSource, governance: GovernanceSource): Bucket
 
 export function registerGovernance(registry: Registry, source: SeriesSource, governance: GovernanceSource): void {
   // One reading per scrape for each pair of families (the first family's collect reads).
-  let keys: KeyReading[] = [];
+  const keys = new KeySeriesTable();
   let buckets: BucketReading[] = [];
 
   // The key families are built as plain samples: 10k series through Gauge.set would spend
   // most of the scrape hashing label sets.
   registerSampleFamily(registry, KEY_SPEND_CENTS, 'gauge', () => {
-    keys = readKeys(source, governance);
-    const samples: Sample[] = new Array(keys.length);
-    for (let i = 0; i < keys.length; i++) samples[i] = { labels: { key: keys[i]!.id, group: keys[i]!.group }, value: keys[i]!.spendCents };
-    return samples;
+    keys.read(source, governance);
+    return keys.spend;
   });
-  registerSampleFamily(registry, KEY_TOKENS_TOTAL, 'gauge', () => {
-    const samples: Sample[] = new Array(keys.length);
-    for (let i = 0; i < keys.length; i++) samples[i] = { labels: { key: keys[i]!.id, group: keys[i]!.group }, value: keys[i]!.tokens };
-    return samples;
-  });
+  registerSampleFamily(registry, KEY_TOKENS_TOTAL, 'gauge', () => keys.tokens);
   new Gauge({
     name: BUCKET_SPEND_CENTS.name,
     help: BUCKET_SPEND_CENTS.help,
@@ -153,7 +222,7 @@ export function registerGovernance(registry: Registry, source: SeriesSource, gov
     registers: [registry],
     collect() {
       this.reset();
-      for (const b of buckets) if (b.tokens !== null) this.set({ ...b.labels, model: '', tier: '' }, b.tokens);
+      for (const b of buckets) if (b.tokens !== null) this.set({ ...b.labels, model: ALL_MODELS, tier: DEFAULT_TIER }, b.tokens);
     },
   });
 }

@@ -1,18 +1,17 @@
 // The route-policy counters: gateway_route_policy_selections_total{pool, policy} and
 // gateway_route_policy_rejections_total{pool, policy, status}. The router counts the built-in
-// `weighted` policy; a gate policy (hooks) counts through countPolicySelection /
-// countPolicyRejection with slots main registered for it (PoolMetricSlots.policySelections /
-// policyRejections, keys from routePolicyRejectionName). Only registered label sets show.
+// `weighted` policy; a pool's gates (src/worker/hooks/pool-gate.ts) count through
+// countPolicySelection / countPolicyRejection with slots main registered for every policy they
+// can decide by (gatePolicies in src/main/config/compile-metrics.ts; keys from
+// routePolicyRejectionName). Every registered selection series shows, zeros included; a
+// rejection series shows once it counted (a gate has a slot for each of the 100 4xx statuses).
 import { Counter, type Registry } from 'prom-client';
 import type { CompiledPool } from '../../shared/config/compiled.js';
-import { ROUTE_POLICY_REJECTIONS_TOTAL, ROUTE_POLICY_SELECTIONS_TOTAL } from '../../shared/metrics/catalog.js';
+import { ROUTE_POLICY_REJECTIONS_TOTAL, ROUTE_POLICY_SELECTIONS_TOTAL, routePolicyRejectionName } from '../../shared/metrics/catalog.js';
 import type { SharedState } from '../../shared/sab/index.js';
 import type { SeriesSource } from './series-source.js';
 
-/** The key of a rejection series in PoolMetricSlots.policyRejections. Build it once, at compile. */
-export function routePolicyRejectionName(policy: string, status: number): string {
-  return `${policy} ${status}`;
-}
+export { routePolicyRejectionName };
 
 /** One routing decision of `policy` on `pool`; false when no series is registered for it. */
 export function countPolicySelection(shared: SharedState, pool: CompiledPool, policy: string): boolean {
@@ -55,8 +54,10 @@ export function registerRoutePolicy(registry: Registry, source: SeriesSource): v
       this.reset();
       for (const pool of source.config().pools) {
         for (const [name, slot] of Object.entries(pool.metrics.policyRejections)) {
+          const count = values.counterValue(slot);
+          if (count === 0) continue;
           const space = name.lastIndexOf(' ');
-          this.inc({ pool: pool.name, policy: name.slice(0, space), status: name.slice(space + 1) }, values.counterValue(slot));
+          this.inc({ pool: pool.name, policy: name.slice(0, space), status: name.slice(space + 1) }, count);
         }
       }
     },

@@ -10,6 +10,8 @@ export interface Sample {
   /** Defaults to the family name; histograms and summaries name _bucket, _sum, _count. */
   metricName?: string;
   labels: Record<string, string | number>;
+  /** Labels whose formatted text prom-client caches per object (a stable object per series). */
+  sharedLabels?: Record<string, string>;
   value: number;
 }
 

@@ -1,6 +1,7 @@
 // Exact admission across workers: with 2 workers and a group cap of 100 requests per minute,
 // 400 concurrent requests admit exactly 100, and every refusal names the bucket and carries
-// Retry-After. A budget cap is overshot by at most the cost of the requests in flight.
+// Retry-After. A budget cap is overshot by at most the cost of the requests in flight. Spend is
+// recomputed from the stored tokens at every check, so a rate-card change re-prices a window.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Agent, request } from 'undici';
@@ -100,5 +101,67 @@ describe('exact admission in shared memory, two workers', () => {
     const row = usage.by_key.find((k: { id: string }) => k.id === key.id);
     assert.equal(row.spend_micros, spend);
     assert.equal(row.requests, admitted);
+  });
+
+  it('a rate-card change re-prices the window\'s stored tokens at the next check', async () => {
+    // 12 input + 5 output tokens a request. At 1,000 micros a token a request costs 17,000;
+    // at 500, 8,500. Budget 50,000 micros a day, no fee.
+    const card = (microsPerMtok: number): unknown[] => [
+      { model: '*', tier: '*', input_micros_per_mtok: microsPerMtok, output_micros_per_mtok: microsPerMtok, cache_read_micros_per_mtok: 0, cache_creation_micros_per_mtok: 0 },
+    ];
+    await g.admin.ok('POST', '/groups', { name: 'reprice', rate_card: card(1_000_000_000), limits: [{ metric: 'budget', window: 'day', max: 50_000 }] });
+    const key = await g.admin.mint({ name: 'repriced', group: 'reprice' });
+    const settled = async (tokens: number): Promise<void> => {
+      // Settle runs at the request's finish: wait until the key's window holds the tokens.
+      for (;;) {
+        const u = await g.admin.ok('GET', `/keys/${key.id}/usage`);
+        if (u.tokens >= tokens) return;
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    };
+    for (let i = 1; i <= 3; i++) {
+      assert.equal((await send(key.secret)).status, 200);
+      await settled(17 * i);
+    }
+    // 51,000 spent of 50,000: refused.
+    const over = await send(key.secret);
+    assert.equal(over.status, 429);
+    assert.match(over.text, /insufficient_quota/);
+    // Half the price: the same 51 tokens now cost 25,500, so the next request is admitted.
+    await g.admin.ok('PATCH', '/groups/reprice', { rate_card: card(500_000_000) });
+    assert.equal((await send(key.secret)).status, 200, 'admitted after the price halved');
+    await settled(68);
+    // Back to the old price: 68 tokens cost 68,000, refused again without any new request.
+    await g.admin.ok('PATCH', '/groups/reprice', { rate_card: card(1_000_000_000) });
+    const again = await send(key.secret);
+    assert.equal(again.status, 429);
+    assert.match(again.text, /group:reprice@day/);
+  });
+
+  it('a rate-card change re-prices a key\'s own budget window (max_budget_cents) at the next check', async () => {
+    const card = (microsPerMtok: number): unknown[] => [
+      { model: '*', tier: '*', input_micros_per_mtok: microsPerMtok, output_micros_per_mtok: microsPerMtok, cache_read_micros_per_mtok: 0, cache_creation_micros_per_mtok: 0 },
+    ];
+    // The group only prices; the cap is the key's: 5 cents = 50,000 micros a day.
+    await g.admin.ok('POST', '/groups', { name: 'reprice-key', rate_card: card(1_000_000_000) });
+    const key = await g.admin.mint({ name: 'capped-key', group: 'reprice-key', max_budget_cents: 5, budget_period: 'daily' });
+    const settled = async (tokens: number): Promise<void> => {
+      for (;;) {
+        const u = await g.admin.ok('GET', `/keys/${key.id}/usage`);
+        if (u.tokens >= tokens) return;
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    };
+    for (let i = 1; i <= 3; i++) {
+      assert.equal((await send(key.secret)).status, 200);
+      await settled(17 * i);
+    }
+    const over = await send(key.secret);
+    assert.equal(over.status, 429);
+    assert.match(over.text, /max_budget_cents/);
+    assert.equal((await g.admin.ok('GET', `/keys/${key.id}/usage`)).spend_cents, 5, '51,000 micros shown as 5 cents');
+    await g.admin.ok('PATCH', '/groups/reprice-key', { rate_card: card(500_000_000) });
+    assert.equal((await g.admin.ok('GET', `/keys/${key.id}/usage`)).spend_cents, 2, 'the same tokens re-priced: 25,500 micros');
+    assert.equal((await send(key.secret)).status, 200, 'admitted after the price halved');
   });
 });

@@ -122,7 +122,7 @@ describe('hook admin endpoints', () => {
 
   it('schema: the settings schema round-trips through describe; null when the hook does not answer', async () => {
     const schema = (await f.admin.GET('/hooks/{name}/schema', { params: { path: { name: 'router' } } })).data!;
-    assert.deepEqual(Object.keys((schema.schema as { properties: object }).properties).sort(), ['message', 'mode', 'order', 'rewrite', 'sleep_ms', 'status']);
+    assert.deepEqual(Object.keys((schema.schema as { properties: object }).properties).sort(), ['message', 'mode', 'order', 'rewrite', 'sleep_ms', 'status', 'tap_sleep_ms']);
     assert.equal((await f.admin.GET('/hooks/{name}/schema', { params: { path: { name: 'absent' } } })).data!.schema, null);
   });
 

@@ -47,7 +47,7 @@ describe('shared state across worker threads', () => {
 
     const barrier = new SharedArrayBuffer(8);
     const gate = new Int32Array(barrier);
-    const base = { mode: 'hammer' as const, buffers: main.buffers(), barrier, iterations: ITERATIONS, lane, maxConcurrent: 2, budgetLane, maxRequests: 7_777, counter, wideCounter, histogram, probeGauge, gov, govTag: 7, tokenCap: 25_000, cell, nowSec: NOW_SEC };
+    const base = { mode: 'hammer' as const, buffers: main.buffers(), barrier, iterations: ITERATIONS, lane, maxConcurrent: 2, budgetLane, maxRequests: 7_777, counter, wideCounter, histogram, probeGauge, gov, govTag: 7, tokenCap: 25_000, rollCap: 1_000, cell, nowSec: NOW_SEC };
     const workers = Array.from({ length: WORKERS }, (_, w) => new Worker(FIXTURE, { workerData: { ...base, holderId: workerHolder(w) } satisfies HammerTask }));
     const exits = workers.map((w) => once(w, 'exit'));
     const reports = workers.map((w) => nextMessage<HammerReport>(w));
@@ -73,6 +73,9 @@ describe('shared state across worker threads', () => {
     assert.equal(main.governance.read(main.governance.groupIndex(gov, 2, GOV_REQUESTS), 7), total);
     assert.equal(sum((r) => r.tokenWins), 25_000);
     assert.equal(main.governance.read(main.governance.groupIndex(gov, 2, GOV_TOKENS), 7), 25_000);
+    assert.equal(sum((r) => r.rollOver), 0, 'no rolling window counted past its cap');
+    assert.ok(sum((r) => r.rollWins) <= 4 * 1_000, 'at most the cap in each of the 4 windows');
+    assert.equal(main.governance.read(main.governance.groupIndex(gov, 0, GOV_REQUESTS), 203), 1_000, 'the last window filled to its cap exactly');
     assert.equal(sum((r) => r.probeOverlaps), 0, 'one probe at a time');
     assert.ok(sum((r) => r.probeClaims) > 0);
     assert.equal(main.breakers.probeInFlight(cell), false);
