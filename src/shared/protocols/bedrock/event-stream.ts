@@ -4,11 +4,15 @@
 // reader and writer; the fast paths below write the same bytes and read the same messages with
 // node's native CRC-32 (zlib.crc32) and header bytes built once per event type, and hand any
 // frame they do not fully recognise (a header that is not a string, a bad CRC) to the codec.
-import { crc32 } from 'node:zlib';
+import * as zlib from 'node:zlib';
 import { EventStreamCodec, type Message, type MessageHeaders } from '@smithy/eventstream-codec';
 import { fromUtf8, toUtf8 } from '@smithy/util-utf8';
 import { GatewayError } from '../../errors.js';
 import { translateFastPath } from '../fast-path/switch.js';
+
+/** Native CRC-32 (node 20.15+ and 22.2+); without it the codec does all the work. */
+const crc32: ((data: Uint8Array) => number) | undefined = (zlib as { crc32?: (data: Uint8Array) => number }).crc32;
+const fastFrames = translateFastPath && typeof crc32 === 'function';
 
 export type { Message } from '@smithy/eventstream-codec';
 
@@ -86,7 +90,7 @@ export class EventStreamReader {
   }
 
   private emit(frame: Uint8Array): void {
-    let message: Message | null = translateFastPath ? decodeStringFrame(frame) : null;
+    let message: Message | null = fastFrames ? decodeStringFrame(frame) : null;
     if (message !== null) {
       this.onMessage(message);
       return;
@@ -117,7 +121,7 @@ const EXCEPTION = stringHeader('exception');
 
 /** One `:message-type event` frame with a JSON payload, as converse-stream sends it. */
 export function encodeEventFrame(eventType: string, payloadJson: string): Uint8Array {
-  if (translateFastPath) return encodeFrame(eventHeaderBytes(eventType), payloadJson);
+  if (fastFrames) return encodeFrame(eventHeaderBytes(eventType), payloadJson);
   const headers: MessageHeaders = { ':event-type': stringHeader(eventType), ':content-type': JSON_CONTENT, ':message-type': EVENT };
   return codec.encode({ headers, body: fromUtf8(payloadJson) });
 }
@@ -155,10 +159,10 @@ function encodeFrame(headers: Buffer, payload: string): Uint8Array {
   const out = Buffer.allocUnsafe(length);
   out.writeUInt32BE(length, 0);
   out.writeUInt32BE(headers.length, 4);
-  out.writeUInt32BE(crc32(out.subarray(0, 8)), 8);
+  out.writeUInt32BE(crc32!(out.subarray(0, 8)), 8);
   headers.copy(out, PRELUDE_BYTES);
   out.write(payload, PRELUDE_BYTES + headers.length, payloadBytes, 'utf8');
-  out.writeUInt32BE(crc32(out.subarray(0, length - 4)), length - 4);
+  out.writeUInt32BE(crc32!(out.subarray(0, length - 4)), length - 4);
   return out;
 }
 
@@ -173,7 +177,7 @@ function decodeStringFrame(frame: Uint8Array): Message | null {
   if (length < MIN_FRAME_BYTES || buf.readUInt32BE(0) !== length) return null;
   const headersLength = buf.readUInt32BE(4);
   if (PRELUDE_BYTES + headersLength + 4 > length) return null;
-  if (crc32(buf.subarray(0, 8)) !== buf.readUInt32BE(8) || crc32(buf.subarray(0, length - 4)) !== buf.readUInt32BE(length - 4)) return null;
+  if (crc32!(buf.subarray(0, 8)) !== buf.readUInt32BE(8) || crc32!(buf.subarray(0, length - 4)) !== buf.readUInt32BE(length - 4)) return null;
   const headers: MessageHeaders = {};
   const end = PRELUDE_BYTES + headersLength;
   // The header block as one latin1 string (one native call): each character is one byte, so
