@@ -3,15 +3,20 @@
 // keys and the group are written into a sqlite store before the gateway boots (so no admin
 // round trip per key), and the bearer secret is signed here at import, so a scenario's request
 // headers can name it. Everything lives in one temp folder, removed when the bench exits.
-import { createHash, generateKeyPairSync, sign } from 'node:crypto';
+// The shared stores (postgres, valkey) get a schema / key prefix of their own per scenario,
+// seeded and dropped by a child process (store-seed.ts) since gatewayConfig is synchronous.
+import { createHash, generateKeyPairSync, randomBytes, sign } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import type { GatewayConfigFiles, Scenario, ScenarioRequest } from './scenario.js';
 import { OPENAI_NONSTREAM_REQUEST } from './request-bodies.js';
 import { SqliteStore } from '../src/main/store/sqlite.js';
 import type { GroupRecord, KeyRecord } from '../src/main/store/records.js';
+import type { BenchStoreSettings } from './store-seed.js';
 
 const { privateKey } = generateKeyPairSync('ed25519');
 const SIGNING_PEM = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
@@ -56,20 +61,58 @@ const GROUP: GroupRecord = {
 };
 
 let dirs: string[] = [];
+/** Shared-store schemas / key prefixes this bench made, dropped at exit. */
+let sharedStores: Array<{ module: SharedStoreModule; settings: BenchStoreSettings }> = [];
 process.once('exit', () => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
   dirs = [];
+  for (const s of sharedStores) runSeed(['drop', s.module, JSON.stringify(s.settings)]);
+  sharedStores = [];
 });
 
+export type BenchStoreModule = 'memory' | 'sqlite' | 'postgres' | 'valkey';
+type SharedStoreModule = 'postgres' | 'valkey';
+export const BENCH_POSTGRES_URL = process.env.GATEWAY_BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+export const BENCH_VALKEY_URL = process.env.GATEWAY_BENCH_VALKEY_URL ?? 'redis://127.0.0.1:6379';
+const SEED_SCRIPT = fileURLToPath(new URL('./store-seed.js', import.meta.url));
+
+function runSeed(args: string[]): void {
+  const done = spawnSync(process.execPath, [SEED_SCRIPT, ...args], { stdio: ['ignore', 'inherit', 'pipe'], encoding: 'utf8' });
+  if (done.status !== 0) throw new Error(`bench store ${args[0]} (${args[1]}) failed: ${done.stderr.trim()}`);
+}
+
+/** A fresh schema (postgres) or key prefix (valkey) holding `records`; dropped when the bench exits. */
+function sharedStore(module: SharedStoreModule, dir: string, records: { keys: KeyRecord[]; groups: GroupRecord[] }): Record<string, unknown> {
+  const suffix = randomBytes(5).toString('hex');
+  const settings: BenchStoreSettings =
+    module === 'postgres' ? { url: BENCH_POSTGRES_URL, schema: `gw_bench_${suffix}` } : { url: BENCH_VALKEY_URL, key_prefix: `gw-bench-${suffix}:` };
+  const recordsPath = join(dir, 'records.json');
+  writeFileSync(recordsPath, JSON.stringify(records));
+  sharedStores.push({ module, settings });
+  runSeed(['seed', module, JSON.stringify(settings), recordsPath]);
+  rmSync(recordsPath, { force: true });
+  return { ...settings };
+}
+
 /**
- * Turns the bench config into a governed one: keys chain, sqlite store seeded with the bench
- * group and key plus `extraKeys` more keys (bound to no group), metering on.
+ * Turns the bench config into a governed one: keys chain, a store (sqlite unless `store` says
+ * postgres or valkey) seeded with the bench group and key plus `extraKeys` more keys (bound to
+ * no group), metering on. memory cannot be seeded before boot: use `meteredOpenGateway`.
  */
-export function governGateway(files: GatewayConfigFiles, extraKeys = 0): void {
+export function governGateway(files: GatewayConfigFiles, extraKeys = 0, store: Exclude<BenchStoreModule, 'memory'> = 'sqlite'): void {
   const dir = mkdtempSync(join(tmpdir(), 'gw-bench-gov-'));
   dirs.push(dir);
   const pemPath = join(dir, 'signing-key.pem');
   writeFileSync(pemPath, SIGNING_PEM, { mode: 0o600 });
+  const gateway = files.gateway;
+  gateway.auth = { chain: ['keys'], signing_key: { file: pemPath } };
+  gateway.governance = { enabled: true, flush_interval_secs: 5 };
+  if (store !== 'sqlite') {
+    const keys = [keyRecord(BENCH_KEY_ID, BENCH_JTI, GROUP.name)];
+    for (let i = 0; i < extraKeys; i++) keys.push(keyRecord(extraKeyId(i), `j${i}`, null));
+    gateway.store = { module: store, settings: sharedStore(store, dir, { keys, groups: [GROUP] }) };
+    return;
+  }
   const dbPath = join(dir, 'gov.db');
   // The store makes the schema; the rows go in one transaction through better-sqlite3 (a
   // million keys would take minutes as one admin call each).
@@ -80,15 +123,34 @@ export function governGateway(files: GatewayConfigFiles, extraKeys = 0): void {
     db.prepare('INSERT INTO gov_groups (name, record) VALUES (?, ?)').run(GROUP.name, JSON.stringify(GROUP));
     putKey.run(BENCH_KEY_ID, JSON.stringify(keyRecord(BENCH_KEY_ID, BENCH_JTI, GROUP.name)));
     for (let i = 0; i < extraKeys; i++) {
-      const id = `key_${createHash('sha1').update(String(i)).digest('base64url').slice(0, 16)}`;
+      const id = extraKeyId(i);
       putKey.run(id, JSON.stringify(keyRecord(id, `j${i}`, null)));
     }
   })();
   db.close();
-  const gateway = files.gateway;
-  gateway.auth = { chain: ['keys'], signing_key: { file: pemPath } };
   gateway.store = { module: 'sqlite', settings: { path: dbPath } };
+}
+
+function extraKeyId(i: number): string {
+  return `key_${createHash('sha1').update(String(i)).digest('base64url').slice(0, 16)}`;
+}
+
+/**
+ * Scenario 1 on a given store: the open front door (scenario 1's request as is), metering on,
+ * usage flushed to `store` every 5 s. Nothing on the request path touches the store, so the
+ * rows of the four stores should match; the gateway's CPU/req includes the flushes.
+ */
+export function meteredOpenGateway(files: GatewayConfigFiles, store: BenchStoreModule): void {
+  const dir = mkdtempSync(join(tmpdir(), 'gw-bench-store-'));
+  dirs.push(dir);
+  const pemPath = join(dir, 'signing-key.pem');
+  writeFileSync(pemPath, SIGNING_PEM, { mode: 0o600 });
+  const gateway = files.gateway;
+  gateway.auth = { chain: [], signing_key: { file: pemPath } };
   gateway.governance = { enabled: true, flush_interval_secs: 5 };
+  if (store === 'memory') gateway.store = { module: 'memory' };
+  else if (store === 'sqlite') gateway.store = { module: 'sqlite', settings: { path: join(dir, 'store.db') } };
+  else gateway.store = { module: store, settings: sharedStore(store, dir, { keys: [], groups: [] }) };
 }
 
 const DAY_SECS = 86_400;
@@ -138,17 +200,17 @@ export const GOVERNED_REQUEST: ScenarioRequest = {
 
 /** Admission as keys grow: the governed request with `keys` keys in the store, the key table and
  * shared memory. The scenarios of the series differ in the key count only. */
-export function admissionKeysScenario(name: string, keys: number, order: number): Scenario {
+export function admissionKeysScenario(name: string, keys: number, order: number, store: Exclude<BenchStoreModule, 'memory'> = 'sqlite'): Scenario {
   return {
     name,
-    title: `Governed admission with ${keys.toLocaleString('en')} keys (${SHARED_BYTES_PER_KEY} B shared memory per key)`,
+    title: `Governed admission with ${keys.toLocaleString('en')} keys (${SHARED_BYTES_PER_KEY} B shared memory per key)${store === 'sqlite' ? '' : `, ${store} store`}`,
     kind: 'throughput',
     request: GOVERNED_REQUEST,
     targets: ['gateway'],
     connections: 64,
     durationSecs: 5,
     expect: { bodyIncludes: '"choices"' },
-    gatewayConfig: (files) => governGateway(files, keys - 1),
+    gatewayConfig: (files) => governGateway(files, keys - 1, store),
     order,
   };
 }

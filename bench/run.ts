@@ -124,7 +124,7 @@ async function runScenario(
           : await targets.get(kind);
       label = target.label;
       const { measurement: m, besideNote } = await measureRow(mctx, target, { scenario, connections, durationSecs, warmupSecs: opts.warmupSecs });
-      const gatewayNote = kind === 'gateway' && scenario.gatewayNote !== undefined ? await scenario.gatewayNote(target.url) : null;
+      const gatewayNote = kind === 'gateway' && scenario.gatewayNote !== undefined ? await scenario.gatewayNote(target.url, { pid: target.pid, durationSecs, workers: opts.workers, loadCores: mctx.layout.load }) : null;
       const notes = [besideNote, gatewayNote].filter((n): n is string => n !== null);
       const note = notes.length === 0 ? null : notes.join('; ');
       rows.push({ target: kind, label, outcome: 'ok', measurement: m, ...(compare ? { compare: true } : {}), ...(note === null ? {} : { note }) });

@@ -30,11 +30,11 @@ export async function loadScenarios(dir: string = SCENARIOS_DIR): Promise<Scenar
 }
 
 /**
- * The scenarios named (all when `names` is empty); a group name stands for its scenarios, in
- * suite order; an unknown name lists the known ones.
+ * The scenarios named (all but the named-only ones when `names` is empty); a group name stands
+ * for its scenarios, in suite order; an unknown name lists the known ones.
  */
 export function selectScenarios(all: readonly Scenario[], names: readonly string[]): Scenario[] {
-  if (names.length === 0) return [...all];
+  if (names.length === 0) return all.filter((s) => s.namedOnly !== true);
   const byName = new Map(all.map((s) => [s.name, s]));
   return names.flatMap((n) => {
     const s = byName.get(n);

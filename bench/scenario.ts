@@ -39,6 +39,27 @@ export interface GatewayConfigFiles {
   providers: Record<string, unknown>;
 }
 
+/** What `gatewayNote` is told about the row it annotates, beyond the gateway's URL. */
+export interface NoteRow {
+  pid: number;
+  /** The row's measured seconds (--duration or the scenario's). */
+  durationSecs: number;
+  /** Gateway worker threads (--workers). */
+  workers: number;
+  /** The cores wrk runs on (null when unpinned): a load the note drives belongs there too. */
+  loadCores: readonly number[] | null;
+}
+
+/** What a `beside` load is told about the gateway row it runs beside. */
+export interface BesideTarget {
+  url: string;
+  adminUrl: string;
+  /** The gateway process, for samplers that read /proc (the soak). */
+  pid: number;
+  /** The measured run's length: a sampler sizes its interval from it. */
+  durationSecs: number;
+}
+
 export interface Scenario {
   /** Unique, used by `--scenario`. Lower-case words joined by dashes. */
   name: string;
@@ -66,13 +87,18 @@ export interface Scenario {
    * Asked after each gateway row is measured, with the gateway's base URL: a one-line note for
    * the report (e.g. a share read from GET /stats), or null for none.
    */
-  gatewayNote?: (gatewayUrl: string) => Promise<string | null>;
+  gatewayNote?: (gatewayUrl: string, row: NoteRow) => Promise<string | null>;
   /**
    * A second load run beside the gateway row's measured run (not its warmup), from the bench
    * process: started just before wrk, `stop` aborted when wrk ends; it resolves to a one-line
    * note for the report (its own figures). The row's req/s is then the data plane under it.
    */
-  beside?: (gateway: { url: string; adminUrl: string }, stop: AbortSignal) => Promise<string>;
+  beside?: (gateway: BesideTarget, stop: AbortSignal) => Promise<string>;
+  /**
+   * Left out of the suite (no --scenario): long or machine-filling runs (soak, overload) run
+   * only when named.
+   */
+  namedOnly?: boolean;
   /**
    * The scenario this one varies (e.g. the same request without the gate): when both run in one
    * invocation, the report gives this gateway row's req/s ratio and added p50/p99 against it.

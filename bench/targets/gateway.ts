@@ -15,6 +15,9 @@ import { TargetUnavailable, upstreamOf, type RunningTarget, type TargetContext }
 
 /** The build under test; `BENCH_GATEWAY_CLI` points at another build's cli.js (bench/ab.ts uses it). */
 export const GATEWAY_CLI = process.env.BENCH_GATEWAY_CLI ?? join(DIST_DIR, 'src/cli.js');
+/** Node flags for the gateway process only, space-separated (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`:
+ * NODE_OPTIONS refuses --cpu-prof, and would profile every process of the run). */
+const GATEWAY_NODE_ARGS = (process.env.BENCH_GATEWAY_NODE_ARGS ?? '').split(' ').filter((a) => a !== '');
 
 export interface GatewayConfigOptions {
   listenPort: number;
@@ -74,7 +77,7 @@ export async function startGateway(ctx: TargetContext, customize?: (files: Gatew
   validateConfig(cliPath, configPath);
 
   const logFile = join(dir, 'gateway.log');
-  const nodeArgs = ctx.gcTrace === true ? [GC_TRACE_FLAG] : [];
+  const nodeArgs = ctx.gcTrace === true ? [...GATEWAY_NODE_ARGS, GC_TRACE_FLAG] : GATEWAY_NODE_ARGS;
   const child = ctx.children.spawn('gateway', process.execPath, [...nodeArgs, cliPath, '--config', configPath], { cpus: ctx.layout.proxy, logFile });
   const url = `http://127.0.0.1:${port}`;
   await waitUntilAnswering(child, { url: `${url}/healthz`, status: 200, timeoutMs: 30_000 });

@@ -12,7 +12,8 @@ import { ConfigState } from './config-state.js';
 import { WorkerPool } from './workers.js';
 import { UsageLedger } from './usage/ledger.js';
 import { openStore, peerPollIntervalMs } from './store/open.js';
-import { PeerSync } from './store/peer-sync.js';
+import { PeerSync, hasChangeFeed } from './store/peer-sync.js';
+import { ConfigShare } from './store/config-share.js';
 import { GovernanceService } from './governance/service.js';
 import { IdentityService } from './identity/service.js';
 import { SignInFlow } from './identity/sign-in.js';
@@ -61,6 +62,8 @@ export async function boot(opts: BootOptions): Promise<void> {
     process.stderr.write('gateway: cannot start: auth.chain names "keys" but auth.signing_key is not a usable ed25519 private key (PKCS#8 PEM)\n');
     process.exit(1);
   }
+  // Several nodes: the change version before the records are read, so the first poll skips a full re-read when nothing changed since.
+  const loadedVersion = hasChangeFeed(store) ? await store.changeVersion().catch(() => -1) : -1;
   await governance.load();
   governance.ledger = ledger;
   governance.snapshots.start(flushIntervalMs);
@@ -99,7 +102,8 @@ export async function boot(opts: BootOptions): Promise<void> {
   };
   await workers.start(state.compiled);
   // A shared store: what another node's admin calls change reaches this node's workers.
-  const peers = store.module === 'postgres' || store.module === 'valkey' ? new PeerSync(store, governance, log, peerPollIntervalMs(config.store)) : null;
+  const peers = hasChangeFeed(store) ? new PeerSync(store, governance, log, peerPollIntervalMs(config.store), new ConfigShare(store, state, workers, log)) : null;
+  peers?.loadedAt(loadedVersion);
   await peers?.start();
   const health = new HealthScheduler(() => state.compiled, shared, workers, log);
   health.start();

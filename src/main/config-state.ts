@@ -7,6 +7,7 @@ import type { CompiledConfig, SlotAssigner } from '../shared/config/compiled.js'
 import type { Logger } from '../shared/log.js';
 import type { LoadResult } from './config/load.js';
 import { compileConfig } from './config/compile.js';
+import { setEgressPolicy } from '../shared/egress/policy.js';
 import { ConfigTaskPool } from './config/config-task-pool.js';
 import type { ConfigDiff } from './config/config-tasks.js';
 import { updateOverlay } from './config/overlay-writer.js';
@@ -25,6 +26,8 @@ export interface MutationBy {
   principal: string;
   summary?: string;
   expectedVersion?: number;
+  /** Applied because another node published it (not published again). */
+  fromPeer?: boolean;
 }
 
 export class ConfigState {
@@ -33,6 +36,12 @@ export class ConfigState {
   readonly versions = new ConfigVersions();
   private readonly tasks = new ConfigTaskPool();
   private queue: Promise<unknown> = Promise.resolve();
+  /**
+   * Set on a shared store (store/config-share.ts): an API change of the live document (apply,
+   * rollback, admin-auth, hooks) is published for the other nodes. Reload is not: it re-reads
+   * this node's own files.
+   */
+  share: ((document: Record<string, unknown>) => Promise<void>) | null = null;
 
   constructor(
     public loaded: LoadResult,
@@ -42,6 +51,7 @@ export class ConfigState {
     private readonly log: Logger,
   ) {
     this.compiled = compileConfig(loaded, slots, 0, safeMode);
+    setEgressPolicy(this.compiled.egress);
     growShared(this.compiled.sabBytes);
     this.record(0, 'boot', `boot (config from the ${loaded.configSource})`);
   }
@@ -67,7 +77,9 @@ export class ConfigState {
     return this.exclusive(async () => {
       if (by.expectedVersion !== undefined && by.expectedVersion !== this.version) return this.conflict();
       const loaded = await this.tasks.load(this.loaded.configPath, this.safeMode, document);
-      return this.adopt(workers, loaded, by.principal, by.summary ?? 'config apply');
+      const outcome = await this.adopt(workers, loaded, by.principal, by.summary ?? 'config apply');
+      if (by.fromPeer !== true) await this.publish(outcome);
+      return outcome;
     });
   }
 
@@ -85,7 +97,9 @@ export class ConfigState {
       const record = this.versions.get(version);
       if (record === undefined) return undefined;
       const loaded = await this.tasks.load(this.loaded.configPath, this.safeMode, record.document);
-      return this.adopt(workers, loaded, principal, `rollback to version ${version}`);
+      const outcome = await this.adopt(workers, loaded, principal, `rollback to version ${version}`);
+      await this.publish(outcome);
+      return outcome;
     });
   }
 
@@ -97,6 +111,7 @@ export class ConfigState {
       const loaded = await this.tasks.load(this.loaded.configPath, this.safeMode, document);
       const outcome = await this.adopt(workers, loaded, principal, `admin-auth: [${modules.join(', ')}]`);
       if (outcome.applied) await this.writeOverlay((overlay) => (overlay.admin_auth = { modules }));
+      await this.publish(outcome);
       return outcome;
     });
   }
@@ -113,6 +128,7 @@ export class ConfigState {
       const loaded = await this.tasks.load(this.loaded.configPath, this.safeMode, document);
       const outcome = await this.adopt(workers, loaded, principal, summary);
       if (outcome.applied && this.loaded.overlayPath !== null) await this.writeOverlay((overlay) => (overlay.config = document));
+      await this.publish(outcome);
       return outcome;
     });
   }
@@ -145,6 +161,14 @@ export class ConfigState {
     await updateOverlay(this.loaded.overlayPath, change);
   }
 
+  /** Hands the live document to the other nodes; a store that cannot take it is logged (this node keeps it). */
+  private async publish(outcome: ApplyOutcome): Promise<void> {
+    if (!outcome.applied || this.share === null) return;
+    await this.share(this.currentDocument()).catch((err: Error) => {
+      this.log.warn({ err: err.message, config_version: outcome.version }, 'config applied here but not published to the other nodes (the store is unavailable)');
+    });
+  }
+
   private conflict(): ApplyOutcome {
     return { applied: false, version: this.version, errors: [], conflict: true };
   }
@@ -161,6 +185,7 @@ export class ConfigState {
     const compiled = compileConfig(loaded, this.slots, version, this.safeMode);
     this.growShared(compiled.sabBytes);
     await workers.apply(compiled);
+    setEgressPolicy(compiled.egress);
     this.version = version;
     this.loaded = loaded;
     this.compiled = compiled;

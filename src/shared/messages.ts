@@ -97,7 +97,11 @@ export interface KeyUsageRecord {
 const packr = new Packr({ structuredClone: false, useRecords: false });
 
 export function encodeMessage(msg: MainToWorker | WorkerToMain): Uint8Array {
-  return packr.pack(msg);
+  const packed = packr.pack(msg);
+  // pack() answers a view into packr's reused buffer, which keeps the size of the largest
+  // message ever packed (MBs after a 100k-key gov-state), and postMessage clones a view's whole
+  // buffer: without this copy every later message, a one-key gov-update included, would carry MBs.
+  return packed.byteLength === packed.buffer.byteLength ? packed : new Uint8Array(packed);
 }
 
 export function decodeMessage<T extends MainToWorker | WorkerToMain>(bytes: Uint8Array): T {

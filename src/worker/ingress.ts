@@ -27,6 +27,10 @@ export interface IngressHandlers {
   onUnsupportedEncoding(routeIndex: number, params: string[], res: ClientResponse, encoding: string): void;
   /** A data-plane request arrived while this worker drains. */
   onDraining(routeIndex: number, params: string[], res: ClientResponse): void;
+  /** The in-flight limit (read per request: an apply may change it). */
+  maxInflight(): number;
+  /** A data-plane request over the in-flight limit: 503 + Retry-After in the route's protocol. */
+  onShed(routeIndex: number, params: string[], res: ClientResponse): void;
   /** GET /healthz: true when any lane is usable. */
   healthy(): boolean;
   /**
@@ -341,6 +345,11 @@ function readRequest(routeIndex: number, paramCount: number, res: HttpResponse, 
   const contentLength = Number(req.getHeader('content-length') || '0');
 
   if (refusedAtTheDoor(routeIndex, params, client, req.getHeader('content-encoding'), handlers)) return;
+  // Over the in-flight limit (this request counted): shed before the body is parsed.
+  if (inflight > handlers.maxInflight()) {
+    shed(routeIndex, params, client, res, contentLength, req.getHeader('transfer-encoding') !== '', handlers);
+    return;
+  }
   const cap = handlers.maxBodyBytes();
   if (contentLength > cap) {
     client.closeOnEnd = true;
@@ -375,6 +384,24 @@ function readRequest(routeIndex: number, paramCount: number, res: HttpResponse, 
 }
 
 const EMPTY = Buffer.alloc(0);
+
+/** A shed request's body is read and dropped when it is small, so the connection stays open. */
+const SHED_DRAIN_MAX_BYTES = 64 * 1024;
+
+function shed(routeIndex: number, params: string[], client: UwsClientResponse, res: HttpResponse, contentLength: number, chunked: boolean, handlers: IngressHandlers): void {
+  if (chunked || contentLength > SHED_DRAIN_MAX_BYTES) {
+    client.closeOnEnd = true;
+    handlers.onShed(routeIndex, params, client);
+    return;
+  }
+  if (contentLength === 0) {
+    handlers.onShed(routeIndex, params, client);
+    return;
+  }
+  res.onData((_chunk, isLast) => {
+    if (isLast) handlers.onShed(routeIndex, params, client);
+  });
+}
 
 /**
  * Refusals made before the body is read (so the connection closes after the answer): a

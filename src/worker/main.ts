@@ -26,10 +26,13 @@ import { anyLaneUsable, statsView } from '../shared/routing/lane-view.js';
 import { CODECS } from '../shared/protocols/index.js';
 import { handleBodyTooLarge, handleRequest, type PipelineDeps } from './pipeline/handle.js';
 import { handleListing } from './listing/handle-listing.js';
-import { handleDraining, handleMethodNotAllowed, handleRouteNotFound, handleUnsupportedEncoding } from './pipeline/edge-errors.js';
+import { handleDraining, handleMethodNotAllowed, handleRouteNotFound, handleShed, handleUnsupportedEncoding } from './pipeline/edge-errors.js';
+import { SHED_RETRY_AFTER_SECS, ShedState } from './overload/inflight-limit.js';
+import { markShedding } from './overload/stats-overload.js';
 import type { WorkerBootData } from './boot-data.js';
 import { HookConnections } from './hooks/hook-connections.js';
 import { RequestLogBuffer } from './hooks/request-log-buffer.js';
+import { setEgressPolicy } from '../shared/egress/policy.js';
 
 const data = workerData as WorkerBootData;
 const port = parentPort!;
@@ -59,6 +62,7 @@ const metricsEndpoint = new MetricsEndpoint(new MetricsExposition(shared, keyTab
 
 let runtime: Runtime | null = null;
 let ingress: Ingress | null = null;
+const shedding = new ShedState();
 
 const deps: PipelineDeps = {
   runtime: () => runtime!,
@@ -79,13 +83,18 @@ function statsPage(caller: MetricsCaller): StatsPage | Promise<StatsPage> {
 }
 
 function statsSnapshot(): StatsPage {
-  return { status: 200, contentType: 'application/json', body: JSON.stringify(statsView(shared, runtime!.config, Date.now())) };
+  const now = Date.now();
+  const view = statsView(shared, runtime!.config, now) as Record<string, unknown>;
+  const limit = shedding.limit(runtime!.config.limits.maxInflightPerWorker);
+  markShedding(view, { sheddingNow: shedding.sheddingAt(now), inflight: ingress?.inflight() ?? 0, limit, shed: shedding.shed });
+  return { status: 200, contentType: 'application/json', body: JSON.stringify(view) };
 }
 
 const STATS_REFUSAL = CODECS.openai.encodeError('unauthorized', 'a valid key is required to read /stats');
 const STATS_REFUSED: StatsPage = { status: STATS_REFUSAL.status, contentType: 'application/json', body: STATS_REFUSAL.body };
 
 async function applyConfig(msg: Extract<MainToWorker, { t: 'config' }>): Promise<void> {
+  setEgressPolicy(msg.config.egress);
   const next = new Runtime(msg.config, origins, log, runtime, hookConnections.sync(msg.config.hooks), shared);
   keyVerifier.configure(msg.config.auth.keyVerifyPem, msg.config.governance.keyCacheEntries);
   oidcChain.configure(msg.config);
@@ -105,6 +114,11 @@ async function applyConfig(msg: Extract<MainToWorker, { t: 'config' }>): Promise
       onMethodNotAllowed: (res, routeIndex, method, path, allow) => handleMethodNotAllowed(res, runtime!, routeIndex, method, path, allow),
       onUnsupportedEncoding: (routeIndex, params, res, encoding) => handleUnsupportedEncoding(res, runtime!, routeIndex, params, encoding),
       onDraining: (routeIndex, params, res) => handleDraining(res, runtime!, routeIndex, params),
+      maxInflight: () => shedding.limit(runtime!.config.limits.maxInflightPerWorker),
+      onShed: (routeIndex, params, res) => {
+        shedding.record(Date.now());
+        handleShed(res, runtime!, routeIndex, params, SHED_RETRY_AFTER_SECS);
+      },
       healthy: () => anyLaneUsable(shared, runtime!.config, Date.now()),
       stats: (caller) => statsPage(caller),
       metrics: (caller) => metricsEndpoint.serve(runtime!.config, caller),

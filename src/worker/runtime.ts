@@ -87,7 +87,7 @@ export class Runtime {
   ) {
     origins.configure(config.upstream);
     this.providers = config.providers.map(
-      (p) => new ProviderRuntime(p, origins.get(p.origin), createUpstreamAuth(p, log)),
+      (p) => new ProviderRuntime(p, origins.get(p.origin, p.allowMetadataHosts), createUpstreamAuth(p, log)),
     );
     for (const p of this.providers) this.providersByName.set(p.compiled.name, p);
     this.lanes = config.lanes.map((l, i) => new LaneRuntime(i, l, this.providers[l.provider]!));

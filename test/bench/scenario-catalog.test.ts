@@ -26,6 +26,16 @@ test('selectScenarios keeps the order asked for and names the known ones on a ty
   assert.throws(() => selectScenarios(all, ['nope']), /unknown scenario "nope"; known: .*openai-nonstream/);
 });
 
+test('named-only scenarios (soak, overload-5x) are left out of the suite and run when named', async () => {
+  const all = await loadScenarios();
+  const suite = selectScenarios(all, []).map((s) => s.name);
+  for (const n of ['soak', 'overload-5x']) {
+    assert.ok(!suite.includes(n), `${n} is not in the default suite`);
+    assert.deepEqual(selectScenarios(all, [n]).map((s) => s.name), [n]);
+  }
+  assert.ok(suite.includes('openai-nonstream'));
+});
+
 test('checkScenario names the file and the bad field', () => {
   const good = { name: 'x-y', title: 't', kind: 'throughput', request: { method: 'POST', path: '/v1/x' }, targets: ['mock'], connections: 64, durationSecs: 5 };
   assert.equal(checkScenario(good, 'x.js').name, 'x-y');

@@ -6,6 +6,7 @@
 import createClient from 'openapi-fetch';
 import type { paths } from './generated/admin-api.js';
 import { checkAdminResponse } from './admin-contract.js';
+import { registerIssuedSecrets, registerSecret, scanText } from './secret-scan.js';
 
 export type { paths, components } from './generated/admin-api.js';
 
@@ -27,6 +28,7 @@ export interface RecordedResponse {
 export function adminClient(adminUrl: string, opts: AdminClientOptions = {}) {
   const secrets = new Set(opts.secrets ?? []);
   for (const s of [opts.token, opts.bearer]) if (s !== undefined && s !== '') secrets.add(s);
+  for (const s of secrets) registerSecret(s);
   const received: RecordedResponse[] = [];
   const headers: Record<string, string> = {};
   if (opts.token !== undefined) headers['x-admin-token'] = opts.token;
@@ -41,8 +43,12 @@ export function adminClient(adminUrl: string, opts: AdminClientOptions = {}) {
     for (const secret of secrets) {
       if (text.includes(secret)) throw new Error(`an admin response carries a secret: ${method} ${path} ${res.status}`);
     }
+    // The run-wide scan too: every secret configured or minted so far, not only this client's.
+    scanText(`admin response ${method} ${path} ${res.status}`, text);
     const body: unknown = text === '' ? undefined : JSON.parse(text);
     checkAdminResponse(method, path, res.status, body);
+    // A mint or rotate hands a secret out once: from now on no log line or response may carry it.
+    registerIssuedSecrets(body);
     received.push({ method, path, status: res.status, body });
     return new Response(text, { status: res.status, headers: res.headers });
   };
@@ -54,6 +60,7 @@ export function adminClient(adminUrl: string, opts: AdminClientOptions = {}) {
     /** Add a secret the test created (a minted key, a TLS key's text...). */
     addSecret(secret: string): void {
       secrets.add(secret);
+      registerSecret(secret);
     },
   });
 }

@@ -1,9 +1,11 @@
 // A TCP proxy on 127.0.0.1 whose faults the test sets: `pass` forwards, `cut` drops every
 // connection and refuses new ones (the store gone), `delay` holds each chunk for `delayMs`,
 // `reset` resets the open connections once (RST) and goes on forwarding new ones.
+// `drop-replies` forwards what the client sends and drops what the server answers: the server
+// commits, the client never hears it (a COMMIT whose reply is lost).
 import net from 'node:net';
 
-export type FaultMode = 'pass' | 'cut' | 'delay';
+export type FaultMode = 'pass' | 'cut' | 'delay' | 'drop-replies';
 
 export interface FaultProxy {
   port: number;
@@ -17,10 +19,10 @@ export async function startFaultProxy(targetPort: number, targetHost = '127.0.0.
   let mode: FaultMode = 'pass';
   let delayMs = 0;
   const open = new Set<net.Socket>();
-  const relay = (from: net.Socket, to: net.Socket): void => {
+  const relay = (from: net.Socket, to: net.Socket, replies: boolean): void => {
     from.on('data', (chunk) => {
       if (mode === 'delay') setTimeout(() => to.write(chunk), delayMs);
-      else if (mode === 'pass') to.write(chunk);
+      else if (mode === 'pass' || (mode === 'drop-replies' && !replies)) to.write(chunk);
     });
     from.on('close', () => to.destroy());
     from.on('error', () => to.destroy());
@@ -35,8 +37,8 @@ export async function startFaultProxy(targetPort: number, targetHost = '127.0.0.
     open.add(upstream);
     client.on('close', () => open.delete(client));
     upstream.on('close', () => open.delete(upstream));
-    relay(client, upstream);
-    relay(upstream, client);
+    relay(client, upstream, false);
+    relay(upstream, client, true);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as net.AddressInfo).port;

@@ -1,11 +1,12 @@
 // Starts the real gateway process (dist/src/cli.js) on loopback ports with a config written
 // to a temp dir, and stops it. Tests talk to it over HTTP only.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { freePort } from './ports.js';
+import { registerConfigSecrets, registerEnvSecrets, watchText } from './secret-scan.js';
 
 export const CLI = join(process.cwd(), 'dist', 'src', 'cli.js');
 
@@ -28,6 +29,8 @@ export function writeConfig(config: Record<string, unknown>, providers: Record<s
   const configPath = join(dir, 'gateway.yaml');
   writeFileSync(configPath, stringify({ providers_file: 'providers.yaml', ...config }));
   writeFileSync(join(dir, 'providers.yaml'), stringify({ providers }));
+  registerConfigSecrets(config);
+  registerConfigSecrets(providers);
   return { dir, configPath };
 }
 
@@ -117,6 +120,9 @@ async function startGatewayOnce(
   writeFileSync(files.configPath, stringify(doc));
   if (opts.overlay !== undefined) writeFileSync(join(files.dir, opts.overlay.file), JSON.stringify({ config: opts.overlay.config(doc) }));
 
+  // The config as the gateway will read it (a test may have rewritten the file), and the env.
+  registerConfigSecrets(doc, { ...process.env, ...opts.env });
+  registerEnvSecrets(opts.env);
   const proc = spawn(process.execPath, [CLI, '--config', files.configPath, ...(opts.args ?? [])], {
     env: { ...process.env, GATEWAY_LOG_LEVEL: 'info', ...opts.env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -129,6 +135,9 @@ async function startGatewayOnce(
   };
   proc.stdout!.on('data', onData);
   proc.stderr!.on('data', onData);
+  // Every line the gateway writes is scanned for every secret of the run when the file's tests end.
+  watchText(`gateway log (${files.configPath})`, () => output);
+  watchLogFiles(files.dir);
   const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
 
   const waitForLog = (text: string, timeoutMs = 15_000): Promise<void> =>
@@ -167,6 +176,26 @@ async function startGatewayOnce(
     }),
   ]);
   return gateway;
+}
+
+/** Log files the gateway writes in its config dir (request-log file sinks): scanned at the end. */
+function watchLogFiles(dir: string): void {
+  watchText(`log files in ${dir}`, () => {
+    let text = '';
+    const walk = (d: string): void => {
+      for (const e of readdirSync(d, { withFileTypes: true })) {
+        const p = join(d, e.name);
+        if (e.isDirectory()) walk(p);
+        else if (/\.(log|jsonl|ndjson)$/.test(e.name)) text += readFileSync(p, 'utf8');
+      }
+    };
+    try {
+      walk(dir);
+    } catch {
+      // removed already
+    }
+    return text;
+  });
 }
 
 /** Runs the CLI to completion (for --validate and boot failures). */

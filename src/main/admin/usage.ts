@@ -2,7 +2,8 @@
 import type { AdminContext } from './context.js';
 import { AdminError, type AdminRoute } from './route.js';
 import { UsageQuery, UsageView } from '../governance/schemas.js';
-import { buildUsageView, usageDay } from '../usage/usage-view.js';
+import { BY_KEY_MAX, buildUsageView, usageDay } from '../usage/usage-view.js';
+import type { KeyUsageSummary } from '../usage/usage-summary.js';
 import type { RateEntry } from '../../shared/governance/pricing.js';
 
 export const usageRoutes: AdminRoute<AdminContext>[] = [
@@ -21,10 +22,17 @@ export const usageRoutes: AdminRoute<AdminContext>[] = [
       const gov = ctx.governance;
       const settings = ctx.config.loaded.config?.governance;
       const currency = settings?.currency ?? 'USD';
-      // Aggregations are empty when governance is disabled (spec).
-      const rows = gov.enabled() ? [...(await gov.store.keyUsageForDay(day)), ...(gov.ledger?.pendingKeyRows(day) ?? [])] : [];
       const prices = (settings?.prices ?? []) as RateEntry[];
-      const view = buildUsageView(day, rows, prices, currency, (id) => gov.keys.get(id)?.name ?? null, nowSec);
+      // Aggregations are empty when governance is disabled (spec).
+      let summary: KeyUsageSummary = { byModel: [], topKeys: [], truncated: false };
+      if (gov.enabled()) {
+        // What this node metered but has not flushed yet goes to the store first, so the store
+        // aggregates everything (a failed flush keeps its rows for the next one, and this read
+        // shows the stored part).
+        await gov.ledger?.flush();
+        summary = await gov.store.keyUsageSummary(day, prices, BY_KEY_MAX);
+      }
+      const view = buildUsageView(day, summary, currency, (id) => gov.keys.get(id)?.name ?? null, nowSec);
       return { status: 200, body: view };
     },
   },

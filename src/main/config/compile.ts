@@ -51,7 +51,12 @@ export function compileConfig(result: LoadResult, slots: SlotAssigner, version: 
     version,
     safeMode,
     listen: parseListenAddress(config.listen),
-    limits: { maxBodyBytes: advanced.max_body_bytes, translateBodyCapBytes: advanced.translate_body_cap_bytes },
+    limits: { maxBodyBytes: advanced.max_body_bytes, translateBodyCapBytes: advanced.translate_body_cap_bytes, maxInflightPerWorker: advanced.max_inflight_per_worker ?? 0 },
+    egress: {
+      blocked: [...config.security.blocked_metadata_hosts],
+      allowed: [...config.security.allow_metadata_hosts],
+      allowAll: config.security.allow_all_metadata,
+    },
     upstream: {
       http1Only: overrides.upstreamHttp1Only ?? advanced.upstream_http1_only,
       h2PriorKnowledge: overrides.upstreamH2PriorKnowledge ?? advanced.upstream_h2_prior_knowledge,
@@ -128,6 +133,7 @@ function compileProvider(name: string, provider: Provider, secrets: ResolvedSecr
     auth: compileAuth(provider.auth, url.hostname, (field) => secrets.get(`${authPath}.${field}`) ?? ''),
     headers: { ...provider.headers },
     missingKey,
+    allowMetadataHosts: [...(provider.allow_metadata_hosts ?? [])],
   };
 }
 

@@ -12,6 +12,7 @@ import { checkDeployment } from './deployment-checks.js';
 import type { LoadContext, ProcessOverrides } from './load-result.js';
 import { checkProviderCredentials, checkProviders } from './provider-checks.js';
 import { checkReferences } from './references.js';
+import { checkEgressUrls } from './egress-checks.js';
 import { resolveSecrets } from './secrets.js';
 import { field, stringsOf } from './shape.js';
 import { checkTls } from './tls-check.js';
@@ -39,6 +40,7 @@ export async function evaluate(rawConfig: unknown, rawCatalog: unknown, override
   checkDeployment(config, ctx);
   checkReferences(config, catalog, ctx);
   checkProviders(catalog, metadataPolicy(config), ctx);
+  checkEgressUrls(config, catalog, metadataPolicy(config), ctx);
   checkUpstreamFlags(config, overrides, ctx);
 
   const sites = [...findSecretSites(DeploymentConfig, config), ...(catalog === undefined ? [] : findSecretSites(ProviderCatalog, catalog))];

@@ -1,9 +1,13 @@
 // The governance counters in shared memory are saved to the store on the flush interval and
 // at shutdown, and restored at boot, so limits survive a restart: a crash loses at most one
 // flush interval of counting. Only records that changed since the last save are written.
+// On a store several nodes share, the same flush first reconciles the counters with the fleet
+// (fleet-reconcile.ts).
 import type { Logger } from '../../shared/log.js';
 import type { CounterRow } from '../store/records.js';
 import type { Store } from '../store/store.js';
+import { hasFleetCounters } from '../store/fleet-counters.js';
+import { FleetReconciler } from './fleet-reconcile.js';
 import type { GovernanceService } from './service.js';
 
 export class CounterSnapshots {
@@ -11,12 +15,16 @@ export class CounterSnapshots {
   private readonly saved = new Map<string, string>();
   private timer: NodeJS.Timeout | null = null;
   private saving: Promise<void> = Promise.resolve();
+  /** Set on a store several nodes share. */
+  readonly fleet: FleetReconciler | null;
 
   constructor(
     private readonly service: GovernanceService,
     private readonly store: Store,
     private readonly log: Logger,
-  ) {}
+  ) {
+    this.fleet = hasFleetCounters(store) ? new FleetReconciler(service, store, log) : null;
+  }
 
   restore(rows: CounterRow[]): void {
     const { shared, registry, keySlots, groups } = this.service;
@@ -46,6 +54,7 @@ export class CounterSnapshots {
     }
     // Another layout's words cannot be placed: those windows restart from zero.
     if (stale > 0) this.log.warn({ rows: stale }, 'governance counters saved by another record layout were not restored (their windows restart at zero)');
+    this.fleet?.baseline(this.saved.keys());
   }
 
   start(intervalMs: number): void {
@@ -55,7 +64,12 @@ export class CounterSnapshots {
 
   save(): Promise<void> {
     this.saving = this.saving.then(async () => {
-      const rows = this.changedRows();
+      const { shared, keySlots } = this.service;
+      // Only keys a worker marked changed: a save of a million idle keys reads a million flags.
+      const dirty: string[] = [];
+      for (const [id, slot] of keySlots) if (shared.governance.takeKeyDirty(slot)) dirty.push(id);
+      await this.fleet?.flush(dirty);
+      const rows = this.changedRows(dirty);
       if (rows.length === 0) return;
       try {
         await this.store.saveCounters(rows);
@@ -77,6 +91,7 @@ export class CounterSnapshots {
   /** A deleted key's saved counters go with it (the store drops them in the same write). */
   forget(holder: string): void {
     this.saved.delete(holder);
+    this.fleet?.forget(holder);
   }
 
   async stop(): Promise<void> {
@@ -85,7 +100,7 @@ export class CounterSnapshots {
     await this.save();
   }
 
-  private changedRows(): CounterRow[] {
+  private changedRows(dirty: readonly string[]): CounterRow[] {
     const { shared, registry, keySlots, groups } = this.service;
     const rows: CounterRow[] = [];
     const consider = (holder: string, words: string[] | null): void => {
@@ -94,8 +109,10 @@ export class CounterSnapshots {
       if (joined === null ? before === undefined : joined === before) return;
       rows.push({ holder, words });
     };
-    // Only keys a worker marked changed: a save of a million idle keys reads a million flags.
-    for (const [id, slot] of keySlots) if (shared.governance.takeKeyDirty(slot)) consider(`key:${id}`, shared.governance.snapshot(slot, false));
+    for (const id of dirty) {
+      const slot = keySlots.get(id);
+      if (slot !== undefined) consider(`key:${id}`, shared.governance.snapshot(slot, false));
+    }
     for (const name of groups.keys()) consider(`group:${name}`, shared.governance.snapshot(registry.groupSlot(name), true));
     return rows;
   }

@@ -63,6 +63,8 @@ export class GovernanceService {
       this.keySlots.set(k.id, this.registry.allocateKeySlot());
     }
     this.snapshots.restore(records.counters);
+    // Several nodes: the other nodes' spend is in the counters before this node admits anything.
+    await this.snapshots.fleet?.flush([]);
     this.log.info({ keys: this.keys.size, groups: this.groups.size, revoked: this.revocations.size }, 'governance state loaded from the store');
   }
 

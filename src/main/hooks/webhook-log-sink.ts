@@ -3,6 +3,7 @@
 // the pool full is shed and counted. Delivery is best-effort: a failed POST is not retried.
 import { request } from 'undici';
 import { signDelivery } from '../../shared/hooks/webhook-transport.js';
+import { egressAgent } from '../../shared/egress/dispatchers.js';
 
 export interface WebhookSinkOptions {
   url: string;
@@ -31,7 +32,7 @@ export class WebhookLogSink {
       headers['x-gateway-hook-timestamp'] = String(ts);
       headers['x-gateway-hook-signature'] = signDelivery(this.options.secret, ts, body);
     }
-    request(this.options.url, { method: 'POST', headers, body, headersTimeout: this.options.timeoutMs, bodyTimeout: this.options.timeoutMs })
+    request(this.options.url, { dispatcher: egressAgent(), method: 'POST', headers, body, headersTimeout: this.options.timeoutMs, bodyTimeout: this.options.timeoutMs })
       .then((res) => res.body.dump(), () => undefined)
       .finally(() => this.inflight--);
     return true;

@@ -1,5 +1,5 @@
 // The memory store: the default, ephemeral per instance (lost on exit).
-import { Store, accumulateKeyUsage, accumulateUsage, keyUsageKey, usageKey, type BreakerTripRow, type UsageRow } from './store.js';
+import { Store, accumulateKeyUsage, accumulateUsage, keyUsageKey, usageKey, type BreakerTripRow, type FlushBatch, type UsageRow } from './store.js';
 import type { CounterRow, GovernanceRecords, GroupRecord, KeyRecord, KeyUsageRow, Revocation } from './records.js';
 
 export class MemoryStore extends Store {
@@ -10,8 +10,19 @@ export class MemoryStore extends Store {
   private readonly groups = new Map<string, GroupRecord>();
   private readonly revocations = new Map<string, Revocation>();
   private readonly counters = new Map<string, string[]>();
+  /** The last applied seq of each flush stream (a batch at or below it is skipped). */
+  private readonly applied = new Map<string, number>();
 
-  protected async addUsageRows(rows: UsageRow[]): Promise<void> {
+  /** True when the batch is new (and records it); false when it was applied before. */
+  private take(batch: FlushBatch | undefined): boolean {
+    if (batch === undefined) return true;
+    if ((this.applied.get(batch.stream) ?? -1) >= batch.seq) return false;
+    this.applied.set(batch.stream, batch.seq);
+    return true;
+  }
+
+  protected async addUsageRows(rows: UsageRow[], batch?: FlushBatch): Promise<void> {
+    if (!this.take(batch)) return;
     for (const row of rows) {
       const key = usageKey(row);
       const have = this.usage.get(key);
@@ -57,7 +68,8 @@ export class MemoryStore extends Store {
     this.counters.delete(`group:${name}`);
   }
 
-  protected async addKeyUsageRows(rows: KeyUsageRow[]): Promise<void> {
+  protected async addKeyUsageRows(rows: KeyUsageRow[], batch?: FlushBatch): Promise<void> {
+    if (!this.take(batch)) return;
     for (const row of rows) {
       const key = keyUsageKey(row);
       const have = this.keyUsage.get(key);

@@ -47,6 +47,22 @@ CREATE TABLE IF NOT EXISTS audit_writer (
   expires_at_ms BIGINT NOT NULL
 );`,
   },
+  {
+    version: 2,
+    name: 'flush batch ids, fleet counters, change version, shared config',
+    sql: `
+CREATE TABLE IF NOT EXISTS flush_batches (stream TEXT PRIMARY KEY, seq BIGINT NOT NULL, applied_at TIMESTAMPTZ NOT NULL DEFAULT now());
+CREATE SEQUENCE IF NOT EXISTS fleet_change;
+CREATE TABLE IF NOT EXISTS fleet_counters (
+  holder TEXT NOT NULL, value INTEGER NOT NULL, tag INTEGER NOT NULL, count BIGINT NOT NULL,
+  last_delta BIGINT NOT NULL, changed BIGINT NOT NULL,
+  PRIMARY KEY (holder, value)
+);
+CREATE INDEX IF NOT EXISTS fleet_counters_changed ON fleet_counters (changed);
+CREATE TABLE IF NOT EXISTS gov_version (id INTEGER PRIMARY KEY CHECK (id = 1), version BIGINT NOT NULL);
+INSERT INTO gov_version (id, version) VALUES (1, 0) ON CONFLICT (id) DO NOTHING;
+CREATE TABLE IF NOT EXISTS shared_config (id INTEGER PRIMARY KEY CHECK (id = 1), seq BIGINT NOT NULL, origin TEXT NOT NULL, document JSONB NOT NULL);`,
+  },
 ];
 
 /** A fixed advisory-lock key per schema: nodes on other schemas of one database do not wait. */

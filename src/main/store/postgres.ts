@@ -4,18 +4,24 @@
 // whole or not at all. Counts are BIGINT and read back as numbers (exact below 2^53).
 import pg from 'pg';
 import { hostname } from 'node:os';
-import { Store, accumulateKeyUsage, accumulateUsage, keyUsageKey, usageKey, type BreakerTripRow, type UsageRow } from './store.js';
+import { Store, accumulateKeyUsage, accumulateUsage, keyUsageKey, usageKey, type BreakerTripRow, type FlushBatch, type UsageRow } from './store.js';
+import type { CounterDelta, FleetCount, FleetCounters, FleetReconcile } from './fleet-counters.js';
 import type { CounterRow, GovernanceRecords, GroupRecord, KeyRecord, KeyUsageRow, Revocation } from './records.js';
 import type { AuditEntry, AuditWriterHolder, RunHead, StoredAuditEntry } from '../audit/store-records.js';
 import { migrate } from './postgres-schema.js';
 import { holderAlive } from './sqlite-audit.js';
 import type { ConnectionOptions } from 'node:tls';
-import type { ChangeFeed } from './peer-sync.js';
+import type { ChangeFeed, SharedConfig } from './peer-sync.js';
+import type { RateEntry } from '../../shared/governance/pricing.js';
+import type { KeyUsageSummary } from '../usage/usage-summary.js';
+import { summaryOf, usageSummarySql } from './usage-summary-sql.js';
 import { StoreUnavailableError, isPostgresUnavailable } from './store-unavailable.js';
 
 /** One channel for every schema; the payload names the schema, so nodes of other deployments ignore it. */
 const CHANGES_CHANNEL = 'gateway_changes';
-const NOTIFY = `SELECT pg_notify('${CHANGES_CHANNEL}', current_schema())`;
+// The change version moves in the same transaction as the change (a poller that reads it
+// unchanged skips the full re-read); the notification is delivered at commit.
+const NOTIFY = `WITH v AS (UPDATE gov_version SET version = version + 1 RETURNING 1) SELECT pg_notify('${CHANGES_CHANNEL}', current_schema()) FROM v`;
 
 export interface PostgresSettings {
   /** A libpq URL (`postgres://user@host:5432/db`); the password may come separately. */
@@ -47,6 +53,37 @@ ON CONFLICT (day, pool, lane, provider) DO UPDATE SET
   requests = u.requests + excluded.requests,
   truncated = u.truncated + excluded.truncated`;
 
+// A flush batch is recorded unless it (or a later one of its stream) was: no row = applied before.
+const TAKE_BATCH = `
+INSERT INTO flush_batches AS b (stream, seq) VALUES ($1, $2)
+ON CONFLICT (stream) DO UPDATE SET seq = excluded.seq, applied_at = now() WHERE b.seq < excluded.seq
+RETURNING 1`;
+
+/** `sql` (an INSERT ... SELECT ... FROM unnest) run only when batch ($n, $n+1) is new: one statement, so one commit. */
+function once(sql: string, n: number): string {
+  const cte = TAKE_BATCH.replace('$1', () => `$${n}`).replace('$2', () => `$${n + 1}`);
+  return `WITH batch AS (${cte})\n${sql.replace(/\)\nON CONFLICT/, ') WHERE EXISTS (SELECT 1 FROM batch)\nON CONFLICT')}`;
+}
+
+// Adds each delta under its tag: same window adds (never below 0), a newer window starts over,
+// an older one is dropped. Rows are taken in key order so two nodes never lock in opposite orders.
+const FLEET_ADD = `
+INSERT INTO fleet_counters AS f (holder, value, tag, count, last_delta, changed)
+SELECT h, v, t, greatest(d, 0), d, nextval('fleet_change')
+FROM (SELECT * FROM unnest($1::text[], $2::int[], $3::int[], $4::int8[]) AS x(h, v, t, d) ORDER BY h, v) AS sorted
+ON CONFLICT (holder, value) DO UPDATE SET
+  count = CASE WHEN f.tag = excluded.tag THEN greatest(f.count + excluded.last_delta, 0)
+               WHEN ((excluded.tag - f.tag) & 65535) BETWEEN 1 AND 32767 THEN excluded.count
+               ELSE f.count END,
+  tag = CASE WHEN ((excluded.tag - f.tag) & 65535) BETWEEN 1 AND 32767 THEN excluded.tag ELSE f.tag END,
+  last_delta = excluded.last_delta,
+  changed = excluded.changed`;
+
+const FLEET_CHANGED = 'SELECT holder, value, tag, count, changed FROM fleet_counters WHERE changed > $1 ORDER BY changed';
+
+/** Reconciles take this lock for their transaction: change numbers are then in commit order. */
+const FLEET_LOCK = `SELECT pg_advisory_xact_lock(hashtext('gateway-fleet:' || current_schema()))`;
+
 const USAGE_SELECT_DAY = `
 SELECT day, pool, lane, provider, tokens_input AS "tokensInput", tokens_output AS "tokensOutput",
   tokens_cache_read AS "tokensCacheRead", tokens_cache_creation AS "tokensCacheCreation", requests, truncated
@@ -61,6 +98,9 @@ ON CONFLICT (day, key_id, model, provider) DO UPDATE SET
   tokens_cache_read = u.tokens_cache_read + excluded.tokens_cache_read,
   tokens_cache_creation = u.tokens_cache_creation + excluded.tokens_cache_creation,
   requests = u.requests + excluded.requests`;
+
+const USAGE_UPSERT_ONCE = once(USAGE_UPSERT, 11);
+const KEY_USAGE_UPSERT_ONCE = once(KEY_USAGE_UPSERT, 10);
 
 const KEY_USAGE_SELECT_DAY = `
 SELECT day, key_id AS "keyId", model, provider, tokens_input AS "tokensInput", tokens_output AS "tokensOutput",
@@ -78,7 +118,7 @@ RETURNING owner`;
 
 function ignore(): void {}
 
-export class PostgresStore extends Store implements ChangeFeed {
+export class PostgresStore extends Store implements ChangeFeed, FleetCounters {
   readonly module = 'postgres';
   readonly durableAudit = true;
   private readonly pool: pg.Pool;
@@ -115,6 +155,8 @@ export class PostgresStore extends Store implements ChangeFeed {
         let failed: Error | undefined;
         try {
           await migrate(client, this.settings.schema);
+          // Streams are one per node run: those not written for a month are gone for good.
+          await client.query(`DELETE FROM flush_batches WHERE applied_at < now() - interval '30 days'`);
         } catch (err) {
           failed = err as Error;
           throw err;
@@ -173,7 +215,7 @@ export class PostgresStore extends Store implements ChangeFeed {
 
   // --- usage ---
 
-  protected async addUsageRows(rows: UsageRow[]): Promise<void> {
+  protected async addUsageRows(rows: UsageRow[], batch?: FlushBatch): Promise<void> {
     // One statement per flush; rows repeating a key are summed first (ON CONFLICT touches a row once).
     const merged = new Map<string, UsageRow>();
     for (const row of rows) {
@@ -182,18 +224,20 @@ export class PostgresStore extends Store implements ChangeFeed {
       else accumulateUsage(have, row);
     }
     const m = [...merged.values()];
-    await this.query('usage-upsert', USAGE_UPSERT, [
+    const values: unknown[] = [
       m.map((r) => r.day), m.map((r) => r.pool), m.map((r) => r.lane), m.map((r) => r.provider),
       m.map((r) => r.tokensInput), m.map((r) => r.tokensOutput), m.map((r) => r.tokensCacheRead),
       m.map((r) => r.tokensCacheCreation), m.map((r) => r.requests), m.map((r) => r.truncated),
-    ]);
+    ];
+    if (batch === undefined) await this.query('usage-upsert', USAGE_UPSERT, values);
+    else await this.query('usage-upsert-once', USAGE_UPSERT_ONCE, [...values, batch.stream, batch.seq]);
   }
 
   protected async readUsageDay(day: number): Promise<UsageRow[]> {
     return this.query<UsageRow>('usage-select-day', USAGE_SELECT_DAY, [day]);
   }
 
-  protected async addKeyUsageRows(rows: KeyUsageRow[]): Promise<void> {
+  protected async addKeyUsageRows(rows: KeyUsageRow[], batch?: FlushBatch): Promise<void> {
     const merged = new Map<string, KeyUsageRow>();
     for (const row of rows) {
       const have = merged.get(keyUsageKey(row));
@@ -201,15 +245,51 @@ export class PostgresStore extends Store implements ChangeFeed {
       else accumulateKeyUsage(have, row);
     }
     const m = [...merged.values()];
-    await this.query('key-usage-upsert', KEY_USAGE_UPSERT, [
+    const values: unknown[] = [
       m.map((r) => r.day), m.map((r) => r.keyId), m.map((r) => r.model), m.map((r) => r.provider),
       m.map((r) => r.tokensInput), m.map((r) => r.tokensOutput), m.map((r) => r.tokensCacheRead),
       m.map((r) => r.tokensCacheCreation), m.map((r) => r.requests),
-    ]);
+    ];
+    if (batch === undefined) await this.query('key-usage-upsert', KEY_USAGE_UPSERT, values);
+    else await this.query('key-usage-upsert-once', KEY_USAGE_UPSERT_ONCE, [...values, batch.stream, batch.seq]);
   }
 
   protected async readKeyUsageDay(day: number): Promise<KeyUsageRow[]> {
     return this.query<KeyUsageRow>('key-usage-select-day', KEY_USAGE_SELECT_DAY, [day]);
+  }
+
+  // --- fleet counters (several nodes) ---
+
+  async reconcileCounters(batch: FlushBatch, deltas: CounterDelta[], since: number): Promise<FleetReconcile> {
+    let applied = false;
+    let rows: FleetCount[] = [];
+    await this.transaction(async (c) => {
+      await c.query({ name: 'fleet-lock', text: FLEET_LOCK });
+      applied = ((await c.query({ name: 'take-batch', text: TAKE_BATCH, values: [batch.stream, batch.seq] })).rowCount ?? 0) > 0;
+      if (applied && deltas.length > 0) {
+        await c.query({
+          name: 'fleet-add',
+          text: FLEET_ADD,
+          values: [deltas.map((d) => d.holder), deltas.map((d) => d.value), deltas.map((d) => d.tag), deltas.map((d) => d.delta)],
+        });
+      }
+      rows = (await c.query<FleetCount>({ name: 'fleet-changed', text: FLEET_CHANGED, values: [since] })).rows;
+    });
+    const last = rows.length > 0 ? rows[rows.length - 1]!.changed : since;
+    return { applied, rows, last };
+  }
+
+  protected override async summarizeKeyUsageDay(day: number, prices: readonly RateEntry[], limit: number): Promise<KeyUsageSummary> {
+    const sql = usageSummarySql(prices, 'postgres');
+    // One snapshot for both statements: the total and the top keys see the same rows.
+    let out: KeyUsageSummary | null = null;
+    await this.transaction(async (c) => {
+      await c.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY');
+      const byModel = await c.query<unknown[]>({ text: sql.byModel, values: [...sql.params, day], rowMode: 'array' });
+      const top = await c.query<unknown[]>({ text: sql.topKeys, values: [...sql.params, day, limit + 1], rowMode: 'array' });
+      out = summaryOf(byModel.rows, top.rows, limit);
+    });
+    return out!;
   }
 
   // --- governance ---
@@ -235,6 +315,7 @@ export class PostgresStore extends Store implements ChangeFeed {
     await this.transaction(async (c) => {
       await c.query({ name: 'gov-delete-key', text: 'DELETE FROM gov_keys WHERE id = $1', values: [r.id] });
       await c.query({ name: 'gov-delete-counters', text: 'DELETE FROM gov_counters WHERE holder = $1', values: [`key:${r.id}`] });
+      await c.query({ name: 'fleet-delete-holder', text: 'DELETE FROM fleet_counters WHERE holder = $1 OR starts_with(holder, $1 || chr(1))', values: [`key:${r.id}`] });
       await c.query({
         name: 'gov-put-revocation',
         text: 'INSERT INTO gov_revocations (id, expires_at, revoked_at) VALUES ($1, $2, $3) ON CONFLICT (id) DO UPDATE SET expires_at = excluded.expires_at, revoked_at = excluded.revoked_at',
@@ -255,6 +336,7 @@ export class PostgresStore extends Store implements ChangeFeed {
     await this.transaction(async (c) => {
       await c.query({ name: 'gov-delete-group', text: 'DELETE FROM gov_groups WHERE name = $1', values: [name] });
       await c.query({ name: 'gov-delete-counters', text: 'DELETE FROM gov_counters WHERE holder = $1', values: [`group:${name}`] });
+      await c.query({ name: 'fleet-delete-holder', text: 'DELETE FROM fleet_counters WHERE holder = $1 OR starts_with(holder, $1 || chr(1))', values: [`group:${name}`] });
       await c.query({ name: 'gov-notify', text: NOTIFY });
     });
   }
@@ -343,6 +425,31 @@ export class PostgresStore extends Store implements ChangeFeed {
   }
 
   // --- change feed (several nodes) ---
+
+  async changeVersion(): Promise<number> {
+    const [row] = await this.query<{ version: number }>('gov-version', 'SELECT version FROM gov_version WHERE id = 1');
+    return row?.version ?? 0;
+  }
+
+  async publishConfig(origin: string, document: unknown): Promise<number> {
+    let seq = 0;
+    await this.transaction(async (c) => {
+      const r = await c.query<{ seq: number }>({
+        name: 'config-publish',
+        text: `INSERT INTO shared_config AS s (id, seq, origin, document) VALUES (1, 1, $1, $2)
+               ON CONFLICT (id) DO UPDATE SET seq = s.seq + 1, origin = excluded.origin, document = excluded.document RETURNING seq`,
+        values: [origin, JSON.stringify(document)],
+      });
+      seq = r.rows[0]!.seq;
+      await c.query({ name: 'gov-notify', text: NOTIFY });
+    });
+    return seq;
+  }
+
+  async readConfig(): Promise<SharedConfig | null> {
+    const [row] = await this.query<SharedConfig>('config-read', 'SELECT seq, origin, document FROM shared_config WHERE id = 1');
+    return row ?? null;
+  }
 
   /** LISTEN on a connection of its own, re-established with backoff when the server goes away. */
   async watchChanges(onChange: () => void): Promise<() => Promise<void>> {

@@ -6,9 +6,12 @@
 import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { Store, type BreakerTripRow, type UsageRow } from './store.js';
+import { Store, type BreakerTripRow, type FlushBatch, type UsageRow } from './store.js';
 import type { CounterRow, GovernanceRecords, GroupRecord, KeyRecord, KeyUsageRow, Revocation } from './records.js';
 import { SqliteAudit } from './sqlite-audit.js';
+import type { RateEntry } from '../../shared/governance/pricing.js';
+import type { KeyUsageSummary } from '../usage/usage-summary.js';
+import { SqliteUsageReads } from './sqlite-usage-reads.js';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS usage_daily (
@@ -40,7 +43,23 @@ CREATE TABLE IF NOT EXISTS usage_key_daily (
   tokens_cache_creation INTEGER NOT NULL DEFAULT 0,
   requests INTEGER NOT NULL DEFAULT 0,
   PRIMARY KEY (day, key_id, model, provider)
-);`;
+);
+-- the last applied seq of each flush stream: a retried batch is skipped in its own transaction
+CREATE TABLE IF NOT EXISTS flush_batches (stream TEXT PRIMARY KEY, seq INTEGER NOT NULL);
+-- GET /usage reads a day's rows in key order from this index alone (the primary key's index
+-- would send it to the table once per row, in random order: twice the CPU at 100k keys).
+CREATE INDEX IF NOT EXISTS usage_key_daily_totals ON usage_key_daily
+  (day, key_id, model, provider, tokens_input, tokens_output, tokens_cache_read, tokens_cache_creation, requests);
+-- Bumped in every per-key usage flush: a usage read whose generation did not move reuses its
+-- last answer (sqlite-usage-summary.ts).
+CREATE TABLE IF NOT EXISTS usage_key_generation (id INTEGER PRIMARY KEY CHECK (id = 1), n INTEGER NOT NULL);
+INSERT OR IGNORE INTO usage_key_generation (id, n) VALUES (1, 0);`;
+
+// Records the batch unless it (or a later one) was applied: no row changed = already applied.
+const TAKE_BATCH = `
+INSERT INTO flush_batches (stream, seq) VALUES (?, ?)
+ON CONFLICT (stream) DO UPDATE SET seq = excluded.seq WHERE flush_batches.seq < excluded.seq`;
+
 
 const KEY_UPSERT = `
 INSERT INTO usage_key_daily (day, key_id, model, provider, tokens_input, tokens_output, tokens_cache_read, tokens_cache_creation, requests)
@@ -93,13 +112,14 @@ export class SqliteStore extends Store {
   private readonly db: Database.Database;
   private readonly upsert: Database.Statement;
   private readonly selectDay: Database.Statement;
-  private readonly addAll: (rows: UsageRow[]) => void;
+  private readonly addAll: (rows: UsageRow[], batch?: FlushBatch) => void;
   private readonly statements: Record<string, Database.Statement<unknown[]>>;
-  private readonly addKeyAll: (rows: KeyUsageRow[]) => void;
+  private readonly addKeyAll: (rows: KeyUsageRow[], batch?: FlushBatch) => void;
   private readonly revokeTx: (r: Revocation) => void;
   private readonly removeGroupTx: (name: string) => void;
   private readonly countersTx: (rows: CounterRow[]) => void;
   private readonly audit: SqliteAudit;
+  private readonly usageReads: SqliteUsageReads;
 
   constructor(path: string) {
     super();
@@ -110,7 +130,10 @@ export class SqliteStore extends Store {
     this.db.exec(SCHEMA);
     this.upsert = this.db.prepare(UPSERT);
     this.selectDay = this.db.prepare(SELECT_DAY);
-    this.addAll = this.db.transaction((rows: UsageRow[]) => {
+    const takeBatch = this.db.prepare(TAKE_BATCH);
+    const take = (batch: FlushBatch | undefined): boolean => batch === undefined || takeBatch.run(batch.stream, batch.seq).changes > 0;
+    this.addAll = this.db.transaction((rows: UsageRow[], batch?: FlushBatch) => {
+      if (!take(batch)) return;
       for (const row of rows) this.upsert.run(row);
     });
     const st: Record<string, Database.Statement<unknown[]>> = (this.statements = {
@@ -124,8 +147,11 @@ export class SqliteStore extends Store {
       putCounters: this.db.prepare('INSERT OR REPLACE INTO gov_counters (holder, words) VALUES (?, ?)'),
       deleteCounters: this.db.prepare('DELETE FROM gov_counters WHERE holder = ?'),
     });
-    this.addKeyAll = this.db.transaction((rows: KeyUsageRow[]) => {
+    const bumpKeyGeneration = this.db.prepare('UPDATE usage_key_generation SET n = n + 1 WHERE id = 1');
+    this.addKeyAll = this.db.transaction((rows: KeyUsageRow[], batch?: FlushBatch) => {
+      if (!take(batch)) return;
       for (const row of rows) st.keyUpsert!.run(row);
+      bumpKeyGeneration.run();
     });
     this.revokeTx = this.db.transaction((r: Revocation) => {
       st.deleteKey!.run(r.id);
@@ -143,6 +169,7 @@ export class SqliteStore extends Store {
       }
     });
     this.audit = new SqliteAudit(this.db);
+    this.usageReads = new SqliteUsageReads(path, this.db);
     // --- breaker trips (routing) ---
     this.db.exec(TRIPS_SCHEMA);
     const tripsUpsert = this.db.prepare(TRIPS_UPSERT);
@@ -165,8 +192,8 @@ export class SqliteStore extends Store {
   }
   // --- end breaker trips (routing) ---
 
-  protected async addUsageRows(rows: UsageRow[]): Promise<void> {
-    this.addAll(rows);
+  protected async addUsageRows(rows: UsageRow[], batch?: FlushBatch): Promise<void> {
+    this.addAll(rows, batch);
   }
 
   protected async readUsageDay(day: number): Promise<UsageRow[]> {
@@ -202,12 +229,16 @@ export class SqliteStore extends Store {
     this.removeGroupTx(name);
   }
 
-  protected async addKeyUsageRows(rows: KeyUsageRow[]): Promise<void> {
-    this.addKeyAll(rows);
+  protected async addKeyUsageRows(rows: KeyUsageRow[], batch?: FlushBatch): Promise<void> {
+    this.addKeyAll(rows, batch);
   }
 
   protected async readKeyUsageDay(day: number): Promise<KeyUsageRow[]> {
     return this.statements.keySelectDay!.all(day) as KeyUsageRow[];
+  }
+
+  protected override summarizeKeyUsageDay(day: number, prices: readonly RateEntry[], limit: number): Promise<KeyUsageSummary> {
+    return this.usageReads.summarize(day, prices, limit);
   }
 
   protected async writeCounters(rows: CounterRow[]): Promise<void> {
@@ -215,6 +246,7 @@ export class SqliteStore extends Store {
   }
 
   protected async closeStore(): Promise<void> {
+    await this.usageReads.close();
     this.db.close();
   }
 

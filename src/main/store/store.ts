@@ -1,5 +1,8 @@
 import type { UsageRecord } from '../../shared/messages.js';
 import type { GovernanceRecords, KeyRecord, GroupRecord, Revocation, KeyUsageRow, CounterRow } from './records.js';
+import type { RateEntry } from '../../shared/governance/pricing.js';
+import type { KeyUsageSummary } from '../usage/usage-summary.js';
+import { summarizeKeyUsageRows } from '../usage/summarize-rows.js';
 
 // The store: the durable truth the main thread writes to. It holds metered usage per UTC day
 // (per pool/lane and per key/model), virtual keys (metadata, never a secret), groups, the
@@ -12,6 +15,16 @@ export type { KeyRecord, GroupRecord, Revocation, KeyUsageRow, CounterRow, Gover
 /** Usage of one (UTC day, pool, lane, provider): the shape workers send and the store keeps. */
 export type UsageRow = UsageRecord;
 
+/**
+ * The id of one flush: `stream` names the writer (node run id + what it flushes), `seq` grows
+ * by one per batch of that stream. A stream sends its batches in order and retries a failed one
+ * (same id) before the next, so the store keeps only the last applied seq per stream.
+ */
+export interface FlushBatch {
+  stream: string;
+  seq: number;
+}
+
 // --- audit (admin plane) ---
 import type { AuditEntry, AuditWriterHolder, RunHead, StoredAuditEntry } from '../audit/store-records.js';
 export type { AuditWriterHolder } from '../audit/store-records.js';
@@ -21,10 +34,14 @@ export abstract class Store {
 
   abstract readonly module: string;
 
-  /** Add the rows to the stored totals atomically: all of them or none. */
-  async addUsage(rows: UsageRow[]): Promise<void> {
+  /**
+   * Add the rows to the stored totals atomically: all of them or none. With `batch`, a batch
+   * already applied (its stream's last applied seq >= batch.seq) is skipped in the same
+   * transaction, so a flush retried after a lost COMMIT reply counts once.
+   */
+  async addUsage(rows: UsageRow[], batch?: FlushBatch): Promise<void> {
     this.assertOpen();
-    if (rows.length > 0) await this.addUsageRows(rows);
+    if (rows.length > 0) await this.addUsageRows(rows, batch);
   }
 
   /** Stored totals for one UTC day. */
@@ -64,14 +81,28 @@ export abstract class Store {
   }
 
   /** Add per-key usage to the stored totals atomically. */
-  async addKeyUsage(rows: KeyUsageRow[]): Promise<void> {
+  async addKeyUsage(rows: KeyUsageRow[], batch?: FlushBatch): Promise<void> {
     this.assertOpen();
-    if (rows.length > 0) await this.addKeyUsageRows(rows);
+    if (rows.length > 0) await this.addKeyUsageRows(rows, batch);
   }
 
   async keyUsageForDay(day: number): Promise<KeyUsageRow[]> {
     this.assertOpen();
     return this.readKeyUsageDay(day);
+  }
+
+  /**
+   * GET /usage's aggregation of one UTC day, priced with `prices`: per (model, provider), and the
+   * top `limit` keys by spend (usage-summary.ts). The SQL stores aggregate in the database.
+   */
+  async keyUsageSummary(day: number, prices: readonly RateEntry[], limit: number): Promise<KeyUsageSummary> {
+    this.assertOpen();
+    return this.summarizeKeyUsageDay(day, prices, limit);
+  }
+
+  /** In process over the day's rows (memory, valkey); sqlite and postgres override it. */
+  protected async summarizeKeyUsageDay(day: number, prices: readonly RateEntry[], limit: number): Promise<KeyUsageSummary> {
+    return summarizeKeyUsageRows(await this.readKeyUsageDay(day), prices, limit);
   }
 
   /** Replace the saved counters of these holders (others are kept). */
@@ -104,14 +135,14 @@ export abstract class Store {
     await this.closeStore();
   }
 
-  protected abstract addUsageRows(rows: UsageRow[]): Promise<void>;
+  protected abstract addUsageRows(rows: UsageRow[], batch?: FlushBatch): Promise<void>;
   protected abstract readUsageDay(day: number): Promise<UsageRow[]>;
   protected abstract readGovernance(): Promise<GovernanceRecords>;
   protected abstract writeKey(key: KeyRecord): Promise<void>;
   protected abstract writeRevocation(revocation: Revocation): Promise<void>;
   protected abstract writeGroup(group: GroupRecord): Promise<void>;
   protected abstract removeGroup(name: string): Promise<void>;
-  protected abstract addKeyUsageRows(rows: KeyUsageRow[]): Promise<void>;
+  protected abstract addKeyUsageRows(rows: KeyUsageRow[], batch?: FlushBatch): Promise<void>;
   protected abstract readKeyUsageDay(day: number): Promise<KeyUsageRow[]>;
   protected abstract writeCounters(rows: CounterRow[]): Promise<void>;
   protected abstract closeStore(): Promise<void>;

@@ -7,11 +7,12 @@
 import { Redis, type RedisOptions } from 'iovalkey';
 import { hostname } from 'node:os';
 import type { ConnectionOptions } from 'node:tls';
-import { Store, type BreakerTripRow, type UsageRow } from './store.js';
+import { Store, type BreakerTripRow, type FlushBatch, type UsageRow } from './store.js';
+import type { CounterDelta, FleetCount, FleetCounters, FleetReconcile } from './fleet-counters.js';
 import type { CounterRow, GovernanceRecords, GroupRecord, KeyRecord, KeyUsageRow, Revocation } from './records.js';
 import type { AuditEntry, AuditWriterHolder, RunHead, StoredAuditEntry } from '../audit/store-records.js';
 import { holderAlive } from './sqlite-audit.js';
-import type { ChangeFeed } from './peer-sync.js';
+import type { ChangeFeed, SharedConfig } from './peer-sync.js';
 import { StoreUnavailableError } from './store-unavailable.js';
 
 export interface ValkeySettings {
@@ -29,6 +30,10 @@ export interface ValkeySettings {
 const USAGE_METRICS = ['tokensInput', 'tokensOutput', 'tokensCacheRead', 'tokensCacheCreation', 'requests', 'truncated'] as const;
 const KEY_USAGE_METRICS = ['tokensInput', 'tokensOutput', 'tokensCacheRead', 'tokensCacheCreation', 'requests'] as const;
 const SEP = '\u0000';
+/** At least the values of the largest governance record (a group's 15). */
+/** Value numbers a record's position-independent fleet counts use (a group: 5 windows x 4). Its
+ * lanes' rows (`<holder>\u0001<lane>`) are not enumerable here and stay, unread, when it goes. */
+const FLEET_VALUES_MAX = 20;
 
 // KEYS[1] the lease; ARGV owner, holder JSON, ttl, owner that may be displaced (dead) or ''.
 const LEASE_LUA = `
@@ -40,18 +45,75 @@ end
 redis.call('SET', KEYS[1], ARGV[2], 'PX', tonumber(ARGV[3]))
 return false`;
 
+// KEYS[1] the flush-batch hash, KEYS[2..] the usage hashes; ARGV stream ('' = no batch id), seq,
+// then (key number, field, increment) triples. A batch at or below the stream's last seq is
+// skipped: the check, the record and the adds are one script, so one atomic step.
+const USAGE_ONCE_LUA = `
+if ARGV[1] ~= '' then
+  local last = tonumber(redis.call('HGET', KEYS[1], ARGV[1]) or '-1')
+  if last >= tonumber(ARGV[2]) then return 0 end
+  redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+end
+for i = 3, #ARGV, 3 do
+  redis.call('HINCRBY', KEYS[tonumber(ARGV[i])], ARGV[i + 1], ARGV[i + 2])
+end
+return 1`;
+
+// KEYS[1] flush batches, KEYS[2] fleet counts (field holder\0value = "tag:count"), KEYS[3] the
+// change index (zset field -> change number), KEYS[4] the change counter. ARGV stream, seq,
+// since, then (field, tag, delta) triples. Same window adds (never below 0), a newer window
+// starts over, an older one is dropped. Answers applied, then (field, change, "tag:count") for
+// every field changed after \`since\`.
+const FLEET_LUA = `
+local applied = 0
+local last = tonumber(redis.call('HGET', KEYS[1], ARGV[1]) or '-1')
+if last < tonumber(ARGV[2]) then
+  applied = 1
+  redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+  for i = 4, #ARGV, 3 do
+    local field, tag, delta = ARGV[i], tonumber(ARGV[i + 1]), tonumber(ARGV[i + 2])
+    local cur = redis.call('HGET', KEYS[2], field)
+    local ctag, count = tag, 0
+    if cur then
+      local sep = string.find(cur, ':', 1, true)
+      ctag = tonumber(string.sub(cur, 1, sep - 1))
+      count = tonumber(string.sub(cur, sep + 1))
+    end
+    if ctag == tag then
+      count = math.max(count + delta, 0)
+    else
+      local d = (tag - ctag) % 65536
+      if d > 0 and d < 32768 then
+        ctag = tag
+        count = math.max(delta, 0)
+      end
+    end
+    redis.call('HSET', KEYS[2], field, string.format('%d:%d', ctag, count))
+    redis.call('ZADD', KEYS[3], redis.call('INCR', KEYS[4]), field)
+  end
+end
+local changed = redis.call('ZRANGEBYSCORE', KEYS[3], '(' .. ARGV[3], '+inf', 'WITHSCORES')
+local out = { applied }
+for i = 1, #changed, 2 do
+  out[#out + 1] = changed[i]
+  out[#out + 1] = changed[i + 1]
+  out[#out + 1] = redis.call('HGET', KEYS[2], changed[i])
+end
+return out`;
+
 const RELEASE_LUA = `
 local cur = redis.call('GET', KEYS[1])
 if cur and cjson.decode(cur).owner == ARGV[1] then redis.call('DEL', KEYS[1]) end
 return 1`;
 
-export class ValkeyStore extends Store implements ChangeFeed {
+export class ValkeyStore extends Store implements ChangeFeed, FleetCounters {
   readonly module = 'valkey';
   readonly durableAudit = true;
   readonly client: Redis;
   private readonly k: {
     keys: string; groups: string; revocations: string; counters: string; trips: string;
     auditLog: string; auditRuns: string; auditWriter: string; usage: string; keyUsage: string; changes: string;
+    batches: string; fleet: string; fleetChanges: string; fleetChange: string; version: string; config: string;
   };
   auditWriteFailures = 0;
 
@@ -62,6 +124,8 @@ export class ValkeyStore extends Store implements ChangeFeed {
       keys: `${p}gov:keys`, groups: `${p}gov:groups`, revocations: `${p}gov:revocations`, counters: `${p}gov:counters`,
       trips: `${p}breaker:trips`, auditLog: `${p}audit:log`, auditRuns: `${p}audit:runs`, auditWriter: `${p}audit:writer`,
       usage: `${p}usage:`, keyUsage: `${p}usage-key:`, changes: `${p}changes`,
+      batches: `${p}flush:batches`, fleet: `${p}fleet:counts`, fleetChanges: `${p}fleet:changes`, fleetChange: `${p}fleet:change`,
+      version: `${p}gov:version`, config: `${p}config`,
     };
     const options: RedisOptions = {
       connectTimeout: settings.connectTimeoutMs,
@@ -78,6 +142,33 @@ export class ValkeyStore extends Store implements ChangeFeed {
     this.client = new Redis(settings.url, options);
     // Connection errors surface on the commands; an 'error' without a listener would kill the process.
     this.client.on('error', () => undefined);
+    // EVALSHA, falling back to EVAL once per connection: the scripts are not resent per flush.
+    this.client.defineCommand('gwUsageOnce', { lua: USAGE_ONCE_LUA });
+    this.client.defineCommand('gwFleet', { numberOfKeys: 4, lua: FLEET_LUA });
+  }
+
+  private async evalCommand(name: 'gwUsageOnce' | 'gwFleet', args: Array<string | number>): Promise<unknown> {
+    const run = (this.client as unknown as Record<string, (...a: Array<string | number>) => Promise<unknown>>)[name]!;
+    return run.apply(this.client, args).catch((err: Error) => {
+      throw err.name === 'ReplyError' ? err : new StoreUnavailableError('valkey', err);
+    });
+  }
+
+  /** Usage increments in one script with the batch check (see USAGE_ONCE_LUA). */
+  private async addOnce(prefix: string, cells: Array<[day: number, field: string, increment: number]>, batch: FlushBatch | undefined): Promise<void> {
+    const keys: string[] = [this.k.batches];
+    const keyOf = new Map<number, number>();
+    const args: Array<string | number> = [batch?.stream ?? '', batch?.seq ?? 0];
+    for (const [day, field, increment] of cells) {
+      let n = keyOf.get(day);
+      if (n === undefined) {
+        keys.push(prefix + day);
+        n = keys.length;
+        keyOf.set(day, n);
+      }
+      args.push(n, field, increment);
+    }
+    await this.evalCommand('gwUsageOnce', [keys.length, ...keys, ...args]);
   }
 
   /** Waits for the first connection (commands fail fast while offline). */
@@ -107,16 +198,16 @@ export class ValkeyStore extends Store implements ChangeFeed {
 
   // --- usage ---
 
-  protected async addUsageRows(rows: UsageRow[]): Promise<void> {
+  protected async addUsageRows(rows: UsageRow[], batch?: FlushBatch): Promise<void> {
     await this.connected();
-    const multi = this.client.multi();
+    const cells: Array<[number, string, number]> = [];
     for (const row of rows) {
       const base = `${row.pool}${SEP}${row.lane}${SEP}${row.provider}${SEP}`;
-      for (const m of USAGE_METRICS) if (row[m] !== 0) multi.hincrby(this.k.usage + row.day, base + m, row[m]);
+      for (const m of USAGE_METRICS) if (row[m] !== 0) cells.push([row.day, base + m, row[m]]);
       // A zero row still exists afterwards, as in the other stores.
-      multi.hincrby(this.k.usage + row.day, base + 'requests', 0);
+      cells.push([row.day, base + 'requests', 0]);
     }
-    await this.exec(multi);
+    await this.addOnce(this.k.usage, cells, batch);
   }
 
   protected async readUsageDay(day: number): Promise<UsageRow[]> {
@@ -136,15 +227,39 @@ export class ValkeyStore extends Store implements ChangeFeed {
     return [...rows.values()].sort((a, b) => cmp(a.pool, b.pool) || cmp(a.lane, b.lane) || cmp(a.provider, b.provider));
   }
 
-  protected async addKeyUsageRows(rows: KeyUsageRow[]): Promise<void> {
+  protected async addKeyUsageRows(rows: KeyUsageRow[], batch?: FlushBatch): Promise<void> {
     await this.connected();
-    const multi = this.client.multi();
+    const cells: Array<[number, string, number]> = [];
     for (const row of rows) {
       const base = `${row.keyId}${SEP}${row.model}${SEP}${row.provider}${SEP}`;
-      for (const m of KEY_USAGE_METRICS) if (row[m] !== 0) multi.hincrby(this.k.keyUsage + row.day, base + m, row[m]);
-      multi.hincrby(this.k.keyUsage + row.day, base + 'requests', 0);
+      for (const m of KEY_USAGE_METRICS) if (row[m] !== 0) cells.push([row.day, base + m, row[m]]);
+      cells.push([row.day, base + 'requests', 0]);
     }
-    await this.exec(multi);
+    await this.addOnce(this.k.keyUsage, cells, batch);
+  }
+
+  // --- fleet counters (several nodes) ---
+
+  /** A revoked key's or deleted group's fleet counts go with it (every value number a record can have). */
+  private forgetFleetHolder(multi: ReturnType<Redis['multi']>, holder: string): ReturnType<Redis['multi']> {
+    const fields = Array.from({ length: FLEET_VALUES_MAX }, (_, v) => `${holder}${SEP}${v}`);
+    return multi.hdel(this.k.fleet, ...fields).zrem(this.k.fleetChanges, ...fields);
+  }
+
+  async reconcileCounters(batch: FlushBatch, deltas: CounterDelta[], since: number): Promise<FleetReconcile> {
+    await this.connected();
+    const args: Array<string | number> = [this.k.batches, this.k.fleet, this.k.fleetChanges, this.k.fleetChange, batch.stream, batch.seq, since];
+    for (const d of deltas) args.push(`${d.holder}${SEP}${d.value}`, d.tag, d.delta);
+    const out = (await this.evalCommand('gwFleet', args)) as Array<number | string>;
+    const rows: FleetCount[] = [];
+    for (let i = 1; i + 2 < out.length; i += 3) {
+      const field = String(out[i]);
+      const cut = field.lastIndexOf(SEP);
+      const cell = String(out[i + 2]);
+      const colon = cell.indexOf(':');
+      rows.push({ holder: field.slice(0, cut), value: Number(field.slice(cut + 1)), changed: Number(out[i + 1]), tag: Number(cell.slice(0, colon)), count: Number(cell.slice(colon + 1)) });
+    }
+    return { applied: out[0] === 1, rows, last: rows.length > 0 ? rows[rows.length - 1]!.changed : since };
   }
 
   protected async readKeyUsageDay(day: number): Promise<KeyUsageRow[]> {
@@ -185,25 +300,25 @@ export class ValkeyStore extends Store implements ChangeFeed {
 
   protected async writeKey(key: KeyRecord): Promise<void> {
     await this.connected();
-    await this.exec(this.client.multi().hset(this.k.keys, key.id, JSON.stringify(key)).publish(this.k.changes, 'keys'));
+    await this.exec(this.client.multi().hset(this.k.keys, key.id, JSON.stringify(key)).incr(this.k.version).publish(this.k.changes, 'keys'));
   }
 
   protected async writeRevocation(r: Revocation): Promise<void> {
     await this.connected();
     const revocation: Revocation = { id: r.id, expires_at: r.expires_at, revoked_at: r.revoked_at };
     await this.exec(
-      this.client.multi().hdel(this.k.keys, r.id).hdel(this.k.counters, `key:${r.id}`).hset(this.k.revocations, r.id, JSON.stringify(revocation)).publish(this.k.changes, 'revocations'),
+      this.forgetFleetHolder(this.client.multi(), `key:${r.id}`).hdel(this.k.keys, r.id).hdel(this.k.counters, `key:${r.id}`).hset(this.k.revocations, r.id, JSON.stringify(revocation)).incr(this.k.version).publish(this.k.changes, 'revocations'),
     );
   }
 
   protected async writeGroup(group: GroupRecord): Promise<void> {
     await this.connected();
-    await this.exec(this.client.multi().hset(this.k.groups, group.name, JSON.stringify(group)).publish(this.k.changes, 'groups'));
+    await this.exec(this.client.multi().hset(this.k.groups, group.name, JSON.stringify(group)).incr(this.k.version).publish(this.k.changes, 'groups'));
   }
 
   protected async removeGroup(name: string): Promise<void> {
     await this.connected();
-    await this.exec(this.client.multi().hdel(this.k.groups, name).hdel(this.k.counters, `group:${name}`).publish(this.k.changes, 'groups'));
+    await this.exec(this.forgetFleetHolder(this.client.multi(), `group:${name}`).hdel(this.k.groups, name).hdel(this.k.counters, `group:${name}`).incr(this.k.version).publish(this.k.changes, 'groups'));
   }
 
   protected async writeCounters(rows: CounterRow[]): Promise<void> {
@@ -286,6 +401,29 @@ export class ValkeyStore extends Store implements ChangeFeed {
   }
 
   // --- change feed (several nodes) ---
+
+  async changeVersion(): Promise<number> {
+    await this.connected();
+    return Number((await this.client.get(this.k.version)) ?? 0);
+  }
+
+  async publishConfig(origin: string, document: unknown): Promise<number> {
+    await this.connected();
+    const multi = this.client.multi().hincrby(this.k.config, 'seq', 1).hset(this.k.config, 'origin', origin, 'document', JSON.stringify(document));
+    const results = await multi.incr(this.k.version).publish(this.k.changes, 'config').exec().catch((err: Error) => {
+      throw err.name === 'ReplyError' ? err : new StoreUnavailableError('valkey', err);
+    });
+    if (results === null) throw new Error('valkey store: the transaction was aborted');
+    for (const [err] of results) if (err) throw err;
+    return Number(results[0]![1]);
+  }
+
+  async readConfig(): Promise<SharedConfig | null> {
+    await this.connected();
+    const h = await this.client.hgetall(this.k.config);
+    if (h.seq === undefined || h.document === undefined) return null;
+    return { seq: Number(h.seq), origin: h.origin ?? '', document: JSON.parse(h.document) as unknown };
+  }
 
   /** SUBSCRIBE on a connection of its own; iovalkey re-subscribes after a reconnect. */
   async watchChanges(onChange: () => void): Promise<() => Promise<void>> {

@@ -2,16 +2,30 @@
 // model, provider) on the main thread, and flushed to the store on an interval and at
 // shutdown. A crash loses at most one flush interval of usage (plus the workers' own batching
 // interval).
+// Each flush is a batch with an id (this run's stream + seq). A batch that failed is kept whole
+// and retried with the same id before anything newer: when the store did commit it but the reply
+// was lost, the store skips it, so usage is counted exactly once. Rows metered meanwhile wait in
+// `pending` (summed per key, so memory stays bounded by the distinct keys, not the outage length).
+import { randomUUID } from 'node:crypto';
 import type { Logger } from '../../shared/log.js';
 import type { WorkerToMain } from '../../shared/messages.js';
-import type { KeyUsageRow, Store, UsageRow } from '../store/store.js';
+import type { FlushBatch, KeyUsageRow, Store, UsageRow } from '../store/store.js';
 import { accumulateKeyUsage, accumulateUsage, keyUsageKey, usageKey } from '../store/store.js';
+
+interface Unsent<R> {
+  batch: FlushBatch;
+  rows: R[];
+}
 
 export class UsageLedger {
   private pending = new Map<string, UsageRow>();
   private pendingByKey = new Map<string, KeyUsageRow>();
   private timer: NodeJS.Timeout | null = null;
   private flushing: Promise<void> = Promise.resolve();
+  private readonly run = randomUUID();
+  private seq = 0;
+  private unsent: Unsent<UsageRow> | null = null;
+  private unsentByKey: Unsent<KeyUsageRow> | null = null;
 
   constructor(
     private readonly store: Store,
@@ -38,49 +52,38 @@ export class UsageLedger {
     }
   }
 
-  /** Per-key rows of `day` not yet flushed (a usage read adds them to the stored ones). */
-  pendingKeyRows(day: number): KeyUsageRow[] {
-    const rows: KeyUsageRow[] = [];
-    for (const r of this.pendingByKey.values()) if (r.day === day) rows.push({ ...r });
-    return rows;
-  }
-
-  /** Write what accumulated; on failure the rows are kept for the next flush. */
+  /** Write what accumulated (on the interval, at shutdown, and before a usage read); on failure
+   * the batch is kept and retried, same id, next flush. */
   flush(): Promise<void> {
     this.flushing = this.flushing.then(async () => {
-      if (this.pending.size === 0 && this.pendingByKey.size === 0) return;
-      const batch = this.pending;
-      const keyBatch = this.pendingByKey;
-      this.pending = new Map();
-      this.pendingByKey = new Map();
-      try {
-        await this.store.addUsage([...batch.values()]);
-      } catch (err) {
-        this.keepKeyRows(keyBatch);
-        this.log.error({ err: (err as Error).message, rows: batch.size }, 'usage flush failed; keeping the rows for the next flush');
-        for (const [key, row] of batch) {
-          const newer = this.pending.get(key);
-          if (newer === undefined) this.pending.set(key, row);
-          else accumulateUsage(newer, row);
-        }
-        return;
+      if (this.unsent === null && this.pending.size > 0) {
+        this.unsent = { batch: { stream: `${this.run}/usage`, seq: ++this.seq }, rows: [...this.pending.values()] };
+        this.pending = new Map();
       }
-      try {
-        await this.store.addKeyUsage([...keyBatch.values()]);
-      } catch (err) {
-        this.log.error({ err: (err as Error).message, rows: keyBatch.size }, 'per-key usage flush failed; keeping the rows for the next flush');
-        this.keepKeyRows(keyBatch);
+      const unsent = this.unsent;
+      if (unsent !== null) {
+        try {
+          await this.store.addUsage(unsent.rows, unsent.batch);
+          this.unsent = null;
+        } catch (err) {
+          this.log.error({ err: (err as Error).message, rows: unsent.rows.length, batch: unsent.batch.seq }, 'usage flush failed; retrying the same batch next flush');
+        }
+      }
+      if (this.unsentByKey === null && this.pendingByKey.size > 0) {
+        this.unsentByKey = { batch: { stream: `${this.run}/key-usage`, seq: ++this.seq }, rows: [...this.pendingByKey.values()] };
+        this.pendingByKey = new Map();
+      }
+      const unsentByKey = this.unsentByKey;
+      if (unsentByKey !== null) {
+        try {
+          await this.store.addKeyUsage(unsentByKey.rows, unsentByKey.batch);
+          this.unsentByKey = null;
+        } catch (err) {
+          this.log.error({ err: (err as Error).message, rows: unsentByKey.rows.length, batch: unsentByKey.batch.seq }, 'per-key usage flush failed; retrying the same batch next flush');
+        }
       }
     });
     return this.flushing;
-  }
-
-  private keepKeyRows(batch: Map<string, KeyUsageRow>): void {
-    for (const [key, row] of batch) {
-      const newer = this.pendingByKey.get(key);
-      if (newer === undefined) this.pendingByKey.set(key, row);
-      else accumulateKeyUsage(newer, row);
-    }
   }
 
   async stop(): Promise<void> {

@@ -6,6 +6,7 @@
 import type { CompiledBindings, CompiledIdentityProvider } from '../identity/identity.js';
 import type { ProtocolName } from '../model/types.js';
 import type { MetricSeriesSpec } from '../sab/slot-registry.js';
+import type { EgressPolicy } from '../egress/policy.js';
 
 export type CompiledAuth =
   | { mode: 'none' }
@@ -27,6 +28,8 @@ export interface CompiledProvider {
   headers: Record<string, string>;
   /** True when the key variable was empty at load: the lane fails auth on use. */
   missingKey: boolean;
+  /** The provider's allow_metadata_hosts: denylisted hosts its connections may reach anyway. */
+  allowMetadataHosts: string[];
 }
 
 export interface CompiledLane {
@@ -149,7 +152,11 @@ export interface CompiledConfig {
     maxBodyBytes: number;
     /** Same-protocol non-stream responses larger than this stream through unparsed, billed zero. */
     translateBodyCapBytes: number;
+    /** advanced.max_inflight_per_worker; 0 = not set (the worker sizes it from its heap). */
+    maxInflightPerWorker: number;
   };
+  /** The SSRF guard's settings (security.*), checked at every outbound connect. */
+  egress: EgressPolicy;
   upstream: {
     http1Only: boolean;
     h2PriorKnowledge: boolean;

@@ -5,6 +5,7 @@
 // replays (docs/hooks.md).
 import { createHmac } from 'node:crypto';
 import { request } from 'undici';
+import { egressAgent } from '../egress/dispatchers.js';
 import { HookFailure, TransportBase } from './transport.js';
 import type { HookReply, HookRequest } from './wire.js';
 
@@ -69,6 +70,6 @@ export class WebhookTransport extends TransportBase {
       headers['x-gateway-hook-signature'] = signDelivery(this.secret, timestampSecs, body);
     }
     // Bounded even after a gate's own deadline passed, so a hanging receiver cannot pile up connections.
-    return request(this.url, { method: 'POST', headers, body, headersTimeout: DELIVERY_TIMEOUT_MS, bodyTimeout: DELIVERY_TIMEOUT_MS });
+    return request(this.url, { dispatcher: egressAgent(), method: 'POST', headers, body, headersTimeout: DELIVERY_TIMEOUT_MS, bodyTimeout: DELIVERY_TIMEOUT_MS });
   }
 }

@@ -13,7 +13,7 @@ export const enum Availability {
   Dead = 3,
   BudgetExhausted = 4,
   ProbeInFlight = 5,
-  /** Reserved for load shedding (a later policy); nothing reports it yet. */
+  /** Shown by GET /stats while the answering worker sheds load (worker/overload); routing never sees it. */
   Shedding = 6,
 }
 

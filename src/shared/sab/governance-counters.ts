@@ -247,6 +247,19 @@ export class GovernanceCounters {
   }
 
   /**
+   * Main, fleet reconciliation: the value index of lane `lane`'s slot among the `slots` slots
+   * from `slotsAt` under window `tag`, claiming a free one for it; -1 when every slot holds
+   * another lane in that window (the learnt tokens then stay out, as a fourth lane's would).
+   */
+  laneSlotAt(slotsAt: number, slots: number, tag: number, lane: number): number {
+    for (let s = 0; s < slots; s++) {
+      const at = slotsAt + s * GOV_SLOT_VALUES;
+      if (this.claim(at, tag, lane) === lane) return at;
+    }
+    return -1;
+  }
+
+  /**
    * Add a request's tokens to lane `lane`'s slot among the `slots` slots from value index
    * `slotsAt`; when every slot holds another lane in this window, add their cost at `rates`
    * to the accrued `overflowAt` instead (priced now, not re-priced later).
@@ -304,6 +317,35 @@ export class GovernanceCounters {
       if (stored !== tag && !newer(stored, tag)) return 0;
       const count = Atomics.load(u32, lo);
       if (Atomics.load(u32, lo + 1) === hi) return (hi & HI_COUNT_MASK) * TWO_32 + count;
+    }
+  }
+
+  /** The raw word's window tag and count (main thread, fleet reconciliation). */
+  tagAt(index: number): number {
+    return tagOf(Atomics.load(this.u64, index));
+  }
+
+  countAt(index: number): number {
+    return countOf(Atomics.load(this.u64, index));
+  }
+
+  /**
+   * Main: move the count under window `tag` by `amount` (the other nodes' spend learnt from the
+   * store): the same window adds (never below 0), an older stored window starts over at
+   * `amount`; a newer stored window is left alone (false: the learnt count is stale).
+   */
+  inject(index: number, tag: number, amount: number): boolean {
+    const u64 = this.u64;
+    let word = Atomics.load(u64, index);
+    for (;;) {
+      const stored = tagOf(word);
+      let next: bigint;
+      if (stored === tag) next = pack(tag, Math.max(0, countOf(word) + amount));
+      else if (newer(tag, stored) || word === 0n) next = pack(tag, Math.max(0, amount));
+      else return false;
+      const seen = Atomics.compareExchange(u64, index, word, next);
+      if (seen === word) return true;
+      word = seen;
     }
   }
 

@@ -7,7 +7,8 @@
 // added to the public roots, never replacing them, and validation is never turned off.
 // Used per request on the data plane (auth.chain) and by main for /auth/token and admin auth.
 import { rootCertificates } from 'node:tls';
-import { Agent, fetch as undiciFetch } from 'undici';
+import { fetch as undiciFetch } from 'undici';
+import { egressAgent, guardedAgent } from '../../shared/egress/dispatchers.js';
 import { createRemoteJWKSet, customFetch, decodeProtectedHeader, errors, jwtVerify, type FetchImplementation, type JWTVerifyGetKey } from 'jose';
 
 /** Accepted signature algorithms: asymmetric only. */
@@ -59,7 +60,8 @@ export class OidcVerifier {
     readonly settings: OidcSettings,
     private readonly cacheEntries = 10_000,
   ) {
-    const dispatcher = settings.ca_cert_pem === undefined ? undefined : new Agent({ connect: { ca: [...rootCertificates, settings.ca_cert_pem] } });
+    // Discovery, JWKS and token calls (and any redirect they follow) go through the SSRF guard.
+    const dispatcher = settings.ca_cert_pem === undefined ? egressAgent() : guardedAgent({ connect: { ca: [...rootCertificates, settings.ca_cert_pem] } });
     this.fetchImpl = ((url: string, options: RequestInit) =>
       undiciFetch(url, { ...(options as object), dispatcher } as Parameters<typeof undiciFetch>[1])) as unknown as FetchImplementation;
   }

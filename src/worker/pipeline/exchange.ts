@@ -441,7 +441,7 @@ export class Exchange implements Dispatcher.DispatchHandler, RequestBody, RelayS
       respondError(this.client, this.codec, this.lastFailureKind, this.lastFailureMessage);
     } else if (this.lastErrorCodec === this.codec) {
       // Same protocol: the vendor's own error, body and headers, is already in the caller's shape.
-      if (!this.client.aborted) this.client.respond(status, relayableHeaders(this.lastErrorHeaders, this.lastErrorContentType), this.lastErrorText);
+      if (!this.client.aborted) this.client.respond(status, relayableHeaders(this.codec.name, this.lastErrorHeaders, this.lastErrorContentType), this.lastErrorText);
     } else {
       let parsed: unknown;
       try {

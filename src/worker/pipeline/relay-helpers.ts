@@ -1,6 +1,6 @@
 // Pieces of relaying an upstream answer that need no request state: reading usage from a
-// same-protocol body, and the end-to-end headers of an upstream error relayed as is.
-import type { Usage } from '../../shared/model/types.js';
+// same-protocol body, and the allow-listed headers of an upstream error relayed as is.
+import type { ProtocolName, Usage } from '../../shared/model/types.js';
 import type { Codec } from '../../shared/protocols/codec.js';
 import { topLevelValueText } from '../../shared/protocols/framing/json-field.js';
 
@@ -19,16 +19,30 @@ export function passthroughUsage(codec: Codec, text: string): Usage | null {
   }
 }
 
-/** Headers that describe one hop's connection or framing, never relayed. */
-const HOP_HEADERS = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length', 'date', 'server', 'upgrade', 'proxy-connection', 'te', 'trailer']);
+/**
+ * The upstream headers a relayed error may carry, per protocol: what the vendors' SDKs read to
+ * decide a retry or raise the right exception (issue 15). Everything else an upstream sends
+ * (`set-cookie`, organisation and project ids, the provider account's rate-limit headers,
+ * request ids that correlate the gateway's account) stays behind, on errors as on successes
+ * (a success carries no upstream header at all).
+ */
+const RELAYED_HEADERS: Readonly<Record<ProtocolName, ReadonlySet<string>>> = {
+  openai: new Set(['retry-after', 'retry-after-ms', 'x-should-retry']),
+  responses: new Set(['retry-after', 'retry-after-ms', 'x-should-retry']),
+  anthropic: new Set(['retry-after', 'retry-after-ms', 'x-should-retry']),
+  gemini: new Set(['retry-after']),
+  bedrock: new Set(['retry-after', 'x-amzn-errortype']),
+  ollama: new Set(['retry-after']),
+};
 
-/** An upstream answer's end-to-end headers, for relaying it as is. */
-export function relayableHeaders(headers: Record<string, string | string[] | undefined> | null, contentType: string): Record<string, string> {
+/** An upstream error's headers for relaying it as is: content type and the protocol's allow-list. */
+export function relayableHeaders(protocol: ProtocolName, headers: Record<string, string | string[] | undefined> | null, contentType: string): Record<string, string> {
   const out: Record<string, string> = { 'content-type': contentType || 'application/json' };
   if (headers === null) return out;
+  const allowed = RELAYED_HEADERS[protocol];
   for (const name in headers) {
     const value = headers[name];
-    if (value === undefined || HOP_HEADERS.has(name)) continue;
+    if (value === undefined || !allowed.has(name)) continue;
     out[name] = Array.isArray(value) ? value.join(', ') : value;
   }
   return out;

@@ -3,17 +3,23 @@
 // host, 300 s request timeout, HTTP/1.1 unless configured otherwise.
 import { Pool } from 'undici';
 import type { CompiledConfig } from '../../shared/config/compiled.js';
+import { guardedConnector } from '../../shared/egress/connector.js';
 
 export class UpstreamOrigins {
   private readonly pools = new Map<string, Pool>();
   private optionsKey = '';
 
-  /** The pool for an origin under the current upstream options (made on first use). */
-  get(origin: string): Pool {
-    let pool = this.pools.get(origin);
+  /**
+   * The pool for an origin under the current upstream options (made on first use). Its
+   * connections go through the SSRF guard; `allowMetadataHosts` is the provider's own allow
+   * list (providers sharing an origin with different lists get a pool each).
+   */
+  get(origin: string, allowMetadataHosts: readonly string[] = []): Pool {
+    const key = allowMetadataHosts.length === 0 ? origin : `${origin} ${allowMetadataHosts.join(',')}`;
+    let pool = this.pools.get(key);
     if (pool === undefined) {
-      pool = new Pool(origin, this.poolOptions);
-      this.pools.set(origin, pool);
+      pool = new Pool(origin, { ...this.poolOptions, connect: guardedConnector({}, allowMetadataHosts) });
+      this.pools.set(key, pool);
     }
     return pool;
   }

@@ -1,6 +1,8 @@
 // Two gateway processes on one shared store (postgres or valkey): a key minted on A works on
 // B; a DELETE on A makes B refuse within the stated bound (measured and printed); a group
-// PATCH on B applies on A; usage from both nodes sums in GET /usage on either.
+// PATCH on B applies on A; usage from both nodes sums in GET /usage on either; a budget cap
+// under load split over both nodes overshoots by no more than the stated bound (budgets
+// reconcile through the store on every flush).
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Agent, request } from 'undici';
@@ -8,9 +10,18 @@ import { startMockProvider, type MockServer } from '../../../src/mock/server.js'
 import { SecretWitness, startGoverned, stopGoverned, type Governed } from '../governance/harness.js';
 import { createBackend, type StoreBackend } from '../../helpers/store-backends.js';
 import { verifyAuditLog } from '../../../src/main/audit/verify.js';
+import { readFileSync } from 'node:fs';
+import { parse as parseYaml } from 'yaml';
 
 /** The stated bound without notifications is the poll interval; with them, under 1 s. */
 const POLL_INTERVAL_MS = 2_000;
+const FLUSH_MS = 500;
+/**
+ * The stated overshoot bound (README, Stores): past a cap, the fleet admits at most what the
+ * other nodes admitted in the lag before the fleet's last admission; lag = their flush interval
+ * + this node's flush interval + one store round trip and the request itself (slack).
+ */
+const LAG_MS = 2 * FLUSH_MS + 500;
 
 export function severalNodes(module: 'postgres' | 'valkey'): void {
   describe(`two gateway processes on one ${module} store`, () => {
@@ -25,7 +36,7 @@ export function severalNodes(module: 'postgres' | 'valkey'): void {
       backend = await createBackend(module);
       mock = await startMockProvider({ port: 0 });
       const store = backend.config();
-      const over = { store: { ...store, settings: { ...store.settings, poll_interval_ms: POLL_INTERVAL_MS } }, governance: { flush_interval_secs: 0.5 } };
+      const over = { store: { ...store, settings: { ...store.settings, poll_interval_ms: POLL_INTERVAL_MS } }, governance: { flush_interval_secs: FLUSH_MS / 1000 }, config: { locked: false } };
       a = await startGoverned(mock.url, witness, { workers: 1, over });
       b = await startGoverned(mock.url, witness, { workers: 1, over });
     });
@@ -37,12 +48,12 @@ export function severalNodes(module: 'postgres' | 'valkey'): void {
       await backend?.cleanup();
     });
 
-    async function chat(g: Governed, secret: string): Promise<number> {
+    async function chat(g: Governed, secret: string, model = 'default'): Promise<number> {
       const res = await request(`${g.gw.url}/v1/chat/completions`, {
         method: 'POST',
         dispatcher: agent,
         headers: { 'content-type': 'application/json', authorization: `Bearer ${secret}` },
-        body: JSON.stringify({ model: 'default', messages: [{ role: 'user', content: 'hi' }] }),
+        body: JSON.stringify({ model, messages: [{ role: 'user', content: 'hi' }] }),
       });
       await res.body.dump();
       return res.statusCode;
@@ -78,6 +89,29 @@ export function severalNodes(module: 'postgres' | 'valkey'): void {
       assert.equal(await chat(a, key.secret), 429, 'the cap set on B applies on A');
     });
 
+    it('a POST /config/apply on A reaches B within the bound; B keeps its own listen addresses', async () => {
+      const key = await a.admin.mint({ name: 'config-probe' });
+      await until('the key reaching B', POLL_INTERVAL_MS + 1_000, async () => (await chat(b, key.secret)) === 200);
+      assert.equal(await chat(b, key.secret, 'shared-pool'), 404, 'no such pool on B yet');
+      const doc = parseYaml(readFileSync(a.files.configPath, 'utf8')) as Record<string, unknown>;
+      const applied = { ...doc, pools: { ...(doc.pools as object), 'shared-pool': { members: [{ model: 'lane-openai', weight: 1 }] } } };
+      const started = performance.now();
+      await a.admin.ok('POST', '/config/apply', { config: applied });
+      const localMs = performance.now() - started;
+      assert.equal(await chat(a, key.secret, 'shared-pool'), 200);
+      // Bound: the notification (< 1 s) plus B's own apply (validate, compile, every worker acks), about A's local apply time.
+      const seenMs = await until('the applied pool serving on B', 1_000 + 2 * localMs + 500, async () => (await chat(b, key.secret, 'shared-pool')) === 200);
+      console.log(`# ${module}: config apply on A took ${localMs.toFixed(0)} ms there and was live on B ${seenMs.toFixed(0)} ms after A answered (bound: notification < 1 s + B's own apply; < ${POLL_INTERVAL_MS} ms + the apply by polling)`);
+      const versions = await b.admin.ok('GET', '/config/versions');
+      assert.match(JSON.stringify(versions), /config apply from another node/);
+      // A config applied on B comes back to A the same way.
+      const back = { ...applied, pools: { ...(applied.pools as object), 'from-b': { members: [{ model: 'lane-openai', weight: 1 }] } } };
+      const docB = parseYaml(readFileSync(b.files.configPath, 'utf8')) as Record<string, unknown>;
+      await b.admin.ok('POST', '/config/apply', { config: { ...back, listen: docB.listen, admin_listen: docB.admin_listen } });
+      await until('the pool applied on B serving on A', POLL_INTERVAL_MS + 1_000, async () => (await chat(a, key.secret, 'from-b')) === 200);
+      assert.equal(await chat(a, key.secret), 200, 'A still serves on its own address');
+    });
+
     it('usage from both nodes sums in GET /usage on either', async () => {
       const key = await a.admin.mint({ name: 'both' });
       await until('the key reaching B', POLL_INTERVAL_MS + 1_000, async () => (await chat(b, key.secret)) === 200);
@@ -102,6 +136,38 @@ export function severalNodes(module: 'postgres' | 'valkey'): void {
       assert.ok(admitted >= CAP, `at least the cap is admitted (${admitted})`);
       assert.ok(admitted <= 2 * CAP, `no more than N x cap is admitted (${admitted})`);
       assert.equal(results.filter((s) => s !== 200 && s !== 429).length, 0);
+    });
+
+    it('a budget cap under load split over both nodes overshoots by no more than the stated bound (reconciled through the store)', async () => {
+      const FEE = 1_000;
+      const CAP = 20;
+      const zero = { model: '*', tier: '*', input_micros_per_mtok: 0, output_micros_per_mtok: 0, cache_read_micros_per_mtok: 0, cache_creation_micros_per_mtok: 0 };
+      await a.admin.ok('POST', '/groups', { name: 'fleet-budget', per_request_fee_micros: FEE, rate_card: [zero], limits: [{ metric: 'budget', window: 'day', max: CAP * FEE }] });
+      const key = await a.admin.mint({ name: 'fleet', group: 'fleet-budget' });
+      await until('the key reaching B', POLL_INTERVAL_MS + 1_000, async () => (await b.admin.call('GET', `/keys/${key.id}`)).status === 200);
+      // Each node gets a request every 200 ms for 6 s: the cap is reached after a few flush intervals.
+      const admitted: Array<{ node: 'a' | 'b'; start: number; end: number }> = [];
+      const drive = async (node: 'a' | 'b'): Promise<void> => {
+        const g = node === 'a' ? a : b;
+        const until = performance.now() + 6_000;
+        while (performance.now() < until) {
+          const start = performance.now();
+          const status = await chat(g, key.secret);
+          if (status === 200) admitted.push({ node, start, end: performance.now() });
+          else assert.equal(status, 429);
+          await new Promise((r) => setTimeout(r, 200));
+        }
+      };
+      await Promise.all([drive('a'), drive('b')]);
+      const last = admitted.reduce((x, y) => (y.start > x.start ? y : x));
+      // What the other node admitted in the lag before the fleet's last admission.
+      const bound = admitted.filter((r) => r.node !== last.node && r.end >= last.start - LAG_MS && r.start <= last.end).length;
+      const overshoot = admitted.length - CAP;
+      const perNode = { a: admitted.filter((r) => r.node === 'a').length, b: admitted.filter((r) => r.node === 'b').length };
+      console.log(`# ${module}: budget cap ${CAP} requests' worth, ~5 req/s per node on 2 nodes for 6 s: ${admitted.length} admitted (A ${perNode.a}, B ${perNode.b}); overshoot ${overshoot}, bound ${bound} (the other node's admissions in the ${LAG_MS} ms before the last admission); without reconciliation up to ${2 * CAP}`);
+      assert.ok(admitted.length >= CAP, `at least the cap is admitted (${admitted.length})`);
+      assert.ok(overshoot <= bound, `overshoot ${overshoot} <= bound ${bound}`);
+      assert.ok(admitted.length < 2 * CAP, `each node counted the other's spend (${admitted.length} < ${2 * CAP})`);
     });
 
     it('one durable audit writer across the two nodes; B takes over when A is killed', async () => {

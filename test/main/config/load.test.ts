@@ -233,6 +233,18 @@ describe('loadConfig: cloud-metadata SSRF guard', () => {
     assert.deepEqual((await load(all)).result.errors, []);
   });
 
+  it('refuses every other address the gateway calls: hook webhook, request-log webhook, IdP issuer (issue 15)', async () => {
+    const hook = withConfig((c) => { c.hooks = { h: { webhook: 'http://0xa9fea9fe/hook' } }; });
+    assert.ok(hasError((await load(hook)).result.errors, 'hooks.h.webhook', 'cloud-metadata'), (await load(hook)).result.errors.join('\n'));
+    const sink = withConfig((c) => { c.logs = { webhook: { url: 'http://[::ffff:169.254.169.254]/logs' } }; });
+    assert.ok(hasError((await load(sink)).result.errors, 'logs.webhook.url', 'cloud-metadata'), (await load(sink)).result.errors.join('\n'));
+    const allowed = withConfig((c) => {
+      c.logs = { webhook: { url: 'http://169.254.169.254/logs' } };
+      c.security = { allow_metadata_hosts: ['169.254.169.254'] };
+    });
+    assert.ok(!hasError((await load(allowed)).result.errors, 'cloud-metadata'));
+  });
+
   it('security.blocked_metadata_hosts adds hosts', async () => {
     const files = at('metadata.internal.example');
     (files['gateway.yaml'] as any).security = { blocked_metadata_hosts: ['metadata.internal.example'] };

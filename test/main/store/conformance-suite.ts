@@ -7,6 +7,9 @@ import type { Store, UsageRow, KeyUsageRow, KeyRecord, GroupRecord } from '../..
 import { auditHash, type AuditEntry } from '../../../src/main/audit/entry.js';
 import { verifyAuditLog } from '../../../src/main/audit/verify.js';
 import { createBackend, type StoreBackend, type StoreModule } from '../../helpers/store-backends.js';
+import { hasFleetCounters } from '../../../src/main/store/fleet-counters.js';
+import { hasChangeFeed } from '../../../src/main/store/peer-sync.js';
+import { summarizeKeyUsageRows } from '../../../src/main/usage/summarize-rows.js';
 
 const DAY = 1_763_856_000;
 
@@ -81,6 +84,47 @@ export function storeConformance(module: StoreModule): void {
       assert.deepEqual(byKey.get('k1/gpt'), keyUsage('k1', { tokensInput: 21, tokensOutput: 9, tokensCacheRead: 4, requests: 3 }));
       assert.deepEqual(byKey.get('k2/claude'), keyUsage('k2', { model: 'claude' }));
       assert.deepEqual(await store.keyUsageForDay(DAY + 86_400), []);
+    });
+
+    it('flush batch ids: a batch applied before (same stream, same or lower seq) is skipped; streams are independent', async () => {
+      const day = DAY + 20 * 86_400;
+      await store.addUsage([usage('p', 'once', { day })], { stream: 'node-a/usage', seq: 1 });
+      await store.addUsage([usage('p', 'once', { day })], { stream: 'node-a/usage', seq: 1 });
+      await store.addUsage([usage('p', 'once', { day })], { stream: 'node-b/usage', seq: 1 });
+      await store.addUsage([usage('p', 'once', { day })], { stream: 'node-a/usage', seq: 3 });
+      await store.addUsage([usage('p', 'once', { day })], { stream: 'node-a/usage', seq: 2 });
+      assert.equal((await store.usageForDay(day))[0]?.requests, 3, 'seq 1 of node-a once, seq 1 of node-b, seq 3 of node-a; seq 2 came after 3');
+      await store.addKeyUsage([keyUsage('kb', { day })], { stream: 'node-a/key-usage', seq: 1 });
+      await store.addKeyUsage([keyUsage('kb', { day })], { stream: 'node-a/key-usage', seq: 1 });
+      assert.equal((await store.keyUsageForDay(day))[0]?.requests, 1);
+    });
+
+    it('fleet counters (shared stores): deltas add per window tag, a newer tag starts over, an older one is dropped, retries are skipped', async (t) => {
+      if (!hasFleetCounters(store)) {
+        assert.ok(module === 'memory' || module === 'sqlite', `${module} is a shared store: it must reconcile fleet counters`);
+        t.diagnostic(`${module} is for one node: no fleet counters`);
+        return;
+      }
+      const other = open();
+      assert.ok(hasFleetCounters(other));
+      const a = await store.reconcileCounters({ stream: 'a', seq: 1 }, [{ holder: 'group:g', value: 2, tag: 100, delta: 5 }, { holder: 'key:k', value: 4, tag: 7, delta: 1_000_000 }], 0);
+      assert.equal(a.applied, true);
+      assert.deepEqual(a.rows.map((r) => [r.holder, r.value, r.tag, r.count]).sort(), [['group:g', 2, 100, 5], ['key:k', 4, 7, 1_000_000]]);
+      const b = await other.reconcileCounters({ stream: 'b', seq: 1 }, [{ holder: 'group:g', value: 2, tag: 100, delta: 3 }], a.last);
+      assert.deepEqual(b.rows.map((r) => [r.holder, r.value, r.tag, r.count]), [['group:g', 2, 100, 8]], 'only what changed since a.last');
+      const again = await other.reconcileCounters({ stream: 'b', seq: 1 }, [{ holder: 'group:g', value: 2, tag: 100, delta: 3 }], a.last);
+      assert.equal(again.applied, false, 'a retried batch is skipped');
+      assert.equal(again.rows.find((r) => r.holder === 'group:g')?.count, 8);
+      const down = await store.reconcileCounters({ stream: 'a', seq: 2 }, [{ holder: 'group:g', value: 2, tag: 100, delta: -2 }, { holder: 'key:k', value: 4, tag: 6, delta: 9 }], b.last);
+      assert.deepEqual(down.rows.map((r) => [r.holder, r.value, r.tag, r.count]).sort(), [['group:g', 2, 100, 6], ['key:k', 4, 7, 1_000_000]], 'an older window is dropped');
+      const roll = await store.reconcileCounters({ stream: 'a', seq: 3 }, [{ holder: 'group:g', value: 2, tag: 101, delta: 1 }], down.last);
+      assert.deepEqual(roll.rows.map((r) => [r.holder, r.tag, r.count]), [['group:g', 101, 1]], 'a newer window starts over');
+      const wrap = await store.reconcileCounters({ stream: 'a', seq: 4 }, [{ holder: 'group:w', value: 0, tag: 65_535, delta: 4 }, { holder: 'group:w', value: 1, tag: 0, delta: 1 }], roll.last);
+      const wrapped = await store.reconcileCounters({ stream: 'a', seq: 5 }, [{ holder: 'group:w', value: 0, tag: 0, delta: 2 }], wrap.last);
+      assert.deepEqual(wrapped.rows.map((r) => [r.holder, r.value, r.tag, r.count]), [['group:w', 0, 0, 2]], 'tag 0 is newer than 65535 (16-bit wrap)');
+      const all = await other.reconcileCounters({ stream: 'b', seq: 2 }, [], 0);
+      assert.equal(all.rows.length, 4, 'since 0: every row');
+      assert.equal(all.last, wrapped.last);
     });
 
     it('keys: put, replace, load; a revocation removes the key and its counters and lists the id', async () => {
@@ -170,6 +214,80 @@ export function storeConformance(module: StoreModule): void {
       assert.equal(await store.acquireAuditWriter('owner-e', process.pid, 1), null);
       await new Promise((r) => setTimeout(r, 20));
       assert.equal(await other.acquireAuditWriter('owner-f', process.pid, 10_000), null, 'an expired lease is free');
+    });
+
+    it('change feed (shared stores): the change version moves with every change; the shared config is published and read back', async (t) => {
+      if (!hasChangeFeed(store)) {
+        assert.ok(module === 'memory' || module === 'sqlite', `${module} is a shared store: it must have a change feed`);
+        t.diagnostic(`${module} is for one node: no change feed`);
+        return;
+      }
+      const other = open();
+      assert.ok(hasChangeFeed(other));
+      const v0 = await store.changeVersion();
+      await store.putGroup(group('versioned'));
+      const v1 = await other.changeVersion();
+      assert.notEqual(v1, v0, 'a group write moves the version');
+      await store.putKey(key('versioned-key'));
+      await store.revokeKey({ id: 'versioned-key', expires_at: 1_900_000_000, revoked_at: 1_700_000_000 });
+      assert.notEqual(await other.changeVersion(), v1);
+      assert.equal(await other.readConfig(), null);
+      const seq1 = await store.publishConfig('node-a', { pools: { p: { members: [] } } });
+      const seq2 = await other.publishConfig('node-b', { pools: { q: { members: [] } } });
+      assert.ok(seq2 > seq1);
+      assert.deepEqual(await store.readConfig(), { seq: seq2, origin: 'node-b', document: { pools: { q: { members: [] } } } });
+      const v2 = await store.changeVersion();
+      await store.publishConfig('node-a', {});
+      assert.notEqual(await store.changeVersion(), v2, 'a config publish moves the version');
+      await store.deleteGroup('versioned');
+    });
+
+    it('usage summary: priced per stored row, by (model, provider), top N keys by spend then id, cut flagged', async () => {
+      const day = DAY + 10 * 86_400;
+      const rows: KeyUsageRow[] = [];
+      // 40 keys over two models and two providers; spends repeat so ties fall to the id order.
+      for (let i = 0; i < 40; i++) {
+        const keyId = `s${String(i).padStart(2, '0')}`;
+        rows.push(keyUsage(keyId, { day, tokensInput: 1000 * (i % 7), tokensOutput: 333 * (i % 5), requests: 1 + (i % 3) }));
+        if (i % 4 === 0) rows.push(keyUsage(keyId, { day, model: 'claude', provider: 'anthropic', tokensInput: 777, tokensOutput: 11, tokensCacheRead: 5, tokensCacheCreation: 9, requests: 2 }));
+        if (i % 6 === 0) rows.push(keyUsage(keyId, { day, model: 'claude', provider: 'bedrock', tokensInput: 3, tokensOutput: 2 ** 33, requests: 1 }));
+      }
+      await store.addKeyUsage(rows);
+      const prices = [
+        { model: '*', tier: '*', input_micros_per_mtok: 1_000_003, output_micros_per_mtok: 2_000_001, cache_read_micros_per_mtok: 0, cache_creation_micros_per_mtok: 0 },
+        { model: 'claude', tier: 'default', input_micros_per_mtok: 3_000_007, output_micros_per_mtok: 15_000_000, cache_read_micros_per_mtok: 300_000, cache_creation_micros_per_mtok: 3_750_000 },
+        { model: 'claude', tier: 'batch', input_micros_per_mtok: 1, output_micros_per_mtok: 1, cache_read_micros_per_mtok: 1, cache_creation_micros_per_mtok: 1 },
+      ];
+      const sorted = <T extends { model: string; provider: string }>(m: T[]): T[] => [...m].sort((a, b) => `${a.model}/${a.provider}`.localeCompare(`${b.model}/${b.provider}`));
+      for (const limit of [10, 40, 1000]) {
+        const got = await store.keyUsageSummary(day, prices, limit);
+        const want = summarizeKeyUsageRows(rows, prices, limit);
+        assert.deepEqual(got.topKeys, want.topKeys, `top ${limit}`);
+        assert.deepEqual(sorted(got.byModel), sorted(want.byModel));
+        assert.equal(got.truncated, limit < 40);
+      }
+      const top = (await store.keyUsageSummary(day, prices, 10)).topKeys;
+      for (let i = 1; i < top.length; i++) {
+        const [a, b] = [top[i - 1]!, top[i]!];
+        assert.ok(a.spendMicros > b.spendMicros || (a.spendMicros === b.spendMicros && a.keyId < b.keyId), 'spend desc, then id');
+      }
+      // Each stored row priced on its own: claude/anthropic at its own rate, truncated per row.
+      const claude = (await store.keyUsageSummary(day, prices, 1)).byModel.find((m) => m.model === 'claude' && m.provider === 'anthropic')!;
+      assert.equal(claude.spendMicros, 10n * ((777n * 3_000_007n + 11n * 15_000_000n + 5n * 300_000n + 9n * 3_750_000n) / 1_000_000n));
+      assert.equal(claude.requests, 20);
+      // A flush after a read shows in the next read (sqlite reuses an answer only while the
+      // day's usage did not move), and a price change re-prices.
+      const before = (await store.keyUsageSummary(day, prices, 5)).topKeys[0]!;
+      await store.addKeyUsage([keyUsage('s99', { day, tokensInput: 10 ** 12, tokensOutput: 0, requests: 4 })]);
+      const after = await store.keyUsageSummary(day, prices, 5);
+      assert.equal(after.topKeys[0]!.keyId, 's99');
+      assert.deepEqual(after.topKeys[1], before);
+      const repriced = await store.keyUsageSummary(day, [{ ...prices[0]!, input_micros_per_mtok: 2_000_006 }], 5);
+      assert.equal(repriced.topKeys[0]!.keyId, 's99');
+      assert.equal(repriced.topKeys[0]!.spendMicros, 2n * after.topKeys[0]!.spendMicros);
+      // No price list: tokens are free; an empty day: nothing.
+      assert.ok((await store.keyUsageSummary(day, [], 5)).topKeys.every((k) => k.spendMicros === 0n));
+      assert.deepEqual(await store.keyUsageSummary(day + 86_400, prices, 5), { byModel: [], topKeys: [], truncated: false });
     });
 
     it('a closed store refuses further calls', async () => {

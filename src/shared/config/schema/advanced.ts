@@ -15,6 +15,11 @@ export const AdvancedSection = Type.Object(
       default: false,
       description: 'Speak HTTP/2 to upstreams without negotiation (h2c prior knowledge). Conflicts with upstream_http1_only.',
     }),
+    max_inflight_per_worker: Type.Optional(Type.Integer({
+      minimum: 1,
+      maximum: 1_000_000,
+      description: 'Requests one worker holds at once; past this the data plane sheds with 503 and Retry-After in the caller\'s protocol. Default: the worker heap limit / 1 MiB, within 256..8192.',
+    })),
     max_body_bytes: Type.Integer({ minimum: 1, default: 10 * MiB, description: 'Largest accepted request body, in bytes.' }),
     translate_body_cap_bytes: Type.Integer({
       minimum: 1,

@@ -3,7 +3,8 @@
 // `Bearer <token>` string, refreshed before it expires, and retried with capped exponential
 // backoff on failure. apply() never waits for a mint: with no token it returns false and the
 // caller answers 401 (the spec's "about 1 second of 401 after boot or reload").
-import { Agent } from 'undici';
+import type { Agent } from 'undici';
+import { guardedAgent } from '../../../shared/egress/dispatchers.js';
 import type { Logger } from '../../../shared/log.js';
 import { TokenMintError, type MintedToken } from './token-endpoint.js';
 import type { OutgoingRequest, UpstreamAuth } from './upstream-auth.js';
@@ -69,7 +70,7 @@ export abstract class MintedTokenAuth implements UpstreamAuth {
     this.#tokenOrigin = url.origin;
     this.#log = log;
     this.timing = { ...DEFAULT_TOKEN_TIMING, ...timing };
-    this.dispatcher = new Agent({ connections: 1, connect: { timeout: this.timing.requestTimeoutMs } });
+    this.dispatcher = guardedAgent({ connections: 1, connect: { timeout: this.timing.requestTimeoutMs } });
   }
 
   /** One token call. Throws (preferably a TokenMintError) on failure. */

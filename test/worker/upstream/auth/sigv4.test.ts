@@ -99,6 +99,7 @@ function bedrock(sessionToken?: string): CompiledProvider {
     auth: { mode: 'sigv4', region: 'us-west-2', service: 'bedrock', accessKeyId: AKID, secretAccessKey: SECRET, ...(sessionToken ? { sessionToken } : {}) },
     headers: {},
     missingKey: false,
+    allowMetadataHosts: [],
   };
 }
 

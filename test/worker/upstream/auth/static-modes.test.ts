@@ -4,7 +4,7 @@ import type { CompiledAuth, CompiledProvider } from '../../../../src/shared/conf
 import { createUpstreamAuth, passthroughCredential, type OutgoingRequest } from '../../../../src/worker/upstream/auth/upstream-auth.js';
 
 function provider(auth: CompiledAuth, missingKey = false): CompiledProvider {
-  return { name: 'p', protocol: 'openai', origin: 'http://127.0.0.1:9', basePath: '', auth, headers: {}, missingKey };
+  return { name: 'p', protocol: 'openai', origin: 'http://127.0.0.1:9', basePath: '', auth, headers: {}, missingKey, allowMetadataHosts: [] };
 }
 
 function request(): OutgoingRequest {

@@ -26,7 +26,7 @@ async function tokenServer(answer: ConstructorParameters<typeof TokenServer>[0])
 }
 
 function provider(auth: CompiledAuth): CompiledProvider {
-  return { name: 'idp-test', protocol: 'openai', origin: 'http://127.0.0.1:9', basePath: '', auth, headers: {}, missingKey: false };
+  return { name: 'idp-test', protocol: 'openai', origin: 'http://127.0.0.1:9', basePath: '', auth, headers: {}, missingKey: false, allowMetadataHosts: [] };
 }
 
 function track<T extends UpstreamAuth>(a: T): T {
@@ -298,7 +298,7 @@ async function runChild(tokenUrl: string, closeIt: boolean): Promise<{ code: num
   const script = `
     import { createUpstreamAuth } from ${JSON.stringify(AUTH_MODULE)};
     import { pino } from 'pino';
-    const auth = createUpstreamAuth({ name: 'p', protocol: 'openai', origin: 'http://127.0.0.1:9', basePath: '', headers: {}, missingKey: false,
+    const auth = createUpstreamAuth({ name: 'p', protocol: 'openai', origin: 'http://127.0.0.1:9', basePath: '', headers: {}, missingKey: false, allowMetadataHosts: [],
       auth: { mode: 'oauth-client-credentials', tokenUrl: ${JSON.stringify(tokenUrl)}, clientId: 'c', clientSecret: 's' } }, pino({ level: 'silent' }));
     const req = { method: 'POST', origin: 'http://127.0.0.1:9', path: '/', headers: {}, body: '' };
     const poll = setInterval(() => {

@@ -1,0 +1,4 @@
+// Admission with 100,000 keys in the valkey store (issue 13): compare with admission-keys-100k (sqlite).
+import { admissionKeysScenario } from '../governed-gateway.js';
+
+export const scenario = admissionKeysScenario('admission-keys-100k-valkey', 100000, 131, 'valkey');

@@ -1,0 +1,57 @@
+// The soak's verdict (issue 15) on fixed samples: flat RSS and fds pass; growing RSS, growing
+// fds, a failed healthz or an unexpected error fail; too short a run says so.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { sampleIntervalSecs, samplesTable, soakVerdict, type SoakSample } from '../../bench/soak/samples.js';
+
+const MiB = 1048576;
+
+function samples(rssMiB: number[], fds: number[], healthzMs: number[] = rssMiB.map(() => 1)): SoakSample[] {
+  return rssMiB.map((r, i) => ({ atSecs: i * 30, rssBytes: r * MiB, openFds: fds[i]!, healthzMs: healthzMs[i]!, requests: i * 1000 }));
+}
+
+describe('soak verdict', () => {
+  it('passes flat RSS (warm-up excluded) and flat fds', () => {
+    const v = soakVerdict(samples([100, 150, 160, 162, 158, 161, 163, 160, 159], [40, 70, 70, 71, 70, 69, 70, 70, 71]), 0);
+    assert.equal(v.pass, true, v.text);
+    assert.ok(v.rssGrowth < 0.1);
+    assert.match(v.text, /^PASS/);
+  });
+
+  it('passes a GC saw-tooth: wide spread, no growth', () => {
+    const v = soakVerdict(samples([100, 150, 140, 175, 140, 176, 141, 174, 142, 175], Array(10).fill(70)), 0);
+    assert.ok(v.rssSpread > 0.2);
+    assert.equal(v.rssFlat, true, v.text);
+  });
+
+  it('fails RSS that keeps growing, with its slope', () => {
+    const v = soakVerdict(samples([100, 150, 160, 170, 180, 190, 200, 210, 220], Array(9).fill(70)), 0);
+    assert.equal(v.rssFlat, false);
+    assert.equal(v.pass, false);
+    assert.ok(v.rssSlopeMiBPerHour > 1000);
+  });
+
+  it('fails growing fds, a failed healthz, an unexpected error', () => {
+    assert.equal(soakVerdict(samples(Array(9).fill(150), [70, 70, 70, 75, 80, 85, 90, 95, 100]), 0).fdsFlat, false);
+    assert.equal(soakVerdict(samples(Array(9).fill(150), Array(9).fill(70), [1, 1, 1, 1, NaN, 1, 1, 1, 1]), 0).pass, false);
+    assert.equal(soakVerdict(samples(Array(9).fill(150), Array(9).fill(70)), 1).pass, false);
+  });
+
+  it('says a run is too short instead of judging it', () => {
+    const v = soakVerdict(samples([100, 150, 160], [70, 70, 70]), 0);
+    assert.equal(v.pass, false);
+    assert.match(v.text, /too few samples/);
+  });
+
+  it('samples every 30 s in a long run, about ten times in a short one', () => {
+    assert.equal(sampleIntervalSecs(1800), 30);
+    assert.equal(sampleIntervalSecs(60), 6);
+    assert.equal(sampleIntervalSecs(5), 1);
+  });
+
+  it('prints a markdown table row per sample', () => {
+    const table = samplesTable(samples([100, 110], [40, 41], [1.25, NaN]));
+    assert.equal(table.split('\n').length, 4);
+    assert.match(table, /\| 30 \| 110\.0 \| 41 \| FAILED \| 1000 \|/);
+  });
+});

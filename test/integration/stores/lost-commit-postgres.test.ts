@@ -1,0 +1,4 @@
+// A lost flush reply on the postgres store.
+import { lostCommit } from './lost-commit.js';
+
+lostCommit('postgres');
