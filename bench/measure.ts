@@ -9,6 +9,7 @@ import {
   readTreePeakRssBytes,
   resetTreePeakRss,
 } from './driver/proc-stats.js';
+import { gcFiguresSince, logOffset } from './driver/gc-trace.js';
 import { runWrk, totalErrors, type WrkRun } from './driver/wrk.js';
 import type { PinningLayout } from './pinning.js';
 import { preflight } from './preflight.js';
@@ -59,6 +60,7 @@ export async function measureRow(ctx: MeasureContext, target: RunningTarget, pla
   };
   if (plan.warmupSecs > 0) await runWrk(ctx.children, ctx.wrkPath, run, ctx.layout.load);
 
+  const gcFrom = target.gcLog === undefined ? 0 : await logOffset(target.gcLog);
   const rssReset = await resetTreePeakRss(target.pid);
   const coresBefore = await readCoreTimes();
   const cpuBefore = await readTreeCpuMicros(target.pid);
@@ -84,6 +86,7 @@ export async function measureRow(ctx: MeasureContext, target: RunningTarget, pla
   const besideNote = besideRun === null ? null : await besideRun;
   if (!target.alive()) throw new Error(`${target.label} exited during the run; its log ends with:\n${target.logTail()}`);
 
+  const gc = target.gcLog === undefined ? null : await gcFiguresSince(target.gcLog, gcFrom, result.requests);
   const busy = coreBusyPercent(coresBefore, coresAfter);
   const coreBusy: Record<string, number> = {};
   for (const core of ctx.reportedCores) coreBusy[String(core)] = busy.get(core) ?? 0;
@@ -97,6 +100,7 @@ export async function measureRow(ctx: MeasureContext, target: RunningTarget, pla
     peakRssBytes,
     peakRssLifetime: !rssReset,
     coreBusyPercent: coreBusy,
+    ...(gc === null ? {} : { gc }),
   };
   return { measurement, besideNote };
 }

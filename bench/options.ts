@@ -20,6 +20,12 @@ export interface BenchOptions {
   /** Where the markdown goes; null = do not write a file. */
   outDir: string | null;
   keepTemp: boolean;
+  /** A git ref whose build runs beside this one, its gateway rows interleaved with ours; null = none. */
+  compare: string | null;
+  /** Gateway rows per build with --compare (alternating order), so each side shows its spread. */
+  compareRounds: number;
+  /** Run the gateway and baseline with --trace-gc-nvp: heap bytes per request and GC pauses per row. */
+  gcTrace: boolean;
   list: boolean;
   help: boolean;
 }
@@ -34,6 +40,11 @@ export const USAGE = `usage: node dist/bench/run.js [flags]        (make bench B
   --pin on|off             pin processes to cores with taskset (default on)
   --out DIR                results folder (default bench/results); --no-write to skip the file
   --keep-temp              keep the temp dir (generated configs, wrk scripts, logs)
+  --compare REF            also build git REF in a temporary worktree and run its gateway in
+                           the same run, rows interleaved with this build's (A/B in one command)
+  --compare-rounds N       gateway rows per build with --compare (default 2, alternating order)
+  --gc-trace               run gateway and baseline with --trace-gc-nvp: heap bytes allocated
+                           per request and GC pauses in each of their rows
   --list                   list scenarios and exit
   --help`;
 
@@ -52,6 +63,9 @@ export function parseBenchOptions(argv: readonly string[], defaultOutDir: string
       out: { type: 'string' },
       'no-write': { type: 'boolean', default: false },
       'keep-temp': { type: 'boolean', default: false },
+      compare: { type: 'string' },
+      'compare-rounds': { type: 'string', default: '2' },
+      'gc-trace': { type: 'boolean', default: false },
       list: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
@@ -67,6 +81,7 @@ export function parseBenchOptions(argv: readonly string[], defaultOutDir: string
       if (!TARGET_KINDS.includes(t)) throw new Error(`--targets: unknown target "${t}" (known: ${TARGET_KINDS.join(', ')})`);
     }
   }
+  if (values.compare !== undefined && !/^[\w./@^~-]+$/.test(values.compare)) throw new Error(`--compare takes a git ref (commit, branch or tag), not "${values.compare}"`);
   if (values.pin !== 'on' && values.pin !== 'off') throw new Error(`--pin must be "on" or "off", not "${values.pin}"`);
   return {
     scenarios,
@@ -78,6 +93,9 @@ export function parseBenchOptions(argv: readonly string[], defaultOutDir: string
     pin: values.pin === 'on',
     outDir: values['no-write'] ? null : (values.out ?? defaultOutDir),
     keepTemp: values['keep-temp'],
+    compare: values.compare ?? null,
+    compareRounds: parseCount('--compare-rounds', values['compare-rounds'], 20),
+    gcTrace: values['gc-trace'],
     list: values.list,
     help: values.help,
   };

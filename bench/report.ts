@@ -1,5 +1,6 @@
 // Results and their markdown. Pure functions over plain data, so the arithmetic (ratios, added
 // latency, the ceiling mark) is tested without running any load.
+import type { GcFigures } from './driver/gc-trace.js';
 import type { ScenarioKind, TargetKind } from './scenario.js';
 
 export interface RowMeasurement {
@@ -17,6 +18,8 @@ export interface RowMeasurement {
   peakRssLifetime: boolean;
   /** Busy percent of each core in the layout over the run, keyed by core number. */
   coreBusyPercent: Record<string, number>;
+  /** `--gc-trace`: heap bytes per request and GC pauses over the measured run. */
+  gc?: GcFigures;
 }
 
 export interface RowResult {
@@ -28,6 +31,8 @@ export interface RowResult {
   measurement?: RowMeasurement;
   /** The scenario's own note on this row (Scenario.gatewayNote). */
   note?: string;
+  /** A row of the `--compare` build's gateway (not this checkout's). */
+  compare?: boolean;
 }
 
 export interface ScenarioResult {
@@ -40,6 +45,10 @@ export interface ScenarioResult {
   connections: number;
   durationSecs: number;
   rows: RowResult[];
+  /** The scenario whose baseline row is this one's reference (Scenario.baselineFrom). */
+  baselineFrom?: string;
+  group?: string;
+  cell?: { row: string; column: string };
   /** Scenario.reference: the scenario whose gateway row this one's is compared with. */
   reference?: string;
 }
@@ -55,6 +64,8 @@ export interface RunInfo {
   loadAverage: string;
   /** Set when the machine was busy before the bench started: the numbers are noisy. */
   noiseWarning: string | null;
+  /** `--compare REF`: the other build, and how many gateway rows each build got. */
+  compare?: { ref: string; commit: string; rounds: number };
 }
 
 export interface BenchReport {
@@ -135,8 +146,38 @@ export function atCeiling(row: RowResult, mock: RowResult | undefined): boolean 
   return r !== null && r >= CEILING_SHARE;
 }
 
+/** This checkout's row of a target (a --compare build's rows are never the reference). */
 export function findRow(s: ScenarioResult, target: TargetKind): RowResult | undefined {
-  return s.rows.find((r) => r.target === target);
+  return s.rows.find((r) => r.target === target && r.compare !== true);
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((x, y) => x - y);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+/** Median and spread ((max - min) / median) of one build's gateway rows in a scenario. */
+export interface BuildFigures {
+  rows: number;
+  requestsPerSec: number;
+  rateSpread: number;
+  cpuMicrosPerRequest: number;
+  p99Micros: number;
+}
+
+export function buildFigures(s: ScenarioResult, compare: boolean): BuildFigures | null {
+  const ms = s.rows.filter((r) => r.target === 'gateway' && (r.compare === true) === compare).map(okMeasurement).filter((m): m is RowMeasurement => m !== null);
+  if (ms.length === 0) return null;
+  const rates = ms.map((m) => m.requestsPerSec);
+  const rate = median(rates);
+  return {
+    rows: ms.length,
+    requestsPerSec: rate,
+    rateSpread: rate > 0 ? (Math.max(...rates) - Math.min(...rates)) / rate : 0,
+    cpuMicrosPerRequest: median(ms.map((m) => m.cpuMicrosPerRequest)),
+    p99Micros: median(ms.map((m) => m.latencyMicros.p99)),
+  };
 }
 
 // ---- formatting ----
@@ -194,9 +235,17 @@ function unmeasured(row: RowResult, width: number): string[] {
   return [row.label, `${why}: ${first}`, ...Array<string>(width - 2).fill('')];
 }
 
-function throughputTable(s: ScenarioResult): string {
+/** The scenario's baseline row, or the one of the scenario it borrows its baseline from. */
+export function baselineRow(report: BenchReport, s: ScenarioResult): RowResult | undefined {
+  const own = findRow(s, 'baseline');
+  if (own !== undefined || s.baselineFrom === undefined) return own;
+  const from = report.scenarios.find((x) => x.name === s.baselineFrom);
+  return from === undefined ? undefined : findRow(from, 'baseline');
+}
+
+function throughputTable(report: BenchReport, s: ScenarioResult): string {
   const mock = findRow(s, 'mock');
-  const baseline = findRow(s, 'baseline');
+  const baseline = baselineRow(report, s);
   const nginx = findRow(s, 'nginx');
   const header = ['target', 'req/s', 'p50 ms', 'p99 ms', 'p99.9 ms', 'CPU µs/req', 'CPU %', 'peak RSS MiB', 'errors', 'vs baseline: req/s, CPU/req', 'vs nginx: req/s, CPU/req', 'cores busy %'];
   const rows = s.rows.map((row) => {
@@ -251,11 +300,11 @@ function summaryTable(report: BenchReport): string {
   const header = ['scenario', 'ceiling req/s', 'baseline req/s', 'nginx req/s', 'gateway req/s', 'gateway vs baseline: req/s, CPU/req', 'gateway vs nginx: req/s, CPU/req', 'gateway added p50 / p99 µs', 'gateway vs reference: req/s, added p50 / p99 µs'];
   const rows = report.scenarios.map((s) => {
     const rate = (t: TargetKind): string => {
-      const m = okMeasurement(findRow(s, t));
+      const m = okMeasurement(t === 'baseline' ? baselineRow(report, s) : findRow(s, t));
       return m === null ? '–' : formatRate(m.requestsPerSec);
     };
     const gw = findRow(s, 'gateway');
-    const vsBase = gw === undefined ? null : ratiosTo(gw, findRow(s, 'baseline'));
+    const vsBase = gw === undefined ? null : ratiosTo(gw, baselineRow(report, s));
     const vsNginx = gw === undefined ? null : ratiosTo(gw, findRow(s, 'nginx'));
     const added = gw === undefined ? null : addedLatencyMicros(gw, findRow(s, 'mock'));
     const versus = versusReference(s, report.scenarios);
@@ -272,6 +321,69 @@ function summaryTable(report: BenchReport): string {
     ];
   });
   return table(header, rows);
+}
+
+/** `--gc-trace`: heap allocation per request and collections of the traced rows. */
+function gcTable(rows: RowResult[]): string {
+  const header = ['target (--trace-gc-nvp)', 'heap bytes allocated/req', 'scavenges', 'mark-compacts', 'GC pause total ms', 'GC pause max ms'];
+  return table(
+    header,
+    rows.map((r) => {
+      const g = r.measurement!.gc!;
+      return [r.label, int.format(g.allocatedBytesPerRequest), int.format(g.scavenges), int.format(g.markCompacts), g.pauseMsTotal.toFixed(1), g.pauseMsMax.toFixed(2)];
+    }),
+  );
+}
+
+/** --compare: this build's gateway against the other build's, medians over their rows. */
+function compareTable(report: BenchReport): string {
+  const c = report.info.compare!;
+  const header = ['scenario', `this (${report.info.commit}) req/s ± spread`, `${c.commit} req/s ± spread`, 'this / other req/s', 'CPU µs/req this vs other', 'this / other CPU', 'p99 ms this vs other'];
+  const rows = report.scenarios.map((s) => {
+    const a = buildFigures(s, false);
+    const b = buildFigures(s, true);
+    if (a === null || b === null) return [s.name, a === null ? '–' : formatRate(a.requestsPerSec), b === null ? '–' : formatRate(b.requestsPerSec), '–', '–', '–', '–'];
+    return [
+      s.name,
+      `${formatRate(a.requestsPerSec)} ± ${Math.round(a.rateSpread * 100)}%`,
+      `${formatRate(b.requestsPerSec)} ± ${Math.round(b.rateSpread * 100)}%`,
+      formatRatio(quotient(a.requestsPerSec, b.requestsPerSec)),
+      `${formatCpuMicros(a.cpuMicrosPerRequest)} vs ${formatCpuMicros(b.cpuMicrosPerRequest)}`,
+      formatRatio(quotient(a.cpuMicrosPerRequest, b.cpuMicrosPerRequest)),
+      `${formatMs(a.p99Micros)} vs ${formatMs(b.p99Micros)}`,
+    ];
+  });
+  return table(header, rows);
+}
+
+/**
+ * A group whose scenarios are cells (row x column, e.g. ingress x lane): the gateway's req/s
+ * over its baseline's in each cell, and the gateway's req/s, so the whole family reads at once.
+ */
+function matrixTable(report: BenchReport, group: string): string {
+  const cells = report.scenarios.filter((s) => s.group === group && s.cell !== undefined);
+  const rowsOf = [...new Set(cells.map((s) => s.cell!.row))];
+  // Columns in the rows' order where they are also rows (a square matrix reads diagonally).
+  const rank = (c: string): number => (rowsOf.includes(c) ? rowsOf.indexOf(c) : rowsOf.length);
+  const columns = [...new Set(cells.map((s) => s.cell!.column))].sort((a, b) => rank(a) - rank(b));
+  const header = [`${group}: gateway/baseline req/s (gateway req/s)`, ...columns];
+  const rows = rowsOf.map((r) => [
+    r,
+    ...columns.map((c) => {
+      const s = cells.find((x) => x.cell!.row === r && x.cell!.column === c);
+      if (s === undefined) return '·';
+      const gw = findRow(s, 'gateway');
+      const m = gw === undefined ? null : okMeasurement(gw);
+      if (m === null) return gw === undefined ? '–' : 'FAILED';
+      return `${formatRatio(ratiosTo(gw!, baselineRow(report, s)).requestsPerSec)} (${formatRate(m.requestsPerSec)})`;
+    }),
+  ]);
+  const ratios = cells.map((s) => {
+    const gw = findRow(s, 'gateway');
+    return gw === undefined ? null : ratiosTo(gw, baselineRow(report, s)).requestsPerSec;
+  }).filter((x): x is number => x !== null);
+  const worst = ratios.length === 0 ? '' : `\n\nLowest cell: ${formatRatio(Math.min(...ratios))}; median ${formatRatio(median(ratios))}.`;
+  return table(header, rows) + worst;
 }
 
 function pad2(n: number): string {
@@ -299,6 +411,18 @@ export function renderMarkdown(report: BenchReport): string {
     '',
     summaryTable(report),
   ];
+  const groups = [...new Set(report.scenarios.filter((s) => s.cell !== undefined && s.group !== undefined).map((s) => s.group!))];
+  for (const g of groups) out.push('', `## ${g}`, '', matrixTable(report, g));
+  if (info.compare !== undefined) {
+    out.push(
+      '',
+      `## This build against ${info.compare.commit} (--compare ${info.compare.ref})`,
+      '',
+      `Each build's gateway ran ${info.compare.rounds} row${info.compare.rounds === 1 ? '' : 's'} per scenario, interleaved (this, other, other, this, ...); medians, and the spread of req/s as (max − min) / median. Every row is in the scenario tables below.`,
+      '',
+      compareTable(report),
+    );
+  }
   report.scenarios.forEach((s, i) => {
     out.push(
       '',
@@ -306,7 +430,7 @@ export function renderMarkdown(report: BenchReport): string {
       '',
       `${s.method} ${s.path}, ${s.bodyBytes}-byte body, ${s.connections} connection${s.connections === 1 ? '' : 's'}, ${s.durationSecs} s measured.`,
       '',
-      s.kind === 'added-latency' ? addedLatencyTable(s) : throughputTable(s),
+      s.kind === 'added-latency' ? addedLatencyTable(s) : throughputTable(report, s),
     );
     const mock = okMeasurement(findRow(s, 'mock'));
     if (s.kind === 'throughput' && mock !== null) {
@@ -319,6 +443,8 @@ export function renderMarkdown(report: BenchReport): string {
       out.push('', `Run ${s.reference} in the same invocation for the comparison with it (--scenario ${s.reference},${s.name}).`);
     }
     for (const r of s.rows) if (r.note !== undefined) out.push('', `${r.label}: ${r.note}`);
+    const traced = s.rows.filter((r) => r.measurement?.gc !== undefined);
+    if (traced.length > 0) out.push('', gcTable(traced));
     const notes = s.rows.filter((r) => r.outcome !== 'ok' && r.reason !== undefined && r.reason.includes('\n'));
     for (const r of notes) out.push('', `${r.label} ${r.outcome}:`, '', '```', r.reason ?? '', '```');
   });

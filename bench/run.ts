@@ -17,7 +17,8 @@ import { formatCpuMicros, formatMs, formatRate, renderMarkdown, type BenchReport
 import { loadScenarios, selectScenarios } from './scenario-catalog.js';
 import type { Scenario, TargetKind } from './scenario.js';
 import { startBaseline } from './targets/baseline.js';
-import { startGateway } from './targets/gateway.js';
+import { buildCompare, type CompareBuild } from './compare-build.js';
+import { startGateway, type GatewayBuild } from './targets/gateway.js';
 import { startMock } from './targets/mock.js';
 import { findNginx, startNginx } from './targets/nginx.js';
 import { TargetUnavailable, type RunningTarget, type StartTarget, type TargetContext } from './targets/target.js';
@@ -41,8 +42,38 @@ function log(line: string): void {
 /** Starts each target the first time a scenario needs it; remembers a failure to start. */
 class Targets {
   private readonly started = new Map<TargetKind, Promise<RunningTarget>>();
+  private compareGateway: Promise<RunningTarget> | null = null;
+  /** Gateways shared by scenarios with the same `sharedGateway` key (and build). */
+  private readonly shared = new Map<string, Promise<RunningTarget>>();
 
-  constructor(readonly context: TargetContext) {}
+  constructor(
+    readonly context: TargetContext,
+    /** `--compare`: the other build's gateway, started beside ours. */
+    readonly compare: GatewayBuild | null = null,
+  ) {}
+
+  /** The gateway of a `sharedGateway` key, started on first use with that scenario's config. */
+  getShared(scenario: Scenario, build: GatewayBuild | undefined): Promise<RunningTarget> {
+    const key = `${scenario.sharedGateway!}|${build?.cli ?? ''}`;
+    let t = this.shared.get(key);
+    if (t === undefined) {
+      log(`starting the gateway ${scenario.sharedGateway!} scenarios share${build === undefined ? '' : ` ${build.label}`}...`);
+      t = startGateway(this.context, scenario.gatewayConfig, build, scenario.gatewayReadySecs);
+      t.catch(() => undefined);
+      this.shared.set(key, t);
+    }
+    return t;
+  }
+
+  /** The shared gateway of the --compare build. */
+  getCompare(): Promise<RunningTarget> {
+    if (this.compareGateway === null) {
+      log(`starting gateway ${this.compare!.label}...`);
+      this.compareGateway = startGateway(this.context, undefined, this.compare!);
+      this.compareGateway.catch(() => undefined);
+    }
+    return this.compareGateway;
+  }
 
   /** Registers a target started elsewhere (the mock, started first). */
   provide(target: RunningTarget): void {
@@ -73,21 +104,30 @@ async function runScenario(
   const durationSecs = opts.durationSecs ?? scenario.durationSecs;
   await writeWrkScript(wrkScriptPath(mctx.tempDir, scenario), scenario.request);
   const rows: RowResult[] = [];
-  for (const kind of scenario.targets.filter((t) => opts.targets.includes(t))) {
+  for (const { kind, compare } of rowPlan(scenario, opts, targets.compare !== null)) {
     if (interrupted.aborted) break;
     let label: string = kind;
-    // A scenario with its own gateway config gets its own gateway, stopped after its row.
-    const ownGateway = kind === 'gateway' && scenario.gatewayConfig !== undefined;
+    // A scenario with its own gateway config gets its own gateway, stopped after its row
+    // (or one its group shares, kept to the end).
+    const sharedGateway = kind === 'gateway' && scenario.gatewayConfig !== undefined && scenario.sharedGateway !== undefined;
+    const ownGateway = kind === 'gateway' && scenario.gatewayConfig !== undefined && !sharedGateway;
     let target: RunningTarget | null = null;
     try {
       if (ownGateway) log(`starting a gateway with ${scenario.name}'s config...`);
-      target = ownGateway ? await startGateway(targets.context, scenario.gatewayConfig, scenario.gatewayReadySecs) : await targets.get(kind);
+      const build = compare ? targets.compare! : undefined;
+      target = ownGateway
+        ? await startGateway(targets.context, scenario.gatewayConfig, build, scenario.gatewayReadySecs)
+        : sharedGateway
+          ? await targets.getShared(scenario, build)
+          : compare
+          ? await targets.getCompare()
+          : await targets.get(kind);
       label = target.label;
       const { measurement: m, besideNote } = await measureRow(mctx, target, { scenario, connections, durationSecs, warmupSecs: opts.warmupSecs });
       const gatewayNote = kind === 'gateway' && scenario.gatewayNote !== undefined ? await scenario.gatewayNote(target.url, { pid: target.pid, durationSecs, workers: opts.workers, loadCores: mctx.layout.load }) : null;
       const notes = [besideNote, gatewayNote].filter((n): n is string => n !== null);
       const note = notes.length === 0 ? null : notes.join('; ');
-      rows.push({ target: kind, label, outcome: 'ok', measurement: m, ...(note === null ? {} : { note }) });
+      rows.push({ target: kind, label, outcome: 'ok', measurement: m, ...(compare ? { compare: true } : {}), ...(note === null ? {} : { note }) });
       if (note !== null) log(`${scenario.name} · ${label}: ${note}`);
       log(
         `${progress()} ${scenario.name} · ${label}: ${formatRate(m.requestsPerSec)} req/s, p99 ${formatMs(m.latencyMicros.p99)} ms, ` +
@@ -96,7 +136,7 @@ async function runScenario(
     } catch (err) {
       if (interrupted.aborted) break;
       const skip = err instanceof TargetUnavailable && err.skip;
-      rows.push({ target: kind, label, outcome: skip ? 'skipped' : 'failed', reason: (err as Error).message });
+      rows.push({ target: kind, label, outcome: skip ? 'skipped' : 'failed', reason: (err as Error).message, ...(compare ? { compare: true } : {}) });
       log(`${progress()} ${scenario.name} · ${label}: ${skip ? 'skipped' : 'FAILED'}: ${(err as Error).message}`);
     } finally {
       if (ownGateway && target !== null) await target.stop();
@@ -112,8 +152,31 @@ async function runScenario(
     connections,
     durationSecs,
     rows,
+    ...(scenario.baselineFrom === undefined ? {} : { baselineFrom: scenario.baselineFrom }),
+    ...(scenario.group === undefined ? {} : { group: scenario.group }),
+    ...(scenario.cell === undefined ? {} : { cell: scenario.cell }),
     ...(scenario.reference === undefined ? {} : { reference: scenario.reference }),
   };
+}
+
+/**
+ * The rows of one scenario, in order. With --compare each gateway row becomes
+ * `compareRounds` rows per build, alternating which goes first (this, ref, ref, this, ...)
+ * so that the machine's drift falls on both builds.
+ */
+function rowPlan(scenario: Scenario, opts: BenchOptions, comparing: boolean): { kind: TargetKind; compare: boolean }[] {
+  const plan: { kind: TargetKind; compare: boolean }[] = [];
+  for (const kind of scenario.targets.filter((t) => opts.targets.includes(t))) {
+    if (kind !== 'gateway' || !comparing) {
+      plan.push({ kind, compare: false });
+      continue;
+    }
+    for (let i = 0; i < opts.compareRounds; i++) {
+      const refFirst = i % 2 === 1;
+      plan.push({ kind, compare: refFirst }, { kind, compare: !refFirst });
+    }
+  }
+  return plan;
 }
 
 function firstLine(cmd: string, args: string[]): string {
@@ -208,6 +271,7 @@ async function main(argv: string[]): Promise<number> {
 
   const tempDir = await mkdtemp(join(tmpdir(), 'gateway-bench-'));
   const children = new ChildProcesses();
+  let compareBuild: CompareBuild | null = null;
   const interruption = new AbortController();
   // Ctrl-C: stop the children (which ends the wrk or start-up being awaited), let main unwind
   // through its finally, and force the exit if something still hangs.
@@ -219,23 +283,31 @@ async function main(argv: string[]): Promise<number> {
   };
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
-  process.once('exit', () => children.killAllNow());
+  process.once('exit', () => {
+    children.killAllNow();
+    compareBuild?.remove();
+  });
 
   try {
     const info = describeRun(layout, opts, wrkPath, cores);
-    const rowCount = scenarios.reduce((n, s) => n + s.targets.filter((t) => opts.targets.includes(t)).length, 0);
+    const rowsOf = (s: Scenario): number => rowPlan(s, opts, opts.compare !== null).length;
+    const rowCount = scenarios.reduce((n, s) => n + rowsOf(s), 0);
     const perRowSecs = (s: Scenario): number => opts.warmupSecs + (opts.durationSecs ?? s.durationSecs) + 1;
-    const estimateSecs = scenarios.reduce((n, s) => n + perRowSecs(s) * s.targets.filter((t) => opts.targets.includes(t)).length, 0);
+    const estimateSecs = scenarios.reduce((n, s) => n + perRowSecs(s) * rowsOf(s), 0);
     log(`bench: ${scenarios.length} scenarios, ${rowCount} rows, about ${Math.ceil(estimateSecs / 60)} min`);
     log(`bench: pinning: ${layout.description}`);
     if (info.noiseWarning !== null) log(`bench: WARNING: ${info.noiseWarning}`);
     log(`bench: temp dir ${tempDir}`);
 
-    const ctx: TargetContext = { children, layout, workers: opts.workers, tempDir, mockUrl: null };
+    const ctx: TargetContext = { children, layout, workers: opts.workers, tempDir, mockUrl: null, gcTrace: opts.gcTrace };
     // The mock comes first: every proxy forwards to it, so without it nothing can run.
     const mock = await startMock(ctx);
     ctx.mockUrl = mock.url;
-    const targets = new Targets(ctx);
+    if (opts.compare !== null) {
+      compareBuild = buildCompare(opts.compare, tempDir, log);
+      info.compare = { ref: compareBuild.ref, commit: compareBuild.commit, rounds: opts.compareRounds };
+    }
+    const targets = new Targets(ctx, compareBuild === null ? null : { cli: compareBuild.cli, label: `@ ${compareBuild.commit} (--compare ${compareBuild.ref})` });
     targets.provide(mock);
 
     const reportedCores = layout.pinned ? [...new Set([...(layout.proxy ?? []), ...(layout.mock ?? []), ...(layout.load ?? [])])].sort((a, b) => a - b) : cores;
@@ -272,6 +344,7 @@ async function main(argv: string[]): Promise<number> {
     return 1;
   } finally {
     await children.stopAll();
+    compareBuild?.remove();
     if (opts.keepTemp) log(`bench: kept ${tempDir}`);
     else await rm(tempDir, { recursive: true, force: true });
   }

@@ -1,4 +1,5 @@
-// Finds the scenarios: every module in bench/scenarios/ that exports `scenario`. Discovery by
+// Finds the scenarios: every module in bench/scenarios/ that exports `scenario` (or `scenarios`,
+// a list, for a family such as the cross-protocol pairs). Discovery by
 // directory keeps adding a scenario to one new file (no shared list to edit and merge).
 import { readdir } from 'node:fs/promises';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -12,7 +13,11 @@ export async function loadScenarios(dir: string = SCENARIOS_DIR): Promise<Scenar
   const files = (await readdir(dir)).filter((f) => f.endsWith('.js')).sort();
   const found: Scenario[] = [];
   for (const file of files) {
-    const mod = (await import(pathToFileURL(join(dir, file)).href)) as { scenario?: unknown };
+    const mod = (await import(pathToFileURL(join(dir, file)).href)) as { scenario?: unknown; scenarios?: unknown };
+    if (Array.isArray(mod.scenarios)) {
+      for (const s of mod.scenarios) found.push(checkScenario(s, file));
+      continue;
+    }
     if (mod.scenario === undefined) throw new Error(`bench/scenarios/${file}: exports no \`scenario\``);
     found.push(checkScenario(mod.scenario, file));
   }
@@ -24,14 +29,20 @@ export async function loadScenarios(dir: string = SCENARIOS_DIR): Promise<Scenar
   return found.sort((a, b) => (a.order ?? 1000) - (b.order ?? 1000) || a.name.localeCompare(b.name));
 }
 
-/** The scenarios named (all but the named-only ones when `names` is empty); an unknown name lists the known ones. */
+/**
+ * The scenarios named (all but the named-only ones when `names` is empty); a group name stands
+ * for its scenarios, in suite order; an unknown name lists the known ones.
+ */
 export function selectScenarios(all: readonly Scenario[], names: readonly string[]): Scenario[] {
   if (names.length === 0) return all.filter((s) => s.namedOnly !== true);
   const byName = new Map(all.map((s) => [s.name, s]));
-  return names.map((n) => {
+  return names.flatMap((n) => {
     const s = byName.get(n);
-    if (s === undefined) throw new Error(`unknown scenario "${n}"; known: ${all.map((x) => x.name).join(', ')}`);
-    return s;
+    if (s !== undefined) return [s];
+    const group = all.filter((x) => x.group === n);
+    if (group.length > 0) return group;
+    const groups = [...new Set(all.map((x) => x.group).filter((g): g is string => g !== undefined))];
+    throw new Error(`unknown scenario "${n}"; known: ${[...all.map((x) => x.name), ...groups.map((g) => `${g} (group)`)].join(', ')}`);
   });
 }
 

@@ -109,4 +109,18 @@ export interface Scenario {
   reference?: string;
   /** Sort key in the suite (ties by name); leave gaps so others can slot in. */
   order?: number;
+  /** A name `--scenario` also takes, selecting every scenario of the group (e.g. `cross-pairs`). */
+  group?: string;
+  /**
+   * Scenarios with the same key share one gateway made from their (identical) `gatewayConfig`,
+   * started at the first of their rows and kept to the end, instead of one gateway per row.
+   */
+  sharedGateway?: string;
+  /**
+   * The scenario whose baseline row is this one's reference when this one runs no baseline
+   * (several scenarios send the same request to the baseline, e.g. one ingress to every lane).
+   */
+  baselineFrom?: string;
+  /** Its place in its group's matrix table (e.g. ingress and lane protocol): one cell per scenario. */
+  cell?: { row: string; column: string };
 }

@@ -2,6 +2,7 @@
 // uWS thread per gateway worker so a multi-worker row compares like with like.
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { GC_TRACE_FLAG } from '../driver/gc-trace.js';
 import { freePort } from './free-port.js';
 import { waitUntilAnswering } from './readiness.js';
 import { upstreamOf, type RunningTarget, type TargetContext } from './target.js';
@@ -10,11 +11,9 @@ const PASSTHROUGH_MAIN = fileURLToPath(new URL('../baselines/passthrough.js', im
 
 export async function startBaseline(ctx: TargetContext): Promise<RunningTarget> {
   const port = await freePort();
-  const args = [PASSTHROUGH_MAIN, '--listen', `127.0.0.1:${port}`, '--upstream', upstreamOf(ctx), '--threads', String(ctx.workers)];
-  const child = ctx.children.spawn('baseline pass-through', process.execPath, args, {
-    cpus: ctx.layout.proxy,
-    logFile: join(ctx.tempDir, 'baseline.log'),
-  });
+  const args = [...(ctx.gcTrace === true ? [GC_TRACE_FLAG] : []), PASSTHROUGH_MAIN, '--listen', `127.0.0.1:${port}`, '--upstream', upstreamOf(ctx), '--threads', String(ctx.workers)];
+  const logFile = join(ctx.tempDir, 'baseline.log');
+  const child = ctx.children.spawn('baseline pass-through', process.execPath, args, { cpus: ctx.layout.proxy, logFile });
   const url = `http://127.0.0.1:${port}`;
   // GET / travels to the mock and back (a 404 there is fine): both ends are up.
   await waitUntilAnswering(child, { url: `${url}/`, timeoutMs: 15_000 });
@@ -24,6 +23,7 @@ export async function startBaseline(ctx: TargetContext): Promise<RunningTarget> 
     url,
     pid: child.pid,
     cpus: ctx.layout.proxy,
+    ...(ctx.gcTrace === true ? { gcLog: logFile } : {}),
     alive: () => !child.hasExited(),
     logTail: () => child.logTail(),
     stop: () => child.stop(),

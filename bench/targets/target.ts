@@ -15,6 +15,8 @@ export interface RunningTarget {
   /** The process whose CPU and memory are measured (with its descendants). */
   pid: number;
   cpus: readonly number[] | null;
+  /** Its log file when it runs with --trace-gc-nvp (`--gc-trace`), for the per-row GC figures. */
+  gcLog?: string;
   /** False once the process has exited (a crash mid-suite fails the rows after it). */
   alive(): boolean;
   logTail(): string;
@@ -31,6 +33,8 @@ export interface TargetContext {
   tempDir: string;
   /** Where every proxy forwards to (null while starting the mock itself). */
   mockUrl: string | null;
+  /** `--gc-trace`: start the gateway and the baseline with --trace-gc-nvp. */
+  gcTrace?: boolean;
 }
 
 /**

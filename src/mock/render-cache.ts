@@ -10,6 +10,8 @@ export interface RenderedStream {
   readonly tail: Buffer;
   /** head + pieces + tail, for writing an unpaced stream in one go. */
   readonly whole: Buffer;
+  /** One buffer per event (SSE frame, NDJSON line; Bedrock: per part), for `chunking=event`. */
+  readonly events: readonly Buffer[];
 }
 
 /** Bound on cached renders; past it the cache starts over (settings sweeps are finite). */
@@ -35,7 +37,7 @@ export class RenderCache {
     const key = cacheKey(protocol, facts, toolName, s);
     let stream = this.streams.get(key);
     if (stream === undefined) {
-      const render = (padChars: number) => toBuffers(protocol.renderStream(answerFor(facts, toolName, s, padChars)));
+      const render = (padChars: number) => toBuffers(protocol.renderStream(answerFor(facts, toolName, s, padChars)), protocol.streamContentType);
       stream = renderPadded(render, (r) => r.whole.byteLength, toolName === null ? s.response_bytes : 0, s.chunks);
       if (this.streams.size >= ENTRIES_MAX) this.streams.clear();
       this.streams.set(key, stream);
@@ -61,6 +63,7 @@ function answerFor(facts: RequestFacts, toolName: string | null, s: MockSettings
     pieces: toolName === null ? mockChunks(s.chunks, padChars) : toolArgumentPieces(s.chunks),
     usage: mockUsage(s.input_tokens, s.cache_read_tokens, s.chunks),
     includeUsage: facts.includeUsage,
+    usageOnLast: s.usage_on_last,
   };
 }
 
@@ -79,9 +82,24 @@ function renderPadded<T>(render: (padChars: number) => T, sizeOf: (r: T) => numb
   return render(Math.round((targetBytes - bareBytes) / bytesPerChar));
 }
 
-function toBuffers(parts: StreamParts): RenderedStream {
+function toBuffers(parts: StreamParts, contentType: string): RenderedStream {
   const head = Buffer.from(parts.head);
   const pieces = parts.pieces.map((p) => Buffer.from(p));
   const tail = Buffer.from(parts.tail);
-  return { head, pieces, tail, whole: Buffer.concat([head, ...pieces, tail]) };
+  const whole = Buffer.concat([head, ...pieces, tail]);
+  const separator = contentType.startsWith('text/event-stream') ? '\n\n' : contentType === 'application/x-ndjson' ? '\n' : null;
+  const events = separator === null ? [head, ...pieces, tail].filter((b) => b.byteLength > 0) : splitAfter(whole, separator);
+  return { head, pieces, tail, whole, events };
+}
+
+/** `whole` cut after every `separator` (each part keeps its separator). */
+function splitAfter(whole: Buffer, separator: string): Buffer[] {
+  const parts: Buffer[] = [];
+  let at = 0;
+  for (let end = whole.indexOf(separator); end >= 0; end = whole.indexOf(separator, at)) {
+    parts.push(whole.subarray(at, end + separator.length));
+    at = end + separator.length;
+  }
+  if (at < whole.length) parts.push(whole.subarray(at));
+  return parts;
 }

@@ -488,6 +488,18 @@ function startStream(ex: Exchange): void {
   const res = ex.res;
   ex.rendered = stream;
   ex.cutAfterPieces = s.fault === 'reset_during' ? Math.ceil(stream.pieces.length / 2) : -1;
+  if (s.ttft_ms === 0 && s.tokens_per_sec === 0 && ex.cutAfterPieces < 0 && s.chunking === 'event') {
+    // Unpaced, one event per write: every cork ends in its own send, back to back.
+    const events = stream.events;
+    res.cork(() => {
+      writeHead(ex, 200, ex.protocol.streamContentType);
+      res.write(events[0]!);
+    });
+    for (let i = 1; i < events.length; i++) res.cork(() => res.write(events[i]!));
+    res.cork(() => res.end());
+    finish(ex);
+    return;
+  }
   if (s.ttft_ms === 0 && s.tokens_per_sec === 0 && ex.cutAfterPieces < 0) {
     // Unpaced: the whole stream in one corked write.
     res.cork(() => {

@@ -4,6 +4,8 @@
 
 export type MockFault = 'none' | 'reset_before' | 'reset_during' | 'hang' | 'context_length' | 'insufficient_quota';
 export type MockMode = 'auto' | 'text' | 'tool';
+/** How an unpaced stream is written: all in one write, or each event in its own (as servers that flush per token do). */
+export type MockChunking = 'whole' | 'event';
 
 export interface MockSettings {
   /** Delay before the response starts (status line and headers). */
@@ -31,6 +33,10 @@ export interface MockSettings {
   require_auth: boolean;
   /** This fraction of requests (0..1, spread evenly, per provider) answers 503 instead. */
   fail_ratio: number;
+  /** `event`: every stream event (SSE frame, NDJSON line, event-stream frame) is its own write and send. */
+  chunking: MockChunking;
+  /** OpenAI chat streams with include_usage: usage rides on the finish chunk, with no usage-only chunk after it. */
+  usage_on_last: boolean;
 }
 
 export type MockSettingName = keyof MockSettings;
@@ -49,6 +55,8 @@ export const DEFAULT_MOCK_SETTINGS: Readonly<MockSettings> = Object.freeze({
   mode: 'auto',
   require_auth: false,
   fail_ratio: 0,
+  chunking: 'whole',
+  usage_on_last: false,
 });
 
 type RawSetting = string | number | boolean | null;
@@ -79,7 +87,7 @@ function ratio(raw: RawSetting): number {
   return n;
 }
 
-function oneOf<T extends MockFault | MockMode>(values: readonly T[]): SettingParser {
+function oneOf<T extends MockFault | MockMode | MockChunking>(values: readonly T[]): SettingParser {
   return (raw) => {
     if (typeof raw === 'string' && (values as readonly string[]).includes(raw)) return raw as T;
     throw new SettingError(`must be one of ${values.join(', ')}`);
@@ -117,6 +125,8 @@ const PARSERS: Record<MockSettingName, SettingParser> = {
   mode: oneOf<MockMode>(['auto', 'text', 'tool']),
   require_auth: flag,
   fail_ratio: ratio,
+  chunking: oneOf<MockChunking>(['whole', 'event']),
+  usage_on_last: flag,
 };
 
 export const MOCK_SETTING_NAMES = Object.keys(PARSERS) as readonly MockSettingName[];
@@ -170,7 +180,7 @@ const renderKeys = new WeakMap<MockSettings, string>();
 export function renderKey(s: MockSettings): string {
   let key = renderKeys.get(s);
   if (key === undefined) {
-    key = `${s.chunks}|${s.response_bytes}|${s.input_tokens}|${s.cache_read_tokens}`;
+    key = `${s.chunks}|${s.response_bytes}|${s.input_tokens}|${s.cache_read_tokens}|${s.usage_on_last ? 'u' : ''}`;
     renderKeys.set(s, key);
   }
   return key;

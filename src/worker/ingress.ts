@@ -141,8 +141,26 @@ function corkedWrite(): void {
 function corkedEnd(): void {
   const res = corkRes!;
   if (corkHeaders !== null) writeHead(res);
+  if (corkParts !== null) for (const part of corkParts) res.write(part);
   if (corkBody.length > 0) res.write(corkBody);
   res.end();
+}
+
+/**
+ * Stream bytes written during one turn of the event loop go out together: `write` queues them
+ * and the first write of a turn schedules one microtask that sends every waiting response's
+ * bytes in one cork each. An upstream read that carries several HTTP chunks (a server that
+ * flushes per token, under load) is then one send to the caller instead of one per chunk.
+ */
+const waiting: UwsClientResponse[] = [];
+let flushQueued = false;
+function flushWaiting(): void {
+  flushQueued = false;
+  try {
+    for (let i = 0; i < waiting.length; i++) waiting[i]!.flushPending();
+  } finally {
+    waiting.length = 0; // a throw must not leave responses queued for a flush that never comes
+  }
 }
 
 /** One caller's response, over uWS. */
@@ -157,6 +175,10 @@ class UwsClientResponse implements ClientResponse {
   private headHeaders: Record<string, string> | null = null;
   private drainCb: (() => void) | null = null;
   private abortListener: AbortListener | null = null;
+  /** Stream bytes queued this turn (null when none are waiting). */
+  private pending: (string | Uint8Array)[] | null = null;
+  /** The last send found the socket full: writes report it until uWS says it drained. */
+  private full = false;
 
   constructor(private readonly res: HttpResponse) {
     inflight++;
@@ -199,28 +221,64 @@ class UwsClientResponse implements ClientResponse {
     this.headHeaders = headers;
   }
 
+  /**
+   * Queues the bytes for this turn's send (see flushWaiting). False when the last send found the
+   * socket full: the caller pauses its upstream and waits for `onDrain`.
+   */
   write(chunk: string | Uint8Array | readonly Uint8Array[]): boolean {
     if (this.aborted || this.finished) return true;
+    let pending = this.pending;
+    if (pending === null) {
+      pending = this.pending = [];
+      waiting.push(this);
+      if (!flushQueued) {
+        flushQueued = true;
+        queueMicrotask(flushWaiting);
+      }
+    }
+    if (typeof chunk === 'string' || chunk instanceof Uint8Array) pending.push(chunk);
+    else for (const part of chunk) pending.push(part);
+    return !this.full;
+  }
+
+  /** Sends the queued bytes (and a held-back head) in one cork. */
+  flushPending(): void {
+    const pending = this.pending;
+    this.pending = null;
+    if (pending === null || this.aborted || this.finished) return;
     this.takeHead();
     corkRes = this.res;
-    if (typeof chunk === 'string' || chunk instanceof Uint8Array) corkBody = chunk;
-    else corkParts = chunk;
+    corkParts = pending as Uint8Array[];
     this.res.cork(corkedWrite);
     corkRes = null;
     corkHeaders = null;
-    corkBody = '';
     corkParts = null;
-    return corkWritable;
+    if (!corkWritable && !this.full) {
+      this.full = true;
+      this.res.onWritable(() => this.drained()); // only on backpressure: no closure per request
+    }
+  }
+
+  /** uWS: the socket drained after a full send. */
+  private drained(): boolean {
+    this.full = false;
+    const cb = this.drainCb;
+    this.drainCb = null;
+    if (cb !== null) cb();
+    return true;
   }
 
   end(last?: string | Uint8Array): void {
     if (this.aborted || this.finished) return;
     this.takeHead();
     corkRes = this.res;
+    corkParts = this.pending as Uint8Array[] | null; // this turn's bytes go first, in the same send
+    this.pending = null;
     corkBody = last ?? '';
     this.res.cork(corkedEnd);
     corkRes = null;
     corkHeaders = null;
+    corkParts = null;
     corkBody = '';
     this.finish();
   }
@@ -239,14 +297,13 @@ class UwsClientResponse implements ClientResponse {
     inflight--;
   }
 
+  /** `cb` once the socket has room again (at once when it already has). */
   onDrain(cb: () => void): void {
+    if (!this.full) {
+      cb();
+      return;
+    }
     this.drainCb = cb;
-    this.res.onWritable(() => {
-      const drained = this.drainCb;
-      this.drainCb = null;
-      if (drained !== null) drained();
-      return true;
-    });
   }
 
   onAbort(listener: AbortListener): void {

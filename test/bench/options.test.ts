@@ -14,6 +14,9 @@ test('defaults: every scenario and target, pinned, one worker, results dir', () 
     pin: true,
     outDir: '/r',
     keepTemp: false,
+    compare: null,
+    compareRounds: 2,
+    gcTrace: false,
     list: false,
     help: false,
   });
@@ -40,4 +43,12 @@ test('bad flags are named in the error', () => {
   assert.throws(() => parseBenchOptions(['--workers', '0'], '/r'), /--workers must be an integer/);
   assert.throws(() => parseBenchOptions(['--targets', 'mock,envoy'], '/r'), /unknown target "envoy"/);
   assert.throws(() => parseBenchOptions(['--bogus'], '/r'), /bogus/);
+});
+
+test('--compare takes a git ref and a round count', () => {
+  const o = parseBenchOptions(['--compare', 'main~3', '--compare-rounds', '3'], '/r');
+  assert.equal(o.compare, 'main~3');
+  assert.equal(o.compareRounds, 3);
+  assert.throws(() => parseBenchOptions(['--compare', 'a b;rm'], '/r'), /--compare takes a git ref/);
+  assert.throws(() => parseBenchOptions(['--compare-rounds', '0'], '/r'), /--compare-rounds must be an integer/);
 });

@@ -3,6 +3,8 @@ import assert from 'node:assert/strict';
 import {
   addedLatencyMicros,
   atCeiling,
+  buildFigures,
+  findRow,
   formatMs,
   ratiosTo,
   renderMarkdown,
@@ -110,6 +112,45 @@ test('rows with errors are flagged, and pipes in reasons do not break the table'
   const md = renderMarkdown({ ...report, scenarios: [{ ...report.scenarios[0], rows: [mock, bad, { target: 'nginx', label: 'nginx', outcome: 'skipped', reason: 'a | b' }] }] });
   assert.match(md, /\| ⚠ 1,234 \|/);
   assert.match(md, /\| nginx \| skipped: a \\\| b \|/);
+});
+
+test('--compare: the other build\'s rows are never the reference, and the report shows both builds', () => {
+  const other = (rps: number): RowResult => ({ ...row('gateway', rps, 60, 2_500, 30_000), label: 'gateway @ abc1234', compare: true });
+  const ours2 = row('gateway', 19_800, 48.5, 2_500, 18_000);
+  const s = { name: 's', title: 't', kind: 'throughput' as const, method: 'POST', path: '/x', bodyBytes: 298, connections: 64, durationSecs: 5, rows: [mock, baseline, other(15_000), gateway, ours2, other(16_000)] };
+  assert.equal(findRow(s, 'gateway'), gateway);
+  const a = buildFigures(s, false)!;
+  const b = buildFigures(s, true)!;
+  assert.equal(a.rows, 2);
+  assert.equal(a.requestsPerSec, 20_300);
+  assert.equal(b.requestsPerSec, 15_500);
+  assert.ok(Math.abs(b.rateSpread - 1_000 / 15_500) < 1e-12);
+  const md = renderMarkdown({
+    info: { startedAt: new Date(0), commit: 'def5678', machine: 'm', versions: 'v', pinning: 'p', workers: 1, warmupSecs: 2, loadAverage: '0', noiseWarning: null, compare: { ref: 'main', commit: 'abc1234', rounds: 2 } },
+    scenarios: [s],
+  });
+  assert.match(md, /## This build against abc1234 \(--compare main\)/);
+  assert.match(md, /\| s \| 20,300 ± 5% \| 15,500 ± 6% \| 1\.31× \|/);
+  assert.match(md, /gateway @ abc1234/);
+});
+
+test('a group of cells renders as a matrix, borrowing the baseline of the scenario named', () => {
+  const cellScenario = (name: string, row: string, column: string, rows: RowResult[], baselineFrom?: string) => ({
+    name, title: name, kind: 'throughput' as const, method: 'POST', path: '/x', bodyBytes: 298, connections: 64, durationSecs: 2, rows,
+    group: 'pairs', cell: { row, column }, ...(baselineFrom === undefined ? {} : { baselineFrom }),
+  });
+  const md = renderMarkdown({
+    info: { startedAt: new Date(0), commit: 'c', machine: 'm', versions: 'v', pinning: 'p', workers: 1, warmupSecs: 1, loadAverage: '0', noiseWarning: null },
+    scenarios: [
+      cellScenario('a-b', 'a', 'b', [row('baseline', 1000, 10, 1, 2), row('gateway', 600, 20, 1, 2)]),
+      cellScenario('a-c', 'a', 'c', [row('gateway', 400, 20, 1, 2)], 'a-b'),
+      cellScenario('b-a', 'b', 'a', [row('baseline', 2000, 10, 1, 2), row('gateway', 1000, 20, 1, 2)]),
+    ],
+  });
+  assert.match(md, /\| pairs: gateway\/baseline req\/s \(gateway req\/s\) \| a \| b \| c \|/);
+  assert.match(md, /\| a \| · \| 0\.60× \(600\) \| 0\.40× \(400\) \|/);
+  assert.match(md, /\| b \| 0\.50× \(1,000\) \| · \| · \|/);
+  assert.match(md, /Lowest cell: 0\.40×/);
 });
 
 test('a scenario with a reference is compared with its gateway row in the same run', () => {

@@ -44,3 +44,16 @@ test('checkScenario names the file and the bad field', () => {
   assert.throws(() => checkScenario({ ...good, durationSecs: 2.5 }, 'x.js'), /durationSecs/);
   assert.throws(() => checkScenario({ ...good, request: { method: 'POST', path: 'v1' } }, 'x.js'), /request\.path/);
 });
+
+test('a group name selects its scenarios: cross-pairs is the 30 (ingress, lane) pairs', async () => {
+  const { loadScenarios: load, selectScenarios: select } = await import('../../bench/scenario-catalog.js');
+  const all = await load();
+  const pairs = select(all, ['cross-pairs']);
+  assert.equal(pairs.length, 30);
+  assert.equal(new Set(pairs.map((s) => `${s.cell!.row}>${s.cell!.column}`)).size, 30);
+  for (const s of pairs) {
+    assert.notEqual(s.cell!.row, s.cell!.column);
+    // Each ingress runs the baseline once; its other pairs name that scenario.
+    if (!s.targets.includes('baseline')) assert.ok(pairs.some((x) => x.name === s.baselineFrom && x.targets.includes('baseline')), s.name);
+  }
+});

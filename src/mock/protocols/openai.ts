@@ -66,7 +66,7 @@ function renderJson(a: MockAnswer): string {
   });
 }
 
-function chunk(a: MockAnswer, delta: JsonObject, finishReason: string | null): string {
+function chunk(a: MockAnswer, delta: JsonObject, finishReason: string | null, withUsage = false): string {
   const payload: JsonObject = {
     id: ID,
     object: 'chat.completion.chunk',
@@ -77,7 +77,7 @@ function chunk(a: MockAnswer, delta: JsonObject, finishReason: string | null): s
     choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }],
   };
   // With include_usage every chunk carries `usage: null` until the final usage-only chunk.
-  if (a.includeUsage) payload.usage = null;
+  if (a.includeUsage) payload.usage = withUsage ? usage(a) : null;
   return sseData(payload);
 }
 
@@ -95,8 +95,10 @@ function renderStream(a: MockAnswer): StreamParts {
   const pieces = a.pieces.map((piece) =>
     tool === null ? chunk(a, { content: piece }, null) : chunk(a, { tool_calls: [{ index: 0, function: { arguments: piece } }] }, null),
   );
-  let tail = chunk(a, {}, tool === null ? 'stop' : 'tool_calls');
-  if (a.includeUsage) {
+  // usage_on_last: usage beside finish_reason, as some OpenAI-compatible servers send it.
+  const usageOnFinish = a.includeUsage && a.usageOnLast;
+  let tail = chunk(a, {}, tool === null ? 'stop' : 'tool_calls', usageOnFinish);
+  if (a.includeUsage && !usageOnFinish) {
     tail += sseData({
       id: ID,
       object: 'chat.completion.chunk',

@@ -35,6 +35,8 @@ export interface MockAnswer {
   readonly pieces: readonly string[];
   readonly usage: MockUsage;
   readonly includeUsage: boolean;
+  /** OpenAI chat with includeUsage: usage on the finish chunk instead of a usage-only chunk. */
+  readonly usageOnLast: boolean;
 }
 
 /** A stream in three parts so that pacing can space the pieces out. */

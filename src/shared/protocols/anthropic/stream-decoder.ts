@@ -8,6 +8,8 @@ import { SseReader } from '../framing/sse.js';
 import { isJsonObject, type JsonObject } from '../framing/json-field.js';
 import { finishFromStopReason } from './finish-reason.js';
 import { mergeAnthropicUsage } from './usage.js';
+import { readBlockDelta, type BlockDelta } from './stream-fast-path.js';
+import { translateFastPath } from '../fast-path/switch.js';
 
 const SKIPPED = -1;
 
@@ -21,6 +23,8 @@ export class AnthropicStreamDecoder extends FramedStreamDecoder {
   private started = false;
   private finished = false;
   private ended = false;
+  /** The fast path's reused result (null when the fast paths are off). */
+  private readonly fast: BlockDelta | null = translateFastPath ? { index: 0, text: true, value: '' } : null;
 
   protected feed(chunk: Uint8Array): void {
     this.reader.push(chunk);
@@ -36,6 +40,14 @@ export class AnthropicStreamDecoder extends FramedStreamDecoder {
 
   private onEvent(event: string | undefined, data: string): void {
     if (event === 'ping' || this.failure !== null || this.ended) return;
+    const fast = this.fast;
+    if (fast !== null && readBlockDelta(data, fast)) {
+      // The common delta, read without parsing it (same events as onBlockDelta).
+      const index = this.blockIndex[fast.index] ?? SKIPPED;
+      if (index === SKIPPED) return;
+      this.out.push(fast.text ? { type: 'text_delta', index, text: fast.value } : { type: 'tool_args_delta', index, json: fast.value });
+      return;
+    }
     let msg: unknown;
     try {
       msg = JSON.parse(data);

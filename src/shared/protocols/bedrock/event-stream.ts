@@ -1,10 +1,18 @@
 // The binary AWS event stream (application/vnd.amazon.eventstream) that Bedrock's
 // converse-stream speaks: frames of [total length u32][headers length u32][prelude CRC]
-// [headers][payload][message CRC], big endian. @smithy/eventstream-codec checks and writes the
-// CRCs; this file only finds frame boundaries as bytes arrive.
+// [headers][payload][message CRC], big endian. @smithy/eventstream-codec is the reference
+// reader and writer; the fast paths below write the same bytes and read the same messages with
+// node's native CRC-32 (zlib.crc32) and header bytes built once per event type, and hand any
+// frame they do not fully recognise (a header that is not a string, a bad CRC) to the codec.
+import * as zlib from 'node:zlib';
 import { EventStreamCodec, type Message, type MessageHeaders } from '@smithy/eventstream-codec';
 import { fromUtf8, toUtf8 } from '@smithy/util-utf8';
 import { GatewayError } from '../../errors.js';
+import { translateFastPath } from '../fast-path/switch.js';
+
+/** Native CRC-32 (node 20.15+ and 22.2+); without it the codec does all the work. */
+const crc32: ((data: Uint8Array) => number) | undefined = (zlib as { crc32?: (data: Uint8Array) => number }).crc32;
+const fastFrames = translateFastPath && typeof crc32 === 'function';
 
 export type { Message } from '@smithy/eventstream-codec';
 
@@ -82,7 +90,11 @@ export class EventStreamReader {
   }
 
   private emit(frame: Uint8Array): void {
-    let message: Message;
+    let message: Message | null = fastFrames ? decodeStringFrame(frame) : null;
+    if (message !== null) {
+      this.onMessage(message);
+      return;
+    }
     try {
       message = codec.decode(frame);
     } catch (e) {
@@ -109,12 +121,94 @@ const EXCEPTION = stringHeader('exception');
 
 /** One `:message-type event` frame with a JSON payload, as converse-stream sends it. */
 export function encodeEventFrame(eventType: string, payloadJson: string): Uint8Array {
+  if (fastFrames) return encodeFrame(eventHeaderBytes(eventType), payloadJson);
   const headers: MessageHeaders = { ':event-type': stringHeader(eventType), ':content-type': JSON_CONTENT, ':message-type': EVENT };
   return codec.encode({ headers, body: fromUtf8(payloadJson) });
+}
+
+const PRELUDE_BYTES = 12;
+const STRING_HEADER = 7;
+
+/** The header block of an event frame, as the codec writes it, made once per event type. */
+const eventHeaders = new Map<string, Buffer>();
+function eventHeaderBytes(eventType: string): Buffer {
+  let bytes = eventHeaders.get(eventType);
+  if (bytes === undefined) {
+    bytes = Buffer.concat([stringHeaderBytes(':event-type', eventType), stringHeaderBytes(':content-type', 'application/json'), stringHeaderBytes(':message-type', 'event')]);
+    eventHeaders.set(eventType, bytes);
+  }
+  return bytes;
+}
+
+function stringHeaderBytes(name: string, value: string): Buffer {
+  const n = Buffer.from(name);
+  const v = Buffer.from(value);
+  const out = Buffer.alloc(1 + n.length + 3 + v.length);
+  out[0] = n.length;
+  n.copy(out, 1);
+  out[1 + n.length] = STRING_HEADER;
+  out.writeUInt16BE(v.length, 2 + n.length);
+  v.copy(out, 4 + n.length);
+  return out;
+}
+
+/** The codec's frame layout, its two CRC-32s computed natively. */
+function encodeFrame(headers: Buffer, payload: string): Uint8Array {
+  const payloadBytes = Buffer.byteLength(payload);
+  const length = PRELUDE_BYTES + headers.length + payloadBytes + 4;
+  const out = Buffer.allocUnsafe(length);
+  out.writeUInt32BE(length, 0);
+  out.writeUInt32BE(headers.length, 4);
+  out.writeUInt32BE(crc32!(out.subarray(0, 8)), 8);
+  headers.copy(out, PRELUDE_BYTES);
+  out.write(payload, PRELUDE_BYTES + headers.length, payloadBytes, 'utf8');
+  out.writeUInt32BE(crc32!(out.subarray(0, length - 4)), length - 4);
+  return out;
+}
+
+/**
+ * A whole frame whose CRCs hold and whose headers are all strings, read as the codec reads it
+ * (the same header object, the payload a view of the frame); null for anything else, which the
+ * codec then reads (and reports).
+ */
+function decodeStringFrame(frame: Uint8Array): Message | null {
+  const buf = Buffer.isBuffer(frame) ? frame : Buffer.from(frame.buffer, frame.byteOffset, frame.byteLength);
+  const length = buf.length;
+  if (length < MIN_FRAME_BYTES || buf.readUInt32BE(0) !== length) return null;
+  const headersLength = buf.readUInt32BE(4);
+  if (PRELUDE_BYTES + headersLength + 4 > length) return null;
+  if (crc32!(buf.subarray(0, 8)) !== buf.readUInt32BE(8) || crc32!(buf.subarray(0, length - 4)) !== buf.readUInt32BE(length - 4)) return null;
+  const headers: MessageHeaders = {};
+  const end = PRELUDE_BYTES + headersLength;
+  // The header block as one latin1 string (one native call): each character is one byte, so
+  // lengths and offsets are the wire's; ASCII names and values are already their UTF-8 text.
+  const block = buf.toString('latin1', PRELUDE_BYTES, end);
+  let at = 0;
+  while (at < block.length) {
+    const nameLength = block.charCodeAt(at);
+    const nameEnd = at + 1 + nameLength;
+    if (nameEnd + 3 > block.length || block.charCodeAt(nameEnd) !== STRING_HEADER) return null;
+    const valueLength = (block.charCodeAt(nameEnd + 1) << 8) | block.charCodeAt(nameEnd + 2);
+    const valueStart = nameEnd + 3;
+    const valueEnd = valueStart + valueLength;
+    if (valueEnd > block.length) return null;
+    const name = block.slice(at + 1, nameEnd);
+    const value = block.slice(valueStart, valueEnd);
+    if (!ascii(name) || !ascii(value)) return null; // UTF-8 beyond ASCII: the codec decodes it
+    headers[name] = { type: 'string', value };
+    at = valueEnd;
+  }
+  return { headers, body: new Uint8Array(buf.buffer, buf.byteOffset + end, length - end - 4) };
 }
 
 /** One `:message-type exception` frame; the AWS SDK raises `:exception-type` as the error's name. */
 export function encodeExceptionFrame(exceptionType: string, message: string): Uint8Array {
   const headers: MessageHeaders = { ':exception-type': stringHeader(exceptionType), ':content-type': JSON_CONTENT, ':message-type': EXCEPTION };
   return codec.encode({ headers, body: fromUtf8(JSON.stringify({ message })) });
+}
+
+/** True when every character is below 0x80 (latin1 text of ASCII bytes is their UTF-8 text). */
+function ascii(s: string): boolean {
+  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) > 0x7f) return false;
+  return true;
 }

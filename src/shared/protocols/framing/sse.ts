@@ -1,13 +1,16 @@
 // Server-sent events in both directions. Parsing is eventsource-parser's; this file only
-// bridges bytes to it (a streaming TextDecoder keeps multi-byte characters split across
-// chunks intact) and writes frames.
+// bridges bytes to it and writes frames. The bytes are decoded with Buffer's UTF-8 decoder (one
+// fast call per chunk, where a streaming TextDecoder goes through ICU), holding back the few
+// bytes of a character split across chunks for the next one.
+import { TextDecoder } from 'node:util';
 import { createParser, type EventSourceParser } from 'eventsource-parser';
+import { translateFastPath } from '../fast-path/switch.js';
 
 export type SseHandler = (event: string | undefined, data: string) => void;
 
 /** Incremental SSE reader: push bytes as they arrive, `onEvent` fires per complete event. */
 export class SseReader {
-  private readonly decoder = new TextDecoder();
+  private readonly utf8 = translateFastPath ? new Utf8Chunks() : new TextDecoder();
   private readonly parser: EventSourceParser;
 
   constructor(onEvent: SseHandler) {
@@ -15,13 +18,68 @@ export class SseReader {
   }
 
   push(chunk: Uint8Array): void {
-    this.parser.feed(this.decoder.decode(chunk, { stream: true }));
+    this.parser.feed(this.utf8.decode(chunk, STREAM));
   }
 
   /** Flush a trailing event that had no blank line after it. */
   end(): void {
-    this.parser.feed(this.decoder.decode() + '\n\n');
+    this.parser.feed(this.utf8.decode() + '\n\n');
   }
+}
+
+const STREAM = { stream: true } as const;
+
+/**
+ * TextDecoder's streaming decode (same text, U+FFFD for bad bytes, a leading byte-order mark
+ * dropped) over Buffer's decoder: each call decodes the chunk up to its last whole character.
+ */
+export class Utf8Chunks {
+  /** The bytes of a character the last chunk ended inside of (0 to 3). */
+  private carry: Buffer | null = null;
+  private first = true;
+
+  decode(chunk?: Uint8Array, _opts?: { stream: boolean }): string {
+    if (chunk === undefined) {
+      // The end: a character left incomplete is one U+FFFD, as TextDecoder's flush gives.
+      const rest = this.carry;
+      this.carry = null;
+      return rest === null ? '' : this.text(rest, rest.length, true);
+    }
+    let buf = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    if (this.carry !== null) {
+      buf = Buffer.concat([this.carry, buf]);
+      this.carry = null;
+    }
+    const whole = wholeCharsEnd(buf);
+    if (whole < buf.length) this.carry = Buffer.from(buf.subarray(whole));
+    return this.text(buf, whole);
+  }
+
+  private text(buf: Buffer, end: number, final = false): string {
+    if (end === 0) return '';
+    if (this.first) {
+      // TextDecoder drops a byte-order mark at the very start (once three bytes are there).
+      if (end < 3 && buf[0] === 0xef && !final) {
+        this.carry = this.carry === null ? Buffer.from(buf.subarray(0, end)) : Buffer.concat([buf.subarray(0, end), this.carry]);
+        return '';
+      }
+      this.first = false;
+      if (buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf) return buf.toString('utf8', 3, end);
+    }
+    return buf.toString('utf8', 0, end);
+  }
+}
+
+/** Where the last character that is complete in `buf` ends (a lead byte whose tail is cut off starts the carry). */
+function wholeCharsEnd(buf: Buffer): number {
+  const n = buf.length;
+  if (n === 0 || buf[n - 1]! < 0x80) return n;
+  // Walk back over at most three continuation bytes to the lead byte.
+  let i = n - 1;
+  while (i > n - 4 && i > 0 && (buf[i]! & 0xc0) === 0x80) i--;
+  const lead = buf[i]!;
+  const need = lead >= 0xf0 && lead <= 0xf4 ? 4 : lead >= 0xe0 && lead <= 0xef ? 3 : lead >= 0xc2 && lead <= 0xdf ? 2 : 1;
+  return i + need > n ? i : n;
 }
 
 /** One SSE frame: `event:` line when named, then `data:`. `data` must not contain newlines (JSON.stringify never does). */

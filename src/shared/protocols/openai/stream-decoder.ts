@@ -10,6 +10,8 @@ import { SseReader } from '../framing/sse.js';
 import { decodeFinishReason } from './finish-reason.js';
 import { openAiUpstreamErrorMessage } from './errors.js';
 import { decodeUsage } from './usage.js';
+import { ChatTextDeltaReader } from './stream-fast-path.js';
+import { translateFastPath } from '../fast-path/switch.js';
 
 const NONE = -1;
 
@@ -25,6 +27,7 @@ export class ChatStreamDecoder extends FramedStreamDecoder {
   private readonly toolBlocks = new Map<number, number>();
   /** Usage that arrived before finish (some hosts report it on every chunk); emitted after finish. */
   private pendingUsage: Usage | null = null;
+  private readonly fast = translateFastPath ? new ChatTextDeltaReader() : null;
 
   protected feed(chunk: Uint8Array): void {
     this.reader.push(chunk);
@@ -45,6 +48,11 @@ export class ChatStreamDecoder extends FramedStreamDecoder {
   private onData(data: string): void {
     if (this.ended || this.failure !== null) return;
     if (data === '[DONE]') { this.close(); return; }
+    if (this.started && this.fast !== null) {
+      // The common text-delta chunk, read without parsing it (same events as below).
+      const text = this.fast.read(data);
+      if (text !== null) { this.text(text); return; }
+    }
     let obj: unknown;
     try {
       obj = JSON.parse(data);

@@ -9,6 +9,7 @@ import type { FinishReason, StreamEvent, Usage } from '../../model/types.js';
 import type { StreamEncoder } from '../codec.js';
 import type { JsonObject } from '../framing/json-field.js';
 import { sseFrame } from '../framing/sse.js';
+import { translateFastPath } from '../fast-path/switch.js';
 import { errorObject } from '../openai/errors.js';
 import {
   functionCallItem, functionCallItemId, messageItem, messageItemId, outputTextPart, responseObject,
@@ -21,6 +22,8 @@ interface OpenItem {
   text: string;
   /** Set for function calls. */
   call?: { id: string; name: string };
+  /** `"item_id":<id>,"output_index":<n>,` as JSON.stringify writes them, for the delta templates. */
+  idFields: string;
 }
 
 export class ResponsesStreamEncoder implements StreamEncoder {
@@ -50,6 +53,8 @@ export class ResponsesStreamEncoder implements StreamEncoder {
         const item = this.open.get(event.index);
         if (item === undefined) return '';
         item.text += event.text;
+        // The same bytes as event() writes, from a template: deltas are most of a stream.
+        if (translateFastPath) return this.delta('response.output_text.delta', item, `"content_index":0,"delta":${JSON.stringify(event.text)},"logprobs":[]`);
         return this.event('response.output_text.delta', {
           item_id: item.itemId, output_index: item.outputIndex, content_index: 0, delta: event.text, logprobs: [],
         });
@@ -58,6 +63,7 @@ export class ResponsesStreamEncoder implements StreamEncoder {
         const item = this.open.get(event.index);
         if (item === undefined) return '';
         item.text += event.json;
+        if (translateFastPath) return this.delta('response.function_call_arguments.delta', item, `"delta":${JSON.stringify(event.json)}`);
         return this.event('response.function_call_arguments.delta', {
           item_id: item.itemId, output_index: item.outputIndex, delta: event.json,
         });
@@ -87,7 +93,8 @@ export class ResponsesStreamEncoder implements StreamEncoder {
 
   private startMessage(index: number): string {
     const outputIndex = this.nextOutputIndex++;
-    const item: OpenItem = { outputIndex, itemId: messageItemId(outputIndex), text: '' };
+    const item: OpenItem = { outputIndex, itemId: messageItemId(outputIndex), text: '', idFields: '' };
+    item.idFields = idFields(item);
     this.open.set(index, item);
     return this.event('response.output_item.added', { output_index: outputIndex, item: messageItem(outputIndex, '', 'in_progress') })
       + this.event('response.content_part.added', {
@@ -97,7 +104,8 @@ export class ResponsesStreamEncoder implements StreamEncoder {
 
   private startCall(index: number, id: string, name: string): string {
     const outputIndex = this.nextOutputIndex++;
-    const item: OpenItem = { outputIndex, itemId: functionCallItemId(outputIndex), text: '', call: { id, name } };
+    const item: OpenItem = { outputIndex, itemId: functionCallItemId(outputIndex), text: '', call: { id, name }, idFields: '' };
+    item.idFields = idFields(item);
     this.open.set(index, item);
     return this.event('response.output_item.added', {
       output_index: outputIndex, item: functionCallItem(outputIndex, { id, name, arguments: '' }, 'in_progress'),
@@ -134,7 +142,16 @@ export class ResponsesStreamEncoder implements StreamEncoder {
     });
   }
 
+  /** event(type, { item_id, output_index, ...rest }) written from a template. */
+  private delta(type: string, item: OpenItem, rest: string): string {
+    return `event: ${type}\ndata: {"type":"${type}","sequence_number":${this.sequence++},${item.idFields}${rest}}\n\n`;
+  }
+
   private event(type: string, fields: JsonObject): string {
     return sseFrame(JSON.stringify({ type, sequence_number: this.sequence++, ...fields }), type);
   }
+}
+
+function idFields(item: OpenItem): string {
+  return `"item_id":${JSON.stringify(item.itemId)},"output_index":${item.outputIndex},`;
 }

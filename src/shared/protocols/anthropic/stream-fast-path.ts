@@ -1,0 +1,62 @@
+// The fast path for the Anthropic event nearly every stream is made of: a content_block_delta
+// carrying a text_delta or an input_json_delta, exactly as Anthropic writes it. Recognised by its
+// shape and read without parsing; any other event returns null and goes through JSON.parse.
+import { stringLiteralEnd } from '../fast-path/json-scan.js';
+
+const HEAD = '{"type":"content_block_delta","index":';
+const TEXT = ',"delta":{"type":"text_delta","text":';
+const JSON_PART = ',"delta":{"type":"input_json_delta","partial_json":';
+const TAIL = '}}';
+
+/** What a recognised delta carries; reused (one per decoder), so reading allocates no object. */
+export interface BlockDelta {
+  index: number;
+  /** True for text_delta, false for input_json_delta. */
+  text: boolean;
+  value: string;
+}
+
+/** Reads `data` into `out` when it is a plain, non-empty text or input-json delta; false otherwise. */
+export function readBlockDelta(data: string, out: BlockDelta): boolean {
+  if (data.slice(0, HEAD.length) !== HEAD) return false;
+  // The index: 0 or digits without a leading zero, at most 9 (a JSON integer JSON.parse reads exactly).
+  let at = HEAD.length;
+  let index = 0;
+  const first = data.charCodeAt(at);
+  if (first === 0x30) at++;
+  else {
+    while (at < data.length && at - HEAD.length < 9) {
+      const c = data.charCodeAt(at);
+      if (c < 0x30 || c > 0x39) break;
+      index = index * 10 + (c - 0x30);
+      at++;
+    }
+    if (at === HEAD.length) return false;
+  }
+  let text: boolean;
+  if (data.slice(at, at + TEXT.length) === TEXT) {
+    text = true;
+    at += TEXT.length;
+  } else if (data.slice(at, at + JSON_PART.length) === JSON_PART) {
+    text = false;
+    at += JSON_PART.length;
+  } else return false;
+  const found = stringLiteralEnd(data, at);
+  if (found === 0) return false;
+  const escaped = found < 0;
+  const end = escaped ? -found - 1 : found;
+  if (end === at + 2 || data.length !== end + TAIL.length || data.slice(end) !== TAIL) return false;
+  let value: string;
+  if (!escaped) value = data.slice(at + 1, end - 1);
+  else {
+    try {
+      value = JSON.parse(data.slice(at, end)) as string;
+    } catch {
+      return false;
+    }
+  }
+  out.index = index;
+  out.text = text;
+  out.value = value;
+  return true;
+}

@@ -1,0 +1,79 @@
+// Small scanners over JSON text for the fast paths: each accepts only a strict, valid subset
+// and returns -1 for anything else (the caller then falls back to JSON.parse), so a frame is
+// never read differently from how the full decoder would read it.
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const COLON = 0x3a;
+const COMMA = 0x2c;
+const OPEN_BRACE = 0x7b;
+
+/**
+ * End (index after the closing quote) of a JSON string starting at `at` (on its opening quote)
+ * that has no escapes and no control characters; -1 otherwise.
+ */
+export function plainStringEnd(s: string, at: number): number {
+  if (s.charCodeAt(at) !== QUOTE) return -1;
+  const close = s.indexOf('"', at + 1);
+  if (close < 0) return -1;
+  for (let i = at + 1; i < close; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x20 || c === BACKSLASH) return -1;
+  }
+  return close + 1;
+}
+
+/** End of a non-negative integer without leading zeros, or of `null`, at `at`; -1 otherwise. */
+function plainScalarEnd(s: string, at: number): number {
+  const c = s.charCodeAt(at);
+  if (c === 0x6e) return s.startsWith('null', at) ? at + 4 : -1; // n
+  if (c === 0x30) return at + 1; // a lone 0
+  if (c < 0x31 || c > 0x39) return -1;
+  let i = at + 1;
+  while (i < s.length) {
+    const d = s.charCodeAt(i);
+    if (d < 0x30 || d > 0x39) break;
+    i++;
+  }
+  return i;
+}
+
+/**
+ * Walks the leading members of an object, `{"k":v,"k":v,` up to (not including) the member
+ * named `stopKey`, accepting only keys for which `allowed(key)` holds and values that are
+ * plain strings, integers or null. Returns the index of `"stopKey"`, or -1.
+ */
+export function leadingMembersEnd(s: string, allowed: (key: string) => boolean, stopKey: string): number {
+  if (s.charCodeAt(0) !== OPEN_BRACE) return -1;
+  let i = 1;
+  for (;;) {
+    const keyEnd = plainStringEnd(s, i);
+    if (keyEnd < 0) return -1;
+    const key = s.slice(i + 1, keyEnd - 1);
+    if (key === stopKey) return i;
+    if (!allowed(key) || s.charCodeAt(keyEnd) !== COLON) return -1;
+    const v = keyEnd + 1;
+    const valueEnd = s.charCodeAt(v) === QUOTE ? plainStringEnd(s, v) : plainScalarEnd(s, v);
+    if (valueEnd < 0 || s.charCodeAt(valueEnd) !== COMMA) return -1;
+    i = valueEnd + 1;
+  }
+}
+
+/**
+ * End of a JSON string literal at `at` (index after its closing quote), negated and minus one
+ * (`-end - 1`) when it holds an escape (the caller reads it with JSON.parse, which checks the
+ * escapes); 0 when it is not closed or holds a raw control character.
+ */
+export function stringLiteralEnd(s: string, at: number): number {
+  if (s.charCodeAt(at) !== QUOTE) return 0;
+  let escaped = false;
+  for (let i = at + 1; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c === QUOTE) return escaped ? -(i + 1) - 1 : i + 1;
+    if (c === BACKSLASH) {
+      escaped = true;
+      i++;
+    } else if (c < 0x20) return 0;
+  }
+  return 0;
+}

@@ -1,0 +1,123 @@
+// The translated-stream fast paths change no byte: the whole translation matrix (every ingress
+// against every lane, stream and non-stream, short and 50-chunk answers, tool calls) and
+// hand-written OpenAI streams the mock does not write (escapes, multi-byte characters split
+// across writes, usage on the last content chunk, one event per write, unknown fields) go to two
+// gateways on the same upstreams, one with the fast paths on and one with them forced off
+// (GATEWAY_TRANSLATE_FAST_PATH=off), and both answers must be the same bytes, but for the
+// timestamps a gateway stamps from its own clock (ollama's created_at, responses' created_at):
+// those are masked, digit for digit, before comparing.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { PROTOCOL_NAMES, type ProtocolName } from '../../../src/shared/model/types.js';
+import { startMockProvider, type MockServer } from '../../../src/mock/server.js';
+import { CannedUpstream } from '../../helpers/canned-upstream.js';
+import { mockConfig, startGateway, writeConfig, type RunningGateway } from '../../helpers/gateway.js';
+import { minimalRequest, rawPost } from '../../helpers/clients/raw.js';
+
+let mock: MockServer;
+let whole: CannedUpstream;
+let pieces: CannedUpstream;
+let fastOn: RunningGateway;
+let fastOff: RunningGateway;
+
+before(async () => {
+  mock = await startMockProvider({ port: 0 });
+  whole = await CannedUpstream.start();
+  pieces = await CannedUpstream.start(7); // every frame and some characters split across writes
+  const { config, providers } = mockConfig(mock.url);
+  const models = config.models as Record<string, unknown>;
+  const pools = config.pools as Record<string, unknown>;
+  for (const [name, upstream] of [['whole', whole], ['pieces', pieces]] as const) {
+    providers[`canned-${name}`] = { protocol: 'openai', base_url: `http://127.0.0.1:${upstream.port}/v1`, auth: { mode: 'none' } };
+    models[`lane-canned-${name}`] = { provider: `canned-${name}`, upstream_model: 'up-canned' };
+    pools[`pool-canned-${name}`] = { members: [{ model: `lane-canned-${name}`, weight: 1 }] };
+  }
+  [fastOn, fastOff] = await Promise.all([
+    startGateway(writeConfig(config, providers), { workers: 1 }),
+    startGateway(writeConfig(config, providers), { workers: 1, env: { GATEWAY_TRANSLATE_FAST_PATH: 'off' } }),
+  ]);
+});
+
+after(async () => {
+  await Promise.all([fastOn?.stop(), fastOff?.stop()]);
+  await Promise.all([mock?.close(), whole?.close(), pieces?.close()]);
+});
+
+const HEADERS: Partial<Record<ProtocolName, Record<string, string>>> = { anthropic: { 'anthropic-version': '2023-06-01' } };
+
+/** Sends the same request to both gateways; both answers must be 200 and the same bytes. */
+async function sameBytes(ingress: ProtocolName, pool: string, prompt: string, stream: boolean): Promise<string> {
+  const { path, body } = minimalRequest(ingress, pool, prompt, stream);
+  const opts = { headers: HEADERS[ingress] ?? {} };
+  const [on, off] = await Promise.all([rawPost(fastOn.url + path, body, opts), rawPost(fastOff.url + path, body, opts)]);
+  assert.equal(on.status, 200, on.body.toString());
+  assert.equal(off.status, 200, off.body.toString());
+  const [a, b] = [masked(on.body), masked(off.body)];
+  assert.ok(a === b, `fast path on and off differ:\n--- on\n${on.body.toString()}\n--- off\n${off.body.toString()}`);
+  return a;
+}
+
+/** The bytes as latin1 (binary framings stay comparable) with the gateway's clock stamps masked. */
+function masked(body: Buffer): string {
+  return body
+    .toString('latin1')
+    .replace(/"created_at":"\d{4}-\d\d-\d\dT[\d:.]+Z"/g, '"created_at":"<clock>"')
+    .replace(/"(created_at|created)":\d+/g, '"$1":<clock>');
+}
+
+const PROMPTS = ['Say something. [mock chunks=5]', 'Say more. [mock chunks=50 cache_read_tokens=3]'];
+
+for (const ingress of PROTOCOL_NAMES) {
+  describe(`ingress ${ingress}, fast path on vs off`, { concurrency: 4 }, () => {
+    for (const lane of PROTOCOL_NAMES) {
+      for (const stream of [false, true]) {
+        it(`${ingress} -> ${lane} ${stream ? 'stream' : 'non-stream'}: text answers`, async () => {
+          for (const prompt of PROMPTS) await sameBytes(ingress, `pool-${lane}`, prompt, stream);
+        });
+      }
+      it(`${ingress} -> ${lane} stream: tool call`, async () => {
+        await sameBytes(ingress, `pool-${lane}`, 'Weather? [mock mode=tool]', true);
+      });
+    }
+  });
+}
+
+/** An OpenAI chunk as a vendor writes it. */
+function chunk(choice: string, extra = ''): string {
+  return `data: {"id":"chatcmpl-x","object":"chat.completion.chunk","created":1700000000,"model":"gpt-x","system_fingerprint":"fp_x"${extra},"choices":[${choice}]}\n\n`;
+}
+const text = (t: string, tail = ',"logprobs":null,"finish_reason":null'): string => chunk(`{"index":0,"delta":{"content":${t}}${tail}}`);
+const ROLE = chunk('{"index":0,"delta":{"role":"assistant","content":""},"finish_reason":null}');
+const STOP = chunk('{"index":0,"delta":{},"finish_reason":"stop"}');
+const USAGE = chunk('', ',"usage":{"prompt_tokens":9,"completion_tokens":4,"total_tokens":13}');
+const DONE = 'data: [DONE]\n\n';
+
+const CANNED: Record<string, string> = {
+  'plain text, usage chunk': ROLE + text('"Hello"') + text('" world"') + STOP + USAGE + DONE,
+  'escapes and multi-byte text': ROLE + text('"a \\"quote\\" \\\\ back\\nslash"') + text('" caf\\u00e9 ☀️ 世界 🎉"') + text('"\\ud83d\\ude00 \\/ \\t"') + STOP + USAGE + DONE,
+  'usage on the last content chunk': ROLE + text('"one"') + chunk('{"index":0,"delta":{"content":" two"},"finish_reason":"stop"}', ',"usage":{"prompt_tokens":5,"completion_tokens":2,"total_tokens":7}') + DONE,
+  'usage null after choices, unknown fields': ROLE +
+    'data: {"id":"chatcmpl-x","object":"chat.completion.chunk","created":1700000000,"model":"gpt-x","choices":[{"index":0,"delta":{"content":"a"},"finish_reason":null}],"usage":null}\n\n' +
+    'data: {"id":"chatcmpl-x","object":"chat.completion.chunk","created":1700000000,"model":"gpt-x","choices":[{"index":0,"delta":{"content":"b"},"finish_reason":null}],"obfuscation":"zz"}\n\n' +
+    chunk('{"index":0,"delta":{"content":"c"},"finish_reason":null}', ',"service_tier":"default"') + STOP + DONE,
+  'text after a tool call, two choices, empty deltas': ROLE + text('"before "') +
+    chunk('{"index":0,"delta":{"tool_calls":[{"index":0,"id":"call_1","type":"function","function":{"name":"f","arguments":"{\\"a\\":"}}]},"finish_reason":null}') +
+    chunk('{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"1}"}}]},"finish_reason":null}') +
+    text('"after"') + text('""') + chunk('{"index":0,"delta":{"content":"x"},"finish_reason":null},{"index":1,"delta":{"content":"y"},"finish_reason":null}') + STOP + USAGE + DONE,
+  'no [DONE], CRLF frames': (ROLE + text('"crlf"') + STOP).replace(/\n/g, '\r\n'),
+};
+
+describe('hand-written OpenAI streams, fast path on vs off', { concurrency: 1 }, () => {
+  for (const [name, sse] of Object.entries(CANNED)) {
+    for (const via of ['whole', 'pieces'] as const) {
+      it(`${name} (${via === 'whole' ? 'one write' : '7-byte writes'}) into every other protocol`, async () => {
+        const upstream = via === 'whole' ? whole : pieces;
+        upstream.next = { status: 200, headers: { 'content-type': 'text/event-stream' }, body: sse };
+        for (const ingress of PROTOCOL_NAMES) {
+          if (ingress === 'openai') continue; // same protocol: passthrough, no translation
+          await sameBytes(ingress, `pool-canned-${via}`, 'hi', true);
+        }
+      });
+    }
+  }
+});

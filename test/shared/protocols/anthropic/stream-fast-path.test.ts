@@ -1,0 +1,58 @@
+// The content_block_delta fast path reads an event only when JSON.parse would give the same
+// index and text (or partial JSON) and nothing else; seeded random variants against JSON.parse.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { readBlockDelta, type BlockDelta } from '../../../../src/shared/protocols/anthropic/stream-fast-path.js';
+
+function slow(data: string): BlockDelta | null {
+  let m: any;
+  try {
+    m = JSON.parse(data);
+  } catch {
+    return null;
+  }
+  if (m?.type !== 'content_block_delta' || typeof m.index !== 'number' || Object.keys(m).join() !== 'type,index,delta') return null;
+  const d = m.delta;
+  if (d?.type === 'text_delta' && Object.keys(d).join() === 'type,text' && typeof d.text === 'string' && d.text !== '') return { index: m.index, text: true, value: d.text };
+  if (d?.type === 'input_json_delta' && Object.keys(d).join() === 'type,partial_json' && typeof d.partial_json === 'string' && d.partial_json !== '') return { index: m.index, text: false, value: d.partial_json };
+  return null;
+}
+
+describe('anthropic content_block_delta fast path', () => {
+  it('reads text and input-json deltas as JSON.parse does', () => {
+    const out: BlockDelta = { index: -1, text: false, value: '' };
+    assert.ok(readBlockDelta('{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Hi \\"x\\" é"}}', out));
+    assert.deepEqual(out, { index: 0, text: true, value: 'Hi "x" é' });
+    assert.ok(readBlockDelta('{"type":"content_block_delta","index":12,"delta":{"type":"input_json_delta","partial_json":"{\\"a\\":"}}', out));
+    assert.deepEqual(out, { index: 12, text: false, value: '{"a":' });
+    for (const bad of [
+      '{"type":"content_block_delta","index":01,"delta":{"type":"text_delta","text":"x"}}',
+      '{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":""}}',
+      '{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"x"},"extra":1}',
+      '{"type":"content_block_delta","index":0,"delta":{"type":"thinking_delta","thinking":"x"}}',
+      '{"type":"content_block_delta","index":1234567890,"delta":{"type":"text_delta","text":"x"}}',
+    ]) assert.equal(readBlockDelta(bad, out), false, bad);
+  });
+
+  it('never reads a random variant differently from JSON.parse', () => {
+    let seed = 4242;
+    const rand = (n: number): number => ((seed = (seed * 1103515245 + 12345) >>> 0) % n);
+    const pieces = ['a', 'é', '\\"', '\\\\', '\\n', '\\u00e9', '\\ud83d', '"', '\\', '\t', '\\x', '}'];
+    const indexes = ['0', '7', '42', '00', '-1', '1.5', '', '123456789'];
+    const kinds = [',"delta":{"type":"text_delta","text":', ',"delta":{"type":"input_json_delta","partial_json":', ',"delta":{"type":"text","text":'];
+    const tails = ['}}', '}}}', '},"x":1}', '}'];
+    const out: BlockDelta = { index: 0, text: true, value: '' };
+    let fast = 0;
+    for (let i = 0; i < 20_000; i++) {
+      let lit = '"';
+      for (let k = rand(5); k > 0; k--) lit += pieces[rand(pieces.length)];
+      if (rand(10) > 0) lit += '"';
+      const data = `{"type":"content_block_delta","index":${indexes[rand(indexes.length)]}${kinds[rand(kinds.length)]}${lit}${tails[rand(tails.length)]}`;
+      if (readBlockDelta(data, out)) {
+        fast++;
+        assert.deepEqual({ ...out }, slow(data), data);
+      }
+    }
+    assert.ok(fast > 1000, `fast path took ${fast}`);
+  });
+});

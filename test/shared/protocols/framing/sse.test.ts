@@ -1,0 +1,95 @@
+// The byte-level SSE reader hands out exactly the events eventsource-parser (over a streaming
+// TextDecoder) hands out, whatever the framing and however the bytes are split: checked on
+// known shapes and on seeded random streams cut at random places.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { TextDecoder } from 'node:util';
+import { createParser } from 'eventsource-parser';
+import { SseReader } from '../../../../src/shared/protocols/framing/sse.js';
+
+type Ev = [string | undefined, string];
+
+function viaReader(bytes: Buffer, cuts: number[]): Ev[] {
+  const out: Ev[] = [];
+  const r = new SseReader((e, d) => out.push([e, d]));
+  let at = 0;
+  for (const c of [...cuts, bytes.length]) {
+    r.push(bytes.subarray(at, c));
+    at = c;
+  }
+  r.end();
+  return out;
+}
+
+function viaLibrary(bytes: Buffer): Ev[] {
+  const out: Ev[] = [];
+  const decoder = new TextDecoder();
+  const p = createParser({ onEvent: (m) => out.push([m.event, m.data]) });
+  p.feed(decoder.decode(bytes, { stream: true }));
+  p.feed(decoder.decode() + '\n\n');
+  return out;
+}
+
+const CASES: Record<string, string> = {
+  'one-line data events': 'data: {"a":1}\n\ndata: [DONE]\n\n',
+  'named events': 'event: message_start\ndata: {"x":"é"}\n\nevent: ping\ndata: {}\n\n',
+  'multi-line data, comments, id, retry, unknown fields': ': hi\nid: 7\ndata: a\ndata:b\nretry: 10\nfoo: bar\ndata\n\n',
+  'event without data, empty event name': 'event: x\n\nevent:\ndata: y\n\n',
+  'extra blank lines, no final blank line': '\n\n\ndata: 1\n\n\n\ndata: 2\n',
+  'CRLF': 'data: 1\r\n\r\nevent: e\r\ndata: 2\r\n\r\n',
+  'CR after LF events': 'data: 1\n\ndata: 2\r\rdata: 3\n\n',
+  'BOM': '\ufeffdata: 1\n\n',
+  'multi-byte characters': 'data: ☀️ 世界 🎉\n\nevent: é\ndata: ü\n\n',
+  'data without space, field without colon': 'data:x\n\ndata\n\n',
+};
+
+describe('SseReader', () => {
+  for (const [name, text] of Object.entries(CASES)) {
+    it(`${name}: whole and one byte at a time, as the library reads it`, () => {
+      const bytes = Buffer.from(text);
+      const want = viaLibrary(bytes);
+      assert.deepEqual(viaReader(bytes, []), want);
+      assert.deepEqual(viaReader(bytes, Array.from({ length: bytes.length - 1 }, (_, i) => i + 1)), want);
+    });
+  }
+
+  it('random streams cut at random places read as the library reads them', () => {
+    let seed = 99;
+    const rand = (n: number): number => ((seed = (seed * 1103515245 + 12345) >>> 0) % n);
+    const pieces = ['data: ', 'data:', 'event: ', 'id: 1', ': c', 'x', '{"t":"é☀️"}', '\n', '\n\n', '\n\n', 'retry: 5', '🎉', ' ', 'data'];
+    for (let i = 0; i < 3000; i++) {
+      let text = '';
+      for (let k = rand(25); k > 0; k--) text += pieces[rand(pieces.length)];
+      if (rand(20) === 0) text += '\r\n';
+      const bytes = Buffer.from(text);
+      const cuts = [...new Set(Array.from({ length: rand(4) }, () => rand(bytes.length + 1)))].sort((a, b) => a - b);
+      assert.deepEqual(viaReader(bytes, cuts), viaLibrary(bytes), JSON.stringify({ text, cuts }));
+    }
+  });
+});
+
+describe('Utf8Chunks', () => {
+  it('decodes random bytes cut at random places to the same text as a streaming TextDecoder', async () => {
+    const { Utf8Chunks } = await import('../../../../src/shared/protocols/framing/sse.js');
+    let seed = 7;
+    const rand = (n: number): number => ((seed = (seed * 1103515245 + 12345) >>> 0) % n);
+    const pieces = [[0x41], [0x0a], [0xef, 0xbb, 0xbf], [0xc3, 0xa9], [0xe2, 0x98, 0x80], [0xf0, 0x9f, 0x8e, 0x89], [0xe0, 0x80], [0xc0], [0x80], [0xf4, 0x90], [0xed, 0xa0, 0x80], [0xff], [0xf0, 0x9f]];
+    for (let i = 0; i < 20_000; i++) {
+      const bytes = Buffer.from(Array.from({ length: rand(8) }, () => pieces[rand(pieces.length)]!).flat());
+      const cuts = [...new Set(Array.from({ length: rand(4) }, () => rand(bytes.length + 1)))].sort((a, b) => a - b);
+      const mine = new Utf8Chunks();
+      const theirs = new TextDecoder();
+      let a = '';
+      let b = '';
+      let at = 0;
+      for (const c of [...cuts, bytes.length]) {
+        a += mine.decode(bytes.subarray(at, c), { stream: true });
+        b += theirs.decode(bytes.subarray(at, c), { stream: true });
+        at = c;
+      }
+      a += mine.decode();
+      b += theirs.decode();
+      assert.equal(a, b, JSON.stringify({ bytes: [...bytes], cuts }));
+    }
+  });
+});

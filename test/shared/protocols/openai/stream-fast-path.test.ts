@@ -1,0 +1,79 @@
+// The text-delta fast path reads a chunk only when the full decoder would read the same text
+// from it and nothing else: checked on known shapes and on seeded random variants against
+// JSON.parse (the end-to-end byte comparison is test/integration/translation/fast-path-identity).
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { ChatTextDeltaReader } from '../../../../src/shared/protocols/openai/stream-fast-path.js';
+
+const HEAD = '{"id":"chatcmpl-1","object":"chat.completion.chunk","created":1795461656,"model":"gpt-4o","system_fingerprint":"fp_1",';
+const chunk = (lit: string, tail = ',"logprobs":null,"finish_reason":null}]}'): string => `${HEAD}"choices":[{"index":0,"delta":{"content":${lit}}${tail}`;
+
+/** What the full decoder takes from the chunk when it is a plain text delta, else null. */
+function slowRead(data: string): string | null {
+  let obj: Record<string, unknown>;
+  try {
+    obj = JSON.parse(data) as Record<string, unknown>;
+  } catch {
+    return null;
+  }
+  if (obj.usage !== undefined && obj.usage !== null) return null;
+  if (obj.error !== undefined && obj.error !== null) return null;
+  const choices = obj.choices as Record<string, unknown>[];
+  if (!Array.isArray(choices) || choices.length !== 1) return null;
+  const delta = choices[0]!.delta as Record<string, unknown>;
+  if (choices[0]!.finish_reason !== null || Object.keys(delta).join() !== 'content') return null;
+  return typeof delta.content === 'string' && delta.content !== '' ? delta.content : null;
+}
+
+describe('openai text-delta fast path', () => {
+  it('reads plain and escaped text, with the mock and vendor chunk endings', () => {
+    const r = new ChatTextDeltaReader();
+    assert.equal(r.read(chunk('"Hello"')), 'Hello');
+    assert.equal(r.read(chunk('" wörld ☀️"')), ' wörld ☀️');
+    assert.equal(r.read(chunk('"a\\"b\\n\\u00e9"')), 'a"b\né');
+    assert.equal(r.read(chunk('"x"', ',"finish_reason":null}]}')), 'x');
+    assert.equal(r.read(chunk('"x"', ',"finish_reason":null}],"usage":null}')), 'x');
+  });
+
+  it('leaves every other chunk to the full decoder', () => {
+    const r = new ChatTextDeltaReader();
+    for (const data of [
+      chunk('""'), // empty delta
+      chunk('"x"', ',"logprobs":null,"finish_reason":"stop"}]}'),
+      chunk('"x"', ',"finish_reason":null}],"usage":{"prompt_tokens":1,"completion_tokens":1}}'),
+      chunk('"x"', ',"finish_reason":null},{"index":1,"delta":{"content":"y"},"finish_reason":null}]}'),
+      chunk('"bad \\q escape"'),
+      chunk('"raw \t tab"'),
+      chunk('"unclosed'),
+      `{"error":{"message":"x"},${chunk('"x"').slice(1)}`,
+      `{"usage":null,${chunk('"x"').slice(1)}`,
+      `{"id":"a\\"b",${chunk('"x"').slice(1)}`,
+      `{"created":01,${chunk('"x"').slice(1)}`,
+      chunk('"x"') + ' ',
+    ]) {
+      assert.equal(r.read(data), null, data);
+    }
+  });
+
+  it('never reads a random variant differently from JSON.parse', () => {
+    let seed = 12345;
+    const rand = (n: number): number => ((seed = (seed * 1103515245 + 12345) >>> 0) % n);
+    const pieces = ['a', ' ', 'é', '☀️', '\\"', '\\\\', '\\n', '\\u00e9', '\\ud83d', '"', '\\', '\t', '\\x', '}', ',"'];
+    const tails = [',"logprobs":null,"finish_reason":null}]}', ',"finish_reason":null}]}', ',"finish_reason":"stop"}]}', ',"finish_reason":null}],"usage":null}', ',"finish_reason":null}]', '}]}'];
+    const r = new ChatTextDeltaReader();
+    let fast = 0;
+    for (let i = 0; i < 20_000; i++) {
+      let lit = '"';
+      for (let k = rand(6); k > 0; k--) lit += pieces[rand(pieces.length)];
+      if (rand(10) > 0) lit += '"';
+      const head = rand(8) === 0 ? HEAD.replace('"created":1795461656', `"created":${rand(3) === 0 ? '"x"' : rand(100)}`) : HEAD;
+      const data = `${head}"choices":[{"index":0,"delta":{"content":${lit}}${tails[rand(tails.length)]}`;
+      const got = r.read(data);
+      if (got !== null) {
+        fast++;
+        assert.equal(got, slowRead(data), data);
+      }
+    }
+    assert.ok(fast > 1000, `the fast path took ${fast} of the variants`);
+  });
+});
