@@ -136,14 +136,18 @@ describe('exact request counters over two workers', () => {
 
   it('shows each key and the capped bucket from the governance counters', async () => {
     const m = parseExposition((await getText(`${s.g.gw.url}/metrics`, key)).text);
-    const spent = sampleValue(m, 'gateway_bucket_tokens', { bucket: 'group:capped@total', group: 'capped', window: 'total', model: '', tier: 'default' });
+    // The bucket's tokens by model (the lane that served them), none left over under model "".
+    const spent = sampleValue(m, 'gateway_bucket_tokens', { bucket: 'group:capped@total', group: 'capped', window: 'total', model: 'lane-openai', tier: 'default' });
     assert.ok(spent !== undefined && spent > 0, `capped bucket tokens ${spent}`);
+    assert.equal(sampleValue(m, 'gateway_bucket_tokens', { bucket: 'group:capped@total', group: 'capped', window: 'total', model: '', tier: 'default' }), undefined);
+    assert.equal(sumOf(m, 'gateway_bucket_tokens', { bucket: 'group:capped@total' }), spent);
     assert.equal(m.get('gateway_key_spend_cents')?.metrics.length, 2, 'one series per key');
     // Each key is labelled with its id and its mint labels (group, budget_period).
     const keys = (await s.g.admin.ok('GET', '/keys')).items as { id: string; name: string }[];
     const capped = keys.find((k) => k.name === 'capped-key')!;
     const reader = keys.find((k) => k.name === 'metrics-reader')!;
     assert.ok((sampleValue(m, 'gateway_key_tokens_total', { key: capped.id, group: 'capped', budget_period: 'daily' }) ?? 0) > 0);
+    assert.equal(sampleValue(m, 'gateway_key_tokens_total', { key: capped.id, group: 'capped', budget_period: 'daily' }), spent, 'the only key of the group: the same tokens, counted once');
     assert.notEqual(sampleValue(m, 'gateway_key_spend_cents', { key: capped.id, group: 'capped', budget_period: 'daily' }), undefined);
     const readerGroup = m.get('gateway_key_spend_cents')!.metrics.find((x) => x.labels?.key === reader.id)?.labels;
     assert.equal(readerGroup?.budget_period, 'monthly', 'the default budget_period');

@@ -17,6 +17,20 @@ export interface WorkerLimit {
   /** A window kind of src/shared/governance/windows.ts (ignored for `concurrent`). */
   window: number;
   max: number;
+  /** The window's tokens are ledgered per lane at settle by this limit: true on the first
+   * `budget` or `tokens` limit of its window only, so a window with both counts them once (the
+   * budget prices them; `gateway_bucket_tokens` splits them by model). */
+  laneTokens: boolean;
+}
+
+/** Marks the first budget or tokens limit of each window as the one that ledgers lane tokens. */
+export function markLaneTokenLimits(limits: WorkerLimit[]): WorkerLimit[] {
+  const seen = new Set<number>();
+  for (const l of limits) {
+    l.laneTokens = (l.metric === METRIC_BUDGET || l.metric === METRIC_TOKENS) && !seen.has(l.window);
+    if (l.laneTokens) seen.add(l.window);
+  }
+  return limits;
 }
 
 export interface WorkerGroup {

@@ -53,7 +53,7 @@ export class GovernanceLease implements AdmissionLease {
       for (const limit of g.limits) {
         if (limit.metric === METRIC_CONCURRENT) c.leave(g.slot);
         else if (limit.metric === METRIC_TOKENS && tokens > 0) c.add(c.groupIndex(g.slot, limit.window, GOV_TOKENS), tags[limit.window]!, tokens);
-        else if (limit.metric === METRIC_BUDGET && lane !== 0) c.addGroupLaneTokens(g.slot, limit.window, tags[limit.window]!, lane, usage!, this.prices[gi]!.rates);
+        if (limit.laneTokens && lane !== 0) c.addGroupLaneTokens(g.slot, limit.window, tags[limit.window]!, lane, usage!, this.prices[gi]!.rates);
       }
     }
     if (tokens > 0) {

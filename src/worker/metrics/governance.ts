@@ -18,7 +18,12 @@ import {
   BUCKET_BUDGET_REMAINING_CENTS, BUCKET_SPEND_CENTS, BUCKET_TOKENS, KEY_SERIES_CAP, KEY_SPEND_CENTS, KEY_TOKENS_TOTAL, OTHER_KEYS_LABEL,
 } from '../../shared/metrics/catalog.js';
 import { DEFAULT_TIER } from '../../shared/governance/pricing.js';
-import { GOV_KEY_BUDGET_TOKENS, GOV_TOKENS } from '../../shared/sab/layout.js';
+import {
+  GOV_GROUP_LANE_SLOTS, GOV_GROUP_LANE_SLOTS_AT, GOV_KEY_BUDGET_TOKENS, GOV_SLOT_CACHE_CREATION, GOV_SLOT_INPUT, GOV_SLOT_LANE, GOV_SLOT_VALUES, GOV_TOKENS,
+} from '../../shared/sab/layout.js';
+import type { GovernanceCounters } from '../../shared/sab/governance-counters.js';
+import type { CompiledConfig } from '../../shared/config/compiled.js';
+import { laneId } from '../../shared/governance/lane-id.js';
 import type { CardRates } from '../../shared/governance/card-rates.js';
 import { registerSampleFamily, type Sample } from './sample-family.js';
 import type { SeriesSource } from './series-source.js';
@@ -141,7 +146,8 @@ interface BucketReading {
   labels: { bucket: string; group: string; window: string };
   /** null: not counted in this window (no budget / tokens limit there). */
   spendCents: number | null;
-  tokens: number | null;
+  /** The window's tokens by model (lane), then any the lane slots could not hold under "". */
+  tokens: Array<{ model: string; tokens: number }> | null;
   /** null: no budget limit on this bucket. */
   budgetRemainingCents: number | null;
 }
@@ -150,6 +156,44 @@ interface WindowLimits {
   /** Smallest budget limit in micros; null = none. */
   budgetMicros: number | null;
   tokens: boolean;
+}
+
+/** Lane id -> lane name (the rate card's and the bucket's `model`), for the config in force. */
+let namesFor: CompiledConfig | null = null;
+const names = new Map<number, string>();
+function laneNames(source: SeriesSource): Map<number, string> {
+  const config = source.config();
+  if (namesFor !== config) {
+    names.clear();
+    for (const lane of config.lanes) names.set(laneId(lane.name), lane.name);
+    namesFor = config;
+  }
+  return names;
+}
+
+/**
+ * A group window's tokens by model: each lane slot's raw tokens (budget and tokens windows keep
+ * them per lane, see lease.ts), and, where a tokens limit also keeps the window's total, what
+ * the slots could not hold (a seventh lane in one window) under model "".
+ */
+function tokensByModel(g: GovernanceCounters, slot: number, window: number, tag: number, total: boolean, lanes: Map<number, string>): Array<{ model: string; tokens: number }> {
+  const out: Array<{ model: string; tokens: number }> = [];
+  const slotsAt = g.groupIndex(slot, window, GOV_GROUP_LANE_SLOTS_AT);
+  let sum = 0;
+  for (let s = 0; s < GOV_GROUP_LANE_SLOTS; s++) {
+    const at = slotsAt + s * GOV_SLOT_VALUES;
+    const lane = g.read(at + GOV_SLOT_LANE, tag);
+    if (lane === 0) break; // claimed first-free: the rest are free
+    let tokens = 0;
+    for (let f = GOV_SLOT_INPUT; f <= GOV_SLOT_CACHE_CREATION; f++) tokens += g.read(at + f, tag);
+    sum += tokens;
+    out.push({ model: lanes.get(lane) ?? `lane-${lane}`, tokens });
+  }
+  if (total) {
+    const rest = g.read(g.groupIndex(slot, window, GOV_TOKENS), tag) - sum;
+    if (rest > 0 || out.length === 0) out.push({ model: ALL_MODELS, tokens: Math.max(0, rest) });
+  }
+  return out;
 }
 
 /** Each group window a budget or tokens limit applies to. */
@@ -174,7 +218,7 @@ function readBuckets(source: SeriesSource, governance: GovernanceSource): Bucket
       out.push({
         labels: { bucket: `group:${group.name}@${name}`, group: group.name, window: name },
         spendCents: spendMicros === null ? null : spendMicros / MICROS_PER_CENT,
-        tokens: limits.tokens ? g.read(g.groupIndex(group.slot, window, GOV_TOKENS), tag) : null,
+        tokens: limits.tokens || limits.budgetMicros !== null ? tokensByModel(g, group.slot, window, tag, limits.tokens, laneNames(source)) : null,
         budgetRemainingCents: spendMicros === null ? null : Math.max(0, limits.budgetMicros! - spendMicros) / MICROS_PER_CENT,
       });
     }
@@ -222,7 +266,9 @@ export function registerGovernance(registry: Registry, source: SeriesSource, gov
     registers: [registry],
     collect() {
       this.reset();
-      for (const b of buckets) if (b.tokens !== null) this.set({ ...b.labels, model: ALL_MODELS, tier: DEFAULT_TIER }, b.tokens);
+      for (const b of buckets) {
+        if (b.tokens !== null) for (const t of b.tokens) this.set({ ...b.labels, model: t.model, tier: DEFAULT_TIER }, t.tokens);
+      }
     },
   });
 }
