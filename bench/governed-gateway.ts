@@ -226,3 +226,38 @@ export function admissionKeysScenario(name: string, keys: number, order: number,
     order,
   };
 }
+
+/** Scenario 1 on one store (issue 13): openai-nonstream's request through the open front door,
+ * metering on, usage flushed to the store every 5 s. The four store variants run in one run:
+ * nothing on the request path touches the store, so their rows should match. */
+export function storeScenario(store: BenchStoreModule): Scenario {
+  return {
+    name: `openai-nonstream-store-${store}`,
+    title: `OpenAI chat, non-stream, through a pool, metering on, ${store} store`,
+    kind: 'throughput',
+    request: OPENAI_NONSTREAM_REQUEST,
+    targets: ['gateway'],
+    connections: 64,
+    durationSecs: 5,
+    expect: { bodyIncludes: '"choices"' },
+    gatewayConfig: (files) => meteredOpenGateway(files, store),
+    order: 16,
+  };
+}
+
+/** The governed scenario 1 on a shared store (issue 13): openai-nonstream-governed's key, group
+ * limits and metering, the keys in the store, counters reconciled with the fleet every flush. */
+export function governedStoreScenario(store: Exclude<BenchStoreModule, 'memory' | 'sqlite'>): Scenario {
+  return {
+    name: `openai-nonstream-governed-${store}`,
+    title: `OpenAI chat, non-stream, through a pool, with a virtual key, group limits and metering, ${store} store`,
+    kind: 'throughput',
+    request: GOVERNED_REQUEST,
+    targets: ['gateway'],
+    connections: 64,
+    durationSecs: 5,
+    expect: { bodyIncludes: '"choices"' },
+    gatewayConfig: (files) => governGateway(files, 0, store),
+    order: 17,
+  };
+}
