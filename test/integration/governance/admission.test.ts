@@ -103,22 +103,25 @@ describe('exact admission in shared memory, two workers', () => {
     assert.equal(row.requests, admitted);
   });
 
+  /** A rate card pricing every model's input and output tokens at `microsPerMtok`. */
+  const card = (microsPerMtok: number): unknown[] => [
+    { model: '*', tier: '*', input_micros_per_mtok: microsPerMtok, output_micros_per_mtok: microsPerMtok, cache_read_micros_per_mtok: 0, cache_creation_micros_per_mtok: 0 },
+  ];
+  /** Settle runs at the request's finish: wait until the key's window holds `tokens`. */
+  const settledTokens = async (keyId: string, tokens: number): Promise<void> => {
+    for (;;) {
+      const u = await g.admin.ok('GET', `/keys/${keyId}/usage`);
+      if (u.tokens >= tokens) return;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  };
+
   it('a rate-card change re-prices the window\'s stored tokens at the next check', async () => {
     // 12 input + 5 output tokens a request. At 1,000 micros a token a request costs 17,000;
     // at 500, 8,500. Budget 50,000 micros a day, no fee.
-    const card = (microsPerMtok: number): unknown[] => [
-      { model: '*', tier: '*', input_micros_per_mtok: microsPerMtok, output_micros_per_mtok: microsPerMtok, cache_read_micros_per_mtok: 0, cache_creation_micros_per_mtok: 0 },
-    ];
     await g.admin.ok('POST', '/groups', { name: 'reprice', rate_card: card(1_000_000_000), limits: [{ metric: 'budget', window: 'day', max: 50_000 }] });
     const key = await g.admin.mint({ name: 'repriced', group: 'reprice' });
-    const settled = async (tokens: number): Promise<void> => {
-      // Settle runs at the request's finish: wait until the key's window holds the tokens.
-      for (;;) {
-        const u = await g.admin.ok('GET', `/keys/${key.id}/usage`);
-        if (u.tokens >= tokens) return;
-        await new Promise((r) => setTimeout(r, 20));
-      }
-    };
+    const settled = (tokens: number): Promise<void> => settledTokens(key.id, tokens);
     for (let i = 1; i <= 3; i++) {
       assert.equal((await send(key.secret)).status, 200);
       await settled(17 * i);
@@ -139,19 +142,10 @@ describe('exact admission in shared memory, two workers', () => {
   });
 
   it('a rate-card change re-prices a key\'s own budget window (max_budget_cents) at the next check', async () => {
-    const card = (microsPerMtok: number): unknown[] => [
-      { model: '*', tier: '*', input_micros_per_mtok: microsPerMtok, output_micros_per_mtok: microsPerMtok, cache_read_micros_per_mtok: 0, cache_creation_micros_per_mtok: 0 },
-    ];
     // The group only prices; the cap is the key's: 5 cents = 50,000 micros a day.
     await g.admin.ok('POST', '/groups', { name: 'reprice-key', rate_card: card(1_000_000_000) });
     const key = await g.admin.mint({ name: 'capped-key', group: 'reprice-key', max_budget_cents: 5, budget_period: 'daily' });
-    const settled = async (tokens: number): Promise<void> => {
-      for (;;) {
-        const u = await g.admin.ok('GET', `/keys/${key.id}/usage`);
-        if (u.tokens >= tokens) return;
-        await new Promise((r) => setTimeout(r, 20));
-      }
-    };
+    const settled = (tokens: number): Promise<void> => settledTokens(key.id, tokens);
     for (let i = 1; i <= 3; i++) {
       assert.equal((await send(key.secret)).status, 200);
       await settled(17 * i);
