@@ -37,6 +37,9 @@ export interface GatewayConfigFiles {
   gateway: Record<string, unknown>;
   /** providers.yaml */
   providers: Record<string, unknown>;
+  /** The gateway's cores (null: unpinned): a sidecar a scenario starts (a hook) belongs there,
+   * as an operator would run it beside the gateway. */
+  proxyCores?: readonly number[] | null;
 }
 
 /** What `gatewayNote` is told about the row it annotates, beyond the gateway's URL. */

@@ -19,7 +19,7 @@ export const scenario: Scenario = {
   durationSecs: 5,
   expect: { bodyIncludes: '"choices"' },
   gatewayConfig(files) {
-    const socket = startExampleSocketHook('slow-tap');
+    const socket = startExampleSocketHook('slow-tap', files.proxyCores ?? null);
     const hooks: Record<string, unknown> = {};
     for (const at of STAGES) hooks[`slow-${at}`] = { kind: 'tap', at, socket, global: true, settings: { tap_sleep_ms: 1000 } };
     files.gateway.hooks = hooks;

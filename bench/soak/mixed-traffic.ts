@@ -1,8 +1,10 @@
 // The soak's traffic beside wrk's steady governed non-stream load: streams in two protocols,
 // injected faults (the mock's directives: resets, hangs cut short, 5xx), and the key life
-// cycle (mint, use, revoke, refused), and config applies. Each loop runs back to back until stopped. Answers to
-// injected faults are counted as injected, never as errors; anything else that is not the
-// expected answer is an unexpected error and fails the verdict.
+// cycle (mint, use, revoke, refused), and config applies. Each loop runs back to back until
+// stopped. Answers to injected faults are counted as injected, never as errors; so are answers
+// cut in the few seconds after the soak recycles a worker (a recycle ends the worker as a crash
+// would, and its connections with it). Anything else that is not the expected answer is an
+// unexpected error and fails the verdict.
 import { request } from 'undici';
 import { anthropicMessagesBody, openaiChatBody } from '../request-bodies.js';
 
@@ -15,13 +17,32 @@ export interface TrafficCounts {
   minted: number;
   revoked: number;
   applied: number;
+  /** Worker recycles (SIGUSR2) and the answers cut while one was under way. */
+  recycles: number;
+  cutByRecycle: number;
+  /** performance.now() until which a failed answer is put on the recycle. */
+  recyclingUntilMs: number;
 }
 
 export function emptyCounts(): TrafficCounts {
-  return { requests: 0, injected: 0, unexpected: 0, examples: [], minted: 0, revoked: 0, applied: 0 };
+  return { requests: 0, injected: 0, unexpected: 0, examples: [], minted: 0, revoked: 0, applied: 0, recycles: 0, cutByRecycle: 0, recyclingUntilMs: 0 };
+}
+
+/** How long after a recycle signal failures are put on it: the worker's exit and a fresh boot. */
+export const RECYCLE_WINDOW_MS = 5_000;
+
+/** Recycle one worker of the gateway the way an operator does (SIGUSR2, src/main/workers.ts). */
+export function recycleWorker(pid: number, counts: TrafficCounts): void {
+  counts.recyclingUntilMs = performance.now() + RECYCLE_WINDOW_MS;
+  process.kill(pid, 'SIGUSR2');
+  counts.recycles++;
 }
 
 function unexpected(counts: TrafficCounts, what: string): void {
+  if (performance.now() < counts.recyclingUntilMs) {
+    counts.cutByRecycle++;
+    return;
+  }
   counts.unexpected++;
   if (counts.examples.length < 5) counts.examples.push(what);
 }

@@ -1,7 +1,8 @@
-// What the soak reads from the gateway process every interval: resident memory, heap-ish
-// growth shows up as RSS, open file descriptors (/proc/PID/fd: sockets, files, pipes) and how
-// long GET /healthz takes (a stand-in for event-loop delay, seen from outside). Pure parts
-// (table, verdict) are separate from the /proc reads so they can be tested on fixed numbers.
+// What the soak reads from the gateway process every interval: resident memory, open file
+// descriptors (/proc/PID/fd: sockets, files, pipes), how long GET /healthz takes, and from
+// /metrics each thread's V8 heap and event-loop delay (gateway_thread_*), so growth can be
+// put on a thread. Pure parts (table, verdict) are separate from the reads so they can be
+// tested on fixed numbers.
 import { readdir, readFile } from 'node:fs/promises';
 import { request } from 'undici';
 
@@ -14,6 +15,45 @@ export interface SoakSample {
   healthzMs: number;
   /** Requests the mixed traffic finished so far (all loops). */
   requests: number;
+  /** From /metrics (absent when the scrape failed): V8 heap of main and of all workers, bytes. */
+  heapMainBytes?: number;
+  heapWorkersBytes?: number;
+  /** The worst thread's event-loop delay over its last 5 s sample, ms. */
+  loopDelayP99Ms?: number;
+  loopDelayMaxMs?: number;
+}
+
+export interface ThreadRuntime {
+  heapMainBytes: number;
+  heapWorkersBytes: number;
+  loopDelayP99Ms: number;
+  loopDelayMaxMs: number;
+}
+
+/** gateway_thread_* from the gateway's /metrics; null when the page could not be read. */
+export async function readThreadRuntime(url: string, bearer: string): Promise<ThreadRuntime | null> {
+  try {
+    const res = await request(`${url}/metrics`, { headers: { authorization: `Bearer ${bearer}` } });
+    const text = await res.body.text();
+    return res.statusCode === 200 ? threadRuntimeOf(text) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The gateway_thread_* samples of an exposition page, summed and maxed as SoakSample keeps them. */
+export function threadRuntimeOf(page: string): ThreadRuntime {
+  const out: ThreadRuntime = { heapMainBytes: 0, heapWorkersBytes: 0, loopDelayP99Ms: 0, loopDelayMaxMs: 0 };
+  for (const m of page.matchAll(/^gateway_thread_heap_used_bytes\{thread="([^"]+)"\} (\S+)$/gm)) {
+    if (m[1] === 'main') out.heapMainBytes = Number(m[2]);
+    else out.heapWorkersBytes += Number(m[2]);
+  }
+  for (const m of page.matchAll(/^gateway_thread_event_loop_delay_seconds\{thread="[^"]+",stat="(p99|max)"\} (\S+)$/gm)) {
+    const ms = Number(m[2]) * 1000;
+    if (m[1] === 'p99') out.loopDelayP99Ms = Math.max(out.loopDelayP99Ms, ms);
+    else out.loopDelayMaxMs = Math.max(out.loopDelayMaxMs, ms);
+  }
+  return out;
 }
 
 /** VmRSS from /proc/PID/status, bytes; 0 when the process is gone. */
@@ -122,9 +162,16 @@ function median(values: readonly number[]): number {
 
 /** The samples as a markdown table. */
 export function samplesTable(samples: readonly SoakSample[]): string {
-  const lines = ['| t (s) | RSS MiB | open fds | healthz ms | requests so far |', '|---:|---:|---:|---:|---:|'];
+  const lines = [
+    '| t (s) | RSS MiB | heap MiB main | heap MiB workers | loop delay p99 / max ms | open fds | healthz ms | requests so far |',
+    '|---:|---:|---:|---:|---:|---:|---:|---:|',
+  ];
+  const mib = (bytes: number | undefined): string => (bytes === undefined ? '–' : (bytes / 1048576).toFixed(1));
   for (const s of samples) {
-    lines.push(`| ${s.atSecs.toFixed(0)} | ${(s.rssBytes / 1048576).toFixed(1)} | ${s.openFds} | ${Number.isNaN(s.healthzMs) ? 'FAILED' : s.healthzMs.toFixed(1)} | ${s.requests} |`);
+    const delay = s.loopDelayP99Ms === undefined ? '–' : `${s.loopDelayP99Ms.toFixed(1)} / ${s.loopDelayMaxMs!.toFixed(1)}`;
+    lines.push(
+      `| ${s.atSecs.toFixed(0)} | ${mib(s.rssBytes)} | ${mib(s.heapMainBytes)} | ${mib(s.heapWorkersBytes)} | ${delay} | ${s.openFds} | ${Number.isNaN(s.healthzMs) ? 'FAILED' : s.healthzMs.toFixed(1)} | ${s.requests} |`,
+    );
   }
   return lines.join('\n');
 }

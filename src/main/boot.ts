@@ -26,6 +26,7 @@ import { TlsListener } from './tls/tls-listener.js';
 import { parseListenAddress } from '../shared/config/address.js';
 import { BreakerTripKeeper } from './routing/breaker-trips.js';
 import { HealthScheduler } from './probes/health-scheduler.js';
+import { startRuntimeSampler } from '../shared/metrics/runtime-sampler.js';
 
 export interface BootOptions {
   configPath: string;
@@ -51,6 +52,7 @@ export async function boot(opts: BootOptions): Promise<void> {
   const shared = SharedState.create({ holders: threads.count + 1 });
   const slots = new SlotRegistry(shared);
   const state = new ConfigState(loaded, slots, opts.safeMode, (bytes) => shared.ensureBytes(bytes), log);
+  startRuntimeSampler(shared, () => state.compiled.metrics.threads);
 
   const store = openStore(config.store, loaded.configPath, loaded.secrets);
   const ledger = new UsageLedger(store, log);

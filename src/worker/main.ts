@@ -33,6 +33,7 @@ import type { WorkerBootData } from './boot-data.js';
 import { HookConnections } from './hooks/hook-connections.js';
 import { RequestLogBuffer } from './hooks/request-log-buffer.js';
 import { setEgressPolicy } from '../shared/egress/policy.js';
+import { startRuntimeSampler } from '../shared/metrics/runtime-sampler.js';
 
 const data = workerData as WorkerBootData;
 const port = parentPort!;
@@ -61,6 +62,7 @@ function mayRead(caller: MetricsCaller, chain: readonly string[]): boolean | Pro
 const metricsEndpoint = new MetricsEndpoint(new MetricsExposition(shared, keyTable), mayRead);
 
 let runtime: Runtime | null = null;
+startRuntimeSampler(shared, () => runtime?.config.metrics.threads);
 let ingress: Ingress | null = null;
 const shedding = new ShedState();
 

@@ -2,7 +2,7 @@
 // fds, a failed healthz or an unexpected error fail; too short a run says so.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { sampleIntervalSecs, samplesTable, soakVerdict, type SoakSample } from '../../bench/soak/samples.js';
+import { sampleIntervalSecs, samplesTable, soakVerdict, threadRuntimeOf, type SoakSample } from '../../bench/soak/samples.js';
 
 const MiB = 1048576;
 
@@ -52,6 +52,22 @@ describe('soak verdict', () => {
   it('prints a markdown table row per sample', () => {
     const table = samplesTable(samples([100, 110], [40, 41], [1.25, NaN]));
     assert.equal(table.split('\n').length, 4);
-    assert.match(table, /\| 30 \| 110\.0 \| 41 \| FAILED \| 1000 \|/);
+    assert.match(table, /\| 30 \| 110\.0 \| – \| – \| – \| 41 \| FAILED \| 1000 \|/);
+    const withHeap = samplesTable([{ ...samples([100], [40])[0]!, heapMainBytes: 20 * MiB, heapWorkersBytes: 30 * MiB, loopDelayP99Ms: 1.5, loopDelayMaxMs: 12 }]);
+    assert.match(withHeap, /\| 0 \| 100\.0 \| 20\.0 \| 30\.0 \| 1\.5 \/ 12\.0 \| 40 \| 1\.0 \| 0 \|/);
+  });
+
+  it('reads each thread\'s heap and the worst event-loop delay from an exposition page', () => {
+    const page = [
+      '# TYPE gateway_thread_heap_used_bytes gauge',
+      'gateway_thread_heap_used_bytes{thread="main"} 1048576',
+      'gateway_thread_heap_used_bytes{thread="worker-0"} 2097152',
+      'gateway_thread_heap_used_bytes{thread="worker-1"} 3145728',
+      'gateway_thread_event_loop_delay_seconds{thread="main",stat="p99"} 0.002',
+      'gateway_thread_event_loop_delay_seconds{thread="main",stat="max"} 0.01',
+      'gateway_thread_event_loop_delay_seconds{thread="worker-0",stat="p99"} 0.004',
+      'gateway_thread_event_loop_delay_seconds{thread="worker-0",stat="max"} 0.008',
+    ].join('\n');
+    assert.deepEqual(threadRuntimeOf(page), { heapMainBytes: MiB, heapWorkersBytes: 5 * MiB, loopDelayP99Ms: 4, loopDelayMaxMs: 10 });
   });
 });

@@ -73,6 +73,23 @@ describe('GET /metrics with a prometheus export, two workers', () => {
     }
   });
 
+  it("shows each thread's heap and event-loop delay once it has sampled (every 5 s)", async () => {
+    const threads = ['main', 'worker-0', 'worker-1'];
+    let families = parseExposition((await scrape(stack.gateway.url)).body.toString('utf8'));
+    for (let waited = 0; waited < 15_000 && threads.some((thread) => sampleValue(families, 'gateway_thread_heap_used_bytes', { thread }) === undefined); waited += 500) {
+      await new Promise((r) => setTimeout(r, 500));
+      families = parseExposition((await scrape(stack.gateway.url)).body.toString('utf8'));
+    }
+    for (const thread of threads) {
+      const heap = sampleValue(families, 'gateway_thread_heap_used_bytes', { thread });
+      assert.ok(heap !== undefined && heap > 1024 * 1024 && heap < 4 * 1024 ** 3, `${thread} heap ${heap}`);
+      const p99 = sampleValue(families, 'gateway_thread_event_loop_delay_seconds', { thread, stat: 'p99' });
+      const max = sampleValue(families, 'gateway_thread_event_loop_delay_seconds', { thread, stat: 'max' });
+      assert.ok(p99 !== undefined && max !== undefined && p99 >= 0 && max >= p99 && max < 10, `${thread} delay p99 ${p99} max ${max}`);
+    }
+    assert.equal(families.get('gateway_thread_heap_used_bytes')!.type, 'GAUGE');
+  });
+
   it('passes promtool check metrics', { skip: existsSync(PROMTOOL) || process.env.CI ? false : `promtool is not installed at ${PROMTOOL}` }, async () => {
     const answer = await scrape(stack.gateway.url);
     assert.ok(assertPromtoolClean(answer.body.toString('utf8')));

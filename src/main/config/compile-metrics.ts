@@ -2,18 +2,20 @@
 // up front, and whether /metrics is mounted. Every series is registered whatever the export
 // config says, so counting on the request path never depends on it and a later apply that
 // adds a prometheus export shows counts from process start.
-import type { CompiledHook, CompiledMetrics, PoolMetricSlots, SlotAssigner } from '../../shared/config/compiled.js';
+import type { CompiledHook, CompiledMetrics, PoolMetricSlots, SlotAssigner, ThreadRuntimeSlots } from '../../shared/config/compiled.js';
 import type { DeploymentConfig } from '../../shared/config/schema/deployment.js';
 import {
   BILLING_TRUNCATED_TOTAL, FILE_LOGS_DROPPED_TOTAL, REQUEST_DURATION_BOUNDS, REQUEST_DURATION_SECONDS, REQUEST_DURATION_SUM_SCALE,
   REQUEST_OUTCOME_NAMES, REQUESTS_TOTAL, ROUTE_POLICY_REJECTIONS_TOTAL, ROUTE_POLICY_SELECTIONS_TOTAL, TRANSLATIONS_REFUSED_TOTAL, TRANSLATIONS_TOTAL,
-  UPSTREAM_ATTEMPTS_TOTAL, WEBHOOK_LOGS_DROPPED_TOTAL, WEIGHTED_POLICY, routePolicyRejectionName, seriesKey,
+  THREAD_EVENT_LOOP_DELAY_SECONDS, THREAD_HEAP_USED_BYTES, UPSTREAM_ATTEMPTS_TOTAL, WEBHOOK_LOGS_DROPPED_TOTAL, WEIGHTED_POLICY,
+  routePolicyRejectionName, seriesKey, threadLabel,
 } from '../../shared/metrics/catalog.js';
 import { REFUSAL_REASONS } from '../../shared/protocols/refusal.js';
 import { PROTOCOL_NAMES } from '../../shared/model/types.js';
 import { DIRECT_POOL_LABEL } from '../../shared/routing/series.js';
 
 const COUNTER = { kind: 'counter' } as const;
+const GAUGE = { kind: 'gauge' } as const;
 const DURATION = { kind: 'histogram', bounds: REQUEST_DURATION_BOUNDS, sumScale: REQUEST_DURATION_SUM_SCALE } as const;
 
 export function compileMetrics(config: DeploymentConfig, slots: SlotAssigner): CompiledMetrics {
@@ -37,7 +39,21 @@ export function compileMetrics(config: DeploymentConfig, slots: SlotAssigner): C
     direct: poolMetricSlots(slots, DIRECT_POOL_LABEL, false),
     webhookLogsDropped: slots.metricSeries(seriesKey(WEBHOOK_LOGS_DROPPED_TOTAL), COUNTER),
     fileLogsDropped: slots.metricSeries(seriesKey(FILE_LOGS_DROPPED_TOTAL), COUNTER),
+    threads: threadRuntimeSlots(slots),
   };
+}
+
+function threadRuntimeSlots(slots: SlotAssigner): ThreadRuntimeSlots[] {
+  const out: ThreadRuntimeSlots[] = [];
+  for (let holder = 0; holder < slots.holders; holder++) {
+    const thread = threadLabel(holder);
+    out.push({
+      heapKib: slots.metricSeries(seriesKey(THREAD_HEAP_USED_BYTES, [thread]), GAUGE),
+      loopP99Us: slots.metricSeries(seriesKey(THREAD_EVENT_LOOP_DELAY_SECONDS, [thread, 'p99']), GAUGE),
+      loopMaxUs: slots.metricSeries(seriesKey(THREAD_EVENT_LOOP_DELAY_SECONDS, [thread, 'max']), GAUGE),
+    });
+  }
+  return out;
 }
 
 /** The route policies a pool's gates can decide by (gatePolicies). */

@@ -206,6 +206,17 @@ export interface CompiledMetrics {
   /** Counter slots of gateway_webhook_logs_dropped_total and gateway_file_logs_dropped_total (counted by main). */
   webhookLogsDropped: number;
   fileLogsDropped: number;
+  /** Gauge slots of gateway_thread_*, indexed by shared-memory holder (0 = main, n + 1 = worker n). */
+  threads: ThreadRuntimeSlots[];
+}
+
+/** One thread's runtime gauges, written by that thread every 5 s (runtime-sampler.ts). */
+export interface ThreadRuntimeSlots {
+  /** V8 heap in use, KiB (an Int32 gauge counts KiB up to 2 TiB). */
+  heapKib: number;
+  /** Event-loop delay over the last sample, µs: 99th percentile and maximum. */
+  loopP99Us: number;
+  loopMaxUs: number;
 }
 
 /**
@@ -223,4 +234,6 @@ export interface SlotAssigner {
   metricSeries(key: string, spec: MetricSeriesSpec): number;
   /** Bytes the shared buffer needs to hold every slot assigned so far. */
   bytesNeeded(): number;
+  /** Threads that share the memory (main + workers). */
+  readonly holders: number;
 }

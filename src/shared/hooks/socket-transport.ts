@@ -8,8 +8,11 @@ import { encodeFrame, FrameReader, replyHeader, type HookReply, type HookRequest
 
 const RECONNECT_MIN_MS = 50;
 const RECONNECT_MAX_MS = 2_000;
-/** Bytes queued in the socket (written, not yet flushed) past which further taps are shed. */
-export const TAP_QUEUE_BYTES = 1024 * 1024;
+/** Bytes queued in user space (written, not yet taken by the kernel) past which further taps are
+ * shed. The kernel's own socket buffer (about 200 KiB) absorbs bursts first; a bigger queue here
+ * would only keep thousands of small frames alive, into the old generation, for a hook that is
+ * behind anyway. */
+export const TAP_QUEUE_BYTES = 64 * 1024;
 
 export interface SocketTransportOptions {
   /** Sent first on each connection (null: nothing). */
@@ -51,7 +54,7 @@ export class SocketTransport extends TransportBase {
     const socket = this.ensureSocket();
     if (!awaitReply) {
       // A tap waits for nobody: shed it while the hook is away or behind.
-      if (!this.connected || socket.writableLength >= TAP_QUEUE_BYTES) return false;
+      if (!this.tapRoom(socket)) return false;
       this.put(socket, encodeFrame(message));
       return true;
     }
@@ -71,6 +74,20 @@ export class SocketTransport extends TransportBase {
       setImmediate(this.uncork);
     }
     socket.write(frame);
+  }
+
+  acceptsTaps(): boolean {
+    if (this.closed) return false;
+    if (this.socket === null) {
+      // Not connected yet: start to, unless a reconnect is already waiting out its backoff.
+      if (this.reconnectTimer === null) this.ensureSocket();
+      return false;
+    }
+    return this.tapRoom(this.socket);
+  }
+
+  private tapRoom(socket: Socket): boolean {
+    return this.connected && socket.writableLength < TAP_QUEUE_BYTES;
   }
 
   /** Connect now (the registry warms connections up at boot). */

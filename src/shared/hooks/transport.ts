@@ -23,6 +23,10 @@ export interface HookTransport {
   request(message: OutgoingHookRequest, timeoutMs: number): Promise<HookReply>;
   /** Fire-and-forget (taps): false when the hook's queue is full and the message was shed. */
   send(message: OutgoingHookRequest): boolean;
+  /** True when a tap sent now would be taken (the hook is reachable and its queue has room). */
+  acceptsTaps(): boolean;
+  /** Count a tap the caller shed without building it (acceptsTaps() was false). */
+  shedTap(): void;
   /** Taps shed so far because the queue was full or the hook was unreachable. */
   readonly dropped: number;
   close(): void;
@@ -50,7 +54,12 @@ export abstract class TransportBase implements HookTransport {
 
   /** Hand one numbered message to the wire; `awaitReply` false for taps. Returns false when shed. */
   protected abstract write(message: HookRequest, awaitReply: boolean): boolean;
+  abstract acceptsTaps(): boolean;
   abstract close(): void;
+
+  shedTap(): void {
+    this.dropped++;
+  }
 
   request(message: OutgoingHookRequest, timeoutMs: number): Promise<HookReply> {
     const id = this.takeId();

@@ -33,7 +33,7 @@ export class WebhookTransport extends TransportBase {
   protected write(message: HookRequest, awaitReply: boolean): boolean {
     if (this.closed) return false;
     if (!awaitReply) {
-      if (this.tapsInFlight >= WEBHOOK_TAP_INFLIGHT) return false;
+      if (!this.acceptsTaps()) return false;
       this.tapsInFlight++;
       this.post(message).then(
         (res) => res.body.dump(),
@@ -54,6 +54,10 @@ export class WebhookTransport extends TransportBase {
       },
     ).catch((err: unknown) => this.fail(message.id, new HookFailure(this.hookName, 'unreachable', err instanceof Error ? err.constructor.name : 'request failed')));
     return true;
+  }
+
+  acceptsTaps(): boolean {
+    return !this.closed && this.tapsInFlight < WEBHOOK_TAP_INFLIGHT;
   }
 
   close(): void {

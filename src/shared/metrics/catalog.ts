@@ -41,6 +41,23 @@ export const FILE_LOGS_DROPPED_TOTAL: MetricFamily = {
   labelNames: [],
 };
 
+export const THREAD_HEAP_USED_BYTES: MetricFamily = {
+  name: 'gateway_thread_heap_used_bytes',
+  help: 'V8 heap in use per thread (thread="main" or "worker-N"), sampled every 5 s.',
+  labelNames: ['thread'],
+};
+
+export const THREAD_EVENT_LOOP_DELAY_SECONDS: MetricFamily = {
+  name: 'gateway_thread_event_loop_delay_seconds',
+  help: 'Event-loop delay per thread over the last 5 s sample: its 99th percentile (stat="p99") and its maximum (stat="max").',
+  labelNames: ['thread', 'stat'],
+};
+
+/** The `thread` label of a shared-memory holder: 0 is the main thread, n + 1 is worker n. */
+export function threadLabel(holder: number): string {
+  return holder === 0 ? 'main' : `worker-${holder - 1}`;
+}
+
 /**
  * The shared-memory key of one series: the family name and its label values in the family's
  * label order, e.g. `gateway_translations_total{from="openai",to="gemini"}`. Stable for the

@@ -77,6 +77,10 @@ export class SlotRegistry implements SlotAssigner {
 
   // ---- SlotAssigner --------------------------------------------------------------------------
 
+  get holders(): number {
+    return this.state.holders;
+  }
+
   laneSlot(lane: string): number {
     const known = this.laneSlots.get(lane);
     if (known !== undefined) return known;

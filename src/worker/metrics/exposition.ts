@@ -13,6 +13,7 @@ import { registerLanes } from './lanes.js';
 import { registerLogsDropped } from './logs-dropped.js';
 import { registerRequests } from './requests.js';
 import { registerRoutePolicy } from './route-policy.js';
+import { registerThreadRuntime } from './thread-runtime.js';
 import type { SeriesSource } from './series-source.js';
 import { registerTranslations } from './translations.js';
 import { registerTranslationsRefused } from './translations-refused.js';
@@ -34,6 +35,7 @@ export class MetricsExposition {
     registerRoutePolicy(this.registry, source);
     registerLogsDropped(this.registry, source);
     registerBillingTruncated(this.registry, source);
+    registerThreadRuntime(this.registry, source);
     if (governance !== null) registerGovernance(this.registry, source, governance);
   }
 

@@ -143,7 +143,7 @@ export class Exchange implements Dispatcher.DispatchHandler, RequestBody, RelayS
     if (pool.gate !== null || pool.taps !== null) {
       if (this.requestId === '') this.requestId = randomUUID();
       this.taps = pool.taps;
-      if (this.taps !== null && this.taps.observes('request')) this.tap('request');
+      if (this.taps !== null && this.taps.wants('request')) this.tap('request');
     }
     if (pool.gate !== null) {
       const decision = pool.gate.decide(pool.compiled.name, pool.members.length, this);
@@ -316,8 +316,8 @@ export class Exchange implements Dispatcher.DispatchHandler, RequestBody, RelayS
     plan.attemptDeadlineMs = nowMs + timeoutMs;
     if (this.taps !== null) {
       this.attempts++;
-      if (this.attempts === 1 && this.taps.observes('route')) this.tap('route');
-      if (this.taps.observes('attempt')) this.tap('attempt');
+      if (this.attempts === 1 && this.taps.wants('route')) this.tap('route');
+      if (this.taps.wants('attempt')) this.tap('attempt');
     }
     plan.lane!.provider.dispatcher.dispatch(
       { origin: outgoing.origin, path: outgoing.path, method: 'POST', headers: outgoing.headers, body: outgoing.body, headersTimeout: timeoutMs, bodyTimeout: upstream.requestTimeoutMs },
@@ -495,7 +495,7 @@ export class Exchange implements Dispatcher.DispatchHandler, RequestBody, RelayS
       this.deps.metering.record(pool?.compiled.name ?? '', served, this.usage, this.truncated);
     }
     this.lease?.settle(this.usage, served?.servedBy ?? null, disposition === Disposition.Ok);
-    if (this.taps !== null && this.taps.observes('completion')) this.tap('completion', DISPOSITION_NAMES[disposition]!);
+    if (this.taps !== null && this.taps.wants('completion')) this.tap('completion', DISPOSITION_NAMES[disposition]!);
     if (this.runtime.config.logs.enabled) this.logRecord(disposition);
   }
 

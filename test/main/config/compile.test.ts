@@ -22,6 +22,7 @@ function fakeSlots(): SlotAssigner {
     defaultCellSlot: (lane) => slotOf(`default:${lane}`),
     metricSeries: (key) => slotOf(`metric:${key}`),
     bytesNeeded: () => slots.size * 64,
+    holders: 2,
   };
 }
 
