@@ -21,6 +21,7 @@ async function soakBeside(gateway: BesideTarget, stop: AbortSignal): Promise<str
   const samples: SoakSample[] = [];
   const intervalMs = sampleIntervalSecs(gateway.durationSecs) * 1000;
   const sample = async (): Promise<void> => {
+    const recycling = performance.now() < counts.recyclingUntilMs;
     const s: SoakSample = {
       atSecs: (performance.now() - started) / 1000,
       rssBytes: await readRssBytes(gateway.pid),
@@ -28,6 +29,7 @@ async function soakBeside(gateway: BesideTarget, stop: AbortSignal): Promise<str
       healthzMs: await healthzMs(gateway.url),
       requests: counts.requests,
       ...(await readThreadRuntime(gateway.url, BENCH_SECRET)),
+      ...(recycling || performance.now() < counts.recyclingUntilMs ? { recycling: true } : {}),
     };
     samples.push(s);
     process.stderr.write(`soak: t=${s.atSecs.toFixed(0)}s rss=${(s.rssBytes / 1048576).toFixed(1)}MiB fds=${s.openFds} healthz=${s.healthzMs.toFixed(1)}ms requests=${s.requests} injected=${counts.injected} unexpected=${counts.unexpected}\n`);

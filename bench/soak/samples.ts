@@ -21,6 +21,8 @@ export interface SoakSample {
   /** The worst thread's event-loop delay over its last 5 s sample, ms. */
   loopDelayP99Ms?: number;
   loopDelayMaxMs?: number;
+  /** Taken while a worker recycle was under way: shown, but not judged (the worker is down). */
+  recycling?: boolean;
 }
 
 export interface ThreadRuntime {
@@ -121,8 +123,8 @@ export const FD_GROWTH_ALLOWED = 8;
  */
 export function soakVerdict(samples: readonly SoakSample[], unexpectedErrors: number): SoakVerdict {
   const skip = Math.max(1, Math.floor(samples.length / 3));
-  const steady = samples.slice(skip).filter((s) => s.rssBytes > 0);
-  const healthzFailures = samples.filter((s) => Number.isNaN(s.healthzMs)).length;
+  const steady = samples.slice(skip).filter((s) => s.rssBytes > 0 && s.recycling !== true);
+  const healthzFailures = samples.filter((s) => Number.isNaN(s.healthzMs) && s.recycling !== true).length;
   if (steady.length < 3) {
     return { rssSpread: NaN, rssGrowth: NaN, rssSlopeMiBPerHour: NaN, fdGrowth: NaN, rssFlat: false, fdsFlat: false, healthzFailures, pass: false, text: `too few samples after warm-up (${steady.length}; need 3): run longer` };
   }
@@ -170,7 +172,7 @@ export function samplesTable(samples: readonly SoakSample[]): string {
   for (const s of samples) {
     const delay = s.loopDelayP99Ms === undefined ? '–' : `${s.loopDelayP99Ms.toFixed(1)} / ${s.loopDelayMaxMs!.toFixed(1)}`;
     lines.push(
-      `| ${s.atSecs.toFixed(0)} | ${mib(s.rssBytes)} | ${mib(s.heapMainBytes)} | ${mib(s.heapWorkersBytes)} | ${delay} | ${s.openFds} | ${Number.isNaN(s.healthzMs) ? 'FAILED' : s.healthzMs.toFixed(1)} | ${s.requests} |`,
+      `| ${s.atSecs.toFixed(0)}${s.recycling === true ? ' (recycling)' : ''} | ${mib(s.rssBytes)} | ${mib(s.heapMainBytes)} | ${mib(s.heapWorkersBytes)} | ${delay} | ${s.openFds} | ${Number.isNaN(s.healthzMs) ? 'FAILED' : s.healthzMs.toFixed(1)} | ${s.requests} |`,
     );
   }
   return lines.join('\n');

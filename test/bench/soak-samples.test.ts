@@ -37,6 +37,16 @@ describe('soak verdict', () => {
     assert.equal(soakVerdict(samples(Array(9).fill(150), Array(9).fill(70)), 1).pass, false);
   });
 
+  it('does not judge a sample taken while a worker recycled (shown in the table)', () => {
+    const s = samples([100, 150, 160, 162, 60, 161, 163, 160, 159], Array(9).fill(70), [1, 1, 1, 1, NaN, 1, 1, 1, 1]);
+    s[4]!.recycling = true;
+    s[4]!.openFds = 20;
+    const v = soakVerdict(s, 0);
+    assert.equal(v.pass, true, v.text);
+    assert.equal(v.healthzFailures, 0);
+    assert.match(samplesTable(s), /\| 120 \(recycling\) \| 60\.0 \|/);
+  });
+
   it('says a run is too short instead of judging it', () => {
     const v = soakVerdict(samples([100, 150, 160], [70, 70, 70]), 0);
     assert.equal(v.pass, false);

@@ -12,6 +12,10 @@ export const RUNTIME_SAMPLE_MS = 5_000;
 const DELAY_RESOLUTION_MS = 20;
 const INT32_MAX = 0x7fffffff;
 
+function lateUs(periodNs: number): number {
+  return Math.min(INT32_MAX, Math.max(0, Math.round(periodNs / 1000) - DELAY_RESOLUTION_MS * 1000));
+}
+
 /** Starts sampling for the thread that owns `shared`'s holder; returns the stop function. */
 export function startRuntimeSampler(shared: SharedState, slotsOf: () => readonly ThreadRuntimeSlots[] | undefined): () => void {
   const delay = monitorEventLoopDelay({ resolution: DELAY_RESOLUTION_MS });
@@ -21,8 +25,9 @@ export function startRuntimeSampler(shared: SharedState, slotsOf: () => readonly
     if (slots === undefined) return;
     const metrics = shared.metrics;
     metrics.gaugeSet(slots.heapKib, Math.min(INT32_MAX, Math.round(getHeapStatistics().used_heap_size / 1024)));
-    metrics.gaugeSet(slots.loopP99Us, Math.min(INT32_MAX, Math.round(delay.percentile(99) / 1000)));
-    metrics.gaugeSet(slots.loopMaxUs, Math.min(INT32_MAX, Math.round(delay.max / 1000)));
+    // The histogram holds whole timer periods: the delay is what exceeds the period.
+    metrics.gaugeSet(slots.loopP99Us, lateUs(delay.percentile(99)));
+    metrics.gaugeSet(slots.loopMaxUs, lateUs(delay.max));
     delay.reset();
   }, RUNTIME_SAMPLE_MS);
   timer.unref();
