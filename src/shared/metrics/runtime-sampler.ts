@@ -16,8 +16,9 @@ function lateUs(periodNs: number): number {
   return Math.min(INT32_MAX, Math.max(0, Math.round(periodNs / 1000) - DELAY_RESOLUTION_MS * 1000));
 }
 
-/** Starts sampling for the thread that owns `shared`'s holder; returns the stop function. */
-export function startRuntimeSampler(shared: SharedState, slotsOf: () => readonly ThreadRuntimeSlots[] | undefined): () => void {
+/** Starts sampling for the thread that owns `shared`'s holder, for the thread's life (the timer
+ * is unref'd, so it never keeps a thread alive). */
+export function startRuntimeSampler(shared: SharedState, slotsOf: () => readonly ThreadRuntimeSlots[] | undefined): void {
   const delay = monitorEventLoopDelay({ resolution: DELAY_RESOLUTION_MS });
   delay.enable();
   const timer = setInterval(() => {
@@ -31,8 +32,4 @@ export function startRuntimeSampler(shared: SharedState, slotsOf: () => readonly
     delay.reset();
   }, RUNTIME_SAMPLE_MS);
   timer.unref();
-  return () => {
-    clearInterval(timer);
-    delay.disable();
-  };
 }
