@@ -1,5 +1,5 @@
 // What the admin load of `admin-under-load` costs in CPU, measured without the data plane:
-// `node dist/bench/admin-cost.js [--secs 10] [--rounds 2] [--keys 100000]`. The gateway of that
+// `node dist/bench/admin-cost.js [--secs 10] [--rounds 2] [--keys 100000] [--only mints|usage]`. The gateway of that
 // scenario (metering, `--keys` keys with today's usage in a sqlite store) runs pinned to one core;
 // phases alternate idle and the scenario's paced admin load, and each phase reports the gateway
 // process's CPU (utime + stime from /proc, every thread: main, workers, piscina) per second.
@@ -13,14 +13,16 @@ import { request } from 'undici';
 import { stringify } from 'yaml';
 import { ChildProcesses } from './child-processes.js';
 import { freePort } from './targets/free-port.js';
-import { GATEWAY_CLI, gatewayConfigs } from './targets/gateway.js';
+import { GATEWAY_CLI, GATEWAY_NODE_ARGS, gatewayConfigs } from './targets/gateway.js';
 import { meteredStore } from './governed-gateway.js';
-import { adminLoad } from './scenarios/admin-under-load.js';
+import { adminLoad, type AdminLoops } from './scenarios/admin-under-load.js';
 
-const { values } = parseArgs({ options: { secs: { type: 'string', default: '10' }, rounds: { type: 'string', default: '2' }, keys: { type: 'string', default: '100000' } } });
+const { values } = parseArgs({ options: { secs: { type: 'string', default: '10' }, rounds: { type: 'string', default: '2' }, keys: { type: 'string', default: '100000' }, only: { type: 'string', default: 'both' } } });
 const secs = Number(values.secs);
 const rounds = Number(values.rounds);
 const keys = Number(values.keys);
+const loops = values.only as AdminLoops;
+if (!['both', 'mints', 'usage'].includes(loops)) throw new Error('--only takes both, mints or usage');
 
 /** CPU ms per thread of `pid` (the main thread is the one whose id is the pid). */
 function threadCpuMs(pid: number): Map<string, number> {
@@ -67,7 +69,7 @@ try {
   const configPath = join(dir, 'gateway.yaml');
   writeFileSync(configPath, stringify(files.gateway));
   writeFileSync(join(dir, 'providers.yaml'), stringify(files.providers));
-  const gateway = children.spawn('gateway', process.execPath, [GATEWAY_CLI, '--config', configPath], { cpus: [0], logFile: join(dir, 'gateway.log') });
+  const gateway = children.spawn('gateway', process.execPath, [...GATEWAY_NODE_ARGS, GATEWAY_CLI, '--config', configPath], { cpus: [0], logFile: join(dir, 'gateway.log') });
   const adminUrl = `http://127.0.0.1:${adminPort}/api/v1/admin`;
   for (let i = 0; ; i++) {
     const up = await request(`${adminUrl}/info`).then(async (r) => (await r.body.dump(), r.statusCode === 200), () => false);
@@ -81,7 +83,7 @@ try {
   console.log('| --- | ---: | ---: | ---: | --- |');
   for (let r = 0; r < rounds; r++) {
     await phase(gateway.pid, 'idle', null);
-    await phase(gateway.pid, 'admin load', (stop) => adminLoad({ adminUrl }, stop));
+    await phase(gateway.pid, 'admin load', (stop) => adminLoad({ adminUrl }, stop, loops));
   }
 } finally {
   await children.close();

@@ -55,7 +55,10 @@ function percentileMs(sortedMs: readonly number[], p: number): number {
   return sortedMs[Math.min(sortedMs.length - 1, Math.ceil((p / 100) * sortedMs.length) - 1)]!;
 }
 
-export async function adminLoad(gateway: { adminUrl: string }, stop: AbortSignal): Promise<string> {
+/** Which of the two loops run: both in the scenario; one alone in admin-cost's `--only`, to split the cost. */
+export type AdminLoops = 'both' | 'mints' | 'usage';
+
+export async function adminLoad(gateway: { adminUrl: string }, stop: AbortSignal, loops: AdminLoops = 'both'): Promise<string> {
   const started = performance.now();
   const mint = (n: number): Promise<boolean> =>
     request(`${gateway.adminUrl}/keys`, {
@@ -79,7 +82,11 @@ export async function adminLoad(gateway: { adminUrl: string }, stop: AbortSignal
       checked = true;
       return true;
     });
-  const [mints, reads] = await Promise.all([pacedLoop(stop, 1000 / MINTS_PER_SEC, mint), pacedLoop(stop, USAGE_READ_EVERY_MS, () => readUsage())]);
+  const idle: AdminLoop = { done: 0, failed: 0, latenciesMs: [] };
+  const [mints, reads] = await Promise.all([
+    loops === 'usage' ? idle : pacedLoop(stop, 1000 / MINTS_PER_SEC, mint),
+    loops === 'mints' ? idle : pacedLoop(stop, USAGE_READ_EVERY_MS, () => readUsage()),
+  ]);
   const secs = (performance.now() - started) / 1000;
   const mintMs = mints.latenciesMs.sort((a, b) => a - b);
   const readMs = reads.latenciesMs.sort((a, b) => a - b);

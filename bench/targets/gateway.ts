@@ -17,7 +17,7 @@ import { TargetUnavailable, upstreamOf, type RunningTarget, type TargetContext }
 export const GATEWAY_CLI = process.env.BENCH_GATEWAY_CLI ?? join(DIST_DIR, 'src/cli.js');
 /** Node flags for the gateway process only, space-separated (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`:
  * NODE_OPTIONS refuses --cpu-prof, and would profile every process of the run). */
-const GATEWAY_NODE_ARGS = (process.env.BENCH_GATEWAY_NODE_ARGS ?? '').split(' ').filter((a) => a !== '');
+export const GATEWAY_NODE_ARGS = (process.env.BENCH_GATEWAY_NODE_ARGS ?? '').split(' ').filter((a) => a !== '');
 
 export interface GatewayConfigOptions {
   listenPort: number;

@@ -27,6 +27,11 @@ export interface AdminCall<Body = unknown> {
   principal: AdminPrincipal;
 }
 
+/** A reply body already serialised (JSON text), written as is. */
+export class JsonText {
+  constructor(readonly text: string) {}
+}
+
 export interface AdminReply {
   status: number;
   body: unknown;

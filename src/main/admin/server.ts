@@ -9,7 +9,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AdminContext } from './context.js';
 import { authenticateAdmin, authorize } from './guard.js';
 import { StoreUnavailableError } from '../store/store-unavailable.js';
-import { AdminError, type AdminCall, type AdminPrincipal, type AdminReply, type AdminRoute } from './route.js';
+import { AdminError, JsonText, type AdminCall, type AdminPrincipal, type AdminReply, type AdminRoute } from './route.js';
 import { ADMIN_ROUTES } from './routes.js';
 import { checkBody, checkParams, checkQuery } from './validate.js';
 
@@ -18,7 +18,7 @@ export const ADMIN_PREFIX = '/api/v1/admin';
 const ADMIN_BODY_MAX_BYTES = 8 * 1024 * 1024;
 
 function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  const text = JSON.stringify(body);
+  const text = body instanceof JsonText ? body.text : JSON.stringify(body);
   res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers });
   res.end(text);
 }

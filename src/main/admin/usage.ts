@@ -1,10 +1,14 @@
 // GET /usage?window=: one UTC-day bucket of metering, priced at read time.
 import type { AdminContext } from './context.js';
-import { AdminError, type AdminRoute } from './route.js';
+import { AdminError, JsonText, type AdminRoute } from './route.js';
 import { UsageQuery, UsageView } from '../governance/schemas.js';
-import { BY_KEY_MAX, buildUsageView, usageDay } from '../usage/usage-view.js';
+import { BY_KEY_MAX, usageDay } from '../usage/usage-view.js';
+import { UsageViewCache } from '../usage/usage-view-cache.js';
 import type { KeyUsageSummary } from '../usage/usage-summary.js';
 import type { RateEntry } from '../../shared/governance/pricing.js';
+
+// One per process: the last answer, reused while the summary it was built from is the same object.
+const views = new UsageViewCache();
 
 export const usageRoutes: AdminRoute<AdminContext>[] = [
   {
@@ -32,8 +36,7 @@ export const usageRoutes: AdminRoute<AdminContext>[] = [
         await gov.ledger?.flush();
         summary = await gov.store.keyUsageSummary(day, prices, BY_KEY_MAX);
       }
-      const view = buildUsageView(day, summary, currency, (id) => gov.keys.get(id)?.name ?? null, nowSec);
-      return { status: 200, body: view };
+      return { status: 200, body: new JsonText(views.text(day, summary, currency, (id) => gov.keys.get(id)?.name ?? null, nowSec)) };
     },
   },
 ];

@@ -38,17 +38,28 @@ export class SqliteUsageSummary {
    * costs one row read instead of two scans of every key.
    */
   summarize(day: number, prices: readonly RateEntry[], limit: number): KeyUsageSummary {
+    return this.summarizeSince(day, prices, limit, null).summary!;
+  }
+
+  /**
+   * As summarize, with the generation it read; `summary` is null when that generation is
+   * `known` and the last answer was for the same day, prices and limit: the caller, who holds
+   * that answer, keeps it (the piscina reply then carries no rows to clone).
+   */
+  summarizeSince(day: number, prices: readonly RateEntry[], limit: number, known: bigint | null): { generation: bigint; summary: KeyUsageSummary | null } {
     const p = this.statements(prices);
     // One read transaction: the generation, the total and the top keys see the same rows.
     return this.db.transaction(() => {
       const generation = (this.generation.get() as bigint | undefined) ?? -1n;
       const last = this.last;
-      if (last !== null && last.generation === generation && last.day === day && last.signature === p.signature && last.limit === limit) return last.summary;
+      if (last !== null && last.generation === generation && last.day === day && last.signature === p.signature && last.limit === limit) {
+        return { generation, summary: known === generation ? null : last.summary };
+      }
       const byModel = p.byModel.all(...p.params, day) as unknown[][];
       const top = p.topKeys.all(...p.params, day, limit + 1) as unknown[][];
       const summary = summaryOf(byModel, top, limit);
       this.last = { generation, day, signature: p.signature, limit, summary };
-      return summary;
+      return { generation, summary };
     })();
   }
 

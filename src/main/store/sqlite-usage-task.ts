@@ -10,15 +10,24 @@ export interface SqliteUsageTask {
   day: number;
   prices: RateEntry[];
   limit: number;
+  /** The generation of the answer the caller holds for this day, prices and limit (decimal), or null. */
+  known: string | null;
+}
+
+/** `summary` null: unchanged since `known`. */
+export interface SqliteUsageTaskResult {
+  generation: string;
+  summary: KeyUsageSummary | null;
 }
 
 const open = new Map<string, SqliteUsageSummary>();
 
-export default function run(task: SqliteUsageTask): KeyUsageSummary {
+export default function run(task: SqliteUsageTask): SqliteUsageTaskResult {
   let summary = open.get(task.path);
   if (summary === undefined) {
     summary = new SqliteUsageSummary(new Database(task.path, { readonly: true, fileMustExist: true }));
     open.set(task.path, summary);
   }
-  return summary.summarize(task.day, task.prices, task.limit);
+  const read = summary.summarizeSince(task.day, task.prices, task.limit, task.known === null ? null : BigInt(task.known));
+  return { generation: String(read.generation), summary: read.summary };
 }
