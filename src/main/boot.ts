@@ -35,6 +35,8 @@ export interface BootOptions {
 
 const VERSION: string = (JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 const METERING_FLUSH_MS = 1_000;
+/** Expired revocations are dropped from memory this often (an entry is a few hundred bytes). */
+const REVOCATION_PRUNE_MS = 10 * 60_000;
 
 export async function boot(opts: BootOptions): Promise<void> {
   const log = createLogger('main');
@@ -69,6 +71,7 @@ export async function boot(opts: BootOptions): Promise<void> {
   await governance.load();
   governance.ledger = ledger;
   governance.snapshots.start(flushIntervalMs);
+  governance.startRevocationPrune(REVOCATION_PRUNE_MS);
   // Trip counts come back before any worker can trip a cell; they are written on the same interval.
   const trips = new BreakerTripKeeper(store, shared, slots, () => state.compiled, log);
   await trips.restore();
@@ -143,6 +146,7 @@ export async function boot(opts: BootOptions): Promise<void> {
     tlsListener?.close();
     await peers?.stop();
     await ledger.stop();
+    governance.stopRevocationPrune();
     await governance.snapshots.stop();
     await trips.stop();
     await auditSink.detach();

@@ -27,6 +27,7 @@ export class GovernanceService {
   readonly directory: GroupDirectory;
   /** Set at boot: per-key usage not yet flushed joins the stored rows in usage reads. */
   ledger: UsageLedger | null = null;
+  private pruneTimer: NodeJS.Timeout | null = null;
 
   constructor(
     readonly store: Store,
@@ -111,6 +112,37 @@ export class GovernanceService {
       groups,
       removeGroups: change.removeGroups ?? [],
     }));
+  }
+
+  /**
+   * Drop the revocations whose key has expired by now: its token fails its own expiry check, so
+   * the entry guards nothing (load() skips them the same way at boot). Without this a node that
+   * runs for months holds every key it ever revoked. Their counters go too (already gone from
+   * the store with the revocation; this forgets what the fleet reconciliation may still wait on).
+   */
+  pruneRevocations(nowSec: number): number {
+    let dropped = 0;
+    for (const [id, revocation] of this.revocations) {
+      if (revocation.expires_at > nowSec) continue;
+      this.revocations.delete(id);
+      this.snapshots.forget(`key:${id}`);
+      dropped++;
+    }
+    return dropped;
+  }
+
+  /** Prune expired revocations every `everyMs` (unref'd: it never keeps the process up). */
+  startRevocationPrune(everyMs: number): void {
+    this.pruneTimer = setInterval(() => {
+      const dropped = this.pruneRevocations(Math.floor(Date.now() / 1000));
+      if (dropped > 0) this.log.info({ dropped, revoked: this.revocations.size }, 'expired revocations dropped');
+    }, everyMs);
+    this.pruneTimer.unref();
+  }
+
+  stopRevocationPrune(): void {
+    if (this.pruneTimer !== null) clearInterval(this.pruneTimer);
+    this.pruneTimer = null;
   }
 
   /** Empty every worker's verified-key cache; the number of entries dropped. */
