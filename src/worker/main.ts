@@ -97,7 +97,7 @@ const STATS_REFUSED: StatsPage = { status: STATS_REFUSAL.status, contentType: 'a
 
 async function applyConfig(msg: Extract<MainToWorker, { t: 'config' }>): Promise<void> {
   setEgressPolicy(msg.config.egress);
-  const next = new Runtime(msg.config, origins, log, runtime, hookConnections.sync(msg.config.hooks), shared);
+  const next = new Runtime(msg.config, origins, log, runtime, hookConnections.sync(msg.config.hooks, shared), shared);
   keyVerifier.configure(msg.config.auth.keyVerifyPem, msg.config.governance.keyCacheEntries);
   oidcChain.configure(msg.config);
   metering.useSeries(msg.config.metrics);

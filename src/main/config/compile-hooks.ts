@@ -1,12 +1,13 @@
 // Compiles `hooks:`, `global_hooks:` and each pool's `hooks:` into the worker snapshot: hook
 // definitions with their defaults (the same defaults as the HookView, hook-views.ts) and, per
 // pool, the gates and taps that apply to it. Safe mode attaches no external hook at all.
-import type { CompiledHook, CompiledOnError } from '../../shared/config/compiled.js';
+import type { CompiledHook, CompiledOnError, SlotAssigner } from '../../shared/config/compiled.js';
 import { formatPath } from '../../shared/config/config-path.js';
 import type { DeploymentConfig } from '../../shared/config/schema/deployment.js';
 import { RESERVED_HOOK_NAMES } from '../../shared/config/schema/hooks.js';
 import { hookViewsOf } from './hook-views.js';
 import type { ResolvedSecrets } from './load-result.js';
+import { HOOK_TAPS_SHED_TOTAL, seriesKey } from '../../shared/metrics/catalog.js';
 
 /**
  * settings_version per hook name: 1 for the settings a hook is first compiled with, +1 each
@@ -35,7 +36,7 @@ export interface CompiledHooks {
   forPool(pool: string, names: readonly string[] | undefined): { gates: number[]; taps: number[] };
 }
 
-export function compileHooks(config: DeploymentConfig, secrets: ResolvedSecrets, safeMode: boolean): CompiledHooks {
+export function compileHooks(config: DeploymentConfig, secrets: ResolvedSecrets, safeMode: boolean, slots: SlotAssigner): CompiledHooks {
   if (safeMode) return { hooks: [], forPool: () => ({ gates: [], taps: [] }) };
   const views = hookViewsOf(config);
   const names = Object.keys(views);
@@ -59,6 +60,7 @@ export function compileHooks(config: DeploymentConfig, secrets: ResolvedSecrets,
       settings: v.settings,
       settingsVersion: settingsVersionOf(name, v.settings),
       global: v.global,
+      tapsShedSlot: v.kind === 'gate' ? -1 : slots.metricSeries(seriesKey(HOOK_TAPS_SHED_TOTAL, [name]), { kind: 'counter' }),
     };
   });
   const byPriority = (a: number, b: number) => hooks[a]!.priority - hooks[b]!.priority || a - b;

@@ -43,7 +43,7 @@ export function compileConfig(result: LoadResult, slots: SlotAssigner, version: 
       directAttemptSlot: attemptSlot(slots, DIRECT_POOL_LABEL, name),
     };
   });
-  const hooks = compileHooks(config, result.secrets, safeMode);
+  const hooks = compileHooks(config, result.secrets, safeMode, slots);
   const pools = Object.entries(config.pools).map(([name, pool]) => compilePool(name, pool, laneNames, slots, hooks));
   const { advanced } = config;
   const overrides = result.processOverrides;

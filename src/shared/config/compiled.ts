@@ -122,6 +122,8 @@ export interface CompiledHook {
   /** Bumped by the main thread each time the settings change (sent with `configure`). */
   settingsVersion: number;
   global: boolean;
+  /** Counter slot of gateway_hook_taps_shed_total{hook} for a tap; -1 for a gate. */
+  tapsShedSlot: number;
 }
 
 /** The per-pool (or direct-route) series counted on the request path (src/shared/metrics/catalog.ts). */

@@ -29,6 +29,8 @@ export interface HookTransport {
   shedTap(): void;
   /** Taps shed so far because the queue was full or the hook was unreachable. */
   readonly dropped: number;
+  /** Called once per shed tap as well (the worker counts gateway_hook_taps_shed_total there); null: nothing. */
+  onShed: (() => void) | null;
   close(): void;
 }
 
@@ -47,6 +49,7 @@ function numbered(message: OutgoingHookRequest, id: number): HookRequest {
 
 export abstract class TransportBase implements HookTransport {
   dropped = 0;
+  onShed: (() => void) | null = null;
   private nextId = 1;
   private readonly pending = new Map<number, Pending>();
 
@@ -59,6 +62,7 @@ export abstract class TransportBase implements HookTransport {
 
   shedTap(): void {
     this.dropped++;
+    this.onShed?.();
   }
 
   request(message: OutgoingHookRequest, timeoutMs: number): Promise<HookReply> {
@@ -75,7 +79,7 @@ export abstract class TransportBase implements HookTransport {
 
   send(message: OutgoingHookRequest): boolean {
     const sent = this.write(numbered(message, this.takeId()), false);
-    if (!sent) this.dropped++;
+    if (!sent) this.shedTap();
     return sent;
   }
 

@@ -41,6 +41,12 @@ export const FILE_LOGS_DROPPED_TOTAL: MetricFamily = {
   labelNames: [],
 };
 
+export const HOOK_TAPS_SHED_TOTAL: MetricFamily = {
+  name: 'gateway_hook_taps_shed_total',
+  help: 'Tap events not sent to a tap hook (hook="name") because its connection was down or its queue was full: a tap never delays a request, so what it cannot take is dropped and counted here.',
+  labelNames: ['hook'],
+};
+
 export const THREAD_HEAP_USED_BYTES: MetricFamily = {
   name: 'gateway_thread_heap_used_bytes',
   help: 'V8 heap in use per thread (thread="main" or "worker-N"), sampled every 5 s.',

@@ -6,6 +6,7 @@ import type { CompiledHook } from '../../shared/config/compiled.js';
 import { SocketTransport } from '../../shared/hooks/socket-transport.js';
 import type { HookTransport } from '../../shared/hooks/transport.js';
 import { WebhookTransport } from '../../shared/hooks/webhook-transport.js';
+import type { SharedState } from '../../shared/sab/index.js';
 
 interface Connection {
   transport: HookTransport;
@@ -15,8 +16,8 @@ interface Connection {
 export class HookConnections {
   private readonly byKey = new Map<string, Connection>();
 
-  /** The transport of each of `hooks`, by index. */
-  sync(hooks: readonly CompiledHook[]): HookTransport[] {
+  /** The transport of each of `hooks`, by index; a tap's sheds are counted in `shared` (null: not counted). */
+  sync(hooks: readonly CompiledHook[], shared: SharedState | null = null): HookTransport[] {
     const keep = new Set<string>();
     const out = hooks.map((hook) => {
       const key = `${hook.name}\u0000${hook.transport}\u0000${hook.target}\u0000${hook.secret}`;
@@ -26,6 +27,7 @@ export class HookConnections {
         const changed = existing.hook.settingsVersion !== hook.settingsVersion;
         existing.hook = hook;
         if (changed) existing.transport.send({ type: 'configure', settings: hook.settings, settings_version: hook.settingsVersion });
+        countSheds(existing.transport, hook, shared);
         return existing.transport;
       }
       const connection: Connection = { hook, transport: null! };
@@ -40,6 +42,7 @@ export class HookConnections {
         connection.transport = new WebhookTransport(hook.name, hook.target, hook.secret);
       }
       this.byKey.set(key, connection);
+      countSheds(connection.transport, hook, shared);
       return connection.transport;
     });
     for (const [key, connection] of this.byKey) {
@@ -62,4 +65,10 @@ export class HookConnections {
     for (const c of this.byKey.values()) c.transport.close();
     this.byKey.clear();
   }
+}
+
+/** Point a transport's shed count at its hook's series of this config (a gate has none). */
+function countSheds(transport: HookTransport, hook: CompiledHook, shared: SharedState | null): void {
+  const slot = hook.tapsShedSlot;
+  transport.onShed = shared === null || slot < 0 ? null : () => shared.metrics.counterAdd(slot);
 }

@@ -9,6 +9,7 @@ import type { SharedState } from '../../shared/sab/index.js';
 import { registerBillingTruncated } from './billing-truncated.js';
 import { registerDuration } from './duration.js';
 import { registerGovernance, type GovernanceSource } from './governance.js';
+import { registerHookTapsShed } from './hook-taps-shed.js';
 import { registerLanes } from './lanes.js';
 import { registerLogsDropped } from './logs-dropped.js';
 import { registerRequests } from './requests.js';
@@ -36,6 +37,7 @@ export class MetricsExposition {
     registerLogsDropped(this.registry, source);
     registerBillingTruncated(this.registry, source);
     registerThreadRuntime(this.registry, source);
+    registerHookTapsShed(this.registry, source);
     if (governance !== null) registerGovernance(this.registry, source, governance);
   }
 

@@ -31,6 +31,7 @@ function tapHook(name: string): CompiledHook {
     settings: {},
     settingsVersion: 0,
     global: true,
+    tapsShedSlot: -1,
   } as CompiledHook;
 }
 
@@ -75,8 +76,12 @@ describe('PoolTaps against a hook that stopped reading', () => {
     assert.ok(built > 0);
     assert.equal(transport.acceptsTaps(), false);
     const before = transport.dropped;
+    let reported = 0;
+    transport.onShed = () => reported++;
     for (let i = 0; i < 1000; i++) assert.equal(taps.wants('request'), false);
+    transport.onShed = null;
     assert.equal(transport.dropped, before + 1000, 'each refused event is counted as shed');
+    assert.equal(reported, 1000, 'and reported to onShed (gateway_hook_taps_shed_total)');
 
     // The hook reads again: the queue drains and taps are taken again.
     peer.resume();
