@@ -141,7 +141,9 @@ export class Exchange implements Dispatcher.DispatchHandler, RequestBody, RelayS
     plan.pool = pool;
     plan.poolsVisited = 1;
     if (pool.gate !== null || pool.taps !== null) {
-      if (this.requestId === '') this.requestId = randomUUID();
+      // A gate is always asked, so it names the request now; a tap whose hook sheds every event
+      // builds none, so its id is made with the first event actually built (tap()).
+      if (pool.gate !== null && this.requestId === '') this.requestId = randomUUID();
       this.taps = pool.taps;
       if (this.taps !== null && this.taps.wants('request')) this.tap('request');
     }
@@ -194,6 +196,7 @@ export class Exchange implements Dispatcher.DispatchHandler, RequestBody, RelayS
   /** One tap event of this request (only called when a tap observes `at`). */
   private tap(at: TapStage, disposition = ''): void {
     const lane = this.plan.lane;
+    if (this.requestId === '') this.requestId = randomUUID();
     const event: TapEvent = {
       request_id: this.requestId,
       pool: this.plan.pool!.compiled.name,
