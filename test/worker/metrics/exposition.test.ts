@@ -24,7 +24,7 @@ function deployment(exportSection: Record<string, unknown>): DeploymentConfig {
 }
 
 function configWith(metrics: CompiledMetrics, chain: string[] = []): CompiledConfig {
-  return { metrics, pools: [], lanes: [], auth: { chain, upstreamCredentials: 'own' } } as unknown as CompiledConfig;
+  return { metrics, pools: [], lanes: [], hooks: [], auth: { chain, upstreamCredentials: 'own' } } as unknown as CompiledConfig;
 }
 
 describe('metrics exposition', () => {

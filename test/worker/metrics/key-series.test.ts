@@ -26,7 +26,7 @@ describe('key gauges across scrapes', () => {
   const metrics = compileMetrics({ export: { prom: { module: 'prometheus', settings: { buffer_seconds: 60 } } } } as unknown as DeploymentConfig, registry);
   const slot = registry.allocateKeySlot();
   const worker = SharedState.attach(main.buffers(), workerHolder(0));
-  const config = { metrics, pools: [], lanes: [], auth: { chain: [], upstreamCredentials: 'own' } } as unknown as CompiledConfig;
+  const config = { metrics, pools: [], lanes: [], hooks: [], auth: { chain: [], upstreamCredentials: 'own' } } as unknown as CompiledConfig;
   let keys: FakeKey[] = [];
   const governance: GovernanceSource = {
     forEachKey(visit) {
