@@ -54,13 +54,6 @@ export class HookConnections {
     return out;
   }
 
-  /** Taps shed so far over every hook of this worker. */
-  droppedTaps(): number {
-    let n = 0;
-    for (const c of this.byKey.values()) n += c.transport.dropped;
-    return n;
-  }
-
   closeAll(): void {
     for (const c of this.byKey.values()) c.transport.close();
     this.byKey.clear();
