@@ -42,9 +42,10 @@ export class Metering {
     this.series = metrics;
   }
 
-  record(pool: string, lane: LaneRuntime, usage: Usage | null, truncated: boolean): void {
+  /** `nowMs`: the clock at the request's finish (Date.now()), read once for all its records. */
+  record(pool: string, lane: LaneRuntime, usage: Usage | null, truncated: boolean, nowMs: number): void {
     if (truncated) this.shared.metrics.counterAdd(this.series!.billingTruncated);
-    this.rollDay();
+    this.rollDay(nowMs);
     let byLane = this.rows.get(pool);
     if (byLane === undefined) {
       byLane = new Map();
@@ -78,8 +79,8 @@ export class Metering {
   }
 
   /** One request made with key `keyId`, served by `lane` of `provider`. */
-  recordKey(keyId: string, lane: string, provider: string, usage: Usage | null): void {
-    this.rollDay();
+  recordKey(keyId: string, lane: string, provider: string, usage: Usage | null, nowMs: number): void {
+    this.rollDay(nowMs);
     let byLane = this.keyRows.get(keyId);
     if (byLane === undefined) {
       byLane = new Map();
@@ -101,9 +102,8 @@ export class Metering {
   }
 
   /** A new UTC day: what was summed belongs to the old one. */
-  private rollDay(): void {
-    const now = Date.now();
-    const dayMs = now - (now % DAY_MS);
+  private rollDay(nowMs: number): void {
+    const dayMs = nowMs - (nowMs % DAY_MS);
     if (dayMs !== this.dayMs) {
       this.flush();
       this.dayMs = dayMs;

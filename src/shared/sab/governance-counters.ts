@@ -18,6 +18,12 @@
 // give-backs (a give-back must never touch a newer window, which a lo-only CAS cannot tell)
 // take the 64-bit BigInt CAS: once per window per value, or on a refusal. Group records also hold the `concurrent` permit
 // block (in flight + a shadow per holder, reclaimed like lane permits after a worker dies).
+// Atomics.* are calls into V8 builtins here (not inlined), and a governed request made ~90 of
+// them, so the fast paths read with plain element loads where a later atomic op validates what
+// was read: a reserve's CAS on lo fails if lo moved, and a read re-loads hi atomically after lo
+// (seqlock). Plain loads of an aligned 32-bit element never tear, and V8 keeps them in program
+// order around an Atomics call (an effect it cannot see through), so no load is merged or moved
+// past the validation.
 import type { CardRates } from '../governance/card-rates.js';
 import { tokensCostMicros } from '../governance/card-rates.js';
 import type { Usage } from '../model/types.js';
@@ -118,11 +124,12 @@ export class GovernanceCounters {
     // Fast path: the word is in window `tag` with a count under 2^32 (see the top of the file).
     const lo = index << 1;
     const u32 = this.views.u32For(lo + 1);
+    // No re-load of hi after lo: the CAS fails if lo moved, and a roll that left lo as it was
+    // leaves a newer window holding the count this check was made against.
     for (;;) {
-      const hi = Atomics.load(u32, lo + 1);
+      const hi = u32[lo + 1]!;
       if (hi >>> 16 !== tag || (hi & HI_COUNT_MASK) !== 0) break;
-      const count = Atomics.load(u32, lo);
-      if (Atomics.load(u32, lo + 1) !== hi) continue;
+      const count = u32[lo]!;
       if (max >= 0 && (count >= max || count + delta > max)) return GOV_REFUSED;
       if (delta === 0) return tag;
       if (count + delta > LO_MAX) break;
@@ -296,7 +303,7 @@ export class GovernanceCounters {
       const hi = Atomics.load(u32, lo + 1);
       const stored = hi >>> 16;
       if (stored !== tag && !newer(stored, tag)) return 0;
-      const count = Atomics.load(u32, lo);
+      const count = u32[lo]!;
       if (Atomics.load(u32, lo + 1) === hi) return (hi & HI_COUNT_MASK) * TWO_32 + count;
     }
   }

@@ -31,25 +31,26 @@ export class Authenticator {
     private readonly oidc: OidcChain | null = null,
   ) {}
 
-  authenticate(req: IngressRequest, config: CompiledConfig): AuthResult | Promise<AuthResult> {
+  /** `nowSec`: the request's clock reading (epoch seconds), shared with admission. */
+  authenticate(req: IngressRequest, config: CompiledConfig, nowSec: number): AuthResult | Promise<AuthResult> {
     const chain = config.auth.chain;
     if (chain.length === 0) return null;
-    if (chain.length === 1 && chain[0] === 'keys') return this.byKey(req, config);
-    return this.byChain(req, config, chain, 0, null);
+    if (chain.length === 1 && chain[0] === 'keys') return this.byKey(req, config, nowSec);
+    return this.byChain(req, config, chain, 0, null, nowSec);
   }
 
   /** Entries from `at` on, in order; the last refusal when none accepts. */
-  private byChain(req: IngressRequest, config: CompiledConfig, chain: readonly string[], at: number, refused: Refusal | null): AuthResult | Promise<AuthResult> {
+  private byChain(req: IngressRequest, config: CompiledConfig, chain: readonly string[], at: number, refused: Refusal | null, nowSec: number): AuthResult | Promise<AuthResult> {
     for (let i = at; i < chain.length; i++) {
       const name = chain[i]!;
       let result: AuthResult | Promise<AuthResult>;
-      if (name === 'keys') result = this.byKey(req, config);
+      if (name === 'keys') result = this.byKey(req, config, nowSec);
       else if (this.oidc !== null && this.oidc.has(name)) {
         const token = presentedSecret(req);
         result = token === '' ? NO_KEY : this.oidc.authenticate(name, token, config);
       } else continue;
       if (result instanceof Promise) {
-        return result.then((r) => (r instanceof Refusal ? this.byChain(req, config, chain, i + 1, r) : r));
+        return result.then((r) => (r instanceof Refusal ? this.byChain(req, config, chain, i + 1, r, Math.floor(Date.now() / 1000)) : r));
       }
       if (!(result instanceof Refusal)) return result;
       refused = result;
@@ -57,11 +58,11 @@ export class Authenticator {
     return refused ?? NO_MODULE;
   }
 
-  private byKey(req: IngressRequest, config: CompiledConfig): AuthResult | Promise<AuthResult> {
+  private byKey(req: IngressRequest, config: CompiledConfig, nowSec: number): AuthResult | Promise<AuthResult> {
     if (isSigV4(req.authorization)) return this.sigv4.verify(req, this.table, config);
     const secret = presentedSecret(req);
     if (secret === '') return NO_KEY;
-    const hit = this.verifier.cached(secret, Math.floor(Date.now() / 1000));
+    const hit = this.verifier.cached(secret, nowSec);
     if (hit !== undefined) return this.resolve(hit);
     return this.verifier.verify(secret).then((verified) => (verified === null ? BAD_KEY : this.resolve(verified)));
   }

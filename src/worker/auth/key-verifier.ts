@@ -6,6 +6,7 @@
 // table by `sub` on every request, never from the token.
 import { createPublicKey, type KeyObject } from 'node:crypto';
 import { jwtVerify } from 'jose';
+import { VerifiedCache } from './verified-cache.js';
 
 export interface VerifiedKey {
   sub: string;
@@ -16,12 +17,11 @@ export interface VerifiedKey {
 export class KeyVerifier {
   private publicKey: KeyObject | null = null;
   private pem: string | null = null;
-  private readonly cache = new Map<string, VerifiedKey>();
-  private capacity = 10_000;
+  private readonly cache = new VerifiedCache<VerifiedKey>(10_000);
 
   /** With each applied config: the verifying key and the cache bound. */
   configure(publicKeyPem: string | null, capacity: number): void {
-    this.capacity = capacity;
+    this.cache.resize(capacity);
     if (publicKeyPem === this.pem) return;
     this.pem = publicKeyPem;
     this.publicKey = publicKeyPem === null ? null : createPublicKey(publicKeyPem);
@@ -30,13 +30,7 @@ export class KeyVerifier {
 
   /** A cached verification, or undefined (verify() then). Expired entries are dropped. */
   cached(token: string, nowSec: number): VerifiedKey | undefined {
-    const hit = this.cache.get(token);
-    if (hit === undefined) return undefined;
-    if (hit.expSec <= nowSec) {
-      this.cache.delete(token);
-      return undefined;
-    }
-    return hit;
+    return this.cache.get(token, nowSec);
   }
 
   /** Checks signature, algorithm and expiry; null when any fails. */
@@ -47,7 +41,6 @@ export class KeyVerifier {
       const { payload } = await jwtVerify(token, key, { algorithms: ['EdDSA'] });
       if (typeof payload.sub !== 'string' || typeof payload.jti !== 'string' || typeof payload.exp !== 'number') return null;
       const verified: VerifiedKey = { sub: payload.sub, jti: payload.jti, expSec: payload.exp };
-      if (this.cache.size >= this.capacity) this.cache.delete(this.cache.keys().next().value!);
       this.cache.set(token, verified);
       return verified;
     } catch {
@@ -57,8 +50,6 @@ export class KeyVerifier {
 
   /** Empty the cache; how many entries it held. */
   flush(): number {
-    const n = this.cache.size;
-    this.cache.clear();
-    return n;
+    return this.cache.clear();
   }
 }

@@ -10,6 +10,7 @@ import { rootCertificates } from 'node:tls';
 import { fetch as undiciFetch } from 'undici';
 import { egressAgent, guardedAgent } from '../../shared/egress/dispatchers.js';
 import { createRemoteJWKSet, customFetch, decodeProtectedHeader, errors, jwtVerify, type FetchImplementation, type JWTVerifyGetKey } from 'jose';
+import { VerifiedCache } from './verified-cache.js';
 
 /** Accepted signature algorithms: asymmetric only. */
 const ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA'];
@@ -54,12 +55,13 @@ export class OidcVerifier {
   private discovered: DiscoveredEndpoints | null = null;
   private discoveryFailedAtMs = 0;
   private readonly fetchImpl: FetchImplementation;
-  private readonly cache = new Map<string, VerifiedIdentity>();
+  private readonly cache: VerifiedCache<VerifiedIdentity>;
 
   constructor(
     readonly settings: OidcSettings,
-    private readonly cacheEntries = 10_000,
+    cacheEntries = 10_000,
   ) {
+    this.cache = new VerifiedCache(cacheEntries);
     // Discovery, JWKS and token calls (and any redirect they follow) go through the SSRF guard.
     const dispatcher = settings.ca_cert_pem === undefined ? egressAgent() : guardedAgent({ connect: { ca: [...rootCertificates, settings.ca_cert_pem] } });
     this.fetchImpl = ((url: string, options: RequestInit) =>
@@ -105,13 +107,7 @@ export class OidcVerifier {
 
   /** A verification made before and not yet expired, or undefined. */
   cached(token: string, nowSec: number): VerifiedIdentity | undefined {
-    const hit = this.cache.get(token);
-    if (hit === undefined) return undefined;
-    if (hit.expSec <= nowSec) {
-      this.cache.delete(token);
-      return undefined;
-    }
-    return hit;
+    return this.cache.get(token, nowSec);
   }
 
   async verify(token: string): Promise<VerifiedIdentity | OidcFailure> {
@@ -143,7 +139,6 @@ export class OidcVerifier {
       const claim = payload[this.settings.role_claim ?? 'groups'];
       const groups = Array.isArray(claim) ? claim.filter((g): g is string => typeof g === 'string') : typeof claim === 'string' ? [claim] : [];
       const verified: VerifiedIdentity = { sub: payload.sub!, groups, expSec: payload.exp! };
-      if (this.cache.size >= this.cacheEntries) this.cache.delete(this.cache.keys().next().value!);
       this.cache.set(token, verified);
       return verified;
     } catch (err) {
@@ -152,9 +147,7 @@ export class OidcVerifier {
   }
 
   flush(): number {
-    const n = this.cache.size;
-    this.cache.clear();
-    return n;
+    return this.cache.clear();
   }
 }
 

@@ -16,14 +16,14 @@ export class Admission {
     private readonly metering: Metering,
   ) {}
 
-  /** `key` null: the open front door. `target`: the pool (or, on a direct route, lane) name. */
-  admit(key: AdmissionKey | null, target: string, governanceEnabled: boolean): AdmissionLease | Refusal {
+  /** `key` null: the open front door. `target`: the pool (or, on a direct route, lane) name.
+   * `nowSec`: the request's clock reading (epoch seconds). */
+  admit(key: AdmissionKey | null, target: string, governanceEnabled: boolean, nowSec: number): AdmissionLease | Refusal {
     if (key === null) return OPEN_LEASE;
     const denied = checkAccess(key, target);
     if (denied !== null) return denied;
     // Governance off: keys still authenticate and pools still apply; nothing is counted or metered.
     if (!governanceEnabled) return new GovernanceLease(key, null, null, this.clock);
-    const nowSec = Math.floor(Date.now() / 1000);
     const refused = reserve(this.shared.governance, key, this.clock.at(nowSec), nowSec);
     if (refused !== null) return refused;
     return new GovernanceLease(key, this.shared.governance, this.metering, this.clock);

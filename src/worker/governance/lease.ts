@@ -37,16 +37,16 @@ export class GovernanceLease implements AdmissionLease {
     this.prices = entry.prices;
   }
 
-  settle(usage: Usage | null, servedBy: ServedBy | null, _ok: boolean): void {
+  settle(usage: Usage | null, servedBy: ServedBy | null, _ok: boolean, nowMs: number): void {
     if (this.settled) return;
     this.settled = true;
-    if (servedBy !== null && this.metering !== null) this.metering.recordKey(this.keyId, servedBy.lane, servedBy.provider, usage);
+    if (servedBy !== null && this.metering !== null) this.metering.recordKey(this.keyId, servedBy.lane, servedBy.provider, usage, nowMs);
     const c = this.counters;
     if (c === null) return; // governance disabled: nothing was reserved
     const tokens = usage === null ? 0 : usage.input + usage.output + usage.cacheRead + usage.cacheCreation;
     // Lane slots need a lane; without one (no attempt reached a lane) there were no tokens.
     const lane = tokens > 0 && servedBy !== null ? laneId(servedBy.lane) : 0;
-    const tags = this.clock.at(Math.floor(Date.now() / 1000));
+    const tags = this.clock.at(Math.floor(nowMs / 1000));
     const chain = this.chain;
     for (let gi = 0; gi < chain.length; gi++) {
       const g = chain[gi]!;

@@ -64,7 +64,7 @@ export function handleShow(deps: PipelineDeps, req: IngressRequest, body: unknow
 
 function answer(deps: PipelineDeps, req: IngressRequest, client: ClientResponse, call: ListingCall): void {
   const runtime = deps.runtime();
-  const auth = deps.auth.authenticate(req, runtime.config);
+  const auth = deps.auth.authenticate(req, runtime.config, Math.floor(Date.now() / 1000));
   if (auth instanceof Promise) {
     auth.then(
       (result) => render(runtime, client, call, result),

@@ -18,7 +18,7 @@ export interface AdmissionLease {
   /**
    * Charge what the request used and release what it held (concurrency). `usage` null: no
    * tokens were metered. `ok` false: the request failed (the reservation is still settled).
-   * Called exactly once per lease.
+   * Called exactly once per lease. `nowMs`: the clock at the request's finish (Date.now()).
    */
-  settle(usage: Usage | null, servedBy: ServedBy | null, ok: boolean): void;
+  settle(usage: Usage | null, servedBy: ServedBy | null, ok: boolean, nowMs: number): void;
 }

@@ -494,10 +494,11 @@ export class Exchange implements Dispatcher.DispatchHandler, RequestBody, RelayS
     this.deps.shared.metrics.counterAdd(slot);
     countRequest(this.deps.shared, pool !== null ? pool.compiled.metrics : this.runtime.config.metrics.direct, this.codec.name, outcomeOf(disposition), this.req.startedMs);
     const served = plan.lane;
+    const nowMs = Date.now();
     if (served !== null && (disposition === Disposition.Ok || this.usage !== null)) {
-      this.deps.metering.record(pool?.compiled.name ?? '', served, this.usage, this.truncated);
+      this.deps.metering.record(pool?.compiled.name ?? '', served, this.usage, this.truncated, nowMs);
     }
-    this.lease?.settle(this.usage, served?.servedBy ?? null, disposition === Disposition.Ok);
+    this.lease?.settle(this.usage, served?.servedBy ?? null, disposition === Disposition.Ok, nowMs);
     if (this.taps !== null && this.taps.wants('completion')) this.tap('completion', DISPOSITION_NAMES[disposition]!);
     if (this.runtime.config.logs.enabled) this.logRecord(disposition);
   }

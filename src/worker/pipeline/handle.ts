@@ -151,30 +151,32 @@ export function handleRequest(deps: PipelineDeps, req: IngressRequest, client: C
     }
   }
 
-  // authenticate, then admit: both answer in the caller's protocol when they refuse.
-  const auth = deps.auth.authenticate(req, runtime.config);
+  // authenticate, then admit: both answer in the caller's protocol when they refuse. One clock
+  // reading serves both (none for the open front door, which checks no expiry or window).
+  const nowSec = runtime.config.auth.chain.length === 0 ? 0 : Math.floor(Date.now() / 1000);
+  const auth = deps.auth.authenticate(req, runtime.config, nowSec);
   if (auth instanceof Promise) {
     const t = target;
     const c = codec;
     auth.then(
-      (result) => admitAndStart(deps, runtime, req, client, c, raw, body, routeInfo, t, result),
+      (result) => admitAndStart(deps, runtime, req, client, c, raw, body, routeInfo, t, result, Math.floor(Date.now() / 1000)),
       () => respondError(client, c, 'internal', 'the key could not be verified'),
     );
     return;
   }
-  admitAndStart(deps, runtime, req, client, codec, raw, body, routeInfo, target, auth);
+  admitAndStart(deps, runtime, req, client, codec, raw, body, routeInfo, target, auth, nowSec);
 }
 
 function admitAndStart(
   deps: PipelineDeps, runtime: Runtime, req: IngressRequest, client: ClientResponse, codec: Codec,
-  raw: string, body: unknown, routeInfo: RouteInfo, target: Target, auth: AuthResult,
+  raw: string, body: unknown, routeInfo: RouteInfo, target: Target, auth: AuthResult, nowSec: number,
 ): void {
   if (auth instanceof Refusal) {
     refuse(deps, runtime, req, client, codec, target.pool, auth.kind, auth.message, auth.retryAfterSecs);
     return;
   }
   const targetName = target.pool !== null ? target.pool.compiled.name : target.lane!.compiled.name;
-  const lease = deps.admission.admit(auth, targetName, runtime.config.governance.enabled);
+  const lease = deps.admission.admit(auth, targetName, runtime.config.governance.enabled, nowSec);
   if (lease instanceof Refusal) {
     refuse(deps, runtime, req, client, codec, target.pool, lease.kind, lease.message, lease.retryAfterSecs);
     return;

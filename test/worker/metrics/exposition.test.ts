@@ -43,8 +43,8 @@ describe('metrics exposition', () => {
     meterings[1]!.translated('anthropic', 'openai');
     meterings[1]!.translated('anthropic', 'openai');
     meterings[0]!.translated('gemini', 'bedrock');
-    meterings[1]!.record('pool', LANE, null, true);
-    meterings[0]!.record('pool', LANE, null, false);
+    meterings[1]!.record('pool', LANE, null, true, Date.now());
+    meterings[0]!.record('pool', LANE, null, false, Date.now());
     text = await new MetricsExposition(workers[0]!).render(configWith(metrics));
   });
 
