@@ -10,6 +10,7 @@ import type { Pool as UndiciPool } from 'undici';
 import type { UpstreamOrigins } from './upstream/origins.js';
 import { createUpstreamAuth, type UpstreamAuth } from './upstream/auth/upstream-auth.js';
 import type { ServedBy } from './pipeline/admission-lease.js';
+import { laneId } from '../shared/governance/lane-id.js';
 import type { RouteGate } from './routing/route-gate.js';
 import type { HookTransport } from '../shared/hooks/transport.js';
 import type { SharedState } from '../shared/sab/index.js';
@@ -36,7 +37,7 @@ export class LaneRuntime {
     readonly compiled: CompiledLane,
     readonly provider: ProviderRuntime,
   ) {
-    this.servedBy = Object.freeze({ lane: compiled.name, provider: provider.compiled.name });
+    this.servedBy = Object.freeze({ lane: compiled.name, laneId: laneId(compiled.name), provider: provider.compiled.name });
   }
 }
 

@@ -343,7 +343,9 @@ export class GovernanceCounters {
   markKeyDirty(slot: number): void {
     const at = slot + GOV_KEY_DIRTY;
     const u32 = this.views.u32For(at);
-    if (Atomics.load(u32, at) === 0) Atomics.store(u32, at, 1);
+    // A plain read: it follows this thread's CAS on the values, so a 1 seen here was set before
+    // main's take, and main's snapshot after that take reads those values.
+    if (u32[at] === 0) Atomics.store(u32, at, 1);
   }
 
   /** Main: was the key changed since the last call? Clears the flag (a change racing with the

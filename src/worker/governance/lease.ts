@@ -5,7 +5,6 @@
 // to every tokens limit, and meters the usage per (day, key, model).
 // Tokens land in the window current at settle (a reservation's refund would use its own).
 import type { Usage } from '../../shared/model/types.js';
-import { laneId } from '../../shared/governance/lane-id.js';
 import { WINDOW_MINUTE } from '../../shared/governance/windows.js';
 import type { WindowClock } from '../../shared/governance/window-clock.js';
 import { METRIC_BUDGET, METRIC_CONCURRENT, METRIC_TOKENS, type WorkerGroup } from '../../shared/governance/worker-state.js';
@@ -45,7 +44,7 @@ export class GovernanceLease implements AdmissionLease {
     if (c === null) return; // governance disabled: nothing was reserved
     const tokens = usage === null ? 0 : usage.input + usage.output + usage.cacheRead + usage.cacheCreation;
     // Lane slots need a lane; without one (no attempt reached a lane) there were no tokens.
-    const lane = tokens > 0 && servedBy !== null ? laneId(servedBy.lane) : 0;
+    const lane = tokens > 0 && servedBy !== null ? servedBy.laneId : 0;
     const tags = this.clock.at(Math.floor(nowMs / 1000));
     const chain = this.chain;
     for (let gi = 0; gi < chain.length; gi++) {

@@ -8,6 +8,8 @@ import type { Usage } from '../../shared/model/types.js';
 export interface ServedBy {
   /** Lane name (the config key under `models:`). */
   lane: string;
+  /** The lane's id in governance lane slots (src/shared/governance/lane-id.ts). */
+  laneId: number;
   /** Provider name of that lane. */
   provider: string;
 }
