@@ -20,10 +20,10 @@
 // block (in flight + a shadow per holder, reclaimed like lane permits after a worker dies).
 // Atomics.* are calls into V8 builtins here (not inlined), and a governed request made ~90 of
 // them, so the fast paths read with plain element loads where a later atomic op validates what
-// was read: a reserve's CAS on lo fails if lo moved, and a read re-loads hi atomically after lo
-// (seqlock). Plain loads of an aligned 32-bit element never tear, and V8 keeps them in program
-// order around an Atomics call (an effect it cannot see through), so no load is merged or moved
-// past the validation.
+// was read: a reserve's CAS on lo fails if lo moved, and a read re-loads hi atomically after its
+// plain loads of hi and lo (seqlock). Plain loads of an aligned 32-bit element never tear, and
+// V8 keeps them in program order around an Atomics call (an effect it cannot see through), so
+// no load is merged with the validating one or moved past it.
 import type { CardRates } from '../governance/card-rates.js';
 import { tokensCostMicros } from '../governance/card-rates.js';
 import type { Usage } from '../model/types.js';
@@ -300,7 +300,7 @@ export class GovernanceCounters {
     const lo = index << 1;
     const u32 = this.views.u32For(lo + 1);
     for (;;) {
-      const hi = Atomics.load(u32, lo + 1);
+      const hi = u32[lo + 1]!;
       const stored = hi >>> 16;
       if (stored !== tag && !newer(stored, tag)) return 0;
       const count = u32[lo]!;
