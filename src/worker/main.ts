@@ -10,6 +10,7 @@ import { Runtime } from './runtime.js';
 import { UpstreamOrigins } from './upstream/origins.js';
 import { LaneGauges } from './lane-gauges.js';
 import { Metering } from './metering.js';
+import { AttemptTimers } from './upstream/attempt-timers.js';
 import { MetricsExposition } from './metrics/exposition.js';
 import { MetricsEndpoint, type MetricsCaller } from './metrics/endpoint.js';
 import { KeyTable } from './governance/key-table.js';
@@ -73,6 +74,7 @@ const deps: PipelineDeps = {
   auth: authenticator,
   admission,
   shared,
+  attemptTimers: new AttemptTimers(),
   requestLogs: new RequestLogBuffer(data.workerId, port),
 };
 

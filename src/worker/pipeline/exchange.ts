@@ -39,12 +39,15 @@ import { buildOutgoing, forwardAnthropicHeaders, forwardCallerCredential, type R
 import { Relay, relayData, relayEnd, relayStart, resetRelay, type RelayState } from './relay.js';
 import { relayableHeaders } from './relay-helpers.js';
 import { countRequest, outcomeOf } from '../metrics/request-series.js';
+import type { AttemptTimers, TimedAttempt } from '../upstream/attempt-timers.js';
 
 /** What the exchange needs from its worker. */
 export interface ExchangeDeps {
   router: Router;
   metering: Metering;
   shared: SharedState;
+  /** The worker's sweep of attempt head and body timeouts (undici's are off). */
+  attemptTimers: AttemptTimers;
   requestLogs?: RequestLogBuffer;
 }
 
@@ -54,7 +57,7 @@ const CLIENT_WENT_AWAY = new Error('client went away');
 /** A gate whose answer could not be had at all (a bug in a gate, not a hook failure): route by SWRR. */
 const GATE_ABSTAIN: GateDecision = Object.freeze({ verdict: GateVerdict.Abstain, order: [], status: 0, message: '' });
 
-export class Exchange implements Dispatcher.DispatchHandler, RequestBody, RelayState, AbortListener, GateRequest {
+export class Exchange implements Dispatcher.DispatchHandler, RequestBody, RelayState, AbortListener, GateRequest, TimedAttempt {
   // --- the request (RequestBody) ---
   raw = '';
   body: unknown = undefined;
@@ -88,6 +91,14 @@ export class Exchange implements Dispatcher.DispatchHandler, RequestBody, RelayS
   errorHeaders: Record<string, string | string[] | undefined> | null = null;
   resumeUpstream: (() => void) | null = null;
 
+  // --- the attempt's timeouts (attempt-timers.ts) ---
+  timerPrev: TimedAttempt | null = null;
+  timerNext: TimedAttempt | null = null;
+  timerListed = false;
+  headDeadlineMs = 0;
+  bodyTimeoutMs = 0;
+  bodyTick = 0;
+
   // --- the last failure before the first byte (answered when no member is left) ---
   private lastOutcome = AttemptOutcome.Ok;
   /** 0: the failure was not an upstream answer (kind/message below say what it was). */
@@ -117,6 +128,18 @@ export class Exchange implements Dispatcher.DispatchHandler, RequestBody, RelayS
   /** The caller went away: cancel the upstream attempt (its error callback ends the request). */
   onClientAbort(): void {
     this.controller?.abort(CLIENT_WENT_AWAY);
+  }
+
+  upstreamAbortable(): boolean {
+    return this.controller !== null && !this.controller.aborted;
+  }
+
+  upstreamPaused(): boolean {
+    return this.controller !== null && this.controller.paused;
+  }
+
+  abortUpstream(reason: Error): void {
+    this.controller?.abort(reason);
   }
 
   get lane(): LaneRuntime {
@@ -322,8 +345,10 @@ export class Exchange implements Dispatcher.DispatchHandler, RequestBody, RelayS
       if (this.attempts === 1 && this.taps.wants('route')) this.tap('route');
       if (this.taps.wants('attempt')) this.tap('attempt');
     }
+    // The head and body timeouts are the sweep's (attempt-timers.ts): undici's are off.
+    this.deps.attemptTimers.start(this, plan.attemptDeadlineMs, upstream.requestTimeoutMs);
     plan.lane!.provider.dispatcher.dispatch(
-      { origin: outgoing.origin, path: outgoing.path, method: 'POST', headers: outgoing.headers, body: outgoing.body, headersTimeout: timeoutMs, bodyTimeout: upstream.requestTimeoutMs },
+      { origin: outgoing.origin, path: outgoing.path, method: 'POST', headers: outgoing.headers, body: outgoing.body, headersTimeout: 0, bodyTimeout: 0 },
       this,
     );
   }
@@ -337,11 +362,13 @@ export class Exchange implements Dispatcher.DispatchHandler, RequestBody, RelayS
 
   onResponseStart(controller: Dispatcher.DispatchController, statusCode: number, headers: Record<string, string | string[] | undefined>): void {
     if (controller !== this.controller) return;
+    this.deps.attemptTimers.headArrived(this);
     relayStart(this, statusCode, headers);
   }
 
   onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
     if (controller !== this.controller) return;
+    this.bodyTick = this.deps.attemptTimers.tick;
     relayData(this, controller, chunk);
   }
 
@@ -395,6 +422,7 @@ export class Exchange implements Dispatcher.DispatchHandler, RequestBody, RelayS
   }
 
   private endAttempt(outcome: AttemptOutcome, retryAfterMsValue: number): void {
+    this.deps.attemptTimers.stop(this);
     this.deps.router.endAttempt(this.plan, outcome, retryAfterMsValue, performance.now());
   }
 
@@ -483,6 +511,7 @@ export class Exchange implements Dispatcher.DispatchHandler, RequestBody, RelayS
   finish(disposition: Disposition): void {
     if (this.finished) return;
     this.finished = true;
+    this.deps.attemptTimers.stop(this);
     const plan = this.plan;
     if (plan.permitHeld) this.endAttempt(AttemptOutcome.CallerAbort, 0);
     const lane = plan.lane ?? this.directLane;

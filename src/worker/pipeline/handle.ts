@@ -20,6 +20,7 @@ import type { ErrorKind } from '../../shared/errors.js';
 import { RequestOutcome } from '../../shared/metrics/catalog.js';
 import { countRequest } from '../metrics/request-series.js';
 import type { RequestLogBuffer } from '../hooks/request-log-buffer.js';
+import type { AttemptTimers } from '../upstream/attempt-timers.js';
 
 export interface PipelineDeps {
   runtime(): Runtime;
@@ -28,6 +29,8 @@ export interface PipelineDeps {
   auth: Authenticator;
   admission: Admission;
   shared: SharedState;
+  /** The sweep of upstream attempt timeouts (src/worker/upstream/attempt-timers.ts). */
+  attemptTimers: AttemptTimers;
   /** Request-log records to the main thread's sinks (used only when logs are configured). */
   requestLogs?: RequestLogBuffer;
 }
