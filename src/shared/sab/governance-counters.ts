@@ -124,8 +124,9 @@ export class GovernanceCounters {
     // Fast path: the word is in window `tag` with a count under 2^32 (see the top of the file).
     const lo = index << 1;
     const u32 = this.views.u32For(lo + 1);
-    // No re-load of hi after lo: the CAS fails if lo moved, and a roll that left lo as it was
-    // leaves a newer window holding the count this check was made against.
+    // No re-load of hi after lo: the CAS fails if lo moved, and a roll between the loads that
+    // left lo as it was leaves a newer window holding the count this check was made against
+    // (the add lands there, and a give-back under `tag` is then dropped: never an over-admit).
     for (;;) {
       const hi = u32[lo + 1]!;
       if (hi >>> 16 !== tag || (hi & HI_COUNT_MASK) !== 0) break;

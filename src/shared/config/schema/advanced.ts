@@ -28,7 +28,7 @@ export const AdvancedSection = Type.Object(
     }),
     shutdown_drain_secs: Type.Number({ minimum: 0, default: 30, description: 'How long a graceful shutdown waits for in-flight requests.' }),
     upstream_connections: Type.Integer({ minimum: 1, default: 1024, description: 'Idle keep-alive connections per upstream origin.' }),
-    upstream_timeout_secs: Type.Number({ exclusiveMinimum: 0, default: 300, description: 'Timeout of one upstream HTTP request, in seconds.' }),
+    upstream_timeout_secs: Type.Number({ exclusiveMinimum: 0, default: 300, description: 'Timeout of one upstream HTTP request, in seconds: the longest wait for the response head, and the longest the body may stay quiet between chunks.' }),
   },
   { additionalProperties: false, default: {}, description: 'Advanced tuning.' },
 );
