@@ -9,9 +9,6 @@ export class CardRates {
   private readonly named = new Map<number, RateEntry | null>();
   /** The rate of every lane the card does not name (its `*` entry, or null: free). */
   private readonly fallback: RateEntry | null;
-  /** The last lane asked for and its rate: a check asks for the same lane or two over and over. */
-  private lastLane = 0;
-  private lastRate: RateEntry | null = null;
 
   constructor(card: readonly RateEntry[]) {
     for (const entry of card) if (entry.model !== '*') this.named.set(laneId(entry.model), findRate(card, entry.model));
@@ -20,12 +17,8 @@ export class CardRates {
   }
 
   of(lane: number): RateEntry | null {
-    if (lane === this.lastLane && lane !== 0) return this.lastRate;
-    const named = this.named.get(lane);
-    const rate = named === undefined ? this.fallback : named;
-    this.lastLane = lane;
-    this.lastRate = rate;
-    return rate;
+    const rate = this.named.get(lane);
+    return rate === undefined ? this.fallback : rate;
   }
 }
 

@@ -129,7 +129,7 @@ export class AttemptTimers {
     return n;
   }
 
-  /** Stop the interval (worker drain, tests). */
+  /** Stop the interval (tests; a worker's is unref'd and ends with it). */
   close(): void {
     if (this.timer !== null) clearInterval(this.timer);
     this.timer = null;
