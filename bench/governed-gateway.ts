@@ -222,6 +222,7 @@ export function admissionKeysScenario(name: string, keys: number, order: number,
     durationSecs: 5,
     expect: { bodyIncludes: '"choices"' },
     gatewayConfig: (files) => governGateway(files, keys - 1, store),
+    governed: true,
     gatewayReadySecs: readySecsFor(keys),
     order,
   };
@@ -241,6 +242,7 @@ export function storeScenario(store: BenchStoreModule): Scenario {
     durationSecs: 5,
     expect: { bodyIncludes: '"choices"' },
     gatewayConfig: (files) => meteredOpenGateway(files, store),
+    governed: true,
     order: 16,
   };
 }
@@ -258,6 +260,29 @@ export function governedStoreScenario(store: Exclude<BenchStoreModule, 'memory' 
     durationSecs: 5,
     expect: { bodyIncludes: '"choices"' },
     gatewayConfig: (files) => governGateway(files, 0, store),
+    governed: true,
     order: 17,
+  };
+}
+
+/**
+ * `--governed`: the scenario as a governed caller runs it. Its requests carry the bench key
+ * (every ingress takes `Authorization: Bearer`), and its gateway gets the governed config on top
+ * of the scenario's own; scenarios that had the plain gateway share one governed gateway.
+ * Scenarios that set up auth themselves (`governed: true`) are left as they are.
+ */
+export function governedVariant(s: Scenario): Scenario {
+  if (s.governed === true) return s;
+  const own = s.gatewayConfig;
+  return {
+    ...s,
+    title: `${s.title}; governed: virtual key, group limits, metering`,
+    request: { ...s.request, headers: { ...s.request.headers, authorization: `Bearer ${BENCH_SECRET}` } },
+    gatewayConfig: (files) => {
+      own?.(files);
+      governGateway(files);
+    },
+    ...(own === undefined ? { sharedGateway: 'governed' } : {}),
+    governed: true,
   };
 }

@@ -26,6 +26,8 @@ export interface BenchOptions {
   compareRounds: number;
   /** Run the gateway and baseline with --trace-gc-nvp: heap bytes per request and GC pauses per row. */
   gcTrace: boolean;
+  /** Every scenario that does not set up auth itself runs governed (virtual key, group limits, metering). */
+  governed: boolean;
   list: boolean;
   help: boolean;
 }
@@ -45,6 +47,8 @@ export const USAGE = `usage: node dist/bench/run.js [flags]        (make bench B
   --compare-rounds N       gateway rows per build with --compare (default 2, alternating order)
   --gc-trace               run gateway and baseline with --trace-gc-nvp: heap bytes allocated
                            per request and GC pauses in each of their rows
+  --governed               every scenario that does not set up auth itself sends a virtual key
+                           to a gateway with group limits and metering on (issue 14's rows)
   --list                   list scenarios and exit
   --help`;
 
@@ -66,6 +70,7 @@ export function parseBenchOptions(argv: readonly string[], defaultOutDir: string
       compare: { type: 'string' },
       'compare-rounds': { type: 'string', default: '2' },
       'gc-trace': { type: 'boolean', default: false },
+      governed: { type: 'boolean', default: false },
       list: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
@@ -96,6 +101,7 @@ export function parseBenchOptions(argv: readonly string[], defaultOutDir: string
     compare: values.compare ?? null,
     compareRounds: parseCount('--compare-rounds', values['compare-rounds'], 20),
     gcTrace: values['gc-trace'],
+    governed: values.governed,
     list: values.list,
     help: values.help,
   };

@@ -22,6 +22,7 @@ import { startGateway, type GatewayBuild } from './targets/gateway.js';
 import { startMock } from './targets/mock.js';
 import { findNginx, startNginx } from './targets/nginx.js';
 import { TargetUnavailable, type RunningTarget, type StartTarget, type TargetContext } from './targets/target.js';
+import { governedVariant } from './governed-gateway.js';
 
 const STARTERS: Record<TargetKind, StartTarget> = {
   mock: startMock,
@@ -253,6 +254,7 @@ async function main(argv: string[]): Promise<number> {
   let scenarios: Scenario[];
   try {
     scenarios = selectScenarios(all, opts.scenarios);
+    if (opts.governed) scenarios = scenarios.map(governedVariant);
   } catch (err) {
     log(`bench: ${(err as Error).message}`);
     return 2;

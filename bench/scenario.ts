@@ -86,6 +86,11 @@ export interface Scenario {
    * the others share one.
    */
   gatewayConfig?: (files: GatewayConfigFiles) => void;
+  /**
+   * True when the scenario sets up the gateway's auth itself (a governed, OIDC or store
+   * scenario, or one that keeps the door open on purpose): `--governed` leaves it as it is.
+   */
+  governed?: boolean;
   /** Seconds that gateway may take to answer /healthz after spawn (default 30): a config that
    * loads a million keys from the store takes longer to boot than the rest. */
   gatewayReadySecs?: number;

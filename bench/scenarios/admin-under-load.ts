@@ -109,6 +109,7 @@ export const scenario: Scenario = {
   connections: 64,
   durationSecs: 5,
   expect: { bodyIncludes: '"choices"' },
+  governed: true,
   gatewayConfig: (files) => meteredStore(files, METERED_KEYS),
   beside: adminLoad,
   order: 12,

@@ -18,6 +18,7 @@ export const scenario: Scenario = {
   connections: 64,
   durationSecs: 5,
   expect: { bodyIncludes: '"choices"' },
+  governed: true,
   gatewayConfig: (files) => {
     governGateway(files, KEYS - 1);
     scraper.attach(files);

@@ -12,6 +12,7 @@ export const scenario: Scenario = {
   connections: 64,
   durationSecs: 5,
   expect: { bodyIncludes: '"choices"' },
+  governed: true,
   gatewayConfig: (files) => governGateway(files),
   order: 11,
 };

@@ -14,6 +14,7 @@ export const scenario: Scenario = {
   connections: 64,
   durationSecs: 5,
   expect: { bodyIncludes: '"choices"' },
+  governed: true,
   gatewayConfig: (files) => identityGateway(files),
   order: 12,
 };

@@ -71,6 +71,7 @@ export const scenario: Scenario = {
   connections: 16,
   durationSecs: 1800,
   expect: { bodyIncludes: '"choices"' },
+  governed: true,
   gatewayConfig(files) {
     governGateway(files);
     const providers = files.providers.providers as Record<string, Record<string, unknown>>;

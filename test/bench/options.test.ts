@@ -17,6 +17,7 @@ test('defaults: every scenario and target, pinned, one worker, results dir', () 
     compare: null,
     compareRounds: 2,
     gcTrace: false,
+    governed: false,
     list: false,
     help: false,
   });

@@ -57,3 +57,26 @@ test('a group name selects its scenarios: cross-pairs is the 30 (ingress, lane) 
     if (!s.targets.includes('baseline')) assert.ok(pairs.some((x) => x.name === s.baselineFrom && x.targets.includes('baseline')), s.name);
   }
 });
+
+test('--governed: a scenario gains the bench key and the governed config on top of its own; governed ones stay', async () => {
+  const { governedVariant, BENCH_SECRET } = await import('../../bench/governed-gateway.js');
+  const all = await loadScenarios();
+  const byName = new Map(all.map((s) => [s.name, s]));
+  const plain = governedVariant(byName.get('anthropic-to-openai-stream')!);
+  assert.equal(plain.request.headers?.authorization, `Bearer ${BENCH_SECRET}`);
+  assert.equal(plain.request.headers?.['anthropic-version'], '2023-06-01');
+  assert.equal(plain.sharedGateway, 'governed', 'the scenarios of the plain gateway share one governed gateway');
+  const files = { gateway: { models: {}, pools: {} } as Record<string, unknown>, providers: { providers: { mock: { base_url: 'http://127.0.0.1:1/v1' } } } as Record<string, unknown> };
+  plain.gatewayConfig!(files);
+  assert.deepEqual((files.gateway.auth as { chain: string[] }).chain, ['keys']);
+  // A scenario with a config of its own keeps it (cross-pairs: a lane per protocol) and its own gateway key.
+  const pair = governedVariant(byName.get('cross-anthropic-to-openai')!);
+  assert.equal(pair.sharedGateway, 'cross-pairs');
+  const pairFiles = { gateway: { models: {}, pools: {} } as Record<string, unknown>, providers: { providers: { mock: { base_url: 'http://127.0.0.1:1/v1' } } } as Record<string, unknown> };
+  pair.gatewayConfig!(pairFiles);
+  assert.ok('pool-openai' in (pairFiles.gateway.pools as object));
+  assert.deepEqual((pairFiles.gateway.auth as { chain: string[] }).chain, ['keys']);
+  for (const n of ['openai-nonstream-governed', 'openai-nonstream-oidc', 'admission-keys-1k', 'openai-nonstream-store-sqlite']) {
+    assert.equal(governedVariant(byName.get(n)!), byName.get(n), `${n} sets up its own auth`);
+  }
+});

@@ -70,13 +70,18 @@ export interface ModelResponse {
  * `block_stop` (every block is stopped before `finish`); `finish`; `usage` (zero or more, the
  * last one wins, each a complete running total); then `end`. Block indexes count from 0 in
  * order of appearance, text and tool blocks alike.
+ *
+ * `literal` on a delta is its string as a JSON string literal, quotes included, byte for byte
+ * what `JSON.stringify` gives for it: a decoder's fast path sets it when it read the string
+ * straight out of the upstream's bytes, so an encoder writes it without escaping again. A
+ * delta whose text is changed must drop it.
  */
 export type StreamEvent =
   | { type: 'start'; id: string; model: string }
   | { type: 'block_start'; index: number; kind: 'text' }
   | { type: 'block_start'; index: number; kind: 'tool_call'; id: string; name: string }
-  | { type: 'text_delta'; index: number; text: string }
-  | { type: 'tool_args_delta'; index: number; json: string }
+  | { type: 'text_delta'; index: number; text: string; literal?: string }
+  | { type: 'tool_args_delta'; index: number; json: string; literal?: string }
   | { type: 'block_stop'; index: number }
   | { type: 'finish'; reason: FinishReason }
   | { type: 'usage'; usage: Usage }

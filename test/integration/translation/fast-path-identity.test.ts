@@ -1,5 +1,6 @@
 // The translated-stream fast paths change no byte: the whole translation matrix (every ingress
-// against every lane, stream and non-stream, short and 50-chunk answers, tool calls) and
+// against every lane, stream and non-stream, short and 50-chunk answers, one event per write,
+// tool calls) and
 // hand-written OpenAI streams the mock does not write (escapes, multi-byte characters split
 // across writes, usage on the last content chunk, one event per write, unknown fields) go to two
 // gateways on the same upstreams, one with the fast paths on and one with them forced off
@@ -65,7 +66,12 @@ function masked(body: Buffer): string {
     .replace(/"(created_at|created)":\d+/g, '"$1":<clock>');
 }
 
-const PROMPTS = ['Say something. [mock chunks=5]', 'Say more. [mock chunks=50 cache_read_tokens=3]'];
+const PROMPTS = [
+  'Say something. [mock chunks=5]',
+  'Say more. [mock chunks=50 cache_read_tokens=3]',
+  // One HTTP chunk per event and usage on the last content chunk, as servers that flush per token write.
+  'Say it per event. [mock chunks=20 chunking=event usage_on_last=true]',
+];
 
 for (const ingress of PROTOCOL_NAMES) {
   describe(`ingress ${ingress}, fast path on vs off`, { concurrency: 4 }, () => {

@@ -13,6 +13,7 @@ import {
 } from '../../../src/shared/model/types.js';
 import type { Codec, RouteInfo } from '../../../src/shared/protocols/codec.js';
 import { TranslationRefused } from '../../../src/shared/protocols/refusal.js';
+import { withoutLiterals } from '../../helpers/stream-events.js';
 
 // ---------------------------------------------------------------------------------------------
 // Loading: the registry when it loads, else each codec alone, so that one missing codec does
@@ -374,7 +375,7 @@ function decodeChunks(codec: Codec, chunks: Uint8Array[]): StreamEvent[] {
   const out: StreamEvent[] = [];
   for (const c of chunks) out.push(...dec.push(c));
   out.push(...dec.finish());
-  return out;
+  return withoutLiterals(out);
 }
 
 function headerValue(headers: Record<string, string>, name: string): string | undefined {

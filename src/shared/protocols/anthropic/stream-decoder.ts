@@ -24,7 +24,7 @@ export class AnthropicStreamDecoder extends FramedStreamDecoder {
   private finished = false;
   private ended = false;
   /** The fast path's reused result (null when the fast paths are off). */
-  private readonly fast: BlockDelta | null = translateFastPath ? { index: 0, text: true, value: '' } : null;
+  private readonly fast: BlockDelta | null = translateFastPath ? { index: 0, text: true, value: '', literal: undefined } : null;
 
   protected feed(chunk: Uint8Array): void {
     this.reader.push(chunk);
@@ -45,7 +45,9 @@ export class AnthropicStreamDecoder extends FramedStreamDecoder {
       // The common delta, read without parsing it (same events as onBlockDelta).
       const index = this.blockIndex[fast.index] ?? SKIPPED;
       if (index === SKIPPED) return;
-      this.out.push(fast.text ? { type: 'text_delta', index, text: fast.value } : { type: 'tool_args_delta', index, json: fast.value });
+      this.out.push(fast.text
+        ? { type: 'text_delta', index, text: fast.value, literal: fast.literal }
+        : { type: 'tool_args_delta', index, json: fast.value, literal: fast.literal });
       return;
     }
     let msg: unknown;

@@ -10,9 +10,27 @@ import { stopReasonFromFinish } from './finish-reason.js';
 import { usageToAnthropic } from './usage.js';
 import { errorBody } from './errors.js';
 
+const TEXT_DELTA = '"text_delta","text":';
+const JSON_DELTA = '"input_json_delta","partial_json":';
+const DELTA_TAIL = '}}\n\n';
+
 export class AnthropicStreamEncoder implements StreamEncoder {
   private reason: FinishReason = 'stop';
   private usage: Usage | null = null;
+  /** The bytes before a delta's string for the last block and kind written (deltas come in runs). */
+  private head = '';
+  private headIndex = -1;
+  private headKind = '';
+
+  /** `event: content_block_delta` up to the delta's string, made once per run of one block's deltas. */
+  private deltaHead(index: number, kind: string): string {
+    if (index !== this.headIndex || kind !== this.headKind) {
+      this.head = `event: content_block_delta\ndata: {"type":"content_block_delta","index":${index},"delta":{"type":${kind}`;
+      this.headIndex = index;
+      this.headKind = kind;
+    }
+    return this.head;
+  }
 
   encode(e: StreamEvent): string {
     switch (e.type) {
@@ -31,9 +49,9 @@ export class AnthropicStreamEncoder implements StreamEncoder {
         return `event: content_block_start\ndata: {"type":"content_block_start","index":${e.index},"content_block":${block}}\n\n`;
       }
       case 'text_delta':
-        return `event: content_block_delta\ndata: {"type":"content_block_delta","index":${e.index},"delta":{"type":"text_delta","text":${JSON.stringify(e.text)}}}\n\n`;
+        return this.deltaHead(e.index, TEXT_DELTA) + (e.literal ?? JSON.stringify(e.text)) + DELTA_TAIL;
       case 'tool_args_delta':
-        return `event: content_block_delta\ndata: {"type":"content_block_delta","index":${e.index},"delta":{"type":"input_json_delta","partial_json":${JSON.stringify(e.json)}}}\n\n`;
+        return this.deltaHead(e.index, JSON_DELTA) + (e.literal ?? JSON.stringify(e.json)) + DELTA_TAIL;
       case 'block_stop':
         return `event: content_block_stop\ndata: {"type":"content_block_stop","index":${e.index}}\n\n`;
       case 'finish':

@@ -14,6 +14,8 @@ export interface BlockDelta {
   /** True for text_delta, false for input_json_delta. */
   text: boolean;
   value: string;
+  /** `value` as its JSON literal, or undefined when it held escapes. */
+  literal: string | undefined;
 }
 
 /** Reads `data` into `out` when it is a plain, non-empty text or input-json delta; false otherwise. */
@@ -47,8 +49,11 @@ export function readBlockDelta(data: string, out: BlockDelta): boolean {
   const end = escaped ? -found - 1 : found;
   if (end === at + 2 || data.length !== end + TAIL.length || data.slice(end) !== TAIL) return false;
   let value: string;
-  if (!escaped) value = data.slice(at + 1, end - 1);
-  else {
+  let literal: string | undefined;
+  if (!escaped) {
+    literal = data.slice(at, end);
+    value = data.slice(at + 1, end - 1);
+  } else {
     try {
       value = JSON.parse(data.slice(at, end)) as string;
     } catch {
@@ -58,5 +63,6 @@ export function readBlockDelta(data: string, out: BlockDelta): boolean {
   out.index = index;
   out.text = text;
   out.value = value;
+  out.literal = literal;
   return true;
 }

@@ -22,9 +22,9 @@ export class BedrockStreamEncoder implements StreamEncoder {
           contentBlockIndex: e.index, start: { toolUse: { toolUseId: e.id, name: e.name } },
         }));
       case 'text_delta':
-        return encodeEventFrame('contentBlockDelta', `{"contentBlockIndex":${e.index},"delta":{"text":${JSON.stringify(e.text)}}}`);
+        return encodeEventFrame('contentBlockDelta', `{"contentBlockIndex":${e.index},"delta":{"text":${e.literal ?? JSON.stringify(e.text)}}}`);
       case 'tool_args_delta':
-        return encodeEventFrame('contentBlockDelta', `{"contentBlockIndex":${e.index},"delta":{"toolUse":{"input":${JSON.stringify(e.json)}}}}`);
+        return encodeEventFrame('contentBlockDelta', `{"contentBlockIndex":${e.index},"delta":{"toolUse":{"input":${e.literal ?? JSON.stringify(e.json)}}}}`);
       case 'block_stop':
         return encodeEventFrame('contentBlockStop', `{"contentBlockIndex":${e.index}}`);
       case 'finish':

@@ -77,3 +77,4 @@ export function stringLiteralEnd(s: string, at: number): number {
   }
   return 0;
 }
+

@@ -7,27 +7,95 @@ import { createParser, type EventSourceParser } from 'eventsource-parser';
 import { translateFastPath } from '../fast-path/switch.js';
 
 export type SseHandler = (event: string | undefined, data: string) => void;
+/**
+ * Offered the data of an unnamed one-line event as `text[start, end)` before it is sliced out:
+ * true when it was read, false to have it passed to the `SseHandler` as usual.
+ */
+export type SseDataReader = (text: string, start: number, end: number) => boolean;
 
-/** Incremental SSE reader: push bytes as they arrive, `onEvent` fires per complete event. */
+const LF = 0x0a;
+const STREAM = { stream: true } as const;
+const SPACE = 0x20;
+
+/**
+ * Incremental SSE reader: push bytes as they arrive, `onEvent` fires per complete event.
+ *
+ * With a `SseDataReader`, the events most streams are made of (`data: ...` and a blank line)
+ * are split out here while the parser holds nothing, and offered in place in the decoded text,
+ * without the parser's slice and event object per event. The first thing that is not such an event, and all that follows it in the chunk,
+ * goes to eventsource-parser as before; the split sees no more than the parser would.
+ */
 export class SseReader {
   private readonly utf8 = translateFastPath ? new Utf8Chunks() : new TextDecoder();
   private readonly parser: EventSourceParser;
+  /** True when all text fed to the parser ended with a blank line: it holds no line and no event. */
+  private parserIdle = true;
+  private parserFed = false;
 
-  constructor(onEvent: SseHandler) {
+  constructor(
+    private readonly onEvent: SseHandler,
+    private readonly onData: SseDataReader | null = null,
+  ) {
     this.parser = createParser({ onEvent: (m) => onEvent(m.event, m.data) });
   }
 
   push(chunk: Uint8Array): void {
-    this.parser.feed(this.utf8.decode(chunk, STREAM));
+    const text = this.utf8.decode(chunk, STREAM);
+    if (this.onData === null || !translateFastPath || text.indexOf('\r') >= 0) {
+      this.feed(text); // CR line ends are the parser's
+      return;
+    }
+    let from = 0;
+    if (!this.parserIdle) {
+      // The parser holds the start of an event: it gets the text up to the first blank line.
+      const blank = text.indexOf('\n\n');
+      if (blank < 0) {
+        this.feed(text);
+        return;
+      }
+      from = blank + 2;
+      this.feed(text.slice(0, from));
+    }
+    const rest = this.splitData(text, from);
+    if (rest < text.length) this.feed(rest === 0 ? text : text.slice(rest));
   }
 
   /** Flush a trailing event that had no blank line after it. */
   end(): void {
-    this.parser.feed(this.utf8.decode() + '\n\n');
+    this.feed(this.utf8.decode() + '\n\n');
+  }
+
+  private feed(text: string): void {
+    this.parser.feed(text);
+    this.parserFed = true;
+    this.parserIdle = text.length >= 2 && text.charCodeAt(text.length - 1) === LF && text.charCodeAt(text.length - 2) === LF;
+  }
+
+  /** Reads the one-line `data:` events at `from` in `text`; returns where the rest starts. */
+  private splitData(text: string, from: number): number {
+    const onData = this.onData!;
+    let at = from;
+    while (isDataLine(text, at)) {
+      const lf = text.indexOf('\n', at);
+      if (lf < 0 || text.charCodeAt(lf + 1) !== LF) break; // unfinished, or a second line
+      if (!this.parserFed) {
+        // The parser drops a byte-order mark from the first text it is fed; this text had none.
+        this.parser.feed('');
+        this.parserFed = true;
+      }
+      const start = text.charCodeAt(at + 5) === SPACE ? at + 6 : at + 5;
+      if (!onData(text, start, lf)) this.onEvent(undefined, text.slice(start, lf));
+      at = lf + 2;
+    }
+    return at;
   }
 }
 
-const STREAM = { stream: true } as const;
+/** `text` has a `data:` line at `at` (compared by character: faster than `startsWith` for five). */
+function isDataLine(text: string, at: number): boolean {
+  return text.charCodeAt(at) === 0x64 && text.charCodeAt(at + 1) === 0x61 && text.charCodeAt(at + 2) === 0x74
+    && text.charCodeAt(at + 3) === 0x61 && text.charCodeAt(at + 4) === 0x3a;
+}
 
 /**
  * TextDecoder's streaming decode (same text, U+FFFD for bad bytes, a leading byte-order mark

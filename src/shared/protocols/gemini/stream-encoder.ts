@@ -27,7 +27,7 @@ export class GeminiStreamEncoder implements StreamEncoder {
         if (e.kind === 'tool_call') this.call = { index: e.index, id: e.id, name: e.name, args: '' };
         return '';
       case 'text_delta':
-        return this.chunk(`{"text":${JSON.stringify(e.text)}}`);
+        return this.chunk(`{"text":${e.literal ?? JSON.stringify(e.text)}}`);
       case 'tool_args_delta':
         if (this.call !== null && this.call.index === e.index) this.call.args += e.json;
         return '';

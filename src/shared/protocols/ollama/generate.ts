@@ -74,7 +74,7 @@ export class GenerateStreamEncoder implements StreamEncoder {
         this.head = lineHead(event.model);
         return '';
       case 'text_delta':
-        return `${this.head}"response":${JSON.stringify(event.text)},"done":false}\n`;
+        return `${this.head}"response":${event.literal ?? JSON.stringify(event.text)},"done":false}\n`;
       case 'finish':
         this.finishReason = event.reason;
         return '';

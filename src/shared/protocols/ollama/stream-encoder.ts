@@ -31,7 +31,7 @@ export class OllamaStreamEncoder implements StreamEncoder {
         if (event.kind === 'tool_call') this.calls.set(event.index, { id: event.id, name: event.name, arguments: '' });
         return '';
       case 'text_delta':
-        return `${this.head}"message":{"role":"assistant","content":${JSON.stringify(event.text)}},"done":false}\n`;
+        return `${this.head}"message":{"role":"assistant","content":${event.literal ?? JSON.stringify(event.text)}},"done":false}\n`;
       case 'tool_args_delta': {
         const call = this.calls.get(event.index);
         if (call !== undefined) call.arguments += event.json;

@@ -16,7 +16,10 @@ import { translateFastPath } from '../fast-path/switch.js';
 const NONE = -1;
 
 export class ChatStreamDecoder extends FramedStreamDecoder {
-  private readonly reader = new SseReader((_event, data) => this.onData(data));
+  private readonly reader = new SseReader(
+    (_event, data) => this.onData(data),
+    translateFastPath ? (text, start, end) => this.readInPlace(text, start, end) : null,
+  );
   private started = false;
   private finished = false;
   private ended = false;
@@ -45,13 +48,22 @@ export class ChatStreamDecoder extends FramedStreamDecoder {
     }
   }
 
+  /** A one-line event still in the upstream's text: the common text delta is read there. */
+  private readInPlace(text: string, start: number, end: number): boolean {
+    const fast = this.fast;
+    if (!this.started || this.ended || this.failure !== null || fast === null || !fast.read(text, start, end)) return false;
+    this.text(fast.text, fast.literal);
+    return true;
+  }
+
   private onData(data: string): void {
     if (this.ended || this.failure !== null) return;
     if (data === '[DONE]') { this.close(); return; }
-    if (this.started && this.fast !== null) {
+    const fast = this.fast;
+    if (this.started && fast !== null && fast.read(data, 0, data.length)) {
       // The common text-delta chunk, read without parsing it (same events as below).
-      const text = this.fast.read(data);
-      if (text !== null) { this.text(text); return; }
+      this.text(fast.text, fast.literal);
+      return;
     }
     let obj: unknown;
     try {
@@ -102,13 +114,14 @@ export class ChatStreamDecoder extends FramedStreamDecoder {
     }
   }
 
-  private text(text: string): void {
+  /** `literal`: the text as its JSON literal, when the fast path read it without escapes. */
+  private text(text: string, literal?: string): void {
     if (this.textBlock === NONE || this.openBlock !== this.textBlock) {
       this.closeOpenBlock();
       this.textBlock = this.openBlock = this.nextBlock++;
       this.out.push({ type: 'block_start', index: this.textBlock, kind: 'text' });
     }
-    this.out.push({ type: 'text_delta', index: this.textBlock, text });
+    this.out.push({ type: 'text_delta', index: this.textBlock, text, literal });
   }
 
   private toolCall(tc: JsonObject, position: number): void {

@@ -27,10 +27,10 @@ export class ChatStreamEncoder implements StreamEncoder {
         this.toolIndexes.set(event.index, this.toolIndexes.size);
         return this.delta(`{"tool_calls":[{"index":${this.toolIndexes.size - 1},"id":${JSON.stringify(event.id)},"type":"function","function":{"name":${JSON.stringify(event.name)},"arguments":""}}]}`);
       case 'text_delta':
-        return this.delta(`{"content":${JSON.stringify(event.text)}}`);
+        return this.delta(`{"content":${event.literal ?? JSON.stringify(event.text)}}`);
       case 'tool_args_delta': {
         const toolIndex = this.toolIndexes.get(event.index) ?? 0;
-        return this.delta(`{"tool_calls":[{"index":${toolIndex},"function":{"arguments":${JSON.stringify(event.json)}}}]}`);
+        return this.delta(`{"tool_calls":[{"index":${toolIndex},"function":{"arguments":${event.literal ?? JSON.stringify(event.json)}}}]}`);
       }
       case 'block_stop':
         return '';

@@ -54,7 +54,7 @@ export class ResponsesStreamEncoder implements StreamEncoder {
         if (item === undefined) return '';
         item.text += event.text;
         // The same bytes as event() writes, from a template: deltas are most of a stream.
-        if (translateFastPath) return this.delta('response.output_text.delta', item, `"content_index":0,"delta":${JSON.stringify(event.text)},"logprobs":[]`);
+        if (translateFastPath) return this.delta('response.output_text.delta', item, `"content_index":0,"delta":${event.literal ?? JSON.stringify(event.text)},"logprobs":[]`);
         return this.event('response.output_text.delta', {
           item_id: item.itemId, output_index: item.outputIndex, content_index: 0, delta: event.text, logprobs: [],
         });
@@ -63,7 +63,7 @@ export class ResponsesStreamEncoder implements StreamEncoder {
         const item = this.open.get(event.index);
         if (item === undefined) return '';
         item.text += event.json;
-        if (translateFastPath) return this.delta('response.function_call_arguments.delta', item, `"delta":${JSON.stringify(event.json)}`);
+        if (translateFastPath) return this.delta('response.function_call_arguments.delta', item, `"delta":${event.literal ?? JSON.stringify(event.json)}`);
         return this.event('response.function_call_arguments.delta', {
           item_id: item.itemId, output_index: item.outputIndex, delta: event.json,
         });

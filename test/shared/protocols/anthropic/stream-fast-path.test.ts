@@ -13,18 +13,20 @@ function slow(data: string): BlockDelta | null {
   }
   if (m?.type !== 'content_block_delta' || typeof m.index !== 'number' || Object.keys(m).join() !== 'type,index,delta') return null;
   const d = m.delta;
-  if (d?.type === 'text_delta' && Object.keys(d).join() === 'type,text' && typeof d.text === 'string' && d.text !== '') return { index: m.index, text: true, value: d.text };
-  if (d?.type === 'input_json_delta' && Object.keys(d).join() === 'type,partial_json' && typeof d.partial_json === 'string' && d.partial_json !== '') return { index: m.index, text: false, value: d.partial_json };
+  if (d?.type === 'text_delta' && Object.keys(d).join() === 'type,text' && typeof d.text === 'string' && d.text !== '') return { index: m.index, text: true, value: d.text, literal: undefined };
+  if (d?.type === 'input_json_delta' && Object.keys(d).join() === 'type,partial_json' && typeof d.partial_json === 'string' && d.partial_json !== '') return { index: m.index, text: false, value: d.partial_json, literal: undefined };
   return null;
 }
 
 describe('anthropic content_block_delta fast path', () => {
   it('reads text and input-json deltas as JSON.parse does', () => {
-    const out: BlockDelta = { index: -1, text: false, value: '' };
+    const out: BlockDelta = { index: -1, text: false, value: '', literal: undefined };
     assert.ok(readBlockDelta('{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Hi \\"x\\" é"}}', out));
-    assert.deepEqual(out, { index: 0, text: true, value: 'Hi "x" é' });
+    assert.deepEqual(out, { index: 0, text: true, value: 'Hi "x" é', literal: undefined });
+    assert.ok(readBlockDelta('{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Hi é"}}', out));
+    assert.deepEqual(out, { index: 0, text: true, value: 'Hi é', literal: '"Hi é"' });
     assert.ok(readBlockDelta('{"type":"content_block_delta","index":12,"delta":{"type":"input_json_delta","partial_json":"{\\"a\\":"}}', out));
-    assert.deepEqual(out, { index: 12, text: false, value: '{"a":' });
+    assert.deepEqual(out, { index: 12, text: false, value: '{"a":', literal: undefined });
     for (const bad of [
       '{"type":"content_block_delta","index":01,"delta":{"type":"text_delta","text":"x"}}',
       '{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":""}}',
@@ -41,7 +43,7 @@ describe('anthropic content_block_delta fast path', () => {
     const indexes = ['0', '7', '42', '00', '-1', '1.5', '', '123456789'];
     const kinds = [',"delta":{"type":"text_delta","text":', ',"delta":{"type":"input_json_delta","partial_json":', ',"delta":{"type":"text","text":'];
     const tails = ['}}', '}}}', '},"x":1}', '}'];
-    const out: BlockDelta = { index: 0, text: true, value: '' };
+    const out: BlockDelta = { index: 0, text: true, value: '', literal: undefined };
     let fast = 0;
     for (let i = 0; i < 20_000; i++) {
       let lit = '"';
@@ -50,7 +52,9 @@ describe('anthropic content_block_delta fast path', () => {
       const data = `{"type":"content_block_delta","index":${indexes[rand(indexes.length)]}${kinds[rand(kinds.length)]}${lit}${tails[rand(tails.length)]}`;
       if (readBlockDelta(data, out)) {
         fast++;
-        assert.deepEqual({ ...out }, slow(data), data);
+        // The literal, when given, is exactly what an encoder would have written for the value.
+        if (out.literal !== undefined) assert.equal(out.literal, JSON.stringify(out.value), data);
+        assert.deepEqual({ ...out, literal: undefined }, slow(data), data);
       }
     }
     assert.ok(fast > 1000, `fast path took ${fast}`);

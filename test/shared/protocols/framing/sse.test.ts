@@ -9,9 +9,20 @@ import { SseReader } from '../../../../src/shared/protocols/framing/sse.js';
 
 type Ev = [string | undefined, string];
 
-function viaReader(bytes: Buffer, cuts: number[]): Ev[] {
+/**
+ * `inPlace`: the reader is given a data reader that takes no event, every other one it is
+ * offered, or all; the events it takes go to `out` in their place in the sequence.
+ */
+function viaReader(bytes: Buffer, cuts: number[], inPlace: 'off' | 'none' | 'half' | 'all' = 'off'): Ev[] {
   const out: Ev[] = [];
-  const r = new SseReader((e, d) => out.push([e, d]));
+  let offered = 0;
+  const take = (text: string, start: number, end: number): boolean => {
+    offered++;
+    if (inPlace === 'none' || (inPlace === 'half' && offered % 2 === 0)) return false;
+    out.push([undefined, text.slice(start, end)]);
+    return true;
+  };
+  const r = new SseReader((e, d) => out.push([e, d]), inPlace === 'off' ? null : take);
   let at = 0;
   for (const c of [...cuts, bytes.length]) {
     r.push(bytes.subarray(at, c));
@@ -41,6 +52,8 @@ const CASES: Record<string, string> = {
   'BOM': '\ufeffdata: 1\n\n',
   'multi-byte characters': 'data: ☀️ 世界 🎉\n\nevent: é\ndata: ü\n\n',
   'data without space, field without colon': 'data:x\n\ndata\n\n',
+  'one-line events, then a named one, then one-line again': 'data: 1\n\ndata:2\n\nevent: e\ndata: 3\n\ndata: 4\n\ndata:\n\n',
+  'BOM after a one-line event': 'data: 1\n\n\ufeffdata: 2\n\n',
 };
 
 describe('SseReader', () => {
@@ -48,22 +61,27 @@ describe('SseReader', () => {
     it(`${name}: whole and one byte at a time, as the library reads it`, () => {
       const bytes = Buffer.from(text);
       const want = viaLibrary(bytes);
-      assert.deepEqual(viaReader(bytes, []), want);
-      assert.deepEqual(viaReader(bytes, Array.from({ length: bytes.length - 1 }, (_, i) => i + 1)), want);
+      for (const inPlace of ['off', 'none', 'half', 'all'] as const) {
+        assert.deepEqual(viaReader(bytes, [], inPlace), want, inPlace);
+        assert.deepEqual(viaReader(bytes, Array.from({ length: bytes.length - 1 }, (_, i) => i + 1), inPlace), want, inPlace);
+      }
     });
   }
 
   it('random streams cut at random places read as the library reads them', () => {
     let seed = 99;
     const rand = (n: number): number => ((seed = (seed * 1103515245 + 12345) >>> 0) % n);
-    const pieces = ['data: ', 'data:', 'event: ', 'id: 1', ': c', 'x', '{"t":"é☀️"}', '\n', '\n\n', '\n\n', 'retry: 5', '🎉', ' ', 'data'];
+    const pieces = ['data: ', 'data:', 'event: ', 'id: 1', ': c', 'x', '{"t":"é☀️"}', '\n', '\n\n', '\n\n', 'retry: 5', '🎉', ' ', 'data', 'data: x\n\n', 'data: y\n\n', '\ufeff'];
     for (let i = 0; i < 3000; i++) {
       let text = '';
       for (let k = rand(25); k > 0; k--) text += pieces[rand(pieces.length)];
       if (rand(20) === 0) text += '\r\n';
       const bytes = Buffer.from(text);
       const cuts = [...new Set(Array.from({ length: rand(4) }, () => rand(bytes.length + 1)))].sort((a, b) => a - b);
-      assert.deepEqual(viaReader(bytes, cuts), viaLibrary(bytes), JSON.stringify({ text, cuts }));
+      const want = viaLibrary(bytes);
+      for (const inPlace of ['off', 'none', 'half', 'all'] as const) {
+        assert.deepEqual(viaReader(bytes, cuts, inPlace), want, JSON.stringify({ text, cuts, inPlace }));
+      }
     }
   });
 });

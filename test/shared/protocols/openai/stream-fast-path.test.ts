@@ -25,14 +25,26 @@ function slowRead(data: string): string | null {
   return typeof delta.content === 'string' && delta.content !== '' ? delta.content : null;
 }
 
+/** The reader's text for `data` (alone, or in place inside a larger text), or null; checks its literal. */
+function read(r: ChatTextDeltaReader, data: string, inPlace = false): string | null {
+  const before = 'data: {"x":1}\n\ndata: ';
+  const ok = inPlace ? r.read(`${before}${data}\n\n`, before.length, before.length + data.length) : r.read(data, 0, data.length);
+  if (!ok) return null;
+  // The literal, when given, is exactly what an encoder would have written for the text.
+  if (r.literal !== undefined) assert.equal(r.literal, JSON.stringify(r.text), data);
+  return r.text;
+}
+
 describe('openai text-delta fast path', () => {
   it('reads plain and escaped text, with the mock and vendor chunk endings', () => {
     const r = new ChatTextDeltaReader();
-    assert.equal(r.read(chunk('"Hello"')), 'Hello');
-    assert.equal(r.read(chunk('" wörld ☀️"')), ' wörld ☀️');
-    assert.equal(r.read(chunk('"a\\"b\\n\\u00e9"')), 'a"b\né');
-    assert.equal(r.read(chunk('"x"', ',"finish_reason":null}]}')), 'x');
-    assert.equal(r.read(chunk('"x"', ',"finish_reason":null}],"usage":null}')), 'x');
+    assert.equal(read(r, chunk('"Hello"')), 'Hello');
+    assert.equal(r.literal, '"Hello"');
+    assert.equal(read(r, chunk('" wörld ☀️"'), true), ' wörld ☀️');
+    assert.equal(read(r, chunk('"a\\"b\\n\\u00e9"')), 'a"b\né');
+    assert.equal(r.literal, undefined, 'escapes are not passed on as written');
+    assert.equal(read(r, chunk('"x"', ',"finish_reason":null}]}')), 'x');
+    assert.equal(read(r, chunk('"x"', ',"finish_reason":null}],"usage":null}'), true), 'x');
   });
 
   it('leaves every other chunk to the full decoder', () => {
@@ -51,7 +63,8 @@ describe('openai text-delta fast path', () => {
       `{"created":01,${chunk('"x"').slice(1)}`,
       chunk('"x"') + ' ',
     ]) {
-      assert.equal(r.read(data), null, data);
+      assert.equal(read(r, data), null, data);
+      assert.equal(read(r, data, true), null, data);
     }
   });
 
@@ -68,7 +81,7 @@ describe('openai text-delta fast path', () => {
       if (rand(10) > 0) lit += '"';
       const head = rand(8) === 0 ? HEAD.replace('"created":1795461656', `"created":${rand(3) === 0 ? '"x"' : rand(100)}`) : HEAD;
       const data = `${head}"choices":[{"index":0,"delta":{"content":${lit}}${tails[rand(tails.length)]}`;
-      const got = r.read(data);
+      const got = read(r, data, i % 2 === 0);
       if (got !== null) {
         fast++;
         assert.equal(got, slowRead(data), data);

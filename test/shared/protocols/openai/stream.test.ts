@@ -4,6 +4,7 @@ import { openaiCodec } from '../../../../src/shared/protocols/openai/codec.js';
 import { GatewayError } from '../../../../src/shared/errors.js';
 import type { StreamEvent } from '../../../../src/shared/model/types.js';
 import { TOOL_STREAM, TOOL_STREAM_USAGE } from './fixtures.js';
+import { withoutLiterals } from '../../../helpers/stream-events.js';
 
 const utf8 = new TextEncoder();
 
@@ -14,7 +15,7 @@ function decode(text: string, chunkSize = Infinity): StreamEvent[] {
   const step = Math.min(chunkSize, bytes.length || 1);
   for (let i = 0; i < bytes.length; i += step) out.push(...dec.push(bytes.subarray(i, i + step)));
   out.push(...dec.finish());
-  return out;
+  return withoutLiterals(out);
 }
 
 const TOOL_EVENTS: StreamEvent[] = [
