@@ -14,7 +14,10 @@ import { translateFastPath } from '../fast-path/switch.js';
 const SKIPPED = -1;
 
 export class AnthropicStreamDecoder extends FramedStreamDecoder {
-  private readonly reader = new SseReader((event, data) => this.onEvent(event, data));
+  private readonly reader = new SseReader(
+    (event, data) => this.onEvent(event, data),
+    translateFastPath ? (text, start, end, nameStart, nameEnd) => this.readInPlace(text, start, end, nameStart, nameEnd) : null,
+  );
   /** Upstream block index -> model block index (SKIPPED for blocks outside the subset). */
   private readonly blockIndex: number[] = [];
   private readonly openBlocks = new Set<number>();
@@ -38,16 +41,20 @@ export class AnthropicStreamDecoder extends FramedStreamDecoder {
     if (!this.ended) throw new GatewayError('upstream_error', 'anthropic stream ended before message_stop');
   }
 
+  /** An event still in the upstream's text: the common delta is read there (not a ping: those are dropped). */
+  private readInPlace(text: string, start: number, end: number, nameStart: number, nameEnd: number): boolean {
+    const fast = this.fast;
+    if (fast === null || this.failure !== null || this.ended || (nameEnd - nameStart === 4 && text.startsWith('ping', nameStart))) return false;
+    if (!readBlockDelta(text, start, end, fast)) return false;
+    this.delta(fast);
+    return true;
+  }
+
   private onEvent(event: string | undefined, data: string): void {
     if (event === 'ping' || this.failure !== null || this.ended) return;
     const fast = this.fast;
-    if (fast !== null && readBlockDelta(data, fast)) {
-      // The common delta, read without parsing it (same events as onBlockDelta).
-      const index = this.blockIndex[fast.index] ?? SKIPPED;
-      if (index === SKIPPED) return;
-      this.out.push(fast.text
-        ? { type: 'text_delta', index, text: fast.value, literal: fast.literal }
-        : { type: 'tool_args_delta', index, json: fast.value, literal: fast.literal });
+    if (fast !== null && readBlockDelta(data, 0, data.length, fast)) {
+      this.delta(fast);
       return;
     }
     let msg: unknown;
@@ -68,6 +75,15 @@ export class AnthropicStreamDecoder extends FramedStreamDecoder {
       case 'error': return this.onError(msg);
       default: return; // ping and future event types
     }
+  }
+
+  /** The common delta, read without parsing it (same events as onBlockDelta). */
+  private delta(fast: BlockDelta): void {
+    const index = this.blockIndex[fast.index] ?? SKIPPED;
+    if (index === SKIPPED) return;
+    this.out.push(fast.text
+      ? { type: 'text_delta', index, text: fast.value, literal: fast.literal }
+      : { type: 'tool_args_delta', index, json: fast.value, literal: fast.literal });
   }
 
   private onMessageStart(msg: JsonObject): void {

@@ -18,44 +18,49 @@ export interface BlockDelta {
   literal: string | undefined;
 }
 
-/** Reads `data` into `out` when it is a plain, non-empty text or input-json delta; false otherwise. */
-export function readBlockDelta(data: string, out: BlockDelta): boolean {
-  if (data.slice(0, HEAD.length) !== HEAD) return false;
+/**
+ * Reads the event data `s[start, end)` into `out` when it is a plain, non-empty text or
+ * input-json delta; false otherwise.
+ */
+export function readBlockDelta(s: string, start: number, end: number, out: BlockDelta): boolean {
+  if (s.slice(start, start + HEAD.length) !== HEAD) return false;
   // The index: 0 or digits without a leading zero, at most 9 (a JSON integer JSON.parse reads exactly).
-  let at = HEAD.length;
+  const digits = start + HEAD.length;
+  let at = digits;
   let index = 0;
-  const first = data.charCodeAt(at);
+  const first = s.charCodeAt(at);
   if (first === 0x30) at++;
   else {
-    while (at < data.length && at - HEAD.length < 9) {
-      const c = data.charCodeAt(at);
+    while (at < end && at - digits < 9) {
+      const c = s.charCodeAt(at);
       if (c < 0x30 || c > 0x39) break;
       index = index * 10 + (c - 0x30);
       at++;
     }
-    if (at === HEAD.length) return false;
+    if (at === digits) return false;
   }
   let text: boolean;
-  if (data.slice(at, at + TEXT.length) === TEXT) {
+  if (s.slice(at, at + TEXT.length) === TEXT) {
     text = true;
     at += TEXT.length;
-  } else if (data.slice(at, at + JSON_PART.length) === JSON_PART) {
+  } else if (s.slice(at, at + JSON_PART.length) === JSON_PART) {
     text = false;
     at += JSON_PART.length;
   } else return false;
-  const found = stringLiteralEnd(data, at);
+  // The literal cannot run past `end`: a raw line feed (or the end of `s`) stops the scan.
+  const found = stringLiteralEnd(s, at);
   if (found === 0) return false;
   const escaped = found < 0;
-  const end = escaped ? -found - 1 : found;
-  if (end === at + 2 || data.length !== end + TAIL.length || data.slice(end) !== TAIL) return false;
+  const litEnd = escaped ? -found - 1 : found;
+  if (litEnd === at + 2 || end !== litEnd + TAIL.length || s.slice(litEnd, end) !== TAIL) return false;
   let value: string;
   let literal: string | undefined;
   if (!escaped) {
-    literal = data.slice(at, end);
-    value = data.slice(at + 1, end - 1);
+    literal = s.slice(at, litEnd);
+    value = s.slice(at + 1, litEnd - 1);
   } else {
     try {
-      value = JSON.parse(data.slice(at, end)) as string;
+      value = JSON.parse(s.slice(at, litEnd)) as string;
     } catch {
       return false;
     }

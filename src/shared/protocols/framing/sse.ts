@@ -8,10 +8,11 @@ import { translateFastPath } from '../fast-path/switch.js';
 
 export type SseHandler = (event: string | undefined, data: string) => void;
 /**
- * Offered the data of an unnamed one-line event as `text[start, end)` before it is sliced out:
- * true when it was read, false to have it passed to the `SseHandler` as usual.
+ * Offered the data of a one-line event as `text[start, end)` before it is sliced out, and its
+ * name as `text[nameStart, nameEnd)` (both -1 when it has none): true when it was read, false
+ * to have it passed to the `SseHandler` as usual.
  */
-export type SseDataReader = (text: string, start: number, end: number) => boolean;
+export type SseDataReader = (text: string, start: number, end: number, nameStart: number, nameEnd: number) => boolean;
 
 const LF = 0x0a;
 const STREAM = { stream: true } as const;
@@ -20,9 +21,10 @@ const SPACE = 0x20;
 /**
  * Incremental SSE reader: push bytes as they arrive, `onEvent` fires per complete event.
  *
- * With a `SseDataReader`, the events most streams are made of (`data: ...` and a blank line)
- * are split out here while the parser holds nothing, and offered in place in the decoded text,
- * without the parser's slice and event object per event. The first thing that is not such an event, and all that follows it in the chunk,
+ * With a `SseDataReader`, the events most streams are made of (`data: ...`, after an
+ * `event: ...` line or not, and a blank line) are split out here while the parser holds
+ * nothing, and offered in place in the decoded text, without the parser's slices and event
+ * object per event. The first thing that is not such an event, and all that follows it in the chunk,
  * goes to eventsource-parser as before; the split sees no more than the parser would.
  */
 export class SseReader {
@@ -71,20 +73,36 @@ export class SseReader {
     this.parserIdle = text.length >= 2 && text.charCodeAt(text.length - 1) === LF && text.charCodeAt(text.length - 2) === LF;
   }
 
-  /** Reads the one-line `data:` events at `from` in `text`; returns where the rest starts. */
+  /** Reads the one-data-line events at `from` in `text`; returns where the rest starts. */
   private splitData(text: string, from: number): number {
     const onData = this.onData!;
     let at = from;
-    while (isDataLine(text, at)) {
-      const lf = text.indexOf('\n', at);
-      if (lf < 0 || text.charCodeAt(lf + 1) !== LF) break; // unfinished, or a second line
+    for (;;) {
+      let nameStart = -1;
+      let nameEnd = -1;
+      let line = at;
+      if (isEventLine(text, at)) {
+        const lf = text.indexOf('\n', at);
+        if (lf < 0) break;
+        const start = text.charCodeAt(at + 6) === SPACE ? at + 7 : at + 6;
+        if (start < lf) { // `event:` with nothing after it names nothing, as in the parser
+          nameStart = start;
+          nameEnd = lf;
+        }
+        line = lf + 1;
+      }
+      if (!isDataLine(text, line)) break;
+      const lf = text.indexOf('\n', line);
+      if (lf < 0 || text.charCodeAt(lf + 1) !== LF) break; // unfinished, or another line
       if (!this.parserFed) {
         // The parser drops a byte-order mark from the first text it is fed; this text had none.
         this.parser.feed('');
         this.parserFed = true;
       }
-      const start = text.charCodeAt(at + 5) === SPACE ? at + 6 : at + 5;
-      if (!onData(text, start, lf)) this.onEvent(undefined, text.slice(start, lf));
+      const start = text.charCodeAt(line + 5) === SPACE ? line + 6 : line + 5;
+      if (!onData(text, start, lf, nameStart, nameEnd)) {
+        this.onEvent(nameStart < 0 ? undefined : text.slice(nameStart, nameEnd), text.slice(start, lf));
+      }
       at = lf + 2;
     }
     return at;
@@ -95,6 +113,12 @@ export class SseReader {
 function isDataLine(text: string, at: number): boolean {
   return text.charCodeAt(at) === 0x64 && text.charCodeAt(at + 1) === 0x61 && text.charCodeAt(at + 2) === 0x74
     && text.charCodeAt(at + 3) === 0x61 && text.charCodeAt(at + 4) === 0x3a;
+}
+
+/** `text` has an `event:` line at `at`. */
+function isEventLine(text: string, at: number): boolean {
+  return text.charCodeAt(at) === 0x65 && text.charCodeAt(at + 1) === 0x76 && text.charCodeAt(at + 2) === 0x65
+    && text.charCodeAt(at + 3) === 0x6e && text.charCodeAt(at + 4) === 0x74 && text.charCodeAt(at + 5) === 0x3a;
 }
 
 /**

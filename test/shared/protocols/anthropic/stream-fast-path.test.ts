@@ -18,14 +18,17 @@ function slow(data: string): BlockDelta | null {
   return null;
 }
 
+/** The fast path on `data` alone. */
+const whole = (data: string, out: BlockDelta): boolean => readBlockDelta(data, 0, data.length, out);
+
 describe('anthropic content_block_delta fast path', () => {
   it('reads text and input-json deltas as JSON.parse does', () => {
     const out: BlockDelta = { index: -1, text: false, value: '', literal: undefined };
-    assert.ok(readBlockDelta('{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Hi \\"x\\" é"}}', out));
+    assert.ok(whole('{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Hi \\"x\\" é"}}', out));
     assert.deepEqual(out, { index: 0, text: true, value: 'Hi "x" é', literal: undefined });
-    assert.ok(readBlockDelta('{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Hi é"}}', out));
+    assert.ok(whole('{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Hi é"}}', out));
     assert.deepEqual(out, { index: 0, text: true, value: 'Hi é', literal: '"Hi é"' });
-    assert.ok(readBlockDelta('{"type":"content_block_delta","index":12,"delta":{"type":"input_json_delta","partial_json":"{\\"a\\":"}}', out));
+    assert.ok(whole('{"type":"content_block_delta","index":12,"delta":{"type":"input_json_delta","partial_json":"{\\"a\\":"}}', out));
     assert.deepEqual(out, { index: 12, text: false, value: '{"a":', literal: undefined });
     for (const bad of [
       '{"type":"content_block_delta","index":01,"delta":{"type":"text_delta","text":"x"}}',
@@ -33,7 +36,10 @@ describe('anthropic content_block_delta fast path', () => {
       '{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"x"},"extra":1}',
       '{"type":"content_block_delta","index":0,"delta":{"type":"thinking_delta","thinking":"x"}}',
       '{"type":"content_block_delta","index":1234567890,"delta":{"type":"text_delta","text":"x"}}',
-    ]) assert.equal(readBlockDelta(bad, out), false, bad);
+    ]) {
+      assert.equal(readBlockDelta(bad, 0, bad.length, out), false, bad);
+      assert.equal(readBlockDelta(`x${bad}\n`, 1, bad.length + 1, out), false, bad);
+    }
   });
 
   it('never reads a random variant differently from JSON.parse', () => {
@@ -50,7 +56,9 @@ describe('anthropic content_block_delta fast path', () => {
       for (let k = rand(5); k > 0; k--) lit += pieces[rand(pieces.length)];
       if (rand(10) > 0) lit += '"';
       const data = `{"type":"content_block_delta","index":${indexes[rand(indexes.length)]}${kinds[rand(kinds.length)]}${lit}${tails[rand(tails.length)]}`;
-      if (readBlockDelta(data, out)) {
+      // Alone, or in place inside a larger text (the SSE reader's in-place offer).
+      const ok = i % 2 === 0 ? readBlockDelta(data, 0, data.length, out) : readBlockDelta(`data: ${data}\n\n`, 6, 6 + data.length, out);
+      if (ok) {
         fast++;
         // The literal, when given, is exactly what an encoder would have written for the value.
         if (out.literal !== undefined) assert.equal(out.literal, JSON.stringify(out.value), data);

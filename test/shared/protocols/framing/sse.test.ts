@@ -16,10 +16,10 @@ type Ev = [string | undefined, string];
 function viaReader(bytes: Buffer, cuts: number[], inPlace: 'off' | 'none' | 'half' | 'all' = 'off'): Ev[] {
   const out: Ev[] = [];
   let offered = 0;
-  const take = (text: string, start: number, end: number): boolean => {
+  const take = (text: string, start: number, end: number, nameStart: number, nameEnd: number): boolean => {
     offered++;
     if (inPlace === 'none' || (inPlace === 'half' && offered % 2 === 0)) return false;
-    out.push([undefined, text.slice(start, end)]);
+    out.push([nameStart < 0 ? undefined : text.slice(nameStart, nameEnd), text.slice(start, end)]);
     return true;
   };
   const r = new SseReader((e, d) => out.push([e, d]), inPlace === 'off' ? null : take);
@@ -54,6 +54,7 @@ const CASES: Record<string, string> = {
   'data without space, field without colon': 'data:x\n\ndata\n\n',
   'one-line events, then a named one, then one-line again': 'data: 1\n\ndata:2\n\nevent: e\ndata: 3\n\ndata: 4\n\ndata:\n\n',
   'BOM after a one-line event': 'data: 1\n\n\ufeffdata: 2\n\n',
+  'named one-line events, empty and spaceless names': 'event: a\ndata: 1\n\nevent:\ndata: 2\n\nevent:b\ndata:3\n\nevent: c\nevent: d\ndata: 4\n\nevent: e\n\ndata: 5\n\n',
 };
 
 describe('SseReader', () => {
@@ -71,7 +72,7 @@ describe('SseReader', () => {
   it('random streams cut at random places read as the library reads them', () => {
     let seed = 99;
     const rand = (n: number): number => ((seed = (seed * 1103515245 + 12345) >>> 0) % n);
-    const pieces = ['data: ', 'data:', 'event: ', 'id: 1', ': c', 'x', '{"t":"é☀️"}', '\n', '\n\n', '\n\n', 'retry: 5', '🎉', ' ', 'data', 'data: x\n\n', 'data: y\n\n', '\ufeff'];
+    const pieces = ['data: ', 'data:', 'event: ', 'id: 1', ': c', 'x', '{"t":"é☀️"}', '\n', '\n\n', '\n\n', 'retry: 5', '🎉', ' ', 'data', 'data: x\n\n', 'data: y\n\n', '\ufeff', 'event: n\n', 'event: m\ndata: z\n\n', 'event:\n'];
     for (let i = 0; i < 3000; i++) {
       let text = '';
       for (let k = rand(25); k > 0; k--) text += pieces[rand(pieces.length)];
