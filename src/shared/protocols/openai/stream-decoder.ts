@@ -48,11 +48,34 @@ export class ChatStreamDecoder extends FramedStreamDecoder {
     }
   }
 
-  /** A one-line event still in the upstream's text: the common text delta is read there. */
+  /**
+   * A one-line event still in the upstream's text: the common text delta, the finishing chunk
+   * and the usage-only chunk are read there (the same events as onData gives for them).
+   */
   private readInPlace(text: string, start: number, end: number): boolean {
     const fast = this.fast;
-    if (!this.started || this.ended || this.failure !== null || fast === null || !fast.read(text, start, end)) return false;
-    this.text(fast.text, fast.literal);
+    if (!this.started || this.ended || this.failure !== null || fast === null) return false;
+    if (fast.read(text, start, end)) {
+      this.text(fast.text, fast.literal);
+      return true;
+    }
+    const reason = fast.readFinish(text, start, end);
+    if (reason !== null) {
+      if (!this.finished) this.finishWith(reason);
+      return true;
+    }
+    const usageText = fast.readUsageOnly(text, start, end);
+    if (usageText === null) return false;
+    let usage: Usage | null;
+    try {
+      usage = decodeUsage(JSON.parse(usageText));
+    } catch {
+      return false; // the full decoder reports the chunk
+    }
+    if (usage !== null) {
+      if (this.finished) this.out.push({ type: 'usage', usage });
+      else this.pendingUsage = usage;
+    }
     return true;
   }
 
@@ -103,14 +126,17 @@ export class ChatStreamDecoder extends FramedStreamDecoder {
         delta.tool_calls.forEach((tc, i) => { if (isJsonObject(tc)) this.toolCall(tc, i); });
       }
     }
-    if (typeof choice.finish_reason === 'string' && !this.finished) {
-      this.closeOpenBlock();
-      this.finished = true;
-      this.out.push({ type: 'finish', reason: decodeFinishReason(choice.finish_reason) });
-      if (this.pendingUsage !== null) {
-        this.out.push({ type: 'usage', usage: this.pendingUsage });
-        this.pendingUsage = null;
-      }
+    if (typeof choice.finish_reason === 'string' && !this.finished) this.finishWith(choice.finish_reason);
+  }
+
+  /** The first finish_reason: the open block closes, then finish and any usage held for it. */
+  private finishWith(reason: string): void {
+    this.closeOpenBlock();
+    this.finished = true;
+    this.out.push({ type: 'finish', reason: decodeFinishReason(reason) });
+    if (this.pendingUsage !== null) {
+      this.out.push({ type: 'usage', usage: this.pendingUsage });
+      this.pendingUsage = null;
     }
   }
 

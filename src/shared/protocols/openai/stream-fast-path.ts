@@ -2,7 +2,7 @@
 // of choice 0, no finish reason, no usage, no error. Recognised by its shape, its text read
 // without parsing the rest; any other chunk (role, tool calls, finish, usage, an unknown field,
 // a second choice) is refused and goes through JSON.parse like before.
-import { leadingMembersEnd, stringLiteralEnd } from '../fast-path/json-scan.js';
+import { leadingMembersEnd, plainStringEnd, stringLiteralEnd } from '../fast-path/json-scan.js';
 
 /** Members that may precede `choices` in a text-delta chunk (values plain strings, integers or null). */
 function leadingKey(key: string): boolean {
@@ -37,6 +37,8 @@ export class ChatTextDeltaReader {
   private head = '';
   /** The last recognised chunk after its content string (a known ending), or ''. */
   private tail = '';
+  /** `head` without CHOICE_HEAD: the checked members before `"choices"`. */
+  private members = '';
   /** The last chunk read: its delta text. */
   text = '';
   /** The last chunk read: its delta as a JSON string literal, or undefined when it held escapes. */
@@ -54,6 +56,7 @@ export class ChatTextDeltaReader {
       if (found < 0 || leadingMembersEnd(data, leadingKey, 'choices') !== found) return false;
       litStart = start + found + CHOICE_HEAD.length;
       this.head = data.slice(0, found + CHOICE_HEAD.length);
+      this.members = data.slice(0, found);
     }
     // The literal cannot run past `end`: a raw line feed (or the end of `s`) stops the scan.
     const found = stringLiteralEnd(s, litStart);
@@ -78,7 +81,52 @@ export class ChatTextDeltaReader {
     this.literal = undefined; // escapes are not always written as JSON.stringify writes them
     return true;
   }
+
+  /**
+   * The finish reason of `s[start, end)` when it is the chunk that only finishes choice 0
+   * (an empty delta, a plain finish_reason string, no usage), with the members of the text
+   * chunks before it; null when it needs the full decoder.
+   */
+  readFinish(s: string, start: number, end: number): string | null {
+    const members = this.members;
+    if (members.length === 0 || !holds(s, start, members)) return null;
+    let at = start + members.length;
+    if (!holds(s, at, FINISH_HEAD)) return null;
+    at += FINISH_HEAD.length;
+    const before = holds(s, at, LOGPROBS_NULL) ? LOGPROBS_NULL.length : 0;
+    at += before;
+    if (!holds(s, at, FINISH_KEY)) return null;
+    const reasonEnd = plainStringEnd(s, at + FINISH_KEY.length);
+    if (reasonEnd < 0) return null;
+    const reason = s.slice(at + FINISH_KEY.length + 1, reasonEnd - 1);
+    at = reasonEnd;
+    if (before === 0 && holds(s, at, LOGPROBS_NULL)) at += LOGPROBS_NULL.length;
+    if (!holds(s, at, '}]')) return null;
+    at += 2;
+    for (const last of CHUNK_TAILS) if (end === at + last.length && holds(s, at, last)) return reason;
+    return null;
+  }
+
+  /**
+   * The usage value's text of `s[start, end)` when it is the usage-only chunk (`"choices":[]`,
+   * then `"usage"` last) with the members of the text chunks before it; null otherwise. The
+   * caller parses the value: JSON.parse of the slice also proves it is one value and no more.
+   */
+  readUsageOnly(s: string, start: number, end: number): string | null {
+    const members = this.members;
+    if (members.length === 0 || !holds(s, start, members)) return null;
+    const at = start + members.length;
+    if (!holds(s, at, USAGE_ONLY_HEAD) || s.charCodeAt(end - 1) !== 0x7d) return null;
+    return s.slice(at + USAGE_ONLY_HEAD.length, end - 1);
+  }
 }
+
+/** The finishing chunk's choice up to what may follow its empty delta. */
+const FINISH_HEAD = '"choices":[{"index":0,"delta":{}';
+const LOGPROBS_NULL = ',"logprobs":null';
+const FINISH_KEY = ',"finish_reason":';
+/** The usage-only chunk after its members, up to the usage value. */
+const USAGE_ONLY_HEAD = '"choices":[],"usage":';
 
 /** True when `s[from, end)` is one of the known null-finish endings. */
 function endsChunk(s: string, from: number, end: number): boolean {

@@ -90,3 +90,74 @@ describe('openai text-delta fast path', () => {
     assert.ok(fast > 1000, `the fast path took ${fast} of the variants`);
   });
 });
+
+describe('openai finishing and usage-only chunk fast paths', () => {
+  const finishing = (choice: string, tail = '}'): string => `${HEAD}"choices":[{"index":0,"delta":{}${choice}]${tail}`;
+  /** A reader that has seen a text chunk of the stream (the members to compare with). */
+  const primed = (): ChatTextDeltaReader => {
+    const r = new ChatTextDeltaReader();
+    assert.equal(read(r, chunk('"x"')), 'x');
+    return r;
+  };
+  const finishOf = (r: ChatTextDeltaReader, data: string): string | null => r.readFinish(data, 0, data.length);
+  const usageOf = (r: ChatTextDeltaReader, data: string): string | null => r.readUsageOnly(data, 0, data.length);
+
+  it('reads the finish reason with the vendor and mock endings, only after a text chunk', () => {
+    assert.equal(finishOf(new ChatTextDeltaReader(), finishing(',"logprobs":null,"finish_reason":"stop"}')), null, 'no members seen yet');
+    const r = primed();
+    assert.equal(finishOf(r, finishing(',"logprobs":null,"finish_reason":"stop"}')), 'stop');
+    assert.equal(finishOf(r, finishing(',"finish_reason":"length"}', ',"usage":null}')), 'length');
+    assert.equal(finishOf(r, finishing(',"finish_reason":"tool_calls","logprobs":null}')), 'tool_calls');
+    const before = 'data: [DONE]\n\ndata: ';
+    const data = finishing(',"finish_reason":"stop"}');
+    assert.equal(r.readFinish(`${before}${data}\n\n`, before.length, before.length + data.length), 'stop', 'in place');
+    for (const bad of [
+      finishing(',"finish_reason":null}'),
+      finishing(',"finish_reason":"st\\u006fp"}'),
+      finishing(',"logprobs":null,"finish_reason":"stop","logprobs":null}'),
+      finishing(',"finish_reason":"stop"}', ',"usage":{"prompt_tokens":1}}'),
+      finishing(',"finish_reason":"stop"},{"index":1,"delta":{},"finish_reason":"stop"}'),
+      finishing(',"finish_reason":"stop","extra":1}'),
+      finishing(',"finish_reason":"stop"}', '} '),
+      `${HEAD}"choices":[{"index":0,"delta":{"content":"x"},"finish_reason":"stop"}]}`,
+    ]) assert.equal(finishOf(r, bad), null, bad);
+  });
+
+  it('finds the usage value of the usage-only chunk; JSON.parse of it proves the rest', () => {
+    const r = primed();
+    assert.equal(usageOf(r, `${HEAD}"choices":[],"usage":{"prompt_tokens":9,"completion_tokens":4}}`), '{"prompt_tokens":9,"completion_tokens":4}');
+    assert.equal(usageOf(r, `${HEAD}"choices":[{"index":0}],"usage":{"prompt_tokens":9}}`), null);
+    // What comes back is only offered: the caller's JSON.parse refuses a value left open or
+    // with more after it (and the full decoder then reads the chunk).
+    assert.throws(() => JSON.parse(usageOf(r, `${HEAD}"choices":[],"usage":{"prompt_tokens":9}`)!));
+    assert.throws(() => JSON.parse(usageOf(r, `${HEAD}"choices":[],"usage":{"a":1},"error":{"b":2}}`)!));
+  });
+
+  it('never reads a random finishing chunk differently from JSON.parse', () => {
+    let seed = 777;
+    const rand = (n: number): number => ((seed = (seed * 1103515245 + 12345) >>> 0) % n);
+    const reasons = ['"stop"', '"length"', '"tool_calls"', 'null', '"st\\"op"', '"x\\u0041"', '1', '"a b"', '""', '"stop'];
+    const around = ['', '', ',"logprobs":null', ',"logprobs":{}', ',"x":1', ',"finish_reason":"length"'];
+    const closes = ['}]', '}]', '}', ']', '}],{"index":1}]', ' }]'];
+    const tails = ['}', ',"usage":null}', ',"usage":{}}', ',"usage":null,"usage":{"a":1}}', '} ', '', ',"error":null}'];
+    const r = primed();
+    let fast = 0;
+    for (let i = 0; i < 20_000; i++) {
+      const pick = <T>(xs: readonly T[]): T => xs[rand(xs.length)]!;
+      const data = `${HEAD}"choices":[{"index":0,"delta":{}${pick(around)},"finish_reason":${pick(reasons)}${pick(around)}${pick(closes)}${pick(tails)}`;
+      const got = finishOf(r, data);
+      if (got === null) continue;
+      fast++;
+      const obj = JSON.parse(data) as Record<string, unknown>;
+      assert.ok(obj.error === undefined, data);
+      const choices = obj.choices as Record<string, unknown>[];
+      assert.equal(choices.length, 1, data);
+      assert.deepEqual(choices[0]!.delta, {}, data);
+      assert.equal(choices[0]!.index, 0, data);
+      assert.equal(choices[0]!.finish_reason, got, data);
+      assert.ok(obj.usage === undefined || obj.usage === null, data);
+      assert.deepEqual(Object.keys(choices[0]!).filter((k) => k !== 'logprobs' || choices[0]![k] !== null).sort(), ['delta', 'finish_reason', 'index'], data);
+    }
+    assert.ok(fast > 200, `the fast path took ${fast} of the variants`);
+  });
+});
