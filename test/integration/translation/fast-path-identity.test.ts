@@ -1,8 +1,9 @@
 // The translated-stream fast paths change no byte: the whole translation matrix (every ingress
 // against every lane, stream and non-stream, short and 50-chunk answers, one event per write,
 // tool calls) and
-// hand-written OpenAI streams the mock does not write (escapes, multi-byte characters split
-// across writes, usage on the last content chunk, one event per write, unknown fields) go to two
+// hand-written OpenAI and Ollama streams the mock does not write (escapes, multi-byte characters
+// split across writes, usage on the last content chunk, one event per write, unknown fields,
+// a created_at that changes per line, thinking lines, CRLF and indented lines) go to two
 // gateways on the same upstreams, one with the fast paths on and one with them forced off
 // (GATEWAY_TRANSLATE_FAST_PATH=off), and both answers must be the same bytes, but for the
 // timestamps a gateway stamps from its own clock (ollama's created_at, responses' created_at):
@@ -32,6 +33,10 @@ before(async () => {
     providers[`canned-${name}`] = { protocol: 'openai', base_url: `http://127.0.0.1:${upstream.port}/v1`, auth: { mode: 'none' } };
     models[`lane-canned-${name}`] = { provider: `canned-${name}`, upstream_model: 'up-canned' };
     pools[`pool-canned-${name}`] = { members: [{ model: `lane-canned-${name}`, weight: 1 }] };
+    // The same canned upstream as an Ollama server, for the hand-written NDJSON streams.
+    providers[`canned-ollama-${name}`] = { protocol: 'ollama', base_url: `http://127.0.0.1:${upstream.port}`, auth: { mode: 'none' } };
+    models[`lane-canned-ollama-${name}`] = { provider: `canned-ollama-${name}`, upstream_model: 'up-canned' };
+    pools[`pool-canned-ollama-${name}`] = { members: [{ model: `lane-canned-ollama-${name}`, weight: 1 }] };
   }
   [fastOn, fastOff] = await Promise.all([
     startGateway(writeConfig(config, providers), { workers: 1 }),
@@ -122,6 +127,38 @@ describe('hand-written OpenAI streams, fast path on vs off', { concurrency: 1 },
         for (const ingress of PROTOCOL_NAMES) {
           if (ingress === 'openai') continue; // same protocol: passthrough, no translation
           await sameBytes(ingress, `pool-canned-${via}`, 'hi', true);
+        }
+      });
+    }
+  }
+});
+
+/** An Ollama line as a server writes it; created_at changes per line, as Ollama's does. */
+let stamp = 0;
+function line(message: string, rest = ',"done":false'): string {
+  stamp++;
+  return `{"model":"llama3.2","created_at":"2025-05-01T10:00:${String(stamp % 60).padStart(2, '0')}.${123456 + stamp}Z","message":${message}${rest}}\n`;
+}
+const say = (t: string): string => line(`{"role":"assistant","content":${t}}`);
+const OLLAMA_DONE = line('{"role":"assistant","content":""}', ',"done_reason":"stop","done":true,"total_duration":1000,"prompt_eval_count":9,"eval_count":4');
+
+const OLLAMA_CANNED: Record<string, string> = {
+  'plain text': say('"Hello"') + say('" world"') + OLLAMA_DONE,
+  'escapes and multi-byte text': say('"a \\"quote\\" \\\\ back\\nslash"') + say('" caf\\u00e9 ☀️ 世界 🎉"') + say('"\\u003cb\\u003e \\ud83d\\ude00 \\/ \\t"') + say('"ü"') + OLLAMA_DONE,
+  'thinking, empty and indented lines, text after a tool call': line('{"role":"assistant","content":"","thinking":"Hmm."}') + say('"before "') + say('""') +
+    line('{"role":"assistant","content":"","tool_calls":[{"function":{"name":"f","arguments":{"a":1}}}]}') + ` ${say('"after"')}` + say('"x"').replace(',"done":false', ',"done":false,"extra":1') + OLLAMA_DONE,
+  'CRLF lines, no final line feed': (say('"crlf"') + say('" two"') + OLLAMA_DONE).replace(/\n/g, '\r\n').slice(0, -2),
+};
+
+describe('hand-written Ollama streams, fast path on vs off', { concurrency: 1 }, () => {
+  for (const [name, ndjson] of Object.entries(OLLAMA_CANNED)) {
+    for (const via of ['whole', 'pieces'] as const) {
+      it(`${name} (${via === 'whole' ? 'one write' : '7-byte writes'}) into every other protocol`, async () => {
+        const upstream = via === 'whole' ? whole : pieces;
+        upstream.next = { status: 200, headers: { 'content-type': 'application/x-ndjson' }, body: ndjson };
+        for (const ingress of PROTOCOL_NAMES) {
+          if (ingress === 'ollama') continue; // same protocol: passthrough, no translation
+          await sameBytes(ingress, `pool-canned-ollama-${via}`, 'hi', true);
         }
       });
     }

@@ -1,19 +1,35 @@
 // Newline-delimited JSON (Ollama's stream framing): one JSON value a line.
 
-/** Incremental NDJSON reader: push bytes, `onLine` fires per complete non-empty line. */
+/**
+ * Offered a line as `text[start, end)` before it is sliced out: true when it was read, false
+ * to have it passed to `onLine` as usual.
+ */
+export type NdjsonLineReader = (text: string, start: number, end: number) => boolean;
+
+const CR = 0x0d;
+
+/**
+ * Incremental NDJSON reader: push bytes, `onLine` fires per complete non-empty line, trimmed.
+ *
+ * With a `NdjsonLineReader`, a line that trimming leaves as it is (a visible ASCII character
+ * first and last, the CR of a CRLF left out) is offered in place in the decoded text first,
+ * without the slice and trim per line; the lines it declines go to `onLine` as before.
+ */
 export class NdjsonReader {
   private readonly decoder = new TextDecoder();
   private pending = '';
 
-  constructor(private readonly onLine: (line: string) => void) {}
+  constructor(
+    private readonly onLine: (line: string) => void,
+    private readonly inPlace: NdjsonLineReader | null = null,
+  ) {}
 
   push(chunk: Uint8Array): void {
     const text = this.pending + this.decoder.decode(chunk, { stream: true });
     let start = 0;
     let nl = text.indexOf('\n', start);
     while (nl !== -1) {
-      const line = text.slice(start, nl).trim();
-      if (line.length > 0) this.onLine(line);
+      this.line(text, start, nl);
       start = nl + 1;
       nl = text.indexOf('\n', start);
     }
@@ -22,8 +38,24 @@ export class NdjsonReader {
   }
 
   end(): void {
-    const line = (this.pending + this.decoder.decode()).trim();
+    const text = this.pending + this.decoder.decode();
     this.pending = '';
+    this.line(text, 0, text.length);
+  }
+
+  /** The line `text[start, end)`, its line feed left out. */
+  private line(text: string, start: number, end: number): void {
+    const inPlace = this.inPlace;
+    if (inPlace !== null && end > start) {
+      const last = text.charCodeAt(end - 1) === CR ? end - 1 : end;
+      // trim() removes nothing from a line that starts and ends with a visible ASCII character.
+      if (last > start && visible(text.charCodeAt(start)) && visible(text.charCodeAt(last - 1)) && inPlace(text, start, last)) return;
+    }
+    const line = text.slice(start, end).trim();
     if (line.length > 0) this.onLine(line);
   }
+}
+
+function visible(c: number): boolean {
+  return c > 0x20 && c < 0x7f;
 }

@@ -9,16 +9,22 @@ import { NdjsonReader } from '../framing/ndjson.js';
 import { decodeFinishReason } from './finish-reason.js';
 import { decodeToolCalls, responseId } from './response.js';
 import { decodeUsage } from './usage.js';
+import { OllamaTextLineReader } from './stream-fast-path.js';
+import { translateFastPath } from '../fast-path/switch.js';
 
 const NONE = -1;
 
 export class OllamaStreamDecoder extends FramedStreamDecoder {
-  private readonly reader = new NdjsonReader((line) => this.onLine(line));
+  private readonly reader = new NdjsonReader(
+    (line) => this.onLine(line),
+    translateFastPath ? (text, start, end) => this.readInPlace(text, start, end) : null,
+  );
   private started = false;
   private ended = false;
   private nextBlock = 0;
   private textBlock = NONE;
   private toolCalls = 0;
+  private readonly fast = translateFastPath ? new OllamaTextLineReader() : null;
 
   protected feed(chunk: Uint8Array): void {
     this.reader.push(chunk);
@@ -30,6 +36,14 @@ export class OllamaStreamDecoder extends FramedStreamDecoder {
 
   protected complete(): void {
     if (!this.ended) throw new GatewayError('upstream_error', 'upstream stream ended before its done line');
+  }
+
+  /** A line still in the upstream's text: the common text line is read there (same events as onLine). */
+  private readInPlace(text: string, start: number, end: number): boolean {
+    const fast = this.fast;
+    if (!this.started || this.ended || this.failure !== null || fast === null || !fast.read(text, start, end)) return false;
+    this.text(fast.text, fast.literal);
+    return true;
   }
 
   private onLine(line: string): void {
@@ -67,12 +81,13 @@ export class OllamaStreamDecoder extends FramedStreamDecoder {
     if (obj.done === true) this.done(obj);
   }
 
-  private text(text: string): void {
+  /** `literal`: the text as its JSON literal, when the fast path read it without escapes. */
+  private text(text: string, literal?: string): void {
     if (this.textBlock === NONE) {
       this.textBlock = this.nextBlock++;
       this.out.push({ type: 'block_start', index: this.textBlock, kind: 'text' });
     }
-    this.out.push({ type: 'text_delta', index: this.textBlock, text });
+    this.out.push({ type: 'text_delta', index: this.textBlock, text, literal });
   }
 
   private closeText(): void {

@@ -5,6 +5,7 @@ import { GatewayError } from '../../../../src/shared/errors.js';
 import type { StreamEvent } from '../../../../src/shared/model/types.js';
 import { STREAM, STREAM_USAGE } from './fixtures.js';
 import { assertRelayedWhole } from '../relayed.js';
+import { withoutLiterals } from '../../../helpers/stream-events.js';
 
 const utf8 = new TextEncoder();
 
@@ -15,7 +16,26 @@ function decode(text: string, cut?: number): StreamEvent[] {
   if (cut !== undefined) out.push(...dec.push(bytes.subarray(0, cut)), ...dec.push(bytes.subarray(cut)));
   else out.push(...dec.push(bytes));
   out.push(...dec.finish());
-  return out;
+  return withoutLiterals(out);
+}
+
+/** The events and the error (if any) of `text` cut at `cuts`; literals checked, then left out. */
+function decodeAll(text: string, cuts: number[]): { events: StreamEvent[]; error: string | null } {
+  const dec = ollamaCodec.createStreamDecoder();
+  const bytes = utf8.encode(text);
+  const events: StreamEvent[] = [];
+  let error: string | null = null;
+  try {
+    let at = 0;
+    for (const c of [...cuts, bytes.length]) {
+      events.push(...dec.push(bytes.subarray(at, c)));
+      at = c;
+    }
+    events.push(...dec.finish());
+  } catch (e) {
+    error = e instanceof GatewayError ? `${e.kind}: ${e.message}` : String(e);
+  }
+  return { events: withoutLiterals(events), error };
 }
 
 const EXPECTED: StreamEvent[] = [
@@ -40,6 +60,37 @@ describe('ollama stream decoder', () => {
     assert.deepEqual(decode(STREAM), EXPECTED);
     const len = utf8.encode(STREAM).length;
     for (let cut = 0; cut <= len; cut++) assert.deepEqual(decode(STREAM, cut), EXPECTED, `cut ${cut}`);
+  });
+
+  it('reads random text lines the same in place as through JSON.parse', () => {
+    // A line with a space before it is trimmed and parsed, never offered to the fast path: the
+    // same stream so indented is what the full decoder alone makes of it.
+    let seed = 31337;
+    const rand = (n: number): number => ((seed = (seed * 1103515245 + 12345) >>> 0) % n);
+    const texts = ['"Hi"', '" wörld ☀️"', '"a\\"b\\n"', '"\\u003cb\\u003e"', '""', '"\\q"', '"x\ty"', '"🎉"'];
+    const stamp = (i: number): string => `"2025-05-01T10:00:${String(i % 60).padStart(2, '0')}.${rand(1e6)}Z"`;
+    const kinds: Array<(i: number) => string> = [
+      (i) => `{"model":"llama3.2","created_at":${stamp(i)},"message":{"role":"assistant","content":${texts[rand(texts.length)]}},"done":false}`,
+      (i) => `{"model":"llama3.2","created_at":${stamp(i)},"message":{"role":"assistant","content":"","thinking":"hmm"},"done":false}`,
+      (i) => `{"model":"llama3.2","created_at":${stamp(i)},"message":{"role":"assistant","content":"","tool_calls":[{"function":{"name":"f","arguments":{"a":${i}}}}]},"done":false}`,
+      (i) => `{"model":"llama3.2","created_at":${stamp(i)},"message":{"role":"assistant","content":"x"},"done":false,"done":true,"done_reason":"length","eval_count":${i}}`,
+      (i) => `{"model":"llama3.2","created_at":${stamp(i)},"message":{"role":"assistant","content":"t${i}"},"done":false,"message":{"role":"assistant","content":"u${i}"}}`,
+      () => '{"error":"model runner crashed"}',
+      () => '{"model":"llama3.2","created_at":"2025-05-01T10:00:00Z","message":{"role":"assistant","content":"cut',
+    ];
+    const done = '{"model":"llama3.2","created_at":"2025-05-01T10:01:00Z","message":{"role":"assistant","content":""},"done_reason":"stop","done":true,"eval_count":7}';
+    for (let n = 0; n < 400; n++) {
+      const lines: string[] = [];
+      for (let k = rand(12); k > 0; k--) lines.push(kinds[rand(10) < 7 ? 0 : rand(kinds.length)]!(lines.length));
+      if (rand(5) > 0) lines.push(done);
+      const eol = rand(4) === 0 ? '\r\n' : '\n';
+      const text = lines.join(eol) + (rand(3) === 0 ? '' : eol);
+      const parsed = lines.map((l) => ` ${l}`).join(eol) + (text.endsWith(eol) ? eol : '');
+      const len = utf8.encode(text).length;
+      const cuts = [...new Set(Array.from({ length: rand(4) }, () => rand(len + 1)))].sort((a, b) => a - b);
+      // The indented text is one byte longer per line: it is read whole, cuts do not change what the full decoder does.
+      assert.deepEqual(decodeAll(text, cuts), decodeAll(parsed, []), JSON.stringify({ text, cuts }));
+    }
   });
 
   it('hands out the events before an error line, then raises it', () => {
