@@ -1,4 +1,9 @@
-// Newline-delimited JSON (Ollama's stream framing): one JSON value a line.
+// Newline-delimited JSON (Ollama's stream framing): one JSON value a line. The bytes are
+// decoded as SSE's are, with Buffer's UTF-8 decoder (a streaming TextDecoder goes through ICU),
+// unless the fast-path switch is off.
+import { TextDecoder } from 'node:util';
+import { translateFastPath } from '../fast-path/switch.js';
+import { Utf8Chunks } from './sse.js';
 
 /**
  * Offered a line as `text[start, end)` before it is sliced out: true when it was read, false
@@ -7,6 +12,7 @@
 export type NdjsonLineReader = (text: string, start: number, end: number) => boolean;
 
 const CR = 0x0d;
+const STREAM = { stream: true } as const;
 
 /**
  * Incremental NDJSON reader: push bytes, `onLine` fires per complete non-empty line, trimmed.
@@ -16,7 +22,7 @@ const CR = 0x0d;
  * without the slice and trim per line; the lines it declines go to `onLine` as before.
  */
 export class NdjsonReader {
-  private readonly decoder = new TextDecoder();
+  private readonly decoder = translateFastPath ? new Utf8Chunks() : new TextDecoder();
   private pending = '';
 
   constructor(
@@ -25,7 +31,7 @@ export class NdjsonReader {
   ) {}
 
   push(chunk: Uint8Array): void {
-    const text = this.pending + this.decoder.decode(chunk, { stream: true });
+    const text = this.pending + this.decoder.decode(chunk, STREAM);
     let start = 0;
     let nl = text.indexOf('\n', start);
     while (nl !== -1) {

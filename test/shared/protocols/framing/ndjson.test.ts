@@ -1,6 +1,7 @@
 // The NDJSON reader hands out the same lines with or without an in-place line reader, whatever
 // the line ends and however the bytes are split: each variant is checked against the text
-// decoded whole, split at line feeds and trimmed, on known shapes and on seeded random streams.
+// TextDecoder decodes whole, split at line feeds and trimmed, on known shapes and on seeded
+// random streams (bad UTF-8 included: the reader decodes with Buffer's decoder).
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { TextDecoder } from 'node:util';
@@ -82,6 +83,20 @@ describe('NdjsonReader', () => {
       const want = wholeLines(bytes);
       for (const inPlace of ['off', 'none', 'half', 'all'] as const) {
         assert.deepEqual(viaReader(bytes, cuts, inPlace), want, JSON.stringify({ text, cuts, inPlace }));
+      }
+    }
+  });
+
+  it('random bytes, bad UTF-8 and byte-order marks included, read as TextDecoder reads them whole', () => {
+    let seed = 77;
+    const rand = (n: number): number => ((seed = (seed * 1103515245 + 12345) >>> 0) % n);
+    const pieces = [[0x7b, 0x7d], [0x0a], [0x0d, 0x0a], [0x20], [0xef, 0xbb, 0xbf], [0xc3, 0xa9], [0xe2, 0x98, 0x80], [0xf0, 0x9f, 0x8e, 0x89], [0xe0, 0x80], [0xc0], [0x80], [0xff], [0xf0, 0x9f], [0x78]];
+    for (let i = 0; i < 5000; i++) {
+      const bytes = Buffer.from(Array.from({ length: rand(12) }, () => pieces[rand(pieces.length)]!).flat());
+      const cuts = [...new Set(Array.from({ length: rand(5) }, () => rand(bytes.length + 1)))].sort((a, b) => a - b);
+      const want = wholeLines(bytes);
+      for (const inPlace of ['off', 'all'] as const) {
+        assert.deepEqual(viaReader(bytes, cuts, inPlace), want, JSON.stringify({ bytes: [...bytes], cuts, inPlace }));
       }
     }
   });
