@@ -41,7 +41,8 @@ function median(values: number[]): number {
 function runOnce(side: Side, flags: string[]): RowMeasurement {
   const out = mkdtempSync(join(tmpdir(), 'gateway-ab-'));
   try {
-    const r = spawnSync(process.execPath, [join(DIST_DIR, 'bench/run.js'), '--scenario', side.scenario, '--targets', 'mock,gateway', '--out', out, ...flags], {
+    // One row per run: the rounds are this tool's repeats.
+    const r = spawnSync(process.execPath, [join(DIST_DIR, 'bench/run.js'), '--scenario', side.scenario, '--targets', 'mock,gateway', '--repeats', '1', '--out', out, ...flags], {
       env: { ...process.env, BENCH_GATEWAY_CLI: side.cli },
       encoding: 'utf8',
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,5 +1,5 @@
 // The bench's command line. Every flag is optional; the defaults are the short suite that
-// `make bench` runs (all scenarios, about four minutes on two cores).
+// `make bench` runs (all scenarios, each target twice, about twenty minutes on two cores).
 import { parseArgs } from 'node:util';
 import { TARGET_KINDS, type TargetKind } from './scenario.js';
 
@@ -12,6 +12,8 @@ export interface BenchOptions {
   durationSecs: number | null;
   /** Unmeasured seconds before each measured run (JIT, pools, caches). */
   warmupSecs: number;
+  /** Measured rows per target and scenario, interleaved across targets; the tables give medians and spreads. */
+  repeats: number;
   /** Overrides every throughput scenario's connections (added-latency stays at 1). */
   connections: number | null;
   /** Gateway worker threads (also nginx workers and baseline threads). */
@@ -22,7 +24,8 @@ export interface BenchOptions {
   keepTemp: boolean;
   /** A git ref whose build runs beside this one, its gateway rows interleaved with ours; null = none. */
   compare: string | null;
-  /** Gateway rows per build with --compare (alternating order), so each side shows its spread. */
+  /** Gateway rows per build with --compare (alternating order), so each side shows its spread;
+   * with --compare it stands in for `repeats` on the gateway rows. */
   compareRounds: number;
   /** Run the gateway and baseline with --trace-gc-nvp: heap bytes per request and GC pauses per row. */
   gcTrace: boolean;
@@ -37,6 +40,8 @@ export const USAGE = `usage: node dist/bench/run.js [flags]        (make bench B
   --targets LIST           subset of ${TARGET_KINDS.join(',')} (default all)
   --duration SECS          measured seconds per row (default: each scenario's own, 5)
   --warmup SECS            unmeasured warm-up before each row (default 2; 0 = none)
+  --repeats N              rows per target and scenario, interleaved across targets (default 2,
+                           1 to 20; 1 = no spread): tables give medians and req/s ± spread
   --connections N          wrk connections for throughput scenarios (default: scenario's, 64)
   --workers N              gateway worker threads, nginx workers, baseline threads (default 1)
   --pin on|off             pin processes to cores with taskset (default on)
@@ -44,7 +49,8 @@ export const USAGE = `usage: node dist/bench/run.js [flags]        (make bench B
   --keep-temp              keep the temp dir (generated configs, wrk scripts, logs)
   --compare REF            also build git REF in a temporary worktree and run its gateway in
                            the same run, rows interleaved with this build's (A/B in one command)
-  --compare-rounds N       gateway rows per build with --compare (default 2, alternating order)
+  --compare-rounds N       gateway rows per build with --compare (default 2, alternating order);
+                           it replaces --repeats for the gateway, the other targets keep --repeats
   --gc-trace               run gateway and baseline with --trace-gc-nvp: heap bytes allocated
                            per request and GC pauses in each of their rows
   --governed               every scenario that does not set up auth itself sends a virtual key
@@ -61,6 +67,7 @@ export function parseBenchOptions(argv: readonly string[], defaultOutDir: string
       targets: { type: 'string' },
       duration: { type: 'string' },
       warmup: { type: 'string', default: '2' },
+      repeats: { type: 'string', default: '2' },
       connections: { type: 'string' },
       workers: { type: 'string', default: '1' },
       pin: { type: 'string', default: 'on' },
@@ -93,6 +100,7 @@ export function parseBenchOptions(argv: readonly string[], defaultOutDir: string
     targets,
     durationSecs: values.duration === undefined ? null : parseSeconds('--duration', values.duration, false),
     warmupSecs: parseSeconds('--warmup', values.warmup, true),
+    repeats: parseCount('--repeats', values.repeats, 20),
     connections: values.connections === undefined ? null : parseCount('--connections', values.connections, 10_000),
     workers: parseCount('--workers', values.workers, 64),
     pin: values.pin === 'on',

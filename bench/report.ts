@@ -1,6 +1,8 @@
 // Results and their markdown. Pure functions over plain data, so the arithmetic (ratios, added
-// latency, the ceiling mark) is tested without running any load.
+// latency, the ceiling mark) is tested without running any load. A scenario's rows are every
+// repeat as it ran; the tables read them as one line per target (bench/repeats.ts): medians.
 import type { GcFigures } from './driver/gc-trace.js';
+import { median, targetLines, type TargetLine } from './repeats.js';
 import type { ScenarioKind, TargetKind } from './scenario.js';
 
 export interface RowMeasurement {
@@ -33,6 +35,8 @@ export interface RowResult {
   note?: string;
   /** A row of the `--compare` build's gateway (not this checkout's). */
   compare?: boolean;
+  /** 1-based: which of its target's (and build's) rows in the scenario this is (`--repeats`). */
+  repeat?: number;
 }
 
 export interface ScenarioResult {
@@ -44,6 +48,7 @@ export interface ScenarioResult {
   bodyBytes: number;
   connections: number;
   durationSecs: number;
+  /** Every row as it ran, repeats included, in run order. */
   rows: RowResult[];
   /** The scenario whose baseline row is this one's reference (Scenario.baselineFrom). */
   baselineFrom?: string;
@@ -61,6 +66,8 @@ export interface RunInfo {
   pinning: string;
   workers: number;
   warmupSecs: number;
+  /** `--repeats`: rows per target and scenario (a scenario that runs once says so in its rows). */
+  repeats: number;
   loadAverage: string;
   /** Set when the machine was busy before the bench started: the numbers are noisy. */
   noiseWarning: string | null;
@@ -146,15 +153,10 @@ export function atCeiling(row: RowResult, mock: RowResult | undefined): boolean 
   return r !== null && r >= CEILING_SHARE;
 }
 
-/** This checkout's row of a target (a --compare build's rows are never the reference). */
-export function findRow(s: ScenarioResult, target: TargetKind): RowResult | undefined {
-  return s.rows.find((r) => r.target === target && r.compare !== true);
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((x, y) => x - y);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+/** This checkout's line of a target: the medians of its repeats (a --compare build's rows are
+ * never the reference). */
+export function findRow(s: ScenarioResult, target: TargetKind): TargetLine | undefined {
+  return targetLines(s.rows).find((r) => r.target === target && r.compare !== true);
 }
 
 /** Median and spread ((max - min) / median) of one build's gateway rows in a scenario. */
@@ -167,16 +169,15 @@ export interface BuildFigures {
 }
 
 export function buildFigures(s: ScenarioResult, compare: boolean): BuildFigures | null {
-  const ms = s.rows.filter((r) => r.target === 'gateway' && (r.compare === true) === compare).map(okMeasurement).filter((m): m is RowMeasurement => m !== null);
-  if (ms.length === 0) return null;
-  const rates = ms.map((m) => m.requestsPerSec);
-  const rate = median(rates);
+  const line = targetLines(s.rows).find((r) => r.target === 'gateway' && (r.compare === true) === compare);
+  const m = line === undefined ? null : okMeasurement(line);
+  if (line === undefined || m === null) return null;
   return {
-    rows: ms.length,
-    requestsPerSec: rate,
-    rateSpread: rate > 0 ? (Math.max(...rates) - Math.min(...rates)) / rate : 0,
-    cpuMicrosPerRequest: median(ms.map((m) => m.cpuMicrosPerRequest)),
-    p99Micros: median(ms.map((m) => m.latencyMicros.p99)),
+    rows: line.repeats.length - line.unmeasuredRepeats,
+    requestsPerSec: m.requestsPerSec,
+    rateSpread: line.rateSpread ?? 0,
+    cpuMicrosPerRequest: m.cpuMicrosPerRequest,
+    p99Micros: m.latencyMicros.p99,
   };
 }
 
@@ -192,6 +193,49 @@ export function formatRate(n: number): string {
 export function formatMs(micros: number): string {
   const ms = micros / 1000;
   return ms < 10 ? ms.toFixed(3) : ms.toFixed(2);
+}
+
+/** A spread as a percentage: one decimal under 10%, where a point or two matters. */
+export function formatSpread(spread: number): string {
+  const pct = spread * 100;
+  return `${pct < 10 ? pct.toFixed(1) : Math.round(pct)}%`;
+}
+
+/** A line's median req/s, with `± spread` when it has two measured repeats or more. */
+export function formatLineRate(line: TargetLine): string {
+  const m = okMeasurement(line);
+  if (m === null) return '–';
+  return line.rateSpread === null ? formatRate(m.requestsPerSec) : `${formatRate(m.requestsPerSec)} ± ${formatSpread(line.rateSpread)}`;
+}
+
+/** The target's label, saying how many of its repeats did not measure when some did. */
+function lineLabel(line: TargetLine): string {
+  return line.unmeasuredRepeats > 0 && line.outcome === 'ok' ? `${line.label} (${line.unmeasuredRepeats} of ${line.repeats.length} repeats ${line.repeats.some((r) => r.outcome === 'failed') ? 'failed' : 'skipped'})` : line.label;
+}
+
+/** A raw row's label in the repeats table and its notes: `gateway #2` when its target repeated. */
+function repeatLabel(row: RowResult, repeated: boolean): string {
+  return repeated && row.repeat !== undefined ? `${row.label} #${row.repeat}` : row.label;
+}
+
+/** True when some target of the scenario ran more than once (the tables then show spreads). */
+function repeatedIn(s: ScenarioResult): boolean {
+  return targetLines(s.rows).some((l) => l.repeats.length > 1);
+}
+
+/** `, each target run 2 times` (or `2–3 times` with --compare-rounds apart from --repeats); empty for one. */
+function runsPerTarget(s: ScenarioResult): string {
+  const counts = targetLines(s.rows).map((l) => l.repeats.length);
+  if (counts.length === 0) return '';
+  const least = Math.min(...counts);
+  const most = Math.max(...counts);
+  if (most <= 1) return '';
+  return `, each target run ${least === most ? most : `${least}–${most}`} times`;
+}
+
+/** `req/s`, or `req/s ± spread` when the figures below it carry a spread. */
+function rateHeader(name: string, repeated: boolean): string {
+  return repeated ? `${name} ± spread` : name;
 }
 
 export function formatRatio(r: number | null): string {
@@ -236,7 +280,7 @@ function unmeasured(row: RowResult, width: number): string[] {
 }
 
 /** The scenario's baseline row, or the one of the scenario it borrows its baseline from. */
-export function baselineRow(report: BenchReport, s: ScenarioResult): RowResult | undefined {
+export function baselineRow(report: BenchReport, s: ScenarioResult): TargetLine | undefined {
   const own = findRow(s, 'baseline');
   if (own !== undefined || s.baselineFrom === undefined) return own;
   const from = report.scenarios.find((x) => x.name === s.baselineFrom);
@@ -247,15 +291,15 @@ function throughputTable(report: BenchReport, s: ScenarioResult): string {
   const mock = findRow(s, 'mock');
   const baseline = baselineRow(report, s);
   const nginx = findRow(s, 'nginx');
-  const header = ['target', 'req/s', 'p50 ms', 'p99 ms', 'p99.9 ms', 'CPU µs/req', 'CPU %', 'peak RSS MiB', 'errors', 'vs baseline: req/s, CPU/req', 'vs nginx: req/s, CPU/req', 'cores busy %'];
-  const rows = s.rows.map((row) => {
+  const header = ['target', rateHeader('req/s', repeatedIn(s)), 'p50 ms', 'p99 ms', 'p99.9 ms', 'CPU µs/req', 'CPU %', 'peak RSS MiB', 'errors', 'vs baseline: req/s, CPU/req', 'vs nginx: req/s, CPU/req', 'cores busy %'];
+  const rows = targetLines(s.rows).map((row) => {
     const m = okMeasurement(row);
     if (m === null) return unmeasured(row, header.length);
     const vsBase = row.target === 'mock' || row.target === 'baseline' ? null : ratiosTo(row, baseline);
     const vsNginx = row.target === 'mock' || row.target === 'nginx' ? null : ratiosTo(row, nginx);
     return [
-      row.label,
-      `${formatRate(m.requestsPerSec)}${atCeiling(row, mock) ? ' †' : ''}`,
+      lineLabel(row),
+      `${formatLineRate(row)}${atCeiling(row, mock) ? ' †' : ''}`,
       formatMs(m.latencyMicros.p50),
       formatMs(m.latencyMicros.p99),
       formatMs(m.latencyMicros.p999),
@@ -273,14 +317,14 @@ function throughputTable(report: BenchReport, s: ScenarioResult): string {
 
 function addedLatencyTable(s: ScenarioResult): string {
   const mock = findRow(s, 'mock');
-  const header = ['target', 'req/s', 'p50 ms', 'p99 ms', 'p99.9 ms', 'added p50 µs', 'added p99 µs', 'CPU µs/req', 'peak RSS MiB', 'errors', 'cores busy %'];
-  const rows = s.rows.map((row) => {
+  const header = ['target', rateHeader('req/s', repeatedIn(s)), 'p50 ms', 'p99 ms', 'p99.9 ms', 'added p50 µs', 'added p99 µs', 'CPU µs/req', 'peak RSS MiB', 'errors', 'cores busy %'];
+  const rows = targetLines(s.rows).map((row) => {
     const m = okMeasurement(row);
     if (m === null) return unmeasured(row, header.length);
     const added = row.target === 'mock' ? null : addedLatencyMicros(row, mock);
     return [
-      row.label,
-      formatRate(m.requestsPerSec),
+      lineLabel(row),
+      formatLineRate(row),
       formatMs(m.latencyMicros.p50),
       formatMs(m.latencyMicros.p99),
       formatMs(m.latencyMicros.p999),
@@ -295,13 +339,36 @@ function addedLatencyTable(s: ScenarioResult): string {
   return table(header, rows);
 }
 
+/** Every repeat of a scenario's targets as it ran, so the spread behind each median shows. */
+function repeatsTable(s: ScenarioResult): string {
+  const header = ['repeat, in run order', 'req/s', 'p50 ms', 'p99 ms', 'p99.9 ms', 'CPU µs/req', 'CPU %', 'peak RSS MiB', 'errors', 'cores busy %'];
+  const rows = s.rows.map((row) => {
+    const m = okMeasurement(row);
+    if (m === null) return unmeasured({ ...row, label: repeatLabel(row, true) }, header.length);
+    return [
+      repeatLabel(row, true),
+      formatRate(m.requestsPerSec),
+      formatMs(m.latencyMicros.p50),
+      formatMs(m.latencyMicros.p99),
+      formatMs(m.latencyMicros.p999),
+      formatCpuMicros(m.cpuMicrosPerRequest),
+      Math.round(m.cpuPercent).toString(),
+      `${formatMiB(m.peakRssBytes)}${m.peakRssLifetime ? ' ‡' : ''}`,
+      m.errors === 0 ? '0' : `⚠ ${int.format(m.errors)}`,
+      formatCores(m.coreBusyPercent),
+    ];
+  });
+  return table(header, rows);
+}
+
 /** One line per scenario: the gateway against the ceiling, the baseline and nginx. */
 function summaryTable(report: BenchReport): string {
-  const header = ['scenario', 'ceiling req/s', 'baseline req/s', 'nginx req/s', 'gateway req/s', 'gateway vs baseline: req/s, CPU/req', 'gateway vs nginx: req/s, CPU/req', 'gateway added p50 / p99 µs', 'gateway vs reference: req/s, added p50 / p99 µs'];
+  const repeated = report.scenarios.some(repeatedIn);
+  const header = ['scenario', ...['ceiling req/s', 'baseline req/s', 'nginx req/s', 'gateway req/s'].map((h) => rateHeader(h, repeated)), 'gateway vs baseline: req/s, CPU/req', 'gateway vs nginx: req/s, CPU/req', 'gateway added p50 / p99 µs', 'gateway vs reference: req/s, added p50 / p99 µs'];
   const rows = report.scenarios.map((s) => {
     const rate = (t: TargetKind): string => {
-      const m = okMeasurement(t === 'baseline' ? baselineRow(report, s) : findRow(s, t));
-      return m === null ? '–' : formatRate(m.requestsPerSec);
+      const line = t === 'baseline' ? baselineRow(report, s) : findRow(s, t);
+      return line === undefined ? '–' : formatLineRate(line);
     };
     const gw = findRow(s, 'gateway');
     const vsBase = gw === undefined ? null : ratiosTo(gw, baselineRow(report, s));
@@ -323,7 +390,7 @@ function summaryTable(report: BenchReport): string {
   return table(header, rows);
 }
 
-/** `--gc-trace`: heap allocation per request and collections of the traced rows. */
+/** `--gc-trace`: heap allocation per request and collections of the traced lines (medians of their repeats). */
 function gcTable(rows: RowResult[]): string {
   const header = ['target (--trace-gc-nvp)', 'heap bytes allocated/req', 'scavenges', 'mark-compacts', 'GC pause total ms', 'GC pause max ms'];
   return table(
@@ -345,8 +412,8 @@ function compareTable(report: BenchReport): string {
     if (a === null || b === null) return [s.name, a === null ? '–' : formatRate(a.requestsPerSec), b === null ? '–' : formatRate(b.requestsPerSec), '–', '–', '–', '–'];
     return [
       s.name,
-      `${formatRate(a.requestsPerSec)} ± ${Math.round(a.rateSpread * 100)}%`,
-      `${formatRate(b.requestsPerSec)} ± ${Math.round(b.rateSpread * 100)}%`,
+      `${formatRate(a.requestsPerSec)} ± ${formatSpread(a.rateSpread)}`,
+      `${formatRate(b.requestsPerSec)} ± ${formatSpread(b.rateSpread)}`,
       formatRatio(quotient(a.requestsPerSec, b.requestsPerSec)),
       `${formatCpuMicros(a.cpuMicrosPerRequest)} vs ${formatCpuMicros(b.cpuMicrosPerRequest)}`,
       formatRatio(quotient(a.cpuMicrosPerRequest, b.cpuMicrosPerRequest)),
@@ -375,7 +442,7 @@ function matrixTable(report: BenchReport, group: string): string {
       const gw = findRow(s, 'gateway');
       const m = gw === undefined ? null : okMeasurement(gw);
       if (m === null) return gw === undefined ? '–' : 'FAILED';
-      return `${formatRatio(ratiosTo(gw!, baselineRow(report, s)).requestsPerSec)} (${formatRate(m.requestsPerSec)})`;
+      return `${formatRatio(ratiosTo(gw!, baselineRow(report, s)).requestsPerSec)} (${formatLineRate(gw!)})`;
     }),
   ]);
   const ratios = cells.map((s) => {
@@ -395,6 +462,18 @@ export function formatStamp(d: Date): string {
   return `${d.getUTCFullYear()}-${pad2(d.getUTCMonth() + 1)}-${pad2(d.getUTCDate())} ${pad2(d.getUTCHours())}:${pad2(d.getUTCMinutes())} UTC`;
 }
 
+/** The header's line on repeats. */
+function describeRepeats(report: BenchReport): string {
+  const { repeats, compare } = report.info;
+  const gatewayRounds = compare === undefined ? '' : `, except the gateway's ${compare.rounds} rows per build (--compare-rounds)`;
+  if (repeats <= 1) return `repeats: 1 (--repeats 1): one row per target${gatewayRounds}, so no spread is shown${gatewayRounds === '' ? '' : ' but theirs'}`;
+  if (!report.scenarios.some(repeatedIn)) return `repeats: one row per target: these scenarios run once whatever --repeats (${repeats}) says`;
+  return (
+    `repeats: every target measured ${repeats} times per scenario${gatewayRounds}, its rows interleaved with the other targets' (forward, then backward); ` +
+    'the tables give the medians, req/s ± spread ((max − min) / median), and list every repeat under each scenario'
+  );
+}
+
 export function renderMarkdown(report: BenchReport): string {
   const { info } = report;
   const out: string[] = [
@@ -405,6 +484,7 @@ export function renderMarkdown(report: BenchReport): string {
     `- software: ${info.versions}`,
     `- pinning: ${info.pinning}`,
     `- each row: ${info.warmupSecs} s warm-up (not measured), then the measured run; gateway workers: ${info.workers}`,
+    `- ${describeRepeats(report)}`,
     ...(info.noiseWarning === null ? [] : [`- ⚠ ${info.noiseWarning}`]),
     '',
     '## Summary',
@@ -418,7 +498,7 @@ export function renderMarkdown(report: BenchReport): string {
       '',
       `## This build against ${info.compare.commit} (--compare ${info.compare.ref})`,
       '',
-      `Each build's gateway ran ${info.compare.rounds} row${info.compare.rounds === 1 ? '' : 's'} per scenario, interleaved (this, other, other, this, ...); medians, and the spread of req/s as (max − min) / median. Every row is in the scenario tables below.`,
+      `Each build's gateway ran ${info.compare.rounds} row${info.compare.rounds === 1 ? '' : 's'} per scenario, interleaved (this, other, other, this, ...); medians, and the spread of req/s as (max − min) / median. Every row is in its scenario's list of repeats below.`,
       '',
       compareTable(report),
     );
@@ -428,13 +508,13 @@ export function renderMarkdown(report: BenchReport): string {
       '',
       `## ${i + 1}. ${s.name}: ${s.title}`,
       '',
-      `${s.method} ${s.path}, ${s.bodyBytes}-byte body, ${s.connections} connection${s.connections === 1 ? '' : 's'}, ${s.durationSecs} s measured.`,
+      `${s.method} ${s.path}, ${s.bodyBytes}-byte body, ${s.connections} connection${s.connections === 1 ? '' : 's'}, ${s.durationSecs} s measured${runsPerTarget(s)}.`,
       '',
       s.kind === 'added-latency' ? addedLatencyTable(s) : throughputTable(report, s),
     );
-    const mock = okMeasurement(findRow(s, 'mock'));
-    if (s.kind === 'throughput' && mock !== null) {
-      out.push('', `Ceiling (wrk straight to the mock, same cores): ${formatRate(mock.requestsPerSec)} req/s.`);
+    const mockLine = findRow(s, 'mock');
+    if (s.kind === 'throughput' && mockLine !== undefined && okMeasurement(mockLine) !== null) {
+      out.push('', `Ceiling (wrk straight to the mock, same cores): ${formatLineRate(mockLine)} req/s.`);
     }
     const versus = versusReference(s, report.scenarios);
     if (versus !== null) {
@@ -442,17 +522,27 @@ export function renderMarkdown(report: BenchReport): string {
     } else if (s.reference !== undefined) {
       out.push('', `Run ${s.reference} in the same invocation for the comparison with it (--scenario ${s.reference},${s.name}).`);
     }
-    for (const r of s.rows) if (r.note !== undefined) out.push('', `${r.label}: ${r.note}`);
-    const traced = s.rows.filter((r) => r.measurement?.gc !== undefined);
+    const repeated = repeatedIn(s);
+    for (const r of s.rows) if (r.note !== undefined) out.push('', `${repeatLabel(r, repeated)}: ${r.note}`);
+    const traced = targetLines(s.rows).filter((r) => r.measurement?.gc !== undefined);
     if (traced.length > 0) out.push('', gcTable(traced));
-    const notes = s.rows.filter((r) => r.outcome !== 'ok' && r.reason !== undefined && r.reason.includes('\n'));
-    for (const r of notes) out.push('', `${r.label} ${r.outcome}:`, '', '```', r.reason ?? '', '```');
+    if (repeated) out.push('', '<details><summary>Every repeat, in run order</summary>', '', repeatsTable(s), '', '</details>');
+    // A reason of several lines in full, once per target however many of its repeats gave it.
+    const shown = new Set<string>();
+    for (const r of s.rows) {
+      if (r.outcome === 'ok' || r.reason === undefined || !r.reason.includes('\n') || shown.has(`${r.label}\n${r.reason}`)) continue;
+      shown.add(`${r.label}\n${r.reason}`);
+      out.push('', `${repeatLabel(r, repeated)} ${r.outcome}:`, '', '```', r.reason, '```');
+    }
   });
   out.push(
     '',
     '## Reading the columns',
     '',
     '- req/s: completed responses per second over the measured run. † = within 10% of the ceiling: the load side (wrk + mock) was the bottleneck, not the proxy.',
+    ...(report.scenarios.some(repeatedIn)
+      ? ['- repeats: each line is the median of its target\'s repeats, figure by figure (errors: their sum), and every ratio and added latency is taken between medians. ± spread: (max − min) / median of the repeats\' req/s, the whole range, not a deviation: a difference between two lines smaller than their spreads is noise. "Every repeat" under each table lists the rows as they ran.']
+      : []),
     "- p50/p99/p99.9: wrk's latency percentiles, request sent to last byte received.",
     '- CPU µs/req: utime + stime of the process under test (all threads, plus child processes such as the nginx worker) over the run, divided by requests. CPU %: the same over wall time (100 = one core).',
     '- peak RSS: VmHWM over the run (reset before it through /proc/<pid>/clear_refs); ‡ = the reset was refused, so this is the lifetime peak.',

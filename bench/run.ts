@@ -14,6 +14,7 @@ import { parseBenchOptions, USAGE, type BenchOptions } from './options.js';
 import { REPO_DIR, RESULTS_DIR } from './paths.js';
 import { allowedCores, planPinning, type PinningLayout } from './pinning.js';
 import { formatCpuMicros, formatMs, formatRate, renderMarkdown, type BenchReport, type RowResult, type RunInfo, type ScenarioResult } from './report.js';
+import { planRows, type PlannedRow } from './repeats.js';
 import { loadScenarios, selectScenarios } from './scenario-catalog.js';
 import type { Scenario, TargetKind } from './scenario.js';
 import { startBaseline } from './targets/baseline.js';
@@ -105,11 +106,16 @@ async function runScenario(
   const durationSecs = opts.durationSecs ?? scenario.durationSecs;
   await writeWrkScript(wrkScriptPath(mctx.tempDir, scenario), scenario.request);
   const rows: RowResult[] = [];
-  for (const { kind, compare } of rowPlan(scenario, opts, targets.compare !== null)) {
+  const plan = rowPlan(scenario, opts, targets.compare !== null);
+  const repeated = plan.some((r) => r.repeat > 1);
+  for (const { kind, compare, repeat } of plan) {
     if (interrupted.aborted) break;
     let label: string = kind;
     // A scenario with its own gateway config gets its own gateway, stopped after its row
-    // (or one its group shares, kept to the end).
+    // (or one its group shares, kept to the end). That is one gateway per repeat, not one kept
+    // across them: scenario hooks keep per-process state per row (the metrics scraper starts in
+    // gatewayConfig and stops in gatewayNote, /stats counts since the start, the soak applies
+    // configs), so a fresh process keeps each repeat the row it was before --repeats.
     const sharedGateway = kind === 'gateway' && scenario.gatewayConfig !== undefined && scenario.sharedGateway !== undefined;
     const ownGateway = kind === 'gateway' && scenario.gatewayConfig !== undefined && !sharedGateway;
     let target: RunningTarget | null = null;
@@ -128,17 +134,18 @@ async function runScenario(
       const gatewayNote = kind === 'gateway' && scenario.gatewayNote !== undefined ? await scenario.gatewayNote(target.url, { pid: target.pid, durationSecs, workers: opts.workers, loadCores: mctx.layout.load }) : null;
       const notes = [besideNote, gatewayNote].filter((n): n is string => n !== null);
       const note = notes.length === 0 ? null : notes.join('; ');
-      rows.push({ target: kind, label, outcome: 'ok', measurement: m, ...(compare ? { compare: true } : {}), ...(note === null ? {} : { note }) });
-      if (note !== null) log(`${scenario.name} · ${label}: ${note}`);
+      rows.push({ target: kind, label, outcome: 'ok', measurement: m, ...(compare ? { compare: true } : {}), repeat, ...(note === null ? {} : { note }) });
+      const which = repeated ? `${label} #${repeat}` : label;
+      if (note !== null) log(`${scenario.name} · ${which}: ${note}`);
       log(
-        `${progress()} ${scenario.name} · ${label}: ${formatRate(m.requestsPerSec)} req/s, p99 ${formatMs(m.latencyMicros.p99)} ms, ` +
+        `${progress()} ${scenario.name} · ${which}: ${formatRate(m.requestsPerSec)} req/s, p99 ${formatMs(m.latencyMicros.p99)} ms, ` +
           `${formatCpuMicros(m.cpuMicrosPerRequest)} µs CPU/req${m.errors > 0 ? `, ${m.errors} ERRORS` : ''}`,
       );
     } catch (err) {
       if (interrupted.aborted) break;
       const skip = err instanceof TargetUnavailable && err.skip;
-      rows.push({ target: kind, label, outcome: skip ? 'skipped' : 'failed', reason: (err as Error).message, ...(compare ? { compare: true } : {}) });
-      log(`${progress()} ${scenario.name} · ${label}: ${skip ? 'skipped' : 'FAILED'}: ${(err as Error).message}`);
+      rows.push({ target: kind, label, outcome: skip ? 'skipped' : 'failed', reason: (err as Error).message, ...(compare ? { compare: true } : {}), repeat });
+      log(`${progress()} ${scenario.name} · ${repeated ? `${label} #${repeat}` : label}: ${skip ? 'skipped' : 'FAILED'}: ${(err as Error).message}`);
     } finally {
       if (ownGateway && target !== null) await target.stop();
     }
@@ -161,23 +168,14 @@ async function runScenario(
 }
 
 /**
- * The rows of one scenario, in order. With --compare each gateway row becomes
- * `compareRounds` rows per build, alternating which goes first (this, ref, ref, this, ...)
- * so that the machine's drift falls on both builds.
+ * The rows of one scenario, in order: `--repeats` rows per target, interleaved across the
+ * targets; with --compare the gateway gets `--compare-rounds` rows per build instead (this, ref,
+ * ref, this, ...). A scenario whose row is a verdict over one long run (`runOnce`) gets one row
+ * per target whatever --repeats says.
  */
-function rowPlan(scenario: Scenario, opts: BenchOptions, comparing: boolean): { kind: TargetKind; compare: boolean }[] {
-  const plan: { kind: TargetKind; compare: boolean }[] = [];
-  for (const kind of scenario.targets.filter((t) => opts.targets.includes(t))) {
-    if (kind !== 'gateway' || !comparing) {
-      plan.push({ kind, compare: false });
-      continue;
-    }
-    for (let i = 0; i < opts.compareRounds; i++) {
-      const refFirst = i % 2 === 1;
-      plan.push({ kind, compare: refFirst }, { kind, compare: !refFirst });
-    }
-  }
-  return plan;
+function rowPlan(scenario: Scenario, opts: BenchOptions, comparing: boolean): PlannedRow[] {
+  const targets = scenario.targets.filter((t) => opts.targets.includes(t));
+  return planRows(targets, scenario.runOnce === true ? 1 : opts.repeats, comparing ? opts.compareRounds : null);
 }
 
 function firstLine(cmd: string, args: string[]): string {
@@ -215,6 +213,7 @@ function describeRun(layout: PinningLayout, opts: BenchOptions, wrkPath: string,
     pinning: layout.description,
     workers: opts.workers,
     warmupSecs: opts.warmupSecs,
+    repeats: opts.repeats,
     loadAverage: loadavg()
       .map((l) => l.toFixed(2))
       .join(' '),
@@ -296,7 +295,8 @@ async function main(argv: string[]): Promise<number> {
     const rowCount = scenarios.reduce((n, s) => n + rowsOf(s), 0);
     const perRowSecs = (s: Scenario): number => opts.warmupSecs + (opts.durationSecs ?? s.durationSecs) + 1;
     const estimateSecs = scenarios.reduce((n, s) => n + perRowSecs(s) * rowsOf(s), 0);
-    log(`bench: ${scenarios.length} scenarios, ${rowCount} rows, about ${Math.ceil(estimateSecs / 60)} min`);
+    // The estimate counts every repeat: rowsOf is the interleaved plan itself.
+    log(`bench: ${scenarios.length} scenarios, ${rowCount} rows (${opts.repeats} repeat${opts.repeats === 1 ? '' : 's'} per target), about ${Math.ceil(estimateSecs / 60)} min`);
     log(`bench: pinning: ${layout.description}`);
     if (info.noiseWarning !== null) log(`bench: WARNING: ${info.noiseWarning}`);
     log(`bench: temp dir ${tempDir}`);

@@ -111,6 +111,11 @@ export interface Scenario {
    */
   namedOnly?: boolean;
   /**
+   * Its row is a verdict over one long run (soak, overload), not a figure whose noise repeats
+   * would show: one row per target whatever `--repeats` says.
+   */
+  runOnce?: boolean;
+  /**
    * The scenario this one varies (e.g. the same request without the gate): when both run in one
    * invocation, the report gives this gateway row's req/s ratio and added p50/p99 against it.
    */

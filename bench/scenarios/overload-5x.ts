@@ -90,5 +90,6 @@ export const scenario: Scenario = {
   },
   gatewayNote: overloadNote,
   namedOnly: true,
+  runOnce: true,
   order: 91,
 };

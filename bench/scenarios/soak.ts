@@ -90,5 +90,6 @@ export const scenario: Scenario = {
   },
   beside: soakBeside,
   namedOnly: true,
+  runOnce: true,
   order: 90,
 };

@@ -9,6 +9,7 @@ test('defaults: every scenario and target, pinned, one worker, results dir', () 
     targets: ['mock', 'baseline', 'nginx', 'gateway'],
     durationSecs: null,
     warmupSecs: 2,
+    repeats: 2,
     connections: null,
     workers: 1,
     pin: true,
@@ -44,6 +45,18 @@ test('bad flags are named in the error', () => {
   assert.throws(() => parseBenchOptions(['--workers', '0'], '/r'), /--workers must be an integer/);
   assert.throws(() => parseBenchOptions(['--targets', 'mock,envoy'], '/r'), /unknown target "envoy"/);
   assert.throws(() => parseBenchOptions(['--bogus'], '/r'), /bogus/);
+});
+
+test('--repeats: 1 to 20 rows per target, 2 by default; the last one given wins', () => {
+  assert.equal(parseBenchOptions(['--repeats', '1'], '/r').repeats, 1);
+  assert.equal(parseBenchOptions(['--repeats', '20'], '/r').repeats, 20);
+  assert.equal(parseBenchOptions(['--repeats', '1', '--repeats', '3'], '/r').repeats, 3);
+  for (const bad of ['0', '21', '1.5', 'two', '']) {
+    assert.throws(() => parseBenchOptions(['--repeats', bad], '/r'), /--repeats must be an integer from 1 to 20/);
+  }
+  // --compare-rounds is the gateway's count with --compare; the flags are independent.
+  const o = parseBenchOptions(['--repeats', '3', '--compare', 'main', '--compare-rounds', '2'], '/r');
+  assert.deepEqual([o.repeats, o.compareRounds], [3, 2]);
 });
 
 test('--compare takes a git ref and a round count', () => {
