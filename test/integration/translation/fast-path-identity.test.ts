@@ -1,9 +1,10 @@
 // The translated-stream fast paths change no byte: the whole translation matrix (every ingress
 // against every lane, stream and non-stream, short and 50-chunk answers, one event per write,
 // tool calls) and
-// hand-written OpenAI and Ollama streams the mock does not write (escapes, multi-byte characters
-// split across writes, usage on the last content chunk, one event per write, unknown fields,
-// a created_at that changes per line, thinking lines, CRLF and indented lines) go to two
+// hand-written OpenAI, Ollama and Gemini streams the mock does not write (escapes, multi-byte
+// characters split across writes, usage on the last content chunk or on every chunk, one event
+// per write, unknown fields, vendor spacing, a created_at that changes per line, thinking lines,
+// CRLF and indented lines) go to two
 // gateways on the same upstreams, one with the fast paths on and one with them forced off
 // (GATEWAY_TRANSLATE_FAST_PATH=off), and both answers must be the same bytes, but for the
 // timestamps a gateway stamps from its own clock (ollama's created_at, responses' created_at):
@@ -37,6 +38,9 @@ before(async () => {
     providers[`canned-ollama-${name}`] = { protocol: 'ollama', base_url: `http://127.0.0.1:${upstream.port}`, auth: { mode: 'none' } };
     models[`lane-canned-ollama-${name}`] = { provider: `canned-ollama-${name}`, upstream_model: 'up-canned' };
     pools[`pool-canned-ollama-${name}`] = { members: [{ model: `lane-canned-ollama-${name}`, weight: 1 }] };
+    providers[`canned-gemini-${name}`] = { protocol: 'gemini', base_url: `http://127.0.0.1:${upstream.port}/v1beta`, auth: { mode: 'none' } };
+    models[`lane-canned-gemini-${name}`] = { provider: `canned-gemini-${name}`, upstream_model: 'up-canned' };
+    pools[`pool-canned-gemini-${name}`] = { members: [{ model: `lane-canned-gemini-${name}`, weight: 1 }] };
   }
   [fastOn, fastOff] = await Promise.all([
     startGateway(writeConfig(config, providers), { workers: 1 }),
@@ -159,6 +163,43 @@ describe('hand-written Ollama streams, fast path on vs off', { concurrency: 1 },
         for (const ingress of PROTOCOL_NAMES) {
           if (ingress === 'ollama') continue; // same protocol: passthrough, no translation
           await sameBytes(ingress, `pool-canned-ollama-${via}`, 'hi', true);
+        }
+      });
+    }
+  }
+});
+
+/** A Gemini chunk as generativelanguage.googleapis.com writes it: a space after each colon, CRLF after the event. */
+function geminiChunk(part: string, usage = '', candidateRest = ',"index": 0'): string {
+  return `data: {"candidates": [{"content": {"parts": [${part}],"role": "model"}${candidateRest}}]${usage},"modelVersion": "gemini-2.5-flash","responseId": "Y2xhdWRl"}\r\n\r\n`;
+}
+const geminiUsage = (n: number): string =>
+  `,"usageMetadata": {"promptTokenCount": 9,"candidatesTokenCount": ${n},"totalTokenCount": ${9 + n},"promptTokensDetails": [{"modality": "TEXT","tokenCount": 9}]}`;
+const geminiText = (t: string, n: number): string => geminiChunk(`{"text": ${t}}`, geminiUsage(n));
+const GEMINI_STOP = geminiChunk('{"text": ""}', geminiUsage(20), ',"finishReason": "STOP","index": 0');
+
+const CANNED_GEMINI: Record<string, string> = {
+  'usage on every chunk': geminiText('"Hello"', 1) + geminiText('" world"', 2) + geminiText('"!"', 2) + GEMINI_STOP,
+  'escapes and multi-byte text': geminiText('"a \\"quote\\" \\\\ back\\nslash"', 1) + geminiText('" caf\\u00e9 ☀️ 世界 🎉"', 2) + geminiText('"\\ud83d\\ude00 \\/ \\t"', 3) + GEMINI_STOP,
+  'thoughts, empty text, usage only on some chunks, no usage at the end': geminiChunk('{"text": "thinking","thought": true}', geminiUsage(0)) + geminiText('"one"', 1) +
+    geminiChunk('{"text": ""}') + geminiChunk('{"text": " two"}') + geminiText('" three"', 4) + geminiChunk('{"text": " four"}') + geminiChunk('{"text": ""}', '', ',"finishReason": "MAX_TOKENS"'),
+  'Vertex AI shape: role first, createTime, usage without counts': [' Hi', ' there', '.'].map((t) =>
+    `data: {"candidates": [{"content": {"role": "model","parts": [{"text": "${t}"}]}}],"usageMetadata": {"trafficType": "ON_DEMAND"},"modelVersion": "gemini-2.5-flash","createTime": "2026-03-10T14:54:45.066123Z","responseId": "tTCw"}\r\n\r\n`).join('') +
+    'data: {"candidates": [{"content": {"role": "model","parts": [{"text": "","thoughtSignature": "AY89"}]},"finishReason": "STOP"}],"usageMetadata": {"promptTokenCount": 1,"candidatesTokenCount": 9,"totalTokenCount": 10,"trafficType": "ON_DEMAND"},"modelVersion": "gemini-2.5-flash","createTime": "2026-03-10T14:54:45.066123Z","responseId": "tTCw"}\r\n\r\n',
+  'text around a function call, two parts, compact LF frames': (geminiText('"before "', 1) +
+    geminiChunk('{"functionCall": {"name": "get_weather","args": {"city": "Paris"}}}', geminiUsage(5)) + geminiText('"after"', 6) +
+    geminiChunk('{"text": "x"},{"text": "y"}', geminiUsage(7)) + GEMINI_STOP).replace(/": /g, '":').replace(/\r\n/g, '\n'),
+};
+
+describe('hand-written Gemini streams, fast path on vs off', { concurrency: 1 }, () => {
+  for (const [name, sse] of Object.entries(CANNED_GEMINI)) {
+    for (const via of ['whole', 'pieces'] as const) {
+      it(`${name} (${via === 'whole' ? 'one write' : '7-byte writes'}) into every other protocol`, async () => {
+        const upstream = via === 'whole' ? whole : pieces;
+        upstream.next = { status: 200, headers: { 'content-type': 'text/event-stream' }, body: sse };
+        for (const ingress of PROTOCOL_NAMES) {
+          if (ingress === 'gemini') continue; // same protocol: passthrough, no translation
+          await sameBytes(ingress, `pool-canned-gemini-${via}`, 'hi', true);
         }
       });
     }

@@ -7,6 +7,11 @@ const BACKSLASH = 0x5c;
 const COLON = 0x3a;
 const COMMA = 0x2c;
 const OPEN_BRACE = 0x7b;
+const CLOSE_BRACE = 0x7d;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACKET = 0x5d;
+const SPACE = 0x20;
+const TAB = 0x09;
 
 /**
  * End (index after the closing quote) of a JSON string starting at `at` (on its opening quote)
@@ -24,7 +29,7 @@ export function plainStringEnd(s: string, at: number): number {
 }
 
 /** End of a non-negative integer without leading zeros, or of `null`, at `at`; -1 otherwise. */
-function plainScalarEnd(s: string, at: number): number {
+export function plainScalarEnd(s: string, at: number): number {
   const c = s.charCodeAt(at);
   if (c === 0x6e) return s.startsWith('null', at) ? at + 4 : -1; // n
   if (c === 0x30) return at + 1; // a lone 0
@@ -78,3 +83,38 @@ export function stringLiteralEnd(s: string, at: number): number {
   return 0;
 }
 
+
+/**
+ * Index of the first character at or after `at` that is not a space or a tab (the JSON
+ * whitespace a one-line SSE event can hold: a line feed or carriage return ends the line).
+ */
+export function spaceEnd(s: string, at: number): number {
+  for (;;) {
+    const c = s.charCodeAt(at);
+    if (c !== SPACE && c !== TAB) return at;
+    at++;
+  }
+}
+
+/**
+ * End (index after its closing bracket) of the object or array at `at`, found by counting
+ * brackets outside strings, before `end`; -1 when it does not close there. It does not check
+ * the JSON in between: the caller reads the span with JSON.parse, which does.
+ */
+export function compositeEnd(s: string, at: number, end: number): number {
+  const first = s.charCodeAt(at);
+  if (first !== OPEN_BRACE && first !== OPEN_BRACKET) return -1;
+  let depth = 0;
+  for (let i = at; i < end; i++) {
+    const c = s.charCodeAt(i);
+    if (c === QUOTE) {
+      const found = stringLiteralEnd(s, i);
+      if (found === 0) return -1;
+      i = (found < 0 ? -found - 1 : found) - 1;
+    } else if (c === OPEN_BRACE || c === OPEN_BRACKET) depth++;
+    else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) {
+      if (--depth === 0) return i + 1;
+    }
+  }
+  return -1;
+}

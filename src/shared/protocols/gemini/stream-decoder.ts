@@ -10,11 +10,16 @@ import { SseReader } from '../framing/sse.js';
 import { finishFromGemini, isFinishReason } from './finish-reason.js';
 import { callId, candidateParts, firstCandidate, SYNTHESIZED_RESPONSE_ID } from './response.js';
 import { usageFromGemini } from './usage.js';
+import { GeminiTextChunkReader } from './stream-fast-path.js';
+import { translateFastPath } from '../fast-path/switch.js';
 
 const NONE = -1;
 
 export class GeminiStreamDecoder extends FramedStreamDecoder {
-  private readonly reader = new SseReader((_event, data) => this.onChunk(data));
+  private readonly reader = new SseReader(
+    (_event, data) => this.onChunk(data),
+    translateFastPath ? (text, start, end) => this.readInPlace(text, start, end) : null,
+  );
   private started = false;
   private finished = false;
   private nextIndex = 0;
@@ -23,6 +28,7 @@ export class GeminiStreamDecoder extends FramedStreamDecoder {
   private calls = 0;
   private latestUsage: Usage | null = null;
   private usageReported = false;
+  private readonly fast = translateFastPath ? new GeminiTextChunkReader() : null;
 
   protected feed(chunk: Uint8Array): void {
     this.reader.push(chunk);
@@ -38,8 +44,23 @@ export class GeminiStreamDecoder extends FramedStreamDecoder {
     this.out.push({ type: 'end' });
   }
 
+  /** A one-line event still in the upstream's text: the common text chunk is read there. */
+  private readInPlace(text: string, start: number, end: number): boolean {
+    const fast = this.fastReader();
+    if (fast === null || !fast.read(text, start, end)) return false;
+    this.onTextChunk(fast);
+    return true;
+  }
+
   private onChunk(data: string): void {
     if (this.failure !== null || data.length === 0) return;
+    const fast = this.fastReader();
+    if (fast !== null && fast.read(data, 0, data.length)) {
+      // The common text chunk, read without parsing it (same events as below). Gemini ends
+      // its events with CRLF, which the SSE reader leaves to its parser: they arrive here.
+      this.onTextChunk(fast);
+      return;
+    }
     let chunk: unknown;
     try {
       chunk = JSON.parse(data);
@@ -71,14 +92,24 @@ export class GeminiStreamDecoder extends FramedStreamDecoder {
     }
   }
 
+  /**
+   * The fast path's reader while it may read: after the first chunk (which starts the stream)
+   * and before finish (after it, parts are dropped and usage is reported at once); else null.
+   */
+  private fastReader(): GeminiTextChunkReader | null {
+    return this.started && !this.finished && this.failure === null ? this.fast : null;
+  }
+
+  /** What onChunk does for a chunk of one non-empty text part, no finishReason, and maybe usageMetadata. */
+  private onTextChunk(fast: GeminiTextChunkReader): void {
+    if (fast.usage !== null) this.latestUsage = usageFromGemini(fast.usage);
+    this.text(fast.text, fast.literal);
+  }
+
   private onPart(p: JsonObject): void {
     if (typeof p.text === 'string') {
       if (p.thought === true || p.text.length === 0) return;
-      if (this.textIndex === NONE) {
-        this.textIndex = this.nextIndex++;
-        this.out.push({ type: 'block_start', index: this.textIndex, kind: 'text' });
-      }
-      this.out.push({ type: 'text_delta', index: this.textIndex, text: p.text });
+      this.text(p.text);
     } else if (isJsonObject(p.functionCall) && typeof p.functionCall.name === 'string') {
       this.closeText();
       const fc = p.functionCall;
@@ -89,6 +120,15 @@ export class GeminiStreamDecoder extends FramedStreamDecoder {
         { type: 'block_stop', index },
       );
     }
+  }
+
+  /** `literal`: the text as its JSON literal, when the fast path read it without escapes. */
+  private text(text: string, literal?: string): void {
+    if (this.textIndex === NONE) {
+      this.textIndex = this.nextIndex++;
+      this.out.push({ type: 'block_start', index: this.textIndex, kind: 'text' });
+    }
+    this.out.push({ type: 'text_delta', index: this.textIndex, text, literal });
   }
 
   private closeText(): void {

@@ -4,6 +4,7 @@ import { geminiCodec } from '../../../../src/shared/protocols/gemini/codec.js';
 import { GatewayError } from '../../../../src/shared/errors.js';
 import type { StreamEvent } from '../../../../src/shared/model/types.js';
 import { vendorStream } from './fixtures.js';
+import { withoutLiterals } from '../../../helpers/stream-events.js';
 
 const expected: StreamEvent[] = [
   { type: 'start', id: 'Y2xhdWRl', model: 'gemini-2.5-flash' },
@@ -27,13 +28,47 @@ const bytes = (s: string): Uint8Array => new TextEncoder().encode(s);
 
 function decodeSplit(data: Uint8Array, at: number): StreamEvent[] {
   const d = geminiCodec.createStreamDecoder();
-  return [...d.push(data.subarray(0, at)), ...d.push(data.subarray(at)), ...d.finish()];
+  return withoutLiterals([...d.push(data.subarray(0, at)), ...d.push(data.subarray(at)), ...d.finish()]);
 }
 
 describe('gemini stream decoder', () => {
   it('turns a real stream into the model events, split at every byte offset', () => {
     const data = bytes(vendorStream);
     for (let at = 0; at <= data.length; at++) assert.deepEqual(decodeSplit(data, at), expected, `split at ${at}`);
+  });
+
+  it('reads text chunks as Gemini spaces them, with usage on most, in CRLF and LF framing, split at every byte offset', () => {
+    const chunk = (part: string, usage: string, finish = ''): string =>
+      `data: {"candidates": [{"content": {"parts": [${part}],"role": "model"}${finish},"index": 0}]${usage},"modelVersion": "gemini-2.5-flash","responseId": "abc"}\r\n\r\n`;
+    const usage = (n: number): string => `,"usageMetadata": {"promptTokenCount": 10,"candidatesTokenCount": ${n},"totalTokenCount": ${10 + n}}`;
+    const stream = [
+      chunk('{"text": "Hel"}', usage(0)),
+      chunk('{"text": "lo \\"wörld\\" ☀️"}', usage(3)),
+      chunk('{"text": ""}', usage(3)),
+      chunk('{"text": ", again"}', usage(3)),
+      chunk('{"text": "hmm","thought": true}', usage(4)),
+      chunk('{"text": "."}', usage(5)),
+      chunk('{"text": "!"}', ''),
+      chunk('{"text": ""}', '', ',"finishReason": "STOP"'),
+    ].join('');
+    const want: StreamEvent[] = [
+      { type: 'start', id: 'abc', model: 'gemini-2.5-flash' },
+      { type: 'block_start', index: 0, kind: 'text' },
+      { type: 'text_delta', index: 0, text: 'Hel' },
+      { type: 'text_delta', index: 0, text: 'lo "wörld" ☀️' },
+      { type: 'text_delta', index: 0, text: ', again' },
+      { type: 'text_delta', index: 0, text: '.' },
+      { type: 'text_delta', index: 0, text: '!' },
+      { type: 'block_stop', index: 0 },
+      { type: 'finish', reason: 'stop' },
+      // The latest usageMetadata, from a chunk before the last (which has none).
+      { type: 'usage', usage: { input: 10, output: 5, cacheRead: 0, cacheCreation: 0 } },
+      { type: 'end' },
+    ];
+    for (const framing of [stream, stream.replace(/\r\n/g, '\n')]) {
+      const data = bytes(framing);
+      for (let at = 0; at <= data.length; at++) assert.deepEqual(decodeSplit(data, at), want, `split at ${at}`);
+    }
   });
 
   it('reports usage after finish when it arrives in a later chunk, and the latest one wins', () => {

@@ -1,0 +1,183 @@
+// The fast path for the Gemini chunk nearly every stream is made of: one candidate whose content
+// is one non-empty text part, no finishReason, with or without usageMetadata (a running total
+// Gemini repeats on every chunk). Recognised by its shape, spaced as Gemini writes it (a space
+// after each colon) or not at all; its text read without parsing, its usageMetadata (when there)
+// parsed alone. Any other chunk (a thought, a function call, a finish, an error, an unknown
+// field, a second part or candidate) is refused and goes through JSON.parse like before.
+import { compositeEnd, plainScalarEnd, plainStringEnd, spaceEnd, stringLiteralEnd } from '../fast-path/json-scan.js';
+import type { JsonObject } from '../framing/json-field.js';
+
+/**
+ * Reads the text chunks of one stream. Gemini writes the same members around the text in every
+ * chunk (but for the usage counts), so the first chunk's head and tail are checked token by
+ * token and later chunks only compared with them: one comparison before the text, and after it
+ * one comparison, or two around the usageMetadata object.
+ *
+ * The head's grammar ends at the same place in the same nesting whatever it holds, so any
+ * checked head and any checked tail make a chunk of the recognised shape:
+ * `{"candidates":[{"content":{("role":"…",)*"parts":[{"text":` TEXT `}](,"role":"…")*}(,"index":n)*}]`
+ * then `(,"usageMetadata":{…}|,"modelVersion":"…"|,"responseId":"…"|,"createTime":"…")*}`, with
+ * usageMetadata at most once.
+ */
+export class GeminiTextChunkReader {
+  /** The last recognised chunk up to its text literal, or ''. */
+  private head = '';
+  /** The last recognised chunk after its text: up to its usageMetadata value, or all of it when it had none; or ''. */
+  private tail = '';
+  /** Whether `tail` stops at a usageMetadata value. */
+  private tailToUsage = false;
+  /** After the usageMetadata value to the end of the chunk (with `tailToUsage`). */
+  private afterUsage = '';
+  /** The last usageMetadata object read: its JSON text and its value. */
+  private usageText = '';
+  private usageValue: JsonObject | null = null;
+  /** The last chunk read: its text. */
+  text = '';
+  /** The last chunk read: its text as a JSON string literal, or undefined when it held escapes. */
+  literal: string | undefined = undefined;
+  /** The last chunk read: its usageMetadata, or null when it had none. */
+  usage: JsonObject | null = null;
+
+  /**
+   * Reads the chunk `s[start, end)`: true when it is a plain text chunk (`text`, `literal` and
+   * `usage` set), false when it needs the full decoder. `s[end]` is a line end or `s`'s end:
+   * no token scanned here holds one, so no scan runs past `end`.
+   */
+  read(s: string, start: number, end: number): boolean {
+    let litStart = start + this.head.length;
+    if (this.head.length === 0 || !holds(s, start, this.head)) {
+      litStart = textLiteralStart(s, start);
+      if (litStart < 0) return false;
+      this.head = s.slice(start, litStart);
+    }
+    const found = stringLiteralEnd(s, litStart);
+    if (found === 0) return false;
+    const escaped = found < 0;
+    const litEnd = escaped ? -found - 1 : found;
+    if (litEnd === litStart + 2) return false; // '' adds nothing: the full decoder decides
+    if (!this.knownTail(s, litEnd, end) && !this.newTail(s, litEnd, end)) return false;
+    if (!escaped) {
+      this.literal = s.slice(litStart, litEnd);
+      this.text = s.slice(litStart + 1, litEnd - 1);
+      return true;
+    }
+    try {
+      this.text = JSON.parse(s.slice(litStart, litEnd)) as string;
+    } catch {
+      return false; // a bad escape: the full decoder reports the chunk
+    }
+    this.literal = undefined; // escapes are not always written as JSON.stringify writes them
+    return true;
+  }
+
+  /** `s[from, end)` is the last checked tail, its usageMetadata object aside; sets `usage`. */
+  private knownTail(s: string, from: number, end: number): boolean {
+    const tail = this.tail;
+    if (tail.length === 0) return false;
+    if (!this.tailToUsage) {
+      if (end - from !== tail.length || !holds(s, from, tail)) return false;
+      this.usage = null;
+      return true;
+    }
+    const at = from + tail.length;
+    if (at > end || !holds(s, from, tail)) return false;
+    const usageEnd = this.usageObjectEnd(s, at, end);
+    return usageEnd >= 0 && end - usageEnd === this.afterUsage.length && holds(s, usageEnd, this.afterUsage);
+  }
+
+  /** Checks `s[from, end)` token by token as a tail of the recognised shape; remembers it and sets `usage`. */
+  private newTail(s: string, from: number, end: number): boolean {
+    let at = token(s, token(s, from, '}'), ']');
+    while (at >= 0 && isNext(s, at, ',')) at = plainMember(s, token(s, token(s, at, ','), '"role"'), plainStringEnd);
+    at = token(s, at, '}');
+    while (at >= 0 && isNext(s, at, ',')) at = plainMember(s, token(s, token(s, at, ','), '"index"'), plainScalarEnd);
+    at = token(s, token(s, at, '}'), ']');
+    let usageStart = -1;
+    let usageEnd = -1;
+    while (at >= 0 && isNext(s, at, ',')) {
+      const keyStart = spaceEnd(s, token(s, at, ','));
+      const keyEnd = plainStringEnd(s, keyStart);
+      if (keyEnd < 0) return false;
+      const key = s.slice(keyStart + 1, keyEnd - 1);
+      if (key === 'usageMetadata') {
+        if (usageStart >= 0) return false; // a second one: JSON.parse would keep it, this reader does not look
+        const value = token(s, keyEnd, ':');
+        if (value < 0) return false;
+        usageStart = spaceEnd(s, value);
+        at = usageEnd = this.usageObjectEnd(s, usageStart, end);
+      } else if (key === 'modelVersion' || key === 'responseId' || key === 'createTime') {
+        at = plainMember(s, keyEnd, plainStringEnd); // read by the first chunk only
+      } else return false;
+    }
+    at = token(s, at, '}');
+    if (at < 0 || spaceEnd(s, at) !== end) return false;
+    this.tailToUsage = usageStart >= 0;
+    if (this.tailToUsage) {
+      this.tail = s.slice(from, usageStart);
+      this.afterUsage = s.slice(usageEnd, end);
+    } else {
+      this.tail = s.slice(from, end);
+      this.afterUsage = '';
+      this.usage = null;
+    }
+    return true;
+  }
+
+  /** End of the usageMetadata object at `at` (sets `usage` to its value), or -1. */
+  private usageObjectEnd(s: string, at: number, end: number): number {
+    const known = this.usageText;
+    // The counts repeat while nothing is generated: the same text is the same object.
+    if (known.length > 0 && at + known.length <= end && holds(s, at, known)) {
+      this.usage = this.usageValue;
+      return at + known.length;
+    }
+    if (s.charCodeAt(at) !== OPEN_BRACE) return -1;
+    const close = compositeEnd(s, at, end);
+    if (close < 0) return -1;
+    const text = s.slice(at, close);
+    let value: JsonObject;
+    try {
+      // A whole object parsed alone is what JSON.parse of the chunk holds at this place.
+      value = JSON.parse(text) as JsonObject;
+    } catch {
+      return -1;
+    }
+    this.usageText = text;
+    this.usageValue = this.usage = value;
+    return close;
+  }
+}
+
+const OPEN_BRACE = 0x7b;
+
+/** The grammar's head: where the text literal starts, or -1. */
+function textLiteralStart(s: string, start: number): number {
+  let at = token(s, token(s, token(s, token(s, token(s, token(s, start, '{'), '"candidates"'), ':'), '['), '{'), '"content"');
+  at = token(s, token(s, at, ':'), '{');
+  // Vertex AI writes role before parts.
+  while (at >= 0 && isNext(s, at, '"role"')) at = token(s, plainMember(s, token(s, at, '"role"'), plainStringEnd), ',');
+  at = token(s, token(s, token(s, token(s, token(s, token(s, at, '"parts"'), ':'), '['), '{'), '"text"'), ':');
+  return at < 0 ? -1 : spaceEnd(s, at);
+}
+
+/** After optional spaces at `at`, `s` holds `t`: the index after it, or -1 (also when `at` is). */
+function token(s: string, at: number, t: string): number {
+  if (at < 0) return -1;
+  const i = spaceEnd(s, at);
+  return holds(s, i, t) ? i + t.length : -1;
+}
+
+function isNext(s: string, at: number, t: string): boolean {
+  return holds(s, spaceEnd(s, at), t);
+}
+
+/** After a key ending at `keyEnd`: `:` and a value read by `valueEnd`; the index after the value, or -1. */
+function plainMember(s: string, keyEnd: number, valueEnd: (s: string, at: number) => number): number {
+  const colon = token(s, keyEnd, ':');
+  return colon < 0 ? -1 : valueEnd(s, spaceEnd(s, colon));
+}
+
+/** `s` holds `text` at `at` (a slice compared whole: one memcmp, where `startsWith` goes by character). */
+function holds(s: string, at: number, text: string): boolean {
+  return s.slice(at, at + text.length) === text;
+}
