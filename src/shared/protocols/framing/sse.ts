@@ -15,6 +15,7 @@ export type SseHandler = (event: string | undefined, data: string) => void;
 export type SseDataReader = (text: string, start: number, end: number, nameStart: number, nameEnd: number) => boolean;
 
 const LF = 0x0a;
+const CR = 0x0d;
 const STREAM = { stream: true } as const;
 const SPACE = 0x20;
 
@@ -22,10 +23,11 @@ const SPACE = 0x20;
  * Incremental SSE reader: push bytes as they arrive, `onEvent` fires per complete event.
  *
  * With a `SseDataReader`, the events most streams are made of (`data: ...`, after an
- * `event: ...` line or not, and a blank line) are split out here while the parser holds
- * nothing, and offered in place in the decoded text, without the parser's slices and event
- * object per event. The first thing that is not such an event, and all that follows it in the chunk,
- * goes to eventsource-parser as before; the split sees no more than the parser would.
+ * `event: ...` line or not, and a blank line, the lines ended by LF, or an unnamed event's by
+ * CRLF as Gemini writes them) are split out here while the parser holds nothing, and offered in
+ * place in the decoded text, without the parser's slices and event object per event. The first
+ * thing that is not such an event, and all that follows it in the chunk, goes to
+ * eventsource-parser as before; the split sees no more than the parser would.
  */
 export class SseReader {
   private readonly utf8 = translateFastPath ? new Utf8Chunks() : new TextDecoder();
@@ -43,19 +45,18 @@ export class SseReader {
 
   push(chunk: Uint8Array): void {
     const text = this.utf8.decode(chunk, STREAM);
-    if (this.onData === null || !translateFastPath || text.indexOf('\r') >= 0) {
-      this.feed(text); // CR line ends are the parser's
+    if (this.onData === null || !translateFastPath) {
+      this.feed(text);
       return;
     }
     let from = 0;
     if (!this.parserIdle) {
       // The parser holds the start of an event: it gets the text up to the first blank line.
-      const blank = text.indexOf('\n\n');
-      if (blank < 0) {
+      from = blankLineEnd(text);
+      if (from < 0) {
         this.feed(text);
         return;
       }
-      from = blank + 2;
       this.feed(text.slice(0, from));
     }
     const rest = this.splitData(text, from);
@@ -70,20 +71,23 @@ export class SseReader {
   private feed(text: string): void {
     this.parser.feed(text);
     this.parserFed = true;
-    this.parserIdle = text.length >= 2 && text.charCodeAt(text.length - 1) === LF && text.charCodeAt(text.length - 2) === LF;
+    this.parserIdle = endsWithBlankLine(text);
   }
 
   /** Reads the one-data-line events at `from` in `text`; returns where the rest starts. */
   private splitData(text: string, from: number): number {
     const onData = this.onData!;
     let at = from;
+    // The first CR at or after `at` (-1: none), searched again only once passed, so a text
+    // without CRs is searched once and one with CRLF events once per event.
+    let cr = text.indexOf('\r', at);
     for (;;) {
       let nameStart = -1;
       let nameEnd = -1;
       let line = at;
       if (isEventLine(text, at)) {
         const lf = text.indexOf('\n', at);
-        if (lf < 0) break;
+        if (lf < 0 || (cr >= 0 && cr < lf)) break; // unfinished, or a CR: a named event's ends are LFs here
         const start = text.charCodeAt(at + 6) === SPACE ? at + 7 : at + 6;
         if (start < lf) { // `event:` with nothing after it names nothing, as in the parser
           nameStart = start;
@@ -93,20 +97,58 @@ export class SseReader {
       }
       if (!isDataLine(text, line)) break;
       const lf = text.indexOf('\n', line);
-      if (lf < 0 || text.charCodeAt(lf + 1) !== LF) break; // unfinished, or another line
+      if (lf < 0) break; // unfinished
+      let next: number;
+      let lineEnd: number;
+      if (cr < 0 || cr > lf) {
+        if (text.charCodeAt(lf + 1) !== LF) break; // another line
+        lineEnd = lf;
+        next = lf + 2;
+      } else if (line === at && cr === lf - 1 && text.charCodeAt(lf + 1) === CR && text.charCodeAt(lf + 2) === LF) {
+        lineEnd = cr;
+        next = lf + 3;
+      } else break; // a CR inside the line (a line end of its own), another line, or a CRLF cut off
       if (!this.parserFed) {
         // The parser drops a byte-order mark from the first text it is fed; this text had none.
         this.parser.feed('');
         this.parserFed = true;
       }
       const start = text.charCodeAt(line + 5) === SPACE ? line + 6 : line + 5;
-      if (!onData(text, start, lf, nameStart, nameEnd)) {
-        this.onEvent(nameStart < 0 ? undefined : text.slice(nameStart, nameEnd), text.slice(start, lf));
+      if (!onData(text, start, lineEnd, nameStart, nameEnd)) {
+        this.onEvent(nameStart < 0 ? undefined : text.slice(nameStart, nameEnd), text.slice(start, lineEnd));
       }
-      at = lf + 2;
+      at = next;
+      if (cr >= 0 && cr < at) cr = text.indexOf('\r', at);
     }
     return at;
   }
+}
+
+/**
+ * Where the first blank line in `text` ends (-1: none), for a parser that holds part of an
+ * event: the first `\n\n` or `\n\r\n`, since whatever the `\n` before it ends (a line, or a
+ * CRLF whose CR the parser holds), what follows is an empty line.
+ */
+function blankLineEnd(text: string): number {
+  const lf = text.indexOf('\n\n');
+  const crlf = text.indexOf('\n\r\n');
+  if (crlf >= 0 && (lf < 0 || crlf < lf)) return crlf + 3;
+  return lf < 0 ? -1 : lf + 2;
+}
+
+/**
+ * `text` ends with an empty line ended by LF, so the parser fed it holds no line and no event:
+ * `\n\n`, or `\r\n` after a line end (`\n\r\n`, `\r\r\n`). A text ending in a CR is not:
+ * the parser waits to see whether an LF follows.
+ */
+function endsWithBlankLine(text: string): boolean {
+  const n = text.length;
+  if (n < 2 || text.charCodeAt(n - 1) !== LF) return false;
+  const before = text.charCodeAt(n - 2);
+  if (before === LF) return true;
+  if (before !== CR || n < 3) return false;
+  const third = text.charCodeAt(n - 3);
+  return third === LF || third === CR;
 }
 
 /** `text` has a `data:` line at `at` (compared by character: faster than `startsWith` for five). */

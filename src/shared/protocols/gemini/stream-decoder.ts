@@ -56,8 +56,8 @@ export class GeminiStreamDecoder extends FramedStreamDecoder {
     if (this.failure !== null || data.length === 0) return;
     const fast = this.fastReader();
     if (fast !== null && fast.read(data, 0, data.length)) {
-      // The common text chunk, read without parsing it (same events as below). Gemini ends
-      // its events with CRLF, which the SSE reader leaves to its parser: they arrive here.
+      // The common text chunk, read without parsing it (same events as below), when the SSE
+      // reader's parser had it (an event cut across upstream chunks, other line ends).
       this.onTextChunk(fast);
       return;
     }

@@ -55,25 +55,50 @@ const CASES: Record<string, string> = {
   'one-line events, then a named one, then one-line again': 'data: 1\n\ndata:2\n\nevent: e\ndata: 3\n\ndata: 4\n\ndata:\n\n',
   'BOM after a one-line event': 'data: 1\n\n\ufeffdata: 2\n\n',
   'named one-line events, empty and spaceless names': 'event: a\ndata: 1\n\nevent:\ndata: 2\n\nevent:b\ndata:3\n\nevent: c\nevent: d\ndata: 4\n\nevent: e\n\ndata: 5\n\n',
+  'CRLF one-line events, as Gemini writes them': 'data: {"a":1}\r\n\r\ndata:{"b":"é"}\r\n\r\ndata: 3\r\n\r\n',
+  'CRLF and LF one-line events mixed': 'data: 1\r\n\r\ndata: 2\n\ndata: 3\r\n\r\nevent: e\r\ndata: 4\r\n\r\ndata: 5\r\n\r\n',
+  'a CR inside a data line, CR-only and mixed line ends': 'data: a\rb\r\n\r\ndata: c\r\rdata: d\n\r\ndata: e\r\r\ndata: f\r\n\ndata: g\r\n\r\n',
+  'a CRLF event without its blank line, then LF events': 'data: 1\r\ndata: 2\r\n\r\ndata: 3\n\n',
+  'named events with CRLF line ends (the parser\'s)': 'event: a\r\ndata: 1\r\n\r\nevent: b\ndata: 2\r\n\r\ndata: 3\r\n\r\n',
 };
 
 describe('SseReader', () => {
   for (const [name, text] of Object.entries(CASES)) {
-    it(`${name}: whole and one byte at a time, as the library reads it`, () => {
+    it(`${name}: whole, cut in two at every byte and one byte at a time, as the library reads it`, () => {
       const bytes = Buffer.from(text);
       const want = viaLibrary(bytes);
       for (const inPlace of ['off', 'none', 'half', 'all'] as const) {
         assert.deepEqual(viaReader(bytes, [], inPlace), want, inPlace);
+        for (let at = 1; at < bytes.length; at++) assert.deepEqual(viaReader(bytes, [at], inPlace), want, `${inPlace}, cut at ${at}`);
         assert.deepEqual(viaReader(bytes, Array.from({ length: bytes.length - 1 }, (_, i) => i + 1), inPlace), want, inPlace);
       }
     });
   }
 
+  it('offers one-line CRLF events in place, whole, one per chunk, and again after one cut inside', () => {
+    const events = Array.from({ length: 6 }, (_, i) => `data: {"n":${i}}\r\n\r\n`);
+    const text = events.join('');
+    const cutInside = text.indexOf('\r\n', text.indexOf('"n":2')) + 3; // after the blank line's CR
+    for (const chunks of [[text], events, [text.slice(0, cutInside), text.slice(cutInside)]]) {
+      const inPlace: string[] = [];
+      const parsed: string[] = [];
+      const r = new SseReader((_e, d) => parsed.push(d), (t, start, end) => inPlace.push(t.slice(start, end)) > 0);
+      for (const c of chunks) r.push(Buffer.from(c));
+      r.end();
+      // Cut inside event 2, the parser holds its blank line's CR: event 2 is the parser's, and
+      // event 3 (in the same chunk as the LF that ends it) too; the split resumes after that.
+      const viaParser = chunks.length === 2 ? ['{"n":2}', '{"n":3}'] : [];
+      assert.deepEqual(parsed, viaParser, JSON.stringify(chunks));
+      assert.equal(inPlace.length + parsed.length, 6);
+    }
+  });
+
   it('random streams cut at random places read as the library reads them', () => {
     let seed = 99;
     const rand = (n: number): number => ((seed = (seed * 1103515245 + 12345) >>> 0) % n);
-    const pieces = ['data: ', 'data:', 'event: ', 'id: 1', ': c', 'x', '{"t":"é☀️"}', '\n', '\n\n', '\n\n', 'retry: 5', '🎉', ' ', 'data', 'data: x\n\n', 'data: y\n\n', '\ufeff', 'event: n\n', 'event: m\ndata: z\n\n', 'event:\n'];
-    for (let i = 0; i < 3000; i++) {
+    const pieces = ['data: ', 'data:', 'event: ', 'id: 1', ': c', 'x', '{"t":"é☀️"}', '\n', '\n\n', '\n\n', 'retry: 5', '🎉', ' ', 'data', 'data: x\n\n', 'data: y\n\n', '\ufeff',
+      'event: n\n', 'event: m\ndata: z\n\n', 'event:\n', '\r', '\r\n', '\r\n\r\n', 'data: z\r\n\r\n', 'data: w\r\n\r\n', 'event: k\r\ndata: v\r\n\r\n'];
+    for (let i = 0; i < 6000; i++) {
       let text = '';
       for (let k = rand(25); k > 0; k--) text += pieces[rand(pieces.length)];
       if (rand(20) === 0) text += '\r\n';
