@@ -4,7 +4,8 @@
 // hand-written OpenAI, Ollama and Gemini streams the mock does not write (escapes, multi-byte
 // characters split across writes, usage on the last content chunk or on every chunk, one event
 // per write, unknown fields, vendor spacing, a created_at that changes per line, thinking lines,
-// CRLF and indented lines) go to two
+// CRLF and indented lines), and hand-written Bedrock streams (the vendor's padded frames,
+// escapes, bytes that are not UTF-8, duplicate keys, frames split across writes) go to two
 // gateways on the same upstreams, one with the fast paths on and one with them forced off
 // (GATEWAY_TRANSLATE_FAST_PATH=off), and both answers must be the same bytes, but for the
 // timestamps a gateway stamps from its own clock (ollama's created_at, responses' created_at):
@@ -16,10 +17,13 @@ import { startMockProvider, type MockServer } from '../../../src/mock/server.js'
 import { CannedUpstream } from '../../helpers/canned-upstream.js';
 import { mockConfig, startGateway, writeConfig, type RunningGateway } from '../../helpers/gateway.js';
 import { minimalRequest, rawPost } from '../../helpers/clients/raw.js';
+import { awsCodec, concat, eventFrame, rawEventFrame, vendorStream } from '../../shared/protocols/bedrock/fixtures.js';
 
 let mock: MockServer;
 let whole: CannedUpstream;
 let pieces: CannedUpstream;
+let bedrockWhole: CannedUpstream;
+let bedrockPieces: CannedUpstream;
 let fastOn: RunningGateway;
 let fastOff: RunningGateway;
 
@@ -27,6 +31,8 @@ before(async () => {
   mock = await startMockProvider({ port: 0 });
   whole = await CannedUpstream.start();
   pieces = await CannedUpstream.start(7); // every frame and some characters split across writes
+  bedrockWhole = await CannedUpstream.start();
+  bedrockPieces = await CannedUpstream.start(7);
   const { config, providers } = mockConfig(mock.url);
   const models = config.models as Record<string, unknown>;
   const pools = config.pools as Record<string, unknown>;
@@ -42,6 +48,11 @@ before(async () => {
     models[`lane-canned-gemini-${name}`] = { provider: `canned-gemini-${name}`, upstream_model: 'up-canned' };
     pools[`pool-canned-gemini-${name}`] = { members: [{ model: `lane-canned-gemini-${name}`, weight: 1 }] };
   }
+  for (const [name, upstream] of [['bedrock-whole', bedrockWhole], ['bedrock-pieces', bedrockPieces]] as const) {
+    providers[`canned-${name}`] = { protocol: 'bedrock', base_url: `http://127.0.0.1:${upstream.port}`, auth: { mode: 'none' } };
+    models[`lane-canned-${name}`] = { provider: `canned-${name}`, upstream_model: 'up-canned' };
+    pools[`pool-canned-${name}`] = { members: [{ model: `lane-canned-${name}`, weight: 1 }] };
+  }
   [fastOn, fastOff] = await Promise.all([
     startGateway(writeConfig(config, providers), { workers: 1 }),
     startGateway(writeConfig(config, providers), { workers: 1, env: { GATEWAY_TRANSLATE_FAST_PATH: 'off' } }),
@@ -50,7 +61,7 @@ before(async () => {
 
 after(async () => {
   await Promise.all([fastOn?.stop(), fastOff?.stop()]);
-  await Promise.all([mock?.close(), whole?.close(), pieces?.close()]);
+  await Promise.all([mock?.close(), whole?.close(), pieces?.close(), bedrockWhole?.close(), bedrockPieces?.close()]);
 });
 
 const HEADERS: Partial<Record<ProtocolName, Record<string, string>>> = { anthropic: { 'anthropic-version': '2023-06-01' } };
@@ -200,6 +211,61 @@ describe('hand-written Gemini streams, fast path on vs off', { concurrency: 1 },
         for (const ingress of PROTOCOL_NAMES) {
           if (ingress === 'gemini') continue; // same protocol: passthrough, no translation
           await sameBytes(ingress, `pool-canned-gemini-${via}`, 'hi', true);
+        }
+      });
+    }
+  }
+});
+
+/** How a Bedrock stream ends: the text block closed, the stop reason, the usage. */
+const BEDROCK_END = [
+  eventFrame('contentBlockStop', { contentBlockIndex: 0, p: 'abcd' }),
+  eventFrame('messageStop', { p: 'abcdefgh', stopReason: 'end_turn' }),
+  eventFrame('metadata', { metrics: { latencyMs: 12 }, p: 'ab', usage: { inputTokens: 7, outputTokens: 5, totalTokens: 12 } }),
+];
+const BEDROCK_START = eventFrame('messageStart', { p: 'abcdefghijklmn', role: 'assistant' });
+const str = (value: string) => ({ type: 'string' as const, value });
+
+/** Each stream, and a word its translation must carry (so that both ways did not fail alike). */
+const CANNED_BEDROCK: Record<string, [frames: Uint8Array, says: string]> = {
+  'the vendor frames: reasoning, text, tool call': [vendorStream, 'Paris'],
+  'escapes, multi-byte text, both member orders': [concat([
+    BEDROCK_START,
+    rawEventFrame('contentBlockDelta', '{"contentBlockIndex":0,"delta":{"text":"a \\"quote\\" \\\\ back\\nslash"},"p":"abcdef"}'),
+    rawEventFrame('contentBlockDelta', '{"delta":{"text":" café ☀️ 世界 🎉"},"contentBlockIndex":0}'),
+    rawEventFrame('contentBlockDelta', '{"contentBlockIndex":0,"delta":{"text":" \\ud83d\\ude00 \\/ \\t \\u00e9"}}'),
+    rawEventFrame('contentBlockDelta', '{"contentBlockIndex":0,"delta":{"text":""},"p":""}'),
+    ...BEDROCK_END,
+  ]), 'slash'],
+  'duplicate keys, spaces, headers in another order': [concat([
+    BEDROCK_START,
+    rawEventFrame('contentBlockDelta', '{"contentBlockIndex":0,"delta":{"text":"first"},"delta":{"text":"last wins"}}'),
+    rawEventFrame('contentBlockDelta', '{"contentBlockIndex": 0, "delta": {"text": " spaced"}}'),
+    awsCodec.encode({
+      headers: { ':message-type': str('event'), ':event-type': str('contentBlockDelta'), ':content-type': str('application/json') },
+      body: Buffer.from('{"contentBlockIndex":0,"delta":{"text":" reordered"}}'),
+    }),
+    rawEventFrame('contentBlockDelta', '{"contentBlockIndex":1,"delta":{"text":" unopened block"},"p":"a"}'),
+    ...BEDROCK_END,
+  ]), 'last wins'],
+  'bytes that are not UTF-8, a byte-order mark': [concat([
+    BEDROCK_START,
+    rawEventFrame('contentBlockDelta', Buffer.concat([Buffer.from('{"contentBlockIndex":0,"delta":{"text":"bad '), Buffer.from([0xff, 0xc3, 0x20, 0xe2, 0x98]), Buffer.from(' end"},"p":"abc"}')])),
+    rawEventFrame('contentBlockDelta', Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"contentBlockIndex":0,"delta":{"text":" after a BOM"}}')])),
+    ...BEDROCK_END,
+  ]), 'after a BOM'],
+};
+
+describe('hand-written Bedrock streams, fast path on vs off', { concurrency: 1 }, () => {
+  for (const [name, [frames, says]] of Object.entries(CANNED_BEDROCK)) {
+    for (const via of ['whole', 'pieces'] as const) {
+      it(`${name} (${via === 'whole' ? 'one write' : '7-byte writes'}) into every other protocol`, async () => {
+        const upstream = via === 'whole' ? bedrockWhole : bedrockPieces;
+        upstream.next = { status: 200, headers: { 'content-type': 'application/vnd.amazon.eventstream' }, body: frames };
+        for (const ingress of PROTOCOL_NAMES) {
+          if (ingress === 'bedrock') continue; // same protocol: passthrough, no translation
+          const body = await sameBytes(ingress, `pool-canned-bedrock-${via}`, 'hi', true);
+          assert.ok(body.includes(says), `${ingress} answer lacks ${JSON.stringify(says)}:\n${body}`);
         }
       });
     }

@@ -2,17 +2,14 @@
 // converse-stream speaks: frames of [total length u32][headers length u32][prelude CRC]
 // [headers][payload][message CRC], big endian. @smithy/eventstream-codec is the reference
 // reader and writer; the fast paths below write the same bytes and read the same messages with
-// node's native CRC-32 (zlib.crc32) and header bytes built once per event type, and hand any
-// frame they do not fully recognise (a header that is not a string, a bad CRC) to the codec.
-import * as zlib from 'node:zlib';
+// a faster CRC-32 (./crc32.ts) and header bytes built once per event type, decode a
+// frame's header block and payload in one call, and hand any frame they do not fully
+// recognise (a header that is not an ASCII string, a bad CRC) to the codec.
 import { EventStreamCodec, type Message, type MessageHeaders } from '@smithy/eventstream-codec';
 import { fromUtf8, toUtf8 } from '@smithy/util-utf8';
 import { GatewayError } from '../../errors.js';
 import { translateFastPath } from '../fast-path/switch.js';
-
-/** Native CRC-32 (node 20.15+ and 22.2+); without it the codec does all the work. */
-const crc32: ((data: Uint8Array) => number) | undefined = (zlib as { crc32?: (data: Uint8Array) => number }).crc32;
-const fastFrames = translateFastPath && typeof crc32 === 'function';
+import { crc32 } from './crc32.js';
 
 export type { Message } from '@smithy/eventstream-codec';
 
@@ -32,31 +29,50 @@ function checkedLength(total: number): number {
   return total;
 }
 
+/** A frame as read: the codec's message, and its payload as text when the native reader had it. */
+export interface EventFrame extends Message {
+  /** The payload as `payloadText` gives it; undefined when only its bytes were read. */
+  readonly payload: string | undefined;
+}
+
+export type FrameHandler = (frame: EventFrame) => void;
+
+/**
+ * Offered each frame whose CRCs the native reader checked, before its headers are read: the
+ * header block `text[0, headersLength)` and the payload (a byte-order mark not dropped) as one
+ * UTF-8 text. Where that block equals one the caller knows (ASCII), its characters are the
+ * frame's bytes. True when the frame was read; false to have it handed to the `FrameHandler`.
+ */
+export type FrameTextReader = (text: string, headersLength: number) => boolean;
+
 /**
  * Incremental frame reader. Whole frames inside a chunk are decoded in place; only a frame
  * split across chunks is copied, into a buffer of exactly its length once the length is known.
  * Bytes already decoded are never looked at again.
  */
 export class EventStreamReader {
-  private readonly lengthBytes = new Uint8Array(4);
+  private readonly lengthBytes = Buffer.alloc(4);
   /** The frame being assembled across chunks (null until its length is known). */
-  private held: Uint8Array | null = null;
+  private held: Buffer | null = null;
   /** Bytes of the split frame received so far (in lengthBytes while held is null). */
   private heldBytes = 0;
 
-  constructor(private readonly onMessage: (message: Message) => void) {}
+  constructor(
+    private readonly onFrame: FrameHandler,
+    private readonly onFrameText: FrameTextReader | null = null,
+  ) {}
 
   push(chunk: Uint8Array): void {
     let offset = this.heldBytes > 0 ? this.fill(chunk) : 0;
     if (this.heldBytes > 0) return; // the whole chunk went into the split frame
-    const view = new DataView(chunk.buffer, chunk.byteOffset, chunk.byteLength);
-    while (chunk.length - offset >= 4) {
-      const total = checkedLength(view.getUint32(offset, false));
-      if (chunk.length - offset < total) break;
-      this.emit(chunk.subarray(offset, offset + total));
+    const buf = asBuffer(chunk);
+    while (buf.length - offset >= 4) {
+      const total = checkedLength(buf.readUInt32BE(offset));
+      if (buf.length - offset < total) break;
+      this.emit(buf, offset, offset + total);
       offset += total;
     }
-    if (offset < chunk.length) this.fill(chunk.subarray(offset));
+    if (offset < buf.length) this.fill(buf.subarray(offset));
   }
 
   /** Upstream ended: a frame cut short is an error. */
@@ -72,8 +88,8 @@ export class EventStreamReader {
       this.lengthBytes.set(chunk.subarray(0, offset), this.heldBytes);
       this.heldBytes += offset;
       if (this.heldBytes < 4) return offset;
-      const total = checkedLength(new DataView(this.lengthBytes.buffer).getUint32(0, false));
-      this.held = new Uint8Array(total);
+      const total = checkedLength(this.lengthBytes.readUInt32BE(0));
+      this.held = Buffer.allocUnsafe(total); // every byte is written before it is read
       this.held.set(this.lengthBytes, 0);
     }
     const n = Math.min(this.held.length - this.heldBytes, chunk.length - offset);
@@ -84,25 +100,47 @@ export class EventStreamReader {
       const frame = this.held;
       this.held = null;
       this.heldBytes = 0;
-      this.emit(frame);
+      this.emit(frame, 0, frame.length);
     }
     return offset;
   }
 
-  private emit(frame: Uint8Array): void {
-    let message: Message | null = fastFrames ? decodeStringFrame(frame) : null;
-    if (message !== null) {
-      this.onMessage(message);
-      return;
+  /** The frame `buf[start, end)`, whose length field is `end - start`. */
+  private emit(buf: Buffer, start: number, end: number): void {
+    if (translateFastPath) {
+      const text = checkedFrameText(buf, start, end);
+      if (text !== null) {
+        const headersLength = buf.readUInt32BE(start + 4);
+        if (this.onFrameText !== null && this.onFrameText(text, headersLength)) return;
+        const headers = stringHeaders(text, headersLength);
+        if (headers !== null) {
+          const bodyStart = start + PRELUDE_BYTES + headersLength;
+          const body = new Uint8Array(buf.buffer, buf.byteOffset + bodyStart, end - 4 - bodyStart);
+          this.onFrame({ headers, body, payload: withoutByteOrderMark(text.slice(headersLength)) });
+          return;
+        }
+      }
     }
+    let message: Message;
     try {
-      message = codec.decode(frame);
+      message = codec.decode(buf.subarray(start, end));
     } catch (e) {
       // A CRC mismatch or a malformed header block: the frame cannot be trusted.
       throw frameError(`invalid frame: ${(e as Error).message}`);
     }
-    this.onMessage(message);
+    this.onFrame({ headers: message.headers, body: message.body, payload: undefined });
   }
+}
+
+function asBuffer(bytes: Uint8Array): Buffer {
+  return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
+const utf8 = new TextDecoder();
+
+/** A frame's payload as text: TextDecoder's (U+FFFD for bad bytes, a leading byte-order mark dropped). */
+export function payloadText(frame: EventFrame): string {
+  return frame.payload !== undefined ? frame.payload : utf8.decode(frame.body);
 }
 
 /** A header's string value ('' when absent or not a string). */
@@ -121,7 +159,7 @@ const EXCEPTION = stringHeader('exception');
 
 /** One `:message-type event` frame with a JSON payload, as converse-stream sends it. */
 export function encodeEventFrame(eventType: string, payloadJson: string): Uint8Array {
-  if (fastFrames) return encodeFrame(eventHeaderBytes(eventType), payloadJson);
+  if (translateFastPath) return encodeFrame(eventHeaderBytes(eventType), payloadJson);
   const headers: MessageHeaders = { ':event-type': stringHeader(eventType), ':content-type': JSON_CONTENT, ':message-type': EVENT };
   return codec.encode({ headers, body: fromUtf8(payloadJson) });
 }
@@ -140,6 +178,11 @@ function eventHeaderBytes(eventType: string): Buffer {
   return bytes;
 }
 
+/** The header block of an event frame as text (ASCII for an ASCII event type): what `FrameTextReader` compares. */
+export function eventHeaderText(eventType: string): string {
+  return eventHeaderBytes(eventType).toString('latin1');
+}
+
 function stringHeaderBytes(name: string, value: string): Buffer {
   const n = Buffer.from(name);
   const v = Buffer.from(value);
@@ -152,53 +195,66 @@ function stringHeaderBytes(name: string, value: string): Buffer {
   return out;
 }
 
-/** The codec's frame layout, its two CRC-32s computed natively. */
+/** The codec's frame layout, its two CRC-32s computed without it. */
 function encodeFrame(headers: Buffer, payload: string): Uint8Array {
   const payloadBytes = Buffer.byteLength(payload);
   const length = PRELUDE_BYTES + headers.length + payloadBytes + 4;
   const out = Buffer.allocUnsafe(length);
   out.writeUInt32BE(length, 0);
   out.writeUInt32BE(headers.length, 4);
-  out.writeUInt32BE(crc32!(out.subarray(0, 8)), 8);
+  out.writeUInt32BE(crc32(out, 0, 8), 8);
   headers.copy(out, PRELUDE_BYTES);
   out.write(payload, PRELUDE_BYTES + headers.length, payloadBytes, 'utf8');
-  out.writeUInt32BE(crc32!(out.subarray(0, length - 4)), length - 4);
+  out.writeUInt32BE(crc32(out, 0, length - 4), length - 4);
   return out;
 }
 
 /**
- * A whole frame whose CRCs hold and whose headers are all strings, read as the codec reads it
- * (the same header object, the payload a view of the frame); null for anything else, which the
+ * The header block and payload of the frame `buf[start, end)` as one UTF-8 text (one native
+ * decode), when its header length fits and both CRCs hold; null for anything else, which the
  * codec then reads (and reports).
  */
-function decodeStringFrame(frame: Uint8Array): Message | null {
-  const buf = Buffer.isBuffer(frame) ? frame : Buffer.from(frame.buffer, frame.byteOffset, frame.byteLength);
-  const length = buf.length;
-  if (length < MIN_FRAME_BYTES || buf.readUInt32BE(0) !== length) return null;
-  const headersLength = buf.readUInt32BE(4);
-  if (PRELUDE_BYTES + headersLength + 4 > length) return null;
-  if (crc32!(buf.subarray(0, 8)) !== buf.readUInt32BE(8) || crc32!(buf.subarray(0, length - 4)) !== buf.readUInt32BE(length - 4)) return null;
+function checkedFrameText(buf: Buffer, start: number, end: number): string | null {
+  const headersLength = buf.readUInt32BE(start + 4);
+  if (PRELUDE_BYTES + headersLength + 4 > end - start) return null;
+  if (crc32(buf, start, start + 8) !== buf.readUInt32BE(start + 8)) return null;
+  if (crc32(buf, start, end - 4) !== buf.readUInt32BE(end - 4)) return null;
+  return buf.toString('utf8', start + PRELUDE_BYTES, end - 4);
+}
+
+/**
+ * The headers in `text[0, headersLength)` read as the codec reads them (the same object), when
+ * they are all strings of ASCII names and values; null for anything else. Every character of
+ * the block is checked to be below 0x80 (lengths, type bytes, names, values): the first byte
+ * that is not ASCII would be such a character at its own offset, so a block that passes is
+ * its bytes one for one.
+ */
+function stringHeaders(text: string, headersLength: number): MessageHeaders | null {
+  if (headersLength > text.length) return null; // bytes beyond ASCII in the block
   const headers: MessageHeaders = {};
-  const end = PRELUDE_BYTES + headersLength;
-  // The header block as one latin1 string (one native call): each character is one byte, so
-  // lengths and offsets are the wire's; ASCII names and values are already their UTF-8 text.
-  const block = buf.toString('latin1', PRELUDE_BYTES, end);
   let at = 0;
-  while (at < block.length) {
-    const nameLength = block.charCodeAt(at);
+  while (at < headersLength) {
+    const nameLength = text.charCodeAt(at);
     const nameEnd = at + 1 + nameLength;
-    if (nameEnd + 3 > block.length || block.charCodeAt(nameEnd) !== STRING_HEADER) return null;
-    const valueLength = (block.charCodeAt(nameEnd + 1) << 8) | block.charCodeAt(nameEnd + 2);
+    if (nameLength > 0x7f || nameEnd + 3 > headersLength || text.charCodeAt(nameEnd) !== STRING_HEADER) return null;
+    const high = text.charCodeAt(nameEnd + 1);
+    const low = text.charCodeAt(nameEnd + 2);
+    if (high > 0x7f || low > 0x7f) return null; // a value of 128 bytes or more: the codec reads it
     const valueStart = nameEnd + 3;
-    const valueEnd = valueStart + valueLength;
-    if (valueEnd > block.length) return null;
-    const name = block.slice(at + 1, nameEnd);
-    const value = block.slice(valueStart, valueEnd);
+    const valueEnd = valueStart + ((high << 8) | low);
+    if (valueEnd > headersLength) return null;
+    const name = text.slice(at + 1, nameEnd);
+    const value = text.slice(valueStart, valueEnd);
     if (!ascii(name) || !ascii(value)) return null; // UTF-8 beyond ASCII: the codec decodes it
     headers[name] = { type: 'string', value };
     at = valueEnd;
   }
-  return { headers, body: new Uint8Array(buf.buffer, buf.byteOffset + end, length - end - 4) };
+  return headers;
+}
+
+/** TextDecoder drops a leading byte-order mark; Buffer's decoder keeps it. */
+function withoutByteOrderMark(text: string): string {
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
 /** One `:message-type exception` frame; the AWS SDK raises `:exception-type` as the error's name. */
@@ -207,7 +263,7 @@ export function encodeExceptionFrame(exceptionType: string, message: string): Ui
   return codec.encode({ headers, body: fromUtf8(JSON.stringify({ message })) });
 }
 
-/** True when every character is below 0x80 (latin1 text of ASCII bytes is their UTF-8 text). */
+/** True when every character is below 0x80 (one byte each in UTF-8). */
 function ascii(s: string): boolean {
   for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) > 0x7f) return false;
   return true;

@@ -3,17 +3,15 @@
 import type { Usage } from '../../model/types.js';
 import type { PassthroughStream } from '../codec.js';
 import { isJsonObject } from '../framing/json-field.js';
-import { EventStreamReader, headerString, type Message } from './event-stream.js';
+import { EventStreamReader, headerString, payloadText, type EventFrame } from './event-stream.js';
 import { usageFromBedrock } from './usage.js';
-
-const utf8 = new TextDecoder();
 
 export function bedrockUsageFromResponse(body: unknown): Usage | null {
   return isJsonObject(body) && isJsonObject(body.usage) ? usageFromBedrock(body.usage) : null;
 }
 
 export class BedrockPassthroughStream implements PassthroughStream {
-  private readonly reader = new EventStreamReader((m) => this.onMessage(m));
+  private readonly reader = new EventStreamReader((f) => this.onFrame(f));
   private latest: Usage | null = null;
   /** A bad frame stops the metering read; the caller still gets every byte as it came. */
   private broken = false;
@@ -37,12 +35,12 @@ export class BedrockPassthroughStream implements PassthroughStream {
     return this.latest;
   }
 
-  private onMessage(m: Message): void {
-    // Only the metadata event carries usage: the deltas' payloads are never decoded.
-    if (headerString(m, ':event-type') !== 'metadata') return;
+  private onFrame(f: EventFrame): void {
+    // Only the metadata event carries usage: the deltas' payloads are never parsed.
+    if (headerString(f, ':event-type') !== 'metadata') return;
     let payload: unknown;
     try {
-      payload = JSON.parse(utf8.decode(m.body));
+      payload = JSON.parse(payloadText(f));
     } catch {
       return;
     }

@@ -5,16 +5,20 @@ import type { StreamEvent, Usage } from '../../model/types.js';
 import { FramedStreamDecoder } from '../framing/stream-decoder-base.js';
 import { GatewayError } from '../../errors.js';
 import { isJsonObject, type JsonObject } from '../framing/json-field.js';
-import { EventStreamReader, headerString, type Message } from './event-stream.js';
+import { translateFastPath } from '../fast-path/switch.js';
+import { EventStreamReader, headerString, payloadText, type EventFrame } from './event-stream.js';
 import { finishFromStopReason } from './finish-reason.js';
 import { SYNTHESIZED_RESPONSE_ID } from './response.js';
+import { readBlockDelta, type BlockDelta } from './stream-fast-path.js';
 import { usageFromBedrock } from './usage.js';
 
 const SKIPPED = -1;
-const utf8 = new TextDecoder();
 
 export class BedrockStreamDecoder extends FramedStreamDecoder {
-  private readonly reader = new EventStreamReader((m) => this.onMessage(m));
+  private readonly reader = new EventStreamReader(
+    (f) => this.onFrame(f),
+    translateFastPath ? (text, headersLength) => this.readInPlace(text, headersLength) : null,
+  );
   /** Upstream contentBlockIndex -> model block index (SKIPPED for blocks outside the subset). */
   private readonly blockIndex: number[] = [];
   private readonly openBlocks = new Set<number>();
@@ -23,6 +27,8 @@ export class BedrockStreamDecoder extends FramedStreamDecoder {
   private finished = false;
   /** A metadata event that came before messageStop, held to keep the contract's order. */
   private earlyUsage: Usage | null = null;
+  /** The fast path's reused result (null when the fast paths are off). */
+  private readonly fast: BlockDelta | null = translateFastPath ? { index: 0, text: true, value: '', literal: undefined } : null;
 
   protected feed(chunk: Uint8Array): void {
     this.reader.push(chunk);
@@ -37,18 +43,28 @@ export class BedrockStreamDecoder extends FramedStreamDecoder {
     this.out.push({ type: 'end' });
   }
 
-  private onMessage(m: Message): void {
+  /** A frame still in its text: the common delta is read there (same events as onBlockDelta). */
+  private readInPlace(text: string, headersLength: number): boolean {
+    const fast = this.fast;
+    if (this.failure !== null || fast === null || !readBlockDelta(text, headersLength, fast)) return false;
+    this.ensureStarted();
+    if (fast.text) this.textDelta(fast.index, fast.value, fast.literal);
+    else this.toolInputDelta(fast.index, fast.value, fast.literal);
+    return true;
+  }
+
+  private onFrame(f: EventFrame): void {
     if (this.failure !== null) return;
-    const messageType = headerString(m, ':message-type');
-    if (messageType === 'exception') return this.onException(headerString(m, ':exception-type'), m.body);
+    const messageType = headerString(f, ':message-type');
+    if (messageType === 'exception') return this.onException(headerString(f, ':exception-type'), payloadText(f));
     if (messageType === 'error') {
-      this.failure = new GatewayError('upstream_error', `bedrock stream error (${headerString(m, ':error-code')}): ${headerString(m, ':error-message')}`);
+      this.failure = new GatewayError('upstream_error', `bedrock stream error (${headerString(f, ':error-code')}): ${headerString(f, ':error-message')}`);
       return;
     }
-    const eventType = headerString(m, ':event-type');
+    const eventType = headerString(f, ':event-type');
     let payload: unknown;
     try {
-      payload = JSON.parse(utf8.decode(m.body));
+      payload = JSON.parse(payloadText(f));
     } catch {
       this.failure = new GatewayError('upstream_error', `bedrock stream: malformed JSON in a ${eventType} event`);
       return;
@@ -99,22 +115,29 @@ export class BedrockStreamDecoder extends FramedStreamDecoder {
     this.ensureStarted();
     if (typeof p.contentBlockIndex !== 'number' || !isJsonObject(p.delta)) return;
     const d = p.delta;
-    let index = this.blockIndex[p.contentBlockIndex];
     if (typeof d.text === 'string') {
-      if (index === undefined) {
-        // Converse opens a text block with its first delta.
-        index = this.openBlock(p.contentBlockIndex);
-        this.out.push({ type: 'block_start', index, kind: 'text' });
-      }
-      if (index !== SKIPPED && d.text.length > 0) this.out.push({ type: 'text_delta', index, text: d.text });
+      this.textDelta(p.contentBlockIndex, d.text, undefined);
     } else if (isJsonObject(d.toolUse)) {
-      const json = d.toolUse.input;
-      if (index !== undefined && index !== SKIPPED && typeof json === 'string' && json.length > 0) {
-        this.out.push({ type: 'tool_args_delta', index, json });
-      }
-    } else if (index === undefined) {
+      if (typeof d.toolUse.input === 'string') this.toolInputDelta(p.contentBlockIndex, d.toolUse.input, undefined);
+    } else if (this.blockIndex[p.contentBlockIndex] === undefined) {
       this.blockIndex[p.contentBlockIndex] = SKIPPED; // reasoning, citations: not modeled
     }
+  }
+
+  /** `literal`: the text as its JSON literal, when the fast path read it without escapes. */
+  private textDelta(upstream: number, text: string, literal: string | undefined): void {
+    let index = this.blockIndex[upstream];
+    if (index === undefined) {
+      // Converse opens a text block with its first delta.
+      index = this.openBlock(upstream);
+      this.out.push({ type: 'block_start', index, kind: 'text' });
+    }
+    if (index !== SKIPPED && text.length > 0) this.out.push({ type: 'text_delta', index, text, literal });
+  }
+
+  private toolInputDelta(upstream: number, json: string, literal: string | undefined): void {
+    const index = this.blockIndex[upstream];
+    if (index !== undefined && index !== SKIPPED && json.length > 0) this.out.push({ type: 'tool_args_delta', index, json, literal });
   }
 
   private onBlockStop(p: JsonObject): void {
@@ -139,8 +162,8 @@ export class BedrockStreamDecoder extends FramedStreamDecoder {
     else this.earlyUsage = usage;
   }
 
-  private onException(type: string, body: Uint8Array): void {
-    let message = utf8.decode(body);
+  private onException(type: string, payload: string): void {
+    let message = payload;
     try {
       const parsed: unknown = JSON.parse(message);
       if (isJsonObject(parsed) && typeof parsed.message === 'string') message = parsed.message;

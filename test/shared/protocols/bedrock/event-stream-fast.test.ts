@@ -1,10 +1,12 @@
-// The event-stream fast paths (native CRC-32, header bytes built once) write the bytes
-// @smithy/eventstream-codec writes and read the messages it reads; anything else goes to it.
+// The event-stream fast paths (CRC-32 in JavaScript for short frames, header bytes built once,
+// header block and payload decoded as one text) write the bytes @smithy/eventstream-codec
+// writes and read the messages it reads, payload text included; anything else goes to it.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { EventStreamCodec } from '@smithy/eventstream-codec';
+import { EventStreamCodec, type MessageHeaders } from '@smithy/eventstream-codec';
 import { fromUtf8, toUtf8 } from '@smithy/util-utf8';
-import { encodeEventFrame, EventStreamReader, type Message } from '../../../../src/shared/protocols/bedrock/event-stream.js';
+import { crc32 } from '../../../../src/shared/protocols/bedrock/crc32.js';
+import { encodeEventFrame, EventStreamReader, payloadText, type EventFrame, type Message } from '../../../../src/shared/protocols/bedrock/event-stream.js';
 
 const smithy = new EventStreamCodec(toUtf8, fromUtf8);
 const PAYLOADS = ['{}', '{"contentBlockIndex":0,"delta":{"text":"héllo ☀️ 世界 🎉"}}', `{"t":"${'x'.repeat(70_000)}"}`];
@@ -52,4 +54,54 @@ describe('bedrock event stream fast paths', () => {
     bad[bad.length - 20] ^= 1;
     assert.throws(() => readAll(bad, 0), /bedrock event stream: invalid frame: The message checksum/);
   });
+
+  it('sums CRC-32 as the codec does, short ranges and long', () => {
+    const bytes = Buffer.alloc(1500);
+    for (let i = 0; i < bytes.length; i++) bytes[i] = (i * 7919 + (i >> 3) * 31) & 0xff;
+    // The codec's frames carry its sums: of the prelude, and of everything before the last four bytes.
+    for (let n = 0; n <= bytes.length; n += n < 40 ? 1 : 37) {
+      const frame = Buffer.from(smithy.encode({ headers: {}, body: bytes.subarray(0, n) }));
+      assert.equal(crc32(frame, 0, 8), frame.readUInt32BE(8), `prelude, body of ${n}`);
+      assert.equal(crc32(frame, 0, frame.length - 4), frame.readUInt32BE(frame.length - 4), `message, body of ${n}`);
+    }
+    assert.equal(crc32(bytes, 3, 3), 0);
+  });
+
+  it('reads random headers and payloads as the codec and TextDecoder do, bad UTF-8 included', () => {
+    const rand = seededRandom(99);
+    const utf8 = new TextDecoder();
+    const names = [':event-type', ':content-type', ':message-type', 'x', '', 'é-name', 'n'.repeat(130)];
+    const values = ['contentBlockDelta', 'event', '', 'métadata', '☀️', 'v'.repeat(127), 'v'.repeat(128), 'v'.repeat(300)];
+    let native = 0;
+    const bytePieces = [[0x7b], [0x41], [0xff], [0xc3], [0xc3, 0xa9], [0xe2, 0x98], [0xe2, 0x98, 0x80], [0xed, 0xa0, 0x80], [0xf0, 0x9f, 0x98, 0x80], [0xf4, 0x90, 0x80, 0x80], [0xef, 0xbb, 0xbf], [0xc0, 0xaf], [0x80]];
+    for (let i = 0; i < 3000; i++) {
+      const headers: MessageHeaders = {};
+      for (let k = rand(4); k > 0; k--) {
+        const name = names[rand(names.length)]!;
+        headers[name] = rand(8) === 0 ? { type: 'integer', value: rand(1000) } : { type: 'string', value: values[rand(values.length)]! };
+      }
+      const body = Buffer.concat(Array.from({ length: rand(8) }, () => Buffer.from(bytePieces[rand(bytePieces.length)]!)));
+      const frame = smithy.encode({ headers, body });
+      const want = smithy.decode(frame);
+      const frames: EventFrame[] = [];
+      const reader = new EventStreamReader((f) => frames.push(f));
+      reader.push(frame);
+      assert.equal(frames.length, 1);
+      assert.deepEqual(frames[0]!.headers, want.headers);
+      assert.deepEqual(Buffer.from(frames[0]!.body), Buffer.from(want.body));
+      assert.equal(payloadText(frames[0]!), utf8.decode(want.body), body.toString('hex'));
+      if (frames[0]!.payload !== undefined) native++;
+    }
+    assert.ok(native > 500, `${native} frames read without the codec`);
+  });
 });
+
+/** Integers below n from a seed (mulberry32). */
+function seededRandom(seed: number): (n: number) => number {
+  return (n) => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) % n;
+  };
+}

@@ -8,9 +8,14 @@ export const awsCodec = new EventStreamCodec(toUtf8, fromUtf8);
 const str = (value: string) => ({ type: 'string' as const, value });
 
 export function eventFrame(eventType: string, payload: unknown): Uint8Array {
+  return rawEventFrame(eventType, JSON.stringify(payload));
+}
+
+/** An event frame whose payload is exactly `body` (JSON text as written, or any bytes). */
+export function rawEventFrame(eventType: string, body: string | Uint8Array): Uint8Array {
   return awsCodec.encode({
     headers: { ':event-type': str(eventType), ':content-type': str('application/json'), ':message-type': str('event') },
-    body: fromUtf8(JSON.stringify(payload)),
+    body: typeof body === 'string' ? fromUtf8(body) : body,
   });
 }
 

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { bedrockCodec } from '../../../../src/shared/protocols/bedrock/codec.js';
 import { GatewayError } from '../../../../src/shared/errors.js';
 import type { StreamEvent } from '../../../../src/shared/model/types.js';
+import { withoutLiterals } from '../../../helpers/stream-events.js';
 import { awsCodec, concat, eventFrame, exceptionFrame, vendorFrames, vendorStream } from './fixtures.js';
 
 const expected: StreamEvent[] = [
@@ -22,7 +23,7 @@ const expected: StreamEvent[] = [
 
 function decodeSplit(data: Uint8Array, at: number): StreamEvent[] {
   const d = bedrockCodec.createStreamDecoder();
-  return [...d.push(data.subarray(0, at)), ...d.push(data.subarray(at)), ...d.finish()];
+  return withoutLiterals([...d.push(data.subarray(0, at)), ...d.push(data.subarray(at)), ...d.finish()]);
 }
 
 const utf8 = new TextDecoder();
