@@ -1,11 +1,12 @@
 // The translated-stream fast paths change no byte: the whole translation matrix (every ingress
 // against every lane, stream and non-stream, short and 50-chunk answers, one event per write,
 // tool calls) and
-// hand-written OpenAI, Ollama and Gemini streams the mock does not write (escapes, multi-byte
-// characters split across writes, usage on the last content chunk or on every chunk, one event
-// per write, unknown fields, vendor spacing, a created_at that changes per line, thinking lines,
-// CRLF and indented lines), and hand-written Bedrock streams (the vendor's padded frames,
-// escapes, bytes that are not UTF-8, duplicate keys, frames split across writes) go to two
+// hand-written OpenAI, Ollama, Gemini and Responses streams the mock does not write (escapes,
+// multi-byte characters split across writes, usage on the last content chunk or on every chunk,
+// one event per write, unknown fields, vendor spacing, other member orders, event names that
+// disagree with the type, a created_at that changes per line, thinking lines, CRLF and indented
+// lines), and hand-written Bedrock streams (the vendor's padded frames, escapes, bytes that are
+// not UTF-8, duplicate keys, frames split across writes) go to two
 // gateways on the same upstreams, one with the fast paths on and one with them forced off
 // (GATEWAY_TRANSLATE_FAST_PATH=off), and both answers must be the same bytes, but for the
 // timestamps a gateway stamps from its own clock (ollama's created_at, responses' created_at):
@@ -18,6 +19,7 @@ import { CannedUpstream } from '../../helpers/canned-upstream.js';
 import { mockConfig, startGateway, writeConfig, type RunningGateway } from '../../helpers/gateway.js';
 import { minimalRequest, rawPost } from '../../helpers/clients/raw.js';
 import { awsCodec, concat, eventFrame, rawEventFrame, vendorStream } from '../../shared/protocols/bedrock/fixtures.js';
+import { STREAM as RESPONSES_VENDOR_STREAM } from '../../shared/protocols/responses/fixtures.js';
 
 let mock: MockServer;
 let whole: CannedUpstream;
@@ -47,6 +49,10 @@ before(async () => {
     providers[`canned-gemini-${name}`] = { protocol: 'gemini', base_url: `http://127.0.0.1:${upstream.port}/v1beta`, auth: { mode: 'none' } };
     models[`lane-canned-gemini-${name}`] = { provider: `canned-gemini-${name}`, upstream_model: 'up-canned' };
     pools[`pool-canned-gemini-${name}`] = { members: [{ model: `lane-canned-gemini-${name}`, weight: 1 }] };
+    // The same canned upstream as a Responses lane, for the hand-written Responses streams.
+    providers[`canned-responses-${name}`] = { protocol: 'responses', base_url: `http://127.0.0.1:${upstream.port}/v1`, auth: { mode: 'none' } };
+    models[`lane-canned-responses-${name}`] = { provider: `canned-responses-${name}`, upstream_model: 'up-canned' };
+    pools[`pool-canned-responses-${name}`] = { members: [{ model: `lane-canned-responses-${name}`, weight: 1 }] };
   }
   for (const [name, upstream] of [['bedrock-whole', bedrockWhole], ['bedrock-pieces', bedrockPieces]] as const) {
     providers[`canned-${name}`] = { protocol: 'bedrock', base_url: `http://127.0.0.1:${upstream.port}`, auth: { mode: 'none' } };
@@ -266,6 +272,62 @@ describe('hand-written Bedrock streams, fast path on vs off', { concurrency: 1 }
           if (ingress === 'bedrock') continue; // same protocol: passthrough, no translation
           const body = await sameBytes(ingress, `pool-canned-bedrock-${via}`, 'hi', true);
           assert.ok(body.includes(says), `${ingress} answer lacks ${JSON.stringify(says)}:\n${body}`);
+        }
+      });
+    }
+  }
+});
+
+/** A Responses event; `name` when the SSE event name is not the type (null: no event line). */
+function rsp(data: string, name?: string | null): string {
+  const type = /^\{"type":"([^"]+)"/.exec(data)?.[1] ?? 'x';
+  return `${name === null ? '' : `event: ${name ?? type}\n`}data: ${data}\n\n`;
+}
+const R_HEAD = rsp('{"type":"response.created","sequence_number":0,"response":{"id":"resp_1","object":"response","status":"in_progress","model":"gpt-x","output":[],"usage":null}}')
+  + rsp('{"type":"response.output_item.added","sequence_number":1,"output_index":0,"item":{"id":"msg_1","type":"message","status":"in_progress","content":[],"role":"assistant"}}')
+  + rsp('{"type":"response.content_part.added","sequence_number":2,"item_id":"msg_1","output_index":0,"content_index":0,"part":{"type":"output_text","annotations":[],"logprobs":[],"text":""}}');
+const rText = (seq: number, lit: string, rest = ',"logprobs":[],"obfuscation":"abc"'): string =>
+  rsp(`{"type":"response.output_text.delta","sequence_number":${seq},"item_id":"msg_1","output_index":0,"content_index":0,"delta":${lit}${rest}}`);
+const R_TAIL = rsp('{"type":"response.output_item.done","sequence_number":90,"output_index":0,"item":{"id":"msg_1","type":"message","status":"completed","content":[],"role":"assistant"}}')
+  + rsp('{"type":"response.completed","sequence_number":91,"response":{"id":"resp_1","object":"response","status":"completed","model":"gpt-x","output":[],"usage":{"input_tokens":9,"input_tokens_details":{"cached_tokens":0},"output_tokens":4,"output_tokens_details":{"reasoning_tokens":0},"total_tokens":13}}}');
+const R_CALL = rsp('{"type":"response.output_item.added","sequence_number":40,"output_index":1,"item":{"id":"fc_1","type":"function_call","status":"in_progress","arguments":"","call_id":"call_1","name":"f"}}')
+  + rsp('{"type":"response.function_call_arguments.delta","sequence_number":41,"item_id":"fc_1","output_index":1,"delta":"{\\"a\\":","obfuscation":"x"}')
+  + rsp('{"type":"response.function_call_arguments.delta","sequence_number":42,"item_id":"fc_1","output_index":1,"delta":"1}","obfuscation":"yz"}')
+  + rsp('{"type":"response.function_call_arguments.delta","sequence_number":43,"item_id":"fc_9","output_index":9,"delta":"lost","obfuscation":"x"}')
+  + rsp('{"type":"response.output_item.done","sequence_number":44,"output_index":1,"item":{"id":"fc_1","type":"function_call","status":"completed","arguments":"{\\"a\\":1}","call_id":"call_1","name":"f"}}');
+
+const RESPONSES_CANNED: Record<string, string> = {
+  'a vendor stream: reasoning item, text, tool call': RESPONSES_VENDOR_STREAM,
+  'escapes and multi-byte text': R_HEAD + rText(3, '"Hello"') + rText(4, '" a \\"quote\\" \\\\ back\\nslash"') + rText(5, '" café ☀️ 世界 🎉"')
+    + rText(6, '"\\ud83d"') + rText(7, '"\\ude00 \\/ \\t\\u00e9"') + rText(8, '" end"', ',"logprobs":[]') + R_TAIL,
+  'other orders, names and members; a second part; empty and refusal deltas': R_HEAD + rText(3, '"one"')
+    + rsp('{"type":"response.output_text.delta","item_id":"msg_1","output_index":0,"content_index":0,"delta":" two","sequence_number":4}')
+    + rsp('{"delta":" three","type":"response.output_text.delta","content_index":0,"output_index":0}', 'delta')
+    + rsp('{"type":"response.output_text.delta","sequence_number":6,"item_id":"msg_1","output_index":0,"content_index":0,"delta":" four","logprobs":[]}', null)
+    + rsp('{"type":"response.output_text.done","sequence_number":7,"item_id":"msg_1","output_index":0,"content_index":0,"delta":" not text","text":"x"}', 'response.output_text.delta')
+    + rsp('{"type":"response.output_text.delta","sequence_number":8,"item_id":"msg_1","output_index":0,"content_index":0,"delta":" five","delta":" six"}')
+    + rsp('{"type": "response.output_text.delta", "sequence_number": 9, "output_index": 0, "content_index": 0, "delta": " seven"}')
+    + rText(10, '""') + rText(11, '" eight"', ',"logprobs":[],"extra":{"a":1}')
+    + rsp('{"type":"response.output_text.delta","sequence_number":12,"item_id":"msg_1","output_index":0,"content_index":1,"delta":" part two","logprobs":[]}')
+    + rText(13, '" back to one"')
+    + rsp('{"type":"response.refusal.delta","sequence_number":14,"item_id":"msg_1","output_index":0,"content_index":2,"delta":" no"}')
+    + rsp('{"type":"response.content_part.done","sequence_number":15,"item_id":"msg_1","output_index":0,"content_index":1,"part":{"type":"output_text","text":""}}')
+    + rText(16, '" after done"') + R_TAIL,
+  'a tool call after text, a delta for an unknown call': R_HEAD + rText(3, '"Let me check."') + R_CALL + R_TAIL,
+  'one event split over data lines, CRLF frames': R_HEAD
+    + 'event: response.output_text.delta\ndata: {"type":"response.output_text.delta","sequence_number":3,\ndata: "output_index":0,"content_index":0,"delta":"split"}\n\n'
+    + rText(4, '" whole"') + (rText(5, '" crlf"') + R_TAIL).replace(/\n/g, '\r\n'),
+};
+
+describe('hand-written Responses streams, fast path on vs off', { concurrency: 1 }, () => {
+  for (const [name, sse] of Object.entries(RESPONSES_CANNED)) {
+    for (const via of ['whole', 'pieces'] as const) {
+      it(`${name} (${via === 'whole' ? 'one write' : '7-byte writes'}) into every other protocol`, async () => {
+        const upstream = via === 'whole' ? whole : pieces;
+        upstream.next = { status: 200, headers: { 'content-type': 'text/event-stream' }, body: sse };
+        for (const ingress of PROTOCOL_NAMES) {
+          if (ingress === 'responses') continue; // same protocol: passthrough, no translation
+          await sameBytes(ingress, `pool-canned-responses-${via}`, 'hi', true);
         }
       });
     }

@@ -70,6 +70,16 @@ export function outputTextPart(text: string): JsonObject {
   return { type: 'output_text', text, annotations: [] };
 }
 
+/** JSON.stringify(outputTextPart(text)) from `textJson`, JSON.stringify(text): the stream encoder's template. */
+export function outputTextPartJson(textJson: string): string {
+  return `{"type":"output_text","text":${textJson},"annotations":[]}`;
+}
+
+/** JSON.stringify(messageItem(outputIndex, text, 'completed')) from `partJson`, outputTextPartJson of its text. */
+export function completedMessageItemJson(outputIndex: number, partJson: string): string {
+  return `{"id":${JSON.stringify(messageItemId(outputIndex))},"type":"message","status":"completed","role":"assistant","content":[${partJson}]}`;
+}
+
 export function functionCallItem(outputIndex: number, call: { id: string; name: string; arguments: string }, status: 'in_progress' | 'completed'): JsonObject {
   return {
     id: functionCallItemId(outputIndex),

@@ -2,7 +2,9 @@
 // response.created starts; each output_text / refusal content part of a message item is a
 // text block, each function_call item a tool block; response.completed / response.incomplete
 // finish (with usage inside); response.failed and `error` raise an upstream error. Items the
-// model does not hold (reasoning, hosted tools) are skipped.
+// model does not hold (reasoning, hosted tools) are skipped. The text and arguments deltas most
+// of a stream is made of are read without JSON.parse when they have a known shape
+// (stream-fast-path.ts).
 import { GatewayError } from '../../errors.js';
 import type { StreamEvent } from '../../model/types.js';
 import { FramedStreamDecoder } from '../framing/stream-decoder-base.js';
@@ -10,13 +12,19 @@ import { isJsonObject, type JsonObject } from '../framing/json-field.js';
 import { SseReader } from '../framing/sse.js';
 import { decodeFinishReason } from './finish-reason.js';
 import { decodeUsage } from './usage.js';
+import { ResponsesDeltaReader } from './stream-fast-path.js';
+import { translateFastPath } from '../fast-path/switch.js';
 
 const NONE = -1;
 
 interface CallBlock { block: number; sawArgs: boolean }
 
 export class ResponsesStreamDecoder extends FramedStreamDecoder {
-  private readonly reader = new SseReader((_event, data) => this.onData(data));
+  // Events are told apart by their data's `type`, as the full decoder does: the SSE name is not read.
+  private readonly reader = new SseReader(
+    (_event, data) => this.onData(data),
+    translateFastPath ? (text, start, end) => this.readInPlace(text, start, end) : null,
+  );
   private started = false;
   private ended = false;
   private calledTool = false;
@@ -24,8 +32,13 @@ export class ResponsesStreamDecoder extends FramedStreamDecoder {
   private openBlock = NONE;
   /** `${output_index}:${content_index}` -> text block. */
   private readonly textBlocks = new Map<string, number>();
+  /** The text block last looked up in textBlocks (NaN indexes: none). */
+  private readonly lastPart = { outputIndex: NaN, contentIndex: NaN, block: NONE };
   /** output_index -> tool block. */
   private readonly callBlocks = new Map<number, CallBlock>();
+  private readonly fast = translateFastPath ? new ResponsesDeltaReader() : null;
+  /** True while the reader passes on an event the fast path refused in place: not tried again. */
+  private refusedInPlace = false;
 
   protected feed(chunk: Uint8Array): void {
     this.reader.push(chunk);
@@ -39,8 +52,27 @@ export class ResponsesStreamDecoder extends FramedStreamDecoder {
     if (!this.ended) throw new GatewayError('upstream_error', 'upstream stream ended before response.completed');
   }
 
+  /** A one-line event still in the upstream's text: the common deltas are read there. */
+  private readInPlace(text: string, start: number, end: number): boolean {
+    const fast = this.fast;
+    if (!this.started || this.ended || this.failure !== null || fast === null) return false;
+    if (!fast.read(text, start, end)) {
+      this.refusedInPlace = true; // the SSE reader hands it to onData next
+      return false;
+    }
+    this.fastDelta(fast);
+    return true;
+  }
+
   private onData(data: string): void {
+    const tried = this.refusedInPlace;
+    this.refusedInPlace = false;
     if (this.ended || this.failure !== null) return;
+    const fast = this.fast;
+    if (!tried && this.started && fast !== null && fast.read(data, 0, data.length)) {
+      this.fastDelta(fast); // a delta read without parsing it (same events as below)
+      return;
+    }
     let ev: unknown;
     try {
       ev = JSON.parse(data);
@@ -65,24 +97,16 @@ export class ResponsesStreamDecoder extends FramedStreamDecoder {
         return;
       case 'response.output_text.delta':
       case 'response.refusal.delta':
-        if (typeof ev.delta === 'string' && ev.delta !== '') {
-          const index = this.textBlock(numberOr(ev.output_index), numberOr(ev.content_index));
-          this.out.push({ type: 'text_delta', index, text: ev.delta });
-        }
+        if (typeof ev.delta === 'string' && ev.delta !== '') this.textDelta(numberOr(ev.output_index), numberOr(ev.content_index), ev.delta);
         return;
       case 'response.content_part.done': {
         const block = this.textBlocks.get(`${numberOr(ev.output_index)}:${numberOr(ev.content_index)}`);
         if (block !== undefined) this.stop(block);
         return;
       }
-      case 'response.function_call_arguments.delta': {
-        const call = this.callBlocks.get(numberOr(ev.output_index));
-        if (call !== undefined && typeof ev.delta === 'string' && ev.delta !== '') {
-          call.sawArgs = true;
-          this.out.push({ type: 'tool_args_delta', index: call.block, json: ev.delta });
-        }
+      case 'response.function_call_arguments.delta':
+        if (typeof ev.delta === 'string' && ev.delta !== '') this.argsDelta(numberOr(ev.output_index), ev.delta);
         return;
-      }
       case 'response.function_call_arguments.done': {
         const call = this.callBlocks.get(numberOr(ev.output_index));
         if (call !== undefined) this.argsOnce(call, ev.arguments);
@@ -111,7 +135,27 @@ export class ResponsesStreamDecoder extends FramedStreamDecoder {
     }
   }
 
+  private fastDelta(fast: ResponsesDeltaReader): void {
+    if (fast.text) this.textDelta(fast.outputIndex, fast.contentIndex, fast.value, fast.literal);
+    else this.argsDelta(fast.outputIndex, fast.value, fast.literal);
+  }
+
+  /** `literal`: the text as its JSON literal, when the fast path read it without escapes. */
+  private textDelta(outputIndex: number, contentIndex: number, text: string, literal?: string): void {
+    const index = this.textBlock(outputIndex, contentIndex);
+    this.out.push({ type: 'text_delta', index, text, literal });
+  }
+
+  private argsDelta(outputIndex: number, json: string, literal?: string): void {
+    const call = this.callBlocks.get(outputIndex);
+    if (call === undefined) return;
+    call.sawArgs = true;
+    this.out.push({ type: 'tool_args_delta', index: call.block, json, literal });
+  }
+
   private textBlock(outputIndex: number, contentIndex: number): number {
+    // A part's block never changes once set: the last one found is kept for its next deltas.
+    if (outputIndex === this.lastPart.outputIndex && contentIndex === this.lastPart.contentIndex) return this.lastPart.block;
     const key = `${outputIndex}:${contentIndex}`;
     let block = this.textBlocks.get(key);
     if (block === undefined) {
@@ -119,6 +163,9 @@ export class ResponsesStreamDecoder extends FramedStreamDecoder {
       this.textBlocks.set(key, block);
       this.out.push({ type: 'block_start', index: block, kind: 'text' });
     }
+    this.lastPart.outputIndex = outputIndex;
+    this.lastPart.contentIndex = contentIndex;
+    this.lastPart.block = block;
     return block;
   }
 

@@ -12,7 +12,8 @@ import { sseFrame } from '../framing/sse.js';
 import { translateFastPath } from '../fast-path/switch.js';
 import { errorObject } from '../openai/errors.js';
 import {
-  functionCallItem, functionCallItemId, messageItem, messageItemId, outputTextPart, responseObject,
+  completedMessageItemJson, functionCallItem, functionCallItemId, messageItem, messageItemId, outputTextPart, outputTextPartJson,
+  responseObject,
 } from './response.js';
 
 interface OpenItem {
@@ -45,6 +46,11 @@ export class ResponsesStreamEncoder implements StreamEncoder {
         this.id = event.id;
         this.model = event.model;
         const response = this.response(true);
+        if (translateFastPath) {
+          // The same response in both: stringified once.
+          const members = `"response":${JSON.stringify(response)}`;
+          return this.templated('response.created', members) + this.templated('response.in_progress', members);
+        }
         return this.event('response.created', { response }) + this.event('response.in_progress', { response });
       }
       case 'block_start':
@@ -125,6 +131,14 @@ export class ResponsesStreamEncoder implements StreamEncoder {
     }
     const done = messageItem(outputIndex, text, 'completed');
     this.output[outputIndex] = done; // by position: blocks may stop out of order
+    if (translateFastPath) {
+      // The text is in all three: escaped once, the events written from templates.
+      const textJson = JSON.stringify(text);
+      const part = outputTextPartJson(textJson);
+      return this.templated('response.output_text.done', `${item.idFields}"content_index":0,"text":${textJson},"logprobs":[]`)
+        + this.templated('response.content_part.done', `${item.idFields}"content_index":0,"part":${part}`)
+        + this.templated('response.output_item.done', `"output_index":${outputIndex},"item":${completedMessageItemJson(outputIndex, part)}`);
+    }
     return this.event('response.output_text.done', { item_id: itemId, output_index: outputIndex, content_index: 0, text, logprobs: [] })
       + this.event('response.content_part.done', { item_id: itemId, output_index: outputIndex, content_index: 0, part: outputTextPart(text) })
       + this.event('response.output_item.done', { output_index: outputIndex, item: done });
@@ -145,6 +159,11 @@ export class ResponsesStreamEncoder implements StreamEncoder {
   /** event(type, { item_id, output_index, ...rest }) written from a template. */
   private delta(type: string, item: OpenItem, rest: string): string {
     return `event: ${type}\ndata: {"type":"${type}","sequence_number":${this.sequence++},${item.idFields}${rest}}\n\n`;
+  }
+
+  /** event(type, fields) written from a template: `members` is JSON.stringify(fields) without its braces. */
+  private templated(type: string, members: string): string {
+    return `event: ${type}\ndata: {"type":"${type}","sequence_number":${this.sequence++},${members}}\n\n`;
   }
 
   private event(type: string, fields: JsonObject): string {

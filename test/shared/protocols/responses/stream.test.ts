@@ -5,6 +5,8 @@ import { GatewayError } from '../../../../src/shared/errors.js';
 import type { StreamEvent } from '../../../../src/shared/model/types.js';
 import { STREAM, STREAM_USAGE } from './fixtures.js';
 import { assertRelayedWhole } from '../relayed.js';
+import { completedMessageItemJson, messageItem, outputTextPart, outputTextPartJson } from '../../../../src/shared/protocols/responses/response.js';
+import { withoutLiterals } from '../../../helpers/stream-events.js';
 
 const utf8 = new TextEncoder();
 
@@ -18,7 +20,7 @@ function decode(text: string, chunks: number[] = []): StreamEvent[] {
     at = cut;
   }
   out.push(...dec.finish());
-  return out;
+  return withoutLiterals(out);
 }
 
 const EXPECTED: StreamEvent[] = [
@@ -81,7 +83,11 @@ describe('responses stream decoder', () => {
       + frame({ type: 'response.content_part.added', output_index: 0, content_index: 0, part: { type: 'output_text', text: '' } })
       + frame({ type: 'response.output_text.delta', output_index: 0, content_index: 0, delta: 'x' })
       + frame({ type: 'error', code: 'server_error', message: 'gone', param: null })));
-    assert.deepEqual(events.map((e) => e.type), ['start', 'block_start', 'text_delta']);
+    assert.deepEqual(withoutLiterals(events), [
+      { type: 'start', id: 'r1', model: 'm' },
+      { type: 'block_start', index: 0, kind: 'text' },
+      { type: 'text_delta', index: 0, text: 'x' },
+    ]);
     assert.throws(() => dec.finish(), /gone/);
     assert.throws(() => decode(CREATED), (e: unknown) => e instanceof GatewayError && /before response\.completed/.test(e.message));
   });
@@ -97,6 +103,14 @@ describe('responses stream encoder', () => {
     assert.equal(completed.type, 'response.completed');
     assert.equal(completed.response.output.length, 2);
     assert.equal(completed.response.usage.input_tokens, 328);
+  });
+
+  it('writes a finished message\'s part and item from templates with the bytes JSON.stringify gives', () => {
+    for (const text of ['', 'Checking Paris.', 'a "quote" \\ back\nslash\t café ☀️ \u2028 \ud83d', '</script>']) {
+      const part = outputTextPartJson(JSON.stringify(text));
+      assert.equal(part, JSON.stringify(outputTextPart(text)));
+      for (const outputIndex of [0, 7, 12]) assert.equal(completedMessageItemJson(outputIndex, part), JSON.stringify(messageItem(outputIndex, text, 'completed')));
+    }
   });
 
   it('writes the mid-stream error as an `error` event the SDK raises', () => {
