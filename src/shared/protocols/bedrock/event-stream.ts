@@ -1,15 +1,16 @@
 // The binary AWS event stream (application/vnd.amazon.eventstream) that Bedrock's
 // converse-stream speaks: frames of [total length u32][headers length u32][prelude CRC]
 // [headers][payload][message CRC], big endian. @smithy/eventstream-codec is the reference
-// reader and writer; the fast paths below write the same bytes and read the same messages with
-// a faster CRC-32 (./crc32.ts) and header bytes built once per event type, decode a
-// frame's header block and payload in one call, and hand any frame they do not fully
-// recognise (a header that is not an ASCII string, a bad CRC) to the codec.
+// reader and writer; the fast paths write the same bytes (./frame-writer.ts, with header bytes
+// built here once per event type) and read the same messages with a faster CRC-32
+// (./crc32.ts), decode a frame's header block and payload in one call, and hand any frame
+// they do not fully recognise (a header that is not an ASCII string, a bad CRC) to the codec.
 import { EventStreamCodec, type Message, type MessageHeaders } from '@smithy/eventstream-codec';
 import { fromUtf8, toUtf8 } from '@smithy/util-utf8';
 import { GatewayError } from '../../errors.js';
 import { translateFastPath } from '../fast-path/switch.js';
 import { crc32 } from './crc32.js';
+import { FrameTemplate } from './frame-writer.js';
 
 export type { Message } from '@smithy/eventstream-codec';
 
@@ -159,9 +160,29 @@ const EXCEPTION = stringHeader('exception');
 
 /** One `:message-type event` frame with a JSON payload, as converse-stream sends it. */
 export function encodeEventFrame(eventType: string, payloadJson: string): Uint8Array {
-  if (translateFastPath) return encodeFrame(eventHeaderBytes(eventType), payloadJson);
-  const headers: MessageHeaders = { ':event-type': stringHeader(eventType), ':content-type': JSON_CONTENT, ':message-type': EVENT };
-  return codec.encode({ headers, body: fromUtf8(payloadJson) });
+  let frames = framesByType.get(eventType);
+  if (frames === undefined) framesByType.set(eventType, (frames = eventFrames(eventType)));
+  return frames(payloadJson);
+}
+const framesByType = new Map<string, EventFrames>();
+
+/** Frames of one event type whose payloads start alike: `(a, b)` is the frame of `start + a + b`. */
+export type EventFrames = (a: string, b?: string) => Uint8Array;
+
+/**
+ * The `EventFrames` of one event type and payload start (made once, kept by whoever writes
+ * them): the fast writer (./frame-writer.ts), or the codec when fast paths are off. The parts
+ * are kept apart so a delta's literal is not concatenated into a new string first; no part may
+ * split a surrogate pair.
+ */
+export function eventFrames(eventType: string, payloadStart = ''): EventFrames {
+  if (!translateFastPath) {
+    const headers: MessageHeaders = { ':event-type': stringHeader(eventType), ':content-type': JSON_CONTENT, ':message-type': EVENT };
+    return (a, b = '') => codec.encode({ headers, body: fromUtf8(payloadStart + a + b) });
+  }
+  const headerBytes = eventHeaderBytes(eventType);
+  const template = new FrameTemplate(headerBytes.length, Buffer.concat([headerBytes, Buffer.from(payloadStart)]));
+  return (a, b) => template.frame(a, b);
 }
 
 const PRELUDE_BYTES = 12;
@@ -192,20 +213,6 @@ function stringHeaderBytes(name: string, value: string): Buffer {
   out[1 + n.length] = STRING_HEADER;
   out.writeUInt16BE(v.length, 2 + n.length);
   v.copy(out, 4 + n.length);
-  return out;
-}
-
-/** The codec's frame layout, its two CRC-32s computed without it. */
-function encodeFrame(headers: Buffer, payload: string): Uint8Array {
-  const payloadBytes = Buffer.byteLength(payload);
-  const length = PRELUDE_BYTES + headers.length + payloadBytes + 4;
-  const out = Buffer.allocUnsafe(length);
-  out.writeUInt32BE(length, 0);
-  out.writeUInt32BE(headers.length, 4);
-  out.writeUInt32BE(crc32(out, 0, 8), 8);
-  headers.copy(out, PRELUDE_BYTES);
-  out.write(payload, PRELUDE_BYTES + headers.length, payloadBytes, 'utf8');
-  out.writeUInt32BE(crc32(out, 0, length - 4), length - 4);
   return out;
 }
 

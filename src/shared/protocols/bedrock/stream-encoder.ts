@@ -4,38 +4,65 @@
 import type { StreamEvent, Usage } from '../../model/types.js';
 import type { StreamEncoder } from '../codec.js';
 import type { ErrorKind } from '../../errors.js';
-import { encodeEventFrame, encodeExceptionFrame } from './event-stream.js';
+import { encodeExceptionFrame, eventFrames, type EventFrames } from './event-stream.js';
 import { stopReasonFromFinish } from './finish-reason.js';
 import { usageToBedrock } from './usage.js';
 import { streamExceptionType } from './errors.js';
 
+const messageStart = eventFrames('messageStart');
+const contentBlockStart = eventFrames('contentBlockStart');
+const contentBlockDelta = eventFrames('contentBlockDelta');
+/** Delta frames per block index, shared by every stream for the first blocks (a template costs a CRC and a table). */
+const SHARED_BLOCKS = 32;
+const textDeltasByBlock: EventFrames[] = [];
+const toolDeltasByBlock: EventFrames[] = [];
+function blockDeltas(shared: EventFrames[], index: number, payloadStart: string): EventFrames {
+  if (index >= SHARED_BLOCKS) return eventFrames('contentBlockDelta', payloadStart);
+  return (shared[index] ??= eventFrames('contentBlockDelta', payloadStart));
+}
+const contentBlockStop = eventFrames('contentBlockStop');
+const messageStop = eventFrames('messageStop');
+const metadata = eventFrames('metadata');
+
 export class BedrockStreamEncoder implements StreamEncoder {
   private usage: Usage | null = null;
+  /** The delta frames of the block `deltaIndex`: each delta's payload differs only in its literal. */
+  private deltaIndex = -1;
+  private textDeltas: EventFrames = contentBlockDelta;
+  private toolDeltas: EventFrames = contentBlockDelta;
 
   encode(e: StreamEvent): Uint8Array | string {
     switch (e.type) {
       case 'start':
-        return encodeEventFrame('messageStart', '{"role":"assistant"}');
+        return messageStart('{"role":"assistant"}');
       case 'block_start':
         if (e.kind === 'text') return ''; // Converse opens text blocks with their first delta
-        return encodeEventFrame('contentBlockStart', JSON.stringify({
+        return contentBlockStart(JSON.stringify({
           contentBlockIndex: e.index, start: { toolUse: { toolUseId: e.id, name: e.name } },
         }));
       case 'text_delta':
-        return encodeEventFrame('contentBlockDelta', `{"contentBlockIndex":${e.index},"delta":{"text":${e.literal ?? JSON.stringify(e.text)}}}`);
+        if (e.index !== this.deltaIndex) this.deltaBlock(e.index);
+        return this.textDeltas(e.literal ?? JSON.stringify(e.text), '}}');
       case 'tool_args_delta':
-        return encodeEventFrame('contentBlockDelta', `{"contentBlockIndex":${e.index},"delta":{"toolUse":{"input":${e.literal ?? JSON.stringify(e.json)}}}}`);
+        if (e.index !== this.deltaIndex) this.deltaBlock(e.index);
+        return this.toolDeltas(e.literal ?? JSON.stringify(e.json), '}}}');
       case 'block_stop':
-        return encodeEventFrame('contentBlockStop', `{"contentBlockIndex":${e.index}}`);
+        return contentBlockStop(`{"contentBlockIndex":${e.index}}`);
       case 'finish':
-        return encodeEventFrame('messageStop', `{"stopReason":"${stopReasonFromFinish(e.reason)}"}`);
+        return messageStop(`{"stopReason":"${stopReasonFromFinish(e.reason)}"}`);
       case 'usage':
         this.usage = e.usage; // the last report wins; written once at the end
         return '';
       case 'end':
         if (this.usage === null) return '';
-        return encodeEventFrame('metadata', JSON.stringify({ usage: usageToBedrock(this.usage), metrics: { latencyMs: 0 } }));
+        return metadata(JSON.stringify({ usage: usageToBedrock(this.usage), metrics: { latencyMs: 0 } }));
     }
+  }
+
+  private deltaBlock(index: number): void {
+    this.deltaIndex = index;
+    this.textDeltas = blockDeltas(textDeltasByBlock, index, `{"contentBlockIndex":${index},"delta":{"text":`);
+    this.toolDeltas = blockDeltas(toolDeltasByBlock, index, `{"contentBlockIndex":${index},"delta":{"toolUse":{"input":`);
   }
 
   error(kind: ErrorKind, message: string): Uint8Array {

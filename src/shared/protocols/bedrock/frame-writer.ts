@@ -1,0 +1,107 @@
+// Event frames written the cheap way: the bytes `EventStreamCodec.encode` writes for an event
+// frame with a JSON payload, put straight into a shared slab with JavaScript stores. Per frame
+// the old writer paid several native calls (Buffer.byteLength, allocUnsafe, the header copy,
+// utf8Write, writeUInt32BE) for frames of about 130 bytes; here a short payload is UTF-8
+// encoded by a loop, the constant header block (and a delta's constant payload start) is
+// copied by TypedArray#set, and only a payload of more than 256 characters calls into node.
+import { CRC32_START, Crc32Across, crc32Continue, crc32Final } from './crc32.js';
+
+/** Prelude: total length, headers length, prelude CRC (4 bytes each). */
+const PRELUDE_BYTES = 12;
+const MESSAGE_CRC_BYTES = 4;
+/** Frames are carved, never rewritten, out of slabs of this size, as Buffer's own pool does. */
+const SLAB_BYTES = 16 * 1024;
+/** Text longer than this is encoded by Buffer#write (one native call beats the loop there). */
+const LOOP_MAX_CHARS = 256;
+
+let slab = Buffer.allocUnsafeSlow(SLAB_BYTES);
+let slabUsed = 0;
+
+/** Room for `bytes` at `slabUsed`: a fresh slab when the current one has too little left. */
+function reserve(bytes: number): void {
+  if (SLAB_BYTES - slabUsed >= bytes) return;
+  slab = Buffer.allocUnsafeSlow(Math.max(SLAB_BYTES, bytes));
+  slabUsed = 0;
+}
+
+/**
+ * What every frame of one kind starts with after its prelude: the event type's header block,
+ * then a constant start of the payload (a delta's `{"contentBlockIndex":N,"delta":{"text":`).
+ * Its bytes are copied, not encoded, and the message CRC is carried across them in four
+ * lookups (CRC state depends on the prelude before them, so their CRC cannot simply be cached).
+ */
+export class FrameTemplate {
+  private readonly bytes: Uint8Array;
+  private readonly crc: Crc32Across;
+
+  constructor(private readonly headersLength: number, headersAndPayloadStart: Uint8Array) {
+    this.bytes = headersAndPayloadStart;
+    this.crc = new Crc32Across(headersAndPayloadStart);
+  }
+
+  /** The frame whose payload is the template's start, then `a + b` (UTF-8), without building that string. */
+  frame(a: string, b = ''): Uint8Array {
+    const restStart = PRELUDE_BYTES + this.bytes.length;
+    // UTF-8 takes at most 3 bytes per UTF-16 unit (a surrogate pair: 4 for 2).
+    reserve(restStart + 3 * (a.length + b.length) + MESSAGE_CRC_BYTES);
+    const buf = slab;
+    const start = slabUsed;
+    let at = writeUtf8(buf, start + restStart, a);
+    if (b.length > 0) at = writeUtf8(buf, at, b);
+    const end = at + MESSAGE_CRC_BYTES;
+    writeUint32(buf, start, end - start);
+    writeUint32(buf, start + 4, this.headersLength);
+    writeUint32(buf, start + 8, crc32Final(crc32Continue(CRC32_START, buf, start, start + 8)));
+    buf.set(this.bytes, start + PRELUDE_BYTES);
+    let crc = crc32Continue(CRC32_START, buf, start, start + PRELUDE_BYTES);
+    crc = this.crc.register(crc);
+    crc = crc32Continue(crc, buf, start + restStart, at);
+    writeUint32(buf, at, crc32Final(crc));
+    slabUsed = end;
+    return new Uint8Array(buf.buffer, buf.byteOffset + start, end - start);
+  }
+}
+
+function writeUint32(buf: Uint8Array, at: number, value: number): void {
+  buf[at] = value >>> 24;
+  buf[at + 1] = value >>> 16;
+  buf[at + 2] = value >>> 8;
+  buf[at + 3] = value;
+}
+
+/**
+ * Writes `s` as UTF-8 at `at` (room checked by the caller), as Buffer does it (a lone
+ * surrogate becomes U+FFFD); returns the offset after it.
+ */
+function writeUtf8(buf: Buffer, at: number, s: string): number {
+  const n = s.length;
+  if (n > LOOP_MAX_CHARS) return at + buf.write(s, at, 'utf8');
+  for (let i = 0; i < n; i++) {
+    let c = s.charCodeAt(i);
+    if (c < 0x80) {
+      buf[at++] = c;
+    } else if (c < 0x800) {
+      buf[at++] = 0xc0 | (c >> 6);
+      buf[at++] = 0x80 | (c & 0x3f);
+    } else if ((c & 0xf800) !== 0xd800) {
+      buf[at++] = 0xe0 | (c >> 12);
+      buf[at++] = 0x80 | ((c >> 6) & 0x3f);
+      buf[at++] = 0x80 | (c & 0x3f);
+    } else {
+      const next = i + 1 < n ? s.charCodeAt(i + 1) : 0;
+      if (c < 0xdc00 && (next & 0xfc00) === 0xdc00) {
+        c = 0x10000 + ((c - 0xd800) << 10) + (next - 0xdc00);
+        i++;
+        buf[at++] = 0xf0 | (c >> 18);
+        buf[at++] = 0x80 | ((c >> 12) & 0x3f);
+        buf[at++] = 0x80 | ((c >> 6) & 0x3f);
+        buf[at++] = 0x80 | (c & 0x3f);
+      } else {
+        buf[at++] = 0xef; // a lone surrogate: U+FFFD
+        buf[at++] = 0xbf;
+        buf[at++] = 0xbd;
+      }
+    }
+  }
+  return at;
+}
