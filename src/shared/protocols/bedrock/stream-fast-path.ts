@@ -4,7 +4,7 @@
 // gateway's own encoder leaves it out) or as the mock writes it (`{"delta":{...},
 // "contentBlockIndex":N}`). Recognised by its headers and shape in the frame's text and read
 // without parsing; any other frame returns false and goes through its headers and JSON.parse.
-import { plainStringEnd, stringLiteralEnd } from '../fast-path/json-scan.js';
+import { plainStringEnd, stringLiteralEnd, holdsAt } from '../fast-path/json-scan.js';
 import { eventHeaderText } from './event-stream.js';
 
 /** The header block of a contentBlockDelta event, in the order Bedrock and the codec write it. */
@@ -43,23 +43,23 @@ export function readBlockDelta(text: string, headersLength: number, out: BlockDe
   let at: number;
   // The first key's first letter picks the order to compare with (one slice, not two).
   if (text.charCodeAt(headersLength + 2) === FIRST_LETTER_OF_INDEX) {
-    if (!holds(text, 0, INDEX_FIRST)) return false;
+    if (!holdsAt(text, 0, INDEX_FIRST)) return false;
     at = readIndex(text, INDEX_FIRST.length, out);
     if (at < 0) return false;
-    if (holds(text, at, THEN_TEXT)) at = readString(text, at + THEN_TEXT.length, true, out);
-    else if (holds(text, at, THEN_TOOL_INPUT)) at = readString(text, at + THEN_TOOL_INPUT.length, false, out);
+    if (holdsAt(text, at, THEN_TEXT)) at = readString(text, at + THEN_TEXT.length, true, out);
+    else if (holdsAt(text, at, THEN_TOOL_INPUT)) at = readString(text, at + THEN_TOOL_INPUT.length, false, out);
     else return false;
     if (at < 0) return false;
-    if (holds(text, at, PADDING_KEY)) {
+    if (holdsAt(text, at, PADDING_KEY)) {
       // Bedrock's padding (it hides the length of the text): any plain string, unread.
       at = plainStringEnd(text, at + PADDING_KEY.length);
       if (at < 0) return false;
     }
   } else {
-    if (holds(text, 0, TEXT_FIRST)) at = readString(text, TEXT_FIRST.length, true, out);
-    else if (holds(text, 0, TOOL_INPUT_FIRST)) at = readString(text, TOOL_INPUT_FIRST.length, false, out);
+    if (holdsAt(text, 0, TEXT_FIRST)) at = readString(text, TEXT_FIRST.length, true, out);
+    else if (holdsAt(text, 0, TOOL_INPUT_FIRST)) at = readString(text, TOOL_INPUT_FIRST.length, false, out);
     else return false;
-    if (at < 0 || !holds(text, at, THEN_INDEX)) return false;
+    if (at < 0 || !holdsAt(text, at, THEN_INDEX)) return false;
     at = readIndex(text, at + THEN_INDEX.length, out);
     if (at < 0) return false;
   }
@@ -115,7 +115,3 @@ function readString(s: string, at: number, isText: boolean, out: BlockDelta): nu
   return close + 1;
 }
 
-/** `s` holds `text` at `at` (a slice compared whole: one memcmp, faster than `startsWith`). */
-function holds(s: string, at: number, text: string): boolean {
-  return s.slice(at, at + text.length) === text;
-}

@@ -4,7 +4,7 @@
 // after each colon) or not at all; its text read without parsing, its usageMetadata (when there)
 // parsed alone. Any other chunk (a thought, a function call, a finish, an error, an unknown
 // field, a second part or candidate) is refused and goes through JSON.parse like before.
-import { compositeEnd, plainScalarEnd, plainStringEnd, spaceEnd, stringLiteralEnd } from '../fast-path/json-scan.js';
+import { compositeEnd, plainScalarEnd, plainStringEnd, spaceEnd, stringLiteralEnd, holdsAt, readStringLiteral, type StringRead } from '../fast-path/json-scan.js';
 import type { JsonObject } from '../framing/json-field.js';
 
 /**
@@ -19,7 +19,7 @@ import type { JsonObject } from '../framing/json-field.js';
  * then `(,"usageMetadata":{…}|,"modelVersion":"…"|,"responseId":"…"|,"createTime":"…")*}`, with
  * usageMetadata at most once.
  */
-export class GeminiTextChunkReader {
+export class GeminiTextChunkReader implements StringRead {
   /** The last recognised chunk up to its text literal, or ''. */
   private head = '';
   /** The last recognised chunk after its text: up to its usageMetadata value, or all of it when it had none; or ''. */
@@ -45,7 +45,7 @@ export class GeminiTextChunkReader {
    */
   read(s: string, start: number, end: number): boolean {
     let litStart = start + this.head.length;
-    if (this.head.length === 0 || !holds(s, start, this.head)) {
+    if (this.head.length === 0 || !holdsAt(s, start, this.head)) {
       litStart = textLiteralStart(s, start);
       if (litStart < 0) return false;
       this.head = s.slice(start, litStart);
@@ -56,18 +56,7 @@ export class GeminiTextChunkReader {
     const litEnd = escaped ? -found - 1 : found;
     if (litEnd === litStart + 2) return false; // '' adds nothing: the full decoder decides
     if (!this.knownTail(s, litEnd, end) && !this.newTail(s, litEnd, end)) return false;
-    if (!escaped) {
-      this.literal = s.slice(litStart, litEnd);
-      this.text = s.slice(litStart + 1, litEnd - 1);
-      return true;
-    }
-    try {
-      this.text = JSON.parse(s.slice(litStart, litEnd)) as string;
-    } catch {
-      return false; // a bad escape: the full decoder reports the chunk
-    }
-    this.literal = undefined; // escapes are not always written as JSON.stringify writes them
-    return true;
+    return readStringLiteral(s, litStart, litEnd, escaped, this);
   }
 
   /** `s[from, end)` is the last checked tail, its usageMetadata object aside; sets `usage`. */
@@ -75,14 +64,14 @@ export class GeminiTextChunkReader {
     const tail = this.tail;
     if (tail.length === 0) return false;
     if (!this.tailToUsage) {
-      if (end - from !== tail.length || !holds(s, from, tail)) return false;
+      if (end - from !== tail.length || !holdsAt(s, from, tail)) return false;
       this.usage = null;
       return true;
     }
     const at = from + tail.length;
-    if (at > end || !holds(s, from, tail)) return false;
+    if (at > end || !holdsAt(s, from, tail)) return false;
     const usageEnd = this.usageObjectEnd(s, at, end);
-    return usageEnd >= 0 && end - usageEnd === this.afterUsage.length && holds(s, usageEnd, this.afterUsage);
+    return usageEnd >= 0 && end - usageEnd === this.afterUsage.length && holdsAt(s, usageEnd, this.afterUsage);
   }
 
   /** Checks `s[from, end)` token by token as a tail of the recognised shape; remembers it and sets `usage`. */
@@ -127,7 +116,7 @@ export class GeminiTextChunkReader {
   private usageObjectEnd(s: string, at: number, end: number): number {
     const known = this.usageText;
     // The counts repeat while nothing is generated: the same text is the same object.
-    if (known.length > 0 && at + known.length <= end && holds(s, at, known)) {
+    if (known.length > 0 && at + known.length <= end && holdsAt(s, at, known)) {
       this.usage = this.usageValue;
       return at + known.length;
     }
@@ -164,11 +153,11 @@ function textLiteralStart(s: string, start: number): number {
 function token(s: string, at: number, t: string): number {
   if (at < 0) return -1;
   const i = spaceEnd(s, at);
-  return holds(s, i, t) ? i + t.length : -1;
+  return holdsAt(s, i, t) ? i + t.length : -1;
 }
 
 function isNext(s: string, at: number, t: string): boolean {
-  return holds(s, spaceEnd(s, at), t);
+  return holdsAt(s, spaceEnd(s, at), t);
 }
 
 /** After a key ending at `keyEnd`: `:` and a value read by `valueEnd`; the index after the value, or -1. */
@@ -177,7 +166,3 @@ function plainMember(s: string, keyEnd: number, valueEnd: (s: string, at: number
   return colon < 0 ? -1 : valueEnd(s, spaceEnd(s, colon));
 }
 
-/** `s` holds `text` at `at` (a slice compared whole: one memcmp, where `startsWith` goes by character). */
-function holds(s: string, at: number, text: string): boolean {
-  return s.slice(at, at + text.length) === text;
-}

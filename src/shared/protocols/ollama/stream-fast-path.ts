@@ -2,7 +2,7 @@
 // non-empty text content and nothing else, not done, exactly as Ollama writes it. Recognised by
 // its shape, its text read without parsing; any other line (tool calls, thinking, images, done,
 // an error, an unknown or repeated member, whitespace) is refused and goes through JSON.parse.
-import { plainStringEnd, stringLiteralEnd } from '../fast-path/json-scan.js';
+import { plainStringEnd, stringLiteralEnd, holdsAt, readStringLiteral, type StringRead } from '../fast-path/json-scan.js';
 
 const MODEL = '{"model":';
 const CREATED_AT = ',"created_at":';
@@ -18,7 +18,7 @@ const TAIL = '},"done":false}';
  * compared whole with the last recognised line's; created_at is a timestamp that changes per
  * line, so it is checked as a plain string; the rest is compared with constants.
  */
-export class OllamaTextLineReader {
+export class OllamaTextLineReader implements StringRead {
   /** The last recognised line up to its created_at value (`{"model":"...","created_at":`), or ''. */
   private head = '';
   /** The last line read: its content text. */
@@ -32,39 +32,24 @@ export class OllamaTextLineReader {
    */
   read(s: string, start: number, end: number): boolean {
     let createdAt = start + this.head.length;
-    if (this.head.length === 0 || !holds(s, start, this.head)) {
-      if (!holds(s, start, MODEL)) return false;
+    if (this.head.length === 0 || !holdsAt(s, start, this.head)) {
+      if (!holdsAt(s, start, MODEL)) return false;
       const modelEnd = plainStringEnd(s, start + MODEL.length);
-      if (modelEnd < 0 || !holds(s, modelEnd, CREATED_AT)) return false;
+      if (modelEnd < 0 || !holdsAt(s, modelEnd, CREATED_AT)) return false;
       createdAt = modelEnd + CREATED_AT.length;
       this.head = s.slice(start, createdAt);
     }
     // Neither string can run past `end`: a line feed (or the end of `s`) is a control character.
     const createdAtEnd = plainStringEnd(s, createdAt);
-    if (createdAtEnd < 0 || !holds(s, createdAtEnd, MESSAGE)) return false;
+    if (createdAtEnd < 0 || !holdsAt(s, createdAtEnd, MESSAGE)) return false;
     const litStart = createdAtEnd + MESSAGE.length;
     const found = stringLiteralEnd(s, litStart);
     if (found === 0) return false;
     const escaped = found < 0;
     const litEnd = escaped ? -found - 1 : found;
     if (litEnd === litStart + 2) return false; // '' adds nothing: the full decoder decides
-    if (end - litEnd !== TAIL.length || !holds(s, litEnd, TAIL)) return false;
-    if (!escaped) {
-      this.literal = s.slice(litStart, litEnd);
-      this.text = s.slice(litStart + 1, litEnd - 1);
-      return true;
-    }
-    try {
-      this.text = JSON.parse(s.slice(litStart, litEnd)) as string;
-    } catch {
-      return false; // a bad escape: the full decoder reports the line
-    }
-    this.literal = undefined; // escapes are not always written as JSON.stringify writes them
-    return true;
+    if (end - litEnd !== TAIL.length || !holdsAt(s, litEnd, TAIL)) return false;
+    return readStringLiteral(s, litStart, litEnd, escaped, this);
   }
 }
 
-/** `s` holds `text` at `at`, compared as one slice (a memcmp; `startsWith` goes by character). */
-function holds(s: string, at: number, text: string): boolean {
-  return s.slice(at, at + text.length) === text;
-}
