@@ -90,6 +90,19 @@ export interface Ratios {
   cpuPerRequest: number | null;
 }
 
+/** A row's latency, CPU, memory and error cells, the same in a target's line and in each repeat's. */
+function measuredCells(m: RowMeasurement): string[] {
+  return [
+    formatMs(m.latencyMicros.p50),
+    formatMs(m.latencyMicros.p99),
+    formatMs(m.latencyMicros.p999),
+    formatCpuMicros(m.cpuMicrosPerRequest),
+    Math.round(m.cpuPercent).toString(),
+    `${formatMiB(m.peakRssBytes)}${m.peakRssLifetime ? ' ‡' : ''}`,
+    m.errors === 0 ? '0' : `⚠ ${int.format(m.errors)}`,
+  ];
+}
+
 function okMeasurement(row: RowResult | undefined): RowMeasurement | null {
   return row?.outcome === 'ok' && row.measurement !== undefined ? row.measurement : null;
 }
@@ -300,13 +313,7 @@ function throughputTable(report: BenchReport, s: ScenarioResult): string {
     return [
       lineLabel(row),
       `${formatLineRate(row)}${atCeiling(row, mock) ? ' †' : ''}`,
-      formatMs(m.latencyMicros.p50),
-      formatMs(m.latencyMicros.p99),
-      formatMs(m.latencyMicros.p999),
-      formatCpuMicros(m.cpuMicrosPerRequest),
-      Math.round(m.cpuPercent).toString(),
-      `${formatMiB(m.peakRssBytes)}${m.peakRssLifetime ? ' ‡' : ''}`,
-      m.errors === 0 ? '0' : `⚠ ${int.format(m.errors)}`,
+      ...measuredCells(m),
       vsBase === null ? '–' : `${formatRatio(vsBase.requestsPerSec)}, ${formatRatio(vsBase.cpuPerRequest)}`,
       vsNginx === null ? '–' : `${formatRatio(vsNginx.requestsPerSec)}, ${formatRatio(vsNginx.cpuPerRequest)}`,
       formatCores(m.coreBusyPercent),
@@ -348,13 +355,7 @@ function repeatsTable(s: ScenarioResult): string {
     return [
       repeatLabel(row, true),
       formatRate(m.requestsPerSec),
-      formatMs(m.latencyMicros.p50),
-      formatMs(m.latencyMicros.p99),
-      formatMs(m.latencyMicros.p999),
-      formatCpuMicros(m.cpuMicrosPerRequest),
-      Math.round(m.cpuPercent).toString(),
-      `${formatMiB(m.peakRssBytes)}${m.peakRssLifetime ? ' ‡' : ''}`,
-      m.errors === 0 ? '0' : `⚠ ${int.format(m.errors)}`,
+      ...measuredCells(m),
       formatCores(m.coreBusyPercent),
     ];
   });
