@@ -114,6 +114,32 @@ for (const ingress of PROTOCOL_NAMES) {
   });
 }
 
+/**
+ * Hand-written upstream streams of one lane protocol, each sent whole and in 7-byte writes, into
+ * every other ingress: both gateways must answer the same bytes. A stream may name a word its
+ * translation must carry (so that both ways did not fail alike).
+ */
+function describeCanned(title: string, lane: ProtocolName, contentType: string, streams: Record<string, string | [body: string | Uint8Array, says: string]>): void {
+  describe(`hand-written ${title} streams, fast path on vs off`, { concurrency: 1 }, () => {
+    for (const [name, stream] of Object.entries(streams)) {
+      const [body, says] = typeof stream === 'string' ? [stream, null] : stream;
+      for (const via of ['whole', 'pieces'] as const) {
+        it(`${name} (${via === 'whole' ? 'one write' : '7-byte writes'}) into every other protocol`, async () => {
+          // Bedrock lanes have canned upstreams of their own; the text lanes share one pair.
+          const upstream = lane === 'bedrock' ? (via === 'whole' ? bedrockWhole : bedrockPieces) : via === 'whole' ? whole : pieces;
+          upstream.next = { status: 200, headers: { 'content-type': contentType }, body };
+          const pool = lane === 'openai' ? `pool-canned-${via}` : `pool-canned-${lane}-${via}`;
+          for (const ingress of PROTOCOL_NAMES) {
+            if (ingress === lane) continue; // same protocol: passthrough, no translation
+            const answer = await sameBytes(ingress, pool, 'hi', true);
+            if (says !== null) assert.ok(answer.includes(says), `${ingress} answer lacks ${JSON.stringify(says)}:\n${answer}`);
+          }
+        });
+      }
+    }
+  });
+}
+
 /** An OpenAI chunk as a vendor writes it. */
 function chunk(choice: string, extra = ''): string {
   return `data: {"id":"chatcmpl-x","object":"chat.completion.chunk","created":1700000000,"model":"gpt-x","system_fingerprint":"fp_x"${extra},"choices":[${choice}]}\n\n`;
@@ -139,20 +165,7 @@ const CANNED: Record<string, string> = {
   'no [DONE], CRLF frames': (ROLE + text('"crlf"') + STOP).replace(/\n/g, '\r\n'),
 };
 
-describe('hand-written OpenAI streams, fast path on vs off', { concurrency: 1 }, () => {
-  for (const [name, sse] of Object.entries(CANNED)) {
-    for (const via of ['whole', 'pieces'] as const) {
-      it(`${name} (${via === 'whole' ? 'one write' : '7-byte writes'}) into every other protocol`, async () => {
-        const upstream = via === 'whole' ? whole : pieces;
-        upstream.next = { status: 200, headers: { 'content-type': 'text/event-stream' }, body: sse };
-        for (const ingress of PROTOCOL_NAMES) {
-          if (ingress === 'openai') continue; // same protocol: passthrough, no translation
-          await sameBytes(ingress, `pool-canned-${via}`, 'hi', true);
-        }
-      });
-    }
-  }
-});
+describeCanned('OpenAI', 'openai', 'text/event-stream', CANNED);
 
 /** An Ollama line as a server writes it; created_at changes per line, as Ollama's does. */
 let stamp = 0;
@@ -171,20 +184,7 @@ const OLLAMA_CANNED: Record<string, string> = {
   'CRLF lines, no final line feed': (say('"crlf"') + say('" two"') + OLLAMA_DONE).replace(/\n/g, '\r\n').slice(0, -2),
 };
 
-describe('hand-written Ollama streams, fast path on vs off', { concurrency: 1 }, () => {
-  for (const [name, ndjson] of Object.entries(OLLAMA_CANNED)) {
-    for (const via of ['whole', 'pieces'] as const) {
-      it(`${name} (${via === 'whole' ? 'one write' : '7-byte writes'}) into every other protocol`, async () => {
-        const upstream = via === 'whole' ? whole : pieces;
-        upstream.next = { status: 200, headers: { 'content-type': 'application/x-ndjson' }, body: ndjson };
-        for (const ingress of PROTOCOL_NAMES) {
-          if (ingress === 'ollama') continue; // same protocol: passthrough, no translation
-          await sameBytes(ingress, `pool-canned-ollama-${via}`, 'hi', true);
-        }
-      });
-    }
-  }
-});
+describeCanned('Ollama', 'ollama', 'application/x-ndjson', OLLAMA_CANNED);
 
 /** A Gemini chunk as generativelanguage.googleapis.com writes it: a space after each colon, CRLF after the event. */
 function geminiChunk(part: string, usage = '', candidateRest = ',"index": 0'): string {
@@ -208,20 +208,7 @@ const CANNED_GEMINI: Record<string, string> = {
     geminiChunk('{"text": "x"},{"text": "y"}', geminiUsage(7)) + GEMINI_STOP).replace(/": /g, '":').replace(/\r\n/g, '\n'),
 };
 
-describe('hand-written Gemini streams, fast path on vs off', { concurrency: 1 }, () => {
-  for (const [name, sse] of Object.entries(CANNED_GEMINI)) {
-    for (const via of ['whole', 'pieces'] as const) {
-      it(`${name} (${via === 'whole' ? 'one write' : '7-byte writes'}) into every other protocol`, async () => {
-        const upstream = via === 'whole' ? whole : pieces;
-        upstream.next = { status: 200, headers: { 'content-type': 'text/event-stream' }, body: sse };
-        for (const ingress of PROTOCOL_NAMES) {
-          if (ingress === 'gemini') continue; // same protocol: passthrough, no translation
-          await sameBytes(ingress, `pool-canned-gemini-${via}`, 'hi', true);
-        }
-      });
-    }
-  }
-});
+describeCanned('Gemini', 'gemini', 'text/event-stream', CANNED_GEMINI);
 
 /** How a Bedrock stream ends: the text block closed, the stop reason, the usage. */
 const BEDROCK_END = [
@@ -262,21 +249,7 @@ const CANNED_BEDROCK: Record<string, [frames: Uint8Array, says: string]> = {
   ]), 'after a BOM'],
 };
 
-describe('hand-written Bedrock streams, fast path on vs off', { concurrency: 1 }, () => {
-  for (const [name, [frames, says]] of Object.entries(CANNED_BEDROCK)) {
-    for (const via of ['whole', 'pieces'] as const) {
-      it(`${name} (${via === 'whole' ? 'one write' : '7-byte writes'}) into every other protocol`, async () => {
-        const upstream = via === 'whole' ? bedrockWhole : bedrockPieces;
-        upstream.next = { status: 200, headers: { 'content-type': 'application/vnd.amazon.eventstream' }, body: frames };
-        for (const ingress of PROTOCOL_NAMES) {
-          if (ingress === 'bedrock') continue; // same protocol: passthrough, no translation
-          const body = await sameBytes(ingress, `pool-canned-bedrock-${via}`, 'hi', true);
-          assert.ok(body.includes(says), `${ingress} answer lacks ${JSON.stringify(says)}:\n${body}`);
-        }
-      });
-    }
-  }
-});
+describeCanned('Bedrock', 'bedrock', 'application/vnd.amazon.eventstream', CANNED_BEDROCK);
 
 /** A Responses event; `name` when the SSE event name is not the type (null: no event line). */
 function rsp(data: string, name?: string | null): string {
@@ -319,17 +292,4 @@ const RESPONSES_CANNED: Record<string, string> = {
     + rText(4, '" whole"') + (rText(5, '" crlf"') + R_TAIL).replace(/\n/g, '\r\n'),
 };
 
-describe('hand-written Responses streams, fast path on vs off', { concurrency: 1 }, () => {
-  for (const [name, sse] of Object.entries(RESPONSES_CANNED)) {
-    for (const via of ['whole', 'pieces'] as const) {
-      it(`${name} (${via === 'whole' ? 'one write' : '7-byte writes'}) into every other protocol`, async () => {
-        const upstream = via === 'whole' ? whole : pieces;
-        upstream.next = { status: 200, headers: { 'content-type': 'text/event-stream' }, body: sse };
-        for (const ingress of PROTOCOL_NAMES) {
-          if (ingress === 'responses') continue; // same protocol: passthrough, no translation
-          await sameBytes(ingress, `pool-canned-responses-${via}`, 'hi', true);
-        }
-      });
-    }
-  }
-});
+describeCanned('Responses', 'responses', 'text/event-stream', RESPONSES_CANNED);
