@@ -2,15 +2,17 @@
 // [--chunking whole|event] [--rounds 3]`. For each of the 30 (lane, ingress) pairs, the mock's
 // own rendering of a stream in the lane's protocol goes through the lane codec's stream decoder
 // and the ingress codec's stream encoder, in a loop; the figure is process CPU (user + system)
-// per stream. Each round runs once with the fast paths on and once with them forced off
-// (GATEWAY_TRANSLATE_FAST_PATH=off, a child process each, interleaved), so the table shows what
-// the fast paths save per pair. The translation's JavaScript only: no sockets, no uWS, no undici.
+// per stream, the output made bytes as the relay and uWS make them. Each round runs once with
+// the fast paths on and once with them forced off (GATEWAY_TRANSLATE_FAST_PATH=off, a child
+// process each, interleaved), so the table shows what the fast paths save per pair. The translation's JavaScript only: no sockets, no uWS, no undici.
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { mockUsage, mockChunks } from '../src/mock/content.js';
 import { MOCK_PROTOCOLS } from '../src/mock/protocols/index.js';
 import { PROTOCOLS, type BenchProtocol } from './request-bodies.js';
+import type { StreamEncoder } from '../src/shared/protocols/codec.js';
+import type { StreamEvent } from '../src/shared/model/types.js';
 
 interface Options {
   chunks: number;
@@ -26,6 +28,24 @@ function upstreamChunks(lane: BenchProtocol, o: Options): Buffer[] {
   return o.chunking === 'event' ? all : [Buffer.concat(all)];
 }
 
+const slab = Buffer.allocUnsafe(1 << 20);
+
+/**
+ * One upstream chunk's events encoded and made bytes as the relay writes them: text framings
+ * concatenated into one string, which uWS encodes to UTF-8 (as `write` does here), a binary
+ * framing's frames gathered.
+ */
+function written(encoder: StreamEncoder, events: readonly StreamEvent[]): number {
+  let text = '';
+  let bytes = 0;
+  for (const e of events) {
+    const out = encoder.encode(e);
+    if (typeof out === 'string') text += out;
+    else bytes += out.length;
+  }
+  return text.length > 0 ? bytes + slab.write(text, 0) : bytes;
+}
+
 /** µs of CPU per stream for each pair, in this process (the switch is read once at start). */
 async function measureHere(o: Options): Promise<Record<string, number>> {
   const { CODECS } = await import('../src/shared/protocols/index.js');
@@ -38,9 +58,8 @@ async function measureHere(o: Options): Promise<Record<string, number>> {
         const decoder = CODECS[lane].createStreamDecoder();
         const encoder = CODECS[ingress].createStreamEncoder();
         let bytes = 0;
-        for (const c of chunks) for (const e of decoder.push(c)) bytes += encoder.encode(e).length;
-        for (const e of decoder.finish()) bytes += encoder.encode(e).length;
-        return bytes;
+        for (const c of chunks) bytes += written(encoder, decoder.push(c));
+        return bytes + written(encoder, decoder.finish());
       };
       // Warm-up long enough for the pair's code to be optimised: with 300 runs the first pair
       // of each lane still paid for its JIT (5-20 µs more than the next).

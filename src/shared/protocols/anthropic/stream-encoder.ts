@@ -6,6 +6,7 @@ import type { FinishReason, StreamEvent, Usage } from '../../model/types.js';
 import type { StreamEncoder } from '../codec.js';
 import type { ErrorKind } from '../../errors.js';
 import { sseFrame } from '../framing/sse.js';
+import { flattened } from '../framing/flat-string.js';
 import { stopReasonFromFinish } from './finish-reason.js';
 import { usageToAnthropic } from './usage.js';
 import { errorBody } from './errors.js';
@@ -22,10 +23,10 @@ export class AnthropicStreamEncoder implements StreamEncoder {
   private headIndex = -1;
   private headKind = '';
 
-  /** `event: content_block_delta` up to the delta's string, made once per run of one block's deltas. */
+  /** `event: content_block_delta` up to the delta's string, made (flat) once per run of one block's deltas. */
   private deltaHead(index: number, kind: string): string {
     if (index !== this.headIndex || kind !== this.headKind) {
-      this.head = `event: content_block_delta\ndata: {"type":"content_block_delta","index":${index},"delta":{"type":${kind}`;
+      this.head = flattened(`event: content_block_delta\ndata: {"type":"content_block_delta","index":${index},"delta":{"type":${kind}`);
       this.headIndex = index;
       this.headKind = kind;
     }

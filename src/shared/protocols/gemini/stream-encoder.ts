@@ -8,12 +8,15 @@ import { argumentsObject } from './fields.js';
 import { geminiFromFinish } from './finish-reason.js';
 import { usageToGemini } from './usage.js';
 import { errorBody } from './errors.js';
+import { flattened } from '../framing/flat-string.js';
 
 interface PendingCall { index: number; id: string; name: string; args: string }
 
 export class GeminiStreamEncoder implements StreamEncoder {
   /** `,"modelVersion":..,"responseId":..}`: every chunk ends with it, so it is built once. */
   private tail = '}';
+  /** What follows a text delta's string: the rest of its chunk, tail included (flat, made at `start`). */
+  private textTail = textTailOf(this.tail);
   private call: PendingCall | null = null;
   private reason: FinishReason = 'stop';
   private usage: Usage | null = null;
@@ -22,12 +25,14 @@ export class GeminiStreamEncoder implements StreamEncoder {
     switch (e.type) {
       case 'start':
         this.tail = `,"modelVersion":${JSON.stringify(e.model)},"responseId":${JSON.stringify(e.id)}}`;
+        this.textTail = textTailOf(this.tail);
         return '';
       case 'block_start':
         if (e.kind === 'tool_call') this.call = { index: e.index, id: e.id, name: e.name, args: '' };
         return '';
       case 'text_delta':
-        return this.chunk(`{"text":${e.literal ?? JSON.stringify(e.text)}}`);
+        // chunk(`{"text":<text>}`), in three pieces
+        return TEXT_HEAD + (e.literal ?? JSON.stringify(e.text)) + this.textTail;
       case 'tool_args_delta':
         if (this.call !== null && this.call.index === e.index) this.call.args += e.json;
         return '';
@@ -60,4 +65,10 @@ export class GeminiStreamEncoder implements StreamEncoder {
   private chunk(partJson: string): string {
     return `data: {"candidates":[{"content":{"parts":[${partJson}],"role":"model"},"index":0}]${this.tail}\n\n`;
   }
+}
+
+const TEXT_HEAD = 'data: {"candidates":[{"content":{"parts":[{"text":';
+
+function textTailOf(tail: string): string {
+  return flattened(`}],"role":"model"},"index":0}]${tail}\n\n`);
 }

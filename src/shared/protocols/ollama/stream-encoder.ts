@@ -9,12 +9,15 @@ import type { StreamEncoder } from '../codec.js';
 import { errorLine } from './errors.js';
 import { encodeFinishReason } from './finish-reason.js';
 import { doneFields, encodeToolCall } from './response.js';
+import { flattened } from '../framing/flat-string.js';
 
 interface PendingCall { id: string; name: string; arguments: string }
 
 export class OllamaStreamEncoder implements StreamEncoder {
   /** `{"model":...,"created_at":...,` written once at `start`. */
   private head = lineHead('');
+  /** A text delta's line up to its string (flat: see flat-string.ts), made with the head. */
+  private textHead = textHeadOf(this.head);
   private readonly calls = new Map<number, PendingCall>();
   private finishReason: FinishReason | undefined;
   private usage: Usage = ZERO_USAGE;
@@ -26,12 +29,13 @@ export class OllamaStreamEncoder implements StreamEncoder {
     switch (event.type) {
       case 'start':
         this.head = lineHead(event.model);
+        this.textHead = textHeadOf(this.head);
         return '';
       case 'block_start':
         if (event.kind === 'tool_call') this.calls.set(event.index, { id: event.id, name: event.name, arguments: '' });
         return '';
       case 'text_delta':
-        return `${this.head}"message":{"role":"assistant","content":${event.literal ?? JSON.stringify(event.text)}},"done":false}\n`;
+        return this.textHead + (event.literal ?? JSON.stringify(event.text)) + TEXT_TAIL;
       case 'tool_args_delta': {
         const call = this.calls.get(event.index);
         if (call !== undefined) call.arguments += event.json;
@@ -73,6 +77,12 @@ export class OllamaStreamEncoder implements StreamEncoder {
     }
     return `${this.head}"message":{"role":"assistant","content":"","tool_calls":[${toolCall}]},"done":false}\n`;
   }
+}
+
+const TEXT_TAIL = '},"done":false}\n';
+
+function textHeadOf(head: string): string {
+  return flattened(`${head}"message":{"role":"assistant","content":`);
 }
 
 function lineHead(model: string): string {

@@ -5,32 +5,56 @@ import type { ErrorKind } from '../../errors.js';
 import type { StreamEvent } from '../../model/types.js';
 import type { StreamEncoder } from '../codec.js';
 import { sseFrame } from '../framing/sse.js';
+import { flattened } from '../framing/flat-string.js';
 import { errorObject } from './errors.js';
 import { encodeFinishReason } from './finish-reason.js';
 import { encodeUsage } from './usage.js';
 
 const CHOICE_TAIL = ',"logprobs":null,"finish_reason":null}]}';
+/** What follows a text delta's string, and a tool call's arguments string. */
+const TEXT_TAIL = `}${CHOICE_TAIL}\n\n`;
+const ARGS_TAIL = `}}]}${CHOICE_TAIL}\n\n`;
 
 export class ChatStreamEncoder implements StreamEncoder {
   /** `{"id":...,"model":...,` written once at `start`, reused by every chunk. */
-  private head = chunkHead('', '');
+  private head = '';
+  /** A text delta's frame up to its string (flat: see flat-string.ts), made with the head. */
+  private textHead = '';
+  /** A tool call's arguments frame up to its string, for the tool index last written. */
+  private argsHead = '';
+  private argsHeadIndex = -1;
   /** Block index -> tool_calls[].index (tool calls count from 0 apart from text blocks). */
   private readonly toolIndexes = new Map<number, number>();
+
+  constructor() {
+    this.setHead('', '');
+  }
+
+  private setHead(id: string, model: string): void {
+    this.head = chunkHead(id, model);
+    this.textHead = flattened(`data: ${this.head}"choices":[{"index":0,"delta":{"content":`);
+    this.argsHeadIndex = -1;
+  }
 
   encode(event: StreamEvent): string {
     switch (event.type) {
       case 'start':
-        this.head = chunkHead(event.id, event.model);
+        this.setHead(event.id, event.model);
         return this.delta('{"role":"assistant","content":""}');
       case 'block_start':
         if (event.kind === 'text') return '';
         this.toolIndexes.set(event.index, this.toolIndexes.size);
         return this.delta(`{"tool_calls":[{"index":${this.toolIndexes.size - 1},"id":${JSON.stringify(event.id)},"type":"function","function":{"name":${JSON.stringify(event.name)},"arguments":""}}]}`);
       case 'text_delta':
-        return this.delta(`{"content":${event.literal ?? JSON.stringify(event.text)}}`);
+        // delta(`{"content":<text>}`), in three pieces
+        return this.textHead + (event.literal ?? JSON.stringify(event.text)) + TEXT_TAIL;
       case 'tool_args_delta': {
         const toolIndex = this.toolIndexes.get(event.index) ?? 0;
-        return this.delta(`{"tool_calls":[{"index":${toolIndex},"function":{"arguments":${event.literal ?? JSON.stringify(event.json)}}}]}`);
+        if (toolIndex !== this.argsHeadIndex) {
+          this.argsHead = flattened(`data: ${this.head}"choices":[{"index":0,"delta":{"tool_calls":[{"index":${toolIndex},"function":{"arguments":`);
+          this.argsHeadIndex = toolIndex;
+        }
+        return this.argsHead + (event.literal ?? JSON.stringify(event.json)) + ARGS_TAIL;
       }
       case 'block_stop':
         return '';

@@ -9,6 +9,7 @@ import type { FinishReason, StreamEvent, Usage } from '../../model/types.js';
 import type { StreamEncoder } from '../codec.js';
 import type { JsonObject } from '../framing/json-field.js';
 import { sseFrame } from '../framing/sse.js';
+import { flattened } from '../framing/flat-string.js';
 import { translateFastPath } from '../fast-path/switch.js';
 import { errorObject } from '../openai/errors.js';
 import {
@@ -23,8 +24,11 @@ interface OpenItem {
   text: string;
   /** Set for function calls. */
   call?: { id: string; name: string };
-  /** `"item_id":<id>,"output_index":<n>,` as JSON.stringify writes them, for the delta templates. */
+  /** `"item_id":<id>,"output_index":<n>,` as JSON.stringify writes them, for the templates. */
   idFields: string;
+  /** A text / arguments delta event from after its sequence_number up to its string (flat: see flat-string.ts). */
+  textMid: string;
+  argsMid: string;
 }
 
 export class ResponsesStreamEncoder implements StreamEncoder {
@@ -60,7 +64,7 @@ export class ResponsesStreamEncoder implements StreamEncoder {
         if (item === undefined) return '';
         item.text += event.text;
         // The same bytes as event() writes, from a template: deltas are most of a stream.
-        if (translateFastPath) return this.delta('response.output_text.delta', item, `"content_index":0,"delta":${event.literal ?? JSON.stringify(event.text)},"logprobs":[]`);
+        if (translateFastPath) return TEXT_DELTA_HEAD + this.sequence++ + item.textMid + (event.literal ?? JSON.stringify(event.text)) + TEXT_DELTA_TAIL;
         return this.event('response.output_text.delta', {
           item_id: item.itemId, output_index: item.outputIndex, content_index: 0, delta: event.text, logprobs: [],
         });
@@ -69,7 +73,7 @@ export class ResponsesStreamEncoder implements StreamEncoder {
         const item = this.open.get(event.index);
         if (item === undefined) return '';
         item.text += event.json;
-        if (translateFastPath) return this.delta('response.function_call_arguments.delta', item, `"delta":${event.literal ?? JSON.stringify(event.json)}`);
+        if (translateFastPath) return ARGS_DELTA_HEAD + this.sequence++ + item.argsMid + (event.literal ?? JSON.stringify(event.json)) + ARGS_DELTA_TAIL;
         return this.event('response.function_call_arguments.delta', {
           item_id: item.itemId, output_index: item.outputIndex, delta: event.json,
         });
@@ -99,8 +103,7 @@ export class ResponsesStreamEncoder implements StreamEncoder {
 
   private startMessage(index: number): string {
     const outputIndex = this.nextOutputIndex++;
-    const item: OpenItem = { outputIndex, itemId: messageItemId(outputIndex), text: '', idFields: '' };
-    item.idFields = idFields(item);
+    const item = openItem(outputIndex, messageItemId(outputIndex));
     this.open.set(index, item);
     return this.event('response.output_item.added', { output_index: outputIndex, item: messageItem(outputIndex, '', 'in_progress') })
       + this.event('response.content_part.added', {
@@ -110,8 +113,8 @@ export class ResponsesStreamEncoder implements StreamEncoder {
 
   private startCall(index: number, id: string, name: string): string {
     const outputIndex = this.nextOutputIndex++;
-    const item: OpenItem = { outputIndex, itemId: functionCallItemId(outputIndex), text: '', call: { id, name }, idFields: '' };
-    item.idFields = idFields(item);
+    const item = openItem(outputIndex, functionCallItemId(outputIndex));
+    item.call = { id, name };
     this.open.set(index, item);
     return this.event('response.output_item.added', {
       output_index: outputIndex, item: functionCallItem(outputIndex, { id, name, arguments: '' }, 'in_progress'),
@@ -156,11 +159,6 @@ export class ResponsesStreamEncoder implements StreamEncoder {
     });
   }
 
-  /** event(type, { item_id, output_index, ...rest }) written from a template. */
-  private delta(type: string, item: OpenItem, rest: string): string {
-    return `event: ${type}\ndata: {"type":"${type}","sequence_number":${this.sequence++},${item.idFields}${rest}}\n\n`;
-  }
-
   /** event(type, fields) written from a template: `members` is JSON.stringify(fields) without its braces. */
   private templated(type: string, members: string): string {
     return `event: ${type}\ndata: {"type":"${type}","sequence_number":${this.sequence++},${members}}\n\n`;
@@ -171,6 +169,18 @@ export class ResponsesStreamEncoder implements StreamEncoder {
   }
 }
 
-function idFields(item: OpenItem): string {
-  return `"item_id":${JSON.stringify(item.itemId)},"output_index":${item.outputIndex},`;
+// A delta event is these, its sequence_number, the item's textMid or argsMid, its string and its tail:
+// the bytes event() writes for it, in five pieces (deltas are most of a stream).
+const TEXT_DELTA_HEAD = 'event: response.output_text.delta\ndata: {"type":"response.output_text.delta","sequence_number":';
+const TEXT_DELTA_TAIL = ',"logprobs":[]}\n\n';
+const ARGS_DELTA_HEAD = 'event: response.function_call_arguments.delta\ndata: {"type":"response.function_call_arguments.delta","sequence_number":';
+const ARGS_DELTA_TAIL = '}\n\n';
+
+function openItem(outputIndex: number, itemId: string): OpenItem {
+  const idFields = `"item_id":${JSON.stringify(itemId)},"output_index":${outputIndex},`;
+  return {
+    outputIndex, itemId, text: '', idFields,
+    textMid: flattened(`,${idFields}"content_index":0,"delta":`),
+    argsMid: flattened(`,${idFields}"delta":`),
+  };
 }
