@@ -130,12 +130,8 @@ function corkedRespond(): void {
 function corkedWrite(): void {
   const res = corkRes!;
   if (corkHeaders !== null) writeHead(res);
-  if (corkParts === null) {
-    corkWritable = res.write(corkBody);
-    return;
-  }
   let ok = true;
-  for (const part of corkParts) ok = res.write(part) && ok;
+  if (corkParts !== null) for (const part of corkParts) ok = res.write(part) && ok;
   corkWritable = ok;
 }
 function corkedEnd(): void {
@@ -147,20 +143,34 @@ function corkedEnd(): void {
 }
 
 /**
- * Stream bytes written during one turn of the event loop go out together: `write` queues them
- * and the first write of a turn schedules one microtask that sends every waiting response's
- * bytes in one cork each. An upstream read that carries several HTTP chunks (a server that
- * flushes per token, under load) is then one send to the caller instead of one per chunk.
+ * Everything written during one turn of the event loop goes out together, at the turn's end:
+ * `respond`, `write` and `end` queue the response, and the first of a turn schedules one
+ * setImmediate (it runs once every I/O callback of the turn has), which sends each waiting
+ * response's bytes in one cork, back to back. So an upstream read that carries several HTTP
+ * chunks is one send to the caller, not one per chunk; a stream's last bytes and its end are
+ * one send; and the turn's sends reach the clients in one burst, which wakes a sleeping reader
+ * (its core idle) once per burst instead of once per response (docs/decisions.md, "Sends at the
+ * end of the turn").
  */
 const waiting: UwsClientResponse[] = [];
 let flushQueued = false;
 function flushWaiting(): void {
   flushQueued = false;
   try {
-    for (let i = 0; i < waiting.length; i++) waiting[i]!.flushPending();
+    for (let i = 0; i < waiting.length; i++) waiting[i]!.sendQueued();
   } finally {
     waiting.length = 0; // a throw must not leave responses queued for a flush that never comes
   }
+}
+
+/** What a queued response sends at the end of the turn besides its bytes. */
+const enum Closing {
+  /** Nothing: the stream goes on. */
+  None,
+  /** The stream's end (chunked). */
+  End,
+  /** A whole answer, with content-length. */
+  Respond,
 }
 
 /** One caller's response, over uWS. */
@@ -169,10 +179,17 @@ class UwsClientResponse implements ClientResponse {
   started = false;
   /** Set when the rest of the request body will not be read (over the cap). */
   closeOnEnd = false;
+  /** Sent and counted out: nothing more is written. */
   private finished = false;
-  /** A stream's head, held until its first bytes. */
+  /** How the response ends, once `end` or `respond` was called (it ends at the next flush). */
+  private closing = Closing.None;
+  /** In `waiting` for this turn's flush. */
+  private queued = false;
+  /** A stream's head, held until its first bytes; a whole answer's status and headers. */
   private headStatus = 0;
   private headHeaders: Record<string, string> | null = null;
+  /** A whole answer's body (Closing.Respond). */
+  private body: string | Uint8Array = '';
   private drainCb: (() => void) | null = null;
   private abortListener: AbortListener | null = null;
   /** Stream bytes queued this turn (null when none are waiting). */
@@ -193,21 +210,15 @@ class UwsClientResponse implements ClientResponse {
     if (listener !== null) listener.onClientAbort();
   }
 
-  // A finished response is never touched again: uWS throws on a completed response, and an
-  // error path (an abort after a translated stream was already ended) may still try.
+  // A response that was ended is never written again: uWS throws on a completed response, and
+  // an error path (an abort after a translated stream was already ended) may still try.
   respond(status: number, headers: Record<string, string>, body: string | Uint8Array): void {
-    if (this.aborted || this.finished) return;
+    if (this.aborted || this.closing !== Closing.None) return;
     this.started = true;
-    corkRes = this.res;
-    corkStatus = status;
-    corkHeaders = headers;
-    corkBody = body;
-    corkClose = this.closeOnEnd;
-    this.res.cork(corkedRespond);
-    corkRes = null;
-    corkHeaders = null;
-    corkBody = '';
-    this.finish();
+    this.headStatus = status;
+    this.headHeaders = headers;
+    this.body = body;
+    this.close(Closing.Respond);
   }
 
   /**
@@ -215,7 +226,7 @@ class UwsClientResponse implements ClientResponse {
    * cork ends in a send, so a head written alone would cost a syscall and a packet of its own.
    */
   startStream(status: number, headers: Record<string, string>): void {
-    if (this.aborted || this.finished) return;
+    if (this.aborted || this.closing !== Closing.None) return;
     this.started = true;
     this.headStatus = status;
     this.headHeaders = headers;
@@ -226,33 +237,78 @@ class UwsClientResponse implements ClientResponse {
    * socket full: the caller pauses its upstream and waits for `onDrain`.
    */
   write(chunk: string | Uint8Array | readonly Uint8Array[]): boolean {
-    if (this.aborted || this.finished) return true;
-    let pending = this.pending;
-    if (pending === null) {
-      pending = this.pending = [];
-      waiting.push(this);
-      if (!flushQueued) {
-        flushQueued = true;
-        queueMicrotask(flushWaiting);
-      }
-    }
+    if (this.aborted || this.closing !== Closing.None) return true;
+    const pending = this.pendingBytes();
     if (typeof chunk === 'string' || chunk instanceof Uint8Array) pending.push(chunk);
     else for (const part of chunk) pending.push(part);
     return !this.full;
   }
 
-  /** Sends the queued bytes (and a held-back head) in one cork. */
-  flushPending(): void {
+  end(last?: string | Uint8Array): void {
+    if (this.aborted || this.closing !== Closing.None) return;
+    if (last !== undefined && last.length > 0) this.pendingBytes().push(last);
+    this.close(Closing.End);
+  }
+
+  /** This turn's bytes, the response queued for the flush. */
+  private pendingBytes(): (string | Uint8Array)[] {
+    this.enqueue();
+    return (this.pending ??= []);
+  }
+
+  /**
+   * The response is complete from the caller's side: it goes out at the flush. An abort that
+   * comes before then only stops the send; the exchange, already done, is not told.
+   */
+  private close(how: Closing): void {
+    this.closing = how;
+    this.abortListener = null;
+    this.enqueue();
+  }
+
+  private enqueue(): void {
+    if (this.queued) return;
+    this.queued = true;
+    waiting.push(this);
+    if (!flushQueued) {
+      flushQueued = true;
+      setImmediate(flushWaiting);
+    }
+  }
+
+  /** Sends what was queued this turn (a held-back head, the bytes, the end) in one cork. */
+  sendQueued(): void {
+    this.queued = false;
     const pending = this.pending;
     this.pending = null;
-    if (pending === null || this.aborted || this.finished) return;
-    this.takeHead();
+    if (this.aborted || this.finished) return;
     corkRes = this.res;
-    corkParts = pending as Uint8Array[];
-    this.res.cork(corkedWrite);
+    corkStatus = this.headStatus;
+    corkHeaders = this.headHeaders;
+    this.headHeaders = null;
+    corkParts = pending as Uint8Array[] | null;
+    switch (this.closing) {
+      case Closing.Respond:
+        corkBody = this.body;
+        corkClose = this.closeOnEnd;
+        this.body = '';
+        this.res.cork(corkedRespond);
+        break;
+      case Closing.End:
+        this.res.cork(corkedEnd);
+        break;
+      case Closing.None:
+        this.res.cork(corkedWrite);
+        break;
+    }
     corkRes = null;
     corkHeaders = null;
     corkParts = null;
+    corkBody = '';
+    if (this.closing !== Closing.None) {
+      this.finish();
+      return;
+    }
     if (!corkWritable && !this.full) {
       this.full = true;
       this.res.onWritable(() => this.drained()); // only on backpressure: no closure per request
@@ -266,28 +322,6 @@ class UwsClientResponse implements ClientResponse {
     this.drainCb = null;
     if (cb !== null) cb();
     return true;
-  }
-
-  end(last?: string | Uint8Array): void {
-    if (this.aborted || this.finished) return;
-    this.takeHead();
-    corkRes = this.res;
-    corkParts = this.pending as Uint8Array[] | null; // this turn's bytes go first, in the same send
-    this.pending = null;
-    corkBody = last ?? '';
-    this.res.cork(corkedEnd);
-    corkRes = null;
-    corkHeaders = null;
-    corkParts = null;
-    corkBody = '';
-    this.finish();
-  }
-
-  /** Moves a held-back head into the cork arguments (once). */
-  private takeHead(): void {
-    corkHeaders = this.headHeaders;
-    corkStatus = this.headStatus;
-    this.headHeaders = null;
   }
 
   /** Counts the request out of the in-flight total exactly once. */
