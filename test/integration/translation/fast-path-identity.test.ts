@@ -269,6 +269,13 @@ const R_CALL = rsp('{"type":"response.output_item.added","sequence_number":40,"o
   + rsp('{"type":"response.function_call_arguments.delta","sequence_number":43,"item_id":"fc_9","output_index":9,"delta":"lost","obfuscation":"x"}')
   + rsp('{"type":"response.output_item.done","sequence_number":44,"output_index":1,"item":{"id":"fc_1","type":"function_call","status":"completed","arguments":"{\\"a\\":1}","call_id":"call_1","name":"f"}}');
 
+// response.in_progress as vendors send it (created's response again), and ones that differ from it.
+const R_CREATED_TAIL = ',"response":{"id":"resp_1","object":"response","status":"in_progress","model":"gpt-x","output":[],"usage":null}}';
+const R_IN_PROGRESS = rsp(`{"type":"response.in_progress","sequence_number":1${R_CREATED_TAIL}`)
+  + rsp(`{"type":"response.in_progress","sequence_number":17${R_CREATED_TAIL.replace('"gpt-x"', '"gpt-y"')}`)
+  + rsp(`{"type":"response.in_progress","sequence_number":18,"extra":true${R_CREATED_TAIL}`)
+  + rsp(`{"type":"response.in_progress","sequence_number":019${R_CREATED_TAIL}`.replace('019', '19 '));
+
 const RESPONSES_CANNED: Record<string, string> = {
   'a vendor stream: reasoning item, text, tool call': RESPONSES_VENDOR_STREAM,
   'escapes and multi-byte text': R_HEAD + rText(3, '"Hello"') + rText(4, '" a \\"quote\\" \\\\ back\\nslash"') + rText(5, '" café ☀️ 世界 🎉"')
@@ -286,6 +293,7 @@ const RESPONSES_CANNED: Record<string, string> = {
     + rsp('{"type":"response.refusal.delta","sequence_number":14,"item_id":"msg_1","output_index":0,"content_index":2,"delta":" no"}')
     + rsp('{"type":"response.content_part.done","sequence_number":15,"item_id":"msg_1","output_index":0,"content_index":1,"part":{"type":"output_text","text":""}}')
     + rText(16, '" after done"') + R_TAIL,
+  'in_progress repeating created, and in_progress events that differ from it': R_HEAD + R_IN_PROGRESS + rText(3, '"after"') + R_TAIL,
   'a tool call after text, a delta for an unknown call': R_HEAD + rText(3, '"Let me check."') + R_CALL + R_TAIL,
   'one event split over data lines, CRLF frames': R_HEAD
     + 'event: response.output_text.delta\ndata: {"type":"response.output_text.delta","sequence_number":3,\ndata: "output_index":0,"content_index":0,"delta":"split"}\n\n'

@@ -7,6 +7,7 @@ import type { StreamEncoder } from '../codec.js';
 import type { ErrorKind } from '../../errors.js';
 import { sseFrame } from '../framing/sse.js';
 import { flattened } from '../framing/flat-string.js';
+import { translateFastPath } from '../fast-path/switch.js';
 import { stopReasonFromFinish } from './finish-reason.js';
 import { usageToAnthropic } from './usage.js';
 import { errorBody } from './errors.js';
@@ -36,6 +37,10 @@ export class AnthropicStreamEncoder implements StreamEncoder {
   encode(e: StreamEvent): string {
     switch (e.type) {
       case 'start':
+        // JSON.stringify's bytes for the object below, from a template (the fast path's reference is the object).
+        if (translateFastPath) {
+          return `event: message_start\ndata: {"type":"message_start","message":{"id":${JSON.stringify(e.id)},"type":"message","role":"assistant","model":${JSON.stringify(e.model)},"content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":0,"output_tokens":0}}}\n\n`;
+        }
         return sseFrame(JSON.stringify({
           type: 'message_start',
           message: {

@@ -14,6 +14,7 @@ import { decodeFinishReason } from './finish-reason.js';
 import { decodeUsage } from './usage.js';
 import { ResponsesDeltaReader } from './stream-fast-path.js';
 import { translateFastPath } from '../fast-path/switch.js';
+import { holdsAt } from '../fast-path/json-scan.js';
 
 const NONE = -1;
 
@@ -39,6 +40,8 @@ export class ResponsesStreamDecoder extends FramedStreamDecoder {
   private readonly fast = translateFastPath ? new ResponsesDeltaReader() : null;
   /** True while the reader passes on an event the fast path refused in place: not tried again. */
   private refusedInPlace = false;
+  /** response.created's data from `,"response":` on, when it had the plain head (see inProgressLikeCreated). */
+  private createdTail: string | null = null;
 
   protected feed(chunk: Uint8Array): void {
     this.reader.push(chunk);
@@ -73,6 +76,7 @@ export class ResponsesStreamDecoder extends FramedStreamDecoder {
       this.fastDelta(fast); // a delta read without parsing it (same events as below)
       return;
     }
+    if (this.createdTail !== null && inProgressLikeCreated(data, this.createdTail)) return;
     let ev: unknown;
     try {
       ev = JSON.parse(data);
@@ -85,6 +89,7 @@ export class ResponsesStreamDecoder extends FramedStreamDecoder {
     if (!this.started) {
       this.started = true;
       this.out.push({ type: 'start', id: stringOr(response?.id), model: stringOr(response?.model) });
+      if (fast !== null && ev.type === 'response.created') this.createdTail = tailAfterHead(data, CREATED_HEAD);
     }
     switch (ev.type) {
       case 'response.output_item.added':
@@ -229,6 +234,42 @@ export class ResponsesStreamDecoder extends FramedStreamDecoder {
     this.out.push({ type: 'end' });
     this.ended = true;
   }
+}
+
+// response.in_progress repeats response.created's response, byte for byte, in every stream: an
+// in_progress event whose text after a plain head is the created event's (which JSON.parse
+// read, and whose type stayed response.created) is valid JSON whose type the switch ignores,
+// so it is passed over without parsing it again (about 2 µs a stream).
+const CREATED_HEAD = '{"type":"response.created","sequence_number":';
+const IN_PROGRESS_HEAD = '{"type":"response.in_progress","sequence_number":';
+const RESPONSE_KEY = ',"response":';
+
+/** `data` after `head`, an integer and RESPONSE_KEY (from RESPONSE_KEY on), or null. */
+function tailAfterHead(data: string, head: string): string | null {
+  if (!holdsAt(data, 0, head)) return null;
+  const at = integerEnd(data, head.length);
+  return at > 0 && holdsAt(data, at, RESPONSE_KEY) ? data.slice(at) : null;
+}
+
+/** Slices compared, not startsWith / endsWith: one memcmp each (json-scan.ts, holdsAt). */
+function inProgressLikeCreated(data: string, createdTail: string): boolean {
+  if (data.length <= IN_PROGRESS_HEAD.length + createdTail.length || !holdsAt(data, 0, IN_PROGRESS_HEAD)) return false;
+  const at = integerEnd(data, IN_PROGRESS_HEAD.length);
+  return at === data.length - createdTail.length && holdsAt(data, at, createdTail);
+}
+
+/** End of a non-negative JSON integer (no leading zero, at most 15 digits) at `at`; -1 otherwise. */
+function integerEnd(s: string, at: number): number {
+  const first = s.charCodeAt(at);
+  if (first === 0x30) return at + 1;
+  if (!(first >= 0x31 && first <= 0x39)) return -1;
+  let i = at + 1;
+  while (i - at < 15) {
+    const c = s.charCodeAt(i);
+    if (!(c >= 0x30 && c <= 0x39)) break;
+    i++;
+  }
+  return i;
 }
 
 function stringOr(v: unknown): string {
