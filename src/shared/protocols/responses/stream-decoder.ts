@@ -12,7 +12,7 @@ import { isJsonObject, type JsonObject } from '../framing/json-field.js';
 import { SseReader } from '../framing/sse.js';
 import { decodeFinishReason } from './finish-reason.js';
 import { decodeUsage } from './usage.js';
-import { ResponsesDeltaReader } from './stream-fast-path.js';
+import { ResponsesDeltaReader, integerEnd } from './stream-fast-path.js';
 import { translateFastPath } from '../fast-path/switch.js';
 import { holdsAt } from '../fast-path/json-scan.js';
 
@@ -256,20 +256,6 @@ function inProgressLikeCreated(data: string, createdTail: string): boolean {
   if (data.length <= IN_PROGRESS_HEAD.length + createdTail.length || !holdsAt(data, 0, IN_PROGRESS_HEAD)) return false;
   const at = integerEnd(data, IN_PROGRESS_HEAD.length);
   return at === data.length - createdTail.length && holdsAt(data, at, createdTail);
-}
-
-/** End of a non-negative JSON integer (no leading zero, at most 15 digits) at `at`; -1 otherwise. */
-function integerEnd(s: string, at: number): number {
-  const first = s.charCodeAt(at);
-  if (first === 0x30) return at + 1;
-  if (!(first >= 0x31 && first <= 0x39)) return -1;
-  let i = at + 1;
-  while (i - at < 15) {
-    const c = s.charCodeAt(i);
-    if (!(c >= 0x30 && c <= 0x39)) break;
-    i++;
-  }
-  return i;
 }
 
 function stringOr(v: unknown): string {

@@ -220,7 +220,7 @@ function learnLayout(s: string, start: number, end: number): DeltaLayout | null 
 }
 
 /** End of a non-negative JSON integer (no leading zero, no fraction or exponent) at `at`; -1 otherwise. */
-function integerEnd(s: string, at: number): number {
+export function integerEnd(s: string, at: number): number {
   const first = s.charCodeAt(at);
   if (first === 0x30) return at + 1;
   if (!(first >= 0x31 && first <= 0x39)) return -1; // NaN past the end too
