@@ -241,7 +241,54 @@ export function tokenCount(v: unknown): number {
  * undefined when absent. Reads a large body's one field without parsing the rest.
  */
 export function topLevelValueText(raw: string, key: string): string | undefined {
+  const member = lastMemberValueText(raw, key);
+  if (member !== null) return member;
   const { spans } = scanTopLevel(raw, key);
   const last = spans[spans.length - 1];
   return last === undefined ? undefined : raw.slice(last.valueStart, last.valueEnd);
+}
+
+/** `"key":` for the keys lastMemberValueText is asked about (a body's usage field: a handful). */
+const plainKeys = new Map<string, string>();
+
+/**
+ * topLevelValueText's answer the short way, when the key's last plain spelling (`"key":`) is a
+ * top-level member: found with one native search from the end, then only the members after it
+ * are scanned, which is where a usage field sits (last, or before a few short fields). Null
+ * when that cannot be shown (the full scan decides).
+ *
+ * Why the search cannot land inside a string of a valid body: a quote inside a string is
+ * escaped, so a match whose quote has no backslash before it opens a string, and a string
+ * followed by a colon is a key. The members after its value then end the object it belongs to
+ * with the first unmatched `}`; only the top-level object's `}` is followed by nothing but
+ * space. A later duplicate spelled another way (`"usage" :`, an escape) sends it to the full
+ * scan, so the last occurrence still wins, as in JSON.parse.
+ */
+function lastMemberValueText(raw: string, key: string): string | null {
+  let needle = plainKeys.get(key);
+  if (needle === undefined) {
+    needle = `${JSON.stringify(key)}:`;
+    plainKeys.set(key, needle);
+  }
+  const at = raw.lastIndexOf(needle);
+  if (at <= 0 || raw.charCodeAt(at - 1) === BACKSLASH) return null;
+  const valueStart = skipSpace(raw, at + needle.length);
+  if (valueStart >= raw.length) return null;
+  const valueEnd = skipValue(raw, valueStart);
+  let i = skipSpace(raw, valueEnd);
+  for (;;) {
+    const c = raw.charCodeAt(i);
+    if (c === CLOSE_BRACE) return skipSpace(raw, i + 1) === raw.length ? raw.slice(valueStart, valueEnd) : null;
+    if (c !== COMMA) return null;
+    i = skipSpace(raw, i + 1);
+    if (raw.charCodeAt(i) !== QUOTE) return null;
+    const keyStart = i;
+    i = skipString(raw, i);
+    if (keyMatches(raw, keyStart, i, key)) return null;
+    i = skipSpace(raw, i);
+    if (raw.charCodeAt(i) !== COLON) return null;
+    i = skipSpace(raw, i + 1);
+    if (i >= raw.length) return null;
+    i = skipSpace(raw, skipValue(raw, i));
+  }
 }

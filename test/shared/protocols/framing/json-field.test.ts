@@ -1,8 +1,9 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import fc from 'fast-check';
 import {
   rewriteTopLevelString, setTopLevelField, expectObject, optionalNumber, optionalInteger,
-  optionalString, tokenCount,
+  optionalString, tokenCount, topLevelValueText,
 } from '../../../../src/shared/protocols/framing/json-field.js';
 import { GatewayError } from '../../../../src/shared/errors.js';
 
@@ -86,5 +87,48 @@ describe('parsed field readers', () => {
     assert.equal(tokenCount(-3), 0);
     assert.equal(tokenCount('7'), 0);
     assert.equal(tokenCount(7), 7);
+  });
+});
+
+describe('topLevelValueText', () => {
+  const usageOf = (text: string): unknown => {
+    const value = topLevelValueText(text, 'usage');
+    return value === undefined ? undefined : JSON.parse(value);
+  };
+
+  it('reads the top-level field wherever it sits, and only that one', () => {
+    assert.deepEqual(usageOf('{"a":1,"usage":{"n":2}}'), { n: 2 });
+    assert.deepEqual(usageOf('{"usage":{"n":2},"tier":"x","fp":null}'), { n: 2 });
+    assert.deepEqual(usageOf(' { "usage" : 3 , "b" : [1,{"usage":4}] } '), 3);
+    assert.equal(usageOf('{"a":{"usage":1}}'), undefined);
+    assert.equal(usageOf('{"a":{"usage":1},"b":2}'), undefined);
+    assert.equal(usageOf('{"x":[{"usage":1}]}'), undefined);
+  });
+
+  it('is not fooled by the key inside a string or a longer key', () => {
+    assert.equal(usageOf('{"text":"say \\"usage\\":{} please"}'), undefined);
+    assert.deepEqual(usageOf('{"usage":1,"text":"\\"usage\\":2}"}'), 1);
+    assert.deepEqual(usageOf('{"usage":1,"x\\"usage":2}'), 1);
+  });
+
+  it('keeps the last duplicate, however it is spelled', () => {
+    assert.equal(usageOf('{"usage":1,"usage":2}'), 2);
+    assert.equal(usageOf('{"usage":1,"usage" :2}'), 2);
+    assert.equal(usageOf('{"usage":1,"us\\u0061ge":2}'), 2);
+  });
+
+  it('agrees with JSON.parse on any object, compact or spaced (property)', () => {
+    const member = fc.oneof(fc.constant('usage'), fc.constantFrom('a', 'text', 'us', 'usage\\"'), fc.string({ maxLength: 6 }));
+    const value = fc.letrec((tie) => ({
+      leaf: fc.oneof(fc.integer(), fc.constant(null), fc.boolean(), fc.string({ maxLength: 12 }), fc.constantFrom('"usage":{}', '\\"usage\\":1')),
+      node: fc.oneof({ depthSize: 'small' }, tie('leaf'), fc.array(tie('node'), { maxLength: 3 }), fc.dictionary(member, tie('node'), { maxKeys: 4 })),
+    })).node;
+    fc.assert(
+      fc.property(fc.dictionary(member, value, { maxKeys: 5 }), fc.boolean(), (obj, spaced) => {
+        const text = spaced ? JSON.stringify(obj, null, 1) : JSON.stringify(obj);
+        assert.deepEqual(usageOf(text), (JSON.parse(text) as Record<string, unknown>).usage);
+      }),
+      { numRuns: 2000 },
+    );
   });
 });
