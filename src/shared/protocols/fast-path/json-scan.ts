@@ -33,7 +33,7 @@ export function plainScalarEnd(s: string, at: number): number {
   const c = s.charCodeAt(at);
   if (c === 0x6e) return s.startsWith('null', at) ? at + 4 : -1; // n
   if (c === 0x30) return at + 1; // a lone 0
-  if (c < 0x31 || c > 0x39) return -1;
+  if (!(c >= 0x31 && c <= 0x39)) return -1; // NaN past the end too
   let i = at + 1;
   while (i < s.length) {
     const d = s.charCodeAt(i);
