@@ -276,6 +276,14 @@ const R_IN_PROGRESS = rsp(`{"type":"response.in_progress","sequence_number":1${R
   + rsp(`{"type":"response.in_progress","sequence_number":18,"extra":true${R_CREATED_TAIL}`)
   + rsp(`{"type":"response.in_progress","sequence_number":019${R_CREATED_TAIL}`.replace('019', '19 '));
 
+// The done events that close a text part (recognised without parsing when they repeat the
+// deltas' text in OpenAI's shape), and ones that differ from that shape in each way.
+const rDone = (seq: number, text: string, o = 0, c = 0): string =>
+  rsp(`{"type":"response.output_text.done","sequence_number":${seq},"item_id":"msg_1","output_index":${o},"content_index":${c},"text":${text},"logprobs":[]}`)
+  + rsp(`{"type":"response.content_part.done","sequence_number":${seq + 1},"item_id":"msg_1","output_index":${o},"content_index":${c},"part":{"type":"output_text","annotations":[],"logprobs":[],"text":${text}}}`)
+  + rsp(`{"type":"response.output_item.done","sequence_number":${seq + 2},"output_index":${o},"item":{"id":"msg_1","type":"message","status":"completed","content":[{"type":"output_text","annotations":[],"logprobs":[],"text":${text}}],"role":"assistant"}}`);
+const R_COMPLETED = rsp('{"type":"response.completed","sequence_number":99,"response":{"id":"resp_1","object":"response","status":"completed","model":"gpt-x","output":[],"usage":{"input_tokens":9,"output_tokens":4,"total_tokens":13}}}');
+
 const RESPONSES_CANNED: Record<string, string> = {
   'a vendor stream: reasoning item, text, tool call': RESPONSES_VENDOR_STREAM,
   'escapes and multi-byte text': R_HEAD + rText(3, '"Hello"') + rText(4, '" a \\"quote\\" \\\\ back\\nslash"') + rText(5, '" café ☀️ 世界 🎉"')
@@ -294,6 +302,16 @@ const RESPONSES_CANNED: Record<string, string> = {
     + rsp('{"type":"response.content_part.done","sequence_number":15,"item_id":"msg_1","output_index":0,"content_index":1,"part":{"type":"output_text","text":""}}')
     + rText(16, '" after done"') + R_TAIL,
   'in_progress repeating created, and in_progress events that differ from it': R_HEAD + R_IN_PROGRESS + rText(3, '"after"') + R_TAIL,
+  'done events repeating the text': R_HEAD + rText(3, '"Hello"') + rText(4, '" world"', ',"logprobs":[]') + rDone(5, '"Hello world"') + R_COMPLETED,
+  'done events with another text, another part, other members': R_HEAD + rText(3, '"Hello"') + rDone(4, '"Hello there"')
+    + rText(7, '"Hi"') + rsp('{"type":"response.output_text.done","sequence_number":8,"item_id":"msg_1","output_index":0,"content_index":0,"text":"Hi","logprobs":[],"x":1}')
+    + rsp('{"type":"response.content_part.done","sequence_number":9,"item_id":"msg_1","output_index":0,"content_index":1,"part":{"type":"output_text","annotations":[],"logprobs":[],"text":"Hi"}}')
+    + rsp('{"type":"response.content_part.done","sequence_number":10,"item_id":"msg_1","output_index":0,"content_index":0,"part":{"type":"output_text","annotations":[],"logprobs":[],"text":"Hi" }}')
+    + rsp('{"type":"response.output_item.done","sequence_number":11,"output_index":0,"item":{"id":"msg_1","type":"message","status":"completed","content":[{"type":"output_text","annotations":[],"logprobs":[],"text":"Hi"},{"type":"refusal","refusal":"no"}],"role":"assistant"}}')
+    + rDone(12, '"Hi"', 1, 0) + rDone(15, '"Hi"') + R_COMPLETED,
+  'done events after escaped deltas, and a second part': R_HEAD + rText(3, '"a \\"q\\""') + rDone(4, '"a \\"q\\""')
+    + rsp('{"type":"response.output_text.delta","sequence_number":7,"item_id":"msg_1","output_index":0,"content_index":1,"delta":"two","logprobs":[]}')
+    + rDone(8, '"two"', 0, 1) + R_COMPLETED,
   'a tool call after text, a delta for an unknown call': R_HEAD + rText(3, '"Let me check."') + R_CALL + R_TAIL,
   'one event split over data lines, CRLF frames': R_HEAD
     + 'event: response.output_text.delta\ndata: {"type":"response.output_text.delta","sequence_number":3,\ndata: "output_index":0,"content_index":0,"delta":"split"}\n\n'

@@ -13,6 +13,7 @@ import { SseReader } from '../framing/sse.js';
 import { decodeFinishReason } from './finish-reason.js';
 import { decodeUsage } from './usage.js';
 import { ResponsesDeltaReader, integerEnd } from './stream-fast-path.js';
+import { DoneEvent, TextPartRun } from './done-events.js';
 import { translateFastPath } from '../fast-path/switch.js';
 import { holdsAt } from '../fast-path/json-scan.js';
 
@@ -42,6 +43,8 @@ export class ResponsesStreamDecoder extends FramedStreamDecoder {
   private refusedInPlace = false;
   /** response.created's data from `,"response":` on, when it had the plain head (see inProgressLikeCreated). */
   private createdTail: string | null = null;
+  /** The text part the deltas last went to, for recognising its done events (done-events.ts). */
+  private readonly textRun = translateFastPath ? new TextPartRun() : null;
 
   protected feed(chunk: Uint8Array): void {
     this.reader.push(chunk);
@@ -77,6 +80,11 @@ export class ResponsesStreamDecoder extends FramedStreamDecoder {
       return;
     }
     if (this.createdTail !== null && inProgressLikeCreated(data, this.createdTail)) return;
+    const done = this.textRun !== null ? this.textRun.read(data) : DoneEvent.None;
+    if (done !== DoneEvent.None) {
+      this.textPartDone(done, this.textRun!);
+      return;
+    }
     let ev: unknown;
     try {
       ev = JSON.parse(data);
@@ -104,11 +112,9 @@ export class ResponsesStreamDecoder extends FramedStreamDecoder {
       case 'response.refusal.delta':
         if (typeof ev.delta === 'string' && ev.delta !== '') this.textDelta(numberOr(ev.output_index), numberOr(ev.content_index), ev.delta);
         return;
-      case 'response.content_part.done': {
-        const block = this.textBlocks.get(`${numberOr(ev.output_index)}:${numberOr(ev.content_index)}`);
-        if (block !== undefined) this.stop(block);
+      case 'response.content_part.done':
+        this.partDone(numberOr(ev.output_index), numberOr(ev.content_index));
         return;
-      }
       case 'response.function_call_arguments.delta':
         if (typeof ev.delta === 'string' && ev.delta !== '') this.argsDelta(numberOr(ev.output_index), ev.delta);
         return;
@@ -140,6 +146,18 @@ export class ResponsesStreamDecoder extends FramedStreamDecoder {
     }
   }
 
+  /** A done event of the text part `run`, recognised without parsing it: what the switch does with it. */
+  private textPartDone(done: DoneEvent, run: TextPartRun): void {
+    if (done === DoneEvent.PartDone) this.partDone(run.outputIndex, run.contentIndex);
+    else if (done === DoneEvent.ItemDone) this.messageDone(run.outputIndex);
+    // DoneEvent.TextDone: output_text.done carries nothing the decoder reads
+  }
+
+  private partDone(outputIndex: number, contentIndex: number): void {
+    const block = this.textBlocks.get(`${outputIndex}:${contentIndex}`);
+    if (block !== undefined) this.stop(block);
+  }
+
   private fastDelta(fast: ResponsesDeltaReader): void {
     if (fast.text) this.textDelta(fast.outputIndex, fast.contentIndex, fast.value, fast.literal);
     else this.argsDelta(fast.outputIndex, fast.value, fast.literal);
@@ -149,6 +167,7 @@ export class ResponsesStreamDecoder extends FramedStreamDecoder {
   private textDelta(outputIndex: number, contentIndex: number, text: string, literal?: string): void {
     const index = this.textBlock(outputIndex, contentIndex);
     this.out.push({ type: 'text_delta', index, text, literal });
+    this.textRun?.add(outputIndex, contentIndex, text, literal);
   }
 
   private argsDelta(outputIndex: number, json: string, literal?: string): void {
@@ -204,9 +223,13 @@ export class ResponsesStreamDecoder extends FramedStreamDecoder {
       this.argsOnce(call, item.arguments);
       this.stop(call.block);
     } else if (item.type === 'message') {
-      for (const [key, block] of this.textBlocks) {
-        if (key.startsWith(`${outputIndex}:`)) this.stop(block);
-      }
+      this.messageDone(outputIndex);
+    }
+  }
+
+  private messageDone(outputIndex: number): void {
+    for (const [key, block] of this.textBlocks) {
+      if (key.startsWith(`${outputIndex}:`)) this.stop(block);
     }
   }
 
