@@ -9,7 +9,7 @@ import { translateFastPath } from '../fast-path/switch.js';
 import { EventStreamReader, headerString, payloadText, type EventFrame } from './event-stream.js';
 import { finishFromStopReason } from './finish-reason.js';
 import { SYNTHESIZED_RESPONSE_ID } from './response.js';
-import { readBlockDelta, type BlockDelta } from './stream-fast-path.js';
+import { DELTA_HEADER_BLOCK, readBlockDelta, type BlockDelta } from './stream-fast-path.js';
 import { usageFromBedrock } from './usage.js';
 
 const SKIPPED = -1;
@@ -17,7 +17,8 @@ const SKIPPED = -1;
 export class BedrockStreamDecoder extends FramedStreamDecoder {
   private readonly reader = new EventStreamReader(
     (f) => this.onFrame(f),
-    translateFastPath ? (text, headersLength) => this.readInPlace(text, headersLength) : null,
+    translateFastPath ? (text, headersLength, headersKnown) => this.readInPlace(text, headersLength, headersKnown) : null,
+    translateFastPath ? DELTA_HEADER_BLOCK : null,
   );
   /** Upstream contentBlockIndex -> model block index (SKIPPED for blocks outside the subset). */
   private readonly blockIndex: number[] = [];
@@ -44,9 +45,9 @@ export class BedrockStreamDecoder extends FramedStreamDecoder {
   }
 
   /** A frame still in its text: the common delta is read there (same events as onBlockDelta). */
-  private readInPlace(text: string, headersLength: number): boolean {
+  private readInPlace(text: string, headersLength: number, headersKnown: boolean): boolean {
     const fast = this.fast;
-    if (this.failure !== null || fast === null || !readBlockDelta(text, headersLength, fast)) return false;
+    if (this.failure !== null || fast === null || !readBlockDelta(text, headersLength, fast, headersKnown)) return false;
     this.ensureStarted();
     if (fast.text) this.textDelta(fast.index, fast.value, fast.literal);
     else this.toolInputDelta(fast.index, fast.value, fast.literal);

@@ -5,18 +5,19 @@
 // "contentBlockIndex":N}`). Recognised by its headers and shape in the frame's text and read
 // without parsing; any other frame returns false and goes through its headers and JSON.parse.
 import { plainStringEnd, stringLiteralEnd, holdsAt } from '../fast-path/json-scan.js';
-import { eventHeaderText } from './event-stream.js';
+import { KnownHeaderBlock } from './event-stream.js';
 
 /** The header block of a contentBlockDelta event, in the order Bedrock and the codec write it. */
-const DELTA_HEADERS = eventHeaderText('contentBlockDelta');
-// Bedrock's order: the headers, the index, then the delta (its string's key compared with it).
-const INDEX_FIRST = `${DELTA_HEADERS}{"contentBlockIndex":`;
+export const DELTA_HEADER_BLOCK = new KnownHeaderBlock('contentBlockDelta');
+const DELTA_HEADERS = DELTA_HEADER_BLOCK.text;
+// Bedrock's order: the index, then the delta (its string's key compared with it).
+const INDEX_FIRST = '{"contentBlockIndex":';
 const THEN_TEXT = ',"delta":{"text":';
 const THEN_TOOL_INPUT = ',"delta":{"toolUse":{"input":';
 const PADDING_KEY = ',"p":';
 // The mock's order: the headers and the delta up to its string, then the index.
-const TEXT_FIRST = `${DELTA_HEADERS}{"delta":{"text":`;
-const TOOL_INPUT_FIRST = `${DELTA_HEADERS}{"delta":{"toolUse":{"input":`;
+const TEXT_FIRST = '{"delta":{"text":';
+const TOOL_INPUT_FIRST = '{"delta":{"toolUse":{"input":';
 const THEN_INDEX = ',"contentBlockIndex":';
 const CLOSE_BRACE = 0x7d;
 const FIRST_LETTER_OF_INDEX = 0x63; // c
@@ -36,15 +37,17 @@ export interface BlockDelta {
  * Reads the frame `text` (its header block `text[0, headersLength)`, then its payload, as
  * `FrameTextReader` offers it) into `out` when it is a contentBlockDelta whose payload has one
  * of the known shapes; false otherwise. Each key appears once, so JSON.parse would read the
- * same values. The headers are compared together with the keys after them: fewer slices.
+ * same values. `headersKnown`: the reader already found the header block to be the delta's
+ * (KnownHeaderBlock), so only the payload is compared here.
  */
-export function readBlockDelta(text: string, headersLength: number, out: BlockDelta): boolean {
-  if (headersLength !== DELTA_HEADERS.length) return false;
+export function readBlockDelta(text: string, headersLength: number, out: BlockDelta, headersKnown = false): boolean {
+  if (headersLength !== DELTA_HEADERS.length || (!headersKnown && !holdsAt(text, 0, DELTA_HEADERS))) return false;
+  const h = headersLength;
   let at: number;
   // The first key's first letter picks the order to compare with (one slice, not two).
-  if (text.charCodeAt(headersLength + 2) === FIRST_LETTER_OF_INDEX) {
-    if (!holdsAt(text, 0, INDEX_FIRST)) return false;
-    at = readIndex(text, INDEX_FIRST.length, out);
+  if (text.charCodeAt(h + 2) === FIRST_LETTER_OF_INDEX) {
+    if (!holdsAt(text, h, INDEX_FIRST)) return false;
+    at = readIndex(text, h + INDEX_FIRST.length, out);
     if (at < 0) return false;
     if (holdsAt(text, at, THEN_TEXT)) at = readString(text, at + THEN_TEXT.length, true, out);
     else if (holdsAt(text, at, THEN_TOOL_INPUT)) at = readString(text, at + THEN_TOOL_INPUT.length, false, out);
@@ -56,8 +59,8 @@ export function readBlockDelta(text: string, headersLength: number, out: BlockDe
       if (at < 0) return false;
     }
   } else {
-    if (holdsAt(text, 0, TEXT_FIRST)) at = readString(text, TEXT_FIRST.length, true, out);
-    else if (holdsAt(text, 0, TOOL_INPUT_FIRST)) at = readString(text, TOOL_INPUT_FIRST.length, false, out);
+    if (holdsAt(text, h, TEXT_FIRST)) at = readString(text, h + TEXT_FIRST.length, true, out);
+    else if (holdsAt(text, h, TOOL_INPUT_FIRST)) at = readString(text, h + TOOL_INPUT_FIRST.length, false, out);
     else return false;
     if (at < 0 || !holdsAt(text, at, THEN_INDEX)) return false;
     at = readIndex(text, at + THEN_INDEX.length, out);

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { EventStreamCodec, type MessageHeaders } from '@smithy/eventstream-codec';
 import { fromUtf8, toUtf8 } from '@smithy/util-utf8';
 import { crc32 } from '../../../../src/shared/protocols/bedrock/crc32.js';
-import { encodeEventFrame, EventStreamReader, payloadText, type EventFrame, type Message } from '../../../../src/shared/protocols/bedrock/event-stream.js';
+import { encodeEventFrame, EventStreamReader, KnownHeaderBlock, payloadText, type EventFrame, type Message } from '../../../../src/shared/protocols/bedrock/event-stream.js';
 
 const smithy = new EventStreamCodec(toUtf8, fromUtf8);
 const PAYLOADS = ['{}', '{"contentBlockIndex":0,"delta":{"text":"héllo ☀️ 世界 🎉"}}', `{"t":"${'x'.repeat(70_000)}"}`];
@@ -53,6 +53,27 @@ describe('bedrock event stream fast paths', () => {
     const bad = Buffer.from(frames[0]!);
     bad[bad.length - 20] ^= 1;
     assert.throws(() => readAll(bad, 0), /bedrock event stream: invalid frame: The message checksum/);
+  });
+
+  it('carries the CRC across a known header block, and still refuses any flipped bit', () => {
+    const known = new KnownHeaderBlock('contentBlockDelta');
+    const delta = Buffer.from(encodeEventFrame('contentBlockDelta', PAYLOADS[1]!));
+    const other = Buffer.from(encodeEventFrame('messageStart', '{"role":"assistant"}'));
+    const told: boolean[] = [];
+    const framed: string[] = [];
+    const reader = new EventStreamReader((f) => framed.push(payloadText(f)), (_text, _length, headersKnown) => {
+      told.push(headersKnown);
+      return false;
+    }, known);
+    reader.push(Buffer.concat([delta, other, delta]));
+    assert.deepEqual(told, [true, false, true]);
+    assert.deepEqual(framed, [PAYLOADS[1], '{"role":"assistant"}', PAYLOADS[1]]);
+    for (let i = 12; i < delta.length; i++) {
+      const bad = Buffer.from(delta);
+      bad[i] ^= 0x10;
+      const r = new EventStreamReader(() => assert.fail(`byte ${i} flipped was read`), () => assert.fail(`byte ${i} flipped was offered`), known);
+      assert.throws(() => r.push(bad), /bedrock event stream/, `byte ${i}`);
+    }
   });
 
   it('sums CRC-32 as the codec does, short ranges and long', () => {
