@@ -1,5 +1,6 @@
 // Pieces of relaying an upstream answer that need no request state: reading usage from a
-// same-protocol body, and the allow-listed headers of an upstream error relayed as is.
+// same-protocol body, joining a batch of binary frames, and the allow-listed headers of an
+// upstream error relayed as is.
 import type { ProtocolName, Usage } from '../../shared/model/types.js';
 import type { Codec } from '../../shared/protocols/codec.js';
 import { topLevelValueText } from '../../shared/protocols/framing/json-field.js';
@@ -17,6 +18,22 @@ export function passthroughUsage(codec: Codec, text: string): Usage | null {
   } catch {
     return null; // an unreadable body is relayed as is and billed zero tokens
   }
+}
+
+/**
+ * A batch of binary frames as one write. The Bedrock writer carves consecutive frames side by
+ * side out of its slab and never rewrites them, so a batch is usually one run of bytes already:
+ * then it is one view over them, not a copy; anything else is concatenated.
+ */
+export function joined(parts: readonly Uint8Array[]): Uint8Array {
+  const first = parts[0]!;
+  let end = first.byteOffset + first.byteLength;
+  for (let i = 1; i < parts.length; i++) {
+    const part = parts[i]!;
+    if (part.buffer !== first.buffer || part.byteOffset !== end) return Buffer.concat(parts);
+    end += part.byteLength;
+  }
+  return new Uint8Array(first.buffer, first.byteOffset, end - first.byteOffset);
 }
 
 /**

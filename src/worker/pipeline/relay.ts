@@ -7,7 +7,7 @@ import type { Usage } from '../../shared/model/types.js';
 import type { Codec, PassthroughBytes, PassthroughStream, StreamDecoder, StreamEncoder } from '../../shared/protocols/codec.js';
 import type { LaneRuntime, Runtime } from '../runtime.js';
 import type { ClientResponse } from './client.js';
-import { ERROR_BODY_CAP_BYTES, passthroughUsage } from './relay-helpers.js';
+import { ERROR_BODY_CAP_BYTES, joined, passthroughUsage } from './relay-helpers.js';
 
 /** How the current attempt's response travels back. */
 export const enum Relay {
@@ -217,7 +217,7 @@ function writeEvents(s: RelayState, controller: Dispatcher.DispatchController | 
       binary.push(out);
     }
   }
-  const bytes: string | Uint8Array = binary === null ? text : binary.length === 1 ? binary[0]! : Buffer.concat(binary);
+  const bytes: string | Uint8Array = binary === null ? text : binary.length === 1 ? binary[0]! : joined(binary);
   if (controller === null) {
     s.completing();
     s.client.end(bytes);
