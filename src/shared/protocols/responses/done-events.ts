@@ -17,25 +17,17 @@ export const enum DoneEvent {
   TextDone,
   /** response.content_part.done of the part. */
   PartDone,
-  /** response.output_item.done of the part's message item, holding only this part. */
+  /** response.output_item.done of a message item holding one part, with this part's text. */
   ItemDone,
 }
 
-/** A value between two fixed texts. */
-const enum Slot {
-  /** A non-negative integer (sequence_number). */
-  Integer,
-  /** A string without escapes (an item id). */
-  PlainString,
-  /** The part's text, as its deltas carried it. */
-  Text,
-}
-
+/**
+ * One done event's shape: `fixed[0]` sequence_number `fixed[1]` item id `fixed[2]` text
+ * `fixed[3]`, the sequence number an integer and the id a string without escapes.
+ */
 interface Shape {
   readonly event: DoneEvent;
-  /** fixed[0] slot[0] fixed[1] ... slot[n-1] fixed[n] is the whole event. */
-  readonly fixed: readonly string[];
-  readonly slots: readonly Slot[];
+  readonly fixed: readonly [string, string, string, string];
 }
 
 /** The text of one part so far, and the shapes of its done events (made when first needed). */
@@ -76,49 +68,27 @@ function shapesOf(outputIndex: number, contentIndex: number): Shape[] {
   const indexes = `,"output_index":${outputIndex},"content_index":${contentIndex}`;
   const part = '{"type":"output_text","annotations":[],"logprobs":[],"text":"';
   return [
+    { event: DoneEvent.TextDone, fixed: ['{"type":"response.output_text.done","sequence_number":', ',"item_id":', `${indexes},"text":"`, '","logprobs":[]}'] },
+    { event: DoneEvent.PartDone, fixed: ['{"type":"response.content_part.done","sequence_number":', ',"item_id":', `${indexes},"part":${part}`, '"}}'] },
     {
-      event: DoneEvent.TextDone,
-      fixed: ['{"type":"response.output_text.done","sequence_number":', ',"item_id":', `${indexes},"text":"`, '","logprobs":[]}'],
-      slots: [Slot.Integer, Slot.PlainString, Slot.Text],
-    },
-    {
-      event: DoneEvent.PartDone,
-      fixed: ['{"type":"response.content_part.done","sequence_number":', ',"item_id":', `${indexes},"part":${part}`, '"}}'],
-      slots: [Slot.Integer, Slot.PlainString, Slot.Text],
-    },
-    {
-      // Only the item's first part: a message with one part is the common case.
-      event: contentIndex === 0 ? DoneEvent.ItemDone : DoneEvent.None,
+      // What the decoder does with it depends only on output_index and the item's type.
+      event: DoneEvent.ItemDone,
       fixed: [
         '{"type":"response.output_item.done","sequence_number":', `,"output_index":${outputIndex},"item":{"id":`,
         `,"type":"message","status":"completed","content":[${part}`, '"}],"role":"assistant"}}',
       ],
-      slots: [Slot.Integer, Slot.PlainString, Slot.Text],
     },
-  ].filter((s) => s.event !== DoneEvent.None);
+  ];
 }
 
-function matches(shape: Shape, data: string, text: string): boolean {
-  const { fixed, slots } = shape;
-  let at = 0;
-  for (let i = 0; i < slots.length; i++) {
-    const f = fixed[i]!;
-    if (!holdsAt(data, at, f)) return false;
-    at += f.length;
-    switch (slots[i]!) {
-      case Slot.Integer:
-        at = integerEnd(data, at);
-        break;
-      case Slot.PlainString:
-        at = plainStringEnd(data, at);
-        break;
-      case Slot.Text:
-        if (!holdsAt(data, at, text)) return false;
-        at += text.length;
-        break;
-    }
-    if (at < 0) return false;
-  }
-  const last = fixed[slots.length]!;
-  return data.length - at === last.length && holdsAt(data, at, last);
+function matches({ fixed }: Shape, data: string, text: string): boolean {
+  if (!holdsAt(data, 0, fixed[0])) return false;
+  let at = integerEnd(data, fixed[0].length);
+  if (at < 0 || !holdsAt(data, at, fixed[1])) return false;
+  at = plainStringEnd(data, at + fixed[1].length);
+  if (at < 0 || !holdsAt(data, at, fixed[2])) return false;
+  at += fixed[2].length;
+  if (!holdsAt(data, at, text)) return false;
+  at += text.length;
+  return data.length - at === fixed[3].length && holdsAt(data, at, fixed[3]);
 }

@@ -45,11 +45,14 @@ describe('text part done events', () => {
     // A delta with an escape: the text is no longer known as its literal.
     run.add(0, 0, '"', undefined);
     assert.equal(run.read(TEXT_DONE('"Hello world\\""')), DoneEvent.None);
-    // A message of a later part (content_index 1) is not read as its item's end.
+    // A later part (content_index 1): its part event is recognised with its indexes, and a
+    // message item holding one part with its text ends the item as a parsed one would (the
+    // decoder reads only the item's output_index and type).
     const second = new TextPartRun();
     second.add(0, 1, 'x', '"x"');
     assert.equal(second.read(PART_DONE('"x"', 0, 1)), DoneEvent.PartDone);
-    assert.equal(second.read(ITEM_DONE('"x"')), DoneEvent.None);
+    assert.equal(second.read(PART_DONE('"x"', 0, 0)), DoneEvent.None);
+    assert.equal(second.read(ITEM_DONE('"x"')), DoneEvent.ItemDone);
   });
 
   it('recognises only valid JSON of the type and indexes it reports (property)', () => {
