@@ -7,6 +7,7 @@ import { EventStreamCodec, type MessageHeaders } from '@smithy/eventstream-codec
 import { fromUtf8, toUtf8 } from '@smithy/util-utf8';
 import { crc32 } from '../../../../src/shared/protocols/bedrock/crc32.js';
 import { encodeEventFrame, EventStreamReader, KnownHeaderBlock, payloadText, type EventFrame, type Message } from '../../../../src/shared/protocols/bedrock/event-stream.js';
+import { seededRandom } from '../../../helpers/seeded-random.js';
 
 const smithy = new EventStreamCodec(toUtf8, fromUtf8);
 const PAYLOADS = ['{}', '{"contentBlockIndex":0,"delta":{"text":"héllo ☀️ 世界 🎉"}}', `{"t":"${'x'.repeat(70_000)}"}`];
@@ -117,12 +118,3 @@ describe('bedrock event stream fast paths', () => {
   });
 });
 
-/** Integers below n from a seed (mulberry32). */
-function seededRandom(seed: number): (n: number) => number {
-  return (n) => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) % n;
-  };
-}

@@ -10,16 +10,7 @@ import { eventFrames } from '../../../../src/shared/protocols/bedrock/event-stre
 import { stopReasonFromFinish } from '../../../../src/shared/protocols/bedrock/finish-reason.js';
 import { usageToBedrock } from '../../../../src/shared/protocols/bedrock/usage.js';
 import { awsCodec, rawEventFrame } from './fixtures.js';
-
-/** mulberry32: a small seeded generator, so a failure can be replayed. */
-function random(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededFloats } from '../../../helpers/seeded-random.js';
 
 const PIECES = ['a', 'Z', ' ', '"', '\\', '\n', '\t', '\u0001', '/', 'é', 'ß', '世', '☀️', '🎉', '\u2028', '\ud800', '\udc00', '<', '{"x":1}'];
 
@@ -71,7 +62,7 @@ function stream(rnd: () => number): { events: StreamEvent[]; frames: [string, st
 describe('bedrock frame writer', () => {
   it('random streams: every frame is the codec\'s, byte for byte, and decodes back', () => {
     for (let seed = 1; seed <= 300; seed++) {
-      const rnd = random(seed);
+      const rnd = seededFloats(seed);
       const { events, frames } = stream(rnd);
       const encoder = new BedrockStreamEncoder();
       const got = events.map((e) => encoder.encode(e)).filter((f): f is Uint8Array => typeof f !== 'string' && f.length > 0);
@@ -87,7 +78,7 @@ describe('bedrock frame writer', () => {
   });
 
   it('raw text in any part (lone surrogates, pairs, long text) is the codec\'s UTF-8', () => {
-    const rnd = random(7);
+    const rnd = seededFloats(7);
     // The parts may not split a surrogate pair (the writer's contract): none ends in a high one.
     const part = (long: boolean) => text(rnd, long).replace(/[\ud800-\udbff]$/, 'x');
     for (let i = 0; i < 500; i++) {

@@ -11,6 +11,7 @@ import { readBlockDelta, type BlockDelta } from '../../../../src/shared/protocol
 import type { StreamEvent } from '../../../../src/shared/model/types.js';
 import { withoutLiterals } from '../../../helpers/stream-events.js';
 import { awsCodec, concat, rawEventFrame } from './fixtures.js';
+import { seededRandom } from '../../../helpers/seeded-random.js';
 
 const DELTA_HEADERS = eventHeaderText('contentBlockDelta');
 const utf8 = new TextDecoder();
@@ -35,15 +36,6 @@ function slowRead(frame: Uint8Array): Read | null {
   return null;
 }
 
-/** Integers below n from a seed (mulberry32: an LCG's low bits repeat too soon for `% n`). */
-function seededRandom(seed: number): (n: number) => number {
-  return (n) => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) % n;
-  };
-}
 
 function isObject(v: unknown): v is Record<string, any> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
