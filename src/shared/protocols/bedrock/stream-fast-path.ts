@@ -4,7 +4,7 @@
 // gateway's own encoder leaves it out) or as the mock writes it (`{"delta":{...},
 // "contentBlockIndex":N}`). Recognised by its headers and shape in the frame's text and read
 // without parsing; any other frame returns false and goes through its headers and JSON.parse.
-import { plainStringEnd, stringLiteralEnd, holdsAt } from '../fast-path/json-scan.js';
+import { plainStringEnd, stringLiteralEnd, holdsAt, readStringLiteral, type StringRead } from '../fast-path/json-scan.js';
 import { KnownHeaderBlock } from './event-stream.js';
 
 /** The header block of a contentBlockDelta event, in the order Bedrock and the codec write it. */
@@ -19,6 +19,8 @@ const PADDING_KEY = ',"p":';
 const TEXT_FIRST = '{"delta":{"text":';
 const TOOL_INPUT_FIRST = '{"delta":{"toolUse":{"input":';
 const THEN_INDEX = ',"contentBlockIndex":';
+/** readStringLiteral's result, copied out at once (one per module: a worker is one thread). */
+const read: StringRead = { text: '', literal: undefined };
 const CLOSE_BRACE = 0x7d;
 const FIRST_LETTER_OF_INDEX = 0x63; // c
 
@@ -103,17 +105,9 @@ function readString(s: string, at: number, isText: boolean, out: BlockDelta): nu
   const end = escaped ? -found - 1 : found;
   const close = isText ? end : end + 1;
   if (s.charCodeAt(close) !== CLOSE_BRACE || (!isText && s.charCodeAt(end) !== CLOSE_BRACE)) return -1;
-  if (!escaped) {
-    out.literal = s.slice(at, end);
-    out.value = s.slice(at + 1, end - 1);
-  } else {
-    try {
-      out.value = JSON.parse(s.slice(at, end)) as string;
-    } catch {
-      return -1; // a bad escape: the full decoder reports the frame
-    }
-    out.literal = undefined; // escapes are not always written as JSON.stringify writes them
-  }
+  if (!readStringLiteral(s, at, end, escaped, read)) return -1; // a bad escape: the full decoder reports the frame
+  out.value = read.text;
+  out.literal = read.literal;
   out.text = isText;
   return close + 1;
 }

@@ -5,7 +5,10 @@
 // and the places of the values that change per event (sequence_number, delta, obfuscation).
 // Later deltas are compared with the layout a slice at a time and only the changing values are
 // scanned. Anything else returns false and goes through JSON.parse.
-import { plainStringEnd, stringLiteralEnd } from '../fast-path/json-scan.js';
+import { plainStringEnd, readStringLiteral, stringLiteralEnd, type StringRead } from '../fast-path/json-scan.js';
+
+/** readStringLiteral's result, copied out at once (one per module: a worker is one thread). */
+const read: StringRead = { text: '', literal: undefined };
 
 const TEXT_TYPE = '"response.output_text.delta"';
 const ARGS_TYPE = '"response.function_call_arguments.delta"';
@@ -112,17 +115,9 @@ export class ResponsesDeltaReader {
     }
     const last = fixed[slots.length]!;
     if (end - at !== last.length || s.slice(at, end) !== last) return false;
-    if (!escaped) {
-      this.literal = s.slice(litStart, litEnd);
-      this.value = s.slice(litStart + 1, litEnd - 1);
-    } else {
-      try {
-        this.value = JSON.parse(s.slice(litStart, litEnd)) as string;
-      } catch {
-        return false; // a bad escape: the full decoder reports the event
-      }
-      this.literal = undefined; // escapes are not always written as JSON.stringify writes them
-    }
+    if (!readStringLiteral(s, litStart, litEnd, escaped, read)) return false; // a bad escape
+    this.value = read.text;
+    this.literal = read.literal;
     this.text = layout.text;
     this.outputIndex = layout.outputIndex;
     this.contentIndex = layout.contentIndex;
