@@ -104,7 +104,8 @@ export interface Codec {
    * The upstream body for a same-protocol request: the caller's bytes with only the model
    * rewritten in place (every other byte kept, unknown fields included), plus what metering
    * needs (openai stream: `stream_options.include_usage: true`). Protocols whose model lives in
-   * the path return `raw` unchanged.
+   * the path return `raw` unchanged. `body`: what `raw` was parsed into (the model member is
+   * found by it, without a scan of the text).
    */
   passthroughBody(raw: string, body: unknown, upstreamModel: string, stream: boolean): string;
   usageFromResponse(body: unknown): Usage | null;

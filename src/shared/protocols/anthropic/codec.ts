@@ -30,7 +30,7 @@ export const anthropicCodec: Codec = {
 
   streamUsageRequested: () => true,
 
-  passthroughBody: (raw, _body, upstreamModel) => anthropicPassthroughBody(raw, upstreamModel),
+  passthroughBody: (raw, body, upstreamModel) => anthropicPassthroughBody(raw, body, upstreamModel),
   usageFromResponse: anthropicUsageFromResponse,
   usageField: 'usage',
   createPassthroughStream: () => new WholeEventsPassthrough(new AnthropicPassthroughStream(), sseEventEnds),

@@ -6,8 +6,9 @@ import { isJsonObject, rewriteTopLevelString } from '../framing/json-field.js';
 import { SseReader } from '../framing/sse.js';
 import { mergeAnthropicUsage, usageFromAnthropic } from './usage.js';
 
-export function anthropicPassthroughBody(raw: string, upstreamModel: string): string {
-  return rewriteTopLevelString(raw, 'model', upstreamModel);
+/** `body`: what `raw` was parsed into (rewriteTopLevelString finds `model` by it). */
+export function anthropicPassthroughBody(raw: string, body: unknown, upstreamModel: string): string {
+  return rewriteTopLevelString(raw, 'model', upstreamModel, body);
 }
 
 export function anthropicUsageFromResponse(body: unknown): Usage | null {

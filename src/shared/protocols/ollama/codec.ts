@@ -27,7 +27,7 @@ export const ollamaCodec: Codec = {
 
   // the done line always carries the counts
   streamUsageRequested: () => true,
-  passthroughBody: (raw, _body, upstreamModel) => passthroughBody(raw, upstreamModel),
+  passthroughBody: (raw, body, upstreamModel) => passthroughBody(raw, body, upstreamModel),
   usageFromResponse,
   usageField: null,
   createPassthroughStream: () => new WholeEventsPassthrough(new OllamaPassthroughStream(), ndjsonEventEnds),

@@ -6,8 +6,9 @@ import { isJsonObject, rewriteTopLevelString } from '../framing/json-field.js';
 import { NdjsonReader } from '../framing/ndjson.js';
 import { decodeUsage } from './usage.js';
 
-export function passthroughBody(raw: string, upstreamModel: string): string {
-  return rewriteTopLevelString(raw, 'model', upstreamModel);
+/** `body`: what `raw` was parsed into (rewriteTopLevelString finds `model` by it). */
+export function passthroughBody(raw: string, body: unknown, upstreamModel: string): string {
+  return rewriteTopLevelString(raw, 'model', upstreamModel, body);
 }
 
 export class OllamaPassthroughStream implements PassthroughStream {

@@ -9,11 +9,11 @@ import { decodeUsage } from './usage.js';
 import { WholeEventsPassthrough, sseEventEnds } from '../framing/whole-events.js';
 
 export function passthroughBody(raw: string, body: unknown, upstreamModel: string, stream: boolean): string {
-  const out = rewriteTopLevelString(raw, 'model', upstreamModel);
+  const out = rewriteTopLevelString(raw, 'model', upstreamModel, body);
   if (!stream || streamUsageRequested(body)) return out;
   // Other stream options the caller set are kept; only include_usage is added.
   const options = isJsonObject(body) && isJsonObject(body.stream_options) ? body.stream_options : {};
-  return setTopLevelField(out, 'stream_options', JSON.stringify({ ...options, include_usage: true }));
+  return setTopLevelField(out, 'stream_options', JSON.stringify({ ...options, include_usage: true }), body);
 }
 
 function chunkUsage(data: JsonObject): ReturnType<typeof decodeUsage> {

@@ -7,8 +7,8 @@ import { SsePassthroughStream } from '../openai/sse-passthrough.js';
 import { decodeUsage } from './usage.js';
 import { WholeEventsPassthrough, sseEventEnds } from '../framing/whole-events.js';
 
-export function passthroughBody(raw: string, _body: unknown, upstreamModel: string): string {
-  return rewriteTopLevelString(raw, 'model', upstreamModel);
+export function passthroughBody(raw: string, body: unknown, upstreamModel: string): string {
+  return rewriteTopLevelString(raw, 'model', upstreamModel, body);
 }
 
 function eventUsage(data: JsonObject): Usage | null {

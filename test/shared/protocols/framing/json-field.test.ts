@@ -60,6 +60,40 @@ describe('rewriteTopLevelString', () => {
   });
 });
 
+describe('rewriteTopLevelString and setTopLevelField given the parsed body (the short way)', () => {
+  it('give what the scan gives on the examples above', () => {
+    const raws = [
+      '{ "messages": [{"model": "inner", "content": "say \\"model\\": \\"x\\""}],\n  "model" :  "gpt-x" , "n": 1.50e0, "zz": {"model":"deep"} }',
+      '{"model":"same","x":[1,2]}', '{"model":"a\\u0062c"}', '{"model":"a"}', '{"model":"a","x":1,"model":"b"}',
+      '{"mod\\u0065l":"a"}', '{}', ' { "a" : 1 }', '{"model":null,"a":[{"b":"}"}]}', '{"messages":[{"role":"model"}],"model":"m"}',
+      '{"a":{"model":"nested"}}', '{"a":"C:\\\\users","model":"x"}', '\n{"stream_options":{"x":1},"model":"m"}',
+    ];
+    for (const raw of raws) {
+      const parsed: unknown = JSON.parse(raw);
+      for (const value of ['same', 'up-1', 'we"ird\\']) assert.equal(rewriteTopLevelString(raw, 'model', value, parsed), rewriteTopLevelString(raw, 'model', value), raw);
+      assert.equal(setTopLevelField(raw, 'stream_options', '{"include_usage":true}', parsed), setTopLevelField(raw, 'stream_options', '{"include_usage":true}'), raw);
+    }
+  });
+
+  it('agree with the scan on any object, duplicate and escaped keys included (property)', () => {
+    const keys = fc.constantFrom('"model"', '"mod\\u0065l"', '"stream_options"', '"a"', '"models"', '"x\\"model"');
+    const value = fc.letrec((tie) => ({
+      leaf: fc.oneof(fc.integer(), fc.constant(null), fc.string({ maxLength: 8 }), fc.constantFrom('model', 'stream_options', 'C:\\users', '"model":1')),
+      node: fc.oneof({ depthSize: 'small' }, tie('leaf'), fc.array(tie('node'), { maxLength: 3 }), fc.dictionary(fc.constantFrom('model', 'stream_options', 'b'), tie('node'), { maxKeys: 3 })),
+    })).node;
+    const space = fc.constantFrom('', ' ', '\n  ');
+    fc.assert(
+      fc.property(fc.array(fc.tuple(keys, value, space), { maxLength: 5 }), space, (members, lead) => {
+        const raw = `${lead}{${members.map(([k, v, sp]) => `${sp}${k}${sp}:${sp}${JSON.stringify(v)}`).join(',')}}`;
+        const parsed: unknown = JSON.parse(raw);
+        assert.equal(rewriteTopLevelString(raw, 'model', 'up', parsed), rewriteTopLevelString(raw, 'model', 'up'));
+        assert.equal(setTopLevelField(raw, 'stream_options', '{"include_usage":true}', parsed), setTopLevelField(raw, 'stream_options', '{"include_usage":true}'));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+});
+
 describe('setTopLevelField', () => {
   it('replaces an object value in place', () => {
     const raw = '{"stream":true,"stream_options":{"include_usage":false},"model":"m"}';
