@@ -3,6 +3,7 @@
 // swapped in between requests; a request keeps the runtime it started with.
 import type { CompiledConfig, CompiledLane, CompiledPool, CompiledProvider } from '../shared/config/compiled.js';
 import type { Codec } from '../shared/protocols/codec.js';
+import type { UsageShape } from '../shared/protocols/framing/usage-shape.js';
 import { CODECS } from '../shared/protocols/index.js';
 import { SwrrCursor } from '../shared/routing/swrr.js';
 import type { Logger } from '../shared/log.js';
@@ -31,6 +32,8 @@ export class ProviderRuntime {
 export class LaneRuntime {
   /** Made once, handed to AdmissionLease.settle (no object per request). */
   readonly servedBy: ServedBy;
+  /** The shape of this lane's same-protocol non-stream usage, learnt from its first answer (relay-helpers.ts). */
+  usageShape: UsageShape | null = null;
 
   constructor(
     readonly index: number,

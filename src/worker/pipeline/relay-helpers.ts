@@ -4,15 +4,22 @@
 import type { ProtocolName, Usage } from '../../shared/model/types.js';
 import type { Codec } from '../../shared/protocols/codec.js';
 import { topLevelValueText } from '../../shared/protocols/framing/json-field.js';
+import { UsageShape } from '../../shared/protocols/framing/usage-shape.js';
+import type { LaneRuntime } from '../runtime.js';
 
 /**
  * Usage of a same-protocol non-stream body: only the usage field is parsed when the protocol
- * keeps usage in one field (the rest of the body may be large and is never needed).
+ * keeps usage in one field (the rest of the body may be large and is never needed), and only
+ * read in place when the lane's bodies keep one shape (`lane.usageShape`, usage-shape.ts).
  */
-export function passthroughUsage(codec: Codec, text: string): Usage | null {
+export function passthroughUsage(codec: Codec, text: string, lane: LaneRuntime | null = null): Usage | null {
   try {
     const field = codec.usageField;
     if (field === null) return codec.usageFromResponse(JSON.parse(text));
+    if (lane !== null) {
+      const body = (lane.usageShape ??= new UsageShape(field)).read(text);
+      return body === null ? null : codec.usageFromResponse(body);
+    }
     const value = topLevelValueText(text, field);
     return value === undefined ? null : codec.usageFromResponse({ [field]: JSON.parse(value) });
   } catch {

@@ -1,6 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { joined, passthroughUsage } from '../../../src/worker/pipeline/relay-helpers.js';
+import type { LaneRuntime } from '../../../src/worker/runtime.js';
 import { openaiCodec } from '../../../src/shared/protocols/openai/codec.js';
 
 describe('joined', () => {
@@ -27,5 +28,16 @@ describe('passthroughUsage', () => {
     assert.deepEqual(passthroughUsage(openaiCodec, body), { input: 10, output: 5, cacheRead: 2, cacheCreation: 0 });
     assert.equal(passthroughUsage(openaiCodec, '{"usage":'), null);
     assert.equal(passthroughUsage(openaiCodec, '{"choices":[]}'), null);
+  });
+
+  it('reads a lane\'s later bodies by the shape of its first, and what does not fit the long way', () => {
+    const lane = { usageShape: null } as LaneRuntime;
+    const body = (p: number, c: number): string => `{"id":"x","choices":[],"usage":{"prompt_tokens":${p},"completion_tokens":${c},"prompt_tokens_details":{"cached_tokens":2}},"service_tier":"default"}`;
+    assert.deepEqual(passthroughUsage(openaiCodec, body(12, 5), lane), { input: 10, output: 5, cacheRead: 2, cacheCreation: 0 });
+    assert.notEqual(lane.usageShape, null);
+    assert.deepEqual(passthroughUsage(openaiCodec, body(40, 700), lane), { input: 38, output: 700, cacheRead: 2, cacheCreation: 0 });
+    assert.deepEqual(passthroughUsage(openaiCodec, body(40, 700).replace('"default"', '"flex"'), lane), { input: 38, output: 700, cacheRead: 2, cacheCreation: 0 });
+    assert.equal(passthroughUsage(openaiCodec, '{"usage":{"prompt_tokens":01}}', lane), null);
+    assert.equal(passthroughUsage(openaiCodec, '{"choices":[]}', lane), null);
   });
 });

@@ -325,30 +325,49 @@ const plainKeys = new Map<string, string>();
  * scan, so the last occurrence still wins, as in JSON.parse.
  */
 function lastMemberValueText(raw: string, key: string): string | null {
+  return lastMemberSpan(raw, key, lastSpan) ? raw.slice(lastSpan.start, lastSpan.end) : null;
+}
+const lastSpan: ValueSpan = { keyStart: 0, start: 0, end: 0 };
+
+/** Where a member sits in the text: its key's opening quote, and its value's span [start, end). */
+export interface ValueSpan {
+  keyStart: number;
+  start: number;
+  end: number;
+}
+
+/** lastMemberValueText's search, its answer in `span`: false when it cannot show the member. */
+export function lastMemberSpan(raw: string, key: string, span: ValueSpan): boolean {
   let needle = plainKeys.get(key);
   if (needle === undefined) {
     needle = `${JSON.stringify(key)}:`;
     plainKeys.set(key, needle);
   }
   const at = raw.lastIndexOf(needle);
-  if (at <= 0 || raw.charCodeAt(at - 1) === BACKSLASH) return null;
+  if (at <= 0 || raw.charCodeAt(at - 1) === BACKSLASH) return false;
   const valueStart = skipSpace(raw, at + needle.length);
-  if (valueStart >= raw.length) return null;
+  if (valueStart >= raw.length) return false;
   const valueEnd = skipValue(raw, valueStart);
   let i = skipSpace(raw, valueEnd);
   for (;;) {
     const c = raw.charCodeAt(i);
-    if (c === CLOSE_BRACE) return skipSpace(raw, i + 1) === raw.length ? raw.slice(valueStart, valueEnd) : null;
-    if (c !== COMMA) return null;
+    if (c === CLOSE_BRACE) {
+      if (skipSpace(raw, i + 1) !== raw.length) return false;
+      span.keyStart = at;
+      span.start = valueStart;
+      span.end = valueEnd;
+      return true;
+    }
+    if (c !== COMMA) return false;
     i = skipSpace(raw, i + 1);
-    if (raw.charCodeAt(i) !== QUOTE) return null;
+    if (raw.charCodeAt(i) !== QUOTE) return false;
     const keyStart = i;
     i = skipString(raw, i);
-    if (keyMatches(raw, keyStart, i, key)) return null;
+    if (keyMatches(raw, keyStart, i, key)) return false;
     i = skipSpace(raw, i);
-    if (raw.charCodeAt(i) !== COLON) return null;
+    if (raw.charCodeAt(i) !== COLON) return false;
     i = skipSpace(raw, i + 1);
-    if (i >= raw.length) return null;
+    if (i >= raw.length) return false;
     i = skipSpace(raw, skipValue(raw, i));
   }
 }
