@@ -2,7 +2,8 @@
 // credentials resolved per provider, name indexes, and SWRR cursors. Built once per apply and
 // swapped in between requests; a request keeps the runtime it started with.
 import type { CompiledConfig, CompiledLane, CompiledPool, CompiledProvider } from '../shared/config/compiled.js';
-import type { Codec } from '../shared/protocols/codec.js';
+import type { Codec, PassthroughMemo } from '../shared/protocols/codec.js';
+import type { EventShape } from '../shared/protocols/framing/event-shape.js';
 import type { UsageShape } from '../shared/protocols/framing/usage-shape.js';
 import { CODECS } from '../shared/protocols/index.js';
 import { SwrrCursor } from '../shared/routing/swrr.js';
@@ -29,11 +30,13 @@ export class ProviderRuntime {
   }
 }
 
-export class LaneRuntime {
+export class LaneRuntime implements PassthroughMemo {
   /** Made once, handed to AdmissionLease.settle (no object per request). */
   readonly servedBy: ServedBy;
   /** The shape of this lane's same-protocol non-stream usage, learnt from its first answer (relay-helpers.ts). */
-  usageShape: UsageShape | null = null;
+  usageBody: UsageShape | null = null;
+  /** The shape of its stream usage event (PassthroughMemo). */
+  usageEvent: EventShape | null = null;
 
   constructor(
     readonly index: number,

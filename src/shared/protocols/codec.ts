@@ -3,6 +3,7 @@
 // encodes our answer in the caller's protocol; upstream encodes the request in the lane's
 // protocol and decodes its answer. Same-protocol traffic skips the model (passthrough) and only
 // sniffs usage.
+import type { EventShape } from './framing/event-shape.js';
 import type { ModelRequest, ModelResponse, ProtocolName, StreamEvent, Usage } from '../model/types.js';
 import type { ErrorKind } from '../errors.js';
 
@@ -115,5 +116,12 @@ export interface Codec {
    * one field instead of the whole response.
    */
   readonly usageField: string | null;
-  createPassthroughStream(body: unknown): PassthroughStream;
+  /** `memo`: the lane's, where a stream may keep what it learns of its upstream's events. */
+  createPassthroughStream(body: unknown, memo?: PassthroughMemo): PassthroughStream;
+}
+
+/** What a lane keeps between its same-protocol requests about how its upstream writes. */
+export interface PassthroughMemo {
+  /** Its stream usage event's shape (framing/event-shape.ts): Chat Completions and Responses. */
+  usageEvent: EventShape | null;
 }

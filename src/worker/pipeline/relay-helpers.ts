@@ -10,14 +10,14 @@ import type { LaneRuntime } from '../runtime.js';
 /**
  * Usage of a same-protocol non-stream body: only the usage field is parsed when the protocol
  * keeps usage in one field (the rest of the body may be large and is never needed), and only
- * read in place when the lane's bodies keep one shape (`lane.usageShape`, usage-shape.ts).
+ * read in place when the lane's bodies keep one shape (`lane.usageBody`, usage-shape.ts).
  */
 export function passthroughUsage(codec: Codec, text: string, lane: LaneRuntime | null = null): Usage | null {
   try {
     const field = codec.usageField;
     if (field === null) return codec.usageFromResponse(JSON.parse(text));
     if (lane !== null) {
-      const body = (lane.usageShape ??= new UsageShape(field)).read(text);
+      const body = (lane.usageBody ??= new UsageShape(field)).read(text);
       return body === null ? null : codec.usageFromResponse(body);
     }
     const value = topLevelValueText(text, field);

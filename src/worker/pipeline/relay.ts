@@ -92,7 +92,7 @@ export function relayStart(s: RelayState, statusCode: number, headers: Record<st
   }
   if (same) {
     s.relay = Relay.PassStream;
-    s.passthrough = s.codec.createPassthroughStream(s.body);
+    s.passthrough = s.codec.createPassthroughStream(s.body, s.lane);
     s.client.startStream(statusCode, { 'content-type': s.contentType || s.codec.streamContentType });
   } else {
     s.relay = Relay.TranslateStream;

@@ -31,10 +31,10 @@ describe('passthroughUsage', () => {
   });
 
   it('reads a lane\'s later bodies by the shape of its first, and what does not fit the long way', () => {
-    const lane = { usageShape: null } as LaneRuntime;
+    const lane = { usageBody: null } as LaneRuntime;
     const body = (p: number, c: number): string => `{"id":"x","choices":[],"usage":{"prompt_tokens":${p},"completion_tokens":${c},"prompt_tokens_details":{"cached_tokens":2}},"service_tier":"default"}`;
     assert.deepEqual(passthroughUsage(openaiCodec, body(12, 5), lane), { input: 10, output: 5, cacheRead: 2, cacheCreation: 0 });
-    assert.notEqual(lane.usageShape, null);
+    assert.notEqual(lane.usageBody, null);
     assert.deepEqual(passthroughUsage(openaiCodec, body(40, 700), lane), { input: 38, output: 700, cacheRead: 2, cacheCreation: 0 });
     assert.deepEqual(passthroughUsage(openaiCodec, body(40, 700).replace('"default"', '"flex"'), lane), { input: 38, output: 700, cacheRead: 2, cacheCreation: 0 });
     assert.equal(passthroughUsage(openaiCodec, '{"usage":{"prompt_tokens":01}}', lane), null);

@@ -10,6 +10,7 @@
 import type { Usage } from '../../model/types.js';
 import type { PassthroughBytes, PassthroughStream } from '../codec.js';
 import { isJsonObject, type JsonObject } from '../framing/json-field.js';
+import { eventData, type EventShape } from '../framing/event-shape.js';
 
 const LF = 0x0a;
 const CR = 0x0d;
@@ -38,7 +39,12 @@ export class SsePassthroughStream implements PassthroughStream {
   private scanFrom = 0;
   private scanAt = -1;
 
-  constructor(private readonly usageOf: UsageOf, private readonly isDroppable: IsDroppable | null) {}
+  constructor(
+    private readonly usageOf: UsageOf,
+    private readonly isDroppable: IsDroppable | null,
+    /** The lane's usage event shape (its events are parsed when null). */
+    private readonly shape: EventShape | null = null,
+  ) {}
 
   usage(): Usage | null {
     return this.last;
@@ -228,7 +234,8 @@ export class SsePassthroughStream implements PassthroughStream {
     if (!this.hasUsageObject(bytes, s, e)) return true;
     let data: unknown;
     try {
-      data = JSON.parse(eventData(bytes.toString('utf8', s, e)));
+      const frame = bytes.toString('utf8', s, e);
+      data = this.shape !== null ? this.shape.data(frame) : JSON.parse(eventData(frame));
     } catch {
       return true; // not ours to judge: the caller gets the bytes as they came
     }
@@ -273,16 +280,4 @@ const USAGE_KEY_COLON = Buffer.from('"usage":');
 function skipBlank(bytes: Buffer, j: number, e: number): number {
   while (j < e && (bytes[j] === SPACE || bytes[j] === TAB || bytes[j] === LF || bytes[j] === CR)) j++;
   return j;
-}
-
-/** The `data:` lines of one SSE frame, joined as the SSE spec joins them. */
-function eventData(frame: string): string {
-  let data: string | undefined;
-  for (const line of frame.split('\n')) {
-    if (!line.startsWith('data:')) continue;
-    let value = line.charCodeAt(5) === SPACE ? line.slice(6) : line.slice(5);
-    if (value.endsWith('\r')) value = value.slice(0, -1);
-    data = data === undefined ? value : `${data}\n${value}`;
-  }
-  return data ?? '';
 }

@@ -29,5 +29,5 @@ export const responsesCodec: Codec = {
   passthroughBody: (raw, body, upstreamModel) => passthroughBody(raw, body, upstreamModel),
   usageFromResponse,
   usageField: 'usage',
-  createPassthroughStream: () => createPassthroughStream(),
+  createPassthroughStream: (_body, memo) => createPassthroughStream(memo),
 };

@@ -63,6 +63,18 @@ describe('openai passthrough stream', () => {
     }
   });
 
+  it('reads the usage chunk by the lane\'s learnt shape alike, at every split, stream after stream', () => {
+    const memo = { usageEvent: null };
+    for (const asked of [false, true]) {
+      for (const chunks of splits(bytes)) {
+        const pt = openaiCodec.createPassthroughStream(asked ? { stream: true, stream_options: { include_usage: true } } : { stream: true }, memo);
+        assert.equal(run(pt, chunks), asked ? TOOL_STREAM : TOOL_STREAM_WITHOUT_USAGE);
+        assert.deepEqual(pt.usage(), TOOL_STREAM_USAGE);
+      }
+    }
+    assert.notEqual(memo.usageEvent, null);
+  });
+
   it('relays every byte, in whole events, when the caller asked for usage', () => {
     for (const chunks of splits(bytes)) {
       const pt = openaiCodec.createPassthroughStream({ stream: true, stream_options: { include_usage: true } });

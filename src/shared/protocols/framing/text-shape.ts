@@ -1,0 +1,195 @@
+// The shape of a JSON text an upstream writes again and again with only its numbers and short
+// strings changed (a usage member, a stream's usage event): the text cut at each plain integer
+// and each plain string value, and the value parsed from it once, with a slot for each cut. A
+// later text is matched from its end: each piece compared in place, each integer or string
+// between two pieces written into its slot. Matched, the parsed value holds what JSON.parse of
+// the later text would give: the pieces are the same text, and a plain integer (digits, no
+// leading zero) or a plain string (no escape, no control character) changes no structure.
+// Users: usage-shape.ts (non-stream usage), openai/sse-passthrough.ts (a stream's usage event).
+import { isJsonObject } from './json-field.js';
+import { holdsAt, plainStringEnd } from '../fast-path/json-scan.js';
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const ZERO = 0x30;
+const NINE = 0x39;
+/** Past this many digits an integer may not be exact as a double: such a text is not matched. */
+const MAX_DIGITS = 15;
+/** Nesting past this depth is not kept (the values shaped here are two or three levels deep). */
+const MAX_DEPTH = 8;
+
+type Container = Record<string, unknown> | unknown[];
+
+/** One cut: what goes between two pieces, written to `container[key]`. */
+interface Slot {
+  container: Container;
+  key: string | number;
+  /** A string's content, between quotes the pieces hold; else an integer. */
+  string: boolean;
+}
+
+export class TextShape {
+  constructor(
+    /** The text around the cuts: the first starts where the shape starts, the last ends the text. */
+    private readonly pieces: readonly string[],
+    private readonly slots: readonly Slot[],
+  ) {}
+
+  /**
+   * Matches `text`, up to its end, from the end: where the first piece starts, or -1. On -1
+   * some slots may have been written: the value is then not to be used until a match.
+   */
+  matchFromEnd(text: string): number {
+    const pieces = this.pieces;
+    let end = text.length;
+    for (let i = pieces.length - 1; ; i--) {
+      const piece = pieces[i]!;
+      const start = end - piece.length;
+      if (start < 0 || !holdsAt(text, start, piece)) return -1;
+      if (i === 0) return start;
+      const slot = this.slots[i - 1]!;
+      end = slot.string ? readString(text, start, slot) : readInteger(text, start, slot);
+      if (end < 0) return -1;
+    }
+  }
+}
+
+/** The integer ending at `end`, written to its slot; its start, or -1. */
+function readInteger(text: string, end: number, slot: Slot): number {
+  let from = end;
+  while (from > 0) {
+    const c = text.charCodeAt(from - 1);
+    if (c < ZERO || c > NINE) break;
+    from--;
+  }
+  const digits = end - from;
+  if (digits === 0 || digits > MAX_DIGITS || (digits > 1 && text.charCodeAt(from) === ZERO)) return -1;
+  let n = 0;
+  for (let d = from; d < end; d++) n = n * 10 + (text.charCodeAt(d) - ZERO);
+  (slot.container as Record<string, unknown>)[slot.key] = n;
+  return from;
+}
+
+/**
+ * The string content ending at `end` (its closing quote, the next piece's first character),
+ * written to its slot; the index after its opening quote, or -1. The last quote before `end`
+ * opens it unless a backslash escapes it, and then the piece before, which ends with the
+ * opening quote after a structural character, does not match.
+ */
+function readString(text: string, end: number, slot: Slot): number {
+  const open = text.lastIndexOf('"', end - 1);
+  if (open < 0) return -1;
+  for (let i = open + 1; i < end; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x20 || c === BACKSLASH) return -1;
+  }
+  (slot.container as Record<string, unknown>)[slot.key] = text.slice(open + 1, end);
+  return open + 1;
+}
+
+/**
+ * The shape of `text[from, end of text)`, where the JSON value at `valueStart` was parsed into
+ * `container[key]` (everything after the value is kept as text); null when the value holds what
+ * a shape does not keep (escapes, duplicate or `__proto__` keys, deep nesting).
+ */
+export function cutShape(text: string, from: number, valueStart: number, container: Container, key: string | number): TextShape | null {
+  const cut = new ShapeCut(text, from);
+  if (cut.value(valueStart, container, key, 0) < 0) return null;
+  cut.pieces.push(text.slice(cut.pieceStart));
+  return new TextShape(cut.pieces, cut.slots);
+}
+
+/** Cuts a value's text, walking the parsed value beside it (a strict subset of JSON). */
+class ShapeCut {
+  readonly pieces: string[] = [];
+  readonly slots: Slot[] = [];
+
+  constructor(private readonly text: string, public pieceStart: number) {}
+
+  /** The value at `at`, parsed into `container[key]`: the index after it, or -1. */
+  value(at: number, container: Container, key: string | number, depth: number): number {
+    const s = this.text;
+    const c = s.charCodeAt(at);
+    const v = (container as Record<string, unknown>)[key];
+    if (c === 0x7b) return depth < MAX_DEPTH && isJsonObject(v) ? this.object(at, v, depth) : -1; // {
+    if (c === 0x5b) return depth < MAX_DEPTH && Array.isArray(v) ? this.array(at, v, depth) : -1; // [
+    if (c === QUOTE) {
+      const end = plainStringEnd(s, at);
+      if (end < 0) return -1;
+      this.cut(at + 1, end - 1, container, key, true); // the quotes stay in the pieces
+      return end;
+    }
+    let end = at;
+    while (end < s.length && !delimits(s.charCodeAt(end))) end++;
+    if (end === at) return -1;
+    const digits = end - at;
+    if (c >= ZERO && c <= NINE && digits <= MAX_DIGITS && (digits === 1 || c !== ZERO) && isDigits(s, at, end)) {
+      this.cut(at, end, container, key, false);
+    }
+    return end; // other numbers, true, false and null stay in the piece
+  }
+
+  private cut(start: number, end: number, container: Container, key: string | number, string: boolean): void {
+    this.pieces.push(this.text.slice(this.pieceStart, start));
+    this.slots.push({ container, key, string });
+    this.pieceStart = end;
+  }
+
+  private object(at: number, obj: Record<string, unknown>, depth: number): number {
+    const s = this.text;
+    const seen = new Set<string>();
+    let i = skipSpace(s, at + 1);
+    if (s.charCodeAt(i) === 0x7d) return i + 1; // }
+    for (;;) {
+      const keyEnd = plainStringEnd(s, i);
+      if (keyEnd < 0) return -1;
+      const key = s.slice(i + 1, keyEnd - 1);
+      if (key === '__proto__' || seen.has(key)) return -1;
+      seen.add(key);
+      i = skipSpace(s, keyEnd);
+      if (s.charCodeAt(i) !== 0x3a) return -1; // :
+      i = this.value(skipSpace(s, i + 1), obj, key, depth + 1);
+      if (i < 0) return -1;
+      i = skipSpace(s, i);
+      const c = s.charCodeAt(i);
+      if (c === 0x7d) return i + 1;
+      if (c !== 0x2c) return -1; // ,
+      i = skipSpace(s, i + 1);
+    }
+  }
+
+  private array(at: number, arr: unknown[], depth: number): number {
+    const s = this.text;
+    let i = skipSpace(s, at + 1);
+    if (s.charCodeAt(i) === 0x5d) return i + 1; // ]
+    for (let index = 0; ; index++) {
+      i = this.value(i, arr, index, depth + 1);
+      if (i < 0) return -1;
+      i = skipSpace(s, i);
+      const c = s.charCodeAt(i);
+      if (c === 0x5d) return i + 1;
+      if (c !== 0x2c) return -1;
+      i = skipSpace(s, i + 1);
+    }
+  }
+}
+
+function delimits(c: number): boolean {
+  return c === 0x2c || c === 0x7d || c === 0x5d || c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
+}
+
+function isDigits(s: string, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) {
+    const c = s.charCodeAt(i);
+    if (c < ZERO || c > NINE) return false;
+  }
+  return true;
+}
+
+function skipSpace(s: string, i: number): number {
+  for (;;) {
+    const c = s.charCodeAt(i);
+    if (c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) return i;
+    i++;
+  }
+}
