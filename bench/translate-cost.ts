@@ -11,7 +11,7 @@ import { parseArgs } from 'node:util';
 import { mockUsage, mockChunks } from '../src/mock/content.js';
 import { MOCK_PROTOCOLS } from '../src/mock/protocols/index.js';
 import { PROTOCOLS, type BenchProtocol } from './request-bodies.js';
-import type { StreamEncoder } from '../src/shared/protocols/codec.js';
+import type { LaneMemo, StreamEncoder } from '../src/shared/protocols/codec.js';
 import type { StreamEvent } from '../src/shared/model/types.js';
 
 interface Options {
@@ -54,8 +54,10 @@ async function measureHere(o: Options): Promise<Record<string, number>> {
     const chunks = upstreamChunks(lane, o);
     for (const ingress of PROTOCOLS) {
       if (ingress === lane) continue;
+      // A lane's memo, kept across its streams as the worker keeps it (learnt event shapes).
+      const memo: LaneMemo = { usageEvent: null, eventShapes: null };
       const run = (): number => {
-        const decoder = CODECS[lane].createStreamDecoder();
+        const decoder = CODECS[lane].createStreamDecoder(memo);
         const encoder = CODECS[ingress].createStreamEncoder();
         let bytes = 0;
         for (const c of chunks) bytes += written(encoder, decoder.push(c));

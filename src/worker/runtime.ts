@@ -2,8 +2,9 @@
 // credentials resolved per provider, name indexes, and SWRR cursors. Built once per apply and
 // swapped in between requests; a request keeps the runtime it started with.
 import type { CompiledConfig, CompiledLane, CompiledPool, CompiledProvider } from '../shared/config/compiled.js';
-import type { Codec, PassthroughMemo } from '../shared/protocols/codec.js';
+import type { Codec, LaneMemo } from '../shared/protocols/codec.js';
 import type { EventShape } from '../shared/protocols/framing/event-shape.js';
+import type { JsonShapes } from '../shared/protocols/framing/shaped-parse.js';
 import type { UsageShape } from '../shared/protocols/framing/usage-shape.js';
 import { CODECS } from '../shared/protocols/index.js';
 import { SwrrCursor } from '../shared/routing/swrr.js';
@@ -30,13 +31,15 @@ export class ProviderRuntime {
   }
 }
 
-export class LaneRuntime implements PassthroughMemo {
+export class LaneRuntime implements LaneMemo {
   /** Made once, handed to AdmissionLease.settle (no object per request). */
   readonly servedBy: ServedBy;
   /** The shape of this lane's same-protocol non-stream usage, learnt from its first answer (relay-helpers.ts). */
   usageBody: UsageShape | null = null;
-  /** The shape of its stream usage event (PassthroughMemo). */
+  /** The shape of its stream usage event (LaneMemo). */
   usageEvent: EventShape | null = null;
+  /** The shapes of the stream events its decoder parses (LaneMemo). */
+  eventShapes: JsonShapes | null = null;
 
   constructor(
     readonly index: number,

@@ -4,6 +4,7 @@
 // protocol and decodes its answer. Same-protocol traffic skips the model (passthrough) and only
 // sniffs usage.
 import type { EventShape } from './framing/event-shape.js';
+import type { JsonShapes } from './framing/shaped-parse.js';
 import type { ModelRequest, ModelResponse, ProtocolName, StreamEvent, Usage } from '../model/types.js';
 import type { ErrorKind } from '../errors.js';
 
@@ -90,7 +91,8 @@ export interface Codec {
   upstreamPath(upstreamModel: string, stream: boolean): string;
   /** Parsed upstream JSON body -> model. */
   decodeResponse(body: unknown): ModelResponse;
-  createStreamDecoder(): StreamDecoder;
+  /** `memo`: the lane's, where the decoder may keep what it learns of its upstream's events. */
+  createStreamDecoder(memo?: LaneMemo): StreamDecoder;
   /** Upstream error body (parsed JSON, or undefined) -> a readable message. */
   upstreamErrorMessage(status: number, body: unknown): string;
 
@@ -117,11 +119,13 @@ export interface Codec {
    */
   readonly usageField: string | null;
   /** `memo`: the lane's, where a stream may keep what it learns of its upstream's events. */
-  createPassthroughStream(body: unknown, memo?: PassthroughMemo): PassthroughStream;
+  createPassthroughStream(body: unknown, memo?: LaneMemo): PassthroughStream;
 }
 
-/** What a lane keeps between its same-protocol requests about how its upstream writes. */
-export interface PassthroughMemo {
-  /** Its stream usage event's shape (framing/event-shape.ts): Chat Completions and Responses. */
+/** What a lane keeps between its requests about how its upstream writes (framing/*-shape.ts). */
+export interface LaneMemo {
+  /** Its stream usage event's shape, for same-protocol streams: Chat Completions and Responses. */
   usageEvent: EventShape | null;
+  /** The shapes of the stream events its decoder parses, by event type (Responses, Anthropic). */
+  eventShapes: JsonShapes | null;
 }

@@ -96,7 +96,7 @@ export function relayStart(s: RelayState, statusCode: number, headers: Record<st
     s.client.startStream(statusCode, { 'content-type': s.contentType || s.codec.streamContentType });
   } else {
     s.relay = Relay.TranslateStream;
-    s.decoder = s.lane.provider.codec.createStreamDecoder();
+    s.decoder = s.lane.provider.codec.createStreamDecoder(s.lane);
     s.encoder = s.codec.createStreamEncoder();
     s.client.startStream(200, { 'content-type': s.codec.streamContentType });
   }

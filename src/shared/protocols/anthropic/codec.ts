@@ -25,7 +25,7 @@ export const anthropicCodec: Codec = {
   encodeRequest: encodeAnthropicRequest,
   upstreamPath: () => MESSAGES_PATH,
   decodeResponse: decodeAnthropicResponse,
-  createStreamDecoder: () => new AnthropicStreamDecoder(),
+  createStreamDecoder: (memo) => new AnthropicStreamDecoder(memo),
   upstreamErrorMessage: anthropicUpstreamErrorMessage,
 
   streamUsageRequested: () => true,

@@ -10,6 +10,8 @@ import { finishFromStopReason } from './finish-reason.js';
 import { mergeAnthropicUsage } from './usage.js';
 import { readBlockDelta, type BlockDelta } from './stream-fast-path.js';
 import { translateFastPath } from '../fast-path/switch.js';
+import { JsonShapes } from '../framing/shaped-parse.js';
+import type { LaneMemo } from '../codec.js';
 
 const SKIPPED = -1;
 
@@ -28,6 +30,14 @@ export class AnthropicStreamDecoder extends FramedStreamDecoder {
   private ended = false;
   /** The fast path's reused result (null when the fast paths are off). */
   private readonly fast: BlockDelta | null = translateFastPath ? { index: 0, text: true, value: '', literal: undefined } : null;
+  /** The lane's learnt event shapes (shaped-parse.ts); null when the fast paths are off. */
+  private readonly shapes: JsonShapes | null;
+
+  /** `memo`: the lane's, where the events it parses keep their shapes. */
+  constructor(memo?: LaneMemo) {
+    super();
+    this.shapes = translateFastPath && memo !== undefined ? (memo.eventShapes ??= new JsonShapes()) : null;
+  }
 
   protected feed(chunk: Uint8Array): void {
     this.reader.push(chunk);
@@ -59,7 +69,7 @@ export class AnthropicStreamDecoder extends FramedStreamDecoder {
     }
     let msg: unknown;
     try {
-      msg = JSON.parse(data);
+      msg = this.shapes !== null ? this.shapes.parse(event ?? '', data) : JSON.parse(data);
     } catch {
       this.failure = new GatewayError('upstream_error', `anthropic stream: malformed JSON in ${event ?? 'an'} event`);
       return;

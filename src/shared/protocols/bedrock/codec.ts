@@ -23,7 +23,7 @@ export const bedrockCodec: Codec = {
   encodeRequest: encodeBedrockRequest,
   upstreamPath: bedrockPath,
   decodeResponse: decodeBedrockResponse,
-  createStreamDecoder: () => new BedrockStreamDecoder(),
+  createStreamDecoder: (memo) => new BedrockStreamDecoder(memo),
   upstreamErrorMessage: bedrockUpstreamErrorMessage,
 
   streamUsageRequested: () => true,

@@ -6,6 +6,8 @@ import { FramedStreamDecoder } from '../framing/stream-decoder-base.js';
 import { GatewayError } from '../../errors.js';
 import { isJsonObject, type JsonObject } from '../framing/json-field.js';
 import { translateFastPath } from '../fast-path/switch.js';
+import { JsonShapes } from '../framing/shaped-parse.js';
+import type { LaneMemo } from '../codec.js';
 import { EventStreamReader, headerString, payloadText, type EventFrame } from './event-stream.js';
 import { finishFromStopReason } from './finish-reason.js';
 import { SYNTHESIZED_RESPONSE_ID } from './response.js';
@@ -30,6 +32,14 @@ export class BedrockStreamDecoder extends FramedStreamDecoder {
   private earlyUsage: Usage | null = null;
   /** The fast path's reused result (null when the fast paths are off). */
   private readonly fast: BlockDelta | null = translateFastPath ? { index: 0, text: true, value: '', literal: undefined } : null;
+  /** The lane's learnt event shapes (shaped-parse.ts); null when the fast paths are off. */
+  private readonly shapes: JsonShapes | null;
+
+  /** `memo`: the lane's, where the events it parses keep their shapes. */
+  constructor(memo?: LaneMemo) {
+    super();
+    this.shapes = translateFastPath && memo !== undefined ? (memo.eventShapes ??= new JsonShapes()) : null;
+  }
 
   protected feed(chunk: Uint8Array): void {
     this.reader.push(chunk);
@@ -65,7 +75,7 @@ export class BedrockStreamDecoder extends FramedStreamDecoder {
     const eventType = headerString(f, ':event-type');
     let payload: unknown;
     try {
-      payload = JSON.parse(payloadText(f));
+      payload = this.shapes !== null ? this.shapes.parse(eventType, payloadText(f)) : JSON.parse(payloadText(f));
     } catch {
       this.failure = new GatewayError('upstream_error', `bedrock stream: malformed JSON in a ${eventType} event`);
       return;

@@ -15,10 +15,9 @@
 // every time pays one comparison more than before.
 import { lastMemberSpan, topLevelValueText, type ValueSpan } from './json-field.js';
 import { cutShape, type TextShape } from './text-shape.js';
+import { RELEARN_EVERY } from './shaped-parse.js';
 
 const BACKSLASH = 0x5c;
-/** After this many misses in a row, a shape is learnt on one miss in this many. */
-export const RELEARN_EVERY = 64;
 
 export class UsageShape {
   private shape: TextShape | null = null;

@@ -21,7 +21,7 @@ export const responsesCodec: Codec = {
   encodeRequest,
   upstreamPath: () => RESPONSES_PATH,
   decodeResponse,
-  createStreamDecoder: () => new ResponsesStreamDecoder(),
+  createStreamDecoder: (memo) => new ResponsesStreamDecoder(memo),
   upstreamErrorMessage: openAiUpstreamErrorMessage,
 
   // usage always arrives inside response.completed

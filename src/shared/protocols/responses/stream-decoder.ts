@@ -16,15 +16,18 @@ import { ResponsesDeltaReader, integerEnd } from './stream-fast-path.js';
 import { DoneEvent, TextPartRun } from './done-events.js';
 import { translateFastPath } from '../fast-path/switch.js';
 import { holdsAt } from '../fast-path/json-scan.js';
+import { JsonShapes } from '../framing/shaped-parse.js';
+import type { LaneMemo } from '../codec.js';
 
 const NONE = -1;
 
 interface CallBlock { block: number; sawArgs: boolean }
 
 export class ResponsesStreamDecoder extends FramedStreamDecoder {
-  // Events are told apart by their data's `type`, as the full decoder does: the SSE name is not read.
+  // Events are told apart by their data's `type`, as the full decoder does: the SSE name only
+  // picks the learnt shape an event is parsed by.
   private readonly reader = new SseReader(
-    (_event, data) => this.onData(data),
+    (event, data) => this.onData(event, data),
     translateFastPath ? (text, start, end) => this.readInPlace(text, start, end) : null,
   );
   private started = false;
@@ -45,6 +48,14 @@ export class ResponsesStreamDecoder extends FramedStreamDecoder {
   private createdTail: string | null = null;
   /** The text part the deltas last went to, for recognising its done events (done-events.ts). */
   private readonly textRun = translateFastPath ? new TextPartRun() : null;
+  /** The lane's learnt event shapes (shaped-parse.ts); null when the fast paths are off. */
+  private readonly shapes: JsonShapes | null;
+
+  /** `memo`: the lane's, where the events it parses keep their shapes. */
+  constructor(memo?: LaneMemo) {
+    super();
+    this.shapes = translateFastPath && memo !== undefined ? (memo.eventShapes ??= new JsonShapes()) : null;
+  }
 
   protected feed(chunk: Uint8Array): void {
     this.reader.push(chunk);
@@ -70,7 +81,7 @@ export class ResponsesStreamDecoder extends FramedStreamDecoder {
     return true;
   }
 
-  private onData(data: string): void {
+  private onData(event: string | undefined, data: string): void {
     const tried = this.refusedInPlace;
     this.refusedInPlace = false;
     if (this.ended || this.failure !== null) return;
@@ -87,7 +98,7 @@ export class ResponsesStreamDecoder extends FramedStreamDecoder {
     }
     let ev: unknown;
     try {
-      ev = JSON.parse(data);
+      ev = this.shapes !== null ? this.shapes.parse(event ?? '', data) : JSON.parse(data);
     } catch {
       this.failure = new GatewayError('upstream_error', 'upstream sent a stream event that is not JSON');
       return;
