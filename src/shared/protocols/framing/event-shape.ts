@@ -5,12 +5,8 @@
 // integers and strings of its one data line; a frame whose data spans several lines is parsed.
 import { ShapedParse } from './shaped-parse.js';
 
+/** `parse(frame)`: the data of the SSE frame `frame` (whole), parsed. */
 export class EventShape extends ShapedParse {
-  /** The data of the SSE frame `frame` (whole), parsed (see ShapedParse.parse). */
-  data(frame: string): unknown {
-    return this.parse(frame);
-  }
-
   protected jsonOf(frame: string): string {
     return eventData(frame);
   }

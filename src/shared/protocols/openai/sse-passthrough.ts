@@ -235,7 +235,7 @@ export class SsePassthroughStream implements PassthroughStream {
     let data: unknown;
     try {
       const frame = bytes.toString('utf8', s, e);
-      data = this.shape !== null ? this.shape.data(frame) : JSON.parse(eventData(frame));
+      data = this.shape !== null ? this.shape.parse(frame) : JSON.parse(eventData(frame));
     } catch {
       return true; // not ours to judge: the caller gets the bytes as they came
     }

@@ -17,10 +17,10 @@ function usageChunk(id: string, prompt: number, completion: number, padding = 'x
 describe('EventShape', () => {
   it('reads later frames of the same shape in place, with their own ids and counts', () => {
     const shape = new EventShape();
-    const first = shape.data(usageChunk('chatcmpl-1', 12, 50));
+    const first = shape.parse(usageChunk('chatcmpl-1', 12, 50));
     for (const [id, p, c, pad] of [['chatcmpl-2', 7, 1234, 'a'], ['', 0, 0, ''], ['x', 99_999, 1, '12']] as const) {
       const frame = usageChunk(id, p, c, pad);
-      const data = shape.data(frame);
+      const data = shape.parse(frame);
       assert.deepEqual(data, parsed(frame));
       assert.equal(data, first, 'read in place: the data learnt first, rewritten');
     }
@@ -29,13 +29,13 @@ describe('EventShape', () => {
   it('reads a Responses frame with its event line', () => {
     const shape = new EventShape();
     const frame = (text: string, n: number): string => `event: response.completed\ndata: {"type":"response.completed","sequence_number":${n},"response":{"output":[{"content":[{"text":"${text}"}]}],"usage":{"input_tokens":${n},"output_tokens":3}}}\n\n`;
-    for (const [text, n] of [['Hello there', 55], ['other words', 7], ['', 0]] as const) assert.deepEqual(shape.data(frame(text, n)), parsed(frame(text, n)));
+    for (const [text, n] of [['Hello there', 55], ['other words', 7], ['', 0]] as const) assert.deepEqual(shape.parse(frame(text, n)), parsed(frame(text, n)));
   });
 
   it('parses what the shape cannot hold, and refuses what JSON.parse refuses', () => {
     const shape = new EventShape();
     const base = usageChunk('chatcmpl-1', 12, 50);
-    shape.data(base);
+    shape.parse(base);
     for (const frame of [
       base.replace('chatcmpl-1', 'chat\\"cmpl'),
       base.replace('chatcmpl-1', 'chat\\ncmpl'),
@@ -46,12 +46,12 @@ describe('EventShape', () => {
       base.replace('\n\n', '\r\n\r\n'),
       `data: {"a":1}\ndata: {"b":2}\n\n`.replace('{"a":1}\ndata: {"b":2}', '[1,\ndata: 2]'),
     ]) {
-      assert.deepEqual(shape.data(frame), parsed(frame), frame);
-      assert.deepEqual(shape.data(base), parsed(base), frame);
+      assert.deepEqual(shape.parse(frame), parsed(frame), frame);
+      assert.deepEqual(shape.parse(base), parsed(base), frame);
     }
     for (const bad of [base.replace('"prompt_tokens":12', '"prompt_tokens":012'), base.replace('chatcmpl-1', 'chat\tcmpl')]) {
-      assert.throws(() => shape.data(bad), SyntaxError);
-      assert.deepEqual(shape.data(base), parsed(base));
+      assert.throws(() => shape.parse(bad), SyntaxError);
+      assert.deepEqual(shape.parse(base), parsed(base));
     }
   });
 
@@ -67,7 +67,7 @@ describe('EventShape', () => {
     fc.assert(
       fc.property(fc.array(frame, { minLength: 1, maxLength: 12 }), (frames) => {
         const shape = new EventShape();
-        for (const f of frames) assert.deepEqual(shape.data(f), parsed(f), f);
+        for (const f of frames) assert.deepEqual(shape.parse(f), parsed(f), f);
       }),
       { numRuns: 1000 },
     );
