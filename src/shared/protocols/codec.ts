@@ -126,6 +126,6 @@ export interface Codec {
 export interface LaneMemo {
   /** Its stream usage event's shape, for same-protocol streams: Chat Completions and Responses. */
   usageEvent: EventShape | null;
-  /** The shapes of the stream events its decoder parses, by event type (Responses, Anthropic, Bedrock). */
+  /** The shapes of the stream events it parses, by event type: the Responses, Anthropic and Bedrock decoders, Anthropic's passthrough. */
   eventShapes: JsonShapes | null;
 }

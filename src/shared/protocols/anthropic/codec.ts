@@ -2,7 +2,7 @@
 // SSE with named events.
 import type { Codec } from '../codec.js';
 import { anthropicUpstreamErrorMessage, encodeAnthropicError } from './errors.js';
-import { AnthropicPassthroughStream, anthropicPassthroughBody, anthropicUsageFromResponse } from './passthrough.js';
+import { anthropicPassthroughBody, anthropicPassthroughStream, anthropicUsageFromResponse } from './passthrough.js';
 import {
   anthropicRequestedModel, anthropicRequestedStream, decodeAnthropicRequest, encodeAnthropicRequest, MESSAGES_PATH,
 } from './request.js';
@@ -33,5 +33,5 @@ export const anthropicCodec: Codec = {
   passthroughBody: (raw, body, upstreamModel) => anthropicPassthroughBody(raw, body, upstreamModel),
   usageFromResponse: anthropicUsageFromResponse,
   usageField: 'usage',
-  createPassthroughStream: () => new WholeEventsPassthrough(new AnthropicPassthroughStream(), sseEventEnds),
+  createPassthroughStream: (_body, memo) => new WholeEventsPassthrough(anthropicPassthroughStream(memo), sseEventEnds),
 };

@@ -4,6 +4,8 @@ import type { Usage } from '../../model/types.js';
 import type { PassthroughStream } from '../codec.js';
 import { isJsonObject, rewriteTopLevelString } from '../framing/json-field.js';
 import { SseReader } from '../framing/sse.js';
+import { JsonShapes } from '../framing/shaped-parse.js';
+import type { LaneMemo } from '../codec.js';
 import { mergeAnthropicUsage, usageFromAnthropic } from './usage.js';
 
 /** `body`: what `raw` was parsed into (rewriteTopLevelString finds `model` by it). */
@@ -18,6 +20,9 @@ export function anthropicUsageFromResponse(body: unknown): Usage | null {
 export class AnthropicPassthroughStream implements PassthroughStream {
   private readonly reader = new SseReader((event, data) => this.onEvent(event, data));
   private total: Usage | null = null;
+
+  /** `shapes`: the lane's learnt event shapes (shaped-parse.ts); the two events are parsed when null. */
+  constructor(private readonly shapes: JsonShapes | null = null) {}
 
   push(chunk: Uint8Array): Uint8Array {
     this.reader.push(chunk);
@@ -38,7 +43,7 @@ export class AnthropicPassthroughStream implements PassthroughStream {
     if (event !== undefined && event !== 'message_start' && event !== 'message_delta') return;
     let msg: unknown;
     try {
-      msg = JSON.parse(data);
+      msg = this.shapes !== null ? this.shapes.parse(event ?? '', data) : JSON.parse(data);
     } catch {
       return; // the caller gets the bytes as they came; metering just learns nothing here
     }
@@ -50,4 +55,9 @@ export class AnthropicPassthroughStream implements PassthroughStream {
     this.total ??= { input: 0, output: 0, cacheRead: 0, cacheCreation: 0 };
     mergeAnthropicUsage(this.total, u);
   }
+}
+
+/** A same-protocol Anthropic stream; `memo`: the lane's, where its usage events keep their shapes. */
+export function anthropicPassthroughStream(memo?: LaneMemo): AnthropicPassthroughStream {
+  return new AnthropicPassthroughStream(memo === undefined ? null : (memo.eventShapes ??= new JsonShapes()));
 }

@@ -22,6 +22,17 @@ describe('anthropic passthrough', () => {
     }
   });
 
+  it('reads usage alike through the lane\'s learnt shapes, stream after stream, at every split', () => {
+    const data = new TextEncoder().encode(vendorStream);
+    const memo = { usageEvent: null, eventShapes: null };
+    for (let at = 0; at <= data.length; at += 7) {
+      const p = anthropicCodec.createPassthroughStream({}, memo);
+      assertRelayedWhole(p, [data.subarray(0, at), data.subarray(at)]);
+      assert.deepEqual(p.usage(), { input: 472, output: 89, cacheRead: 300, cacheCreation: 10 });
+    }
+    assert.notEqual(memo.eventShapes, null);
+  });
+
   it('has no usage before any arrives, and the input side after message_start', () => {
     const p = anthropicCodec.createPassthroughStream({});
     assert.equal(p.usage(), null);
