@@ -2,13 +2,14 @@
 // object is valid only until the handler returns, so everything needed is copied first;
 // onAborted is attached before any asynchronous step; body chunks are recycled after the
 // callback, so they are copied; writes after an asynchronous gap happen inside cork;
-// writeStatus comes before headers.
-import { STATUS_CODES } from 'node:http';
+// writeStatus comes before headers. The corks themselves are made in corked-send.ts (types
+// only from uWS), which keeps each within uWS's cork buffer.
 import uWS, { type HttpRequest, type HttpResponse, type TemplatedApp, type us_listen_socket } from '../shared/uws.js';
 import { ROUTES } from './routes.js';
 import { GET_PATHS, LISTING_STATIC_PATHS, allowedMethods } from './method-table.js';
 import { LISTING_ROUTES } from './listing/routes.js';
 import type { AbortListener, ClientResponse, IngressRequest } from './pipeline/client.js';
+import { sendAnswer, sendRest, sendStream } from './corked-send.js';
 
 export interface IngressHandlers {
   /** Current body cap in bytes (read per request: a config apply may change it). */
@@ -99,48 +100,6 @@ export interface StatsPage {
 let inflight = 0;
 /** Set when the worker drains: /healthz answers 503 and new requests are refused, while the listener stays open. */
 let draining = false;
-
-const STATUS_LINES: string[] = [];
-for (const code of Object.keys(STATUS_CODES)) STATUS_LINES[Number(code)] = `${code} ${STATUS_CODES[code]}`;
-function statusLine(status: number): string {
-  return STATUS_LINES[status] ?? `${status} Unknown`;
-}
-
-// Writes run inside res.cork(fn), which calls fn synchronously. The arguments travel in these
-// module variables so that no closure is allocated per write (a worker is one thread).
-let corkRes: HttpResponse | null = null;
-let corkStatus = 0;
-let corkHeaders: Record<string, string> | null = null;
-let corkBody: string | Uint8Array = '';
-let corkParts: readonly Uint8Array[] | null = null;
-let corkClose = false;
-let corkWritable = true;
-
-function writeHead(res: HttpResponse): void {
-  res.writeStatus(statusLine(corkStatus));
-  const headers = corkHeaders!;
-  for (const name in headers) res.writeHeader(name, headers[name]!);
-}
-function corkedRespond(): void {
-  const res = corkRes!;
-  writeHead(res);
-  res.end(corkBody, corkClose);
-}
-/** Writes a stream's deferred head (status + headers) before its first bytes, in the same cork. */
-function corkedWrite(): void {
-  const res = corkRes!;
-  if (corkHeaders !== null) writeHead(res);
-  let ok = true;
-  if (corkParts !== null) for (const part of corkParts) ok = res.write(part) && ok;
-  corkWritable = ok;
-}
-function corkedEnd(): void {
-  const res = corkRes!;
-  if (corkHeaders !== null) writeHead(res);
-  if (corkParts !== null) for (const part of corkParts) res.write(part);
-  if (corkBody.length > 0) res.write(corkBody);
-  res.end();
-}
 
 /**
  * Everything written during one turn of the event loop goes out together, at the turn's end:
@@ -276,43 +235,38 @@ class UwsClientResponse implements ClientResponse {
     }
   }
 
-  /** Sends what was queued this turn (a held-back head, the bytes, the end) in one cork. */
+  /** Sends what was queued this turn (a held-back head, the bytes, the end), in one cork nearly always (corked-send.ts). */
   sendQueued(): void {
     this.queued = false;
     const pending = this.pending;
     this.pending = null;
     if (this.aborted || this.finished) return;
-    corkRes = this.res;
-    corkStatus = this.headStatus;
-    corkHeaders = this.headHeaders;
+    const head = this.headHeaders;
     this.headHeaders = null;
-    corkParts = pending as Uint8Array[] | null;
-    switch (this.closing) {
-      case Closing.Respond:
-        corkBody = this.body;
-        corkClose = this.closeOnEnd;
-        this.body = '';
-        this.res.cork(corkedRespond);
-        break;
-      case Closing.End:
-        this.res.cork(corkedEnd);
-        break;
-      case Closing.None:
-        this.res.cork(corkedWrite);
-        break;
+    if (this.closing === Closing.Respond) {
+      const body = this.body;
+      this.body = '';
+      const rest = sendAnswer(this.res, this.headStatus, head!, body, this.closeOnEnd);
+      if (rest === null) this.finish();
+      else this.res.onWritable((offset) => this.sendRest(rest, offset));
+      return;
     }
-    corkRes = null;
-    corkHeaders = null;
-    corkParts = null;
-    corkBody = '';
+    const writable = sendStream(this.res, this.headStatus, head, pending, this.closing === Closing.End);
     if (this.closing !== Closing.None) {
       this.finish();
       return;
     }
-    if (!corkWritable && !this.full) {
+    if (!writable && !this.full) {
       this.full = true;
       this.res.onWritable(() => this.drained()); // only on backpressure: no closure per request
     }
+  }
+
+  /** uWS: the socket has room again for a whole answer too long for one cork. */
+  private sendRest(body: Uint8Array, offset: number): boolean {
+    const [ok, done] = sendRest(this.res, body, offset);
+    if (done) this.finish();
+    return ok;
   }
 
   /** uWS: the socket drained after a full send. */
