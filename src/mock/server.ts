@@ -57,6 +57,9 @@ const BODY_BYTES_MAX = 32 * 1024 * 1024;
 const TOKEN_EXPIRES_IN_DEFAULT_SEC = 3600;
 /** Node timers do not fire faster than 1 ms; faster token rates write several pieces a tick. */
 const TIMER_MS_MIN = 1;
+/** A paced tick's bytes per cork, under uWS's 16 KiB cork buffer; what uWS adds around a chunk. */
+const TICK_CORK_BYTES = 15 * 1024;
+const CHUNK_FRAMING_BYTES = 12;
 
 const STATUS_LINES: string[] = [];
 for (let code = 100; code < 600; code++) STATUS_LINES[code] = `${code} ${STATUS_CODES[code] ?? 'Status'}`;
@@ -528,13 +531,30 @@ function writeNextPieces(ex: Exchange): void {
   if (ex.cutAfterPieces >= 0) stop = Math.min(stop, ex.cutAfterPieces);
   const ends = stop === total && ex.cutAfterPieces < 0;
   const res = ex.res;
-  res.cork(() => {
-    for (let i = ex.nextPiece; i < stop; i++) res.write(stream.pieces[i]);
-    if (ends) {
+  // Corks of at most TICK_CORK_BYTES (a piece is far shorter): uWS 20.30 drops a write that
+  // overflows its 16 KiB cork buffer while the socket is nearly full (src/worker/corked-send.ts),
+  // as it is when the gateway paused reading this stream.
+  let i = ex.nextPiece;
+  let ended = false;
+  const writeSome = (): void => {
+    let bytes = 0;
+    while (i < stop && (bytes === 0 || bytes + stream.pieces[i]!.byteLength + CHUNK_FRAMING_BYTES <= TICK_CORK_BYTES)) {
+      bytes += stream.pieces[i]!.byteLength + CHUNK_FRAMING_BYTES;
+      res.write(stream.pieces[i++]!);
+    }
+    if (ends && i === stop && bytes + stream.tail.byteLength + 2 * CHUNK_FRAMING_BYTES <= TICK_CORK_BYTES) {
       res.write(stream.tail);
       res.end();
+      ended = true;
     }
-  });
+  };
+  while (i < stop) res.cork(writeSome);
+  if (ends && !ended) {
+    res.cork(() => {
+      res.write(stream.tail);
+      res.end();
+    });
+  }
   ex.nextPiece = stop;
   if (ends) return finish(ex);
   if (ex.cutAfterPieces >= 0 && stop >= ex.cutAfterPieces) return resetConnection(ex);
