@@ -1,7 +1,8 @@
 // A caller that stops reading mid-stream: the gateway's socket fills, the upstream is paused,
 // and when the caller reads again the rest arrives complete and in order (same protocol and
 // translated). Stream writes are queued per event-loop turn and sent in one cork, so this is
-// the path where a full send must still pause and resume the upstream.
+// the path where a full send must still pause and resume the upstream. A whole answer longer
+// than uWS's cork buffer goes out by tryEnd (src/worker/corked-send.ts).
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
@@ -56,5 +57,15 @@ describe('a caller that stops reading mid-stream', () => {
     const events = text.split('\n\n').filter((e) => e !== '');
     assert.equal(events.at(-1), 'event: message_stop\ndata: {"type":"message_stop"}');
     assert.equal(events.filter((e) => e.startsWith('event: content_block_delta')).length, CHUNKS);
+  });
+});
+
+describe('a caller that stops reading mid-answer', () => {
+  it('a non-stream answer far longer than a cork arrives whole', async () => {
+    const body = JSON.stringify({ model: 'pool-openai', messages: [{ role: 'user', content: `go [mock chunks=${CHUNKS}]` }] });
+    const { status, text } = await readWithPause('/v1/chat/completions', body, {}, 300);
+    assert.equal(status, 200);
+    const answer = JSON.parse(text) as { choices: { message: { content: string } }[] };
+    assert.ok(answer.choices[0]!.message.content.length > 100_000, 'the answer is longer than a cork buffer many times over');
   });
 });
