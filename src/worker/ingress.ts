@@ -122,6 +122,9 @@ function flushWaiting(): void {
   }
 }
 
+/** An empty cork: its uncork sends what uWS holds back for the socket. */
+function sendHeldBytes(): void {}
+
 /** What a queued response sends at the end of the turn besides its bytes. */
 const enum Closing {
   /** Nothing: the stream goes on. */
@@ -269,8 +272,14 @@ class UwsClientResponse implements ClientResponse {
     return ok;
   }
 
-  /** uWS: the socket drained after a full send. */
+  /**
+   * uWS: the socket has room after a full send. uWS does not send the bytes it still holds
+   * while an onWritable handler is registered (HttpContext's writable handler returns after
+   * calling it), so an empty cork sends them now: else they would wait for the stream's next
+   * write, however long the upstream takes to give it.
+   */
   private drained(): boolean {
+    this.res.cork(sendHeldBytes);
     this.full = false;
     const cb = this.drainCb;
     this.drainCb = null;
