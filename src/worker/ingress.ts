@@ -279,7 +279,7 @@ class UwsClientResponse implements ClientResponse {
    * write, however long the upstream takes to give it.
    */
   private drained(): boolean {
-    this.res.cork(sendHeldBytes);
+    if (!this.finished) this.res.cork(sendHeldBytes); // (uWS drops the handler at the end: a guard only)
     this.full = false;
     const cb = this.drainCb;
     this.drainCb = null;
