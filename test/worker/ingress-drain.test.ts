@@ -9,7 +9,8 @@ import { connect } from 'node:net';
 import { startIngress, type Ingress, type IngressHandlers } from '../../src/worker/ingress.js';
 import type { ClientResponse } from '../../src/worker/pipeline/client.js';
 
-const BURST = Buffer.alloc(8 << 20, 0x61);
+// Past both socket buffers: at most 4 MiB to send here (tcp_wmem), and a paused reader's window.
+const BURST = Buffer.alloc(16 << 20, 0x61);
 const THINK_MS = 1500;
 
 const events: { drainWaited: boolean; drainedAt: number; endAt: number } = { drainWaited: false, drainedAt: 0, endAt: 0 };
