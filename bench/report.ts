@@ -2,7 +2,7 @@
 // latency, the ceiling mark) is tested without running any load. A scenario's rows are every
 // repeat as it ran; the tables read them as one line per target (bench/repeats.ts): medians.
 import type { GcFigures } from './driver/gc-trace.js';
-import { median, targetLines, type TargetLine } from './repeats.js';
+import { median, summarizeRepeats, targetLines, type TargetLine } from './repeats.js';
 import type { ScenarioKind, TargetKind } from './scenario.js';
 
 export interface RowMeasurement {
@@ -52,6 +52,8 @@ export interface ScenarioResult {
   rows: RowResult[];
   /** The scenario whose baseline row is this one's reference (Scenario.baselineFrom). */
   baselineFrom?: string;
+  /** Scenario.baselineGroup: compared with every baseline row of the scenarios with this key. */
+  baselineGroup?: string;
   group?: string;
   cell?: { row: string; column: string };
   /** Scenario.reference: the scenario whose gateway row this one's is compared with. */
@@ -292,12 +294,32 @@ function unmeasured(row: RowResult, width: number): string[] {
   return [row.label, `${why}: ${first}`, ...Array<string>(width - 2).fill('')];
 }
 
-/** The scenario's baseline row, or the one of the scenario it borrows its baseline from. */
+/**
+ * The scenario's baseline line: its group's (every baseline row of the scenarios in its
+ * baseline group, as one line), else its own row, else the one of the scenario it borrows from.
+ */
 export function baselineRow(report: BenchReport, s: ScenarioResult): TargetLine | undefined {
+  const group = groupBaselineRows(report, s);
+  if (group.length > 0) return summarizeRepeats(group);
   const own = findRow(s, 'baseline');
   if (own !== undefined || s.baselineFrom === undefined) return own;
   const from = report.scenarios.find((x) => x.name === s.baselineFrom);
   return from === undefined ? undefined : findRow(from, 'baseline');
+}
+
+/** The baseline rows of every scenario in `s`'s baseline group, in run order (none without a group). */
+function groupBaselineRows(report: BenchReport, s: ScenarioResult): RowResult[] {
+  if (s.baselineGroup === undefined) return [];
+  return report.scenarios.filter((x) => x.baselineGroup === s.baselineGroup).flatMap((x) => x.rows.filter((r) => r.target === 'baseline' && r.compare !== true));
+}
+
+/** Where a grouped scenario's baseline comes from, under its table (null without a group). */
+function groupBaselineNote(report: BenchReport, s: ScenarioResult): string | null {
+  const rows = groupBaselineRows(report, s);
+  if (rows.length === 0) return null;
+  const from = report.scenarios.filter((x) => x.baselineGroup === s.baselineGroup && x.rows.some((r) => r.target === 'baseline' && r.compare !== true)).map((x) => x.name);
+  const line = summarizeRepeats(rows);
+  return `"vs baseline" divides by the baseline's median over the ${rows.length} baseline rows of ${from.join(' and ')} (${formatLineRate(line)} req/s), not by a row of this table alone.`;
 }
 
 function throughputTable(report: BenchReport, s: ScenarioResult): string {
@@ -513,6 +535,8 @@ export function renderMarkdown(report: BenchReport): string {
       '',
       s.kind === 'added-latency' ? addedLatencyTable(s) : throughputTable(report, s),
     );
+    const groupNote = groupBaselineNote(report, s);
+    if (groupNote !== null) out.push('', groupNote);
     const mockLine = findRow(s, 'mock');
     if (s.kind === 'throughput' && mockLine !== undefined && okMeasurement(mockLine) !== null) {
       out.push('', `Ceiling (wrk straight to the mock, same cores): ${formatLineRate(mockLine)} req/s.`);

@@ -161,6 +161,7 @@ async function runScenario(
     durationSecs,
     rows,
     ...(scenario.baselineFrom === undefined ? {} : { baselineFrom: scenario.baselineFrom }),
+    ...(scenario.baselineGroup === undefined ? {} : { baselineGroup: scenario.baselineGroup }),
     ...(scenario.group === undefined ? {} : { group: scenario.group }),
     ...(scenario.cell === undefined ? {} : { cell: scenario.cell }),
     ...(scenario.reference === undefined ? {} : { reference: scenario.reference }),

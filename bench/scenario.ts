@@ -134,6 +134,13 @@ export interface Scenario {
    * (several scenarios send the same request to the baseline, e.g. one ingress to every lane).
    */
   baselineFrom?: string;
+  /**
+   * Scenarios with the same key send the same request to the baseline, and each is compared with
+   * all the baseline rows any of them ran, as one line (their medians): several scenarios of the
+   * group run the baseline, at different times of the run, so the figure every cell divides by
+   * is not one moment's.
+   */
+  baselineGroup?: string;
   /** Its place in its group's matrix table (e.g. ingress and lane protocol): one cell per scenario. */
   cell?: { row: string; column: string };
 }

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import {
   addedLatencyMicros,
   atCeiling,
+  baselineRow,
   buildFigures,
   findRow,
   formatMs,
@@ -157,6 +158,26 @@ test('a group of cells renders as a matrix, borrowing the baseline of the scenar
   assert.match(md, /\| a \| · \| 0\.60× \(600\) \| 0\.40× \(400\) \|/);
   assert.match(md, /\| b \| 0\.50× \(1,000\) \| · \| · \|/);
   assert.match(md, /Lowest cell: 0\.40×/);
+});
+
+test('a baseline group: every cell divides by the median of all the baseline rows its group ran', () => {
+  const cellScenario = (name: string, column: string, rows: RowResult[]) => ({
+    name, title: name, kind: 'throughput' as const, method: 'POST', path: '/x', bodyBytes: 298, connections: 64, durationSecs: 2, rows,
+    group: 'pairs', cell: { row: 'a', column }, baselineGroup: 'from-a',
+  });
+  const report2 = {
+    info: { startedAt: new Date(0), commit: 'c', machine: 'm', versions: 'v', pinning: 'p', workers: 1, warmupSecs: 1, repeats: 2, loadAverage: '0', noiseWarning: null },
+    scenarios: [
+      cellScenario('a-b', 'b', [repeatOf('baseline', 1, 900, 10, 1, 2), repeatOf('gateway', 1, 600, 20, 1, 2), repeatOf('baseline', 2, 1_000, 10, 1, 2)]),
+      cellScenario('a-c', 'c', [repeatOf('gateway', 1, 500, 20, 1, 2)]),
+      cellScenario('a-d', 'd', [repeatOf('baseline', 1, 1_100, 10, 1, 2), repeatOf('gateway', 1, 400, 20, 1, 2), repeatOf('baseline', 2, 1_300, 10, 1, 2)]),
+    ],
+  };
+  // The group's four baseline rows: 900, 1,000, 1,100, 1,300 req/s, median 1,050.
+  assert.equal(baselineRow(report2, report2.scenarios[1]!)!.measurement!.requestsPerSec, 1_050);
+  const md = renderMarkdown(report2);
+  assert.match(md, /\| a \| 0\.57× \(600\) \| 0\.48× \(500\) \| 0\.38× \(400\) \|/);
+  assert.match(md, /"vs baseline" divides by the baseline's median over the 4 baseline rows of a-b and a-d \(1,050 ± 38% req\/s\)/);
 });
 
 test('a scenario with a reference is compared with its gateway row in the same run', () => {

@@ -53,8 +53,10 @@ test('a group name selects its scenarios: cross-pairs is the 30 (ingress, lane) 
   assert.equal(new Set(pairs.map((s) => `${s.cell!.row}>${s.cell!.column}`)).size, 30);
   for (const s of pairs) {
     assert.notEqual(s.cell!.row, s.cell!.column);
-    // Each ingress runs the baseline once; its other pairs name that scenario.
-    if (!s.targets.includes('baseline')) assert.ok(pairs.some((x) => x.name === s.baselineFrom && x.targets.includes('baseline')), s.name);
+    // Every pair of an ingress shares its baseline group, which runs the baseline in two pairs.
+    assert.equal(s.baselineGroup, `cross-${s.cell!.row}`, s.name);
+    const withBaseline = pairs.filter((x) => x.baselineGroup === s.baselineGroup && x.targets.includes('baseline'));
+    assert.equal(withBaseline.length, 2, s.name);
   }
 });
 
