@@ -307,17 +307,19 @@ export function baselineRow(report: BenchReport, s: ScenarioResult): TargetLine 
   return from === undefined ? undefined : findRow(from, 'baseline');
 }
 
+const isBaselineRow = (r: RowResult): boolean => r.target === 'baseline' && r.compare !== true;
+
 /** The baseline rows of every scenario in `s`'s baseline group, in run order (none without a group). */
 function groupBaselineRows(report: BenchReport, s: ScenarioResult): RowResult[] {
   if (s.baselineGroup === undefined) return [];
-  return report.scenarios.filter((x) => x.baselineGroup === s.baselineGroup).flatMap((x) => x.rows.filter((r) => r.target === 'baseline' && r.compare !== true));
+  return report.scenarios.filter((x) => x.baselineGroup === s.baselineGroup).flatMap((x) => x.rows.filter(isBaselineRow));
 }
 
 /** Where a grouped scenario's baseline comes from, under its table (null without a group). */
 function groupBaselineNote(report: BenchReport, s: ScenarioResult): string | null {
   const rows = groupBaselineRows(report, s);
   if (rows.length === 0) return null;
-  const from = report.scenarios.filter((x) => x.baselineGroup === s.baselineGroup && x.rows.some((r) => r.target === 'baseline' && r.compare !== true)).map((x) => x.name);
+  const from = report.scenarios.filter((x) => x.baselineGroup === s.baselineGroup && x.rows.some(isBaselineRow)).map((x) => x.name);
   const line = summarizeRepeats(rows);
   return `"vs baseline" divides by the baseline's median over the ${rows.length} baseline rows of ${from.join(' and ')} (${formatLineRate(line)} req/s), not by a row of this table alone.`;
 }
