@@ -4,6 +4,7 @@
 //   gateway mock-provider [flags]     the bundled mock model provider (see src/mock)
 //   gateway audit verify [--config PATH]   check the durable audit log's hash chain
 //   gateway hook-test <socket|url>         send describe and status to a hook, print the replies
+import process from 'node:process';
 import { parseArgs } from 'node:util';
 
 const USAGE = `usage: gateway [--config PATH] [--validate] [--print-metadata-blocklist] [--safe-mode]

@@ -10,6 +10,8 @@
 //
 // Run: node dist/bench/baselines/passthrough.js --listen 127.0.0.1:PORT --upstream http://127.0.0.1:MOCK [--threads N]
 // With --threads N the main thread and N-1 worker threads each run a uWS app on the same port.
+import { Buffer } from 'node:buffer';
+import process from 'node:process';
 import { STATUS_CODES } from 'node:http';
 import { parseArgs } from 'node:util';
 import { Worker, isMainThread } from 'node:worker_threads';

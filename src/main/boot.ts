@@ -2,6 +2,7 @@
 // one-line diagnostic), lay out shared memory, open the store, start the workers with the
 // compiled config, then the admin listener. Shutdown (SIGTERM/SIGINT): stop the admin
 // listener, drain the workers up to the deadline, flush usage to the store, exit 0.
+import process from 'node:process';
 import { HookService } from './hooks/hook-service.js';
 import { RequestLogSinks } from './hooks/request-log-sinks.js';
 import { readFileSync } from 'node:fs';

@@ -1,6 +1,7 @@
 // What the mock reads from a request body, remembered per (path, exact body bytes). Load tests
 // send the same few bodies again and again; parsing each once keeps JSON.parse, the protocol's
 // fact reading and the directive off the hot path.
+import { Buffer } from 'node:buffer';
 import { objectAt } from './protocols/json-read.js';
 import type { MockProtocol, RequestFacts, RouteFacts } from './protocols/types.js';
 import type { RenderedStream } from './render-cache.js';

@@ -1,5 +1,6 @@
 // `gateway mock-provider [flags]`: starts the mock provider on 127.0.0.1, prints one JSON line
 // `{"mock_provider":"listening","url":...,"port":...}` and runs until SIGTERM or SIGINT.
+import process from 'node:process';
 import { MOCK_SETTING_NAMES, settingName } from './settings.js';
 import { startMockProvider, type MockOptions } from './server.js';
 

@@ -1,5 +1,6 @@
 // The mock's OAuth2 token endpoint (POST /oauth2/token), standing in for Azure Entra ID
 // (client credentials) and Google's token URL (JWT bearer assertion, RFC 7523).
+import { Buffer } from 'node:buffer';
 
 export const GRANT_CLIENT_CREDENTIALS = 'client_credentials';
 export const GRANT_JWT_BEARER = 'urn:ietf:params:oauth:grant-type:jwt-bearer';

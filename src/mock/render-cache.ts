@@ -1,5 +1,6 @@
 // Answers are rendered once per (protocol, stream shape, body-relevant settings, tool, model)
 // and kept as ready-to-write bytes, so a request costs a map lookup instead of a render.
+import { Buffer } from 'node:buffer';
 import { mockChunks, mockUsage, toolArgumentPieces } from './content.js';
 import type { MockAnswer, MockProtocol, RequestFacts, StreamParts } from './protocols/types.js';
 import { renderKey, type MockSettings } from './settings.js';

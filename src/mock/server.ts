@@ -4,6 +4,7 @@
 // uWS rules kept here: copy the URL, query and headers before the handler returns; attach
 // onAborted before anything asynchronous; copy body chunks (uWS recycles them); write inside
 // res.cork after any timer; writeStatus before writeHeader.
+import { Buffer } from 'node:buffer';
 import { STATUS_CODES } from 'node:http';
 import uWS from '../shared/uws.js';
 import type { HttpRequest, HttpResponse, TemplatedApp, us_listen_socket } from '../shared/uws.js';

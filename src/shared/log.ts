@@ -1,6 +1,7 @@
 // Structured JSON logs (pino). Each thread makes its own logger writing synchronously to
 // stdout/stderr, so lines from different threads never interleave mid-line and nothing is
 // lost when a thread dies. Secrets are redacted by path as a second line of defence.
+import process from 'node:process';
 import { pino, type Logger } from 'pino';
 import { isMainThread, threadId } from 'node:worker_threads';
 

@@ -14,6 +14,7 @@
 //
 // Writes run inside res.cork(fn), which calls fn synchronously. The arguments travel in these
 // module variables so that no closure is allocated per write (a worker is one thread).
+import { Buffer } from 'node:buffer';
 import { STATUS_CODES } from 'node:http';
 import type { HttpResponse } from '../shared/uws.js';
 

@@ -4,6 +4,8 @@
 // callback, so they are copied; writes after an asynchronous gap happen inside cork;
 // writeStatus comes before headers. The corks themselves are made in corked-send.ts (types
 // only from uWS), which keeps each within uWS's cork buffer.
+import { Buffer } from 'node:buffer';
+import { performance } from 'node:perf_hooks';
 import uWS, { type HttpRequest, type HttpResponse, type TemplatedApp, type us_listen_socket } from '../shared/uws.js';
 import { ROUTES } from './routes.js';
 import { GET_PATHS, LISTING_STATIC_PATHS, allowedMethods } from './method-table.js';

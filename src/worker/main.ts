@@ -2,6 +2,7 @@
 // the config it was last sent. Config arrives over the parent port as a compiled snapshot; it
 // is swapped in between requests (a request keeps the runtime it started with) and
 // acknowledged, so the main thread knows when an apply is live everywhere.
+import process from 'node:process';
 import { parentPort, workerData } from 'node:worker_threads';
 import { createLogger } from '../shared/log.js';
 import { decodeMessage, encodeMessage, type MainToWorker } from '../shared/messages.js';

@@ -1,6 +1,7 @@
 // Config operations: read the effective config, apply a whole config (live on every worker,
 // not written to disk), validate one, reload from disk, roll back to a retained version, and
 // store setting groups that need a restart (PUT /config/settings, in the overlay).
+import process from 'node:process';
 import { Type, type Static } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { SecretRef } from '../../shared/config/schema/secret-ref.js';

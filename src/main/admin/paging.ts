@@ -1,6 +1,7 @@
 // Paging of every admin list (API-DECISIONS: paging): `limit` (default 100, 1..1000) and an
 // opaque `cursor` (base64url JSON of the position after the last item served); the page
 // envelope `{ items, next_cursor }` with next_cursor null on the last page.
+import { Buffer } from 'node:buffer';
 import { Type, type TSchema } from '@sinclair/typebox';
 import { AdminError } from './route.js';
 

@@ -5,6 +5,7 @@
 // and write its reply or its AdminError in the error envelope. A mutation (a route with
 // `audit`) appends one audit entry: `applied` when the handler returns, `rejected` when the
 // attempt is refused after authentication. Resource files never write audit entries.
+import { Buffer } from 'node:buffer';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AdminContext } from './context.js';
 import { authenticateAdmin, authorize } from './guard.js';

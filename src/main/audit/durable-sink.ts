@@ -3,6 +3,7 @@
 // keeps its in-memory ring only (detached), and says so in the log; it stands by, trying the
 // lease on the same cadence, and takes over when the writer's lease lapses (the writer died):
 // it then writes its run's entries from its ring first, so its chain in the store is whole.
+import process from 'node:process';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../../shared/log.js';
 import type { Store } from '../store/store.js';

@@ -1,5 +1,6 @@
 // The two config commands of the `gateway` binary. Neither binds a port, writes a file, starts
 // a worker or touches the network: they read the config files and report.
+import process from 'node:process';
 import { metadataDenylist } from '../../shared/config/metadata-hosts.js';
 import { loadConfig } from './load.js';
 import { resolveWorkerThreads } from './worker-threads.js';

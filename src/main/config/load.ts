@@ -4,6 +4,7 @@
 //
 // Relative paths, wherever they are given (providers_file, overlay file, `file:` secrets, TLS
 // files, deprecated variables), resolve against the config file's folder.
+import process from 'node:process';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { isUnderPath, renderIssue, issue } from '../../shared/config/config-path.js';
 import { isPlainObject } from '../../shared/config/schema-walk.js';

@@ -4,6 +4,7 @@
 // CPU per mint), verified by workers with jose like any JWS. Workers get only
 // the public key (to verify) and an HMAC key derived from the private one, under which the
 // AWS secret of a key with an AWS credential is recomputed rather than stored.
+import { Buffer } from 'node:buffer';
 import { createHash, createPrivateKey, createPublicKey, sign, type KeyObject } from 'node:crypto';
 
 const AWS_DERIVATION_LABEL = 'gateway aws credential v1\u0000';

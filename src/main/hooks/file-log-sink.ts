@@ -2,6 +2,7 @@
 // (path -> path.1 -> ... -> path.<keep>, the oldest dropped). Records wait in a bounded queue
 // while a write is in flight; a record that finds the queue full is shed and counted. Below
 // saturation no record is lost across a rotation: rotation happens between writes.
+import { Buffer } from 'node:buffer';
 import { appendFile, rename, rm, stat } from 'node:fs/promises';
 
 export interface FileSinkOptions {

@@ -6,6 +6,7 @@
 // the client id, nonce checked), and shows the identity's key once on the result page. The
 // page's Refresh button posts a one-time ticket (never in a URL) that rotates the key.
 // Pending logins and tickets live in main's memory for a few minutes, bounded.
+import { Buffer } from 'node:buffer';
 import { createHash, randomBytes } from 'node:crypto';
 import { formatPath } from '../../shared/config/config-path.js';
 import type { CompiledIdentityProvider } from '../../shared/identity/identity.js';

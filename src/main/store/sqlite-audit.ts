@@ -1,5 +1,6 @@
 // The sqlite tables of the durable audit log (admin plane): the entries in append order, each
 // run's last (seq, hash) so a deleted tail is noticed, and the single-writer lease row.
+import process from 'node:process';
 import type Database from 'better-sqlite3';
 import { hostname } from 'node:os';
 import type { AuditEntry, AuditWriterHolder, RunHead, StoredAuditEntry } from '../audit/store-records.js';

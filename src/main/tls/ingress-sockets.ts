@@ -3,6 +3,8 @@
 // user can connect to the plaintext listeners and get past TLS or mTLS. Nothing secret is
 // written here: the TLS material stays in memory. The folder is removed at shutdown, and on
 // any process exit as a fallback (a SIGKILL leaves an empty-of-secrets folder behind).
+import { Buffer } from 'node:buffer';
+import process from 'node:process';
 import { rmSync } from 'node:fs';
 import { chmod, mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

@@ -1,6 +1,7 @@
 // AWS Bedrock Converse and ConverseStream, as bedrock-runtime answers
 // POST /model/{modelId}/converse and /converse-stream. The stream is the binary AWS event
 // stream; frames are encoded with @smithy/eventstream-codec so their CRCs are valid.
+import { Buffer } from 'node:buffer';
 import { EventStreamCodec, type MessageHeaders } from '@smithy/eventstream-codec';
 import { fromUtf8, toUtf8 } from '@smithy/util-utf8';
 import { MOCK_TOOL_ARGUMENTS, MOCK_TOOL_USE_ID_BEDROCK } from '../content.js';

@@ -3,6 +3,7 @@
 // of a msgpack map. Over a webhook the same map is the JSON body of one POST. Every map has
 // `type` and `id`; a reply carries the `id` of its request, so requests are multiplexed on one
 // connection and answered in any order. Taps are never answered.
+import { Buffer } from 'node:buffer';
 import { Packr, Unpackr } from 'msgpackr';
 
 /** Longest frame either side accepts: a bigger length prefix means a broken peer. */

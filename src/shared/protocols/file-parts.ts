@@ -1,5 +1,6 @@
 // File (document) parts on their way to protocols without a document kind of their own: a
 // plain-text file is its words, so it travels as text where the target takes no text files.
+import { Buffer } from 'node:buffer';
 import type { FilePart } from '../model/types.js';
 
 const TEXT_TYPES: ReadonlySet<string> = new Set(['text/plain', 'text/markdown', 'text/csv']);

@@ -3,6 +3,7 @@
 // role_bindings, and no key is issued to the caller. Admission still needs a record to meter
 // and limit: the identity's deterministic key (the same one POST /auth/token would hand out)
 // is provisioned by main on the identity's first request and looked up by id afterwards.
+import { Buffer } from 'node:buffer';
 import type { CompiledConfig } from '../../shared/config/compiled.js';
 import { boundTeam, identityKeyId, type CompiledIdentityProvider } from '../../shared/identity/identity.js';
 import type { KeyTable } from '../governance/key-table.js';

@@ -4,6 +4,7 @@
 // headers and body, and compared in constant time. A date more than 15 minutes from now is
 // refused, as AWS does. So a boto3 or AWS SDK caller needs only an endpoint and the two
 // minted values.
+import { Buffer } from 'node:buffer';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { SignatureV4 } from '@smithy/signature-v4';
 import { Sha256 } from '@aws-crypto/sha256-js';

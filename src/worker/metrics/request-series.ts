@@ -2,6 +2,7 @@
 // gateway_request_duration_seconds{ingress_protocol, pool}. Called once per request, by
 // Exchange.finish or by the pipeline when it refuses before an Exchange exists. Two atomic
 // adds and a bucket search: nothing allocated, no message sent.
+import { performance } from 'node:perf_hooks';
 import type { PoolMetricSlots } from '../../shared/config/compiled.js';
 import { PROTOCOL_INDEX, RequestOutcome, requestIndex } from '../../shared/metrics/catalog.js';
 import type { ProtocolName } from '../../shared/model/types.js';

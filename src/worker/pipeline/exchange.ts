@@ -9,6 +9,8 @@
 // SSE error event); caller abort before or after dispatch -> caller_abort; untranslatable
 // request -> untranslatable; missing upstream credential -> missing_credential; no usable
 // member -> exhausted (503); relayed upstream 4xx -> client_error (auth: hard_down).
+import { Buffer } from 'node:buffer';
+import { performance } from 'node:perf_hooks';
 import type { Dispatcher } from 'undici';
 import { GatewayError, type ErrorKind } from '../../shared/errors.js';
 import { TranslationRefused } from '../../shared/protocols/refusal.js';

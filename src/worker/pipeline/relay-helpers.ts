@@ -1,6 +1,7 @@
 // Pieces of relaying an upstream answer that need no request state: reading usage from a
 // same-protocol body, joining a batch of binary frames, and the allow-listed headers of an
 // upstream error relayed as is.
+import { Buffer } from 'node:buffer';
 import type { ProtocolName, Usage } from '../../shared/model/types.js';
 import type { Codec } from '../../shared/protocols/codec.js';
 import { topLevelValueText } from '../../shared/protocols/framing/json-field.js';

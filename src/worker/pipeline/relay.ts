@@ -2,6 +2,7 @@
 // through, usage sniffed) or translated (decoded and re-encoded chunk by chunk), streamed or
 // buffered; an error answer is buffered for the exchange to classify. Top-level functions
 // over the request's own fields (RelayState), so nothing here allocates a closure.
+import { Buffer } from 'node:buffer';
 import type { Dispatcher } from 'undici';
 import type { Usage } from '../../shared/model/types.js';
 import type { Codec, PassthroughBytes, PassthroughStream, StreamDecoder, StreamEncoder } from '../../shared/protocols/codec.js';

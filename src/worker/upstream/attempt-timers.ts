@@ -11,6 +11,7 @@
 //   (as undici does not), aborted as undici's body timeout is.
 // A timeout fires at most about two sweeps late, never early; attempt timeouts are whole
 // seconds. The sweep stops when nothing has been watched for a while, so an idle worker sleeps.
+import { performance } from 'node:perf_hooks';
 
 /** What the sweep needs of an attempt (the Exchange is one). */
 export interface TimedAttempt {

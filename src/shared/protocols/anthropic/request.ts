@@ -1,6 +1,7 @@
 // Anthropic Messages request <-> the model. Only the modeled subset crosses: thinking blocks
 // (the model's own) and fields such as top_k and metadata are dropped; a content block the
 // model cannot carry (server tool blocks, file ids...) is refused on a cross-protocol hop.
+import { Buffer } from 'node:buffer';
 import type {
   ContentPart, FilePart, ImagePart, ModelMessage, ModelRequest, ToolChoice, ToolDef, ToolResultPart,
 } from '../../model/types.js';

@@ -5,6 +5,8 @@
 // built here once per event type) and read the same messages with a faster CRC-32
 // (./crc32.ts), decode a frame's header block and payload in one call, and hand any frame
 // they do not fully recognise (a header that is not an ASCII string, a bad CRC) to the codec.
+import { Buffer } from 'node:buffer';
+import { TextDecoder } from 'node:util';
 import { EventStreamCodec, type Message, type MessageHeaders } from '@smithy/eventstream-codec';
 import { fromUtf8, toUtf8 } from '@smithy/util-utf8';
 import { GatewayError } from '../../errors.js';

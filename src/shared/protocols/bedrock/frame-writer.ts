@@ -4,6 +4,7 @@
 // utf8Write, writeUInt32BE) for frames of about 130 bytes; here a short payload is UTF-8
 // encoded by a loop, the constant header block (and a delta's constant payload start) is
 // copied by TypedArray#set, and only a payload of more than 256 characters calls into node.
+import { Buffer } from 'node:buffer';
 import { CRC32_START, Crc32Across, crc32Continue, crc32Final } from './crc32.js';
 
 /** Prelude: total length, headers length, prelude CRC (4 bytes each). */

@@ -2,6 +2,7 @@
 // skip the full JSON decode; anything they do not recognise goes the full way, so the bytes
 // written are the same either way. `GATEWAY_TRANSLATE_FAST_PATH=off` forces the full decoder
 // everywhere: the byte-identity test runs the translation matrix both ways and compares.
+import process from 'node:process';
 
 /** False when the environment forces every frame through the full decoder. */
 export const translateFastPath: boolean = process.env.GATEWAY_TRANSLATE_FAST_PATH !== 'off';

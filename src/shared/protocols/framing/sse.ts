@@ -2,6 +2,7 @@
 // bridges bytes to it and writes frames. The bytes are decoded with Buffer's UTF-8 decoder (one
 // fast call per chunk, where a streaming TextDecoder goes through ICU), holding back the few
 // bytes of a character split across chunks for the next one.
+import { Buffer } from 'node:buffer';
 import { TextDecoder } from 'node:util';
 import { createParser, type EventSourceParser } from 'eventsource-parser';
 import { translateFastPath } from '../fast-path/switch.js';

@@ -5,6 +5,7 @@
 // fidelity"). So the unfinished tail of each chunk is held back until the rest of its event
 // arrives; an error ending simply never writes it. The wrapped stream still sees every byte
 // (metering). Bounded: a tail longer than HELD_BYTES_MAX is released as is.
+import { Buffer } from 'node:buffer';
 import type { PassthroughBytes, PassthroughStream } from '../codec.js';
 
 export const HELD_BYTES_MAX = 1 << 20;

@@ -7,6 +7,7 @@
 // last frame is held between chunks (as a list of copies, joined once when it completes), so no
 // byte is scanned twice. A frame that outgrows MAX_HELD_FRAME_BYTES cannot be a usage chunk; it
 // is passed through unread.
+import { Buffer } from 'node:buffer';
 import type { Usage } from '../../model/types.js';
 import type { PassthroughBytes, PassthroughStream } from '../codec.js';
 import { isJsonObject, type JsonObject } from '../framing/json-field.js';

@@ -1,6 +1,7 @@
 // The OAuth2 token call both token-minting modes share: POST a form to the token URL and read
 // `access_token` / `expires_in` from the JSON answer. Errors carry the HTTP status and a short
 // reason code only, never the response body (it may echo a secret).
+import { Buffer } from 'node:buffer';
 import { request, type Dispatcher } from 'undici';
 
 export interface MintedToken {
