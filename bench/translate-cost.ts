@@ -55,7 +55,7 @@ async function measureHere(o: Options): Promise<Record<string, number>> {
     for (const ingress of PROTOCOLS) {
       if (ingress === lane) continue;
       // A lane's memo, kept across its streams as the worker keeps it (learnt event shapes).
-      const memo: LaneMemo = { usageEvent: null, eventShapes: null };
+      const memo: LaneMemo = { usageEvent: null, eventShapes: null, responsesDeltas: null };
       const run = (): number => {
         const decoder = CODECS[lane].createStreamDecoder(memo);
         const encoder = CODECS[ingress].createStreamEncoder();

@@ -5,6 +5,7 @@ import type { CompiledConfig, CompiledLane, CompiledPool, CompiledProvider } fro
 import type { Codec, LaneMemo } from '../shared/protocols/codec.js';
 import type { EventShape } from '../shared/protocols/framing/event-shape.js';
 import type { JsonShapes } from '../shared/protocols/framing/shaped-parse.js';
+import type { ResponsesDeltaLayouts } from '../shared/protocols/responses/stream-fast-path.js';
 import type { UsageShape } from '../shared/protocols/framing/usage-shape.js';
 import { CODECS } from '../shared/protocols/index.js';
 import { SwrrCursor } from '../shared/routing/swrr.js';
@@ -40,6 +41,8 @@ export class LaneRuntime implements LaneMemo {
   usageEvent: EventShape | null = null;
   /** The shapes of the stream events its decoder parses (LaneMemo). */
   eventShapes: JsonShapes | null = null;
+  /** The layouts of its Responses deltas (LaneMemo). */
+  responsesDeltas: ResponsesDeltaLayouts | null = null;
 
   constructor(
     readonly index: number,

@@ -5,6 +5,7 @@
 // sniffs usage.
 import type { EventShape } from './framing/event-shape.js';
 import type { JsonShapes } from './framing/shaped-parse.js';
+import type { ResponsesDeltaLayouts } from './responses/stream-fast-path.js';
 import type { ModelRequest, ModelResponse, ProtocolName, StreamEvent, Usage } from '../model/types.js';
 import type { ErrorKind } from '../errors.js';
 
@@ -128,4 +129,6 @@ export interface LaneMemo {
   usageEvent: EventShape | null;
   /** The shapes of the stream events it parses, by event type: the Responses, Anthropic and Bedrock decoders, Anthropic's passthrough. */
   eventShapes: JsonShapes | null;
+  /** The layouts of its Responses text and arguments deltas (responses/stream-fast-path.ts). */
+  responsesDeltas: ResponsesDeltaLayouts | null;
 }

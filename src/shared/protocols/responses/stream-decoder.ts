@@ -12,7 +12,7 @@ import { isJsonObject, type JsonObject } from '../framing/json-field.js';
 import { SseReader } from '../framing/sse.js';
 import { decodeFinishReason } from './finish-reason.js';
 import { decodeUsage } from './usage.js';
-import { ResponsesDeltaReader, integerEnd } from './stream-fast-path.js';
+import { ResponsesDeltaLayouts, ResponsesDeltaReader, integerEnd } from './stream-fast-path.js';
 import { DoneEvent, TextPartRun } from './done-events.js';
 import { translateFastPath } from '../fast-path/switch.js';
 import { holdsAt } from '../fast-path/json-scan.js';
@@ -41,7 +41,7 @@ export class ResponsesStreamDecoder extends FramedStreamDecoder {
   private readonly lastPart = { outputIndex: NaN, contentIndex: NaN, block: NONE };
   /** output_index -> tool block. */
   private readonly callBlocks = new Map<number, CallBlock>();
-  private readonly fast = translateFastPath ? new ResponsesDeltaReader() : null;
+  private readonly fast: ResponsesDeltaReader | null;
   /** True while the reader passes on an event the fast path refused in place: not tried again. */
   private refusedInPlace = false;
   /** response.created's data from `,"response":` on, when it had the plain head (see inProgressLikeCreated). */
@@ -55,6 +55,7 @@ export class ResponsesStreamDecoder extends FramedStreamDecoder {
   constructor(memo?: LaneMemo) {
     super();
     this.shapes = translateFastPath && memo !== undefined ? (memo.eventShapes ??= new JsonShapes()) : null;
+    this.fast = translateFastPath ? new ResponsesDeltaReader(memo === undefined ? undefined : (memo.responsesDeltas ??= new ResponsesDeltaLayouts())) : null;
   }
 
   protected feed(chunk: Uint8Array): void {

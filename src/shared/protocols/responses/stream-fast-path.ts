@@ -1,11 +1,14 @@
 // The fast path for the Responses events nearly every stream is made of: an output_text delta
-// or a function_call_arguments delta. The first such event of an item is checked member by
+// or a function_call_arguments delta. The first such event a lane sees is checked member by
 // member (known keys only, each once, plain values, no whitespace) and remembered as a layout:
-// the text that every later delta of the item repeats (type, item_id, indexes, logprobs...)
-// and the places of the values that change per event (sequence_number, delta, obfuscation).
-// Later deltas are compared with the layout a slice at a time and only the changing values are
-// scanned. Anything else returns false and goes through JSON.parse.
+// the text that every later delta repeats (type, indexes, logprobs...) and the places of the
+// values that change per event or per item (sequence_number, item_id, delta, obfuscation).
+// Later deltas, of this stream and the lane's next ones, are checked against the layout in one
+// sticky regular expression compiled from it (the fixed texts as literals, each slot as the
+// pattern of what its scanner accepts): one native match for the whole event instead of a
+// slice compare per fixed text. Anything else returns false and goes through JSON.parse.
 import { plainStringEnd, readStringLiteral, stringLiteralEnd, type StringRead } from '../fast-path/json-scan.js';
+import { literalPattern, SLOT_PATTERN } from '../fast-path/sticky-pattern.js';
 
 /** readStringLiteral's result, copied out at once (one per module: a worker is one thread). */
 const read: StringRead = { text: '', literal: undefined };
@@ -17,7 +20,7 @@ const ARGS_TYPE = '"response.function_call_arguments.delta"';
 const enum Slot {
   /** sequence_number: a non-negative integer (its value is not used). */
   Integer,
-  /** obfuscation: a string without escapes (its value is not used). */
+  /** item_id, obfuscation: a string without escapes (its value is not used). */
   PlainString,
   /** delta: the string read. */
   Delta,
@@ -47,15 +50,22 @@ interface DeltaLayout {
   contentIndex: number;
   fixed: string[];
   slots: Slot[];
+  /** The whole event: `fixed[0] slot[0] ... fixed[n]`, sticky (matched at `lastIndex`). */
+  pattern: RegExp;
 }
 
 /**
- * Reads the delta events of one stream. A layout is kept per kind (text, arguments), so a
- * stream that goes from text to a tool call learns each once per item.
+ * The layouts a lane's streams are read by, one per kind (text, arguments): kept in the lane's
+ * memo, so a stream reads its deltas by the layout earlier streams taught (no item id or other
+ * per-stream value is in one), and a new one is learnt when an event does not match it.
  */
+export class ResponsesDeltaLayouts {
+  text: DeltaLayout | null = null;
+  args: DeltaLayout | null = null;
+}
+
+/** Reads the delta events of one stream, by its lane's layouts. */
 export class ResponsesDeltaReader {
-  private textLayout: DeltaLayout | null = null;
-  private argsLayout: DeltaLayout | null = null;
   /** The last event read: true for an output_text delta, false for function_call_arguments. */
   text = true;
   /** The last event read: its output_index and content_index (0 when absent). */
@@ -66,62 +76,65 @@ export class ResponsesDeltaReader {
   /** The last event read: its delta as a JSON string literal, or undefined when it held escapes. */
   literal: string | undefined = undefined;
 
+  constructor(private readonly layouts: ResponsesDeltaLayouts = new ResponsesDeltaLayouts()) {}
+
   /**
    * Reads the event data `s[start, end)`: true when it is a delta event with a non-empty delta
    * (fields set as JSON.parse would give them), false when it needs the full decoder.
    */
   read(s: string, start: number, end: number): boolean {
     // The kind read last first: a stream's deltas come in runs of one kind.
-    const same = this.text ? this.textLayout : this.argsLayout;
+    const layouts = this.layouts;
+    const same = this.text ? layouts.text : layouts.args;
     if (same !== null && this.match(same, s, start, end)) return true;
-    const other = this.text ? this.argsLayout : this.textLayout;
+    const other = this.text ? layouts.args : layouts.text;
     if (other !== null && this.match(other, s, start, end)) return true;
     const learned = learnLayout(s, start, end);
     if (learned === null) return false;
-    if (learned.text) this.textLayout = learned;
-    else this.argsLayout = learned;
+    if (learned.text) layouts.text = learned;
+    else layouts.args = learned;
     return this.match(learned, s, start, end);
   }
 
   private match(layout: DeltaLayout, s: string, start: number, end: number): boolean {
+    const pattern = layout.pattern;
+    pattern.lastIndex = start;
+    if (!pattern.test(s) || pattern.lastIndex !== end) return false;
+    // The event is the layout's: walk to the delta over the values before it.
     const { fixed, slots } = layout;
     let at = start;
-    let litStart = -1;
-    let litEnd = -1;
-    let escaped = false;
     for (let i = 0; i < slots.length; i++) {
-      const f = fixed[i]!;
-      if (s.slice(at, at + f.length) !== f) return false;
-      at += f.length;
-      switch (slots[i]!) {
-        case Slot.Integer:
-          at = integerEnd(s, at);
-          break;
-        case Slot.PlainString:
-          at = plainStringEnd(s, at);
-          break;
-        case Slot.Delta: {
-          // The literal cannot run past `end`: a raw line feed (or the end of `s`) stops the scan.
-          const found = stringLiteralEnd(s, at);
-          if (found === 0) return false;
-          escaped = found < 0;
-          litStart = at;
-          litEnd = at = escaped ? -found - 1 : found;
-          if (litEnd === litStart + 2) return false; // '' adds nothing: the full decoder decides
-          break;
-        }
-      }
-      if (at < 0) return false;
+      at += fixed[i]!.length;
+      const slot = slots[i]!;
+      if (slot === Slot.Delta) return this.readDelta(layout, s, at);
+      at = slot === Slot.Integer ? integerEnd(s, at) : plainStringEnd(s, at);
     }
-    const last = fixed[slots.length]!;
-    if (end - at !== last.length || s.slice(at, end) !== last) return false;
-    if (!readStringLiteral(s, litStart, litEnd, escaped, read)) return false; // a bad escape
+    return false; // a layout always has its delta
+  }
+
+  /** The delta literal at `at` (the pattern matched it): false on a bad escape. */
+  private readDelta(layout: DeltaLayout, s: string, at: number): boolean {
+    const found = stringLiteralEnd(s, at);
+    const escaped = found < 0;
+    if (!readStringLiteral(s, at, escaped ? -found - 1 : found, escaped, read)) return false;
     this.value = read.text;
     this.literal = read.literal;
     this.text = layout.text;
     this.outputIndex = layout.outputIndex;
     this.contentIndex = layout.contentIndex;
     return true;
+  }
+}
+
+/** What each slot's scanner accepts, as a pattern (sticky-pattern.ts). */
+function slotPattern(slot: Slot): string {
+  switch (slot) {
+    case Slot.Integer:
+      return SLOT_PATTERN.integer;
+    case Slot.PlainString:
+      return SLOT_PATTERN.plainString;
+    case Slot.Delta:
+      return SLOT_PATTERN.nonEmptyStringLiteral; // '' adds nothing: the full decoder decides
   }
 }
 
@@ -162,7 +175,9 @@ function learnLayout(s: string, start: number, end: number): DeltaLayout | null 
         valueEnd = integerEnd(s, v);
         break;
       case 'item_id':
+        // Not read by the decoder for a delta: a slot, so that one layout serves every item.
         key = Key.ItemId;
+        slot = Slot.PlainString;
         valueEnd = plainStringEnd(s, v);
         break;
       case 'output_index':
@@ -211,7 +226,9 @@ function learnLayout(s: string, start: number, end: number): DeltaLayout | null 
   }
   if ((seen & (Key.Type | Key.Delta)) !== (Key.Type | Key.Delta)) return null;
   fixed.push(s.slice(fixedFrom, end));
-  return { text, outputIndex, contentIndex, fixed, slots };
+  let source = literalPattern(fixed[0]!);
+  for (let i = 0; i < slots.length; i++) source += slotPattern(slots[i]!) + literalPattern(fixed[i + 1]!);
+  return { text, outputIndex, contentIndex, fixed, slots, pattern: new RegExp(source, 'y') };
 }
 
 /** End of a non-negative JSON integer (no leading zero, no fraction or exponent) at `at`; -1 otherwise. */
