@@ -2,10 +2,11 @@
 // carrying a text_delta or an input_json_delta, exactly as Anthropic writes it. Recognised by its
 // shape and read without parsing; any other event returns null and goes through JSON.parse.
 import { stringLiteralEnd } from '../fast-path/json-scan.js';
+import { StickyLiteral } from '../fast-path/sticky-pattern.js';
 
-const HEAD = '{"type":"content_block_delta","index":';
-const TEXT = ',"delta":{"type":"text_delta","text":';
-const JSON_PART = ',"delta":{"type":"input_json_delta","partial_json":';
+const HEAD = new StickyLiteral('{"type":"content_block_delta","index":');
+const TEXT = new StickyLiteral(',"delta":{"type":"text_delta","text":');
+const JSON_PART = new StickyLiteral(',"delta":{"type":"input_json_delta","partial_json":');
 const TAIL = '}}';
 
 /** What a recognised delta carries; reused (one per decoder), so reading allocates no object. */
@@ -23,9 +24,9 @@ export interface BlockDelta {
  * input-json delta; false otherwise.
  */
 export function readBlockDelta(s: string, start: number, end: number, out: BlockDelta): boolean {
-  if (s.slice(start, start + HEAD.length) !== HEAD) return false;
+  if (!HEAD.at(s, start)) return false;
   // The index: 0 or digits without a leading zero, at most 9 (a JSON integer JSON.parse reads exactly).
-  const digits = start + HEAD.length;
+  const digits = start + HEAD.text.length;
   let at = digits;
   let index = 0;
   const first = s.charCodeAt(at);
@@ -40,12 +41,12 @@ export function readBlockDelta(s: string, start: number, end: number, out: Block
     if (at === digits) return false;
   }
   let text: boolean;
-  if (s.slice(at, at + TEXT.length) === TEXT) {
+  if (TEXT.at(s, at)) {
     text = true;
-    at += TEXT.length;
-  } else if (s.slice(at, at + JSON_PART.length) === JSON_PART) {
+    at += TEXT.text.length;
+  } else if (JSON_PART.at(s, at)) {
     text = false;
-    at += JSON_PART.length;
+    at += JSON_PART.text.length;
   } else return false;
   // The literal cannot run past `end`: a raw line feed (or the end of `s`) stops the scan.
   const found = stringLiteralEnd(s, at);
