@@ -5,7 +5,7 @@
 // test/integration/translation/fast-path-identity).
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { ResponsesDeltaReader } from '../../../../src/shared/protocols/responses/stream-fast-path.js';
+import { ResponsesDeltaLayouts, ResponsesDeltaReader } from '../../../../src/shared/protocols/responses/stream-fast-path.js';
 import { responsesCodec } from '../../../../src/shared/protocols/responses/codec.js';
 import { translateFastPath } from '../../../../src/shared/protocols/fast-path/switch.js';
 import { STREAM } from './fixtures.js';
@@ -73,6 +73,21 @@ describe('responses delta fast path', () => {
     // Other orders and fewer members (absent indexes are 0 to the decoder too).
     assert.deepEqual(read(r, '{"delta":"x","type":"response.output_text.delta","content_index":3,"output_index":2}'), { text: true, outputIndex: 2, contentIndex: 3, value: 'x' });
     assert.deepEqual(read(r, '{"type":"response.output_text.delta","delta":"y"}'), { text: true, outputIndex: 0, contentIndex: 0, value: 'y' });
+  });
+
+  it('keeps a lane\'s layouts across its streams: another item id is read by the same layout', () => {
+    const layouts = new ResponsesDeltaLayouts();
+    const first = new ResponsesDeltaReader(layouts);
+    assert.deepEqual(read(first, textDelta(4, '"one"')), { text: true, outputIndex: 1, contentIndex: 0, value: 'one' });
+    const learnt = layouts.text;
+    assert.notEqual(learnt, null);
+    // The next stream: its own item id, sequence numbers and obfuscation.
+    const second = new ResponsesDeltaReader(layouts);
+    const otherItem = textDelta(9, '"two"', 'Zz').replace('msg_68af4033b2', 'msg_0123456789abcdef');
+    assert.deepEqual(read(second, otherItem, true), { text: true, outputIndex: 1, contentIndex: 0, value: 'two' });
+    assert.equal(layouts.text, learnt, 'read by the layout the first stream learnt');
+    // An item id that is not a plain string is still the full decoder's.
+    assert.equal(read(second, textDelta(10, '"x"').replace('"msg_68af4033b2"', '"msg_\\u0031"')), null);
   });
 
   it('leaves every other event to the full decoder', () => {
