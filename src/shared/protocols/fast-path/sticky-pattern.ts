@@ -8,6 +8,13 @@
 // pattern accepts exactly what the json-scan.ts scanner of the same name accepts, so a frame
 // is taken by the pattern when and only when the scanners took it.
 
+/**
+ * Texts longer than this are not matched against a pattern with a loop (their callers leave
+ * them to the full decoder): irregexp keeps a backtrack entry per character of a looped
+ * string, and its stack overflows (a RangeError) somewhere past ten million characters.
+ */
+export const PATTERN_MAX_CHARS = 1 << 20;
+
 /** The scanners' value patterns (json-scan.ts, and integerEnd in responses/stream-fast-path.ts). */
 export const SLOT_PATTERN = {
   /** integerEnd: 0, or a digit 1-9 and any digits (no sign, fraction or exponent). */

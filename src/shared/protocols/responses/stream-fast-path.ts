@@ -8,7 +8,7 @@
 // pattern of what its scanner accepts): one native match for the whole event instead of a
 // slice compare per fixed text. Anything else returns false and goes through JSON.parse.
 import { plainStringEnd, readStringLiteral, stringLiteralEnd, type StringRead } from '../fast-path/json-scan.js';
-import { literalPattern, SLOT_PATTERN } from '../fast-path/sticky-pattern.js';
+import { literalPattern, PATTERN_MAX_CHARS, SLOT_PATTERN } from '../fast-path/sticky-pattern.js';
 
 /** readStringLiteral's result, copied out at once (one per module: a worker is one thread). */
 const read: StringRead = { text: '', literal: undefined };
@@ -83,6 +83,7 @@ export class ResponsesDeltaReader {
    * (fields set as JSON.parse would give them), false when it needs the full decoder.
    */
   read(s: string, start: number, end: number): boolean {
+    if (end - start > PATTERN_MAX_CHARS) return false; // see PATTERN_MAX_CHARS
     // The kind read last first: a stream's deltas come in runs of one kind.
     const layouts = this.layouts;
     const same = this.text ? layouts.text : layouts.args;

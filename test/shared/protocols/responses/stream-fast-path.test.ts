@@ -90,6 +90,14 @@ describe('responses delta fast path', () => {
     assert.equal(read(second, textDelta(10, '"x"').replace('"msg_68af4033b2"', '"msg_\\u0031"')), null);
   });
 
+  it('leaves an event longer than a pattern may match to the full decoder, without throwing', () => {
+    const r = new ResponsesDeltaReader();
+    read(r, textDelta(1, '"warm"'));
+    const huge = textDelta(2, JSON.stringify('ab\n'.repeat(20_000_000 / 3)));
+    assert.equal(read(r, huge), null);
+    assert.deepEqual(read(r, textDelta(3, JSON.stringify('ab\n'.repeat(1000)))), { text: true, outputIndex: 1, contentIndex: 0, value: 'ab\n'.repeat(1000) });
+  });
+
   it('leaves every other event to the full decoder', () => {
     const r = new ResponsesDeltaReader();
     read(r, textDelta(1, '"warm"')); // a learned layout, so the refusals below are compared with it too
