@@ -39,8 +39,10 @@ const enum Key {
 }
 
 /**
- * One item's delta events: `fixed[0] slot[0] fixed[1] ... slot[n-1] fixed[n]`, where the fixed
- * texts are repeated byte for byte and the slots are scanned.
+ * A lane's delta events: `fixed[0] slot[0] fixed[1] ... slot[n-1] fixed[n]`, where the fixed
+ * texts are repeated byte for byte and the slots are scanned. Only the fixed texts' lengths are
+ * kept (the pattern holds the texts): slices of the upstream's text would keep the whole chunk
+ * they were cut from alive for as long as the lane.
  */
 interface DeltaLayout {
   /** True for output_text deltas, false for function_call_arguments deltas. */
@@ -48,7 +50,7 @@ interface DeltaLayout {
   /** output_index and content_index as JSON.parse reads them (0 when absent, as the decoder takes them). */
   outputIndex: number;
   contentIndex: number;
-  fixed: string[];
+  fixedLengths: number[];
   slots: Slot[];
   /** The whole event: `fixed[0] slot[0] ... fixed[n]`, sticky (matched at `lastIndex`). */
   pattern: RegExp;
@@ -102,10 +104,10 @@ export class ResponsesDeltaReader {
     pattern.lastIndex = start;
     if (!pattern.test(s) || pattern.lastIndex !== end) return false;
     // The event is the layout's: walk to the delta over the values before it.
-    const { fixed, slots } = layout;
+    const { fixedLengths, slots } = layout;
     let at = start;
     for (let i = 0; i < slots.length; i++) {
-      at += fixed[i]!.length;
+      at += fixedLengths[i]!;
       const slot = slots[i]!;
       if (slot === Slot.Delta) return this.readDelta(layout, s, at);
       at = slot === Slot.Integer ? integerEnd(s, at) : plainStringEnd(s, at);
@@ -229,7 +231,7 @@ function learnLayout(s: string, start: number, end: number): DeltaLayout | null 
   fixed.push(s.slice(fixedFrom, end));
   let source = literalPattern(fixed[0]!);
   for (let i = 0; i < slots.length; i++) source += slotPattern(slots[i]!) + literalPattern(fixed[i + 1]!);
-  return { text, outputIndex, contentIndex, fixed, slots, pattern: new RegExp(source, 'y') };
+  return { text, outputIndex, contentIndex, fixedLengths: fixed.map((f) => f.length), slots, pattern: new RegExp(source, 'y') };
 }
 
 /** End of a non-negative JSON integer (no leading zero, no fraction or exponent) at `at`; -1 otherwise. */
