@@ -13,6 +13,7 @@ import { GatewayError } from '../../errors.js';
 import { translateFastPath } from '../fast-path/switch.js';
 import { CRC32_START, Crc32Across, JS_MAX_BYTES, crc32, crc32Continue, crc32Final } from './crc32.js';
 import { holdsAt } from '../fast-path/json-scan.js';
+import { literalPattern } from '../fast-path/sticky-pattern.js';
 import { FrameTemplate } from './frame-writer.js';
 
 export type { Message } from '@smithy/eventstream-codec';
@@ -51,18 +52,33 @@ export type FrameTextReader = (text: string, headersLength: number, headersKnown
 
 /**
  * The header block of the frames a reader's owner reads most (a stream's deltas): when a frame's
- * block equals it, the reader compares it once, carries the message CRC across it in four table
- * lookups instead of summing its bytes, and tells the FrameTextReader (`headersKnown`), which
- * then compares only the payload.
+ * block equals it, the reader carries the message CRC across it in four table lookups instead
+ * of summing its bytes, and tells the FrameTextReader (`headersKnown`). With the payloads the
+ * owner reads in place (a pattern), the block and the payload are matched in one sticky
+ * pattern, whole, so that the owner takes its values without comparing anything again.
  */
 export class KnownHeaderBlock {
   readonly text: string;
   readonly across: Crc32Across;
+  private readonly frame: RegExp | null;
 
-  constructor(eventType: string) {
+  constructor(eventType: string, payloadPattern?: string) {
     const bytes = eventHeaderBytes(eventType);
     this.text = bytes.toString('latin1');
     this.across = new Crc32Across(bytes);
+    this.frame = payloadPattern === undefined ? null : new RegExp(`${literalPattern(this.text)}(?:${payloadPattern})$`, 'y');
+  }
+
+  /**
+   * A frame's text (its header block, then its payload) starts with this block and, given a
+   * payload pattern, has such a payload after it. The caller keeps the text under
+   * PATTERN_MAX_CHARS.
+   */
+  heads(text: string): boolean {
+    const p = this.frame;
+    if (p === null) return holdsAt(text, 0, this.text);
+    p.lastIndex = 0;
+    return p.test(text);
   }
 }
 
@@ -249,15 +265,19 @@ let headersKnown = false;
 function checkedFrameText(buf: Buffer, start: number, end: number, known: KnownHeaderBlock | null): string | null {
   const headersLength = buf.readUInt32BE(start + 4);
   if (PRELUDE_BYTES + headersLength + 4 > end - start) return null;
-  if (crc32(buf, start, start + 8) !== buf.readUInt32BE(start + 8)) return null;
+  // The prelude's register is checked against its CRC, then carried over the CRC's four bytes:
+  // the message CRC goes on from there instead of summing the prelude again.
+  const preludeRegister = crc32Continue(CRC32_START, buf, start, start + 8);
+  if (crc32Final(preludeRegister) !== buf.readUInt32BE(start + 8)) return null;
+  const afterPrelude = crc32Continue(preludeRegister, buf, start + 8, start + PRELUDE_BYTES);
   const text = buf.toString('utf8', start + PRELUDE_BYTES, end - 4);
   const payloadStart = start + PRELUDE_BYTES + headersLength;
-  headersKnown = known !== null && headersLength === known.text.length && end - 4 - payloadStart <= JS_MAX_BYTES && holdsAt(text, 0, known.text);
-  if (headersKnown) {
-    const register = known!.across.register(crc32Continue(CRC32_START, buf, start, start + PRELUDE_BYTES));
-    if (crc32Final(crc32Continue(register, buf, payloadStart, end - 4)) !== buf.readUInt32BE(end - 4)) return null;
-  } else if (crc32(buf, start, end - 4) !== buf.readUInt32BE(end - 4)) return null;
-  return text;
+  headersKnown = known !== null && headersLength === known.text.length && end - 4 - payloadStart <= JS_MAX_BYTES && known.heads(text);
+  let sum: number;
+  if (headersKnown) sum = crc32Final(crc32Continue(known!.across.register(afterPrelude), buf, payloadStart, end - 4));
+  else if (end - 4 - start > JS_MAX_BYTES) sum = crc32(buf, start, end - 4); // the native sum, for long frames
+  else sum = crc32Final(crc32Continue(afterPrelude, buf, start + PRELUDE_BYTES, end - 4));
+  return sum === buf.readUInt32BE(end - 4) ? text : null;
 }
 
 /**

@@ -26,6 +26,8 @@ export const SLOT_PATTERN = {
    * later by JSON.parse), no raw control character, at least one character between the quotes.
    */
   nonEmptyStringLiteral: '"(?:[^"\\\\\\x00-\\x1f]|\\\\[\\s\\S])+"',
+  /** stringLiteralEnd: the same, empty or not. */
+  stringLiteral: '"(?:[^"\\\\\\x00-\\x1f]|\\\\[\\s\\S])*"',
 } as const;
 
 /** `text` as a pattern that matches it literally (code unit by code unit: no `u` flag). */

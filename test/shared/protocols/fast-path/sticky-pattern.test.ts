@@ -28,6 +28,7 @@ describe('sticky patterns', () => {
       assert.equal(matchEnd(SLOT_PATTERN.plainString, s, at), plain, JSON.stringify(s));
       const literal = stringLiteralEnd(s, at);
       const literalEnd = literal === 0 ? -1 : literal < 0 ? -literal - 1 : literal;
+      assert.equal(matchEnd(SLOT_PATTERN.stringLiteral, s, at), literalEnd, JSON.stringify(s));
       // Not empty: a literal of two quotes is refused by the pattern (the callers refuse it too).
       assert.equal(matchEnd(SLOT_PATTERN.nonEmptyStringLiteral, s, at), literalEnd === at + 2 ? -1 : literalEnd, JSON.stringify(s));
       assert.equal(matchEnd(SLOT_PATTERN.integer, s, at), integerEnd(s, at), JSON.stringify(s));
