@@ -5,6 +5,14 @@
 // per stream, the output made bytes as the relay and uWS make them. Each round runs once with
 // the fast paths on and once with them forced off (GATEWAY_TRANSLATE_FAST_PATH=off, a child
 // process each, interleaved), so the table shows what the fast paths save per pair. The translation's JavaScript only: no sockets, no uWS, no undici.
+//
+// `--instructions lane>ingress[,...]` counts instructions instead, under valgrind's callgrind
+// (`none` as the ingress: the lane's decoder alone): a child runs 1,000 streams to warm up, then
+// N; the count with N = 1,000 is taken from the count with N = 3,000, over 2,000 streams. Node
+// runs --single-threaded (no compiler or GC thread), so the figure repeats to about 0.5% from
+// run to run whatever else the machine does: for a change too small to see through the noise
+// of a shared machine's timing. A count is not a time (a call into V8's runtime is few
+// instructions and many cycles); report both where both can be had.
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -46,9 +54,76 @@ function written(encoder: StreamEncoder, events: readonly StreamEvent[]): number
   return text.length > 0 ? bytes + slab.write(text, 0) : bytes;
 }
 
+/** One stream of `chunks` through the lane's decoder and (unless null) the ingress's encoder. */
+async function streamRunner(lane: BenchProtocol, ingress: BenchProtocol | null, chunks: readonly Buffer[], memo: LaneMemo): Promise<() => number> {
+  const { CODECS } = await import('../src/shared/protocols/index.js');
+  return () => {
+    const decoder = CODECS[lane].createStreamDecoder(memo);
+    const encoder = ingress === null ? null : CODECS[ingress].createStreamEncoder();
+    let bytes = 0;
+    for (const c of chunks) {
+      const events = decoder.push(c);
+      bytes += encoder === null ? events.length : written(encoder, events);
+    }
+    const events = decoder.finish();
+    return bytes + (encoder === null ? events.length : written(encoder, events));
+  };
+}
+
+const COUNT_WARM_UP = 1000;
+const COUNT_LOW = 1000;
+const COUNT_HIGH = 3000;
+
+/** `lane>ingress` (ingress `none`: the decoder alone), checked. */
+function parsePair(pair: string): [BenchProtocol, BenchProtocol | null] {
+  const [lane, ingress] = pair.split('>') as [BenchProtocol, string | undefined];
+  const known = (p: string | undefined): p is BenchProtocol => PROTOCOLS.includes(p as BenchProtocol);
+  if (!known(lane) || (ingress !== 'none' && (!known(ingress) || ingress === lane))) {
+    throw new Error(`--instructions: "${pair}" is not lane>ingress over ${PROTOCOLS.join(', ')} (or lane>none)`);
+  }
+  return [lane, ingress === 'none' ? null : ingress];
+}
+
+/** The child under callgrind: warm-up, then `streams` streams of the pair, nothing printed. */
+async function countHere(pair: string, streams: number, o: Options): Promise<void> {
+  const [lane, ingress] = parsePair(pair);
+  const run = await streamRunner(lane, ingress, upstreamChunks(lane, o), { usageEvent: null, eventShapes: null, responsesDeltas: null });
+  for (let i = 0; i < COUNT_WARM_UP + streams; i++) run();
+}
+
+/** Instructions of the whole child process, as callgrind counts them. */
+function instructions(self: string, pair: string, streams: number, o: Options): number {
+  const child = spawnSync('valgrind', [
+    '--tool=callgrind', '--callgrind-out-file=/dev/null', process.execPath, '--single-threaded', self,
+    '--count-child', pair, '--streams', String(streams), '--chunks', String(o.chunks), '--chunking', o.chunking,
+  ], { encoding: 'utf8' });
+  const refs = /I\s+refs:\s+([\d,]+)/.exec(child.stderr ?? '');
+  if (child.error !== undefined || child.status !== 0 || refs === null) {
+    throw new Error(`valgrind (Debian's valgrind package) did not count ${pair}: ${child.error?.message ?? child.stderr}`);
+  }
+  return Number(refs[1]!.replaceAll(',', ''));
+}
+
+function countInstructions(self: string, pairs: string[], o: Options): void {
+  const lines = [
+    `# Instructions per ${o.chunks}-chunk stream (callgrind, node --single-threaded; ${COUNT_HIGH - COUNT_LOW} streams after ${COUNT_WARM_UP + COUNT_LOW}), fast paths as set`,
+    '',
+    '| lane > ingress | instructions per stream |',
+    '|---|---:|',
+  ];
+  for (const pair of pairs) {
+    parsePair(pair);
+    const low = instructions(self, pair, COUNT_LOW, o);
+    const high = instructions(self, pair, COUNT_HIGH, o);
+    const perStream = Math.round((high - low) / (COUNT_HIGH - COUNT_LOW));
+    process.stderr.write(`translate-cost: ${pair} counted\n`);
+    lines.push(`| ${pair} | ${perStream.toLocaleString('en-US')} |`);
+  }
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
 /** µs of CPU per stream for each pair, in this process (the switch is read once at start). */
 async function measureHere(o: Options): Promise<Record<string, number>> {
-  const { CODECS } = await import('../src/shared/protocols/index.js');
   const out: Record<string, number> = {};
   for (const lane of PROTOCOLS) {
     const chunks = upstreamChunks(lane, o);
@@ -56,13 +131,7 @@ async function measureHere(o: Options): Promise<Record<string, number>> {
       if (ingress === lane) continue;
       // A lane's memo, kept across its streams as the worker keeps it (learnt event shapes).
       const memo: LaneMemo = { usageEvent: null, eventShapes: null, responsesDeltas: null };
-      const run = (): number => {
-        const decoder = CODECS[lane].createStreamDecoder(memo);
-        const encoder = CODECS[ingress].createStreamEncoder();
-        let bytes = 0;
-        for (const c of chunks) bytes += written(encoder, decoder.push(c));
-        return bytes + written(encoder, decoder.finish());
-      };
+      const run = await streamRunner(lane, ingress, chunks, memo);
       // Warm-up long enough for the pair's code to be optimised: with 300 runs the first pair
       // of each lane still paid for its JIT (5-20 µs more than the next).
       for (let i = 0; i < 3000; i++) run();
@@ -83,14 +152,19 @@ function median(xs: number[]): number {
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { chunks: { type: 'string', default: '50' }, chunking: { type: 'string', default: 'whole' }, rounds: { type: 'string', default: '3' }, child: { type: 'boolean', default: false } },
+    options: {
+      chunks: { type: 'string', default: '50' }, chunking: { type: 'string', default: 'whole' }, rounds: { type: 'string', default: '3' }, child: { type: 'boolean', default: false },
+      instructions: { type: 'string' }, 'count-child': { type: 'string' }, streams: { type: 'string', default: '0' },
+    },
   });
   const o: Options = { chunks: Number(values.chunks), chunking: values.chunking === 'event' ? 'event' : 'whole' };
   if (values.child) {
     process.stdout.write(JSON.stringify(await measureHere(o)));
     return;
   }
+  if (values['count-child'] !== undefined) return countHere(values['count-child'], Number(values.streams), o);
   const self = fileURLToPath(import.meta.url);
+  if (values.instructions !== undefined) return countInstructions(self, values.instructions.split(','), o);
   const on: Record<string, number[]> = {};
   const off: Record<string, number[]> = {};
   const rounds = Number(values.rounds);
