@@ -8,6 +8,7 @@ import { fromUtf8, toUtf8 } from '@smithy/util-utf8';
 import { crc32 } from '../../../../src/shared/protocols/bedrock/crc32.js';
 import { encodeEventFrame, EventStreamReader, KnownHeaderBlock, payloadText, type EventFrame, type Message } from '../../../../src/shared/protocols/bedrock/event-stream.js';
 import { seededRandom } from '../../../helpers/seeded-random.js';
+import { DELTA_HEADER_BLOCK } from '../../../../src/shared/protocols/bedrock/stream-fast-path.js';
 
 const smithy = new EventStreamCodec(toUtf8, fromUtf8);
 const PAYLOADS = ['{}', '{"contentBlockIndex":0,"delta":{"text":"héllo ☀️ 世界 🎉"}}', `{"t":"${'x'.repeat(70_000)}"}`];
@@ -74,6 +75,28 @@ describe('bedrock event stream fast paths', () => {
       bad[i] ^= 0x10;
       const r = new EventStreamReader(() => assert.fail(`byte ${i} flipped was read`), () => assert.fail(`byte ${i} flipped was offered`), known);
       assert.throws(() => r.push(bad), /bedrock event stream/, `byte ${i}`);
+    }
+  });
+
+  it('with payload shapes, tells only a whole known frame, and refuses any flipped bit of one', () => {
+    const delta = Buffer.from(encodeEventFrame('contentBlockDelta', PAYLOADS[1]!));
+    const unread = Buffer.from(encodeEventFrame('contentBlockDelta', '{"contentBlockIndex":0,"delta":{"reasoningContent":{"text":"a"}}}'));
+    const told: boolean[] = [];
+    const framed: string[] = [];
+    const reader = new EventStreamReader((f) => framed.push(payloadText(f)), (_text, _length, headersKnown) => {
+      told.push(headersKnown);
+      return false;
+    }, DELTA_HEADER_BLOCK);
+    reader.push(Buffer.concat([delta, unread, delta]));
+    assert.deepEqual(told, [true, false, true]);
+    assert.equal(framed.length, 3);
+    for (let i = 12; i < delta.length; i++) {
+      for (const bit of [0x01, 0x10, 0x80]) {
+        const bad = Buffer.from(delta);
+        bad[i] ^= bit;
+        const r = new EventStreamReader(() => assert.fail(`byte ${i} flipped was read`), () => assert.fail(`byte ${i} flipped was offered`), DELTA_HEADER_BLOCK);
+        assert.throws(() => r.push(bad), /bedrock event stream/, `byte ${i} ^ ${bit}`);
+      }
     }
   });
 
