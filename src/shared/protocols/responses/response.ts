@@ -5,7 +5,7 @@ import type { FinishReason, ModelResponse, TextPart, ToolCallPart, Usage } from 
 import { ZERO_USAGE } from '../../model/types.js';
 import { isJsonObject, type JsonObject } from '../framing/json-field.js';
 import { decodeFinishReason, encodeStatus } from './finish-reason.js';
-import { decodeUsage, encodeUsage } from './usage.js';
+import { decodeUsage, encodeUsage, encodeUsageJson, jsonNumber } from './usage.js';
 
 export function decodeResponse(body: unknown): ModelResponse {
   if (!isJsonObject(body) || !Array.isArray(body.output)) {
@@ -125,6 +125,22 @@ export function responseObject(f: ResponseFields): JsonObject {
     top_p: null,
     usage: f.usage === null ? null : encodeUsage(f.usage),
   };
+}
+
+/**
+ * JSON.stringify(responseObject(f)) written from a template, with the output items given as
+ * their JSON text (`outputJson`, a JSON array): the stream encoder's response.created and
+ * response.completed, whose output items it has already written once for their done events.
+ * `idJson` and `modelJson` are JSON.stringify(f.id) and JSON.stringify(f.model), made once per
+ * stream. The same bytes as the object's, member for member (response-json.test.ts).
+ */
+export function responseJson(f: Omit<ResponseFields, 'output'>, idJson: string, modelJson: string, outputJson: string): string {
+  const status = encodeStatus(f.finish);
+  const incomplete = f.inProgress || status.incomplete_details === null ? 'null' : `{"reason":"${status.incomplete_details.reason}"}`;
+  return `{"id":${idJson},"object":"response","created_at":${jsonNumber(f.createdAtSecs)},"status":"${f.inProgress ? 'in_progress' : status.status}",`
+    + `"error":null,"incomplete_details":${incomplete},"instructions":null,"max_output_tokens":null,"metadata":{},"model":${modelJson},`
+    + `"output":${outputJson},"parallel_tool_calls":true,"previous_response_id":null,"temperature":null,"tool_choice":"auto","tools":[],"top_p":null,`
+    + `"usage":${f.usage === null ? 'null' : encodeUsageJson(f.usage)}}`;
 }
 
 export function encodeResponse(resp: ModelResponse): string {

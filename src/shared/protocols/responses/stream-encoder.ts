@@ -14,14 +14,20 @@ import { translateFastPath } from '../fast-path/switch.js';
 import { errorObject } from '../openai/errors.js';
 import {
   completedMessageItemJson, functionCallItem, functionCallItemId, messageItem, messageItemId, outputTextPart, outputTextPartJson,
-  responseObject,
+  responseJson, responseObject, type ResponseFields,
 } from './response.js';
+import { encodeStatus } from './finish-reason.js';
 
 interface OpenItem {
   outputIndex: number;
   itemId: string;
   /** Text of a message item, or arguments of a function call. */
   text: string;
+  /**
+   * Every text delta came with its literal (no escapes): the text then needs none, and its
+   * JSON is the text between quotes, without a scan.
+   */
+  plain: boolean;
   /** Set for function calls. */
   call?: { id: string; name: string };
   /** `"item_id":<id>,"output_index":<n>,` as JSON.stringify writes them, for the templates. */
@@ -40,6 +46,11 @@ export class ResponsesStreamEncoder implements StreamEncoder {
   private readonly open = new Map<number, OpenItem>();
   /** Finished items by output_index, for the final response (every item is stopped by `end`). */
   private readonly output: JsonObject[] = [];
+  /** The same items as their JSON text (fast paths on), written once for their done events. */
+  private readonly outputJson: string[] = [];
+  /** JSON.stringify of the id and the model, made at `start`. */
+  private idJson = '""';
+  private modelJson = '""';
   private nextOutputIndex = 0;
   private finishReason: FinishReason | undefined;
   private usage: Usage | null = null;
@@ -49,12 +60,14 @@ export class ResponsesStreamEncoder implements StreamEncoder {
       case 'start': {
         this.id = event.id;
         this.model = event.model;
-        const response = this.response(true);
         if (translateFastPath) {
-          // The same response in both: stringified once.
-          const members = `"response":${JSON.stringify(response)}`;
+          // The same response in both: written once, from a template.
+          this.idJson = JSON.stringify(this.id);
+          this.modelJson = JSON.stringify(this.model);
+          const members = `"response":${responseJson(this.fields(true), this.idJson, this.modelJson, '[]')}`;
           return this.templated('response.created', members) + this.templated('response.in_progress', members);
         }
+        const response = this.response(true);
         return this.event('response.created', { response }) + this.event('response.in_progress', { response });
       }
       case 'block_start':
@@ -63,6 +76,7 @@ export class ResponsesStreamEncoder implements StreamEncoder {
         const item = this.open.get(event.index);
         if (item === undefined) return '';
         item.text += event.text;
+        if (event.literal === undefined) item.plain = false;
         // The same bytes as event() writes, from a template: deltas are most of a stream.
         if (translateFastPath) return TEXT_DELTA_HEAD + this.sequence++ + item.textMid + (event.literal ?? JSON.stringify(event.text)) + TEXT_DELTA_TAIL;
         return this.event('response.output_text.delta', {
@@ -89,6 +103,11 @@ export class ResponsesStreamEncoder implements StreamEncoder {
       case 'end': {
         let out = '';
         for (const index of this.open.keys()) out += this.stop(index);
+        if (translateFastPath) {
+          // The items were written for their done events: the response takes them as they are.
+          const type = encodeStatus(this.finishReason).status === 'incomplete' ? 'response.incomplete' : 'response.completed';
+          return out + this.templated(type, `"response":${responseJson(this.fields(false), this.idJson, this.modelJson, `[${this.outputJson.join(',')}]`)}`);
+        }
         const response = this.response(false);
         return out + this.event(response.status === 'incomplete' ? 'response.incomplete' : 'response.completed', { response });
       }
@@ -129,18 +148,22 @@ export class ResponsesStreamEncoder implements StreamEncoder {
     if (call !== undefined) {
       const done = functionCallItem(outputIndex, { id: call.id, name: call.name, arguments: text }, 'completed');
       this.output[outputIndex] = done; // by position: blocks may stop out of order
+      if (translateFastPath) this.outputJson[outputIndex] = JSON.stringify(done);
       return this.event('response.function_call_arguments.done', { item_id: itemId, output_index: outputIndex, name: call.name, arguments: text })
         + this.event('response.output_item.done', { output_index: outputIndex, item: done });
     }
     const done = messageItem(outputIndex, text, 'completed');
     this.output[outputIndex] = done; // by position: blocks may stop out of order
     if (translateFastPath) {
-      // The text is in all three: escaped once, the events written from templates.
-      const textJson = JSON.stringify(text);
+      // The text is in all three: escaped once (or not at all when it needs no escape), the
+      // events written from templates.
+      const textJson = item.plain ? `"${text}"` : JSON.stringify(text);
       const part = outputTextPartJson(textJson);
+      const itemJson = completedMessageItemJson(outputIndex, part);
+      this.outputJson[outputIndex] = itemJson;
       return this.templated('response.output_text.done', `${item.idFields}"content_index":0,"text":${textJson},"logprobs":[]`)
         + this.templated('response.content_part.done', `${item.idFields}"content_index":0,"part":${part}`)
-        + this.templated('response.output_item.done', `"output_index":${outputIndex},"item":${completedMessageItemJson(outputIndex, part)}`);
+        + this.templated('response.output_item.done', `"output_index":${outputIndex},"item":${itemJson}`);
     }
     return this.event('response.output_text.done', { item_id: itemId, output_index: outputIndex, content_index: 0, text, logprobs: [] })
       + this.event('response.content_part.done', { item_id: itemId, output_index: outputIndex, content_index: 0, part: outputTextPart(text) })
@@ -148,15 +171,11 @@ export class ResponsesStreamEncoder implements StreamEncoder {
   }
 
   private response(inProgress: boolean): JsonObject {
-    return responseObject({
-      id: this.id,
-      model: this.model,
-      createdAtSecs: this.createdAtSecs,
-      finish: this.finishReason,
-      inProgress,
-      output: inProgress ? [] : this.output,
-      usage: inProgress ? null : this.usage,
-    });
+    return responseObject({ ...this.fields(inProgress), output: inProgress ? [] : this.output });
+  }
+
+  private fields(inProgress: boolean): Omit<ResponseFields, 'output'> {
+    return { id: this.id, model: this.model, createdAtSecs: this.createdAtSecs, finish: this.finishReason, inProgress, usage: inProgress ? null : this.usage };
   }
 
   /** event(type, fields) written from a template: `members` is JSON.stringify(fields) without its braces. */
@@ -179,7 +198,7 @@ const ARGS_DELTA_TAIL = '}\n\n';
 function openItem(outputIndex: number, itemId: string): OpenItem {
   const idFields = `"item_id":${JSON.stringify(itemId)},"output_index":${outputIndex},`;
   return {
-    outputIndex, itemId, text: '', idFields,
+    outputIndex, itemId, text: '', plain: true, idFields,
     textMid: flattened(`,${idFields}"content_index":0,"delta":`),
     argsMid: flattened(`,${idFields}"delta":`),
   };

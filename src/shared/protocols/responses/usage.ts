@@ -21,3 +21,15 @@ export function encodeUsage(u: Usage): JsonObject {
     total_tokens: input + u.output,
   };
 }
+
+/** JSON.stringify(encodeUsage(u)), from a template (the stream encoder's response.completed). */
+export function encodeUsageJson(u: Usage): string {
+  const input = u.input + u.cacheRead + u.cacheCreation;
+  return `{"input_tokens":${jsonNumber(input)},"input_tokens_details":{"cached_tokens":${jsonNumber(u.cacheRead)}},`
+    + `"output_tokens":${jsonNumber(u.output)},"output_tokens_details":{"reasoning_tokens":0},"total_tokens":${jsonNumber(input + u.output)}}`;
+}
+
+/** A number as JSON.stringify writes it (String's spelling for a finite number, else null). */
+export function jsonNumber(n: number): string {
+  return Number.isFinite(n) ? String(n) : 'null';
+}
