@@ -16,12 +16,17 @@ const SLAB_BYTES = 16 * 1024;
 const LOOP_MAX_CHARS = 256;
 
 let slab = Buffer.allocUnsafeSlow(SLAB_BYTES);
+/** The slab's ArrayBuffer and offset, kept: `buffer` is a getter that calls into V8 (C++). */
+let slabBuffer = slab.buffer;
+let slabOffset = slab.byteOffset;
 let slabUsed = 0;
 
 /** Room for `bytes` at `slabUsed`: a fresh slab when the current one has too little left. */
 function reserve(bytes: number): void {
   if (SLAB_BYTES - slabUsed >= bytes) return;
   slab = Buffer.allocUnsafeSlow(Math.max(SLAB_BYTES, bytes));
+  slabBuffer = slab.buffer;
+  slabOffset = slab.byteOffset;
   slabUsed = 0;
 }
 
@@ -52,14 +57,17 @@ export class FrameTemplate {
     const end = at + MESSAGE_CRC_BYTES;
     writeUint32(buf, start, end - start);
     writeUint32(buf, start + 4, this.headersLength);
-    writeUint32(buf, start + 8, crc32Final(crc32Continue(CRC32_START, buf, start, start + 8)));
+    // The prelude's register gives its CRC, then goes on over those four bytes into the
+    // message CRC (the prelude is not summed twice).
+    let crc = crc32Continue(CRC32_START, buf, start, start + 8);
+    writeUint32(buf, start + 8, crc32Final(crc));
+    crc = crc32Continue(crc, buf, start + 8, start + PRELUDE_BYTES);
     buf.set(this.bytes, start + PRELUDE_BYTES);
-    let crc = crc32Continue(CRC32_START, buf, start, start + PRELUDE_BYTES);
     crc = this.crc.register(crc);
     crc = crc32Continue(crc, buf, start + restStart, at);
     writeUint32(buf, at, crc32Final(crc));
     slabUsed = end;
-    return new Uint8Array(buf.buffer, buf.byteOffset + start, end - start);
+    return new Uint8Array(slabBuffer, slabOffset + start, end - start);
   }
 }
 
