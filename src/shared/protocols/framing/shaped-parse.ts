@@ -18,7 +18,7 @@ export abstract class ShapedParse {
 
   /** `text` parsed (its JSON as `jsonOf` finds it); throws as JSON.parse does. */
   parse(text: string): unknown {
-    if (this.shape !== null && this.shape.matchFromEnd(text) === 0) {
+    if (this.shape !== null && this.shape.matchWhole(text)) {
       this.misses = 0;
       return this.holder.data;
     }

@@ -8,6 +8,7 @@
 // Users: usage-shape.ts (non-stream usage), openai/sse-passthrough.ts (a stream's usage event).
 import { isJsonObject } from './json-field.js';
 import { holdsAt, plainStringEnd } from '../fast-path/json-scan.js';
+import { literalPattern, PATTERN_MAX_CHARS } from '../fast-path/sticky-pattern.js';
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -28,12 +29,63 @@ interface Slot {
   string: boolean;
 }
 
+/**
+ * What each kind of slot holds, as a pattern: a plain string's content (its quotes are in the
+ * pieces: no quote, backslash or control character), and an integer readInteger takes (up to
+ * MAX_DIGITS digits, no leading zero).
+ */
+const STRING_SLOT = '[^"\\\\\\x00-\\x1f]*';
+const INTEGER_SLOT = `(?:0|[1-9][0-9]{0,${MAX_DIGITS - 1}})`;
+
 export class TextShape {
+  /** The whole shape as one sticky pattern (pieces literal, slots as above), made on first use. */
+  private whole: RegExp | null = null;
+
   constructor(
     /** The text around the cuts: the first starts where the shape starts, the last ends the text. */
     private readonly pieces: readonly string[],
     private readonly slots: readonly Slot[],
   ) {}
+
+  /**
+   * True when all of `text` is this shape (what `matchFromEnd(text) === 0` tells), with every
+   * slot written; false leaves some slots written, as matchFromEnd does. One native match of
+   * the whole text, then the values read forward from the places the pieces fix: a piece of 13
+   * characters or more compared in place is a call into V8's runtime, and a shape of a stream's
+   * start or end event has many.
+   */
+  matchWhole(text: string): boolean {
+    if (text.length > PATTERN_MAX_CHARS) return this.matchFromEnd(text) === 0; // see PATTERN_MAX_CHARS
+    const pattern = (this.whole ??= this.pattern());
+    pattern.lastIndex = 0;
+    if (!pattern.test(text)) return false;
+    const { pieces, slots } = this;
+    let at = pieces[0]!.length;
+    for (let i = 0; i < slots.length; i++) {
+      const slot = slots[i]!;
+      const container = slot.container as Record<string, unknown>;
+      if (slot.string) {
+        // The pattern holds no quote in the content: the first quote closes it.
+        const end = text.indexOf('"', at);
+        container[slot.key] = text.slice(at, end);
+        at = end;
+      } else {
+        // After the integer comes a piece that starts with no digit (a delimiter).
+        let n = 0;
+        for (let c = text.charCodeAt(at); c >= ZERO && c <= NINE; c = text.charCodeAt(++at)) n = n * 10 + (c - ZERO);
+        container[slot.key] = n;
+      }
+      at += pieces[i + 1]!.length;
+    }
+    return true;
+  }
+
+  private pattern(): RegExp {
+    const { pieces, slots } = this;
+    let source = literalPattern(pieces[0]!);
+    for (let i = 0; i < slots.length; i++) source += (slots[i]!.string ? STRING_SLOT : INTEGER_SLOT) + literalPattern(pieces[i + 1]!);
+    return new RegExp(`${source}$`, 'y');
+  }
 
   /**
    * Matches `text`, up to its end, from the end: where the first piece starts, or -1. On -1

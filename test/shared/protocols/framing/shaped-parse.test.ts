@@ -2,6 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { JsonShape, JsonShapes } from '../../../../src/shared/protocols/framing/shaped-parse.js';
+import { cutShape } from '../../../../src/shared/protocols/framing/text-shape.js';
 import { mockChunks, mockUsage } from '../../../../src/mock/content.js';
 import { MOCK_PROTOCOLS } from '../../../../src/mock/protocols/index.js';
 import { CODECS } from '../../../../src/shared/protocols/index.js';
@@ -34,6 +35,38 @@ describe('JsonShape', () => {
         for (const t of texts) assert.deepEqual(shape.parse(t), JSON.parse(t), t);
       }),
       { numRuns: 1000 },
+    );
+  });
+});
+
+describe('TextShape.matchWhole', () => {
+  it('tells a text of the shape exactly when matchFromEnd finds it from the start, and reads the same values (property)', () => {
+    // Raw texts, not JSON.stringify's: leading zeros, 15 and 16 digits, escapes, control
+    // characters and spaces where a learnt shape has none.
+    const integer = fc.oneof(fc.nat({ max: 1000 }).map(String), fc.constantFrom('0', '00', '012', '999999999999999', '1000000000000000', '-1', '1.5', '1e3'));
+    const content = fc.oneof(fc.string({ maxLength: 6 }).filter((w) => !/["\\\x00-\x1f]/.test(w)), fc.constantFrom('', 'a\\"b', '\\n', '\t', 'q"', '\u2028', ' x '));
+    const template = (n1: string, w: string, n2: string, space: string): string => `{"type":"e","n":${n1},"id":"${w}",${space}"list":[${n2},"${w}",{"deep":${n1}}],"end":true}`;
+    const text = fc.tuple(integer, content, integer, fc.constantFrom('', ' '));
+    fc.assert(
+      fc.property(text, fc.array(text, { minLength: 1, maxLength: 10 }), (first, later) => {
+        const t0 = template(...first);
+        let parsed: unknown;
+        try { parsed = JSON.parse(t0); } catch { return; }
+        const holder = { data: parsed };
+        const shape = cutShape(t0, 0, 0, holder, 'data');
+        if (shape === null) return;
+        for (const args of later) {
+          const t = template(...args);
+          const fromEnd: boolean = shape.matchFromEnd(t) === 0;
+          const byEnd: string | null = fromEnd ? JSON.stringify(holder.data) : null;
+          assert.equal(shape.matchWhole(t), fromEnd, t);
+          if (fromEnd) {
+            assert.equal(JSON.stringify(holder.data), byEnd, t);
+            assert.deepEqual(holder.data, JSON.parse(t), t);
+          }
+        }
+      }),
+      { numRuns: 3000 },
     );
   });
 });
