@@ -6,6 +6,7 @@ import type { Codec, LaneMemo } from '../shared/protocols/codec.js';
 import type { EventShape } from '../shared/protocols/framing/event-shape.js';
 import type { JsonShapes } from '../shared/protocols/framing/shaped-parse.js';
 import type { ResponsesDeltaLayouts } from '../shared/protocols/responses/stream-fast-path.js';
+import type { ChatDeltaLayouts } from '../shared/protocols/openai/stream-fast-path.js';
 import type { UsageShape } from '../shared/protocols/framing/usage-shape.js';
 import { CODECS } from '../shared/protocols/index.js';
 import { SwrrCursor } from '../shared/routing/swrr.js';
@@ -43,6 +44,8 @@ export class LaneRuntime implements LaneMemo {
   eventShapes: JsonShapes | null = null;
   /** The layouts of its Responses deltas (LaneMemo). */
   responsesDeltas: ResponsesDeltaLayouts | null = null;
+  /** The layout of its Chat Completions text deltas (LaneMemo). */
+  chatDeltas: ChatDeltaLayouts | null = null;
 
   constructor(
     readonly index: number,

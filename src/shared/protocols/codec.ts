@@ -6,6 +6,7 @@
 import type { EventShape } from './framing/event-shape.js';
 import type { JsonShapes } from './framing/shaped-parse.js';
 import type { ResponsesDeltaLayouts } from './responses/stream-fast-path.js';
+import type { ChatDeltaLayouts } from './openai/stream-fast-path.js';
 import type { ModelRequest, ModelResponse, ProtocolName, StreamEvent, Usage } from '../model/types.js';
 import type { ErrorKind } from '../errors.js';
 
@@ -131,4 +132,6 @@ export interface LaneMemo {
   eventShapes: JsonShapes | null;
   /** The layouts of its Responses text and arguments deltas (responses/stream-fast-path.ts). */
   responsesDeltas: ResponsesDeltaLayouts | null;
+  /** The layout of its Chat Completions text-delta chunks (openai/stream-fast-path.ts). */
+  chatDeltas: ChatDeltaLayouts | null;
 }

@@ -23,7 +23,7 @@ export const openaiCodec: Codec = {
   encodeRequest,
   upstreamPath: () => CHAT_PATH,
   decodeResponse,
-  createStreamDecoder: () => new ChatStreamDecoder(),
+  createStreamDecoder: (memo) => new ChatStreamDecoder(memo),
   upstreamErrorMessage: openAiUpstreamErrorMessage,
 
   streamUsageRequested,

@@ -12,6 +12,7 @@ import { openAiUpstreamErrorMessage } from './errors.js';
 import { decodeUsage } from './usage.js';
 import { ChatTextDeltaReader } from './stream-fast-path.js';
 import { translateFastPath } from '../fast-path/switch.js';
+import type { LaneMemo } from '../codec.js';
 
 const NONE = -1;
 
@@ -30,7 +31,13 @@ export class ChatStreamDecoder extends FramedStreamDecoder {
   private readonly toolBlocks = new Map<number, number>();
   /** Usage that arrived before finish (some hosts report it on every chunk); emitted after finish. */
   private pendingUsage: Usage | null = null;
-  private readonly fast = translateFastPath ? new ChatTextDeltaReader() : null;
+  private readonly fast: ChatTextDeltaReader | null;
+
+  /** `memo`: the lane's, where its text-delta layout is kept. */
+  constructor(memo?: LaneMemo) {
+    super();
+    this.fast = translateFastPath ? new ChatTextDeltaReader(memo === undefined ? null : (memo.chatDeltas ??= { text: null })) : null;
+  }
 
   protected feed(chunk: Uint8Array): void {
     this.reader.push(chunk);

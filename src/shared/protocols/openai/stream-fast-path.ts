@@ -2,7 +2,8 @@
 // of choice 0, no finish reason, no usage, no error. Recognised by its shape, its text read
 // without parsing the rest; any other chunk (role, tool calls, finish, usage, an unknown field,
 // a second choice) is refused and goes through JSON.parse like before.
-import { leadingMembersEnd, plainStringEnd, stringLiteralEnd, holdsAt, readStringLiteral, type StringRead } from '../fast-path/json-scan.js';
+import { leadingMembersEnd, plainScalarEnd, plainStringEnd, stringLiteralEnd, holdsAt, readStringLiteral, type StringRead } from '../fast-path/json-scan.js';
+import { literalPattern, PATTERN_MAX_CHARS, SLOT_PATTERN } from '../fast-path/sticky-pattern.js';
 
 /** Members that may precede `choices` in a text-delta chunk (values plain strings, integers or null). */
 function leadingKey(key: string): boolean {
@@ -26,11 +27,65 @@ const CHOICE_TAILS = ['},"logprobs":null,"finish_reason":null}]', '},"finish_rea
 /** What may follow the choices array up to the end of the chunk. */
 const CHUNK_TAILS = ['}', ',"usage":null}'];
 
+/** plainStringEnd's string, not empty. */
+const NON_EMPTY_PLAIN_STRING = '"[^"\\\\\\x00-\\x1f]+"';
+
+/**
+ * A lane's text-delta chunk as one sticky pattern: its leading members as the lane writes them
+ * (the values of `id` and `created`, which change per stream, as slots), CHOICE_HEAD, a
+ * non-empty string, and the ending. Kept in the lane's memo, so a stream's chunks are each
+ * one native match, where a comparison of the stream's head (a slice of 13 characters or more
+ * compared in place is a call into V8's runtime) and of its ending were two.
+ */
+export class ChatDeltaLayout {
+  /** The chunk with a delta without escapes (its literal is then what JSON.stringify writes). */
+  readonly plain: RegExp;
+  /** The chunk with any delta (escapes checked by JSON.parse). */
+  readonly any: RegExp;
+  /** Text deltas the lane's layouts missed (carried from one to the next): a new one is learnt on the 1st, 2nd, 4th, 8th... */
+  misses = 0;
+
+  constructor(members: string, readonly tail: string) {
+    const head = `${membersPattern(members)}${literalPattern(CHOICE_HEAD)}`;
+    const tailPattern = literalPattern(tail);
+    this.plain = new RegExp(`${head}${NON_EMPTY_PLAIN_STRING}${tailPattern}`, 'y');
+    this.any = new RegExp(`${head}${SLOT_PATTERN.nonEmptyStringLiteral}${tailPattern}`, 'y');
+  }
+}
+
+/** The lane's layout, in its memo (null until a stream taught one). */
+export interface ChatDeltaLayouts {
+  text: ChatDeltaLayout | null;
+}
+
+/** Checked leading members (leadingMembersEnd) as a pattern: `id`'s string and `created`'s integer as slots, the rest literal. */
+function membersPattern(members: string): string {
+  let source = '';
+  let literalFrom = 0;
+  let i = 1;
+  while (i < members.length) {
+    const keyEnd = plainStringEnd(members, i);
+    const key = members.slice(i + 1, keyEnd - 1);
+    const v = keyEnd + 1;
+    const isString = members.charCodeAt(v) === 0x22;
+    const valueEnd = isString ? plainStringEnd(members, v) : plainScalarEnd(members, v);
+    const slot = key === 'id' && isString ? SLOT_PATTERN.plainString
+      : key === 'created' && members.charCodeAt(v) !== 0x6e ? SLOT_PATTERN.integer : null; // n: null stays literal
+    if (slot !== null) {
+      source += literalPattern(members.slice(literalFrom, v)) + slot;
+      literalFrom = valueEnd;
+    }
+    i = valueEnd + 1; // past the comma
+  }
+  return source + literalPattern(members.slice(literalFrom));
+}
+
 /**
  * Reads text-delta chunks of one stream. Upstreams repeat the same leading members (id,
- * object, created, model...) and the same ending in every chunk, so the first chunk's are
- * checked member by member and later chunks only compared with them: one comparison before
- * the text and one after it.
+ * object, created, model...) and the same ending in every chunk: a chunk is matched against
+ * the lane's layout (ChatDeltaLayout) when it has one; else the stream's first chunk is
+ * checked member by member and later ones compared with it, one comparison before the text
+ * and one after it, and the lane learns its layout from it.
  */
 export class ChatTextDeltaReader implements StringRead {
   /** The last recognised chunk up to its content string: checked members, then CHOICE_HEAD; or ''. */
@@ -44,11 +99,61 @@ export class ChatTextDeltaReader implements StringRead {
   /** The last chunk read: its delta as a JSON string literal, or undefined when it held escapes. */
   literal: string | undefined = undefined;
 
+  constructor(private readonly layouts: ChatDeltaLayouts | null = null) {}
+
   /**
    * Reads the chunk `s[start, end)`: true when it is a plain text delta (`text` and `literal`
    * set), false when it needs the full decoder.
    */
   read(s: string, start: number, end: number): boolean {
+    const layout = this.layouts === null ? null : this.layouts.text;
+    if (layout !== null && end - start <= PATTERN_MAX_CHARS && this.readByLayout(layout, s, start, end)) return true;
+    if (!this.readByHead(s, start, end)) return false;
+    // A text delta the layout missed, read the long way: the lane learns its layout from it
+    // (at once when it has none, else on its 1st, 2nd, 4th... miss: a lane whose streams
+    // alternate between two layouts compiles a pattern ever more rarely).
+    if (this.layouts !== null) {
+      const misses = layout === null ? 0 : layout.misses + 1;
+      if (layout !== null) layout.misses = misses;
+      if ((misses & (misses - 1)) === 0) {
+        const learnt = new ChatDeltaLayout(this.members, this.tail);
+        learnt.misses = misses; // the lane's count goes on
+        this.layouts.text = learnt;
+      }
+    }
+    return true;
+  }
+
+  /** `s[start, end)` by the lane's layout: its delta read, and the stream's members kept for its finish. */
+  private readByLayout(layout: ChatDeltaLayout, s: string, start: number, end: number): boolean {
+    let escaped = false;
+    let p = layout.plain;
+    p.lastIndex = start;
+    if (!p.test(s) || p.lastIndex !== end) {
+      p = layout.any;
+      p.lastIndex = start;
+      if (!p.test(s) || p.lastIndex !== end) return false;
+      escaped = true;
+    }
+    const litEnd = end - layout.tail.length;
+    let litStart: number;
+    if (!escaped) {
+      // Its opening quote is the last quote before its end: found walking back over the
+      // delta (a token or a few), where indexOf of a long needle builds its search tables.
+      litStart = litEnd - 2;
+      while (s.charCodeAt(litStart) !== 0x22) litStart--;
+    } else {
+      // CHOICE_HEAD cannot occur in the members before it (their strings hold no quote).
+      litStart = s.indexOf(CHOICE_HEAD, start) + CHOICE_HEAD.length;
+    }
+    if (!readStringLiteral(s, litStart, litEnd, escaped, this)) return false;
+    // The stream's members, for readFinish and readUsageOnly.
+    if (this.members.length === 0) this.members = s.slice(start, litStart - CHOICE_HEAD.length);
+    return true;
+  }
+
+  /** `s[start, end)` by the stream's own head and ending (learnt from its first chunk). */
+  private readByHead(s: string, start: number, end: number): boolean {
     let litStart = start + this.head.length;
     if (this.head.length === 0 || !holdsAt(s, start, this.head)) {
       const data = s.slice(start, end);

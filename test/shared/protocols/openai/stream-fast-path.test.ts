@@ -3,7 +3,7 @@
 // JSON.parse (the end-to-end byte comparison is test/integration/translation/fast-path-identity).
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { ChatTextDeltaReader } from '../../../../src/shared/protocols/openai/stream-fast-path.js';
+import { ChatTextDeltaReader, type ChatDeltaLayouts } from '../../../../src/shared/protocols/openai/stream-fast-path.js';
 
 const HEAD = '{"id":"chatcmpl-1","object":"chat.completion.chunk","created":1795461656,"model":"gpt-4o","system_fingerprint":"fp_1",';
 const chunk = (lit: string, tail = ',"logprobs":null,"finish_reason":null}]}'): string => `${HEAD}"choices":[{"index":0,"delta":{"content":${lit}}${tail}`;
@@ -35,9 +35,13 @@ function read(r: ChatTextDeltaReader, data: string, inPlace = false): string | n
   return r.text;
 }
 
-describe('openai text-delta fast path', () => {
+for (const [title, lane] of [['', false], [', by a lane layout', true]] as const) {
+describe(`openai text-delta fast path${title}`, () => {
+  /** A reader of one stream; with a lane, its layout is learnt from the first chunk read. */
+  const reader = (): ChatTextDeltaReader => new ChatTextDeltaReader(lane ? { text: null } : null);
+
   it('reads plain and escaped text, with the mock and vendor chunk endings', () => {
-    const r = new ChatTextDeltaReader();
+    const r = reader();
     assert.equal(read(r, chunk('"Hello"')), 'Hello');
     assert.equal(r.literal, '"Hello"');
     assert.equal(read(r, chunk('" wörld ☀️"'), true), ' wörld ☀️');
@@ -48,7 +52,7 @@ describe('openai text-delta fast path', () => {
   });
 
   it('leaves every other chunk to the full decoder', () => {
-    const r = new ChatTextDeltaReader();
+    const r = reader();
     for (const data of [
       chunk('""'), // empty delta
       chunk('"x"', ',"logprobs":null,"finish_reason":"stop"}]}'),
@@ -73,7 +77,7 @@ describe('openai text-delta fast path', () => {
     const rand = (n: number): number => ((seed = (seed * 1103515245 + 12345) >>> 0) % n);
     const pieces = ['a', ' ', 'é', '☀️', '\\"', '\\\\', '\\n', '\\u00e9', '\\ud83d', '"', '\\', '\t', '\\x', '}', ',"'];
     const tails = [',"logprobs":null,"finish_reason":null}]}', ',"finish_reason":null}]}', ',"finish_reason":"stop"}]}', ',"finish_reason":null}],"usage":null}', ',"finish_reason":null}]', '}]}'];
-    const r = new ChatTextDeltaReader();
+    const r = reader();
     let fast = 0;
     for (let i = 0; i < 20_000; i++) {
       let lit = '"';
@@ -88,6 +92,44 @@ describe('openai text-delta fast path', () => {
       }
     }
     assert.ok(fast > 1000, `the fast path took ${fast} of the variants`);
+  });
+});
+}
+
+describe('openai text-delta lane layout', () => {
+  it('reads the next streams of the lane, whatever their id and created, and learns again, ever more rarely, when a stream differs', () => {
+    const layouts: ChatDeltaLayouts = { text: null };
+    const stream = (id: string, created: number, fingerprint = 'fp_1'): string => HEAD.replace('chatcmpl-1', id).replace('1795461656', String(created)).replace('fp_1', fingerprint);
+    const first = new ChatTextDeltaReader(layouts);
+    const data = (head: string, lit: string): string => `${head}"choices":[{"index":0,"delta":{"content":${lit}},"logprobs":null,"finish_reason":null}]}`;
+    const one = data(stream('chatcmpl-a', 1), '"one"');
+    assert.equal(first.read(one, 0, one.length), true);
+    const layout = layouts.text;
+    assert.notEqual(layout, null);
+    // Another stream of the lane: read by the same layout, its members kept for its finish.
+    const second = new ChatTextDeltaReader(layouts);
+    const two = data(stream('chatcmpl-bb', 1795461999), '"two \\"q\\""');
+    assert.equal(second.read(two, 0, two.length), true);
+    assert.equal(second.text, 'two "q"');
+    assert.equal(layouts.text, layout);
+    const finish = `${stream('chatcmpl-bb', 1795461999)}"choices":[{"index":0,"delta":{},"logprobs":null,"finish_reason":"stop"}]}`;
+    assert.equal(second.readFinish(finish, 0, finish.length), 'stop');
+    // Streams with another fingerprint, each followed by one with the first: all read (by
+    // their own head where the layout misses); of the six misses, the 1st, 2nd and 4th teach
+    // the lane a layout.
+    const seen: unknown[] = [];
+    for (let i = 1; i <= 4; i++) {
+      const r = new ChatTextDeltaReader(layouts);
+      const other = data(stream(`id${i}`, i, 'fp_2'), '"x"');
+      assert.equal(r.read(other, 0, other.length), true);
+      assert.equal(r.text, 'x');
+      seen.push(layouts.text);
+      // and back to the first fingerprint, read by its head after the lane learnt the other
+      const back = data(stream(`back${i}`, i), '"y"');
+      assert.equal(new ChatTextDeltaReader(layouts).read(back, 0, back.length), true);
+      seen.push(layouts.text);
+    }
+    assert.equal(new Set(seen).size, 3);
   });
 });
 
