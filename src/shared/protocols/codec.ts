@@ -128,7 +128,7 @@ export interface Codec {
 export interface LaneMemo {
   /** Its stream usage event's shape, for same-protocol streams: Chat Completions and Responses. */
   usageEvent: EventShape | null;
-  /** The shapes of the stream events it parses, by event type: the Responses, Anthropic and Bedrock decoders, Anthropic's passthrough. */
+  /** The shapes of the stream events it parses, by event type: the Responses, Anthropic and Bedrock decoders, the Chat Completions decoder's first chunk, Anthropic's passthrough. */
   eventShapes: JsonShapes | null;
   /** The layouts of its Responses text and arguments deltas (responses/stream-fast-path.ts). */
   responsesDeltas: ResponsesDeltaLayouts | null;

@@ -13,8 +13,11 @@ import { decodeUsage } from './usage.js';
 import { ChatTextDeltaReader } from './stream-fast-path.js';
 import { translateFastPath } from '../fast-path/switch.js';
 import type { LaneMemo } from '../codec.js';
+import { JsonShapes } from '../framing/shaped-parse.js';
 
 const NONE = -1;
+/** The kind a stream's first chunk is kept under in the lane's JsonShapes. */
+const FIRST_CHUNK = 'first chunk';
 
 export class ChatStreamDecoder extends FramedStreamDecoder {
   private readonly reader = new SseReader(
@@ -32,11 +35,14 @@ export class ChatStreamDecoder extends FramedStreamDecoder {
   /** Usage that arrived before finish (some hosts report it on every chunk); emitted after finish. */
   private pendingUsage: Usage | null = null;
   private readonly fast: ChatTextDeltaReader | null;
+  /** The lane's learnt event shapes (shaped-parse.ts), for a stream's first chunk; null when the fast paths are off. */
+  private readonly shapes: JsonShapes | null;
 
-  /** `memo`: the lane's, where its text-delta layout is kept. */
+  /** `memo`: the lane's, where its text-delta layout and its first chunk's shape are kept. */
   constructor(memo?: LaneMemo) {
     super();
     this.fast = translateFastPath ? new ChatTextDeltaReader(memo === undefined ? null : (memo.chatDeltas ??= { text: null })) : null;
+    this.shapes = translateFastPath && memo !== undefined ? (memo.eventShapes ??= new JsonShapes()) : null;
   }
 
   protected feed(chunk: Uint8Array): void {
@@ -97,7 +103,9 @@ export class ChatStreamDecoder extends FramedStreamDecoder {
     }
     let obj: unknown;
     try {
-      obj = JSON.parse(data);
+      // A stream's first chunk (the role chunk) is the lane's previous first chunk but for its
+      // id and created: parsed by its shape. Later chunks here are of many kinds: parsed.
+      obj = !this.started && this.shapes !== null ? this.shapes.parse(FIRST_CHUNK, data) : JSON.parse(data);
     } catch {
       this.failure = new GatewayError('upstream_error', 'upstream sent a stream chunk that is not JSON');
       return;

@@ -84,8 +84,8 @@ describe('JsonShapes', () => {
 });
 
 /** Every event a lane's decoder gives for the mock's stream, as plain data. */
-function decoded(lane: 'responses' | 'anthropic' | 'bedrock', memo: LaneMemo | undefined, chunks: number, usage: number): StreamEvent[] {
-  const parts = MOCK_PROTOCOLS[lane].renderStream({ model: 'mock-model', toolName: null, pieces: mockChunks(chunks), usage: mockUsage(usage, 0, chunks), includeUsage: false, usageOnLast: false });
+function decoded(lane: 'responses' | 'anthropic' | 'bedrock' | 'openai', memo: LaneMemo | undefined, chunks: number, usage: number): StreamEvent[] {
+  const parts = MOCK_PROTOCOLS[lane].renderStream({ model: 'mock-model', toolName: null, pieces: mockChunks(chunks), usage: mockUsage(usage, 0, chunks), includeUsage: lane === 'openai', usageOnLast: false });
   const decoder = CODECS[lane].createStreamDecoder(memo);
   const events: StreamEvent[] = [];
   for (const p of [parts.head, ...parts.pieces, parts.tail]) events.push(...decoder.push(Buffer.from(p)));
@@ -94,13 +94,14 @@ function decoded(lane: 'responses' | 'anthropic' | 'bedrock', memo: LaneMemo | u
 }
 
 describe('stream decoders with a lane memo', () => {
-  for (const lane of ['responses', 'anthropic', 'bedrock'] as const) {
+  for (const lane of ['responses', 'anthropic', 'bedrock', 'openai'] as const) {
     it(`${lane}: stream after stream, the same events as without one`, () => {
       const memo: LaneMemo = { usageEvent: null, eventShapes: null, responsesDeltas: null, chatDeltas: null };
       for (const [chunks, usage] of [[5, 12], [7, 3], [5, 12], [1, 999]] as const) {
         assert.deepEqual(decoded(lane, memo, chunks, usage), decoded(lane, undefined, chunks, usage));
       }
       assert.notEqual(memo.eventShapes, null);
+      if (lane === 'openai') assert.notEqual(memo.chatDeltas?.text ?? null, null);
     });
   }
 });
