@@ -61,12 +61,23 @@ export class KnownHeaderBlock {
   readonly text: string;
   readonly across: Crc32Across;
   private readonly frame: RegExp | null;
+  private readonly bytes: Buffer;
 
-  constructor(eventType: string, payloadPattern?: string) {
+  /**
+   * `spans`: where a matched payload has constant runs of ASCII before and after its value,
+   * which the message CRC is carried across instead of summed (with a payload pattern only).
+   */
+  constructor(eventType: string, payloadPattern?: string, readonly spans: PayloadSpans | null = null) {
     const bytes = eventHeaderBytes(eventType);
+    this.bytes = bytes;
     this.text = bytes.toString('latin1');
     this.across = new Crc32Across(bytes);
     this.frame = payloadPattern === undefined ? null : new RegExp(`${literalPattern(this.text)}(?:${payloadPattern})$`, 'y');
+  }
+
+  /** Carries a register across this block and then `payloadStart` (ASCII), the start of a payload. */
+  acrossWith(payloadStart: string): Crc32Across {
+    return new Crc32Across(Buffer.concat([this.bytes, Buffer.from(payloadStart, 'latin1')]));
   }
 
   /**
@@ -80,6 +91,21 @@ export class KnownHeaderBlock {
     p.lastIndex = 0;
     return p.test(text);
   }
+}
+
+/**
+ * The constant runs around the value of a frame a KnownHeaderBlock's pattern matched, set by
+ * `read` for each such frame: the payload's first `prefixChars` characters (carried across,
+ * with the header block, by `prefix`) and its last `suffixChars` (by `suffix`), each ASCII and
+ * so its bytes one for one (a byte of 0x80 or more never decodes to ASCII). null and 0 where a
+ * run is not constant (its bytes are then summed).
+ */
+export interface PayloadSpans {
+  read(text: string, headersLength: number): void;
+  prefix: Crc32Across | null;
+  prefixChars: number;
+  suffix: Crc32Across | null;
+  suffixChars: number;
 }
 
 /**
@@ -274,7 +300,20 @@ function checkedFrameText(buf: Buffer, start: number, end: number, known: KnownH
   const payloadStart = start + PRELUDE_BYTES + headersLength;
   headersKnown = known !== null && headersLength === known.text.length && end - 4 - payloadStart <= JS_MAX_BYTES && known.heads(text);
   let sum: number;
-  if (headersKnown) sum = crc32Final(crc32Continue(known!.across.register(afterPrelude), buf, payloadStart, end - 4));
+  if (headersKnown) {
+    const spans = known!.spans;
+    if (spans === null) sum = crc32Final(crc32Continue(known!.across.register(afterPrelude), buf, payloadStart, end - 4));
+    else {
+      // The header block and the payload's constant start in one carry, its constant end in
+      // another: only the value between them is summed.
+      spans.read(text, headersLength);
+      const prefix = spans.prefix;
+      let register = prefix === null ? known!.across.register(afterPrelude) : prefix.register(afterPrelude);
+      register = crc32Continue(register, buf, prefix === null ? payloadStart : payloadStart + spans.prefixChars, end - 4 - spans.suffixChars);
+      if (spans.suffix !== null) register = spans.suffix.register(register);
+      sum = crc32Final(register);
+    }
+  }
   else if (end - 4 - start > JS_MAX_BYTES) sum = crc32(buf, start, end - 4); // the native sum, for long frames
   else sum = crc32Final(crc32Continue(afterPrelude, buf, start + PRELUDE_BYTES, end - 4));
   return sum === buf.readUInt32BE(end - 4) ? text : null;

@@ -9,7 +9,8 @@
 // JSON.parse.
 import { readStringLiteral, type StringRead } from '../fast-path/json-scan.js';
 import { PATTERN_MAX_CHARS, SLOT_PATTERN } from '../fast-path/sticky-pattern.js';
-import { KnownHeaderBlock } from './event-stream.js';
+import { KnownHeaderBlock, type PayloadSpans } from './event-stream.js';
+import { Crc32Across } from './crc32.js';
 
 // Bedrock's order: the index, then the delta (its string's key told by one letter).
 const INDEX_FIRST = '{"contentBlockIndex":';
@@ -24,6 +25,8 @@ const TEXT_OR_TOOL_AT = TEXT_FIRST.indexOf('text') + 1;
 const LETTER_E = 0x65;
 const FIRST_LETTER_OF_INDEX = 0x63; // c
 const BACKSLASH = 0x5c;
+const QUOTE = 0x22;
+const CLOSE_BRACE = 0x7d;
 
 /**
  * The index as readIndex reads it: 0, or up to 9 digits without a leading zero (a JSON
@@ -37,8 +40,61 @@ const DELTA_PAYLOADS =
   `\\{"contentBlockIndex":${INDEX},"delta":${DELTA}(?:,"p":${SLOT_PATTERN.plainString})?\\}` + // Bedrock's padding: any plain string, unread
   `|\\{"delta":${DELTA},"contentBlockIndex":${INDEX}\\}`;
 
+/** Carries for the first block indexes are made once and kept; a later index has its runs summed. */
+const KEPT_INDEXES = 32;
+/** Carries kept by [text or tool][index]: header block and payload start, and payload end. */
+const bedrockStarts: Array<Array<Crc32Across | undefined>> = [[], []];
+const mockStarts: Array<Crc32Across | undefined> = [];
+const mockEnds: Array<Array<Crc32Across | undefined>> = [[], []];
+const bedrockEnds: Array<Crc32Across | undefined> = [];
+
+/**
+ * A matched delta's constant runs (PayloadSpans), up to and from its string's quotes: in
+ * Bedrock's order `{"contentBlockIndex":N,"delta":{"text":"` and, without padding, `"}}`; in
+ * the mock's `{"delta":{"text":"` and `"},"contentBlockIndex":N}` (`toolUse` alike). The
+ * padding, like the string, is summed.
+ */
+class DeltaSpans implements PayloadSpans {
+  prefix: Crc32Across | null = null;
+  prefixChars = 0;
+  suffix: Crc32Across | null = null;
+  suffixChars = 0;
+
+  read(text: string, h: number): void {
+    this.suffix = null;
+    this.suffixChars = 0;
+    if (text.charCodeAt(h + 2) === FIRST_LETTER_OF_INDEX) {
+      let at = h + INDEX_FIRST.length;
+      let index = 0;
+      for (let c = text.charCodeAt(at); c >= 0x30 && c <= 0x39; c = text.charCodeAt(++at)) index = index * 10 + (c - 0x30);
+      const kind = text.charCodeAt(at + TEXT_OR_TOOL_AT) === LETTER_E ? 0 : 1;
+      this.prefixChars = at - h + (kind === 0 ? THEN_TEXT.length : THEN_TOOL_INPUT.length) + 1;
+      this.prefix = index < KEPT_INDEXES ? (bedrockStarts[kind]![index] ??= DELTA_HEADER_BLOCK.acrossWith(text.slice(h, h + this.prefixChars))) : null;
+      // Without padding the payload ends `"}}` (`"}}}` for a tool input); with it, `"}` after the padding's string.
+      const tail = kind === 0 ? 3 : 4;
+      const end = text.length;
+      if (text.charCodeAt(end - 2) === CLOSE_BRACE && text.charCodeAt(end - tail) === QUOTE) {
+        this.suffix = bedrockEnds[kind] ??= new Crc32Across(Buffer.from(text.slice(end - tail), 'latin1'));
+        this.suffixChars = tail;
+      }
+      return;
+    }
+    const kind = text.charCodeAt(h + TEXT_OR_TOOL_AT) === LETTER_E ? 0 : 1;
+    this.prefixChars = (kind === 0 ? TEXT_FIRST.length : TOOL_INPUT_FIRST.length) + 1;
+    this.prefix = mockStarts[kind] ??= DELTA_HEADER_BLOCK.acrossWith(text.slice(h, h + this.prefixChars));
+    let at = text.length - 1;
+    let index = 0;
+    for (let scale = 1, c = text.charCodeAt(--at); c >= 0x30 && c <= 0x39; c = text.charCodeAt(--at), scale *= 10) index += (c - 0x30) * scale;
+    if (index < KEPT_INDEXES) {
+      // From the string's closing quote: `"}` or `"}}`, then `,"contentBlockIndex":N}`.
+      this.suffixChars = text.length - (at + 1 - THEN_INDEX.length - (kind === 0 ? 2 : 3));
+      this.suffix = mockEnds[kind]![index] ??= new Crc32Across(Buffer.from(text.slice(text.length - this.suffixChars), 'latin1'));
+    }
+  }
+}
+
 /** The header block of a contentBlockDelta event, in the order Bedrock and the codec write it, and the payloads read here. */
-export const DELTA_HEADER_BLOCK = new KnownHeaderBlock('contentBlockDelta', DELTA_PAYLOADS);
+export const DELTA_HEADER_BLOCK = new KnownHeaderBlock('contentBlockDelta', DELTA_PAYLOADS, new DeltaSpans());
 const HEADERS_LENGTH = DELTA_HEADER_BLOCK.text.length;
 
 /** readStringLiteral's result, copied out at once (one per module: a worker is one thread). */

@@ -100,6 +100,42 @@ describe('bedrock event stream fast paths', () => {
     }
   });
 
+  it('reads every delta shape, whatever its index and padding, and refuses a flipped bit in any of them', () => {
+    // The CRC is carried across the constant runs around the string (DeltaSpans): each
+    // shape, an index whose runs are kept and one whose are not, padding or none, bytes beyond
+    // ASCII in the string and in the padding.
+    const payloads: string[] = [];
+    for (const index of [0, 7, 31, 32, 123456]) {
+      for (const value of ['hi', '', 'é ☀️ \\"q\\" 🎉']) {
+        payloads.push(
+          `{"contentBlockIndex":${index},"delta":{"text":"${value}"}}`,
+          `{"contentBlockIndex":${index},"delta":{"text":"${value}"},"p":"abcdefgh"}`,
+          `{"contentBlockIndex":${index},"delta":{"toolUse":{"input":"${value}"}},"p":"ä}"}`,
+          `{"contentBlockIndex":${index},"delta":{"toolUse":{"input":"${value}"}}}`,
+          `{"delta":{"text":"${value}"},"contentBlockIndex":${index}}`,
+          `{"delta":{"toolUse":{"input":"${value}"}},"contentBlockIndex":${index}}`,
+        );
+      }
+    }
+    for (const payload of payloads) {
+      const frame = Buffer.from(encodeEventFrame('contentBlockDelta', payload));
+      const told: string[] = [];
+      const reader = new EventStreamReader(() => assert.fail(`${payload} went to the codec`), (text, length, headersKnown) => {
+        assert.equal(headersKnown, true, payload);
+        told.push(text.slice(length));
+        return true;
+      }, DELTA_HEADER_BLOCK);
+      reader.push(Buffer.concat([frame, frame]));
+      assert.deepEqual(told, [payload, payload]);
+      for (let i = 12; i < frame.length; i++) {
+        const bad = Buffer.from(frame);
+        bad[i] ^= 1 << (i % 8);
+        const r = new EventStreamReader(() => assert.fail(`byte ${i} flipped was read`), () => assert.fail(`byte ${i} flipped was offered`), DELTA_HEADER_BLOCK);
+        assert.throws(() => r.push(bad), /bedrock event stream/, `${payload}: byte ${i}`);
+      }
+    }
+  });
+
   it('sums CRC-32 as the codec does, short ranges and long', () => {
     const bytes = Buffer.alloc(1500);
     for (let i = 0; i < bytes.length; i++) bytes[i] = (i * 7919 + (i >> 3) * 31) & 0xff;
