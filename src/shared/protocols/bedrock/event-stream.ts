@@ -176,7 +176,7 @@ export class EventStreamReader {
       if (text !== null) {
         const headersLength = buf.readUInt32BE(start + 4);
         if (this.onFrameText !== null && this.onFrameText(text, headersLength, headersKnown)) return;
-        const headers = stringHeaders(text, headersLength);
+        const headers = knownHeaders(text, headersLength);
         if (headers !== null) {
           const bodyStart = start + PRELUDE_BYTES + headersLength;
           const body = new Uint8Array(buf.buffer, buf.byteOffset + bodyStart, end - 4 - bodyStart);
@@ -317,6 +317,28 @@ function checkedFrameText(buf: Buffer, start: number, end: number, known: KnownH
   else if (end - 4 - start > JS_MAX_BYTES) sum = crc32(buf, start, end - 4); // the native sum, for long frames
   else sum = crc32Final(crc32Continue(afterPrelude, buf, start + PRELUDE_BYTES, end - 4));
   return sum === buf.readUInt32BE(end - 4) ? text : null;
+}
+
+/** Header blocks already read, by their text: a stream's few other frames repeat theirs. */
+const headersByBlock = new Map<string, MessageHeaders>();
+/** Blocks kept at most (event types of a stream, and exceptions, are few). */
+const MAX_KEPT_BLOCKS = 32;
+
+/**
+ * stringHeaders' answer for `text[0, headersLength)`, kept by the block's text, so that a
+ * messageStart, contentBlockStop or metadata block is read once per worker rather than per
+ * stream (one hash of the block instead of its walk). The object is shared: readers only read it.
+ */
+function knownHeaders(text: string, headersLength: number): MessageHeaders | null {
+  if (headersLength > text.length) return null; // bytes beyond ASCII in the block
+  const block = text.slice(0, headersLength);
+  const kept = headersByBlock.get(block);
+  if (kept !== undefined) return kept;
+  const headers = stringHeaders(text, headersLength);
+  // Kept under a copy of the block (ASCII, as stringHeaders found it): the slice would keep
+  // the frame's whole text alive.
+  if (headers !== null && headersByBlock.size < MAX_KEPT_BLOCKS) headersByBlock.set(Buffer.from(block, 'latin1').toString('latin1'), Object.freeze(headers));
+  return headers;
 }
 
 /**

@@ -75,6 +75,11 @@ export function outputTextPartJson(textJson: string): string {
   return `{"type":"output_text","text":${textJson},"annotations":[]}`;
 }
 
+/** JSON.stringify(messageItem(outputIndex, '', 'in_progress')): the stream encoder's template. */
+export function inProgressMessageItemJson(outputIndex: number): string {
+  return `{"id":${JSON.stringify(messageItemId(outputIndex))},"type":"message","status":"in_progress","role":"assistant","content":[]}`;
+}
+
 /** JSON.stringify(messageItem(outputIndex, text, 'completed')) from `partJson`, outputTextPartJson of its text. */
 export function completedMessageItemJson(outputIndex: number, partJson: string): string {
   return `{"id":${JSON.stringify(messageItemId(outputIndex))},"type":"message","status":"completed","role":"assistant","content":[${partJson}]}`;

@@ -13,7 +13,7 @@ import { flattened } from '../framing/flat-string.js';
 import { translateFastPath } from '../fast-path/switch.js';
 import { errorObject } from '../openai/errors.js';
 import {
-  completedMessageItemJson, functionCallItem, functionCallItemId, messageItem, messageItemId, outputTextPart, outputTextPartJson,
+  completedMessageItemJson, functionCallItem, functionCallItemId, inProgressMessageItemJson, messageItem, messageItemId, outputTextPart, outputTextPartJson,
   responseJson, responseObject, type ResponseFields,
 } from './response.js';
 import { encodeStatus } from './finish-reason.js';
@@ -124,6 +124,11 @@ export class ResponsesStreamEncoder implements StreamEncoder {
     const outputIndex = this.nextOutputIndex++;
     const item = openItem(outputIndex, messageItemId(outputIndex));
     this.open.set(index, item);
+    if (translateFastPath) {
+      // What event() writes below, from templates.
+      return this.templated('response.output_item.added', `"output_index":${outputIndex},"item":${inProgressMessageItemJson(outputIndex)}`)
+        + this.templated('response.content_part.added', `${item.idFields}"content_index":0,"part":${EMPTY_PART_JSON}`);
+    }
     return this.event('response.output_item.added', { output_index: outputIndex, item: messageItem(outputIndex, '', 'in_progress') })
       + this.event('response.content_part.added', {
         item_id: item.itemId, output_index: outputIndex, content_index: 0, part: outputTextPart(''),
@@ -194,6 +199,8 @@ const TEXT_DELTA_HEAD = 'event: response.output_text.delta\ndata: {"type":"respo
 const TEXT_DELTA_TAIL = ',"logprobs":[]}\n\n';
 const ARGS_DELTA_HEAD = 'event: response.function_call_arguments.delta\ndata: {"type":"response.function_call_arguments.delta","sequence_number":';
 const ARGS_DELTA_TAIL = '}\n\n';
+/** A message's text part as content_part.added writes it: empty. */
+const EMPTY_PART_JSON = outputTextPartJson('""');
 
 function openItem(outputIndex: number, itemId: string): OpenItem {
   const idFields = `"item_id":${JSON.stringify(itemId)},"output_index":${outputIndex},`;

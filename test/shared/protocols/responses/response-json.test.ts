@@ -3,7 +3,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  completedMessageItemJson, functionCallItem, messageItem, outputTextPartJson, responseJson, responseObject, type ResponseFields,
+  completedMessageItemJson, functionCallItem, inProgressMessageItemJson, messageItem, outputTextPart, outputTextPartJson, responseJson, responseObject,
+  type ResponseFields,
 } from '../../../../src/shared/protocols/responses/response.js';
 import type { FinishReason } from '../../../../src/shared/model/types.js';
 
@@ -30,5 +31,16 @@ describe('responseJson', () => {
       }
     }
     assert.equal(checked, FINISHES.length * USAGES.length * IDS.length * 2);
+  });
+
+  it('writes the message items and parts of the stream events as JSON.stringify does', () => {
+    for (const outputIndex of [0, 1, 17]) {
+      assert.equal(inProgressMessageItemJson(outputIndex), JSON.stringify(messageItem(outputIndex, '', 'in_progress')));
+      for (const text of ['', 'x', 'quote " and \\ and \n']) {
+        const part = outputTextPartJson(JSON.stringify(text));
+        assert.equal(part, JSON.stringify(outputTextPart(text)));
+        assert.equal(completedMessageItemJson(outputIndex, part), JSON.stringify(messageItem(outputIndex, text, 'completed')));
+      }
+    }
   });
 });
