@@ -67,12 +67,38 @@ export class KnownHeaderBlock {
    * `spans`: where a matched payload has constant runs of ASCII before and after its value,
    * which the message CRC is carried across instead of summed (with a payload pattern only).
    */
-  constructor(eventType: string, payloadPattern?: string, readonly spans: PayloadSpans | null = null) {
+  /** The same frames, of characters below 0x80 only: matched in the chunk's latin1 text. */
+  private readonly asciiFrame: RegExp | null;
+
+  /**
+   * `spans`: where a matched payload has constant runs of ASCII before and after its value,
+   * which the message CRC is carried across instead of summed. `asciiPayloadPattern`: the
+   * payload pattern's ASCII subset (SLOT_PATTERN's ascii variants), for frames read without
+   * a UTF-8 decode (both with a payload pattern only).
+   */
+  constructor(eventType: string, payloadPattern?: string, readonly spans: PayloadSpans | null = null, asciiPayloadPattern?: string) {
     const bytes = eventHeaderBytes(eventType);
     this.bytes = bytes;
     this.text = bytes.toString('latin1');
     this.across = new Crc32Across(bytes);
     this.frame = payloadPattern === undefined ? null : new RegExp(`${literalPattern(this.text)}(?:${payloadPattern})$`, 'y');
+    this.asciiFrame = asciiPayloadPattern === undefined ? null : new RegExp(`${literalPattern(this.text)}(?:${asciiPayloadPattern})$`, 'y');
+  }
+
+  /** True when frames may be matched in latin1 text (headsAscii). */
+  get readsAscii(): boolean {
+    return this.asciiFrame !== null;
+  }
+
+  /**
+   * heads() for a frame's latin1 text (a character per byte): true only when the frame is one
+   * of the payload shapes and every byte of it is below 0x80, so that the text is also its
+   * UTF-8 decoding, character for character.
+   */
+  headsAscii(latin: string): boolean {
+    const p = this.asciiFrame!;
+    p.lastIndex = 0;
+    return p.test(latin);
   }
 
   /** Carries a register across this block and then `payloadStart` (ASCII), the start of a payload. */
@@ -119,6 +145,9 @@ export class EventStreamReader {
   private held: Buffer | null = null;
   /** Bytes of the split frame received so far (in lengthBytes while held is null). */
   private heldBytes = 0;
+  /** The chunk `latin` was made from, while push reads it (see latinText). */
+  private latinOf: Buffer | null = null;
+  private latin = '';
 
   constructor(
     private readonly onFrame: FrameHandler,
@@ -128,7 +157,11 @@ export class EventStreamReader {
 
   push(chunk: Uint8Array): void {
     let offset = this.heldBytes > 0 ? this.fill(chunk) : 0;
-    if (this.heldBytes > 0) return; // the whole chunk went into the split frame
+    if (this.heldBytes > 0) { // the whole chunk went into the split frame
+      this.latinOf = null;
+      this.latin = '';
+      return;
+    }
     const buf = asBuffer(chunk);
     while (buf.length - offset >= 4) {
       const total = checkedLength(buf.readUInt32BE(offset));
@@ -136,7 +169,24 @@ export class EventStreamReader {
       this.emit(buf, offset, offset + total);
       offset += total;
     }
+    this.latinOf = null; // the chunk's text is not kept past its push (a frame split off after it makes its own)
+    this.latin = '';
     if (offset < buf.length) this.fill(buf.subarray(offset));
+  }
+
+  /**
+   * (checkedFrameText's.) The text of `buf[start, end)` as latin1, a character per byte: sliced
+   * from the whole chunk's, made once per chunk of several frames (one native call, no UTF-8
+   * validation), where a frame's UTF-8 decode is a native call per frame.
+   */
+  latinText(buf: Buffer, start: number, end: number): string {
+    // A chunk of one frame (an upstream that writes each event apart): its text alone.
+    if (end - start + PRELUDE_BYTES + 4 === buf.length) return buf.toString('latin1', start, end);
+    if (this.latinOf !== buf) {
+      this.latin = buf.toString('latin1');
+      this.latinOf = buf;
+    }
+    return this.latin.slice(start, end);
   }
 
   /** Upstream ended: a frame cut short is an error. */
@@ -172,7 +222,7 @@ export class EventStreamReader {
   /** The frame `buf[start, end)`, whose length field is `end - start`. */
   private emit(buf: Buffer, start: number, end: number): void {
     if (translateFastPath) {
-      const text = checkedFrameText(buf, start, end, this.knownHeaders);
+      const text = checkedFrameText(buf, start, end, this.knownHeaders, this);
       if (text !== null) {
         const headersLength = buf.readUInt32BE(start + 4);
         if (this.onFrameText !== null && this.onFrameText(text, headersLength, headersKnown)) return;
@@ -288,7 +338,7 @@ let headersKnown = false;
  * codec then reads (and reports). A block equal to `known` (ASCII, so its text is its bytes
  * one for one) is compared in the text, and the message CRC carried across it.
  */
-function checkedFrameText(buf: Buffer, start: number, end: number, known: KnownHeaderBlock | null): string | null {
+function checkedFrameText(buf: Buffer, start: number, end: number, known: KnownHeaderBlock | null, reader: EventStreamReader): string | null {
   const headersLength = buf.readUInt32BE(start + 4);
   if (PRELUDE_BYTES + headersLength + 4 > end - start) return null;
   // The prelude's register is checked against its CRC, then carried over the CRC's four bytes:
@@ -296,9 +346,22 @@ function checkedFrameText(buf: Buffer, start: number, end: number, known: KnownH
   const preludeRegister = crc32Continue(CRC32_START, buf, start, start + 8);
   if (crc32Final(preludeRegister) !== buf.readUInt32BE(start + 8)) return null;
   const afterPrelude = crc32Continue(preludeRegister, buf, start + 8, start + PRELUDE_BYTES);
-  const text = buf.toString('utf8', start + PRELUDE_BYTES, end - 4);
   const payloadStart = start + PRELUDE_BYTES + headersLength;
-  headersKnown = known !== null && headersLength === known.text.length && end - 4 - payloadStart <= JS_MAX_BYTES && known.heads(text);
+  const candidate = known !== null && headersLength === known.text.length && end - 4 - payloadStart <= JS_MAX_BYTES;
+  let text: string | null = null;
+  headersKnown = false;
+  if (candidate && known!.readsAscii) {
+    // A frame of ASCII bytes is its latin1 text: no UTF-8 decode of its own.
+    const latin = reader.latinText(buf, start + PRELUDE_BYTES, end - 4);
+    if (known!.headsAscii(latin)) {
+      text = latin;
+      headersKnown = true;
+    }
+  }
+  if (text === null) {
+    text = buf.toString('utf8', start + PRELUDE_BYTES, end - 4);
+    headersKnown = candidate && known!.heads(text);
+  }
   let sum: number;
   if (headersKnown) {
     const spans = known!.spans;

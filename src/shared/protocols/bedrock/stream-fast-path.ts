@@ -35,6 +35,13 @@ const CLOSE_BRACE = 0x7d;
 const INDEX = '(?:0|[1-9][0-9]{0,8})';
 const STRING = SLOT_PATTERN.stringLiteral;
 const DELTA = `\\{(?:"text":${STRING}|"toolUse":\\{"input":${STRING}\\})\\}`;
+/** The same of characters below 0x80 only (a frame read in its latin1 text). */
+const ASCII_STRING = SLOT_PATTERN.asciiStringLiteral;
+const ASCII_DELTA = `\\{(?:"text":${ASCII_STRING}|"toolUse":\\{"input":${ASCII_STRING}\\})\\}`;
+const ASCII_DELTA_PAYLOADS =
+  `\\{"contentBlockIndex":${INDEX},"delta":${ASCII_DELTA}(?:,"p":${SLOT_PATTERN.asciiPlainString})?\\}`
+  + `|\\{"delta":${ASCII_DELTA},"contentBlockIndex":${INDEX}\\}`;
+
 /** The payloads read here, each key once (so JSON.parse would read the same values). */
 const DELTA_PAYLOADS =
   `\\{"contentBlockIndex":${INDEX},"delta":${DELTA}(?:,"p":${SLOT_PATTERN.plainString})?\\}` + // Bedrock's padding: any plain string, unread
@@ -94,7 +101,7 @@ class DeltaSpans implements PayloadSpans {
 }
 
 /** The header block of a contentBlockDelta event, in the order Bedrock and the codec write it, and the payloads read here. */
-export const DELTA_HEADER_BLOCK = new KnownHeaderBlock('contentBlockDelta', DELTA_PAYLOADS, new DeltaSpans());
+export const DELTA_HEADER_BLOCK = new KnownHeaderBlock('contentBlockDelta', DELTA_PAYLOADS, new DeltaSpans(), ASCII_DELTA_PAYLOADS);
 const HEADERS_LENGTH = DELTA_HEADER_BLOCK.text.length;
 
 /** readStringLiteral's result, copied out at once (one per module: a worker is one thread). */

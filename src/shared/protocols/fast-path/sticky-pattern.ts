@@ -28,6 +28,10 @@ export const SLOT_PATTERN = {
   nonEmptyStringLiteral: '"(?:[^"\\\\\\x00-\\x1f]|\\\\[\\s\\S])+"',
   /** stringLiteralEnd: the same, empty or not. */
   stringLiteral: '"(?:[^"\\\\\\x00-\\x1f]|\\\\[\\s\\S])*"',
+  /** plainString, of characters below 0x80 only (each its byte in UTF-8 and in latin1). */
+  asciiPlainString: '"[\\x20\\x21\\x23-\\x5b\\x5d-\\x7f]*"',
+  /** stringLiteral, of characters below 0x80 only. */
+  asciiStringLiteral: '"(?:[\\x20\\x21\\x23-\\x5b\\x5d-\\x7f]|\\\\[\\x00-\\x7f])*"',
 } as const;
 
 /** `text` as a pattern that matches it literally (code unit by code unit: no `u` flag). */

@@ -101,9 +101,9 @@ describe('bedrock event stream fast paths', () => {
   });
 
   it('reads every delta shape, whatever its index and padding, and refuses a flipped bit in any of them', () => {
-    // The CRC is carried across the constant runs around the string (DeltaSpans): each
-    // shape, an index whose runs are kept and one whose are not, padding or none, bytes beyond
-    // ASCII in the string and in the padding.
+    // The CRC is carried across the constant runs around the string (DeltaSpans), and an
+    // ASCII frame is read in latin1 text: each shape, an index whose runs are kept and one
+    // whose are not, padding or none, bytes beyond ASCII in the string and in the padding.
     const payloads: string[] = [];
     for (const index of [0, 7, 31, 32, 123456]) {
       for (const value of ['hi', '', 'é ☀️ \\"q\\" 🎉']) {
@@ -125,8 +125,11 @@ describe('bedrock event stream fast paths', () => {
         told.push(text.slice(length));
         return true;
       }, DELTA_HEADER_BLOCK);
-      reader.push(Buffer.concat([frame, frame]));
-      assert.deepEqual(told, [payload, payload]);
+      reader.push(Buffer.concat([frame, frame])); // a chunk of two frames (read in the chunk's latin1 text when ASCII)
+      reader.push(frame); // a chunk of one
+      reader.push(frame.subarray(0, 9));
+      reader.push(frame.subarray(9)); // a frame split across chunks
+      assert.deepEqual(told, [payload, payload, payload, payload]);
       for (let i = 12; i < frame.length; i++) {
         const bad = Buffer.from(frame);
         bad[i] ^= 1 << (i % 8);

@@ -32,6 +32,10 @@ describe('sticky patterns', () => {
       // Not empty: a literal of two quotes is refused by the pattern (the callers refuse it too).
       assert.equal(matchEnd(SLOT_PATTERN.nonEmptyStringLiteral, s, at), literalEnd === at + 2 ? -1 : literalEnd, JSON.stringify(s));
       assert.equal(matchEnd(SLOT_PATTERN.integer, s, at), integerEnd(s, at), JSON.stringify(s));
+      // The ASCII variants: the same, where every character of the match is below 0x80.
+      const ascii = (end: number): number => (end >= 0 && /^[\x00-\x7f]*$/.test(s.slice(at, end)) ? end : -1);
+      assert.equal(matchEnd(SLOT_PATTERN.asciiPlainString, s, at), ascii(plain), JSON.stringify(s));
+      assert.equal(matchEnd(SLOT_PATTERN.asciiStringLiteral, s, at), ascii(literalEnd), JSON.stringify(s));
     }
   });
 
