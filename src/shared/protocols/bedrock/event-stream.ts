@@ -63,10 +63,6 @@ export class KnownHeaderBlock {
   private readonly frame: RegExp | null;
   private readonly bytes: Buffer;
 
-  /**
-   * `spans`: where a matched payload has constant runs of ASCII before and after its value,
-   * which the message CRC is carried across instead of summed (with a payload pattern only).
-   */
   /** The same frames, of characters below 0x80 only: matched in the chunk's latin1 text. */
   private readonly asciiFrame: RegExp | null;
 

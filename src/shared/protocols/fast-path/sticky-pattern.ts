@@ -21,6 +21,8 @@ export const SLOT_PATTERN = {
   integer: '(?:0|[1-9][0-9]*)',
   /** plainStringEnd: a string without escapes or control characters. */
   plainString: '"[^"\\\\\\x00-\\x1f]*"',
+  /** plainStringEnd, not empty. */
+  nonEmptyPlainString: '"[^"\\\\\\x00-\\x1f]+"',
   /**
    * stringLiteralEnd, not empty: any escape (a backslash and the character after it, checked
    * later by JSON.parse), no raw control character, at least one character between the quotes.

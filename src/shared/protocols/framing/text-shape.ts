@@ -8,7 +8,7 @@
 // Users: usage-shape.ts (non-stream usage), openai/sse-passthrough.ts (a stream's usage event).
 import { isJsonObject } from './json-field.js';
 import { holdsAt, plainStringEnd } from '../fast-path/json-scan.js';
-import { literalPattern, PATTERN_MAX_CHARS } from '../fast-path/sticky-pattern.js';
+import { literalPattern, PATTERN_MAX_CHARS, SLOT_PATTERN } from '../fast-path/sticky-pattern.js';
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -34,7 +34,7 @@ interface Slot {
  * pieces: no quote, backslash or control character), and an integer readInteger takes (up to
  * MAX_DIGITS digits, no leading zero).
  */
-const STRING_SLOT = '[^"\\\\\\x00-\\x1f]*';
+const STRING_SLOT = SLOT_PATTERN.plainString.slice(1, -1);
 const INTEGER_SLOT = `(?:0|[1-9][0-9]{0,${MAX_DIGITS - 1}})`;
 
 export class TextShape {

@@ -27,9 +27,6 @@ const CHOICE_TAILS = ['},"logprobs":null,"finish_reason":null}]', '},"finish_rea
 /** What may follow the choices array up to the end of the chunk. */
 const CHUNK_TAILS = ['}', ',"usage":null}'];
 
-/** plainStringEnd's string, not empty. */
-const NON_EMPTY_PLAIN_STRING = '"[^"\\\\\\x00-\\x1f]+"';
-
 /**
  * A lane's text-delta chunk as one sticky pattern: its leading members as the lane writes them
  * (the values of `id` and `created`, which change per stream, as slots), CHOICE_HEAD, a
@@ -48,7 +45,7 @@ export class ChatDeltaLayout {
   constructor(members: string, readonly tail: string) {
     const head = `${membersPattern(members)}${literalPattern(CHOICE_HEAD)}`;
     const tailPattern = literalPattern(tail);
-    this.plain = new RegExp(`${head}${NON_EMPTY_PLAIN_STRING}${tailPattern}`, 'y');
+    this.plain = new RegExp(`${head}${SLOT_PATTERN.nonEmptyPlainString}${tailPattern}`, 'y');
     this.any = new RegExp(`${head}${SLOT_PATTERN.nonEmptyStringLiteral}${tailPattern}`, 'y');
   }
 }

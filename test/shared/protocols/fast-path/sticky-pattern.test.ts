@@ -26,6 +26,7 @@ describe('sticky patterns', () => {
       if (rand(2) === 0) s = s.slice(0, at) + '"' + s.slice(at);
       const plain = plainStringEnd(s, at);
       assert.equal(matchEnd(SLOT_PATTERN.plainString, s, at), plain, JSON.stringify(s));
+      assert.equal(matchEnd(SLOT_PATTERN.nonEmptyPlainString, s, at), plain === at + 2 ? -1 : plain, JSON.stringify(s));
       const literal = stringLiteralEnd(s, at);
       const literalEnd = literal === 0 ? -1 : literal < 0 ? -literal - 1 : literal;
       assert.equal(matchEnd(SLOT_PATTERN.stringLiteral, s, at), literalEnd, JSON.stringify(s));
