@@ -56,52 +56,74 @@ const mockEnds: Array<Array<Crc32Across | undefined>> = [[], []];
 const bedrockEnds: Array<Crc32Across | undefined> = [];
 
 /**
- * A matched delta's constant runs (PayloadSpans), up to and from its string's quotes: in
- * Bedrock's order `{"contentBlockIndex":N,"delta":{"text":"` and, without padding, `"}}`; in
- * the mock's `{"delta":{"text":"` and `"},"contentBlockIndex":N}` (`toolUse` alike). The
- * padding, like the string, is summed.
+ * Where a matched delta's parts are (one read per frame, for its CRC and for its values): its
+ * index and kind, its string `text[valueStart, valueEnd)` with the quotes, and the constant
+ * runs of ASCII around that string for the CRC (PayloadSpans): in Bedrock's order
+ * `{"contentBlockIndex":N,"delta":{"text":"` and, without padding, `"}}`; in the mock's
+ * `{"delta":{"text":"` and `"},"contentBlockIndex":N}` (`toolUse` alike). The padding, like
+ * the string, is summed.
  */
-class DeltaSpans implements PayloadSpans {
+class DeltaPlaces implements PayloadSpans {
+  index = 0;
+  /** True for a text delta, false for a tool input. */
+  isText = true;
+  valueStart = 0;
+  valueEnd = 0;
   prefix: Crc32Across | null = null;
   prefixChars = 0;
   suffix: Crc32Across | null = null;
   suffixChars = 0;
 
+  /** `text` is a frame DELTA_HEADER_BLOCK's pattern matched, its header block `h` characters. */
   read(text: string, h: number): void {
     this.suffix = null;
     this.suffixChars = 0;
+    const end = text.length;
     if (text.charCodeAt(h + 2) === FIRST_LETTER_OF_INDEX) {
+      // The index, then the string; the padding after it (if any) holds no quote, so the
+      // string's end is its first quote not escaped.
       let at = h + INDEX_FIRST.length;
       let index = 0;
       for (let c = text.charCodeAt(at); c >= 0x30 && c <= 0x39; c = text.charCodeAt(++at)) index = index * 10 + (c - 0x30);
       const kind = text.charCodeAt(at + TEXT_OR_TOOL_AT) === LETTER_E ? 0 : 1;
-      this.prefixChars = at - h + (kind === 0 ? THEN_TEXT.length : THEN_TOOL_INPUT.length) + 1;
-      this.prefix = index < KEPT_INDEXES ? (bedrockStarts[kind]![index] ??= DELTA_HEADER_BLOCK.acrossWith(text.slice(h, h + this.prefixChars))) : null;
+      this.index = index;
+      this.isText = kind === 0;
+      this.valueStart = at + (kind === 0 ? THEN_TEXT.length : THEN_TOOL_INPUT.length);
+      this.valueEnd = literalEnd(text, this.valueStart);
+      this.prefixChars = this.valueStart + 1 - h;
+      this.prefix = index < KEPT_INDEXES ? (bedrockStarts[kind]![index] ??= DELTA_HEADER_BLOCK.acrossWith(text.slice(h, this.valueStart + 1))) : null;
       // Without padding the payload ends `"}}` (`"}}}` for a tool input); with it, `"}` after the padding's string.
       const tail = kind === 0 ? 3 : 4;
-      const end = text.length;
       if (text.charCodeAt(end - 2) === CLOSE_BRACE && text.charCodeAt(end - tail) === QUOTE) {
         this.suffix = bedrockEnds[kind] ??= new Crc32Across(Buffer.from(text.slice(end - tail), 'latin1'));
         this.suffixChars = tail;
       }
       return;
     }
+    // The string, then the index, which ends the payload: both found from its end.
     const kind = text.charCodeAt(h + TEXT_OR_TOOL_AT) === LETTER_E ? 0 : 1;
-    this.prefixChars = (kind === 0 ? TEXT_FIRST.length : TOOL_INPUT_FIRST.length) + 1;
-    this.prefix = mockStarts[kind] ??= DELTA_HEADER_BLOCK.acrossWith(text.slice(h, h + this.prefixChars));
-    let at = text.length - 1;
+    this.isText = kind === 0;
+    this.valueStart = h + (kind === 0 ? TEXT_FIRST.length : TOOL_INPUT_FIRST.length);
+    this.prefixChars = this.valueStart + 1 - h;
+    this.prefix = mockStarts[kind] ??= DELTA_HEADER_BLOCK.acrossWith(text.slice(h, this.valueStart + 1));
+    let at = end - 1;
     let index = 0;
     for (let scale = 1, c = text.charCodeAt(--at); c >= 0x30 && c <= 0x39; c = text.charCodeAt(--at), scale *= 10) index += (c - 0x30) * scale;
+    this.index = index;
+    // After the closing quote: `}` (`}}` for a tool input), then `,"contentBlockIndex":N}`.
+    this.valueEnd = at + 1 - THEN_INDEX.length - (kind === 0 ? 1 : 2);
     if (index < KEPT_INDEXES) {
-      // From the string's closing quote: `"}` or `"}}`, then `,"contentBlockIndex":N}`.
-      this.suffixChars = text.length - (at + 1 - THEN_INDEX.length - (kind === 0 ? 2 : 3));
-      this.suffix = mockEnds[kind]![index] ??= new Crc32Across(Buffer.from(text.slice(text.length - this.suffixChars), 'latin1'));
+      this.suffixChars = end - (this.valueEnd - 1);
+      this.suffix = mockEnds[kind]![index] ??= new Crc32Across(Buffer.from(text.slice(this.valueEnd - 1), 'latin1'));
     }
   }
 }
 
+/** The places of the frame last matched (one per module: a worker is one thread). */
+const places = new DeltaPlaces();
+
 /** The header block of a contentBlockDelta event, in the order Bedrock and the codec write it, and the payloads read here. */
-export const DELTA_HEADER_BLOCK = new KnownHeaderBlock('contentBlockDelta', DELTA_PAYLOADS, new DeltaSpans(), ASCII_DELTA_PAYLOADS);
+export const DELTA_HEADER_BLOCK = new KnownHeaderBlock('contentBlockDelta', DELTA_PAYLOADS, places, ASCII_DELTA_PAYLOADS);
 const HEADERS_LENGTH = DELTA_HEADER_BLOCK.text.length;
 
 /** readStringLiteral's result, copied out at once (one per module: a worker is one thread). */
@@ -122,33 +144,16 @@ export interface BlockDelta {
  * Reads the frame `text` (its header block `text[0, headersLength)`, then its payload, as
  * `FrameTextReader` offers it) into `out` when it is a contentBlockDelta whose payload has one
  * of the known shapes; false otherwise (or on a bad escape, which the full decoder reports).
- * `headersKnown`: the reader already matched the frame against DELTA_HEADER_BLOCK's pattern.
+ * `headersKnown`: the reader already matched the frame against DELTA_HEADER_BLOCK's pattern, and read its places.
  */
 export function readBlockDelta(text: string, headersLength: number, out: BlockDelta, headersKnown = false): boolean {
-  if (!headersKnown && (headersLength !== HEADERS_LENGTH || text.length > PATTERN_MAX_CHARS || !DELTA_HEADER_BLOCK.heads(text))) return false;
-  const h = HEADERS_LENGTH;
-  let start: number;
-  let end: number;
-  if (text.charCodeAt(h + 2) === FIRST_LETTER_OF_INDEX) {
-    // The index, then the string; the padding after it (if any) holds no quote, so the
-    // string's end is its first quote not escaped.
-    let at = h + INDEX_FIRST.length;
-    let index = 0;
-    for (let c = text.charCodeAt(at); c >= 0x30 && c <= 0x39; c = text.charCodeAt(++at)) index = index * 10 + (c - 0x30);
-    out.index = index;
-    out.text = text.charCodeAt(at + TEXT_OR_TOOL_AT) === LETTER_E;
-    start = at + (out.text ? THEN_TEXT.length : THEN_TOOL_INPUT.length);
-    end = literalEnd(text, start);
-  } else {
-    // The string, then the index, which ends the payload: both found from its end.
-    out.text = text.charCodeAt(h + TEXT_OR_TOOL_AT) === LETTER_E;
-    start = h + (out.text ? TEXT_FIRST.length : TOOL_INPUT_FIRST.length);
-    let at = text.length - 1;
-    let index = 0;
-    for (let scale = 1, c = text.charCodeAt(--at); c >= 0x30 && c <= 0x39; c = text.charCodeAt(--at), scale *= 10) index += (c - 0x30) * scale;
-    out.index = index;
-    end = at + 1 - THEN_INDEX.length - (out.text ? 1 : 2);
-  }
+  if (!headersKnown) {
+    if (headersLength !== HEADERS_LENGTH || text.length > PATTERN_MAX_CHARS || !DELTA_HEADER_BLOCK.heads(text)) return false;
+    places.read(text, HEADERS_LENGTH);
+  } // else the reader read the places for the frame's CRC
+  const { valueStart: start, valueEnd: end } = places;
+  out.index = places.index;
+  out.text = places.isText;
   const backslash = text.indexOf('\\', start);
   const escaped = backslash >= 0 && backslash < end;
   if (!readStringLiteral(text, start, end, escaped, read)) return false;
