@@ -110,7 +110,9 @@ export class ResponsesDeltaReader {
       at += fixedLengths[i]!;
       const slot = slots[i]!;
       if (slot === Slot.Delta) return this.readDelta(layout, s, at);
-      at = slot === Slot.Integer ? integerEnd(s, at) : plainStringEnd(s, at);
+      // The pattern matched a plain string here (no quote inside): its end is the next quote,
+      // found natively rather than checked again character by character.
+      at = slot === Slot.Integer ? integerEnd(s, at) : s.indexOf('"', at + 1) + 1;
     }
     return false; // a layout always has its delta
   }
