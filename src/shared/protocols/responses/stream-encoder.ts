@@ -44,7 +44,7 @@ export class ResponsesStreamEncoder implements StreamEncoder {
   private readonly createdAtSecs = Math.floor(Date.now() / 1000);
   /** Block index -> its item while the block is open. */
   private readonly open = new Map<number, OpenItem>();
-  /** Finished items by output_index, for the final response (every item is stopped by `end`). */
+  /** Finished items by output_index, for the final response (every item is stopped by `end`); messages only with the fast paths off. */
   private readonly output: JsonObject[] = [];
   /** The same items as their JSON text (fast paths on), written once for their done events. */
   private readonly outputJson: string[] = [];
@@ -157,11 +157,9 @@ export class ResponsesStreamEncoder implements StreamEncoder {
       return this.event('response.function_call_arguments.done', { item_id: itemId, output_index: outputIndex, name: call.name, arguments: text })
         + this.event('response.output_item.done', { output_index: outputIndex, item: done });
     }
-    const done = messageItem(outputIndex, text, 'completed');
-    this.output[outputIndex] = done; // by position: blocks may stop out of order
     if (translateFastPath) {
       // The text is in all three: escaped once (or not at all when it needs no escape), the
-      // events written from templates.
+      // events written from templates; the response takes the item as written here (no object).
       const textJson = item.plain ? `"${text}"` : JSON.stringify(text);
       const part = outputTextPartJson(textJson);
       const itemJson = completedMessageItemJson(outputIndex, part);
@@ -170,6 +168,8 @@ export class ResponsesStreamEncoder implements StreamEncoder {
         + this.templated('response.content_part.done', `${item.idFields}"content_index":0,"part":${part}`)
         + this.templated('response.output_item.done', `"output_index":${outputIndex},"item":${itemJson}`);
     }
+    const done = messageItem(outputIndex, text, 'completed');
+    this.output[outputIndex] = done; // by position: blocks may stop out of order
     return this.event('response.output_text.done', { item_id: itemId, output_index: outputIndex, content_index: 0, text, logprobs: [] })
       + this.event('response.content_part.done', { item_id: itemId, output_index: outputIndex, content_index: 0, part: outputTextPart(text) })
       + this.event('response.output_item.done', { output_index: outputIndex, item: done });
