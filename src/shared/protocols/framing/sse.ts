@@ -14,6 +14,14 @@ export type SseHandler = (event: string | undefined, data: string) => void;
  * to have it passed to the `SseHandler` as usual.
  */
 export type SseDataReader = (text: string, start: number, end: number, nameStart: number, nameEnd: number) => boolean;
+/**
+ * Offered the data of an unnamed event at `text[start]` before its line end is searched for:
+ * when it recognises an event there whose data ends at some `end` followed by a blank line
+ * (`blankLineAt(text, end)`), it reads it and returns `end`; else -1, and the event is split
+ * and offered as usual. Its match then stands for the split's search of the line end, which
+ * costs about as much as the match itself.
+ */
+export type SseLineReader = (text: string, start: number) => number;
 
 const LF = 0x0a;
 const CR = 0x0d;
@@ -40,6 +48,7 @@ export class SseReader {
   constructor(
     private readonly onEvent: SseHandler,
     private readonly onData: SseDataReader | null = null,
+    private readonly onLine: SseLineReader | null = null,
   ) {
     this.parser = createParser({ onEvent: (m) => onEvent(m.event, m.data) });
   }
@@ -75,6 +84,13 @@ export class SseReader {
     this.parserIdle = endsWithBlankLine(text);
   }
 
+  /** The parser drops a byte-order mark from the first text it is fed: this text, read in place, had none. */
+  private fedOnce(): void {
+    if (this.parserFed) return;
+    this.parser.feed('');
+    this.parserFed = true;
+  }
+
   /** Reads the one-data-line events at `from` in `text`; returns where the rest starts. */
   private splitData(text: string, from: number): number {
     const onData = this.onData!;
@@ -97,6 +113,17 @@ export class SseReader {
         line = lf + 1;
       }
       if (!isDataLine(text, line)) break;
+      if (line === at && this.onLine !== null) {
+        const end = this.onLine(text, text.charCodeAt(line + 5) === SPACE ? line + 6 : line + 5);
+        if (end >= 0) {
+          // Read, and ended by LF LF: what the split below finds (no CR before it either, or
+          // the line would not have been recognised).
+          this.fedOnce();
+          at = end + 2;
+          if (cr >= 0 && cr < at) cr = text.indexOf('\r', at);
+          continue;
+        }
+      }
       const lf = text.indexOf('\n', line);
       if (lf < 0) break; // unfinished
       let next: number;
@@ -109,11 +136,7 @@ export class SseReader {
         lineEnd = cr;
         next = lf + 3;
       } else break; // a CR inside the line (a line end of its own), another line, or a CRLF cut off
-      if (!this.parserFed) {
-        // The parser drops a byte-order mark from the first text it is fed; this text had none.
-        this.parser.feed('');
-        this.parserFed = true;
-      }
+      this.fedOnce();
       const start = text.charCodeAt(line + 5) === SPACE ? line + 6 : line + 5;
       if (!onData(text, start, lineEnd, nameStart, nameEnd)) {
         this.onEvent(nameStart < 0 ? undefined : text.slice(nameStart, nameEnd), text.slice(start, lineEnd));
@@ -150,6 +173,11 @@ function endsWithBlankLine(text: string): boolean {
   if (before !== CR || n < 3) return false;
   const third = text.charCodeAt(n - 3);
   return third === LF || third === CR;
+}
+
+/** `text[end]` ends a line and the next line is blank (LF LF): an event's data line ends there. */
+export function blankLineAt(text: string, end: number): boolean {
+  return text.charCodeAt(end) === LF && text.charCodeAt(end + 1) === LF;
 }
 
 /** `text` has a `data:` line at `at` (compared by character: faster than `startsWith` for five). */

@@ -6,7 +6,7 @@ import { GatewayError } from '../../errors.js';
 import type { StreamEvent, Usage } from '../../model/types.js';
 import { FramedStreamDecoder } from '../framing/stream-decoder-base.js';
 import { isJsonObject, type JsonObject } from '../framing/json-field.js';
-import { SseReader } from '../framing/sse.js';
+import { SseReader, blankLineAt } from '../framing/sse.js';
 import { decodeFinishReason } from './finish-reason.js';
 import { openAiUpstreamErrorMessage } from './errors.js';
 import { decodeUsage } from './usage.js';
@@ -23,6 +23,7 @@ export class ChatStreamDecoder extends FramedStreamDecoder {
   private readonly reader = new SseReader(
     (_event, data) => this.onData(data),
     translateFastPath ? (text, start, end) => this.readInPlace(text, start, end) : null,
+    translateFastPath ? (text, start) => this.readLine(text, start) : null,
   );
   private started = false;
   private finished = false;
@@ -59,6 +60,20 @@ export class ChatStreamDecoder extends FramedStreamDecoder {
       if (!this.finished) throw new GatewayError('upstream_error', 'upstream stream ended before finish_reason');
       this.close();
     }
+  }
+
+  /**
+   * The data of an unnamed event at `text[start]`, its end not yet searched for: a text delta
+   * the lane's layout matches, when a blank line follows the match (its end, returned), is
+   * read here; anything else is left to `readInPlace` (-1).
+   */
+  private readLine(text: string, start: number): number {
+    const fast = this.fast!;
+    if (!this.started || this.ended || this.failure !== null) return -1;
+    const end = fast.lineEnd(text, start);
+    if (end < 0 || !blankLineAt(text, end) || !fast.readMatched(text, start, end)) return -1;
+    this.text(fast.text, fast.literal);
+    return end;
   }
 
   /**

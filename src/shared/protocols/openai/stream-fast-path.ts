@@ -95,6 +95,11 @@ export class ChatTextDeltaReader implements StringRead {
   text = '';
   /** The last chunk read: its delta as a JSON string literal, or undefined when it held escapes. */
   literal: string | undefined = undefined;
+  /** `lineEnd`'s last match was by the layout's `any` pattern only. */
+  private escaped = false;
+  /** Where `lineEnd` last found no layout match (its text, '' once `read` has seen it). */
+  private missedText = '';
+  private missedAt = -1;
 
   constructor(private readonly layouts: ChatDeltaLayouts | null = null) {}
 
@@ -104,7 +109,16 @@ export class ChatTextDeltaReader implements StringRead {
    */
   read(s: string, start: number, end: number): boolean {
     const layout = this.layouts === null ? null : this.layouts.text;
-    if (layout !== null && end - start <= PATTERN_MAX_CHARS && this.readByLayout(layout, s, start, end)) return true;
+    if (layout !== null) {
+      // The layout already missed this chunk in `lineEnd`: not matched twice.
+      const missed = start === this.missedAt && s === this.missedText;
+      this.missedText = '';
+      if (!missed && end - start <= PATTERN_MAX_CHARS && this.readByLayout(layout, s, start, end)) return true;
+      // A chunk that starts with the stream's members but has no CHOICE_HEAD after them (its
+      // finish or usage) is one readByHead refuses: refused here without its search.
+      const members = this.members;
+      if (members.length > 0 && !holdsAt(s, start + members.length, CHOICE_HEAD) && holdsAt(s, start, members)) return false;
+    }
     if (!this.readByHead(s, start, end)) return false;
     // A text delta the layout missed, read the long way: the lane learns its layout from it
     // (at once when it has none, else on its 1st, 2nd, 4th... miss: a lane whose streams
@@ -121,6 +135,35 @@ export class ChatTextDeltaReader implements StringRead {
     return true;
   }
 
+  /**
+   * Where the lane's text-delta layout, matched at `s[start]`, ends (-1: it does not match
+   * there, or the lane has none): the chunk's end when its line ends there, found without
+   * searching for it. `readMatched` then reads it.
+   */
+  lineEnd(s: string, start: number): number {
+    const layout = this.layouts === null ? null : this.layouts.text;
+    if (layout === null || s.length - start > PATTERN_MAX_CHARS) return -1;
+    let p = layout.plain;
+    p.lastIndex = start;
+    this.escaped = false;
+    if (!p.test(s)) {
+      p = layout.any;
+      p.lastIndex = start;
+      if (!p.test(s)) {
+        this.missedText = s;
+        this.missedAt = start;
+        return -1;
+      }
+      this.escaped = true;
+    }
+    return p.lastIndex;
+  }
+
+  /** Reads the chunk `s[start, end)` that `lineEnd` matched: false on a bad escape (the full decoder decides). */
+  readMatched(s: string, start: number, end: number): boolean {
+    return this.readLayoutDelta(this.layouts!.text!, s, start, end, this.escaped);
+  }
+
   /** `s[start, end)` by the lane's layout: its delta read, and the stream's members kept for its finish. */
   private readByLayout(layout: ChatDeltaLayout, s: string, start: number, end: number): boolean {
     let escaped = false;
@@ -132,6 +175,11 @@ export class ChatTextDeltaReader implements StringRead {
       if (!p.test(s) || p.lastIndex !== end) return false;
       escaped = true;
     }
+    return this.readLayoutDelta(layout, s, start, end, escaped);
+  }
+
+  /** The delta of `s[start, end)`, which the layout matched (by its `any` pattern only when `escaped`). */
+  private readLayoutDelta(layout: ChatDeltaLayout, s: string, start: number, end: number, escaped: boolean): boolean {
     const litEnd = end - layout.tail.length;
     let litStart: number;
     if (!escaped) {

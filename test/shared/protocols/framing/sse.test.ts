@@ -5,15 +5,21 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { TextDecoder } from 'node:util';
 import { createParser } from 'eventsource-parser';
-import { SseReader } from '../../../../src/shared/protocols/framing/sse.js';
+import { SseReader, blankLineAt } from '../../../../src/shared/protocols/framing/sse.js';
 
 type Ev = [string | undefined, string];
 
+type InPlace = 'off' | 'none' | 'half' | 'all' | 'lines' | 'half lines';
+const IN_PLACE: readonly InPlace[] = ['off', 'none', 'half', 'all', 'lines', 'half lines'];
+/** A line reader's match: the data up to its line end (a real one matches a known shape, which holds no CR or LF). */
+const LINE_DATA = /[^\r\n]*/y;
+
 /**
  * `inPlace`: the reader is given a data reader that takes no event, every other one it is
- * offered, or all; the events it takes go to `out` in their place in the sequence.
+ * offered, or all; the events it takes go to `out` in their place in the sequence. With
+ * `lines`, also a line reader that takes every unnamed data line it can (or every other one).
  */
-function viaReader(bytes: Buffer, cuts: number[], inPlace: 'off' | 'none' | 'half' | 'all' = 'off'): Ev[] {
+function viaReader(bytes: Buffer, cuts: number[], inPlace: InPlace = 'off'): Ev[] {
   const out: Ev[] = [];
   let offered = 0;
   const take = (text: string, start: number, end: number, nameStart: number, nameEnd: number): boolean => {
@@ -22,7 +28,16 @@ function viaReader(bytes: Buffer, cuts: number[], inPlace: 'off' | 'none' | 'hal
     out.push([nameStart < 0 ? undefined : text.slice(nameStart, nameEnd), text.slice(start, end)]);
     return true;
   };
-  const r = new SseReader((e, d) => out.push([e, d]), inPlace === 'off' ? null : take);
+  let lines = 0;
+  const takeLine = (text: string, start: number): number => {
+    LINE_DATA.lastIndex = start;
+    LINE_DATA.test(text);
+    const end = LINE_DATA.lastIndex;
+    if (!blankLineAt(text, end) || (inPlace === 'half lines' && ++lines % 2 === 0)) return -1;
+    out.push([undefined, text.slice(start, end)]);
+    return end;
+  };
+  const r = new SseReader((e, d) => out.push([e, d]), inPlace === 'off' ? null : take, inPlace === 'lines' || inPlace === 'half lines' ? takeLine : null);
   let at = 0;
   for (const c of [...cuts, bytes.length]) {
     r.push(bytes.subarray(at, c));
@@ -67,7 +82,7 @@ describe('SseReader', () => {
     it(`${name}: whole, cut in two at every byte and one byte at a time, as the library reads it`, () => {
       const bytes = Buffer.from(text);
       const want = viaLibrary(bytes);
-      for (const inPlace of ['off', 'none', 'half', 'all'] as const) {
+      for (const inPlace of IN_PLACE) {
         assert.deepEqual(viaReader(bytes, [], inPlace), want, inPlace);
         for (let at = 1; at < bytes.length; at++) assert.deepEqual(viaReader(bytes, [at], inPlace), want, `${inPlace}, cut at ${at}`);
         assert.deepEqual(viaReader(bytes, Array.from({ length: bytes.length - 1 }, (_, i) => i + 1), inPlace), want, inPlace);
@@ -105,7 +120,7 @@ describe('SseReader', () => {
       const bytes = Buffer.from(text);
       const cuts = [...new Set(Array.from({ length: rand(4) }, () => rand(bytes.length + 1)))].sort((a, b) => a - b);
       const want = viaLibrary(bytes);
-      for (const inPlace of ['off', 'none', 'half', 'all'] as const) {
+      for (const inPlace of IN_PLACE) {
         assert.deepEqual(viaReader(bytes, cuts, inPlace), want, JSON.stringify({ text, cuts, inPlace }));
       }
     }

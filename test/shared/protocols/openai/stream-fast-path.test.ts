@@ -131,6 +131,31 @@ describe('openai text-delta lane layout', () => {
     }
     assert.equal(new Set(seen).size, 3);
   });
+  it('finds where a layout text delta ends in the upstream text, without its line end, and reads it there', () => {
+    const layouts: ChatDeltaLayouts = { text: null };
+    const learn = new ChatTextDeltaReader(layouts);
+    const first = chunk('"one"');
+    assert.equal(learn.read(first, 0, first.length), true);
+    const r = new ChatTextDeltaReader(layouts);
+    const deltas = [chunk('"two"'), chunk('"a\\"b"'), chunk('" wörld ☀️"')];
+    const finish = `${HEAD}"choices":[{"index":0,"delta":{},"logprobs":null,"finish_reason":"stop"}]}`;
+    const text = [...deltas, finish].map((d) => `data: ${d}\n\n`).join('');
+    let at = 0;
+    for (const [i, d] of deltas.entries()) {
+      const start = at + 6;
+      assert.equal(r.lineEnd(text, start), start + d.length, `delta ${i}`);
+      assert.equal(r.readMatched(text, start, start + d.length), true);
+      assert.equal(r.text, ['two', 'a"b', ' wörld ☀️'][i]);
+      assert.equal(r.literal, i === 1 ? undefined : JSON.stringify(r.text));
+      at = start + d.length + 2;
+    }
+    // The finish chunk: no layout match; read() then leaves it (without a second match), and the finish path reads it.
+    assert.equal(r.lineEnd(text, at + 6), -1);
+    assert.equal(r.read(text, at + 6, at + 6 + finish.length), false);
+    assert.equal(r.readFinish(text, at + 6, at + 6 + finish.length), 'stop');
+    // A lane with no layout yet finds nothing.
+    assert.equal(new ChatTextDeltaReader({ text: null }).lineEnd(text, 6), -1);
+  });
 });
 
 describe('openai finishing and usage-only chunk fast paths', () => {
