@@ -2,7 +2,8 @@
 // non-empty text content and nothing else, not done, exactly as Ollama writes it. Recognised by
 // its shape, its text read without parsing; any other line (tool calls, thinking, images, done,
 // an error, an unknown or repeated member, whitespace) is refused and goes through JSON.parse.
-import { plainStringEnd, stringLiteralEnd, holdsAt, readStringLiteral, type StringRead } from '../fast-path/json-scan.js';
+import { readStringLiteral, type StringRead } from '../fast-path/json-scan.js';
+import { literalPattern, PATTERN_MAX_CHARS, SLOT_PATTERN } from '../fast-path/sticky-pattern.js';
 
 const MODEL = '{"model":';
 const CREATED_AT = ',"created_at":';
@@ -11,16 +12,21 @@ const MESSAGE = ',"message":{"role":"assistant","content":';
 /** From the end of the content string to the end of the line. */
 const TAIL = '},"done":false}';
 
+/** The text line, its content a plain string or any (escapes checked by JSON.parse). */
+const line = (content: string): RegExp => new RegExp(
+  `${literalPattern(MODEL)}${SLOT_PATTERN.plainString}${literalPattern(CREATED_AT)}${SLOT_PATTERN.plainString}${literalPattern(MESSAGE)}${content}${literalPattern(TAIL)}`,
+  'y',
+);
+const PLAIN_LINE = line(SLOT_PATTERN.nonEmptyPlainString);
+const ANY_LINE = line(SLOT_PATTERN.nonEmptyStringLiteral);
+
 /**
  * Reads the text lines of one stream after its first line. Every line repeats `model` and
  * `created_at`, which the full decoder reads from the first line only: later lines need them
- * to be plain strings, not any value. The model repeats, so the head up to created_at is
- * compared whole with the last recognised line's; created_at is a timestamp that changes per
- * line, so it is checked as a plain string; the rest is compared with constants.
+ * to be plain strings, not any value. A line is one native match of a sticky pattern (three
+ * slice comparisons, each a call into V8's runtime, cost more than twice as much).
  */
 export class OllamaTextLineReader implements StringRead {
-  /** The last recognised line up to its created_at value (`{"model":"...","created_at":`), or ''. */
-  private head = '';
   /** The last line read: its content text. */
   text = '';
   /** The last line read: its content as a JSON string literal, or undefined when it held escapes. */
@@ -31,25 +37,27 @@ export class OllamaTextLineReader implements StringRead {
    * set), false when it needs the full decoder.
    */
   read(s: string, start: number, end: number): boolean {
-    let createdAt = start + this.head.length;
-    if (this.head.length === 0 || !holdsAt(s, start, this.head)) {
-      if (!holdsAt(s, start, MODEL)) return false;
-      const modelEnd = plainStringEnd(s, start + MODEL.length);
-      if (modelEnd < 0 || !holdsAt(s, modelEnd, CREATED_AT)) return false;
-      createdAt = modelEnd + CREATED_AT.length;
-      this.head = s.slice(start, createdAt);
+    if (end - start > PATTERN_MAX_CHARS) return false;
+    let escaped = false;
+    let p = PLAIN_LINE;
+    p.lastIndex = start;
+    if (!p.test(s) || p.lastIndex !== end) {
+      p = ANY_LINE;
+      p.lastIndex = start;
+      if (!p.test(s) || p.lastIndex !== end) return false;
+      escaped = true;
     }
-    // Neither string can run past `end`: a line feed (or the end of `s`) is a control character.
-    const createdAtEnd = plainStringEnd(s, createdAt);
-    if (createdAtEnd < 0 || !holdsAt(s, createdAtEnd, MESSAGE)) return false;
-    const litStart = createdAtEnd + MESSAGE.length;
-    const found = stringLiteralEnd(s, litStart);
-    if (found === 0) return false;
-    const escaped = found < 0;
-    const litEnd = escaped ? -found - 1 : found;
-    if (litEnd === litStart + 2) return false; // '' adds nothing: the full decoder decides
-    if (end - litEnd !== TAIL.length || !holdsAt(s, litEnd, TAIL)) return false;
+    const litEnd = end - TAIL.length;
+    let litStart: number;
+    if (!escaped) {
+      // Its opening quote is the last quote before its end: found walking back over the text.
+      litStart = litEnd - 2;
+      while (s.charCodeAt(litStart) !== 0x22) litStart--;
+    } else {
+      // After the model's and created_at's strings, which hold no quote.
+      const createdAt = s.indexOf('"', start + MODEL.length + 1) + 1 + CREATED_AT.length;
+      litStart = s.indexOf('"', createdAt + 1) + 1 + MESSAGE.length;
+    }
     return readStringLiteral(s, litStart, litEnd, escaped, this);
   }
 }
-
