@@ -4,11 +4,11 @@
 import type { StreamEvent, Usage } from '../../model/types.js';
 import { FramedStreamDecoder } from '../framing/stream-decoder-base.js';
 import { GatewayError } from '../../errors.js';
-import { SseReader } from '../framing/sse.js';
+import { SseReader, eventEndsAt } from '../framing/sse.js';
 import { isJsonObject, type JsonObject } from '../framing/json-field.js';
 import { finishFromStopReason } from './finish-reason.js';
 import { mergeAnthropicUsage } from './usage.js';
-import { readBlockDelta, type BlockDelta } from './stream-fast-path.js';
+import { matchBlockDeltaEvent, readBlockDelta, type BlockDelta } from './stream-fast-path.js';
 import { translateFastPath } from '../fast-path/switch.js';
 import { JsonShapes } from '../framing/shaped-parse.js';
 import type { LaneMemo } from '../codec.js';
@@ -19,6 +19,7 @@ export class AnthropicStreamDecoder extends FramedStreamDecoder {
   private readonly reader = new SseReader(
     (event, data) => this.onEvent(event, data),
     translateFastPath ? (text, start, end, nameStart, nameEnd) => this.readInPlace(text, start, end, nameStart, nameEnd) : null,
+    translateFastPath ? (text, at) => this.readLine(text, at) : null,
   );
   /** Upstream block index -> model block index (SKIPPED for blocks outside the subset). */
   private readonly blockIndex: number[] = [];
@@ -49,6 +50,20 @@ export class AnthropicStreamDecoder extends FramedStreamDecoder {
 
   protected complete(): void {
     if (!this.ended) throw new GatewayError('upstream_error', 'anthropic stream ended before message_stop');
+  }
+
+  /**
+   * The event at `text[at]`, its line ends not yet searched for: the common delta, when a
+   * blank line follows it (its data's end, returned), is read here; anything else is left to
+   * `readInPlace` (-1).
+   */
+  private readLine(text: string, at: number): number {
+    const fast = this.fast!;
+    if (this.failure !== null || this.ended) return -1;
+    const end = matchBlockDeltaEvent(text, at, fast);
+    if (end < 0 || !eventEndsAt(text, end, true)) return -1;
+    this.delta(fast);
+    return end;
   }
 
   /** An event still in the upstream's text: the common delta is read there (not a ping: those are dropped). */

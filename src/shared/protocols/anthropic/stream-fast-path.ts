@@ -1,13 +1,26 @@
 // The fast path for the Anthropic event nearly every stream is made of: a content_block_delta
 // carrying a text_delta or an input_json_delta, exactly as Anthropic writes it. Recognised by its
 // shape and read without parsing; any other event returns null and goes through JSON.parse.
-import { stringLiteralEnd } from '../fast-path/json-scan.js';
-import { StickyLiteral } from '../fast-path/sticky-pattern.js';
+import { literalPattern, PATTERN_MAX_CHARS, SLOT_PATTERN } from '../fast-path/sticky-pattern.js';
 
-const HEAD = new StickyLiteral('{"type":"content_block_delta","index":');
-const TEXT = new StickyLiteral(',"delta":{"type":"text_delta","text":');
-const JSON_PART = new StickyLiteral(',"delta":{"type":"input_json_delta","partial_json":');
+const HEAD = '{"type":"content_block_delta","index":';
+const TEXT = ',"delta":{"type":"text_delta","text":';
+const JSON_PART = ',"delta":{"type":"input_json_delta","partial_json":';
 const TAIL = '}}';
+/** The named event's lines up to its data, as Anthropic writes them. */
+const EVENT_HEAD = 'event: content_block_delta\ndata: ';
+
+/**
+ * The delta's data as one sticky pattern: the index (0 or digits without a leading zero, at
+ * most 9: a JSON integer JSON.parse reads exactly), the kind, a non-empty string, the tail.
+ */
+const delta = (value: string): string => `${literalPattern(HEAD)}(?:0|[1-9][0-9]{0,8})(?:${literalPattern(TEXT)}|${literalPattern(JSON_PART)})${value}${literalPattern(TAIL)}`;
+const PLAIN = new RegExp(delta(SLOT_PATTERN.nonEmptyPlainString), 'y');
+/** Any string (escapes checked by JSON.parse). */
+const ANY = new RegExp(delta(SLOT_PATTERN.nonEmptyStringLiteral), 'y');
+/** The whole event, its line ends not yet found: `event:` line and `data:` line, up to the data's end. */
+const PLAIN_EVENT = new RegExp(`${literalPattern(EVENT_HEAD)}${delta(SLOT_PATTERN.nonEmptyPlainString)}`, 'y');
+const ANY_EVENT = new RegExp(`${literalPattern(EVENT_HEAD)}${delta(SLOT_PATTERN.nonEmptyStringLiteral)}`, 'y');
 
 /** What a recognised delta carries; reused (one per decoder), so reading allocates no object. */
 export interface BlockDelta {
@@ -24,36 +37,47 @@ export interface BlockDelta {
  * input-json delta; false otherwise.
  */
 export function readBlockDelta(s: string, start: number, end: number, out: BlockDelta): boolean {
-  if (!HEAD.at(s, start)) return false;
-  // The index: 0 or digits without a leading zero, at most 9 (a JSON integer JSON.parse reads exactly).
-  const digits = start + HEAD.text.length;
-  let at = digits;
-  let index = 0;
-  const first = s.charCodeAt(at);
-  if (first === 0x30) at++;
-  else {
-    while (at < end && at - digits < 9) {
-      const c = s.charCodeAt(at);
-      if (c < 0x30 || c > 0x39) break;
-      index = index * 10 + (c - 0x30);
-      at++;
-    }
-    if (at === digits) return false;
+  if (end - start > PATTERN_MAX_CHARS) return false;
+  let p = PLAIN;
+  p.lastIndex = start;
+  if (!p.test(s) || p.lastIndex !== end) {
+    p = ANY;
+    p.lastIndex = start;
+    if (!p.test(s) || p.lastIndex !== end) return false;
+    return readMatched(s, start, end, true, out);
   }
-  let text: boolean;
-  if (TEXT.at(s, at)) {
-    text = true;
-    at += TEXT.text.length;
-  } else if (JSON_PART.at(s, at)) {
-    text = false;
-    at += JSON_PART.text.length;
-  } else return false;
-  // The literal cannot run past `end`: a raw line feed (or the end of `s`) stops the scan.
-  const found = stringLiteralEnd(s, at);
-  if (found === 0) return false;
-  const escaped = found < 0;
-  const litEnd = escaped ? -found - 1 : found;
-  if (litEnd === at + 2 || end !== litEnd + TAIL.length || s.slice(litEnd, end) !== TAIL) return false;
+  return readMatched(s, start, end, false, out);
+}
+
+/**
+ * The `content_block_delta` event at `s[at]` (its `event:` line), its line ends not yet
+ * found: where its data ends when it is a delta readBlockDelta reads (read into `out`), or -1.
+ * The caller checks that the event ends there (sse.ts eventEndsAt) before using `out`.
+ */
+export function matchBlockDeltaEvent(s: string, at: number, out: BlockDelta): number {
+  if (s.length - at > PATTERN_MAX_CHARS) return -1;
+  let escaped = false;
+  let p = PLAIN_EVENT;
+  p.lastIndex = at;
+  if (!p.test(s)) {
+    p = ANY_EVENT;
+    p.lastIndex = at;
+    if (!p.test(s)) return -1;
+    escaped = true;
+  }
+  const end = p.lastIndex;
+  return readMatched(s, at + EVENT_HEAD.length, end, escaped, out) ? end : -1;
+}
+
+/** Reads the delta `s[start, end)` the pattern matched (by ANY only when `escaped`). */
+function readMatched(s: string, start: number, end: number, escaped: boolean, out: BlockDelta): boolean {
+  let at = start + HEAD.length;
+  let index = 0;
+  for (let c = s.charCodeAt(at); c >= 0x30 && c <= 0x39; c = s.charCodeAt(++at)) index = index * 10 + (c - 0x30);
+  // `,"delta":{"type":"` then `t` (text_delta) or `i` (input_json_delta).
+  const text = s.charCodeAt(at + 18) === 0x74;
+  at += text ? TEXT.length : JSON_PART.length;
+  const litEnd = end - TAIL.length;
   let value: string;
   let literal: string | undefined;
   if (!escaped) {

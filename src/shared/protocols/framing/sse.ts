@@ -15,13 +15,14 @@ export type SseHandler = (event: string | undefined, data: string) => void;
  */
 export type SseDataReader = (text: string, start: number, end: number, nameStart: number, nameEnd: number) => boolean;
 /**
- * Offered the data of an unnamed event at `text[start]` before its line end is searched for:
- * when it recognises an event there whose data ends at some `end` followed by a blank line
- * (`blankLineAt(text, end)`), it reads it and returns `end`; else -1, and the event is split
- * and offered as usual. Its match then stands for the split's search of the line end, which
- * costs about as much as the match itself.
+ * Offered an event at `text[at]` (its first line) before any of its lines is searched for:
+ * when it recognises there a one-data-line event (an optional `event:` line, then a `data:`
+ * line, neither holding a CR) whose data line ends at some `end` followed by a blank line
+ * (`eventEndsAt(text, end, named)`), it reads it and returns `end`; else -1, and the event is
+ * split and offered as usual. Its match then stands for the split's searches of the line
+ * ends, which cost about as much as the match itself.
  */
-export type SseLineReader = (text: string, start: number) => number;
+export type SseLineReader = (text: string, at: number) => number;
 
 const LF = 0x0a;
 const CR = 0x0d;
@@ -99,6 +100,17 @@ export class SseReader {
     // without CRs is searched once and one with CRLF events once per event.
     let cr = text.indexOf('\r', at);
     for (;;) {
+      if (this.onLine !== null) {
+        const end = this.onLine(text, at);
+        if (end >= 0) {
+          // Read, its lines free of CRs and ended as eventEndsAt checked: where the split
+          // below would have gone on (CRLF CRLF only after an unnamed event).
+          this.fedOnce();
+          at = end + (text.charCodeAt(end) === LF ? 2 : 4);
+          if (cr >= 0 && cr < at) cr = text.indexOf('\r', at);
+          continue;
+        }
+      }
       let nameStart = -1;
       let nameEnd = -1;
       let line = at;
@@ -113,17 +125,6 @@ export class SseReader {
         line = lf + 1;
       }
       if (!isDataLine(text, line)) break;
-      if (line === at && this.onLine !== null) {
-        const end = this.onLine(text, text.charCodeAt(line + 5) === SPACE ? line + 6 : line + 5);
-        if (end >= 0) {
-          // Read, and ended by LF LF: what the split below finds (no CR before it either, or
-          // the line would not have been recognised).
-          this.fedOnce();
-          at = end + 2;
-          if (cr >= 0 && cr < at) cr = text.indexOf('\r', at);
-          continue;
-        }
-      }
       const lf = text.indexOf('\n', line);
       if (lf < 0) break; // unfinished
       let next: number;
@@ -175,9 +176,20 @@ function endsWithBlankLine(text: string): boolean {
   return third === LF || third === CR;
 }
 
-/** `text[end]` ends a line and the next line is blank (LF LF): an event's data line ends there. */
-export function blankLineAt(text: string, end: number): boolean {
-  return text.charCodeAt(end) === LF && text.charCodeAt(end + 1) === LF;
+/**
+ * A data line that ends at `text[end]` ends its event there, as the split reads it: LF then a
+ * blank line (LF), or, for an unnamed event (`named` false), CRLF then CRLF.
+ */
+export function eventEndsAt(text: string, end: number, named: boolean): boolean {
+  const c = text.charCodeAt(end);
+  if (c === LF) return text.charCodeAt(end + 1) === LF;
+  return !named && c === CR && text.charCodeAt(end + 1) === LF && text.charCodeAt(end + 2) === CR && text.charCodeAt(end + 3) === LF;
+}
+
+/** Where the data of a `data:` line at `text[at]` starts (after `data:` and one space, if any), or -1. */
+export function dataStart(text: string, at: number): number {
+  if (!isDataLine(text, at)) return -1;
+  return text.charCodeAt(at + 5) === SPACE ? at + 6 : at + 5;
 }
 
 /** `text` has a `data:` line at `at` (compared by character: faster than `startsWith` for five). */

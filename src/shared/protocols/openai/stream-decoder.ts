@@ -6,7 +6,7 @@ import { GatewayError } from '../../errors.js';
 import type { StreamEvent, Usage } from '../../model/types.js';
 import { FramedStreamDecoder } from '../framing/stream-decoder-base.js';
 import { isJsonObject, type JsonObject } from '../framing/json-field.js';
-import { SseReader, blankLineAt } from '../framing/sse.js';
+import { SseReader, dataStart, eventEndsAt } from '../framing/sse.js';
 import { decodeFinishReason } from './finish-reason.js';
 import { openAiUpstreamErrorMessage } from './errors.js';
 import { decodeUsage } from './usage.js';
@@ -23,7 +23,7 @@ export class ChatStreamDecoder extends FramedStreamDecoder {
   private readonly reader = new SseReader(
     (_event, data) => this.onData(data),
     translateFastPath ? (text, start, end) => this.readInPlace(text, start, end) : null,
-    translateFastPath ? (text, start) => this.readLine(text, start) : null,
+    translateFastPath ? (text, at) => this.readLine(text, at) : null,
   );
   private started = false;
   private finished = false;
@@ -63,15 +63,17 @@ export class ChatStreamDecoder extends FramedStreamDecoder {
   }
 
   /**
-   * The data of an unnamed event at `text[start]`, its end not yet searched for: a text delta
-   * the lane's layout matches, when a blank line follows the match (its end, returned), is
-   * read here; anything else is left to `readInPlace` (-1).
+   * The event at `text[at]`, its line ends not yet searched for: a text delta the lane's
+   * layout matches, when a blank line follows the match (its end, returned), is read here;
+   * anything else is left to `readInPlace` (-1).
    */
-  private readLine(text: string, start: number): number {
+  private readLine(text: string, at: number): number {
     const fast = this.fast!;
     if (!this.started || this.ended || this.failure !== null) return -1;
+    const start = dataStart(text, at);
+    if (start < 0) return -1;
     const end = fast.lineEnd(text, start);
-    if (end < 0 || !blankLineAt(text, end) || !fast.readMatched(text, start, end)) return -1;
+    if (end < 0 || !eventEndsAt(text, end, false) || !fast.readMatched(text, start, end)) return -1;
     this.text(fast.text, fast.literal);
     return end;
   }

@@ -2,7 +2,8 @@
 // index and text (or partial JSON) and nothing else; seeded random variants against JSON.parse.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { readBlockDelta, type BlockDelta } from '../../../../src/shared/protocols/anthropic/stream-fast-path.js';
+import { matchBlockDeltaEvent, readBlockDelta, type BlockDelta } from '../../../../src/shared/protocols/anthropic/stream-fast-path.js';
+import { eventEndsAt } from '../../../../src/shared/protocols/framing/sse.js';
 
 function slow(data: string): BlockDelta | null {
   let m: any;
@@ -56,8 +57,17 @@ describe('anthropic content_block_delta fast path', () => {
       for (let k = rand(5); k > 0; k--) lit += pieces[rand(pieces.length)];
       if (rand(10) > 0) lit += '"';
       const data = `{"type":"content_block_delta","index":${indexes[rand(indexes.length)]}${kinds[rand(kinds.length)]}${lit}${tails[rand(tails.length)]}`;
-      // Alone, or in place inside a larger text (the SSE reader's in-place offer).
-      const ok = i % 2 === 0 ? readBlockDelta(data, 0, data.length, out) : readBlockDelta(`data: ${data}\n\n`, 6, 6 + data.length, out);
+      // Alone, in place inside a larger text (the SSE reader's in-place offer), or as a whole
+      // event whose line ends are not known yet (its line reader's offer).
+      let ok: boolean;
+      if (i % 3 === 0) ok = readBlockDelta(data, 0, data.length, out);
+      else if (i % 3 === 1) ok = readBlockDelta(`data: ${data}\n\n`, 6, 6 + data.length, out);
+      else {
+        const event = `event: content_block_delta\ndata: ${data}\n\nevent: x\n`;
+        const end = matchBlockDeltaEvent(event, 0, out);
+        ok = end >= 0 && eventEndsAt(event, end, true);
+        if (ok) assert.equal(end, event.indexOf('\n\n'), data);
+      }
       if (ok) {
         fast++;
         // The literal, when given, is exactly what an encoder would have written for the value.

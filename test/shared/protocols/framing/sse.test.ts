@@ -5,14 +5,19 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { TextDecoder } from 'node:util';
 import { createParser } from 'eventsource-parser';
-import { SseReader, blankLineAt } from '../../../../src/shared/protocols/framing/sse.js';
+import { SseReader, dataStart, eventEndsAt } from '../../../../src/shared/protocols/framing/sse.js';
 
 type Ev = [string | undefined, string];
 
 type InPlace = 'off' | 'none' | 'half' | 'all' | 'lines' | 'half lines';
 const IN_PLACE: readonly InPlace[] = ['off', 'none', 'half', 'all', 'lines', 'half lines'];
-/** A line reader's match: the data up to its line end (a real one matches a known shape, which holds no CR or LF). */
-const LINE_DATA = /[^\r\n]*/y;
+/** A line reader's match: a line up to its end (a real one matches a known shape, which holds no CR or LF). */
+const LINE = /[^\r\n]*/y;
+const lineEnd = (text: string, at: number): number => {
+  LINE.lastIndex = at;
+  LINE.test(text);
+  return LINE.lastIndex;
+};
 
 /**
  * `inPlace`: the reader is given a data reader that takes no event, every other one it is
@@ -29,12 +34,21 @@ function viaReader(bytes: Buffer, cuts: number[], inPlace: InPlace = 'off'): Ev[
     return true;
   };
   let lines = 0;
-  const takeLine = (text: string, start: number): number => {
-    LINE_DATA.lastIndex = start;
-    LINE_DATA.test(text);
-    const end = LINE_DATA.lastIndex;
-    if (!blankLineAt(text, end) || (inPlace === 'half lines' && ++lines % 2 === 0)) return -1;
-    out.push([undefined, text.slice(start, end)]);
+  /** Takes `event: NAME` (a non-empty name after one space) then `data:`, or `data:` alone, as their lines end. */
+  const takeLine = (text: string, at: number): number => {
+    let name: string | undefined;
+    let line = at;
+    if (text.startsWith('event: ', at) && text.length > at + 7 && !'\r\n'.includes(text[at + 7]!)) {
+      const nameEnd = lineEnd(text, at);
+      if (text.charCodeAt(nameEnd) !== 0x0a) return -1;
+      name = text.slice(at + 7, nameEnd);
+      line = nameEnd + 1;
+    }
+    const start = dataStart(text, line);
+    if (start < 0) return -1;
+    const end = lineEnd(text, start);
+    if (!eventEndsAt(text, end, name !== undefined) || (inPlace === 'half lines' && ++lines % 2 === 0)) return -1;
+    out.push([name, text.slice(start, end)]);
     return end;
   };
   const r = new SseReader((e, d) => out.push([e, d]), inPlace === 'off' ? null : take, inPlace === 'lines' || inPlace === 'half lines' ? takeLine : null);
