@@ -9,7 +9,7 @@ import { GatewayError } from '../../errors.js';
 import type { StreamEvent } from '../../model/types.js';
 import { FramedStreamDecoder } from '../framing/stream-decoder-base.js';
 import { isJsonObject, type JsonObject } from '../framing/json-field.js';
-import { SseReader } from '../framing/sse.js';
+import { SseReader, eventEndsAt } from '../framing/sse.js';
 import { decodeFinishReason } from './finish-reason.js';
 import { decodeUsage } from './usage.js';
 import { ResponsesDeltaLayouts, ResponsesDeltaReader, integerEnd } from './stream-fast-path.js';
@@ -29,6 +29,7 @@ export class ResponsesStreamDecoder extends FramedStreamDecoder {
   private readonly reader = new SseReader(
     (event, data) => this.onData(event, data),
     translateFastPath ? (text, start, end) => this.readInPlace(text, start, end) : null,
+    translateFastPath ? (text, at) => this.readLine(text, at) : null,
   );
   private started = false;
   private ended = false;
@@ -71,6 +72,20 @@ export class ResponsesStreamDecoder extends FramedStreamDecoder {
   }
 
   /** A one-line event still in the upstream's text: the common deltas are read there. */
+  /**
+   * The event at `text[at]`, its line ends not yet searched for: a delta a lane layout
+   * matches, when a blank line follows it (its data's end, returned), is read here; anything
+   * else is left to `readInPlace` (-1).
+   */
+  private readLine(text: string, at: number): number {
+    const fast = this.fast!;
+    if (!this.started || this.ended || this.failure !== null) return -1;
+    const end = fast.lineEnd(text, at);
+    if (end < 0 || !eventEndsAt(text, end, true)) return -1;
+    this.fastDelta(fast);
+    return end;
+  }
+
   private readInPlace(text: string, start: number, end: number): boolean {
     const fast = this.fast;
     if (!this.started || this.ended || this.failure !== null || fast === null) return false;

@@ -54,7 +54,13 @@ interface DeltaLayout {
   slots: Slot[];
   /** The whole event: `fixed[0] slot[0] ... fixed[n]`, sticky (matched at `lastIndex`). */
   pattern: RegExp;
+  /** The same after its SSE lines' start, `event: <type>\ndata: ` (EVENT_HEADS), as the event reads in the upstream's text. */
+  eventPattern: RegExp;
 }
+
+/** The lines before a delta's data, by kind (text, arguments), as OpenAI writes them. */
+const TEXT_EVENT_HEAD = 'event: response.output_text.delta\ndata: ';
+const ARGS_EVENT_HEAD = 'event: response.function_call_arguments.delta\ndata: ';
 
 /**
  * The layouts a lane's streams are read by, one per kind (text, arguments): kept in the lane's
@@ -99,11 +105,39 @@ export class ResponsesDeltaReader {
     return this.match(learned, s, start, end);
   }
 
+  /**
+   * The delta event at `s[at]` (its `event:` line), its line ends not yet found: where its
+   * data ends when a lane layout matches it there (the delta then read), else -1. The caller
+   * checks that the event ends there (sse.ts eventEndsAt) before using what was read.
+   */
+  lineEnd(s: string, at: number): number {
+    if (s.length - at > PATTERN_MAX_CHARS) return -1; // see PATTERN_MAX_CHARS
+    const layouts = this.layouts;
+    const same = this.text ? layouts.text : layouts.args;
+    const end = same === null ? -1 : this.matchEvent(same, s, at);
+    if (end >= 0) return end;
+    const other = this.text ? layouts.args : layouts.text;
+    return other === null ? -1 : this.matchEvent(other, s, at);
+  }
+
+  private matchEvent(layout: DeltaLayout, s: string, at: number): number {
+    const pattern = layout.eventPattern;
+    pattern.lastIndex = at;
+    if (!pattern.test(s)) return -1;
+    const end = pattern.lastIndex;
+    const start = at + (layout.text ? TEXT_EVENT_HEAD.length : ARGS_EVENT_HEAD.length);
+    return this.readMatched(layout, s, start) ? end : -1;
+  }
+
   private match(layout: DeltaLayout, s: string, start: number, end: number): boolean {
     const pattern = layout.pattern;
     pattern.lastIndex = start;
     if (!pattern.test(s) || pattern.lastIndex !== end) return false;
-    // The event is the layout's: walk to the delta over the values before it.
+    return this.readMatched(layout, s, start);
+  }
+
+  /** The event at `s[start]` is the layout's (its pattern matched): walk to the delta over the values before it. */
+  private readMatched(layout: DeltaLayout, s: string, start: number): boolean {
     const { fixedLengths, slots } = layout;
     let at = start;
     for (let i = 0; i < slots.length; i++) {
@@ -233,7 +267,8 @@ function learnLayout(s: string, start: number, end: number): DeltaLayout | null 
   fixed.push(s.slice(fixedFrom, end));
   let source = literalPattern(fixed[0]!);
   for (let i = 0; i < slots.length; i++) source += slotPattern(slots[i]!) + literalPattern(fixed[i + 1]!);
-  return { text, outputIndex, contentIndex, fixedLengths: fixed.map((f) => f.length), slots, pattern: new RegExp(source, 'y') };
+  const eventHead = literalPattern(text ? TEXT_EVENT_HEAD : ARGS_EVENT_HEAD);
+  return { text, outputIndex, contentIndex, fixedLengths: fixed.map((f) => f.length), slots, pattern: new RegExp(source, 'y'), eventPattern: new RegExp(eventHead + source, 'y') };
 }
 
 /** End of a non-negative JSON integer (no leading zero, no fraction or exponent) at `at`; -1 otherwise. */

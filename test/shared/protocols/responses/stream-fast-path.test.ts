@@ -90,6 +90,30 @@ describe('responses delta fast path', () => {
     assert.equal(read(second, textDelta(10, '"x"').replace('"msg_68af4033b2"', '"msg_\\u0031"')), null);
   });
 
+  it('finds where a layout delta event ends in the upstream text, from its event line, and reads it there', () => {
+    const layouts = new ResponsesDeltaLayouts();
+    read(new ResponsesDeltaReader(layouts), textDelta(1, '"one"'));
+    read(new ResponsesDeltaReader(layouts), argsDelta(2, '"{"'));
+    const r = new ResponsesDeltaReader(layouts);
+    const events = [
+      [`event: response.output_text.delta\ndata: ${textDelta(3, '"two"')}`, 'two', true],
+      [`event: response.output_text.delta\ndata: ${textDelta(4, '"a\\"b"')}`, 'a"b', true],
+      [`event: response.function_call_arguments.delta\ndata: ${argsDelta(5, '"{\\"x\\":1}"')}`, '{"x":1}', false],
+    ] as const;
+    const text = events.map(([e]) => `${e}\n\n`).join('') + 'event: response.output_text.done\ndata: {}\n\n';
+    let at = 0;
+    for (const [event, value, isText] of events) {
+      assert.equal(r.lineEnd(text, at), at + event.length, event);
+      assert.equal(r.value, value);
+      assert.equal(r.text, isText);
+      at += event.length + 2;
+    }
+    assert.equal(r.lineEnd(text, at), -1, 'a done event');
+    // The data alone (no event line), or another event name: not this reader's.
+    assert.equal(r.lineEnd(`data: ${textDelta(6, '"x"')}\n\n`, 0), -1);
+    assert.equal(r.lineEnd(`event: other\ndata: ${textDelta(6, '"x"')}\n\n`, 0), -1);
+  });
+
   it('leaves an event longer than a pattern may match to the full decoder, without throwing', () => {
     const r = new ResponsesDeltaReader();
     read(r, textDelta(1, '"warm"'));
