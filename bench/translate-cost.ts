@@ -87,7 +87,7 @@ function parsePair(pair: string): [BenchProtocol, BenchProtocol | null] {
 /** The child under callgrind: warm-up, then `streams` streams of the pair, nothing printed. */
 async function countHere(pair: string, streams: number, o: Options): Promise<void> {
   const [lane, ingress] = parsePair(pair);
-  const run = await streamRunner(lane, ingress, upstreamChunks(lane, o), { usageEvent: null, eventShapes: null, responsesDeltas: null, chatDeltas: null });
+  const run = await streamRunner(lane, ingress, upstreamChunks(lane, o), { usageEvent: null, eventShapes: null, responsesDeltas: null, chatDeltas: null, geminiText: null });
   for (let i = 0; i < COUNT_WARM_UP + streams; i++) run();
 }
 
@@ -130,7 +130,7 @@ async function measureHere(o: Options): Promise<Record<string, number>> {
     for (const ingress of PROTOCOLS) {
       if (ingress === lane) continue;
       // A lane's memo, kept across its streams as the worker keeps it (learnt event shapes).
-      const memo: LaneMemo = { usageEvent: null, eventShapes: null, responsesDeltas: null, chatDeltas: null };
+      const memo: LaneMemo = { usageEvent: null, eventShapes: null, responsesDeltas: null, chatDeltas: null, geminiText: null };
       const run = await streamRunner(lane, ingress, chunks, memo);
       // Warm-up long enough for the pair's code to be optimised: with 300 runs the first pair
       // of each lane still paid for its JIT (5-20 µs more than the next).

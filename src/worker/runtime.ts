@@ -7,6 +7,7 @@ import type { EventShape } from '../shared/protocols/framing/event-shape.js';
 import type { JsonShapes } from '../shared/protocols/framing/shaped-parse.js';
 import type { ResponsesDeltaLayouts } from '../shared/protocols/responses/stream-fast-path.js';
 import type { ChatDeltaLayouts } from '../shared/protocols/openai/stream-fast-path.js';
+import type { GeminiTextLayouts } from '../shared/protocols/gemini/stream-fast-path.js';
 import type { UsageShape } from '../shared/protocols/framing/usage-shape.js';
 import { CODECS } from '../shared/protocols/index.js';
 import { SwrrCursor } from '../shared/routing/swrr.js';
@@ -46,6 +47,8 @@ export class LaneRuntime implements LaneMemo {
   responsesDeltas: ResponsesDeltaLayouts | null = null;
   /** The layout of its Chat Completions text deltas (LaneMemo). */
   chatDeltas: ChatDeltaLayouts | null = null;
+  /** The layout of its Gemini text chunks (LaneMemo). */
+  geminiText: GeminiTextLayouts | null = null;
 
   constructor(
     readonly index: number,

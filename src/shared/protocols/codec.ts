@@ -7,6 +7,7 @@ import type { EventShape } from './framing/event-shape.js';
 import type { JsonShapes } from './framing/shaped-parse.js';
 import type { ResponsesDeltaLayouts } from './responses/stream-fast-path.js';
 import type { ChatDeltaLayouts } from './openai/stream-fast-path.js';
+import type { GeminiTextLayouts } from './gemini/stream-fast-path.js';
 import type { ModelRequest, ModelResponse, ProtocolName, StreamEvent, Usage } from '../model/types.js';
 import type { ErrorKind } from '../errors.js';
 
@@ -134,4 +135,6 @@ export interface LaneMemo {
   responsesDeltas: ResponsesDeltaLayouts | null;
   /** The layout of its Chat Completions text-delta chunks (openai/stream-fast-path.ts). */
   chatDeltas: ChatDeltaLayouts | null;
+  /** The layout of its Gemini text chunks (gemini/stream-fast-path.ts). */
+  geminiText: GeminiTextLayouts | null;
 }

@@ -23,7 +23,7 @@ export const geminiCodec: Codec = {
   encodeRequest: encodeGeminiRequest,
   upstreamPath: geminiPath,
   decodeResponse: decodeGeminiResponse,
-  createStreamDecoder: () => new GeminiStreamDecoder(),
+  createStreamDecoder: (memo) => new GeminiStreamDecoder(memo),
   upstreamErrorMessage: geminiUpstreamErrorMessage,
 
   streamUsageRequested: () => true,

@@ -6,7 +6,9 @@ import type { FinishReason, StreamEvent, Usage } from '../../model/types.js';
 import { FramedStreamDecoder } from '../framing/stream-decoder-base.js';
 import { GatewayError } from '../../errors.js';
 import { isJsonObject, type JsonObject } from '../framing/json-field.js';
-import { SseReader } from '../framing/sse.js';
+import { SseReader, dataStart, eventEndsAt } from '../framing/sse.js';
+import type { LaneMemo } from '../codec.js';
+import { JsonShapes } from '../framing/shaped-parse.js';
 import { finishFromGemini, isFinishReason } from './finish-reason.js';
 import { callId, candidateParts, firstCandidate, SYNTHESIZED_RESPONSE_ID } from './response.js';
 import { usageFromGemini } from './usage.js';
@@ -14,11 +16,15 @@ import { GeminiTextChunkReader } from './stream-fast-path.js';
 import { translateFastPath } from '../fast-path/switch.js';
 
 const NONE = -1;
+/** The kinds a stream's chunks are kept under in the lane's JsonShapes. */
+const FIRST_CHUNK = 'first chunk';
+const CHUNK = 'chunk';
 
 export class GeminiStreamDecoder extends FramedStreamDecoder {
   private readonly reader = new SseReader(
     (_event, data) => this.onChunk(data),
     translateFastPath ? (text, start, end) => this.readInPlace(text, start, end) : null,
+    translateFastPath ? (text, at) => this.readLine(text, at) : null,
   );
   private started = false;
   private finished = false;
@@ -28,7 +34,16 @@ export class GeminiStreamDecoder extends FramedStreamDecoder {
   private calls = 0;
   private latestUsage: Usage | null = null;
   private usageReported = false;
-  private readonly fast = translateFastPath ? new GeminiTextChunkReader() : null;
+  private readonly fast: GeminiTextChunkReader | null;
+  /** The lane's learnt event shapes (shaped-parse.ts); null when the fast paths are off. */
+  private readonly shapes: JsonShapes | null;
+
+  /** `memo`: the lane's, where its text-chunk layout is kept. */
+  constructor(memo?: LaneMemo) {
+    super();
+    this.fast = translateFastPath ? new GeminiTextChunkReader(memo === undefined ? null : (memo.geminiText ??= { text: null })) : null;
+    this.shapes = translateFastPath && memo !== undefined ? (memo.eventShapes ??= new JsonShapes()) : null;
+  }
 
   protected feed(chunk: Uint8Array): void {
     this.reader.push(chunk);
@@ -42,6 +57,22 @@ export class GeminiStreamDecoder extends FramedStreamDecoder {
     if (!this.finished) throw new GatewayError('upstream_error', 'gemini stream ended before a finishReason');
     if (!this.usageReported && this.latestUsage !== null) this.out.push({ type: 'usage', usage: this.latestUsage });
     this.out.push({ type: 'end' });
+  }
+
+  /**
+   * The event at `text[at]`, its line ends not yet searched for: a text chunk the lane's
+   * layout matches, when a blank line follows it (its end, returned), is read here; anything
+   * else is left to `readInPlace` (-1).
+   */
+  private readLine(text: string, at: number): number {
+    const fast = this.fastReader();
+    if (fast === null) return -1;
+    const start = dataStart(text, at);
+    if (start < 0) return -1;
+    const end = fast.lineEnd(text, start);
+    if (end < 0 || !eventEndsAt(text, end, false)) return -1;
+    this.onTextChunk(fast);
+    return end;
   }
 
   /** A one-line event still in the upstream's text: the common text chunk is read there. */
@@ -63,7 +94,9 @@ export class GeminiStreamDecoder extends FramedStreamDecoder {
     }
     let chunk: unknown;
     try {
-      chunk = JSON.parse(data);
+      // The first chunk and the finishing one repeat the lane's earlier ones but for their
+      // values: parsed by their shapes (the value is read here at once, as the shapes want).
+      chunk = this.shapes !== null ? this.shapes.parse(this.started ? CHUNK : FIRST_CHUNK, data) : JSON.parse(data);
     } catch {
       this.failure = new GatewayError('upstream_error', 'gemini stream: malformed JSON in a chunk');
       return;

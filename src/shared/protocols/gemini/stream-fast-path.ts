@@ -6,6 +6,59 @@
 // field, a second part or candidate) is refused and goes through JSON.parse like before.
 import { compositeEnd, plainScalarEnd, plainStringEnd, spaceEnd, stringLiteralEnd, holdsAt, readStringLiteral, type StringRead } from '../fast-path/json-scan.js';
 import type { JsonObject } from '../framing/json-field.js';
+import { literalPattern, PATTERN_MAX_CHARS, SLOT_PATTERN } from '../fast-path/sticky-pattern.js';
+
+/** Tail members whose values change from stream to stream: slots in a layout. */
+const SLOT_KEYS = ['"responseId":', '"createTime":'];
+
+/**
+ * A lane's text chunk without usageMetadata as one sticky pattern: the head up to the text as
+ * the lane writes it, a non-empty string, and the tail (responseId and createTime as slots,
+ * the rest as written). Kept in the lane's memo, so a chunk is one native match where it was
+ * two slice comparisons and a scan of the text; and the SSE reader's line reader finds its
+ * end by the match. Only lengths are kept, not the texts (slices would keep their chunks alive).
+ */
+export class GeminiTextLayout {
+  /** The chunk with a text without escapes (its literal is then what JSON.stringify writes). */
+  readonly plain: RegExp;
+  /** The chunk with any text (escapes checked by JSON.parse). */
+  readonly any: RegExp;
+  readonly headLength: number;
+  /** Text chunks the lane's layouts missed (carried from one to the next): a new one is learnt on the 1st, 2nd, 4th... */
+  misses = 0;
+
+  constructor(head: string, tail: string) {
+    this.headLength = head.length;
+    const tailSource = tailPattern(tail);
+    this.plain = new RegExp(`${literalPattern(head)}${SLOT_PATTERN.nonEmptyPlainString}${tailSource}`, 'y');
+    this.any = new RegExp(`${literalPattern(head)}${SLOT_PATTERN.nonEmptyStringLiteral}${tailSource}`, 'y');
+  }
+}
+
+/** The lane's layout, in its memo (null until a stream taught one). */
+export interface GeminiTextLayouts {
+  text: GeminiTextLayout | null;
+}
+
+/** A checked tail (newTail) as a pattern: SLOT_KEYS' values as plain-string slots, the rest literal. */
+function tailPattern(tail: string): string {
+  const places: [number, number][] = [];
+  for (const key of SLOT_KEYS) {
+    // Only a key can match: the tail's strings are plain (no quote inside one).
+    const k = tail.indexOf(key);
+    if (k < 0) continue;
+    const v = spaceEnd(tail, k + key.length);
+    places.push([v, plainStringEnd(tail, v)]);
+  }
+  places.sort((a, b) => a[0] - b[0]);
+  let source = '';
+  let from = 0;
+  for (const [v, e] of places) {
+    source += literalPattern(tail.slice(from, v)) + SLOT_PATTERN.plainString;
+    from = e;
+  }
+  return source + literalPattern(tail.slice(from));
+}
 
 /**
  * Reads the text chunks of one stream. Gemini writes the same members around the text in every
@@ -38,12 +91,79 @@ export class GeminiTextChunkReader implements StringRead {
   /** The last chunk read: its usageMetadata, or null when it had none. */
   usage: JsonObject | null = null;
 
+  /** This stream's chunks carry usageMetadata: not tried against the lane's layout (which has none). */
+  private noLayout = false;
+  /** `lineEnd`'s last match was by the layout's `any` pattern only. */
+  private escaped = false;
+
+  constructor(private readonly layouts: GeminiTextLayouts | null = null) {}
+
   /**
    * Reads the chunk `s[start, end)`: true when it is a plain text chunk (`text`, `literal` and
    * `usage` set), false when it needs the full decoder. `s[end]` is a line end or `s`'s end:
    * no token scanned here holds one, so no scan runs past `end`.
    */
   read(s: string, start: number, end: number): boolean {
+    const layout = this.layout();
+    if (layout !== null && end - start <= PATTERN_MAX_CHARS && this.match(layout, s, start) === end) return this.readMatched(layout, s, start);
+    if (!this.readByHead(s, start, end)) return false;
+    if (this.layouts !== null) {
+      if (this.tailToUsage) this.noLayout = true;
+      else {
+        // A text chunk the layout missed, read the long way: the lane learns its layout from
+        // it (at once when it has none, else on its 1st, 2nd, 4th... miss).
+        const misses = layout === null ? 0 : layout.misses + 1;
+        if (layout !== null) layout.misses = misses;
+        if ((misses & (misses - 1)) === 0) {
+          const learnt = new GeminiTextLayout(this.head, this.tail);
+          learnt.misses = misses; // the lane's count goes on
+          this.layouts.text = learnt;
+        }
+      }
+    }
+    return true;
+  }
+
+  /**
+   * The chunk at `s[start]`, its end not yet found: where it ends when the lane's layout
+   * matches it (read), else -1. The caller checks that its line ends there.
+   */
+  lineEnd(s: string, start: number): number {
+    const layout = this.layout();
+    if (layout === null || s.length - start > PATTERN_MAX_CHARS) return -1;
+    const end = this.match(layout, s, start);
+    return end >= 0 && this.readMatched(layout, s, start) ? end : -1;
+  }
+
+  private layout(): GeminiTextLayout | null {
+    return this.layouts === null || this.noLayout ? null : this.layouts.text;
+  }
+
+  /** Where the layout's match at `s[start]` ends (`escaped` set), or -1. */
+  private match(layout: GeminiTextLayout, s: string, start: number): number {
+    let p = layout.plain;
+    p.lastIndex = start;
+    this.escaped = false;
+    if (!p.test(s)) {
+      p = layout.any;
+      p.lastIndex = start;
+      if (!p.test(s)) return -1;
+      this.escaped = true;
+    }
+    return p.lastIndex;
+  }
+
+  /** The text of the chunk at `s[start]` that the layout matched: false on a bad escape. */
+  private readMatched(layout: GeminiTextLayout, s: string, start: number): boolean {
+    const litStart = start + layout.headLength;
+    // Without escapes the next quote closes it; with them, the scan finds its end.
+    const litEnd = this.escaped ? -stringLiteralEnd(s, litStart) - 1 : s.indexOf('"', litStart + 1) + 1;
+    this.usage = null;
+    return readStringLiteral(s, litStart, litEnd, this.escaped, this);
+  }
+
+  /** `s[start, end)` by the stream's own head and tail (learnt from its first chunk). */
+  private readByHead(s: string, start: number, end: number): boolean {
     let litStart = start + this.head.length;
     if (this.head.length === 0 || !holdsAt(s, start, this.head)) {
       litStart = textLiteralStart(s, start);

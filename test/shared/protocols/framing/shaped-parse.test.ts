@@ -96,7 +96,7 @@ function decoded(lane: 'responses' | 'anthropic' | 'bedrock' | 'openai', memo: L
 describe('stream decoders with a lane memo', () => {
   for (const lane of ['responses', 'anthropic', 'bedrock', 'openai'] as const) {
     it(`${lane}: stream after stream, the same events as without one`, () => {
-      const memo: LaneMemo = { usageEvent: null, eventShapes: null, responsesDeltas: null, chatDeltas: null };
+      const memo: LaneMemo = { usageEvent: null, eventShapes: null, responsesDeltas: null, chatDeltas: null, geminiText: null };
       for (const [chunks, usage] of [[5, 12], [7, 3], [5, 12], [1, 999]] as const) {
         assert.deepEqual(decoded(lane, memo, chunks, usage), decoded(lane, undefined, chunks, usage));
       }

@@ -4,7 +4,8 @@
 // test/integration/translation/fast-path-identity).
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { GeminiTextChunkReader } from '../../../../src/shared/protocols/gemini/stream-fast-path.js';
+import { GeminiTextChunkReader, type GeminiTextLayouts } from '../../../../src/shared/protocols/gemini/stream-fast-path.js';
+import { eventEndsAt } from '../../../../src/shared/protocols/framing/sse.js';
 import { isFinishReason } from '../../../../src/shared/protocols/gemini/finish-reason.js';
 
 type Json = Record<string, unknown>;
@@ -122,6 +123,22 @@ describe('gemini text-chunk fast path', () => {
     }
   });
 
+  it('keeps a lane layout: the next streams, another responseId and createTime, are read by it; a stream with usage is not tried against it', () => {
+    const layouts: GeminiTextLayouts = { text: null };
+    assert.deepEqual(read(new GeminiTextChunkReader(layouts), compact('"one"')), { text: 'one', usage: null });
+    const learnt = layouts.text;
+    assert.notEqual(learnt, null);
+    const next = compact('"two \\"q\\""').replace('"responseId":"r"', '"responseId":"another-id"');
+    assert.deepEqual(read(new GeminiTextChunkReader(layouts), next, true), { text: 'two "q"', usage: null });
+    assert.equal(layouts.text, learnt);
+    assert.equal(learnt!.misses, 0);
+    // Vertex AI's chunks carry usageMetadata: read the long way, and the layout left alone.
+    const withUsage = new GeminiTextChunkReader(layouts);
+    assert.equal(read(withUsage, vertex('"x"'))?.text, 'x');
+    assert.equal(read(withUsage, vertex('"y"'))?.text, 'y');
+    assert.equal(layouts.text, learnt);
+  });
+
   it('never reads a random variant differently from JSON.parse', () => {
     // xorshift32: an LCG's low bits repeat with short periods, which would tie the choices together.
     let seed = 4242;
@@ -157,6 +174,8 @@ describe('gemini text-chunk fast path', () => {
     const values = ['"gemini-2.5-flash"', '"Y2xhdWRl"', '""'];
     const oddValues = ['"a\\"b"', '1', 'null', '{"code": 1}', '[]'];
     const r = new GeminiTextChunkReader();
+    const layouts: GeminiTextLayouts = { text: null };
+    let byLine = 0;
     let fast = 0;
     let withUsage = 0;
     for (let i = 0; i < 30_000; i++) {
@@ -181,7 +200,28 @@ describe('gemini text-chunk fast path', () => {
         if (got.usage !== null) withUsage++;
         assert.deepEqual(got, slowRead(data), data);
       }
+      // A new stream of a lane (its layout learnt from earlier variants): read whole, in
+      // place, or from the start of its line with its end not known.
+      if (i % 3 < 2) {
+        const byLane = read(new GeminiTextChunkReader(layouts), data, i % 3 === 0);
+        if (byLane !== null) assert.deepEqual(byLane, slowRead(data), data);
+      } else {
+        // A lane that learnt its layout from this very chunk (when it is one without usage).
+        const own: GeminiTextLayouts = { text: null };
+        new GeminiTextChunkReader(own).read(data, 0, data.length);
+        const text = `data: ${data}\r\n\r\ndata: {}\n\n`;
+        const end = new GeminiTextChunkReader(own).lineEnd(text, 6);
+        if (end >= 0 && eventEndsAt(text, end, false)) {
+          byLine++;
+          assert.equal(end, 6 + data.length, data);
+          const again = new GeminiTextChunkReader(own);
+          assert.equal(again.lineEnd(text, 6), end);
+          assert.deepEqual({ text: again.text, usage: again.usage }, slowRead(data), data);
+          if (again.literal !== undefined) assert.equal(again.literal, JSON.stringify(again.text), data);
+        }
+      }
     }
     assert.ok(fast > 2500 && withUsage > 800, `the fast path took ${fast} of the variants, ${withUsage} with usage`);
+    assert.ok(byLine > 50, `the lane layout read ${byLine} variants from their line's start`);
   });
 });

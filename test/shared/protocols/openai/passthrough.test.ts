@@ -64,7 +64,7 @@ describe('openai passthrough stream', () => {
   });
 
   it('reads the usage chunk by the lane\'s learnt shape alike, at every split, stream after stream', () => {
-    const memo = { usageEvent: null, eventShapes: null, responsesDeltas: null, chatDeltas: null };
+    const memo = { usageEvent: null, eventShapes: null, responsesDeltas: null, chatDeltas: null, geminiText: null };
     for (const asked of [false, true]) {
       for (const chunks of splits(bytes)) {
         const pt = openaiCodec.createPassthroughStream(asked ? { stream: true, stream_options: { include_usage: true } } : { stream: true }, memo);
