@@ -11,7 +11,22 @@ import { Utf8Chunks } from './sse.js';
  */
 export type NdjsonLineReader = (text: string, start: number, end: number) => boolean;
 
+/**
+ * Offered the text at a line's start before its end is searched for: when it recognises a
+ * line there that ends at some `end` (`lineEndsAt(text, end)`: a line feed, or CR LF), holding
+ * no CR or LF and starting and ending with a visible ASCII character, it reads it and
+ * returns `end`; else -1, and the line is split and offered as usual.
+ */
+export type NdjsonLineStart = (text: string, start: number) => number;
+
+const LF = 0x0a;
 const CR = 0x0d;
+
+/** A line that ends at `text[end]` ends there: a line feed, or CR LF. */
+export function lineEndsAt(text: string, end: number): boolean {
+  const c = text.charCodeAt(end);
+  return c === LF || (c === CR && text.charCodeAt(end + 1) === LF);
+}
 const STREAM = { stream: true } as const;
 
 /**
@@ -28,16 +43,27 @@ export class NdjsonReader {
   constructor(
     private readonly onLine: (line: string) => void,
     private readonly inPlace: NdjsonLineReader | null = null,
+    private readonly lineStart: NdjsonLineStart | null = null,
   ) {}
 
   push(chunk: Uint8Array): void {
     const text = this.pending + this.decoder.decode(chunk, STREAM);
+    const lineStart = this.lineStart;
     let start = 0;
-    let nl = text.indexOf('\n', start);
-    while (nl !== -1) {
+    for (;;) {
+      if (lineStart !== null) {
+        // Read where it starts, its end found by the match: what the split and `inPlace`
+        // would have done with it (the line feed, or the CR LF, is where indexOf stops).
+        const end = lineStart(text, start);
+        if (end >= 0) {
+          start = end + (text.charCodeAt(end) === LF ? 1 : 2);
+          continue;
+        }
+      }
+      const nl = text.indexOf('\n', start);
+      if (nl === -1) break;
       this.line(text, start, nl);
       start = nl + 1;
-      nl = text.indexOf('\n', start);
     }
     // Only the unfinished tail is kept, so a chunk is scanned once, never re-split.
     this.pending = text.slice(start);

@@ -5,7 +5,7 @@ import { GatewayError } from '../../errors.js';
 import type { StreamEvent } from '../../model/types.js';
 import { FramedStreamDecoder } from '../framing/stream-decoder-base.js';
 import { isJsonObject, type JsonObject } from '../framing/json-field.js';
-import { NdjsonReader } from '../framing/ndjson.js';
+import { NdjsonReader, lineEndsAt } from '../framing/ndjson.js';
 import { decodeFinishReason } from './finish-reason.js';
 import { decodeToolCalls, responseId } from './response.js';
 import { decodeUsage } from './usage.js';
@@ -18,6 +18,7 @@ export class OllamaStreamDecoder extends FramedStreamDecoder {
   private readonly reader = new NdjsonReader(
     (line) => this.onLine(line),
     translateFastPath ? (text, start, end) => this.readInPlace(text, start, end) : null,
+    translateFastPath ? (text, start) => this.readLine(text, start) : null,
   );
   private started = false;
   private ended = false;
@@ -36,6 +37,16 @@ export class OllamaStreamDecoder extends FramedStreamDecoder {
 
   protected complete(): void {
     if (!this.ended) throw new GatewayError('upstream_error', 'upstream stream ended before its done line');
+  }
+
+  /** A line at `text[start]`, its end not yet searched for: the common text line is read there (its end returned), else -1. */
+  private readLine(text: string, start: number): number {
+    const fast = this.fast!;
+    if (!this.started || this.ended || this.failure !== null) return -1;
+    const end = fast.lineEnd(text, start);
+    if (end < 0 || !lineEndsAt(text, end)) return -1;
+    this.text(fast.text, fast.literal);
+    return end;
   }
 
   /** A line still in the upstream's text: the common text line is read there (same events as onLine). */

@@ -37,19 +37,41 @@ export class OllamaTextLineReader implements StringRead {
    * set), false when it needs the full decoder.
    */
   read(s: string, start: number, end: number): boolean {
-    if (end - start > PATTERN_MAX_CHARS) return false;
-    let escaped = false;
+    return end - start <= PATTERN_MAX_CHARS && this.match(s, start) === end && this.readMatched(s, start, end);
+  }
+
+  /**
+   * The line at `s[start]`, its end not yet found: where it ends when it is a text line (read),
+   * else -1. The caller checks that the line ends there (ndjson.ts lineEndsAt).
+   */
+  lineEnd(s: string, start: number): number {
+    if (s.length - start > PATTERN_MAX_CHARS) return -1;
+    const end = this.match(s, start);
+    return end >= 0 && this.readMatched(s, start, end) ? end : -1;
+  }
+
+  /** `escaped`: the last match was by ANY_LINE only. */
+  private escaped = false;
+
+  /** Where a text line's match at `s[start]` ends, or -1. */
+  private match(s: string, start: number): number {
     let p = PLAIN_LINE;
     p.lastIndex = start;
-    if (!p.test(s) || p.lastIndex !== end) {
+    this.escaped = false;
+    if (!p.test(s)) {
       p = ANY_LINE;
       p.lastIndex = start;
-      if (!p.test(s) || p.lastIndex !== end) return false;
-      escaped = true;
+      if (!p.test(s)) return -1;
+      this.escaped = true;
     }
+    return p.lastIndex;
+  }
+
+  /** The content of the matched line `s[start, end)`: false on a bad escape. */
+  private readMatched(s: string, start: number, end: number): boolean {
     const litEnd = end - TAIL.length;
     let litStart: number;
-    if (!escaped) {
+    if (!this.escaped) {
       // Its opening quote is the last quote before its end: found walking back over the text.
       litStart = litEnd - 2;
       while (s.charCodeAt(litStart) !== 0x22) litStart--;
@@ -58,6 +80,6 @@ export class OllamaTextLineReader implements StringRead {
       const createdAt = s.indexOf('"', start + MODEL.length + 1) + 1 + CREATED_AT.length;
       litStart = s.indexOf('"', createdAt + 1) + 1 + MESSAGE.length;
     }
-    return readStringLiteral(s, litStart, litEnd, escaped, this);
+    return readStringLiteral(s, litStart, litEnd, this.escaped, this);
   }
 }

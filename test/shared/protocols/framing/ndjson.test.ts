@@ -5,13 +5,19 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { TextDecoder } from 'node:util';
-import { NdjsonReader } from '../../../../src/shared/protocols/framing/ndjson.js';
+import { NdjsonReader, lineEndsAt } from '../../../../src/shared/protocols/framing/ndjson.js';
+
+type InPlace = 'off' | 'none' | 'half' | 'all' | 'starts' | 'half starts';
+const IN_PLACE: readonly InPlace[] = ['off', 'none', 'half', 'all', 'starts', 'half starts'];
+/** A line-start reader's match: a visible ASCII character, then up to the line's end, ending with one (a real one matches a known shape). */
+const LINE = /[\x21-\x7e](?:[^\r\n]*[\x21-\x7e])?/y;
 
 /**
  * `inPlace`: the reader is given a line reader that takes no line, every other one it is
- * offered, or all; the lines it takes go to `out` in their place in the sequence.
+ * offered, or all; the lines it takes go to `out` in their place in the sequence. With
+ * `starts`, also a line-start reader that takes every line it can (or every other one).
  */
-function viaReader(bytes: Buffer, cuts: number[], inPlace: 'off' | 'none' | 'half' | 'all' = 'off'): string[] {
+function viaReader(bytes: Buffer, cuts: number[], inPlace: InPlace = 'off'): string[] {
   const out: string[] = [];
   let offered = 0;
   const take = (text: string, start: number, end: number): boolean => {
@@ -20,7 +26,14 @@ function viaReader(bytes: Buffer, cuts: number[], inPlace: 'off' | 'none' | 'hal
     out.push(text.slice(start, end));
     return true;
   };
-  const r = new NdjsonReader((line) => out.push(line), inPlace === 'off' ? null : take);
+  let starts = 0;
+  const takeStart = (text: string, start: number): number => {
+    LINE.lastIndex = start;
+    if (!LINE.test(text) || !lineEndsAt(text, LINE.lastIndex) || (inPlace === 'half starts' && ++starts % 2 === 0)) return -1;
+    out.push(text.slice(start, LINE.lastIndex));
+    return LINE.lastIndex;
+  };
+  const r = new NdjsonReader((line) => out.push(line), inPlace === 'off' ? null : take, inPlace === 'starts' || inPlace === 'half starts' ? takeStart : null);
   let at = 0;
   for (const c of [...cuts, bytes.length]) {
     r.push(bytes.subarray(at, c));
@@ -53,7 +66,7 @@ describe('NdjsonReader', () => {
     it(`${name}: whole and one byte at a time, the same lines with and without an in-place reader`, () => {
       const bytes = Buffer.from(text);
       const want = wholeLines(bytes);
-      for (const inPlace of ['off', 'none', 'half', 'all'] as const) {
+      for (const inPlace of IN_PLACE) {
         assert.deepEqual(viaReader(bytes, [], inPlace), want, inPlace);
         assert.deepEqual(viaReader(bytes, Array.from({ length: bytes.length - 1 }, (_, i) => i + 1), inPlace), want, inPlace);
       }
@@ -81,7 +94,7 @@ describe('NdjsonReader', () => {
       const bytes = Buffer.from(text);
       const cuts = [...new Set(Array.from({ length: rand(5) }, () => rand(bytes.length + 1)))].sort((a, b) => a - b);
       const want = wholeLines(bytes);
-      for (const inPlace of ['off', 'none', 'half', 'all'] as const) {
+      for (const inPlace of IN_PLACE) {
         assert.deepEqual(viaReader(bytes, cuts, inPlace), want, JSON.stringify({ text, cuts, inPlace }));
       }
     }
