@@ -34,8 +34,8 @@ describe('fuzz (seeded): the real ingress of all six protocols and the admin bod
   after(async () => {
     await closeIngressAgent();
     await closeAdminAgent();
-    await gw.stop();
-    await mock.close();
+    await gw?.stop();
+    await mock?.close();
   });
 
   it('every property holds for 100 seeded cases per protocol', async () => {

@@ -107,7 +107,10 @@ async function startGatewayOnce(
   opts: StartOptions,
 ): Promise<RunningGateway> {
   const port = await freePort();
-  const adminPort = await freePort();
+  // Port 0 may hand out the same port twice in a row once the first is closed (the gateway
+  // then refuses to start: admin_listen must differ from listen).
+  let adminPort = await freePort();
+  while (adminPort === port) adminPort = await freePort();
   // Ports and worker count are set by rewriting the config the test wrote.
   const { readFileSync } = await import('node:fs');
   const { parse } = await import('yaml');

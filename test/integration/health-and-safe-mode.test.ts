@@ -28,7 +28,7 @@ describe('health and safe mode', () => {
     mock = await startMockProvider({ port: 0 });
   });
   after(async () => {
-    await mock.close();
+    await mock?.close();
   });
 
   it('/healthz is 200 while a lane is usable and 503 once none is', async () => {
@@ -44,7 +44,7 @@ describe('health and safe mode', () => {
       assert.equal(after.status, 503);
       assert.equal(await chat(gw.url, 'default'), 503, 'the pool is exhausted too');
     } finally {
-      await gw.stop();
+      await gw?.stop();
     }
   });
 

@@ -34,7 +34,7 @@ describe('gateway process life cycle', () => {
     mock = await startMockProvider({ port: 0 });
   });
   after(async () => {
-    await mock.close();
+    await mock?.close();
   });
 
   it('keeps serving while a killed worker is restarted', async () => {
@@ -85,7 +85,7 @@ describe('gateway process life cycle', () => {
       const info = (await admin.GET('/info')).data!;
       assert.equal(info.config_version, 1);
     } finally {
-      await gw.stop();
+      await gw?.stop();
     }
   });
 });

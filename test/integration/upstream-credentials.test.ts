@@ -64,8 +64,9 @@ describe('upstream credentials', () => {
     gw = await startGateway(config(mock.url, 'own'), { env: ENV });
   });
   after(async () => {
-    await gw.stop();
-    await mock.close();
+    // A gateway that failed to start is no reason to leave the mock running (the file would never exit).
+    await gw?.stop();
+    await mock?.close();
   });
 
   it('signs with the provider key (bearer)', async () => {
@@ -102,8 +103,9 @@ describe('upstream_credentials: passthrough', () => {
     gw = await startGateway(config(mock.url, 'passthrough'), { env: ENV });
   });
   after(async () => {
-    await gw.stop();
-    await mock.close();
+    // A gateway that failed to start is no reason to leave the mock running (the file would never exit).
+    await gw?.stop();
+    await mock?.close();
   });
 
   it("forwards the caller's credential instead of the provider's", async () => {

@@ -39,7 +39,7 @@ describe('usage reaches the sqlite store', () => {
     mock = await startMockProvider({ port: 0 });
   });
   after(async () => {
-    await mock.close();
+    await mock?.close();
   });
 
   function files() {

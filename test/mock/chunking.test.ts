@@ -10,7 +10,7 @@ before(async () => {
   mock = await startMockProvider({ port: 0 });
 });
 after(async () => {
-  await mock.close();
+  await mock?.close();
 });
 
 /** The body's reads as they arrived. */

@@ -25,7 +25,7 @@ describe('mock provider control routes and token endpoint', () => {
     mock = await startMockProvider({ port: 0, token_expires_in: 120 });
   });
   after(async () => {
-    await mock.close();
+    await mock?.close();
   });
 
   it('/mock/last-request returns the exact raw body, headers, path and query', async () => {

@@ -22,7 +22,7 @@ describe('mock provider settings and faults', () => {
     mock = await startMockProvider({ port: 0, chunks: 2 });
   });
   after(async () => {
-    await mock.close();
+    await mock?.close();
   });
   beforeEach(() => mock.reset());
 

@@ -410,7 +410,7 @@ describe('mock provider protocols', () => {
     mock = await startMockProvider({ port: 0 });
   });
   after(async () => {
-    await mock.close();
+    await mock?.close();
   });
 
   for (const pc of CASES) {

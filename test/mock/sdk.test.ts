@@ -20,7 +20,7 @@ describe('mock provider with the vendor SDKs', () => {
     mock = await startMockProvider({ port: 0, cache_read_tokens: 3 });
   });
   after(async () => {
-    await mock.close();
+    await mock?.close();
   });
 
   it('openai chat: text, tool call, stream with usage', async () => {

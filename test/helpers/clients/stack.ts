@@ -24,7 +24,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     const { config, providers } = mockConfig(mock.url, opts.over);
     gateway = await startGateway(writeConfig(config, providers), { workers: opts.workers ?? 1 });
   } catch (err) {
-    await mock.close();
+    await mock?.close();
     throw err;
   }
   let closed = false;
@@ -35,7 +35,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
       if (closed) return;
       closed = true;
       await gateway.stop();
-      await mock.close();
+      await mock?.close();
     },
   };
 }

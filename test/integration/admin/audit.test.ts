@@ -118,7 +118,7 @@ describe('audit log: one durable writer per store', () => {
     } finally {
       await b.stop();
       await a.stop();
-      await mock.close();
+      await mock?.close();
     }
     const db = new Database(shared, { readonly: true });
     const runs = db.prepare('SELECT COUNT(DISTINCT run) AS n, COUNT(*) AS entries FROM audit_log').get() as { n: number; entries: number };

@@ -59,7 +59,7 @@ export async function adminFixture(opts: { locked?: boolean; open?: boolean; ove
     overlay: () => JSON.parse(readFileSync(join(files.dir, 'overlay.json'), 'utf8')) as Record<string, unknown>,
     async close() {
       await fixture.gw.stop();
-      await mock.close();
+      await mock?.close();
       await rm(files.dir, { recursive: true, force: true });
     },
   };

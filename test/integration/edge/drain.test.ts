@@ -14,7 +14,7 @@ describe('draining', () => {
     mock = await startMockProvider({ port: 0 });
   });
   after(async () => {
-    await mock.close();
+    await mock?.close();
   });
 
   it('answers /healthz 503 while an in-flight request finishes, then exits 0', async () => {

@@ -62,7 +62,7 @@ describe('header hygiene: only the SDK-read headers cross from an upstream', () 
     gw = await startGateway(writeConfig({ auth: { chain: [], admin_auth: [] }, models, pools, store: { module: 'memory' }, config: { locked: true } }, providers));
   });
   after(async () => {
-    await gw.stop();
+    await gw?.stop();
     for (const up of upstreams.values()) await up.close();
   });
 

@@ -65,8 +65,8 @@ describe('load shedding over advanced.max_inflight_per_worker', () => {
     gw = await startGateway(writeConfig(config, providers), { workers: 1 });
   });
   after(async () => {
-    await gw.stop();
-    await mock.close();
+    await gw?.stop();
+    await mock?.close();
   });
 
   it('sheds with 503 + Retry-After in every protocol while the limit is held, shows shedding in /stats, then serves again', async () => {

@@ -94,7 +94,7 @@ describe('identity: an IdP in auth.chain verifies the token per request and refu
 
   after(async () => {
     for (const { gw, files } of started) {
-      await gw.stop();
+      await gw?.stop();
       rmSync(files.dir, { recursive: true, force: true });
     }
     await twin?.close();

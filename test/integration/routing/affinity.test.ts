@@ -20,7 +20,7 @@ describe('session affinity', () => {
   });
   after(async () => {
     await stack.close();
-    await mock.close();
+    await mock?.close();
   });
 
   async function servedBy(affinity: string, prompt = 'hi'): Promise<string> {

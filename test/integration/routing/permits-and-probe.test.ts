@@ -28,7 +28,7 @@ describe('permits and the single-flight probe, 2 workers', () => {
   });
   after(async () => {
     await stack.close();
-    await mock.close();
+    await mock?.close();
     await spare.close();
   });
 

@@ -89,7 +89,7 @@ export async function startRouting(
   try {
     gateway = await startGateway(files, { workers: opts.workers ?? 1, ...(opts.env === undefined ? {} : { env: opts.env }) });
   } catch (err) {
-    if (opts.mock === undefined) await mock.close();
+    if (opts.mock === undefined) await mock?.close();
     throw err;
   }
   return {
@@ -98,7 +98,7 @@ export async function startRouting(
     files,
     async close() {
       await gateway.stop();
-      if (opts.mock === undefined) await mock.close();
+      if (opts.mock === undefined) await mock?.close();
     },
   };
 }

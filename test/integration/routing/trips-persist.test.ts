@@ -28,7 +28,7 @@ describe('trip_count survives a config apply and a restart (sqlite)', () => {
     mock = await startMockProvider({ port: 0 });
   });
   after(async () => {
-    await mock.close();
+    await mock?.close();
     for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
   });
 
@@ -69,7 +69,7 @@ describe('trip_count survives a config apply and a restart (sqlite)', () => {
       assert.equal(restored!.trip_count, 1);
       assert.equal(restored!.last_trip_at, tripped!.last_trip_at);
     } finally {
-      await gw.stop();
+      await gw?.stop();
     }
   });
 });
