@@ -22,7 +22,7 @@ export const ollamaCodec: Codec = {
   encodeRequest,
   upstreamPath: () => CHAT_PATH,
   decodeResponse,
-  createStreamDecoder: () => new OllamaStreamDecoder(),
+  createStreamDecoder: (memo) => new OllamaStreamDecoder(memo),
   upstreamErrorMessage,
 
   // the done line always carries the counts

@@ -11,8 +11,13 @@ import { decodeToolCalls, responseId } from './response.js';
 import { decodeUsage } from './usage.js';
 import { OllamaTextLineReader } from './stream-fast-path.js';
 import { translateFastPath } from '../fast-path/switch.js';
+import { JsonShapes } from '../framing/shaped-parse.js';
+import type { LaneMemo } from '../codec.js';
 
 const NONE = -1;
+/** The kinds a stream's lines are kept under in the lane's JsonShapes. */
+const FIRST_LINE = 'first line';
+const LINE = 'line';
 
 export class OllamaStreamDecoder extends FramedStreamDecoder {
   private readonly reader = new NdjsonReader(
@@ -26,6 +31,14 @@ export class OllamaStreamDecoder extends FramedStreamDecoder {
   private textBlock = NONE;
   private toolCalls = 0;
   private readonly fast = translateFastPath ? new OllamaTextLineReader() : null;
+  /** The lane's learnt event shapes (shaped-parse.ts); null when the fast paths are off. */
+  private readonly shapes: JsonShapes | null;
+
+  /** `memo`: the lane's, where the lines it parses keep their shapes. */
+  constructor(memo?: LaneMemo) {
+    super();
+    this.shapes = translateFastPath && memo !== undefined ? (memo.eventShapes ??= new JsonShapes()) : null;
+  }
 
   protected feed(chunk: Uint8Array): void {
     this.reader.push(chunk);
@@ -61,7 +74,9 @@ export class OllamaStreamDecoder extends FramedStreamDecoder {
     if (this.ended || this.failure !== null) return;
     let obj: unknown;
     try {
-      obj = JSON.parse(line);
+      // The first line and the done line repeat the lane's earlier ones but for their values:
+      // parsed by their shapes (the value is read here at once, as the shapes want).
+      obj = this.shapes !== null ? this.shapes.parse(this.started ? LINE : FIRST_LINE, line) : JSON.parse(line);
     } catch {
       this.failure = new GatewayError('upstream_error', 'upstream sent a stream line that is not JSON');
       return;
