@@ -20,6 +20,9 @@ import { JsonShapes } from '../framing/shaped-parse.js';
 import type { LaneMemo } from '../codec.js';
 
 const NONE = -1;
+/** The lengths of the delta events' names, `response.output_text.delta` and `response.function_call_arguments.delta`. */
+const TEXT_DELTA_NAME_LENGTH = 26;
+const ARGS_DELTA_NAME_LENGTH = 38;
 
 interface CallBlock { block: number; sawArgs: boolean }
 
@@ -28,7 +31,7 @@ export class ResponsesStreamDecoder extends FramedStreamDecoder {
   // picks the learnt shape an event is parsed by.
   private readonly reader = new SseReader(
     (event, data) => this.onData(event, data),
-    translateFastPath ? (text, start, end) => this.readInPlace(text, start, end) : null,
+    translateFastPath ? (text, start, end, nameStart, nameEnd) => this.readInPlace(text, start, end, nameStart, nameEnd) : null,
     translateFastPath ? (text, at) => this.readLine(text, at) : null,
   );
   private started = false;
@@ -71,7 +74,6 @@ export class ResponsesStreamDecoder extends FramedStreamDecoder {
     if (!this.ended) throw new GatewayError('upstream_error', 'upstream stream ended before response.completed');
   }
 
-  /** A one-line event still in the upstream's text: the common deltas are read there. */
   /**
    * The event at `text[at]`, its line ends not yet searched for: a delta a lane layout
    * matches, when a blank line follows it (its data's end, returned), is read here; anything
@@ -86,10 +88,18 @@ export class ResponsesStreamDecoder extends FramedStreamDecoder {
     return end;
   }
 
-  private readInPlace(text: string, start: number, end: number): boolean {
+  /**
+   * A one-line event still in the upstream's text: the common deltas are read there. A named
+   * event whose name is not as long as a delta event's name goes to the full decoder at once.
+   * Most of a stream's other events are such, and the layouts and learnLayout would only
+   * refuse them. The full decoder reads any event by its data's type, so what it gives is the
+   * same whatever the name.
+   */
+  private readInPlace(text: string, start: number, end: number, nameStart: number, nameEnd: number): boolean {
     const fast = this.fast;
     if (!this.started || this.ended || this.failure !== null || fast === null) return false;
-    if (!fast.read(text, start, end)) {
+    const nameLength = nameEnd - nameStart;
+    if ((nameStart >= 0 && nameLength !== TEXT_DELTA_NAME_LENGTH && nameLength !== ARGS_DELTA_NAME_LENGTH) || !fast.read(text, start, end)) {
       this.refusedInPlace = true; // the SSE reader hands it to onData next
       return false;
     }

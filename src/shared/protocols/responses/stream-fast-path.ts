@@ -52,10 +52,13 @@ interface DeltaLayout {
   contentIndex: number;
   fixedLengths: number[];
   slots: Slot[];
-  /** The whole event: `fixed[0] slot[0] ... fixed[n]`, sticky (matched at `lastIndex`). */
+  /** The whole event: `fixed[0] slot[0] ... fixed[n]`, sticky (matched at `lastIndex`), its delta any string. */
   pattern: RegExp;
-  /** The same after its SSE lines' start, `event: <type>\ndata: ` (EVENT_HEADS), as the event reads in the upstream's text. */
+  /** The same with a delta without escapes (tried first: its end is then the next quote, not scanned for). */
+  plainPattern: RegExp;
+  /** Both after the event's SSE lines' start, `event: <type>\ndata: `, as the event reads in the upstream's text. */
   eventPattern: RegExp;
+  plainEventPattern: RegExp;
 }
 
 /** The lines before a delta's data, by kind (text, arguments), as OpenAI writes them. */
@@ -121,29 +124,44 @@ export class ResponsesDeltaReader {
   }
 
   private matchEvent(layout: DeltaLayout, s: string, at: number): number {
-    const pattern = layout.eventPattern;
+    let plain = true;
+    let pattern = layout.plainEventPattern;
     pattern.lastIndex = at;
-    if (!pattern.test(s)) return -1;
+    if (!pattern.test(s)) {
+      plain = false;
+      pattern = layout.eventPattern;
+      pattern.lastIndex = at;
+      if (!pattern.test(s)) return -1;
+    }
     const end = pattern.lastIndex;
     const start = at + (layout.text ? TEXT_EVENT_HEAD.length : ARGS_EVENT_HEAD.length);
-    return this.readMatched(layout, s, start) ? end : -1;
+    return this.readMatched(layout, s, start, plain) ? end : -1;
   }
 
   private match(layout: DeltaLayout, s: string, start: number, end: number): boolean {
-    const pattern = layout.pattern;
+    let plain = true;
+    let pattern = layout.plainPattern;
     pattern.lastIndex = start;
-    if (!pattern.test(s) || pattern.lastIndex !== end) return false;
-    return this.readMatched(layout, s, start);
+    if (!pattern.test(s) || pattern.lastIndex !== end) {
+      plain = false;
+      pattern = layout.pattern;
+      pattern.lastIndex = start;
+      if (!pattern.test(s) || pattern.lastIndex !== end) return false;
+    }
+    return this.readMatched(layout, s, start, plain);
   }
 
-  /** The event at `s[start]` is the layout's (its pattern matched): walk to the delta over the values before it. */
-  private readMatched(layout: DeltaLayout, s: string, start: number): boolean {
+  /**
+   * The event at `s[start]` is the layout's (its pattern matched, its plain one when `plain`):
+   * walk to the delta over the values before it.
+   */
+  private readMatched(layout: DeltaLayout, s: string, start: number, plain: boolean): boolean {
     const { fixedLengths, slots } = layout;
     let at = start;
     for (let i = 0; i < slots.length; i++) {
       at += fixedLengths[i]!;
       const slot = slots[i]!;
-      if (slot === Slot.Delta) return this.readDelta(layout, s, at);
+      if (slot === Slot.Delta) return this.readDelta(layout, s, at, plain);
       // The pattern matched a plain string here (no quote inside): its end is the next quote,
       // found natively rather than checked again character by character.
       at = slot === Slot.Integer ? integerEnd(s, at) : s.indexOf('"', at + 1) + 1;
@@ -151,9 +169,10 @@ export class ResponsesDeltaReader {
     return false; // a layout always has its delta
   }
 
-  /** The delta literal at `at` (the pattern matched it): false on a bad escape. */
-  private readDelta(layout: DeltaLayout, s: string, at: number): boolean {
-    const found = stringLiteralEnd(s, at);
+  /** The delta literal at `at` (the pattern matched it, as a plain string when `plain`): false on a bad escape. */
+  private readDelta(layout: DeltaLayout, s: string, at: number, plain: boolean): boolean {
+    // A plain string ends at its next quote; any other is scanned (its escapes found).
+    const found = plain ? s.indexOf('"', at + 1) + 1 : stringLiteralEnd(s, at);
     const escaped = found < 0;
     if (!readStringLiteral(s, at, escaped ? -found - 1 : found, escaped, read)) return false;
     this.value = read.text;
@@ -266,9 +285,18 @@ function learnLayout(s: string, start: number, end: number): DeltaLayout | null 
   if ((seen & (Key.Type | Key.Delta)) !== (Key.Type | Key.Delta)) return null;
   fixed.push(s.slice(fixedFrom, end));
   let source = literalPattern(fixed[0]!);
-  for (let i = 0; i < slots.length; i++) source += slotPattern(slots[i]!) + literalPattern(fixed[i + 1]!);
+  let plainSource = source;
+  for (let i = 0; i < slots.length; i++) {
+    const tail = literalPattern(fixed[i + 1]!);
+    source += slotPattern(slots[i]!) + tail;
+    plainSource += (slots[i] === Slot.Delta ? SLOT_PATTERN.nonEmptyPlainString : slotPattern(slots[i]!)) + tail;
+  }
   const eventHead = literalPattern(text ? TEXT_EVENT_HEAD : ARGS_EVENT_HEAD);
-  return { text, outputIndex, contentIndex, fixedLengths: fixed.map((f) => f.length), slots, pattern: new RegExp(source, 'y'), eventPattern: new RegExp(eventHead + source, 'y') };
+  return {
+    text, outputIndex, contentIndex, fixedLengths: fixed.map((f) => f.length), slots,
+    pattern: new RegExp(source, 'y'), plainPattern: new RegExp(plainSource, 'y'),
+    eventPattern: new RegExp(eventHead + source, 'y'), plainEventPattern: new RegExp(eventHead + plainSource, 'y'),
+  };
 }
 
 /** End of a non-negative JSON integer (no leading zero, no fraction or exponent) at `at`; -1 otherwise. */
