@@ -36,6 +36,18 @@ export const SLOT_PATTERN = {
   asciiStringLiteral: '"(?:[\\x20\\x21\\x23-\\x5b\\x5d-\\x7f]|\\\\[\\x00-\\x7f])*"',
 } as const;
 
+/**
+ * A text the lane's layout (null: none yet) missed was read the long way: counts the miss on
+ * the layout and answers whether to learn a new one from the text, giving the count the new
+ * layout goes on from (-1: not now). A layout is learnt at once when there is none, else on
+ * the 1st, 2nd, 4th, 8th... miss: a lane whose streams alternate between two layouts compiles
+ * a pattern ever more rarely.
+ */
+export function layoutMissed(layout: { misses: number } | null): number {
+  const misses = layout === null ? 0 : ++layout.misses;
+  return (misses & (misses - 1)) === 0 ? misses : -1;
+}
+
 /** `text` as a pattern that matches it literally (code unit by code unit: no `u` flag). */
 export function literalPattern(text: string): string {
   return text.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&');

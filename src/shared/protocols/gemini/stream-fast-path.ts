@@ -6,7 +6,7 @@
 // field, a second part or candidate) is refused and goes through JSON.parse like before.
 import { compositeEnd, plainScalarEnd, plainStringEnd, spaceEnd, stringLiteralEnd, holdsAt, readStringLiteral, type StringRead } from '../fast-path/json-scan.js';
 import type { JsonObject } from '../framing/json-field.js';
-import { literalPattern, PATTERN_MAX_CHARS, SLOT_PATTERN } from '../fast-path/sticky-pattern.js';
+import { layoutMissed, literalPattern, PATTERN_MAX_CHARS, SLOT_PATTERN } from '../fast-path/sticky-pattern.js';
 
 /** Tail members whose values change from stream to stream: slots in a layout. */
 const SLOT_KEYS = ['"responseId":', '"createTime":'];
@@ -24,7 +24,7 @@ export class GeminiTextLayout {
   /** The chunk with any text (escapes checked by JSON.parse). */
   readonly any: RegExp;
   readonly headLength: number;
-  /** Text chunks the lane's layouts missed (carried from one to the next): a new one is learnt on the 1st, 2nd, 4th... */
+  /** Text chunks the lane's layouts missed (carried from one to the next; layoutMissed). */
   misses = 0;
 
   constructor(head: string, tail: string) {
@@ -110,13 +110,11 @@ export class GeminiTextChunkReader implements StringRead {
     if (this.layouts !== null) {
       if (this.tailToUsage) this.noLayout = true;
       else {
-        // A text chunk the layout missed, read the long way: the lane learns its layout from
-        // it (at once when it has none, else on its 1st, 2nd, 4th... miss).
-        const misses = layout === null ? 0 : layout.misses + 1;
-        if (layout !== null) layout.misses = misses;
-        if ((misses & (misses - 1)) === 0) {
+        // A text chunk the layout missed, read the long way: the lane may learn its layout from it.
+        const misses = layoutMissed(layout);
+        if (misses >= 0) {
           const learnt = new GeminiTextLayout(this.head, this.tail);
-          learnt.misses = misses; // the lane's count goes on
+          learnt.misses = misses;
           this.layouts.text = learnt;
         }
       }

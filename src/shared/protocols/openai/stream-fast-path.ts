@@ -3,7 +3,7 @@
 // without parsing the rest; any other chunk (role, tool calls, finish, usage, an unknown field,
 // a second choice) is refused and goes through JSON.parse like before.
 import { leadingMembersEnd, plainScalarEnd, plainStringEnd, stringLiteralEnd, holdsAt, readStringLiteral, type StringRead } from '../fast-path/json-scan.js';
-import { literalPattern, PATTERN_MAX_CHARS, SLOT_PATTERN } from '../fast-path/sticky-pattern.js';
+import { layoutMissed, literalPattern, PATTERN_MAX_CHARS, SLOT_PATTERN } from '../fast-path/sticky-pattern.js';
 
 /** Members that may precede `choices` in a text-delta chunk (values plain strings, integers or null). */
 function leadingKey(key: string): boolean {
@@ -39,7 +39,7 @@ export class ChatDeltaLayout {
   readonly plain: RegExp;
   /** The chunk with any delta (escapes checked by JSON.parse). */
   readonly any: RegExp;
-  /** Text deltas the lane's layouts missed (carried from one to the next): a new one is learnt on the 1st, 2nd, 4th, 8th... */
+  /** Text deltas the lane's layouts missed (carried from one to the next; layoutMissed). */
   misses = 0;
 
   constructor(members: string, readonly tail: string) {
@@ -120,15 +120,12 @@ export class ChatTextDeltaReader implements StringRead {
       if (members.length > 0 && !holdsAt(s, start + members.length, CHOICE_HEAD) && holdsAt(s, start, members)) return false;
     }
     if (!this.readByHead(s, start, end)) return false;
-    // A text delta the layout missed, read the long way: the lane learns its layout from it
-    // (at once when it has none, else on its 1st, 2nd, 4th... miss: a lane whose streams
-    // alternate between two layouts compiles a pattern ever more rarely).
+    // A text delta the layout missed, read the long way: the lane may learn its layout from it.
     if (this.layouts !== null) {
-      const misses = layout === null ? 0 : layout.misses + 1;
-      if (layout !== null) layout.misses = misses;
-      if ((misses & (misses - 1)) === 0) {
+      const misses = layoutMissed(layout);
+      if (misses >= 0) {
         const learnt = new ChatDeltaLayout(this.members, this.tail);
-        learnt.misses = misses; // the lane's count goes on
+        learnt.misses = misses;
         this.layouts.text = learnt;
       }
     }

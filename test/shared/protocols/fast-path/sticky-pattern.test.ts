@@ -2,7 +2,7 @@
 // integerEnd), at the same end, on seeded random texts; literals match themselves only.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { SLOT_PATTERN, StickyLiteral, literalPattern } from '../../../../src/shared/protocols/fast-path/sticky-pattern.js';
+import { SLOT_PATTERN, StickyLiteral, layoutMissed, literalPattern } from '../../../../src/shared/protocols/fast-path/sticky-pattern.js';
 import { plainStringEnd, stringLiteralEnd } from '../../../../src/shared/protocols/fast-path/json-scan.js';
 import { integerEnd } from '../../../../src/shared/protocols/responses/stream-fast-path.js';
 
@@ -51,5 +51,16 @@ describe('sticky patterns', () => {
       assert.ok(!lit.at(text, text.length + 1));
       assert.equal(new RegExp(`^${literalPattern(text)}$`).test(text), true);
     }
+  });
+});
+
+describe('layoutMissed', () => {
+  it('learns at once without a layout, then on the 1st, 2nd, 4th, 8th... miss, the count going on', () => {
+    assert.equal(layoutMissed(null), 0);
+    const layout = { misses: 0 };
+    const learnt: number[] = [];
+    for (let i = 0; i < 20; i++) if (layoutMissed(layout) >= 0) learnt.push(layout.misses);
+    assert.deepEqual(learnt, [1, 2, 4, 8, 16]);
+    assert.equal(layout.misses, 20);
   });
 });
