@@ -38,7 +38,7 @@ export class GeminiStreamDecoder extends FramedStreamDecoder {
   /** The lane's learnt event shapes (shaped-parse.ts); null when the fast paths are off. */
   private readonly shapes: JsonShapes | null;
 
-  /** `memo`: the lane's, where its text-chunk layout is kept. */
+  /** `memo`: the lane's, where its text-chunk layout and its chunks' shapes are kept. */
   constructor(memo?: LaneMemo) {
     super();
     this.fast = translateFastPath ? new GeminiTextChunkReader(memo === undefined ? null : (memo.geminiText ??= { text: null })) : null;
