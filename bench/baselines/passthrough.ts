@@ -211,6 +211,8 @@ function main(): void {
     process.exit(2);
   }
   if (isMainThread) {
+    // Exit normally when stopped, so that node's exit-time work runs (a --cpu-prof profile).
+    process.on('SIGTERM', () => process.exit(0));
     // Each extra thread re-runs this file; worker argv mirrors ours.
     for (let i = 1; i < opts.threads; i++) {
       const worker = new Worker(new URL(import.meta.url), { argv: process.argv.slice(2) });

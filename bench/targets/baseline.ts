@@ -8,10 +8,12 @@ import { waitUntilAnswering } from './readiness.js';
 import { upstreamOf, type RunningTarget, type TargetContext } from './target.js';
 
 const PASSTHROUGH_MAIN = fileURLToPath(new URL('../baselines/passthrough.js', import.meta.url));
+/** Extra node flags for the baseline (a profile of it beside the gateway's, say). */
+const BASELINE_NODE_ARGS = (process.env.BENCH_BASELINE_NODE_ARGS ?? '').split(' ').filter((a) => a !== '');
 
 export async function startBaseline(ctx: TargetContext): Promise<RunningTarget> {
   const port = await freePort();
-  const args = [...(ctx.gcTrace === true ? [GC_TRACE_FLAG] : []), PASSTHROUGH_MAIN, '--listen', `127.0.0.1:${port}`, '--upstream', upstreamOf(ctx), '--threads', String(ctx.workers)];
+  const args = [...BASELINE_NODE_ARGS, ...(ctx.gcTrace === true ? [GC_TRACE_FLAG] : []), PASSTHROUGH_MAIN, '--listen', `127.0.0.1:${port}`, '--upstream', upstreamOf(ctx), '--threads', String(ctx.workers)];
   const logFile = join(ctx.tempDir, 'baseline.log');
   const child = ctx.children.spawn('baseline pass-through', process.execPath, args, { cpus: ctx.layout.proxy, logFile });
   const url = `http://127.0.0.1:${port}`;

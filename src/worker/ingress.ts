@@ -12,6 +12,7 @@ import { GET_PATHS, LISTING_STATIC_PATHS, allowedMethods } from './method-table.
 import { LISTING_ROUTES } from './listing/routes.js';
 import type { AbortListener, ClientResponse, IngressRequest } from './pipeline/client.js';
 import { sendAnswer, sendRest, sendStream } from './corked-send.js';
+import { idleSpin } from './loop/idle-spin.js';
 
 export interface IngressHandlers {
   /** Current body cap in bytes (read per request: a config apply may change it). */
@@ -117,6 +118,7 @@ const waiting: UwsClientResponse[] = [];
 let flushQueued = false;
 function flushWaiting(): void {
   flushQueued = false;
+  idleSpin.event();
   try {
     for (let i = 0; i < waiting.length; i++) waiting[i]!.sendQueued();
   } finally {
@@ -377,6 +379,7 @@ function readRequest(routeIndex: number, paramCount: number, res: HttpResponse, 
     length += bytes.byteLength;
     if (isLast) {
       request.body = length === body.length ? body : body.subarray(0, length);
+      idleSpin.event();
       handlers.onRequest(request, client);
     }
   });

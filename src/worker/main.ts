@@ -36,6 +36,7 @@ import { HookConnections } from './hooks/hook-connections.js';
 import { RequestLogBuffer } from './hooks/request-log-buffer.js';
 import { setEgressPolicy } from '../shared/egress/policy.js';
 import { startRuntimeSampler } from '../shared/metrics/runtime-sampler.js';
+import { idleSpin } from './loop/idle-spin.js';
 
 const data = workerData as WorkerBootData;
 const port = parentPort!;
@@ -100,6 +101,7 @@ const STATS_REFUSED: StatsPage = { status: STATS_REFUSAL.status, contentType: 'a
 
 async function applyConfig(msg: Extract<MainToWorker, { t: 'config' }>): Promise<void> {
   setEgressPolicy(msg.config.egress);
+  idleSpin.configure(msg.config.eventLoop.idleSpinUs);
   const next = new Runtime(msg.config, origins, log, runtime, hookConnections.sync(msg.config.hooks, shared), shared);
   keyVerifier.configure(msg.config.auth.keyVerifyPem, msg.config.governance.keyCacheEntries);
   oidcChain.configure(msg.config);

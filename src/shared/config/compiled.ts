@@ -157,6 +157,11 @@ export interface CompiledConfig {
     /** advanced.max_inflight_per_worker; 0 = not set (the worker sizes it from its heap). */
     maxInflightPerWorker: number;
   };
+  /** The worker's event loop. */
+  eventLoop: {
+    /** advanced.idle_spin_us: the poll window after I/O (src/worker/loop/idle-spin.ts); 0 = off. */
+    idleSpinUs: number;
+  };
   /** The SSRF guard's settings (security.*), checked at every outbound connect. */
   egress: EgressPolicy;
   upstream: {

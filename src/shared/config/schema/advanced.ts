@@ -28,6 +28,11 @@ export const AdvancedSection = Type.Object(
     }),
     shutdown_drain_secs: Type.Number({ minimum: 0, default: 30, description: 'How long a graceful shutdown waits for in-flight requests.' }),
     upstream_connections: Type.Integer({ minimum: 1, default: 1024, description: 'Idle keep-alive connections per upstream origin.' }),
+    idle_spin_us: Type.Optional(Type.Integer({
+      minimum: 0,
+      maximum: 1000,
+      description: 'After I/O, how long (µs) a worker polls for its next event before its thread may sleep, while recent events came close together; 0 turns it off. Takes the kernel wake-up off a request\'s path. Default 100, or 0 under a CPU quota (a container CPU limit).',
+    })),
     upstream_timeout_secs: Type.Number({ exclusiveMinimum: 0, default: 300, description: 'Timeout of one upstream HTTP request, in seconds: the longest wait for the response head, and the longest the body may stay quiet between chunks.' }),
   },
   { additionalProperties: false, default: {}, description: 'Advanced tuning.' },
