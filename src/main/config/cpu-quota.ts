@@ -13,9 +13,18 @@ function readText(path: string): string | null {
   }
 }
 
+/** The cgroup's path and each of its ancestors', up to the root ("/a/b" -> "/a/b", "/a", "/"). */
+function upToRoot(path: string): string[] {
+  const paths = [path];
+  for (let at = path.lastIndexOf('/'); at > 0; at = path.lastIndexOf('/', at - 1)) paths.push(path.slice(0, at));
+  if (path !== '/') paths.push('/');
+  return paths;
+}
+
 /**
- * True when a CPU quota applies. `root` is where the cgroup file systems are mounted and `self`
- * the text of /proc/self/cgroup (both settable for tests). A file that cannot be read is no quota.
+ * True when a CPU quota applies to the process's cgroup or one of its ancestors. `root` is where
+ * the cgroup file systems are mounted and `self` the text of /proc/self/cgroup (both settable for
+ * tests). A file that cannot be read is no quota.
  */
 export function underCpuQuota(root = '/sys/fs/cgroup', self = readText('/proc/self/cgroup')): boolean {
   if (self === null) return false;
@@ -29,18 +38,16 @@ export function underCpuQuota(root = '/sys/fs/cgroup', self = readText('/proc/se
       // v2: "max 100000" is no quota; "50000 100000" is half a core. The unified tree is mounted
       // at the root, or under unified/ beside v1 controllers (hybrid).
       for (const base of [root, join(root, 'unified')]) {
-        const max = readText(join(base, path, 'cpu.max'));
-        if (max !== null) {
-          if (!max.trim().startsWith('max')) return true;
-          break;
+        for (const dir of upToRoot(path)) {
+          const max = readText(join(base, dir, 'cpu.max'));
+          if (max !== null && !max.trim().startsWith('max')) return true;
         }
       }
     } else if (controllers.split(',').includes('cpu')) {
-      for (const dir of ['cpu', 'cpu,cpuacct', 'cpuacct,cpu']) {
-        const quota = readText(join(root, dir, path, 'cpu.cfs_quota_us'));
-        if (quota !== null) {
-          if (Number(quota.trim()) > 0) return true;
-          break;
+      for (const mount of ['cpu', 'cpu,cpuacct', 'cpuacct,cpu']) {
+        for (const dir of upToRoot(path)) {
+          const quota = readText(join(root, mount, dir, 'cpu.cfs_quota_us'));
+          if (quota !== null && Number(quota.trim()) > 0) return true;
         }
       }
     }
