@@ -2,6 +2,7 @@
 // window passes without one, and never spins for events far apart or when turned off.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { IdleSpin } from '../../src/worker/loop/idle-spin.js';
 
@@ -22,7 +23,7 @@ describe('IdleSpin', () => {
 
   it('keeps polling while events come within the window', async () => {
     const spin = new IdleSpin();
-    spin.configure(1000);
+    spin.configure(50_000); // 50 ms: longer than a busy machine keeps a thread off its core
     burst(spin, 20);
     let polls = 0;
     // Each setImmediate turn of ours runs beside one of the spin's: count turns while it spins.
@@ -36,7 +37,8 @@ describe('IdleSpin', () => {
       setImmediate(turn);
     });
     assert.equal(spin.active, true);
-    await sleep(20);
+    spin.configure(0); // ends the spin at its next poll
+    await sleep(5);
     assert.equal(spin.active, false);
   });
 
@@ -63,6 +65,31 @@ describe('IdleSpin', () => {
     await sleep(2);
     assert.equal(spin.active, false);
     spin.event();
+    assert.equal(spin.active, false);
+  });
+
+  it('stops, and leaves the core for a while, when a poll finds the thread was held elsewhere', async () => {
+    const spin = new IdleSpin();
+    spin.configure(50_000); // a 50 ms window: however slow the machine, the spin outlasts the first turns
+    burst(spin, 20);
+    assert.equal(spin.active, true);
+    // A turn is held for 60 ms with no event (as when another thread had the core).
+    await new Promise<void>((done) => {
+      setImmediate(() => {
+        const until = performance.now() + 60;
+        while (performance.now() < until);
+        done();
+      });
+    });
+    await new Promise<void>((done) => setImmediate(done));
+    assert.equal(spin.active, false);
+    burst(spin, 5); // close events, but within the 10 ms it yields: no spin
+    assert.equal(spin.active, false);
+    await sleep(15);
+    burst(spin, 5);
+    assert.equal(spin.active, true);
+    spin.configure(0); // ends the spin at its next poll
+    await sleep(5);
     assert.equal(spin.active, false);
   });
 

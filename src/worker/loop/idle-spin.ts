@@ -15,19 +15,30 @@
 // slept would see long gaps and keep sleeping; one that spun, short ones, and keep spinning). A
 // gateway in front of a remote provider (answers after hundreds of ms, stream chunks tens of ms
 // apart) and a quiet one sleep at once, as before. Under load the loop never idles, and the
-// chain costs one callback per turn. `advanced.idle_spin_us: 0` turns it off; under a CPU quota
-// (a container limit) it is off by default, so that polling never uses the quota requests need
-// (docs/decisions.md, "Idle spin").
+// chain costs one callback per turn. A poll that finds the thread was off its core for over a
+// millisecond with nothing done in between (a busy process sharing the core) stops the spin and
+// starts none for 10 ms, so that it does not keep competing for a core others need.
+// `advanced.idle_spin_us: 0` turns it off; under a CPU quota (a container limit) it is off by
+// default, so that polling never uses the quota requests need (docs/decisions.md, "Idle spin").
 import { performance } from 'node:perf_hooks';
 
 /** The share of close gaps (in 1/256ths) from which the worker spins. */
 const SPIN_WHEN_CLOSE = 128;
+/** A wait between two polls longer than this, with no event in it: the thread was off its core. */
+const HELD_OFF_MS = 1;
+/** After a spin found the thread had been off its core, no spin for this long. */
+const YIELD_MS = 10;
 
 export class IdleSpin {
   private windowMs = 0;
   /** Gaps under this count as close (twice the window). */
   private closeMs = 0;
   private lastEventMs = 0;
+  private lastPollMs = 0;
+  /** An event came since the last poll (the turn between them did work). */
+  private eventSincePoll = false;
+  /** No spin starts before this (the core was wanted by another thread). */
+  private yieldUntilMs = 0;
   private spinning = false;
   /** A running average of "the gap before this event was close", in 1/256ths. */
   private closeGaps = 0;
@@ -46,8 +57,10 @@ export class IdleSpin {
     const close = nowMs - this.lastEventMs < this.closeMs ? 256 : 0;
     this.lastEventMs = nowMs;
     this.closeGaps += (close - this.closeGaps) >> 3; // weight 1/8: about the last dozen gaps
-    if (!this.spinning && this.closeGaps >= SPIN_WHEN_CLOSE) {
+    this.eventSincePoll = true;
+    if (!this.spinning && this.closeGaps >= SPIN_WHEN_CLOSE && nowMs >= this.yieldUntilMs) {
       this.spinning = true;
+      this.lastPollMs = nowMs;
       setImmediate(this.tick);
     }
   }
@@ -58,7 +71,18 @@ export class IdleSpin {
   }
 
   private poll(): void {
-    if (performance.now() - this.lastEventMs < this.windowMs) setImmediate(this.tick);
+    const nowMs = performance.now();
+    // A poll is a microsecond or two after the one before. Longer, with no event between them,
+    // and the thread was off its core: another thread wanted it (a process sharing the core, the
+    // main thread), and a spin would only keep taking it from them. Leave the core for a while.
+    if (!this.eventSincePoll && nowMs - this.lastPollMs > HELD_OFF_MS) {
+      this.spinning = false;
+      this.yieldUntilMs = nowMs + YIELD_MS;
+      return;
+    }
+    this.eventSincePoll = false;
+    this.lastPollMs = nowMs;
+    if (nowMs - this.lastEventMs < this.windowMs) setImmediate(this.tick);
     else this.spinning = false;
   }
 }
