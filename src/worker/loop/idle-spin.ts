@@ -72,9 +72,10 @@ export class IdleSpin {
 
   private poll(): void {
     const nowMs = performance.now();
-    // A poll is a microsecond or two after the one before. Longer, with no event between them,
-    // and the thread was off its core: another thread wanted it (a process sharing the core, the
-    // main thread), and a spin would only keep taking it from them. Leave the core for a while.
+    // A poll is a microsecond or two after the one before. Over a millisecond, with no event
+    // between them, and the thread was off its core for a scheduler slice: a busy thread shares
+    // the core, and a spin would only keep taking it from that thread. Leave the core for a while.
+    // (Shorter holds, the main thread's or V8's helpers' brief turns, do not count.)
     if (!this.eventSincePoll && nowMs - this.lastPollMs > HELD_OFF_MS) {
       this.spinning = false;
       this.yieldUntilMs = nowMs + YIELD_MS;
