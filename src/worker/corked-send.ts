@@ -17,6 +17,7 @@
 import { Buffer } from 'node:buffer';
 import { STATUS_CODES } from 'node:http';
 import type { HttpResponse } from '../shared/uws.js';
+import { uwsKey } from './uws-keys.js';
 
 /** uWS's LoopData::CORK_BUFFER_SIZE. */
 export const CORK_BUFFER_BYTES = 16 * 1024;
@@ -32,11 +33,14 @@ const UWS_HEAD_BYTES = 192;
 /** A part is cut only when at least this much room is left; less starts the next cork. */
 const MIN_SLICE_BYTES = 1024;
 
-const STATUS_LINES: string[] = [];
-for (const code of Object.keys(STATUS_CODES)) STATUS_LINES[Number(code)] = `${code} ${STATUS_CODES[code]}`;
-function statusLine(status: number): string {
+/** Each known status line as bytes (uws-keys.ts: uWS reads them in place). */
+const STATUS_LINES: ArrayBuffer[] = [];
+for (const code of Object.keys(STATUS_CODES)) STATUS_LINES[Number(code)] = uwsKey(`${code} ${STATUS_CODES[code]}`);
+function statusLine(status: number): ArrayBuffer | string {
   return STATUS_LINES[status] ?? `${status} Unknown`;
 }
+/** The header every answer has, as bytes too. */
+const CONTENT_TYPE = uwsKey('content-type');
 
 /**
  * Where a string part too long to count by its length is made bytes: uWS copies what it is
@@ -67,11 +71,11 @@ let corkLongBody: Uint8Array | null = null;
 function writeHead(res: HttpResponse): number {
   const line = statusLine(corkStatus);
   res.writeStatus(line);
-  let bytes = UWS_HEAD_BYTES + line.length;
+  let bytes = UWS_HEAD_BYTES + (typeof line === 'string' ? line.length : line.byteLength);
   const headers = corkHeaders!;
   for (const name in headers) {
     const value = headers[name]!;
-    res.writeHeader(name, value);
+    res.writeHeader(name === 'content-type' ? CONTENT_TYPE : name, value); // the one every answer has, as bytes
     bytes += name.length + 3 * value.length + 4; // ": " and CRLF; 3 bytes a character at most
   }
   return bytes;

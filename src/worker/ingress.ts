@@ -13,6 +13,7 @@ import { LISTING_ROUTES } from './listing/routes.js';
 import type { AbortListener, ClientResponse, IngressRequest } from './pipeline/client.js';
 import { sendAnswer, sendRest, sendStream } from './corked-send.js';
 import { idleSpin } from './loop/idle-spin.js';
+import { REQUEST_HEADER } from './uws-keys.js';
 
 export interface IngressHandlers {
   /** Current body cap in bytes (read per request: a config apply may change it). */
@@ -320,13 +321,13 @@ function copyRequest(routeIndex: number, paramCount: number, req: HttpRequest): 
     routeIndex,
     params,
     query: req.getQuery() ?? '',
-    contentType: req.getHeader('content-type'),
-    authorization: req.getHeader('authorization'),
-    xApiKey: req.getHeader('x-api-key'),
-    xGoogApiKey: req.getHeader('x-goog-api-key'),
-    anthropicVersion: req.getHeader('anthropic-version'),
-    anthropicBeta: req.getHeader('anthropic-beta'),
-    affinity: req.getHeader('affinity'),
+    contentType: req.getHeader(REQUEST_HEADER.contentType),
+    authorization: req.getHeader(REQUEST_HEADER.authorization),
+    xApiKey: req.getHeader(REQUEST_HEADER.xApiKey),
+    xGoogApiKey: req.getHeader(REQUEST_HEADER.xGoogApiKey),
+    anthropicVersion: req.getHeader(REQUEST_HEADER.anthropicVersion),
+    anthropicBeta: req.getHeader(REQUEST_HEADER.anthropicBeta),
+    affinity: req.getHeader(REQUEST_HEADER.affinity),
     body: EMPTY,
     startedMs: performance.now(),
   };
@@ -343,12 +344,12 @@ function readRequest(routeIndex: number, paramCount: number, res: HttpResponse, 
   res.onAborted(() => client.handleAborted());
   const request = copyRequest(routeIndex, paramCount, req);
   const params = request.params;
-  const contentLength = Number(req.getHeader('content-length') || '0');
+  const contentLength = Number(req.getHeader(REQUEST_HEADER.contentLength) || '0');
 
-  if (refusedAtTheDoor(routeIndex, params, client, req.getHeader('content-encoding'), handlers)) return;
+  if (refusedAtTheDoor(routeIndex, params, client, req.getHeader(REQUEST_HEADER.contentEncoding), handlers)) return;
   // Over the in-flight limit (this request counted): shed before the body is parsed.
   if (inflight > handlers.maxInflight()) {
-    shed(routeIndex, params, client, res, contentLength, req.getHeader('transfer-encoding') !== '', handlers);
+    shed(routeIndex, params, client, res, contentLength, req.getHeader(REQUEST_HEADER.transferEncoding) !== '', handlers);
     return;
   }
   const cap = handlers.maxBodyBytes();

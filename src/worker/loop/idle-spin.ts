@@ -70,6 +70,9 @@ export class IdleSpin {
     return this.spinning;
   }
 
+  /** How many spins stopped because the thread had been held off its core (for tests). */
+  heldOffStops = 0;
+
   private poll(): void {
     const nowMs = performance.now();
     // A poll is a microsecond or two after the one before. Over a millisecond, with no event
@@ -79,6 +82,7 @@ export class IdleSpin {
     if (!this.eventSincePoll && nowMs - this.lastPollMs > HELD_OFF_MS) {
       this.spinning = false;
       this.yieldUntilMs = nowMs + YIELD_MS;
+      this.heldOffStops++;
       return;
     }
     this.eventSincePoll = false;

@@ -40,6 +40,7 @@ const INTEGER_SLOT = `(?:0|[1-9][0-9]{0,${MAX_DIGITS - 1}})`;
 export class TextShape {
   /** The whole shape as one sticky pattern (pieces literal, slots as above), made on first use. */
   private whole: RegExp | null = null;
+  private minCharsMemo = -1;
 
   constructor(
     /** The text around the cuts: the first starts where the shape starts, the last ends the text. */
@@ -59,8 +60,39 @@ export class TextShape {
     const pattern = (this.whole ??= this.pattern());
     pattern.lastIndex = 0;
     if (!pattern.test(text)) return false;
+    this.readSlots(text, 0);
+    return true;
+  }
+
+  /**
+   * What matchFromEnd tells, the short way: one native match of the text from where the first
+   * piece last occurs early enough for the rest to fit. The parts of a match are fixed (an
+   * integer slot sits between pieces that end and start with no digit, a string slot between
+   * quotes it cannot hold), so the text matches from one start at most, the one matchFromEnd
+   * walks back to; a failed match from the last occurrence may still mean an earlier start, so
+   * that case is left to matchFromEnd. About 0.2 against 0.6 µs for the mock's OpenAI usage.
+   */
+  matchTail(text: string): number {
+    const first = this.pieces[0]!;
+    const from = text.length - this.minChars;
+    if (first === '' || from < 0) return this.matchFromEnd(text);
+    const start = text.lastIndexOf(first, from);
+    if (start < 0) return -1; // the first piece occurs nowhere it could start a match
+    if (text.length - start <= PATTERN_MAX_CHARS) {
+      const pattern = (this.whole ??= this.pattern());
+      pattern.lastIndex = start;
+      if (pattern.test(text)) {
+        this.readSlots(text, start);
+        return start;
+      }
+    }
+    return this.matchFromEnd(text);
+  }
+
+  /** After a match from `at`: each slot's value read forward from the places the pieces fix. */
+  private readSlots(text: string, at: number): void {
     const { pieces, slots } = this;
-    let at = pieces[0]!.length;
+    at += pieces[0]!.length;
     for (let i = 0; i < slots.length; i++) {
       const slot = slots[i]!;
       const container = slot.container as Record<string, unknown>;
@@ -77,7 +109,17 @@ export class TextShape {
       }
       at += pieces[i + 1]!.length;
     }
-    return true;
+  }
+
+  /** The fewest characters a match takes: every piece, and a digit for each integer slot (a string may be empty). */
+  private get minChars(): number {
+    if (this.minCharsMemo < 0) {
+      let n = 0;
+      for (const slot of this.slots) if (!slot.string) n++;
+      for (const piece of this.pieces) n += piece.length;
+      this.minCharsMemo = n;
+    }
+    return this.minCharsMemo;
   }
 
   private pattern(): RegExp {

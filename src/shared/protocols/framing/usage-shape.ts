@@ -36,7 +36,7 @@ export class UsageShape {
    */
   read(text: string): Record<string, unknown> | null {
     if (this.shape !== null) {
-      const start = this.shape.matchFromEnd(text);
+      const start = this.shape.matchTail(text);
       // The key's quote opens a string unless a backslash escapes it (see lastMemberValueText).
       if (start > 0 && text.charCodeAt(start - 1) !== BACKSLASH) {
         this.misses = 0;
