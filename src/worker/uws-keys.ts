@@ -2,6 +2,7 @@
 // call (measuring it, then writing it); an ArrayBuffer it reads in place. Measured inside one
 // request handler on this project's machines: getHeader about 90 ns with a string name against
 // 35 ns with its bytes, and the ingress asks for nine headers per request.
+
 /** `text` (ASCII) as an ArrayBuffer of exactly its bytes. */
 export function uwsKey(text: string): ArrayBuffer {
   const bytes = new ArrayBuffer(text.length);

@@ -42,6 +42,8 @@ export class IdleSpin {
   private spinning = false;
   /** A running average of "the gap before this event was close", in 1/256ths. */
   private closeGaps = 0;
+  /** How many spins stopped because the thread had been held off its core (read by tests). */
+  heldOffStops = 0;
   private readonly tick = (): void => this.poll();
 
   /** The window in µs; 0 turns spinning off. */
@@ -69,9 +71,6 @@ export class IdleSpin {
   get active(): boolean {
     return this.spinning;
   }
-
-  /** How many spins stopped because the thread had been held off its core (for tests). */
-  heldOffStops = 0;
 
   private poll(): void {
     const nowMs = performance.now();
