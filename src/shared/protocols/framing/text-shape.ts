@@ -40,13 +40,19 @@ const INTEGER_SLOT = `(?:0|[1-9][0-9]{0,${MAX_DIGITS - 1}})`;
 export class TextShape {
   /** The whole shape as one sticky pattern (pieces literal, slots as above), made on first use. */
   private whole: RegExp | null = null;
-  private minCharsMemo = -1;
+  /** The fewest characters a match takes: every piece, and a digit for each integer slot (a string may be empty). */
+  private readonly minChars: number;
 
   constructor(
     /** The text around the cuts: the first starts where the shape starts, the last ends the text. */
     private readonly pieces: readonly string[],
     private readonly slots: readonly Slot[],
-  ) {}
+  ) {
+    let n = 0;
+    for (const slot of slots) if (!slot.string) n++;
+    for (const piece of pieces) n += piece.length;
+    this.minChars = n;
+  }
 
   /**
    * True when all of `text` is this shape (what `matchFromEnd(text) === 0` tells), with every
@@ -109,17 +115,6 @@ export class TextShape {
       }
       at += pieces[i + 1]!.length;
     }
-  }
-
-  /** The fewest characters a match takes: every piece, and a digit for each integer slot (a string may be empty). */
-  private get minChars(): number {
-    if (this.minCharsMemo < 0) {
-      let n = 0;
-      for (const slot of this.slots) if (!slot.string) n++;
-      for (const piece of this.pieces) n += piece.length;
-      this.minCharsMemo = n;
-    }
-    return this.minCharsMemo;
   }
 
   private pattern(): RegExp {
