@@ -7,6 +7,7 @@ import { decodeMessage, encodeMessage, type IdentityRequest, type MainToWorker, 
 import type { CompiledConfig } from '../shared/config/compiled.js';
 import type { SharedBuffers } from '../shared/sab/index.js';
 import type { WorkerBootData } from '../worker/boot-data.js';
+import { floorYoungGeneration } from './worker-heap.js';
 
 const WORKER_ENTRY = new URL('../worker/main.js', import.meta.url);
 const RESTART_BACKOFF_MS_MIN = 100;
@@ -144,6 +145,7 @@ export class WorkerPool {
   private spawn(slot: Slot): void {
     const data: WorkerBootData = { workerId: slot.id, shared: this.shared, meteringFlushMs: this.meteringFlushMs };
     if (this.ingressSocketOf !== null) data.ingressSocket = this.ingressSocketOf(slot.id);
+    floorYoungGeneration();
     const worker = new Worker(WORKER_ENTRY, { workerData: data });
     slot.worker = worker;
     slot.ready = false;
