@@ -11,7 +11,7 @@
 import v8 from 'node:v8';
 
 /** Each semi-space's floor in MiB: 16 is also V8's default ceiling on 64-bit, so it stays put. */
-export const YOUNG_GENERATION_SEMI_SPACE_MB = 16;
+export const YOUNG_GENERATION_SEMI_SPACE_MB = 8;
 
 let floored = false;
 
