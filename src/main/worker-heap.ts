@@ -1,16 +1,20 @@
-// The data-plane workers' young generation is kept at its full size. V8 sizes it to the
-// allocation rate: a worker left idle (between bursts, or while other processes had the load)
-// comes back to a small young generation, and the burst that follows scavenges it often while
-// every in-flight request is still alive, so those objects are promoted, the old generation
-// fills with them, and mark-compacts and longer pauses follow until it has grown again. On the
-// bench, a gateway idle for the other targets' rows answered its next streams with a p99 of
-// 11.5–19.7 ms; with the floor, 4.8–7.3 (docs/decisions.md, "The young generation's floor").
-// The floor is V8's own (`--min-semi-space-size`, the default maximum of a 64-bit build), set
-// before the first worker starts: a V8 flag is per process, and an isolate reads its heap
-// sizes when it is made, so the main thread, started already, keeps its own.
+// The data-plane workers' young generation has a floor. V8 sizes it to the allocation rate, and
+// after a few seconds of little allocation its memory reducer shrinks it: a worker left idle
+// (between bursts, or while other processes had the load) meets the next burst with a small
+// young generation, scavenged so often that the objects of every request in flight survive
+// twice and are promoted; the old generation fills with them, and longer pauses follow until
+// the young generation has grown again. On the bench, a gateway idle through the other targets'
+// rows answered its next streams with a p99 of 11.5–19.7 ms, and about 5–7 with a floor
+// (docs/decisions.md, "The young generation's floor"). The floor is V8's own
+// (`--min-semi-space-size`), set before the first worker starts: a V8 flag is per process and an
+// isolate reads its heap sizes when it is made, so the main thread, made already, keeps its own.
 import v8 from 'node:v8';
 
-/** Each semi-space's floor in MiB: 16 is also V8's default ceiling on 64-bit, so it stays put. */
+/**
+ * Each semi-space's floor in MiB (the young generation is two of them). 16 halved the streams'
+ * p99 too, but V8 then let the young generation grow to twice that, and the streams cost 6–9%
+ * more CPU (a nursery past the caches); 8 kept the p99 and cost nothing measurable.
+ */
 export const YOUNG_GENERATION_SEMI_SPACE_MB = 8;
 
 let floored = false;
