@@ -60,6 +60,7 @@ async function streamRunner(lane: BenchProtocol, ingress: BenchProtocol | null, 
   return () => {
     const decoder = CODECS[lane].createStreamDecoder(memo);
     const encoder = ingress === null ? null : CODECS[ingress].createStreamEncoder();
+    if (encoder?.textDeltaTemplate !== undefined) decoder.emitTextRuns?.(); // as the relay asks
     let bytes = 0;
     for (const c of chunks) {
       const events = decoder.push(c);

@@ -81,8 +81,18 @@ export type StreamEvent =
   | { type: 'block_start'; index: number; kind: 'text' }
   | { type: 'block_start'; index: number; kind: 'tool_call'; id: string; name: string }
   | { type: 'text_delta'; index: number; text: string; literal?: string }
+  | TextRunEvent
   | { type: 'tool_args_delta'; index: number; json: string; literal?: string }
   | { type: 'block_stop'; index: number }
   | { type: 'finish'; reason: FinishReason }
   | { type: 'usage'; usage: Usage }
   | { type: 'end' };
+
+/**
+ * Text deltas of block `index` that came back to back in one upstream chunk, as the upstream's
+ * bytes: events `head "literal" tail` one after another, each literal printable ASCII without a
+ * backslash. It stands for the `text_delta` events with those literals, in order. A decoder
+ * emits runs only to an encoder with templates (StreamEncoder.textDeltaTemplate): see
+ * protocols/fast-path/text-run.ts.
+ */
+export interface TextRunEvent { type: 'text_run'; index: number; bytes: Uint8Array; head: Uint8Array; tail: Uint8Array }

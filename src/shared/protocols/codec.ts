@@ -10,6 +10,7 @@ import type { ChatDeltaLayouts } from './openai/stream-fast-path.js';
 import type { GeminiTextLayouts } from './gemini/stream-fast-path.js';
 import type { ModelRequest, ModelResponse, ProtocolName, StreamEvent, Usage } from '../model/types.js';
 import type { ErrorKind } from '../errors.js';
+import type { TextDeltaTemplate } from './fast-path/text-run.js';
 
 /** What the ingress route knows before the body is decoded. */
 export interface RouteInfo {
@@ -39,6 +40,11 @@ export interface StreamDecoder {
   push(chunk: Uint8Array): StreamEvent[];
   /** Upstream ended; returns any events still pending (e.g. a synthesized `end`). */
   finish(): StreamEvent[];
+  /**
+   * The encoder writes `text_run` events (it has textDeltaTemplate): emit one where text
+   * deltas come back to back in a chunk. A decoder without a run reader emits deltas only.
+   */
+  emitTextRuns?(): void;
 }
 
 /** Turns internal events into the caller's stream framing. */
@@ -47,6 +53,11 @@ export interface StreamEncoder {
   encode(event: StreamEvent): string | Uint8Array;
   /** The protocol's own mid-stream error event, written after the first byte when upstream fails. */
   error(kind: ErrorKind, message: string): string | Uint8Array;
+  /**
+   * Present on an encoder that writes `text_run` events from a template (fast-path/text-run.ts):
+   * its bytes for a text delta of block `index` are then the same before and after every literal.
+   */
+  readonly textDeltaTemplate?: (index: number) => TextDeltaTemplate | null;
 }
 
 /**

@@ -99,6 +99,7 @@ export function relayStart(s: RelayState, statusCode: number, headers: Record<st
     s.relay = Relay.TranslateStream;
     s.decoder = s.lane.provider.codec.createStreamDecoder(s.lane);
     s.encoder = s.codec.createStreamEncoder();
+    if (s.encoder.textDeltaTemplate !== undefined) s.decoder.emitTextRuns?.();
     s.client.startStream(200, { 'content-type': s.codec.streamContentType });
   }
 }

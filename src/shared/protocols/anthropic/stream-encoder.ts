@@ -8,6 +8,7 @@ import type { ErrorKind } from '../../errors.js';
 import { sseFrame } from '../framing/sse.js';
 import { flattened } from '../framing/flat-string.js';
 import { translateFastPath } from '../fast-path/switch.js';
+import { TextDeltaTemplates, type TextDeltaTemplate } from '../fast-path/text-run.js';
 import { stopReasonFromFinish } from './finish-reason.js';
 import { usageToAnthropic } from './usage.js';
 import { errorBody } from './errors.js';
@@ -23,6 +24,8 @@ export class AnthropicStreamEncoder implements StreamEncoder {
   private head = '';
   private headIndex = -1;
   private headKind = '';
+  private readonly runs = new TextDeltaTemplates((e) => this.deltaHead(e.index, TEXT_DELTA) + (e.literal ?? JSON.stringify(e.text)) + DELTA_TAIL);
+  readonly textDeltaTemplate = translateFastPath ? (index: number): TextDeltaTemplate | null => this.runs.for(index) : undefined;
 
   /** `event: content_block_delta` up to the delta's string, made (flat) once per run of one block's deltas. */
   private deltaHead(index: number, kind: string): string {
@@ -34,7 +37,7 @@ export class AnthropicStreamEncoder implements StreamEncoder {
     return this.head;
   }
 
-  encode(e: StreamEvent): string {
+  encode(e: StreamEvent): string | Uint8Array {
     switch (e.type) {
       case 'start':
         // JSON.stringify's bytes for the object below, from a template (the fast path's reference is the object).
@@ -56,6 +59,8 @@ export class AnthropicStreamEncoder implements StreamEncoder {
       }
       case 'text_delta':
         return this.deltaHead(e.index, TEXT_DELTA) + (e.literal ?? JSON.stringify(e.text)) + DELTA_TAIL;
+      case 'text_run':
+        return this.runs.write(e);
       case 'tool_args_delta':
         return this.deltaHead(e.index, JSON_DELTA) + (e.literal ?? JSON.stringify(e.json)) + DELTA_TAIL;
       case 'block_stop':

@@ -8,6 +8,7 @@ import { encodeExceptionFrame, eventFrames, type EventFrames } from './event-str
 import { stopReasonFromFinish } from './finish-reason.js';
 import { usageToBedrock } from './usage.js';
 import { streamExceptionType } from './errors.js';
+import { runDeltas } from '../fast-path/text-run.js';
 
 const messageStart = eventFrames('messageStart');
 const contentBlockStart = eventFrames('contentBlockStart');
@@ -43,6 +44,8 @@ export class BedrockStreamEncoder implements StreamEncoder {
       case 'text_delta':
         if (e.index !== this.deltaIndex) this.deltaBlock(e.index);
         return this.textDeltas(e.literal ?? JSON.stringify(e.text), '}}');
+      case 'text_run': // (never sent here: each delta is a frame with its own checksum, so no template)
+        return Buffer.concat(runDeltas(e).map((d) => { const b = this.encode(d); return typeof b === 'string' ? Buffer.from(b) : b; }));
       case 'tool_args_delta':
         if (e.index !== this.deltaIndex) this.deltaBlock(e.index);
         return this.toolDeltas(e.literal ?? JSON.stringify(e.json), '}}}');

@@ -45,6 +45,12 @@ export class SseReader {
   /** True when all text fed to the parser ended with a blank line: it holds no line and no event. */
   private parserIdle = true;
   private parserFed = false;
+  /**
+   * The chunk being read when its text has one character per byte, at the same indexes (no
+   * character of several bytes, none carried from the chunk before, no byte-order mark), else
+   * null: a line reader may read runs of events in its bytes (fast-path/text-run.ts).
+   */
+  bytes: Uint8Array | null = null;
 
   constructor(
     private readonly onEvent: SseHandler,
@@ -55,7 +61,9 @@ export class SseReader {
   }
 
   push(chunk: Uint8Array): void {
-    const text = this.utf8.decode(chunk, STREAM);
+    const utf8 = this.utf8;
+    const text = utf8.decode(chunk, STREAM);
+    this.bytes = text.length === chunk.length && utf8 instanceof Utf8Chunks && utf8.inPlace ? chunk : null;
     if (this.onData === null || !translateFastPath) {
       this.feed(text);
       return;
@@ -212,6 +220,8 @@ export class Utf8Chunks {
   /** The bytes of a character the last chunk ended inside of (0 to 3). */
   private carry: Buffer | null = null;
   private first = true;
+  /** The last chunk was decoded from its own bytes alone, none carried in and no byte-order mark dropped. */
+  inPlace = false;
 
   decode(chunk?: Uint8Array, _opts?: { stream: boolean }): string {
     if (chunk === undefined) {
@@ -221,6 +231,7 @@ export class Utf8Chunks {
       return rest === null ? '' : this.text(rest, rest.length, true);
     }
     let buf = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    this.inPlace = this.carry === null;
     if (this.carry !== null) {
       buf = Buffer.concat([this.carry, buf]);
       this.carry = null;
@@ -239,7 +250,10 @@ export class Utf8Chunks {
         return '';
       }
       this.first = false;
-      if (buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf) return buf.toString('utf8', 3, end);
+      if (buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf) {
+        this.inPlace = false;
+        return buf.toString('utf8', 3, end);
+      }
     }
     return buf.toString('utf8', 0, end);
   }

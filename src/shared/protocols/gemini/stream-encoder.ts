@@ -9,6 +9,8 @@ import { geminiFromFinish } from './finish-reason.js';
 import { usageToGemini } from './usage.js';
 import { errorBody } from './errors.js';
 import { flattened } from '../framing/flat-string.js';
+import { translateFastPath } from '../fast-path/switch.js';
+import { TextDeltaTemplates, type TextDeltaTemplate } from '../fast-path/text-run.js';
 
 interface PendingCall { index: number; id: string; name: string; args: string }
 
@@ -20,12 +22,15 @@ export class GeminiStreamEncoder implements StreamEncoder {
   private call: PendingCall | null = null;
   private reason: FinishReason = 'stop';
   private usage: Usage | null = null;
+  private readonly runs = new TextDeltaTemplates((e) => TEXT_HEAD + (e.literal ?? JSON.stringify(e.text)) + this.textTail);
+  readonly textDeltaTemplate = translateFastPath ? (index: number): TextDeltaTemplate | null => this.runs.for(index) : undefined;
 
-  encode(e: StreamEvent): string {
+  encode(e: StreamEvent): string | Uint8Array {
     switch (e.type) {
       case 'start':
         this.tail = `,"modelVersion":${JSON.stringify(e.model)},"responseId":${JSON.stringify(e.id)}}`;
         this.textTail = textTailOf(this.tail);
+        this.runs.reset();
         return '';
       case 'block_start':
         if (e.kind === 'tool_call') this.call = { index: e.index, id: e.id, name: e.name, args: '' };
@@ -33,6 +38,8 @@ export class GeminiStreamEncoder implements StreamEncoder {
       case 'text_delta':
         // chunk(`{"text":<text>}`), in three pieces
         return TEXT_HEAD + (e.literal ?? JSON.stringify(e.text)) + this.textTail;
+      case 'text_run':
+        return this.runs.write(e);
       case 'tool_args_delta':
         if (this.call !== null && this.call.index === e.index) this.call.args += e.json;
         return '';

@@ -10,6 +10,8 @@ import { errorLine } from './errors.js';
 import { encodeFinishReason } from './finish-reason.js';
 import { doneFields, encodeToolCall } from './response.js';
 import { flattened } from '../framing/flat-string.js';
+import { translateFastPath } from '../fast-path/switch.js';
+import { TextDeltaTemplates, type TextDeltaTemplate } from '../fast-path/text-run.js';
 
 interface PendingCall { id: string; name: string; arguments: string }
 
@@ -23,19 +25,24 @@ export class OllamaStreamEncoder implements StreamEncoder {
   private usage: Usage = ZERO_USAGE;
   /** After an error line nothing more is written. */
   private failed = false;
+  private readonly runs = new TextDeltaTemplates((e) => this.textHead + (e.literal ?? JSON.stringify(e.text)) + TEXT_TAIL);
+  readonly textDeltaTemplate = translateFastPath ? (index: number): TextDeltaTemplate | null => this.runs.for(index) : undefined;
 
-  encode(event: StreamEvent): string {
+  encode(event: StreamEvent): string | Uint8Array {
     if (this.failed) return '';
     switch (event.type) {
       case 'start':
         this.head = lineHead(event.model);
         this.textHead = textHeadOf(this.head);
+        this.runs.reset();
         return '';
       case 'block_start':
         if (event.kind === 'tool_call') this.calls.set(event.index, { id: event.id, name: event.name, arguments: '' });
         return '';
       case 'text_delta':
         return this.textHead + (event.literal ?? JSON.stringify(event.text)) + TEXT_TAIL;
+      case 'text_run':
+        return this.runs.write(event);
       case 'tool_args_delta': {
         const call = this.calls.get(event.index);
         if (call !== undefined) call.arguments += event.json;

@@ -36,6 +36,8 @@ export class ChatStreamDecoder extends FramedStreamDecoder {
   /** Usage that arrived before finish (some hosts report it on every chunk); emitted after finish. */
   private pendingUsage: Usage | null = null;
   private readonly fast: ChatTextDeltaReader | null;
+  /** The encoder writes text runs (emitTextRuns). */
+  private runs = false;
   /** The lane's learnt event shapes (shaped-parse.ts), for a stream's first chunk; null when the fast paths are off. */
   private readonly shapes: JsonShapes | null;
 
@@ -44,6 +46,10 @@ export class ChatStreamDecoder extends FramedStreamDecoder {
     super();
     this.fast = translateFastPath ? new ChatTextDeltaReader(memo === undefined ? null : (memo.chatDeltas ??= { text: null })) : null;
     this.shapes = translateFastPath && memo !== undefined ? (memo.eventShapes ??= new JsonShapes()) : null;
+  }
+
+  emitTextRuns(): void {
+    this.runs = this.fast !== null;
   }
 
   protected feed(chunk: Uint8Array): void {
@@ -70,6 +76,15 @@ export class ChatStreamDecoder extends FramedStreamDecoder {
   private readLine(text: string, at: number): number {
     const fast = this.fast!;
     if (!this.started || this.ended || this.failure !== null) return -1;
+    if (this.runs && this.textBlock !== NONE && this.openBlock === this.textBlock) {
+      // Deltas of the open text block back to back, read over the chunk's bytes (fast-path/text-run.ts).
+      const bytes = this.reader.bytes;
+      const runEnd = bytes === null ? -1 : fast.textRun(bytes, at);
+      if (runEnd >= 0) {
+        this.out.push({ type: 'text_run', index: this.textBlock, bytes: bytes!.subarray(at, runEnd), head: fast.runHead!, tail: fast.runTailBytes! });
+        return runEnd - 2;
+      }
+    }
     const start = dataStart(text, at);
     if (start < 0) return -1;
     const end = fast.lineEnd(text, start);

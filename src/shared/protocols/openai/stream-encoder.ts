@@ -9,6 +9,8 @@ import { flattened } from '../framing/flat-string.js';
 import { errorObject } from './errors.js';
 import { encodeFinishReason } from './finish-reason.js';
 import { encodeUsage } from './usage.js';
+import { translateFastPath } from '../fast-path/switch.js';
+import { TextDeltaTemplates, type TextDeltaTemplate } from '../fast-path/text-run.js';
 
 const CHOICE_TAIL = ',"logprobs":null,"finish_reason":null}]}';
 /** What follows a text delta's string, and a tool call's arguments string. */
@@ -25,6 +27,8 @@ export class ChatStreamEncoder implements StreamEncoder {
   private argsHeadIndex = -1;
   /** Block index -> tool_calls[].index (tool calls count from 0 apart from text blocks). */
   private readonly toolIndexes = new Map<number, number>();
+  private readonly runs = new TextDeltaTemplates((e) => this.textHead + (e.literal ?? JSON.stringify(e.text)) + TEXT_TAIL);
+  readonly textDeltaTemplate = translateFastPath ? (index: number): TextDeltaTemplate | null => this.runs.for(index) : undefined;
 
   constructor() {
     this.setHead('', '');
@@ -34,9 +38,10 @@ export class ChatStreamEncoder implements StreamEncoder {
     this.head = chunkHead(id, model);
     this.textHead = flattened(`data: ${this.head}"choices":[{"index":0,"delta":{"content":`);
     this.argsHeadIndex = -1;
+    this.runs?.reset(); // (undefined while the constructor's first setHead runs)
   }
 
-  encode(event: StreamEvent): string {
+  encode(event: StreamEvent): string | Uint8Array {
     switch (event.type) {
       case 'start':
         this.setHead(event.id, event.model);
@@ -48,6 +53,8 @@ export class ChatStreamEncoder implements StreamEncoder {
       case 'text_delta':
         // delta(`{"content":<text>}`), in three pieces
         return this.textHead + (event.literal ?? JSON.stringify(event.text)) + TEXT_TAIL;
+      case 'text_run':
+        return this.runs.write(event);
       case 'tool_args_delta': {
         const toolIndex = this.toolIndexes.get(event.index) ?? 0;
         if (toolIndex !== this.argsHeadIndex) {

@@ -4,6 +4,7 @@
 // a second choice) is refused and goes through JSON.parse like before.
 import { leadingMembersEnd, plainScalarEnd, plainStringEnd, stringLiteralEnd, holdsAt, readStringLiteral, type StringRead } from '../fast-path/json-scan.js';
 import { layoutMissed, literalPattern, PATTERN_MAX_CHARS, SLOT_PATTERN } from '../fast-path/sticky-pattern.js';
+import { eventSides, measureTextRun } from '../fast-path/text-run.js';
 
 /** Members that may precede `choices` in a text-delta chunk (values plain strings, integers or null). */
 function leadingKey(key: string): boolean {
@@ -41,6 +42,19 @@ export class ChatDeltaLayout {
   readonly any: RegExp;
   /** Text deltas the lane's layouts missed (carried from one to the next; layoutMissed). */
   misses = 0;
+
+  /** The sides of a text-delta event for the members last asked for (streams of a lane share them, ids aside). */
+  private sidesMembers = '';
+  private sides: { head: Buffer; tail: Buffer } | null = null;
+
+  /** A text-delta event with `members` around its literal, as bytes (fast-path/text-run.ts); null when not ASCII. */
+  runSides(members: string): { head: Buffer; tail: Buffer } | null {
+    if (members !== this.sidesMembers) {
+      this.sides = eventSides(`data: ${members}${CHOICE_HEAD}`, `${this.tail}\n\n`);
+      this.sidesMembers = members;
+    }
+    return this.sides;
+  }
 
   constructor(members: string, readonly tail: string) {
     const head = `${membersPattern(members)}${literalPattern(CHOICE_HEAD)}`;
@@ -101,7 +115,26 @@ export class ChatTextDeltaReader implements StringRead {
   private missedText = '';
   private missedAt = -1;
 
+  /** The sides of the run `textRun` last found (the lane layout's, for this stream's members). */
+  runHead: Buffer | null = null;
+  runTailBytes: Buffer | null = null;
+
   constructor(private readonly layouts: ChatDeltaLayouts | null = null) {}
+
+  /**
+   * Where a run of two or more text deltas at `bytes[at]` ends (fast-path/text-run.ts), each
+   * with the stream's members and the lane layout's ending, as the layout or the stream's head
+   * would read it; -1 when there is none. `runHead` and `runTailBytes` are then its sides.
+   */
+  textRun(bytes: Uint8Array, at: number): number {
+    const layout = this.layouts === null ? null : this.layouts.text;
+    if (layout === null || this.members.length === 0) return -1;
+    const sides = layout.runSides(this.members);
+    if (sides === null) return -1;
+    this.runHead = sides.head;
+    this.runTailBytes = sides.tail;
+    return measureTextRun(bytes, at, sides.head, sides.tail);
+  }
 
   /**
    * Reads the chunk `s[start, end)`: true when it is a plain text delta (`text` and `literal`

@@ -11,6 +11,7 @@ import type { JsonObject } from '../framing/json-field.js';
 import { sseFrame } from '../framing/sse.js';
 import { flattened } from '../framing/flat-string.js';
 import { translateFastPath } from '../fast-path/switch.js';
+import { runDeltas } from '../fast-path/text-run.js';
 import { errorObject } from '../openai/errors.js';
 import {
   completedMessageItemJson, functionCallItem, functionCallItemId, inProgressMessageItemJson, messageItem, messageItemId, outputTextPart, outputTextPartJson,
@@ -83,6 +84,8 @@ export class ResponsesStreamEncoder implements StreamEncoder {
           item_id: item.itemId, output_index: item.outputIndex, content_index: 0, delta: event.text, logprobs: [],
         });
       }
+      case 'text_run': // (never sent here: each delta carries its own sequence number, so no template)
+        return runDeltas(event).map((d) => this.encode(d)).join('');
       case 'tool_args_delta': {
         const item = this.open.get(event.index);
         if (item === undefined) return '';

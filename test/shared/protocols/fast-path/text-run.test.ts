@@ -1,0 +1,124 @@
+// Runs of text deltas over bytes (text-run.ts, text-run.wat): the module reads exactly the
+// events a byte-by-byte reading takes, and writes each as the template's bytes around its
+// literal; the OpenAI decoder's runs stand for the same deltas as its event-by-event reading.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { Buffer } from 'node:buffer';
+import fc from 'fast-check';
+import {
+  deltaTemplate, measureTextRun, runDeltas, writeTextRun, RUN_SLOT, type TextDeltaTemplate,
+} from '../../../../src/shared/protocols/fast-path/text-run.js';
+import type { StreamEvent, TextRunEvent } from '../../../../src/shared/model/types.js';
+import { CODECS } from '../../../../src/shared/protocols/index.js';
+import { MOCK_PROTOCOLS } from '../../../../src/mock/protocols/index.js';
+import { mockChunks, mockUsage } from '../../../../src/mock/content.js';
+import type { LaneMemo } from '../../../../src/shared/protocols/codec.js';
+
+const HEAD = 'data: {"id":"c1","choices":[{"delta":{"content":';
+const TAIL = '}}]}\n\n';
+
+/** What a byte-by-byte reading takes at `at`: the end of each event `HEAD "plain ASCII" TAIL` in a row. */
+function reference(text: string, at: number): { end: number; literals: string[] } {
+  const literals: string[] = [];
+  let p = at;
+  for (;;) {
+    if (!text.startsWith(HEAD, p) || text[p + HEAD.length] !== '"') break;
+    let q = p + HEAD.length + 1;
+    while (q < text.length && /[\x20-\x7e]/.test(text[q]!) && text[q] !== '"' && text[q] !== '\\') q++;
+    if (text[q] !== '"' || q === p + HEAD.length + 1) break;
+    if (!text.startsWith(TAIL, q + 1)) break;
+    literals.push(text.slice(p + HEAD.length, q + 1));
+    p = q + 1 + TAIL.length;
+  }
+  return { end: p, literals };
+}
+
+const head = Buffer.from(HEAD, 'latin1');
+const tail = Buffer.from(TAIL, 'latin1');
+const template: TextDeltaTemplate = { before: Buffer.from('event: d\ndata: {"t":'), after: Buffer.from('}\n\n'), ascii: true };
+
+function runOf(bytes: Buffer, at: number, end: number): TextRunEvent {
+  return { type: 'text_run', index: 0, bytes: bytes.subarray(at, end), head, tail };
+}
+
+describe('text runs over bytes', () => {
+  it('reads what a byte-by-byte reading reads, and writes the template around each literal', () => {
+    const plain = fc.stringMatching(/^[ -!#-[\]-~]{1,12}$/);
+    const odd = fc.constantFrom('"a\\"b"', '"é"', '"a\tb"', '""', '"x', 'null', '"ok"}}]}\n', '"ok"');
+    const event = fc.oneof(
+      { weight: 6, arbitrary: plain.map((s) => `${HEAD}"${s}"${TAIL}`) },
+      { weight: 1, arbitrary: odd.map((s) => `${HEAD}${s}${TAIL}`) },
+      { weight: 1, arbitrary: fc.constantFrom(': keep-alive\n\n', 'data: [DONE]\n\n', `${HEAD.slice(0, 20)}X${HEAD.slice(21)}"a"${TAIL}`) },
+    );
+    fc.assert(
+      fc.property(fc.array(event, { maxLength: 12 }), fc.nat(40), (events, cut) => {
+        let text = events.join('');
+        text = text.slice(0, Math.max(0, text.length - (cut % 7 === 0 ? cut : 0))); // sometimes cut off mid-event
+        const bytes = Buffer.from(text, 'utf8');
+        if (bytes.length !== text.length) return; // (the caller only offers chunks whose text has a character per byte)
+        const want = reference(text, 0);
+        const end = measureTextRun(bytes, 0, head, tail);
+        if (want.literals.length < 2) {
+          assert.equal(end, -1);
+          return;
+        }
+        assert.equal(end, want.end);
+        const run = runOf(bytes, 0, end);
+        const out = writeTextRun(run, template);
+        assert.equal(out, want.literals.map((l) => `${template.before.toString()}${l}${template.after.toString()}`).join(''));
+        assert.deepEqual(runDeltas(run).map((d) => (d as { literal: string }).literal), want.literals);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('goes on over a chunk longer than its windows, and past a long literal', () => {
+    const long = `${HEAD}"${'y'.repeat(9000)}"${TAIL}`;
+    const text = `${Array.from({ length: 600 }, (_, i) => `${HEAD}"w${i}"${TAIL}`).join('')}${long}${HEAD}"z"${TAIL}data: [DONE]\n\n`;
+    const bytes = Buffer.from(text, 'latin1');
+    const want = reference(text, 0);
+    assert.equal(want.literals.length, 602);
+    assert.equal(measureTextRun(bytes, 0, head, tail), want.end);
+    const out = writeTextRun(runOf(bytes, 0, want.end), template);
+    assert.equal(out.length, want.literals.reduce((n, l) => n + l.length + template.before.length + template.after.length, 0));
+  });
+
+  it("makes a template from the encoder's bytes for a delta whose literal is the slot", () => {
+    assert.deepEqual(deltaTemplate(`a${RUN_SLOT}b`), { before: Buffer.from('a'), after: Buffer.from('b'), ascii: true });
+    assert.equal(deltaTemplate(`é${RUN_SLOT}`)?.ascii, false);
+    assert.equal(deltaTemplate('no slot'), null);
+    assert.equal(deltaTemplate(`${RUN_SLOT}${RUN_SLOT}`), null);
+  });
+});
+
+describe("the OpenAI decoder's runs", () => {
+  function events(ingress: 'anthropic' | 'gemini' | 'ollama', runs: boolean, memo: LaneMemo, body: Buffer): { out: string; kinds: string[] } {
+    const decoder = CODECS.openai.createStreamDecoder(memo);
+    const encoder = CODECS[ingress].createStreamEncoder();
+    if (runs) decoder.emitTextRuns?.();
+    const parts: Buffer[] = [];
+    const kinds: string[] = [];
+    for (const batch of [decoder.push(body), decoder.finish()]) {
+      for (const e of batch as StreamEvent[]) {
+        kinds.push(e.type);
+        const bytes = encoder.encode(e);
+        parts.push(typeof bytes === 'string' ? Buffer.from(bytes) : Buffer.from(bytes));
+      }
+    }
+    return { out: Buffer.concat(parts).toString('utf8').replace(/"created_at":"[^"]*"/g, '"created_at":""'), kinds };
+  }
+
+  for (const ingress of ['anthropic', 'gemini', 'ollama'] as const) {
+    it(`writes for ${ingress} the bytes of the deltas one by one`, () => {
+      const parts = MOCK_PROTOCOLS.openai.renderStream({ model: 'mock-$1-model', toolName: null, pieces: mockChunks(30), usage: mockUsage(12, 0, 30), includeUsage: true, usageOnLast: false });
+      const body = Buffer.concat([parts.head, ...parts.pieces, parts.tail].map((p) => Buffer.from(p)));
+      const memo = (): LaneMemo => ({ usageEvent: null, eventShapes: null, responsesDeltas: null, chatDeltas: null, geminiText: null });
+      const lane = memo();
+      events(ingress, true, lane, body); // the lane learns its layout
+      const withRuns = events(ingress, true, lane, body);
+      const without = events(ingress, false, memo(), body);
+      assert.ok(withRuns.kinds.includes('text_run'), withRuns.kinds.join(' '));
+      assert.equal(withRuns.out, without.out);
+    });
+  }
+});
