@@ -37,7 +37,7 @@ export class AnthropicStreamEncoder implements StreamEncoder {
     return this.head;
   }
 
-  encode(e: StreamEvent): string | Uint8Array {
+  encode(e: StreamEvent): string {
     switch (e.type) {
       case 'start':
         // JSON.stringify's bytes for the object below, from a template (the fast path's reference is the object).

@@ -25,7 +25,7 @@ export class GeminiStreamEncoder implements StreamEncoder {
   private readonly runs = new TextDeltaTemplates((e) => TEXT_HEAD + (e.literal ?? JSON.stringify(e.text)) + this.textTail);
   readonly textDeltaTemplate = translateFastPath ? (index: number): TextDeltaTemplate | null => this.runs.for(index) : undefined;
 
-  encode(e: StreamEvent): string | Uint8Array {
+  encode(e: StreamEvent): string {
     switch (e.type) {
       case 'start':
         this.tail = `,"modelVersion":${JSON.stringify(e.model)},"responseId":${JSON.stringify(e.id)}}`;

@@ -28,7 +28,7 @@ export class OllamaStreamEncoder implements StreamEncoder {
   private readonly runs = new TextDeltaTemplates((e) => this.textHead + (e.literal ?? JSON.stringify(e.text)) + TEXT_TAIL);
   readonly textDeltaTemplate = translateFastPath ? (index: number): TextDeltaTemplate | null => this.runs.for(index) : undefined;
 
-  encode(event: StreamEvent): string | Uint8Array {
+  encode(event: StreamEvent): string {
     if (this.failed) return '';
     switch (event.type) {
       case 'start':

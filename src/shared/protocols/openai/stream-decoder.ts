@@ -82,7 +82,7 @@ export class ChatStreamDecoder extends FramedStreamDecoder {
       const runEnd = bytes === null ? -1 : fast.textRun(bytes, at);
       if (runEnd >= 0) {
         this.out.push({ type: 'text_run', index: this.textBlock, bytes: bytes!.subarray(at, runEnd), head: fast.runHead!, tail: fast.runTailBytes! });
-        return runEnd - 2;
+        return runEnd - 2; // the last event's line end, as the split expects
       }
     }
     const start = dataStart(text, at);

@@ -41,7 +41,7 @@ export class ChatStreamEncoder implements StreamEncoder {
     this.runs?.reset(); // (undefined while the constructor's first setHead runs)
   }
 
-  encode(event: StreamEvent): string | Uint8Array {
+  encode(event: StreamEvent): string {
     switch (event.type) {
       case 'start':
         this.setHead(event.id, event.model);
