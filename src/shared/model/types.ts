@@ -95,4 +95,8 @@ export type StreamEvent =
  * emits runs only to an encoder with templates (StreamEncoder.textDeltaTemplate): see
  * protocols/fast-path/text-run.ts.
  */
-export interface TextRunEvent { type: 'text_run'; index: number; bytes: Uint8Array; head: Uint8Array; tail: Uint8Array }
+export interface TextRunEvent {
+  type: 'text_run'; index: number; bytes: Uint8Array; head: Uint8Array; tail: Uint8Array;
+  /** > 0: each event's head holds an integer of its own (a sequence number) after its first `slot` bytes. */
+  slot: number;
+}

@@ -39,7 +39,7 @@ interface RunExports {
   memory: { buffer: ArrayBuffer; grow(pages: number): number };
   outEnd: { value: number };
   events: { value: number };
-  run(p: number, inEnd: number, o: number, oLimit: number, pLen: number, sLen: number, t1Len: number, t2Len: number, write: number): number;
+  run(p: number, inEnd: number, o: number, oLimit: number, pLen: number, sLen: number, t1Len: number, t2Len: number, write: number, slot: number): number;
 }
 
 /** The delta's literal in the bytes an encoder writes for a run's template (no JSON text holds a NUL). */
@@ -66,12 +66,11 @@ export function deltaTemplate(bytes: string): TextDeltaTemplate | null {
   return { before, after, ascii: before.length === at && after.length === bytes.length - at - 1 };
 }
 
-/** A stream's text-delta event around its literal, as bytes: null when a side is not printable ASCII or too long. */
+/** A stream's text-delta event around its literal, as bytes: null when a side is not printable ASCII (line feeds aside) or too long. */
 export function eventSides(head: string, tail: string): { head: Buffer; tail: Buffer } | null {
-  if (head.length > RUN_TEXT_MAX_BYTES || tail.length > RUN_TEXT_MAX_BYTES || !PRINTABLE.test(head) || !PRINTABLE_OR_LF.test(tail)) return null;
+  if (head.length > RUN_TEXT_MAX_BYTES || tail.length > RUN_TEXT_MAX_BYTES || !PRINTABLE_OR_LF.test(head) || !PRINTABLE_OR_LF.test(tail)) return null;
   return { head: Buffer.from(head, 'latin1'), tail: Buffer.from(tail, 'latin1') };
 }
-const PRINTABLE = /^[\x20-\x7e]+$/;
 const PRINTABLE_OR_LF = /^[\x20-\x7e\n]+$/;
 
 /** The module, one instance per thread (its memory is the thread's scratch space). */
@@ -121,11 +120,12 @@ class RunModule {
 
   /**
    * Where the run of events `head "literal" tail` at `bytes[at]` ends (the index after its last
-   * event), when it holds two events or more; else -1. The run's bytes stay in the module for
-   * `write`, until the next measure.
+   * event), when it holds two events or more; else -1. With `slot` > 0, each event's head has
+   * an integer of its own after the head's first `slot` bytes. The run's bytes stay in the
+   * module for `write`, until the next measure.
    */
-  measure(bytes: Uint8Array, at: number, head: Uint8Array, tail: Uint8Array): number {
-    const least = head.length + tail.length + 3;
+  measure(bytes: Uint8Array, at: number, head: Uint8Array, tail: Uint8Array, slot: number): number {
+    const least = head.length + tail.length + 3 + (slot > 0 ? 1 : 0);
     if (bytes.length - at < 2 * least) return -1;
     this.sides(head, tail);
     // A window of the chunk at a time, each copied after the one before, so that a chunk where
@@ -142,7 +142,7 @@ class RunModule {
       this.bytes.set(bytes.subarray(copied, to), INPUT_AT + copied - at);
       copied = to;
       const from = INPUT_AT + p - at;
-      const stop = p + this.exports.run(from, INPUT_AT + to - at, 0, 0, head.length, tail.length, 0, 0, 0) - from;
+      const stop = p + this.exports.run(from, INPUT_AT + to - at, 0, 0, head.length, tail.length, 0, 0, 0, slot) - from;
       events += this.exports.events.value;
       const cut = to < bytes.length && stop > p && to - stop < WINDOW_SLACK + least;
       p = stop;
@@ -177,7 +177,7 @@ class RunModule {
       this.residentChunk = null;
     }
     const out = INPUT_AT + n;
-    const end = this.exports.run(INPUT_AT, out, out, out + most, e.head.length, e.tail.length, t.before.length, t.after.length, 1);
+    const end = this.exports.run(INPUT_AT, out, out, out + most, e.head.length, e.tail.length, t.before.length, t.after.length, 1, e.slot);
     if (end !== out) throw new Error('text run: the module stopped short of a run it had measured');
     // A literal is ASCII, so the output is too when the template is: one byte per character.
     const stop = this.exports.outEnd.value;
@@ -192,8 +192,8 @@ function runModule(): RunModule {
 }
 
 /** See RunModule.measure. */
-export function measureTextRun(bytes: Uint8Array, at: number, head: Uint8Array, tail: Uint8Array): number {
-  return runModule().measure(bytes, at, head, tail);
+export function measureTextRun(bytes: Uint8Array, at: number, head: Uint8Array, tail: Uint8Array, slot = 0): number {
+  return runModule().measure(bytes, at, head, tail, slot);
 }
 
 /** The run in the encoder's protocol, from its template (textDeltaTemplate): a flat string. */
@@ -207,13 +207,21 @@ export function runDeltas(e: TextRunEvent): StreamEvent[] {
   const text = Buffer.from(e.bytes.buffer, e.bytes.byteOffset, e.bytes.byteLength).toString('latin1');
   let at = 0;
   while (at < text.length) {
-    const start = at + e.head.length;
+    let start = at + e.head.length;
+    if (e.slot > 0) start += integerLength(text, at + e.slot);
     const end = text.indexOf('"', start + 1) + 1;
     const literal = text.slice(start, end);
     out.push({ type: 'text_delta', index: e.index, text: literal.slice(1, -1), literal });
     at = end + e.tail.length;
   }
   return out;
+}
+
+/** The length of the digits at `text[at]` (a run's integer slot: the module checked its form). */
+function integerLength(text: string, at: number): number {
+  let i = at;
+  while (i < text.length && text.charCodeAt(i) >= 0x30 && text.charCodeAt(i) <= 0x39) i++;
+  return i - at;
 }
 
 /**

@@ -59,20 +59,48 @@
       (local.set $pos (i32.add (local.get $pos) (i32.const 1)))
       (br $bytes))
     (i32.const -1))
+  ;; the length of the JSON integer at $at (`0`, or digits not starting with 0; no sign, no
+  ;; fraction), 0 when there is none before $end
+  (func $integerLength (param $at i32) (param $end i32) (result i32)
+    (local $i i32) (local $c i32)
+    (if (i32.ge_u (local.get $at) (local.get $end)) (then (return (i32.const 0))))
+    (local.set $c (i32.load8_u (local.get $at)))
+    (if (i32.eq (local.get $c) (i32.const 0x30)) (then (return (i32.const 1))))
+    (if (i32.gt_u (i32.sub (local.get $c) (i32.const 0x31)) (i32.const 8)) (then (return (i32.const 0))))
+    (local.set $i (i32.const 1))
+    (block $done
+      (loop $digits
+        (br_if $done (i32.ge_u (i32.add (local.get $at) (local.get $i)) (local.get $end)))
+        (br_if $done (i32.gt_u (i32.sub (i32.load8_u (i32.add (local.get $at) (local.get $i))) (i32.const 0x30)) (i32.const 9)))
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (br $digits)))
+    (local.get $i))
   ;; Reads events `head "literal" tail` back to back from $p, stopping before $inEnd or the
-  ;; first other one. With $write (over a run read before: heads and tails are not compared
-  ;; again), writes `before "literal" after` for each from $o, stopping where $oLimit would be
-  ;; passed. Returns where it stopped reading.
+  ;; first other one. With $slot > 0 the head holds a JSON integer that changes per event (a
+  ;; sequence number) after its first $slot bytes: the head's text is then compared around it.
+  ;; With $write (over a run read before: heads and tails are not compared again), writes
+  ;; `before "literal" after` for each from $o, stopping where $oLimit would be passed. Returns
+  ;; where it stopped reading.
   (func (export "run") (param $p i32) (param $inEnd i32) (param $o i32) (param $oLimit i32)
-        (param $pLen i32) (param $sLen i32) (param $t1Len i32) (param $t2Len i32) (param $write i32) (result i32)
-    (local $q i32) (local $r i32) (local $e i32) (local $lit i32) (local $n i32)
+        (param $pLen i32) (param $sLen i32) (param $t1Len i32) (param $t2Len i32) (param $write i32) (param $slot i32) (result i32)
+    (local $q i32) (local $r i32) (local $e i32) (local $lit i32) (local $n i32) (local $d i32)
     (block $stop
       (loop $event
-        (br_if $stop (i32.gt_u (i32.add (i32.add (local.get $p) (local.get $pLen)) (i32.add (local.get $sLen) (i32.const 3))) (local.get $inEnd)))
+        (local.set $d (i32.const 0))
+        (if (local.get $slot)
+          (then
+            (local.set $d (call $integerLength (i32.add (local.get $p) (local.get $slot)) (local.get $inEnd)))
+            (br_if $stop (i32.eqz (local.get $d)))))
+        (br_if $stop (i32.gt_u (i32.add (i32.add (local.get $p) (i32.add (local.get $pLen) (local.get $d))) (i32.add (local.get $sLen) (i32.const 3))) (local.get $inEnd)))
         ;; (with $write the run was measured: its heads and tails are not compared again)
         (if (i32.eqz (local.get $write))
-          (then (br_if $stop (i32.eqz (call $eq (local.get $p) (i32.const 0) (local.get $pLen))))))
-        (local.set $q (i32.add (local.get $p) (local.get $pLen)))
+          (then
+            (if (local.get $slot)
+              (then
+                (br_if $stop (i32.eqz (call $eq (local.get $p) (i32.const 0) (local.get $slot))))
+                (br_if $stop (i32.eqz (call $eq (i32.add (i32.add (local.get $p) (local.get $slot)) (local.get $d)) (local.get $slot) (i32.sub (local.get $pLen) (local.get $slot))))))
+              (else (br_if $stop (i32.eqz (call $eq (local.get $p) (i32.const 0) (local.get $pLen))))))))
+        (local.set $q (i32.add (i32.add (local.get $p) (local.get $pLen)) (local.get $d)))
         (br_if $stop (i32.ne (i32.load8_u (local.get $q)) (i32.const 0x22)))
         (local.set $r (call $litEnd (local.get $q) (local.get $inEnd)))
         (br_if $stop (i32.lt_s (local.get $r) (i32.const 0)))

@@ -81,7 +81,7 @@ export class ChatStreamDecoder extends FramedStreamDecoder {
       const bytes = this.reader.bytes;
       const runEnd = bytes === null ? -1 : fast.textRun(bytes, at);
       if (runEnd >= 0) {
-        this.out.push({ type: 'text_run', index: this.textBlock, bytes: bytes!.subarray(at, runEnd), head: fast.runHead!, tail: fast.runTailBytes! });
+        this.out.push({ type: 'text_run', index: this.textBlock, bytes: bytes!.subarray(at, runEnd), head: fast.runHead!, tail: fast.runTailBytes!, slot: 0 });
         return runEnd - 2; // the last event's line end, as the split expects
       }
     }

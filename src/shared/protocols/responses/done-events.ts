@@ -38,27 +38,45 @@ export class TextPartRun {
   text = '';
   /** Every delta of the part came with its literal (no escape). */
   plain = false;
+  /**
+   * `text` holds every delta's contents. False once a run of deltas was read over bytes
+   * (fast-path/text-run.ts), their text never made: the done events' text is then only checked
+   * to be plain string content, which is all the decoder needs of it (it reads none of it).
+   */
+  private known = true;
   private shapes: readonly Shape[] | null = null;
 
   /** A delta of part (outputIndex, contentIndex); `literal` undefined when it held escapes. */
   add(outputIndex: number, contentIndex: number, text: string, literal: string | undefined): void {
-    if (outputIndex !== this.outputIndex || contentIndex !== this.contentIndex) {
-      this.outputIndex = outputIndex;
-      this.contentIndex = contentIndex;
-      this.text = '';
-      this.plain = true;
-      this.shapes = null;
-    }
+    this.part(outputIndex, contentIndex);
     if (literal === undefined) this.plain = false;
-    else if (this.plain) this.text += text;
+    else if (this.plain && this.known) this.text += text;
+  }
+
+  /** A run of deltas of part (outputIndex, contentIndex), each literal plain printable ASCII. */
+  addRun(outputIndex: number, contentIndex: number): void {
+    this.part(outputIndex, contentIndex);
+    this.known = false;
+    this.text = '';
+  }
+
+  private part(outputIndex: number, contentIndex: number): void {
+    if (outputIndex === this.outputIndex && contentIndex === this.contentIndex) return;
+    this.outputIndex = outputIndex;
+    this.contentIndex = contentIndex;
+    this.text = '';
+    this.plain = true;
+    this.known = true;
+    this.shapes = null;
   }
 
   /** Which done event of this part `data` is, or DoneEvent.None. */
   read(data: string): DoneEvent {
     if (!this.plain) return DoneEvent.None;
     const shapes = (this.shapes ??= shapesOf(this.outputIndex, this.contentIndex));
+    const text = this.known ? this.text : null;
     for (const shape of shapes) {
-      if (matches(shape, data, this.text)) return shape.event;
+      if (matches(shape, data, text)) return shape.event;
     }
     return DoneEvent.None;
   }
@@ -81,14 +99,20 @@ function shapesOf(outputIndex: number, contentIndex: number): Shape[] {
   ];
 }
 
-function matches({ fixed }: Shape, data: string, text: string): boolean {
+/** `text` null: any plain string content (no escape, no control character) in its place. */
+function matches({ fixed }: Shape, data: string, text: string | null): boolean {
   if (!holdsAt(data, 0, fixed[0])) return false;
   let at = integerEnd(data, fixed[0].length);
   if (at < 0 || !holdsAt(data, at, fixed[1])) return false;
   at = plainStringEnd(data, at + fixed[1].length);
   if (at < 0 || !holdsAt(data, at, fixed[2])) return false;
   at += fixed[2].length;
-  if (!holdsAt(data, at, text)) return false;
-  at += text.length;
+  if (text === null) {
+    at = plainStringEnd(data, at - 1) - 1; // fixed[2] ends with the string's opening quote
+    if (at < 0) return false;
+  } else {
+    if (!holdsAt(data, at, text)) return false;
+    at += text.length;
+  }
   return data.length - at === fixed[3].length && holdsAt(data, at, fixed[3]);
 }

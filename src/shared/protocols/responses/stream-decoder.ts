@@ -12,7 +12,8 @@ import { isJsonObject, type JsonObject } from '../framing/json-field.js';
 import { SseReader, eventEndsAt } from '../framing/sse.js';
 import { decodeFinishReason } from './finish-reason.js';
 import { decodeUsage } from './usage.js';
-import { ResponsesDeltaLayouts, ResponsesDeltaReader, integerEnd } from './stream-fast-path.js';
+import { ResponsesDeltaLayouts, ResponsesDeltaReader, integerEnd, TEXT_EVENT_HEAD, type DeltaRunSides } from './stream-fast-path.js';
+import { measureTextRun } from '../fast-path/text-run.js';
 import { DoneEvent, TextPartRun } from './done-events.js';
 import { translateFastPath } from '../fast-path/switch.js';
 import { holdsAt } from '../fast-path/json-scan.js';
@@ -54,12 +55,19 @@ export class ResponsesStreamDecoder extends FramedStreamDecoder {
   private readonly textRun = translateFastPath ? new TextPartRun() : null;
   /** The lane's learnt event shapes (shaped-parse.ts); null when the fast paths are off. */
   private readonly shapes: JsonShapes | null;
+  /** The encoder writes text runs (emitTextRuns): the stream's first plain text delta is then taken as their sides. */
+  private runs = false;
+  private runSides: DeltaRunSides | null = null;
 
   /** `memo`: the lane's, where the events it parses keep their shapes. */
   constructor(memo?: LaneMemo) {
     super();
     this.shapes = translateFastPath && memo !== undefined ? (memo.eventShapes ??= new JsonShapes()) : null;
     this.fast = translateFastPath ? new ResponsesDeltaReader(memo === undefined ? undefined : (memo.responsesDeltas ??= new ResponsesDeltaLayouts())) : null;
+  }
+
+  emitTextRuns(): void {
+    this.runs = this.fast !== null;
   }
 
   protected feed(chunk: Uint8Array): void {
@@ -82,10 +90,30 @@ export class ResponsesStreamDecoder extends FramedStreamDecoder {
   private readLine(text: string, at: number): number {
     const fast = this.fast!;
     if (!this.started || this.ended || this.failure !== null) return -1;
+    const sides = this.runSides;
+    if (sides !== null && this.reader.bytes !== null && text.startsWith(sides.headStart, at)) {
+      // Text deltas back to back, read over the chunk's bytes (fast-path/text-run.ts).
+      const bytes = this.reader.bytes;
+      const runEnd = measureTextRun(bytes, at, sides.head, sides.tail, sides.slot);
+      if (runEnd >= 0) {
+        const index = this.textBlock(sides.outputIndex, sides.contentIndex);
+        this.out.push({ type: 'text_run', index, bytes: bytes.subarray(at, runEnd), head: sides.head, tail: sides.tail, slot: sides.slot });
+        this.textRun?.addRun(sides.outputIndex, sides.contentIndex);
+        return runEnd - 2; // the last event's line end, as the split expects
+      }
+    }
     const end = fast.lineEnd(text, at);
     if (end < 0 || !eventEndsAt(text, end, true)) return -1;
     this.fastDelta(fast);
+    if (this.runs && this.runSides === null) this.learnRunSides(fast, text, at + TEXT_EVENT_HEAD.length, end);
     return end;
+  }
+
+  /** A stream's run sides, from its first plain text delta read in place (tried once). */
+  private learnRunSides(fast: ResponsesDeltaReader, text: string, start: number, end: number): void {
+    if (!fast.text || fast.literal === undefined) return;
+    this.runs = false;
+    this.runSides = fast.runSides(text, start, end);
   }
 
   /**
@@ -104,6 +132,7 @@ export class ResponsesStreamDecoder extends FramedStreamDecoder {
       return false;
     }
     this.fastDelta(fast);
+    if (this.runs && this.runSides === null) this.learnRunSides(fast, text, start, end);
     return true;
   }
 

@@ -9,6 +9,7 @@
 // slice compare per fixed text. Anything else returns false and goes through JSON.parse.
 import { plainStringEnd, readStringLiteral, stringLiteralEnd, type StringRead } from '../fast-path/json-scan.js';
 import { literalPattern, PATTERN_MAX_CHARS, SLOT_PATTERN } from '../fast-path/sticky-pattern.js';
+import { eventSides } from '../fast-path/text-run.js';
 
 /** readStringLiteral's result, copied out at once (one per module: a worker is one thread). */
 const read: StringRead = { text: '', literal: undefined };
@@ -62,7 +63,7 @@ interface DeltaLayout {
 }
 
 /** The lines before a delta's data, by kind (text, arguments), as OpenAI writes them. */
-const TEXT_EVENT_HEAD = 'event: response.output_text.delta\ndata: ';
+export const TEXT_EVENT_HEAD = 'event: response.output_text.delta\ndata: ';
 const ARGS_EVENT_HEAD = 'event: response.function_call_arguments.delta\ndata: ';
 
 /**
@@ -86,6 +87,12 @@ export class ResponsesDeltaReader {
   value = '';
   /** The last event read: its delta as a JSON string literal, or undefined when it held escapes. */
   literal: string | undefined = undefined;
+  /** The last event read: where its first integer (the sequence number) starts and ends; -1 when none came before the delta. */
+  private integerStart = -1;
+  private integerEnd = -1;
+  /** The last event read: where its delta's literal starts and ends. */
+  private deltaStart = -1;
+  private deltaEnd = -1;
 
   constructor(private readonly layouts: ResponsesDeltaLayouts = new ResponsesDeltaLayouts()) {}
 
@@ -155,16 +162,45 @@ export class ResponsesDeltaReader {
    * The event at `s[start]` is the layout's (its pattern matched, its plain one when `plain`):
    * walk to the delta over the values before it.
    */
+  /**
+   * The text delta last read, its data `s[start, end)`, as the sides of a run of deltas like it
+   * (each with a sequence number of its own, written as the upstream's SSE event with a blank
+   * line after it); null when it was not a plain text delta, or a side is not printable ASCII.
+   */
+  runSides(s: string, start: number, end: number): DeltaRunSides | null {
+    if (!this.text || this.literal === undefined) return null;
+    const numbered = this.integerStart >= 0;
+    const headStart = TEXT_EVENT_HEAD + s.slice(start, numbered ? this.integerStart : this.deltaStart);
+    const head = numbered ? headStart + s.slice(this.integerEnd, this.deltaStart) : headStart;
+    const sides = eventSides(head, `${s.slice(this.deltaEnd, end)}\n\n`);
+    if (sides === null) return null;
+    return {
+      head: sides.head, tail: sides.tail, slot: numbered ? headStart.length : 0,
+      headStart: sides.head.toString('latin1', 0, headStart.length), // flat: no slice of the chunk kept
+      outputIndex: this.outputIndex, contentIndex: this.contentIndex,
+    };
+  }
+
   private readMatched(layout: DeltaLayout, s: string, start: number, plain: boolean): boolean {
     const { fixedLengths, slots } = layout;
     let at = start;
+    this.integerStart = -1;
     for (let i = 0; i < slots.length; i++) {
       at += fixedLengths[i]!;
       const slot = slots[i]!;
       if (slot === Slot.Delta) return this.readDelta(layout, s, at, plain);
+      if (slot === Slot.Integer) {
+        const from = at;
+        at = integerEnd(s, at);
+        if (this.integerStart < 0) {
+          this.integerStart = from;
+          this.integerEnd = at;
+        }
+        continue;
+      }
       // The pattern matched a plain string here (no quote inside): its end is the next quote,
       // found natively rather than checked again character by character.
-      at = slot === Slot.Integer ? integerEnd(s, at) : s.indexOf('"', at + 1) + 1;
+      at = s.indexOf('"', at + 1) + 1;
     }
     return false; // a layout always has its delta
   }
@@ -174,7 +210,9 @@ export class ResponsesDeltaReader {
     // A plain string ends at its next quote; any other is scanned (its escapes found).
     const found = plain ? s.indexOf('"', at + 1) + 1 : stringLiteralEnd(s, at);
     const escaped = found < 0;
-    if (!readStringLiteral(s, at, escaped ? -found - 1 : found, escaped, read)) return false;
+    this.deltaStart = at;
+    this.deltaEnd = escaped ? -found - 1 : found;
+    if (!readStringLiteral(s, at, this.deltaEnd, escaped, read)) return false;
     this.value = read.text;
     this.literal = read.literal;
     this.text = layout.text;
@@ -182,6 +220,21 @@ export class ResponsesDeltaReader {
     this.contentIndex = layout.contentIndex;
     return true;
   }
+}
+
+/**
+ * A text delta as a run's sides (fast-path/text-run.ts): its bytes before and after the
+ * literal, the sequence number (if any) cut out of the head at `slot`; the part it is of.
+ */
+export interface DeltaRunSides {
+  head: Uint8Array;
+  tail: Uint8Array;
+  /** Where the head's integer goes (0: none). */
+  slot: number;
+  /** The head's text up to the integer (or whole), to tell cheaply whether an event may start a run. */
+  headStart: string;
+  outputIndex: number;
+  contentIndex: number;
 }
 
 /** What each slot's scanner accepts, as a pattern (sticky-pattern.ts). */

@@ -38,7 +38,7 @@ const tail = Buffer.from(TAIL, 'latin1');
 const template: TextDeltaTemplate = { before: Buffer.from('event: d\ndata: {"t":'), after: Buffer.from('}\n\n'), ascii: true };
 
 function runOf(bytes: Buffer, at: number, end: number): TextRunEvent {
-  return { type: 'text_run', index: 0, bytes: bytes.subarray(at, end), head, tail };
+  return { type: 'text_run', index: 0, bytes: bytes.subarray(at, end), head, tail, slot: 0 };
 }
 
 describe('text runs over bytes', () => {
@@ -83,6 +83,35 @@ describe('text runs over bytes', () => {
     assert.equal(out.length, want.literals.reduce((n, l) => n + l.length + template.before.length + template.after.length, 0));
   });
 
+  it('reads a sequence number of its own in each head, as JSON writes integers', () => {
+    const HEAD1 = 'event: d\ndata: {"type":"d","sequence_number":';
+    const HEAD2 = ',"item_id":"m1","delta":';
+    const TAIL2 = ',"logprobs":[]}\n\n';
+    const numbered = { head: Buffer.from(HEAD1 + HEAD2, 'latin1'), tail: Buffer.from(TAIL2, 'latin1'), slot: HEAD1.length };
+    const number = fc.oneof({ weight: 6, arbitrary: fc.nat().map(String) }, { weight: 1, arbitrary: fc.constantFrom('', '01', '-1', '1.5', 'x') });
+    const plain = fc.stringMatching(/^[ -!#-[\]-~]{1,8}$/);
+    fc.assert(
+      fc.property(fc.array(fc.tuple(number, plain), { maxLength: 10 }), (events) => {
+        const text = events.map(([n, t]) => `${HEAD1}${n}${HEAD2}"${t}"${TAIL2}`).join('') + 'data: [DONE]\n\n';
+        const bytes = Buffer.from(text, 'latin1');
+        // what a reading event by event takes: integers as JSON writes them
+        let good = 0;
+        while (good < events.length && /^(0|[1-9][0-9]*)$/.test(events[good]![0])) good++;
+        const end = measureTextRun(bytes, 0, numbered.head, numbered.tail, numbered.slot);
+        if (good < 2) {
+          assert.equal(end, -1);
+          return;
+        }
+        const taken = events.slice(0, good);
+        assert.equal(end, taken.reduce((n, [k, t]) => n + HEAD1.length + k.length + HEAD2.length + t.length + 2 + TAIL2.length, 0));
+        const run: TextRunEvent = { type: 'text_run', index: 0, bytes: bytes.subarray(0, end), ...numbered };
+        assert.equal(writeTextRun(run, template), taken.map(([, t]) => `${template.before.toString()}"${t}"${template.after.toString()}`).join(''));
+        assert.deepEqual(runDeltas(run).map((d) => (d as { literal: string }).literal), taken.map(([, t]) => `"${t}"`));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it("makes a template from the encoder's bytes for a delta whose literal is the slot", () => {
     assert.deepEqual(deltaTemplate(`a${RUN_SLOT}b`), { before: Buffer.from('a'), after: Buffer.from('b'), ascii: true });
     assert.equal(deltaTemplate(`é${RUN_SLOT}`)?.ascii, false);
@@ -91,9 +120,11 @@ describe('text runs over bytes', () => {
   });
 });
 
-describe("the OpenAI decoder's runs", () => {
-  function events(ingress: 'anthropic' | 'gemini' | 'ollama', runs: boolean, memo: LaneMemo, body: Buffer): { out: string; kinds: string[] } {
-    const decoder = CODECS.openai.createStreamDecoder(memo);
+describe("the OpenAI and Responses decoders' runs", () => {
+  type Lane = 'openai' | 'responses';
+  type Ingress = 'openai' | 'anthropic' | 'gemini' | 'ollama' | 'bedrock';
+  function events(lane: Lane, ingress: Ingress, runs: boolean, memo: LaneMemo, body: Buffer): { out: string; kinds: string[] } {
+    const decoder = CODECS[lane].createStreamDecoder(memo);
     const encoder = CODECS[ingress].createStreamEncoder();
     if (runs) decoder.emitTextRuns?.();
     const parts: Buffer[] = [];
@@ -108,15 +139,19 @@ describe("the OpenAI decoder's runs", () => {
     return { out: Buffer.concat(parts).toString('utf8').replace(/"created_at":"[^"]*"/g, '"created_at":""'), kinds };
   }
 
-  for (const ingress of ['anthropic', 'gemini', 'ollama'] as const) {
-    it(`writes for ${ingress} the bytes of the deltas one by one`, () => {
-      const parts = MOCK_PROTOCOLS.openai.renderStream({ model: 'mock-$1-model', toolName: null, pieces: mockChunks(30), usage: mockUsage(12, 0, 30), includeUsage: true, usageOnLast: false });
+  const cases: [Lane, Ingress][] = [
+    ['openai', 'anthropic'], ['openai', 'gemini'], ['openai', 'ollama'],
+    ['responses', 'openai'], ['responses', 'anthropic'], ['responses', 'gemini'], ['responses', 'ollama'], ['responses', 'bedrock'],
+  ];
+  for (const [laneProtocol, ingress] of cases) {
+    it(`writes for ${ingress} from a ${laneProtocol} lane the bytes of the deltas one by one`, () => {
+      const parts = MOCK_PROTOCOLS[laneProtocol].renderStream({ model: 'mock-$1-model', toolName: null, pieces: mockChunks(30), usage: mockUsage(12, 0, 30), includeUsage: true, usageOnLast: false });
       const body = Buffer.concat([parts.head, ...parts.pieces, parts.tail].map((p) => Buffer.from(p)));
       const memo = (): LaneMemo => ({ usageEvent: null, eventShapes: null, responsesDeltas: null, chatDeltas: null, geminiText: null });
       const lane = memo();
-      events(ingress, true, lane, body); // the lane learns its layout
-      const withRuns = events(ingress, true, lane, body);
-      const without = events(ingress, false, memo(), body);
+      events(laneProtocol, ingress, true, lane, body); // the lane learns its layout
+      const withRuns = events(laneProtocol, ingress, true, lane, body);
+      const without = events(laneProtocol, ingress, false, memo(), body);
       assert.ok(withRuns.kinds.includes('text_run'), withRuns.kinds.join(' '));
       assert.equal(withRuns.out, without.out);
     });
