@@ -99,6 +99,12 @@ function shapesOf(outputIndex: number, contentIndex: number): Shape[] {
   ];
 }
 
+/**
+ * A string's content without escapes or control characters, and its closing quote: irregexp
+ * takes a whole text at about 0.6 ns a character, a charCodeAt loop at about 2.5.
+ */
+const PLAIN_CONTENT = /[^"\\\x00-\x1f]*"/y;
+
 /** `text` null: any plain string content (no escape, no control character) in its place. */
 function matches({ fixed }: Shape, data: string, text: string | null): boolean {
   if (!holdsAt(data, 0, fixed[0])) return false;
@@ -108,8 +114,9 @@ function matches({ fixed }: Shape, data: string, text: string | null): boolean {
   if (at < 0 || !holdsAt(data, at, fixed[2])) return false;
   at += fixed[2].length;
   if (text === null) {
-    at = plainStringEnd(data, at - 1) - 1; // fixed[2] ends with the string's opening quote
-    if (at < 0) return false;
+    PLAIN_CONTENT.lastIndex = at;
+    if (!PLAIN_CONTENT.test(data)) return false;
+    at = PLAIN_CONTENT.lastIndex - 1; // on the closing quote
   } else {
     if (!holdsAt(data, at, text)) return false;
     at += text.length;

@@ -157,3 +157,35 @@ describe("the OpenAI and Responses decoders' runs", () => {
     });
   }
 });
+
+describe("the Responses decoder's done events after a run", () => {
+  /** The error the decoder ends with, or '' (its events as it gives them otherwise). */
+  function ending(body: Buffer, runs: boolean): string {
+    const memo: LaneMemo = { usageEvent: null, eventShapes: null, responsesDeltas: null, chatDeltas: null, geminiText: null };
+    const decoder = CODECS.responses.createStreamDecoder(memo);
+    if (runs) decoder.emitTextRuns?.();
+    const kinds: string[] = [];
+    try {
+      for (const batch of [decoder.push(body), decoder.finish()]) for (const e of batch as StreamEvent[]) kinds.push(e.type);
+    } catch (err) {
+      return `${kinds.join(' ')} | ${(err as Error).message}`;
+    }
+    return kinds.join(' ');
+  }
+
+  it('reads a done text that is not plain JSON content as the full decoder does', () => {
+    const parts = MOCK_PROTOCOLS.responses.renderStream({ model: 'm', toolName: null, pieces: mockChunks(10), usage: mockUsage(12, 0, 10), includeUsage: true, usageOnLast: false });
+    const whole = [parts.head, ...parts.pieces, parts.tail].map((p) => Buffer.from(p).toString('latin1')).join('');
+    // a raw control character in output_text.done's text: not JSON
+    const bad = whole.replace(/("type":"response\.output_text\.done".*?"text":")The/, '$1\u0001The');
+    assert.notEqual(bad, whole);
+    for (const text of [whole, bad]) {
+      const body = Buffer.from(text, 'latin1');
+      const withRuns = ending(body, true);
+      const texts = (kinds: string): string => kinds.replace(/(?:text_(?:delta|run) )+/g, 'text ');
+      assert.equal(texts(withRuns), texts(ending(body, false)));
+      if (text === bad) assert.match(withRuns, /not JSON/); // (push throws: no events to show)
+      else assert.ok(withRuns.includes('text_run'), withRuns);
+    }
+  });
+});
