@@ -8,7 +8,8 @@ import { SseReader, eventEndsAt } from '../framing/sse.js';
 import { isJsonObject, type JsonObject } from '../framing/json-field.js';
 import { finishFromStopReason } from './finish-reason.js';
 import { mergeAnthropicUsage } from './usage.js';
-import { matchBlockDeltaEvent, readBlockDelta, type BlockDelta } from './stream-fast-path.js';
+import { EVENT_HEAD, matchBlockDeltaEvent, readBlockDelta, textRunSides, type BlockDelta } from './stream-fast-path.js';
+import { measureTextRun } from '../fast-path/text-run.js';
 import { translateFastPath } from '../fast-path/switch.js';
 import { JsonShapes } from '../framing/shaped-parse.js';
 import type { LaneMemo } from '../codec.js';
@@ -33,11 +34,22 @@ export class AnthropicStreamDecoder extends FramedStreamDecoder {
   private readonly fast: BlockDelta | null = translateFastPath ? { index: 0, text: true, value: '', literal: undefined } : null;
   /** The lane's learnt event shapes (shaped-parse.ts); null when the fast paths are off. */
   private readonly shapes: JsonShapes | null;
+  /** The encoder writes text runs (emitTextRuns). */
+  private runs = false;
+  /** The upstream block of the delta last read when it was a plain text delta, else -1: where a run may follow. */
+  private runBlock = -1;
+  /** A run's sides for upstream block `runSidesBlock`. */
+  private runSides: { head: Uint8Array; tail: Uint8Array } | null = null;
+  private runSidesBlock = -1;
 
   /** `memo`: the lane's, where the events it parses keep their shapes. */
   constructor(memo?: LaneMemo) {
     super();
     this.shapes = translateFastPath && memo !== undefined ? (memo.eventShapes ??= new JsonShapes()) : null;
+  }
+
+  emitTextRuns(): void {
+    this.runs = this.fast !== null;
   }
 
   protected feed(chunk: Uint8Array): void {
@@ -60,6 +72,10 @@ export class AnthropicStreamDecoder extends FramedStreamDecoder {
   private readLine(text: string, at: number): number {
     const fast = this.fast!;
     if (this.failure !== null || this.ended) return -1;
+    if (this.runBlock >= 0 && this.reader.bytes !== null && text.startsWith(EVENT_HEAD, at)) {
+      const runEnd = this.run(this.reader.bytes, at);
+      if (runEnd >= 0) return runEnd - 2; // the last event's line end, as the split expects
+    }
     const end = matchBlockDeltaEvent(text, at, fast);
     if (end < 0 || !eventEndsAt(text, end, true)) return -1;
     this.delta(fast);
@@ -102,8 +118,26 @@ export class AnthropicStreamDecoder extends FramedStreamDecoder {
     }
   }
 
+  /**
+   * Text deltas of block `runBlock` back to back at `bytes[at]`, read over the bytes
+   * (fast-path/text-run.ts): where they end, or -1 when fewer than two are there.
+   */
+  private run(bytes: Uint8Array, at: number): number {
+    const index = this.blockIndex[this.runBlock] ?? SKIPPED;
+    if (index === SKIPPED) return -1;
+    if (this.runSidesBlock !== this.runBlock) {
+      this.runSides = textRunSides(this.runBlock);
+      this.runSidesBlock = this.runBlock;
+    }
+    const { head, tail } = this.runSides!;
+    const end = measureTextRun(bytes, at, head, tail);
+    if (end >= 0) this.out.push({ type: 'text_run', index, bytes: bytes.subarray(at, end), head, tail, slot: 0 });
+    return end;
+  }
+
   /** The common delta, read without parsing it (same events as onBlockDelta). */
   private delta(fast: BlockDelta): void {
+    if (this.runs) this.runBlock = fast.text && fast.literal !== undefined ? fast.index : -1;
     const index = this.blockIndex[fast.index] ?? SKIPPED;
     if (index === SKIPPED) return;
     this.out.push(fast.text

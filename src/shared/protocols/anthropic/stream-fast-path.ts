@@ -2,13 +2,14 @@
 // carrying a text_delta or an input_json_delta, exactly as Anthropic writes it. Recognised by its
 // shape and read without parsing; any other event returns null and goes through JSON.parse.
 import { literalPattern, PATTERN_MAX_CHARS, SLOT_PATTERN } from '../fast-path/sticky-pattern.js';
+import { eventSides } from '../fast-path/text-run.js';
 
 const HEAD = '{"type":"content_block_delta","index":';
 const TEXT = ',"delta":{"type":"text_delta","text":';
 const JSON_PART = ',"delta":{"type":"input_json_delta","partial_json":';
 const TAIL = '}}';
 /** The named event's lines up to its data, as Anthropic writes them. */
-const EVENT_HEAD = 'event: content_block_delta\ndata: ';
+export const EVENT_HEAD = 'event: content_block_delta\ndata: ';
 
 /**
  * The delta's data as one sticky pattern: the index (0 or digits without a leading zero, at
@@ -21,6 +22,14 @@ const ANY = new RegExp(delta(SLOT_PATTERN.nonEmptyStringLiteral), 'y');
 /** The whole event, its line ends not yet found: `event:` line and `data:` line, up to the data's end. */
 const PLAIN_EVENT = new RegExp(`${literalPattern(EVENT_HEAD)}${delta(SLOT_PATTERN.nonEmptyPlainString)}`, 'y');
 const ANY_EVENT = new RegExp(`${literalPattern(EVENT_HEAD)}${delta(SLOT_PATTERN.nonEmptyStringLiteral)}`, 'y');
+
+/**
+ * A text delta of upstream block `index` around its literal, as Anthropic writes the event:
+ * the sides of a run of them (fast-path/text-run.ts).
+ */
+export function textRunSides(index: number): { head: Uint8Array; tail: Uint8Array } {
+  return eventSides(`${EVENT_HEAD}${HEAD}${index}${TEXT}`, `${TAIL}\n\n`)!; // printable and short
+}
 
 /** What a recognised delta carries; reused (one per decoder), so reading allocates no object. */
 export interface BlockDelta {

@@ -120,8 +120,8 @@ describe('text runs over bytes', () => {
   });
 });
 
-describe("the OpenAI and Responses decoders' runs", () => {
-  type Lane = 'openai' | 'responses';
+describe("the OpenAI, Responses and Anthropic decoders' runs", () => {
+  type Lane = 'openai' | 'responses' | 'anthropic';
   type Ingress = 'openai' | 'anthropic' | 'gemini' | 'ollama' | 'bedrock';
   function events(lane: Lane, ingress: Ingress, runs: boolean, memo: LaneMemo, body: Buffer): { out: string; kinds: string[] } {
     const decoder = CODECS[lane].createStreamDecoder(memo);
@@ -142,6 +142,7 @@ describe("the OpenAI and Responses decoders' runs", () => {
   const cases: [Lane, Ingress][] = [
     ['openai', 'anthropic'], ['openai', 'gemini'], ['openai', 'ollama'],
     ['responses', 'openai'], ['responses', 'anthropic'], ['responses', 'gemini'], ['responses', 'ollama'], ['responses', 'bedrock'],
+    ['anthropic', 'openai'], ['anthropic', 'gemini'], ['anthropic', 'ollama'], ['anthropic', 'bedrock'],
   ];
   for (const [laneProtocol, ingress] of cases) {
     it(`writes for ${ingress} from a ${laneProtocol} lane the bytes of the deltas one by one`, () => {
