@@ -5,7 +5,10 @@
 // be (their shape as OpenAI writes it, that text, an integer and an id scanned in between)
 // instead of parsing them. A text built from checked string contents is itself valid string
 // content, so an event that matches is valid JSON that JSON.parse would read to the same
-// values; anything else (another shape, another text, an escape) is parsed as before.
+// values; anything else (another shape, another text, an escape) is parsed as before. After a
+// run of deltas read over bytes (fast-path/text-run.ts) the text was never made: the events'
+// text is then only checked to be plain string content, which keeps them JSON that reads the
+// same (the decoder reads nothing of that text).
 import { holdsAt, plainStringEnd } from '../fast-path/json-scan.js';
 import { integerEnd } from './stream-fast-path.js';
 
