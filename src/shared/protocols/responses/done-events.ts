@@ -10,6 +10,7 @@
 // text is then only checked to be plain string content, which keeps them JSON that reads the
 // same (the decoder reads nothing of that text).
 import { holdsAt, plainStringEnd } from '../fast-path/json-scan.js';
+import { SLOT_PATTERN } from '../fast-path/sticky-pattern.js';
 import { integerEnd } from './stream-fast-path.js';
 
 /** What a recognised event is. */
@@ -106,7 +107,7 @@ function shapesOf(outputIndex: number, contentIndex: number): Shape[] {
  * A string's content without escapes or control characters, and its closing quote: irregexp
  * takes a whole text at about 0.6 ns a character, a charCodeAt loop at about 2.5.
  */
-const PLAIN_CONTENT = /[^"\\\x00-\x1f]*"/y;
+const PLAIN_CONTENT = new RegExp(SLOT_PATTERN.plainString.slice(1), 'y'); // the string's pattern after its opening quote
 
 /** `text` null: any plain string content (no escape, no control character) in its place. */
 function matches({ fixed }: Shape, data: string, text: string | null): boolean {
