@@ -1,6 +1,6 @@
 // One data-plane request from decode to its one end. The routing step (src/worker/routing)
-// picks each attempt; upstream-request.ts builds it; this object dispatches it and is also
-// the undici handler of each attempt (one object per request, not a closure per callback);
+// picks each attempt; upstream-request.ts builds it; this object dispatches it and owns each
+// attempt's undici handler (src/worker/upstream/upstream-attempt.ts: no closure per callback);
 // relay.ts writes the answer back; every exit ends in finish(disposition), exactly once.
 //
 // Exits and their dispositions (docs/routing.md has the table with breaker effects):
@@ -11,7 +11,6 @@
 // member -> exhausted (503); relayed upstream 4xx -> client_error (auth: hard_down).
 import { Buffer } from 'node:buffer';
 import { performance } from 'node:perf_hooks';
-import type { Dispatcher } from 'undici';
 import { GatewayError, type ErrorKind } from '../../shared/errors.js';
 import { TranslationRefused } from '../../shared/protocols/refusal.js';
 import type { Usage } from '../../shared/model/types.js';
@@ -42,6 +41,7 @@ import { Relay, relayData, relayEnd, relayStart, resetRelay, type RelayState } f
 import { relayableHeaders } from './relay-helpers.js';
 import { countRequest, outcomeOf } from '../metrics/request-series.js';
 import type { AttemptTimers, TimedAttempt } from '../upstream/attempt-timers.js';
+import { UpstreamAttempt, type AttemptControl, type AttemptOwner } from '../upstream/upstream-attempt.js';
 
 /** What the exchange needs from its worker. */
 export interface ExchangeDeps {
@@ -59,7 +59,7 @@ const CLIENT_WENT_AWAY = new Error('client went away');
 /** A gate whose answer could not be had at all (a bug in a gate, not a hook failure): route by SWRR. */
 const GATE_ABSTAIN: GateDecision = Object.freeze({ verdict: GateVerdict.Abstain, order: [], status: 0, message: '' });
 
-export class Exchange implements Dispatcher.DispatchHandler, RequestBody, RelayState, AbortListener, GateRequest, TimedAttempt {
+export class Exchange implements AttemptOwner, RequestBody, RelayState, AbortListener, GateRequest, TimedAttempt {
   // --- the request (RequestBody) ---
   raw = '';
   body: unknown = undefined;
@@ -78,7 +78,10 @@ export class Exchange implements Dispatcher.DispatchHandler, RequestBody, RelayS
   private attempts = 0;
 
   // --- the current attempt (RelayState) ---
-  controller: Dispatcher.DispatchController | null = null;
+  /** The attempt in flight: callbacks of any other (an earlier, abandoned one) are ignored. */
+  private current: UpstreamAttempt | null = null;
+  /** The current attempt once undici has sent it (it can be paused and aborted then). */
+  controller: AttemptControl | null = null;
   relay = Relay.None;
   status = 0;
   contentType = '';
@@ -349,33 +352,36 @@ export class Exchange implements Dispatcher.DispatchHandler, RequestBody, RelayS
     }
     // The head and body timeouts are the sweep's (attempt-timers.ts): undici's are off.
     this.deps.attemptTimers.start(this, plan.attemptDeadlineMs, upstream.requestTimeoutMs);
+    const attempt = new UpstreamAttempt(this);
+    this.current = attempt;
     plan.lane!.provider.dispatcher.dispatch(
       { origin: outgoing.origin, path: outgoing.path, method: 'POST', headers: outgoing.headers, body: outgoing.body, headersTimeout: 0, bodyTimeout: 0 },
-      this,
+      attempt,
     );
   }
 
-  // ---- undici handler ----
+  // ---- the attempt's undici callbacks (AttemptOwner) ----
 
-  onRequestStart(controller: Dispatcher.DispatchController): void {
-    this.controller = controller;
-    if (this.client.aborted) controller.abort(CLIENT_WENT_AWAY);
+  attemptConnected(attempt: UpstreamAttempt): void {
+    if (attempt !== this.current) return;
+    this.controller = attempt;
+    if (this.client.aborted) attempt.abort(CLIENT_WENT_AWAY);
   }
 
-  onResponseStart(controller: Dispatcher.DispatchController, statusCode: number, headers: Record<string, string | string[] | undefined>): void {
-    if (controller !== this.controller) return;
+  attemptHead(attempt: UpstreamAttempt, statusCode: number, rawHeaders: Buffer[]): void {
+    if (attempt !== this.current) return;
     this.deps.attemptTimers.headArrived(this);
-    relayStart(this, statusCode, headers);
+    relayStart(this, statusCode, rawHeaders);
   }
 
-  onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
-    if (controller !== this.controller) return;
+  attemptData(attempt: UpstreamAttempt, chunk: Buffer): void {
+    if (attempt !== this.current) return;
     this.bodyTick = this.deps.attemptTimers.tick;
-    relayData(this, controller, chunk);
+    relayData(this, attempt, chunk);
   }
 
-  onResponseEnd(controller: Dispatcher.DispatchController): void {
-    if (controller !== this.controller) return;
+  attemptEnd(attempt: UpstreamAttempt): void {
+    if (attempt !== this.current) return;
     const relay = this.relay;
     if (relay === Relay.ErrorBody) {
       this.upstreamErrorAnswered();
@@ -389,9 +395,9 @@ export class Exchange implements Dispatcher.DispatchHandler, RequestBody, RelayS
     }
   }
 
-  onResponseError(controller: Dispatcher.DispatchController | null, err: Error): void {
-    // A connect failure comes before onRequestStart: no controller of ours to compare yet.
-    if (controller !== null && this.controller !== null && controller !== this.controller) return;
+  attemptError(attempt: UpstreamAttempt, err: Error): void {
+    // A connect failure comes before attemptConnected: the current attempt, with no controller yet.
+    if (attempt !== this.current) return;
     if (this.finished || this.relay === Relay.Done) return;
     if (this.client.aborted) {
       this.endAttempt(AttemptOutcome.CallerAbort, 0);

@@ -3,12 +3,13 @@
 // buffered; an error answer is buffered for the exchange to classify. Top-level functions
 // over the request's own fields (RelayState), so nothing here allocates a closure.
 import { Buffer } from 'node:buffer';
-import type { Dispatcher } from 'undici';
 import type { Usage } from '../../shared/model/types.js';
 import type { Codec, PassthroughBytes, PassthroughStream, StreamDecoder, StreamEncoder } from '../../shared/protocols/codec.js';
 import type { LaneRuntime, Runtime } from '../runtime.js';
 import type { ClientResponse } from './client.js';
 import { ERROR_BODY_CAP_BYTES, joined, passthroughUsage } from './relay-helpers.js';
+import { headerObject, rawHeader } from '../upstream/raw-headers.js';
+import type { AttemptControl } from '../upstream/upstream-attempt.js';
 
 /** How the current attempt's response travels back. */
 export const enum Relay {
@@ -39,7 +40,7 @@ export interface RelayState {
   readonly stream: boolean;
   readonly body: unknown;
   readonly wantStreamUsage: boolean;
-  controller: Dispatcher.DispatchController | null;
+  controller: AttemptControl | null;
   relay: Relay;
   status: number;
   contentType: string;
@@ -75,15 +76,14 @@ export function resetRelay(s: RelayState): void {
   s.errorHeaders = null;
 }
 
-export function relayStart(s: RelayState, statusCode: number, headers: Record<string, string | string[] | undefined>): void {
+/** The response head: `rawHeaders` as undici read them (only an error answer's are all decoded). */
+export function relayStart(s: RelayState, statusCode: number, rawHeaders: Buffer[]): void {
   s.status = statusCode;
-  const ct = headers['content-type'];
-  s.contentType = typeof ct === 'string' ? ct : '';
-  const ra = headers['retry-after'];
-  s.retryAfter = typeof ra === 'string' ? ra : '';
+  s.contentType = rawHeader(rawHeaders, 'content-type');
+  s.retryAfter = rawHeader(rawHeaders, 'retry-after');
   if (statusCode < 200 || statusCode >= 300) {
     s.relay = Relay.ErrorBody;
-    s.errorHeaders = headers;
+    s.errorHeaders = headerObject(rawHeaders);
     return;
   }
   const same = s.lane.provider.codec === s.codec;
@@ -104,7 +104,7 @@ export function relayStart(s: RelayState, statusCode: number, headers: Record<st
   }
 }
 
-export function relayData(s: RelayState, controller: Dispatcher.DispatchController, chunk: Buffer): void {
+export function relayData(s: RelayState, controller: AttemptControl, chunk: Buffer): void {
   switch (s.relay) {
     case Relay.PassStream: {
       const out = s.passthrough!.push(chunk);
@@ -187,7 +187,7 @@ export function relayEnd(s: RelayState): boolean {
   }
 }
 
-function writeOrPause(s: RelayState, controller: Dispatcher.DispatchController, out: PassthroughBytes): void {
+function writeOrPause(s: RelayState, controller: AttemptControl, out: PassthroughBytes): void {
   if (!s.client.write(out) && !s.client.aborted) {
     controller.pause();
     s.client.onDrain((s.resumeUpstream ??= () => s.controller?.resume()));
@@ -199,7 +199,7 @@ function writeOrPause(s: RelayState, controller: Dispatcher.DispatchController, 
  * is a send): text framings concatenate; a binary framing (Bedrock) gathers its frames.
  * With `controller` null the stream ends with these bytes.
  */
-function writeEvents(s: RelayState, controller: Dispatcher.DispatchController | null, events: ReturnType<StreamDecoder['push']>): void {
+function writeEvents(s: RelayState, controller: AttemptControl | null, events: ReturnType<StreamDecoder['push']>): void {
   const encoder = s.encoder!;
   let text = '';
   let binary: Uint8Array[] | null = null;
