@@ -380,7 +380,7 @@ function readRequest(routeIndex: number, paramCount: number, res: HttpResponse, 
     length += bytes.byteLength;
     if (isLast) {
       request.body = length === body.length ? body : body.subarray(0, length);
-      idleSpin.event();
+      idleSpin.event(request.startedMs); // its arrival: the same turn unless the body came late
       handlers.onRequest(request, client);
     }
   });

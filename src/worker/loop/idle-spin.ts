@@ -52,10 +52,10 @@ export class IdleSpin {
     this.closeMs = (2 * windowUs) / 1000;
   }
 
-  /** An event: a request read whole, or answers sent. */
-  event(): void {
+  /** An event: a request read whole, or answers sent; `nowMs` when the caller has a reading. */
+  event(nowMs?: number): void {
     if (this.windowMs === 0) return;
-    const nowMs = performance.now();
+    if (nowMs === undefined) nowMs = performance.now();
     const close = nowMs - this.lastEventMs < this.closeMs ? 256 : 0;
     this.lastEventMs = nowMs;
     this.closeGaps += (close - this.closeGaps) >> 3; // weight 1/8: about the last dozen gaps

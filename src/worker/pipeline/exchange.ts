@@ -425,13 +425,14 @@ export class Exchange implements AttemptOwner, RequestBody, RelayState, AbortLis
    * so that whoever sees the answer (the caller, then /stats) sees the lane's state after it.
    */
   completing(): void {
-    this.endAttempt(AttemptOutcome.Ok, 0);
-    this.finish(Disposition.Ok);
+    const nowMs = performance.now(); // one reading for the lane's latency and the request's duration
+    this.endAttempt(AttemptOutcome.Ok, 0, nowMs);
+    this.finish(Disposition.Ok, nowMs);
   }
 
-  private endAttempt(outcome: AttemptOutcome, retryAfterMsValue: number): void {
+  private endAttempt(outcome: AttemptOutcome, retryAfterMsValue: number, nowMs = performance.now()): void {
     this.deps.attemptTimers.stop(this);
-    this.deps.router.endAttempt(this.plan, outcome, retryAfterMsValue, performance.now());
+    this.deps.router.endAttempt(this.plan, outcome, retryAfterMsValue, nowMs);
   }
 
   /** An upstream error answer was read whole (up to the cap): classify it, fail over or relay it. */
@@ -516,7 +517,8 @@ export class Exchange implements AttemptOwner, RequestBody, RelayState, AbortLis
    * net: each exit ends its attempt with the right outcome first), the disposition is counted
    * per (pool, lane), metering records what was served, and admission's lease is settled.
    */
-  finish(disposition: Disposition): void {
+  /** `clockMs`: performance.now() when the caller already read it. */
+  finish(disposition: Disposition, clockMs?: number): void {
     if (this.finished) return;
     this.finished = true;
     this.deps.attemptTimers.stop(this);
@@ -529,7 +531,7 @@ export class Exchange implements AttemptOwner, RequestBody, RelayState, AbortLis
     else if (pool !== null) slot = pool.compiled.noLaneDispositionSlots[disposition]!;
     else slot = lane!.compiled.directDispositionSlots[disposition]!;
     this.deps.shared.metrics.counterAdd(slot);
-    countRequest(this.deps.shared, pool !== null ? pool.compiled.metrics : this.runtime.config.metrics.direct, this.codec.name, outcomeOf(disposition), this.req.startedMs);
+    countRequest(this.deps.shared, pool !== null ? pool.compiled.metrics : this.runtime.config.metrics.direct, this.codec.name, outcomeOf(disposition), this.req.startedMs, clockMs);
     const served = plan.lane;
     const nowMs = Date.now();
     if (served !== null && (disposition === Disposition.Ok || this.usage !== null)) {
