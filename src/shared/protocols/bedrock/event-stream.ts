@@ -289,9 +289,14 @@ export function eventFrames(eventType: string, payloadStart = ''): EventFrames {
     const headers: MessageHeaders = { ':event-type': stringHeader(eventType), ':content-type': JSON_CONTENT, ':message-type': EVENT };
     return (a, b = '') => codec.encode({ headers, body: fromUtf8(payloadStart + a + b) });
   }
-  const headerBytes = eventHeaderBytes(eventType);
-  const template = new FrameTemplate(headerBytes.length, Buffer.concat([headerBytes, Buffer.from(payloadStart)]));
+  const template = eventFrameTemplate(eventType, payloadStart);
   return (a, b) => template.frame(a, b);
+}
+
+/** The fast writer's template for one event type and payload start (what `eventFrames` writes with). */
+export function eventFrameTemplate(eventType: string, payloadStart = ''): FrameTemplate {
+  const headerBytes = eventHeaderBytes(eventType);
+  return new FrameTemplate(headerBytes.length, Buffer.concat([headerBytes, Buffer.from(payloadStart)]));
 }
 
 const PRELUDE_BYTES = 12;

@@ -5,6 +5,7 @@
 // encoded by a loop, the constant header block (and a delta's constant payload start) is
 // copied by TypedArray#set, and only a payload of more than 256 characters calls into node.
 import { Buffer } from 'node:buffer';
+import type { TextRunEvent } from '../../model/types.js';
 import { CRC32_START, Crc32Across, crc32Continue, crc32Final } from './crc32.js';
 
 /** Prelude: total length, headers length, prelude CRC (4 bytes each). */
@@ -69,6 +70,61 @@ export class FrameTemplate {
     slabUsed = end;
     return new Uint8Array(slabBuffer, slabOffset + start, end - start);
   }
+
+  /**
+   * The frames of a text run (fast-path/text-run.ts): each of the run's events gives one frame,
+   * the template's start, then the event's literal and `tail` copied as bytes (a run's literals
+   * are printable ASCII without a backslash: the bytes `frame(literal, tail)` writes), with no
+   * string made for either. The frames lie side by side in one slab: one view over them all.
+   */
+  runFrames(run: TextRunEvent, tail: Uint8Array): Uint8Array {
+    const src = run.bytes;
+    const n = src.length;
+    const head = run.head.length;
+    const skip = head + run.tail.length;
+    const restStart = PRELUDE_BYTES + this.bytes.length;
+    // A run's events are at least skip + 2 bytes each (the literal's quotes), so there are at most
+    // n / (skip + 2) frames, and their literals are at most n bytes in all.
+    const frames = Math.ceil(n / (skip + 2));
+    reserve(n + frames * (restStart + tail.length + MESSAGE_CRC_BYTES));
+    const buf = slab;
+    const first = slabUsed;
+    let start = first;
+    let at = 0;
+    while (at < n) {
+      let literal = at + head;
+      if (run.slot > 0) literal += digitsAt(src, at + run.slot);
+      let close = literal + 1;
+      while (src[close] !== QUOTE) close++;
+      const rest = start + restStart;
+      buf.set(src.subarray(literal, close + 1), rest);
+      let end = rest + close + 1 - literal;
+      buf.set(tail, end);
+      end += tail.length;
+      writeUint32(buf, start, end + MESSAGE_CRC_BYTES - start);
+      writeUint32(buf, start + 4, this.headersLength);
+      let crc = crc32Continue(CRC32_START, buf, start, start + 8);
+      writeUint32(buf, start + 8, crc32Final(crc));
+      crc = crc32Continue(crc, buf, start + 8, start + PRELUDE_BYTES);
+      buf.set(this.bytes, start + PRELUDE_BYTES);
+      crc = this.crc.register(crc);
+      crc = crc32Continue(crc, buf, rest, end);
+      writeUint32(buf, end, crc32Final(crc));
+      start = end + MESSAGE_CRC_BYTES;
+      at = close + 1 + run.tail.length;
+    }
+    slabUsed = start;
+    return new Uint8Array(slabBuffer, slabOffset + first, start - first);
+  }
+}
+
+const QUOTE = 0x22;
+
+/** The length of the digits at `bytes[at]` (a run's integer slot: the module checked its form). */
+function digitsAt(bytes: Uint8Array, at: number): number {
+  let i = at;
+  while (i < bytes.length && bytes[i]! >= 0x30 && bytes[i]! <= 0x39) i++;
+  return i - at;
 }
 
 function writeUint32(buf: Uint8Array, at: number, value: number): void {

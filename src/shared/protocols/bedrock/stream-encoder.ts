@@ -3,12 +3,15 @@
 // contentBlockStop, messageStop, then metadata with the final usage.
 import type { StreamEvent, Usage } from '../../model/types.js';
 import type { StreamEncoder } from '../codec.js';
+import type { TextDeltaTemplate } from '../fast-path/text-run.js';
 import type { ErrorKind } from '../../errors.js';
-import { encodeExceptionFrame, eventFrames, type EventFrames } from './event-stream.js';
+import { Buffer } from 'node:buffer';
+import { encodeExceptionFrame, eventFrameTemplate, eventFrames, type EventFrames } from './event-stream.js';
+import type { FrameTemplate } from './frame-writer.js';
+import { translateFastPath } from '../fast-path/switch.js';
 import { stopReasonFromFinish } from './finish-reason.js';
 import { usageToBedrock } from './usage.js';
 import { streamExceptionType } from './errors.js';
-import { runDeltas } from '../fast-path/text-run.js';
 
 const messageStart = eventFrames('messageStart');
 const contentBlockStart = eventFrames('contentBlockStart');
@@ -21,6 +24,14 @@ function blockDeltas(shared: EventFrames[], index: number, payloadStart: string)
   if (index >= SHARED_BLOCKS) return eventFrames('contentBlockDelta', payloadStart);
   return (shared[index] ??= eventFrames('contentBlockDelta', payloadStart));
 }
+/** A text run's frames per block index (the same bytes as textDeltasByBlock's, from the run's bytes). */
+const textRunsByBlock: FrameTemplate[] = [];
+function blockRuns(index: number): FrameTemplate {
+  const payloadStart = `{"contentBlockIndex":${index},"delta":{"text":`;
+  if (index >= SHARED_BLOCKS) return eventFrameTemplate('contentBlockDelta', payloadStart);
+  return (textRunsByBlock[index] ??= eventFrameTemplate('contentBlockDelta', payloadStart));
+}
+const TEXT_DELTA_TAIL = Buffer.from('}}');
 const contentBlockStop = eventFrames('contentBlockStop');
 const messageStop = eventFrames('messageStop');
 const metadata = eventFrames('metadata');
@@ -31,6 +42,14 @@ export class BedrockStreamEncoder implements StreamEncoder {
   private deltaIndex = -1;
   private textDeltas: EventFrames = contentBlockDelta;
   private toolDeltas: EventFrames = contentBlockDelta;
+  private textRuns: FrameTemplate | null = null;
+
+  /**
+   * Present (with the fast paths on) so that decoders send text runs: each delta is a frame of
+   * its own with its own lengths and checksums, so there is no template to copy, but the frames
+   * are written from the run's bytes (FrameTemplate.runFrames) with no string made per delta.
+   */
+  readonly textDeltaTemplate = translateFastPath ? (): TextDeltaTemplate | null => null : undefined;
 
   encode(e: StreamEvent): Uint8Array | string {
     switch (e.type) {
@@ -44,8 +63,9 @@ export class BedrockStreamEncoder implements StreamEncoder {
       case 'text_delta':
         if (e.index !== this.deltaIndex) this.deltaBlock(e.index);
         return this.textDeltas(e.literal ?? JSON.stringify(e.text), '}}');
-      case 'text_run': // (never sent here: each delta is a frame with its own checksum, so no template)
-        return Buffer.concat(runDeltas(e).map((d) => { const b = this.encode(d); return typeof b === 'string' ? Buffer.from(b) : b; }));
+      case 'text_run':
+        if (e.index !== this.deltaIndex) this.deltaBlock(e.index);
+        return (this.textRuns ??= blockRuns(e.index)).runFrames(e, TEXT_DELTA_TAIL);
       case 'tool_args_delta':
         if (e.index !== this.deltaIndex) this.deltaBlock(e.index);
         return this.toolDeltas(e.literal ?? JSON.stringify(e.json), '}}}');
@@ -64,6 +84,7 @@ export class BedrockStreamEncoder implements StreamEncoder {
 
   private deltaBlock(index: number): void {
     this.deltaIndex = index;
+    this.textRuns = null;
     this.textDeltas = blockDeltas(textDeltasByBlock, index, `{"contentBlockIndex":${index},"delta":{"text":`);
     this.toolDeltas = blockDeltas(toolDeltasByBlock, index, `{"contentBlockIndex":${index},"delta":{"toolUse":{"input":`);
   }
