@@ -14,6 +14,7 @@ import type { AbortListener, ClientResponse, IngressRequest } from './pipeline/c
 import { sendAnswer, sendRest, sendStream } from './corked-send.js';
 import { idleSpin } from './loop/idle-spin.js';
 import { REQUEST_HEADER } from './uws-keys.js';
+import { isBearer } from './auth/credential.js';
 
 export interface IngressHandlers {
   /** Current body cap in bytes (read per request: a config apply may change it). */
@@ -34,6 +35,8 @@ export interface IngressHandlers {
   onDraining(routeIndex: number, params: string[], res: ClientResponse): void;
   /** The in-flight limit (read per request: an apply may change it). */
   maxInflight(): number;
+  /** `upstream_credentials: passthrough`: every credential header the caller sent goes upstream. */
+  forwardsCallerCredentials(): boolean;
   /** A data-plane request over the in-flight limit: 503 + Retry-After in the route's protocol. */
   onShed(routeIndex: number, params: string[], res: ClientResponse): void;
   /** GET /healthz: true when any lane is usable. */
@@ -313,20 +316,46 @@ class UwsClientResponse implements ClientResponse {
   }
 }
 
-/** Everything the pipeline reads of the request, copied while `req` is valid. */
-function copyRequest(routeIndex: number, paramCount: number, req: HttpRequest): IngressRequest {
+/**
+ * Which headers a route's requests are read for (each getHeader is a call into uWS, about 50 ns),
+ * as bits. `x-api-key` and `x-goog-api-key` are read when they can matter: a bearer
+ * `Authorization` is the credential that counts when present (credential.ts), unless every
+ * credential header the caller sent goes upstream (`upstream_credentials: passthrough`) or the
+ * route is a listing (which tells its callers apart by them). `anthropic-version` and
+ * `anthropic-beta` only where the caller may speak Anthropic: they go to an Anthropic lane of the
+ * same protocol, and mark an Anthropic caller of GET /v1/models.
+ */
+const enum HeaderReads {
+  Protocol = 0,
+  /** The Anthropic route, direct routes (a lane of any protocol) and listings. */
+  Anthropic = 1,
+  /** Listings: every credential header, whatever the Authorization. */
+  AllCredentials = 2,
+  Listing = 3,
+}
+
+function headerReadsOf(route: { kind: string; protocol?: string }): HeaderReads {
+  if (route.kind === 'listing') return HeaderReads.Listing;
+  return route.kind === 'protocol' && route.protocol !== 'anthropic' ? HeaderReads.Protocol : HeaderReads.Anthropic;
+}
+
+/** Everything the pipeline reads of the request (as `reads` says), copied while `req` is valid. */
+function copyRequest(routeIndex: number, paramCount: number, req: HttpRequest, reads: HeaderReads, forwardsCredentials: boolean): IngressRequest {
   const params: string[] = [];
   for (let i = 0; i < paramCount; i++) params.push(req.getParameter(i));
+  const authorization = req.getHeader(REQUEST_HEADER.authorization);
+  const otherCredentials = forwardsCredentials || (reads & HeaderReads.AllCredentials) !== 0 || !isBearer(authorization);
+  const anthropic = (reads & HeaderReads.Anthropic) !== 0;
   const request: IngressRequest = {
     routeIndex,
     params,
     query: req.getQuery() ?? '',
     contentType: req.getHeader(REQUEST_HEADER.contentType),
-    authorization: req.getHeader(REQUEST_HEADER.authorization),
-    xApiKey: req.getHeader(REQUEST_HEADER.xApiKey),
-    xGoogApiKey: req.getHeader(REQUEST_HEADER.xGoogApiKey),
-    anthropicVersion: req.getHeader(REQUEST_HEADER.anthropicVersion),
-    anthropicBeta: req.getHeader(REQUEST_HEADER.anthropicBeta),
+    authorization,
+    xApiKey: otherCredentials ? req.getHeader(REQUEST_HEADER.xApiKey) : '',
+    xGoogApiKey: otherCredentials ? req.getHeader(REQUEST_HEADER.xGoogApiKey) : '',
+    anthropicVersion: anthropic ? req.getHeader(REQUEST_HEADER.anthropicVersion) : '',
+    anthropicBeta: anthropic ? req.getHeader(REQUEST_HEADER.anthropicBeta) : '',
     affinity: req.getHeader(REQUEST_HEADER.affinity),
     body: EMPTY,
     startedMs: performance.now(),
@@ -339,10 +368,10 @@ function copyRequest(routeIndex: number, paramCount: number, req: HttpRequest): 
   return request;
 }
 
-function readRequest(routeIndex: number, paramCount: number, res: HttpResponse, req: HttpRequest, handlers: IngressHandlers): void {
+function readRequest(routeIndex: number, paramCount: number, reads: HeaderReads, res: HttpResponse, req: HttpRequest, handlers: IngressHandlers): void {
   const client = new UwsClientResponse(res);
   res.onAborted(() => client.handleAborted());
-  const request = copyRequest(routeIndex, paramCount, req);
+  const request = copyRequest(routeIndex, paramCount, req, reads, handlers.forwardsCallerCredentials());
   const params = request.params;
   const contentLength = Number(req.getHeader(REQUEST_HEADER.contentLength) || '0');
 
@@ -489,14 +518,15 @@ export function startIngress(target: IngressTarget, handlers: IngressHandlers): 
   });
   ROUTES.forEach((route, index) => {
     const paramCount = paramCountOf(route.pattern);
-    app.post(route.pattern, (res, req) => readRequest(index, paramCount, res, req, handlers));
+    const reads = headerReadsOf(route);
+    app.post(route.pattern, (res, req) => readRequest(index, paramCount, reads, res, req, handlers));
   });
   LISTING_ROUTES.forEach((route, index) => {
     const paramCount = paramCountOf(route.pattern);
     app.get(route.pattern, (res, req) => {
       const client = new UwsClientResponse(res);
       res.onAborted(() => client.handleAborted());
-      handlers.onListing(copyRequest(index, paramCount, req), client);
+      handlers.onListing(copyRequest(index, paramCount, req, HeaderReads.Listing, false), client);
     });
   });
   // Ollama clients detect a server by `GET /` (or HEAD): Ollama answers 200 "Ollama is running".

@@ -122,6 +122,7 @@ async function applyConfig(msg: Extract<MainToWorker, { t: 'config' }>): Promise
       onUnsupportedEncoding: (routeIndex, params, res, encoding) => handleUnsupportedEncoding(res, runtime!, routeIndex, params, encoding),
       onDraining: (routeIndex, params, res) => handleDraining(res, runtime!, routeIndex, params),
       maxInflight: () => shedding.limit(runtime!.config.limits.maxInflightPerWorker),
+      forwardsCallerCredentials: () => runtime!.config.auth.upstreamCredentials === 'passthrough',
       onShed: (routeIndex, params, res) => {
         shedding.record(Date.now());
         handleShed(res, runtime!, routeIndex, params, SHED_RETRY_AFTER_SECS);

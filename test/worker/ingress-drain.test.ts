@@ -46,6 +46,7 @@ const handlers: IngressHandlers = {
   onUnsupportedEncoding: refuse,
   onDraining: refuse,
   maxInflight: () => 100,
+  forwardsCallerCredentials: () => false,
   onShed: refuse,
   healthy: () => true,
   stats: refuse,

@@ -10,7 +10,7 @@ export function isSigV4(authorization: string): boolean {
 }
 
 /** `Bearer ` in any case, read in place (no lower-cased copy per request). */
-function isBearer(auth: string): boolean {
+export function isBearer(auth: string): boolean {
   if (auth.length <= BEARER.length) return false;
   // Letters by their lower-case bit; the trailing space exactly.
   for (let i = 0; i < BEARER.length - 1; i++) if ((auth.charCodeAt(i) | 0x20) !== BEARER.charCodeAt(i)) return false;

@@ -6,7 +6,7 @@
 // copied by TypedArray#set, and only a payload of more than 256 characters calls into node.
 import { Buffer } from 'node:buffer';
 import type { TextRunEvent } from '../../model/types.js';
-import { CRC32_START, Crc32Across, crc32Continue, crc32Final } from './crc32.js';
+import { CRC32_START, Crc32Across, crc32Continue, crc32Copy, crc32Final } from './crc32.js';
 
 /** Prelude: total length, headers length, prelude CRC (4 bytes each). */
 const PRELUDE_BYTES = 12;
@@ -97,10 +97,7 @@ export class FrameTemplate {
       let close = literal + 1;
       while (src[close] !== QUOTE) close++;
       const rest = start + restStart;
-      buf.set(src.subarray(literal, close + 1), rest);
-      let end = rest + close + 1 - literal;
-      buf.set(tail, end);
-      end += tail.length;
+      const end = rest + close + 1 - literal + tail.length;
       writeUint32(buf, start, end + MESSAGE_CRC_BYTES - start);
       writeUint32(buf, start + 4, this.headersLength);
       let crc = crc32Continue(CRC32_START, buf, start, start + 8);
@@ -108,7 +105,8 @@ export class FrameTemplate {
       crc = crc32Continue(crc, buf, start + 8, start + PRELUDE_BYTES);
       buf.set(this.bytes, start + PRELUDE_BYTES);
       crc = this.crc.register(crc);
-      crc = crc32Continue(crc, buf, rest, end);
+      crc = crc32Copy(crc, src, literal, close + 1, buf, rest);
+      crc = crc32Copy(crc, tail, 0, tail.length, buf, end - tail.length);
       writeUint32(buf, end, crc32Final(crc));
       start = end + MESSAGE_CRC_BYTES;
       at = close + 1 + run.tail.length;
