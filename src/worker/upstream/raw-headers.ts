@@ -16,7 +16,7 @@ export function rawHeader(raw: readonly Buffer[], lowerName: string): string {
     if (found !== -1) return '';
     found = i + 1;
   }
-  return found === -1 ? '' : raw[found]!.toString('utf8');
+  return found === -1 ? '' : raw[found]!.toString('latin1'); // as undici decodes a value
 }
 
 /** All of them as undici's parsed headers (for the error path, which relays them). */
