@@ -92,6 +92,13 @@ export interface Codec {
   requestedModel(body: unknown, route: RouteInfo): string | undefined;
   /** Whether the request asks for a stream (body flag or path; ollama streams by default). */
   requestedStream(body: unknown, route: RouteInfo): boolean;
+  /**
+   * Every top-level request member that requestedModel, requestedStream, streamUsageRequested,
+   * passthroughBody and createPassthroughStream read: given only these (framing/top-level-
+   * members.ts), they answer as with the whole body, so a same-protocol request is not parsed
+   * whole. Absent: they need the whole body.
+   */
+  readonly requestMembers?: readonly string[];
   /** Model response -> JSON body text in this protocol. */
   encodeResponse(resp: ModelResponse): string;
   createStreamEncoder(): StreamEncoder;
@@ -121,8 +128,8 @@ export interface Codec {
    * The upstream body for a same-protocol request: the caller's bytes with only the model
    * rewritten in place (every other byte kept, unknown fields included), plus what metering
    * needs (openai stream: `stream_options.include_usage: true`). Protocols whose model lives in
-   * the path return `raw` unchanged. `body`: what `raw` was parsed into (the model member is
-   * found by it, without a scan of the text).
+   * the path return `raw` unchanged. `body`: what `raw` was parsed into, or at least its
+   * requestMembers (the model member is found by it, without a scan of the text).
    */
   passthroughBody(raw: string, body: unknown, upstreamModel: string, stream: boolean): string;
   usageFromResponse(body: unknown): Usage | null;

@@ -62,7 +62,10 @@ const GATE_ABSTAIN: GateDecision = Object.freeze({ verdict: GateVerdict.Abstain,
 export class Exchange implements AttemptOwner, RequestBody, RelayState, AbortListener, GateRequest, TimedAttempt {
   // --- the request (RequestBody) ---
   raw = '';
-  body: unknown = undefined;
+  /** The body as far as the same-protocol path reads it: the whole body, or only the codec's requestMembers. */
+  head: unknown = undefined;
+  /** The whole body, once parsed (undefined until something needs it). */
+  private wholeBody: unknown = undefined;
   routeInfo: RouteInfo = {};
   stream = false;
   decoded: RequestBody['decoded'] = null;
@@ -151,14 +154,23 @@ export class Exchange implements AttemptOwner, RequestBody, RelayState, AbortLis
     return this.plan.lane!;
   }
 
-  /** Entry for a named protocol route or a direct route resolved to a pool or lane. */
-  start(raw: string, body: unknown, routeInfo: RouteInfo, pool: PoolRuntime | null, lane: LaneRuntime | null): void {
+  /** The whole request body (parsed from `raw` the first time it is asked for: a translation, a hook, a log). */
+  get body(): unknown {
+    return (this.wholeBody ??= JSON.parse(this.raw));
+  }
+
+  /**
+   * Entry for a named protocol route or a direct route resolved to a pool or lane. `head`: the
+   * whole body when `whole`, else only the codec's requestMembers of it.
+   */
+  start(raw: string, head: unknown, whole: boolean, routeInfo: RouteInfo, pool: PoolRuntime | null, lane: LaneRuntime | null): void {
     this.raw = raw;
-    this.body = body;
+    this.head = head;
+    if (whole) this.wholeBody = head;
     this.routeInfo = routeInfo;
-    this.stream = this.codec.requestedStream(body, routeInfo);
+    this.stream = this.codec.requestedStream(head, routeInfo);
     if (this.runtime.config.logs.enabled) this.requestId = randomUUID();
-    this.wantStreamUsage = this.codec.streamUsageRequested(body);
+    this.wantStreamUsage = this.codec.streamUsageRequested(head);
     const plan = this.plan;
     plan.deadlineMs = this.req.startedMs + (pool !== null ? pool.compiled.timeoutMs : 120_000);
     if (this.req.affinity !== '') plan.affinity = affinityHash(this.req.affinity);
@@ -197,7 +209,7 @@ export class Exchange implements AttemptOwner, RequestBody, RelayState, AbortLis
 
   /** GateRequest: the model the caller named. */
   get model(): string {
-    return this.routeInfo.pathModel ?? this.codec.requestedModel(this.body, this.routeInfo) ?? '';
+    return this.routeInfo.pathModel ?? this.codec.requestedModel(this.head, this.routeInfo) ?? '';
   }
 
   /** GateRequest: the caller's key id ('' when anonymous). */
@@ -215,7 +227,8 @@ export class Exchange implements AttemptOwner, RequestBody, RelayState, AbortLis
     if (decision.verdict === GateVerdict.Reorder) this.plan.gateOrder = decision.order;
     if (decision.body !== undefined) {
       // A prompt: rw gate's rewrite, applied before translation (and before same-protocol passthrough).
-      this.body = decision.body;
+      this.head = decision.body;
+      this.wholeBody = decision.body;
       this.raw = JSON.stringify(decision.body);
     }
     this.nextAttempt();

@@ -3,6 +3,9 @@
 // the ingress protocol's own error shape.
 import type { Codec, RouteInfo } from '../../shared/protocols/codec.js';
 import { CODECS } from '../../shared/protocols/index.js';
+import {
+  TOP_LEVEL_NOT_JSON, TOP_LEVEL_NOT_OBJECT, TOP_LEVEL_UNDECIDED, readTopLevelMembers,
+} from '../../shared/protocols/framing/top-level-members.js';
 import { ollamaGenerateCodec } from '../../shared/protocols/ollama/generate.js';
 import { handleShow } from '../listing/handle-listing.js';
 import { ROUTES, parseGeminiModelAction, type RouteDef } from '../routes.js';
@@ -103,14 +106,25 @@ export function handleRequest(deps: PipelineDeps, req: IngressRequest, client: C
   }
 
   const raw = req.body.toString('utf8');
-  let body: unknown;
-  try {
-    body = JSON.parse(raw);
-  } catch {
+  // A named protocol route reads only its codec's requestMembers of the body on the way to a
+  // same-protocol lane; the whole body is parsed later, if anything needs it (exchange.ts).
+  const members = route.kind === 'protocol' ? codec.requestMembers : undefined;
+  const read = members !== undefined ? readTopLevelMembers(req.body, members) : TOP_LEVEL_UNDECIDED;
+  let body: unknown = read;
+  const whole = typeof read !== 'object';
+  if (read === TOP_LEVEL_UNDECIDED) {
+    try {
+      body = JSON.parse(raw);
+    } catch {
+      body = TOP_LEVEL_NOT_JSON;
+    }
+    if (body !== TOP_LEVEL_NOT_JSON && (body === null || typeof body !== 'object' || Array.isArray(body))) body = TOP_LEVEL_NOT_OBJECT;
+  }
+  if (body === TOP_LEVEL_NOT_JSON) {
     refuse(deps, runtime, req, client, codec, null, 'invalid_json', 'the request body is not valid JSON');
     return;
   }
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+  if (body === TOP_LEVEL_NOT_OBJECT) {
     refuse(deps, runtime, req, client, codec, null, 'invalid_request', 'the request body must be a JSON object');
     return;
   }
@@ -162,17 +176,17 @@ export function handleRequest(deps: PipelineDeps, req: IngressRequest, client: C
     const t = target;
     const c = codec;
     auth.then(
-      (result) => admitAndStart(deps, runtime, req, client, c, raw, body, routeInfo, t, result, Math.floor(Date.now() / 1000)),
+      (result) => admitAndStart(deps, runtime, req, client, c, raw, body, whole, routeInfo, t, result, Math.floor(Date.now() / 1000)),
       () => respondError(client, c, 'internal', 'the key could not be verified'),
     );
     return;
   }
-  admitAndStart(deps, runtime, req, client, codec, raw, body, routeInfo, target, auth, nowSec);
+  admitAndStart(deps, runtime, req, client, codec, raw, body, whole, routeInfo, target, auth, nowSec);
 }
 
 function admitAndStart(
   deps: PipelineDeps, runtime: Runtime, req: IngressRequest, client: ClientResponse, codec: Codec,
-  raw: string, body: unknown, routeInfo: RouteInfo, target: Target, auth: AuthResult, nowSec: number,
+  raw: string, body: unknown, whole: boolean, routeInfo: RouteInfo, target: Target, auth: AuthResult, nowSec: number,
 ): void {
   if (auth instanceof Refusal) {
     refuse(deps, runtime, req, client, codec, target.pool, auth.kind, auth.message, auth.retryAfterSecs);
@@ -185,7 +199,7 @@ function admitAndStart(
     return;
   }
   const exchange = new Exchange(runtime, deps, req, client, codec, lease);
-  exchange.start(raw, body, routeInfo, target.pool, target.lane);
+  exchange.start(raw, body, whole, routeInfo, target.pool, target.lane);
 }
 
 /**

@@ -38,7 +38,8 @@ export interface RelayState {
   readonly codec: Codec;
   readonly lane: LaneRuntime;
   readonly stream: boolean;
-  readonly body: unknown;
+  /** The request body as far as the same-protocol path reads it (exchange.ts). */
+  readonly head: unknown;
   readonly wantStreamUsage: boolean;
   controller: AttemptControl | null;
   relay: Relay;
@@ -93,7 +94,7 @@ export function relayStart(s: RelayState, statusCode: number, rawHeaders: Buffer
   }
   if (same) {
     s.relay = Relay.PassStream;
-    s.passthrough = s.codec.createPassthroughStream(s.body, s.lane);
+    s.passthrough = s.codec.createPassthroughStream(s.head, s.lane);
     s.client.startStream(statusCode, { 'content-type': s.contentType || s.codec.streamContentType });
   } else {
     s.relay = Relay.TranslateStream;

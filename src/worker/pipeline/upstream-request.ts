@@ -11,7 +11,10 @@ import type { IngressRequest } from './client.js';
 /** What the request carries into every attempt; `decoded` is filled on the first translation. */
 export interface RequestBody {
   raw: string;
-  body: unknown;
+  /** The body as far as a same-protocol request reads it: the codec's requestMembers at least. */
+  head: unknown;
+  /** The whole body (for a translation). */
+  readonly body: unknown;
   routeInfo: RouteInfo;
   stream: boolean;
   decoded: ModelRequest | null;
@@ -29,7 +32,7 @@ export function buildOutgoing(request: RequestBody, callerCodec: Codec, lane: La
   let bodyText: string;
   if (upstreamCodec === callerCodec) {
     path = provider.compiled.basePath + upstreamCodec.upstreamPath(upstreamModel, request.stream);
-    bodyText = upstreamCodec.passthroughBody(request.raw, request.body, upstreamModel, request.stream);
+    bodyText = upstreamCodec.passthroughBody(request.raw, request.head, upstreamModel, request.stream);
   } else {
     if (request.decoded === null) request.decoded = callerCodec.decodeRequest(request.body, request.routeInfo);
     const encoded = upstreamCodec.encodeRequest(request.decoded, upstreamModel);

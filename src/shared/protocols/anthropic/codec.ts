@@ -18,6 +18,7 @@ export const anthropicCodec: Codec = {
   decodeRequest: (body) => decodeAnthropicRequest(body),
   requestedModel: (body) => anthropicRequestedModel(body),
   requestedStream: (body) => anthropicRequestedStream(body),
+  requestMembers: ['model', 'stream'],
   encodeResponse: encodeAnthropicResponse,
   createStreamEncoder: () => new AnthropicStreamEncoder(),
   encodeError: encodeAnthropicError,

@@ -16,6 +16,7 @@ export const bedrockCodec: Codec = {
   decodeRequest: decodeBedrockRequest,
   requestedModel: (_body, route) => route.pathModel,
   requestedStream: (_body, route) => route.pathStream === true,
+  requestMembers: [],
   encodeResponse: encodeBedrockResponse,
   createStreamEncoder: () => new BedrockStreamEncoder(),
   encodeError: encodeBedrockError,

@@ -129,7 +129,8 @@ function scanTopLevel(raw: string, key: string): ObjectScan {
 /**
  * scanTopLevel's answer without walking the members, when `raw` is known to be the valid JSON
  * text `parsed` was read from (the request path parsed it first); null when this cannot tell.
- * Whether the key is a top-level member comes from `parsed`. If it is, its member's key is
+ * Whether the key is a top-level member comes from `parsed` (the whole body, or an object of
+ * some of its top-level members that has `key` when the body has it). If it is, its member's key is
  * written in `raw` as the literal `"key"` unless an escape spells it, and for the plain names
  * passed here only `\u` can; so with no `\u` anywhere, a literal found once is that member.
  */

@@ -16,6 +16,7 @@ export const geminiCodec: Codec = {
   decodeRequest: decodeGeminiRequest,
   requestedModel: (_body, route) => route.pathModel,
   requestedStream: (_body, route) => route.pathStream === true,
+  requestMembers: [],
   encodeResponse: encodeGeminiResponse,
   createStreamEncoder: () => new GeminiStreamEncoder(),
   encodeError: encodeGeminiError,

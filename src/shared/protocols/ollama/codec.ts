@@ -15,6 +15,7 @@ export const ollamaCodec: Codec = {
   decodeRequest: (body) => decodeRequest(body),
   requestedModel: (body) => requestedModel(body),
   requestedStream: (body) => requestedStream(body),
+  requestMembers: ['model', 'stream'],
   encodeResponse,
   createStreamEncoder: () => new OllamaStreamEncoder(),
   encodeError,

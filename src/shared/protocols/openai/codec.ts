@@ -16,6 +16,7 @@ export const openaiCodec: Codec = {
   decodeRequest: (body) => decodeRequest(body),
   requestedModel: (body) => requestedModel(body),
   requestedStream: (body) => requestedStream(body),
+  requestMembers: ['model', 'stream', 'stream_options'],
   encodeResponse,
   createStreamEncoder: () => new ChatStreamEncoder(),
   encodeError: (kind, message, retryAfterSecs) => encodeOpenAiError('openai', kind, message, retryAfterSecs),

@@ -14,6 +14,7 @@ export const responsesCodec: Codec = {
   decodeRequest: (body) => decodeRequest(body),
   requestedModel: (body) => requestedModel(body),
   requestedStream: (body) => requestedStream(body),
+  requestMembers: ['model', 'stream'],
   encodeResponse,
   createStreamEncoder: () => new ResponsesStreamEncoder(),
   encodeError: (kind, message, retryAfterSecs) => encodeOpenAiError('responses', kind, message, retryAfterSecs),
