@@ -132,6 +132,13 @@ export interface Codec {
    * requestMembers (the model member is found by it, without a scan of the text).
    */
   passthroughBody(raw: string, body: unknown, upstreamModel: string, stream: boolean): string;
+  /**
+   * What passthroughBody does to this request when it can be done over the caller's bytes
+   * (framing/passthrough-bytes.ts): 'none', the body goes as it came; 'model', only the
+   * top-level `model` member is set to the upstream model. Undefined (or absent): only
+   * passthroughBody can say. `head` holds requestMembers at least.
+   */
+  passthroughEdit?(head: unknown, stream: boolean): 'none' | 'model' | undefined;
   usageFromResponse(body: unknown): Usage | null;
   /**
    * The top-level field of a non-stream response that holds all of its usage, or null when

@@ -61,7 +61,10 @@ const GATE_ABSTAIN: GateDecision = Object.freeze({ verdict: GateVerdict.Abstain,
 
 export class Exchange implements AttemptOwner, RequestBody, RelayState, AbortListener, GateRequest, TimedAttempt {
   // --- the request (RequestBody) ---
-  raw = '';
+  /** The caller's bytes; null once a gate rewrote the body. */
+  bytes: Buffer | null = null;
+  /** The body as text, once decoded (or as a gate rewrote it). */
+  private rawText: string | null = null;
   /** The body as far as the same-protocol path reads it: the whole body, or only the codec's requestMembers. */
   head: unknown = undefined;
   /** The whole body, once parsed (undefined until something needs it). */
@@ -154,17 +157,24 @@ export class Exchange implements AttemptOwner, RequestBody, RelayState, AbortLis
     return this.plan.lane!;
   }
 
-  /** The whole request body (parsed from `raw` the first time it is asked for: a translation, a hook, a log). */
+  /** The body as text (decoded the first time it is asked for: a same-protocol lane sends the bytes). */
+  get raw(): string {
+    return (this.rawText ??= this.bytes!.toString('utf8'));
+  }
+
+  /** The whole request body (parsed the first time it is asked for: a translation, a hook, a log). */
   get body(): unknown {
     return (this.wholeBody ??= JSON.parse(this.raw));
   }
 
   /**
-   * Entry for a named protocol route or a direct route resolved to a pool or lane. `head`: the
-   * whole body when `whole`, else only the codec's requestMembers of it.
+   * Entry for a named protocol route or a direct route resolved to a pool or lane. `raw`: the
+   * body as text when it was decoded already; `head`: the whole body when `whole`, else only
+   * the codec's requestMembers of it.
    */
-  start(raw: string, head: unknown, whole: boolean, routeInfo: RouteInfo, pool: PoolRuntime | null, lane: LaneRuntime | null): void {
-    this.raw = raw;
+  start(raw: string | null, head: unknown, whole: boolean, routeInfo: RouteInfo, pool: PoolRuntime | null, lane: LaneRuntime | null): void {
+    this.bytes = this.req.body;
+    this.rawText = raw;
     this.head = head;
     if (whole) this.wholeBody = head;
     this.routeInfo = routeInfo;
@@ -229,7 +239,8 @@ export class Exchange implements AttemptOwner, RequestBody, RelayState, AbortLis
       // A prompt: rw gate's rewrite, applied before translation (and before same-protocol passthrough).
       this.head = decision.body;
       this.wholeBody = decision.body;
-      this.raw = JSON.stringify(decision.body);
+      this.bytes = null;
+      this.rawText = JSON.stringify(decision.body);
     }
     this.nextAttempt();
   }

@@ -105,14 +105,15 @@ export function handleRequest(deps: PipelineDeps, req: IngressRequest, client: C
     }
   }
 
-  const raw = req.body.toString('utf8');
   // A named protocol route reads only its codec's requestMembers of the body on the way to a
   // same-protocol lane; the whole body is parsed later, if anything needs it (exchange.ts).
   const members = route.kind === 'protocol' ? codec.requestMembers : undefined;
   const read = members !== undefined ? readTopLevelMembers(req.body, members) : TOP_LEVEL_UNDECIDED;
   let body: unknown = read;
   const whole = typeof read !== 'object';
+  let raw: string | null = null;
   if (read === TOP_LEVEL_UNDECIDED) {
+    raw = req.body.toString('utf8');
     try {
       body = JSON.parse(raw);
     } catch {
@@ -186,7 +187,7 @@ export function handleRequest(deps: PipelineDeps, req: IngressRequest, client: C
 
 function admitAndStart(
   deps: PipelineDeps, runtime: Runtime, req: IngressRequest, client: ClientResponse, codec: Codec,
-  raw: string, body: unknown, whole: boolean, routeInfo: RouteInfo, target: Target, auth: AuthResult, nowSec: number,
+  raw: string | null, body: unknown, whole: boolean, routeInfo: RouteInfo, target: Target, auth: AuthResult, nowSec: number,
 ): void {
   if (auth instanceof Refusal) {
     refuse(deps, runtime, req, client, codec, target.pool, auth.kind, auth.message, auth.retryAfterSecs);

@@ -1,7 +1,9 @@
 // The upstream request of one attempt: path, body and headers in the lane's protocol (the
 // caller's bytes as they are for a same-protocol lane, translated through the internal model
 // otherwise), and the caller's own credential under `upstream_credentials: passthrough`.
+import type { Buffer } from 'node:buffer';
 import type { ModelRequest } from '../../shared/model/types.js';
+import { setTopLevelStringBytes } from '../../shared/protocols/framing/passthrough-bytes.js';
 import type { Codec, RouteInfo } from '../../shared/protocols/codec.js';
 import { passthroughCredential, type OutgoingRequest } from '../upstream/auth/upstream-auth.js';
 import type { Metering } from '../metering.js';
@@ -10,7 +12,10 @@ import type { IngressRequest } from './client.js';
 
 /** What the request carries into every attempt; `decoded` is filled on the first translation. */
 export interface RequestBody {
-  raw: string;
+  /** The caller's bytes; null once a gate rewrote the body (raw is then the text sent). */
+  readonly bytes: Buffer | null;
+  /** The body as text (decoded from `bytes` when first asked for). */
+  readonly raw: string;
   /** The body as far as a same-protocol request reads it: the codec's requestMembers at least. */
   head: unknown;
   /** The whole body (for a translation). */
@@ -29,10 +34,10 @@ export function buildOutgoing(request: RequestBody, callerCodec: Codec, lane: La
   const staticHeaders = provider.compiled.headers;
   for (const name in staticHeaders) headers[name] = staticHeaders[name]!;
   let path: string;
-  let bodyText: string;
+  let bodyText: string | Uint8Array;
   if (upstreamCodec === callerCodec) {
     path = provider.compiled.basePath + upstreamCodec.upstreamPath(upstreamModel, request.stream);
-    bodyText = upstreamCodec.passthroughBody(request.raw, request.head, upstreamModel, request.stream);
+    bodyText = passthroughBytes(request, upstreamCodec, upstreamModel) ?? upstreamCodec.passthroughBody(request.raw, request.head, upstreamModel, request.stream);
   } else {
     if (request.decoded === null) request.decoded = callerCodec.decodeRequest(request.body, request.routeInfo);
     const encoded = upstreamCodec.encodeRequest(request.decoded, upstreamModel);
@@ -42,6 +47,16 @@ export function buildOutgoing(request: RequestBody, callerCodec: Codec, lane: La
     metering.translated(callerCodec.name, upstreamCodec.name);
   }
   return { method: 'POST', origin: provider.compiled.origin, path, headers, body: bodyText };
+}
+
+/** A same-protocol body made over the caller's bytes (the same bytes passthroughBody's text would be); null when only the text form can. */
+function passthroughBytes(request: RequestBody, codec: Codec, upstreamModel: string): Buffer | null {
+  const bytes = request.bytes;
+  if (bytes === null || codec.passthroughEdit === undefined) return null;
+  const edit = codec.passthroughEdit(request.head, request.stream);
+  if (edit === 'none') return bytes;
+  if (edit === 'model') return setTopLevelStringBytes(bytes, 'model', upstreamModel, request.head);
+  return null;
 }
 
 /** `upstream_credentials: passthrough`: the caller's own credential goes upstream. */

@@ -32,6 +32,7 @@ export const anthropicCodec: Codec = {
   streamUsageRequested: () => true,
 
   passthroughBody: (raw, body, upstreamModel) => anthropicPassthroughBody(raw, body, upstreamModel),
+  passthroughEdit: () => 'model',
   usageFromResponse: anthropicUsageFromResponse,
   usageField: 'usage',
   createPassthroughStream: (_body, memo) => new WholeEventsPassthrough(anthropicPassthroughStream(memo), sseEventEnds),

@@ -30,6 +30,7 @@ export const bedrockCodec: Codec = {
   streamUsageRequested: () => true,
 
   passthroughBody: (raw) => raw,
+  passthroughEdit: () => 'none',
   usageFromResponse: bedrockUsageFromResponse,
   usageField: 'usage',
   createPassthroughStream: () => new WholeEventsPassthrough(new BedrockPassthroughStream(), new EventStreamFrameEnds()),

@@ -30,6 +30,7 @@ export const geminiCodec: Codec = {
   streamUsageRequested: () => true,
 
   passthroughBody: (raw) => raw,
+  passthroughEdit: () => 'none',
   usageFromResponse: geminiUsageFromResponse,
   usageField: 'usageMetadata',
   createPassthroughStream: () => new WholeEventsPassthrough(new GeminiPassthroughStream(), sseEventEnds),

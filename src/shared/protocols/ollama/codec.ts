@@ -29,6 +29,7 @@ export const ollamaCodec: Codec = {
   // the done line always carries the counts
   streamUsageRequested: () => true,
   passthroughBody: (raw, body, upstreamModel) => passthroughBody(raw, body, upstreamModel),
+  passthroughEdit: () => 'model',
   usageFromResponse,
   usageField: null,
   createPassthroughStream: () => new WholeEventsPassthrough(new OllamaPassthroughStream(), ndjsonEventEnds),

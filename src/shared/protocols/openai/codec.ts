@@ -29,6 +29,7 @@ export const openaiCodec: Codec = {
 
   streamUsageRequested,
   passthroughBody,
+  passthroughEdit: (head, stream) => (!stream || streamUsageRequested(head) ? 'model' : undefined),
   usageFromResponse,
   usageField: 'usage',
   createPassthroughStream,

@@ -28,6 +28,7 @@ export const responsesCodec: Codec = {
   // usage always arrives inside response.completed
   streamUsageRequested: () => true,
   passthroughBody: (raw, body, upstreamModel) => passthroughBody(raw, body, upstreamModel),
+  passthroughEdit: () => 'model',
   usageFromResponse,
   usageField: 'usage',
   createPassthroughStream: (_body, memo) => createPassthroughStream(memo),

@@ -14,7 +14,8 @@ export interface OutgoingRequest {
   path: string;
   /** Lower-case header names; apply() writes the credential headers here in place. */
   headers: Record<string, string>;
-  body: string;
+  /** Text, or the caller's bytes (edited) for a same-protocol request. */
+  body: string | Uint8Array;
 }
 
 export interface UpstreamAuth {

@@ -9,7 +9,7 @@ import { createUpstreamAuth, type OutgoingRequest } from '../../../../src/worker
 const AKID = 'AKIDEXAMPLE';
 const SECRET = 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY';
 
-const sha256Hex = (s: string): string => createHash('sha256').update(s, 'utf8').digest('hex');
+const sha256Hex = (s: string | Uint8Array): string => (typeof s === 'string' ? createHash('sha256').update(s, 'utf8') : createHash('sha256').update(s)).digest('hex');
 const hmac = (key: string | Buffer, s: string): Buffer => createHmac('sha256', key).update(s, 'utf8').digest();
 const rfc3986 = (s: string): string =>
   encodeURIComponent(s).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
@@ -19,7 +19,7 @@ interface Signed {
   host: string;
   path: string;
   headers: Record<string, string>;
-  body: string;
+  body: string | Uint8Array;
 }
 
 /** Recomputes the signature of a signed request from its own headers. */
@@ -127,6 +127,24 @@ test('sigv4 signs a Bedrock Converse POST: method, host, path, body hash, conten
   // Any change to what is signed changes the signature.
   const tampered = expectedSignature({ ...req, host: 'bedrock-runtime.us-west-2.amazonaws.com', headers: { ...req.headers, 'x-amz-content-sha256': sha256Hex(body + ' ') } }, SECRET);
   assert.notEqual(tampered.signature, signature);
+});
+
+test('sigv4 signs a body given as bytes (a same-protocol request) as it signs the same text', async () => {
+  const auth = createUpstreamAuth(bedrock(), undefined, { now: () => FIXED });
+  const text = JSON.stringify({ messages: [{ role: 'user', content: [{ text: 'caf\u00e9' }] }] });
+  const make = (body: string | Uint8Array): OutgoingRequest => ({
+    method: 'POST',
+    origin: 'https://bedrock-runtime.us-west-2.amazonaws.com',
+    path: '/model/m/converse',
+    headers: { 'content-type': 'application/json' },
+    body,
+  });
+  const asText = make(text);
+  const asBytes = make(Buffer.from(text));
+  assert.equal(await auth.apply(asText), true);
+  assert.equal(await auth.apply(asBytes), true);
+  assert.equal(asBytes.headers['x-amz-content-sha256'], sha256Hex(text));
+  assert.equal(asBytes.headers.authorization, asText.headers.authorization);
 });
 
 test('sigv4 signs the query and a session token, with a non-default port in host', async () => {
