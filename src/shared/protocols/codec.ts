@@ -135,8 +135,8 @@ export interface Codec {
   /**
    * What passthroughBody does to this request when it can be done over the caller's bytes
    * (framing/passthrough-bytes.ts): 'none', the body goes as it came; 'model', only the
-   * top-level `model` member is set to the upstream model. Undefined (or absent): only
-   * passthroughBody can say. `head` holds requestMembers at least.
+   * top-level `model` member is set to the upstream model (then `model` is requestMembers[0]).
+   * Undefined (or absent): only passthroughBody can say. `head` holds requestMembers at least.
    */
   passthroughEdit?(head: unknown, stream: boolean): 'none' | 'model' | undefined;
   usageFromResponse(body: unknown): Usage | null;

@@ -4,7 +4,7 @@
 import type { Codec, RouteInfo } from '../../shared/protocols/codec.js';
 import { CODECS } from '../../shared/protocols/index.js';
 import {
-  TOP_LEVEL_NOT_JSON, TOP_LEVEL_NOT_OBJECT, TOP_LEVEL_UNDECIDED, readTopLevelMembers,
+  TOP_LEVEL_NOT_JSON, TOP_LEVEL_NOT_OBJECT, TOP_LEVEL_UNDECIDED, readTopLevelMembers, type ValueSpan,
 } from '../../shared/protocols/framing/top-level-members.js';
 import { ollamaGenerateCodec } from '../../shared/protocols/ollama/generate.js';
 import { handleShow } from '../listing/handle-listing.js';
@@ -108,7 +108,8 @@ export function handleRequest(deps: PipelineDeps, req: IngressRequest, client: C
   // A named protocol route reads only its codec's requestMembers of the body on the way to a
   // same-protocol lane; the whole body is parsed later, if anything needs it (exchange.ts).
   const members = route.kind === 'protocol' ? codec.requestMembers : undefined;
-  const read = members !== undefined ? readTopLevelMembers(req.body, members) : TOP_LEVEL_UNDECIDED;
+  const modelSpan: ValueSpan = { start: -1, end: -1 };
+  const read = members !== undefined ? readTopLevelMembers(req.body, members, members[0] === 'model' ? modelSpan : null) : TOP_LEVEL_UNDECIDED;
   let body: unknown = read;
   const whole = typeof read !== 'object';
   let raw: string | null = null;
@@ -177,17 +178,17 @@ export function handleRequest(deps: PipelineDeps, req: IngressRequest, client: C
     const t = target;
     const c = codec;
     auth.then(
-      (result) => admitAndStart(deps, runtime, req, client, c, raw, body, whole, routeInfo, t, result, Math.floor(Date.now() / 1000)),
+      (result) => admitAndStart(deps, runtime, req, client, c, raw, body, whole, modelSpan, routeInfo, t, result, Math.floor(Date.now() / 1000)),
       () => respondError(client, c, 'internal', 'the key could not be verified'),
     );
     return;
   }
-  admitAndStart(deps, runtime, req, client, codec, raw, body, whole, routeInfo, target, auth, nowSec);
+  admitAndStart(deps, runtime, req, client, codec, raw, body, whole, modelSpan, routeInfo, target, auth, nowSec);
 }
 
 function admitAndStart(
   deps: PipelineDeps, runtime: Runtime, req: IngressRequest, client: ClientResponse, codec: Codec,
-  raw: string | null, body: unknown, whole: boolean, routeInfo: RouteInfo, target: Target, auth: AuthResult, nowSec: number,
+  raw: string | null, body: unknown, whole: boolean, modelSpan: ValueSpan, routeInfo: RouteInfo, target: Target, auth: AuthResult, nowSec: number,
 ): void {
   if (auth instanceof Refusal) {
     refuse(deps, runtime, req, client, codec, target.pool, auth.kind, auth.message, auth.retryAfterSecs);
@@ -200,7 +201,7 @@ function admitAndStart(
     return;
   }
   const exchange = new Exchange(runtime, deps, req, client, codec, lease);
-  exchange.start(raw, body, whole, routeInfo, target.pool, target.lane);
+  exchange.start(raw, body, whole, modelSpan, routeInfo, target.pool, target.lane);
 }
 
 /**

@@ -3,7 +3,8 @@
 // otherwise), and the caller's own credential under `upstream_credentials: passthrough`.
 import type { Buffer } from 'node:buffer';
 import type { ModelRequest } from '../../shared/model/types.js';
-import { setTopLevelStringBytes } from '../../shared/protocols/framing/passthrough-bytes.js';
+import { spliceString } from '../../shared/protocols/framing/passthrough-bytes.js';
+import type { ValueSpan } from '../../shared/protocols/framing/top-level-members.js';
 import type { Codec, RouteInfo } from '../../shared/protocols/codec.js';
 import { passthroughCredential, type OutgoingRequest } from '../upstream/auth/upstream-auth.js';
 import type { Metering } from '../metering.js';
@@ -16,6 +17,8 @@ export interface RequestBody {
   readonly bytes: Buffer | null;
   /** The body as text (decoded from `bytes` when first asked for). */
   readonly raw: string;
+  /** Where the top-level model's string value sits in `bytes` (start -1: not known, or no such member). */
+  readonly modelSpan: ValueSpan;
   /** The body as far as a same-protocol request reads it: the codec's requestMembers at least. */
   head: unknown;
   /** The whole body (for a translation). */
@@ -55,7 +58,7 @@ function passthroughBytes(request: RequestBody, codec: Codec, upstreamModel: str
   if (bytes === null || codec.passthroughEdit === undefined) return null;
   const edit = codec.passthroughEdit(request.head, request.stream);
   if (edit === 'none') return bytes;
-  if (edit === 'model') return setTopLevelStringBytes(bytes, 'model', upstreamModel, request.head);
+  if (edit === 'model' && request.modelSpan.start >= 0) return spliceString(bytes, request.modelSpan, upstreamModel);
   return null;
 }
 

@@ -130,6 +130,13 @@ function plainString(b: Buffer, start: number, end: number): string {
   return value;
 }
 
+/** Whether [start, end) is a string (quotes included) with no escape. */
+function isPlainString(b: Buffer, start: number, end: number): boolean {
+  if (b[start] !== QUOTE) return false;
+  for (let i = start + 1; i < end - 1; i++) if (b[i] === BACKSLASH) return false;
+  return true;
+}
+
 /** The value JSON.parse makes of the bytes [start, end), which hold one valid JSON value. */
 function valueAt(b: Buffer, start: number, end: number): unknown {
   const first = b[start];
@@ -147,6 +154,13 @@ function valueAt(b: Buffer, start: number, end: number): unknown {
   else if (first === 0x66 && end - start === 5) return false;
   else if (first === 0x6e && end - start === 4) return null;
   return JSON.parse(b.toString('utf8', start, end));
+}
+
+/** Where a string value sits in the body's bytes: [start, end) inside its quotes. */
+export interface ValueSpan {
+  /** -1: not known (see readTopLevelMembers). */
+  start: number;
+  end: number;
 }
 
 /** Whether the key string at [start, end) (quotes included) spells `key`. */
@@ -181,9 +195,12 @@ function keyIndex(b: Buffer, start: number, end: number, keys: readonly string[]
  * and, when it is an object, returns an object holding those of its top-level members named in
  * `keys`, with the values JSON.parse would give them (the last of duplicates, as JSON.parse
  * keeps). Else TOP_LEVEL_NOT_JSON, TOP_LEVEL_NOT_OBJECT, or TOP_LEVEL_UNDECIDED when it nests
- * too deep to tell here. Iterative: no nesting reaches the call stack.
+ * too deep to tell here. Iterative: no nesting reaches the call stack. `firstSpan`, when given,
+ * gets where the value of `keys[0]` sits when the object has that member once, spelt without
+ * an escape, with a string value without one (so its bytes can be replaced in place); else
+ * start -1.
  */
-export function readTopLevelMembers(bytes: Buffer, keys: readonly string[]): JsonObject | number {
+export function readTopLevelMembers(bytes: Buffer, keys: readonly string[], firstSpan: ValueSpan | null = null): JsonObject | number {
   const b = bytes;
   const n = b.length;
   let i = skipSpace(b, 0, n);
@@ -193,6 +210,8 @@ export function readTopLevelMembers(bytes: Buffer, keys: readonly string[]): Jso
     return end >= 0 && skipSpace(b, end, n) === n ? TOP_LEVEL_NOT_OBJECT : TOP_LEVEL_NOT_JSON;
   }
   const members: JsonObject = {};
+  if (firstSpan !== null) firstSpan.start = -1;
+  let firstSeen = false;
   i = skipSpace(b, i + 1, n);
   if (b[i] === CLOSE_BRACE) return skipSpace(b, i + 1, n) === n ? members : TOP_LEVEL_NOT_JSON;
   for (;;) {
@@ -209,6 +228,11 @@ export function readTopLevelMembers(bytes: Buffer, keys: readonly string[]): Jso
     if (keys.length > 0) {
       const k = keyIndex(b, keyStart, keyEnd, keys);
       if (k >= 0) members[keys[k]!] = valueAt(b, valueStart, valueEnd);
+      if (k === 0 && firstSpan !== null) {
+        firstSpan.start = !firstSeen && isPlainString(b, keyStart, keyEnd) && isPlainString(b, valueStart, valueEnd) ? valueStart + 1 : -1;
+        firstSpan.end = valueEnd - 1;
+        firstSeen = true;
+      }
     }
     i = skipSpace(b, valueEnd, n);
     const c = b[i];

@@ -2,21 +2,23 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Buffer } from 'node:buffer';
 import fc from 'fast-check';
-import { setTopLevelStringBytes } from '../../../../src/shared/protocols/framing/passthrough-bytes.js';
+import { spliceString } from '../../../../src/shared/protocols/framing/passthrough-bytes.js';
 import { rewriteTopLevelString } from '../../../../src/shared/protocols/framing/json-field.js';
-import { readTopLevelMembers } from '../../../../src/shared/protocols/framing/top-level-members.js';
+import { readTopLevelMembers, type ValueSpan } from '../../../../src/shared/protocols/framing/top-level-members.js';
 
 /** The bytes path against the text path the pipeline used before: the same bytes, or null. */
 function agrees(text: string, value: string): Buffer | null {
   const bytes = Buffer.from(text);
-  const head = readTopLevelMembers(bytes, ['model', 'stream']);
+  const span: ValueSpan = { start: 0, end: 0 };
+  const head = readTopLevelMembers(bytes, ['model', 'stream'], span);
   assert.equal(typeof head, 'object', text);
-  const out = setTopLevelStringBytes(bytes, 'model', value, head);
-  if (out !== null) assert.equal(out.toString('utf8'), rewriteTopLevelString(text, 'model', value, head), text);
+  if (span.start < 0) return null;
+  const out = spliceString(bytes, span, value);
+  assert.equal(out.toString('utf8'), rewriteTopLevelString(text, 'model', value, head), text);
   return out;
 }
 
-describe('setTopLevelStringBytes', () => {
+describe('spliceString over the span readTopLevelMembers found', () => {
   it('writes the bytes the text rewrite writes, whatever the body', () => {
     const key = fc.constantFrom('model', 'messages', 'x', 'mod\\u0065l', 'stream');
     const value = fc.oneof(fc.string(), fc.constantFrom('default', 'mock-gpt', 'caf\u00e9', 'a"b', 'model'));
@@ -34,16 +36,22 @@ describe('setTopLevelStringBytes', () => {
     const out = agrees(text, 'mock-gpt');
     assert.equal(out?.toString(), text.replace('"default"', '"mock-gpt"'));
     const same = Buffer.from(text);
-    assert.equal(setTopLevelStringBytes(same, 'model', 'default', readTopLevelMembers(same, ['model'])), same);
+    const span: ValueSpan = { start: -1, end: -1 };
+    readTopLevelMembers(same, ['model'], span);
+    assert.equal(spliceString(same, span, 'default'), same);
+    const long = `{"model":"m","x":"${'y'.repeat(200)}"}`; // a tail copied natively
+    assert.equal(agrees(long, 'mock-gpt')?.toString(), long.replace('"m"', '"mock-gpt"'));
     assert.equal(agrees('{"model" : "a"}', 'we"ird\\ \u00e9')?.toString(), '{"model" : "we\\"ird\\\\ \u00e9"}');
   });
 
-  it('leaves to the text form what it cannot tell over bytes', () => {
+  it('has no span where only the text form can rewrite', () => {
     assert.equal(agrees('{"messages":[]}', 'm'), null); // absent: inserted by the text form
     assert.equal(agrees('{"model":"a","model":"b"}', 'm'), null); // repeated
-    assert.equal(agrees('{"a":{"model":"x"},"model":"b"}', 'm'), null); // also nested
     assert.equal(agrees('{"model":"a\\"b"}', 'm'), null); // an escape in the value
-    assert.equal(agrees('{"mod\\u0065l":"a"}', 'm'), null); // \u somewhere
+    assert.equal(agrees('{"mod\\u0065l":"a"}', 'm'), null); // an escape in the key
+    assert.equal(agrees('{"model":"a","mod\\u0065l":"b"}', 'm'), null); // repeated, once spelt with an escape
     assert.equal(agrees('{"model":7}', 'm'), null); // not a string
+    // A nested member of the same name is not the top-level one.
+    assert.equal(agrees('{"a":{"model":"x"},"model":"b","c":"\\u0041"}', 'm')?.toString(), '{"a":{"model":"x"},"model":"m","c":"\\u0041"}');
   });
 });
