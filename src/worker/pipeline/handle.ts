@@ -3,6 +3,7 @@
 // the ingress protocol's own error shape.
 import type { Codec, RouteInfo } from '../../shared/protocols/codec.js';
 import { CODECS } from '../../shared/protocols/index.js';
+import { translateFastPath } from '../../shared/protocols/fast-path/switch.js';
 import {
   TOP_LEVEL_NOT_JSON, TOP_LEVEL_NOT_OBJECT, TOP_LEVEL_UNDECIDED, readTopLevelMembers, type ValueSpan,
 } from '../../shared/protocols/framing/top-level-members.js';
@@ -60,6 +61,13 @@ export function routeCodec(route: RouteDef, runtime: Runtime, params: string[]):
   return CODECS.openai;
 }
 
+/**
+ * Per route (ROUTES index), 1 when its last request went to a lane of another protocol (a
+ * pool's first member's): a guess of whether the next one will be translated, which only
+ * chooses how its body is read (the same values either way).
+ */
+const translatedLast = new Uint8Array(ROUTES.length);
+
 interface Target {
   pool: PoolRuntime | null;
   lane: LaneRuntime | null;
@@ -106,8 +114,10 @@ export function handleRequest(deps: PipelineDeps, req: IngressRequest, client: C
   }
 
   // A named protocol route reads only its codec's requestMembers of the body on the way to a
-  // same-protocol lane; the whole body is parsed later, if anything needs it (exchange.ts).
-  const members = route.kind === 'protocol' ? codec.requestMembers : undefined;
+  // same-protocol lane; the whole body is parsed later, if anything needs it (exchange.ts). A
+  // translation needs it at once, so a route whose last request was translated parses it now.
+  // GATEWAY_TRANSLATE_FAST_PATH=off (fast-path/switch.ts) parses every body whole.
+  const members = route.kind === 'protocol' && translatedLast[req.routeIndex] === 0 && translateFastPath ? codec.requestMembers : undefined;
   const modelSpan: ValueSpan = { start: -1, end: -1 };
   const read = members !== undefined ? readTopLevelMembers(req.body, members, members[0] === 'model' ? modelSpan : null) : TOP_LEVEL_UNDECIDED;
   let body: unknown = read;
@@ -168,6 +178,7 @@ export function handleRequest(deps: PipelineDeps, req: IngressRequest, client: C
       refuse(deps, runtime, req, client, codec, null, 'model_not_found', `no pool or model named "${model}"`);
       return;
     }
+    translatedLast[req.routeIndex] = target.codec !== codec ? 1 : 0;
   }
 
   // authenticate, then admit: both answer in the caller's protocol when they refuse. One clock
