@@ -13,14 +13,16 @@ import type { LaneRuntime } from '../runtime.js';
  * keeps usage in one field (the rest of the body may be large and is never needed), and only
  * read in place when the lane's bodies keep one shape (`lane.usageBody`, usage-shape.ts).
  */
-export function passthroughUsage(codec: Codec, text: string, lane: LaneRuntime | null = null): Usage | null {
+export function passthroughUsage(codec: Codec, body: string | Buffer, lane: LaneRuntime | null = null): Usage | null {
   try {
     const field = codec.usageField;
-    if (field === null) return codec.usageFromResponse(JSON.parse(text));
-    if (lane !== null) {
-      const body = (lane.usageBody ??= new UsageShape(field)).read(text);
-      return body === null ? null : codec.usageFromResponse(body);
+    if (field !== null && lane !== null) {
+      const shape = (lane.usageBody ??= new UsageShape(field));
+      const usage = typeof body === 'string' ? shape.read(body) : shape.readBytes(body);
+      return usage === null ? null : codec.usageFromResponse(usage);
     }
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (field === null) return codec.usageFromResponse(JSON.parse(text));
     const value = topLevelValueText(text, field);
     return value === undefined ? null : codec.usageFromResponse({ [field]: JSON.parse(value) });
   } catch {

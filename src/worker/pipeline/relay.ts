@@ -175,7 +175,7 @@ export function relayEnd(s: RelayState): boolean {
     case Relay.PassBody: {
       // The caller gets the upstream's bytes as they came; only the usage field is read.
       const body = bufferedBody(s);
-      s.usage = passthroughUsage(s.codec, body.toString('utf8'), s.lane);
+      s.usage = passthroughUsage(s.codec, body, s.lane);
       s.completing();
       s.client.respond(s.status, { 'content-type': s.contentType || 'application/json' }, body);
       return true;

@@ -41,7 +41,7 @@ export class TextShape {
   /** The whole shape as one sticky pattern (pieces literal, slots as above), made on first use. */
   private whole: RegExp | null = null;
   /** The fewest characters a match takes: every piece, and a digit for each integer slot (a string may be empty). */
-  private readonly minChars: number;
+  readonly minChars: number;
 
   constructor(
     /** The text around the cuts: the first starts where the shape starts, the last ends the text. */

@@ -13,11 +13,14 @@
 // structure. A body that does not match is read the long way and its shape learnt in
 // place of the old one; after a run of misses only now and then, so a lane whose bodies differ
 // every time pays one comparison more than before.
+import type { Buffer } from 'node:buffer';
 import { lastMemberSpan, topLevelValueText, type ValueSpan } from './json-field.js';
 import { cutShape, type TextShape } from './text-shape.js';
 import { RELEARN_EVERY } from './shaped-parse.js';
 
 const BACKSLASH = 0x5c;
+/** Bytes of a body's tail decoded past a shape's fewest characters: its string slots (service tier, fingerprint) and a character before. */
+const TAIL_SLACK_CHARS = 96;
 
 export class UsageShape {
   private shape: TextShape | null = null;
@@ -49,6 +52,30 @@ export class UsageShape {
     }
     const value = topLevelValueText(text, this.field);
     return value === undefined ? null : { [this.field]: JSON.parse(value) as unknown };
+  }
+
+  /**
+   * read() of a body given as bytes: when a shape is kept, only the body's tail is decoded first
+   * (the usage member ends the body: the shape's fewest characters and TAIL_SLACK_CHARS more),
+   * and all of it only when the tail holds no match. A match in the tail is the match in the
+   * whole: the same characters from the key's quote to the end, the one before the quote in the
+   * tail too (a match must start past the tail's first character), and a UTF-8 decode that
+   * starts inside a character changes only what comes before the next one.
+   */
+  readBytes(bytes: Buffer): Record<string, unknown> | null {
+    const shape = this.shape;
+    if (shape !== null) {
+      const window = shape.minChars + TAIL_SLACK_CHARS;
+      if (bytes.length > window) {
+        const tail = bytes.toString('utf8', bytes.length - window);
+        const start = shape.matchTail(tail);
+        if (start > 0 && tail.charCodeAt(start - 1) !== BACKSLASH) {
+          this.misses = 0;
+          return this.body;
+        }
+      }
+    }
+    return this.read(bytes.toString('utf8'));
   }
 
   /** The long way, keeping the shape when the body shows one; null when it cannot be read so. */

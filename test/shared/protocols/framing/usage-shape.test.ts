@@ -1,5 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { Buffer } from 'node:buffer';
 import fc from 'fast-check';
 import { UsageShape } from '../../../../src/shared/protocols/framing/usage-shape.js';
 import { topLevelValueText } from '../../../../src/shared/protocols/framing/json-field.js';
@@ -84,5 +85,31 @@ describe('UsageShape', () => {
       }),
       { numRuns: 1000 },
     );
+  });
+});
+
+describe('UsageShape.readBytes', () => {
+  it('reads a body given as bytes as read() reads its text: tails of every length, characters of many bytes, escapes near the usage', () => {
+    const content = fc.array(fc.constantFrom('a', 'é', '€', '𝄞', '\\"', '\\\\', ' ', '\\"usage\\":{'), { maxLength: 120 }).map((parts) => parts.join(''));
+    const fingerprint = fc.array(fc.constantFrom('f', 'p', '_', 'é', '9'), { maxLength: 140 }).map((parts) => parts.join(''));
+    fc.assert(
+      fc.property(fc.array(fc.tuple(content, fc.nat(9_999), fc.nat(9_999), fingerprint), { minLength: 1, maxLength: 6 }), (bodies) => {
+        const byText = new UsageShape('usage');
+        const byBytes = new UsageShape('usage');
+        for (const [text, prompt, completionTokens, fp] of bodies) {
+          const body = completion(prompt, completionTokens, 0, fp).replace('hi \\"usage\\":1', text);
+          assert.deepEqual(byBytes.readBytes(Buffer.from(body)), byText.read(body), body);
+        }
+      }),
+      { numRuns: 500, seed: 14 },
+    );
+  });
+
+  it('reads the body whole when its tail holds no match, and a short body whole', () => {
+    const shape = new UsageShape('usage');
+    shape.read(completion(1, 2, 0));
+    const longFingerprint = completion(3, 4, 0, 'x'.repeat(300));
+    assert.deepEqual(shape.readBytes(Buffer.from(longFingerprint)), longWay(longFingerprint, 'usage'));
+    assert.deepEqual(shape.readBytes(Buffer.from('{"usage":{"prompt_tokens":1}}')), { usage: { prompt_tokens: 1 } });
   });
 });
