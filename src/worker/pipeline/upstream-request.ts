@@ -53,7 +53,7 @@ export function buildOutgoing(request: RequestBody, callerCodec: Codec, lane: La
 }
 
 /** A same-protocol body made over the caller's bytes (the same bytes passthroughBody's text would be); null when only the text form can. */
-function passthroughBytes(request: RequestBody, codec: Codec, upstreamModel: string): Buffer | null {
+function passthroughBytes(request: RequestBody, codec: Codec, upstreamModel: string): Uint8Array | null {
   const bytes = request.bytes;
   if (bytes === null || codec.passthroughEdit === undefined) return null;
   const edit = codec.passthroughEdit(request.head, request.stream);

@@ -22,17 +22,36 @@ function remember(value: string): void {
 /** Copies `count` bytes from `from` at `fromAt` to `to` at `toAt`: a loop for a few, a native copy for more. */
 function copyBytes(from: Uint8Array, fromAt: number, to: Uint8Array, toAt: number, count: number): void {
   if (count > 64) {
-    to.set(from.subarray(fromAt, fromAt + count), toAt);
+    to.set(new Uint8Array(from.buffer, from.byteOffset + fromAt, count), toAt);
     return;
   }
   for (let i = 0; i < count; i++) to[toAt + i] = from[fromAt + i]!;
 }
 
 /**
- * `bytes` with the string inside the quotes at `span` set to `value` (written as JSON): `bytes`
- * itself when it already holds it, else a new Buffer with only that string changed.
+ * Where edited bodies are carved from, one after another: node's own pool (Buffer.allocUnsafe)
+ * is 8 KiB, and making a new one every few dozen requests cost more than the edit itself. A
+ * slab stays alive while a body carved from it does (bodies live for one request).
  */
-export function spliceString(bytes: Buffer, span: ValueSpan, value: string): Buffer {
+const SLAB_BYTES = 64 * 1024;
+let slab = new Uint8Array(SLAB_BYTES);
+let slabUsed = 0;
+function carve(size: number): Uint8Array {
+  if (size > SLAB_BYTES / 8) return new Uint8Array(size);
+  if (slabUsed + size > SLAB_BYTES) {
+    slab = new Uint8Array(SLAB_BYTES);
+    slabUsed = 0;
+  }
+  const out = slab.subarray(slabUsed, slabUsed + size);
+  slabUsed += (size + 7) & ~7;
+  return out;
+}
+
+/**
+ * `bytes` with the string inside the quotes at `span` set to `value` (written as JSON): `bytes`
+ * itself when it already holds it, else new bytes with only that string changed.
+ */
+export function spliceString(bytes: Buffer, span: ValueSpan, value: string): Uint8Array {
   remember(value);
   const { start, end } = span;
   const bare = lastBare;
@@ -50,7 +69,7 @@ export function spliceString(bytes: Buffer, span: ValueSpan, value: string): Buf
   // The literal takes the quotes' places too.
   const before = start - 1;
   const after = end + 1;
-  const out = Buffer.allocUnsafe(before + literal.length + bytes.length - after);
+  const out = carve(before + literal.length + bytes.length - after);
   copyBytes(bytes, 0, out, 0, before);
   copyBytes(literal, 0, out, before, literal.length);
   copyBytes(bytes, after, out, before + literal.length, bytes.length - after);

@@ -3,101 +3,99 @@
 // upstream as they came, yet JSON.parse built the whole tree (every message, every string, every
 // key internalised): about 0.95 µs of scenario 1's request, the largest single cost the gateway
 // adds (docs/decisions.md, "A request's top-level members without JSON.parse"). Here one pass
-// over the bytes checks that they are JSON exactly as `JSON.parse(bytes.toString('utf8'))` would
+// over the bytes, in WebAssembly (json-check.wat: string contents, most of a body, 16 bytes at
+// a time), checks that they are JSON exactly as `JSON.parse(bytes.toString('utf8'))` would
 // accept them (RFC 8259; a byte of 0x80 or more only inside a string, where the UTF-8 decode
 // would keep it or make it U+FFFD, both fine there) and notes where each top-level member sits;
-// only the members asked for are made values. The caller parses the whole body later only
-// when something needs more (a translation, a hook, a request log).
-import type { Buffer } from 'node:buffer';
+// only the members asked for are made values, here. The caller parses the whole body later
+// only when something needs more (a translation, a hook, a request log). The same pass written
+// in JavaScript cost about what JSON.parse did in the gateway (about 0.9 µs), for all that it
+// made no objects: a byte at a time, its branches in a loop the rest of the request evicts.
+import { Buffer } from 'node:buffer';
+import { readFileSync } from 'node:fs';
 import type { JsonObject } from './json-field.js';
 
 /** The bytes are not JSON (what JSON.parse would throw on). */
 export const TOP_LEVEL_NOT_JSON = 1;
 /** JSON, but not an object. */
 export const TOP_LEVEL_NOT_OBJECT = 2;
-/** Nested deeper than this reader keeps track of: JSON.parse must decide. */
+/** Nested deeper than this reader keeps track of, or a top-level key spelt with an escape: JSON.parse must decide. */
 export const TOP_LEVEL_UNDECIDED = 3;
-
-/** Arrays and objects open at once, at most (a chat body nests a few levels). */
-const MAX_DEPTH = 512;
-const IN_OBJECT = 1;
-const IN_ARRAY = 2;
-/** What encloses each open level (one per thread: a worker reads one body at a time). */
-const enclosing = new Uint8Array(MAX_DEPTH);
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
-const COLON = 0x3a;
-const COMMA = 0x2c;
-const OPEN_BRACE = 0x7b;
-const CLOSE_BRACE = 0x7d;
-const OPEN_BRACKET = 0x5b;
-const CLOSE_BRACKET = 0x5d;
 
-/** The characters JSON allows after a backslash, `u` aside. */
-const SIMPLE_ESCAPE = new Uint8Array(256);
-for (const c of '"\\/bfnrt') SIMPLE_ESCAPE[c.charCodeAt(0)] = 1;
+/** The little of the WebAssembly API used here (this project's TypeScript libs do not declare it). */
+interface WasmApi {
+  Module: new (bytes: Uint8Array) => object;
+  Instance: new (module: object) => { exports: unknown };
+}
+const wasm = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
 
-const HEX = new Uint8Array(256);
-for (const c of '0123456789abcdefABCDEF') HEX[c.charCodeAt(0)] = 1;
-
-function isSpace(c: number): boolean {
-  return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
+interface CheckExports {
+  memory: { buffer: ArrayBuffer; grow(pages: number): number };
+  read(n: number, keys: number): number;
 }
 
-function skipSpace(b: Buffer, i: number, n: number): number {
-  while (i < n && isSpace(b[i]!)) i++;
-  return i;
-}
+/** json-check.wat's layout: the keys asked for (lengths, then 64 bytes each), what was found of them (three i32 each), the body. */
+const KEY_LENGTHS_AT = 1024;
+const KEY_BYTES_AT = 1040;
+const KEY_MAX_BYTES = 64;
+const KEYS_MAX = 8;
+const FOUND_AT = 2048;
+const BODY_AT = 4096;
+/** Bytes the module may read past the body (a 16-byte load that ends in it). */
+const BODY_SLACK = 16;
+const PAGE = 65536;
 
-function isDigit(c: number | undefined): boolean {
-  return c !== undefined && c >= 0x30 && c <= 0x39;
-}
+/** The module, one instance per thread (its memory is the thread's scratch space), made on first use. */
+class JsonCheck {
+  private readonly exports: CheckExports;
+  private bytes: Uint8Array;
+  /** What `read` found of each key asked for: how many times it occurs, the last value's start and end. */
+  found: Int32Array;
+  /** The memory's size, kept here: reading it from the memory is a call into V8. */
+  private capacity: number;
+  /** The keys written into the module last (compared by identity: each codec keeps one list). */
+  private keys: readonly string[] | null = null;
 
-/** `i` at an opening quote: the index past the closing one, or -1 when the string is not JSON. */
-function skipString(b: Buffer, i: number, n: number): number {
-  i++;
-  for (;;) {
-    let c = 0;
-    while (i < n && (c = b[i]!) !== QUOTE && c !== BACKSLASH && c >= 0x20) i++;
-    if (i >= n) return -1;
-    if (c === QUOTE) return i + 1;
-    if (c !== BACKSLASH) return -1; // a raw control character
-    const e = b[i + 1];
-    if (e === undefined) return -1;
-    if (SIMPLE_ESCAPE[e] === 1) i += 2;
-    else if (e === 0x75 && i + 5 < n && HEX[b[i + 2]!] === 1 && HEX[b[i + 3]!] === 1 && HEX[b[i + 4]!] === 1 && HEX[b[i + 5]!] === 1) i += 6;
-    else return -1;
+  constructor() {
+    const module = new wasm.Module(readFileSync(new URL('./json-check.wasm', import.meta.url)));
+    this.exports = new wasm.Instance(module).exports as CheckExports;
+    const buffer = this.exports.memory.buffer;
+    this.capacity = buffer.byteLength;
+    this.bytes = new Uint8Array(buffer);
+    this.found = new Int32Array(buffer, FOUND_AT, 3 * KEYS_MAX);
+  }
+
+  /** json-check.wat's `read` of `body` for `keys`: 0 an object (`found` then holds the keys' spans), 1 not JSON, 2 not an object, 3 undecided. */
+  read(body: Uint8Array, keys: readonly string[]): number {
+    const need = BODY_AT + body.length + BODY_SLACK;
+    if (need > this.capacity) {
+      const memory = this.exports.memory;
+      memory.grow(Math.ceil((need - this.capacity) / PAGE));
+      this.capacity = memory.buffer.byteLength;
+      this.bytes = new Uint8Array(memory.buffer);
+      this.found = new Int32Array(memory.buffer, FOUND_AT, 3 * KEYS_MAX);
+    }
+    if (keys !== this.keys) this.writeKeys(keys);
+    this.bytes.set(body, BODY_AT);
+    return this.exports.read(body.length, keys.length);
+  }
+
+  private writeKeys(keys: readonly string[]): void {
+    if (keys.length > KEYS_MAX) throw new RangeError(`at most ${KEYS_MAX} top-level members can be asked for`);
+    keys.forEach((key, k) => {
+      const bytes = Buffer.from(key);
+      if (bytes.length > KEY_MAX_BYTES || bytes.includes(0x5c) || bytes.includes(0x22)) throw new RangeError(`"${key}" cannot be asked for`);
+      this.bytes[KEY_LENGTHS_AT + k] = bytes.length;
+      this.bytes.set(bytes, KEY_BYTES_AT + KEY_MAX_BYTES * k);
+    });
+    this.keys = keys;
   }
 }
 
-/** `i` at a number's first byte: the index past it, or -1 (RFC 8259: -?(0|[1-9]d*)(.d+)?([eE][+-]?d+)?). */
-function skipNumber(b: Buffer, i: number): number {
-  if (b[i] === 0x2d) i++;
-  if (b[i] === 0x30) i++;
-  else if (isDigit(b[i]) && b[i] !== 0x30) while (isDigit(b[i])) i++;
-  else return -1;
-  if (b[i] === 0x2e) {
-    i++;
-    if (!isDigit(b[i])) return -1;
-    while (isDigit(b[i])) i++;
-  }
-  if (b[i] === 0x65 || b[i] === 0x45) {
-    i++;
-    if (b[i] === 0x2b || b[i] === 0x2d) i++;
-    if (!isDigit(b[i])) return -1;
-    while (isDigit(b[i])) i++;
-  }
-  return i;
-}
-
-/** `i` at a `t`, `f` or `n`: the index past `true`, `false` or `null`, or -1. */
-function skipLiteral(b: Buffer, i: number): number {
-  const c = b[i];
-  if (c === 0x74) return b[i + 1] === 0x72 && b[i + 2] === 0x75 && b[i + 3] === 0x65 ? i + 4 : -1;
-  if (c === 0x66) return b[i + 1] === 0x61 && b[i + 2] === 0x6c && b[i + 3] === 0x73 && b[i + 4] === 0x65 ? i + 5 : -1;
-  return b[i + 1] === 0x75 && b[i + 2] === 0x6c && b[i + 3] === 0x6c ? i + 4 : -1;
-}
+let check: JsonCheck | null = null;
 
 /**
  * The last string without escapes made by valueAt, and its bytes: a caller's model is the same
@@ -163,139 +161,35 @@ export interface ValueSpan {
   end: number;
 }
 
-/** Whether the key string at [start, end) (quotes included) spells `key`. */
-function keyIs(b: Buffer, start: number, end: number, key: string): boolean {
-  const length = end - start - 2;
-  let escaped = false;
-  if (length === key.length) {
-    let same = true;
-    for (let i = 0; i < length; i++) {
-      const c = b[start + 1 + i]!;
-      if (c === BACKSLASH) escaped = true;
-      if (c !== key.charCodeAt(i)) same = false;
-    }
-    if (same) return true;
-    if (!escaped) return false;
-  } else if (length < key.length) return false;
-  else {
-    for (let i = start + 1; i < end - 1; i++) if (b[i] === BACKSLASH) escaped = true;
-    if (!escaped) return false;
-  }
-  return JSON.parse(b.toString('utf8', start, end)) === key;
-}
-
-/** Index of the member of `keys` the key at [start, end) spells, or -1. */
-function keyIndex(b: Buffer, start: number, end: number, keys: readonly string[]): number {
-  for (let k = 0; k < keys.length; k++) if (keyIs(b, start, end, keys[k]!)) return k;
-  return -1;
-}
-
 /**
  * Checks that `bytes` are one JSON value as JSON.parse would accept them (after a UTF-8 decode)
  * and, when it is an object, returns an object holding those of its top-level members named in
  * `keys`, with the values JSON.parse would give them (the last of duplicates, as JSON.parse
  * keeps). Else TOP_LEVEL_NOT_JSON, TOP_LEVEL_NOT_OBJECT, or TOP_LEVEL_UNDECIDED when it nests
- * too deep to tell here. Iterative: no nesting reaches the call stack. `firstSpan`, when given,
+ * deeper than 1024 levels or a top-level key holds an escape. `keys`: plain names (no quote or
+ * backslash, at most 8, each at most 64 bytes). `firstSpan`, when given,
  * gets where the value of `keys[0]` sits when the object has that member once, spelt without
  * an escape, with a string value without one (so its bytes can be replaced in place); else
  * start -1.
  */
 export function readTopLevelMembers(bytes: Buffer, keys: readonly string[], firstSpan: ValueSpan | null = null): JsonObject | number {
-  const b = bytes;
-  const n = b.length;
-  let i = skipSpace(b, 0, n);
-  if (b[i] !== OPEN_BRACE) {
-    const end = skipValue(b, i, n);
-    if (end === -2) return TOP_LEVEL_UNDECIDED;
-    return end >= 0 && skipSpace(b, end, n) === n ? TOP_LEVEL_NOT_OBJECT : TOP_LEVEL_NOT_JSON;
-  }
+  const checker = (check ??= new JsonCheck());
+  const verdict = checker.read(bytes, keys);
+  if (verdict !== 0) return verdict === 1 ? TOP_LEVEL_NOT_JSON : verdict === 2 ? TOP_LEVEL_NOT_OBJECT : TOP_LEVEL_UNDECIDED;
   const members: JsonObject = {};
   if (firstSpan !== null) firstSpan.start = -1;
-  let firstSeen = false;
-  i = skipSpace(b, i + 1, n);
-  if (b[i] === CLOSE_BRACE) return skipSpace(b, i + 1, n) === n ? members : TOP_LEVEL_NOT_JSON;
-  for (;;) {
-    if (b[i] !== QUOTE) return TOP_LEVEL_NOT_JSON;
-    const keyStart = i;
-    i = skipString(b, i, n);
-    if (i < 0) return TOP_LEVEL_NOT_JSON;
-    const keyEnd = i;
-    i = skipSpace(b, i, n);
-    if (b[i] !== COLON) return TOP_LEVEL_NOT_JSON;
-    const valueStart = skipSpace(b, i + 1, n);
-    const valueEnd = skipValue(b, valueStart, n);
-    if (valueEnd < 0) return valueEnd === -2 ? TOP_LEVEL_UNDECIDED : TOP_LEVEL_NOT_JSON;
-    if (keys.length > 0) {
-      const k = keyIndex(b, keyStart, keyEnd, keys);
-      if (k >= 0) members[keys[k]!] = valueAt(b, valueStart, valueEnd);
-      if (k === 0 && firstSpan !== null) {
-        firstSpan.start = !firstSeen && isPlainString(b, keyStart, keyEnd) && isPlainString(b, valueStart, valueEnd) ? valueStart + 1 : -1;
-        firstSpan.end = valueEnd - 1;
-        firstSeen = true;
-      }
-    }
-    i = skipSpace(b, valueEnd, n);
-    const c = b[i];
-    if (c === CLOSE_BRACE) return skipSpace(b, i + 1, n) === n ? members : TOP_LEVEL_NOT_JSON;
-    if (c !== COMMA) return TOP_LEVEL_NOT_JSON;
-    i = skipSpace(b, i + 1, n);
-  }
-}
-
-/**
- * `i` at a value's first byte (or past the end): the index past the value; -1 when it is not
- * JSON, -2 when it nests deeper than MAX_DEPTH.
- */
-function skipValue(b: Buffer, i: number, n: number): number {
-  let depth = 0;
-  for (;;) {
-    // A value starts at i.
-    if (i >= n) return -1;
-    const c = b[i]!;
-    if (c === QUOTE) i = skipString(b, i, n);
-    else if (c === OPEN_BRACE || c === OPEN_BRACKET) {
-      const object = c === OPEN_BRACE;
-      i = skipSpace(b, i + 1, n);
-      if (b[i] === (object ? CLOSE_BRACE : CLOSE_BRACKET)) i++;
-      else {
-        if (depth === MAX_DEPTH) return -2;
-        enclosing[depth++] = object ? IN_OBJECT : IN_ARRAY;
-        if (object) {
-          i = memberValueStart(b, i, n);
-          if (i < 0) return -1;
-        }
-        continue;
-      }
-    } else if (c === 0x74 || c === 0x66 || c === 0x6e) i = skipLiteral(b, i);
-    else i = skipNumber(b, i);
-    if (i < 0) return -1;
-    // After a value: close what it ends, then the next element or member, or done.
-    for (;;) {
-      if (depth === 0) return i;
-      i = skipSpace(b, i, n);
-      const after = b[i];
-      const inObject = enclosing[depth - 1] === IN_OBJECT;
-      if (after === COMMA) {
-        i = skipSpace(b, i + 1, n);
-        if (inObject) {
-          i = memberValueStart(b, i, n);
-          if (i < 0) return -1;
-        }
-        break;
-      }
-      if (after !== (inObject ? CLOSE_BRACE : CLOSE_BRACKET)) return -1;
-      depth--;
-      i++;
+  const found = checker.found;
+  for (let k = 0; k < keys.length; k++) {
+    const count = found[3 * k]!;
+    if (count === 0) continue;
+    const start = found[3 * k + 1]!;
+    const end = found[3 * k + 2]!;
+    members[keys[k]!] = valueAt(bytes, start, end);
+    // The key is spelt without an escape (else the module leaves the body to JSON.parse).
+    if (k === 0 && firstSpan !== null && count === 1 && isPlainString(bytes, start, end)) {
+      firstSpan.start = start + 1;
+      firstSpan.end = end - 1;
     }
   }
-}
-
-/** `i` at a member's key: the index of its value's first byte, or -1. */
-function memberValueStart(b: Buffer, i: number, n: number): number {
-  if (b[i] !== QUOTE) return -1;
-  i = skipString(b, i, n);
-  if (i < 0) return -1;
-  i = skipSpace(b, i, n);
-  if (b[i] !== COLON) return -1;
-  return skipSpace(b, i + 1, n);
+  return members;
 }

@@ -11,9 +11,10 @@ function agrees(text: string, value: string): Buffer | null {
   const bytes = Buffer.from(text);
   const span: ValueSpan = { start: 0, end: 0 };
   const head = readTopLevelMembers(bytes, ['model', 'stream'], span);
-  assert.equal(typeof head, 'object', text);
+  if (typeof head !== 'object') return null; // left to JSON.parse (a key with an escape): the text form rewrites
   if (span.start < 0) return null;
-  const out = spliceString(bytes, span, value);
+  const spliced = spliceString(bytes, span, value);
+  const out = Buffer.from(spliced.buffer, spliced.byteOffset, spliced.byteLength);
   assert.equal(out.toString('utf8'), rewriteTopLevelString(text, 'model', value, head), text);
   return out;
 }
@@ -39,6 +40,9 @@ describe('spliceString over the span readTopLevelMembers found', () => {
     const span: ValueSpan = { start: -1, end: -1 };
     readTopLevelMembers(same, ['model'], span);
     assert.equal(spliceString(same, span, 'default'), same);
+    // Edits carved one after another from a slab do not overlap: the first is still intact.
+    const edits = Array.from({ length: 500 }, (_, i) => [i, agrees(text, `m-${i}`)!.toString()] as const);
+    for (const [i, edit] of edits) assert.equal(edit, text.replace('"default"', `"m-${i}"`));
     const long = `{"model":"m","x":"${'y'.repeat(200)}"}`; // a tail copied natively
     assert.equal(agrees(long, 'mock-gpt')?.toString(), long.replace('"m"', '"mock-gpt"'));
     assert.equal(agrees('{"model" : "a"}', 'we"ird\\ \u00e9')?.toString(), '{"model" : "we\\"ird\\\\ \u00e9"}');
