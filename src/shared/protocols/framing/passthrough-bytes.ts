@@ -4,7 +4,7 @@
 // (docs/decisions.md, "A request's top-level members without JSON.parse"). Where the value
 // sits comes from readTopLevelMembers (its one occurrence, a string without escapes), so
 // nothing is searched here; a native search or copy is a call that costs more than a short
-// loop, so only the body's long tail is copied natively.
+// loop, so the body is copied natively once and its few first bytes fixed by hand.
 import { Buffer } from 'node:buffer';
 import type { ValueSpan } from './top-level-members.js';
 
@@ -19,14 +19,6 @@ function remember(value: string): void {
   lastLiteral = Buffer.from(JSON.stringify(value));
 }
 
-/** Copies `count` bytes from `from` at `fromAt` to `to` at `toAt`: a loop for a few, a native copy for more. */
-function copyBytes(from: Uint8Array, fromAt: number, to: Uint8Array, toAt: number, count: number): void {
-  if (count > 64) {
-    to.set(new Uint8Array(from.buffer, from.byteOffset + fromAt, count), toAt);
-    return;
-  }
-  for (let i = 0; i < count; i++) to[toAt + i] = from[fromAt + i]!;
-}
 
 /**
  * Where edited bodies are carved from, one after another: node's own pool (Buffer.allocUnsafe)
@@ -66,12 +58,16 @@ export function spliceString(bytes: Buffer, span: ValueSpan, value: string): Uin
     if (same) return bytes;
   }
   const literal = lastLiteral;
-  // The literal takes the quotes' places too.
+  // The literal takes the quotes' places too; what follows the value moves by `shift`.
   const before = start - 1;
-  const after = end + 1;
-  const out = carve(before + literal.length + bytes.length - after);
-  copyBytes(bytes, 0, out, 0, before);
-  copyBytes(literal, 0, out, before, literal.length);
-  copyBytes(bytes, after, out, before + literal.length, bytes.length - after);
+  const shift = literal.length - (end + 1 - before);
+  const out = carve(bytes.length + shift);
+  // The whole body copied once, at the tail's place (one native call, no view made of it); the
+  // few bytes before the value and the literal are then written over the start by hand.
+  if (shift >= 0) out.set(bytes, shift);
+  else out.set(new Uint8Array(bytes.buffer, bytes.byteOffset - shift, bytes.length + shift), 0);
+  if (before <= 64) for (let i = 0; i < before; i++) out[i] = bytes[i]!;
+  else out.set(new Uint8Array(bytes.buffer, bytes.byteOffset, before), 0); // a model after long messages
+  for (let i = 0; i < literal.length; i++) out[before + i] = literal[i]!;
   return out;
 }

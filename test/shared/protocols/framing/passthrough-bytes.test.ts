@@ -43,8 +43,10 @@ describe('spliceString over the span readTopLevelMembers found', () => {
     // Edits carved one after another from a slab do not overlap: the first is still intact.
     const edits = Array.from({ length: 500 }, (_, i) => [i, agrees(text, `m-${i}`)!.toString()] as const);
     for (const [i, edit] of edits) assert.equal(edit, text.replace('"default"', `"m-${i}"`));
-    const long = `{"model":"m","x":"${'y'.repeat(200)}"}`; // a tail copied natively
+    const long = `{"model":"m","x":"${'y'.repeat(200)}"}`;
     assert.equal(agrees(long, 'mock-gpt')?.toString(), long.replace('"m"', '"mock-gpt"'));
+    const late = `{"x":"${'y'.repeat(200)}","model":"a-long-name"}`; // a long start, and a shorter value
+    assert.equal(agrees(late, 'b')?.toString(), late.replace('"a-long-name"', '"b"'));
     assert.equal(agrees('{"model" : "a"}', 'we"ird\\ \u00e9')?.toString(), '{"model" : "we\\"ird\\\\ \u00e9"}');
   });
 
