@@ -15,7 +15,7 @@ import { GatewayError, type ErrorKind } from '../../shared/errors.js';
 import { TranslationRefused } from '../../shared/protocols/refusal.js';
 import type { Usage } from '../../shared/model/types.js';
 import type { Codec, PassthroughStream, RouteInfo, StreamDecoder, StreamEncoder } from '../../shared/protocols/codec.js';
-import type { ValueSpan } from '../../shared/protocols/framing/top-level-members.js';
+import { NO_VALUE_SPAN, type ValueSpan } from '../../shared/protocols/framing/top-level-members.js';
 import {
   AttemptOutcome, Disposition, FailoverReason, dispositionOf, failoverReasonOf, outcomeOfErrorStatus, outcomeOfTransportError, retryAfterMs,
 } from '../../shared/routing/attempt-outcome.js';
@@ -54,9 +54,6 @@ export interface ExchangeDeps {
   requestLogs?: RequestLogBuffer;
 }
 
-/** The model span of a body read whole (by JSON.parse): not known. */
-const NO_SPAN: ValueSpan = Object.freeze({ start: -1, end: -1 });
-
 /** One reason object for every caller abort (no Error made per aborted request). */
 const CLIENT_WENT_AWAY = new Error('client went away');
 
@@ -68,7 +65,7 @@ export class Exchange implements AttemptOwner, RequestBody, RelayState, AbortLis
   /** The caller's bytes; null once a gate rewrote the body. */
   bytes: Buffer | null = null;
   /** Where the top-level model's string value sits in `bytes` (handle.ts; start -1: not known). */
-  modelSpan: ValueSpan = NO_SPAN;
+  modelSpan: ValueSpan = NO_VALUE_SPAN;
   /** The body as text, once decoded (or as a gate rewrote it). */
   private rawText: string | null = null;
   /** The body as far as the same-protocol path reads it: the whole body, or only the codec's requestMembers. */
@@ -247,7 +244,7 @@ export class Exchange implements AttemptOwner, RequestBody, RelayState, AbortLis
       this.head = decision.body;
       this.wholeBody = decision.body;
       this.bytes = null;
-      this.modelSpan = NO_SPAN;
+      this.modelSpan = NO_VALUE_SPAN;
       this.rawText = JSON.stringify(decision.body);
     }
     this.nextAttempt();

@@ -5,7 +5,7 @@ import type { Codec, RouteInfo } from '../../shared/protocols/codec.js';
 import { CODECS } from '../../shared/protocols/index.js';
 import { translateFastPath } from '../../shared/protocols/fast-path/switch.js';
 import {
-  TOP_LEVEL_NOT_JSON, TOP_LEVEL_NOT_OBJECT, TOP_LEVEL_UNDECIDED, readTopLevelMembers, type ValueSpan,
+  NO_VALUE_SPAN, TOP_LEVEL_NOT_JSON, TOP_LEVEL_NOT_OBJECT, TOP_LEVEL_UNDECIDED, readTopLevelMembers, type ValueSpan,
 } from '../../shared/protocols/framing/top-level-members.js';
 import { ollamaGenerateCodec } from '../../shared/protocols/ollama/generate.js';
 import { handleShow } from '../listing/handle-listing.js';
@@ -118,28 +118,30 @@ export function handleRequest(deps: PipelineDeps, req: IngressRequest, client: C
   // translation needs it at once, so a route whose last request was translated parses it now.
   // GATEWAY_TRANSLATE_FAST_PATH=off (fast-path/switch.ts) parses every body whole.
   const members = route.kind === 'protocol' && translatedLast[req.routeIndex] === 0 && translateFastPath ? codec.requestMembers : undefined;
-  const modelSpan: ValueSpan = { start: -1, end: -1 };
-  const read = members !== undefined ? readTopLevelMembers(req.body, members, members[0] === 'model' ? modelSpan : null) : TOP_LEVEL_UNDECIDED;
+  const modelSpan: ValueSpan = members !== undefined && members[0] === 'model' ? { start: -1, end: -1 } : NO_VALUE_SPAN;
+  const read = members !== undefined ? readTopLevelMembers(req.body, members, modelSpan === NO_VALUE_SPAN ? null : modelSpan) : TOP_LEVEL_UNDECIDED;
   let body: unknown = read;
-  const whole = typeof read !== 'object';
+  let verdict = typeof read === 'object' ? 0 : read;
+  // The body as text, when it was parsed whole here (null: only its members were read).
   let raw: string | null = null;
-  if (read === TOP_LEVEL_UNDECIDED) {
+  if (verdict === TOP_LEVEL_UNDECIDED) {
     raw = req.body.toString('utf8');
     try {
       body = JSON.parse(raw);
+      verdict = body !== null && typeof body === 'object' && !Array.isArray(body) ? 0 : TOP_LEVEL_NOT_OBJECT;
     } catch {
-      body = TOP_LEVEL_NOT_JSON;
+      verdict = TOP_LEVEL_NOT_JSON;
     }
-    if (body !== TOP_LEVEL_NOT_JSON && (body === null || typeof body !== 'object' || Array.isArray(body))) body = TOP_LEVEL_NOT_OBJECT;
   }
-  if (body === TOP_LEVEL_NOT_JSON) {
+  if (verdict === TOP_LEVEL_NOT_JSON) {
     refuse(deps, runtime, req, client, codec, null, 'invalid_json', 'the request body is not valid JSON');
     return;
   }
-  if (body === TOP_LEVEL_NOT_OBJECT) {
+  if (verdict === TOP_LEVEL_NOT_OBJECT) {
     refuse(deps, runtime, req, client, codec, null, 'invalid_request', 'the request body must be a JSON object');
     return;
   }
+  const whole = raw !== null;
 
   if (route.kind === 'listing') {
     handleShow(deps, req, body, client);

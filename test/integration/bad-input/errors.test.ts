@@ -143,6 +143,15 @@ describe('bad input gets the protocol\'s own error', () => {
   it('a body that is JSON but not an object -> 400', async () => {
     const a = await rawPost(url('/v1/messages'), '[1,2,3]');
     assertErrorShape('anthropic', 'invalid_request', a);
+    // Read by members (a named route) and parsed whole (a direct route) alike, whatever the value.
+    for (const path of ['/v1/chat/completions', '/default']) {
+      for (const body of ['1', '2', '3', 'true', 'null', '"model"', '[{"model":"default"}]', ' 0 ']) {
+        assertErrorShape('openai', 'invalid_request', await rawPost(url(path), body));
+      }
+      for (const body of ['', '{', '{"model":"default",}', '{"model":"default"} 1', '\ufeff{}']) {
+        assertErrorShape('openai', 'invalid_json', await rawPost(url(path), body));
+      }
+    }
   });
 
   it('the gateway still serves after all of the above', async () => {

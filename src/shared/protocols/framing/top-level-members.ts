@@ -128,6 +128,9 @@ function plainString(b: Buffer, start: number, end: number): string {
   return value;
 }
 
+/** No span: the member is absent, or was not looked for. */
+export const NO_VALUE_SPAN: ValueSpan = Object.freeze({ start: -1, end: -1 });
+
 /** Whether [start, end) is a string (quotes included) with no escape. */
 function isPlainString(b: Buffer, start: number, end: number): boolean {
   if (b[start] !== QUOTE) return false;
