@@ -13,8 +13,8 @@
 // JSON.stringify writes for their text, and what the string path would have written. Any other
 // event ends the run and goes the string way, as does a run of one event.
 import { Buffer } from 'node:buffer';
-import { readFileSync } from 'node:fs';
 import type { StreamEvent, TextRunEvent } from '../../model/types.js';
+import { WASM_PAGE_BYTES, instantiate, type WasmMemory } from '../wasm-module.js';
 
 const HEAD_AT = 0;
 const TAIL_AT = 1024;
@@ -23,20 +23,12 @@ const AFTER_AT = 3072;
 /** Each of the four texts above fits in its 1024 bytes. */
 export const RUN_TEXT_MAX_BYTES = 1024;
 const INPUT_AT = 4096;
-const PAGE = 65536;
 /** measure's first window of a chunk, and how near its end a run must reach to go on in the next. */
 const FIRST_WINDOW = 4096;
 const WINDOW_SLACK = 1024;
 
-/** The little of the WebAssembly API used here (this project's TypeScript libs do not declare it). */
-interface WasmApi {
-  Module: new (bytes: Uint8Array) => object;
-  Instance: new (module: object) => { exports: unknown };
-}
-const wasm = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
-
 interface RunExports {
-  memory: { buffer: ArrayBuffer; grow(pages: number): number };
+  memory: WasmMemory;
   outEnd: { value: number };
   events: { value: number };
   run(p: number, inEnd: number, o: number, oLimit: number, pLen: number, sLen: number, t1Len: number, t2Len: number, write: number, slot: number): number;
@@ -90,8 +82,7 @@ class RunModule {
   private residentBytes = 0;
 
   constructor() {
-    const module = new wasm.Module(readFileSync(new URL('./text-run.wasm', import.meta.url)));
-    this.exports = new wasm.Instance(module).exports as RunExports;
+    this.exports = instantiate<RunExports>(new URL('./text-run.wasm', import.meta.url));
     this.bytes = new Uint8Array(this.exports.memory.buffer);
     this.view = Buffer.from(this.exports.memory.buffer);
   }
@@ -101,7 +92,7 @@ class RunModule {
     const need = INPUT_AT + bytes;
     const memory = this.exports.memory;
     if (need > memory.buffer.byteLength) {
-      memory.grow(Math.ceil((need - memory.buffer.byteLength) / PAGE));
+      memory.grow(Math.ceil((need - memory.buffer.byteLength) / WASM_PAGE_BYTES));
       this.bytes = new Uint8Array(memory.buffer);
       this.view = Buffer.from(memory.buffer);
     }

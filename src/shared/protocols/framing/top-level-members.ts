@@ -12,8 +12,8 @@
 // in JavaScript cost about what JSON.parse did in the gateway (about 0.9 µs), for all that it
 // made no objects: a byte at a time, its branches in a loop the rest of the request evicts.
 import { Buffer } from 'node:buffer';
-import { readFileSync } from 'node:fs';
 import type { JsonObject } from './json-field.js';
+import { WASM_PAGE_BYTES, instantiate, type WasmMemory } from '../wasm-module.js';
 
 /** The bytes are not JSON (what JSON.parse would throw on). */
 export const TOP_LEVEL_NOT_JSON = 1;
@@ -25,15 +25,8 @@ export const TOP_LEVEL_UNDECIDED = 3;
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 
-/** The little of the WebAssembly API used here (this project's TypeScript libs do not declare it). */
-interface WasmApi {
-  Module: new (bytes: Uint8Array) => object;
-  Instance: new (module: object) => { exports: unknown };
-}
-const wasm = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
-
 interface CheckExports {
-  memory: { buffer: ArrayBuffer; grow(pages: number): number };
+  memory: WasmMemory;
   read(n: number, keys: number): number;
 }
 
@@ -46,7 +39,6 @@ const FOUND_AT = 2048;
 const BODY_AT = 4096;
 /** Bytes the module may read past the body (a 16-byte load that ends in it). */
 const BODY_SLACK = 16;
-const PAGE = 65536;
 
 /** The module, one instance per thread (its memory is the thread's scratch space), made on first use. */
 class JsonCheck {
@@ -60,8 +52,7 @@ class JsonCheck {
   private keys: readonly string[] | null = null;
 
   constructor() {
-    const module = new wasm.Module(readFileSync(new URL('./json-check.wasm', import.meta.url)));
-    this.exports = new wasm.Instance(module).exports as CheckExports;
+    this.exports = instantiate<CheckExports>(new URL('./json-check.wasm', import.meta.url));
     const buffer = this.exports.memory.buffer;
     this.capacity = buffer.byteLength;
     this.bytes = new Uint8Array(buffer);
@@ -73,7 +64,7 @@ class JsonCheck {
     const need = BODY_AT + body.length + BODY_SLACK;
     if (need > this.capacity) {
       const memory = this.exports.memory;
-      memory.grow(Math.ceil((need - this.capacity) / PAGE));
+      memory.grow(Math.ceil((need - this.capacity) / WASM_PAGE_BYTES));
       this.capacity = memory.buffer.byteLength;
       this.bytes = new Uint8Array(memory.buffer);
       this.found = new Int32Array(memory.buffer, FOUND_AT, 3 * KEYS_MAX);
@@ -83,11 +74,15 @@ class JsonCheck {
     return this.exports.read(body.length, keys.length);
   }
 
+  /** Every key checked before any is written, so a refused list leaves the last one whole. */
   private writeKeys(keys: readonly string[]): void {
     if (keys.length > KEYS_MAX) throw new RangeError(`at most ${KEYS_MAX} top-level members can be asked for`);
-    keys.forEach((key, k) => {
+    const encoded = keys.map((key) => {
       const bytes = Buffer.from(key);
-      if (bytes.length > KEY_MAX_BYTES || bytes.includes(0x5c) || bytes.includes(0x22)) throw new RangeError(`"${key}" cannot be asked for`);
+      if (bytes.length > KEY_MAX_BYTES || bytes.includes(BACKSLASH) || bytes.includes(QUOTE)) throw new RangeError(`"${key}" cannot be asked for`);
+      return bytes;
+    });
+    encoded.forEach((bytes, k) => {
       this.bytes[KEY_LENGTHS_AT + k] = bytes.length;
       this.bytes.set(bytes, KEY_BYTES_AT + KEY_MAX_BYTES * k);
     });
@@ -128,9 +123,6 @@ function plainString(b: Buffer, start: number, end: number): string {
   return value;
 }
 
-/** No span: the member is absent, or was not looked for. */
-export const NO_VALUE_SPAN: ValueSpan = Object.freeze({ start: -1, end: -1 });
-
 /** Whether [start, end) is a string (quotes included) with no escape. */
 function isPlainString(b: Buffer, start: number, end: number): boolean {
   if (b[start] !== QUOTE) return false;
@@ -141,19 +133,10 @@ function isPlainString(b: Buffer, start: number, end: number): boolean {
 /** The value JSON.parse makes of the bytes [start, end), which hold one valid JSON value. */
 function valueAt(b: Buffer, start: number, end: number): unknown {
   const first = b[start];
-  if (first === QUOTE) {
-    const close = end - 1;
-    let plain = true;
-    for (let i = start + 1; i < close; i++) {
-      if (b[i] === BACKSLASH) {
-        plain = false;
-        break;
-      }
-    }
-    if (plain) return plainString(b, start + 1, close);
-  } else if (first === 0x74 && end - start === 4) return true;
-  else if (first === 0x66 && end - start === 5) return false;
-  else if (first === 0x6e && end - start === 4) return null;
+  if (isPlainString(b, start, end)) return plainString(b, start + 1, end - 1);
+  if (first === 0x74 && end - start === 4) return true;
+  if (first === 0x66 && end - start === 5) return false;
+  if (first === 0x6e && end - start === 4) return null;
   return JSON.parse(b.toString('utf8', start, end));
 }
 
@@ -163,6 +146,9 @@ export interface ValueSpan {
   start: number;
   end: number;
 }
+
+/** No span: the member is absent, or was not looked for. */
+export const NO_VALUE_SPAN: ValueSpan = Object.freeze({ start: -1, end: -1 });
 
 /**
  * Checks that `bytes` are one JSON value as JSON.parse would accept them (after a UTF-8 decode)

@@ -130,6 +130,11 @@ describe('readTopLevelMembers', () => {
   it('refuses to be asked for a key it cannot compare as bytes', () => {
     assert.throws(() => readTopLevelMembers(Buffer.from('{}'), ['a"b']), RangeError);
     assert.throws(() => readTopLevelMembers(Buffer.from('{}'), ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i']), RangeError);
+    // A refused list leaves the keys asked for before as they were.
+    const keys = ['model', 'stream'];
+    assert.deepEqual(readTopLevelMembers(Buffer.from('{"model":"m","stream":true}'), keys), { model: 'm', stream: true });
+    assert.throws(() => readTopLevelMembers(Buffer.from('{}'), ['model', 'a\\b']), RangeError);
+    assert.deepEqual(readTopLevelMembers(Buffer.from('{"model":"m","stream":true}'), keys), { model: 'm', stream: true });
   });
 
   it('makes no member it was not asked for', () => {
