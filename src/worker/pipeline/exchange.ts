@@ -15,7 +15,7 @@ import { GatewayError, type ErrorKind } from '../../shared/errors.js';
 import { TranslationRefused } from '../../shared/protocols/refusal.js';
 import type { Usage } from '../../shared/model/types.js';
 import type { Codec, PassthroughStream, RouteInfo, StreamDecoder, StreamEncoder } from '../../shared/protocols/codec.js';
-import { NO_VALUE_SPAN, type ValueSpan } from '../../shared/protocols/framing/top-level-members.js';
+import { NO_STRING_SPAN, type StringSpan } from '../../shared/protocols/framing/top-level-members.js';
 import {
   AttemptOutcome, Disposition, FailoverReason, dispositionOf, failoverReasonOf, outcomeOfErrorStatus, outcomeOfTransportError, retryAfterMs,
 } from '../../shared/routing/attempt-outcome.js';
@@ -65,7 +65,7 @@ export class Exchange implements AttemptOwner, RequestBody, RelayState, AbortLis
   /** The caller's bytes; null once a gate rewrote the body. */
   bytes: Buffer | null = null;
   /** Where the top-level model's string value sits in `bytes` (handle.ts; start -1: not known). */
-  modelSpan: ValueSpan = NO_VALUE_SPAN;
+  modelSpan: StringSpan = NO_STRING_SPAN;
   /** The body as text, once decoded (or as a gate rewrote it). */
   private rawText: string | null = null;
   /** The body as far as the same-protocol path reads it: the whole body, or only the codec's requestMembers. */
@@ -175,7 +175,7 @@ export class Exchange implements AttemptOwner, RequestBody, RelayState, AbortLis
    * body as text when it was decoded already; `head`: the whole body when `whole`, else only
    * the codec's requestMembers of it.
    */
-  start(raw: string | null, head: unknown, whole: boolean, modelSpan: ValueSpan, routeInfo: RouteInfo, pool: PoolRuntime | null, lane: LaneRuntime | null): void {
+  start(raw: string | null, head: unknown, whole: boolean, modelSpan: StringSpan, routeInfo: RouteInfo, pool: PoolRuntime | null, lane: LaneRuntime | null): void {
     this.bytes = this.req.body;
     this.modelSpan = modelSpan;
     this.rawText = raw;
@@ -244,7 +244,7 @@ export class Exchange implements AttemptOwner, RequestBody, RelayState, AbortLis
       this.head = decision.body;
       this.wholeBody = decision.body;
       this.bytes = null;
-      this.modelSpan = NO_VALUE_SPAN;
+      this.modelSpan = NO_STRING_SPAN;
       this.rawText = JSON.stringify(decision.body);
     }
     this.nextAttempt();

@@ -5,7 +5,7 @@ import type { Codec, RouteInfo } from '../../shared/protocols/codec.js';
 import { CODECS } from '../../shared/protocols/index.js';
 import { translateFastPath } from '../../shared/protocols/fast-path/switch.js';
 import {
-  NO_VALUE_SPAN, TOP_LEVEL_NOT_JSON, TOP_LEVEL_NOT_OBJECT, TOP_LEVEL_UNDECIDED, readTopLevelMembers, type ValueSpan,
+  NO_STRING_SPAN, TOP_LEVEL_NOT_JSON, TOP_LEVEL_NOT_OBJECT, TOP_LEVEL_UNDECIDED, readTopLevelMembers, type StringSpan,
 } from '../../shared/protocols/framing/top-level-members.js';
 import { ollamaGenerateCodec } from '../../shared/protocols/ollama/generate.js';
 import { handleShow } from '../listing/handle-listing.js';
@@ -118,8 +118,8 @@ export function handleRequest(deps: PipelineDeps, req: IngressRequest, client: C
   // translation needs it at once, so a route whose last request was translated parses it now.
   // GATEWAY_TRANSLATE_FAST_PATH=off (fast-path/switch.ts) parses every body whole.
   const members = route.kind === 'protocol' && translatedLast[req.routeIndex] === 0 && translateFastPath ? codec.requestMembers : undefined;
-  const modelSpan: ValueSpan = members !== undefined && members[0] === 'model' ? { start: -1, end: -1 } : NO_VALUE_SPAN;
-  const read = members !== undefined ? readTopLevelMembers(req.body, members, modelSpan === NO_VALUE_SPAN ? null : modelSpan) : TOP_LEVEL_UNDECIDED;
+  const modelSpan: StringSpan = members !== undefined && members[0] === 'model' ? { start: -1, end: -1 } : NO_STRING_SPAN;
+  const read = members !== undefined ? readTopLevelMembers(req.body, members, modelSpan === NO_STRING_SPAN ? null : modelSpan) : TOP_LEVEL_UNDECIDED;
   let body: unknown = read;
   let verdict = typeof read === 'object' ? 0 : read;
   // The body as text, when it was parsed whole here (null: only its members were read).
@@ -201,7 +201,7 @@ export function handleRequest(deps: PipelineDeps, req: IngressRequest, client: C
 
 function admitAndStart(
   deps: PipelineDeps, runtime: Runtime, req: IngressRequest, client: ClientResponse, codec: Codec,
-  raw: string | null, body: unknown, whole: boolean, modelSpan: ValueSpan, routeInfo: RouteInfo, target: Target, auth: AuthResult, nowSec: number,
+  raw: string | null, body: unknown, whole: boolean, modelSpan: StringSpan, routeInfo: RouteInfo, target: Target, auth: AuthResult, nowSec: number,
 ): void {
   if (auth instanceof Refusal) {
     refuse(deps, runtime, req, client, codec, target.pool, auth.kind, auth.message, auth.retryAfterSecs);

@@ -4,7 +4,7 @@
 import type { Buffer } from 'node:buffer';
 import type { ModelRequest } from '../../shared/model/types.js';
 import { spliceString } from '../../shared/protocols/framing/passthrough-bytes.js';
-import type { ValueSpan } from '../../shared/protocols/framing/top-level-members.js';
+import type { StringSpan } from '../../shared/protocols/framing/top-level-members.js';
 import type { Codec, RouteInfo } from '../../shared/protocols/codec.js';
 import { passthroughCredential, type OutgoingRequest } from '../upstream/auth/upstream-auth.js';
 import type { Metering } from '../metering.js';
@@ -18,7 +18,7 @@ export interface RequestBody {
   /** The body as text (decoded from `bytes` when first asked for). */
   readonly raw: string;
   /** Where the top-level model's string value sits in `bytes` (start -1: not known, or no such member). */
-  readonly modelSpan: ValueSpan;
+  readonly modelSpan: StringSpan;
   /** The body as far as a same-protocol request reads it: the codec's requestMembers at least. */
   head: unknown;
   /** The whole body (for a translation). */

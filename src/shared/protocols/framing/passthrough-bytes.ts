@@ -6,7 +6,7 @@
 // nothing is searched here; a native search or copy is a call that costs more than a short
 // loop, so the body is copied natively once and its few first bytes fixed by hand.
 import { Buffer } from 'node:buffer';
-import type { ValueSpan } from './top-level-members.js';
+import type { StringSpan } from './top-level-members.js';
 
 /** The last value set, as bytes bare and as a JSON literal: a lane's upstream model is the same every time. */
 let lastValue = '';
@@ -18,7 +18,6 @@ function remember(value: string): void {
   lastBare = Buffer.from(value);
   lastLiteral = Buffer.from(JSON.stringify(value));
 }
-
 
 /**
  * Where edited bodies are carved from, one after another: node's own pool (Buffer.allocUnsafe)
@@ -43,7 +42,7 @@ function carve(size: number): Uint8Array {
  * `bytes` with the string inside the quotes at `span` set to `value` (written as JSON): `bytes`
  * itself when it already holds it, else new bytes with only that string changed.
  */
-export function spliceString(bytes: Buffer, span: ValueSpan, value: string): Uint8Array {
+export function spliceString(bytes: Buffer, span: StringSpan, value: string): Uint8Array {
   remember(value);
   const { start, end } = span;
   const bare = lastBare;

@@ -15,7 +15,7 @@ import { Buffer } from 'node:buffer';
 import type { JsonObject } from './json-field.js';
 import { WASM_PAGE_BYTES, instantiate, type WasmMemory } from '../wasm-module.js';
 
-/** The bytes are not JSON (what JSON.parse would throw on). */
+/** The bytes are not JSON (what JSON.parse would throw on). These three are json-check.wat's `read` codes. */
 export const TOP_LEVEL_NOT_JSON = 1;
 /** JSON, but not an object. */
 export const TOP_LEVEL_NOT_OBJECT = 2;
@@ -141,14 +141,14 @@ function valueAt(b: Buffer, start: number, end: number): unknown {
 }
 
 /** Where a string value sits in the body's bytes: [start, end) inside its quotes. */
-export interface ValueSpan {
+export interface StringSpan {
   /** -1: not known (see readTopLevelMembers). */
   start: number;
   end: number;
 }
 
 /** No span: the member is absent, or was not looked for. */
-export const NO_VALUE_SPAN: ValueSpan = Object.freeze({ start: -1, end: -1 });
+export const NO_STRING_SPAN: StringSpan = Object.freeze({ start: -1, end: -1 });
 
 /**
  * Checks that `bytes` are one JSON value as JSON.parse would accept them (after a UTF-8 decode)
@@ -161,10 +161,10 @@ export const NO_VALUE_SPAN: ValueSpan = Object.freeze({ start: -1, end: -1 });
  * an escape, with a string value without one (so its bytes can be replaced in place); else
  * start -1.
  */
-export function readTopLevelMembers(bytes: Buffer, keys: readonly string[], firstSpan: ValueSpan | null = null): JsonObject | number {
+export function readTopLevelMembers(bytes: Buffer, keys: readonly string[], firstSpan: StringSpan | null = null): JsonObject | number {
   const checker = (check ??= new JsonCheck());
   const verdict = checker.read(bytes, keys);
-  if (verdict !== 0) return verdict === 1 ? TOP_LEVEL_NOT_JSON : verdict === 2 ? TOP_LEVEL_NOT_OBJECT : TOP_LEVEL_UNDECIDED;
+  if (verdict !== 0) return verdict; // the module's codes are the TOP_LEVEL_* values
   const members: JsonObject = {};
   if (firstSpan !== null) firstSpan.start = -1;
   const found = checker.found;

@@ -4,12 +4,12 @@ import { Buffer } from 'node:buffer';
 import fc from 'fast-check';
 import { spliceString } from '../../../../src/shared/protocols/framing/passthrough-bytes.js';
 import { rewriteTopLevelString } from '../../../../src/shared/protocols/framing/json-field.js';
-import { readTopLevelMembers, type ValueSpan } from '../../../../src/shared/protocols/framing/top-level-members.js';
+import { readTopLevelMembers, type StringSpan } from '../../../../src/shared/protocols/framing/top-level-members.js';
 
 /** The bytes path against the text path the pipeline used before: the same bytes, or null. */
 function agrees(text: string, value: string): Buffer | null {
   const bytes = Buffer.from(text);
-  const span: ValueSpan = { start: 0, end: 0 };
+  const span: StringSpan = { start: 0, end: 0 };
   const head = readTopLevelMembers(bytes, ['model', 'stream'], span);
   if (typeof head !== 'object') return null; // left to JSON.parse (a key with an escape): the text form rewrites
   if (span.start < 0) return null;
@@ -37,7 +37,7 @@ describe('spliceString over the span readTopLevelMembers found', () => {
     const out = agrees(text, 'mock-gpt');
     assert.equal(out?.toString(), text.replace('"default"', '"mock-gpt"'));
     const same = Buffer.from(text);
-    const span: ValueSpan = { start: -1, end: -1 };
+    const span: StringSpan = { start: -1, end: -1 };
     readTopLevelMembers(same, ['model'], span);
     assert.equal(spliceString(same, span, 'default'), same);
     // Edits carved one after another from a slab do not overlap: the first is still intact.
