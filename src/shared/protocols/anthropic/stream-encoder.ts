@@ -10,7 +10,7 @@ import { flattened } from '../framing/flat-string.js';
 import { translateFastPath } from '../fast-path/switch.js';
 import { TextDeltaTemplates, type TextDeltaTemplate } from '../fast-path/text-run.js';
 import { stopReasonFromFinish } from './finish-reason.js';
-import { usageToAnthropic } from './usage.js';
+import { usageToAnthropic, usageToAnthropicJson } from './usage.js';
 import { errorBody } from './errors.js';
 
 const TEXT_DELTA = '"text_delta","text":';
@@ -72,6 +72,12 @@ export class AnthropicStreamEncoder implements StreamEncoder {
         this.usage = e.usage;
         return '';
       case 'end': {
+        if (translateFastPath) {
+          // JSON.stringify's bytes for the object below, from a template (the object is the reference).
+          const usage = this.usage === null ? '{"output_tokens":0}' : usageToAnthropicJson(this.usage);
+          return `event: message_delta\ndata: {"type":"message_delta","delta":{"stop_reason":"${stopReasonFromFinish(this.reason)}","stop_sequence":null},"usage":${usage}}\n\n`
+            + 'event: message_stop\ndata: {"type":"message_stop"}\n\n';
+        }
         const usage = this.usage === null ? { output_tokens: 0 } : usageToAnthropic(this.usage);
         const delta = { type: 'message_delta', delta: { stop_reason: stopReasonFromFinish(this.reason), stop_sequence: null }, usage };
         return sseFrame(JSON.stringify(delta), 'message_delta') + sseFrame('{"type":"message_stop"}', 'message_stop');

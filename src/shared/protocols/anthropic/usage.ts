@@ -1,6 +1,6 @@
 // Anthropic usage <-> the model's Usage. Anthropic's input_tokens is already uncached input.
 import type { Usage } from '../../model/types.js';
-import { isJsonObject, tokenCount } from '../framing/json-field.js';
+import { isJsonObject, jsonNumber, tokenCount } from '../framing/json-field.js';
 
 /** Reads an Anthropic `usage` object; absent fields count 0. */
 export function usageFromAnthropic(u: unknown): Usage {
@@ -29,4 +29,10 @@ export function usageToAnthropic(u: Usage): Record<string, number> {
     cache_creation_input_tokens: u.cacheCreation,
     cache_read_input_tokens: u.cacheRead,
   };
+}
+
+/** JSON.stringify(usageToAnthropic(u)), from a template (the stream encoder's message_delta). */
+export function usageToAnthropicJson(u: Usage): string {
+  return `{"input_tokens":${jsonNumber(u.input)},"output_tokens":${jsonNumber(u.output)},`
+    + `"cache_creation_input_tokens":${jsonNumber(u.cacheCreation)},"cache_read_input_tokens":${jsonNumber(u.cacheRead)}}`;
 }

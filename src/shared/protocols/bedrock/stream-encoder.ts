@@ -10,7 +10,7 @@ import { encodeExceptionFrame, eventFrameTemplate, eventFrames, type EventFrames
 import type { FrameTemplate } from './frame-writer.js';
 import { translateFastPath } from '../fast-path/switch.js';
 import { stopReasonFromFinish } from './finish-reason.js';
-import { usageToBedrock } from './usage.js';
+import { usageToBedrock, usageToBedrockJson } from './usage.js';
 import { streamExceptionType } from './errors.js';
 
 const messageStart = eventFrames('messageStart');
@@ -78,6 +78,8 @@ export class BedrockStreamEncoder implements StreamEncoder {
         return '';
       case 'end':
         if (this.usage === null) return '';
+        // With the fast paths, JSON.stringify's bytes for the object from a template.
+        if (translateFastPath) return metadata(`{"usage":${usageToBedrockJson(this.usage)},"metrics":{"latencyMs":0}}`);
         return metadata(JSON.stringify({ usage: usageToBedrock(this.usage), metrics: { latencyMs: 0 } }));
     }
   }

@@ -297,6 +297,11 @@ export function tokenCount(v: unknown): number {
   return typeof v === 'number' && Number.isFinite(v) && v > 0 ? Math.floor(v) : 0;
 }
 
+/** A number as JSON.stringify writes it (String's spelling for a finite number, else null): for usage templates. */
+export function jsonNumber(n: number): string {
+  return Number.isFinite(n) ? String(n) : 'null';
+}
+
 /**
  * The JSON text of the top-level `key`'s value (the last one, as JSON.parse keeps), or
  * undefined when absent. Reads a large body's one field without parsing the rest.

@@ -6,7 +6,7 @@ import type { StreamEncoder } from '../codec.js';
 import type { ErrorKind } from '../../errors.js';
 import { argumentsObject } from './fields.js';
 import { geminiFromFinish } from './finish-reason.js';
-import { usageToGemini } from './usage.js';
+import { usageToGemini, usageToGeminiJson } from './usage.js';
 import { errorBody } from './errors.js';
 import { flattened } from '../framing/flat-string.js';
 import { translateFastPath } from '../fast-path/switch.js';
@@ -53,7 +53,7 @@ export class GeminiStreamEncoder implements StreamEncoder {
         return '';
       case 'end': {
         // An empty text part, as Gemini's own last chunk has: chat history refuses empty parts lists.
-        const usage = this.usage === null ? '' : `,"usageMetadata":${JSON.stringify(usageToGemini(this.usage))}`;
+        const usage = this.usage === null ? '' : `,"usageMetadata":${translateFastPath ? usageToGeminiJson(this.usage) : JSON.stringify(usageToGemini(this.usage))}`;
         return `data: {"candidates":[{"content":{"parts":[{"text":""}],"role":"model"},"finishReason":"${geminiFromFinish(this.reason)}","index":0}]${usage}${this.tail}\n\n`;
       }
     }

@@ -1,7 +1,7 @@
 // Gemini usageMetadata <-> the model's Usage. promptTokenCount INCLUDES the cached tokens, so
 // uncached input is prompt - cached; thinking tokens are billed as output.
 import type { Usage } from '../../model/types.js';
-import { isJsonObject, tokenCount } from '../framing/json-field.js';
+import { isJsonObject, jsonNumber, tokenCount } from '../framing/json-field.js';
 
 export function usageFromGemini(um: unknown): Usage {
   if (!isJsonObject(um)) return { input: 0, output: 0, cacheRead: 0, cacheCreation: 0 };
@@ -24,4 +24,11 @@ export function usageToGemini(u: Usage): Record<string, number> {
   };
   if (u.cacheRead > 0) out.cachedContentTokenCount = u.cacheRead;
   return out;
+}
+
+/** JSON.stringify(usageToGemini(u)), from a template (the stream encoder's last chunk). */
+export function usageToGeminiJson(u: Usage): string {
+  const prompt = u.input + u.cacheRead + u.cacheCreation;
+  return `{"promptTokenCount":${jsonNumber(prompt)},"candidatesTokenCount":${jsonNumber(u.output)},"totalTokenCount":${jsonNumber(prompt + u.output)}`
+    + (u.cacheRead > 0 ? `,"cachedContentTokenCount":${jsonNumber(u.cacheRead)}}` : '}');
 }

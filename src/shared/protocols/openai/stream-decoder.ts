@@ -18,6 +18,8 @@ import { JsonShapes } from '../framing/shaped-parse.js';
 const NONE = -1;
 /** The kind a stream's first chunk is kept under in the lane's JsonShapes. */
 const FIRST_CHUNK = 'first chunk';
+/** The usage value of a stream's usage-only chunk, kept under this kind (every stream's is alike but for its counts). */
+const USAGE_ONLY = 'usage only';
 
 export class ChatStreamDecoder extends FramedStreamDecoder {
   private readonly reader = new SseReader(
@@ -113,7 +115,7 @@ export class ChatStreamDecoder extends FramedStreamDecoder {
     if (usageText === null) return false;
     let usage: Usage | null;
     try {
-      usage = decodeUsage(JSON.parse(usageText));
+      usage = decodeUsage(this.shapes !== null ? this.shapes.parse(USAGE_ONLY, usageText) : JSON.parse(usageText));
     } catch {
       return false; // the full decoder reports the chunk
     }

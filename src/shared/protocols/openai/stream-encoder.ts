@@ -8,7 +8,7 @@ import { sseFrame } from '../framing/sse.js';
 import { flattened } from '../framing/flat-string.js';
 import { errorObject } from './errors.js';
 import { encodeFinishReason } from './finish-reason.js';
-import { encodeUsage } from './usage.js';
+import { encodeUsage, encodeUsageJson } from './usage.js';
 import { translateFastPath } from '../fast-path/switch.js';
 import { TextDeltaTemplates, type TextDeltaTemplate } from '../fast-path/text-run.js';
 
@@ -69,7 +69,7 @@ export class ChatStreamEncoder implements StreamEncoder {
         return sseFrame(`${this.head}"choices":[{"index":0,"delta":{},"logprobs":null,"finish_reason":"${encodeFinishReason(event.reason)}"}]}`);
       case 'usage':
         // Reaches the encoder only when the caller asked for it (stream_options.include_usage).
-        return sseFrame(`${this.head}"choices":[],"usage":${JSON.stringify(encodeUsage(event.usage))}}`);
+        return sseFrame(`${this.head}"choices":[],"usage":${translateFastPath ? encodeUsageJson(event.usage) : JSON.stringify(encodeUsage(event.usage))}}`);
       case 'end':
         return sseFrame('[DONE]');
     }

@@ -1,7 +1,7 @@
 // Chat Completions usage <-> model usage. prompt_tokens INCLUDES the cached tokens, while the
 // model's `input` is uncached input, so the split happens here in both directions.
 import type { Usage } from '../../model/types.js';
-import { isJsonObject, tokenCount, type JsonObject } from '../framing/json-field.js';
+import { isJsonObject, jsonNumber, tokenCount, type JsonObject } from '../framing/json-field.js';
 
 /** `usage` object of a completion or chunk -> model usage; null when there is none. */
 export function decodeUsage(raw: unknown): Usage | null {
@@ -25,4 +25,11 @@ export function encodeUsage(u: Usage): JsonObject {
     total_tokens: prompt + u.output,
     prompt_tokens_details: { cached_tokens: u.cacheRead },
   };
+}
+
+/** JSON.stringify(encodeUsage(u)), from a template (the stream encoder's usage chunk). */
+export function encodeUsageJson(u: Usage): string {
+  const prompt = u.input + u.cacheRead + u.cacheCreation;
+  return `{"prompt_tokens":${jsonNumber(prompt)},"completion_tokens":${jsonNumber(u.output)},"total_tokens":${jsonNumber(prompt + u.output)},`
+    + `"prompt_tokens_details":{"cached_tokens":${jsonNumber(u.cacheRead)}}}`;
 }

@@ -3,9 +3,9 @@
 import { GatewayError } from '../../errors.js';
 import type { FinishReason, ModelResponse, TextPart, ToolCallPart, Usage } from '../../model/types.js';
 import { ZERO_USAGE } from '../../model/types.js';
-import { isJsonObject, type JsonObject } from '../framing/json-field.js';
+import { isJsonObject, jsonNumber, type JsonObject } from '../framing/json-field.js';
 import { decodeFinishReason, encodeStatus } from './finish-reason.js';
-import { decodeUsage, encodeUsage, encodeUsageJson, jsonNumber } from './usage.js';
+import { decodeUsage, encodeUsage, encodeUsageJson } from './usage.js';
 
 export function decodeResponse(body: unknown): ModelResponse {
   if (!isJsonObject(body) || !Array.isArray(body.output)) {

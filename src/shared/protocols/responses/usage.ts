@@ -1,7 +1,7 @@
 // Responses usage <-> model usage. input_tokens INCLUDES input_tokens_details.cached_tokens,
 // while the model's `input` is uncached input.
 import type { Usage } from '../../model/types.js';
-import { isJsonObject, tokenCount, type JsonObject } from '../framing/json-field.js';
+import { isJsonObject, jsonNumber, tokenCount, type JsonObject } from '../framing/json-field.js';
 
 export function decodeUsage(raw: unknown): Usage | null {
   if (!isJsonObject(raw)) return null;
@@ -27,9 +27,4 @@ export function encodeUsageJson(u: Usage): string {
   const input = u.input + u.cacheRead + u.cacheCreation;
   return `{"input_tokens":${jsonNumber(input)},"input_tokens_details":{"cached_tokens":${jsonNumber(u.cacheRead)}},`
     + `"output_tokens":${jsonNumber(u.output)},"output_tokens_details":{"reasoning_tokens":0},"total_tokens":${jsonNumber(input + u.output)}}`;
-}
-
-/** A number as JSON.stringify writes it (String's spelling for a finite number, else null). */
-export function jsonNumber(n: number): string {
-  return Number.isFinite(n) ? String(n) : 'null';
 }
