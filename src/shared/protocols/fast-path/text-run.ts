@@ -31,6 +31,9 @@ interface RunExports {
   memory: WasmMemory;
   outEnd: { value: number };
   events: { value: number };
+  seqAt: { value: number };
+  seq: { value: number };
+  textAt: { value: number };
   run(p: number, inEnd: number, o: number, oLimit: number, pLen: number, sLen: number, t1Len: number, t2Len: number, write: number, slot: number): number;
 }
 
@@ -43,6 +46,15 @@ export interface TextDeltaTemplate {
   after: Buffer;
   /** Both sides are ASCII. */
   ascii: boolean;
+  /** > 0: each event's sequence number goes after the first `sequenceAt` bytes of `before` (writeNumberedTextRun). */
+  sequenceAt?: number;
+}
+
+/** A run written by writeNumberedTextRun: its bytes, how many events it held, and their literals' contents one after another. */
+export interface NumberedRun {
+  out: string;
+  events: number;
+  text: string;
 }
 
 /**
@@ -147,12 +159,22 @@ class RunModule {
     return p;
   }
 
-  /** The run `e` (as `measure` found it) written with `t`. */
-  write(e: TextRunEvent, t: TextDeltaTemplate): string {
+  /** How many events the last numbered write held, and their literals' contents. */
+  lastEvents = 0;
+  lastText = '';
+
+  /**
+   * The run `e` (as `measure` found it) written with `t`; with `sequence` >= 0, its events
+   * numbered from it (t.sequenceAt > 0), and lastEvents and lastText set.
+   */
+  write(e: TextRunEvent, t: TextDeltaTemplate, sequence = -1): string {
     const n = e.bytes.length;
-    // At most one event per head, tail and two quotes: each grows by at most before + after.
-    const most = n + Math.ceil(n / (e.head.length + e.tail.length + 2)) * (t.before.length + t.after.length);
-    this.reserve(n + most);
+    const numbered = sequence >= 0;
+    // At most one event per head, tail and two quotes: each grows by at most before + after
+    // (and a number's ten digits).
+    const most = n + Math.ceil(n / (e.head.length + e.tail.length + 2)) * (t.before.length + t.after.length + (numbered ? 10 : 0));
+    // The literals' contents after the output: fewer bytes than the run's.
+    this.reserve(n + most + (numbered ? n : 0));
     this.sides(e.head, e.tail);
     const bytes = this.bytes;
     if (t.before !== this.before) {
@@ -168,10 +190,18 @@ class RunModule {
       this.residentChunk = null;
     }
     const out = INPUT_AT + n;
+    const x = this.exports;
+    x.seqAt.value = numbered ? t.sequenceAt! : 0;
+    x.seq.value = numbered ? sequence : 0;
+    x.textAt.value = numbered ? out + most : 0;
     const end = this.exports.run(INPUT_AT, out, out, out + most, e.head.length, e.tail.length, t.before.length, t.after.length, 1, e.slot);
     if (end !== out) throw new Error('text run: the module stopped short of a run it had measured');
     // A literal is ASCII, so the output is too when the template is: one byte per character.
     const stop = this.exports.outEnd.value;
+    if (numbered) {
+      this.lastEvents = x.events.value;
+      this.lastText = this.view.toString('latin1', out + most, x.textAt.value);
+    }
     return this.view.toString(t.ascii ? 'latin1' : 'utf8', out, stop);
   }
 }
@@ -190,6 +220,20 @@ export function measureTextRun(bytes: Uint8Array, at: number, head: Uint8Array, 
 /** The run in the encoder's protocol, from its template (textDeltaTemplate): a flat string. */
 export function writeTextRun(e: TextRunEvent, t: TextDeltaTemplate): string {
   return runModule().write(e, t);
+}
+
+/** The sequence numbers the module writes are below this (an unsigned 32-bit count, kept in i32's positive half). */
+export const MAX_RUN_SEQUENCE = 0x7fffffff;
+
+/**
+ * The run written from a template whose `before` holds a sequence number (t.sequenceAt), its
+ * events numbered from `sequence`: for an encoder that numbers every event (Responses). The
+ * caller keeps `sequence + e.bytes.length` under MAX_RUN_SEQUENCE (a run holds fewer events than bytes).
+ */
+export function writeNumberedTextRun(e: TextRunEvent, t: TextDeltaTemplate, sequence: number): NumberedRun {
+  const m = runModule();
+  const out = m.write(e, t, sequence);
+  return { out, events: m.lastEvents, text: m.lastText };
 }
 
 /** The `text_delta` events a run stands for, in order (for an encoder without a template). */

@@ -1,11 +1,19 @@
 ;; Runs of text deltas over bytes (fast-path/text-run.ts). Memory: the decoder's event head at
 ;; 0 and tail at 1024, the encoder's bytes before and after a delta's literal at 2048 and 3072
-;; (each at most 1024 bytes), the upstream's events from 4096, the output after them.
+;; (each at most 1024 bytes), the upstream's events from 4096, the output after them (and, when
+;; asked, the literals' contents after that).
 (module
   (memory (export "memory") 4)
   ;; where `run` stopped writing (with $write), and how many events it read
   (global $outEnd (export "outEnd") (mut i32) (i32.const 0))
   (global $events (export "events") (mut i32) (i32.const 0))
+  ;; (set before a write) where in the bytes before a literal each event's sequence number goes,
+  ;; 0 for none; the next number, counted up per event written
+  (global $seqAt (export "seqAt") (mut i32) (i32.const 0))
+  (global $seq (export "seq") (mut i32) (i32.const 0))
+  ;; (set before a write) where each literal's contents, quotes aside, are copied one after
+  ;; another, 0 for nowhere; where they end after it
+  (global $textAt (export "textAt") (mut i32) (i32.const 0))
 ;; `$a` and `$b` hold the same `$n` bytes: 16 at a time, the last 16 overlapping the block
   ;; before them (a short text byte by byte)
   (func $eq (param $a i32) (param $b i32) (param $n i32) (result i32)
@@ -75,11 +83,31 @@
         (local.set $i (i32.add (local.get $i) (i32.const 1)))
         (br $digits)))
     (local.get $i))
+  ;; $v (unsigned) in decimal at $o; returns the end
+  (func $decimal (param $o i32) (param $v i32) (result i32)
+    (local $t i32) (local $end i32)
+    (local.set $end (i32.add (local.get $o) (i32.const 1)))
+    (local.set $t (local.get $v))
+    (block $counted
+      (loop $count
+        (br_if $counted (i32.lt_u (local.get $t) (i32.const 10)))
+        (local.set $t (i32.div_u (local.get $t) (i32.const 10)))
+        (local.set $end (i32.add (local.get $end) (i32.const 1)))
+        (br $count)))
+    (local.set $t (local.get $end))
+    (loop $digits
+      (local.set $t (i32.sub (local.get $t) (i32.const 1)))
+      (i32.store8 (local.get $t) (i32.add (i32.const 0x30) (i32.rem_u (local.get $v) (i32.const 10))))
+      (local.set $v (i32.div_u (local.get $v) (i32.const 10)))
+      (br_if $digits (i32.gt_u (local.get $t) (local.get $o))))
+    (local.get $end))
   ;; Reads events `head "literal" tail` back to back from $p, stopping before $inEnd or the
   ;; first other one. With $slot > 0 the head holds a JSON integer that changes per event (a
   ;; sequence number) after its first $slot bytes: the head's text is then compared around it.
   ;; With $write (over a run read before: heads and tails are not compared again), writes
-  ;; `before "literal" after` for each from $o, stopping where $oLimit would be passed. Returns
+  ;; `before "literal" after` for each from $o (a sequence number inside `before` when $seqAt
+  ;; says where, the literal's contents also at $textAt when set), stopping where $oLimit would
+  ;; be passed (counting 10 bytes for a number). Returns
   ;; where it stopped reading.
   (func (export "run") (param $p i32) (param $inEnd i32) (param $o i32) (param $oLimit i32)
         (param $pLen i32) (param $sLen i32) (param $t1Len i32) (param $t2Len i32) (param $write i32) (param $slot i32) (result i32)
@@ -112,9 +140,23 @@
         (if (local.get $write)
           (then
             (local.set $lit (i32.sub (i32.add (local.get $r) (i32.const 1)) (local.get $q)))
-            (br_if $stop (i32.gt_u (i32.add (i32.add (local.get $o) (local.get $lit)) (i32.add (local.get $t1Len) (local.get $t2Len))) (local.get $oLimit)))
-            (memory.copy (local.get $o) (i32.const 2048) (local.get $t1Len))
-            (local.set $o (i32.add (local.get $o) (local.get $t1Len)))
+            (br_if $stop (i32.gt_u
+              (i32.add (i32.add (local.get $o) (local.get $lit)) (i32.add (i32.add (local.get $t1Len) (local.get $t2Len)) (select (i32.const 10) (i32.const 0) (global.get $seqAt))))
+              (local.get $oLimit)))
+            (if (global.get $seqAt)
+              (then
+                (memory.copy (local.get $o) (i32.const 2048) (global.get $seqAt))
+                (local.set $o (call $decimal (i32.add (local.get $o) (global.get $seqAt)) (global.get $seq)))
+                (global.set $seq (i32.add (global.get $seq) (i32.const 1)))
+                (memory.copy (local.get $o) (i32.add (i32.const 2048) (global.get $seqAt)) (i32.sub (local.get $t1Len) (global.get $seqAt)))
+                (local.set $o (i32.add (local.get $o) (i32.sub (local.get $t1Len) (global.get $seqAt)))))
+              (else
+                (memory.copy (local.get $o) (i32.const 2048) (local.get $t1Len))
+                (local.set $o (i32.add (local.get $o) (local.get $t1Len)))))
+            (if (global.get $textAt)
+              (then
+                (memory.copy (global.get $textAt) (i32.add (local.get $q) (i32.const 1)) (i32.sub (local.get $lit) (i32.const 2)))
+                (global.set $textAt (i32.add (global.get $textAt) (i32.sub (local.get $lit) (i32.const 2))))))
             (memory.copy (local.get $o) (local.get $q) (local.get $lit))
             (local.set $o (i32.add (local.get $o) (local.get $lit)))
             (memory.copy (local.get $o) (i32.const 3072) (local.get $t2Len))

@@ -11,7 +11,7 @@ import type { JsonObject } from '../framing/json-field.js';
 import { sseFrame } from '../framing/sse.js';
 import { flattened } from '../framing/flat-string.js';
 import { translateFastPath } from '../fast-path/switch.js';
-import { runDeltas } from '../fast-path/text-run.js';
+import { MAX_RUN_SEQUENCE, RUN_SLOT, deltaTemplate, runDeltas, writeNumberedTextRun, type TextDeltaTemplate } from '../fast-path/text-run.js';
 import { errorObject } from '../openai/errors.js';
 import {
   completedMessageItemJson, functionCallItem, functionCallItemId, inProgressMessageItemJson, messageItem, messageItemId, outputTextPart, outputTextPartJson,
@@ -36,6 +36,8 @@ interface OpenItem {
   /** A text / arguments delta event from after its sequence_number up to its string (flat: see flat-string.ts). */
   textMid: string;
   argsMid: string;
+  /** A text delta's template, numbered (fast-path/text-run.ts): made the first time a run comes; null when there can be none. */
+  template: TextDeltaTemplate | null | undefined;
 }
 
 export class ResponsesStreamEncoder implements StreamEncoder {
@@ -55,6 +57,8 @@ export class ResponsesStreamEncoder implements StreamEncoder {
   private nextOutputIndex = 0;
   private finishReason: FinishReason | undefined;
   private usage: Usage | null = null;
+  /** Runs of text deltas are written from a template with each event's sequence number put in by the module. */
+  readonly textDeltaTemplate = translateFastPath ? (index: number): TextDeltaTemplate | null => this.textTemplate(index) : undefined;
 
   encode(event: StreamEvent): string {
     switch (event.type) {
@@ -84,8 +88,18 @@ export class ResponsesStreamEncoder implements StreamEncoder {
           item_id: item.itemId, output_index: item.outputIndex, content_index: 0, delta: event.text, logprobs: [],
         });
       }
-      case 'text_run': // (never sent here: each delta carries its own sequence number, so no template)
-        return runDeltas(event).map((d) => this.encode(d)).join('');
+      case 'text_run': {
+        const item = this.open.get(event.index);
+        if (item === undefined) return '';
+        const t = this.textTemplate(event.index);
+        if (t === null || this.sequence + event.bytes.length > MAX_RUN_SEQUENCE) return runDeltas(event).map((d) => this.encode(d)).join('');
+        // The text_delta case's bytes for each delta, numbered in the module; the literals are
+        // plain (printable ASCII, no backslash), so the text is their contents and stays plain.
+        const run = writeNumberedTextRun(event, t, this.sequence);
+        this.sequence += run.events;
+        item.text += run.text;
+        return run.out;
+      }
       case 'tool_args_delta': {
         const item = this.open.get(event.index);
         if (item === undefined) return '';
@@ -136,6 +150,17 @@ export class ResponsesStreamEncoder implements StreamEncoder {
       + this.event('response.content_part.added', {
         item_id: item.itemId, output_index: outputIndex, content_index: 0, part: outputTextPart(''),
       });
+  }
+
+  /** The text_delta case's bytes around the literal, as a numbered template, for the message of block `index`. */
+  private textTemplate(index: number): TextDeltaTemplate | null {
+    const item = this.open.get(index);
+    if (item === undefined || item.call !== undefined) return null;
+    if (item.template === undefined) {
+      const t = deltaTemplate(TEXT_DELTA_HEAD + item.textMid + RUN_SLOT + TEXT_DELTA_TAIL);
+      item.template = t === null ? null : { ...t, sequenceAt: TEXT_DELTA_HEAD.length };
+    }
+    return item.template;
   }
 
   private startCall(index: number, id: string, name: string): string {
@@ -208,7 +233,7 @@ const EMPTY_PART_JSON = outputTextPartJson('""');
 function openItem(outputIndex: number, itemId: string): OpenItem {
   const idFields = `"item_id":${JSON.stringify(itemId)},"output_index":${outputIndex},`;
   return {
-    outputIndex, itemId, text: '', plain: true, idFields,
+    outputIndex, itemId, text: '', plain: true, idFields, template: undefined,
     textMid: flattened(`,${idFields}"content_index":0,"delta":`),
     argsMid: flattened(`,${idFields}"delta":`),
   };

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { Buffer } from 'node:buffer';
 import fc from 'fast-check';
 import {
-  deltaTemplate, measureTextRun, runDeltas, writeTextRun, RUN_SLOT, type TextDeltaTemplate,
+  deltaTemplate, measureTextRun, runDeltas, writeNumberedTextRun, writeTextRun, MAX_RUN_SEQUENCE, RUN_SLOT, type TextDeltaTemplate,
 } from '../../../../src/shared/protocols/fast-path/text-run.js';
 import type { StreamEvent, TextRunEvent } from '../../../../src/shared/model/types.js';
 import { CODECS } from '../../../../src/shared/protocols/index.js';
@@ -112,6 +112,29 @@ describe('text runs over bytes', () => {
     );
   });
 
+  it('numbers each event it writes when the template says where, and gives the literals\' contents', () => {
+    const BEFORE = 'event: d\ndata: {"type":"d","sequence_number":';
+    const MID = ',"item_id":"m1","delta":';
+    const numberedTemplate: TextDeltaTemplate = { ...deltaTemplate(`${BEFORE}${MID}${RUN_SLOT}}\n\n`)!, sequenceAt: BEFORE.length };
+    const plain = fc.stringMatching(/^[ -!#-[\]-~]{1,12}$/);
+    const start = fc.oneof(fc.nat(1000), fc.constantFrom(9, 99, 999_999_999, 4_294_967_290 - 2 ** 31, MAX_RUN_SEQUENCE - 400));
+    fc.assert(
+      fc.property(fc.array(plain, { minLength: 2, maxLength: 30 }), start, (texts, first) => {
+        const text = texts.map((t) => `${HEAD}"${t}"${TAIL}`).join('');
+        const bytes = Buffer.from(text, 'latin1');
+        const end = measureTextRun(bytes, 0, head, tail);
+        assert.equal(end, bytes.length);
+        const run = writeNumberedTextRun(runOf(bytes, 0, end), numberedTemplate, first);
+        assert.equal(run.out, texts.map((t, i) => `${BEFORE}${first + i}${MID}"${t}"}\n\n`).join(''));
+        assert.equal(run.events, texts.length);
+        assert.equal(run.text, texts.join(''));
+        // an unnumbered write after it is unnumbered again
+        assert.equal(writeTextRun(runOf(bytes, 0, end), template), texts.map((t) => `${template.before.toString()}"${t}"${template.after.toString()}`).join(''));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it("makes a template from the encoder's bytes for a delta whose literal is the slot", () => {
     assert.deepEqual(deltaTemplate(`a${RUN_SLOT}b`), { before: Buffer.from('a'), after: Buffer.from('b'), ascii: true });
     assert.equal(deltaTemplate(`é${RUN_SLOT}`)?.ascii, false);
@@ -121,8 +144,9 @@ describe('text runs over bytes', () => {
 });
 
 describe("the OpenAI, Responses and Anthropic decoders' runs", () => {
+  // (Responses as the ingress: its runs are numbered, and the final response holds their text.)
   type Lane = 'openai' | 'responses' | 'anthropic';
-  type Ingress = 'openai' | 'anthropic' | 'gemini' | 'ollama' | 'bedrock';
+  type Ingress = 'openai' | 'responses' | 'anthropic' | 'gemini' | 'ollama' | 'bedrock';
   function events(lane: Lane, ingress: Ingress, runs: boolean, memo: LaneMemo, body: Buffer): { out: string; kinds: string[] } {
     const decoder = CODECS[lane].createStreamDecoder(memo);
     const encoder = CODECS[ingress].createStreamEncoder();
@@ -141,9 +165,9 @@ describe("the OpenAI, Responses and Anthropic decoders' runs", () => {
   }
 
   const cases: [Lane, Ingress][] = [
-    ['openai', 'anthropic'], ['openai', 'gemini'], ['openai', 'ollama'], ['openai', 'bedrock'],
+    ['openai', 'responses'], ['openai', 'anthropic'], ['openai', 'gemini'], ['openai', 'ollama'], ['openai', 'bedrock'],
     ['responses', 'openai'], ['responses', 'anthropic'], ['responses', 'gemini'], ['responses', 'ollama'], ['responses', 'bedrock'],
-    ['anthropic', 'openai'], ['anthropic', 'gemini'], ['anthropic', 'ollama'], ['anthropic', 'bedrock'],
+    ['anthropic', 'openai'], ['anthropic', 'responses'], ['anthropic', 'gemini'], ['anthropic', 'ollama'], ['anthropic', 'bedrock'],
   ];
   for (const [laneProtocol, ingress] of cases) {
     it(`writes for ${ingress} from a ${laneProtocol} lane the bytes of the deltas one by one`, () => {
