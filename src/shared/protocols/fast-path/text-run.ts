@@ -92,6 +92,9 @@ class RunModule {
   private residentChunk: ArrayBufferLike | null = null;
   private residentAt = -1;
   private residentBytes = 0;
+  /** How many events the last numbered write held, and their literals' contents. */
+  lastEvents = 0;
+  lastText = '';
 
   constructor() {
     this.exports = instantiate<RunExports>(new URL('./text-run.wasm', import.meta.url));
@@ -159,10 +162,6 @@ class RunModule {
     return p;
   }
 
-  /** How many events the last numbered write held, and their literals' contents. */
-  lastEvents = 0;
-  lastText = '';
-
   /**
    * The run `e` (as `measure` found it) written with `t`; with `sequence` >= 0, its events
    * numbered from it (t.sequenceAt > 0), and lastEvents and lastText set.
@@ -194,10 +193,10 @@ class RunModule {
     x.seqAt.value = numbered ? t.sequenceAt! : 0;
     x.seq.value = numbered ? sequence : 0;
     x.textAt.value = numbered ? out + most : 0;
-    const end = this.exports.run(INPUT_AT, out, out, out + most, e.head.length, e.tail.length, t.before.length, t.after.length, 1, e.slot);
+    const end = x.run(INPUT_AT, out, out, out + most, e.head.length, e.tail.length, t.before.length, t.after.length, 1, e.slot);
     if (end !== out) throw new Error('text run: the module stopped short of a run it had measured');
     // A literal is ASCII, so the output is too when the template is: one byte per character.
-    const stop = this.exports.outEnd.value;
+    const stop = x.outEnd.value;
     if (numbered) {
       this.lastEvents = x.events.value;
       this.lastText = this.view.toString('latin1', out + most, x.textAt.value);
