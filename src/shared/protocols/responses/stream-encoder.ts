@@ -58,7 +58,10 @@ export class ResponsesStreamEncoder implements StreamEncoder {
   private finishReason: FinishReason | undefined;
   private usage: Usage | null = null;
   /** Runs of text deltas are written from a template with each event's sequence number put in by the module. */
-  readonly textDeltaTemplate = translateFastPath ? (index: number): TextDeltaTemplate | null => this.textTemplate(index) : undefined;
+  readonly textDeltaTemplate = translateFastPath ? (index: number): TextDeltaTemplate | null => {
+    const item = this.open.get(index);
+    return item === undefined ? null : numberedTemplate(item);
+  } : undefined;
 
   encode(event: StreamEvent): string {
     switch (event.type) {
@@ -91,7 +94,7 @@ export class ResponsesStreamEncoder implements StreamEncoder {
       case 'text_run': {
         const item = this.open.get(event.index);
         if (item === undefined) return '';
-        const t = this.textTemplate(event.index);
+        const t = numberedTemplate(item);
         if (t === null || this.sequence + event.bytes.length > MAX_RUN_SEQUENCE) return runDeltas(event).map((d) => this.encode(d)).join('');
         // The text_delta case's bytes for each delta, numbered in the module; the literals are
         // plain (printable ASCII, no backslash), so the text is their contents and stays plain.
@@ -150,17 +153,6 @@ export class ResponsesStreamEncoder implements StreamEncoder {
       + this.event('response.content_part.added', {
         item_id: item.itemId, output_index: outputIndex, content_index: 0, part: outputTextPart(''),
       });
-  }
-
-  /** The text_delta case's bytes around the literal, as a numbered template, for the message of block `index`. */
-  private textTemplate(index: number): TextDeltaTemplate | null {
-    const item = this.open.get(index);
-    if (item === undefined || item.call !== undefined) return null;
-    if (item.template === undefined) {
-      const t = deltaTemplate(TEXT_DELTA_HEAD + item.textMid + RUN_SLOT + TEXT_DELTA_TAIL);
-      item.template = t === null ? null : { ...t, sequenceAt: TEXT_DELTA_HEAD.length };
-    }
-    return item.template;
   }
 
   private startCall(index: number, id: string, name: string): string {
@@ -229,6 +221,16 @@ const ARGS_DELTA_HEAD = 'event: response.function_call_arguments.delta\ndata: {"
 const ARGS_DELTA_TAIL = '}\n\n';
 /** A message's text part as content_part.added writes it: empty. */
 const EMPTY_PART_JSON = outputTextPartJson('""');
+
+/** The text_delta case's bytes around the literal, as a numbered template, for a message item (made once); null for a function call. */
+function numberedTemplate(item: OpenItem): TextDeltaTemplate | null {
+  if (item.call !== undefined) return null;
+  if (item.template === undefined) {
+    const t = deltaTemplate(TEXT_DELTA_HEAD + item.textMid + RUN_SLOT + TEXT_DELTA_TAIL);
+    item.template = t === null ? null : { ...t, sequenceAt: TEXT_DELTA_HEAD.length };
+  }
+  return item.template;
+}
 
 function openItem(outputIndex: number, itemId: string): OpenItem {
   const idFields = `"item_id":${JSON.stringify(itemId)},"output_index":${outputIndex},`;
