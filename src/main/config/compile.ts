@@ -84,7 +84,7 @@ export function compileConfig(result: LoadResult, slots: SlotAssigner, version: 
 }
 
 /** The worker's idle spin (advanced.idle_spin_us) when the config is silent: off under a CPU quota. */
-const IDLE_SPIN_US = 100;
+const IDLE_SPIN_US = 1000;
 let quotaDefault: number | null = null;
 function defaultIdleSpinUs(): number {
   quotaDefault ??= underCpuQuota() ? 0 : IDLE_SPIN_US;

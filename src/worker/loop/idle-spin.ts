@@ -2,37 +2,44 @@
 //
 // A sleeping thread is woken by the kernel when a socket becomes readable; on a virtual machine
 // whose idle cores halt, that wake-up is a halt exit and an interrupt through the hypervisor. On
-// the bench machines it cost about 20–25 µs of CPU, with cold caches after it, and its delay
-// falls on the request: a request on a quiet gateway pays two (its arrival, the upstream's
-// answer), which weighed more than the request's own work. The window (100 µs by default) is
-// longer than one wake-up costs, so that a round trip to a nearby peer (30–60 µs there) falls
-// inside it: the spin spends idle CPU to take the wake-ups off the request's path.
+// the bench machines it cost from about 20 µs to well over 100 µs of CPU, with cold caches after
+// it, and its delay falls on the request: a request on a quiet gateway pays two (its arrival, the
+// upstream's answer), which can weigh more than the request's own work. The spin spends idle CPU
+// to take those wake-ups off the request's path.
 //
 // The spin is a chain of setImmediate callbacks: while one is pending, libuv polls with a zero
-// timeout, so events are handled the moment they come and the thread never blocks. It spins only
-// while the recent gaps between events were mostly close: under twice the window, because a gap
-// that ended in a wake-up holds the wake-up too (counted against the window alone, a worker that
-// slept would see long gaps and keep sleeping; one that spun, short ones, and keep spinning). A
-// gateway in front of a remote provider (answers after hundreds of ms, stream chunks tens of ms
-// apart) and a quiet one sleep at once, as before. Under load the loop never idles, and the
-// chain costs one callback per turn. A poll that finds the thread was off its core for over a
-// millisecond with nothing done in between (a busy process sharing the core) stops the spin and
-// starts none for 10 ms, so that it does not keep competing for a core others need.
-// `advanced.idle_spin_us: 0` turns it off; under a CPU quota (a container limit) it is off by
-// default, so that polling never uses the quota requests need (docs/decisions.md, "Idle spin").
+// timeout, so events are handled the moment they come and the thread never blocks. It tracks the
+// 90th percentile of the gaps between recent events (a step up on a longer gap, nine times smaller
+// steps down on a shorter one) and spins only while that percentile is within the configured
+// window; a spin polls until a window has passed with no event. So a gateway near its callers
+// and upstreams, or under load, spins, while one in front of a remote provider (answers after
+// hundreds of ms, stream chunks tens of ms apart) and a quiet one sleep at once, as before. The
+// window (1 ms by default) is wide enough for a round trip to a nearby peer on a slow machine as
+// well as a fast one; a gap that ended in a wake-up holds the wake-up too, so a sleeping worker
+// sees gaps a little longer than a spinning one, and the window leaves room for that. Under load
+// the loop never idles, and the chain costs one callback per turn. A poll that finds the thread was off its core for over a millisecond with
+// nothing done in between (a busy process sharing the core) stops the spin and starts none for
+// 10 ms, so that it does not keep competing for a core others need. `advanced.idle_spin_us: 0`
+// turns it off; under a CPU quota (a container limit) it is off by default, so that polling never
+// uses the quota requests need (docs/decisions.md, "Idle spin" and "The spin at 1 ms, started by the gaps").
 import { performance } from 'node:perf_hooks';
 
-/** The share of close gaps (in 1/256ths) from which the worker spins. */
-const SPIN_WHEN_CLOSE = 128;
+/** The percentile tracker's step down on a shorter gap; a longer one steps up nine times as far. */
+const STEP_DOWN = 1 / 32;
+const STEP_UP = 9 * STEP_DOWN;
+/** The tracked gap stays within [window / FLOOR_DIVISOR, window * 4]: a long quiet spell or a
+ * burst of back-to-back events moves it a bounded number of steps from where it decides. */
+const FLOOR_DIVISOR = 64;
 /** A wait between two polls longer than this, with no event in it: the thread was off its core. */
 const HELD_OFF_MS = 1;
 /** After a spin found the thread had been off its core, no spin for this long. */
 const YIELD_MS = 10;
 
 export class IdleSpin {
+  /** The configured window, in ms (0: off). */
   private windowMs = 0;
-  /** Gaps under this count as close (twice the window). */
-  private closeMs = 0;
+  /** The 90th percentile of recent gaps between events, as tracked. */
+  private gapMs = 0;
   private lastEventMs = 0;
   private lastPollMs = 0;
   /** An event came since the last poll (the turn between them did work). */
@@ -40,8 +47,6 @@ export class IdleSpin {
   /** No spin starts before this (the core was wanted by another thread). */
   private yieldUntilMs = 0;
   private spinning = false;
-  /** A running average of "the gap before this event was close", in 1/256ths. */
-  private closeGaps = 0;
   /** How many spins stopped because the thread had been held off its core (read by tests). */
   heldOffStops = 0;
   private readonly tick = (): void => this.poll();
@@ -49,18 +54,21 @@ export class IdleSpin {
   /** The window in µs; 0 turns spinning off. */
   configure(windowUs: number): void {
     this.windowMs = windowUs / 1000;
-    this.closeMs = (2 * windowUs) / 1000;
+    this.gapMs = this.windowMs; // undecided: the next shorter gap starts a spin
   }
 
   /** An event: a request read whole, or answers sent; `nowMs` when the caller has a reading. */
   event(nowMs?: number): void {
-    if (this.windowMs === 0) return;
+    const windowMs = this.windowMs;
+    if (windowMs === 0) return;
     if (nowMs === undefined) nowMs = performance.now();
-    const close = nowMs - this.lastEventMs < this.closeMs ? 256 : 0;
+    let gapMs = this.gapMs;
+    if (nowMs - this.lastEventMs > gapMs) gapMs = Math.min(gapMs * (1 + STEP_UP), windowMs * 4);
+    else gapMs = Math.max(gapMs * (1 - STEP_DOWN), windowMs / FLOOR_DIVISOR);
+    this.gapMs = gapMs;
     this.lastEventMs = nowMs;
-    this.closeGaps += (close - this.closeGaps) >> 3; // weight 1/8: about the last dozen gaps
     this.eventSincePoll = true;
-    if (!this.spinning && this.closeGaps >= SPIN_WHEN_CLOSE && nowMs >= this.yieldUntilMs) {
+    if (!this.spinning && gapMs <= windowMs && nowMs >= this.yieldUntilMs) {
       this.spinning = true;
       this.lastPollMs = nowMs;
       setImmediate(this.tick);

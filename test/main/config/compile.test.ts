@@ -99,9 +99,9 @@ describe('compileConfig', () => {
     assert.equal(first.providers[0].basePath, '');
   });
 
-  it('spins 100 µs after I/O unless told otherwise or under a CPU quota', async () => {
+  it('spins 1000 µs after I/O unless told otherwise or under a CPU quota', async () => {
     const result = await loaded(minimalConfig(), { up: { protocol: 'openai', base_url: 'http://127.0.0.1:9000' } });
-    assert.deepEqual(compileConfig(result, fakeSlots(), 0, false).eventLoop, { idleSpinUs: underCpuQuota() ? 0 : 100 });
+    assert.deepEqual(compileConfig(result, fakeSlots(), 0, false).eventLoop, { idleSpinUs: underCpuQuota() ? 0 : 1000 });
   });
 
   it('resolves every auth mode', async () => {
