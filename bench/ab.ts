@@ -125,7 +125,8 @@ async function main(argv: string[]): Promise<number> {
   };
   const a = side(values.a, sa, values['label-a']);
   const b = side(values.b, sb, values['label-b']);
-  const flags = ['--duration', values.duration!, '--warmup', values.warmup!, '--workers', values.workers!];
+  // No settling between rounds: they run back to back on purpose, each side under the same load.
+  const flags = ['--duration', values.duration!, '--warmup', values.warmup!, '--workers', values.workers!, '--settle', '0'];
   const load = loadavg().map((l) => l.toFixed(2)).join(' ');
   for (let i = 0; i < rounds; i++) {
     for (const s of i % 2 === 0 ? [a, b] : [b, a]) {

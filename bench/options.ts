@@ -12,6 +12,8 @@ export interface BenchOptions {
   durationSecs: number | null;
   /** Unmeasured seconds before each measured run (JIT, pools, caches). */
   warmupSecs: number;
+  /** The longest wait at the start for the 1-minute load average to fall under the busy mark. */
+  settleSecs: number;
   /** Measured rows per target and scenario, interleaved across targets; the tables give medians and spreads. */
   repeats: number;
   /** Overrides every throughput scenario's connections (added-latency stays at 1). */
@@ -40,6 +42,8 @@ export const USAGE = `usage: node dist/bench/run.js [flags]        (make bench B
   --targets LIST           subset of ${TARGET_KINDS.join(',')} (default all)
   --duration SECS          measured seconds per row (default: each scenario's own, 5)
   --warmup SECS            unmeasured warm-up before each row (default 2; 0 = none)
+  --settle SECS            at the start, wait up to SECS for the 1-minute load average to fall
+                           under 0.5 (the build before it leaves it near 1; default 120; 0 = none)
   --repeats N              rows per target and scenario, interleaved across targets (default 2,
                            1 to 20; 1 = no spread): tables give medians and req/s ± spread
   --connections N          wrk connections for throughput scenarios (default: scenario's, 64)
@@ -67,6 +71,7 @@ export function parseBenchOptions(argv: readonly string[], defaultOutDir: string
       targets: { type: 'string' },
       duration: { type: 'string' },
       warmup: { type: 'string', default: '2' },
+      settle: { type: 'string', default: '120' },
       repeats: { type: 'string', default: '2' },
       connections: { type: 'string' },
       workers: { type: 'string', default: '1' },
@@ -100,6 +105,7 @@ export function parseBenchOptions(argv: readonly string[], defaultOutDir: string
     targets,
     durationSecs: values.duration === undefined ? null : parseSeconds('--duration', values.duration, false),
     warmupSecs: parseSeconds('--warmup', values.warmup, true),
+    settleSecs: parseSeconds('--settle', values.settle, true),
     repeats: parseCount('--repeats', values.repeats, 20),
     connections: values.connections === undefined ? null : parseCount('--connections', values.connections, 10_000),
     workers: parseCount('--workers', values.workers, 64),

@@ -223,6 +223,17 @@ function describeRun(layout: PinningLayout, opts: BenchOptions, wrkPath: string,
   };
 }
 
+/** Waits up to `maxSecs` for the 1-minute load average to fall under the busy mark: `make bench`
+ * builds first, and the compiler's minute of work would otherwise mark every run busy. */
+async function settle(maxSecs: number, signal: AbortSignal): Promise<void> {
+  const deadline = Date.now() + maxSecs * 1000;
+  if (loadavg()[0] < BUSY_LOAD_AVERAGE || maxSecs === 0) return;
+  log(`bench: waiting up to ${maxSecs} s for the load average (${loadavg()[0].toFixed(2)}) to fall under ${BUSY_LOAD_AVERAGE}`);
+  while (loadavg()[0] >= BUSY_LOAD_AVERAGE && Date.now() < deadline && !signal.aborted) {
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+  }
+}
+
 /** bench/results/2025-11-22.md, or with the time added when that day already has a file. */
 async function resultsPath(dir: string, at: Date): Promise<string> {
   const iso = at.toISOString();
@@ -291,6 +302,8 @@ async function main(argv: string[]): Promise<number> {
   });
 
   try {
+    await settle(opts.settleSecs, interruption.signal);
+    if (interruption.signal.aborted) return 130;
     const info = describeRun(layout, opts, wrkPath, cores);
     const rowsOf = (s: Scenario): number => rowPlan(s, opts, opts.compare !== null).length;
     const rowCount = scenarios.reduce((n, s) => n + rowsOf(s), 0);

@@ -9,6 +9,7 @@ test('defaults: every scenario and target, pinned, one worker, results dir', () 
     targets: ['mock', 'baseline', 'nginx', 'gateway'],
     durationSecs: null,
     warmupSecs: 2,
+    settleSecs: 120,
     repeats: 2,
     connections: null,
     workers: 1,
@@ -26,13 +27,14 @@ test('defaults: every scenario and target, pinned, one worker, results dir', () 
 
 test('flags: scenario lists, targets, duration with or without s, pin off, no-write', () => {
   const o = parseBenchOptions(
-    ['--scenario', 'a,b', '--scenario', 'c', '--targets', 'mock,gateway', '--duration', '10s', '--warmup', '0', '--connections', '128', '--workers', '2', '--pin', 'off', '--no-write'],
+    ['--scenario', 'a,b', '--scenario', 'c', '--targets', 'mock,gateway', '--duration', '10s', '--warmup', '0', '--settle', '0', '--connections', '128', '--workers', '2', '--pin', 'off', '--no-write'],
     '/r',
   );
   assert.deepEqual(o.scenarios, ['a', 'b', 'c']);
   assert.deepEqual(o.targets, ['mock', 'gateway']);
   assert.equal(o.durationSecs, 10);
   assert.equal(o.warmupSecs, 0);
+  assert.equal(o.settleSecs, 0);
   assert.equal(o.connections, 128);
   assert.equal(o.workers, 2);
   assert.equal(o.pin, false);
