@@ -8,20 +8,21 @@
 // to take those wake-ups off the request's path.
 //
 // The spin is a chain of setImmediate callbacks: while one is pending, libuv polls with a zero
-// timeout, so events are handled the moment they come and the thread never blocks. It tracks the
-// 90th percentile of the gaps between recent events (a step up on a longer gap, nine times smaller
+// timeout, so events are handled the moment they come and the thread never blocks. It tracks about
+// the 90th percentile of the gaps between recent events (a step up on a longer gap, nine times smaller
 // steps down on a shorter one) and spins only while that percentile is within the configured
-// window; a spin polls until a window has passed with no event. So a gateway near its callers
-// and upstreams, or under load, spins, while one in front of a remote provider (answers after
-// hundreds of ms, stream chunks tens of ms apart) and a quiet one sleep at once, as before. The
-// window (1 ms by default) is wide enough for a round trip to a nearby peer on a slow machine as
-// well as a fast one; a gap that ended in a wake-up holds the wake-up too, so a sleeping worker
-// sees gaps a little longer than a spinning one, and the window leaves room for that. Under load
-// the loop never idles, and the chain costs one callback per turn. A poll that finds the thread was off its core for over a millisecond with
-// nothing done in between (a busy process sharing the core) stops the spin and starts none for
-// 10 ms, so that it does not keep competing for a core others need. `advanced.idle_spin_us: 0`
-// turns it off; under a CPU quota (a container limit) it is off by default, so that polling never
-// uses the quota requests need (docs/decisions.md, "Idle spin" and "The spin at 1 ms, started by the gaps").
+// window; a spin polls until a window has passed with no event. So a gateway near its callers and
+// upstreams, or under load, spins, while one in front of a remote provider (answers after hundreds
+// of ms, stream chunks tens of ms apart) and a quiet one sleep at once, as before. The window (1 ms
+// by default) is wide enough for a round trip to a nearby peer on a slow machine as well as a fast
+// one; a gap that ended in a wake-up holds the wake-up too, so a sleeping worker sees gaps a little
+// longer than a spinning one, and the window leaves room for that. Under load the loop never idles,
+// and the chain costs one callback per turn. A poll that finds the thread was off its core for over
+// a millisecond with nothing done in between (a busy process sharing the core) stops the spin and
+// starts none for 10 ms, so that it does not keep competing for a core others need.
+// `advanced.idle_spin_us: 0` turns it off; under a CPU quota (a container limit) it is off by
+// default, so that polling never uses the quota requests need (docs/decisions.md, "Idle spin" and
+// "The spin at 1 ms, started by the gaps").
 import { performance } from 'node:perf_hooks';
 
 /** The percentile tracker's step down on a shorter gap; a longer one steps up nine times as far. */
