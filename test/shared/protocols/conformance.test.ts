@@ -4,6 +4,8 @@
 //
 // Run all six:          node --test dist/test/shared/protocols/conformance.test.js
 // Run some of them:     CONFORMANCE_CODECS=openai,responses,ollama node --test dist/test/shared/protocols/conformance.test.js
+// Record what it wrote: CONFORMANCE_RECORD=<file> (conformance-fast-path.test.ts runs it twice)
+import { writeFileSync } from 'node:fs';
 import { topLevelValueText } from '../../../src/shared/protocols/framing/json-field.js';
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -34,6 +36,24 @@ async function loadCodec(name: ProtocolName): Promise<Codec> {
     if (codec === undefined) throw new Error(`src/shared/protocols/${name}/codec.ts does not export ${name}Codec`);
     return codec;
   }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The record: with CONFORMANCE_RECORD=<file>, what the codecs write and decode below (request
+// and response bodies, stream bytes, the events read back, errors, passthrough bytes and usage)
+// is kept in order and written to <file> at exit, so that conformance-fast-path.test.ts can run
+// the suite with the fast paths on and forced off (GATEWAY_TRANSLATE_FAST_PATH=off) and compare.
+// ---------------------------------------------------------------------------------------------
+
+const recordFile = process.env.CONFORMANCE_RECORD;
+const records: Array<[string, string]> | null = recordFile === undefined || recordFile === '' ? null : [];
+if (records !== null) process.on('exit', () => writeFileSync(recordFile!, JSON.stringify(records)));
+
+/** [what, text]: bytes as latin1 (binary framings stay comparable), values as JSON. */
+function record(codec: Codec, what: string, value: unknown): void {
+  if (records === null) return;
+  const text = value instanceof Uint8Array ? Buffer.from(value).toString('latin1') : typeof value === 'string' ? value : JSON.stringify(value);
+  records.push([`${codec.name} ${what}`, text]);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -367,7 +387,9 @@ function concat(parts: Uint8Array[]): Uint8Array {
 
 function encodeStream(codec: Codec, events: StreamEvent[]): Uint8Array {
   const enc = codec.createStreamEncoder();
-  return concat(events.map((e) => bytesOf(enc.encode(e))));
+  const bytes = concat(events.map((e) => bytesOf(enc.encode(e))));
+  record(codec, 'stream bytes', bytes);
+  return bytes;
 }
 
 function decodeChunks(codec: Codec, chunks: Uint8Array[]): StreamEvent[] {
@@ -375,7 +397,10 @@ function decodeChunks(codec: Codec, chunks: Uint8Array[]): StreamEvent[] {
   const out: StreamEvent[] = [];
   for (const c of chunks) out.push(...dec.push(c));
   out.push(...dec.finish());
-  return withoutLiterals(out);
+  const events = withoutLiterals(out);
+  // Split reads are held to the whole read within a run; the whole read is recorded.
+  if (chunks.length === 1) record(codec, 'stream events', events);
+  return events;
 }
 
 function headerValue(headers: Record<string, string>, name: string): string | undefined {
@@ -435,11 +460,14 @@ for (const name of selected) {
         const req = encodable(dev, fixture);
         it(label, () => {
           const encoded = c.encodeRequest(req, UPSTREAM_MODEL);
+          record(c, `request ${encoded.path}`, encoded.body);
           const route = routeFromPath(encoded.path);
           const body: unknown = JSON.parse(encoded.body);
           assert.equal(c.requestedModel(body, route), UPSTREAM_MODEL);
           assert.equal(c.requestedStream(body, route), req.stream);
-          compareRequests(dev, req, c.decodeRequest(body, route));
+          const decoded = c.decodeRequest(body, route);
+          record(c, 'request decoded', decoded);
+          compareRequests(dev, req, decoded);
           assert.equal(encoded.path, c.upstreamPath(UPSTREAM_MODEL, req.stream));
         });
       }
@@ -474,7 +502,13 @@ for (const name of selected) {
 
     describe('response round trip: decodeResponse(encodeResponse(resp)) == resp', () => {
       for (const [label, resp] of RESPONSE_CASES) {
-        it(label, () => compareResponses(dev, resp, c.decodeResponse(JSON.parse(c.encodeResponse(resp)))));
+        it(label, () => {
+          const text = c.encodeResponse(resp);
+          record(c, 'response', text);
+          const decoded = c.decodeResponse(JSON.parse(text));
+          record(c, 'response decoded', decoded);
+          compareResponses(dev, resp, decoded);
+        });
       }
     });
 
@@ -522,6 +556,7 @@ for (const name of selected) {
         it(kind, () => {
           const message = `gateway says ${kind}`;
           const err = c.encodeError(kind, message);
+          record(c, `error ${err.status}`, err.body);
           assert.equal(err.status, statusFor(kind, name));
           assert.match(headerValue(err.headers, 'content-type') ?? '', /^application\/json/);
           assert.equal(headerValue(err.headers, 'retry-after'), undefined);
@@ -548,6 +583,8 @@ for (const name of selected) {
           const out: Uint8Array[] = [];
           for (let i = 0; i < bytes.length; i += 7) out.push(bytesOf(pt.push(bytes.subarray(i, i + 7))));
           out.push(bytesOf(pt.end()));
+          record(c, 'passthrough bytes', concat(out));
+          record(c, 'passthrough usage', pt.usage());
           const expected = clone([...events].reverse().find((e) => e.type === 'usage') as { type: 'usage'; usage: Usage }).usage;
           const actual = clone(pt.usage());
           assert.ok(actual !== null, 'usage seen');
