@@ -16,10 +16,10 @@ import { PROTOCOL_NAMES } from '../../../src/shared/model/types.js';
 
 const SUITE = join(dirname(fileURLToPath(import.meta.url)), 'conformance.test.js');
 
-type Record = [what: string, text: string];
+type Entry = [what: string, text: string];
 
 /** Runs the suite as a plain script (node:test runs a file's tests itself) and reads its record. */
-async function runSuite(dir: string, fastPath: 'on' | 'off'): Promise<Record[]> {
+async function runSuite(dir: string, fastPath: 'on' | 'off'): Promise<Entry[]> {
   const file = join(dir, `record-${fastPath}.json`);
   const env: NodeJS.ProcessEnv = { ...process.env, CONFORMANCE_RECORD: file, GATEWAY_TRANSLATE_FAST_PATH: fastPath };
   delete env.NODE_TEST_CONTEXT; // a test of its own, not a subtest of this runner's
@@ -30,7 +30,7 @@ async function runSuite(dir: string, fastPath: 'on' | 'off'): Promise<Record[]> 
   child.stderr.setEncoding('utf8').on('data', (s: string) => { output += s; });
   const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
   assert.equal(code, 0, `the conformance suite with the fast paths ${fastPath} failed:\n${output.slice(-4000)}`);
-  return JSON.parse(await readFile(file, 'utf8')) as Record[];
+  return JSON.parse(await readFile(file, 'utf8')) as Entry[];
 }
 
 /** The clock's stamps: created_at and created as written, and the id Ollama's decoders make from the time. */
@@ -43,8 +43,8 @@ function masked(text: string): string {
 
 describe('the conformance suite, fast paths on and forced off', () => {
   let dir = '';
-  let on: Record[] = [];
-  let off: Record[] = [];
+  let on: Entry[] = [];
+  let off: Entry[] = [];
   before(async () => {
     dir = await mkdtemp(join(tmpdir(), 'conformance-fast-path-'));
     [on, off] = await Promise.all([runSuite(dir, 'on'), runSuite(dir, 'off')]);
