@@ -16,6 +16,7 @@ import assert from 'node:assert/strict';
 import { PROTOCOL_NAMES, type ProtocolName } from '../../../src/shared/model/types.js';
 import { startMockProvider, type MockServer } from '../../../src/mock/server.js';
 import { CannedUpstream } from '../../helpers/canned-upstream.js';
+import { maskClockStamps } from '../../helpers/clock-stamps.js';
 import { mockConfig, startGateway, writeConfig, type RunningGateway } from '../../helpers/gateway.js';
 import { minimalRequest, rawPost } from '../../helpers/clients/raw.js';
 import { awsCodec, concat, eventFrame, rawEventFrame, vendorStream } from '../../shared/protocols/bedrock/fixtures.js';
@@ -86,10 +87,7 @@ async function sameBytes(ingress: ProtocolName, pool: string, prompt: string, st
 
 /** The bytes as latin1 (binary framings stay comparable) with the gateway's clock stamps masked. */
 function masked(body: Buffer): string {
-  return body
-    .toString('latin1')
-    .replace(/"created_at":"\d{4}-\d\d-\d\dT[\d:.]+Z"/g, '"created_at":"<clock>"')
-    .replace(/"(created_at|created)":\d+/g, '"$1":<clock>');
+  return maskClockStamps(body.toString('latin1'));
 }
 
 const PROMPTS = [

@@ -2,9 +2,8 @@
 // the fast paths on and forced off (GATEWAY_TRANSLATE_FAST_PATH=off), each run recording what
 // the six codecs wrote and read back (CONFORMANCE_RECORD: request and response bodies, stream
 // bytes and the events decoded from them, errors, passthrough bytes and usage), and the two
-// records must be the same, but for the stamps an encoder takes from its own clock (masked
-// digit for digit, as in the translation matrix's identity test:
-// test/integration/translation/fast-path-identity.test.ts).
+// records must be the same, but for the stamps an encoder takes from its own clock (masked as
+// in the translation matrix's identity test, test/integration/translation/fast-path-identity.test.ts).
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -13,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PROTOCOL_NAMES } from '../../../src/shared/model/types.js';
+import { maskClockStamps } from '../../helpers/clock-stamps.js';
 
 const SUITE = join(dirname(fileURLToPath(import.meta.url)), 'conformance.test.js');
 
@@ -33,12 +33,9 @@ async function runSuite(dir: string, fastPath: 'on' | 'off'): Promise<Entry[]> {
   return JSON.parse(await readFile(file, 'utf8')) as Entry[];
 }
 
-/** The clock's stamps: created_at and created as written, and the id Ollama's decoders make from the time. */
+/** The clock's stamps, and the id Ollama's decoders make from the created_at the encoder stamped. */
 function masked(text: string): string {
-  return text
-    .replace(/"created_at":"\d{4}-\d\d-\d\dT[\d:.]+Z"/g, '"created_at":"<clock>"')
-    .replace(/"(created_at|created)":\d+/g, '"$1":<clock>')
-    .replace(/"id":"ollama-\d+"/g, '"id":"ollama-<clock>"');
+  return maskClockStamps(text).replace(/"id":"ollama-\d+"/g, '"id":"ollama-<clock>"');
 }
 
 describe('the conformance suite, fast paths on and forced off', () => {
