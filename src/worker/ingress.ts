@@ -7,38 +7,41 @@
 import { Buffer } from 'node:buffer';
 import { performance } from 'node:perf_hooks';
 import uWS, { type HttpRequest, type HttpResponse, type TemplatedApp, type us_listen_socket } from '../shared/uws.js';
-import { ROUTES } from './routes.js';
+import { ANY_CALLER_HEADERS, ROUTES, callerHeadersOf } from './routes.js';
 import { GET_PATHS, LISTING_STATIC_PATHS, allowedMethods } from './method-table.js';
 import { LISTING_ROUTES } from './listing/routes.js';
-import type { AbortListener, ClientResponse, IngressRequest } from './pipeline/client.js';
+import type { AbortListener, BodySink, ClientResponse, IngressRequest } from './pipeline/client.js';
 import { sendAnswer, sendRest, sendStream } from './corked-send.js';
 import { idleSpin } from './loop/idle-spin.js';
-import { REQUEST_HEADER } from './uws-keys.js';
+import { REQUEST_HEADER, uwsKey } from './uws-keys.js';
 import { isBearer } from './auth/credential.js';
 
 export interface IngressHandlers {
   /** Current body cap in bytes (read per request: a config apply may change it). */
   maxBodyBytes(): number;
-  /** A complete request whose body was read. */
-  onRequest(req: IngressRequest, res: ClientResponse): void;
-  /** The body was over the cap: answer in the route's protocol. */
-  onBodyTooLarge(routeIndex: number, res: ClientResponse): void;
+  /**
+   * A data-plane request whose headers were read (ROUTES[req.routeIndex]); its body is still
+   * arriving. Returns who is told when the body is complete (or over the cap).
+   */
+  onRequest(req: IngressRequest, res: ClientResponse): BodySink;
+  /** The content-length is over the cap: answer in the route's protocol (the body is not read). */
+  onBodyTooLarge(req: IngressRequest, res: ClientResponse): void;
   /** A GET model-listing route (req.routeIndex indexes LISTING_ROUTES): no body. */
   onListing(req: IngressRequest, res: ClientResponse): void;
   /** No route matched. */
-  onNotFound(res: ClientResponse, method: string, path: string): void;
-  /** A known path asked with a method it does not take: 405 with `allow`. */
-  onMethodNotAllowed(res: ClientResponse, routeIndex: number, method: string, path: string, allow: string): void;
+  onNotFound(req: IngressRequest, res: ClientResponse, method: string, path: string): void;
+  /** A known path asked with a method it does not take: 405 with `allow` (req.routeIndex: its ROUTES index, or -1). */
+  onMethodNotAllowed(req: IngressRequest, res: ClientResponse, method: string, path: string, allow: string): void;
   /** The body is in a content-encoding the gateway does not decode (it decodes none). */
-  onUnsupportedEncoding(routeIndex: number, params: string[], res: ClientResponse, encoding: string): void;
+  onUnsupportedEncoding(req: IngressRequest, res: ClientResponse, encoding: string): void;
   /** A data-plane request arrived while this worker drains. */
-  onDraining(routeIndex: number, params: string[], res: ClientResponse): void;
+  onDraining(req: IngressRequest, res: ClientResponse): void;
   /** The in-flight limit (read per request: an apply may change it). */
   maxInflight(): number;
   /** `upstream_credentials: passthrough`: every credential header the caller sent goes upstream. */
   forwardsCallerCredentials(): boolean;
   /** A data-plane request over the in-flight limit: 503 + Retry-After in the route's protocol. */
-  onShed(routeIndex: number, params: string[], res: ClientResponse): void;
+  onShed(req: IngressRequest, res: ClientResponse): void;
   /** GET /healthz: true when any lane is usable. */
   healthy(): boolean;
   /**
@@ -317,35 +320,43 @@ class UwsClientResponse implements ClientResponse {
 }
 
 /**
- * Which headers a route's requests are read for (each getHeader is a call into uWS, about 50 ns),
- * as bits. `x-api-key` and `x-goog-api-key` are read when they can matter: a bearer
- * `Authorization` is the credential that counts when present (credential.ts), unless every
- * credential header the caller sent goes upstream (`upstream_credentials: passthrough`) or the
- * route is a listing (which tells its callers apart by them). `anthropic-version` and
- * `anthropic-beta` only where the caller may speak Anthropic: they go to an Anthropic lane of the
- * same protocol, and mark an Anthropic caller of GET /v1/models.
+ * Which headers a route's requests are read for (each getHeader is a call into uWS, about 50 ns).
+ * `x-api-key` and `x-goog-api-key` are read when they can matter: a bearer `Authorization` is
+ * the credential that counts when present (credential.ts), unless every credential header the
+ * caller sent goes upstream (`upstream_credentials: passthrough`) or the route is a listing
+ * (which tells its callers apart by them). Beyond those, the route's codec's caller headers
+ * (Codec.callerHeaders), made bytes once.
  */
-const enum HeaderReads {
-  Protocol = 0,
-  /** The Anthropic route, direct routes (a lane of any protocol) and listings. */
-  Anthropic = 1,
-  /** Listings: every credential header, whatever the Authorization. */
-  AllCredentials = 2,
-  Listing = 3,
+interface HeaderReads {
+  /** Every credential header, whatever the Authorization (listings). */
+  allCredentials: boolean;
+  /** The caller headers: names and the same as uWS keys. */
+  names: readonly string[];
+  keys: readonly ArrayBuffer[];
 }
 
-function headerReadsOf(route: { kind: string; protocol?: string }): HeaderReads {
-  if (route.kind === 'listing') return HeaderReads.Listing;
-  return route.kind === 'protocol' && route.protocol !== 'anthropic' ? HeaderReads.Protocol : HeaderReads.Anthropic;
+function headerReads(names: readonly string[], allCredentials: boolean): HeaderReads {
+  return { allCredentials, names, keys: names.map(uwsKey) };
 }
+
+const NO_CALLER_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
+const LISTING_READS = headerReads(ANY_CALLER_HEADERS, true);
+/** An answer of the edge: the headers that tell the caller's protocol. */
+const EDGE_READS = headerReads(ANY_CALLER_HEADERS, true);
 
 /** Everything the pipeline reads of the request (as `reads` says), copied while `req` is valid. */
 function copyRequest(routeIndex: number, paramCount: number, req: HttpRequest, reads: HeaderReads, forwardsCredentials: boolean): IngressRequest {
   const params: string[] = [];
   for (let i = 0; i < paramCount; i++) params.push(req.getParameter(i));
   const authorization = req.getHeader(REQUEST_HEADER.authorization);
-  const otherCredentials = forwardsCredentials || (reads & HeaderReads.AllCredentials) !== 0 || !isBearer(authorization);
-  const anthropic = (reads & HeaderReads.Anthropic) !== 0;
+  const otherCredentials = forwardsCredentials || reads.allCredentials || !isBearer(authorization);
+  let callerHeaders = NO_CALLER_HEADERS;
+  for (let i = 0; i < reads.keys.length; i++) {
+    const value = req.getHeader(reads.keys[i]!);
+    if (value === '') continue;
+    if (callerHeaders === NO_CALLER_HEADERS) callerHeaders = {};
+    (callerHeaders as Record<string, string>)[reads.names[i]!] = value;
+  }
   const request: IngressRequest = {
     routeIndex,
     params,
@@ -354,10 +365,10 @@ function copyRequest(routeIndex: number, paramCount: number, req: HttpRequest, r
     authorization,
     xApiKey: otherCredentials ? req.getHeader(REQUEST_HEADER.xApiKey) : '',
     xGoogApiKey: otherCredentials ? req.getHeader(REQUEST_HEADER.xGoogApiKey) : '',
-    anthropicVersion: anthropic ? req.getHeader(REQUEST_HEADER.anthropicVersion) : '',
-    anthropicBeta: anthropic ? req.getHeader(REQUEST_HEADER.anthropicBeta) : '',
+    callerHeaders,
     affinity: req.getHeader(REQUEST_HEADER.affinity),
     body: EMPTY,
+    bodyRead: false,
     startedMs: performance.now(),
   };
   if (request.authorization.startsWith('AWS4-')) {
@@ -372,32 +383,35 @@ function readRequest(routeIndex: number, paramCount: number, reads: HeaderReads,
   const client = new UwsClientResponse(res);
   res.onAborted(() => client.handleAborted());
   const request = copyRequest(routeIndex, paramCount, req, reads, handlers.forwardsCallerCredentials());
-  const params = request.params;
   const contentLength = Number(req.getHeader(REQUEST_HEADER.contentLength) || '0');
 
-  if (refusedAtTheDoor(routeIndex, params, client, req.getHeader(REQUEST_HEADER.contentEncoding), handlers)) return;
-  // Over the in-flight limit (this request counted): shed before the body is parsed.
+  if (refusedAtTheDoor(request, client, req.getHeader(REQUEST_HEADER.contentEncoding), handlers)) return;
+  // Over the in-flight limit (this request counted): shed before anything else is done for it.
   if (inflight > handlers.maxInflight()) {
-    shed(routeIndex, params, client, res, contentLength, req.getHeader(REQUEST_HEADER.transferEncoding) !== '', handlers);
+    shed(request, client, res, contentLength, req.getHeader(REQUEST_HEADER.transferEncoding) !== '', handlers);
     return;
   }
   const cap = handlers.maxBodyBytes();
   if (contentLength > cap) {
     client.closeOnEnd = true;
-    handlers.onBodyTooLarge(routeIndex, client);
+    handlers.onBodyTooLarge(request, client);
     return;
   }
+  // The pipeline starts on the headers (authentication reads nothing else); it is told when the
+  // body is in. A request it already ended (a refusal) reads the body no further: its answer
+  // closes the connection.
+  const sink = handlers.onRequest(request, client);
   // With a content-length the body lands in one buffer sized once; chunked bodies grow.
   let body = contentLength > 0 ? Buffer.allocUnsafe(contentLength) : EMPTY;
   let length = 0;
   let rejected = false;
   res.onData((chunk, isLast) => {
-    if (rejected) return;
+    if (rejected || client.closeOnEnd) return;
     const bytes = new Uint8Array(chunk);
     if (length + bytes.byteLength > cap) {
       rejected = true;
       client.closeOnEnd = true;
-      handlers.onBodyTooLarge(routeIndex, client);
+      sink.onBodyTooLarge();
       return;
     }
     if (length + bytes.byteLength > body.length) {
@@ -409,8 +423,9 @@ function readRequest(routeIndex: number, paramCount: number, reads: HeaderReads,
     length += bytes.byteLength;
     if (isLast) {
       request.body = length === body.length ? body : body.subarray(0, length);
+      request.bodyRead = true;
       idleSpin.event(request.startedMs); // its arrival: the same turn unless the body came late
-      handlers.onRequest(request, client);
+      sink.onBody();
     }
   });
 }
@@ -420,18 +435,19 @@ const EMPTY = Buffer.alloc(0);
 /** A shed request's body is read and dropped when it is small, so the connection stays open. */
 const SHED_DRAIN_MAX_BYTES = 64 * 1024;
 
-function shed(routeIndex: number, params: string[], client: UwsClientResponse, res: HttpResponse, contentLength: number, chunked: boolean, handlers: IngressHandlers): void {
+function shed(request: IngressRequest, client: UwsClientResponse, res: HttpResponse, contentLength: number, chunked: boolean, handlers: IngressHandlers): void {
   if (chunked || contentLength > SHED_DRAIN_MAX_BYTES) {
     client.closeOnEnd = true;
-    handlers.onShed(routeIndex, params, client);
+    handlers.onShed(request, client);
     return;
   }
+  request.bodyRead = true; // read and dropped: the connection stays usable
   if (contentLength === 0) {
-    handlers.onShed(routeIndex, params, client);
+    handlers.onShed(request, client);
     return;
   }
   res.onData((_chunk, isLast) => {
-    if (isLast) handlers.onShed(routeIndex, params, client);
+    if (isLast) handlers.onShed(request, client);
   });
 }
 
@@ -439,15 +455,15 @@ function shed(routeIndex: number, params: string[], client: UwsClientResponse, r
  * Refusals made before the body is read (so the connection closes after the answer): a
  * content-encoding other than identity (the gateway decodes none: 415), or a drain under way.
  */
-function refusedAtTheDoor(routeIndex: number, params: string[], client: UwsClientResponse, encoding: string, handlers: IngressHandlers): boolean {
+function refusedAtTheDoor(request: IngressRequest, client: UwsClientResponse, encoding: string, handlers: IngressHandlers): boolean {
   if (encoding !== '' && encoding.toLowerCase() !== 'identity') {
     client.closeOnEnd = true;
-    handlers.onUnsupportedEncoding(routeIndex, params, client, encoding);
+    handlers.onUnsupportedEncoding(request, client, encoding);
     return true;
   }
   if (draining) {
     client.closeOnEnd = true;
-    handlers.onDraining(routeIndex, params, client);
+    handlers.onDraining(request, client);
     return true;
   }
   return false;
@@ -479,8 +495,11 @@ function answerUnrouted(res: HttpResponse, req: HttpRequest, handlers: IngressHa
   const method = req.getMethod();
   const path = req.getUrl();
   const known = allowedMethods(path);
-  if (known !== null && !known.allow.split(', ').includes(method.toUpperCase())) handlers.onMethodNotAllowed(client, known.routeIndex, method, path, known.allow);
-  else handlers.onNotFound(client, method, path);
+  const request = copyRequest(known !== null ? known.routeIndex : -1, 0, req, EDGE_READS, false);
+  // The body of an unrouted request is not read; uWS skips what the content-length covers.
+  request.bodyRead = true;
+  if (known !== null && !known.allow.split(', ').includes(method.toUpperCase())) handlers.onMethodNotAllowed(request, client, method, path, known.allow);
+  else handlers.onNotFound(request, client, method, path);
 }
 
 function paramCountOf(pattern: string): number {
@@ -518,7 +537,7 @@ export function startIngress(target: IngressTarget, handlers: IngressHandlers): 
   });
   ROUTES.forEach((route, index) => {
     const paramCount = paramCountOf(route.pattern);
-    const reads = headerReadsOf(route);
+    const reads = headerReads(callerHeadersOf(route), route.kind === 'listing');
     app.post(route.pattern, (res, req) => readRequest(index, paramCount, reads, res, req, handlers));
   });
   LISTING_ROUTES.forEach((route, index) => {
@@ -526,7 +545,9 @@ export function startIngress(target: IngressTarget, handlers: IngressHandlers): 
     app.get(route.pattern, (res, req) => {
       const client = new UwsClientResponse(res);
       res.onAborted(() => client.handleAborted());
-      handlers.onListing(copyRequest(index, paramCount, req, HeaderReads.Listing, false), client);
+      const request = copyRequest(index, paramCount, req, LISTING_READS, false);
+      request.bodyRead = true;
+      handlers.onListing(request, client);
     });
   });
   // Ollama clients detect a server by `GET /` (or HEAD): Ollama answers 200 "Ollama is running".
@@ -556,7 +577,9 @@ export function startIngress(target: IngressTarget, handlers: IngressHandlers): 
     res.onAborted(() => client.handleAborted());
     const page = handlers.metrics({ authorization: req.getHeader('authorization'), xApiKey: req.getHeader('x-api-key') });
     if (page === null) {
-      handlers.onNotFound(client, 'GET', '/metrics');
+      const request = copyRequest(-1, 0, req, EDGE_READS, false);
+      request.bodyRead = true;
+      handlers.onNotFound(request, client, 'GET', '/metrics');
       return;
     }
     // respond() corks its writes and does nothing once the caller has gone.

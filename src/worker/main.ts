@@ -26,9 +26,9 @@ import { Router } from './routing/router.js';
 import { runHealthProbes } from './routing/health-probe.js';
 import { anyLaneUsable, statsView } from '../shared/routing/lane-view.js';
 import { CODECS } from '../shared/protocols/index.js';
-import { handleBodyTooLarge, handleRequest, type PipelineDeps } from './pipeline/handle.js';
-import { handleListing } from './listing/handle-listing.js';
-import { handleDraining, handleMethodNotAllowed, handleRouteNotFound, handleShed, handleUnsupportedEncoding } from './pipeline/edge-errors.js';
+import { SYSTEM_CLOCK, type PipelineDeps } from './pipeline/context.js';
+import { startListing, startRequest } from './pipeline/entry.js';
+import { answerBodyTooLarge, answerDraining, answerMethodNotAllowed, answerRouteNotFound, answerShed, answerUnsupportedEncoding } from './pipeline/edge/edge.js';
 import { SHED_RETRY_AFTER_SECS, ShedState } from './overload/inflight-limit.js';
 import { markShedding } from './overload/stats-overload.js';
 import type { WorkerBootData } from './boot-data.js';
@@ -78,6 +78,7 @@ const deps: PipelineDeps = {
   shared,
   attemptTimers: new AttemptTimers(),
   requestLogs: new RequestLogBuffer(data.workerId, port),
+  clock: SYSTEM_CLOCK,
 };
 
 /** GET /stats: open under `auth.chain: []`; a non-empty chain needs a valid virtual key (spec). */
@@ -114,18 +115,18 @@ async function applyConfig(msg: Extract<MainToWorker, { t: 'config' }>): Promise
     const target = data.ingressSocket !== undefined ? { path: data.ingressSocket } : msg.config.listen;
     ingress = await startIngress(target, {
       maxBodyBytes: () => runtime!.config.limits.maxBodyBytes,
-      onRequest: (req, res) => handleRequest(deps, req, res),
-      onBodyTooLarge: (routeIndex, res) => handleBodyTooLarge(deps, routeIndex, res, runtime!.config.limits.maxBodyBytes),
-      onListing: (req, res) => handleListing(deps, req, res),
-      onNotFound: (res, method, path) => handleRouteNotFound(res, method, path),
-      onMethodNotAllowed: (res, routeIndex, method, path, allow) => handleMethodNotAllowed(res, runtime!, routeIndex, method, path, allow),
-      onUnsupportedEncoding: (routeIndex, params, res, encoding) => handleUnsupportedEncoding(res, runtime!, routeIndex, params, encoding),
-      onDraining: (routeIndex, params, res) => handleDraining(res, runtime!, routeIndex, params),
+      onRequest: (req, res) => startRequest(deps, req, res),
+      onBodyTooLarge: (req, res) => answerBodyTooLarge(deps, req, res),
+      onListing: (req, res) => startListing(deps, req, res),
+      onNotFound: (req, res, method, path) => answerRouteNotFound(deps, req, res, method, path),
+      onMethodNotAllowed: (req, res, method, path, allow) => answerMethodNotAllowed(deps, req, res, method, path, allow),
+      onUnsupportedEncoding: (req, res, encoding) => answerUnsupportedEncoding(deps, req, res, encoding),
+      onDraining: (req, res) => answerDraining(deps, req, res),
       maxInflight: () => shedding.limit(runtime!.config.limits.maxInflightPerWorker),
       forwardsCallerCredentials: () => runtime!.config.auth.upstreamCredentials === 'passthrough',
-      onShed: (routeIndex, params, res) => {
+      onShed: (req, res) => {
         shedding.record(Date.now());
-        handleShed(res, runtime!, routeIndex, params, SHED_RETRY_AFTER_SECS);
+        answerShed(deps, req, res, SHED_RETRY_AFTER_SECS);
       },
       healthy: () => anyLaneUsable(shared, runtime!.config, Date.now()),
       stats: (caller) => statsPage(caller),

@@ -1,6 +1,9 @@
 // The data-plane route table: which URL patterns exist and what each implies. Ingress
-// registers these with uWS; the pipeline reads the kind and protocol.
+// registers these with uWS; the pipeline reads the kind and the caller's codec.
 import type { ProtocolName } from '../shared/model/types.js';
+import type { Codec } from '../shared/protocols/codec.js';
+import { CODECS } from '../shared/protocols/index.js';
+import { ollamaGenerateCodec } from '../shared/protocols/ollama/generate.js';
 
 export type RouteKind =
   | 'protocol'   // a named vendor route: the body's (or path's) model names a pool or lane
@@ -12,43 +15,36 @@ export interface RouteDef {
   pattern: string;
   kind: RouteKind;
   protocol?: ProtocolName;
-  /** Which path parameter holds the model (gemini/bedrock/direct), if any. */
+  /** The caller's codec on a protocol (or listing) route; a direct route's is known once its target is. */
+  codec?: Codec;
+  /** Which path parameter holds the model (gemini/bedrock), if any. */
   modelParam?: number;
   /** Streaming implied by the path. */
   pathStream?: boolean;
-  /** Ollama's completion form (/api/generate): its own ingress codec, translated like chat. */
-  generate?: boolean;
 }
 
 // Static routes are registered before the parametric direct routes; uWS prefers static
 // segments anyway, but the order documents intent.
 export const ROUTES: readonly RouteDef[] = [
-  { pattern: '/v1/chat/completions', kind: 'protocol', protocol: 'openai' },
-  { pattern: '/v1/responses', kind: 'protocol', protocol: 'responses' },
-  { pattern: '/v1/messages', kind: 'protocol', protocol: 'anthropic' },
-  { pattern: '/v1beta/models/:modelAction', kind: 'protocol', protocol: 'gemini', modelParam: 0 },
-  { pattern: '/model/:modelId/converse', kind: 'protocol', protocol: 'bedrock', modelParam: 0, pathStream: false },
-  { pattern: '/model/:modelId/converse-stream', kind: 'protocol', protocol: 'bedrock', modelParam: 0, pathStream: true },
-  { pattern: '/api/chat', kind: 'protocol', protocol: 'ollama' },
-  { pattern: '/api/generate', kind: 'protocol', protocol: 'ollama', generate: true },
-  { pattern: '/api/show', kind: 'listing', protocol: 'ollama' },
+  { pattern: '/v1/chat/completions', kind: 'protocol', protocol: 'openai', codec: CODECS.openai },
+  { pattern: '/v1/responses', kind: 'protocol', protocol: 'responses', codec: CODECS.responses },
+  { pattern: '/v1/messages', kind: 'protocol', protocol: 'anthropic', codec: CODECS.anthropic },
+  { pattern: '/v1beta/models/:modelAction', kind: 'protocol', protocol: 'gemini', codec: CODECS.gemini, modelParam: 0 },
+  { pattern: '/model/:modelId/converse', kind: 'protocol', protocol: 'bedrock', codec: CODECS.bedrock, modelParam: 0, pathStream: false },
+  { pattern: '/model/:modelId/converse-stream', kind: 'protocol', protocol: 'bedrock', codec: CODECS.bedrock, modelParam: 0, pathStream: true },
+  { pattern: '/api/chat', kind: 'protocol', protocol: 'ollama', codec: CODECS.ollama },
+  // Ollama's completion form: its own ingress codec, translated like chat.
+  { pattern: '/api/generate', kind: 'protocol', protocol: 'ollama', codec: ollamaGenerateCodec },
+  { pattern: '/api/show', kind: 'listing', protocol: 'ollama', codec: CODECS.ollama },
   { pattern: '/:provider/:model', kind: 'direct' },
   { pattern: '/:model', kind: 'direct-model' },
 ];
 
-const GEMINI_ACTIONS: Readonly<Record<string, boolean>> = {
-  generateContent: false,
-  streamGenerateContent: true,
-};
+/** Every codec's caller headers: what a route whose codec is not known up front copies. */
+export const ANY_CALLER_HEADERS: readonly string[] = [...new Set(Object.values(CODECS).flatMap((c) => c.callerHeaders ?? []))];
 
-/**
- * Splits gemini's `{model}:{action}` segment. Returns undefined for an unknown action so the
- * caller answers 404 in gemini's shape.
- */
-export function parseGeminiModelAction(segment: string): { model: string; stream: boolean } | undefined {
-  const colon = segment.lastIndexOf(':');
-  if (colon <= 0) return undefined;
-  const stream = GEMINI_ACTIONS[segment.slice(colon + 1)];
-  if (stream === undefined) return undefined;
-  return { model: decodeURIComponent(segment.slice(0, colon)), stream };
+/** The request headers the ingress copies for `route` besides the ones every request needs. */
+export function callerHeadersOf(route: RouteDef): readonly string[] {
+  if (route.kind === 'protocol') return route.codec!.callerHeaders ?? [];
+  return ANY_CALLER_HEADERS;
 }

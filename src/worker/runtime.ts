@@ -17,7 +17,7 @@ import type { UpstreamOrigins } from './upstream/origins.js';
 import { createUpstreamAuth, type UpstreamAuth } from './upstream/auth/upstream-auth.js';
 import type { ServedBy } from './pipeline/admission-lease.js';
 import { laneId } from '../shared/governance/lane-id.js';
-import type { RouteGate } from './routing/route-gate.js';
+import type { RouteGate } from './hooks/route-gate.js';
 import type { HookTransport } from '../shared/hooks/transport.js';
 import type { SharedState } from '../shared/sab/index.js';
 import { PoolGate } from './hooks/pool-gate.js';
@@ -61,8 +61,8 @@ export class LaneRuntime implements LaneMemo {
 
 export class PoolRuntime {
   /**
-   * Gate hooks (a later issue) plug in here: null means no gate, so the hot path checks one
-   * pointer. See src/worker/routing/route-gate.ts for what a gate may do to the candidates.
+   * The pool's gate hooks: null means no gate, so the hot path checks one pointer. See
+   * src/worker/hooks/route-gate.ts for what a gate may do to the candidates.
    */
   gate: RouteGate | null = null;
   /** The taps observing this pool's requests; null when none (one pointer check per stage). */
@@ -92,6 +92,11 @@ export class Runtime {
   readonly pools = new Map<string, PoolRuntime>();
   readonly lanesByName = new Map<string, LaneRuntime>();
   readonly providersByName = new Map<string, ProviderRuntime>();
+  /** The global taps: they observe requests that reach no pool (direct routes, early refusals). */
+  readonly unpooledTaps: PoolTaps | null;
+  /** The global gates, per direct lane (made on first use; null: no global gate). */
+  private readonly directGates: (RouteGate | null)[];
+  private readonly hookTransports: readonly HookTransport[];
 
   constructor(
     readonly config: CompiledConfig,
@@ -120,6 +125,17 @@ export class Runtime {
       if (pool.taps.length > 0) runtime.taps = new PoolTaps(pool.taps, config.hooks, hookTransports);
       this.pools.set(pool.name, runtime);
     }
+    const unpooled = config.unpooledHooks;
+    this.unpooledTaps = unpooled.taps.length > 0 ? new PoolTaps(unpooled.taps, config.hooks, hookTransports) : null;
+    this.directGates = new Array<RouteGate | null>(this.lanes.length).fill(null);
+    this.hookTransports = hookTransports;
+  }
+
+  /** The global gates as a direct route to `lane` asks them (its one member), or null when there are none. */
+  directGate(lane: LaneRuntime): RouteGate | null {
+    const gates = this.config.unpooledHooks.gates;
+    if (gates.length === 0) return null;
+    return (this.directGates[lane.index] ??= new PoolGate([lane.compiled.name], gates, this.config.hooks, this.hookTransports, null));
   }
 
   /** The lane a direct route names: the provider's lane whose name or upstream model is `model`. */

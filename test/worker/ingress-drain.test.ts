@@ -38,7 +38,10 @@ const refuse = (): never => {
 };
 const handlers: IngressHandlers = {
   maxBodyBytes: () => 1 << 20,
-  onRequest: (_req, res) => stream(res),
+  onRequest: (_req, res) => {
+    stream(res);
+    return { onBody: () => undefined, onBodyTooLarge: refuse };
+  },
   onBodyTooLarge: refuse,
   onListing: refuse,
   onNotFound: refuse,

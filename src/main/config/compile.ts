@@ -72,6 +72,9 @@ export function compileConfig(result: LoadResult, slots: SlotAssigner, version: 
     lanes,
     pools,
     hooks: hooks.hooks,
+    // Requests with no pool (direct routes, and refusals before a target is known): the global hooks.
+    unpooledHooks: hooks.forPool(DIRECT_POOL_LABEL, []),
+    unroutedDispositionSlots: dispositionSlots(slots, DIRECT_POOL_LABEL, ''),
     logs: {
       enabled: config.logs.webhook !== undefined || config.logs.file !== undefined,
       includePrompt: config.logs.webhook?.include_prompt === true || config.logs.file?.include_prompt === true,

@@ -190,6 +190,14 @@ export interface CompiledConfig {
   lanes: CompiledLane[];
   pools: CompiledPool[];
   hooks: CompiledHook[];
+  /**
+   * The hooks of requests that reach no pool: direct routes (`/{provider}/{model}`, `/{model}`
+   * naming a lane) and refusals made before a target is known. These are the global hooks, so a
+   * global tap sees every request and a global gate decides direct routes too.
+   */
+  unpooledHooks: { gates: number[]; taps: number[] };
+  /** Disposition counter slots of requests that ended before any pool or lane was known (pool "", lane ""). */
+  unroutedDispositionSlots: number[];
   /** Request logs: whether workers send a record per finished request, and with the prompt. */
   logs: { enabled: boolean; includePrompt: boolean };
   health: CompiledHealth;

@@ -86,6 +86,19 @@ export interface Codec {
   readonly streamContentType: string;
 
   // --- ingress side (the caller speaks this protocol) ---
+  /**
+   * What the route's model path segment (gemini `{model}:{action}`, bedrock `{modelId}`) says;
+   * undefined when it names an action the protocol has no route for (404). Absent: the
+   * segment is the URL-encoded model and the route says whether it streams.
+   */
+  routeInfoOf?(segment: string): RouteInfo | undefined;
+  /** The caller may send any content type, not only JSON (its clients send a form type for a JSON body). */
+  readonly acceptsAnyContentType?: boolean;
+  /**
+   * Request headers (lower case) a same-protocol upstream gets as the caller sent them, because
+   * the caller's body was written for them (an API version, betas). The ingress copies these.
+   */
+  readonly callerHeaders?: readonly string[];
   /** Parsed JSON body -> model. Throws GatewayError('invalid_request', ...) on a shape it cannot read. */
   decodeRequest(body: unknown, route: RouteInfo): ModelRequest;
   /** The model named by the request without a full decode (body field or path). */

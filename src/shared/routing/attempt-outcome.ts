@@ -44,11 +44,25 @@ export const enum Disposition {
   AttemptTimeout = 7,
   HardDown = 8,
   ContextLength = 9,
+  // The gateway's own refusals, before any attempt (each answered in the caller's protocol):
+  /** 401: no valid credential for the auth chain. */
+  Unauthenticated = 10,
+  /** 403: a disabled key, a target outside its allowed_pools, a frozen group. */
+  Forbidden = 11,
+  /** 429: a requests, tokens or concurrent limit of the key or its group chain. */
+  RateLimited = 12,
+  /** The quota answer: a budget limit of the key or its group chain. */
+  QuotaExceeded = 13,
+  /** What the caller sent cannot be served as sent: 400, 404 (no such route or model), 405, 413, 415. */
+  InvalidRequest = 14,
+  /** 503 from the worker itself: over its in-flight limit, or draining. */
+  Shed = 15,
 }
 
 export const DISPOSITION_NAMES = [
   'ok', 'client_error', 'untranslatable', 'missing_credential', 'caller_abort', 'exhausted',
   'transient_upstream', 'attempt_timeout', 'hard_down', 'context_length',
+  'unauthenticated', 'forbidden', 'rate_limited', 'quota_exceeded', 'invalid_request', 'shed',
 ] as const;
 export const DISPOSITION_COUNT = DISPOSITION_NAMES.length;
 

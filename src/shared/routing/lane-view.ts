@@ -119,7 +119,9 @@ export function statsView(shared: SharedState, config: CompiledConfig, nowMs: nu
     unrouted: dispositions(shared, pool.noLaneDispositionSlots),
     failovers: failovers(shared, pool.failoverSlots),
   }));
-  return { lanes, pools };
+  // Requests that ended before any pool or lane was known (refused by authentication, a bad
+  // body, an unknown name, an edge answer, a caller that left before the body was read).
+  return { lanes, pools, untargeted: dispositions(shared, config.unroutedDispositionSlots) };
 }
 
 /** GET /healthz: some lane could serve now (its default cell, or any pool cell over it; usableNow). */

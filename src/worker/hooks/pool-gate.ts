@@ -8,7 +8,7 @@
 import type { CompiledHook, CompiledPool } from '../../shared/config/compiled.js';
 import type { HookTransport } from '../../shared/hooks/transport.js';
 import type { GateRequestInfo, HookReply } from '../../shared/hooks/wire.js';
-import { GateVerdict, type GateDecision, type GateRequest, type RouteGate } from '../routing/route-gate.js';
+import { GateVerdict, type GateDecision, type GateRequest, type RouteGate } from './route-gate.js';
 import type { SharedState } from '../../shared/sab/index.js';
 import { countPolicyRejection, countPolicySelection, routePolicyRejectionName } from '../metrics/route-policy.js';
 

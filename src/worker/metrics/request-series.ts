@@ -1,6 +1,6 @@
 // Counting one finished request: gateway_requests_total{ingress_protocol, pool, outcome} and
 // gateway_request_duration_seconds{ingress_protocol, pool}. Called once per request, by
-// Exchange.finish or by the pipeline when it refuses before an Exchange exists. Two atomic
+// the request's end (src/worker/pipeline/end/account.ts), whatever the exit. Two atomic
 // adds and a bucket search: nothing allocated, no message sent.
 import { performance } from 'node:perf_hooks';
 import type { PoolMetricSlots } from '../../shared/config/compiled.js';
@@ -23,8 +23,14 @@ export function outcomeOf(disposition: Disposition): RequestOutcome {
     case Disposition.Untranslatable:
     case Disposition.CallerAbort:
     case Disposition.ContextLength:
+    case Disposition.Unauthenticated:
+    case Disposition.Forbidden:
+    case Disposition.RateLimited:
+    case Disposition.QuotaExceeded:
+    case Disposition.InvalidRequest:
       return RequestOutcome.ClientError;
     case Disposition.Exhausted:
+    case Disposition.Shed:
       return RequestOutcome.Exhausted;
     default:
       return RequestOutcome.Error;

@@ -6,6 +6,12 @@ export interface ClientResponse {
   readonly aborted: boolean;
   /** True once a status line was written (the first byte is on its way). */
   readonly started: boolean;
+  /**
+   * Close the connection after the answer: set when the rest of the request body will not be
+   * read (an answer made before the body arrived, a body over the cap), so the next request on
+   * the connection cannot be parsed out of the body's bytes.
+   */
+  closeOnEnd: boolean;
   /** Write the status and headers; `body` given = a complete response with content-length. */
   respond(status: number, headers: Record<string, string>, body: string | Uint8Array): void;
   /** Start a streamed (chunked) response; the head goes out with the first bytes. */
@@ -25,6 +31,18 @@ export interface AbortListener {
   onClientAbort(): void;
 }
 
+/**
+ * Who gets the request body, told by the ingress as it is read: the request's context. The
+ * pipeline starts on the headers (authentication needs nothing else), so the body may still be
+ * arriving while the first steps run.
+ */
+export interface BodySink {
+  /** The whole body is in `IngressRequest.body`. */
+  onBody(): void;
+  /** The body grew past the cap while it was read (the connection closes after the answer). */
+  onBodyTooLarge(): void;
+}
+
 /** The request as copied out of uWS before the handler returned. */
 export interface IngressRequest {
   routeIndex: number;
@@ -35,12 +53,17 @@ export interface IngressRequest {
   authorization: string;
   xApiKey: string;
   xGoogApiKey: string;
-  /** Anthropic's `anthropic-version` and `anthropic-beta` ('' = absent): passed to an Anthropic lane, and they mark an Anthropic caller of GET /v1/models. */
-  anthropicVersion: string;
-  anthropicBeta: string;
+  /**
+   * The headers the route's codec names as its callers' (Codec.callerHeaders; every codec's on
+   * a route whose codec is not known up front), by lower-case name; only those present.
+   */
+  callerHeaders: Readonly<Record<string, string>>;
   /** The `affinity` header: requests with the same value prefer the same usable member ('' = none). */
   affinity: string;
+  /** The body, once it was read whole (`bodyRead`); empty until then. */
   body: Buffer;
+  /** True once `body` holds the whole request body. */
+  bodyRead: boolean;
   /**
    * Only for a SigV4-signed request (`Authorization: AWS4-HMAC-SHA256 ...`): the raw path and
    * every header, which the signature covers (copied only then: most requests never need it).

@@ -37,6 +37,8 @@ export interface PoolRecord {
 export interface Stats {
   lanes: Array<CellRecord & { provider: string; pools: string[]; available: number | 'unbounded'; free_slots: number | null }>;
   pools: PoolRecord[];
+  /** Dispositions of requests that ended before any pool or lane was known. */
+  untargeted: Record<string, number>;
 }
 
 export async function readStats(gw: RunningGateway): Promise<Stats> {

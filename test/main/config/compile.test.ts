@@ -7,6 +7,7 @@ import { compileConfig } from '../../../src/main/config/compile.js';
 import { loadConfig } from '../../../src/main/config/load.js';
 import { configDir, minimalConfig, removeConfigDirs } from './config-dir.js';
 import { underCpuQuota } from '../../../src/main/config/cpu-quota.js';
+import { DISPOSITION_COUNT } from '../../../src/shared/routing/attempt-outcome.js';
 
 after(removeConfigDirs);
 
@@ -67,7 +68,7 @@ describe('compileConfig', () => {
     // Routing's counter slots (dispositions, trips, attempts) are checked apart: their numbers are the assigner's.
     const { directDispositionSlots, directTripSlot, directAttemptSlot, ...lane0 } = compiled.lanes[0];
     assert.deepEqual({ ...lane0, slot: 0, defaultCellSlot: 0 }, { name: 'm1', provider: 0, upstreamModel: 'm1', maxConcurrent: 0, maxRequests: 0, slot: 0, defaultCellSlot: 0 });
-    assert.equal(new Set([...directDispositionSlots, directTripSlot, directAttemptSlot]).size, 12, 'a counter per disposition, one for trips, one for attempts');
+    assert.equal(new Set([...directDispositionSlots, directTripSlot, directAttemptSlot]).size, DISPOSITION_COUNT + 2, 'a counter per disposition, one for trips, one for attempts');
     assert.equal(compiled.lanes[1].upstreamModel, 'real-name');
     assert.equal(compiled.lanes[1].maxConcurrent, 4);
     assert.equal(compiled.lanes[1].maxRequests, 100);

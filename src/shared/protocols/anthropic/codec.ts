@@ -14,6 +14,9 @@ import { WholeEventsPassthrough, sseEventEnds } from '../framing/whole-events.js
 export const anthropicCodec: Codec = {
   name: 'anthropic',
   streamContentType: 'text/event-stream',
+  // A same-protocol request keeps the caller's version and betas: its body is written for them
+  // (a translated request is written by us for the provider's configured version).
+  callerHeaders: ['anthropic-version', 'anthropic-beta'],
 
   decodeRequest: (body) => decodeAnthropicRequest(body),
   requestedModel: (body) => anthropicRequestedModel(body),

@@ -7,12 +7,14 @@ import { decodeGeminiRequest, encodeGeminiRequest, geminiPath } from './request.
 import { decodeGeminiResponse, encodeGeminiResponse } from './response.js';
 import { GeminiStreamDecoder } from './stream-decoder.js';
 import { GeminiStreamEncoder } from './stream-encoder.js';
+import { geminiRouteInfo } from './route-action.js';
 import { WholeEventsPassthrough, sseEventEnds } from '../framing/whole-events.js';
 
 export const geminiCodec: Codec = {
   name: 'gemini',
   streamContentType: 'text/event-stream',
 
+  routeInfoOf: geminiRouteInfo,
   decodeRequest: decodeGeminiRequest,
   requestedModel: (_body, route) => route.pathModel,
   requestedStream: (_body, route) => route.pathStream === true,

@@ -11,6 +11,8 @@ import { WholeEventsPassthrough, ndjsonEventEnds } from '../framing/whole-events
 export const ollamaCodec: Codec = {
   name: 'ollama',
   streamContentType: 'application/x-ndjson',
+  // Ollama ignores the content type, and its docs' `curl -d` examples send a form type.
+  acceptsAnyContentType: true,
 
   decodeRequest: (body) => decodeRequest(body),
   requestedModel: (body) => requestedModel(body),

@@ -1,8 +1,9 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { joined, passthroughUsage } from '../../../src/worker/pipeline/relay-helpers.js';
-import type { LaneRuntime } from '../../../src/worker/runtime.js';
-import { openaiCodec } from '../../../src/shared/protocols/openai/codec.js';
+import { joined } from '../../../../src/worker/pipeline/relay/joined.js';
+import { passthroughUsage } from '../../../../src/worker/pipeline/relay/passthrough-usage.js';
+import type { LaneRuntime } from '../../../../src/worker/runtime.js';
+import { openaiCodec } from '../../../../src/shared/protocols/openai/codec.js';
 
 describe('joined', () => {
   const slab = Buffer.alloc(12, 'aaabbbbcc-dd'); // not from Buffer's shared pool

@@ -1,8 +1,8 @@
-// The seam gate hooks (a later issue) plug into. A pool's gate, when set, is asked once per
+// The seam gate hooks plug into. A pool's gate, when set, is asked once per
 // request before the first pick, with the pool's members in config order; it may leave the
 // order to SWRR (abstain), reorder the candidates (the router then tries them in that order,
 // still skipping unusable members), or reject the request (a 4xx to the caller, no upstream
-// dispatched, finish() with disposition client_error). PoolRuntime.gate is null for a pool
+// dispatched; the request ends with disposition client_error). PoolRuntime.gate is null for a pool
 // without gate hooks, which costs the hot path one pointer check; src/worker/hooks/pool-gate.ts
 // is the gate of a pool that has some (its answer arrives asynchronously, over the wire).
 

@@ -1,0 +1,19 @@
+// The admit step: a lease for the request, or the refusal that answers it -- a disabled key, a
+// target outside its allowed_pools, a frozen group (403), a limit of the key or its group chain
+// (429 or the quota answer). Governance's own rules are src/worker/governance/admission.ts.
+import { Refusal } from '../../governance/refusal.js';
+import type { RequestContext } from '../context.js';
+import { refusalAnswer } from '../end/answer.js';
+import { refusalDisposition } from '../end/dispositions.js';
+import { end } from '../end/end.js';
+
+export function admitStep(ctx: RequestContext): boolean {
+  const target = ctx.pool !== null ? ctx.pool.compiled.name : ctx.lane!.compiled.name;
+  const lease = ctx.deps.admission.admit(ctx.key, target, ctx.runtime.config.governance.enabled, ctx.nowSec);
+  if (lease instanceof Refusal) {
+    end(ctx, refusalDisposition(lease.kind), refusalAnswer(lease));
+    return false;
+  }
+  ctx.lease = lease;
+  return true;
+}

@@ -1,0 +1,61 @@
+// The decode step: the body, once it is all there, checked as JSON. On a named protocol route
+// only the codec's few top-level members are read (`model`, `stream`, ...:
+// framing/top-level-members.ts); the whole body is parsed later, if a translation, a hook or a
+// request log needs it -- at once on a route whose last request was translated.
+import { Disposition } from '../../../shared/routing/attempt-outcome.js';
+import { translateFastPath } from '../../../shared/protocols/fast-path/switch.js';
+import {
+  NO_STRING_SPAN, TOP_LEVEL_NOT_JSON, TOP_LEVEL_NOT_OBJECT, TOP_LEVEL_UNDECIDED, readTopLevelMembers,
+} from '../../../shared/protocols/framing/top-level-members.js';
+import { ROUTES } from '../../routes.js';
+import { Parked, type RequestContext } from '../context.js';
+import { errorAnswer } from '../end/answer.js';
+import { end } from '../end/end.js';
+
+/**
+ * Per route (ROUTES index), 1 when its last request went to a lane of another protocol (a
+ * pool's first member's): a guess of whether the next one will be translated, which only
+ * chooses how its body is read (the same values either way). Set by the target step.
+ */
+export const translatedLast = new Uint8Array(ROUTES.length);
+
+export function decodeStep(ctx: RequestContext): boolean {
+  const req = ctx.req;
+  if (!req.bodyRead) {
+    ctx.parked = Parked.Body;
+    return false;
+  }
+  const route = ctx.route!;
+  const codec = ctx.codec;
+  ctx.bytes = req.body;
+  // GATEWAY_TRANSLATE_FAST_PATH=off (fast-path/switch.ts) parses every body whole.
+  const members = route.kind === 'protocol' && translatedLast[req.routeIndex] === 0 && translateFastPath ? codec.requestMembers : undefined;
+  if (members !== undefined && members[0] === 'model') ctx.modelSpan = { start: -1, end: -1 };
+  const read = members !== undefined ? readTopLevelMembers(req.body, members, ctx.modelSpan === NO_STRING_SPAN ? null : ctx.modelSpan) : TOP_LEVEL_UNDECIDED;
+  let verdict = typeof read === 'object' ? 0 : read;
+  ctx.head = read;
+  if (verdict === TOP_LEVEL_UNDECIDED) {
+    const raw = req.body.toString('utf8');
+    ctx.rawText = raw;
+    try {
+      const body: unknown = JSON.parse(raw);
+      verdict = body !== null && typeof body === 'object' && !Array.isArray(body) ? 0 : TOP_LEVEL_NOT_OBJECT;
+      ctx.head = body;
+      ctx.wholeBody = body;
+    } catch {
+      verdict = TOP_LEVEL_NOT_JSON;
+    }
+  }
+  if (verdict === TOP_LEVEL_NOT_JSON) {
+    ctx.head = undefined;
+    end(ctx, Disposition.InvalidRequest, errorAnswer('invalid_json', 'the request body is not valid JSON'));
+    return false;
+  }
+  if (verdict === TOP_LEVEL_NOT_OBJECT) {
+    ctx.head = undefined;
+    ctx.wholeBody = undefined;
+    end(ctx, Disposition.InvalidRequest, errorAnswer('invalid_request', 'the request body must be a JSON object'));
+    return false;
+  }
+  return true;
+}

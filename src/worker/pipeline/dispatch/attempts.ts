@@ -1,0 +1,276 @@
+// The dispatch step's state machine: pick a member, build and sign the attempt, send it, relay
+// its answer; on a failure before the first byte record it and fail over (up to max_hops,
+// within timeout_secs), else answer it. One object per dispatched request, the undici handler
+// owner of each attempt (upstream-attempt.ts: no closure per callback) and the node the attempt
+// timeouts sweep; the router (src/worker/routing) picks and keeps the breaker cells.
+//
+// Every way out ends the request through end() (end/end.ts) with the disposition and the
+// answer: success -> ok; a failure before the first byte with no member left -> the failure's
+// own disposition; a failure after the first byte -> transient_upstream (the protocol's error
+// event); caller abort -> caller_abort; untranslatable -> untranslatable; no upstream
+// credential -> missing_credential; no usable member -> exhausted (503).
+import type { Buffer } from 'node:buffer';
+import { GatewayError } from '../../../shared/errors.js';
+import { TranslationRefused } from '../../../shared/protocols/refusal.js';
+import {
+  AttemptOutcome, Disposition, FailoverReason, dispositionOf, failoverReasonOf, outcomeOfErrorStatus, outcomeOfTransportError, retryAfterMs,
+} from '../../../shared/routing/attempt-outcome.js';
+import type { OutgoingRequest } from '../../upstream/auth/upstream-auth.js';
+import type { TimedAttempt } from '../../upstream/attempt-timers.js';
+import { UpstreamAttempt, type AttemptOwner } from '../../upstream/upstream-attempt.js';
+import { AttemptPlan } from '../../routing/attempt-plan.js';
+import { Parked, type RequestContext } from '../context.js';
+import { errorAnswer, streamError } from '../end/answer.js';
+import { end } from '../end/end.js';
+import { tap } from '../end/observe.js';
+import { relayData, relayEnd, relayStart, errorBodyText, RelayVerdict } from '../relay/relay.js';
+import { Relay, RelayState } from '../relay/relay-state.js';
+import { LastFailure } from './last-failure.js';
+import { buildOutgoing, signOutgoing } from './outgoing.js';
+import { nextMember, NextMember } from './pick.js';
+
+/** One reason object for every caller abort (no Error made per aborted request). */
+const CLIENT_WENT_AWAY = new Error('client went away');
+
+export class Attempts implements AttemptOwner, TimedAttempt {
+  readonly plan = new AttemptPlan();
+  readonly relay = new RelayState();
+  readonly failure = new LastFailure();
+  /** The attempt in flight: callbacks of any other (an earlier, abandoned one) are ignored. */
+  private current: UpstreamAttempt | null = null;
+  private pendingFailover = FailoverReason.None;
+  /** Attempts dispatched (the taps number them). */
+  dispatched = 0;
+
+  // --- the attempt's timeouts (attempt-timers.ts) ---
+  timerPrev: TimedAttempt | null = null;
+  timerNext: TimedAttempt | null = null;
+  timerListed = false;
+  headDeadlineMs = 0;
+  bodyTimeoutMs = 0;
+  bodyTick = 0;
+
+  constructor(private readonly ctx: RequestContext) {}
+
+  /** Pick the next usable member and send to it; or end the request as it ran out. */
+  next(): void {
+    const ctx = this.ctx;
+    switch (nextMember(ctx, this.plan)) {
+      case NextMember.Picked:
+        if (this.pendingFailover !== FailoverReason.None) ctx.deps.router.failedOver(this.plan, this.pendingFailover);
+        this.attempt();
+        return;
+      case NextMember.Ended:
+        return;
+      case NextMember.OutOfTime:
+        if (this.plan.hops === 0) end(ctx, Disposition.AttemptTimeout, errorAnswer('upstream_timeout', 'the request ran out of time before any upstream was tried'));
+        else end(ctx, dispositionOf(this.failure.outcome), this.failure.answer(ctx.codec));
+    }
+  }
+
+  /** Build, sign and send the attempt the plan holds. */
+  private attempt(): void {
+    const ctx = this.ctx;
+    const lane = this.plan.lane!;
+    this.relay.reset(lane);
+    let outgoing: OutgoingRequest;
+    try {
+      outgoing = buildOutgoing(ctx, lane);
+    } catch (err) {
+      if (err instanceof TranslationRefused) ctx.deps.metering.refused(ctx.codec.name, lane.provider.codec.name, err.reason);
+      this.endAttempt(AttemptOutcome.Untranslatable, 0);
+      const answer = err instanceof GatewayError ? errorAnswer(err.kind, err.message, err.retryAfterSecs) : errorAnswer('invalid_request', 'the request could not be translated');
+      end(ctx, Disposition.Untranslatable, answer);
+      return;
+    }
+    const signed = signOutgoing(ctx, lane, outgoing);
+    if (signed === true) this.dispatch(outgoing);
+    else if (signed === false) this.credentialMissing();
+    else {
+      ctx.parked = Parked.Promise;
+      signed.then(
+        (ok) => (ok ? this.dispatch(outgoing) : this.credentialMissing()),
+        () => this.credentialMissing(),
+      );
+    }
+  }
+
+  private credentialMissing(): void {
+    this.endAttempt(AttemptOutcome.MissingCredential, 0);
+    end(this.ctx, Disposition.MissingCredential, errorAnswer('unauthorized', `no upstream credential is available for provider "${this.plan.lane!.provider.compiled.name}"`));
+  }
+
+  private dispatch(outgoing: OutgoingRequest): void {
+    const ctx = this.ctx;
+    if (ctx.ended) return; // the caller went away while the credential was minted
+    const plan = this.plan;
+    const nowMs = ctx.deps.clock.monoMs();
+    const upstream = ctx.runtime.config.upstream;
+    let timeoutMs = Math.min(upstream.requestTimeoutMs, Math.max(1, Math.floor(plan.deadlineMs - nowMs)));
+    const attemptTimeoutMs = plan.pool !== null ? plan.pool.compiled.attemptTimeoutMs : 0;
+    if (attemptTimeoutMs !== 0 && attemptTimeoutMs < timeoutMs) timeoutMs = attemptTimeoutMs;
+    plan.attemptStartMs = nowMs;
+    plan.attemptDeadlineMs = nowMs + timeoutMs;
+    this.dispatched++;
+    if (ctx.taps !== null) {
+      if (this.dispatched === 1 && ctx.taps.wants('route')) tap(ctx, 'route');
+      if (ctx.taps.wants('attempt')) tap(ctx, 'attempt');
+    }
+    // The head and body timeouts are the sweep's (attempt-timers.ts): undici's are off.
+    ctx.deps.attemptTimers.start(this, plan.attemptDeadlineMs, upstream.requestTimeoutMs);
+    const attempt = new UpstreamAttempt(this);
+    this.current = attempt;
+    ctx.parked = Parked.Upstream;
+    plan.lane!.provider.dispatcher.dispatch(
+      { origin: outgoing.origin, path: outgoing.path, method: 'POST', headers: outgoing.headers, body: outgoing.body, headersTimeout: 0, bodyTimeout: 0 },
+      attempt,
+    );
+  }
+
+  /** The caller went away while an attempt is in flight: cancel it (its error callback ends the request). */
+  callerAborted(): void {
+    const controller = this.relay.controller;
+    if (controller !== null) controller.abort(CLIENT_WENT_AWAY);
+    else if (this.current === null) {
+      this.endAttempt(AttemptOutcome.CallerAbort, 0);
+      end(this.ctx, Disposition.CallerAbort, null);
+    }
+    // else: connecting; attemptConnected aborts it at once
+  }
+
+  // ---- TimedAttempt ----
+
+  upstreamAbortable(): boolean {
+    return this.relay.controller !== null && !this.relay.controller.aborted;
+  }
+
+  upstreamPaused(): boolean {
+    return this.relay.controller !== null && this.relay.controller.paused;
+  }
+
+  abortUpstream(reason: Error): void {
+    this.relay.controller?.abort(reason);
+  }
+
+  // ---- the attempt's undici callbacks (AttemptOwner) ----
+
+  attemptConnected(attempt: UpstreamAttempt): void {
+    if (attempt !== this.current) return;
+    this.relay.controller = attempt;
+    if (this.ctx.client.aborted) attempt.abort(CLIENT_WENT_AWAY);
+  }
+
+  attemptHead(attempt: UpstreamAttempt, statusCode: number, rawHeaders: Buffer[]): void {
+    if (attempt !== this.current) return;
+    this.ctx.deps.attemptTimers.headArrived(this);
+    relayStart(this.relay, this.ctx, statusCode, rawHeaders);
+  }
+
+  attemptData(attempt: UpstreamAttempt, chunk: Buffer): void {
+    if (attempt !== this.current || this.relay.relay === Relay.Done) return;
+    this.bodyTick = this.ctx.deps.attemptTimers.tick;
+    const verdict = relayData(this.relay, this.ctx, attempt, chunk);
+    if (verdict !== RelayVerdict.Continue) this.relayed(verdict);
+  }
+
+  attemptEnd(attempt: UpstreamAttempt): void {
+    if (attempt !== this.current) return;
+    const relay = this.relay.relay;
+    if (relay === Relay.Done) return; // the attempt already ended (over the cap, a broken stream)
+    if (relay === Relay.ErrorBody) this.upstreamErrorAnswered();
+    else this.relayed(relayEnd(this.relay, this.ctx));
+  }
+
+  attemptError(attempt: UpstreamAttempt, err: Error): void {
+    // A connect failure comes before attemptConnected: the current attempt, with no controller yet.
+    if (attempt !== this.current || this.ctx.ended || this.relay.relay === Relay.Done) return;
+    const ctx = this.ctx;
+    if (ctx.client.aborted) {
+      this.endAttempt(AttemptOutcome.CallerAbort, 0);
+      end(ctx, Disposition.CallerAbort, null);
+      return;
+    }
+    // After the first byte there is no failover: end the stream with the protocol's error event.
+    if (ctx.client.started) {
+      this.midStreamFailed('the upstream provider connection failed');
+      return;
+    }
+    const outcome = outcomeOfTransportError((err as { code?: string }).code, ctx.deps.clock.monoMs() >= this.plan.attemptDeadlineMs);
+    const timedOut = outcome === AttemptOutcome.AttemptTimeout;
+    this.failure.local(outcome, timedOut ? 'upstream_timeout' : 'upstream_error', timedOut ? 'the upstream provider timed out' : 'the upstream provider connection failed');
+    this.failedBeforeFirstByte(outcome, 0);
+  }
+
+  // ---- attempt ends ----
+
+  /** What relaying came to, past Continue. */
+  private relayed(verdict: RelayVerdict): void {
+    const relay = this.relay;
+    switch (verdict) {
+      case RelayVerdict.Complete: {
+        // One clock reading for the lane's latency and the request's duration; the request ends
+        // before its last bytes go out, so whoever sees the answer sees the lane's state after it.
+        const nowMs = this.ctx.deps.clock.monoMs();
+        this.endAttempt(AttemptOutcome.Ok, 0, nowMs);
+        end(this.ctx, Disposition.Ok, relay.answer, nowMs);
+        return;
+      }
+      case RelayVerdict.Unreadable:
+        this.failure.local(AttemptOutcome.Transient, 'upstream_error', 'the upstream response could not be read');
+        this.failedBeforeFirstByte(AttemptOutcome.Transient, 0);
+        return;
+      case RelayVerdict.StreamBroke:
+        this.midStreamFailed(relay.brokeMessage);
+        return;
+      case RelayVerdict.OverTranslateCap:
+        relay.relay = Relay.Done;
+        relay.controller?.abort(new Error('response over the translate cap'));
+        this.endAttempt(AttemptOutcome.Untranslatable, 0);
+        end(this.ctx, Disposition.Untranslatable, errorAnswer('upstream_error', `the upstream response is larger than the translation limit (advanced.translate_body_cap_bytes = ${this.ctx.runtime.config.limits.translateBodyCapBytes}) and cannot be translated`));
+        return;
+      default:
+        return;
+    }
+  }
+
+  /** An upstream error answer was read whole (up to the cap): classify it, fail over or relay it. */
+  private upstreamErrorAnswered(): void {
+    const relay = this.relay;
+    const text = errorBodyText(relay);
+    const outcome = outcomeOfErrorStatus(relay.status, text);
+    this.failure.answered(outcome, relay, text, this.plan.lane!.provider.codec);
+    this.failedBeforeFirstByte(outcome, retryAfterMs(relay.retryAfter, this.ctx.deps.clock.epochMs()));
+  }
+
+  /** A failure before the first byte: record it, then fail over when it may, else answer it. */
+  private failedBeforeFirstByte(outcome: AttemptOutcome, retryAfterMsValue: number): void {
+    this.endAttempt(outcome, retryAfterMsValue);
+    this.relay.relay = Relay.Done;
+    const reason = failoverReasonOf(outcome);
+    if (reason !== FailoverReason.None && this.plan.pool !== null) {
+      this.pendingFailover = reason;
+      this.next();
+      return;
+    }
+    end(this.ctx, dispositionOf(outcome), this.failure.answer(this.ctx.codec));
+  }
+
+  private midStreamFailed(message: string): void {
+    const relay = this.relay;
+    relay.relay = Relay.Done;
+    if (relay.controller !== null && !relay.controller.aborted) relay.controller.abort(new Error('the upstream stream broke'));
+    this.endAttempt(AttemptOutcome.MidStream, 0);
+    end(this.ctx, Disposition.TransientUpstream, streamError('upstream_error', message));
+  }
+
+  private endAttempt(outcome: AttemptOutcome, retryAfterMsValue: number, nowMs = this.ctx.deps.clock.monoMs()): void {
+    this.ctx.deps.attemptTimers.stop(this);
+    this.ctx.deps.router.endAttempt(this.plan, outcome, retryAfterMsValue, nowMs);
+  }
+
+  /** The request ends: no timeout may fire for it, and an attempt still held is ended as neutral (each exit ends its own first). */
+  releaseForEnd(): void {
+    this.ctx.deps.attemptTimers.stop(this);
+    if (this.plan.permitHeld) this.endAttempt(AttemptOutcome.CallerAbort, 0);
+  }
+}

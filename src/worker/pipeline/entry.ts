@@ -1,0 +1,26 @@
+// Where a data-plane request enters the pipeline: the ingress hands over the copied request
+// (headers, path; the body still arriving) and the caller's connection, and gets back who is
+// told about the body. The request's context is made here and its kind's steps start at once.
+import { CODECS } from '../../shared/protocols/index.js';
+import { ROUTES } from '../routes.js';
+import type { BodySink, ClientResponse, IngressRequest } from './client.js';
+import { RequestContext, type PipelineDeps } from './context.js';
+import { CHAT, LISTING, SHOW } from './kinds.js';
+import { listingCodec } from './listing/listing.js';
+import { callerCodecOf } from './route/caller-codec.js';
+import { runSteps } from './steps.js';
+
+/** A POST data-plane route (ROUTES[req.routeIndex]). */
+export function startRequest(deps: PipelineDeps, req: IngressRequest, client: ClientResponse): BodySink {
+  const route = ROUTES[req.routeIndex]!;
+  const ctx = new RequestContext(deps, req, client, route.kind === 'listing' ? SHOW : CHAT, route.codec ?? callerCodecOf(req));
+  ctx.route = route;
+  runSteps(ctx);
+  return ctx;
+}
+
+/** A GET model-listing route (LISTING_ROUTES[req.routeIndex]): no body. */
+export function startListing(deps: PipelineDeps, req: IngressRequest, client: ClientResponse): void {
+  const ctx = new RequestContext(deps, req, client, LISTING, listingCodec(req) ?? CODECS.openai);
+  runSteps(ctx);
+}
