@@ -95,7 +95,7 @@ export function refusalIndex(from: ProtocolName, to: ProtocolName, reason: Refus
   return translationIndex(from, to) * REFUSAL_REASONS.length + REFUSAL_REASONS.indexOf(reason);
 }
 
-// ---- requests, attempts and their latency (counted in Exchange.finish and the router) ----
+// ---- requests, attempts and their latency (counted by the request's end and the router) ----
 
 export const REQUESTS_TOTAL: MetricFamily = {
   name: 'gateway_requests_total',

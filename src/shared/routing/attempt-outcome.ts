@@ -1,5 +1,5 @@
 // Whose fault an attempt's end was, and what the request's end is called. Attempt outcomes
-// drive the breaker (only the upstream's faults move it); dispositions are what finish()
+// drive the breaker (only the upstream's faults move it); dispositions are what the request's end
 // records per (pool, lane) and what the metrics count; failover reasons label each hop.
 // The names are the spec's where it names them (failure dispositions, failover reasons).
 
@@ -32,7 +32,7 @@ export const enum AttemptOutcome {
   MidStream = 12,
 }
 
-/** The end of a request, recorded once by finish(). */
+/** The end of a request, recorded once by its end (src/worker/pipeline/end/end.ts). */
 export const enum Disposition {
   Ok = 0,
   ClientError = 1,
