@@ -52,6 +52,18 @@ export class AttemptPlan implements MemberFilter {
    */
   softPass = false;
 
+  /**
+   * The attempt the plan holds is sent at `nowMs`: its deadline is the nearest of the request's
+   * (failover.timeout_secs), the pool's attempt timeout and the upstream request timeout.
+   */
+  startAttempt(nowMs: number, requestTimeoutMs: number): void {
+    let timeoutMs = Math.min(requestTimeoutMs, Math.max(1, Math.floor(this.deadlineMs - nowMs)));
+    const attemptTimeoutMs = this.pool !== null ? this.pool.compiled.attemptTimeoutMs : 0;
+    if (attemptTimeoutMs !== 0 && attemptTimeoutMs < timeoutMs) timeoutMs = attemptTimeoutMs;
+    this.attemptStartMs = nowMs;
+    this.attemptDeadlineMs = nowMs + timeoutMs;
+  }
+
   triedLane(laneIndex: number): boolean {
     if (this.triedFirst === laneIndex) return true;
     const more = this.triedMore;

@@ -32,6 +32,19 @@ export interface TimedAttempt {
   abortUpstream(reason: Error): void;
 }
 
+/** The list node of a TimedAttempt, for the class that owns the attempt to extend; the three methods are its own. */
+export abstract class TimedAttemptNode implements TimedAttempt {
+  timerPrev: TimedAttempt | null = null;
+  timerNext: TimedAttempt | null = null;
+  timerListed = false;
+  headDeadlineMs = 0;
+  bodyTimeoutMs = 0;
+  bodyTick = 0;
+  abstract upstreamAbortable(): boolean;
+  abstract upstreamPaused(): boolean;
+  abstract abortUpstream(reason: Error): void;
+}
+
 /** An Error with undici's code, so the attempt is classified as undici's own timeout would be. */
 class UpstreamTimeoutError extends Error {
   constructor(

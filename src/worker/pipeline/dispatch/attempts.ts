@@ -1,14 +1,8 @@
 // The dispatch step's state machine: pick a member, build and sign the attempt, send it, relay
 // its answer; on a failure before the first byte record it and fail over (up to max_hops,
-// within timeout_secs), else answer it. One object per dispatched request, the undici handler
-// owner of each attempt (upstream-attempt.ts: no closure per callback) and the node the attempt
-// timeouts sweep; the router (src/worker/routing) picks and keeps the breaker cells.
-//
-// Every way out ends the request through end() (end/end.ts) with the disposition and the
-// answer: success -> ok; a failure before the first byte with no member left -> the failure's
-// own disposition; a failure after the first byte -> transient_upstream (the protocol's error
-// event); caller abort -> caller_abort; untranslatable -> untranslatable; no upstream
-// credential -> missing_credential; no usable member -> exhausted (503).
+// within timeout_secs), else answer it. One object per dispatched request: the owner of each
+// attempt's undici handler (no closure per callback) and the node the attempt timeouts sweep.
+// Every way out is end() with its disposition (docs/routing.md has the table).
 import type { Buffer } from 'node:buffer';
 import { GatewayError } from '../../../shared/errors.js';
 import { TranslationRefused } from '../../../shared/protocols/refusal.js';
@@ -16,23 +10,25 @@ import {
   AttemptOutcome, Disposition, FailoverReason, dispositionOf, failoverReasonOf, outcomeOfErrorStatus, outcomeOfTransportError, retryAfterMs,
 } from '../../../shared/routing/attempt-outcome.js';
 import type { OutgoingRequest } from '../../upstream/auth/upstream-auth.js';
-import type { TimedAttempt } from '../../upstream/attempt-timers.js';
+import { TimedAttemptNode } from '../../upstream/attempt-timers.js';
 import { UpstreamAttempt, type AttemptOwner } from '../../upstream/upstream-attempt.js';
 import { AttemptPlan } from '../../routing/attempt-plan.js';
 import { Parked, type RequestContext } from '../context.js';
 import { errorAnswer, streamError } from '../end/answer.js';
 import { end } from '../end/end.js';
 import { tap } from '../end/observe.js';
-import { relayData, relayEnd, relayStart, errorBodyText, RelayVerdict } from '../relay/relay.js';
+import { relayData, relayEnd, relayStart, errorBodyText, overTranslateCapAnswer, RelayVerdict } from '../relay/relay.js';
 import { Relay, RelayState } from '../relay/relay-state.js';
 import { LastFailure } from './last-failure.js';
 import { buildOutgoing, signOutgoing } from './outgoing.js';
 import { nextMember, NextMember } from './pick.js';
 
-/** One reason object for every caller abort (no Error made per aborted request). */
+/** One reason object each for aborting an attempt (no Error made per request). */
 const CLIENT_WENT_AWAY = new Error('client went away');
+const OVER_TRANSLATE_CAP = new Error('response over the translate cap');
+const STREAM_BROKE = new Error('the upstream stream broke');
 
-export class Attempts implements AttemptOwner, TimedAttempt {
+export class Attempts extends TimedAttemptNode implements AttemptOwner {
   readonly plan = new AttemptPlan();
   readonly relay = new RelayState();
   readonly failure = new LastFailure();
@@ -42,25 +38,17 @@ export class Attempts implements AttemptOwner, TimedAttempt {
   /** Attempts dispatched (the taps number them). */
   dispatched = 0;
 
-  // --- the attempt's timeouts (attempt-timers.ts) ---
-  timerPrev: TimedAttempt | null = null;
-  timerNext: TimedAttempt | null = null;
-  timerListed = false;
-  headDeadlineMs = 0;
-  bodyTimeoutMs = 0;
-  bodyTick = 0;
-
-  constructor(private readonly ctx: RequestContext) {}
+  constructor(private readonly ctx: RequestContext) {
+    super();
+  }
 
   /** Pick the next usable member and send to it; or end the request as it ran out. */
   next(): void {
     const ctx = this.ctx;
-    switch (nextMember(ctx, this.plan)) {
+    switch (nextMember(ctx, this.plan)) { // Ended: the pick ended the request itself
       case NextMember.Picked:
         if (this.pendingFailover !== FailoverReason.None) ctx.deps.router.failedOver(this.plan, this.pendingFailover);
         this.attempt();
-        return;
-      case NextMember.Ended:
         return;
       case NextMember.OutOfTime:
         if (this.plan.hops === 0) end(ctx, Disposition.AttemptTimeout, errorAnswer('upstream_timeout', 'the request ran out of time before any upstream was tried'));
@@ -104,13 +92,8 @@ export class Attempts implements AttemptOwner, TimedAttempt {
     const ctx = this.ctx;
     if (ctx.ended) return; // the caller went away while the credential was minted
     const plan = this.plan;
-    const nowMs = ctx.deps.clock.monoMs();
     const upstream = ctx.runtime.config.upstream;
-    let timeoutMs = Math.min(upstream.requestTimeoutMs, Math.max(1, Math.floor(plan.deadlineMs - nowMs)));
-    const attemptTimeoutMs = plan.pool !== null ? plan.pool.compiled.attemptTimeoutMs : 0;
-    if (attemptTimeoutMs !== 0 && attemptTimeoutMs < timeoutMs) timeoutMs = attemptTimeoutMs;
-    plan.attemptStartMs = nowMs;
-    plan.attemptDeadlineMs = nowMs + timeoutMs;
+    plan.startAttempt(ctx.deps.clock.monoMs(), upstream.requestTimeoutMs);
     this.dispatched++;
     if (ctx.taps !== null) {
       if (this.dispatched === 1 && ctx.taps.wants('route')) tap(ctx, 'route');
@@ -127,25 +110,19 @@ export class Attempts implements AttemptOwner, TimedAttempt {
     );
   }
 
-  /** The caller went away while an attempt is in flight: cancel it (its error callback ends the request). */
+  /** The caller went away while an attempt is in flight: cancel it (its error callback ends the request; one still connecting is aborted by attemptConnected). */
   callerAborted(): void {
-    const controller = this.relay.controller;
-    if (controller !== null) controller.abort(CLIENT_WENT_AWAY);
-    else if (this.current === null) {
-      this.endAttempt(AttemptOutcome.CallerAbort, 0);
-      end(this.ctx, Disposition.CallerAbort, null);
-    }
-    // else: connecting; attemptConnected aborts it at once
+    this.relay.controller?.abort(CLIENT_WENT_AWAY);
   }
 
-  // ---- TimedAttempt ----
+  // ---- TimedAttempt (attempt-timers.ts) ----
 
   upstreamAbortable(): boolean {
-    return this.relay.controller !== null && !this.relay.controller.aborted;
+    return this.relay.controller?.aborted === false;
   }
 
   upstreamPaused(): boolean {
-    return this.relay.controller !== null && this.relay.controller.paused;
+    return this.relay.controller?.paused === true;
   }
 
   abortUpstream(reason: Error): void {
@@ -196,8 +173,7 @@ export class Attempts implements AttemptOwner, TimedAttempt {
       return;
     }
     const outcome = outcomeOfTransportError((err as { code?: string }).code, ctx.deps.clock.monoMs() >= this.plan.attemptDeadlineMs);
-    const timedOut = outcome === AttemptOutcome.AttemptTimeout;
-    this.failure.local(outcome, timedOut ? 'upstream_timeout' : 'upstream_error', timedOut ? 'the upstream provider timed out' : 'the upstream provider connection failed');
+    this.failure.transport(outcome);
     this.failedBeforeFirstByte(outcome, 0);
   }
 
@@ -216,7 +192,7 @@ export class Attempts implements AttemptOwner, TimedAttempt {
         return;
       }
       case RelayVerdict.Unreadable:
-        this.failure.local(AttemptOutcome.Transient, 'upstream_error', 'the upstream response could not be read');
+        this.failure.unreadable();
         this.failedBeforeFirstByte(AttemptOutcome.Transient, 0);
         return;
       case RelayVerdict.StreamBroke:
@@ -224,12 +200,9 @@ export class Attempts implements AttemptOwner, TimedAttempt {
         return;
       case RelayVerdict.OverTranslateCap:
         relay.relay = Relay.Done;
-        relay.controller?.abort(new Error('response over the translate cap'));
+        relay.controller?.abort(OVER_TRANSLATE_CAP);
         this.endAttempt(AttemptOutcome.Untranslatable, 0);
-        end(this.ctx, Disposition.Untranslatable, errorAnswer('upstream_error', `the upstream response is larger than the translation limit (advanced.translate_body_cap_bytes = ${this.ctx.runtime.config.limits.translateBodyCapBytes}) and cannot be translated`));
-        return;
-      default:
-        return;
+        end(this.ctx, Disposition.Untranslatable, overTranslateCapAnswer(this.ctx.runtime.config.limits.translateBodyCapBytes));
     }
   }
 
@@ -258,7 +231,7 @@ export class Attempts implements AttemptOwner, TimedAttempt {
   private midStreamFailed(message: string): void {
     const relay = this.relay;
     relay.relay = Relay.Done;
-    if (relay.controller !== null && !relay.controller.aborted) relay.controller.abort(new Error('the upstream stream broke'));
+    if (relay.controller?.aborted === false) relay.controller.abort(STREAM_BROKE);
     this.endAttempt(AttemptOutcome.MidStream, 0);
     end(this.ctx, Disposition.TransientUpstream, streamError('upstream_error', message));
   }

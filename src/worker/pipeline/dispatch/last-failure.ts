@@ -35,11 +35,22 @@ export class LastFailure {
   private message = '';
 
   /** A failure the gateway saw (no upstream answer). */
-  local(outcome: AttemptOutcome, kind: ErrorKind, message: string): void {
+  private local(outcome: AttemptOutcome, kind: ErrorKind, message: string): void {
     this.outcome = outcome;
     this.status = 0;
     this.kind = kind;
     this.message = message;
+  }
+
+  /** The connection failed or timed out before the response head. */
+  transport(outcome: AttemptOutcome): void {
+    if (outcome === AttemptOutcome.AttemptTimeout) this.local(outcome, 'upstream_timeout', 'the upstream provider timed out');
+    else this.local(outcome, 'upstream_error', 'the upstream provider connection failed');
+  }
+
+  /** A 2xx body that could not be read (nothing reached the caller: another member may answer). */
+  unreadable(): void {
+    this.local(AttemptOutcome.Transient, 'upstream_error', 'the upstream response could not be read');
   }
 
   /** An upstream error answer, read whole (up to the cap) into `text`. */

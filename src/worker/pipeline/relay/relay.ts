@@ -9,7 +9,7 @@ import { GatewayError } from '../../../shared/errors.js';
 import { headerObject, rawHeader } from '../../upstream/raw-headers.js';
 import type { AttemptControl } from '../../upstream/upstream-attempt.js';
 import type { RequestContext } from '../context.js';
-import { streamTail, wholeAnswer } from '../end/answer.js';
+import { errorAnswer, streamTail, wholeAnswer, type Answer } from '../end/answer.js';
 import { ERROR_BODY_CAP_BYTES } from './error-headers.js';
 import { joined } from './joined.js';
 import { passthroughUsage } from './passthrough-usage.js';
@@ -210,6 +210,11 @@ function translatedBody(s: RelayState, ctx: RequestContext): RelayVerdict {
   }
   s.answer = wholeAnswer(200, { 'content-type': 'application/json' }, out);
   return RelayVerdict.Complete;
+}
+
+/** A translated non-stream answer over the cap: the gateway's limit, not the lane's fault. */
+export function overTranslateCapAnswer(capBytes: number): Answer {
+  return errorAnswer('upstream_error', `the upstream response is larger than the translation limit (advanced.translate_body_cap_bytes = ${capBytes}) and cannot be translated`);
 }
 
 /** The error answer read so far (up to the cap), as text. */
