@@ -21,7 +21,7 @@ interface KnownPath {
 
 const KNOWN: readonly KnownPath[] = [
   // Gemini's model path takes GET (the model) and POST (`{model}:{action}`).
-  { pattern: patternOf('/v1beta/models/:model'), allow: 'GET, POST', routeIndex: ROUTES.findIndex((r) => r.protocol === 'gemini') },
+  { pattern: patternOf('/v1beta/models/:model'), allow: 'GET, POST', routeIndex: ROUTES.findIndex((r) => r.pattern === '/v1beta/models/:modelAction') },
   ...ROUTES.flatMap((route, routeIndex) => route.kind === 'protocol' || route.kind === 'listing'
     ? [{ pattern: patternOf(route.pattern), allow: 'POST', routeIndex }]
     : []),

@@ -77,6 +77,13 @@ function answer(ctx: RequestContext, kind: ListingKind | 'ollama-show', vendor: 
   end(ctx, Disposition.Ok, wholeAnswer(200, JSON_HEADERS, bodyOf(kind, vendor, ctx.req.query, models, single)));
 }
 
+/** How each vendor writes the shared `/v1/models` listing: the list, and one model. */
+const V1_SHAPES: Readonly<Partial<Record<ProtocolName, { list(models: ListedModel[], query: URLSearchParams): string; one(model: ListedModel): unknown }>>> = {
+  anthropic: { list: anthropicList, one: anthropicModel },
+  gemini: { list: geminiList, one: geminiModel },
+};
+const OPENAI_V1 = { list: (models: ListedModel[]) => openaiList(models), one: openaiModel };
+
 function bodyOf(kind: ListingKind | 'ollama-show', vendor: ProtocolName, query: string, models: ListedModel[], single: ListedModel | undefined): string {
   switch (kind) {
     case 'ollama-show':
@@ -87,13 +94,11 @@ function bodyOf(kind: ListingKind | 'ollama-show', vendor: ProtocolName, query: 
       return geminiList(models, new URLSearchParams(query));
     case 'gemini-model':
       return JSON.stringify(geminiModel(single!));
-    default:
-      break;
+    default: {
+      const shape = V1_SHAPES[vendor] ?? OPENAI_V1;
+      return single !== undefined ? JSON.stringify(shape.one(single)) : shape.list(models, new URLSearchParams(query));
+    }
   }
-  const params = new URLSearchParams(query);
-  if (vendor === 'anthropic') return single !== undefined ? JSON.stringify(anthropicModel(single)) : anthropicList(models, params);
-  if (vendor === 'gemini') return single !== undefined ? JSON.stringify(geminiModel(single)) : geminiList(models, params);
-  return single !== undefined ? JSON.stringify(openaiModel(single)) : openaiList(models);
 }
 
 /** The caller's codec of a GET listing (its vendor's). */
