@@ -283,7 +283,7 @@ function cell(text: string): string {
 }
 
 function table(header: string[], rows: string[][]): string {
-  const lines = [`| ${header.join(' | ')} |`, `|${header.map((h, i) => (i === 0 ? ' --- ' : ' ---: ')).join('|')}|`];
+  const lines = [`| ${header.join(' | ')} |`, `|${header.map((_h, i) => (i === 0 ? ' --- ' : ' ---: ')).join('|')}|`];
   for (const r of rows) lines.push(`| ${r.map(cell).join(' | ')} |`);
   return lines.join('\n');
 }

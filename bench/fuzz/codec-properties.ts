@@ -210,7 +210,7 @@ export function codecProperties(): FuzzProperty[] {
         const raw = JSON.stringify(obj, null, indent);
         const text = topLevelValueText(raw, key);
         const parsed = JSON.parse(raw) as Record<string, unknown>;
-        const has = Object.prototype.hasOwnProperty.call(parsed, key);
+        const has = Object.hasOwn(parsed, key);
         if (!has && text !== undefined) throw new Error(`found ${key} that is not there`);
         if (has && JSON.stringify(JSON.parse(text!)) !== JSON.stringify(parsed[key])) throw new Error(`${key}: ${text} vs ${JSON.stringify(parsed[key])}`);
         const rewritten = JSON.parse(setTopLevelField(raw, key, '"fuzz"')) as Record<string, unknown>;

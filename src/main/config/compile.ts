@@ -5,7 +5,6 @@ import type {
 } from '../../shared/config/compiled.js';
 import { parseListenAddress } from '../../shared/config/address.js';
 import { formatPath, isUnderPath } from '../../shared/config/config-path.js';
-import type { DeploymentConfig } from '../../shared/config/schema/deployment.js';
 import type { Provider, ProviderAuth } from '../../shared/config/schema/providers.js';
 import type { Static } from '@sinclair/typebox';
 import type { Pool } from '../../shared/config/schema/pools.js';

@@ -62,7 +62,7 @@ export class BreakerPolicy {
     const stepSecs = Math.min(breaker.maxCooldownSecs, breaker.baseCooldownSecs * 2 ** Math.max(0, opens - 1));
     const jitter = 1 + (2 * this.random() - 1) * COOLDOWN_JITTER;
     const cooldownMs = Math.round(stepSecs * SEC_MS * jitter);
-    return retryAfterMs > cooldownMs ? retryAfterMs : cooldownMs;
+    return Math.max(retryAfterMs, cooldownMs);
   }
 
   /**

@@ -3,7 +3,7 @@
 // model cannot carry (server tool blocks, file ids...) is refused on a cross-protocol hop.
 import { Buffer } from 'node:buffer';
 import type {
-  ContentPart, FilePart, ImagePart, ModelMessage, ModelRequest, ToolChoice, ToolDef, ToolResultPart,
+  ContentPart, FilePart, ImagePart, ModelMessage, ModelRequest, ToolChoice, ToolDef,
 } from '../../model/types.js';
 import type { EncodedUpstreamRequest } from '../codec.js';
 import { GatewayError } from '../../errors.js';
