@@ -205,7 +205,7 @@ function describeRun(layout: PinningLayout, opts: BenchOptions, wrkPath: string,
     firstLine(wrkPath, ['-v']).replace(/\s+Copyright.*$/, ''),
     nginx === null ? 'nginx not installed' : firstLine(nginx, ['-v']).replace(/^nginx version:\s*/, ''),
   ];
-  const [load1] = loadavg();
+  const load1 = oneMinuteLoad();
   return {
     startedAt: new Date(),
     commit,
@@ -223,13 +223,18 @@ function describeRun(layout: PinningLayout, opts: BenchOptions, wrkPath: string,
   };
 }
 
+/** The 1-minute load average (os.loadavg() answers three numbers, or zeros off Linux). */
+function oneMinuteLoad(): number {
+  return loadavg()[0] ?? 0;
+}
+
 /** Waits up to `maxSecs` for the 1-minute load average to fall under the busy mark: `make bench`
  * builds first, and the compiler's minute of work would otherwise mark every run busy. */
 async function settle(maxSecs: number, signal: AbortSignal): Promise<void> {
   const deadline = Date.now() + maxSecs * 1000;
-  if (loadavg()[0] < BUSY_LOAD_AVERAGE || maxSecs === 0) return;
-  log(`bench: waiting up to ${maxSecs} s for the load average (${loadavg()[0].toFixed(2)}) to fall under ${BUSY_LOAD_AVERAGE}`);
-  while (loadavg()[0] >= BUSY_LOAD_AVERAGE && Date.now() < deadline && !signal.aborted) {
+  if (oneMinuteLoad() < BUSY_LOAD_AVERAGE || maxSecs === 0) return;
+  log(`bench: waiting up to ${maxSecs} s for the load average (${oneMinuteLoad().toFixed(2)}) to fall under ${BUSY_LOAD_AVERAGE}`);
+  while (oneMinuteLoad() >= BUSY_LOAD_AVERAGE && Date.now() < deadline && !signal.aborted) {
     await new Promise((resolve) => setTimeout(resolve, 2000));
   }
 }

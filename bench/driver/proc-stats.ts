@@ -129,11 +129,11 @@ export function parseCoreTimes(procStat: string): CoreTimes[] {
   for (const line of procStat.split('\n')) {
     const m = /^cpu(\d+)\s+(.*)$/.exec(line);
     if (m === null) continue;
-    const v = m[2].trim().split(/\s+/).map(Number);
+    const v = m[2]!.trim().split(/\s+/).map(Number);
     // user nice system idle iowait irq softirq steal (guest times are already in user/nice).
     const idle = (v[3] ?? 0) + (v[4] ?? 0);
     let total = 0;
-    for (let i = 0; i < Math.min(v.length, 8); i++) total += v[i];
+    for (const time of v.slice(0, 8)) total += time;
     cores.push({ core: Number(m[1]), busy: total - idle, total });
   }
   return cores;

@@ -9,7 +9,7 @@ export const MOCK_PAD_CHAR = 'x';
 
 /** Chunk i of a text answer (i starts at 0): one word, with a leading space after the first. */
 export function mockChunk(index: number): string {
-  const word = WORDS[index % WORDS.length];
+  const word = WORDS[index % WORDS.length]!;
   return index === 0 ? word : ' ' + word;
 }
 

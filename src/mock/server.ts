@@ -64,6 +64,7 @@ const CHUNK_FRAMING_BYTES = 12;
 
 const STATUS_LINES: string[] = [];
 for (let code = 100; code < 600; code++) STATUS_LINES[code] = `${code} ${STATUS_CODES[code] ?? 'Status'}`;
+const statusLine = (code: number): string => STATUS_LINES[code] ?? `${code} Status`;
 
 const NO_ROUTE_FACTS: RouteFacts = { model: null, stream: null };
 
@@ -356,7 +357,7 @@ function onRequestBody(ex: Exchange, bodyLatin1: string): void {
 function hasCredential(rawHeaders: readonly string[]): boolean {
   for (let i = 0; i < rawHeaders.length; i += 2) {
     const name = rawHeaders[i];
-    const value = rawHeaders[i + 1];
+    const value = rawHeaders[i + 1] ?? '';
     if (name === 'authorization' && (/^Bearer \S/i.test(value) || value.startsWith('AWS4-HMAC-SHA256 '))) return true;
     if ((name === 'x-api-key' || name === 'x-goog-api-key') && value !== '') return true;
   }
@@ -366,9 +367,11 @@ function hasCredential(rawHeaders: readonly string[]): boolean {
 /** Headers as an object; repeated headers joined with ", " as HTTP allows. */
 function headerObject(rawHeaders: readonly string[]): Record<string, string> {
   const headers: Record<string, string> = {};
-  for (let i = 0; i < rawHeaders.length; i += 2) {
-    const seen = headers[rawHeaders[i]];
-    headers[rawHeaders[i]] = seen === undefined ? rawHeaders[i + 1] : seen + ', ' + rawHeaders[i + 1];
+  for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
+    const name = rawHeaders[i]!;
+    const value = rawHeaders[i + 1]!;
+    const seen = headers[name];
+    headers[name] = seen === undefined ? value : seen + ', ' + value;
   }
   return headers;
 }
@@ -424,7 +427,7 @@ function runLater(ex: Exchange, step: (ex: Exchange) => void): void {
 
 function writeHead(ex: Exchange, status: number, contentType: string): void {
   const res = ex.res;
-  res.writeStatus(STATUS_LINES[status]);
+  res.writeStatus(statusLine(status));
   res.writeHeader('content-type', contentType);
   for (const [name, value] of ex.protocol.extraHeaders) res.writeHeader(name, value);
 }
@@ -590,7 +593,7 @@ function acceptTokenRequest(provider: MockProvider, res: HttpResponse, req: Http
   const authorization = req.getHeader('authorization');
   readWholeBody(res, (body) => {
     const answer = answerTokenRequest(body.toString('utf8'), authorization, provider.tokenExpiresInSec, () => provider.mintToken());
-    writeControlJson(res, STATUS_LINES[answer.status], answer.body, true);
+    writeControlJson(res, statusLine(answer.status), answer.body, true);
   });
 }
 

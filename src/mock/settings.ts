@@ -167,10 +167,10 @@ const DIRECTIVE_PAIR = /([A-Za-z_-]+)=([^\s\]]*)/g;
  */
 export function findDirective(text: string): Array<[string, string]> | null {
   let body: string | null = null;
-  for (const match of text.matchAll(DIRECTIVE)) body = match[1];
+  for (const match of text.matchAll(DIRECTIVE)) body = match[1]!;
   if (body === null) return null;
   const pairs: Array<[string, string]> = [];
-  for (const pair of body.matchAll(DIRECTIVE_PAIR)) pairs.push([pair[1], pair[2]]);
+  for (const pair of body.matchAll(DIRECTIVE_PAIR)) pairs.push([pair[1]!, pair[2]!]);
   return pairs;
 }
 

@@ -17,6 +17,7 @@ import type { DocumentType } from '@smithy/types';
 import {
   SDK_TIMEOUT_MS,
   parseArguments,
+  previousCallId,
   unknownFinish,
   type ChatOptions,
   type NormalizedFinish,
@@ -50,17 +51,10 @@ export function toBedrockMessages(messages: readonly NormalizedMessage[]): Messa
       );
       return { role: 'assistant', content };
     }
-    return { role: 'user', content: [{ toolResult: { toolUseId: m.toolCallId ?? previousCallId(messages, i), content: [{ text: m.content }] } }] };
+    return { role: 'user', content: [{ toolResult: { toolUseId: m.toolCallId ?? previousCallId(messages, i, 'tooluse'), content: [{ text: m.content }] } }] };
   });
 }
 
-function previousCallId(messages: readonly NormalizedMessage[], at: number): string {
-  for (let i = at - 1; i >= 0; i--) {
-    const m = messages[i];
-    if (m.role === 'assistant' && m.toolCalls !== undefined && m.toolCalls.length > 0) return m.toolCalls[0].id ?? `tooluse_${i}_0`;
-  }
-  return 'tooluse_missing';
-}
 
 function toBedrockTools(tools: readonly ToolSpec[]): Tool[] {
   return tools.map((t) => ({ toolSpec: { name: t.name, description: t.description, inputSchema: { json: t.parameters as DocumentType } } }));

@@ -25,7 +25,7 @@ after(async () => {
 });
 
 function nextProtocol(p: ProtocolName): ProtocolName {
-  return PROTOCOL_NAMES[(PROTOCOL_NAMES.indexOf(p) + 1) % PROTOCOL_NAMES.length];
+  return PROTOCOL_NAMES[(PROTOCOL_NAMES.indexOf(p) + 1) % PROTOCOL_NAMES.length]!;
 }
 
 describe('the first stream chunk arrives before the upstream finishes', { concurrency: 6 }, () => {

@@ -63,8 +63,8 @@ test('oauth-client-credentials: false before the first token, true after, refres
   assert.equal(early.headers.authorization, undefined);
 
   await waitFor(() => server.calls.length >= 1, 2000);
-  const form = server.calls[0].form;
-  assert.equal(server.calls[0].contentType, 'application/x-www-form-urlencoded');
+  const form = server.calls[0]!.form;
+  assert.equal(server.calls[0]!.contentType, 'application/x-www-form-urlencoded');
   assert.deepEqual(Object.fromEntries(form), {
     grant_type: 'client_credentials',
     client_id: 'my-client',
@@ -79,7 +79,7 @@ test('oauth-client-credentials: false before the first token, true after, refres
 
   // expires_in 2 s: the second mint comes at ~1 s, before the first token expires.
   await waitFor(() => server.calls.length >= 2, 3000);
-  const gapMs = server.calls[1].atMs - server.calls[0].atMs;
+  const gapMs = server.calls[1]!.atMs - server.calls[0]!.atMs;
   assert.ok(gapMs >= 800 && gapMs < 2000, `refresh after ${gapMs} ms`);
   await waitFor(() => {
     const r = request();
@@ -110,17 +110,17 @@ test('token endpoint failure: capped exponential backoff, no token meanwhile, re
   await waitFor(() => server.calls.length >= 5, 2000);
   await waitFor(() => auth.apply(request()) === true, 1000);
 
-  const gaps = server.calls.slice(1).map((c, i) => c.atMs - server.calls[i].atMs);
+  const gaps = server.calls.slice(1).map((c, i) => c.atMs - server.calls[i]!.atMs);
   // Delays 60, 120, 150 (capped), 150; allow for scheduling slack.
-  assert.ok(gaps[0] >= 50 && gaps[1] >= 110 && gaps[2] >= 140 && gaps[3] >= 140, `gaps ${gaps.join(',')}`);
-  assert.ok(gaps[1] > gaps[0] && gaps[3] < 400, `gaps ${gaps.join(',')}`);
-  assert.equal(server.calls[1].form.has('scope'), false);
+  assert.ok(gaps[0]! >= 50 && gaps[1]! >= 110 && gaps[2]! >= 140 && gaps[3]! >= 140, `gaps ${gaps.join(',')}`);
+  assert.ok(gaps[1]! > gaps[0]! && gaps[3]! < 400, `gaps ${gaps.join(',')}`);
+  assert.equal(server.calls[1]!.form.has('scope'), false);
 
   auth.close();
   const failures = lines.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l.msg === 'upstream token mint failed');
   assert.equal(failures.length, 4);
-  assert.equal(failures[0].status, 500);
-  assert.equal(failures[0].reason, 'rejected');
+  assert.equal(failures[0]!.status, 500);
+  assert.equal(failures[0]!.reason, 'rejected');
   assert.deepEqual(failures.map((f) => f.retryInMs), [60, 120, 150, 150]);
   assert.ok(!lines.join('').includes(CLIENT_SECRET), 'client secret logged');
 });
@@ -214,6 +214,7 @@ test('jwt-bearer: a signed RS256 assertion is exchanged for a token', async () =
   assert.deepEqual(errors, []);
   assert.equal(verified.length, 1);
   const claims = verified[0];
+  assert.ok(claims);
   assert.equal(claims.scope, 'https://www.googleapis.com/auth/cloud-platform');
   assert.equal((claims.exp as number) - (claims.iat as number), 3600);
   assert.ok(Math.abs((claims.iat as number) - Date.now() / 1000) < 60);
@@ -224,12 +225,12 @@ test('jwt-bearer: a signed RS256 assertion is exchanged for a token', async () =
 
   const all = lines.join('');
   assert.ok(!all.includes('ya29'), 'access token logged');
-  assert.ok(!all.includes('PRIVATE KEY') && !all.includes(privateKey.split('\n')[1]), 'private key logged');
+  assert.ok(!all.includes('PRIVATE KEY') && !all.includes(privateKey.split('\n')[1]!), 'private key logged');
   assert.ok(!all.includes(call0Assertion(server)), 'assertion logged');
 });
 
 function call0Assertion(server: TokenServer): string {
-  return server.calls[0].form.get('assertion')!;
+  return server.calls[0]!.form.get('assertion')!;
 }
 
 test('jwt-bearer: audience overrides the token URL as aud', async () => {
@@ -242,7 +243,7 @@ test('jwt-bearer: audience overrides the token URL as aud', async () => {
     ),
   );
   await waitFor(() => server.calls.length >= 1, 3000);
-  const { payload } = await jwtVerify(server.calls[0].form.get('assertion')!, createPublicKey(publicKey), { audience: 'https://oauth2.googleapis.com/token' });
+  const { payload } = await jwtVerify(server.calls[0]!.form.get('assertion')!, createPublicKey(publicKey), { audience: 'https://oauth2.googleapis.com/token' });
   assert.equal(payload.iss, 'a@b');
   auth.close();
 });
@@ -261,9 +262,9 @@ test('jwt-bearer: an unusable private key is reported once, without the key, and
   assert.equal(server.calls.length, 0);
   assert.equal(auth.apply(request()), false);
   assert.equal(lines.length, 1);
-  const line = JSON.parse(lines[0]) as Record<string, unknown>;
+  const line = JSON.parse(lines[0]!) as Record<string, unknown>;
   assert.equal(line.reason, 'invalid_private_key');
-  assert.ok(!lines[0].includes('SECRETISH'));
+  assert.ok(!lines[0]!.includes('SECRETISH'));
   auth.close();
 });
 
