@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 
 /** Clock ticks per second for /proc times (USER_HZ); 100 on every common Linux build. */
-export const CLOCK_TICKS_PER_SEC = readClockTicks();
+const CLOCK_TICKS_PER_SEC = readClockTicks();
 
 function readClockTicks(): number {
   try {
@@ -58,7 +58,7 @@ async function readStat(pid: number): Promise<ProcStat | null> {
 }
 
 /** `root` and every live descendant, from one scan of /proc. */
-export async function processTree(root: number): Promise<ProcStat[]> {
+async function processTree(root: number): Promise<ProcStat[]> {
   const entries = await readdir('/proc');
   const stats: ProcStat[] = [];
   for (const e of entries) {

@@ -20,7 +20,7 @@ export interface FuzzProperty {
 export const PROTOCOLS: readonly ProtocolName[] = ['openai', 'responses', 'anthropic', 'gemini', 'bedrock', 'ollama'];
 
 /** A minimal valid request body per protocol, the seed the mutations start from. */
-export function validBody(protocol: ProtocolName, model: string, text: string, stream: boolean): Record<string, unknown> {
+function validBody(protocol: ProtocolName, model: string, text: string, stream: boolean): Record<string, unknown> {
   switch (protocol) {
     case 'openai':
       return { model, stream, messages: [{ role: 'user', content: text }] };

@@ -2,8 +2,8 @@
 // (client credentials) and Google's token URL (JWT bearer assertion, RFC 7523).
 import { Buffer } from 'node:buffer';
 
-export const GRANT_CLIENT_CREDENTIALS = 'client_credentials';
-export const GRANT_JWT_BEARER = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
+const GRANT_CLIENT_CREDENTIALS = 'client_credentials';
+const GRANT_JWT_BEARER = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
 
 export interface TokenAnswer {
   readonly status: number;
@@ -52,7 +52,7 @@ function clientFromBasic(authorization: string): { id: string; secret: string } 
 const BASE64URL = /^[A-Za-z0-9_-]+$/;
 
 /** Three base64url segments whose first two decode to JSON objects; the signature is not checked. */
-export function isWellFormedJwt(token: string): boolean {
+function isWellFormedJwt(token: string): boolean {
   const parts = token.split('.');
   if (parts.length !== 3) return false;
   const [head, body, signature] = parts as [string, string, string];

@@ -18,9 +18,6 @@ import { applySettings, BodyMemo, type BodyFacts } from './body-memo.js';
 import { emptyStats, snapshotStats, type MockStats } from './stats.js';
 import { CONTEXT_LENGTH_MESSAGES } from './context-length.js';
 
-export type { MockStats, LastRequestSummary } from './stats.js';
-export type { MockSettings, MockFault, MockMode } from './settings.js';
-
 export interface MockOptions extends Partial<MockSettings> {
   /** 0 (the default) picks an ephemeral port. */
   port?: number;
@@ -39,7 +36,7 @@ export interface MockServer {
 }
 
 /** The last model request, exactly as received. */
-export interface LastRequest {
+interface LastRequest {
   protocol: MockProtocolName;
   method: string;
   path: string;

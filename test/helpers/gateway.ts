@@ -8,7 +8,7 @@ import { stringify } from 'yaml';
 import { freePort } from './ports.js';
 import { registerConfigSecrets, registerEnvSecrets, watchText } from './secret-scan.js';
 
-export const CLI = join(process.cwd(), 'dist', 'src', 'cli.js');
+const CLI = join(process.cwd(), 'dist', 'src', 'cli.js');
 
 export interface GatewayFiles {
   dir: string;

@@ -20,12 +20,6 @@ export async function post(url: string, body: unknown, headers: Record<string, s
   return { status: res.status, headers: res.headers, bytes, text: bytes.toString('utf8') };
 }
 
-export async function postJson(url: string, body: unknown, headers: Record<string, string> = {}): Promise<any> {
-  const answer = await post(url, body, headers);
-  if (answer.status !== 200) throw new Error(`status ${answer.status}: ${answer.text}`);
-  return JSON.parse(answer.text);
-}
-
 export interface SseEvent {
   event: string | null;
   data: string;

@@ -4,7 +4,7 @@ import type { AdminContext } from './context.js';
 import { openApiDocument } from './openapi-document.js';
 import type { AdminRoute } from './route.js';
 
-export const OpenApiView = Type.Object(
+const OpenApiView = Type.Object(
   {
     openapi: Type.String(),
     info: Type.Object({ title: Type.String(), version: Type.String() }),

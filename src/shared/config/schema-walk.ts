@@ -32,7 +32,7 @@ export function discriminatorOf(union: TSchema): string | undefined {
 }
 
 /** Whether `schema` could hold a value of this JS type (ignoring finer constraints). */
-export function acceptsType(schema: TSchema, value: unknown): boolean {
+function acceptsType(schema: TSchema, value: unknown): boolean {
   switch (kindOf(schema)) {
     case 'String': return typeof value === 'string';
     case 'Number': case 'Integer': return typeof value === 'number';

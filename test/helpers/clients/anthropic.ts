@@ -30,7 +30,7 @@ export function anthropicSdk(gatewayUrl: string): Anthropic {
   return new Anthropic({ baseURL: gatewayUrl, apiKey: 'sk-ant-test', maxRetries: 0, timeout: SDK_TIMEOUT_MS });
 }
 
-export function toAnthropicMessages(messages: readonly NormalizedMessage[]): MessageParam[] {
+function toAnthropicMessages(messages: readonly NormalizedMessage[]): MessageParam[] {
   const out: MessageParam[] = [];
   messages.forEach((m, i) => {
     if (m.role === 'user') out.push({ role: 'user', content: m.text });

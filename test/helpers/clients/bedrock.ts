@@ -11,9 +11,9 @@ import {
   type Message,
   type Tool,
   type TokenUsage,
+  type ToolUseBlock,
 } from '@aws-sdk/client-bedrock-runtime';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
-import type { DocumentType } from '@smithy/types';
 import {
   SDK_TIMEOUT_MS,
   parseArguments,
@@ -29,6 +29,9 @@ import {
   type ToolSpec,
 } from './types.js';
 
+/** The SDK's JSON document type (tool inputs and schemas), named through the SDK itself. */
+type DocumentType = NonNullable<ToolUseBlock['input']>;
+
 /** The SDK pointed at the gateway: HTTP/1.1, static credentials, a single attempt. */
 export function bedrockSdk(gatewayUrl: string): BedrockRuntimeClient {
   return new BedrockRuntimeClient({
@@ -40,7 +43,7 @@ export function bedrockSdk(gatewayUrl: string): BedrockRuntimeClient {
   });
 }
 
-export function toBedrockMessages(messages: readonly NormalizedMessage[]): Message[] {
+function toBedrockMessages(messages: readonly NormalizedMessage[]): Message[] {
   return messages.map((m, i): Message => {
     if (m.role === 'user') return { role: 'user', content: [{ text: m.text }] };
     if (m.role === 'assistant') {

@@ -26,7 +26,7 @@ export function openaiSdk(gatewayUrl: string): OpenAI {
   return new OpenAI({ baseURL: `${gatewayUrl}/v1`, apiKey: 'sk-test', maxRetries: 0, timeout: SDK_TIMEOUT_MS });
 }
 
-export function toOpenAiMessages(system: string | undefined, messages: readonly NormalizedMessage[]): ChatCompletionMessageParam[] {
+function toOpenAiMessages(system: string | undefined, messages: readonly NormalizedMessage[]): ChatCompletionMessageParam[] {
   const out: ChatCompletionMessageParam[] = [];
   if (system !== undefined) out.push({ role: 'system', content: system });
   messages.forEach((m, i) => {

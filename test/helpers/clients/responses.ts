@@ -22,7 +22,7 @@ import {
   type ToolSpec,
 } from './types.js';
 
-export function toResponsesInput(messages: readonly NormalizedMessage[]): ResponseInputItem[] {
+function toResponsesInput(messages: readonly NormalizedMessage[]): ResponseInputItem[] {
   const out: ResponseInputItem[] = [];
   messages.forEach((m, i) => {
     if (m.role === 'user') out.push({ role: 'user', content: m.text });

@@ -15,8 +15,8 @@ import { argumentsObject, optionalStringArray, splitDataUrl } from '../framing/b
 import { describeSource, isHttpUrl, refusePart, refuseUntranslatable } from '../refusal.js';
 
 /** Anthropic requires max_tokens; written when the model carries none. */
-export const DEFAULT_MAX_TOKENS = 4096;
-export const ANTHROPIC_VERSION = '2023-06-01';
+const DEFAULT_MAX_TOKENS = 4096;
+const ANTHROPIC_VERSION = '2023-06-01';
 export const MESSAGES_PATH = '/v1/messages';
 
 // ---------------------------------------------------------------- decode (ingress)
