@@ -15,7 +15,7 @@ import { DEFAULT_EGRESS_POLICY, egressRefusal, setEgressPolicy } from '../../../
 import { setEgressResolver, type ResolvedAddress } from '../../../src/shared/egress/resolver.js';
 import { validateEgressUrl } from '../../../src/shared/egress/validate.js';
 import { UpstreamOrigins } from '../../../src/worker/upstream/origins.js';
-import { OidcVerifier } from '../../../src/worker/auth/oidc-verifier.js';
+import { OidcVerifier } from '../../../src/shared/identity/oidc-verifier.js';
 
 let server: Server;
 let port = 0;

@@ -1,7 +1,7 @@
 // The verified-token cache: found by content, never by a tail collision, oldest out first.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { VerifiedCache, tailHash } from '../../../src/worker/auth/verified-cache.js';
+import { VerifiedCache, tailHash } from '../../../src/shared/identity/verified-cache.js';
 
 const TAIL = 'x'.repeat(30);
 

@@ -8,7 +8,7 @@
 // Used per request on the data plane (auth.chain) and by main for /auth/token and admin auth.
 import { rootCertificates } from 'node:tls';
 import { fetch as undiciFetch } from 'undici';
-import { egressAgent, guardedAgent } from '../../shared/egress/dispatchers.js';
+import { egressAgent, guardedAgent } from '../egress/dispatchers.js';
 import { createRemoteJWKSet, customFetch, decodeProtectedHeader, errors, jwtVerify, type FetchImplementation, type JWTVerifyGetKey } from 'jose';
 import { VerifiedCache } from './verified-cache.js';
 
