@@ -1,6 +1,6 @@
 // `make bench`: node dist/bench/run.js [flags]. Starts the mock, then each target as its own
 // pinned process, runs every selected scenario against its targets with wrk, prints a markdown
-// report and writes it to bench/results/. Every process started is stopped at the end, on
+// report and writes it to var/bench-results/ (git-ignored). Every process started is stopped at the end, on
 // error and on Ctrl-C too.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -239,7 +239,7 @@ async function settle(maxSecs: number, signal: AbortSignal): Promise<void> {
   }
 }
 
-/** bench/results/2025-11-22.md, or with the time added when that day already has a file. */
+/** var/bench-results/2025-11-22.md, or with the time added when that day already has a file. */
 async function resultsPath(dir: string, at: Date): Promise<string> {
   const iso = at.toISOString();
   const day = iso.slice(0, 10);
