@@ -21,8 +21,8 @@
 // a millisecond with nothing done in between (a busy process sharing the core) stops the spin and
 // starts none for 10 ms, so that it does not keep competing for a core others need.
 // `advanced.idle_spin_us: 0` turns it off; under a CPU quota (a container limit) it is off by
-// default, so that polling never uses the quota requests need (docs/decisions.md, "Idle spin" and
-// "The spin at 1 ms, started by the gaps").
+// default, so that polling never uses the quota requests need (docs/decisions/173-idle-spin.md
+// and 182-idle-spin-at-1ms.md).
 import { performance } from 'node:perf_hooks';
 
 /** The percentile tracker's step down on a shorter gap; a longer one steps up nine times as far. */
