@@ -4,13 +4,9 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { mockChunk, mockText } from '../../src/mock/content.js';
 import { startMockProvider, type MockServer } from '../../src/mock/server.js';
-import { eventually, sseJson } from './wire.js';
+import { eventually, streamedText } from './wire.js';
 
 const CHAT = '/v1/chat/completions';
-
-function streamedText(text: string): string {
-  return sseJson(text).map((c) => c.choices[0]?.delta?.content ?? '').join('');
-}
 
 const release = (mock: MockServer, key: string): Promise<Response> => fetch(`${mock.url}/mock/release/${key}`, { method: 'POST' });
 

@@ -46,6 +46,11 @@ export function sseJson(text: string): any[] {
   return parseSse(text).filter((e) => e.data !== '[DONE]').map((e) => JSON.parse(e.data));
 }
 
+/** The text of a Chat Completions stream: its deltas' contents, joined. */
+export function streamedText(text: string): string {
+  return sseJson(text).map((c) => c.choices[0]?.delta?.content ?? '').join('');
+}
+
 export function parseNdjson(text: string): any[] {
   return text.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l));
 }
