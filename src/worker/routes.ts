@@ -2,7 +2,7 @@
 // registers these with uWS; the pipeline reads the kind and protocol.
 import type { ProtocolName } from '../shared/model/types.js';
 
-export type RouteKind =
+type RouteKind =
   | 'protocol'   // a named vendor route: the body's (or path's) model names a pool or lane
   | 'direct'     // POST /{provider}/{model}: that provider's lane, no translation
   | 'direct-model' // POST /{model}: a pool name first, then a lane, body in the target's protocol

@@ -50,7 +50,6 @@ export const DISPOSITION_NAMES = [
   'ok', 'client_error', 'untranslatable', 'missing_credential', 'caller_abort', 'exhausted',
   'transient_upstream', 'attempt_timeout', 'hard_down', 'context_length',
 ] as const;
-export const DISPOSITION_COUNT = DISPOSITION_NAMES.length;
 
 export const enum FailoverReason {
   None = -1,
@@ -63,7 +62,6 @@ export const enum FailoverReason {
 }
 
 export const FAILOVER_REASON_NAMES = ['timeout', 'connect', 'transient_upstream', 'attempt_timeout', 'hard_down', 'context_length'] as const;
-export const FAILOVER_REASON_COUNT = FAILOVER_REASON_NAMES.length;
 
 /** True for the outcomes that are the upstream's fault and count against the lane. */
 export function movesBreaker(outcome: AttemptOutcome): boolean {
