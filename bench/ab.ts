@@ -22,7 +22,7 @@ const USAGE = `usage: node dist/bench/ab.js --a DIR --b DIR --scenario NAME [fla
   --warmup SECS            warm-up per row (default 2)
   --workers N              gateway worker threads (default 1)
   --label-a, --label-b     names in the report (default: the folder names)
-  --no-write               print only (default: also bench/results/<date>-ab-<scenario>.md)`;
+  --no-write               print only (default: also var/bench-results/<date>-ab-<scenario>.md)`;
 
 interface Side {
   label: string;

@@ -72,7 +72,13 @@ try {
   const gateway = children.spawn('gateway', process.execPath, [...GATEWAY_NODE_ARGS, GATEWAY_CLI, '--config', configPath], { cpus: [0], logFile: join(dir, 'gateway.log') });
   const adminUrl = `http://127.0.0.1:${adminPort}/api/v1/admin`;
   for (let i = 0; ; i++) {
-    const up = await request(`${adminUrl}/info`).then(async (r) => (await r.body.dump(), r.statusCode === 200), () => false);
+    const up = await request(`${adminUrl}/info`).then(
+      async (r) => {
+        await r.body.dump();
+        return r.statusCode === 200;
+      },
+      () => false,
+    );
     if (up) break;
     if (i > 300 || gateway.hasExited()) throw new Error(`the gateway did not start:\n${gateway.logTail()}`);
     await new Promise((r) => setTimeout(r, 200));

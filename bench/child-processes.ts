@@ -12,7 +12,7 @@ export interface SpawnOptions {
   env?: NodeJS.ProcessEnv;
 }
 
-export interface ExitStatus {
+interface ExitStatus {
   code: number | null;
   signal: NodeJS.Signals | null;
 }

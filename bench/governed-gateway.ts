@@ -72,8 +72,8 @@ process.once('exit', () => {
 
 export type BenchStoreModule = 'memory' | 'sqlite' | 'postgres' | 'valkey';
 type SharedStoreModule = 'postgres' | 'valkey';
-export const BENCH_POSTGRES_URL = process.env.GATEWAY_BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-export const BENCH_VALKEY_URL = process.env.GATEWAY_BENCH_VALKEY_URL ?? 'redis://127.0.0.1:6379';
+const BENCH_POSTGRES_URL = process.env.GATEWAY_BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const BENCH_VALKEY_URL = process.env.GATEWAY_BENCH_VALKEY_URL ?? 'redis://127.0.0.1:6379';
 const SEED_SCRIPT = fileURLToPath(new URL('./store-seed.js', import.meta.url));
 
 function runSeed(args: string[]): void {
@@ -140,7 +140,7 @@ function extraKeyId(i: number): string {
  * usage flushed to `store` every 5 s. Nothing on the request path touches the store, so the
  * rows of the four stores should match; the gateway's CPU/req includes the flushes.
  */
-export function meteredOpenGateway(files: GatewayConfigFiles, store: BenchStoreModule): void {
+function meteredOpenGateway(files: GatewayConfigFiles, store: BenchStoreModule): void {
   const dir = mkdtempSync(join(tmpdir(), 'gw-bench-store-'));
   dirs.push(dir);
   const pemPath = join(dir, 'signing-key.pem');
@@ -190,7 +190,7 @@ export function meteredStore(files: GatewayConfigFiles, meteredKeys: number): vo
 }
 
 /** Shared memory per key: one key record (layout.ts GOV_KEY_RECORD_WORDS x 4 bytes). */
-export const SHARED_BYTES_PER_KEY = 168;
+const SHARED_BYTES_PER_KEY = 168;
 
 /** The governed request: scenario 1's body with the bench key as the bearer secret. */
 export const GOVERNED_REQUEST: ScenarioRequest = {
@@ -205,7 +205,7 @@ export const GOVERNED_REQUEST: ScenarioRequest = {
  * and its encoding; no per-key message), and twice that on a busy machine, so 30 s is not
  * enough there: allow 30 s plus 60 s per million keys.
  */
-export function readySecsFor(keys: number): number {
+function readySecsFor(keys: number): number {
   return 30 + Math.ceil((60 * keys) / 1_000_000);
 }
 

@@ -49,7 +49,7 @@ export const USAGE = `usage: node dist/bench/run.js [flags]        (make bench B
   --connections N          wrk connections for throughput scenarios (default: scenario's, 64)
   --workers N              gateway worker threads, nginx workers, baseline threads (default 1)
   --pin on|off             pin processes to cores with taskset (default on)
-  --out DIR                results folder (default bench/results); --no-write to skip the file
+  --out DIR                results folder (default var/bench-results, git-ignored); --no-write to skip the file
   --keep-temp              keep the temp dir (generated configs, wrk scripts, logs)
   --compare REF            also build git REF in a temporary worktree and run its gateway in
                            the same run, rows interleaved with this build's (A/B in one command)

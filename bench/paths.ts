@@ -6,5 +6,5 @@ import { fileURLToPath } from 'node:url';
 export const DIST_DIR = fileURLToPath(new URL('../', import.meta.url));
 /** The repository root. */
 export const REPO_DIR = fileURLToPath(new URL('../../', import.meta.url));
-/** Markdown results land here by default. */
-export const RESULTS_DIR = fileURLToPath(new URL('../../bench/results/', import.meta.url));
+/** Reports land here by default: under the git-ignored var/, never in the repository. */
+export const RESULTS_DIR = fileURLToPath(new URL('../../var/bench-results/', import.meta.url));

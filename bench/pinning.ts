@@ -43,7 +43,7 @@ export function planPinning(req: PinningRequest): PinningLayout {
   }
   if (cores.length >= workers + 1) {
     const proxy = cores.slice(0, workers);
-    const mock = [cores[workers]];
+    const mock = cores.slice(workers, workers + 1);
     const rest = cores.slice(workers + 1);
     const load = rest.length > 0 ? rest : mock;
     return {
@@ -60,7 +60,7 @@ export function planPinning(req: PinningRequest): PinningLayout {
   }
   // More workers than spare cores: the proxy spreads over every core and the load side
   // shares the last one with it.
-  const last = [cores[cores.length - 1]];
+  const last = cores.slice(-1);
   return {
     pinned: true,
     proxy: [...cores],
@@ -84,7 +84,7 @@ export function parseCpuList(list: string): number[] {
   for (const part of list.trim().split(',')) {
     if (part === '') continue;
     const [a, b] = part.split('-').map(Number);
-    if (!Number.isInteger(a) || (b !== undefined && !Number.isInteger(b))) throw new Error(`bad CPU list: ${list}`);
+    if (a === undefined || !Number.isInteger(a) || (b !== undefined && !Number.isInteger(b))) throw new Error(`bad CPU list: ${list}`);
     for (let c = a; c <= (b ?? a); c++) out.push(c);
   }
   return out;
@@ -94,7 +94,7 @@ export function parseCpuList(list: string): number[] {
 export function allowedCores(): number[] {
   try {
     const m = /^Cpus_allowed_list:\s*(.+)$/m.exec(readFileSync('/proc/self/status', 'utf8'));
-    if (m !== null) return parseCpuList(m[1]);
+    if (m !== null) return parseCpuList(m[1]!);
   } catch {
     // not Linux; fall through
   }

@@ -83,7 +83,7 @@ export interface BenchReport {
 }
 
 /** A proxy row at or above this share of the mock's req/s is bound by the load side. */
-export const CEILING_SHARE = 0.9;
+const CEILING_SHARE = 0.9;
 
 export interface Ratios {
   /** row req/s over the reference's; above 1 is faster. */
@@ -211,13 +211,13 @@ export function formatMs(micros: number): string {
 }
 
 /** A spread as a percentage: one decimal under 10%, where a point or two matters. */
-export function formatSpread(spread: number): string {
+function formatSpread(spread: number): string {
   const pct = spread * 100;
   return `${pct < 10 ? pct.toFixed(1) : Math.round(pct)}%`;
 }
 
 /** A line's median req/s, with `± spread` when it has two measured repeats or more. */
-export function formatLineRate(line: TargetLine): string {
+function formatLineRate(line: TargetLine): string {
   const m = okMeasurement(line);
   if (m === null) return '–';
   return line.rateSpread === null ? formatRate(m.requestsPerSec) : `${formatRate(m.requestsPerSec)} ± ${formatSpread(line.rateSpread)}`;
@@ -253,7 +253,7 @@ function rateHeader(name: string, repeated: boolean): string {
   return repeated ? `${name} ± spread` : name;
 }
 
-export function formatRatio(r: number | null): string {
+function formatRatio(r: number | null): string {
   return r === null ? '–' : `${r.toFixed(2)}×`;
 }
 
@@ -283,7 +283,7 @@ function cell(text: string): string {
 }
 
 function table(header: string[], rows: string[][]): string {
-  const lines = [`| ${header.join(' | ')} |`, `|${header.map((h, i) => (i === 0 ? ' --- ' : ' ---: ')).join('|')}|`];
+  const lines = [`| ${header.join(' | ')} |`, `|${header.map((_h, i) => (i === 0 ? ' --- ' : ' ---: ')).join('|')}|`];
   for (const r of rows) lines.push(`| ${r.map(cell).join(' | ')} |`);
   return lines.join('\n');
 }
@@ -483,7 +483,7 @@ function pad2(n: number): string {
 }
 
 /** `2025-11-22 14:05 UTC` */
-export function formatStamp(d: Date): string {
+function formatStamp(d: Date): string {
   return `${d.getUTCFullYear()}-${pad2(d.getUTCMonth() + 1)}-${pad2(d.getUTCDate())} ${pad2(d.getUTCHours())}:${pad2(d.getUTCMinutes())} UTC`;
 }
 

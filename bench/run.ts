@@ -1,6 +1,6 @@
 // `make bench`: node dist/bench/run.js [flags]. Starts the mock, then each target as its own
 // pinned process, runs every selected scenario against its targets with wrk, prints a markdown
-// report and writes it to bench/results/. Every process started is stopped at the end, on
+// report and writes it to var/bench-results/ (git-ignored). Every process started is stopped at the end, on
 // error and on Ctrl-C too.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -205,7 +205,7 @@ function describeRun(layout: PinningLayout, opts: BenchOptions, wrkPath: string,
     firstLine(wrkPath, ['-v']).replace(/\s+Copyright.*$/, ''),
     nginx === null ? 'nginx not installed' : firstLine(nginx, ['-v']).replace(/^nginx version:\s*/, ''),
   ];
-  const [load1] = loadavg();
+  const load1 = oneMinuteLoad();
   return {
     startedAt: new Date(),
     commit,
@@ -223,18 +223,23 @@ function describeRun(layout: PinningLayout, opts: BenchOptions, wrkPath: string,
   };
 }
 
+/** The 1-minute load average (os.loadavg() answers three numbers, or zeros off Linux). */
+function oneMinuteLoad(): number {
+  return loadavg()[0] ?? 0;
+}
+
 /** Waits up to `maxSecs` for the 1-minute load average to fall under the busy mark: `make bench`
  * builds first, and the compiler's minute of work would otherwise mark every run busy. */
 async function settle(maxSecs: number, signal: AbortSignal): Promise<void> {
   const deadline = Date.now() + maxSecs * 1000;
-  if (loadavg()[0] < BUSY_LOAD_AVERAGE || maxSecs === 0) return;
-  log(`bench: waiting up to ${maxSecs} s for the load average (${loadavg()[0].toFixed(2)}) to fall under ${BUSY_LOAD_AVERAGE}`);
-  while (loadavg()[0] >= BUSY_LOAD_AVERAGE && Date.now() < deadline && !signal.aborted) {
+  if (oneMinuteLoad() < BUSY_LOAD_AVERAGE || maxSecs === 0) return;
+  log(`bench: waiting up to ${maxSecs} s for the load average (${oneMinuteLoad().toFixed(2)}) to fall under ${BUSY_LOAD_AVERAGE}`);
+  while (oneMinuteLoad() >= BUSY_LOAD_AVERAGE && Date.now() < deadline && !signal.aborted) {
     await new Promise((resolve) => setTimeout(resolve, 2000));
   }
 }
 
-/** bench/results/2025-11-22.md, or with the time added when that day already has a file. */
+/** var/bench-results/2025-11-22.md, or with the time added when that day already has a file. */
 async function resultsPath(dir: string, at: Date): Promise<string> {
   const iso = at.toISOString();
   const day = iso.slice(0, 10);

@@ -6,7 +6,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { join } from 'node:path';
 import { TARGET_KINDS, type Scenario } from './scenario.js';
 
-export const SCENARIOS_DIR = fileURLToPath(new URL('./scenarios/', import.meta.url));
+const SCENARIOS_DIR = fileURLToPath(new URL('./scenarios/', import.meta.url));
 
 /** Imports and checks every scenario in `dir`, sorted by `order` then name. */
 export async function loadScenarios(dir: string = SCENARIOS_DIR): Promise<Scenario[]> {

@@ -24,7 +24,7 @@ export interface ScenarioRequest {
 export type ScenarioKind = 'throughput' | 'added-latency';
 
 /** A cheap check of one response before load starts, so a misrouted target fails loudly. */
-export interface ScenarioExpectation {
+interface ScenarioExpectation {
   /** Default: any 2xx. */
   status?: number;
   /** The body must contain this text (e.g. the stream's final event). */

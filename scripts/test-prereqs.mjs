@@ -63,7 +63,7 @@ export function ensureTestPrerequisites() {
   const pkgs = [...new Set(missing.map((p) => p.pkg))];
   for (const p of missing) console.error(`test prerequisites: ${p.path} is missing (${p.why}); installing ${p.pkg}`);
   const root = typeof process.getuid === 'function' && process.getuid() === 0;
-  const ok = root && run('apt-get', ['update', '-qq']) && run('apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...pkgs]);
+  if (root && run('apt-get', ['update', '-qq'])) run('apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...pkgs]);
   const still = missing.filter((p) => !existsSync(p.path));
   if (still.length === 0) return;
   const message = `test prerequisites: could not install ${pkgs.join(' ')}${root ? '' : ' (not root)'}`;

@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 
 /** Clock ticks per second for /proc times (USER_HZ); 100 on every common Linux build. */
-export const CLOCK_TICKS_PER_SEC = readClockTicks();
+const CLOCK_TICKS_PER_SEC = readClockTicks();
 
 function readClockTicks(): number {
   try {
@@ -58,7 +58,7 @@ async function readStat(pid: number): Promise<ProcStat | null> {
 }
 
 /** `root` and every live descendant, from one scan of /proc. */
-export async function processTree(root: number): Promise<ProcStat[]> {
+async function processTree(root: number): Promise<ProcStat[]> {
   const entries = await readdir('/proc');
   const stats: ProcStat[] = [];
   for (const e of entries) {
@@ -129,11 +129,11 @@ export function parseCoreTimes(procStat: string): CoreTimes[] {
   for (const line of procStat.split('\n')) {
     const m = /^cpu(\d+)\s+(.*)$/.exec(line);
     if (m === null) continue;
-    const v = m[2].trim().split(/\s+/).map(Number);
+    const v = m[2]!.trim().split(/\s+/).map(Number);
     // user nice system idle iowait irq softirq steal (guest times are already in user/nice).
     const idle = (v[3] ?? 0) + (v[4] ?? 0);
     let total = 0;
-    for (let i = 0; i < Math.min(v.length, 8); i++) total += v[i];
+    for (const time of v.slice(0, 8)) total += time;
     cores.push({ core: Number(m[1]), busy: total - idle, total });
   }
   return cores;

@@ -17,7 +17,7 @@ export interface WrkErrors {
   timeout: number;
 }
 
-export interface WrkLatencyMicros {
+interface WrkLatencyMicros {
   min: number;
   mean: number;
   stdev: number;

@@ -20,7 +20,7 @@ export interface FuzzProperty {
 export const PROTOCOLS: readonly ProtocolName[] = ['openai', 'responses', 'anthropic', 'gemini', 'bedrock', 'ollama'];
 
 /** A minimal valid request body per protocol, the seed the mutations start from. */
-export function validBody(protocol: ProtocolName, model: string, text: string, stream: boolean): Record<string, unknown> {
+function validBody(protocol: ProtocolName, model: string, text: string, stream: boolean): Record<string, unknown> {
   switch (protocol) {
     case 'openai':
       return { model, stream, messages: [{ role: 'user', content: text }] };
@@ -210,7 +210,7 @@ export function codecProperties(): FuzzProperty[] {
         const raw = JSON.stringify(obj, null, indent);
         const text = topLevelValueText(raw, key);
         const parsed = JSON.parse(raw) as Record<string, unknown>;
-        const has = Object.prototype.hasOwnProperty.call(parsed, key);
+        const has = Object.hasOwn(parsed, key);
         if (!has && text !== undefined) throw new Error(`found ${key} that is not there`);
         if (has && JSON.stringify(JSON.parse(text!)) !== JSON.stringify(parsed[key])) throw new Error(`${key}: ${text} vs ${JSON.stringify(parsed[key])}`);
         const rewritten = JSON.parse(setTopLevelField(raw, key, '"fuzz"')) as Record<string, unknown>;

@@ -16,7 +16,7 @@ export interface IngressTarget {
 }
 
 /** The pools the fuzz gateway config has, one per protocol (lanes on the mock), plus `default`. */
-export const FUZZ_POOLS = ['default', ...PROTOCOLS.map((p) => `pool-${p}`)];
+const FUZZ_POOLS = ['default', ...PROTOCOLS.map((p) => `pool-${p}`)];
 
 function routeOf(protocol: ProtocolName, model: string, stream: boolean): string {
   const m = encodeURIComponent(model);
@@ -37,7 +37,7 @@ function routeOf(protocol: ProtocolName, model: string, stream: boolean): string
 }
 
 /** What is wrong with an error answer for `protocol`, or null when it is in the protocol's shape. */
-export function errorShapeProblem(protocol: ProtocolName, headers: Record<string, string | string[] | undefined>, text: string): string | null {
+function errorShapeProblem(protocol: ProtocolName, headers: Record<string, string | string[] | undefined>, text: string): string | null {
   let doc: any;
   try {
     doc = JSON.parse(text);

@@ -113,9 +113,9 @@ export interface SoakVerdict {
 }
 
 /** RSS within 10% after warm-up (rssGrowth). */
-export const RSS_FLAT_SPREAD = 0.1;
+const RSS_FLAT_SPREAD = 0.1;
 /** Sockets come and go with the connection pools: a handful either way is not a leak. */
-export const FD_GROWTH_ALLOWED = 8;
+const FD_GROWTH_ALLOWED = 8;
 
 /**
  * The verdict over the samples after warm-up (the first third, at least one sample, is the

@@ -9,7 +9,7 @@ import { freePort } from './free-port.js';
 import { waitUntilAnswering } from './readiness.js';
 import { TargetUnavailable, type RunningTarget, type TargetContext } from './target.js';
 
-export const MOCK_MAIN = join(DIST_DIR, 'src/mock/main.js');
+const MOCK_MAIN = join(DIST_DIR, 'src/mock/main.js');
 
 export async function startMock(ctx: TargetContext): Promise<RunningTarget> {
   if (!existsSync(MOCK_MAIN)) {

@@ -5,7 +5,7 @@
 // twice and are promoted; the old generation fills with them, and longer pauses follow until
 // the young generation has grown again. On the bench, a gateway idle through the other targets'
 // rows answered its next streams with a p99 of 11.5–19.7 ms, and about 5–7 with a floor
-// (docs/decisions.md, "The young generation's floor"). The floor is V8's own
+// (docs/decisions/176-young-generation-floor.md). The floor is V8's own
 // (`--min-semi-space-size`), set before the first worker starts: a V8 flag is per process and an
 // isolate reads its heap sizes when it is made, so the main thread, made already, keeps its own.
 import v8 from 'node:v8';

@@ -13,7 +13,7 @@ flags take "--name value" or "--name=value"; --require-auth alone means true.`;
 export function parseMockProviderArgs(argv: readonly string[]): MockOptions {
   const opts: Record<string, unknown> = {};
   for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
+    const arg = argv[i]!;
     if (!arg.startsWith('--')) throw new Error(`mock-provider: unexpected argument "${arg}"\n${USAGE}`);
     const eq = arg.indexOf('=');
     const rawName = arg.slice(2, eq < 0 ? undefined : eq);

@@ -5,11 +5,11 @@
 const WORDS = ['The', 'quick', 'brown', 'fox', 'jumps', 'over', 'the', 'lazy', 'dog.'] as const;
 
 /** The character used to pad text when `response_bytes` asks for a bigger body. */
-export const MOCK_PAD_CHAR = 'x';
+const MOCK_PAD_CHAR = 'x';
 
 /** Chunk i of a text answer (i starts at 0): one word, with a leading space after the first. */
 export function mockChunk(index: number): string {
-  const word = WORDS[index % WORDS.length];
+  const word = WORDS[index % WORDS.length]!;
   return index === 0 ? word : ' ' + word;
 }
 

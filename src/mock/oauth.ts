@@ -2,8 +2,8 @@
 // (client credentials) and Google's token URL (JWT bearer assertion, RFC 7523).
 import { Buffer } from 'node:buffer';
 
-export const GRANT_CLIENT_CREDENTIALS = 'client_credentials';
-export const GRANT_JWT_BEARER = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
+const GRANT_CLIENT_CREDENTIALS = 'client_credentials';
+const GRANT_JWT_BEARER = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
 
 export interface TokenAnswer {
   readonly status: number;
@@ -52,12 +52,14 @@ function clientFromBasic(authorization: string): { id: string; secret: string } 
 const BASE64URL = /^[A-Za-z0-9_-]+$/;
 
 /** Three base64url segments whose first two decode to JSON objects; the signature is not checked. */
-export function isWellFormedJwt(token: string): boolean {
+function isWellFormedJwt(token: string): boolean {
   const parts = token.split('.');
-  if (parts.length !== 3 || !BASE64URL.test(parts[0]) || !BASE64URL.test(parts[1]) || (parts[2] !== '' && !BASE64URL.test(parts[2]))) return false;
+  if (parts.length !== 3) return false;
+  const [head, body, signature] = parts as [string, string, string];
+  if (!BASE64URL.test(head) || !BASE64URL.test(body) || (signature !== '' && !BASE64URL.test(signature))) return false;
   try {
-    const header: unknown = JSON.parse(Buffer.from(parts[0], 'base64url').toString('utf8'));
-    const payload: unknown = JSON.parse(Buffer.from(parts[1], 'base64url').toString('utf8'));
+    const header: unknown = JSON.parse(Buffer.from(head, 'base64url').toString('utf8'));
+    const payload: unknown = JSON.parse(Buffer.from(body, 'base64url').toString('utf8'));
     return isObject(header) && isObject(payload);
   } catch {
     return false;

@@ -17,9 +17,7 @@ import { SettingError, settingsFrom, type MockSettingName, type MockSettings } f
 import { applySettings, BodyMemo, type BodyFacts } from './body-memo.js';
 import { emptyStats, snapshotStats, type MockStats } from './stats.js';
 import { CONTEXT_LENGTH_MESSAGES } from './context-length.js';
-
-export type { MockStats, LastRequestSummary } from './stats.js';
-export type { MockSettings, MockFault, MockMode } from './settings.js';
+import { HeldStreams } from './held-streams.js';
 
 export interface MockOptions extends Partial<MockSettings> {
   /** 0 (the default) picks an ephemeral port. */
@@ -39,7 +37,7 @@ export interface MockServer {
 }
 
 /** The last model request, exactly as received. */
-export interface LastRequest {
+interface LastRequest {
   protocol: MockProtocolName;
   method: string;
   path: string;
@@ -64,6 +62,7 @@ const CHUNK_FRAMING_BYTES = 12;
 
 const STATUS_LINES: string[] = [];
 for (let code = 100; code < 600; code++) STATUS_LINES[code] = `${code} ${STATUS_CODES[code] ?? 'Status'}`;
+const statusLine = (code: number): string => STATUS_LINES[code] ?? `${code} Status`;
 
 const NO_ROUTE_FACTS: RouteFacts = { model: null, stream: null };
 
@@ -98,6 +97,8 @@ class MockProvider {
   closing = false;
   /** fail_ratio's running share of a failure owed (one provider, one counter). */
   failDebt = 0;
+  /** Streams held before their last piece (hold_last), by key. */
+  readonly holds = new HeldStreams<Exchange>();
   private listenSocket: us_listen_socket | null = null;
   private tokensIssued = 0;
   private spareRecord: LastRequest | null = null;
@@ -122,6 +123,13 @@ class MockProvider {
         writeControlJson(res, '200 OK', '{"ok":true}');
       }))
       .get('/mock/last-request', (res) => writeLastRequest(this, res))
+      .post('/mock/release/:key', (res, req) => {
+        const key = req.getParameter(0) ?? '';
+        readWholeBody(res, () => {
+          if (this.holds.release(key)) writeControlJson(res, '200 OK', '{"released":true}');
+          else writeControlJson(res, '404 Not Found', JSON.stringify({ error: `mock provider: no stream is held under ${JSON.stringify(key)}` }));
+        });
+      })
       .any('/*', (res, req) => {
         const what = `${req.getMethod().toUpperCase()} ${req.getUrl()}`;
         readWholeBody(res, () => writeControlJson(res, '404 Not Found', JSON.stringify({ error: `mock provider: no route for ${what}` })));
@@ -188,6 +196,7 @@ class MockProvider {
     // App.close (present at runtime, missing from the typings) closes every open connection,
     // including held and paced responses, whose abort handlers then clear their timers.
     (this.app as unknown as { close?: () => void }).close?.();
+    this.holds.clear();
     this.cache.clear();
     this.bodies.clear();
     await new Promise<void>((resolve) => setImmediate(resolve));
@@ -220,6 +229,8 @@ class Exchange {
   gone = false;
   /** Pieces to send before destroying the connection (fault reset_during); -1 = all. */
   cutAfterPieces = -1;
+  /** hold_last: the last piece may go (the client released the stream, or the hold ran out). */
+  released = false;
 
   constructor(
     readonly provider: MockProvider,
@@ -295,6 +306,7 @@ function onExchangeAborted(ex: Exchange): void {
   ex.state = 'aborted';
   if (ex.timer !== null) clearTimeout(ex.timer);
   ex.timer = null;
+  if (ex.settings.hold_last !== null) ex.provider.holds.drop(ex.settings.hold_last);
   const counters = ex.provider.counters;
   counters.inflight--;
   // A connection the mock closes at shutdown is not a client going away.
@@ -356,7 +368,7 @@ function onRequestBody(ex: Exchange, bodyLatin1: string): void {
 function hasCredential(rawHeaders: readonly string[]): boolean {
   for (let i = 0; i < rawHeaders.length; i += 2) {
     const name = rawHeaders[i];
-    const value = rawHeaders[i + 1];
+    const value = rawHeaders[i + 1] ?? '';
     if (name === 'authorization' && (/^Bearer \S/i.test(value) || value.startsWith('AWS4-HMAC-SHA256 '))) return true;
     if ((name === 'x-api-key' || name === 'x-goog-api-key') && value !== '') return true;
   }
@@ -366,9 +378,11 @@ function hasCredential(rawHeaders: readonly string[]): boolean {
 /** Headers as an object; repeated headers joined with ", " as HTTP allows. */
 function headerObject(rawHeaders: readonly string[]): Record<string, string> {
   const headers: Record<string, string> = {};
-  for (let i = 0; i < rawHeaders.length; i += 2) {
-    const seen = headers[rawHeaders[i]];
-    headers[rawHeaders[i]] = seen === undefined ? rawHeaders[i + 1] : seen + ', ' + rawHeaders[i + 1];
+  for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
+    const name = rawHeaders[i]!;
+    const value = rawHeaders[i + 1]!;
+    const seen = headers[name];
+    headers[name] = seen === undefined ? value : seen + ', ' + value;
   }
   return headers;
 }
@@ -424,7 +438,7 @@ function runLater(ex: Exchange, step: (ex: Exchange) => void): void {
 
 function writeHead(ex: Exchange, status: number, contentType: string): void {
   const res = ex.res;
-  res.writeStatus(STATUS_LINES[status]);
+  res.writeStatus(statusLine(status));
   res.writeHeader('content-type', contentType);
   for (const [name, value] of ex.protocol.extraHeaders) res.writeHeader(name, value);
 }
@@ -492,7 +506,8 @@ function startStream(ex: Exchange): void {
   const res = ex.res;
   ex.rendered = stream;
   ex.cutAfterPieces = s.fault === 'reset_during' ? Math.ceil(stream.pieces.length / 2) : -1;
-  if (s.ttft_ms === 0 && s.tokens_per_sec === 0 && ex.cutAfterPieces < 0 && s.chunking === 'event') {
+  const unpaced = s.ttft_ms === 0 && s.tokens_per_sec === 0 && ex.cutAfterPieces < 0 && s.hold_last === null;
+  if (unpaced && s.chunking === 'event') {
     // Unpaced, one event per write: every cork ends in its own send, back to back.
     const events = stream.events;
     res.cork(() => {
@@ -504,7 +519,7 @@ function startStream(ex: Exchange): void {
     finish(ex);
     return;
   }
-  if (s.ttft_ms === 0 && s.tokens_per_sec === 0 && ex.cutAfterPieces < 0) {
+  if (unpaced) {
     // Unpaced: the whole stream in one corked write.
     res.cork(() => {
       writeHead(ex, 200, ex.protocol.streamContentType);
@@ -530,6 +545,8 @@ function writeNextPieces(ex: Exchange): void {
   const perTick = s.tokens_per_sec > 0 ? Math.max(1, Math.ceil((s.tokens_per_sec * TIMER_MS_MIN) / 1000)) : total;
   let stop = Math.min(total, ex.nextPiece + perTick);
   if (ex.cutAfterPieces >= 0) stop = Math.min(stop, ex.cutAfterPieces);
+  const holdAt = s.hold_last !== null && !ex.released ? total - 1 : total;
+  stop = Math.min(stop, holdAt);
   const ends = stop === total && ex.cutAfterPieces < 0;
   const res = ex.res;
   // Corks of at most TICK_CORK_BYTES (a piece is far shorter): uWS 20.30 drops a write that
@@ -559,7 +576,18 @@ function writeNextPieces(ex: Exchange): void {
   ex.nextPiece = stop;
   if (ends) return finish(ex);
   if (ex.cutAfterPieces >= 0 && stop >= ex.cutAfterPieces) return resetConnection(ex);
+  if (stop === holdAt && holdAt < total) {
+    ex.timer = ex.provider.holds.hold(s.hold_last!, ex, releaseHeld);
+    return;
+  }
   later(ex, s.tokens_per_sec > 0 ? (perTick * 1000) / s.tokens_per_sec : 0, writeNextPieces);
+}
+
+/** hold_last: the client saw the first pieces (or the hold ran out); the rest goes now. */
+function releaseHeld(ex: Exchange): void {
+  ex.timer = null;
+  ex.released = true;
+  if (ex.open) writeNextPieces(ex);
 }
 
 function finish(ex: Exchange): void {
@@ -590,7 +618,7 @@ function acceptTokenRequest(provider: MockProvider, res: HttpResponse, req: Http
   const authorization = req.getHeader('authorization');
   readWholeBody(res, (body) => {
     const answer = answerTokenRequest(body.toString('utf8'), authorization, provider.tokenExpiresInSec, () => provider.mintToken());
-    writeControlJson(res, STATUS_LINES[answer.status], answer.body, true);
+    writeControlJson(res, statusLine(answer.status), answer.body, true);
   });
 }
 

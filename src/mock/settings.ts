@@ -37,6 +37,8 @@ export interface MockSettings {
   chunking: MockChunking;
   /** OpenAI chat streams with include_usage: usage rides on the finish chunk, with no usage-only chunk after it. */
   usage_on_last: boolean;
+  /** A stream is held before its last piece until `POST /mock/release/<this key>` (held-streams.ts); null = not held. */
+  hold_last: string | null;
 }
 
 export type MockSettingName = keyof MockSettings;
@@ -57,6 +59,7 @@ export const DEFAULT_MOCK_SETTINGS: Readonly<MockSettings> = Object.freeze({
   fail_ratio: 0,
   chunking: 'whole',
   usage_on_last: false,
+  hold_last: null,
 });
 
 type RawSetting = string | number | boolean | null;
@@ -111,6 +114,12 @@ function retryAfter(raw: RawSetting): number | null {
   return integer(0, 86_400)(raw) as number;
 }
 
+function holdKey(raw: RawSetting): string | null {
+  if (raw === null || raw === '' || raw === 'none') return null;
+  if (typeof raw === 'string' && /^[A-Za-z0-9_.-]{1,64}$/.test(raw)) return raw;
+  throw new SettingError('must be a key of 1 to 64 letters, digits, "_", "." or "-"');
+}
+
 const PARSERS: Record<MockSettingName, SettingParser> = {
   latency_ms: integer(0, DELAY_MS_MAX),
   ttft_ms: integer(0, DELAY_MS_MAX),
@@ -127,6 +136,7 @@ const PARSERS: Record<MockSettingName, SettingParser> = {
   fail_ratio: ratio,
   chunking: oneOf<MockChunking>(['whole', 'event']),
   usage_on_last: flag,
+  hold_last: holdKey,
 };
 
 export const MOCK_SETTING_NAMES = Object.keys(PARSERS) as readonly MockSettingName[];
@@ -167,10 +177,10 @@ const DIRECTIVE_PAIR = /([A-Za-z_-]+)=([^\s\]]*)/g;
  */
 export function findDirective(text: string): Array<[string, string]> | null {
   let body: string | null = null;
-  for (const match of text.matchAll(DIRECTIVE)) body = match[1];
+  for (const match of text.matchAll(DIRECTIVE)) body = match[1]!;
   if (body === null) return null;
   const pairs: Array<[string, string]> = [];
-  for (const pair of body.matchAll(DIRECTIVE_PAIR)) pairs.push([pair[1], pair[2]]);
+  for (const pair of body.matchAll(DIRECTIVE_PAIR)) pairs.push([pair[1]!, pair[2]!]);
   return pairs;
 }
 

@@ -2,7 +2,7 @@
 // its upstream request when its own client goes away).
 import { MOCK_PROTOCOL_NAMES, type MockProtocolName } from './protocols/types.js';
 
-export interface LastRequestSummary {
+interface LastRequestSummary {
   protocol: MockProtocolName;
   method: string;
   path: string;

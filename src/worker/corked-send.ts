@@ -20,7 +20,7 @@ import type { HttpResponse } from '../shared/uws.js';
 import { uwsKey } from './uws-keys.js';
 
 /** uWS's LoopData::CORK_BUFFER_SIZE. */
-export const CORK_BUFFER_BYTES = 16 * 1024;
+const CORK_BUFFER_BYTES = 16 * 1024;
 /** What uWS writes around each chunk of a chunked body: CRLF, the size in hex, CRLF. */
 const CHUNK_FRAMING_BYTES = 12;
 /** The end of a chunked body: CRLF, "0", CRLF, CRLF. */

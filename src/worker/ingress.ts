@@ -118,8 +118,8 @@ let draining = false;
  * response's bytes in one cork, back to back. So an upstream read that carries several HTTP
  * chunks is one send to the caller, not one per chunk; a stream's last bytes and its end are
  * one send; and the turn's sends reach the clients in one burst, which wakes a sleeping reader
- * (its core idle) once per burst instead of once per response (docs/decisions.md, "Everything
- * a response writes is sent at the end of the event-loop turn").
+ * (its core idle) once per burst instead of once per response (docs/decisions/
+ * 149-end-of-turn-sends.md).
  */
 const waiting: UwsClientResponse[] = [];
 let flushQueued = false;

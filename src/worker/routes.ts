@@ -5,7 +5,7 @@ import type { Codec } from '../shared/protocols/codec.js';
 import { CODECS } from '../shared/protocols/index.js';
 import { ollamaGenerateCodec } from '../shared/protocols/ollama/generate.js';
 
-export type RouteKind =
+type RouteKind =
   | 'protocol'   // a named vendor route: the body's (or path's) model names a pool or lane
   | 'direct'     // POST /{provider}/{model}: that provider's lane, no translation
   | 'direct-model' // POST /{model}: a pool name first, then a lane, body in the target's protocol

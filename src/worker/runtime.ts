@@ -61,8 +61,8 @@ export class LaneRuntime implements LaneMemo {
 
 export class PoolRuntime {
   /**
-   * The pool's gate hooks: null means no gate, so the hot path checks one pointer. See
-   * src/worker/hooks/route-gate.ts for what a gate may do to the candidates.
+   * The pool's gate hooks (src/worker/hooks/pool-gate.ts): null means no gate, so the hot path
+   * checks one pointer. See src/worker/hooks/route-gate.ts for what a gate may do to the candidates.
    */
   gate: RouteGate | null = null;
   /** The taps observing this pool's requests; null when none (one pointer check per stage). */

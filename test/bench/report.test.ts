@@ -111,7 +111,7 @@ test('a busy machine is called out in the header', () => {
 test('rows with errors are flagged, and pipes in reasons do not break the table', () => {
   const bad = row('gateway', 50_000, 20, 1, 1);
   bad.measurement!.errors = 1234;
-  const md = renderMarkdown({ ...report, scenarios: [{ ...report.scenarios[0], rows: [mock, bad, { target: 'nginx', label: 'nginx', outcome: 'skipped', reason: 'a | b' }] }] });
+  const md = renderMarkdown({ ...report, scenarios: [{ ...report.scenarios[0]!, rows: [mock, bad, { target: 'nginx', label: 'nginx', outcome: 'skipped', reason: 'a | b' }] }] });
   assert.match(md, /\| ⚠ 1,234 \|/);
   assert.match(md, /\| nginx \| skipped: a \\\| b \|/);
 });

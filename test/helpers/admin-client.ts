@@ -8,7 +8,7 @@ import type { paths } from './generated/admin-api.js';
 import { checkAdminResponse } from './admin-contract.js';
 import { registerIssuedSecrets, registerSecret, scanText } from './secret-scan.js';
 
-export type { paths, components } from './generated/admin-api.js';
+export type { paths } from './generated/admin-api.js';
 
 export interface AdminClientOptions {
   /** `x-admin-token` header; or `bearer` to send it as Authorization: Bearer. */
@@ -18,7 +18,7 @@ export interface AdminClientOptions {
   secrets?: string[];
 }
 
-export interface RecordedResponse {
+interface RecordedResponse {
   method: string;
   path: string;
   status: number;

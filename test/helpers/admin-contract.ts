@@ -21,7 +21,7 @@ const templates = Object.keys(ADMIN_OPENAPI.paths as Json).map((template) => ({
 }));
 
 /** The declared path template of an admin path (`/config/versions/3` -> `/config/versions/{v}`). */
-export function templateOf(path: string): string | undefined {
+function templateOf(path: string): string | undefined {
   return templates.find((t) => t.pattern.test(path))?.template;
 }
 

@@ -5,7 +5,7 @@
 // commits, the client never hears it (a COMMIT whose reply is lost).
 import net from 'node:net';
 
-export type FaultMode = 'pass' | 'cut' | 'delay' | 'drop-replies';
+type FaultMode = 'pass' | 'cut' | 'delay' | 'drop-replies';
 
 export interface FaultProxy {
   port: number;

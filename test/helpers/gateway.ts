@@ -8,7 +8,7 @@ import { stringify } from 'yaml';
 import { freePort } from './ports.js';
 import { registerConfigSecrets, registerEnvSecrets, watchText } from './secret-scan.js';
 
-export const CLI = join(process.cwd(), 'dist', 'src', 'cli.js');
+const CLI = join(process.cwd(), 'dist', 'src', 'cli.js');
 
 export interface GatewayFiles {
   dir: string;
@@ -100,6 +100,8 @@ interface StartOptions {
   overlay?: { file: string; config: (doc: Record<string, unknown>) => Record<string, unknown> };
 }
 
+const BOOT_WAIT_MS = 60_000;
+
 async function startGatewayOnce(
   files: GatewayFiles,
   /** `https`: the config has a `tls` block, so `url` is https:// (the default stays http://). */
@@ -172,12 +174,19 @@ async function startGatewayOnce(
       return exited;
     },
   };
-  await Promise.race([
-    waitForLog('gateway listening'),
-    exited.then((code) => {
-      throw new Error(`gateway exited with ${code} before listening:\n${output}`);
-    }),
-  ]);
+  try {
+    // A boot on a loaded machine can take many seconds: the bound only limits how long a broken build waits.
+    await Promise.race([
+      waitForLog('gateway listening', BOOT_WAIT_MS),
+      exited.then((code) => {
+        throw new Error(`gateway exited with ${code} before listening:\n${output}`);
+      }),
+    ]);
+  } catch (err) {
+    // Not left running: a gateway that never said it listens would keep the test file alive.
+    if (proc.exitCode === null) proc.kill('SIGKILL');
+    throw err;
+  }
   return gateway;
 }
 

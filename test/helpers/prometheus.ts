@@ -5,7 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 
-export interface ParsedSample {
+interface ParsedSample {
   value?: string;
   labels?: Record<string, string>;
 }
@@ -51,14 +51,14 @@ export function promtoolCheck(text: string): { code: number | null; output: stri
 }
 
 /** The two names the spec's table fixes that promtool's name lint flags (docs/metrics.md, *promtool*). */
-export const SPEC_FIXED_NAMES = ['gateway_key_tokens_total', 'gateway_lane_recovery_hint_ms'] as const;
+const SPEC_FIXED_NAMES = ['gateway_key_tokens_total', 'gateway_lane_recovery_hint_ms'] as const;
 const SPEC_FIXED_FINDINGS: Record<string, string> = {
   gateway_key_tokens_total: 'gateway_key_tokens_total non-counter metrics should not have "_total" suffix',
   gateway_lane_recovery_hint_ms: 'gateway_lane_recovery_hint_ms metric names should not contain abbreviated units',
 };
 
 /** The exposition without the families named (their HELP, TYPE and sample lines). */
-export function withoutFamilies(text: string, names: readonly string[]): string {
+function withoutFamilies(text: string, names: readonly string[]): string {
   return text
     .split('\n')
     .filter((line) => !names.some((name) => line.startsWith(`# HELP ${name} `) || line.startsWith(`# TYPE ${name} `) || line.startsWith(`${name}{`) || line.startsWith(`${name} `)))

@@ -8,7 +8,7 @@
 import { after } from 'node:test';
 
 /** Shorter strings are test placeholders ('x', 'secret'), not secrets: matching them would be noise. */
-export const MIN_SECRET_LENGTH = 8;
+const MIN_SECRET_LENGTH = 8;
 
 const secrets = new Set<string>();
 const findings: string[] = [];

@@ -18,7 +18,6 @@ export const POSTGRES_URL = process.env.GATEWAY_TEST_POSTGRES_URL ?? 'postgres:/
 export const VALKEY_URL = process.env.GATEWAY_TEST_VALKEY_URL ?? 'redis://127.0.0.1:6379';
 
 export type StoreModule = 'memory' | 'sqlite' | 'postgres' | 'valkey';
-export const STORE_MODULES: readonly StoreModule[] = ['memory', 'sqlite', 'postgres', 'valkey'];
 
 export interface StoreBackend {
   module: StoreModule;

@@ -5,7 +5,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { connect as netConnect } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
 import { join } from 'node:path';
 import { Agent, request } from 'undici';

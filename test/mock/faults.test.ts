@@ -4,16 +4,12 @@ import { after, before, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { mockText } from '../../src/mock/content.js';
 import { startMockProvider, type MockServer } from '../../src/mock/server.js';
-import { eventually, post, sseJson } from './wire.js';
+import { eventually, post, streamedText } from './wire.js';
 
 const CHAT = '/v1/chat/completions';
 
 function chat(content: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
   return { model: 'm', messages: [{ role: 'user', content }], ...extra };
-}
-
-function streamedText(text: string): string {
-  return sseJson(text).map((c) => c.choices[0]?.delta?.content ?? '').join('');
 }
 
 describe('mock provider settings and faults', () => {

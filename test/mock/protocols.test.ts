@@ -144,7 +144,7 @@ const responses: ProtocolCase = {
     const payloads = events.map((e) => JSON.parse(e.data));
     payloads.forEach((p, i) => {
       assert.equal(p.sequence_number, i);
-      assert.equal(p.type, events[i].event);
+      assert.equal(p.type, events[i]!.event);
     });
     let text = '';
     let args = '';
@@ -222,7 +222,7 @@ const anthropic: ProtocolCase = {
     assert.deepEqual(types.slice(0, 3), ['message_start', 'content_block_start', 'ping']);
     assert.deepEqual(types.slice(-3), ['content_block_stop', 'message_delta', 'message_stop']);
     const payloads = events.map((e) => JSON.parse(e.data));
-    payloads.forEach((p, i) => assert.equal(p.type, events[i].event));
+    payloads.forEach((p, i) => assert.equal(p.type, events[i]!.event));
     const start = payloads[0].message;
     const block = payloads[1].content_block;
     let text = '';

@@ -26,7 +26,7 @@ describe('mock provider with the vendor SDKs', () => {
   it('openai chat: text, tool call, stream with usage', async () => {
     const client = new OpenAI({ apiKey: 'k', baseURL: `${mock.url}/v1`, maxRetries: 0 });
     const text = await client.chat.completions.create({ model: 'gpt-m', messages: [{ role: 'user', content: 'hi' }] });
-    assert.equal(text.choices[0].message.content, TEXT);
+    assert.equal(text.choices[0]!.message.content, TEXT);
     assert.equal(text.usage?.prompt_tokens, 15);
     assert.equal(text.usage?.prompt_tokens_details?.cached_tokens, 3);
     const tool = await client.chat.completions.create({
@@ -34,8 +34,8 @@ describe('mock provider with the vendor SDKs', () => {
       messages: [{ role: 'user', content: 'weather?' }],
       tools: [{ type: 'function', function: { name: 'get_weather', parameters: WEATHER_TOOL_SCHEMA } }],
     });
-    const call = tool.choices[0].message.tool_calls?.[0];
-    assert.equal(tool.choices[0].finish_reason, 'tool_calls');
+    const call = tool.choices[0]!.message.tool_calls?.[0];
+    assert.equal(tool.choices[0]!.finish_reason, 'tool_calls');
     assert.ok(call && call.type === 'function');
     assert.deepEqual(JSON.parse(call.function.arguments), { location: 'Paris' });
     const stream = client.chat.completions.stream({
@@ -45,7 +45,7 @@ describe('mock provider with the vendor SDKs', () => {
       stream_options: { include_usage: true },
     });
     const final = await stream.finalChatCompletion();
-    assert.equal(final.choices[0].message.tool_calls?.[0].id, 'call_mock_1');
+    assert.equal(final.choices[0]!.message.tool_calls?.[0]?.id, 'call_mock_1');
     assert.equal(final.usage?.completion_tokens, 5);
   });
 
@@ -58,8 +58,8 @@ describe('mock provider with the vendor SDKs', () => {
     const stream = client.responses.stream({ model: 'gpt-r', input: 'weather?', tools });
     const final = await stream.finalResponse();
     const item = final.output[0];
-    assert.equal(item.type, 'function_call');
-    assert.equal(item.type === 'function_call' && item.arguments, '{"location":"Paris"}');
+    assert.equal(item?.type, 'function_call');
+    assert.equal(item?.type === 'function_call' && item.arguments, '{"location":"Paris"}');
     const textStream = client.responses.stream({ model: 'gpt-r', input: 'hi' });
     assert.equal((await textStream.finalResponse()).output_text, TEXT);
   });
@@ -67,7 +67,7 @@ describe('mock provider with the vendor SDKs', () => {
   it('anthropic: message, tool use, stream helper', async () => {
     const client = new Anthropic({ apiKey: 'k', baseURL: mock.url, maxRetries: 0 });
     const msg = await client.messages.create({ model: 'claude-m', max_tokens: 100, messages: [{ role: 'user', content: 'hi' }] });
-    assert.equal(msg.content[0].type === 'text' && msg.content[0].text, TEXT);
+    assert.equal(msg.content[0]!.type === 'text' && msg.content[0].text, TEXT);
     assert.equal(msg.usage.input_tokens, 12);
     assert.equal(msg.usage.cache_read_input_tokens, 3);
     const stream = client.messages.stream({
@@ -79,7 +79,7 @@ describe('mock provider with the vendor SDKs', () => {
     const final = await stream.finalMessage();
     assert.equal(final.stop_reason, 'tool_use');
     const block = final.content[0];
-    assert.ok(block.type === 'tool_use');
+    assert.ok(block?.type === 'tool_use');
     assert.deepEqual(block.input, { location: 'Paris' });
     assert.equal(final.usage.output_tokens, 5);
   });
@@ -95,7 +95,7 @@ describe('mock provider with the vendor SDKs', () => {
       contents: 'weather?',
       config: { tools: [{ functionDeclarations: [{ name: 'get_weather' }] }] },
     });
-    assert.deepEqual(tool.functionCalls?.[0].args, { location: 'Paris' });
+    assert.deepEqual(tool.functionCalls?.[0]?.args, { location: 'Paris' });
     let streamed = '';
     let usage: number | undefined;
     for await (const chunk of await client.models.generateContentStream({ model: 'gemini-m', contents: 'hi' })) {
@@ -116,7 +116,7 @@ describe('mock provider with the vendor SDKs', () => {
     });
     const modelId = 'anthropic.claude-m-v1:0';
     const res = await client.send(new ConverseCommand({ modelId, messages: [{ role: 'user', content: [{ text: 'hi' }] }] }));
-    assert.equal(res.output?.message?.content?.[0].text, TEXT);
+    assert.equal(res.output?.message?.content?.[0]?.text, TEXT);
     assert.equal(res.usage?.inputTokens, 12);
     assert.equal(res.usage?.cacheReadInputTokens, 3);
     const stream = await client.send(new ConverseStreamCommand({
@@ -160,6 +160,6 @@ describe('mock provider with the vendor SDKs', () => {
       tools: [{ type: 'function', function: { name: 'get_weather', parameters: WEATHER_TOOL_SCHEMA } }],
       stream: false,
     });
-    assert.deepEqual(tool.message.tool_calls?.[0].function.arguments, { location: 'Paris' });
+    assert.deepEqual(tool.message.tool_calls?.[0]?.function.arguments, { location: 'Paris' });
   });
 });

@@ -20,12 +20,6 @@ export async function post(url: string, body: unknown, headers: Record<string, s
   return { status: res.status, headers: res.headers, bytes, text: bytes.toString('utf8') };
 }
 
-export async function postJson(url: string, body: unknown, headers: Record<string, string> = {}): Promise<any> {
-  const answer = await post(url, body, headers);
-  if (answer.status !== 200) throw new Error(`status ${answer.status}: ${answer.text}`);
-  return JSON.parse(answer.text);
-}
-
 export interface SseEvent {
   event: string | null;
   data: string;
@@ -50,6 +44,11 @@ export function parseSse(text: string): SseEvent[] {
 /** JSON payloads of the SSE data lines, skipping `[DONE]`. */
 export function sseJson(text: string): any[] {
   return parseSse(text).filter((e) => e.data !== '[DONE]').map((e) => JSON.parse(e.data));
+}
+
+/** The text of a Chat Completions stream: its deltas' contents, joined. */
+export function streamedText(text: string): string {
+  return sseJson(text).map((c) => c.choices[0]?.delta?.content ?? '').join('');
 }
 
 export function parseNdjson(text: string): any[] {

@@ -5,7 +5,7 @@ import type { AdminContext } from './context.js';
 import { AdminError, type AdminRoute } from './route.js';
 import { refuseWhenLocked } from './locked.js';
 
-export const AdminAuthView = Type.Object(
+const AdminAuthView = Type.Object(
   {
     configured: Type.Boolean({ description: 'false = empty chain = the open, anonymous, full-authority dev posture.' }),
     modules: Type.Array(Type.String(), { description: 'The live admin_auth chain in order.' }),
@@ -13,7 +13,7 @@ export const AdminAuthView = Type.Object(
   { title: 'AdminAuthView' },
 );
 
-export const AdminAuthPutView = Type.Object(
+const AdminAuthPutView = Type.Object(
   {
     configured: Type.Boolean(),
     modules: Type.Array(Type.String()),

@@ -6,7 +6,7 @@ import { decodeCursor, encodeCursor, pageLimit, PageOf, PageQueryFields } from '
 import type { AdminRoute } from './route.js';
 
 const Uint = Type.Integer({ minimum: 0 });
-export const AuditEntryView = Type.Object(
+const AuditEntryView = Type.Object(
   {
     seq: Type.Integer({ minimum: 1 }),
     ts: Uint,

@@ -10,13 +10,13 @@ import { AdminError, type AdminRoute } from './route.js';
 
 const Uint = Type.Integer({ minimum: 0 });
 const ConfigVersionFields = { version: Uint, ts: Uint, principal: Type.String(), summary: Type.String() };
-export const ConfigVersion = Type.Object(ConfigVersionFields, { title: 'ConfigVersion' });
-export const ConfigVersionDetailView = Type.Object(
+const ConfigVersion = Type.Object(ConfigVersionFields, { title: 'ConfigVersion' });
+const ConfigVersionDetailView = Type.Object(
   { ...ConfigVersionFields, hooks: Type.Record(Type.String(), HookView), global_hooks: Type.Array(Type.String()) },
   { title: 'ConfigVersionDetailView' },
 );
 const NameLists = Type.Object({ added: Type.Array(Type.String()), removed: Type.Array(Type.String()), changed: Type.Array(Type.String()) });
-export const ConfigDiffView = Type.Object(
+const ConfigDiffView = Type.Object(
   {
     from: Uint,
     to: Uint,

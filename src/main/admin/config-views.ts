@@ -16,10 +16,10 @@ export const AuthView = Type.Object(
   { title: 'AuthView' },
 );
 
-export const PoolMemberView = Type.Object({ model: Type.String(), weight: Uint() }, { title: 'PoolMemberView' });
-export const PoolView = Type.Object({ name: Type.String(), members: Type.Array(PoolMemberView) }, { title: 'PoolView' });
-export const ModelView = Type.Object({ model: Type.String(), provider: Type.String() }, { title: 'ModelView' });
-export const ProviderView = Type.Object({ provider: Type.String(), model_count: Uint() }, { title: 'ProviderView' });
+const PoolMemberView = Type.Object({ model: Type.String(), weight: Uint() }, { title: 'PoolMemberView' });
+const PoolView = Type.Object({ name: Type.String(), members: Type.Array(PoolMemberView) }, { title: 'PoolView' });
+const ModelView = Type.Object({ model: Type.String(), provider: Type.String() }, { title: 'ModelView' });
+const ProviderView = Type.Object({ provider: Type.String(), model_count: Uint() }, { title: 'ProviderView' });
 
 export const HookTransportView = Type.Object(
   { kind: Type.Union([Type.Literal('socket'), Type.Literal('webhook'), Type.Literal('none')]), target: Type.Union([Type.String(), Type.Null()]) },

@@ -27,11 +27,11 @@ const TlsRefs = Type.Object(
 );
 const SettingsBody = Type.Object({ tls: TlsRefs }, { additionalProperties: false, title: 'ConfigSettingsBody' });
 
-export const ConfigApplyView = Type.Object({ applied: Type.Boolean(), config_version: Uint, note: Type.String() }, { title: 'ConfigApplyView' });
-export const ConfigReloadView = Type.Object({ reloaded: Type.Boolean(), config_version: Uint }, { title: 'ConfigReloadView' });
-export const ConfigRollbackView = Type.Object({ restored_version: Uint, config_version: Uint }, { title: 'ConfigRollbackView' });
-export const ConfigValidateView = Type.Object({ ok: Type.Boolean(), errors: Type.Array(Type.String()) }, { title: 'ConfigValidateView' });
-export const ConfigSettingsView = Type.Object(
+const ConfigApplyView = Type.Object({ applied: Type.Boolean(), config_version: Uint, note: Type.String() }, { title: 'ConfigApplyView' });
+const ConfigReloadView = Type.Object({ reloaded: Type.Boolean(), config_version: Uint }, { title: 'ConfigReloadView' });
+const ConfigRollbackView = Type.Object({ restored_version: Uint, config_version: Uint }, { title: 'ConfigRollbackView' });
+const ConfigValidateView = Type.Object({ ok: Type.Boolean(), errors: Type.Array(Type.String()) }, { title: 'ConfigValidateView' });
+const ConfigSettingsView = Type.Object(
   { reload_to_apply: Type.Array(Type.String(), { description: 'Setting names that need a restart to take effect.' }), note: Type.String() },
   { title: 'ConfigSettingsView' },
 );

@@ -10,7 +10,7 @@ import type { IdentityService } from '../identity/service.js';
 import type { HookService } from '../hooks/hook-service.js';
 
 /** The process's graceful stop, for POST /restart (the supervisor starts it again). */
-export interface Lifecycle {
+interface Lifecycle {
   /** Drains through the graceful-shutdown path and exits 0. */
   restart(): void;
   env: NodeJS.ProcessEnv;

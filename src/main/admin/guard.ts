@@ -10,7 +10,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { AdminError, type AdminPrincipal, type AdminScope } from './route.js';
 import { idpAdminPrincipal, type IdentityService } from '../identity/service.js';
 
-export const ANONYMOUS: AdminPrincipal = { id: 'anonymous', scope: 'full' };
+const ANONYMOUS: AdminPrincipal = { id: 'anonymous', scope: 'full' };
 const OPERATOR: AdminPrincipal = { id: 'admin', scope: 'full' };
 
 export function presentedToken(headers: IncomingHttpHeaders): string | null {

@@ -8,7 +8,7 @@ import { COMPILED_IN_AUTH_MODULES } from './plugins.js';
 
 const Uint = Type.Integer({ minimum: 0 });
 
-export const InfoView = Type.Object(
+const InfoView = Type.Object(
   {
     version: Type.String({ description: 'Semantic version of the binary.' }),
     build: Type.Object(

@@ -4,8 +4,8 @@
 import type { TSchema } from '@sinclair/typebox';
 import type { AdminRoute } from './route.js';
 
-export const OPENAPI_VERSION = '1.4.1';
-export const ADMIN_API_TITLE = 'LLM gateway admin API';
+const OPENAPI_VERSION = '1.4.1';
+const ADMIN_API_TITLE = 'LLM gateway admin API';
 
 const ERROR_ENVELOPE = {
   type: 'object',

@@ -4,7 +4,7 @@ import type { AdminContext } from './context.js';
 import { openApiDocument } from './openapi-document.js';
 import type { AdminRoute } from './route.js';
 
-export const OpenApiView = Type.Object(
+const OpenApiView = Type.Object(
   {
     openapi: Type.String(),
     info: Type.Object({ title: Type.String(), version: Type.String() }),
@@ -14,21 +14,23 @@ export const OpenApiView = Type.Object(
   { title: 'OpenApiDocument' },
 );
 
-let cached: unknown = null;
-
-export const openApiRoutes: AdminRoute<AdminContext>[] = [
-  {
-    method: 'GET',
-    path: '/openapi.json',
-    operationId: 'getOpenApi',
-    summary: 'This OpenAPI 3.1 document',
-    tag: 'openapi',
-    public: true,
-    responses: { 200: OpenApiView },
-    async handler() {
-      // routes.ts lists this route: import it at call time, not at load (a cycle).
-      cached ??= openApiDocument((await import('./routes.js')).ADMIN_ROUTES as never);
-      return { status: 200, body: cached };
+/** The route that serves the document of `allRoutes()`: routes.ts passes its own list, so this
+ * file does not import it (no cycle). */
+export function openApiRoutes(allRoutes: () => AdminRoute<AdminContext>[]): AdminRoute<AdminContext>[] {
+  let cached: unknown = null;
+  return [
+    {
+      method: 'GET',
+      path: '/openapi.json',
+      operationId: 'getOpenApi',
+      summary: 'This OpenAPI 3.1 document',
+      tag: 'openapi',
+      public: true,
+      responses: { 200: OpenApiView },
+      async handler() {
+        cached ??= openApiDocument(allRoutes() as never);
+        return { status: 200, body: cached };
+      },
     },
-  },
-];
+  ];
+}

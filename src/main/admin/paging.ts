@@ -5,8 +5,8 @@ import { Buffer } from 'node:buffer';
 import { Type, type TSchema } from '@sinclair/typebox';
 import { AdminError } from './route.js';
 
-export const PAGE_LIMIT_DEFAULT = 100;
-export const PAGE_LIMIT_MAX = 1000;
+const PAGE_LIMIT_DEFAULT = 100;
+const PAGE_LIMIT_MAX = 1000;
 
 /** The paging query fields, to spread into a route's query schema. */
 export const PageQueryFields = {

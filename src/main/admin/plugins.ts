@@ -9,7 +9,7 @@ import type { AdminRoute } from './route.js';
 /** Auth modules built into this binary: the data plane's `keys`, the admin plane's `admin-tokens`. */
 export const COMPILED_IN_AUTH_MODULES: readonly string[] = ['keys', 'admin-tokens'];
 
-export const PluginView = Type.Object(
+const PluginView = Type.Object(
   {
     name: Type.String(),
     type: Type.Union([Type.Literal('auth'), Type.Literal('hooks')]),

@@ -6,7 +6,7 @@ import type { AdminContext } from './context.js';
 import { AdminError, type AdminRoute } from './route.js';
 
 const RestartBody = Type.Object({ confirm: Type.Optional(Type.Boolean({ description: 'Exit even when no supervisor is detected.' })) }, { additionalProperties: false, title: 'RestartBody' });
-export const RestartView = Type.Object(
+const RestartView = Type.Object(
   {
     restarting: Type.Boolean(),
     supervisor: Type.Union([Type.String(), Type.Null()], { description: '`systemd`, `kubernetes`, `GATEWAY_SUPERVISED`, or null when none was detected.' }),
@@ -16,7 +16,7 @@ export const RestartView = Type.Object(
 );
 
 /** systemd sets INVOCATION_ID (and NOTIFY_SOCKET for Type=notify); Kubernetes sets KUBERNETES_SERVICE_HOST. */
-export function detectSupervisor(env: NodeJS.ProcessEnv): string | null {
+function detectSupervisor(env: NodeJS.ProcessEnv): string | null {
   if ((env.INVOCATION_ID ?? '') !== '' || (env.NOTIFY_SOCKET ?? '') !== '') return 'systemd';
   if ((env.KUBERNETES_SERVICE_HOST ?? '') !== '') return 'kubernetes';
   if (env.GATEWAY_SUPERVISED === '1') return 'GATEWAY_SUPERVISED';

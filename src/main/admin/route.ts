@@ -6,7 +6,7 @@
 // interfaces; none is removed or changes meaning.
 import type { TSchema } from '@sinclair/typebox';
 
-export type AdminMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+type AdminMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export type AdminScope = 'read-only' | 'full';
 export type AdminErrorCode =
   | 'not_found' | 'unauthorized' | 'method_not_allowed' | 'forbidden' | 'invalid_request'

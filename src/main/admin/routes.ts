@@ -29,7 +29,7 @@ export const ADMIN_ROUTES: AdminRoute<AdminContext>[] = [
   ...pluginRoutes,
   ...restartRoutes,
   ...auditRoutes,
-  ...openApiRoutes,
+  ...openApiRoutes(() => ADMIN_ROUTES),
   ...keyRoutes,
   ...groupRoutes,
   ...usageRoutes,

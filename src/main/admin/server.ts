@@ -15,7 +15,7 @@ import { ADMIN_ROUTES } from './routes.js';
 import { checkBody, checkParams, checkQuery } from './validate.js';
 
 export type { AdminContext } from './context.js';
-export const ADMIN_PREFIX = '/api/v1/admin';
+const ADMIN_PREFIX = '/api/v1/admin';
 const ADMIN_BODY_MAX_BYTES = 8 * 1024 * 1024;
 
 function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {

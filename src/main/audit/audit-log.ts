@@ -5,7 +5,7 @@ import { auditHash } from './entry.js';
 import type { DurableAuditSink } from './durable-sink.js';
 
 /** Entries kept in memory; older ones are dropped (the durable sink keeps them). */
-export const AUDIT_RING_CAPACITY = 10_000;
+const AUDIT_RING_CAPACITY = 10_000;
 
 export interface AuditAttempt {
   action: string;

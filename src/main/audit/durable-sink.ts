@@ -10,7 +10,7 @@ import type { Store } from '../store/store.js';
 import type { AuditEntry } from './entry.js';
 
 /** A lease not renewed for this long belongs to a process that is gone. */
-export const AUDIT_LEASE_TTL_MS = 15_000;
+const AUDIT_LEASE_TTL_MS = 15_000;
 const RENEW_EVERY_MS = AUDIT_LEASE_TTL_MS / 3;
 
 export class DurableAuditSink {

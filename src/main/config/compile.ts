@@ -5,7 +5,6 @@ import type {
 } from '../../shared/config/compiled.js';
 import { parseListenAddress } from '../../shared/config/address.js';
 import { formatPath, isUnderPath } from '../../shared/config/config-path.js';
-import type { DeploymentConfig } from '../../shared/config/schema/deployment.js';
 import type { Provider, ProviderAuth } from '../../shared/config/schema/providers.js';
 import type { Static } from '@sinclair/typebox';
 import type { Pool } from '../../shared/config/schema/pools.js';
@@ -27,10 +26,9 @@ export function compileConfig(result: LoadResult, slots: SlotAssigner, version: 
     throw new Error('compileConfig needs a config that loaded without errors');
   }
   const providerNames = Object.keys(catalog.providers);
-  const providers = providerNames.map((name) => compileProvider(name, catalog.providers[name], result.secrets));
+  const providers = Object.entries(catalog.providers).map(([name, provider]) => compileProvider(name, provider, result.secrets));
   const laneNames = Object.keys(config.models);
-  const lanes = laneNames.map((name): CompiledLane => {
-    const lane = config.models[name];
+  const lanes = Object.entries(config.models).map(([name, lane]): CompiledLane => {
     return {
       name,
       provider: providerNames.indexOf(lane.provider),

@@ -1,6 +1,6 @@
 // Checks of the deployment config the schema cannot express: addresses, auth chains and the
-// secrets they need, durations, conflicting flags, and the references of the sections that
-// later work owns (hooks, export, identity providers, role bindings).
+// secrets they need, durations, conflicting flags, and the references between sections (hooks,
+// export, identity providers, role bindings).
 import { listenAddressProblem, parseListenAddress } from '../../shared/config/address.js';
 import { issue } from '../../shared/config/config-path.js';
 import { parseDurationMs } from '../../shared/config/duration.js';

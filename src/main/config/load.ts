@@ -15,7 +15,7 @@ import type { LoadContext, LoadPurpose, LoadResult } from './load-result.js';
 import { checkOverlayWritable, readOverlay } from './overlay.js';
 import { readYamlFile } from './yaml-file.js';
 
-export type { LoadResult, ResolvedSecrets, ProcessOverrides, LoadPurpose } from './load-result.js';
+export type { LoadResult } from './load-result.js';
 export { resolveWorkerThreads } from './worker-threads.js';
 export { bootDiagnostic } from './diagnostic.js';
 

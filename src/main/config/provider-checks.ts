@@ -8,7 +8,7 @@ import { parseServiceAccount, privateKeyProblem } from './service-account.js';
 import { entriesOf, field } from './shape.js';
 
 /** The base URL, or a message saying what is wrong (never echoing it: it may hold a secret). */
-export function parseBaseUrl(text: string): URL | { error: string } {
+function parseBaseUrl(text: string): URL | { error: string } {
   let url: URL;
   try {
     url = new URL(text);

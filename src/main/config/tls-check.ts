@@ -77,5 +77,5 @@ function parsePrivateKey(pem: string, ctx: LoadContext): KeyObject | undefined {
 }
 
 function reason(error: unknown): string {
-  return error instanceof Error ? error.message.split('\n')[0] : String(error);
+  return error instanceof Error ? error.message.split('\n')[0]! : String(error);
 }

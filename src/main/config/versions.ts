@@ -1,7 +1,7 @@
 // Config versions: the snapshot of each config_version this process made (0 at boot, +1 per
 // apply, reload, rollback or admin-auth change), the last 100 kept in memory. Versions are
 // process-local like config_version itself, so they are not kept across a restart.
-export const RETAINED_VERSIONS = 100;
+const RETAINED_VERSIONS = 100;
 
 export interface ConfigVersionRecord {
   version: number;

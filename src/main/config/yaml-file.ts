@@ -25,7 +25,7 @@ export async function readYamlFile(path: string): Promise<YamlRead> {
     const shown = document.errors.slice(0, YAML_ERRORS_SHOWN).map((error) => {
       const at = error.linePos?.[0];
       const where = at === undefined ? path : `${path}:${at.line}:${at.col}`;
-      return issue(where, `invalid YAML: ${error.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '')}`);
+      return issue(where, `invalid YAML: ${error.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '')}`);
     });
     const hidden = document.errors.length - shown.length;
     if (hidden > 0) shown.push(issue(path, `${hidden} further YAML error${hidden === 1 ? '' : 's'} (probably caused by the first)`));

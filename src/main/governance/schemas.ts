@@ -141,7 +141,7 @@ const breakdownFields = {
   requests: Uint64,
   spend_micros: Type.Integer({ description: 'micro-units of `currency`, priced at read time' }),
 };
-export const UsageBreakdown = Type.Object(breakdownFields, { title: 'UsageBreakdown' });
+const UsageBreakdown = Type.Object(breakdownFields, { title: 'UsageBreakdown' });
 export const UsageView = Type.Object(
   {
     window: Type.Object({ start: Uint64, end: Uint64 }, { title: 'UsageWindow', description: 'half-open [start, end): one UTC day' }),

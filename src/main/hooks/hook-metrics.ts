@@ -2,7 +2,7 @@
 // them: at most MAX_METRICS entries, only the known fields, strings cut short, numbers finite.
 import { Type } from '@sinclair/typebox';
 
-export const MAX_METRICS = 100;
+const MAX_METRICS = 100;
 const MAX_TEXT = 200;
 
 export const HookMetricView = Type.Object(

@@ -6,7 +6,7 @@ import { SocketTransport } from '../../shared/hooks/socket-transport.js';
 import type { HookTransport } from '../../shared/hooks/transport.js';
 import { WebhookTransport } from '../../shared/hooks/webhook-transport.js';
 
-export const HOOK_TEST_USAGE = 'gateway hook-test <socket-path|http(s)-url> [--secret S] [--timeout-ms N]';
+const HOOK_TEST_USAGE = 'gateway hook-test <socket-path|http(s)-url> [--secret S] [--timeout-ms N]';
 
 export async function runHookTest(argv: string[], out: NodeJS.WritableStream, err: NodeJS.WritableStream): Promise<number> {
   let parsed;

@@ -2,7 +2,7 @@
 import type { DeploymentConfig } from '../../shared/config/schema/deployment.js';
 import { parseDurationMs } from '../../shared/config/duration.js';
 import type { CompiledBindings, CompiledIdentityProvider } from '../../shared/identity/identity.js';
-import { DEFAULT_CLOCK_SKEW_SEC } from '../../worker/auth/oidc-verifier.js';
+import { DEFAULT_CLOCK_SKEW_SEC } from '../../shared/identity/oidc-verifier.js';
 
 export function compileIdentity(config: DeploymentConfig): { providers: CompiledIdentityProvider[]; bindings: CompiledBindings } {
   const providers: CompiledIdentityProvider[] = [];

@@ -14,7 +14,7 @@ import { parseDurationMs } from '../../shared/config/duration.js';
 import { boundAdminScope, boundTeam, identityKeyId, type CompiledBindings, type CompiledIdentityProvider } from '../../shared/identity/identity.js';
 import type { IdentityRequest } from '../../shared/messages.js';
 import { encodeOpenAiError } from '../../shared/protocols/openai/errors.js';
-import { OidcFailure, OidcVerifier, type VerifiedIdentity } from '../../worker/auth/oidc-verifier.js';
+import { OidcFailure, OidcVerifier, type VerifiedIdentity } from '../../shared/identity/oidc-verifier.js';
 
 const DEFAULT_KEY_TTL = '90d';
 /** A key this close to its expiry is renewed on the next sign-in rather than handed out. */

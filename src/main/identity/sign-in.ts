@@ -10,7 +10,7 @@ import { Buffer } from 'node:buffer';
 import { createHash, randomBytes } from 'node:crypto';
 import { formatPath } from '../../shared/config/config-path.js';
 import type { CompiledIdentityProvider } from '../../shared/identity/identity.js';
-import { OidcFailure, OidcVerifier } from '../../worker/auth/oidc-verifier.js';
+import { OidcFailure, OidcVerifier } from '../../shared/identity/oidc-verifier.js';
 import type { ConfigState } from '../config-state.js';
 import type { Logger } from '../../shared/log.js';
 import { ExchangeRefusal, type IdentityService } from './service.js';

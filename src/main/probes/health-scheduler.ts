@@ -16,7 +16,7 @@ import type { WorkerPool } from '../workers.js';
 const IDLE_RECHECK_MS = 1_000;
 
 /** The lanes a tick probes under `config`; empty for `none`. */
-export function lanesToProbe(config: CompiledConfig, shared: SharedState): number[] {
+function lanesToProbe(config: CompiledConfig, shared: SharedState): number[] {
   const mode = config.health.mode;
   if (mode === 'none' || config.auth.upstreamCredentials === 'passthrough') return [];
   const lanes: number[] = [];

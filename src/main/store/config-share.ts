@@ -13,7 +13,7 @@ import type { WorkerPool } from '../workers.js';
 import type { ChangeFeed } from './peer-sync.js';
 
 /** Top-level config fields that describe one node, not the fleet. */
-export const NODE_LOCAL_FIELDS = ['listen', 'admin_listen', 'providers_file', 'store', 'config', 'tls', 'advanced'] as const;
+const NODE_LOCAL_FIELDS = ['listen', 'admin_listen', 'providers_file', 'store', 'config', 'tls', 'advanced'] as const;
 
 export class ConfigShare {
   readonly nodeId = randomUUID();

@@ -15,7 +15,7 @@ export interface StoreConfig {
   settings?: Record<string, unknown>;
 }
 
-export const SCHEMA_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
+const SCHEMA_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
 
 export function openStore(config: StoreConfig | undefined, configPath: string, secrets?: ReadonlyMap<string, string>): Store {
   const module = config?.module ?? 'memory';
@@ -37,7 +37,7 @@ export function openStore(config: StoreConfig | undefined, configPath: string, s
   }
 }
 
-export function postgresSettings(read: SettingsReader): PostgresSettings {
+function postgresSettings(read: SettingsReader): PostgresSettings {
   const schema = read.string('schema') ?? 'public';
   if (!SCHEMA_NAME_PATTERN.test(schema)) throw new Error(`store.settings.schema: "${schema}" is not a plain identifier (letters, digits, _)`);
   const password = read.string('password');
@@ -52,7 +52,7 @@ export function postgresSettings(read: SettingsReader): PostgresSettings {
   };
 }
 
-export function valkeySettings(read: SettingsReader): ValkeySettings {
+function valkeySettings(read: SettingsReader): ValkeySettings {
   const password = read.string('password');
   return {
     url: read.string('url') ?? 'redis://127.0.0.1:6379',
@@ -65,7 +65,7 @@ export function valkeySettings(read: SettingsReader): ValkeySettings {
 }
 
 /** Reads one module's settings: resolved secrets win over the literal (a reference object). */
-export class SettingsReader {
+class SettingsReader {
   constructor(
     private readonly module: string,
     private readonly settings: Record<string, unknown>,

@@ -3,13 +3,13 @@
 // session advisory lock so that several nodes booting together apply each migration once.
 import type pg from 'pg';
 
-export interface Migration {
+interface Migration {
   version: number;
   name: string;
   sql: string;
 }
 
-export const MIGRATIONS: readonly Migration[] = [
+const MIGRATIONS: readonly Migration[] = [
   {
     version: 1,
     name: 'usage, governance, breaker trips, audit',
@@ -102,6 +102,6 @@ export async function migrate(client: pg.ClientBase, schema: string): Promise<nu
   return applied;
 }
 
-export function quoteIdent(name: string): string {
+function quoteIdent(name: string): string {
   return `"${name.replace(/"/g, '""')}"`;
 }

@@ -24,7 +24,7 @@ export interface KeyRecord {
   aws_access_key_id: string | null;
 }
 
-export type LimitMetric = 'requests' | 'tokens' | 'budget' | 'concurrent';
+type LimitMetric = 'requests' | 'tokens' | 'budget' | 'concurrent';
 
 export interface GroupLimit {
   metric: LimitMetric;

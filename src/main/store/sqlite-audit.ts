@@ -5,7 +5,7 @@ import type Database from 'better-sqlite3';
 import { hostname } from 'node:os';
 import type { AuditEntry, AuditWriterHolder, RunHead, StoredAuditEntry } from '../audit/store-records.js';
 
-export const AUDIT_SCHEMA = `
+const AUDIT_SCHEMA = `
 CREATE TABLE IF NOT EXISTS audit_log (
   id INTEGER PRIMARY KEY AUTOINCREMENT,
   run TEXT NOT NULL,

@@ -74,12 +74,12 @@ function totals(row: readonly unknown[], at: number): UsageTotals {
 }
 
 /** A byModel row as an array: model, provider, then the sums. */
-export function modelTotalsOf(row: readonly unknown[]): ModelUsageTotals {
+function modelTotalsOf(row: readonly unknown[]): ModelUsageTotals {
   return { ...totals(row, 2), model: String(row[0]), provider: String(row[1]) };
 }
 
 /** A topKeys row as an array: key_id, then the sums. */
-export function keyTotalsOf(row: readonly unknown[]): KeyUsageTotals {
+function keyTotalsOf(row: readonly unknown[]): KeyUsageTotals {
   return { ...totals(row, 1), keyId: String(row[0]) };
 }
 

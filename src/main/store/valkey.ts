@@ -455,7 +455,7 @@ function cmp(a: string, b: string): number {
 }
 
 /** The URL without its password, for messages. */
-export function redactUrl(url: string): string {
+function redactUrl(url: string): string {
   try {
     const u = new URL(url);
     if (u.password !== '') u.password = '***';

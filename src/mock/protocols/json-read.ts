@@ -20,7 +20,7 @@ export function lastOf(list: readonly unknown[] | null): JsonObject | null {
 }
 
 /** Joins the `field` strings of the parts (objects) of a content array, optionally of one type. */
-export function joinPartText(parts: readonly unknown[], field: string, type: string | null): string {
+function joinPartText(parts: readonly unknown[], field: string, type: string | null): string {
   let text = '';
   for (const part of parts) {
     const obj = objectAt(part);

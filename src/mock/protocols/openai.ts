@@ -115,7 +115,7 @@ function renderStream(a: MockAnswer): StreamParts {
 }
 
 /** OpenAI's error `type` and `code` for a status (also used by the Responses API). */
-export function openAiErrorType(status: number): { type: string; code: string | null } {
+function openAiErrorType(status: number): { type: string; code: string | null } {
   switch (status) {
     case 400: return { type: 'invalid_request_error', code: null };
     case 401: return { type: 'invalid_request_error', code: 'invalid_api_key' };

@@ -17,5 +17,5 @@ export function parseListenAddress(text: string): ListenAddress {
   const problem = listenAddressProblem(text);
   const match = HOST_PORT.exec(text);
   if (problem !== undefined || match === null) throw new Error(`invalid listen address: ${problem ?? text}`);
-  return { host: match[1] ?? match[2], port: Number(match[3]) };
+  return { host: match[1] ?? match[2]!, port: Number(match[3]) };
 }

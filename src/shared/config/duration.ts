@@ -21,7 +21,7 @@ export function parseDurationMs(text: string): number | undefined {
   if (!WHOLE.test(text)) return undefined;
   let total = 0;
   for (const match of text.matchAll(PART)) {
-    total += Number(match[1]) * UNIT_MS[match[2]];
+    total += Number(match[1]) * UNIT_MS[match[2]!]!;
   }
   return Number.isSafeInteger(total) ? total : undefined;
 }

@@ -53,8 +53,8 @@ export function normalizeHost(host: string): string {
 function unmapIPv4(v6: string): string {
   const match = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(v6);
   if (match === null) return v6;
-  const high = parseInt(match[1], 16);
-  const low = parseInt(match[2], 16);
+  const high = parseInt(match[1]!, 16);
+  const low = parseInt(match[2]!, 16);
   return `${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`;
 }
 

@@ -32,7 +32,7 @@ export function applyDefaults(schema: TSchema, value: unknown): unknown {
       break;
     case 'Union': {
       const variant = selectVariant(schema, current);
-      if (variant >= 0) return applyDefaults((schema.anyOf as TSchema[])[variant], current);
+      if (variant >= 0) return applyDefaults((schema.anyOf as TSchema[])[variant]!, current);
       break;
     }
   }

@@ -85,8 +85,8 @@ function renderUnion(r: Renderer, error: ValueError, segments: PathSegment[]): v
   const discriminator = discriminatorOf(union);
   if (discriminator !== undefined && isPlainObject(value)) {
     const index = selectVariant(union, value);
-    if (index >= 0) return renderErrors(r, error.errors[index]);
-    const words = variants.map((variant) => String((variant.properties as Record<string, TSchema>)[discriminator].const));
+    if (index >= 0) return renderErrors(r, error.errors[index]!);
+    const words = variants.map((variant) => String((variant.properties as Record<string, TSchema>)[discriminator]!.const));
     const where = [...segments, discriminator];
     if (value[discriminator] === undefined) return push(r, where, `required setting is missing (one of: ${words.join(', ')})`);
     const noun = `${nounOf(segments)} ${discriminator}`.trim();
@@ -98,7 +98,7 @@ function renderUnion(r: Renderer, error: ValueError, segments: PathSegment[]): v
     return push(r, segments, `expected one of: ${words}; got ${typeName(value)}`);
   }
   const index = selectVariant(union, value);
-  if (index >= 0) return renderErrors(r, error.errors[index]);
+  if (index >= 0) return renderErrors(r, error.errors[index]!);
   if (union['x-secret-ref'] === true || union['x-secret'] === true) {
     // A secret's value is never echoed: only its JS type, or a mapping's keys.
     const got = isPlainObject(value) ? `a mapping with ${Object.keys(value).length === 0 ? 'no keys' : `keys ${Object.keys(value).join(', ')}`}` : typeWord(value);

@@ -4,23 +4,24 @@
 import { Kind, type TSchema } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 
-export function kindOf(schema: TSchema): string {
-  return (schema as unknown as Record<symbol, string>)[Kind];
+/** TypeBox's kind of a schema (`Object`, `Union`...); undefined for a schema TypeBox did not make. */
+export function kindOf(schema: TSchema): string | undefined {
+  return (schema as unknown as Record<symbol, string | undefined>)[Kind];
 }
 
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** The value schema of a TypeBox Record. */
+/** The value schema of a TypeBox Record (its one pattern property). */
 export function recordValueSchema(schema: TSchema): TSchema {
-  return Object.values(schema.patternProperties as Record<string, TSchema>)[0];
+  return Object.values(schema.patternProperties as Record<string, TSchema>)[0]!;
 }
 
 /** The property every variant pins to a literal (e.g. `mode`), if the union has one. */
 export function discriminatorOf(union: TSchema): string | undefined {
   const variants = union.anyOf as TSchema[];
-  if (!variants.every((variant) => kindOf(variant) === 'Object')) return undefined;
+  if (variants[0] === undefined || !variants.every((variant) => kindOf(variant) === 'Object')) return undefined;
   const first = variants[0].properties as Record<string, TSchema>;
   return Object.keys(first).find((key) =>
     variants.every((variant) => {
@@ -31,7 +32,7 @@ export function discriminatorOf(union: TSchema): string | undefined {
 }
 
 /** Whether `schema` could hold a value of this JS type (ignoring finer constraints). */
-export function acceptsType(schema: TSchema, value: unknown): boolean {
+function acceptsType(schema: TSchema, value: unknown): boolean {
   switch (kindOf(schema)) {
     case 'String': return typeof value === 'string';
     case 'Number': case 'Integer': return typeof value === 'number';
@@ -55,12 +56,12 @@ export function selectVariant(union: TSchema, value: unknown): number {
   const discriminator = discriminatorOf(union);
   if (discriminator !== undefined) {
     if (!isPlainObject(value)) return -1;
-    return variants.findIndex((variant) => (variant.properties as Record<string, TSchema>)[discriminator].const === value[discriminator]);
+    return variants.findIndex((variant) => (variant.properties as Record<string, TSchema>)[discriminator]!.const === value[discriminator]);
   }
   const exact = variants.findIndex((variant) => Value.Check(variant, value));
   if (exact >= 0) return exact;
   const typed = variants.map((variant, index) => (acceptsType(variant, value) ? index : -1)).filter((index) => index >= 0);
-  if (typed.length === 1) return typed[0];
+  if (typed.length === 1) return typed[0]!;
   if (typed.length > 1 && isPlainObject(value)) return bestKeyOverlap(variants, typed, value);
   return -1;
 }
@@ -70,7 +71,7 @@ function bestKeyOverlap(variants: TSchema[], candidates: number[], value: Record
   let bestScore = 0;
   let tie = false;
   for (const index of candidates) {
-    const score = objectKeys(variants[index]).filter((key) => key in value).length;
+    const score = objectKeys(variants[index]!).filter((key) => key in value).length;
     if (score > bestScore) [best, bestScore, tie] = [index, score, false];
     else if (score === bestScore && score > 0) tie = true;
   }

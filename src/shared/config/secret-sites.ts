@@ -44,7 +44,7 @@ function walk(schema: TSchema, value: unknown, segments: PathSegment[], out: Sec
       return;
     case 'Union': {
       const variant = selectVariant(schema, value);
-      if (variant >= 0) walk((schema.anyOf as TSchema[])[variant], value, segments, out);
+      if (variant >= 0) walk((schema.anyOf as TSchema[])[variant]!, value, segments, out);
       return;
     }
   }

@@ -31,7 +31,7 @@ function bare(hostname: string): string {
 }
 
 /** A net.connect `lookup` that resolves through the guard's resolver and refuses denied answers. */
-export function guardedLookup(hostname: string, extraAllowed: readonly string[]): LookupFunction {
+function guardedLookup(hostname: string, extraAllowed: readonly string[]): LookupFunction {
   const nameAllowed = isAllowed(hostname, extraAllowed);
   return (name, options, callback) => {
     resolveEgress(name).then(

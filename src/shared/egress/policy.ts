@@ -39,17 +39,13 @@ export function setEgressPolicy(policy: EgressPolicy): void {
   current = prepare(policy);
 }
 
-export function currentEgressPolicy(): EgressPolicy {
-  return current.source;
-}
-
 /**
  * Canonical spelling of a host or address, so every spelling of one address compares equal:
  * what `normalizeHost` does (decimal, octal, hex and short IPv4 forms; IPv6 compressed;
  * IPv4-mapped `::ffff:a.b.c.d` as IPv4), plus the other IPv6 forms that carry an IPv4 address
  * a connection can reach: IPv4-compatible `::a.b.c.d` and the NAT64 prefix `64:ff9b::/96`.
  */
-export function canonicalHost(host: string): string {
+function canonicalHost(host: string): string {
   const canonical = normalizeHost(host);
   if (isIP(canonical) !== 6) return canonical;
   const embedded = /^(?:64:ff9b::|::)([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(canonical);

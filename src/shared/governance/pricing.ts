@@ -1,7 +1,6 @@
 // Token prices in integer micro-units of the currency per million tokens, and what a request's
 // tokens cost under them. Integer math only: the products stay far under 2^53 for any real
 // request (10^7 tokens x 10^8 micros per Mtok = 10^15), and the division truncates.
-import type { Usage } from '../model/types.js';
 
 export interface RateEntry {
   /** A lane name (the config key under `models:`), or `*` for every model. */
@@ -41,10 +40,6 @@ export function tokenCostMicros(rate: RateEntry | null, input: number, output: n
     cacheRead * rate.cache_read_micros_per_mtok +
     cacheCreation * rate.cache_creation_micros_per_mtok;
   return Math.floor(perMillion / 1_000_000);
-}
-
-export function usageCostMicros(rate: RateEntry | null, usage: Usage): number {
-  return tokenCostMicros(rate, usage.input, usage.output, usage.cacheRead, usage.cacheCreation);
 }
 
 /** The same in BigInt, for sums over many stored rows (a day of a big fleet can pass 2^53). */

@@ -4,7 +4,7 @@
 
 /** Window kinds, in the order a group record lays them out. */
 export const WINDOW_MINUTE = 0;
-export const WINDOW_HOUR = 1;
+const WINDOW_HOUR = 1;
 export const WINDOW_DAY = 2;
 export const WINDOW_MONTH = 3;
 export const WINDOW_TOTAL = 4;
@@ -15,7 +15,7 @@ export const WINDOW_KINDS = 6;
 export type GroupWindowName = 'minute' | 'hour' | 'day' | 'month' | 'total';
 export type BudgetPeriod = 'daily' | 'weekly' | 'monthly' | 'total';
 
-export const GROUP_WINDOWS: readonly GroupWindowName[] = ['minute', 'hour', 'day', 'month', 'total'];
+const GROUP_WINDOWS: readonly GroupWindowName[] = ['minute', 'hour', 'day', 'month', 'total'];
 
 export function groupWindowKind(name: GroupWindowName): number {
   return GROUP_WINDOWS.indexOf(name);
@@ -38,13 +38,13 @@ export const WINDOW_NAMES: readonly string[] = ['minute', 'hour', 'day', 'month'
 
 /** Tags are 16 bits; a window index is reduced mod 2^16 (minutes wrap after 45 days, far
  * longer than any counter stays untouched in a live window). */
-export const WINDOW_TAG_MASK = 0xffff;
+const WINDOW_TAG_MASK = 0xffff;
 
 // 1970-01-01 was a Thursday; weeks start on Monday (ISO), i.e. 3 days after day 4 of the epoch.
 const WEEK_OFFSET_DAYS = 3;
 
 /** The window's index since the epoch (not masked): minutes, hours, days, weeks or months. */
-export function windowIndex(kind: number, nowSec: number): number {
+function windowIndex(kind: number, nowSec: number): number {
   switch (kind) {
     case WINDOW_MINUTE:
       return Math.floor(nowSec / 60);

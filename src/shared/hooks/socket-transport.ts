@@ -12,7 +12,7 @@ const RECONNECT_MAX_MS = 2_000;
  * shed. The kernel's own socket buffer (about 200 KiB) absorbs bursts first; a bigger queue here
  * would only keep thousands of small frames alive, into the old generation, for a hook that is
  * behind anyway. */
-export const TAP_QUEUE_BYTES = 64 * 1024;
+const TAP_QUEUE_BYTES = 64 * 1024;
 
 export interface SocketTransportOptions {
   /** Sent first on each connection (null: nothing). */

@@ -10,7 +10,7 @@ import { HookFailure, TransportBase } from './transport.js';
 import type { HookReply, HookRequest } from './wire.js';
 
 /** Tap deliveries in flight per hook before further taps are shed. */
-export const WEBHOOK_TAP_INFLIGHT = 64;
+const WEBHOOK_TAP_INFLIGHT = 64;
 /** Longest a delivery may take at the HTTP level (the gate deadline itself is timeout_ms). */
 const DELIVERY_TIMEOUT_MS = 60_000;
 

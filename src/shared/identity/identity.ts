@@ -24,7 +24,7 @@ export interface CompiledIdentityProvider {
 }
 
 /** role_bindings.<provider>.<group>. */
-export interface CompiledBinding {
+interface CompiledBinding {
   group: string | null;
   adminScope: 'read-only' | 'full' | null;
 }

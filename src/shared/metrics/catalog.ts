@@ -83,7 +83,7 @@ export const PROTOCOL_INDEX: Readonly<Record<ProtocolName, number>> = Object.fre
   Object.fromEntries(PROTOCOL_NAMES.map((name, i) => [name, i])) as Record<ProtocolName, number>,
 );
 
-export const PROTOCOL_COUNT = PROTOCOL_NAMES.length;
+const PROTOCOL_COUNT = PROTOCOL_NAMES.length;
 
 /** Index of the (from, to) pair in CompiledMetrics.translations: from * 6 + to. */
 export function translationIndex(from: ProtocolName, to: ProtocolName): number {
@@ -127,7 +127,7 @@ export const REQUEST_DURATION_SUM_SCALE = 1_000_000;
 
 /** The spec's request outcomes, indexed by RequestOutcome. */
 export const REQUEST_OUTCOME_NAMES = ['ok', 'client_error', 'exhausted', 'error'] as const;
-export const REQUEST_OUTCOME_COUNT = REQUEST_OUTCOME_NAMES.length;
+const REQUEST_OUTCOME_COUNT = REQUEST_OUTCOME_NAMES.length;
 export const enum RequestOutcome {
   Ok = 0,
   ClientError = 1,

@@ -7,7 +7,7 @@ import { getHeapStatistics } from 'node:v8';
 import type { ThreadRuntimeSlots } from '../config/compiled.js';
 import type { SharedState } from '../sab/index.js';
 
-export const RUNTIME_SAMPLE_MS = 5_000;
+const RUNTIME_SAMPLE_MS = 5_000;
 /** The delay timer's period: fine enough to see a 20 ms stall, coarse enough to cost nothing. */
 const DELAY_RESOLUTION_MS = 20;
 const INT32_MAX = 0x7fffffff;

@@ -21,7 +21,7 @@ export interface FilePart { type: 'file'; url?: string; data?: string; mediaType
  * file id...). No encoder can write it, so a cross-protocol request holding one is refused
  * (docs/compatibility.md); `what` names it as the caller's protocol does.
  */
-export interface UnsupportedPart { type: 'unsupported'; what: string }
+interface UnsupportedPart { type: 'unsupported'; what: string }
 export type ContentPart = TextPart | ImagePart | FilePart | ToolCallPart | ToolResultPart | UnsupportedPart;
 
 export type Role = 'user' | 'assistant' | 'tool';

@@ -64,7 +64,6 @@ export const DISPOSITION_NAMES = [
   'transient_upstream', 'attempt_timeout', 'hard_down', 'context_length',
   'unauthenticated', 'forbidden', 'rate_limited', 'quota_exceeded', 'invalid_request', 'shed',
 ] as const;
-export const DISPOSITION_COUNT = DISPOSITION_NAMES.length;
 
 export const enum FailoverReason {
   None = -1,
@@ -77,7 +76,6 @@ export const enum FailoverReason {
 }
 
 export const FAILOVER_REASON_NAMES = ['timeout', 'connect', 'transient_upstream', 'attempt_timeout', 'hard_down', 'context_length'] as const;
-export const FAILOVER_REASON_COUNT = FAILOVER_REASON_NAMES.length;
 
 /** True for the outcomes that are the upstream's fault and count against the lane. */
 export function movesBreaker(outcome: AttemptOutcome): boolean {

@@ -4,7 +4,7 @@
 import type { CompiledLane } from '../config/compiled.js';
 import type { BreakerCells } from '../sab/breaker-cells.js';
 import type { LaneCounters } from '../sab/lane-counters.js';
-import { BREAKER_CLOSED, BREAKER_HALF_OPEN, BREAKER_OPEN, CELL_HARD_DOWN_NONE } from '../sab/layout.js';
+import { BREAKER_CLOSED, BREAKER_HALF_OPEN, CELL_HARD_DOWN_NONE } from '../sab/layout.js';
 
 export const enum Availability {
   Available = 0,
@@ -78,9 +78,4 @@ export function recoveryHintMs(shared: SharedReads, availability: Availability, 
  */
 export function usableNow(shared: SharedReads, availability: Availability, cell: number): boolean {
   return availability === Availability.Available || (availability === Availability.BreakerOpen && shared.breakers.state(cell) === BREAKER_CLOSED);
-}
-
-/** A breaker cell's state word is Open (for `breaker_state`, independent of capacity). */
-export function isOpen(shared: SharedReads, cell: number): boolean {
-  return shared.breakers.state(cell) === BREAKER_OPEN;
 }

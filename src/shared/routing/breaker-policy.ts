@@ -15,7 +15,7 @@ export const SHORT_COOLDOWN_MS = 1_000;
 /** Hard-down (billing/quota or auth): sticky, not escalated, not shortened. */
 export const HARD_DOWN_COOLDOWN_MS = 30 * 60_000;
 /** Trip cooldowns are jittered by +/- this fraction so that lanes do not recover in lockstep. */
-export const COOLDOWN_JITTER = 0.1;
+const COOLDOWN_JITTER = 0.1;
 
 /** The breaker settings the spec gives as defaults (the lane-default cell of direct routes uses them). */
 export const DEFAULT_BREAKER: Readonly<CompiledBreaker> = Object.freeze({
@@ -62,7 +62,7 @@ export class BreakerPolicy {
     const stepSecs = Math.min(breaker.maxCooldownSecs, breaker.baseCooldownSecs * 2 ** Math.max(0, opens - 1));
     const jitter = 1 + (2 * this.random() - 1) * COOLDOWN_JITTER;
     const cooldownMs = Math.round(stepSecs * SEC_MS * jitter);
-    return retryAfterMs > cooldownMs ? retryAfterMs : cooldownMs;
+    return Math.max(retryAfterMs, cooldownMs);
   }
 
   /**

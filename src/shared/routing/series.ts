@@ -4,7 +4,7 @@
 // spec's gateway_upstream_failures_total / gateway_requests_total are sums over the first).
 import { seriesKey, type MetricFamily } from '../metrics/catalog.js';
 
-export const REQUEST_DISPOSITIONS_TOTAL: MetricFamily = {
+const REQUEST_DISPOSITIONS_TOTAL: MetricFamily = {
   name: 'gateway_request_dispositions_total',
   help: 'Requests by how they ended (finish disposition), per pool and the lane of the last attempt ("" = no lane reached).',
   labelNames: ['pool', 'lane', 'disposition'],

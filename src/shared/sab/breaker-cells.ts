@@ -158,7 +158,7 @@ export class BreakerCells {
     const raw = Atomics.load(this.u32(cell), cell + CELL_COOLDOWN);
     if (raw === COOLDOWN_NONE) return 0;
     const left = this.fromRaw(raw) - nowMs;
-    return left > 0 ? left : 0;
+    return Math.max(left, 0);
   }
 
   /** Overwrite the deadline (0 clears it). Rounded up to the next 100 ms tick. */

@@ -2,12 +2,8 @@
 // thread's slot registry. See docs/shared-memory.md.
 export * from './layout.js';
 export { SharedCapacityError, SharedInvariantError } from './faults.js';
-export { SharedState, HEADER_BYTES, type SharedBuffers, type SharedStateOptions } from './shared-state.js';
-export { SlotRegistry, type MetricSeriesSpec, type MetricSeriesEntry, type ReclaimReport } from './slot-registry.js';
-export { LaneCounters } from './lane-counters.js';
-export { BreakerCells, ErrorWindowCounts } from './breaker-cells.js';
-export { ConcurrencyGauges } from './concurrency-gauges.js';
+export { SharedState, HEADER_BYTES, type SharedBuffers } from './shared-state.js';
+export { SlotRegistry } from './slot-registry.js';
+export { ErrorWindowCounts } from './breaker-cells.js';
 export { GovernanceCounters, GOV_REFUSED } from './governance-counters.js';
-export { MetricSeries, type HistogramSnapshot } from './metric-series.js';
 export { WIDE_DELTA_MAX } from './wide-counter.js';
-export type { GrowableSharedArrayBuffer } from './growable-buffer.js';

@@ -74,7 +74,7 @@ export class LaneCounters {
   lifetimeRemaining(lane: number, maxRequests: number): number {
     if (maxRequests === 0) return Infinity;
     const left = maxRequests - Atomics.load(this.i32(lane), lane + LANE_LIFETIME_TAKEN);
-    return left > 0 ? left : 0;
+    return Math.max(left, 0);
   }
 
   /** Restore or reset the lifetime count (main thread, e.g. from the store at boot). */

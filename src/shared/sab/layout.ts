@@ -29,12 +29,11 @@ export const HEADER_WORDS = 16;
 
 // ---- record kinds (word 0 of every record) -----------------------------------------------
 
-export const KIND_FREE = 0;
+// 0: a free record (a fresh buffer is zeros; no code writes it).
 export const KIND_LANE = 1;
 export const KIND_CONCURRENCY = 2;
 export const KIND_CELL = 3;
-/** Retired (layout 1's per-bucket governance record); the number is not reused. */
-export const KIND_GOVERNANCE = 4;
+// 4: retired (layout 1's per-bucket governance record); the number is not reused.
 export const KIND_COUNTER = 5;
 export const KIND_GAUGE = 6;
 export const KIND_HISTOGRAM = 7;

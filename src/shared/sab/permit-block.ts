@@ -74,5 +74,5 @@ export function permitsAvailable(views: SharedViews, slot: number, max: number):
   if (max === 0) return Infinity;
   const at = slot + PERMIT_INFLIGHT;
   const free = max - Atomics.load(views.i32For(at), at);
-  return free > 0 ? free : 0;
+  return Math.max(free, 0);
 }

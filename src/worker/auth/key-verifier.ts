@@ -6,7 +6,7 @@
 // table by `sub` on every request, never from the token.
 import { createPublicKey, type KeyObject } from 'node:crypto';
 import { jwtVerify } from 'jose';
-import { VerifiedCache } from './verified-cache.js';
+import { VerifiedCache } from '../../shared/identity/verified-cache.js';
 
 export interface VerifiedKey {
   sub: string;

@@ -10,7 +10,7 @@ import type { KeyTable } from '../governance/key-table.js';
 import { Refusal } from '../governance/refusal.js';
 import type { AuthResult } from './authenticate.js';
 import type { IdentityClient } from './identity-client.js';
-import { OidcFailure, OidcVerifier, type VerifiedIdentity } from './oidc-verifier.js';
+import { OidcFailure, OidcVerifier, type VerifiedIdentity } from '../../shared/identity/oidc-verifier.js';
 
 const NO_DERIVATION = new Refusal('unauthorized', 'identity-provider callers need auth.signing_key on the gateway');
 

@@ -7,7 +7,7 @@
 import type { Usage } from '../../shared/model/types.js';
 import { WINDOW_MINUTE } from '../../shared/governance/windows.js';
 import type { WindowClock } from '../../shared/governance/window-clock.js';
-import { METRIC_BUDGET, METRIC_CONCURRENT, METRIC_TOKENS, type WorkerGroup } from '../../shared/governance/worker-state.js';
+import { METRIC_CONCURRENT, METRIC_TOKENS, type WorkerGroup } from '../../shared/governance/worker-state.js';
 import { GOV_KEY_BUDGET_TOKENS, GOV_KEY_MINUTE_TOKENS, GOV_TOKENS, type GovernanceCounters } from '../../shared/sab/index.js';
 import type { AdmissionLease, ServedBy } from '../pipeline/admission-lease.js';
 import type { Metering } from '../metering.js';

@@ -13,7 +13,7 @@ export interface Price {
   rates: CardRates | null;
 }
 
-export const FREE: Price = { feeMicros: 0, rateCard: [], rates: null };
+const FREE: Price = { feeMicros: 0, rateCard: [], rates: null };
 
 /** One Price per group object that sets one (shared by every chain through it). */
 const ownPrices = new WeakMap<WorkerGroup, Price>();

@@ -85,7 +85,7 @@ export function geminiList(models: readonly ListedModel[], query: URLSearchParam
 // --- Ollama: GET /api/tags, POST /api/show, GET /api/version ---
 
 /** The version /api/version reports: recent enough that Ollama clients enable tools and images. */
-export const OLLAMA_VERSION = '0.12.0';
+const OLLAMA_VERSION = '0.12.0';
 
 function ollamaDetails(m: ListedModel): Record<string, unknown> {
   return { parent_model: '', format: '', family: m.protocol, families: [m.protocol], parameter_size: '', quantization_level: '' };

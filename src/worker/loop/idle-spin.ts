@@ -21,8 +21,8 @@
 // a millisecond with nothing done in between (a busy process sharing the core) stops the spin and
 // starts none for 10 ms, so that it does not keep competing for a core others need.
 // `advanced.idle_spin_us: 0` turns it off; under a CPU quota (a container limit) it is off by
-// default, so that polling never uses the quota requests need (docs/decisions.md, "Idle spin" and
-// "The spin at 1 ms, started by the gaps").
+// default, so that polling never uses the quota requests need (docs/decisions/173-idle-spin.md
+// and 182-idle-spin-at-1ms.md).
 import { performance } from 'node:perf_hooks';
 
 /** The percentile tracker's step down on a shorter gap; a longer one steps up nine times as far. */
@@ -35,6 +35,8 @@ const FLOOR_DIVISOR = 64;
 const HELD_OFF_MS = 1;
 /** After a spin found the thread had been off its core, no spin for this long. */
 const YIELD_MS = 10;
+
+const performanceNow = (): number => performance.now();
 
 export class IdleSpin {
   /** The configured window, in ms (0: off). */
@@ -52,6 +54,9 @@ export class IdleSpin {
   heldOffStops = 0;
   private readonly tick = (): void => this.poll();
 
+  /** `clockMs`: monotonic ms (injected by tests, which then decide how much time passes). */
+  constructor(private readonly clockMs: () => number = performanceNow) {}
+
   /** The window in µs; 0 turns spinning off. */
   configure(windowUs: number): void {
     this.windowMs = windowUs / 1000;
@@ -62,7 +67,7 @@ export class IdleSpin {
   event(nowMs?: number): void {
     const windowMs = this.windowMs;
     if (windowMs === 0) return;
-    if (nowMs === undefined) nowMs = performance.now();
+    if (nowMs === undefined) nowMs = this.clockMs();
     let gapMs = this.gapMs;
     if (nowMs - this.lastEventMs > gapMs) gapMs = Math.min(gapMs * (1 + STEP_UP), windowMs * 4);
     else gapMs = Math.max(gapMs * (1 - STEP_DOWN), windowMs / FLOOR_DIVISOR);
@@ -82,7 +87,7 @@ export class IdleSpin {
   }
 
   private poll(): void {
-    const nowMs = performance.now();
+    const nowMs = this.clockMs();
     // A poll is a microsecond or two after the one before. Over a millisecond, with no event
     // between them, and the thread was off its core for a scheduler slice: a busy thread shares
     // the core, and a spin would only keep taking it from that thread. Leave the core for a while.

@@ -6,16 +6,16 @@
 import { getHeapStatistics } from 'node:v8';
 
 /** Heap budgeted per in-flight request for the default limit (bodies, parsed and translated copies, buffers). */
-export const HEAP_PER_INFLIGHT_BYTES = 1024 * 1024;
-export const DEFAULT_LIMIT_FLOOR = 256;
-export const DEFAULT_LIMIT_CEILING = 8192;
+const HEAP_PER_INFLIGHT_BYTES = 1024 * 1024;
+const DEFAULT_LIMIT_FLOOR = 256;
+const DEFAULT_LIMIT_CEILING = 8192;
 /** Retry-After of a shed request: the overload is a moment's, not a lane's cooldown. */
 export const SHED_RETRY_AFTER_SECS = 1;
 /** How long after the last shed /stats still shows `shedding`. */
 const SHEDDING_SHOWN_MS = 1000;
 
 /** The limit when the setting is absent: this thread's heap limit / 1 MiB, within [256, 8192]. */
-export function defaultInflightLimit(heapLimitBytes = getHeapStatistics().heap_size_limit): number {
+function defaultInflightLimit(heapLimitBytes = getHeapStatistics().heap_size_limit): number {
   return Math.min(DEFAULT_LIMIT_CEILING, Math.max(DEFAULT_LIMIT_FLOOR, Math.floor(heapLimitBytes / HEAP_PER_INFLIGHT_BYTES)));
 }
 

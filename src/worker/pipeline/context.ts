@@ -27,6 +27,7 @@ import type { AdmissionLease } from './admission-lease.js';
 import type { AbortListener, BodySink, ClientResponse, IngressRequest } from './client.js';
 import type { Attempts } from './dispatch/attempts.js';
 import type { RequestKind } from './kinds.js';
+import { Parked } from './parked.js';
 import { runSteps } from './steps.js';
 
 /** What the steps need from their worker. */
@@ -54,16 +55,7 @@ export interface PipelineClock {
 
 export const SYSTEM_CLOCK: PipelineClock = Object.freeze({ monoMs: () => performance.now(), epochMs: () => Date.now() });
 
-/** Where a step that could not finish at once is waiting. */
-export const enum Parked {
-  No = 0,
-  /** For the rest of the body: the ingress's onBody runs the steps again from the same step. */
-  Body = 1,
-  /** For a promise (a key verified the first time, a gate's answer, an upstream credential). */
-  Promise = 2,
-  /** The attempt loop has the request (an upstream attempt in flight). */
-  Upstream = 3,
-}
+export { Parked };
 
 export class RequestContext implements AbortListener, BodySink, GateRequest {
   // --- made by the ingress ---

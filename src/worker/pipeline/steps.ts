@@ -4,7 +4,7 @@
 // will resume the run itself when what it waits for comes. Kinds are compiled once as arrays of
 // steps, so running one is a loop over an array: no closure, no promise, nothing allocated.
 import type { RequestContext } from './context.js';
-import { Parked } from './context.js';
+import { Parked } from './parked.js';
 
 /** `true`: go on with the next step; `false`: the step ended or parked the request. */
 export type Step = (ctx: RequestContext) => boolean;

@@ -60,7 +60,7 @@ class UpstreamTimeoutError extends Error {
 export const HEAD_TIMEOUT: Error = new UpstreamTimeoutError('the upstream response head did not arrive in time', 'UND_ERR_HEADERS_TIMEOUT');
 export const BODY_TIMEOUT: Error = new UpstreamTimeoutError('the upstream response body was idle too long', 'UND_ERR_BODY_TIMEOUT');
 
-export const SWEEP_MS = 100;
+const SWEEP_MS = 100;
 /** Sweeps with nothing watched before the interval is stopped. */
 const IDLE_SWEEPS = 50;
 

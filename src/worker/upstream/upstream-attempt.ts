@@ -3,7 +3,7 @@
 // onResponseStart, ...). undici runs a controller-form handler through an adapter that makes
 // two objects per request and turns every response's raw headers, and its trailers, into
 // objects (parseHeaders); the success path reads two headers, so that was most of a
-// microsecond per request for nothing (docs/decisions.md, "undici's own handler calls").
+// microsecond per request for nothing (docs/decisions/178-undici-own-handler-calls.md).
 // This object is also the attempt's controller (pause, resume, abort), as undici's adapter
 // was, and the exchange compares it with its current attempt to ignore a late callback of an
 // earlier one. undici 7 calls these directly (they are marked deprecated in its types, and a

@@ -11,6 +11,7 @@ import type {
 import {
   SDK_TIMEOUT_MS,
   parseArguments,
+  previousCallId,
   unknownFinish,
   type ChatOptions,
   type NormalizedFinish,
@@ -29,7 +30,7 @@ export function anthropicSdk(gatewayUrl: string): Anthropic {
   return new Anthropic({ baseURL: gatewayUrl, apiKey: 'sk-ant-test', maxRetries: 0, timeout: SDK_TIMEOUT_MS });
 }
 
-export function toAnthropicMessages(messages: readonly NormalizedMessage[]): MessageParam[] {
+function toAnthropicMessages(messages: readonly NormalizedMessage[]): MessageParam[] {
   const out: MessageParam[] = [];
   messages.forEach((m, i) => {
     if (m.role === 'user') out.push({ role: 'user', content: m.text });
@@ -39,19 +40,12 @@ export function toAnthropicMessages(messages: readonly NormalizedMessage[]): Mes
       (m.toolCalls ?? []).forEach((c, j) => content.push({ type: 'tool_use', id: c.id ?? `toolu_${i}_${j}`, name: c.name, input: c.arguments }));
       out.push({ role: 'assistant', content });
     } else {
-      out.push({ role: 'user', content: [{ type: 'tool_result', tool_use_id: m.toolCallId ?? previousCallId(messages, i), content: m.content }] });
+      out.push({ role: 'user', content: [{ type: 'tool_result', tool_use_id: m.toolCallId ?? previousCallId(messages, i, 'toolu'), content: m.content }] });
     }
   });
   return out;
 }
 
-function previousCallId(messages: readonly NormalizedMessage[], at: number): string {
-  for (let i = at - 1; i >= 0; i--) {
-    const m = messages[i];
-    if (m.role === 'assistant' && m.toolCalls !== undefined && m.toolCalls.length > 0) return m.toolCalls[0].id ?? `toolu_${i}_0`;
-  }
-  return 'toolu_missing';
-}
 
 function toAnthropicTools(tools: readonly ToolSpec[] | undefined): Tool[] | undefined {
   return tools?.map((t) => ({ name: t.name, description: t.description, input_schema: t.parameters as Tool['input_schema'] }));

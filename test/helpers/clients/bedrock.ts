@@ -11,12 +11,13 @@ import {
   type Message,
   type Tool,
   type TokenUsage,
+  type ToolUseBlock,
 } from '@aws-sdk/client-bedrock-runtime';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
-import type { DocumentType } from '@smithy/types';
 import {
   SDK_TIMEOUT_MS,
   parseArguments,
+  previousCallId,
   unknownFinish,
   type ChatOptions,
   type NormalizedFinish,
@@ -27,6 +28,9 @@ import {
   type ToolCallOut,
   type ToolSpec,
 } from './types.js';
+
+/** The SDK's JSON document type (tool inputs and schemas), named through the SDK itself. */
+type DocumentType = NonNullable<ToolUseBlock['input']>;
 
 /** The SDK pointed at the gateway: HTTP/1.1, static credentials, a single attempt. */
 export function bedrockSdk(gatewayUrl: string): BedrockRuntimeClient {
@@ -39,7 +43,7 @@ export function bedrockSdk(gatewayUrl: string): BedrockRuntimeClient {
   });
 }
 
-export function toBedrockMessages(messages: readonly NormalizedMessage[]): Message[] {
+function toBedrockMessages(messages: readonly NormalizedMessage[]): Message[] {
   return messages.map((m, i): Message => {
     if (m.role === 'user') return { role: 'user', content: [{ text: m.text }] };
     if (m.role === 'assistant') {
@@ -50,17 +54,10 @@ export function toBedrockMessages(messages: readonly NormalizedMessage[]): Messa
       );
       return { role: 'assistant', content };
     }
-    return { role: 'user', content: [{ toolResult: { toolUseId: m.toolCallId ?? previousCallId(messages, i), content: [{ text: m.content }] } }] };
+    return { role: 'user', content: [{ toolResult: { toolUseId: m.toolCallId ?? previousCallId(messages, i, 'tooluse'), content: [{ text: m.content }] } }] };
   });
 }
 
-function previousCallId(messages: readonly NormalizedMessage[], at: number): string {
-  for (let i = at - 1; i >= 0; i--) {
-    const m = messages[i];
-    if (m.role === 'assistant' && m.toolCalls !== undefined && m.toolCalls.length > 0) return m.toolCalls[0].id ?? `tooluse_${i}_0`;
-  }
-  return 'tooluse_missing';
-}
 
 function toBedrockTools(tools: readonly ToolSpec[]): Tool[] {
   return tools.map((t) => ({ toolSpec: { name: t.name, description: t.description, inputSchema: { json: t.parameters as DocumentType } } }));

@@ -20,7 +20,7 @@ export function geminiSdk(gatewayUrl: string): GoogleGenAI {
   return new GoogleGenAI({ apiKey: 'gemini-test-key', httpOptions: { baseUrl: gatewayUrl, timeout: SDK_TIMEOUT_MS } });
 }
 
-export function toGeminiContents(messages: readonly NormalizedMessage[]): Content[] {
+function toGeminiContents(messages: readonly NormalizedMessage[]): Content[] {
   return messages.map((m): Content => {
     if (m.role === 'user') return { role: 'user', parts: [{ text: m.text }] };
     if (m.role === 'assistant') {

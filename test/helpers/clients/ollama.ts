@@ -17,7 +17,7 @@ export function ollamaSdk(gatewayUrl: string): Ollama {
   return new Ollama({ host: gatewayUrl });
 }
 
-export function toOllamaMessages(system: string | undefined, messages: readonly NormalizedMessage[]): Message[] {
+function toOllamaMessages(system: string | undefined, messages: readonly NormalizedMessage[]): Message[] {
   const out: Message[] = [];
   if (system !== undefined) out.push({ role: 'system', content: system });
   for (const m of messages) {

@@ -10,6 +10,7 @@ import type { CompletionUsage } from 'openai/resources/completions';
 import {
   SDK_TIMEOUT_MS,
   parseArguments,
+  previousCallId,
   unknownFinish,
   type ChatOptions,
   type NormalizedFinish,
@@ -25,7 +26,7 @@ export function openaiSdk(gatewayUrl: string): OpenAI {
   return new OpenAI({ baseURL: `${gatewayUrl}/v1`, apiKey: 'sk-test', maxRetries: 0, timeout: SDK_TIMEOUT_MS });
 }
 
-export function toOpenAiMessages(system: string | undefined, messages: readonly NormalizedMessage[]): ChatCompletionMessageParam[] {
+function toOpenAiMessages(system: string | undefined, messages: readonly NormalizedMessage[]): ChatCompletionMessageParam[] {
   const out: ChatCompletionMessageParam[] = [];
   if (system !== undefined) out.push({ role: 'system', content: system });
   messages.forEach((m, i) => {
@@ -44,19 +45,11 @@ export function toOpenAiMessages(system: string | undefined, messages: readonly 
             }
           : {}),
       });
-    } else out.push({ role: 'tool', tool_call_id: m.toolCallId ?? previousCallId(messages, i), content: m.content });
+    } else out.push({ role: 'tool', tool_call_id: m.toolCallId ?? previousCallId(messages, i, 'call'), content: m.content });
   });
   return out;
 }
 
-/** The id an id-less tool result answers: the call this adapter wrote for the preceding turn. */
-function previousCallId(messages: readonly NormalizedMessage[], at: number): string {
-  for (let i = at - 1; i >= 0; i--) {
-    const m = messages[i];
-    if (m.role === 'assistant' && m.toolCalls !== undefined && m.toolCalls.length > 0) return m.toolCalls[0].id ?? `call_${i}_0`;
-  }
-  return 'call_missing';
-}
 
 function toOpenAiTools(tools: readonly ToolSpec[] | undefined): ChatCompletionTool[] | undefined {
   return tools?.map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.parameters } }));

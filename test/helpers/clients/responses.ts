@@ -10,6 +10,7 @@ import type {
 import { openaiSdk } from './openai.js';
 import {
   parseArguments,
+  previousCallId,
   unknownFinish,
   type ChatOptions,
   type NormalizedFinish,
@@ -21,7 +22,7 @@ import {
   type ToolSpec,
 } from './types.js';
 
-export function toResponsesInput(messages: readonly NormalizedMessage[]): ResponseInputItem[] {
+function toResponsesInput(messages: readonly NormalizedMessage[]): ResponseInputItem[] {
   const out: ResponseInputItem[] = [];
   messages.forEach((m, i) => {
     if (m.role === 'user') out.push({ role: 'user', content: m.text });
@@ -30,18 +31,11 @@ export function toResponsesInput(messages: readonly NormalizedMessage[]): Respon
       (m.toolCalls ?? []).forEach((c, j) =>
         out.push({ type: 'function_call', call_id: c.id ?? `call_${i}_${j}`, name: c.name, arguments: JSON.stringify(c.arguments) }),
       );
-    } else out.push({ type: 'function_call_output', call_id: m.toolCallId ?? previousCallId(messages, i), output: m.content });
+    } else out.push({ type: 'function_call_output', call_id: m.toolCallId ?? previousCallId(messages, i, 'call'), output: m.content });
   });
   return out;
 }
 
-function previousCallId(messages: readonly NormalizedMessage[], at: number): string {
-  for (let i = at - 1; i >= 0; i--) {
-    const m = messages[i];
-    if (m.role === 'assistant' && m.toolCalls !== undefined && m.toolCalls.length > 0) return m.toolCalls[0].id ?? `call_${i}_0`;
-  }
-  return 'call_missing';
-}
 
 function toResponsesTools(tools: readonly ToolSpec[] | undefined): FunctionTool[] | undefined {
   return tools?.map((t) => ({ type: 'function', name: t.name, description: t.description, parameters: t.parameters, strict: false }));

@@ -68,6 +68,19 @@ export function finishWithTools(finish: NormalizedFinish, toolCalls: readonly To
 }
 
 /** JSON text of tool arguments as the SDK handed them, parsed; unparsable text is kept as is. */
+/**
+ * The id an id-less tool result answers: the call the adapter wrote for the preceding turn
+ * (`<prefix>_<turn>_0` when that call had no id of its own).
+ */
+export function previousCallId(messages: readonly NormalizedMessage[], at: number, prefix: string): string {
+  for (let i = at - 1; i >= 0; i--) {
+    const m = messages[i];
+    const call = m?.role === 'assistant' ? m.toolCalls?.[0] : undefined;
+    if (call !== undefined) return call.id ?? `${prefix}_${i}_0`;
+  }
+  return `${prefix}_missing`;
+}
+
 export function parseArguments(text: string): unknown {
   if (text === '') return {};
   try {

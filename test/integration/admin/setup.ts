@@ -27,7 +27,7 @@ export interface AdminFixture {
   close(): Promise<void>;
 }
 
-export const PROVIDER_KEY_ENV = 'GATEWAY_TEST_PROVIDER_KEY';
+const PROVIDER_KEY_ENV = 'GATEWAY_TEST_PROVIDER_KEY';
 
 export async function adminFixture(opts: { locked?: boolean; open?: boolean; over?: Record<string, unknown>; env?: NodeJS.ProcessEnv } = {}): Promise<AdminFixture> {
   const mock = await startMockProvider({ port: 0 });

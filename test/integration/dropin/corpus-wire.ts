@@ -24,7 +24,7 @@ export interface Fixture {
   refused_on?: Partial<Record<ProtocolName, string>>;
 }
 
-export const CORPUS_DIR = join(process.cwd(), 'test', 'fixtures', 'vendor-requests');
+const CORPUS_DIR = join(process.cwd(), 'test', 'fixtures', 'vendor-requests');
 
 export function loadFixtures(protocol: ProtocolName): Fixture[] {
   const dir = join(CORPUS_DIR, protocol);

@@ -8,11 +8,11 @@ import assert from 'node:assert/strict';
 import { adminClient, type AdminClient } from '../../helpers/admin-client.js';
 import { mockConfig, startGateway, writeConfig, type GatewayFiles, type RunningGateway } from '../../helpers/gateway.js';
 
-export function signingKeyPem(): string {
+function signingKeyPem(): string {
   return generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
 }
 
-export interface AdminAnswer {
+interface AdminAnswer {
   status: number;
   body: any; // eslint-disable-line @typescript-eslint/no-explicit-any
   headers: Record<string, string | string[] | undefined>;
@@ -50,7 +50,7 @@ export class SecretWitness {
  * schema) and scanned for every secret minted so far; the witness also keeps each answer to
  * check against the gateway's logs at the end.
  */
-export class Admin {
+class Admin {
   /** The typed client itself, for calls that want its path and body types. */
   readonly client: AdminClient;
 
@@ -137,4 +137,3 @@ export async function startGoverned(
 /** One signing key per test process, so a restarted gateway verifies the keys it minted. */
 export const SIGNING_KEY = signingKeyPem();
 
-export const CHAT = { messages: [{ role: 'user' as const, content: 'hi' }] };

@@ -21,7 +21,7 @@ export interface Failure {
 }
 
 /** Bedrock with a gateway key as a bearer token (its "API key" mode). */
-export function bedrockWithKey(url: string, key: string): BedrockRuntimeClient {
+function bedrockWithKey(url: string, key: string): BedrockRuntimeClient {
   return new BedrockRuntimeClient({
     endpoint: url,
     region: 'us-east-1',

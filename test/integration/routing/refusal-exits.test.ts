@@ -11,9 +11,11 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { request } from 'undici';
 import { startMockProvider, type MockServer } from '../../../src/mock/server.js';
-import { CHAT, SecretWitness, startGoverned, stopGoverned, type Governed } from '../governance/harness.js';
+import { SecretWitness, startGoverned, stopGoverned, type Governed } from '../governance/harness.js';
 import { eventually, startSocketGate, type HookProcess } from '../hooks/hook-kit.js';
 import type { Stats } from './routing-stack.js';
+
+const CHAT = { messages: [{ role: 'user', content: 'hi' }] };
 
 interface Exit {
   name: string;

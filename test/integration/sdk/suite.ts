@@ -75,8 +75,8 @@ export function sdkSuite(protocol: ProtocolName, errors: ErrorCase): void {
         const first = await client.chat({ model, stream, messages: [{ role: 'user', text: question }], tools: [WEATHER_TOOL] });
         assert.equal(first.finish, 'tool_calls');
         assert.equal(first.toolCalls.length, 1);
-        assert.equal(first.toolCalls[0].name, 'get_weather');
-        assert.deepEqual(first.toolCalls[0].arguments, { location: 'Paris' });
+        assert.equal(first.toolCalls[0]!.name, 'get_weather');
+        assert.deepEqual(first.toolCalls[0]!.arguments, { location: 'Paris' });
         const second = await client.chat({ model, stream, messages: toolRoundTrip(question, first), tools: [WEATHER_TOOL] });
         assert.equal(second.text, mockText(5));
         assert.equal(second.finish, 'stop');

@@ -58,13 +58,13 @@ for (const ingress of PROTOCOL_NAMES) {
           const first = await client.chat({ model, stream, messages: [{ role: 'user', text: question }], tools: [WEATHER_TOOL] });
           assert.equal(first.finish, 'tool_calls', 'first leg finish');
           assert.equal(first.toolCalls.length, 1, `one tool call expected: ${JSON.stringify(first.toolCalls)}`);
-          assert.equal(first.toolCalls[0].name, WEATHER_TOOL.name);
-          assert.deepEqual(first.toolCalls[0].arguments, { location: 'Paris' });
+          assert.equal(first.toolCalls[0]!.name, WEATHER_TOOL.name);
+          assert.deepEqual(first.toolCalls[0]!.arguments, { location: 'Paris' });
           assert.equal(first.text, '');
           assert.deepEqual(first.usage, { input: 12, output: 5, cacheRead: 0 }, 'first leg usage');
           if (ingress !== 'gemini' && ingress !== 'ollama') {
             // Protocols that carry call ids must get one, whatever the lane said (or did not say).
-            assert.ok(typeof first.toolCalls[0].id === 'string' && first.toolCalls[0].id !== '', `tool call id: ${String(first.toolCalls[0].id)}`);
+            assert.ok(typeof first.toolCalls[0]!.id === 'string' && first.toolCalls[0]!.id !== '', `tool call id: ${String(first.toolCalls[0]!.id)}`);
           }
           const second = await client.chat({ model, stream, messages: toolRoundTrip(question, first), tools: [WEATHER_TOOL] });
           assert.equal(second.text, mockText(5), 'second leg text');

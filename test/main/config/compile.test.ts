@@ -7,7 +7,7 @@ import { compileConfig } from '../../../src/main/config/compile.js';
 import { loadConfig } from '../../../src/main/config/load.js';
 import { configDir, minimalConfig, removeConfigDirs } from './config-dir.js';
 import { underCpuQuota } from '../../../src/main/config/cpu-quota.js';
-import { DISPOSITION_COUNT } from '../../../src/shared/routing/attempt-outcome.js';
+import { DISPOSITION_NAMES } from '../../../src/shared/routing/attempt-outcome.js';
 
 after(removeConfigDirs);
 
@@ -66,14 +66,15 @@ describe('compileConfig', () => {
     }]);
     assert.equal(compiled.lanes.length, 2);
     // Routing's counter slots (dispositions, trips, attempts) are checked apart: their numbers are the assigner's.
-    const { directDispositionSlots, directTripSlot, directAttemptSlot, ...lane0 } = compiled.lanes[0];
+    const { directDispositionSlots, directTripSlot, directAttemptSlot, ...lane0 } = compiled.lanes[0]!;
     assert.deepEqual({ ...lane0, slot: 0, defaultCellSlot: 0 }, { name: 'm1', provider: 0, upstreamModel: 'm1', maxConcurrent: 0, maxRequests: 0, slot: 0, defaultCellSlot: 0 });
-    assert.equal(new Set([...directDispositionSlots, directTripSlot, directAttemptSlot]).size, DISPOSITION_COUNT + 2, 'a counter per disposition, one for trips, one for attempts');
-    assert.equal(compiled.lanes[1].upstreamModel, 'real-name');
-    assert.equal(compiled.lanes[1].maxConcurrent, 4);
-    assert.equal(compiled.lanes[1].maxRequests, 100);
+    assert.equal(new Set([...directDispositionSlots, directTripSlot, directAttemptSlot]).size, DISPOSITION_NAMES.length + 2, 'a counter per disposition, one for trips, one for attempts');
+    assert.equal(compiled.lanes[1]!.upstreamModel, 'real-name');
+    assert.equal(compiled.lanes[1]!.maxConcurrent, 4);
+    assert.equal(compiled.lanes[1]!.maxRequests, 100);
 
     const [main, backup, plain] = compiled.pools;
+    assert.ok(main && backup && plain);
     assert.deepEqual(main.members.map((m) => [m.lane, m.weight]), [[0, 1], [1, 3]]);
     assert.deepEqual(main.onExhausted, { action: 'least_bad' });
     assert.equal(main.maxHops, 1);
@@ -97,7 +98,7 @@ describe('compileConfig', () => {
     const second = compileConfig(result, slots, 1, false);
     assert.deepEqual(second.lanes, first.lanes);
     assert.deepEqual(second.pools, first.pools);
-    assert.equal(first.providers[0].basePath, '');
+    assert.equal(first.providers[0]!.basePath, '');
   });
 
   it('spins 1000 µs after I/O unless told otherwise or under a CPU quota', async () => {
@@ -120,14 +121,14 @@ describe('compileConfig', () => {
     const result = await loaded(config, providers, env, { 'sa.json': sa });
     const byName = Object.fromEntries(compileConfig(result, fakeSlots(), 0, false).providers.map((p) => [p.name, p]));
 
-    assert.deepEqual(byName.bearer.auth, { mode: 'bearer', token: 'sk-1' });
-    assert.deepEqual(byName.header.auth, { mode: 'header', header: 'x-api-key', value: 'ak-2' });
-    assert.deepEqual(byName.aws.auth, { mode: 'sigv4', region: 'eu-west-3', service: 'bedrock', accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'aws-secret', sessionToken: 'aws-token' });
-    assert.deepEqual(byName.aws2.auth, { mode: 'sigv4', region: 'us-west-2', service: 'bedrock', accessKeyId: 'a', secretAccessKey: 'b' });
-    assert.deepEqual(byName.vertex.auth, {
+    assert.deepEqual(byName.bearer!.auth, { mode: 'bearer', token: 'sk-1' });
+    assert.deepEqual(byName.header!.auth, { mode: 'header', header: 'x-api-key', value: 'ak-2' });
+    assert.deepEqual(byName.aws!.auth, { mode: 'sigv4', region: 'eu-west-3', service: 'bedrock', accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'aws-secret', sessionToken: 'aws-token' });
+    assert.deepEqual(byName.aws2!.auth, { mode: 'sigv4', region: 'us-west-2', service: 'bedrock', accessKeyId: 'a', secretAccessKey: 'b' });
+    assert.deepEqual(byName.vertex!.auth, {
       mode: 'jwt-bearer', tokenUrl: 'https://oauth2.example.com/token', clientEmail: 'svc@example.iam', privateKeyPem: SERVICE_ACCOUNT_PEM, scope: 'https://www.googleapis.com/auth/cloud-platform',
     });
-    assert.deepEqual(byName.azure.auth, { mode: 'oauth-client-credentials', tokenUrl: 'https://login.example.com/token', clientId: 'cid', clientSecret: 'az-secret', scope: 'api://x/.default' });
+    assert.deepEqual(byName.azure!.auth, { mode: 'oauth-client-credentials', tokenUrl: 'https://login.example.com/token', clientId: 'cid', clientSecret: 'az-secret', scope: 'api://x/.default' });
     for (const provider of Object.values(byName)) assert.equal(provider.missingKey, false, provider.name);
   });
 
@@ -136,8 +137,8 @@ describe('compileConfig', () => {
     const result = await loaded(minimalConfig(), providers, {});
     assert.ok(result.warnings.some((line) => line.includes('UP_KEY')));
     const compiled = compileConfig(result, fakeSlots(), 0, false);
-    assert.equal(compiled.providers[0].missingKey, true);
-    assert.deepEqual(compiled.providers[0].auth, { mode: 'bearer', token: '' });
+    assert.equal(compiled.providers[0]!.missingKey, true);
+    assert.deepEqual(compiled.providers[0]!.auth, { mode: 'bearer', token: '' });
   });
 
   it('deprecated upstream flags apply when the config is silent', async () => {

@@ -38,11 +38,11 @@ describe('loadConfig: a good config', () => {
     const { result } = await load(withConfig(() => {}));
     assert.deepEqual(result.errors, []);
     assert.equal(result.ok, true);
-    assert.equal(result.config?.pools.main.members[0].weight, 1);
+    assert.equal(result.config?.pools.main?.members[0]?.weight, 1);
     assert.equal(result.config?.pools.main.on_exhausted, 'reject');
     assert.equal(result.config?.pools.main.failover.max_hops, 3);
     assert.equal(result.config?.advanced.max_body_bytes, 10 * 1024 * 1024);
-    assert.equal(result.catalog?.providers.up.protocol, 'openai');
+    assert.equal(result.catalog?.providers.up?.protocol, 'openai');
     assert.equal(result.configSource, 'file');
     assert.ok(result.warnings.some((line) => line.includes('OPEN RELAY')));
   });
@@ -58,7 +58,7 @@ describe('loadConfig: boot failures name the culprit', () => {
   it('${VAR} set: substituted; $${ is a literal', async () => {
     const { result } = await load(withConfig((c) => { c.models.m1.upstream_model = 'a-${NAME}-$${x}'; }), { env: { NAME: 'gpt' } });
     assert.deepEqual(result.errors, []);
-    assert.equal(result.config?.models.m1.upstream_model, 'a-gpt-${x}');
+    assert.equal(result.config?.models.m1?.upstream_model, 'a-gpt-${x}');
   });
 
   it('unknown provider reference', async () => {
@@ -139,14 +139,14 @@ describe('loadConfig: boot failures name the culprit', () => {
   it('bad YAML names the file and line', async () => {
     const { result } = await load({ 'gateway.yaml': 'listen: [unclosed\n', 'providers.yaml': minimalProviders() });
     assert.equal(result.ok, false);
-    assert.match(result.errors[0], /gateway\.yaml:\d+:\d+: invalid YAML/);
+    assert.match(result.errors[0]!, /gateway\.yaml:\d+:\d+: invalid YAML/);
   });
 
   it('a missing config file', async () => {
     const dir = configDir({});
     const result = await loadConfig({ configPath: join(dir, 'gateway.yaml'), safeMode: false, purpose: 'boot', env: {} });
     assert.equal(result.ok, false);
-    assert.match(result.errors[0], /gateway\.yaml: cannot read: ENOENT/);
+    assert.match(result.errors[0]!, /gateway\.yaml: cannot read: ENOENT/);
   });
 });
 
@@ -308,7 +308,7 @@ describe('loadConfig: overlay and safe mode', () => {
     const { result } = await load(overlayFiles());
     assert.deepEqual(result.errors, []);
     assert.equal(result.configSource, 'overlay');
-    assert.equal(result.config?.models.m2.upstream_model, 'from-overlay');
+    assert.equal(result.config?.models.m2?.upstream_model, 'from-overlay');
   });
 
   it('safe mode ignores the overlay and says so', async () => {
@@ -333,7 +333,7 @@ describe('loadConfig: overlay and safe mode', () => {
     const result = await loadConfig({ configPath: join(dir, 'gateway.yaml'), safeMode: false, purpose: 'boot', env: {}, document });
     assert.deepEqual(result.errors, []);
     assert.equal(result.configSource, 'document');
-    assert.equal(result.config?.models.m1.upstream_model, 'proposed');
+    assert.equal(result.config?.models.m1?.upstream_model, 'proposed');
     assert.equal(result.config?.config.locked, false);
   });
 

@@ -50,7 +50,7 @@ function get(port: number, extra: ConnectionOptions = {}): Promise<Reply> {
 
 /** A fake worker: plain HTTP on a unix socket, answering with its name. */
 function backend(path: string, name: string): Promise<Server> {
-  const server = createServer((req, res) => res.end(name));
+  const server = createServer((_req, res) => res.end(name));
   return new Promise((resolve) => server.listen(path, () => resolve(server)));
 }
 

@@ -34,9 +34,9 @@ describe('schema defaults and errors', () => {
   it('fills defaults inside records, arrays and unions', () => {
     const config = applyDefaults(DeploymentConfig, { pools: { p: { members: [{ model: 'm' }] } }, models: { m: { provider: 'x' } } }) as DeploymentConfig;
     assert.equal(config.listen, '127.0.0.1:8080');
-    assert.equal(config.pools.p.members[0].weight, 1);
-    assert.equal(config.pools.p.breaker.consecutive_n, 3);
-    assert.equal(config.models.m.max_concurrent, 0);
+    assert.equal(config.pools.p!.members[0]!.weight, 1);
+    assert.equal(config.pools.p!.breaker.consecutive_n, 3);
+    assert.equal(config.models.m!.max_concurrent, 0);
     assert.equal(config.store.module, 'memory');
     assert.deepEqual(schemaIssues(DeploymentConfig, config), []);
     const catalog = applyDefaults(ProviderCatalog, { providers: { a: { protocol: 'bedrock', base_url: 'http://h', auth: { mode: 'sigv4', access_key_id: 'a', secret_access_key: 'b' } } } }) as any;

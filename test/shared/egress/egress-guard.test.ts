@@ -8,14 +8,14 @@ import { after, afterEach, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Pool, request } from 'undici';
+import { type Pool, request } from 'undici';
 import { EgressRefusedError } from '../../../src/shared/egress/connector.js';
 import { egressAgent } from '../../../src/shared/egress/dispatchers.js';
 import { DEFAULT_EGRESS_POLICY, egressRefusal, setEgressPolicy } from '../../../src/shared/egress/policy.js';
 import { setEgressResolver, type ResolvedAddress } from '../../../src/shared/egress/resolver.js';
 import { validateEgressUrl } from '../../../src/shared/egress/validate.js';
 import { UpstreamOrigins } from '../../../src/worker/upstream/origins.js';
-import { OidcVerifier } from '../../../src/worker/auth/oidc-verifier.js';
+import { OidcVerifier } from '../../../src/shared/identity/oidc-verifier.js';
 
 let server: Server;
 let port = 0;

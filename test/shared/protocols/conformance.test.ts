@@ -366,9 +366,9 @@ function normalizeStream(dev: Deviations, expected: StreamEvent[], actual: Strea
 /** Where the suite reads the route from: gemini and bedrock put the model and stream flag in the path. */
 function routeFromPath(path: string): RouteInfo {
   const gemini = /\/models\/([^/:]+):(streamGenerateContent|generateContent)/.exec(path);
-  if (gemini) return { pathModel: decodeURIComponent(gemini[1]), pathStream: gemini[2] === 'streamGenerateContent' };
+  if (gemini) return { pathModel: decodeURIComponent(gemini[1]!), pathStream: gemini[2] === 'streamGenerateContent' };
   const bedrock = /\/model\/([^/]+)\/(converse-stream|converse)(?:$|\?)/.exec(path);
-  if (bedrock) return { pathModel: decodeURIComponent(bedrock[1]), pathStream: bedrock[2] === 'converse-stream' };
+  if (bedrock) return { pathModel: decodeURIComponent(bedrock[1]!), pathStream: bedrock[2] === 'converse-stream' };
   return {};
 }
 
@@ -533,7 +533,7 @@ for (const name of selected) {
     });
 
     describe('a stream that fails is an upstream_error, never a clean end', () => {
-      const [, events] = STREAM_CASES[0];
+      const [, events] = STREAM_CASES[0]!;
       const isUpstreamError = (e: unknown) => e instanceof GatewayError && e.kind === 'upstream_error';
       it('cut in half', () => {
         const bytes = encodeStream(c, events);

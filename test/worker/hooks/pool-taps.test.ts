@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { once } from 'node:events';
-import { SocketTransport, TAP_QUEUE_BYTES } from '../../../src/shared/hooks/socket-transport.js';
+import { SocketTransport } from '../../../src/shared/hooks/socket-transport.js';
 import type { CompiledHook } from '../../../src/shared/config/compiled.js';
 import type { TapEvent } from '../../../src/shared/hooks/wire.js';
 import { PoolTaps } from '../../../src/worker/hooks/pool-taps.js';

@@ -29,7 +29,7 @@ import { UpstreamOrigins } from '../../../src/worker/upstream/origins.js';
 import { configDir, removeConfigDirs } from '../../main/config/config-dir.js';
 
 /** Both clocks, moved by the test only. */
-export class FakeClock {
+class FakeClock {
   mono = 1_000_000;
   epoch = 1_800_000_000_000;
   advance(ms: number): void {
@@ -39,7 +39,7 @@ export class FakeClock {
 }
 
 /** One attempt the fake dispatcher was given, and the calls to answer it with. */
-export class Sent {
+class Sent {
   aborted: Error | null = null;
   constructor(
     readonly opts: Dispatcher.DispatchOptions,
@@ -87,7 +87,7 @@ export class Sent {
 }
 
 /** What the caller was sent. */
-export class FakeClient implements ClientResponse {
+class FakeClient implements ClientResponse {
   aborted = false;
   started = false;
   closeOnEnd = false;
@@ -174,7 +174,12 @@ export async function startRig(pools: Record<string, unknown>, models: Record<st
   const log = createLogger('test');
   const runtime = new Runtime(config, origins, log, null, [], shared);
   const sent: Sent[] = [];
-  const fake = { dispatch: (opts: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler) => (sent.push(new Sent(opts, handler)), true) };
+  const fake = {
+    dispatch(opts: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean {
+      sent.push(new Sent(opts, handler));
+      return true;
+    },
+  };
   for (const p of runtime.providers) (p as { dispatcher: unknown }).dispatcher = fake;
   const channel = new MessageChannel();
   const metering = new Metering(0, channel.port1, shared, 60_000);

@@ -1,7 +1,7 @@
 // The `config:` section: whether the admin API may change the config, and where changes persist.
 import { Type } from '@sinclair/typebox';
 
-export const OverlaySettings = Type.Object(
+const OverlaySettings = Type.Object(
   {
     file: Type.String({
       minLength: 1,

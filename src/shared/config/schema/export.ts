@@ -1,7 +1,7 @@
 // Telemetry export instances (e.g. the Prometheus /metrics endpoint). Loose until that work lands.
 import { Type } from '@sinclair/typebox';
 
-export const ExportInstance = Type.Object(
+const ExportInstance = Type.Object(
   {
     module: Type.String({ minLength: 1, description: 'Export module, e.g. `prometheus` (mounts /metrics; needs `settings.buffer_seconds`).' }),
     settings: Type.Record(Type.String(), Type.Unknown(), { default: {}, description: 'Module settings.' }),

@@ -2,7 +2,7 @@
 // usage reads are priced with. Groups and keys themselves live in the store (admin API).
 import { Type } from '@sinclair/typebox';
 
-export const PriceEntry = Type.Object(
+const PriceEntry = Type.Object(
   {
     model: Type.String({ minLength: 1, description: 'A model lane (config key under `models:`), or `*` for every lane.' }),
     tier: Type.String({ minLength: 1, default: '*', description: 'Service tier; every request is billed at tier `default`; `*` matches any.' }),

@@ -9,8 +9,8 @@ import { SecretOrLiteral } from './secret-ref.js';
 export const RESERVED_HOOK_NAMES: readonly string[] = ['weighted', 'reject', 'first', 'nothing'];
 
 /** Gate deadline bounds: a gate is on the request's critical path. */
-export const MIN_HOOK_TIMEOUT_MS = 1;
-export const MAX_HOOK_TIMEOUT_MS = 60_000;
+const MIN_HOOK_TIMEOUT_MS = 1;
+const MAX_HOOK_TIMEOUT_MS = 60_000;
 
 export const HookDefinition = Type.Object(
   {

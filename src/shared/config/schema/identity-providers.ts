@@ -4,7 +4,7 @@ import { Type } from '@sinclair/typebox';
 import { SecretRefField } from './secret-ref.js';
 import { DURATION_PATTERN } from '../duration.js';
 
-export const BrowserLogin = Type.Object(
+const BrowserLogin = Type.Object(
   {
     client_id: Type.Optional(Type.String({ minLength: 1, description: 'OAuth client id; defaults to the provider `audience`.' })),
     client_secret: SecretRefField('OAuth client secret; a secret reference, never a plaintext literal.'),
@@ -13,7 +13,7 @@ export const BrowserLogin = Type.Object(
   { additionalProperties: true, description: 'Enables the hosted sign-in page (GET /auth/token) for this provider.' },
 );
 
-export const IdentityProviderSettings = Type.Object(
+const IdentityProviderSettings = Type.Object(
   {
     issuer: Type.String({ minLength: 1, description: 'Issuer URL; login and JWKS endpoints are discovered from it. `iss` must equal it exactly.' }),
     audience: Type.String({ minLength: 1, description: 'Expected `aud`, exactly.' }),
@@ -25,7 +25,7 @@ export const IdentityProviderSettings = Type.Object(
   { additionalProperties: true, description: 'Identity-provider settings.' },
 );
 
-export const IdentityProvider = Type.Object(
+const IdentityProvider = Type.Object(
   {
     module: Type.String({ minLength: 1, description: 'The identity-provider module; two named providers may share one module.' }),
     settings: IdentityProviderSettings,

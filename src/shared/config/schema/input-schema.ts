@@ -5,10 +5,10 @@
 import type { TSchema } from '@sinclair/typebox';
 
 export function inputSchema(schema: TSchema): Record<string, unknown> {
-  return strip(JSON.parse(JSON.stringify(schema)) as Record<string, unknown>);
+  return strip(JSON.parse(JSON.stringify(schema))) as Record<string, unknown>;
 }
 
-function strip(node: unknown): any {
+function strip(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(strip);
   if (node === null || typeof node !== 'object') return node;
   const out: Record<string, unknown> = {};

@@ -6,7 +6,7 @@ import { SecretOrLiteral } from './secret-ref.js';
 
 const IncludePrompt = Type.Boolean({ default: false, description: 'Opt in to the request body (the prompt) in each record. Off: no prompt is ever logged.' });
 
-export const WebhookLogSink = Type.Object(
+const WebhookLogSink = Type.Object(
   {
     url: Type.String({ minLength: 1, description: 'Each record is POSTed here as JSON.' }),
     secret: Type.Optional(SecretOrLiteral('HMAC-SHA256 key that signs each delivery, as hook webhooks are signed (never shown).')),
@@ -17,7 +17,7 @@ export const WebhookLogSink = Type.Object(
   { additionalProperties: false, description: 'The webhook request-log sink.' },
 );
 
-export const FileLogSink = Type.Object(
+const FileLogSink = Type.Object(
   {
     path: Type.String({ minLength: 1, description: "JSON-lines file; relative paths resolve against the config file's folder." }),
     max_bytes: Type.Integer({ minimum: 1024, default: 100 * 1024 * 1024, description: 'Rotate when the file would grow past this: file -> file.1 -> ... -> file.<keep>.' }),

@@ -1,7 +1,7 @@
 // Model lanes: a config key, the provider that serves it and the provider's model name.
 import { Type } from '@sinclair/typebox';
 
-export const ModelLane = Type.Object(
+const ModelLane = Type.Object(
   {
     provider: Type.String({ minLength: 1, description: 'Name of a provider in the provider catalog.' }),
     upstream_model: Type.Optional(Type.String({ minLength: 1, description: "The model name the provider knows; defaults to this lane's key." })),

@@ -2,7 +2,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { TlsSettings } from './tls.js';
 
-export const OverlaySettingsGroups = Type.Object(
+const OverlaySettingsGroups = Type.Object(
   {
     tls: Type.Optional(Type.Partial(TlsSettings, { description: 'TLS material set by PUT /config/settings; applies at the next start.' })),
   },

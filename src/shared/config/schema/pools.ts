@@ -1,7 +1,7 @@
 // Pools: weighted members over model lanes, with failover, breaker and exhaustion policy.
 import { Type } from '@sinclair/typebox';
 
-export const PoolMember = Type.Object(
+const PoolMember = Type.Object(
   {
     model: Type.String({ minLength: 1, description: 'Name of a model lane under `models`.' }),
     weight: Type.Integer({ minimum: 1, maximum: 4294967295, default: 1, description: 'Smooth weighted round-robin weight.' }),
@@ -9,7 +9,7 @@ export const PoolMember = Type.Object(
   { additionalProperties: false, description: 'A pool member.' },
 );
 
-export const OnExhausted = Type.Union(
+const OnExhausted = Type.Union(
   [
     Type.Literal('reject', { description: '503 with Retry-After.' }),
     Type.Literal('status_503', { description: 'Same as `reject`.' }),
@@ -22,7 +22,7 @@ export const OnExhausted = Type.Union(
   { default: 'reject', description: 'What happens when every member is unusable.' },
 );
 
-export const Failover = Type.Object(
+const Failover = Type.Object(
   {
     max_hops: Type.Integer({ minimum: 0, default: 3, description: 'Members tried after the first one fails, before the first upstream byte.' }),
     timeout_secs: Type.Number({ exclusiveMinimum: 0, default: 120, description: 'Time budget of one request across all hops, in seconds.' }),
@@ -33,7 +33,7 @@ export const Failover = Type.Object(
   { additionalProperties: false, default: {}, description: 'Failover across members.' },
 );
 
-export const Breaker = Type.Object(
+const Breaker = Type.Object(
   {
     trip: Type.Union([Type.Literal('consecutive'), Type.Literal('error_rate')], {
       default: 'consecutive',

@@ -5,7 +5,7 @@ import { SecretOrLiteral, SecretRefField } from './secret-ref.js';
 
 const HEADER_NAME = '^[!#$%&\'*+.^_`|~0-9A-Za-z-]+$';
 
-export const Protocol = Type.Union(
+const Protocol = Type.Union(
   [Type.Literal('openai'), Type.Literal('responses'), Type.Literal('anthropic'), Type.Literal('gemini'), Type.Literal('bedrock'), Type.Literal('ollama')],
   { description: 'Wire protocol the provider speaks.' },
 );
@@ -13,14 +13,14 @@ export const Protocol = Type.Union(
 const mode = <M extends string>(name: M) => Type.Literal(name, { description: 'Auth mode.' });
 const strict = (description: string) => ({ additionalProperties: false, description });
 
-export const NoneAuth = Type.Object({ mode: mode('none') }, strict('No upstream credential.'));
+const NoneAuth = Type.Object({ mode: mode('none') }, strict('No upstream credential.'));
 
-export const BearerAuth = Type.Object(
+const BearerAuth = Type.Object(
   { mode: mode('bearer'), key: SecretOrLiteral('API key sent as `Authorization: Bearer <key>`.') },
   strict('Bearer token.'),
 );
 
-export const HeaderAuth = Type.Object(
+const HeaderAuth = Type.Object(
   {
     mode: mode('header'),
     header: Type.String({ pattern: HEADER_NAME, 'x-expected': 'an HTTP header name', description: 'Header carrying the key, e.g. `x-api-key`.' }),
@@ -29,7 +29,7 @@ export const HeaderAuth = Type.Object(
   strict('API key in a named header.'),
 );
 
-export const SigV4Auth = Type.Object(
+const SigV4Auth = Type.Object(
   {
     mode: mode('sigv4'),
     region: Type.Optional(Type.String({ minLength: 1, description: 'AWS region; default: taken from a `*.<region>.amazonaws.com` base_url.' })),
@@ -41,7 +41,7 @@ export const SigV4Auth = Type.Object(
   strict('AWS Signature Version 4.'),
 );
 
-export const JwtBearerAuth = Type.Object(
+const JwtBearerAuth = Type.Object(
   {
     mode: mode('jwt-bearer'),
     token_url: Type.Optional(Type.String({ minLength: 1, description: "OAuth token endpoint; default: the service account's `token_uri`." })),
@@ -54,7 +54,7 @@ export const JwtBearerAuth = Type.Object(
   strict('OAuth 2.0 JWT-bearer grant (RFC 7523), e.g. a Google service account for Vertex AI. Give `service_account`, or `client_email` and `private_key`.'),
 );
 
-export const OAuthClientCredentialsAuth = Type.Object(
+const OAuthClientCredentialsAuth = Type.Object(
   {
     mode: mode('oauth-client-credentials'),
     token_url: Type.String({ minLength: 1, description: 'OAuth token endpoint.' }),

@@ -1,7 +1,7 @@
 // Maps identity-provider groups to a data-plane team or an admin scope.
 import { Type } from '@sinclair/typebox';
 
-export const RoleBinding = Type.Object(
+const RoleBinding = Type.Object(
   {
     group: Type.Optional(Type.String({ minLength: 1, description: 'Governance group (team) whose budget and pools the principal gets.' })),
     admin_scope: Type.Optional(Type.Union([Type.Literal('read-only'), Type.Literal('full')], { description: 'Admin authority granted.' })),

@@ -3,23 +3,23 @@
 // loader finds them by walking the schema, so adding a secret field is a schema change only.
 import { Type, type Static } from '@sinclair/typebox';
 
-export const ENV_NAME_PATTERN = '^[A-Za-z_][A-Za-z0-9_]*$';
+const ENV_NAME_PATTERN = '^[A-Za-z_][A-Za-z0-9_]*$';
 
-export const EnvSecretRef = Type.Object(
+const EnvSecretRef = Type.Object(
   {
     env: Type.String({ pattern: ENV_NAME_PATTERN, 'x-expected': 'an environment variable name', description: 'Name of the environment variable holding the secret.' }),
   },
   { additionalProperties: false, description: 'The secret is the value of an environment variable.' },
 );
 
-export const FileSecretRef = Type.Object(
+const FileSecretRef = Type.Object(
   {
     file: Type.String({ minLength: 1, description: "Path of a file holding the secret; relative paths resolve against the config file's folder. Trailing whitespace is dropped." }),
   },
   { additionalProperties: false, description: 'The secret is the content of a file.' },
 );
 
-export const ModuleSecretRef = Type.Object(
+const ModuleSecretRef = Type.Object(
   {
     module: Type.String({ minLength: 1, description: 'Name of the secret plugin that serves the secret.' }),
     settings: Type.Record(Type.String(), Type.Unknown(), { default: {}, description: 'Settings passed to the secret plugin.' }),

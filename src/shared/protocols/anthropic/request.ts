@@ -3,7 +3,7 @@
 // model cannot carry (server tool blocks, file ids...) is refused on a cross-protocol hop.
 import { Buffer } from 'node:buffer';
 import type {
-  ContentPart, FilePart, ImagePart, ModelMessage, ModelRequest, ToolChoice, ToolDef, ToolResultPart,
+  ContentPart, FilePart, ImagePart, ModelMessage, ModelRequest, ToolChoice, ToolDef,
 } from '../../model/types.js';
 import type { EncodedUpstreamRequest } from '../codec.js';
 import { GatewayError } from '../../errors.js';
@@ -15,8 +15,8 @@ import { argumentsObject, optionalStringArray, splitDataUrl } from '../framing/b
 import { describeSource, isHttpUrl, refusePart, refuseUntranslatable } from '../refusal.js';
 
 /** Anthropic requires max_tokens; written when the model carries none. */
-export const DEFAULT_MAX_TOKENS = 4096;
-export const ANTHROPIC_VERSION = '2023-06-01';
+const DEFAULT_MAX_TOKENS = 4096;
+const ANTHROPIC_VERSION = '2023-06-01';
 export const MESSAGES_PATH = '/v1/messages';
 
 // ---------------------------------------------------------------- decode (ingress)

@@ -1,7 +1,7 @@
 // Anthropic SSE (message_start, content_block_*, message_delta, message_stop, ping, error) ->
 // model stream events. Blocks outside the modeled subset (thinking, server tools) are skipped
 // with their deltas, and the rest are renumbered from 0 as the model's contract wants.
-import type { StreamEvent, Usage } from '../../model/types.js';
+import type { Usage } from '../../model/types.js';
 import { FramedStreamDecoder } from '../framing/stream-decoder-base.js';
 import { GatewayError } from '../../errors.js';
 import { SseReader, eventEndsAt } from '../framing/sse.js';

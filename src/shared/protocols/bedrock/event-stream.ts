@@ -23,7 +23,7 @@ const codec = new EventStreamCodec(toUtf8, fromUtf8);
 /** Prelude (8) + prelude CRC (4) + message CRC (4): the smallest frame there is. */
 const MIN_FRAME_BYTES = 16;
 /** AWS caps a payload at 16 MiB and headers at 128 KiB; anything longer is not a frame. */
-export const MAX_FRAME_BYTES = 16 * 1024 * 1024 + 128 * 1024 + MIN_FRAME_BYTES;
+const MAX_FRAME_BYTES = 16 * 1024 * 1024 + 128 * 1024 + MIN_FRAME_BYTES;
 
 function frameError(message: string): GatewayError {
   return new GatewayError('upstream_error', `bedrock event stream: ${message}`);

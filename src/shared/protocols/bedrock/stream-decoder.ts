@@ -1,7 +1,7 @@
 // Bedrock converse-stream event frames -> model stream events. Text blocks have no
 // contentBlockStart (the first delta opens them); tool blocks do. Reasoning and other blocks
 // are skipped and the rest renumbered from 0. Exception frames end the stream with an error.
-import type { StreamEvent, Usage } from '../../model/types.js';
+import type { Usage } from '../../model/types.js';
 import { FramedStreamDecoder } from '../framing/stream-decoder-base.js';
 import { GatewayError } from '../../errors.js';
 import { isJsonObject, type JsonObject } from '../framing/json-field.js';

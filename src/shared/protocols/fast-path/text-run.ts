@@ -21,7 +21,7 @@ const TAIL_AT = 1024;
 const BEFORE_AT = 2048;
 const AFTER_AT = 3072;
 /** Each of the four texts above fits in its 1024 bytes. */
-export const RUN_TEXT_MAX_BYTES = 1024;
+const RUN_TEXT_MAX_BYTES = 1024;
 const INPUT_AT = 4096;
 /** measure's first window of a chunk, and how near its end a run must reach to go on in the next. */
 const FIRST_WINDOW = 4096;

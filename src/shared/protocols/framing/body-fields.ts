@@ -31,5 +31,5 @@ export function argumentsObject(args: string, callId: string, kind: 'invalid_req
 /** Splits a `data:<media type>;base64,<data>` URL; undefined for any other URL. */
 export function splitDataUrl(url: string): { mediaType: string; data: string } | undefined {
   const m = /^data:([^;,]+);base64,/.exec(url);
-  return m === null ? undefined : { mediaType: m[1], data: url.slice(m[0].length) };
+  return m === null ? undefined : { mediaType: m[1]!, data: url.slice(m[0].length) };
 }

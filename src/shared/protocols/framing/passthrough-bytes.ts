@@ -1,7 +1,7 @@
 // A same-protocol request body edited over its bytes. Its text form (json-field.ts,
 // rewriteTopLevelString) needs the body decoded to a string, and the spliced string flattened
 // and encoded to bytes again for the socket: three copies of the body, where one does
-// (docs/decisions.md, "A request's top-level members without JSON.parse"). Where the value
+// (docs/decisions/181-passthrough-bytes.md). Where the value
 // sits comes from readTopLevelMembers (its one occurrence, a string without escapes), so
 // nothing is searched here; a native search or copy is a call that costs more than a short
 // loop, so the body is copied natively once and its few first bytes fixed by hand.

@@ -2,7 +2,7 @@
 // protocol request needs only its model, its stream flag and a stream option before its bytes go
 // upstream as they came, yet JSON.parse built the whole tree (every message, every string, every
 // key internalised): about 0.95 µs of scenario 1's request, the largest single cost the gateway
-// adds (docs/decisions.md, "A request's top-level members without JSON.parse"). Here one pass
+// adds (docs/decisions/180-top-level-members-without-parse.md). Here one pass
 // over the bytes, in WebAssembly (json-check.wat: string contents, most of a body, 16 bytes at
 // a time), checks that they are JSON exactly as `JSON.parse(bytes.toString('utf8'))` would
 // accept them (RFC 8259; a byte of 0x80 or more only inside a string, where the UTF-8 decode

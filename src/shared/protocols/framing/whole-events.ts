@@ -1,8 +1,8 @@
 // A same-protocol stream reaches the caller in whole events only. Upstream chunks end
 // anywhere, often in the middle of an event; relayed as they come, a failure after such a
 // chunk would put the gateway's error event right after half an event, and the caller's SDK
-// would then raise a JSON parse error instead of its own API error (docs/decisions.md, "Edge
-// fidelity"). So the unfinished tail of each chunk is held back until the rest of its event
+// would then raise a JSON parse error instead of its own API error
+// (docs/decisions/064-whole-events-passthrough.md). So the unfinished tail of each chunk is held back until the rest of its event
 // arrives; an error ending simply never writes it. The wrapped stream still sees every byte
 // (metering). Bounded: a tail longer than HELD_BYTES_MAX is released as is.
 import { Buffer } from 'node:buffer';

@@ -234,7 +234,7 @@ function decodeToolConfig(v: unknown): ToolChoice | undefined {
       return { type: 'none' };
     case 'ANY': {
       const allowed = optionalStringArray(c, keyOf(c, 'allowedFunctionNames', 'allowed_function_names'), 'toolConfig.functionCallingConfig');
-      return allowed !== undefined && allowed.length === 1 ? { type: 'tool', name: allowed[0] } : { type: 'required' };
+      return allowed?.length === 1 ? { type: 'tool', name: allowed[0]! } : { type: 'required' };
     }
     default:
       throw invalid('toolConfig.functionCallingConfig.mode must be one of AUTO, ANY, NONE, VALIDATED');

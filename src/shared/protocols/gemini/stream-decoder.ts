@@ -2,7 +2,7 @@
 // one text block until something else comes; each functionCall part is a whole tool block
 // (its args arrive as one object). finishReason ends the content; usageMetadata is a running
 // total the chunks repeat, so the latest one is reported after finish.
-import type { FinishReason, StreamEvent, Usage } from '../../model/types.js';
+import type { FinishReason, Usage } from '../../model/types.js';
 import { FramedStreamDecoder } from '../framing/stream-decoder-base.js';
 import { GatewayError } from '../../errors.js';
 import { isJsonObject, type JsonObject } from '../framing/json-field.js';

@@ -134,7 +134,8 @@ function answeredCallId(explicit: string | undefined, name: string | undefined, 
     at = name !== undefined ? pending.findIndex((c) => c.name === name) : -1;
     if (at === -1 && pending.length > 0) at = 0;
   }
-  if (at !== -1) return pending.splice(at, 1)[0].id;
+  const answered = at === -1 ? undefined : pending.splice(at, 1)[0];
+  if (answered !== undefined) return answered.id;
   return explicit ?? `call_${state.nextCallId++}`;
 }
 

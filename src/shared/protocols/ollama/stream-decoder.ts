@@ -2,7 +2,6 @@
 // message.tool_calls (each call whole, arguments as an object); the last line has done: true
 // with done_reason and the counts. A line {"error": ...} raises an upstream error.
 import { GatewayError } from '../../errors.js';
-import type { StreamEvent } from '../../model/types.js';
 import { FramedStreamDecoder } from '../framing/stream-decoder-base.js';
 import { isJsonObject, type JsonObject } from '../framing/json-field.js';
 import { NdjsonReader, lineEndsAt } from '../framing/ndjson.js';

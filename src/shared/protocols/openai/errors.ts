@@ -24,7 +24,7 @@ export function encodeOpenAiError(protocol: ProtocolName, kind: ErrorKind, messa
 // provided: sk-abc***xyz"; key-shaped words are cut before the message goes anywhere.
 const KEY_LIKE = /\b(?:sk|rk|pk|sess)-[A-Za-z0-9_*-]{4,}/g;
 
-export function redactKeys(message: string): string {
+function redactKeys(message: string): string {
   return message.replace(KEY_LIKE, '[redacted]');
 }
 

@@ -301,7 +301,7 @@ function appendMessage(out: JsonObject[], m: ModelMessage): void {
   if (m.role === 'user') {
     if (userParts.length === 0) return;
     const single = userParts.length === 1 && texts.length === 1;
-    out.push({ role: 'user', content: single ? texts[0].text : userParts });
+    out.push({ role: 'user', content: single ? texts[0]!.text : userParts });
   } else if (m.role === 'assistant') {
     if (texts.length === 0 && toolCalls.length === 0) return;
     const msg: JsonObject = { role: 'assistant', content: assistantContent(texts) };
@@ -320,6 +320,6 @@ function encodeFile(part: FilePart): JsonObject {
 
 function assistantContent(texts: TextPart[]): unknown {
   if (texts.length === 0) return null;
-  if (texts.length === 1) return texts[0].text;
+  if (texts.length === 1) return texts[0]!.text;
   return texts.map((t) => ({ type: 'text', text: t.text }));
 }

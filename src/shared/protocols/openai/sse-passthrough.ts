@@ -108,7 +108,7 @@ export class SsePassthroughStream implements PassthroughStream {
     if (segments === null && emitFrom === 0 && emitEnd === buf.length) return chunk;
     if (emitEnd > emitFrom) (segments ??= []).push(buf.subarray(emitFrom, emitEnd));
     if (segments === null || segments.length === 0) return '';
-    return segments.length === 1 ? segments[0] : Buffer.concat(segments);
+    return segments.length === 1 ? segments[0]! : Buffer.concat(segments);
   }
 
   /**

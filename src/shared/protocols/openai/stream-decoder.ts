@@ -3,7 +3,7 @@
 // a finish_reason chunk, an optional usage chunk (choices: []), then `data: [DONE]`. Blocks
 // are opened as their first delta arrives and closed when another block starts or at finish.
 import { GatewayError } from '../../errors.js';
-import type { StreamEvent, Usage } from '../../model/types.js';
+import type { Usage } from '../../model/types.js';
 import { FramedStreamDecoder } from '../framing/stream-decoder-base.js';
 import { isJsonObject, type JsonObject } from '../framing/json-field.js';
 import { SseReader, dataStart, eventEndsAt } from '../framing/sse.js';

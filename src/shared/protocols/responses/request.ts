@@ -248,7 +248,7 @@ function appendItems(out: JsonObject[], m: ModelMessage): void {
     if (pending.length === 0) return;
     if (m.role === 'user') {
       const single = pending.length === 1 && pendingTexts.length === 1;
-      out.push({ type: 'message', role: 'user', content: single ? pendingTexts[0].text : pending });
+      out.push({ type: 'message', role: 'user', content: single ? pendingTexts[0]!.text : pending });
     } else if (m.role === 'assistant' && pending.length > pendingTexts.length) {
       refusePart('"image" or "file" in an assistant turn', 'responses', 'only user turns carry images and files');
     } else if (m.role === 'assistant' && pendingTexts.length > 0) {
@@ -256,7 +256,7 @@ function appendItems(out: JsonObject[], m: ModelMessage): void {
         type: 'message',
         role: 'assistant',
         content: pendingTexts.length === 1
-          ? pendingTexts[0].text
+          ? pendingTexts[0]!.text
           : pendingTexts.map((t) => ({ type: 'output_text', text: t.text, annotations: [] })),
       });
     }

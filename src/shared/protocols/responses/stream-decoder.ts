@@ -6,7 +6,6 @@
 // of a stream is made of are read without JSON.parse when they have a known shape
 // (stream-fast-path.ts).
 import { GatewayError } from '../../errors.js';
-import type { StreamEvent } from '../../model/types.js';
 import { FramedStreamDecoder } from '../framing/stream-decoder-base.js';
 import { isJsonObject, type JsonObject } from '../framing/json-field.js';
 import { SseReader, eventEndsAt } from '../framing/sse.js';

@@ -10,7 +10,7 @@ import { relayableHeaders } from '../relay/error-headers.js';
 import type { RelayState } from '../relay/relay-state.js';
 
 /** The gateway's error kind for an upstream HTTP status it relays across protocols. */
-export function kindForUpstreamStatus(status: number): ErrorKind {
+function kindForUpstreamStatus(status: number): ErrorKind {
   if (status === 400 || status === 422) return 'invalid_request';
   if (status === 401) return 'unauthorized';
   if (status === 403) return 'forbidden';

@@ -4,8 +4,6 @@ import type { ErrorKind } from '../../../shared/errors.js';
 import type { Refusal } from '../../governance/refusal.js';
 
 export const enum AnswerKind {
-  /** Nothing to write: the caller went away, or the answer's bytes are already out. */
-  Nothing = 0,
   /** A gateway-made error, in the caller's protocol (`errorKind`, `message`, `retryAfterSecs`). */
   Error = 1,
   /** A complete response: `status`, `headers`, `body`. */
@@ -30,8 +28,6 @@ export class Answer {
     readonly retryAfterSecs: number | undefined,
   ) {}
 }
-
-export const NOTHING = new Answer(AnswerKind.Nothing, 0, null, '', 'internal', '', undefined);
 
 /** A gateway-made error: `status` 0 takes the kind's status from the error table. */
 export function errorAnswer(kind: ErrorKind, message: string, retryAfterSecs?: number, headers: Readonly<Record<string, string>> | null = null, status = 0): Answer {

@@ -18,7 +18,7 @@ import { end } from '../end/end.js';
 const JSON_HEADERS: Readonly<Record<string, string>> = { 'content-type': 'application/json' };
 
 /** The vendor whose shape a listing path answers in (a shared path: by the caller's headers). */
-export function listingVendor(kind: ListingKind, req: IngressRequest): ProtocolName {
+function listingVendor(kind: ListingKind, req: IngressRequest): ProtocolName {
   if (kind === 'v1-models' || kind === 'v1-model') {
     return v1Vendor({ authorization: req.authorization, xApiKey: req.xApiKey, xGoogApiKey: req.xGoogApiKey, anthropicVersion: req.callerHeaders['anthropic-version'] ?? '', query: req.query });
   }

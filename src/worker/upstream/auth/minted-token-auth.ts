@@ -9,6 +9,23 @@ import type { Logger } from '../../../shared/log.js';
 import { TokenMintError, type MintedToken } from './token-endpoint.js';
 import type { OutgoingRequest, UpstreamAuth } from './upstream-auth.js';
 
+/** Where the refresh, retry and expiry timers run (tests pass one they fire by hand). */
+export interface TokenTimers {
+  /** Calls `fire` after `delayMs`; the timer must not keep the process alive. */
+  start(fire: () => void, delayMs: number): unknown;
+  stop(timer: unknown): void;
+}
+
+/** Node's timers, unref'd. */
+const NODE_TIMERS: TokenTimers = {
+  start(fire, delayMs) {
+    return setTimeout(fire, delayMs).unref();
+  },
+  stop(timer) {
+    clearTimeout(timer as NodeJS.Timeout);
+  },
+};
+
 export interface TokenTiming {
   /** First retry delay after a failed mint; doubles per consecutive failure. */
   backoffBaseMs: number;
@@ -16,9 +33,10 @@ export interface TokenTiming {
   backoffMaxMs: number;
   /** Connect, headers and body timeout of one token call. */
   requestTimeoutMs: number;
+  timers: TokenTimers;
 }
 
-export const DEFAULT_TOKEN_TIMING: TokenTiming = { backoffBaseMs: 200, backoffMaxMs: 30_000, requestTimeoutMs: 10_000 };
+export const DEFAULT_TOKEN_TIMING: TokenTiming = { backoffBaseMs: 200, backoffMaxMs: 30_000, requestTimeoutMs: 10_000, timers: NODE_TIMERS };
 
 // setTimeout's ceiling (~24.8 days); a longer delay would fire at once.
 const TIMER_MAX_MS = 2 ** 31 - 1;
@@ -50,8 +68,8 @@ export abstract class MintedTokenAuth implements UpstreamAuth {
   readonly #tokenOrigin: string;
   readonly #log: Logger;
   #authorization: string | null = null;
-  #nextMint: NodeJS.Timeout | null = null;
-  #expiry: NodeJS.Timeout | null = null;
+  #nextMint: unknown = null;
+  #expiry: unknown = null;
   #inflight: AbortController | null = null;
   #failures = 0;
   #closed = false;
@@ -92,8 +110,8 @@ export abstract class MintedTokenAuth implements UpstreamAuth {
     if (this.#closed) return;
     this.#closed = true;
     this.#authorization = null;
-    if (this.#nextMint) clearTimeout(this.#nextMint);
-    if (this.#expiry) clearTimeout(this.#expiry);
+    if (this.#nextMint !== null) this.timing.timers.stop(this.#nextMint);
+    if (this.#expiry !== null) this.timing.timers.stop(this.#expiry);
     this.#nextMint = this.#expiry = null;
     this.#inflight?.abort();
     this.dispatcher.destroy().catch(() => {});
@@ -127,9 +145,8 @@ export abstract class MintedTokenAuth implements UpstreamAuth {
     this.#schedule(refreshInMs);
     // If every refresh fails, stop sending the token once it has expired: a 401 from the
     // gateway is clearer than one from the upstream.
-    if (this.#expiry) clearTimeout(this.#expiry);
-    this.#expiry = setTimeout(() => this.#onExpired(), Math.min(token.expiresInSec * 1000, TIMER_MAX_MS));
-    this.#expiry.unref();
+    if (this.#expiry !== null) this.timing.timers.stop(this.#expiry);
+    this.#expiry = this.timing.timers.start(() => this.#onExpired(), Math.min(token.expiresInSec * 1000, TIMER_MAX_MS));
   }
 
   #onFailed(err: unknown): void {
@@ -157,8 +174,7 @@ export abstract class MintedTokenAuth implements UpstreamAuth {
   }
 
   #schedule(delayMs: number): void {
-    if (this.#nextMint) clearTimeout(this.#nextMint);
-    this.#nextMint = setTimeout(() => void this.#mintOnce(), delayMs);
-    this.#nextMint.unref();
+    if (this.#nextMint !== null) this.timing.timers.stop(this.#nextMint);
+    this.#nextMint = this.timing.timers.start(() => void this.#mintOnce(), delayMs);
   }
 }

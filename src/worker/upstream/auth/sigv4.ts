@@ -55,10 +55,14 @@ export class SigV4Auth implements UpstreamAuth {
       { signingDate: this.#now() },
     );
     const out = signed.headers;
-    req.headers['x-amz-date'] = out['x-amz-date'];
-    req.headers['x-amz-content-sha256'] = out['x-amz-content-sha256'];
+    const date = out['x-amz-date'];
+    const contentSha = out['x-amz-content-sha256'];
+    const authorization = out.authorization;
+    if (date === undefined || contentSha === undefined || authorization === undefined) throw new Error('SigV4: the signer returned no signature headers');
+    req.headers['x-amz-date'] = date;
+    req.headers['x-amz-content-sha256'] = contentSha;
     if (out['x-amz-security-token'] !== undefined) req.headers['x-amz-security-token'] = out['x-amz-security-token'];
-    req.headers.authorization = out.authorization;
+    req.headers.authorization = authorization;
     return true;
   }
 
@@ -83,7 +87,7 @@ function signableHeaders(headers: Record<string, string>, host: string): Record<
   const signable: Record<string, string> = { host };
   for (const name in headers) {
     if (name === 'content-type' || name.startsWith('x-amzn-') || (name.startsWith('x-amz-') && !GENERATED.has(name))) {
-      signable[name] = headers[name];
+      signable[name] = headers[name]!;
     }
   }
   return signable;

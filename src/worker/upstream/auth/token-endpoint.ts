@@ -70,7 +70,7 @@ export async function postTokenForm(t: TokenRequest): Promise<MintedToken> {
   return parseTokenResponse(text, status);
 }
 
-export function parseTokenResponse(text: string, status: number): MintedToken {
+function parseTokenResponse(text: string, status: number): MintedToken {
   let json: unknown;
   try {
     json = JSON.parse(text);

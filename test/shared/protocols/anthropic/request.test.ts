@@ -57,7 +57,7 @@ describe('anthropic decodeRequest', () => {
         { role: 'tool', content: [{ type: 'tool_result', toolCallId: 'toolu_01', content: '18C sunny', isError: false }] },
         { role: 'user', content: [{ type: 'text', text: 'And tomorrow?' }] },
       ],
-      tools: [{ name: 'get_weather', description: 'Weather by city', parameters: vendorRequest.tools[0].input_schema as Record<string, unknown> }],
+      tools: [{ name: 'get_weather', description: 'Weather by city', parameters: vendorRequest.tools[0]!.input_schema as Record<string, unknown> }],
       toolChoice: { type: 'required' },
       maxTokens: 1024,
       temperature: 0.5,

@@ -87,7 +87,7 @@ describe('@anthropic-ai/sdk reads what the anthropic codec writes', () => {
     upstream.next = {
       status: 200,
       headers: { 'content-type': anthropicCodec.streamContentType },
-      body: String(enc.encode(events[0])) + enc.encode(events[1]) + enc.encode(events[2]) + enc.error('upstream_error', 'upstream went away'),
+      body: String(enc.encode(events[0]!)) + enc.encode(events[1]!) + enc.encode(events[2]!) + enc.error('upstream_error', 'upstream went away'),
     };
     await assert.rejects(client.messages.stream(params).finalMessage(), (e: unknown) => {
       assert.ok(e instanceof Anthropic.APIError);

@@ -48,7 +48,7 @@ describe('anthropic stream decoder', () => {
       sse('error', { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }));
     const d = anthropicCodec.createStreamDecoder();
     const events = d.push(data);
-    assert.equal(events[0].type, 'start');
+    assert.equal(events[0]!.type, 'start');
     assert.equal(events.at(-1)?.type, 'text_delta');
     assert.throws(() => d.finish(), (e: unknown) => e instanceof GatewayError && e.kind === 'upstream_error' && /overloaded_error\): Overloaded/.test(e.message));
   });

@@ -53,7 +53,7 @@ describe('bedrock event stream fast paths', () => {
       });
     }
     const bad = Buffer.from(frames[0]!);
-    bad[bad.length - 20] ^= 1;
+    bad[bad.length - 20]! ^= 1;
     assert.throws(() => readAll(bad, 0), /bedrock event stream: invalid frame: The message checksum/);
   });
 
@@ -72,7 +72,7 @@ describe('bedrock event stream fast paths', () => {
     assert.deepEqual(framed, [PAYLOADS[1], '{"role":"assistant"}', PAYLOADS[1]]);
     for (let i = 12; i < delta.length; i++) {
       const bad = Buffer.from(delta);
-      bad[i] ^= 0x10;
+      bad[i]! ^= 0x10;
       const r = new EventStreamReader(() => assert.fail(`byte ${i} flipped was read`), () => assert.fail(`byte ${i} flipped was offered`), known);
       assert.throws(() => r.push(bad), /bedrock event stream/, `byte ${i}`);
     }
@@ -93,7 +93,7 @@ describe('bedrock event stream fast paths', () => {
     for (let i = 12; i < delta.length; i++) {
       for (const bit of [0x01, 0x10, 0x80]) {
         const bad = Buffer.from(delta);
-        bad[i] ^= bit;
+        bad[i]! ^= bit;
         const r = new EventStreamReader(() => assert.fail(`byte ${i} flipped was read`), () => assert.fail(`byte ${i} flipped was offered`), DELTA_HEADER_BLOCK);
         assert.throws(() => r.push(bad), /bedrock event stream/, `byte ${i} ^ ${bit}`);
       }
@@ -132,7 +132,7 @@ describe('bedrock event stream fast paths', () => {
       assert.deepEqual(told, [payload, payload, payload, payload]);
       for (let i = 12; i < frame.length; i++) {
         const bad = Buffer.from(frame);
-        bad[i] ^= 1 << (i % 8);
+        bad[i]! ^= 1 << (i % 8);
         const r = new EventStreamReader(() => assert.fail(`byte ${i} flipped was read`), () => assert.fail(`byte ${i} flipped was offered`), DELTA_HEADER_BLOCK);
         assert.throws(() => r.push(bad), /bedrock event stream/, `${payload}: byte ${i}`);
       }

@@ -21,7 +21,7 @@ describe('bedrock event-stream reader', () => {
 
   it('finds every frame', () => {
     assert.equal(whole.length, vendorFrames.length);
-    assert.equal(whole[0][0], 'messageStart');
+    assert.equal(whole[0]![0], 'messageStart');
   });
 
   it('finds the same frames split at every byte offset and one byte at a time', () => {
@@ -35,13 +35,13 @@ describe('bedrock event-stream reader', () => {
 
   it('rejects a corrupted frame with a clear error, not a crash', () => {
     const bad = vendorStream.slice();
-    bad[vendorFrames[0].length + 20] ^= 0xff; // a payload byte of the second frame
+    bad[vendorFrames[0]!.length + 20]! ^= 0xff; // a payload byte of the second frame
     const seen: Message[] = [];
     const r = new EventStreamReader((m) => seen.push(m));
     assert.throws(() => r.push(bad), (e: unknown) => e instanceof GatewayError && e.kind === 'upstream_error' && /bedrock event stream: invalid frame: .*checksum/i.test(e.message));
     assert.equal(seen.length, 1, 'the good frame before it was read');
-    const prelude = vendorFrames[0].slice();
-    prelude[2] ^= 0x01; // the length itself: prelude CRC catches it, or the length is absurd
+    const prelude = vendorFrames[0]!.slice();
+    prelude[2]! ^= 0x01; // the length itself: prelude CRC catches it, or the length is absurd
     assert.throws(() => readAll([prelude]), GatewayError);
   });
 
@@ -51,7 +51,7 @@ describe('bedrock event-stream reader', () => {
   });
 
   it('reports a stream that ends inside a frame', () => {
-    assert.throws(() => readAll([vendorStream.subarray(0, vendorFrames[0].length + 5)]), (e: unknown) => e instanceof GatewayError && /middle of a frame/.test(e.message));
+    assert.throws(() => readAll([vendorStream.subarray(0, vendorFrames[0]!.length + 5)]), (e: unknown) => e instanceof GatewayError && /middle of a frame/.test(e.message));
   });
 
   it('writes event and exception frames the AWS codec decodes, CRCs included', () => {
@@ -63,8 +63,8 @@ describe('bedrock event-stream reader', () => {
     });
     assert.equal(utf8.decode(ev.body), '{"x":1}');
     const ex = awsCodec.decode(encodeExceptionFrame('throttlingException', 'slow "down"'));
-    assert.equal(ex.headers[':message-type'].value, 'exception');
-    assert.equal(ex.headers[':exception-type'].value, 'throttlingException');
+    assert.equal(ex.headers[':message-type']!.value, 'exception');
+    assert.equal(ex.headers[':exception-type']!.value, 'throttlingException');
     assert.deepEqual(JSON.parse(utf8.decode(ex.body)), { message: 'slow "down"' });
   });
 });

@@ -17,7 +17,7 @@ describe('bedrock passthrough', () => {
 
   it('keeps relaying the bytes when a frame is corrupt, and only stops metering', () => {
     const bad = vendorStream.slice();
-    bad[10] ^= 0xff;
+    bad[10]! ^= 0xff;
     const p = bedrockCodec.createPassthroughStream({});
     assert.equal(p.push(bad), bad);
     assert.equal(p.usage(), null);

@@ -69,12 +69,12 @@ describe('@aws-sdk/client-bedrock-runtime reads what the bedrock codec writes', 
       'messageStart', 'contentBlockDelta', 'contentBlockDelta', 'contentBlockStop', 'contentBlockStart',
       'contentBlockDelta', 'contentBlockDelta', 'contentBlockStop', 'messageStop', 'metadata',
     ]);
-    assert.equal(seen[0].messageStart?.role, 'assistant');
+    assert.equal(seen[0]!.messageStart?.role, 'assistant');
     assert.equal(seen.filter((e) => e.contentBlockDelta?.delta?.text).map((e) => e.contentBlockDelta?.delta?.text).join(''), 'Looking it up ☀️.');
-    assert.deepEqual(seen[4].contentBlockStart, { contentBlockIndex: 1, start: { toolUse: { toolUseId: 'call_0', name: 'get_weather' } } });
+    assert.deepEqual(seen[4]!.contentBlockStart, { contentBlockIndex: 1, start: { toolUse: { toolUseId: 'call_0', name: 'get_weather' } } });
     assert.equal(seen.filter((e) => e.contentBlockDelta?.delta?.toolUse).map((e) => e.contentBlockDelta?.delta?.toolUse?.input).join(''), '{"city":"Paris"}');
-    assert.equal(seen[8].messageStop?.stopReason, 'tool_use');
-    assert.deepEqual(seen[9].metadata?.usage, { inputTokens: 11, outputTokens: 7, totalTokens: 25, cacheReadInputTokens: 5, cacheWriteInputTokens: 2 });
+    assert.equal(seen[8]!.messageStop?.stopReason, 'tool_use');
+    assert.deepEqual(seen[9]!.metadata?.usage, { inputTokens: 11, outputTokens: 7, totalTokens: 25, cacheReadInputTokens: 5, cacheWriteInputTokens: 2 });
   });
 
   it('raises a mid-stream exception frame as the modeled exception', async () => {

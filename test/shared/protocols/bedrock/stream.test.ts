@@ -42,7 +42,7 @@ describe('bedrock stream decoder', () => {
 
   it('raises a corrupted frame as an upstream error after the good frames before it', () => {
     const bad = vendorStream.slice();
-    bad[vendorFrames[0].length + vendorFrames[1].length + vendorFrames[2].length + vendorFrames[3].length + 30] ^= 0x55;
+    bad[vendorFrames[0]!.length + vendorFrames[1]!.length + vendorFrames[2]!.length + vendorFrames[3]!.length + 30]! ^= 0x55;
     const d = bedrockCodec.createStreamDecoder();
     const events = d.push(bad);
     assert.deepEqual(events, [{ type: 'start', id: 'bedrock-converse', model: '' }]);
@@ -75,13 +75,13 @@ describe('bedrock stream encoder', () => {
     const enc = bedrockCodec.createStreamEncoder();
     const frames = expected.map((e) => enc.encode(e)).filter((f): f is Uint8Array => f instanceof Uint8Array);
     const decoded = frames.map((f) => awsCodec.decode(f));
-    assert.deepEqual(decoded.map((m) => m.headers[':event-type'].value), [
+    assert.deepEqual(decoded.map((m) => m.headers[':event-type']!.value), [
       'messageStart', 'contentBlockDelta', 'contentBlockDelta', 'contentBlockStop', 'contentBlockStart',
       'contentBlockDelta', 'contentBlockDelta', 'contentBlockStop', 'messageStop', 'metadata',
     ]);
-    assert.ok(decoded.every((m) => m.headers[':message-type'].value === 'event' && m.headers[':content-type'].value === 'application/json'));
-    assert.deepEqual(JSON.parse(utf8.decode(decoded[4].body)), { contentBlockIndex: 1, start: { toolUse: { toolUseId: 'tooluse_kZJMlvQmRJ6eAyJE5GIl7Q', name: 'get_weather' } } });
-    assert.deepEqual(JSON.parse(utf8.decode(decoded[9].body)).usage, { inputTokens: 472, outputTokens: 89, totalTokens: 871, cacheReadInputTokens: 300, cacheWriteInputTokens: 10 });
+    assert.ok(decoded.every((m) => m.headers[':message-type']!.value === 'event' && m.headers[':content-type']!.value === 'application/json'));
+    assert.deepEqual(JSON.parse(utf8.decode(decoded[4]!.body)), { contentBlockIndex: 1, start: { toolUse: { toolUseId: 'tooluse_kZJMlvQmRJ6eAyJE5GIl7Q', name: 'get_weather' } } });
+    assert.deepEqual(JSON.parse(utf8.decode(decoded[9]!.body)).usage, { inputTokens: 472, outputTokens: 89, totalTokens: 871, cacheReadInputTokens: 300, cacheWriteInputTokens: 10 });
   });
 
   it('writes frames the decoder reads back', () => {
@@ -95,8 +95,8 @@ describe('bedrock stream encoder', () => {
     const cases = { rate_limited: 'throttlingException', exhausted: 'serviceUnavailableException', upstream_error: 'modelStreamErrorException', internal: 'internalServerException', invalid_request: 'validationException' } as const;
     for (const [kind, type] of Object.entries(cases)) {
       const m = awsCodec.decode(enc.error(kind as keyof typeof cases, 'went wrong') as Uint8Array);
-      assert.equal(m.headers[':message-type'].value, 'exception');
-      assert.equal(m.headers[':exception-type'].value, type);
+      assert.equal(m.headers[':message-type']!.value, 'exception');
+      assert.equal(m.headers[':exception-type']!.value, type);
       assert.deepEqual(JSON.parse(utf8.decode(m.body)), { message: 'went wrong' });
     }
   });

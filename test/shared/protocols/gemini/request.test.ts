@@ -82,7 +82,7 @@ describe('gemini decodeRequest', () => {
       { role: 'model', parts: [{ functionCall: { id: 'a1', name: 'f', args: {} } }, { functionCall: { name: 'f' } }] },
       { role: 'user', parts: [{ functionResponse: { name: 'f', response: { content: 'second' } } }, { functionResponse: { id: 'a1', name: 'f', response: {} } }] },
     ] }, { pathModel: 'm' });
-    assert.deepEqual(req.messages[1].content.map((p) => p.type === 'tool_result' && [p.toolCallId, p.content]), [['call_0', 'second'], ['a1', '{}']]);
+    assert.deepEqual(req.messages[1]!.content.map((p) => p.type === 'tool_result' && [p.toolCallId, p.content]), [['call_0', 'second'], ['a1', '{}']]);
   });
 
   for (const [name, body, r, needle] of [

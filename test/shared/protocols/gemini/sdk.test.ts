@@ -61,7 +61,7 @@ describe('@google/genai reads what the gemini codec writes', () => {
     for await (const _chunk of await chat.sendMessageStream({ message: 'hi' })) { /* drain */ }
     // Curated history keeps a turn only when every chunk was valid and a finishReason came.
     const history = chat.getHistory(true);
-    assert.equal(history[0].role, 'user');
+    assert.equal(history[0]!.role, 'user');
     assert.ok(history.length > 1);
     assert.ok(history.slice(1).every((c) => c.role === 'model'));
   });
@@ -97,7 +97,7 @@ describe('@google/genai reads what the gemini codec writes', () => {
     upstream.next = {
       status: 200,
       headers: { 'content-type': geminiCodec.streamContentType },
-      body: String(enc.encode(events[0])) + enc.encode(events[2]) + enc.error('upstream_error', 'upstream went away'),
+      body: String(enc.encode(events[0]!)) + enc.encode(events[2]!) + enc.error('upstream_error', 'upstream went away'),
     };
     const texts: string[] = [];
     await assert.rejects((async () => {

@@ -50,7 +50,8 @@ describe('ollama SDK reads what the ollama codec writes', () => {
     assert.equal(parts.map((p) => p.message.content).join(''), 'Looking it up ☀️.');
     const calls = parts.flatMap((p) => p.message.tool_calls ?? []);
     assert.deepEqual(calls.map((c) => [c.function.name, c.function.arguments]), [['get_weather', { city: 'Paris' }]]);
-    const last = parts[parts.length - 1];
+    const last = parts.at(-1);
+    assert.ok(last);
     assert.equal(last.done, true);
     assert.equal(last.done_reason, 'stop');
     assert.equal(last.prompt_eval_count, 16);

@@ -122,7 +122,7 @@ describe('openai passthrough stream', () => {
   it('passes an oversized frame through unread and keeps working after it', () => {
     const pt = openaiCodec.createPassthroughStream({ stream: true });
     const big = `data: {"id":"a","choices":[{"index":0,"delta":{"content":"${'x'.repeat(2 * MAX_HELD_FRAME_BYTES)}"}}]}\n\n`;
-    const [finish, usage, done] = TOOL_STREAM_FRAMES.slice(-3);
+    const [finish = '', usage = '', done = ''] = TOOL_STREAM_FRAMES.slice(-3);
     const tail = finish + usage + done;
     const all = utf8.encode(big + tail);
     const chunks: Uint8Array[] = [];

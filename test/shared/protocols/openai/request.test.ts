@@ -50,7 +50,7 @@ describe('openai decodeRequest', () => {
       messages: [{ role: 'assistant', content: '', tool_calls: [{ function: { name: 'f', arguments: { a: 1 } } }] }],
     }, {});
     assert.equal(req.maxTokens, 9);
-    assert.deepEqual(req.messages[0].content, [{ type: 'tool_call', id: 'call_0', name: 'f', arguments: '{"a":1}' }]);
+    assert.deepEqual(req.messages[0]!.content, [{ type: 'tool_call', id: 'call_0', name: 'f', arguments: '{"a":1}' }]);
   });
 
   it('rejects bodies it cannot read, naming the field', () => {

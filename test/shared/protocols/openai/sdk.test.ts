@@ -59,6 +59,7 @@ describe('openai SDK reads what the openai codec writes', () => {
     assert.deepEqual(done, ['get_weather:{"city":"Paris"}', 'get_time:{}']);
     assert.equal(completion.id, 'chatcmpl-gw1');
     const choice = completion.choices[0];
+    assert.ok(choice);
     assert.equal(choice.finish_reason, 'tool_calls');
     assert.equal(choice.message.content, 'Looking it up ☀️.');
     assert.deepEqual(choice.message.tool_calls?.map((t) => t.type === 'function' && [t.id, t.function.name, t.function.arguments]), [
@@ -72,8 +73,9 @@ describe('openai SDK reads what the openai codec writes', () => {
     upstream.next = streamOf(events);
     const chunks = [];
     for await (const chunk of await client.chat.completions.create({ ...params, stream: true })) chunks.push(chunk);
-    assert.equal(chunks[0].choices[0].delta.role, 'assistant');
-    const last = chunks[chunks.length - 1];
+    assert.equal(chunks[0]!.choices[0]!.delta.role, 'assistant');
+    const last = chunks.at(-1);
+    assert.ok(last);
     assert.deepEqual(last.choices, []);
     assert.equal(last.usage?.completion_tokens, 7);
   });
@@ -99,7 +101,7 @@ describe('openai SDK reads what the openai codec writes', () => {
       }),
     };
     const completion = await client.chat.completions.create(params);
-    assert.equal(completion.choices[0].message.content, 'Hi!');
+    assert.equal(completion.choices[0]!.message.content, 'Hi!');
     assert.equal(completion.usage?.prompt_tokens, 3);
   });
 

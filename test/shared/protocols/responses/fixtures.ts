@@ -35,7 +35,7 @@ const CALL_DONE = {
   id: 'fc_68af4034c3', type: 'function_call', status: 'completed',
   arguments: '{"city":"Paris"}', call_id: 'call_Q8aZ3k', name: 'get_weather',
 };
-export const USAGE = {
+const USAGE = {
   input_tokens: 328, input_tokens_details: { cached_tokens: 256 },
   output_tokens: 150, output_tokens_details: { reasoning_tokens: 64 }, total_tokens: 478,
 };

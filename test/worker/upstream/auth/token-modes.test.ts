@@ -1,4 +1,6 @@
-// The token-minting modes against a real local token endpoint (node:http on 127.0.0.1:0).
+// The token-minting modes against a real local token endpoint (node:http on 127.0.0.1:0). The
+// refresh, retry and expiry timers are ManualTimers: a test reads the delays a mode scheduled
+// and fires them itself, so nothing here waits on or measures the wall clock.
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createPublicKey, generateKeyPairSync } from 'node:crypto';
@@ -8,7 +10,7 @@ import { jwtVerify, decodeProtectedHeader } from 'jose';
 import type { CompiledAuth, CompiledProvider } from '../../../../src/shared/config/compiled.js';
 import { createUpstreamAuth, type OutgoingRequest, type UpstreamAuth } from '../../../../src/worker/upstream/auth/upstream-auth.js';
 import { backoffDelayMs, refreshDelayMs, DEFAULT_TOKEN_TIMING } from '../../../../src/worker/upstream/auth/minted-token-auth.js';
-import { captureLogger, sleep, TokenServer, waitFor } from './token-server.js';
+import { captureLogger, ManualTimers, TokenServer, waitFor } from './token-server.js';
 
 const CLIENT_SECRET = 'client-secret-DO-NOT-LOG-9f8e7d';
 const servers: TokenServer[] = [];
@@ -49,10 +51,12 @@ test('oauth-client-credentials: false before the first token, true after, refres
   // expires_in as a string, as Entra v1 sends it; the first answer is slow.
   const server = await tokenServer((_call, i) => ({ status: 200, body: { access_token: `at-${i + 1}`, token_type: 'Bearer', expires_in: '2' }, delayMs: i === 0 ? 150 : 0 }));
   const { log, lines } = captureLogger();
+  const timers = new ManualTimers();
   const auth = track(
     createUpstreamAuth(
       provider({ mode: 'oauth-client-credentials', tokenUrl: server.url, clientId: 'my-client', clientSecret: CLIENT_SECRET, scope: 'https://cognitiveservices.azure.com/.default' }),
       log,
+      { tokenTiming: { timers } },
     ),
   );
 
@@ -62,9 +66,9 @@ test('oauth-client-credentials: false before the first token, true after, refres
   assert.equal(result, false);
   assert.equal(early.headers.authorization, undefined);
 
-  await waitFor(() => server.calls.length >= 1, 2000);
-  const form = server.calls[0].form;
-  assert.equal(server.calls[0].contentType, 'application/x-www-form-urlencoded');
+  await waitFor(() => server.calls.length >= 1, 10_000);
+  const form = server.calls[0]!.form;
+  assert.equal(server.calls[0]!.contentType, 'application/x-www-form-urlencoded');
   assert.deepEqual(Object.fromEntries(form), {
     grant_type: 'client_credentials',
     client_id: 'my-client',
@@ -72,20 +76,21 @@ test('oauth-client-credentials: false before the first token, true after, refres
     scope: 'https://cognitiveservices.azure.com/.default',
   });
 
-  await waitFor(() => auth.apply(request()) === true, 2000);
+  await waitFor(() => auth.apply(request()) === true, 10_000);
   const req = request();
   assert.equal(auth.apply(req), true);
   assert.equal(req.headers.authorization, 'Bearer at-1');
 
-  // expires_in 2 s: the second mint comes at ~1 s, before the first token expires.
-  await waitFor(() => server.calls.length >= 2, 3000);
-  const gapMs = server.calls[1].atMs - server.calls[0].atMs;
-  assert.ok(gapMs >= 800 && gapMs < 2000, `refresh after ${gapMs} ms`);
+  // expires_in 2 s: the refresh is due at 1 s, before the token expires at 2 s.
+  assert.deepEqual(timers.delays(), [1000, 2000]);
+  timers.fire(1000);
+  await waitFor(() => server.calls.length >= 2, 10_000);
   await waitFor(() => {
     const r = request();
     auth.apply(r);
     return r.headers.authorization === 'Bearer at-2';
-  }, 1000);
+  }, 10_000);
+  assert.deepEqual(timers.delays(), [1000, 2000], 'the new token: its own refresh and expiry, the old expiry gone');
 
   auth.close();
   const all = lines.join('');
@@ -100,27 +105,29 @@ test('token endpoint failure: capped exponential backoff, no token meanwhile, re
     i < 4 ? { status: 500, body: { error: 'server_error', error_description: `bad ${CLIENT_SECRET}` } } : { status: 200, body: { access_token: 'at-ok', expires_in: 3600 } },
   );
   const { log, lines } = captureLogger();
+  const timers = new ManualTimers();
   const auth = track(
     createUpstreamAuth(provider({ mode: 'oauth-client-credentials', tokenUrl: server.url, clientId: 'c', clientSecret: CLIENT_SECRET }), log, {
-      tokenTiming: { backoffBaseMs: 60, backoffMaxMs: 150 },
+      tokenTiming: { backoffBaseMs: 60, backoffMaxMs: 150, timers },
     }),
   );
-  await waitFor(() => server.calls.length >= 3, 2000);
-  assert.equal(auth.apply(request()), false);
-  await waitFor(() => server.calls.length >= 5, 2000);
-  await waitFor(() => auth.apply(request()) === true, 1000);
-
-  const gaps = server.calls.slice(1).map((c, i) => c.atMs - server.calls[i].atMs);
-  // Delays 60, 120, 150 (capped), 150; allow for scheduling slack.
-  assert.ok(gaps[0] >= 50 && gaps[1] >= 110 && gaps[2] >= 140 && gaps[3] >= 140, `gaps ${gaps.join(',')}`);
-  assert.ok(gaps[1] > gaps[0] && gaps[3] < 400, `gaps ${gaps.join(',')}`);
-  assert.equal(server.calls[1].form.has('scope'), false);
+  // Each failed mint schedules one retry; no token is sent meanwhile.
+  const retries: number[] = [];
+  for (let failed = 1; failed <= 4; failed++) {
+    await waitFor(() => server.calls.length === failed && timers.delays().length === 1, 10_000);
+    assert.equal(auth.apply(request()), false);
+    retries.push(timers.fire());
+  }
+  assert.deepEqual(retries, [60, 120, 150, 150], 'doubling from 60 ms, capped at 150');
+  await waitFor(() => auth.apply(request()) === true, 10_000);
+  assert.equal(server.calls.length, 5);
+  assert.equal(server.calls[1]!.form.has('scope'), false);
 
   auth.close();
   const failures = lines.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l.msg === 'upstream token mint failed');
   assert.equal(failures.length, 4);
-  assert.equal(failures[0].status, 500);
-  assert.equal(failures[0].reason, 'rejected');
+  assert.equal(failures[0]!.status, 500);
+  assert.equal(failures[0]!.reason, 'rejected');
   assert.deepEqual(failures.map((f) => f.retryInMs), [60, 120, 150, 150]);
   assert.ok(!lines.join('').includes(CLIENT_SECRET), 'client secret logged');
 });
@@ -128,16 +135,21 @@ test('token endpoint failure: capped exponential backoff, no token meanwhile, re
 test('a token whose refreshes all fail stops being sent once it expires', async () => {
   const server = await tokenServer((_call, i) => (i === 0 ? { status: 200, body: { access_token: 'soon-gone', expires_in: 1 } } : { status: 503, body: {} }));
   const { log, lines } = captureLogger();
+  const timers = new ManualTimers();
   const auth = track(
     createUpstreamAuth(provider({ mode: 'oauth-client-credentials', tokenUrl: server.url, clientId: 'c', clientSecret: 's' }), log, {
-      tokenTiming: { backoffBaseMs: 100, backoffMaxMs: 200 },
+      tokenTiming: { backoffBaseMs: 100, backoffMaxMs: 200, timers },
     }),
   );
-  await waitFor(() => auth.apply(request()) === true, 2000);
-  const mintedAt = Date.now();
-  await waitFor(() => auth.apply(request()) === false, 2000);
-  assert.ok(Date.now() - mintedAt >= 800, 'dropped before expiry');
-  assert.ok(server.calls.length >= 2, 'refresh attempted before expiry');
+  await waitFor(() => auth.apply(request()) === true, 10_000);
+  // expires_in 1 s: the refresh is due at 500 ms, the expiry at the token's full lifetime.
+  assert.deepEqual(timers.delays(), [500, 1000]);
+  timers.fire(500);
+  await waitFor(() => server.calls.length === 2 && timers.delays().length === 2, 10_000);
+  assert.deepEqual(timers.delays(), [100, 1000], 'the failed refresh is retried; the token stays until it expires');
+  assert.equal(auth.apply(request()), true);
+  timers.fire(1000);
+  assert.equal(auth.apply(request()), false);
   assert.ok(lines.some((l) => l.includes('expired before a refresh succeeded')));
   auth.close();
 });
@@ -148,12 +160,16 @@ test('an unreachable token endpoint is retried and logged by error code', async 
   await closed.close();
   servers.splice(servers.indexOf(closed), 1);
   const { log, lines } = captureLogger();
+  const timers = new ManualTimers();
   const auth = track(
     createUpstreamAuth(provider({ mode: 'oauth-client-credentials', tokenUrl: url, clientId: 'c', clientSecret: CLIENT_SECRET }), log, {
-      tokenTiming: { backoffBaseMs: 30, backoffMaxMs: 60 },
+      tokenTiming: { backoffBaseMs: 30, backoffMaxMs: 60, timers },
     }),
   );
-  await waitFor(() => lines.filter((l) => l.includes('mint failed')).length >= 2, 2000);
+  const failures = (): number => lines.filter((l) => l.includes('mint failed')).length;
+  await waitFor(() => failures() === 1, 10_000);
+  assert.equal(timers.fire(), 30);
+  await waitFor(() => failures() === 2, 10_000);
   auth.close();
   const first = JSON.parse(lines.find((l) => l.includes('mint failed'))!) as Record<string, unknown>;
   assert.equal(first.reason, 'ECONNREFUSED');
@@ -168,7 +184,7 @@ test('a token answer without access_token is a failure', async () => {
       tokenTiming: { backoffBaseMs: 1000 },
     }),
   );
-  await waitFor(() => lines.some((l) => l.includes('no_access_token')), 2000);
+  await waitFor(() => lines.some((l) => l.includes('no_access_token')), 10_000);
   assert.equal(auth.apply(request()), false);
   auth.close();
 });
@@ -209,11 +225,12 @@ test('jwt-bearer: a signed RS256 assertion is exchanged for a token', async () =
     ),
   );
   assert.equal(auth.apply(request()), false);
-  await waitFor(() => auth.apply(request()) === true, 3000);
+  await waitFor(() => auth.apply(request()) === true, 10_000);
   await pending;
   assert.deepEqual(errors, []);
   assert.equal(verified.length, 1);
   const claims = verified[0];
+  assert.ok(claims);
   assert.equal(claims.scope, 'https://www.googleapis.com/auth/cloud-platform');
   assert.equal((claims.exp as number) - (claims.iat as number), 3600);
   assert.ok(Math.abs((claims.iat as number) - Date.now() / 1000) < 60);
@@ -224,12 +241,12 @@ test('jwt-bearer: a signed RS256 assertion is exchanged for a token', async () =
 
   const all = lines.join('');
   assert.ok(!all.includes('ya29'), 'access token logged');
-  assert.ok(!all.includes('PRIVATE KEY') && !all.includes(privateKey.split('\n')[1]), 'private key logged');
+  assert.ok(!all.includes('PRIVATE KEY') && !all.includes(privateKey.split('\n')[1]!), 'private key logged');
   assert.ok(!all.includes(call0Assertion(server)), 'assertion logged');
 });
 
 function call0Assertion(server: TokenServer): string {
-  return server.calls[0].form.get('assertion')!;
+  return server.calls[0]!.form.get('assertion')!;
 }
 
 test('jwt-bearer: audience overrides the token URL as aud', async () => {
@@ -241,8 +258,8 @@ test('jwt-bearer: audience overrides the token URL as aud', async () => {
       captureLogger().log,
     ),
   );
-  await waitFor(() => server.calls.length >= 1, 3000);
-  const { payload } = await jwtVerify(server.calls[0].form.get('assertion')!, createPublicKey(publicKey), { audience: 'https://oauth2.googleapis.com/token' });
+  await waitFor(() => server.calls.length >= 1, 10_000);
+  const { payload } = await jwtVerify(server.calls[0]!.form.get('assertion')!, createPublicKey(publicKey), { audience: 'https://oauth2.googleapis.com/token' });
   assert.equal(payload.iss, 'a@b');
   auth.close();
 });
@@ -251,42 +268,51 @@ test('jwt-bearer: an unusable private key is reported once, without the key, and
   const server = await tokenServer(() => ({ status: 200, body: { access_token: 't', expires_in: 3600 } }));
   const { log, lines } = captureLogger();
   const badPem = '-----BEGIN PRIVATE KEY-----\nnot-a-key-SECRETISH\n-----END PRIVATE KEY-----\n';
+  const timers = new ManualTimers();
   const auth = track(
     createUpstreamAuth(provider({ mode: 'jwt-bearer', tokenUrl: server.url, clientEmail: 'a@b', privateKeyPem: badPem, scope: 's' }), log, {
-      tokenTiming: { backoffBaseMs: 20 },
+      tokenTiming: { backoffBaseMs: 20, timers },
     }),
   );
-  await waitFor(() => lines.length >= 1, 1000);
-  await sleep(150);
+  await waitFor(() => lines.length >= 1, 10_000);
+  assert.deepEqual(timers.delays(), [], 'a permanent failure schedules no retry');
   assert.equal(server.calls.length, 0);
   assert.equal(auth.apply(request()), false);
   assert.equal(lines.length, 1);
-  const line = JSON.parse(lines[0]) as Record<string, unknown>;
+  const line = JSON.parse(lines[0]!) as Record<string, unknown>;
   assert.equal(line.reason, 'invalid_private_key');
-  assert.ok(!lines[0].includes('SECRETISH'));
+  assert.ok(!lines[0]!.includes('SECRETISH'));
   auth.close();
 });
 
 test('close() stops refresh timers and aborts an in-flight mint', async () => {
   const server = await tokenServer(() => ({ status: 200, body: { access_token: 'short', expires_in: 1 } }));
+  const timers = new ManualTimers();
   const auth = track(
-    createUpstreamAuth(provider({ mode: 'oauth-client-credentials', tokenUrl: server.url, clientId: 'c', clientSecret: 's' }), captureLogger().log),
+    createUpstreamAuth(provider({ mode: 'oauth-client-credentials', tokenUrl: server.url, clientId: 'c', clientSecret: 's' }), captureLogger().log, {
+      tokenTiming: { timers },
+    }),
   );
-  await waitFor(() => auth.apply(request()) === true, 2000);
+  await waitFor(() => auth.apply(request()) === true, 10_000);
+  assert.deepEqual(timers.delays(), [500, 1000]);
   auth.close();
-  const calls = server.calls.length;
+  assert.deepEqual(timers.delays(), [], 'the refresh and the expiry are stopped');
   assert.equal(auth.apply(request()), false);
-  await sleep(1200); // past the 500 ms refresh and the 1 s expiry
-  assert.equal(server.calls.length, calls);
 
   const slow = await tokenServer(() => ({ status: 200, body: { access_token: 'late', expires_in: 3600 }, delayMs: 300 }));
+  const timers2 = new ManualTimers();
   const auth2 = track(
-    createUpstreamAuth(provider({ mode: 'oauth-client-credentials', tokenUrl: slow.url, clientId: 'c', clientSecret: 's' }), captureLogger().log),
+    createUpstreamAuth(provider({ mode: 'oauth-client-credentials', tokenUrl: slow.url, clientId: 'c', clientSecret: 's' }), captureLogger().log, {
+      tokenTiming: { timers: timers2 },
+    }),
   );
-  await waitFor(() => slow.calls.length === 1, 2000);
+  await waitFor(() => slow.calls.length === 1, 10_000);
   auth2.close();
-  await sleep(500);
+  // The endpoint's late answer goes to an aborted call: no token, nothing scheduled.
+  await waitFor(() => slow.answered === 1, 10_000);
+  await new Promise((resolve) => setImmediate(resolve));
   assert.equal(auth2.apply(request()), false);
+  assert.deepEqual(timers2.delays(), []);
   assert.equal(slow.calls.length, 1);
 });
 

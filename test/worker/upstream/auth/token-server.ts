@@ -4,6 +4,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pino, type Logger } from 'pino';
 import { Writable } from 'node:stream';
+import type { TokenTimers } from '../../../../src/worker/upstream/auth/minted-token-auth.js';
 
 export interface TokenCall {
   atMs: number;
@@ -19,6 +20,8 @@ export interface TokenAnswer {
 
 export class TokenServer {
   readonly calls: TokenCall[] = [];
+  /** Answers written (a delayed answer counts once its delay is over, even to a closed socket). */
+  answered = 0;
   #server: Server;
   #answer: (call: TokenCall, index: number) => TokenAnswer;
   url = '';
@@ -37,6 +40,7 @@ export class TokenServer {
         this.calls.push(call);
         const a = this.#answer(call, this.calls.length - 1);
         const send = (): void => {
+          this.answered++;
           res.writeHead(a.status, { 'content-type': 'application/json' });
           res.end(JSON.stringify(a.body));
         };
@@ -79,4 +83,36 @@ export async function waitFor(cond: () => boolean, timeoutMs: number): Promise<v
   }
 }
 
-export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+/** TokenTimers that never fire on their own: the test sees each pending delay and fires it. */
+export class ManualTimers implements TokenTimers {
+  readonly #pending = new Set<PendingTimer>();
+
+  start(fire: () => void, delayMs: number): unknown {
+    const timer = { fire, delayMs };
+    this.#pending.add(timer);
+    return timer;
+  }
+
+  stop(timer: unknown): void {
+    this.#pending.delete(timer as PendingTimer);
+  }
+
+  /** The pending delays, shortest first. */
+  delays(): number[] {
+    return [...this.#pending].map((t) => t.delayMs).sort((a, b) => a - b);
+  }
+
+  /** Fires the pending timer of `delayMs` (by default the shortest); returns its delay. */
+  fire(delayMs: number = this.delays()[0] ?? Number.NaN): number {
+    const timer = [...this.#pending].find((t) => t.delayMs === delayMs);
+    if (timer === undefined) throw new Error(`no pending timer of ${delayMs} ms (pending: ${this.delays().join(', ') || 'none'})`);
+    this.#pending.delete(timer);
+    timer.fire();
+    return delayMs;
+  }
+}
+
+interface PendingTimer {
+  fire: () => void;
+  delayMs: number;
+}
