@@ -10,6 +10,8 @@ export interface AnswerShape {
   readonly outputSchema: JsonObject | null;
   /** The tool a forced tool choice names, or null. */
   readonly forcedTool: string | null;
+  /** The tool choice forbids tool calls (`none`): the answer is text. */
+  readonly toolsOff: boolean;
   /** Input schema of each declared tool, by name. */
   readonly toolSchemas: ReadonlyMap<string, JsonObject>;
 }
@@ -30,6 +32,7 @@ export function readAnswerShape(protocol: MockProtocolName, body: JsonObject): A
       return {
         outputSchema: format?.type === 'json_object' ? ANY_OBJECT : format?.type === 'json_schema' ? (objectAt(objectAt(format.json_schema)?.schema) ?? ANY_OBJECT) : null,
         forcedTool: choice?.type === 'function' ? stringAt(objectAt(choice.function)?.name) : null,
+        toolsOff: body.tool_choice === 'none',
         toolSchemas,
       };
     }
@@ -40,6 +43,7 @@ export function readAnswerShape(protocol: MockProtocolName, body: JsonObject): A
       return {
         outputSchema: format?.type === 'json_object' ? ANY_OBJECT : format?.type === 'json_schema' ? (objectAt(format.schema) ?? ANY_OBJECT) : null,
         forcedTool: choice?.type === 'function' ? stringAt(choice.name) : null,
+        toolsOff: body.tool_choice === 'none',
         toolSchemas,
       };
     }
@@ -50,6 +54,7 @@ export function readAnswerShape(protocol: MockProtocolName, body: JsonObject): A
       return {
         outputSchema: format?.type === 'json_schema' ? (objectAt(format.schema) ?? ANY_OBJECT) : null,
         forcedTool: choice?.type === 'tool' ? stringAt(choice.name) : null,
+        toolsOff: choice?.type === 'none',
         toolSchemas,
       };
     }
@@ -65,6 +70,7 @@ export function readAnswerShape(protocol: MockProtocolName, body: JsonObject): A
       return {
         outputSchema: json ? (schema ?? ANY_OBJECT) : null,
         forcedTool: fcc?.mode === 'ANY' && allowed !== null && allowed.length === 1 ? stringAt(allowed[0]) : null,
+        toolsOff: fcc?.mode === 'NONE',
         toolSchemas,
       };
     }
@@ -78,12 +84,13 @@ export function readAnswerShape(protocol: MockProtocolName, body: JsonObject): A
       return {
         outputSchema: def === null ? null : parsedSchema(def.schema),
         forcedTool: stringAt(objectAt(objectAt(config?.toolChoice)?.tool)?.name),
+        toolsOff: false, // Converse has no "none"
         toolSchemas,
       };
     }
     case 'ollama': {
       for (const t of arrayAt(body.tools) ?? []) declare(objectAt(objectAt(t)?.function)?.name, objectAt(objectAt(t)?.function)?.parameters);
-      return { outputSchema: body.format === 'json' ? ANY_OBJECT : objectAt(body.format), forcedTool: null, toolSchemas };
+      return { outputSchema: body.format === 'json' ? ANY_OBJECT : objectAt(body.format), forcedTool: null, toolsOff: false, toolSchemas };
     }
   }
 }
