@@ -12,7 +12,8 @@ import {
   type JsonObject,
 } from '../framing/json-field.js';
 import { argumentsObject, optionalStringArray, splitDataUrl } from '../framing/body-fields.js';
-import { describeSource, mediaTypeOfUrl, refuseParameter, refusePart, refuseUntranslatable } from '../refusal.js';
+import { describeSource, mediaTypeOfUrl, refusePart, refuseUntranslatable } from '../refusal.js';
+import { refuseUnenforceableCallLimit } from '../parallel-tool-calls.js';
 import { jsonModeTools } from '../json-output-tool.js';
 import { cachePointBlock, claudeThinking, decodeCachePoint, decodeOutputConfig, encodeOutputAndReasoning } from './request-settings.js';
 
@@ -339,9 +340,7 @@ function encodeToolConfig(req: ModelRequest, messages: WireMessage[]): JsonObjec
     if (t.cache !== undefined) tools.push(cachePointBlock(t.cache));
   }
   const choice = req.toolChoice;
-  if (req.parallelToolCalls === false && choice?.type !== 'none') {
-    refuseParameter('parallel_tool_calls false', 'bedrock', 'Converse has no setting that limits an answer to one tool call');
-  }
+  refuseUnenforceableCallLimit(req, 'bedrock', 'Converse has no setting that limits an answer to one tool call');
   if (choice === undefined) return { tools };
   if (choice.type === 'none') return historyHasToolBlocks(messages) ? { tools } : undefined;
   return { tools, toolChoice: encodeToolChoice(choice) };

@@ -14,7 +14,8 @@ import {
 import { CallIds } from './call-ids.js';
 import { argumentsObject, field, keyOf, optionalStringArray, splitDataUrl } from './fields.js';
 import { openApiToJsonSchema } from './schema-types.js';
-import { describeSource, mediaTypeOfUrl, refuseParameter, refusePart, refuseUntranslatable } from '../refusal.js';
+import { describeSource, mediaTypeOfUrl, refusePart, refuseUntranslatable } from '../refusal.js';
+import { refuseUnenforceableCallLimit } from '../parallel-tool-calls.js';
 import { decodeResponseFormat, decodeThinkingConfig, encodeOutputAndThinking } from './request-settings.js';
 
 function invalid(message: string): GatewayError {
@@ -253,9 +254,7 @@ export function encodeGeminiRequest(req: ModelRequest, upstreamModel: string): E
   if (req.tools !== undefined && req.tools.length > 0) {
     body.tools = [{ functionDeclarations: req.tools.map(encodeTool) }];
     if (req.toolChoice !== undefined) body.toolConfig = { functionCallingConfig: encodeToolChoice(req.toolChoice) };
-    if (req.parallelToolCalls === false && req.toolChoice?.type !== 'none') {
-      refuseParameter('parallel_tool_calls false', 'gemini', 'Gemini has no setting that limits an answer to one function call');
-    }
+    refuseUnenforceableCallLimit(req, 'gemini', 'Gemini has no setting that limits an answer to one function call');
   }
   const generationConfig = encodeGenerationConfig(req);
   if (generationConfig !== undefined) body.generationConfig = generationConfig;

@@ -7,6 +7,7 @@ import type { ModelRequest, ReasoningSettings, ResponseFormat, ToolDef } from '.
 import { effortOf, reasoningOff, threeLevelEffort } from '../../model/reasoning.js';
 import { expectObject, type JsonObject } from '../framing/json-field.js';
 import { refuseParameter } from '../refusal.js';
+import { refuseUnenforceableCallLimit } from '../parallel-tool-calls.js';
 
 function invalid(message: string): GatewayError {
   return new GatewayError('invalid_request', message);
@@ -51,16 +52,20 @@ export function encodeFormatAndThink(req: ModelRequest, body: JsonObject): void 
 
 /**
  * The tools the lane is sent, honouring a tool choice Ollama has no field for: `none` sends no
- * tools, a named tool sends only that one, `required` cannot be honoured (refused), `auto` is
- * Ollama's own behaviour. A limit of one call per answer cannot be honoured either.
+ * tools, a named tool sends only that one, `required` with one tool on offer is that tool named,
+ * `required` among several cannot be honoured (refused), `auto` is Ollama's own behaviour. A
+ * limit of one call per answer cannot be honoured either (parallel-tool-calls.ts says when that
+ * is refused). A named tool narrows what the model may call; Ollama cannot make it call one.
  */
 export function toolsForChoice(req: ModelRequest): ToolDef[] | undefined {
   const tools = req.tools;
   if (tools === undefined || tools.length === 0) return undefined;
   const choice = req.toolChoice;
   if (choice?.type === 'none') return undefined;
-  if (choice?.type === 'required') refuseParameter('tool_choice required', 'ollama', 'Ollama has no setting that makes the model call a tool');
-  if (req.parallelToolCalls === false) refuseParameter('parallel_tool_calls false', 'ollama', 'Ollama has no setting that limits an answer to one tool call');
+  if (choice?.type === 'required' && tools.length > 1) {
+    refuseParameter('tool_choice required', 'ollama', 'Ollama has no setting that makes the model call one of several tools');
+  }
+  refuseUnenforceableCallLimit(req, 'ollama', 'Ollama has no setting that limits an answer to one tool call');
   if (choice?.type !== 'tool') return tools;
   const named = tools.filter((t) => t.name === choice.name);
   if (named.length === 0) throw invalid(`tool_choice names the tool "${choice.name}", which is not among the request's tools`);
