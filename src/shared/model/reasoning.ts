@@ -20,7 +20,7 @@ export const EFFORT_BUDGET_TOKENS: Readonly<Record<ReasoningEffort, number>> = O
 const LEVELS_ON: readonly ReasoningEffort[] = ['minimal', 'low', 'medium', 'high', 'xhigh', 'max'];
 
 /** The effort a caller means by "reasoning on, at the provider's default" (OpenAI's default level). */
-export const DEFAULT_EFFORT: ReasoningEffort = 'medium';
+const DEFAULT_EFFORT: ReasoningEffort = 'medium';
 
 export function effortOfBudget(budgetTokens: number): ReasoningEffort {
   if (budgetTokens <= 0) return 'none';
@@ -39,12 +39,6 @@ export function effortOf(r: ReasoningSettings): ReasoningEffort {
   if (r.effort !== undefined) return r.effort;
   if (r.budgetTokens !== undefined) return effortOfBudget(r.budgetTokens);
   return DEFAULT_EFFORT;
-}
-
-/** The settings as a token budget: the caller's, else its level's row; undefined when neither was given. */
-export function budgetOf(r: ReasoningSettings): number | undefined {
-  if (r.budgetTokens !== undefined) return r.budgetTokens;
-  return r.effort !== undefined ? EFFORT_BUDGET_TOKENS[r.effort] : undefined;
 }
 
 /** Levels the vendors with fewer levels take: `minimal` -> `low`, `xhigh` and `max` -> `high`. */

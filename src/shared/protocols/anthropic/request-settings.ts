@@ -13,7 +13,7 @@ function invalid(message: string): GatewayError {
 }
 
 /** Anthropic's floor for `budget_tokens`. */
-export const THINKING_BUDGET_MIN = 1024;
+const THINKING_BUDGET_MIN = 1024;
 
 const EFFORTS = ['low', 'medium', 'high', 'xhigh', 'max'] as const;
 

@@ -102,7 +102,7 @@ type Family = 'claude' | 'nova';
  * a cross-region prefix such as `us.`) is Nova; anything else, Claude included and ids that
  * name no family (inference profile ARNs), gets Claude's fields.
  */
-export function reasoningFamily(modelId: string): Family {
+function reasoningFamily(modelId: string): Family {
   return /^(?:[a-z]{2,6}\.)?amazon\.nova/.test(modelId) ? 'nova' : 'claude';
 }
 
