@@ -111,17 +111,17 @@ const ADAPTIVE_SHOWN = { type: 'adaptive', display: 'summarized' };
  * EXPECTED_REASONING[ingress][lane]: an effort reaches a level-taking lane as is and a budget
  * as its row's level (2048 low, 8192 medium, 16384 high); a budget reaches a budget-taking
  * lane as is; an effort reaches Anthropic and Bedrock as adaptive thinking plus that effort,
- * and Gemini as a thinkingLevel; a budget not under max_tokens is added to it.
+ * and Gemini as its row's budget; a budget not under max_tokens is added to it.
  */
 export const EXPECTED_REASONING: Readonly<Record<ProtocolName, Record<ProtocolName, unknown>>> = {
   openai: {
     openai: { reasoning_effort: 'high' }, responses: { reasoning: { effort: 'high' } },
-    anthropic: { thinking: ADAPTIVE, effort: 'high', max_tokens: 4096 }, gemini: { thinkingConfig: { thinkingLevel: 'HIGH' } },
+    anthropic: { thinking: ADAPTIVE, effort: 'high', max_tokens: 4096 }, gemini: { thinkingConfig: { thinkingBudget: 16384 } },
     bedrock: { extra: { thinking: ADAPTIVE }, effort: 'high', maxTokens: undefined }, ollama: { think: 'high' },
   },
   responses: {
     openai: { reasoning_effort: 'low' }, responses: { reasoning: { effort: 'low', summary: 'auto' } },
-    anthropic: { thinking: ADAPTIVE_SHOWN, effort: 'low', max_tokens: 4096 }, gemini: { thinkingConfig: { thinkingLevel: 'LOW', includeThoughts: true } },
+    anthropic: { thinking: ADAPTIVE_SHOWN, effort: 'low', max_tokens: 4096 }, gemini: { thinkingConfig: { thinkingBudget: 2048, includeThoughts: true } },
     bedrock: { extra: { thinking: ADAPTIVE_SHOWN }, effort: 'low', maxTokens: undefined }, ollama: { think: 'low' },
   },
   anthropic: {
@@ -145,7 +145,7 @@ export const EXPECTED_REASONING: Readonly<Record<ProtocolName, Record<ProtocolNa
   },
   ollama: {
     openai: { reasoning_effort: 'medium' }, responses: { reasoning: { effort: 'medium' } },
-    anthropic: { thinking: ADAPTIVE, effort: 'medium', max_tokens: 4096 }, gemini: { thinkingConfig: { thinkingLevel: 'MEDIUM' } },
+    anthropic: { thinking: ADAPTIVE, effort: 'medium', max_tokens: 4096 }, gemini: { thinkingConfig: { thinkingBudget: 8192 } },
     bedrock: { extra: { thinking: ADAPTIVE }, effort: 'medium', maxTokens: undefined }, ollama: { think: 'medium' },
   },
 };

@@ -16,7 +16,7 @@ import {
 import type { Codec, RouteInfo } from '../../../src/shared/protocols/codec.js';
 import { TranslationRefused } from '../../../src/shared/protocols/refusal.js';
 import { JSON_OUTPUT_TOOL_NAME } from '../../../src/shared/protocols/json-output-tool.js';
-import { effortOfBudget } from '../../../src/shared/model/reasoning.js';
+import { EFFORT_BUDGET_TOKENS, effortOfBudget } from '../../../src/shared/model/reasoning.js';
 import { withoutLiterals } from '../../helpers/stream-events.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -383,13 +383,18 @@ const DEVIATIONS: Record<ProtocolName, Deviations> = {
       'stream tool arguments: functionCall.args is an object, sent whole: deltas coalesce into one re-serialized JSON text.',
       'tool_result.isError: functionResponse has no error flag; the codec writes a failed result as response {"error": text} and reads that shape back as a failure (Gemini\'s documented convention), so it survives.',
       'response id: synthesized ("gemini-response") when the upstream sends no responseId; tool call ids: call_0, call_1... when functionCall has no id.',
-      'structured output: responseJsonSchema takes the schema alone; reasoning off is thinkingBudget 0 (reads back as a zero budget); cache markers: none on this wire (implicit caching); parallel_tool_calls false: refused, Gemini has no such setting.',
+      'structured output: responseJsonSchema takes the schema alone; reasoning is always a thinkingBudget (a level reads back as its row\'s budget, off as 0); cache markers: none on this wire (implicit caching); parallel_tool_calls false: refused, Gemini has no such setting.',
     ],
     refusedCases: { 'parallel tool calls off': /parallel_tool_calls false/ },
     request: (e, a) => {
       eachPart(a, (p) => { if (p.type === 'image' && p.url !== undefined && p.url.endsWith('.png') && p.mediaType === 'image/png') delete p.mediaType; });
       dropCacheMarkers(e); keepSchemaFields(e, []);
-      if (e.reasoning?.effort === 'none') e.reasoning = { budgetTokens: 0 }; // off is thinkingBudget 0
+      // Always a thinkingBudget: off is 0, a level its row's budget (model/reasoning.ts).
+      const effort = e.reasoning?.effort;
+      if (effort !== undefined) {
+        e.reasoning = { ...e.reasoning, budgetTokens: EFFORT_BUDGET_TOKENS[effort] };
+        delete e.reasoning.effort;
+      }
     },
     stream: (e, a) => {
       for (const events of [e, a]) events.splice(0, events.length, ...coalesceToolArgs(events));

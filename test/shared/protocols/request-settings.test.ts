@@ -100,6 +100,9 @@ describe('reasoning settings in each lane\'s own fields', () => {
     assert.equal(body('openai', req({ reasoning: { budgetTokens: 20000 } })).reasoning_effort, 'high');
     assert.equal(body('openai', req({ reasoning: { budgetTokens: 0 } })).reasoning_effort, 'none');
     assert.equal(body('openai', req({ reasoning: {} })).reasoning_effort, 'medium');
+    const capped = body('openai', req({ reasoning: { effort: 'low' }, maxTokens: 300 }));
+    assert.deepEqual([capped.max_completion_tokens, capped.max_tokens], [300, undefined], 'reasoning models take max_completion_tokens');
+    assert.equal(body('openai', req({ maxTokens: 300 })).max_tokens, 300);
     assert.deepEqual(body('responses', req({ reasoning: { effort: 'xhigh', summary: 'detailed' } })).reasoning, { effort: 'xhigh', summary: 'detailed' });
     assert.deepEqual(body('responses', req({ reasoning: { effort: 'low', summary: 'none' } })).reasoning, { effort: 'low' });
   });
@@ -111,10 +114,10 @@ describe('reasoning settings in each lane\'s own fields', () => {
     assert.deepEqual([adaptive.thinking, adaptive.output_config], [{ type: 'adaptive', display: 'omitted' }, { effort: 'low' }]);
     assert.deepEqual(body('anthropic', req({ reasoning: { effort: 'none' } })).thinking, { type: 'disabled' });
   });
-  it('gemini: thinkingBudget for a budget, thinkingLevel for a level, -1 for on, 0 for off', () => {
+  it('gemini: always a thinkingBudget (a level by the table), -1 for on, 0 for off', () => {
     const cfg = (r: ModelRequest['reasoning']): unknown => body('gemini', req({ reasoning: r })).generationConfig.thinkingConfig;
     assert.deepEqual(cfg({ budgetTokens: 3000, summary: 'auto' }), { thinkingBudget: 3000, includeThoughts: true });
-    assert.deepEqual(cfg({ effort: 'max' }), { thinkingLevel: 'HIGH' });
+    assert.deepEqual(cfg({ effort: 'max' }), { thinkingBudget: 32768 });
     assert.deepEqual(cfg({}), { thinkingBudget: -1 });
     assert.deepEqual(cfg({ effort: 'none' }), { thinkingBudget: 0 });
   });

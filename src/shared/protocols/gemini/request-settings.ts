@@ -3,7 +3,7 @@
 // `thinkingBudget`, `thinkingLevel`, `includeThoughts`). docs/compatibility.md has the tables.
 import { GatewayError } from '../../errors.js';
 import type { ModelRequest, ReasoningEffort, ReasoningSettings, ResponseFormat } from '../../model/types.js';
-import { reasoningOff } from '../../model/reasoning.js';
+import { EFFORT_BUDGET_TOKENS, reasoningOff } from '../../model/reasoning.js';
 import { expectObject, optionalBoolean, optionalInteger, optionalString, type JsonObject } from '../framing/json-field.js';
 import { field, keyOf } from './fields.js';
 import { openApiToJsonSchema } from './schema-types.js';
@@ -77,14 +77,16 @@ export function encodeOutputAndThinking(req: ModelRequest, g: JsonObject): void 
 }
 
 /**
- * A budget as thinkingBudget (0 when off), a level as thinkingLevel (xhigh and max are HIGH,
- * Gemini's top), reasoning on without either as thinkingBudget -1 (the model's own choice).
+ * Always a thinkingBudget: the caller's budget, a level's row of the table, 0 when off, -1 (the
+ * model's own choice) when on without either. Gemini 3 takes budgets as well as levels, and
+ * Gemini 2.5 refuses thinkingLevel, so a budget reaches both
+ * (docs/decisions/206-gemini-thinking-as-a-budget.md).
  */
 function thinkingConfig(r: ReasoningSettings): JsonObject {
   const t: JsonObject = {};
   if (reasoningOff(r)) t.thinkingBudget = 0;
   else if (r.budgetTokens !== undefined) t.thinkingBudget = r.budgetTokens;
-  else if (r.effort !== undefined) t.thinkingLevel = r.effort === 'xhigh' || r.effort === 'max' ? 'HIGH' : r.effort.toUpperCase();
+  else if (r.effort !== undefined) t.thinkingBudget = EFFORT_BUDGET_TOKENS[r.effort];
   else t.thinkingBudget = -1;
   if (r.summary !== undefined && !reasoningOff(r)) t.includeThoughts = r.summary !== 'none';
   return t;

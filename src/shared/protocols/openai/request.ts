@@ -280,8 +280,10 @@ export function encodeRequest(req: ModelRequest, upstreamModel: string): Encoded
   if (req.responseFormat !== undefined) body.response_format = encodeChatResponseFormat(req.responseFormat);
   if (req.reasoning !== undefined) body.reasoning_effort = chatReasoningEffort(req.reasoning);
   // max_tokens, not max_completion_tokens: the compatible hosts this protocol covers (vLLM,
-  // llama.cpp, Mistral, Groq...) all read max_tokens.
-  if (req.maxTokens !== undefined) body.max_tokens = req.maxTokens;
+  // llama.cpp, Mistral, Groq...) all read max_tokens. With reasoning settings the lane is a
+  // reasoning model, and OpenAI's refuse max_tokens: max_completion_tokens (which counts the
+  // reasoning too, as other protocols' max tokens do).
+  if (req.maxTokens !== undefined) body[req.reasoning === undefined ? 'max_tokens' : 'max_completion_tokens'] = req.maxTokens;
   if (req.temperature !== undefined) body.temperature = req.temperature;
   if (req.topP !== undefined) body.top_p = req.topP;
   if (req.stop !== undefined && req.stop.length > 0) body.stop = req.stop;
