@@ -3,6 +3,7 @@
 // fact reading and the directive off the hot path.
 import { Buffer } from 'node:buffer';
 import { objectAt } from './protocols/json-read.js';
+import { readAnswerShape } from './protocols/answer-shape.js';
 import type { MockProtocol, RequestFacts, RouteFacts } from './protocols/types.js';
 import type { RenderedStream } from './render-cache.js';
 import { findDirective, setSetting, SettingError, type MockSettings } from './settings.js';
@@ -64,8 +65,9 @@ function readBody(protocol: MockProtocol, route: RouteFacts, bodyLatin1: string,
   }
   const body = objectAt(parsed);
   if (body === null) return { ok: false, status: 400, message: 'request body must be a JSON object' };
-  const facts = protocol.readFacts(body, route);
-  if (typeof facts === 'string') return { ok: false, status: 400, message: facts };
+  const read = protocol.readFacts(body, route);
+  if (typeof read === 'string') return { ok: false, status: 400, message: read };
+  const facts: RequestFacts = { ...read, answer: readAnswerShape(protocol.name, body) };
   const directive = text.includes('[mock') ? findDirective(protocol.lastUserText(body)) : null;
   let settings: MockSettings | null = runSettings;
   let settingsError: string | null = null;

@@ -45,17 +45,6 @@ export const MOCK_TOOL_CALL_ID = 'call_mock_1';
 export const MOCK_TOOL_USE_ID_ANTHROPIC = 'toolu_mock_1';
 export const MOCK_TOOL_USE_ID_BEDROCK = 'tooluse_mock_1';
 
-/** The tool arguments split into at most `chunks` non-empty pieces for streaming. */
-export function toolArgumentPieces(chunks: number): string[] {
-  const text = MOCK_TOOL_ARGUMENTS;
-  const count = Math.min(chunks, text.length);
-  const pieces = new Array<string>(count);
-  for (let i = 0; i < count; i++) {
-    pieces[i] = text.slice(Math.floor((i * text.length) / count), Math.floor(((i + 1) * text.length) / count));
-  }
-  return pieces;
-}
-
 /**
  * The usage rule, the same underlying numbers for every protocol:
  * - `input` is the UNCACHED input tokens (the `input_tokens` setting);

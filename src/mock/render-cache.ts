@@ -1,7 +1,8 @@
 // Answers are rendered once per (protocol, stream shape, body-relevant settings, tool, model)
 // and kept as ready-to-write bytes, so a request costs a map lookup instead of a render.
 import { Buffer } from 'node:buffer';
-import { mockChunks, mockUsage, toolArgumentPieces } from './content.js';
+import { mockChunks, mockUsage } from './content.js';
+import { structuredAnswerText, textPieces, toolArgumentsText } from './answer-content.js';
 import type { MockAnswer, MockProtocol, RequestFacts, StreamParts } from './protocols/types.js';
 import { renderKey, type MockSettings } from './settings.js';
 
@@ -27,7 +28,7 @@ export class RenderCache {
     let body = this.json.get(key);
     if (body === undefined) {
       const render = (padChars: number) => Buffer.from(protocol.renderJson(answerFor(facts, toolName, s, padChars)));
-      body = renderPadded(render, (b) => b.byteLength, toolName === null ? s.response_bytes : 0, s.chunks);
+      body = renderPadded(render, (b) => b.byteLength, paddable(facts, toolName) ? s.response_bytes : 0, s.chunks);
       if (this.json.size >= ENTRIES_MAX) this.json.clear();
       this.json.set(key, body);
     }
@@ -39,7 +40,7 @@ export class RenderCache {
     let stream = this.streams.get(key);
     if (stream === undefined) {
       const render = (padChars: number) => toBuffers(protocol.renderStream(answerFor(facts, toolName, s, padChars)), protocol.streamContentType);
-      stream = renderPadded(render, (r) => r.whole.byteLength, toolName === null ? s.response_bytes : 0, s.chunks);
+      stream = renderPadded(render, (r) => r.whole.byteLength, paddable(facts, toolName) ? s.response_bytes : 0, s.chunks);
       if (this.streams.size >= ENTRIES_MAX) this.streams.clear();
       this.streams.set(key, stream);
     }
@@ -52,16 +53,27 @@ export class RenderCache {
   }
 }
 
+/** Only free text is padded: padding would break a JSON answer or tool arguments. */
+function paddable(facts: RequestFacts, toolName: string | null): boolean {
+  return toolName === null && structuredAnswerText(facts.answer) === null;
+}
+
+/** The answer's JSON (structured output or tool arguments), or '' for free text. */
+function answerJson(facts: RequestFacts, toolName: string | null): string {
+  return toolName !== null ? toolArgumentsText(facts.answer, toolName) : (structuredAnswerText(facts.answer) ?? '');
+}
+
 function cacheKey(protocol: MockProtocol, facts: RequestFacts, toolName: string | null, s: MockSettings): string {
   const shape = facts.stream ? (facts.includeUsage ? 'su' : 's') : 'j';
-  return `${protocol.name}\n${shape}\n${renderKey(s)}\n${toolName === null ? '-' : '+' + toolName}\n${facts.model}`;
+  return `${protocol.name}\n${shape}\n${renderKey(s)}\n${toolName === null ? '-' : '+' + toolName}\n${facts.model}\n${answerJson(facts, toolName)}`;
 }
 
 function answerFor(facts: RequestFacts, toolName: string | null, s: MockSettings, padChars: number): MockAnswer {
+  const json = answerJson(facts, toolName);
   return {
     model: facts.model,
     toolName,
-    pieces: toolName === null ? mockChunks(s.chunks, padChars) : toolArgumentPieces(s.chunks),
+    pieces: json === '' ? mockChunks(s.chunks, padChars) : textPieces(json, s.chunks),
     usage: mockUsage(s.input_tokens, s.cache_read_tokens, s.chunks),
     includeUsage: facts.includeUsage,
     usageOnLast: s.usage_on_last,

@@ -387,10 +387,13 @@ function headerObject(rawHeaders: readonly string[]): Record<string, string> {
   return headers;
 }
 
+/** The tool a forced tool choice names when it is declared, else the first declared tool; none with tool choice none. */
 function chooseTool(facts: RequestFacts, s: MockSettings): string | null {
   if (s.mode === 'text') return null;
-  if (s.mode === 'tool') return facts.firstToolName ?? MOCK_DEFAULT_TOOL_NAME;
-  return facts.firstToolName !== null && !facts.lastIsToolResult ? facts.firstToolName : null;
+  const forced = facts.answer?.forcedTool ?? null;
+  const tool = forced !== null && facts.answer!.toolSchemas.has(forced) ? forced : facts.firstToolName;
+  if (s.mode === 'tool') return tool ?? MOCK_DEFAULT_TOOL_NAME;
+  return tool !== null && !facts.lastIsToolResult && facts.answer?.toolsOff !== true ? tool : null;
 }
 
 /** Time a non-stream answer takes: first token, then the rest at the token rate. */

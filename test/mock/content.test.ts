@@ -1,7 +1,8 @@
 // The deterministic content, the usage rule's building blocks and the settings parser.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { MOCK_TOOL_ARGUMENTS, mockChunk, mockChunks, mockText, toolArgumentPieces } from '../../src/mock/content.js';
+import { MOCK_TOOL_ARGUMENTS, mockChunk, mockChunks, mockText } from '../../src/mock/content.js';
+import { textPieces } from '../../src/mock/answer-content.js';
 import { DEFAULT_MOCK_SETTINGS, findDirective, setSetting, settingsFrom } from '../../src/mock/settings.js';
 
 describe('mock content', () => {
@@ -20,7 +21,7 @@ describe('mock content', () => {
 
   it('tool arguments split into at most `chunks` non-empty pieces', () => {
     for (const n of [1, 2, 5, 100]) {
-      const pieces = toolArgumentPieces(n);
+      const pieces = textPieces(MOCK_TOOL_ARGUMENTS, n);
       assert.equal(pieces.join(''), MOCK_TOOL_ARGUMENTS);
       assert.ok(pieces.every((p) => p.length > 0));
       assert.equal(pieces.length, Math.min(n, MOCK_TOOL_ARGUMENTS.length));

@@ -1,11 +1,10 @@
 // Anthropic Messages, as api.anthropic.com answers POST /v1/messages.
-import { MOCK_TOOL_ARGUMENTS, MOCK_TOOL_USE_ID_ANTHROPIC } from '../content.js';
+import { MOCK_TOOL_USE_ID_ANTHROPIC } from '../content.js';
 import { arrayAt, contentText, hasPartWith, lastOf, lastRoleText, objectAt, stringAt, type JsonObject } from './json-read.js';
 import { sseEvent } from './sse-frame.js';
 import type { MockAnswer, MockProtocol, RenderedError, RequestFacts, StreamParts } from './types.js';
 
 const MESSAGE_ID = 'msg_mock';
-const TOOL_INPUT: unknown = JSON.parse(MOCK_TOOL_ARGUMENTS);
 
 function readFacts(body: JsonObject): RequestFacts | string {
   const model = stringAt(body.model);
@@ -57,7 +56,7 @@ function renderJson(a: MockAnswer): string {
   const content =
     a.toolName === null
       ? [{ type: 'text', text: a.pieces.join('') }]
-      : [{ type: 'tool_use', id: MOCK_TOOL_USE_ID_ANTHROPIC, name: a.toolName, input: TOOL_INPUT }];
+      : [{ type: 'tool_use', id: MOCK_TOOL_USE_ID_ANTHROPIC, name: a.toolName, input: JSON.parse(a.pieces.join('')) as unknown }];
   return JSON.stringify({
     id: MESSAGE_ID,
     type: 'message',

@@ -4,12 +4,11 @@
 import { Buffer } from 'node:buffer';
 import { EventStreamCodec, type MessageHeaders } from '@smithy/eventstream-codec';
 import { fromUtf8, toUtf8 } from '@smithy/util-utf8';
-import { MOCK_TOOL_ARGUMENTS, MOCK_TOOL_USE_ID_BEDROCK } from '../content.js';
+import { MOCK_TOOL_USE_ID_BEDROCK } from '../content.js';
 import { arrayAt, contentText, hasPartWith, lastOf, lastRoleText, objectAt, stringAt, type JsonObject } from './json-read.js';
 import type { MockAnswer, MockProtocol, RenderedError, RequestFacts, RouteFacts, StreamParts } from './types.js';
 
 const codec = new EventStreamCodec(toUtf8, fromUtf8);
-const TOOL_INPUT: unknown = JSON.parse(MOCK_TOOL_ARGUMENTS);
 /** Reported model latency; fixed because answers are cached (the real delay is the settings'). */
 const METRICS = { latencyMs: 1 };
 
@@ -62,7 +61,7 @@ function renderJson(a: MockAnswer): string {
   const content =
     a.toolName === null
       ? [{ text: a.pieces.join('') }]
-      : [{ toolUse: { toolUseId: MOCK_TOOL_USE_ID_BEDROCK, name: a.toolName, input: TOOL_INPUT } }];
+      : [{ toolUse: { toolUseId: MOCK_TOOL_USE_ID_BEDROCK, name: a.toolName, input: JSON.parse(a.pieces.join('')) as unknown } }];
   return JSON.stringify({
     output: { message: { role: 'assistant', content } },
     stopReason: stopReason(a),

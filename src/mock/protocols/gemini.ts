@@ -1,11 +1,9 @@
 // Google Gemini generateContent / streamGenerateContent?alt=sse, as
 // generativelanguage.googleapis.com answers them (Vertex AI answers the same shapes).
-import { MOCK_TOOL_ARGUMENTS } from '../content.js';
 import { arrayAt, contentText, hasPartWith, lastOf, lastRoleText, objectAt, stringAt, type JsonObject } from './json-read.js';
 import type { MockAnswer, MockProtocol, RenderedError, RequestFacts, RouteFacts, StreamParts } from './types.js';
 
 const RESPONSE_ID = 'mock-response-id';
-const TOOL_ARGS: unknown = JSON.parse(MOCK_TOOL_ARGUMENTS);
 
 function readFacts(body: JsonObject, route: RouteFacts): RequestFacts | string {
   if (route.model === null || route.model === '') return 'model name is missing from the path';
@@ -62,7 +60,7 @@ function response(a: MockAnswer, parts: unknown[], last: boolean): JsonObject {
 }
 
 function answerParts(a: MockAnswer): unknown[] {
-  return a.toolName === null ? [{ text: a.pieces.join('') }] : [{ functionCall: { name: a.toolName, args: TOOL_ARGS } }];
+  return a.toolName === null ? [{ text: a.pieces.join('') }] : [{ functionCall: { name: a.toolName, args: JSON.parse(a.pieces.join('')) as unknown } }];
 }
 
 function renderJson(a: MockAnswer): string {

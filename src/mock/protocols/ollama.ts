@@ -1,11 +1,10 @@
 // Ollama native chat, as a local ollama answers POST /api/chat (NDJSON stream by default).
-import { MOCK_CREATED_AT_MS, MOCK_TOOL_ARGUMENTS } from '../content.js';
+import { MOCK_CREATED_AT_MS } from '../content.js';
 import { arrayAt, lastOf, lastRoleText, stringAt, type JsonObject } from './json-read.js';
 import { firstFunctionName } from './openai.js';
 import type { MockAnswer, MockProtocol, RenderedError, RequestFacts, StreamParts } from './types.js';
 
 const CREATED_AT = new Date(MOCK_CREATED_AT_MS).toISOString();
-const TOOL_ARGS: unknown = JSON.parse(MOCK_TOOL_ARGUMENTS);
 
 function readFacts(body: JsonObject): RequestFacts | string {
   const model = stringAt(body.model);
@@ -28,7 +27,7 @@ function lastUserText(body: JsonObject): string {
 
 function message(a: MockAnswer, content: string, withTool: boolean): JsonObject {
   const m: JsonObject = { role: 'assistant', content };
-  if (withTool && a.toolName !== null) m.tool_calls = [{ function: { name: a.toolName, arguments: TOOL_ARGS } }];
+  if (withTool && a.toolName !== null) m.tool_calls = [{ function: { name: a.toolName, arguments: JSON.parse(a.pieces.join('')) as unknown } }];
   return m;
 }
 

@@ -3,6 +3,7 @@
 // Deliberately independent of the gateway's codecs (src/shared/protocols), so that the mock
 // is a separate witness in translation tests.
 import type { MockUsage } from '../content.js';
+import type { AnswerShape } from './answer-shape.js';
 
 export type MockProtocolName = 'openai' | 'responses' | 'anthropic' | 'gemini' | 'bedrock' | 'ollama';
 
@@ -24,6 +25,8 @@ export interface RequestFacts {
   readonly firstToolName: string | null;
   /** The last message is a tool result. */
   readonly lastIsToolResult: boolean;
+  /** What the answer must be (structured output, a forced tool, tool schemas): answer-shape.ts. */
+  readonly answer?: AnswerShape;
 }
 
 /** Everything a protocol needs to render one answer. */
@@ -31,7 +34,7 @@ export interface MockAnswer {
   readonly model: string;
   /** The tool to call, or null for a text answer. */
   readonly toolName: string | null;
-  /** Text pieces (text answer) or tool-argument JSON pieces (tool answer), one per stream chunk. */
+  /** Text pieces (text answer: JSON for structured output) or tool-argument JSON pieces (tool answer), one per stream chunk. */
   readonly pieces: readonly string[];
   readonly usage: MockUsage;
   readonly includeUsage: boolean;

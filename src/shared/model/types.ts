@@ -4,18 +4,25 @@
 export type ProtocolName = 'openai' | 'responses' | 'anthropic' | 'gemini' | 'bedrock' | 'ollama';
 export const PROTOCOL_NAMES: readonly ProtocolName[] = ['openai', 'responses', 'anthropic', 'gemini', 'bedrock', 'ollama'];
 
-export interface TextPart { type: 'text'; text: string }
+/**
+ * A prompt-cache breakpoint after a part, a tool definition or the system prompt: the prefix up
+ * to and including it is cached (Anthropic `cache_control`, Bedrock `cachePoint`, OpenAI
+ * `prompt_cache_breakpoint`). `ttl` when the caller named one.
+ */
+export interface CacheMarker { ttl?: '5m' | '1h' }
+
+export interface TextPart { type: 'text'; text: string; cache?: CacheMarker }
 /** Either `url` or (`data` base64 + `mediaType`). */
-export interface ImagePart { type: 'image'; url?: string; data?: string; mediaType?: string }
+export interface ImagePart { type: 'image'; url?: string; data?: string; mediaType?: string; cache?: CacheMarker }
 /** `arguments` is JSON text (the wire form of most protocols); decoders of object-shaped args stringify. */
-export interface ToolCallPart { type: 'tool_call'; id: string; name: string; arguments: string }
-export interface ToolResultPart { type: 'tool_result'; toolCallId: string; content: string; isError: boolean; name?: string }
+export interface ToolCallPart { type: 'tool_call'; id: string; name: string; arguments: string; cache?: CacheMarker }
+export interface ToolResultPart { type: 'tool_result'; toolCallId: string; content: string; isError: boolean; name?: string; cache?: CacheMarker }
 /**
  * A document or other file (a PDF, a text file...): inline (`data` base64 + `mediaType`) or by
  * `url` (http(s), gs:// or s3:// URI; `mediaType` when the caller gave it). `name` is the
  * caller's file name or title, when it gave one.
  */
-export interface FilePart { type: 'file'; url?: string; data?: string; mediaType?: string; name?: string }
+export interface FilePart { type: 'file'; url?: string; data?: string; mediaType?: string; name?: string; cache?: CacheMarker }
 /**
  * A part of the caller's request that the model has no kind for (audio, video, a vendor's
  * file id...). No encoder can write it, so a cross-protocol request holding one is refused
@@ -27,7 +34,7 @@ export type ContentPart = TextPart | ImagePart | FilePart | ToolCallPart | ToolR
 export type Role = 'user' | 'assistant' | 'tool';
 export interface ModelMessage { role: Role; content: ContentPart[] }
 
-export interface ToolDef { name: string; description?: string; parameters: Record<string, unknown> }
+export interface ToolDef { name: string; description?: string; parameters: Record<string, unknown>; cache?: CacheMarker }
 export type ToolChoice = { type: 'auto' } | { type: 'none' } | { type: 'required' } | { type: 'tool'; name: string };
 
 export interface ModelRequest {
@@ -42,12 +49,45 @@ export interface ModelRequest {
   topP?: number;
   stop?: string[];
   stream: boolean;
+  /** Structured output: the answer's text is JSON (of this schema). */
+  responseFormat?: ResponseFormat;
+  /** Reasoning settings (model/reasoning.ts maps effort levels and token budgets). */
+  reasoning?: ReasoningSettings;
+  /** A cache breakpoint after the system prompt (the model keeps the system prompt as one text). */
+  systemCache?: CacheMarker;
+  /** false: at most one tool call per answer (OpenAI `parallel_tool_calls`, Anthropic `disable_parallel_tool_use`). */
+  parallelToolCalls?: boolean;
   /**
    * Settings the caller gave that would change the answer and that no cross-protocol hop can
-   * honour (`n` > 1, logprobs, a structured-output format...), as the caller named them, e.g.
+   * honour (`n` > 1, logprobs, audio output...), as the caller named them, e.g.
    * `n=2`. A request holding any is refused rather than answered differently.
    */
   untranslatable?: string[];
+}
+
+/**
+ * Structured output. `json`: any JSON object (JSON mode). `json_schema`: JSON of `schema`, a
+ * JSON Schema; `strict` as the caller set it (undefined when its protocol has no such flag).
+ */
+export type ResponseFormat =
+  | { type: 'json' }
+  | { type: 'json_schema'; schema: Record<string, unknown>; name?: string; description?: string; strict?: boolean };
+
+/** OpenAI's effort levels, the widest set; `none` turns reasoning off. */
+export type ReasoningEffort = 'none' | 'minimal' | 'low' | 'medium' | 'high' | 'xhigh' | 'max';
+export const REASONING_EFFORTS: readonly ReasoningEffort[] = ['none', 'minimal', 'low', 'medium', 'high', 'xhigh', 'max'];
+
+/**
+ * Reasoning settings as the caller gave them: an effort level, or a token budget (0 = off), or
+ * neither (reasoning on at the provider's default: Anthropic adaptive, Gemini dynamic -1,
+ * Ollama `think: true`). `summary`: whether and how the reasoning is shown in the answer
+ * (`none`: not shown; Responses `reasoning.summary`, Gemini `includeThoughts`, Anthropic
+ * `thinking.display`).
+ */
+export interface ReasoningSettings {
+  effort?: ReasoningEffort;
+  budgetTokens?: number;
+  summary?: 'auto' | 'concise' | 'detailed' | 'none';
 }
 
 export type FinishReason = 'stop' | 'length' | 'tool_calls' | 'content_filter';

@@ -15,7 +15,8 @@ export interface Fixture {
   path: string;
   headers?: Record<string, string>;
   body?: Record<string, unknown>;
-  expect: 'text' | 'tool_call' | 'listing';
+  /** `json`: structured output (JSON mode or a schema), answered with JSON text on every lane. */
+  expect: 'text' | 'json' | 'tool_call' | 'listing';
   /** The first declared tool, which the mock calls. */
   tool?: string;
   /** A setting no translation carries: answered by a same-protocol lane, refused by the others. */

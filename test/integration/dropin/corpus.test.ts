@@ -2,8 +2,9 @@
 // a protocol: their API references' and guides' examples, rewritten as fixtures), each sent as
 // written to the gateway's route for its protocol, to a pool of every upstream protocol, stream
 // and non-stream; the answer is read in the caller's protocol and checked: the text, the tool
-// call (the mock calls the first declared tool with {"location":"Paris"}), the finish reason
-// and the usage. A fixture with a setting no translation carries is answered by a lane of its
+// call (the mock calls the first declared tool with {"location":"Paris"}), the JSON of a
+// structured-output request, the finish reason and the usage. A fixture with a setting no
+// translation carries is answered by a lane of its
 // own protocol and refused, naming the setting, by every other (and a stop sequence by a
 // Responses lane, which has none: docs/compatibility.md). The listing calls of the
 // corpus are answered by the gateway itself.
@@ -72,6 +73,13 @@ for (const protocol of PROTOCOL_NAMES) {
               assert.equal(a.toolCalls[0]!.name, fx.tool);
               assert.deepEqual(a.toolCalls[0]!.arguments, { location: 'Paris' });
               assert.equal(a.finish, 'tool_calls');
+            } else if (fx.expect === 'json') {
+              // Structured output is translated on every hop; the mock answers JSON the schema takes.
+              const parsed: unknown = JSON.parse(a.text);
+              assert.ok(typeof parsed === 'object' && parsed !== null, a.text);
+              assert.deepEqual(a.toolCalls, []);
+              assert.equal(a.finish, 'stop');
+              if (stream) assert.ok(a.pieces >= 2, `streamed in pieces: ${a.pieces}`);
             } else {
               assert.equal(a.text, mockText(5));
               assert.deepEqual(a.toolCalls, []);

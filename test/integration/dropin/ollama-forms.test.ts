@@ -115,8 +115,10 @@ describe('/api/generate through the ollama SDK', () => {
     assert.deepEqual(body.messages, [{ role: 'system', content: 'S' }, { role: 'user', content: 'P' }]);
   });
 
-  it('a JSON format on /api/generate to another protocol is refused (not silently dropped)', async () => {
-    await assert.rejects(new Ollama({ host: stack.gateway.url }).generate({ model: 'pool-openai', prompt: 'P', format: 'json', stream: false }), /format/);
+  it('a JSON format on /api/generate to another protocol is translated into the lane\'s own field; suffix is refused', async () => {
+    const r = await new Ollama({ host: stack.gateway.url }).generate({ model: 'pool-openai', prompt: 'P', format: 'json', stream: false });
+    assert.equal(typeof JSON.parse(r.response ?? ''), 'object');
+    await assert.rejects(new Ollama({ host: stack.gateway.url }).generate({ model: 'pool-openai', prompt: 'P', suffix: 'end', stream: false }), /suffix/);
   });
 });
 

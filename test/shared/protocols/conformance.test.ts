@@ -15,6 +15,8 @@ import {
 } from '../../../src/shared/model/types.js';
 import type { Codec, RouteInfo } from '../../../src/shared/protocols/codec.js';
 import { TranslationRefused } from '../../../src/shared/protocols/refusal.js';
+import { JSON_OUTPUT_TOOL_NAME } from '../../../src/shared/protocols/json-output-tool.js';
+import { EFFORT_BUDGET_TOKENS, effortOfBudget } from '../../../src/shared/model/reasoning.js';
 import { withoutLiterals } from '../../helpers/stream-events.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -69,6 +71,13 @@ const WEATHER_SCHEMA = {
   required: ['city'],
 };
 
+const FORECAST_SCHEMA = {
+  type: 'object',
+  properties: { city: { type: 'string' }, days: { type: 'array', items: { type: 'integer' } } },
+  required: ['city', 'days'],
+  additionalProperties: false,
+};
+
 function richRequest(overrides: Partial<ModelRequest> = {}): ModelRequest {
   return {
     model: UPSTREAM_MODEL,
@@ -114,6 +123,24 @@ const REQUEST_CASES: Array<[string, ModelRequest]> = [
       { role: 'tool', content: [{ type: 'tool_result', toolCallId: 'call_e', content: 'no such city', isError: true }] },
     ],
   })],
+  // Structured output, reasoning settings, cache markers and parallel tool calls (each codec's
+  // request-settings.ts); the schema is closed and all-required, so every schema mode keeps it.
+  ['structured output: a JSON schema, strict', richRequest({
+    responseFormat: { type: 'json_schema', name: 'forecast', description: 'A forecast', schema: FORECAST_SCHEMA, strict: true },
+  })],
+  ['structured output: JSON mode', richRequest({ responseFormat: { type: 'json' } })],
+  ['structured output: JSON mode, tool choice none', richRequest({ responseFormat: { type: 'json' }, toolChoice: { type: 'none' } })],
+  ['reasoning: an effort level, summary shown', richRequest({ reasoning: { effort: 'high', summary: 'auto' } })],
+  ['reasoning: a token budget', richRequest({ reasoning: { budgetTokens: 4096 } })],
+  ['reasoning off', richRequest({ reasoning: { effort: 'none' } })],
+  ['prompt-cache markers: system, a part (1h), a tool', richRequest({
+    systemCache: {},
+    messages: [
+      { role: 'user', content: [{ type: 'text', text: 'A long document to cache.', cache: { ttl: '1h' } }, { type: 'image', data: PNG_1PX, mediaType: 'image/png' }] },
+    ],
+    tools: [{ name: 'get_weather', description: 'Weather forecast for a city', parameters: WEATHER_SCHEMA, cache: {} }],
+  })],
+  ['parallel tool calls off', richRequest({ parallelToolCalls: false })],
   ['minimal: one user message, no options', {
     model: UPSTREAM_MODEL,
     messages: [{ role: 'user', content: [{ type: 'text', text: 'Hi' }] }],
@@ -196,6 +223,8 @@ interface Deviations {
    * dropping: stripped from a fixture before it is encoded, and checked to be refused.
    */
   refused?: { note: string; strip: (r: ModelRequest) => void };
+  /** Request cases (by label) the codec refuses with a TranslationRefused: the lane cannot honour them. */
+  refusedCases?: Record<string, RegExp>;
   request?: (expected: ModelRequest, actual: ModelRequest) => void;
   response?: (expected: ModelResponse, actual: ModelResponse) => void;
   stream?: (expected: StreamEvent[], actual: StreamEvent[]) => void;
@@ -233,6 +262,43 @@ function coalesceToolArgs(events: StreamEvent[]): StreamEvent[] {
   for (const e of out) if (e.type === 'tool_args_delta') e.json = JSON.stringify(JSON.parse(e.json));
   return out;
 }
+/** Protocols without prompt-cache markers (their caching is automatic): markers are dropped. */
+const dropCacheMarkers = (r: ModelRequest): void => {
+  delete r.systemCache;
+  eachPart(r, (p) => { if (p.type !== 'unsupported') delete p.cache; });
+  for (const t of r.tools ?? []) delete t.cache;
+};
+/** What a schema mode keeps of a json_schema format (the rest is lost on that wire). */
+const keepSchemaFields = (r: ModelRequest, keep: ReadonlyArray<'name' | 'description' | 'strict'>): void => {
+  const f = r.responseFormat;
+  if (f?.type !== 'json_schema') return;
+  for (const k of ['name', 'description', 'strict'] as const) if (!keep.includes(k)) delete f[k];
+};
+/** A protocol that takes levels only reads a budget back as its level (model/reasoning.ts's table). */
+const budgetAsLevel = (r: ModelRequest): void => {
+  if (r.reasoning?.budgetTokens !== undefined) r.reasoning = { effort: effortOfBudget(r.reasoning.budgetTokens) };
+};
+const forgetSummary = (r: ModelRequest): void => { if (r.reasoning !== undefined) delete r.reasoning.summary; };
+/**
+ * JSON mode towards a schema-only protocol is a call of the output tool (json-output-tool.ts):
+ * it reads back as that tool among the tools (the caller's dropped with choice none), with a
+ * forced choice. Mapped back here to the JSON mode it stands for.
+ */
+function jsonModeAsOutputTool(e: ModelRequest, a: ModelRequest): void {
+  if (e.responseFormat?.type !== 'json') return;
+  assert.ok(a.tools?.some((t) => t.name === JSON_OUTPUT_TOOL_NAME), 'JSON mode is sent as the output tool');
+  a.tools = a.tools!.filter((t) => t.name !== JSON_OUTPUT_TOOL_NAME);
+  if (e.toolChoice?.type === 'none') delete e.tools;
+  if (a.tools.length === 0) delete a.tools;
+  if (e.toolChoice === undefined) delete a.toolChoice;
+  else a.toolChoice = e.toolChoice;
+  a.responseFormat = { type: 'json' };
+}
+/** A thinking budget not under max_tokens is added to it (anthropic/request-settings.ts). */
+const maxTokensGrowByBudget = (e: ModelRequest): void => {
+  const budget = e.reasoning?.budgetTokens;
+  if (budget !== undefined && e.maxTokens !== undefined && budget >= e.maxTokens) e.maxTokens += budget;
+};
 const blankStartIds = (events: StreamEvent[]): void => {
   for (const e of events) if (e.type === 'start') e.id = '';
 };
@@ -242,8 +308,13 @@ const DEVIATIONS: Record<ProtocolName, Deviations> = {
     notes: [
       'tool_result.isError: a `tool` message has no error flag, so a failed result reads back as isError false.',
       'usage.cacheCreation: Chat Completions reports cached reads only; cache writes count as (uncached) prompt tokens.',
+      'cache markers: not written (docs/decisions/203-no-cache-breakpoints-to-openai.md; caching is automatic there).',
+      'reasoning: reasoning_effort is a level, so a budget reads back as its level; there is no summary setting.',
     ],
-    request: (e, a) => { forgetToolErrors(e); forgetToolErrors(a); },
+    request: (e, a) => {
+      forgetToolErrors(e); forgetToolErrors(a);
+      dropCacheMarkers(e); budgetAsLevel(e); forgetSummary(e);
+    },
     usage: foldCacheCreation,
   },
   responses: {
@@ -255,13 +326,17 @@ const DEVIATIONS: Record<ProtocolName, Deviations> = {
       'stream usage: sent once, inside response.completed, so only the last usage event survives (fixtures send one).',
     ],
     refused: { note: 'stop sequences', strip: (r) => { delete r.stop; } },
-    request: (e, a) => { forgetToolErrors(e); forgetToolErrors(a); },
+    request: (e, a) => {
+      forgetToolErrors(e); forgetToolErrors(a);
+      dropCacheMarkers(e); budgetAsLevel(e);
+    },
     usage: foldCacheCreation,
   },
   ollama: {
     notes: [
       'image URLs: Ollama takes base64 images only, so http(s) URL images are refused (not dropped); base64 media types are read back from magic bytes.',
-      'tool_choice: Ollama has no tool_choice; it is dropped.',
+      'tool_choice: Ollama has no tool_choice; none sends no tools, a named tool sends only that tool, auto reads back absent, required is refused (as is parallel_tool_calls false).',
+      'structured output: format takes the schema alone (no name, description or strict); reasoning: think is a level (a budget reads back as its level) with no summary; cache markers: none on this wire.',
       'tool_result.isError: a `tool` message has no error flag.',
       'usage cache fields: Ollama reports prompt_eval_count only; cached reads and writes count as input.',
       'response id: Ollama has none; one is made from created_at.',
@@ -270,8 +345,13 @@ const DEVIATIONS: Record<ProtocolName, Deviations> = {
       'tool call ids: not in Ollama\'s documented API; the codec writes and reads them as extra fields (`tool_calls[].id`, `tool_call_id`).',
     ],
     refused: { note: 'http(s) image URLs', strip: dropImageUrls },
+    refusedCases: { 'tool_choice required': /tool_choice required/, 'parallel tool calls off': /parallel_tool_calls false/ },
     request: (e, a) => {
+      const choice = e.toolChoice;
+      if (choice?.type === 'none') delete e.tools;
+      if (choice?.type === 'tool') e.tools = e.tools?.filter((t) => t.name === choice.name);
       for (const r of [e, a]) { delete r.toolChoice; forgetToolErrors(r); }
+      dropCacheMarkers(e); keepSchemaFields(e, []); budgetAsLevel(e); forgetSummary(e);
     },
     response: (e, a) => {
       e.id = a.id = '';
@@ -288,9 +368,13 @@ const DEVIATIONS: Record<ProtocolName, Deviations> = {
   },
   anthropic: {
     notes: [
-      'max_tokens: required by Anthropic, so a request without it gains the encoder\'s default (4096).',
+      'max_tokens: required by Anthropic, so a request without it gains the encoder\'s default (4096); a thinking budget not under it is added to it.',
+      'structured output: output_config.format takes the schema alone (always strict); JSON mode is a forced call of the output tool.',
     ],
-    request: (e, a) => { if (e.maxTokens === undefined) delete a.maxTokens; },
+    request: (e, a) => {
+      if (e.maxTokens === undefined) delete a.maxTokens;
+      maxTokensGrowByBudget(e); keepSchemaFields(e, ['strict']); jsonModeAsOutputTool(e, a);
+    },
   },
   gemini: {
     notes: [
@@ -299,9 +383,18 @@ const DEVIATIONS: Record<ProtocolName, Deviations> = {
       'stream tool arguments: functionCall.args is an object, sent whole: deltas coalesce into one re-serialized JSON text.',
       'tool_result.isError: functionResponse has no error flag; the codec writes a failed result as response {"error": text} and reads that shape back as a failure (Gemini\'s documented convention), so it survives.',
       'response id: synthesized ("gemini-response") when the upstream sends no responseId; tool call ids: call_0, call_1... when functionCall has no id.',
+      'structured output: responseJsonSchema takes the schema alone; reasoning is always a thinkingBudget (a level reads back as its row\'s budget, off as 0); cache markers: none on this wire (implicit caching); parallel_tool_calls false: refused, Gemini has no such setting.',
     ],
-    request: (_e, a) => {
+    refusedCases: { 'parallel tool calls off': /parallel_tool_calls false/ },
+    request: (e, a) => {
       eachPart(a, (p) => { if (p.type === 'image' && p.url !== undefined && p.url.endsWith('.png') && p.mediaType === 'image/png') delete p.mediaType; });
+      dropCacheMarkers(e); keepSchemaFields(e, []);
+      // Always a thinkingBudget: off is 0, a level its row's budget (model/reasoning.ts).
+      const effort = e.reasoning?.effort;
+      if (effort !== undefined) {
+        e.reasoning = { ...e.reasoning, budgetTokens: EFFORT_BUDGET_TOKENS[effort] };
+        delete e.reasoning.effort;
+      }
     },
     stream: (e, a) => {
       for (const events of [e, a]) events.splice(0, events.length, ...coalesceToolArgs(events));
@@ -313,10 +406,14 @@ const DEVIATIONS: Record<ProtocolName, Deviations> = {
       'image URLs: Converse takes image bytes (or S3 locations), not http(s) URLs; such images are refused, not dropped (data: URLs become bytes).',
       'tool_choice none: Converse has no "none". The tools are left out, unless the history holds tool blocks (Converse then requires toolConfig), when they go without a choice: either way "none" reads back absent.',
       'response id and model: a Converse response carries neither; the id reads back as "bedrock-converse" and the model as "".',
+      'structured output: JSON mode is a forced call of the output tool; reasoning: a thinking budget not under maxTokens is added to it; parallel_tool_calls false: refused, Converse has no such setting.',
     ],
     refused: { note: 'http(s) image URLs', strip: dropImageUrls },
+    refusedCases: { 'parallel tool calls off': /parallel_tool_calls false/ },
     request: (e, a) => {
+      jsonModeAsOutputTool(e, a);
       for (const r of [e, a]) { if (r.toolChoice?.type === 'none') delete r.toolChoice; }
+      maxTokensGrowByBudget(e);
     },
     response: (e, a) => { e.id = a.id = ''; e.model = a.model = ''; },
     stream: (e, a) => {
@@ -458,6 +555,13 @@ for (const name of selected) {
     describe('request round trip: decodeRequest(encodeRequest(req)) == req', () => {
       for (const [label, fixture] of REQUEST_CASES) {
         const req = encodable(dev, fixture);
+        const refusal = dev.refusedCases?.[label];
+        if (refusal !== undefined) {
+          it(`${label}: refused`, () => {
+            assert.throws(() => c.encodeRequest(req, UPSTREAM_MODEL), (e: unknown) => e instanceof TranslationRefused && refusal.test(e.message));
+          });
+          continue;
+        }
         it(label, () => {
           const encoded = c.encodeRequest(req, UPSTREAM_MODEL);
           record(c, `request ${encoded.path}`, encoded.body);

@@ -159,10 +159,10 @@ describe('settings a translated answer cannot honour are refused, not changed', 
   for (const [from, body, setting] of [
     ['openai', { model: 'm', n: 3, messages: [{ role: 'user', content: 'hi' }] }, 'n=3'],
     ['openai', { model: 'm', logprobs: true, messages: [{ role: 'user', content: 'hi' }] }, 'logprobs'],
-    ['openai', { model: 'm', response_format: { type: 'json_schema', json_schema: { name: 'x', schema: {} } }, messages: [{ role: 'user', content: 'hi' }] }, 'response_format json_schema'],
-    ['responses', { model: 'm', input: 'hi', text: { format: { type: 'json_object' } } }, 'text.format json_object'],
+    ['responses', { model: 'm', input: 'hi', top_logprobs: 2 }, 'top_logprobs'],
     ['gemini', { contents: [{ parts: [{ text: 'hi' }] }], generationConfig: { candidateCount: 2 } }, 'candidateCount=2'],
-    ['ollama', { model: 'm', format: 'json', messages: [{ role: 'user', content: 'hi' }] }, 'format json'],
+    // A bare enum value answer: no other protocol's structured output writes one.
+    ['gemini', { contents: [{ parts: [{ text: 'hi' }] }], generationConfig: { responseMimeType: 'text/x.enum', responseSchema: { type: 'STRING', enum: ['a', 'b'] } } }, 'responseMimeType text/x.enum'],
   ] as const) {
     it(`${from} ${setting}`, () => {
       const req = CODECS[from].decodeRequest(body, { pathModel: 'm' });

@@ -1,6 +1,7 @@
 // Anthropic Messages request <-> the model. Only the modeled subset crosses: thinking blocks
 // (the model's own) and fields such as top_k and metadata are dropped; a content block the
 // model cannot carry (server tool blocks, file ids...) is refused on a cross-protocol hop.
+// Structured output, thinking and cache_control: request-settings.ts.
 import { Buffer } from 'node:buffer';
 import type {
   ContentPart, FilePart, ImagePart, ModelMessage, ModelRequest, ToolChoice, ToolDef,
@@ -13,6 +14,10 @@ import {
 } from '../framing/json-field.js';
 import { argumentsObject, optionalStringArray, splitDataUrl } from '../framing/body-fields.js';
 import { describeSource, isHttpUrl, refusePart, refuseUntranslatable } from '../refusal.js';
+import {
+  applyTopLevelCacheControl, cacheControl, decodeCacheControl, decodeOutputAndThinking, encodeOutputAndThinking, thinkingOn,
+} from './request-settings.js';
+import { jsonModeTools } from '../json-output-tool.js';
 
 /** Anthropic requires max_tokens; written when the model carries none. */
 const DEFAULT_MAX_TOKENS = 4096;
@@ -32,7 +37,7 @@ export function decodeAnthropicRequest(body: unknown): ModelRequest {
     messages: decodeMessages(expectArray(o.messages, 'messages')),
     stream: optionalBoolean(o, 'stream', 'request') ?? false,
   };
-  const system = decodeSystem(o.system);
+  const system = decodeSystem(o.system, req);
   if (system !== undefined) req.system = system;
   const maxTokens = optionalInteger(o, 'max_tokens', 'request', 1);
   if (maxTokens !== undefined) req.maxTokens = maxTokens;
@@ -43,17 +48,26 @@ export function decodeAnthropicRequest(body: unknown): ModelRequest {
   const stop = optionalStringArray(o, 'stop_sequences', 'request');
   if (stop !== undefined) req.stop = stop;
   if (o.tools !== undefined && o.tools !== null) req.tools = decodeTools(expectArray(o.tools, 'tools'));
-  if (o.tool_choice !== undefined && o.tool_choice !== null) req.toolChoice = decodeToolChoice(o.tool_choice);
+  if (o.tool_choice !== undefined && o.tool_choice !== null) {
+    req.toolChoice = decodeToolChoice(o.tool_choice);
+    if (isJsonObject(o.tool_choice) && o.tool_choice.disable_parallel_tool_use === true) req.parallelToolCalls = false;
+  }
+  decodeOutputAndThinking(o, req);
+  const topCache = decodeCacheControl(o.cache_control, 'cache_control');
+  if (topCache !== undefined) applyTopLevelCacheControl(topCache, req);
   return req;
 }
 
-function decodeSystem(v: unknown): string | undefined {
+/** The system blocks' texts joined; a cache_control on any of them marks the whole system prompt. */
+function decodeSystem(v: unknown, req: ModelRequest): string | undefined {
   if (v === undefined || v === null || typeof v === 'string') return v ?? undefined;
   const blocks = expectArray(v, 'system');
   const texts: string[] = [];
   for (let i = 0; i < blocks.length; i++) {
     const b = expectObject(blocks[i], `system[${i}]`);
     if (b.type === 'text') texts.push(expectString(b.text, `system[${i}].text`));
+    const marker = decodeCacheControl(b.cache_control, `system[${i}].cache_control`);
+    if (marker !== undefined) req.systemCache = marker;
   }
   return texts.join('\n');
 }
@@ -97,38 +111,46 @@ function decodeContent(v: unknown, path: string, fromUser: boolean): ContentPart
   for (let i = 0; i < blocks.length; i++) {
     const bp = `${path}.content[${i}]`;
     const b = expectObject(blocks[i], bp);
-    switch (b.type) {
-      case 'text':
-        parts.push({ type: 'text', text: expectString(b.text, `${bp}.text`) });
-        break;
-      case 'image':
-        parts.push(decodeImage(b.source, `${bp}.source`));
-        break;
-      case 'document':
-        parts.push(decodeDocument(b, bp));
-        break;
-      case 'tool_use':
-        if (!fromUser) {
-          parts.push({
-            type: 'tool_call',
-            id: expectString(b.id, `${bp}.id`),
-            name: expectString(b.name, `${bp}.name`),
-            arguments: JSON.stringify(b.input ?? {}),
-          });
-        }
-        break;
-      case 'tool_result':
-        if (fromUser) decodeToolResult(b, bp, parts);
-        break;
-      case 'thinking':
-      case 'redacted_thinking':
-        break; // the model's own reasoning from an earlier turn: not content of the caller's
-      default:
-        if (typeof b.type !== 'string') throw invalid(`${bp}.type must be a string`);
-        parts.push({ type: 'unsupported', what: b.type }); // server tool blocks...: refused cross-protocol
-    }
+    const before = parts.length;
+    decodeBlock(b, bp, fromUser, parts);
+    const marker = decodeCacheControl(b.cache_control, `${bp}.cache_control`);
+    const made = parts[before];
+    if (marker !== undefined && made !== undefined && made.type !== 'unsupported') made.cache = marker;
   }
   return parts;
+}
+
+function decodeBlock(b: JsonObject, bp: string, fromUser: boolean, parts: ContentPart[]): void {
+  switch (b.type) {
+    case 'text':
+      parts.push({ type: 'text', text: expectString(b.text, `${bp}.text`) });
+      break;
+    case 'image':
+      parts.push(decodeImage(b.source, `${bp}.source`));
+      break;
+    case 'document':
+      parts.push(decodeDocument(b, bp));
+      break;
+    case 'tool_use':
+      if (!fromUser) {
+        parts.push({
+          type: 'tool_call',
+          id: expectString(b.id, `${bp}.id`),
+          name: expectString(b.name, `${bp}.name`),
+          arguments: JSON.stringify(b.input ?? {}),
+        });
+      }
+      break;
+    case 'tool_result':
+      if (fromUser) decodeToolResult(b, bp, parts);
+      break;
+    case 'thinking':
+    case 'redacted_thinking':
+      break; // the model's own reasoning from an earlier turn: not content of the caller's
+    default:
+      if (typeof b.type !== 'string') throw invalid(`${bp}.type must be a string`);
+      parts.push({ type: 'unsupported', what: b.type }); // server tool blocks...: refused cross-protocol
+  }
 }
 
 function decodeImage(v: unknown, path: string): ImagePart | ContentPart {
@@ -200,6 +222,8 @@ function decodeTools(list: unknown[]): ToolDef[] {
     };
     const description = optionalString(t, 'description', `tools[${i}]`);
     if (description !== undefined) tool.description = description;
+    const marker = decodeCacheControl(t.cache_control, `tools[${i}].cache_control`);
+    if (marker !== undefined) tool.cache = marker;
     tools.push(tool);
   }
   return tools;
@@ -221,12 +245,22 @@ function decodeToolChoice(v: unknown): ToolChoice {
 export function encodeAnthropicRequest(req: ModelRequest, upstreamModel: string): EncodedUpstreamRequest {
   refuseUntranslatable(req, 'anthropic');
   const body: JsonObject = { model: upstreamModel, max_tokens: req.maxTokens ?? DEFAULT_MAX_TOKENS };
-  if (req.system !== undefined && req.system.length > 0) body.system = req.system;
-  body.messages = encodeMessages(req.messages);
-  if (req.tools !== undefined && req.tools.length > 0) {
-    body.tools = req.tools.map(encodeTool);
-    if (req.toolChoice !== undefined) body.tool_choice = encodeToolChoice(req.toolChoice);
+  if (req.system !== undefined && req.system.length > 0) {
+    body.system = req.systemCache === undefined ? req.system : [{ type: 'text', text: req.system, cache_control: cacheControl(req.systemCache) }];
   }
+  body.messages = encodeMessages(req.messages);
+  // JSON mode has no schema to constrain to: it becomes a forced call of the output tool.
+  const jsonMode = jsonModeTools(req, !thinkingOn(req));
+  const tools = jsonMode?.tools ?? req.tools;
+  const toolChoice = jsonMode?.choice ?? req.toolChoice;
+  if (tools !== undefined && tools.length > 0) {
+    body.tools = tools.map(encodeTool);
+    if (toolChoice !== undefined) body.tool_choice = encodeToolChoice(toolChoice);
+    if (req.parallelToolCalls === false && toolChoice?.type !== 'none') {
+      body.tool_choice = { ...(body.tool_choice as JsonObject | undefined ?? { type: 'auto' }), disable_parallel_tool_use: true };
+    }
+  }
+  encodeOutputAndThinking(req, body);
   // Anthropic's temperature range is narrower than some callers': refuse rather than clamp.
   const sampling = { temperature: req.temperature, top_p: req.topP };
   const temperature = optionalNumber(sampling, 'temperature', 'anthropic request', 0, 1);
@@ -261,6 +295,12 @@ function encodeMessages(messages: ModelMessage[]): WireMessage[] {
 }
 
 function encodePart(p: ContentPart): JsonObject | undefined {
+  const block = encodeBlock(p);
+  if (block !== undefined && p.type !== 'unsupported' && p.cache !== undefined) block.cache_control = cacheControl(p.cache);
+  return block;
+}
+
+function encodeBlock(p: ContentPart): JsonObject | undefined {
   switch (p.type) {
     case 'text':
       return p.text.length > 0 ? { type: 'text', text: p.text } : undefined; // Anthropic rejects empty text blocks
@@ -313,6 +353,7 @@ function encodeTool(t: ToolDef): JsonObject {
   const tool: JsonObject = { name: t.name };
   if (t.description !== undefined) tool.description = t.description;
   tool.input_schema = t.parameters;
+  if (t.cache !== undefined) tool.cache_control = cacheControl(t.cache);
   return tool;
 }
 

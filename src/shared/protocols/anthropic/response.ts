@@ -5,6 +5,7 @@ import { isJsonObject, type JsonObject } from '../framing/json-field.js';
 import { argumentsObject } from '../framing/body-fields.js';
 import { finishFromStopReason, stopReasonFromFinish } from './finish-reason.js';
 import { usageFromAnthropic, usageToAnthropic } from './usage.js';
+import { JSON_OUTPUT_TOOL_NAME, jsonAnswerFinish } from '../json-output-tool.js';
 
 function malformed(what: string): GatewayError {
   return new GatewayError('upstream_error', `anthropic response: ${what}`);
@@ -14,10 +15,15 @@ export function decodeAnthropicResponse(body: unknown): ModelResponse {
   if (!isJsonObject(body)) throw malformed('body is not a JSON object');
   if (!Array.isArray(body.content)) throw malformed('content is not an array');
   const content: Array<TextPart | ToolCallPart> = [];
+  let answeredAsJson = false;
   for (const b of body.content) {
     if (!isJsonObject(b)) continue;
     if (b.type === 'text' && typeof b.text === 'string') {
       content.push({ type: 'text', text: b.text });
+    } else if (b.type === 'tool_use' && b.name === JSON_OUTPUT_TOOL_NAME) {
+      // A JSON-mode answer (json-output-tool.ts): the tool's input is the answer's text.
+      content.push({ type: 'text', text: JSON.stringify(b.input ?? {}) });
+      answeredAsJson = true;
     } else if (b.type === 'tool_use' && typeof b.id === 'string' && typeof b.name === 'string') {
       content.push({ type: 'tool_call', id: b.id, name: b.name, arguments: JSON.stringify(b.input ?? {}) });
     }
@@ -27,7 +33,7 @@ export function decodeAnthropicResponse(body: unknown): ModelResponse {
     id: typeof body.id === 'string' ? body.id : '',
     model: typeof body.model === 'string' ? body.model : '',
     content,
-    finishReason: finishFromStopReason(body.stop_reason),
+    finishReason: jsonAnswerFinish(finishFromStopReason(body.stop_reason), answeredAsJson, content),
     usage: usageFromAnthropic(body.usage),
   };
 }

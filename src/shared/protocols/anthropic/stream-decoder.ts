@@ -13,6 +13,7 @@ import { measureTextRun } from '../fast-path/text-run.js';
 import { translateFastPath } from '../fast-path/switch.js';
 import { JsonShapes } from '../framing/shaped-parse.js';
 import type { LaneMemo } from '../codec.js';
+import { isJsonOutputTool } from '../json-output-tool.js';
 
 const SKIPPED = -1;
 
@@ -25,6 +26,10 @@ export class AnthropicStreamDecoder extends FramedStreamDecoder {
   /** Upstream block index -> model block index (SKIPPED for blocks outside the subset). */
   private readonly blockIndex: number[] = [];
   private readonly openBlocks = new Set<number>();
+  /** Model blocks that are calls of the JSON-mode output tool (json-output-tool.ts): text to the caller. */
+  private readonly jsonBlocks = new Set<number>();
+  /** A call of a caller's tool came: a tool_use stop stays tool_calls. */
+  private callerToolCalled = false;
   private nextIndex = 0;
   private readonly usage: Usage = { input: 0, output: 0, cacheRead: 0, cacheCreation: 0 };
   private started = false;
@@ -140,7 +145,7 @@ export class AnthropicStreamDecoder extends FramedStreamDecoder {
     if (this.runs) this.runBlock = fast.text && fast.literal !== undefined ? fast.index : -1;
     const index = this.blockIndex[fast.index] ?? SKIPPED;
     if (index === SKIPPED) return;
-    this.out.push(fast.text
+    this.out.push(fast.text || this.jsonBlocks.has(index)
       ? { type: 'text_delta', index, text: fast.value, literal: fast.literal }
       : { type: 'tool_args_delta', index, json: fast.value, literal: fast.literal });
   }
@@ -167,7 +172,14 @@ export class AnthropicStreamDecoder extends FramedStreamDecoder {
       const index = this.openBlock(upstream);
       this.out.push({ type: 'block_start', index, kind: 'text' });
       if (typeof block.text === 'string' && block.text.length > 0) this.out.push({ type: 'text_delta', index, text: block.text });
+    } else if (block.type === 'tool_use' && typeof block.name === 'string' && isJsonOutputTool(block.name)) {
+      // A JSON-mode answer: the tool's input streams as the answer's text.
+      const index = this.openBlock(upstream);
+      this.jsonBlocks.add(index);
+      this.out.push({ type: 'block_start', index, kind: 'text' });
+      if (isJsonObject(block.input) && Object.keys(block.input).length > 0) this.out.push({ type: 'text_delta', index, text: JSON.stringify(block.input) });
     } else if (block.type === 'tool_use') {
+      this.callerToolCalled = true;
       const index = this.openBlock(upstream);
       const id = typeof block.id === 'string' ? block.id : '';
       const name = typeof block.name === 'string' ? block.name : '';
@@ -200,7 +212,7 @@ export class AnthropicStreamDecoder extends FramedStreamDecoder {
     if (d.type === 'text_delta' && typeof d.text === 'string' && d.text.length > 0) {
       this.out.push({ type: 'text_delta', index, text: d.text });
     } else if (d.type === 'input_json_delta' && typeof d.partial_json === 'string' && d.partial_json.length > 0) {
-      this.out.push({ type: 'tool_args_delta', index, json: d.partial_json });
+      this.out.push(this.jsonBlocks.has(index) ? { type: 'text_delta', index, text: d.partial_json } : { type: 'tool_args_delta', index, json: d.partial_json });
     }
   }
 
@@ -216,7 +228,9 @@ export class AnthropicStreamDecoder extends FramedStreamDecoder {
       this.closeOpenBlocks();
       this.finished = true;
       const delta = isJsonObject(msg.delta) ? msg.delta : {};
-      this.out.push({ type: 'finish', reason: finishFromStopReason(delta.stop_reason) });
+      const reason = finishFromStopReason(delta.stop_reason);
+      // A JSON-mode answer ends in tool_use upstream; to the caller it is an ordinary stop.
+      this.out.push({ type: 'finish', reason: reason === 'tool_calls' && this.jsonBlocks.size > 0 && !this.callerToolCalled ? 'stop' : reason });
     }
     this.out.push({ type: 'usage', usage: { ...this.usage } });
   }

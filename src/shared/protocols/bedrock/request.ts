@@ -13,6 +13,9 @@ import {
 } from '../framing/json-field.js';
 import { argumentsObject, optionalStringArray, splitDataUrl } from '../framing/body-fields.js';
 import { describeSource, mediaTypeOfUrl, refusePart, refuseUntranslatable } from '../refusal.js';
+import { refuseUnenforceableCallLimit } from '../parallel-tool-calls.js';
+import { jsonModeTools } from '../json-output-tool.js';
+import { cachePointBlock, claudeThinking, decodeCachePoint, decodeOutputConfig, encodeOutputAndReasoning } from './request-settings.js';
 
 function invalid(message: string): GatewayError {
   return new GatewayError('invalid_request', message);
@@ -50,21 +53,24 @@ export function decodeBedrockRequest(body: unknown, route: RouteInfo): ModelRequ
     messages: decodeMessages(expectArray(o.messages, 'messages')),
     stream: route.pathStream === true,
   };
-  const system = decodeSystem(o.system);
+  const system = decodeSystem(o.system, req);
   if (system !== undefined) req.system = system;
   decodeInferenceConfig(o.inferenceConfig, req);
   decodeToolConfig(o.toolConfig, req);
+  decodeOutputConfig(o, req);
   return req;
 }
 
-function decodeSystem(v: unknown): string | undefined {
+/** The system texts joined; a cachePoint among them marks the whole system prompt. */
+function decodeSystem(v: unknown, req: ModelRequest): string | undefined {
   if (v === undefined || v === null) return undefined;
   const blocks = expectArray(v, 'system');
   const texts: string[] = [];
   for (let i = 0; i < blocks.length; i++) {
     const b = expectObject(blocks[i], `system[${i}]`);
     if (b.text !== undefined) texts.push(expectString(b.text, `system[${i}].text`));
-    // cachePoint, guardContent: not modeled
+    else if (b.cachePoint !== undefined) req.systemCache = decodeCachePoint(b.cachePoint, `system[${i}].cachePoint`);
+    // guardContent: not modeled
   }
   return texts.length > 0 ? texts.join('\n') : undefined;
 }
@@ -82,9 +88,19 @@ function decodeMessages(list: unknown[]): ModelMessage[] {
     let runRole: Role = fromUser ? 'user' : 'assistant';
     /** Parts the model cannot carry inside a tool result: kept apart, refused cross-protocol. */
     const unsupported: ContentPart[] = [];
+    let previous: ContentPart | undefined;
     for (let j = 0; j < blocks.length; j++) {
-      const part = decodeBlock(expectObject(blocks[j], `${path}.content[${j}]`), `${path}.content[${j}]`, fromUser, unsupported);
+      const block = expectObject(blocks[j], `${path}.content[${j}]`);
+      if (block.cachePoint !== undefined) {
+        // A cache point marks the block before it (in this message, else the message before).
+        const marker = decodeCachePoint(block.cachePoint, `${path}.content[${j}].cachePoint`);
+        const target = previous ?? out[out.length - 1]?.content.at(-1);
+        if (target !== undefined && target.type !== 'unsupported') target.cache = marker;
+        continue;
+      }
+      const part = decodeBlock(block, `${path}.content[${j}]`, fromUser, unsupported);
       if (part === undefined) continue;
+      previous = part;
       const partRole: Role = !fromUser ? 'assistant' : part.type === 'tool_result' ? 'tool' : 'user';
       if (partRole !== runRole && run.length > 0) {
         out.push({ role: runRole, content: run });
@@ -184,6 +200,7 @@ function decodeToolConfig(v: unknown, req: ModelRequest): void {
   const tools: ToolDef[] = [];
   for (let i = 0; i < list.length; i++) {
     const t = expectObject(list[i], `toolConfig.tools[${i}]`);
+    if (t.cachePoint !== undefined && tools.length > 0) tools[tools.length - 1]!.cache = decodeCachePoint(t.cachePoint, `toolConfig.tools[${i}].cachePoint`);
     if (t.toolSpec === undefined) continue; // cachePoint, system tools
     const path = `toolConfig.tools[${i}].toolSpec`;
     const spec = expectObject(t.toolSpec, path);
@@ -209,11 +226,16 @@ export function encodeBedrockRequest(req: ModelRequest, upstreamModel: string): 
   refuseUntranslatable(req, 'bedrock');
   const messages = encodeMessages(req.messages);
   const body: JsonObject = { messages };
-  if (req.system !== undefined && req.system.length > 0) body.system = [{ text: req.system }];
+  if (req.system !== undefined && req.system.length > 0) {
+    body.system = req.systemCache === undefined ? [{ text: req.system }] : [{ text: req.system }, cachePointBlock(req.systemCache)];
+  }
   const inferenceConfig = encodeInferenceConfig(req);
   if (inferenceConfig !== undefined) body.inferenceConfig = inferenceConfig;
-  const toolConfig = encodeToolConfig(req, messages);
+  // JSON mode has no schema to constrain to: it becomes a forced call of the output tool.
+  const jsonMode = jsonModeTools(req, !claudeThinking(req, upstreamModel));
+  const toolConfig = encodeToolConfig(jsonMode === null ? req : { ...req, tools: jsonMode.tools, toolChoice: jsonMode.choice }, messages);
   if (toolConfig !== undefined) body.toolConfig = toolConfig;
+  encodeOutputAndReasoning(req, upstreamModel, body);
   return { path: bedrockPath(upstreamModel, req.stream), body: JSON.stringify(body) };
 }
 
@@ -223,7 +245,8 @@ function encodeMessages(messages: ModelMessage[]): WireMessage[] {
   const out: WireMessage[] = [];
   for (const m of messages) {
     const role = m.role === 'assistant' ? 'assistant' : 'user';
-    const blocks = m.content.map(encodePart).filter((b): b is JsonObject => b !== undefined);
+    const blocks: JsonObject[] = [];
+    for (const p of m.content) encodeMessagePart(p, blocks);
     if (blocks.length === 0) continue;
     const last = out[out.length - 1];
     // Converse refuses two turns of one role in a row: tool results and user text become one turn.
@@ -231,6 +254,13 @@ function encodeMessages(messages: ModelMessage[]): WireMessage[] {
     else out.push({ role, content: blocks });
   }
   return out;
+}
+
+function encodeMessagePart(p: ContentPart, into: JsonObject[]): void {
+  const block = encodePart(p);
+  if (block === undefined) return;
+  into.push(block);
+  if (p.type !== 'unsupported' && p.cache !== undefined) into.push(cachePointBlock(p.cache));
 }
 
 function encodePart(p: ContentPart): JsonObject | undefined {
@@ -304,8 +334,13 @@ function encodeInferenceConfig(req: ModelRequest): JsonObject | undefined {
  */
 function encodeToolConfig(req: ModelRequest, messages: WireMessage[]): JsonObject | undefined {
   if (req.tools === undefined || req.tools.length === 0) return undefined;
-  const tools = req.tools.map(encodeTool);
+  const tools: JsonObject[] = [];
+  for (const t of req.tools) {
+    tools.push(encodeTool(t));
+    if (t.cache !== undefined) tools.push(cachePointBlock(t.cache));
+  }
   const choice = req.toolChoice;
+  refuseUnenforceableCallLimit(req, 'bedrock', 'Converse has no setting that limits an answer to one tool call');
   if (choice === undefined) return { tools };
   if (choice.type === 'none') return historyHasToolBlocks(messages) ? { tools } : undefined;
   return { tools, toolChoice: encodeToolChoice(choice) };

@@ -7,6 +7,7 @@ import { isJsonObject, type JsonObject } from '../framing/json-field.js';
 import { argumentsObject } from '../framing/body-fields.js';
 import { finishFromStopReason, stopReasonFromFinish } from './finish-reason.js';
 import { usageFromBedrock, usageToBedrock } from './usage.js';
+import { JSON_OUTPUT_TOOL_NAME, jsonAnswerFinish } from '../json-output-tool.js';
 
 export const SYNTHESIZED_RESPONSE_ID = 'bedrock-converse';
 
@@ -18,10 +19,15 @@ export function decodeBedrockResponse(body: unknown): ModelResponse {
   }
   const blocks = message.content;
   const content: Array<TextPart | ToolCallPart> = [];
+  let answeredAsJson = false;
   for (const b of blocks) {
     if (!isJsonObject(b)) continue;
     if (typeof b.text === 'string') {
       content.push({ type: 'text', text: b.text });
+    } else if (isJsonObject(b.toolUse) && b.toolUse.name === JSON_OUTPUT_TOOL_NAME) {
+      // A JSON-mode answer (json-output-tool.ts): the tool's input is the answer's text.
+      content.push({ type: 'text', text: JSON.stringify(b.toolUse.input ?? {}) });
+      answeredAsJson = true;
     } else if (isJsonObject(b.toolUse)) {
       const t = b.toolUse;
       if (typeof t.toolUseId !== 'string' || typeof t.name !== 'string') continue;
@@ -33,7 +39,7 @@ export function decodeBedrockResponse(body: unknown): ModelResponse {
     id: SYNTHESIZED_RESPONSE_ID,
     model: '',
     content,
-    finishReason: finishFromStopReason(body.stopReason),
+    finishReason: jsonAnswerFinish(finishFromStopReason(body.stopReason), answeredAsJson, content),
     usage: usageFromBedrock(body.usage),
   };
 }

@@ -13,6 +13,7 @@ import { finishFromStopReason } from './finish-reason.js';
 import { SYNTHESIZED_RESPONSE_ID } from './response.js';
 import { DELTA_HEADER_BLOCK, readBlockDelta, type BlockDelta } from './stream-fast-path.js';
 import { usageFromBedrock } from './usage.js';
+import { isJsonOutputTool } from '../json-output-tool.js';
 
 const SKIPPED = -1;
 
@@ -25,6 +26,10 @@ export class BedrockStreamDecoder extends FramedStreamDecoder {
   /** Upstream contentBlockIndex -> model block index (SKIPPED for blocks outside the subset). */
   private readonly blockIndex: number[] = [];
   private readonly openBlocks = new Set<number>();
+  /** Model blocks that are calls of the JSON-mode output tool (json-output-tool.ts): text to the caller. */
+  private readonly jsonBlocks = new Set<number>();
+  /** A call of a caller's tool came: a tool_use stop stays tool_calls. */
+  private callerToolCalled = false;
   private nextIndex = 0;
   private started = false;
   private finished = false;
@@ -110,7 +115,13 @@ export class BedrockStreamDecoder extends FramedStreamDecoder {
     this.ensureStarted();
     const upstream = typeof p.contentBlockIndex === 'number' ? p.contentBlockIndex : this.blockIndex.length;
     const start = isJsonObject(p.start) ? p.start : {};
-    if (isJsonObject(start.toolUse)) {
+    if (isJsonObject(start.toolUse) && typeof start.toolUse.name === 'string' && isJsonOutputTool(start.toolUse.name)) {
+      // A JSON-mode answer: the tool's input streams as the answer's text.
+      const index = this.openBlock(upstream);
+      this.jsonBlocks.add(index);
+      this.out.push({ type: 'block_start', index, kind: 'text' });
+    } else if (isJsonObject(start.toolUse)) {
+      this.callerToolCalled = true;
       const t = start.toolUse;
       const index = this.openBlock(upstream);
       this.out.push({
@@ -148,7 +159,8 @@ export class BedrockStreamDecoder extends FramedStreamDecoder {
 
   private toolInputDelta(upstream: number, json: string, literal: string | undefined): void {
     const index = this.blockIndex[upstream];
-    if (index !== undefined && index !== SKIPPED && json.length > 0) this.out.push({ type: 'tool_args_delta', index, json, literal });
+    if (index === undefined || index === SKIPPED || json.length === 0) return;
+    this.out.push(this.jsonBlocks.has(index) ? { type: 'text_delta', index, text: json, literal } : { type: 'tool_args_delta', index, json, literal });
   }
 
   private onBlockStop(p: JsonObject): void {
@@ -162,7 +174,9 @@ export class BedrockStreamDecoder extends FramedStreamDecoder {
     for (const index of this.openBlocks) this.out.push({ type: 'block_stop', index });
     this.openBlocks.clear();
     this.finished = true;
-    this.out.push({ type: 'finish', reason: finishFromStopReason(p.stopReason) });
+    const reason = finishFromStopReason(p.stopReason);
+    // A JSON-mode answer ends in tool_use upstream; to the caller it is an ordinary stop.
+    this.out.push({ type: 'finish', reason: reason === 'tool_calls' && this.jsonBlocks.size > 0 && !this.callerToolCalled ? 'stop' : reason });
     if (this.earlyUsage !== null) this.out.push({ type: 'usage', usage: this.earlyUsage });
   }
 

@@ -13,8 +13,10 @@ import {
 } from '../framing/json-field.js';
 import { CallIds } from './call-ids.js';
 import { argumentsObject, field, keyOf, optionalStringArray, splitDataUrl } from './fields.js';
-import { lowerSchemaTypes } from './schema-types.js';
+import { openApiToJsonSchema } from './schema-types.js';
 import { describeSource, mediaTypeOfUrl, refusePart, refuseUntranslatable } from '../refusal.js';
+import { refuseUnenforceableCallLimit } from '../parallel-tool-calls.js';
+import { decodeResponseFormat, decodeThinkingConfig, encodeOutputAndThinking } from './request-settings.js';
 
 function invalid(message: string): GatewayError {
   return new GatewayError('invalid_request', message);
@@ -169,6 +171,10 @@ function decodeGenerationConfig(v: unknown, req: ModelRequest): void {
   if (topP !== undefined) req.topP = topP;
   const stop = optionalStringArray(g, keyOf(g, 'stopSequences', 'stop_sequences'), path);
   if (stop !== undefined) req.stop = stop;
+  const responseFormat = decodeResponseFormat(g);
+  if (responseFormat !== undefined) req.responseFormat = responseFormat;
+  const reasoning = decodeThinkingConfig(g);
+  if (reasoning !== undefined) req.reasoning = reasoning;
   const untranslatable = untranslatableGenerationConfig(g);
   if (untranslatable.length > 0) req.untranslatable = untranslatable;
 }
@@ -178,12 +184,10 @@ function untranslatableGenerationConfig(g: JsonObject): string[] {
   const out: string[] = [];
   const candidates = field(g, 'candidateCount', 'candidate_count');
   if (typeof candidates === 'number' && candidates > 1) out.push(`candidateCount=${candidates}`);
+  // application/json is structured output (request-settings.ts); text/x.enum answers a bare
+  // enum value, which no other protocol's structured output can express.
   const mime = field(g, 'responseMimeType', 'response_mime_type');
-  if (typeof mime === 'string' && mime !== 'text/plain') out.push(`responseMimeType ${mime}`);
-  for (const [camel, snake] of [['responseSchema', 'response_schema'], ['responseJsonSchema', 'response_json_schema']] as const) {
-    const v = field(g, camel, snake);
-    if (v !== undefined && v !== null) out.push(camel);
-  }
+  if (typeof mime === 'string' && mime !== 'text/plain' && mime !== 'application/json') out.push(`responseMimeType ${mime}`);
   if (field(g, 'responseLogprobs', 'response_logprobs') === true) out.push('responseLogprobs');
   const modalities = field(g, 'responseModalities', 'response_modalities');
   if (Array.isArray(modalities) && modalities.some((m) => m !== 'TEXT')) out.push(`responseModalities ${modalities.join(',')}`);
@@ -213,7 +217,7 @@ function decodeParameters(d: JsonObject, path: string): Record<string, unknown> 
   const jsonSchema = field(d, 'parametersJsonSchema', 'parameters_json_schema');
   if (jsonSchema !== undefined && jsonSchema !== null) return expectObject(jsonSchema, `${path}.parametersJsonSchema`);
   if (d.parameters === undefined || d.parameters === null) return { type: 'object', properties: {} };
-  return lowerSchemaTypes(expectObject(d.parameters, `${path}.parameters`));
+  return openApiToJsonSchema(expectObject(d.parameters, `${path}.parameters`));
 }
 
 function decodeToolConfig(v: unknown): ToolChoice | undefined {
@@ -250,6 +254,7 @@ export function encodeGeminiRequest(req: ModelRequest, upstreamModel: string): E
   if (req.tools !== undefined && req.tools.length > 0) {
     body.tools = [{ functionDeclarations: req.tools.map(encodeTool) }];
     if (req.toolChoice !== undefined) body.toolConfig = { functionCallingConfig: encodeToolChoice(req.toolChoice) };
+    refuseUnenforceableCallLimit(req, 'gemini', 'Gemini has no setting that limits an answer to one function call');
   }
   const generationConfig = encodeGenerationConfig(req);
   if (generationConfig !== undefined) body.generationConfig = generationConfig;
@@ -354,5 +359,6 @@ function encodeGenerationConfig(req: ModelRequest): JsonObject | undefined {
   const topP = optionalNumber(sampling, 'topP', 'gemini generationConfig', 0, 1);
   if (topP !== undefined) g.topP = topP;
   if (req.stop !== undefined && req.stop.length > 0) g.stopSequences = req.stop;
+  encodeOutputAndThinking(req, g);
   return Object.keys(g).length > 0 ? g : undefined;
 }

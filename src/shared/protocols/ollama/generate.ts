@@ -13,6 +13,7 @@ import { errorLine } from './errors.js';
 import { encodeFinishReason } from './finish-reason.js';
 import { mediaTypeOfBase64 } from './image.js';
 import { decodeOptions } from './request.js';
+import { decodeFormatAndThink } from './request-settings.js';
 import { doneFields } from './response.js';
 
 function invalid(message: string): GatewayError {
@@ -35,10 +36,10 @@ export function decodeGenerateRequest(body: unknown): ModelRequest {
   const system = optionalString(b, 'system', 'request');
   if (system !== undefined && system !== '') req.system = system;
   if (b.options !== undefined && b.options !== null) decodeOptions(expectObject(b.options, 'options'), req);
-  // As on /api/chat: a JSON mode or schema changes the answer, and no translation carries it;
-  // `suffix` (fill-in-the-middle) and `raw` templates have no chat equivalent either.
+  // As on /api/chat, `format` and `think` are translated; `suffix` (fill-in-the-middle) and
+  // `raw` templates have no chat equivalent.
+  decodeFormatAndThink(b, req);
   const untranslatable: string[] = [];
-  if (b.format !== undefined && b.format !== null && b.format !== '') untranslatable.push(`format ${typeof b.format === 'string' ? b.format : 'schema'}`);
   if (typeof b.suffix === 'string' && b.suffix !== '') untranslatable.push('suffix');
   if (b.raw === true) untranslatable.push('raw');
   if (untranslatable.length > 0) req.untranslatable = untranslatable;

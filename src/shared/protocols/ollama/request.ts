@@ -1,5 +1,6 @@
 // Ollama /api/chat request body <-> model request. Sampling settings live in `options`
-// (num_predict, temperature, top_p, stop); images are bare base64; there is no tool_choice.
+// (num_predict, temperature, top_p, stop); images are bare base64; there is no tool_choice
+// (request-settings.ts honours one by the tools it sends, and reads `format` and `think`).
 // Tool call ids are not part of Ollama's documented API: they are read when a client sends
 // them (`tool_calls[].id`, `tool_call_id`) and written as extra fields, and otherwise a tool
 // result is matched to its call by tool name, in order.
@@ -15,6 +16,7 @@ import { argumentsObject, argumentsText } from './tool-arguments.js';
 import { splitDataUrl } from '../framing/body-fields.js';
 import { describeSource, refusePart, refuseUntranslatable } from '../refusal.js';
 import { inlineFileText } from '../file-parts.js';
+import { decodeFormatAndThink, encodeFormatAndThink, toolsForChoice } from './request-settings.js';
 
 export const CHAT_PATH = '/api/chat';
 
@@ -59,8 +61,7 @@ export function decodeRequest(body: unknown): ModelRequest {
   const tools = decodeTools(b.tools);
   if (tools !== undefined) req.tools = tools;
   if (b.options !== undefined && b.options !== null) decodeOptions(expectObject(b.options, 'options'), req);
-  // A JSON mode or schema changes the answer, and no translation carries it.
-  if (b.format !== undefined && b.format !== null && b.format !== '') req.untranslatable = [`format ${typeof b.format === 'string' ? b.format : 'schema'}`];
+  decodeFormatAndThink(b, req);
   return req;
 }
 
@@ -189,8 +190,9 @@ export function encodeRequest(req: ModelRequest, upstreamModel: string): Encoded
   for (const m of req.messages) appendMessage(messages, m, callNames);
 
   const body: JsonObject = { model: upstreamModel, messages };
-  if (req.tools !== undefined && req.tools.length > 0) {
-    body.tools = req.tools.map((t) => ({
+  const tools = toolsForChoice(req);
+  if (tools !== undefined) {
+    body.tools = tools.map((t) => ({
       type: 'function',
       function: t.description === undefined
         ? { name: t.name, parameters: t.parameters }
@@ -203,6 +205,7 @@ export function encodeRequest(req: ModelRequest, upstreamModel: string): Encoded
   if (req.topP !== undefined) options.top_p = req.topP;
   if (req.stop !== undefined && req.stop.length > 0) options.stop = req.stop;
   if (Object.keys(options).length > 0) body.options = options;
+  encodeFormatAndThink(req, body);
   // Written always: Ollama's default is to stream.
   body.stream = req.stream;
   return { path: CHAT_PATH, body: JSON.stringify(body) };

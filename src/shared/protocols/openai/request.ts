@@ -1,7 +1,7 @@
 // Chat Completions request body <-> model request.
 import { GatewayError } from '../../errors.js';
 import type {
-  ContentPart, FilePart, ModelMessage, ModelRequest, TextPart, ToolCallPart, ToolChoice, ToolDef,
+  ContentPart, FilePart, ModelMessage, ModelRequest, TextPart, ToolCallPart, ToolChoice, ToolDef, ToolResultPart,
 } from '../../model/types.js';
 import type { EncodedUpstreamRequest } from '../codec.js';
 import {
@@ -12,6 +12,9 @@ import { imageFromUrl, imageToUrl } from './image-url.js';
 import { splitDataUrl } from '../framing/body-fields.js';
 import { describeSource, refusePart, refuseUntranslatable } from '../refusal.js';
 import { untranslatableChatSettings } from './settings.js';
+import {
+  chatReasoningEffort, decodeChatResponseFormat, decodeEffort, encodeChatResponseFormat, hasCacheBreakpoint,
+} from './request-settings.js';
 import { defaultFileName, inlineFileText } from '../file-parts.js';
 
 export const CHAT_PATH = '/chat/completions';
@@ -47,10 +50,12 @@ export function decodeRequest(body: unknown): ModelRequest {
   const system: string[] = [];
   const messages: ModelMessage[] = [];
   const ids = { next: 0 };
-  rawMessages.forEach((raw, i) => decodeMessage(raw, `messages[${i}]`, system, messages, ids));
+  const systemCache = { marked: false };
+  rawMessages.forEach((raw, i) => decodeMessage(raw, `messages[${i}]`, system, messages, ids, systemCache));
 
   const req: ModelRequest = { model, messages, stream: optionalBoolean(b, 'stream', 'request') ?? false };
   if (system.length > 0) req.system = system.join('\n');
+  if (systemCache.marked) req.systemCache = {};
   const tools = decodeTools(b.tools);
   if (tools !== undefined) req.tools = tools;
   const toolChoice = decodeToolChoice(b.tool_choice);
@@ -64,18 +69,27 @@ export function decodeRequest(body: unknown): ModelRequest {
   if (topP !== undefined) req.topP = topP;
   const stop = decodeStop(b.stop);
   if (stop !== undefined) req.stop = stop;
+  const responseFormat = decodeChatResponseFormat(b.response_format);
+  if (responseFormat !== undefined) req.responseFormat = responseFormat;
+  const effort = decodeEffort(b.reasoning_effort, 'reasoning_effort');
+  if (effort !== undefined) req.reasoning = { effort };
+  const parallel = optionalBoolean(b, 'parallel_tool_calls', 'request');
+  if (parallel !== undefined) req.parallelToolCalls = parallel;
   const untranslatable = untranslatableChatSettings(b);
   if (untranslatable.length > 0) req.untranslatable = untranslatable;
   return req;
 }
 
-function decodeMessage(raw: unknown, path: string, system: string[], out: ModelMessage[], ids: { next: number }): void {
+function decodeMessage(
+  raw: unknown, path: string, system: string[], out: ModelMessage[], ids: { next: number }, systemCache: { marked: boolean },
+): void {
   const m = expectObject(raw, path);
   const role = expectString(m.role, `${path}.role`);
   switch (role) {
     case 'system':
     case 'developer':
       system.push(flattenText(m.content, `${path}.content`));
+      if (anyBreakpoint(m.content)) systemCache.marked = true;
       return;
     case 'user': {
       const content = decodeUserContent(m.content, `${path}.content`);
@@ -96,7 +110,9 @@ function decodeMessage(raw: unknown, path: string, system: string[], out: ModelM
     case 'tool': {
       const toolCallId = expectString(m.tool_call_id, `${path}.tool_call_id`);
       const content = flattenText(m.content, `${path}.content`);
-      out.push({ role: 'tool', content: [{ type: 'tool_result', toolCallId, content, isError: false }] });
+      const result: ToolResultPart = { type: 'tool_result', toolCallId, content, isError: false };
+      if (anyBreakpoint(m.content)) result.cache = {};
+      out.push({ role: 'tool', content: [result] });
       return;
     }
     case 'function':
@@ -106,6 +122,17 @@ function decodeMessage(raw: unknown, path: string, system: string[], out: ModelM
     default:
       throw invalid(`${path}.role "${role}" is not one of system, developer, user, assistant, tool`);
   }
+}
+
+/** Whether an array content marks a prompt-cache breakpoint on any of its parts. */
+function anyBreakpoint(content: unknown): boolean {
+  return Array.isArray(content) && content.some((p) => isJsonObject(p) && hasCacheBreakpoint(p));
+}
+
+/** The part with a cache marker when the wire part carries a breakpoint. */
+function marked<T extends ContentPart>(part: T, wire: JsonObject): T {
+  if (hasCacheBreakpoint(wire) && part.type !== 'unsupported') (part as Exclude<ContentPart, { type: 'unsupported' }>).cache = {};
+  return part;
 }
 
 /** Content that may be a string or an array of text parts, as one string. */
@@ -127,15 +154,15 @@ function decodeUserContent(content: unknown, path: string): ContentPart[] {
   expectArray(content, path).forEach((p, i) => {
     const part = expectObject(p, `${path}[${i}]`);
     if (part.type === 'text') {
-      parts.push({ type: 'text', text: expectString(part.text, `${path}[${i}].text`) });
+      parts.push(marked({ type: 'text', text: expectString(part.text, `${path}[${i}].text`) }, part));
     } else if (part.type === 'image_url') {
       // Some clients send the URL string itself instead of {url, detail}.
       const url = typeof part.image_url === 'string'
         ? part.image_url
         : expectString(expectObject(part.image_url, `${path}[${i}].image_url`).url, `${path}[${i}].image_url.url`);
-      parts.push(imageFromUrl(url));
+      parts.push(marked(imageFromUrl(url), part));
     } else if (part.type === 'file') {
-      parts.push(decodeFile(expectObject(part.file, `${path}[${i}].file`), `${path}[${i}].file`));
+      parts.push(marked(decodeFile(expectObject(part.file, `${path}[${i}].file`), `${path}[${i}].file`), part));
     } else if (typeof part.type !== 'string') {
       throw invalid(`${path}[${i}].type must be a string`);
     } else {
@@ -161,7 +188,7 @@ function decodeAssistantText(content: unknown, path: string): ContentPart[] {
   const parts: ContentPart[] = [];
   expectArray(content, path).forEach((p, i) => {
     const part = expectObject(p, `${path}[${i}]`);
-    if (part.type === 'text') parts.push({ type: 'text', text: expectString(part.text, `${path}[${i}].text`) });
+    if (part.type === 'text') parts.push(marked({ type: 'text', text: expectString(part.text, `${path}[${i}].text`) }, part));
     else if (part.type === 'refusal') parts.push({ type: 'text', text: expectString(part.refusal, `${path}[${i}].refusal`) });
   });
   return parts;
@@ -248,9 +275,15 @@ export function encodeRequest(req: ModelRequest, upstreamModel: string): Encoded
       ? { type: 'function', function: { name: req.toolChoice.name } }
       : req.toolChoice.type;
   }
+  // Only with tools: OpenAI refuses parallel_tool_calls on a request without any.
+  if (req.parallelToolCalls !== undefined && body.tools !== undefined) body.parallel_tool_calls = req.parallelToolCalls;
+  if (req.responseFormat !== undefined) body.response_format = encodeChatResponseFormat(req.responseFormat);
+  if (req.reasoning !== undefined) body.reasoning_effort = chatReasoningEffort(req.reasoning);
   // max_tokens, not max_completion_tokens: the compatible hosts this protocol covers (vLLM,
-  // llama.cpp, Mistral, Groq...) all read max_tokens.
-  if (req.maxTokens !== undefined) body.max_tokens = req.maxTokens;
+  // llama.cpp, Mistral, Groq...) all read max_tokens. With reasoning settings the lane is a
+  // reasoning model, and OpenAI's refuse max_tokens: max_completion_tokens (which counts the
+  // reasoning too, as other protocols' max tokens do).
+  if (req.maxTokens !== undefined) body[req.reasoning === undefined ? 'max_tokens' : 'max_completion_tokens'] = req.maxTokens;
   if (req.temperature !== undefined) body.temperature = req.temperature;
   if (req.topP !== undefined) body.top_p = req.topP;
   if (req.stop !== undefined && req.stop.length > 0) body.stop = req.stop;

@@ -12,6 +12,9 @@ import { imageFromUrl, imageToUrl } from '../openai/image-url.js';
 import { splitDataUrl } from '../framing/body-fields.js';
 import { defaultFileName, inlineFileText } from '../file-parts.js';
 import { untranslatableResponsesSettings } from '../openai/settings.js';
+import {
+  decodeResponsesReasoning, decodeResponsesTextFormat, encodeResponsesReasoning, encodeResponsesTextFormat, hasCacheBreakpoint,
+} from '../openai/request-settings.js';
 import { describeSource, isHttpUrl, mediaTypeOfUrl, refuseParameter, refusePart, refuseUntranslatable } from '../refusal.js';
 
 export const RESPONSES_PATH = '/responses';
@@ -42,15 +45,17 @@ export function decodeRequest(body: unknown): ModelRequest {
   const instructions = optionalString(b, 'instructions', 'request');
   if (instructions !== undefined) system.push(instructions);
   const messages: ModelMessage[] = [];
+  const systemCache = { marked: false };
   if (typeof b.input === 'string') {
     messages.push({ role: 'user', content: [{ type: 'text', text: b.input }] });
   } else {
     const ids = { next: 0 };
-    expectArray(b.input, 'input').forEach((item, i) => decodeItem(item, `input[${i}]`, system, messages, ids));
+    expectArray(b.input, 'input').forEach((item, i) => decodeItem(item, `input[${i}]`, system, messages, ids, systemCache));
   }
 
   const req: ModelRequest = { model, messages, stream: optionalBoolean(b, 'stream', 'request') ?? false };
   if (system.length > 0) req.system = system.join('\n');
+  if (systemCache.marked) req.systemCache = {};
   const tools = decodeTools(b.tools);
   if (tools !== undefined) req.tools = tools;
   const toolChoice = decodeToolChoice(b.tool_choice);
@@ -61,17 +66,25 @@ export function decodeRequest(body: unknown): ModelRequest {
   if (temperature !== undefined) req.temperature = temperature;
   const topP = optionalNumber(b, 'top_p', 'request', 0, 1);
   if (topP !== undefined) req.topP = topP;
+  const responseFormat = decodeResponsesTextFormat(b.text);
+  if (responseFormat !== undefined) req.responseFormat = responseFormat;
+  const reasoning = decodeResponsesReasoning(b.reasoning);
+  if (reasoning !== undefined) req.reasoning = reasoning;
+  const parallel = optionalBoolean(b, 'parallel_tool_calls', 'request');
+  if (parallel !== undefined) req.parallelToolCalls = parallel;
   const untranslatable = untranslatableResponsesSettings(b);
   if (untranslatable.length > 0) req.untranslatable = untranslatable;
   return req;
 }
 
-function decodeItem(raw: unknown, path: string, system: string[], out: ModelMessage[], ids: { next: number }): void {
+function decodeItem(
+  raw: unknown, path: string, system: string[], out: ModelMessage[], ids: { next: number }, systemCache: { marked: boolean },
+): void {
   const item = expectObject(raw, path);
   const type = item.type ?? (item.role !== undefined ? 'message' : undefined);
   switch (type) {
     case 'message':
-      decodeMessageItem(item, path, system, out);
+      decodeMessageItem(item, path, system, out, systemCache);
       return;
     case 'function_call': {
       const n = ids.next++;
@@ -106,12 +119,13 @@ function decodeItem(raw: unknown, path: string, system: string[], out: ModelMess
   }
 }
 
-function decodeMessageItem(item: JsonObject, path: string, system: string[], out: ModelMessage[]): void {
+function decodeMessageItem(item: JsonObject, path: string, system: string[], out: ModelMessage[], systemCache: { marked: boolean }): void {
   const role = expectString(item.role, `${path}.role`);
   switch (role) {
     case 'system':
     case 'developer':
       system.push(flattenText(item.content, `${path}.content`));
+      if (Array.isArray(item.content) && item.content.some((p) => isJsonObject(p) && hasCacheBreakpoint(p))) systemCache.marked = true;
       return;
     case 'user':
     case 'assistant': {
@@ -145,22 +159,29 @@ function decodeContent(content: unknown, path: string): ContentPart[] {
   const parts: ContentPart[] = [];
   expectArray(content, path).forEach((p, i) => {
     const part = expectObject(p, `${path}[${i}]`);
-    if (isTextType(part.type)) {
-      parts.push({ type: 'text', text: expectString(part.text, `${path}[${i}].text`) });
-    } else if (part.type === 'refusal') {
-      parts.push({ type: 'text', text: expectString(part.refusal, `${path}[${i}].refusal`) });
-    } else if (part.type === 'input_image') {
-      const url = optionalString(part, 'image_url', `${path}[${i}]`);
-      parts.push(url !== undefined ? imageFromUrl(url) : { type: 'unsupported', what: 'input_image (file_id)' });
-    } else if (part.type === 'input_file') {
-      parts.push(decodeInputFile(part, `${path}[${i}]`));
-    } else if (typeof part.type !== 'string') {
-      throw invalid(`${path}[${i}].type must be a string`);
-    } else {
-      parts.push({ type: 'unsupported', what: part.type }); // input_audio...: refused cross-protocol
-    }
+    const before = parts.length;
+    decodeContentPart(part, `${path}[${i}]`, parts);
+    const made = parts[before];
+    if (made !== undefined && made.type !== 'unsupported' && hasCacheBreakpoint(part)) made.cache = {};
   });
   return parts;
+}
+
+function decodeContentPart(part: JsonObject, at: string, parts: ContentPart[]): void {
+  if (isTextType(part.type)) {
+    parts.push({ type: 'text', text: expectString(part.text, `${at}.text`) });
+  } else if (part.type === 'refusal') {
+    parts.push({ type: 'text', text: expectString(part.refusal, `${at}.refusal`) });
+  } else if (part.type === 'input_image') {
+    const url = optionalString(part, 'image_url', at);
+    parts.push(url !== undefined ? imageFromUrl(url) : { type: 'unsupported', what: 'input_image (file_id)' });
+  } else if (part.type === 'input_file') {
+    parts.push(decodeInputFile(part, at));
+  } else if (typeof part.type !== 'string') {
+    throw invalid(`${at}.type must be a string`);
+  } else {
+    parts.push({ type: 'unsupported', what: part.type }); // input_audio...: refused cross-protocol
+  }
 }
 
 /** `input_file`: inline (`file_data`, a data URL), by `file_url`, or an id in OpenAI's store. */
@@ -233,6 +254,9 @@ export function encodeRequest(req: ModelRequest, upstreamModel: string): Encoded
   if (req.toolChoice !== undefined) {
     body.tool_choice = req.toolChoice.type === 'tool' ? { type: 'function', name: req.toolChoice.name } : req.toolChoice.type;
   }
+  if (req.parallelToolCalls !== undefined && body.tools !== undefined) body.parallel_tool_calls = req.parallelToolCalls;
+  if (req.responseFormat !== undefined) body.text = { format: encodeResponsesTextFormat(req.responseFormat) };
+  if (req.reasoning !== undefined) body.reasoning = encodeResponsesReasoning(req.reasoning);
   if (req.maxTokens !== undefined) body.max_output_tokens = req.maxTokens;
   if (req.temperature !== undefined) body.temperature = req.temperature;
   if (req.topP !== undefined) body.top_p = req.topP;

@@ -41,11 +41,12 @@ const vendorRequest = {
 };
 
 describe('anthropic decodeRequest', () => {
-  it('reads the modeled subset of a real request (a text document as text) and drops the rest', () => {
+  it('reads the modeled subset of a real request (a text document as text, a system cache marker) and drops the rest', () => {
     const req = anthropicCodec.decodeRequest(vendorRequest, route);
     assert.deepEqual(req, {
       model: 'claude-pool',
       system: 'You are terse.\nUse tools.',
+      systemCache: {},
       messages: [
         { role: 'user', content: [
           { type: 'text', text: 'Weather in Paris? See:' }, { type: 'image', data: 'iVBORw0KGgo=', mediaType: 'image/png' }, { type: 'text', text: 'a plain-text document' },

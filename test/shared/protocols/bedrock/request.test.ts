@@ -26,20 +26,21 @@ const sdkRequest = {
 };
 
 describe('bedrock decodeRequest', () => {
-  it('reads the modeled subset: model and stream from the path', () => {
+  it('reads the modeled subset: model and stream from the path; cache points mark what they follow', () => {
     assert.deepEqual(bedrockCodec.decodeRequest(sdkRequest, route), {
       model: 'anthropic.claude-3-5-sonnet-20240620-v1:0',
       system: 'Be brief.\nUse tools.',
+      systemCache: {},
       messages: [
         { role: 'user', content: [
           { type: 'text', text: 'Weather in Paris?' }, { type: 'image', data: 'iVBORw0K', mediaType: 'image/png' },
           { type: 'file', data: 'aGk=', mediaType: 'text/plain', name: 'd' },
         ] },
         { role: 'assistant', content: [{ type: 'text', text: 'Checking.' }, { type: 'tool_call', id: 'tooluse_1', name: 'get_weather', arguments: '{"city":"Paris"}' }] },
-        { role: 'tool', content: [{ type: 'tool_result', toolCallId: 'tooluse_1', content: '{"temp":18} sunny', isError: false }] },
+        { role: 'tool', content: [{ type: 'tool_result', toolCallId: 'tooluse_1', content: '{"temp":18} sunny', isError: false, cache: {} }] },
         { role: 'user', content: [{ type: 'text', text: 'Thanks' }] },
       ],
-      tools: [{ name: 'get_weather', description: 'Weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } }],
+      tools: [{ name: 'get_weather', description: 'Weather', parameters: { type: 'object', properties: { city: { type: 'string' } } }, cache: {} }],
       toolChoice: { type: 'required' },
       maxTokens: 512,
       temperature: 0.3,

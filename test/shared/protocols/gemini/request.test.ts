@@ -55,6 +55,7 @@ describe('gemini decodeRequest', () => {
       topP: 0.8,
       stop: ['END'],
       stream: true,
+      reasoning: { budgetTokens: 0 }, // thinkingBudget 0: thinking off
     } satisfies ModelRequest);
     assert.equal(geminiCodec.requestedModel(sdkRequest, route), 'gemini-pool');
     assert.equal(geminiCodec.requestedStream(sdkRequest, route), true);

@@ -17,8 +17,12 @@ describe('ollama /api/generate', () => {
     assert.equal(decodeGenerateRequest({ model: 'm', prompt: 'P', stream: false }).stream, false);
   });
 
-  it('format, suffix and raw are untranslatable; a missing model is a bad request', () => {
-    assert.deepEqual(decodeGenerateRequest({ model: 'm', prompt: 'P', format: 'json', suffix: 'end', raw: true }).untranslatable, ['format json', 'suffix', 'raw']);
+  it('format and think are translated, suffix and raw are untranslatable; a missing model is a bad request', () => {
+    const req = decodeGenerateRequest({ model: 'm', prompt: 'P', format: 'json', think: 'high', suffix: 'end', raw: true });
+    assert.deepEqual(req.untranslatable, ['suffix', 'raw']);
+    assert.deepEqual(req.responseFormat, { type: 'json' });
+    assert.deepEqual(req.reasoning, { effort: 'high' });
+    assert.deepEqual(decodeGenerateRequest({ model: 'm', prompt: 'P', format: { type: 'object' } }).responseFormat, { type: 'json_schema', schema: { type: 'object' } });
     assert.throws(() => decodeGenerateRequest({ prompt: 'P' }), /model is required/);
   });
 

@@ -34,7 +34,8 @@ describe('ollama decodeRequest', () => {
       topP: 0.9,
       stop: ['</s>'],
       stream: true,
-      untranslatable: ['format json'], // JSON mode: refused on a cross-protocol hop
+      responseFormat: { type: 'json' }, // format json
+      reasoning: { effort: 'none' }, // think false
     });
     assert.equal(ollamaCodec.requestedStream(SDK_REQUEST, {}), true);
     assert.equal(ollamaCodec.requestedStream({ ...SDK_REQUEST, stream: false }, {}), false);

@@ -30,6 +30,7 @@ describe('responses decodeRequest', () => {
       temperature: 0.2,
       topP: 0.5,
       stream: true,
+      reasoning: { effort: 'low' },
     });
     assert.equal(responsesCodec.requestedModel(SDK_REQUEST, {}), 'gpt-pool');
     assert.equal(responsesCodec.requestedStream(SDK_REQUEST, {}), true);
