@@ -37,6 +37,8 @@ export interface MockSettings {
   chunking: MockChunking;
   /** OpenAI chat streams with include_usage: usage rides on the finish chunk, with no usage-only chunk after it. */
   usage_on_last: boolean;
+  /** Size of an embedding vector when the request names none (kinds/embeddings.ts). */
+  embedding_dims: number;
 }
 
 export type MockSettingName = keyof MockSettings;
@@ -57,6 +59,7 @@ export const DEFAULT_MOCK_SETTINGS: Readonly<MockSettings> = Object.freeze({
   fail_ratio: 0,
   chunking: 'whole',
   usage_on_last: false,
+  embedding_dims: 8,
 });
 
 type RawSetting = string | number | boolean | null;
@@ -127,6 +130,7 @@ const PARSERS: Record<MockSettingName, SettingParser> = {
   fail_ratio: ratio,
   chunking: oneOf<MockChunking>(['whole', 'event']),
   usage_on_last: flag,
+  embedding_dims: integer(1, 65_536),
 };
 
 export const MOCK_SETTING_NAMES = Object.keys(PARSERS) as readonly MockSettingName[];
