@@ -4,7 +4,7 @@
 // decodes the lane's answer with it, and encodes the caller's answer with the route's codec;
 // a same-protocol request skips the model with `passthroughBody` and `usageFromResponse`.
 import type { EmbeddingRequest, EmbeddingResponse } from '../model/embeddings.js';
-import type { ProtocolName } from '../model/types.js';
+import { ZERO_USAGE, type ProtocolName, type Usage } from '../model/types.js';
 import type { EncodedUpstreamRequest } from './codec.js';
 import {
   decodeOpenAiEmbeddingRequest, decodeOpenAiEmbeddingResponse, encodeOpenAiEmbeddingRequest, encodeOpenAiEmbeddingResponse,
@@ -120,4 +120,30 @@ export function embeddingsProtocolOf(protocol: ProtocolName): EmbeddingsProtocol
     default:
       return null;
   }
+}
+
+/** How an embeddings request goes to a lane: the request to send and how to read the answer. */
+export interface EmbeddingsPlan {
+  request: EncodedUpstreamRequest;
+  /** The lane speaks the caller's route protocol: its answer may go back as it came (metered by usageFromResponse). */
+  sameProtocol: boolean;
+  upstream: EmbeddingsUpstream;
+}
+
+/**
+ * The plan for a decoded request on a lane of `lane`'s protocol: the caller's bytes when the
+ * lane speaks the route's protocol, else the translation. Throws GatewayError('untranslatable')
+ * for a lane with no embeddings, and TranslationRefused for what the lane cannot honour.
+ */
+export function planEmbeddings(route: EmbeddingsIngress, req: EmbeddingRequest, raw: string, body: unknown, lane: ProtocolName, upstreamModel: string): EmbeddingsPlan {
+  const protocol = embeddingsProtocolOf(lane);
+  if (protocol === null) throw new GatewayError('untranslatable', `embeddings cannot be served by the ${lane} protocol of the selected model: it has no embeddings endpoint`);
+  const upstream = EMBEDDINGS_UPSTREAM[protocol];
+  const sameProtocol = protocol === route.protocol;
+  return { request: sameProtocol ? route.passthrough(raw, body, upstreamModel) : upstream.encodeRequest(req, upstreamModel), sameProtocol, upstream };
+}
+
+/** What an embeddings answer meters: its input tokens (an estimate when the lane reported none, see EmbeddingUsage.estimated). */
+export function embeddingsUsage(resp: EmbeddingResponse): Usage {
+  return { ...ZERO_USAGE, input: resp.usage.inputTokens };
 }

@@ -3,7 +3,7 @@
 // directions; the refusals; usage as reported or estimated (and marked).
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { EMBEDDINGS_INGRESS, EMBEDDINGS_UPSTREAM, embeddingsProtocolOf, type EmbeddingsProtocol, type EmbeddingsRoute } from '../../../src/shared/protocols/embeddings.js';
+import { EMBEDDINGS_INGRESS, EMBEDDINGS_UPSTREAM, embeddingsProtocolOf, embeddingsUsage, planEmbeddings, type EmbeddingsProtocol, type EmbeddingsRoute } from '../../../src/shared/protocols/embeddings.js';
 import { float32Base64, float32FromBase64 } from '../../../src/shared/protocols/openai/embeddings.js';
 import type { EmbeddingRequest } from '../../../src/shared/model/embeddings.js';
 import { GatewayError } from '../../../src/shared/errors.js';
@@ -209,5 +209,24 @@ describe('embeddings: Ollama settings and forms', () => {
 describe('embeddings: which lanes serve them', () => {
   it('OpenAI and Responses hosts (their /embeddings), Gemini and Ollama; not Anthropic nor Bedrock Converse', () => {
     assert.deepEqual(['openai', 'responses', 'gemini', 'ollama', 'anthropic', 'bedrock'].map((p) => embeddingsProtocolOf(p as never)), ['openai', 'openai', 'gemini', 'ollama', null, null]);
+  });
+});
+
+describe('embeddings: the plan for a lane', () => {
+  it("the caller's bytes to a lane of the route's protocol, the translation to another, a refusal where there are no embeddings", () => {
+    const raw = '{"model":"emb-pool","input":["a"],"extra":true}';
+    const body = JSON.parse(raw);
+    const req = EMBEDDINGS_INGRESS.openai.decodeRequest(body, undefined);
+    const same = planEmbeddings(EMBEDDINGS_INGRESS.openai, req, raw, body, 'responses', 'text-embedding-3-small');
+    assert.equal(same.sameProtocol, true);
+    assert.deepEqual(JSON.parse(same.request.body), { model: 'text-embedding-3-small', input: ['a'], extra: true });
+    const other = planEmbeddings(EMBEDDINGS_INGRESS.openai, req, raw, body, 'ollama', 'nomic');
+    assert.deepEqual([other.sameProtocol, other.request.path], [false, '/api/embed']);
+    assert.deepEqual(other.upstream.decodeResponse({ embeddings: [[1]], prompt_eval_count: 2 }, req).vectors, [[1]]);
+    assert.throws(() => planEmbeddings(EMBEDDINGS_INGRESS.openai, req, raw, body, 'anthropic', 'x'), (e: unknown) => e instanceof GatewayError && e.kind === 'untranslatable' && /no embeddings endpoint/.test(e.message));
+  });
+
+  it('an answer meters its input tokens only', () => {
+    assert.deepEqual(embeddingsUsage({ model: 'm', vectors: [], usage: { inputTokens: 9, estimated: true } }), { input: 9, output: 0, cacheRead: 0, cacheCreation: 0 });
   });
 });
