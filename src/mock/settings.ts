@@ -37,7 +37,7 @@ export interface MockSettings {
   chunking: MockChunking;
   /** OpenAI chat streams with include_usage: usage rides on the finish chunk, with no usage-only chunk after it. */
   usage_on_last: boolean;
-  /** Size of an embedding vector when the request names none (kinds/embeddings.ts). */
+  /** Size of an embedding vector when the request names none (kinds/answers.ts). */
   embedding_dims: number;
 }
 
