@@ -19,6 +19,7 @@ import { GovernanceService } from './governance/service.js';
 import { IdentityService } from './identity/service.js';
 import { SignInFlow } from './identity/sign-in.js';
 import { answerIdentityRequest } from './identity/requests.js';
+import { ResponseStateService, responseStoreLimits } from './responses/response-state-service.js';
 import { startAdminServer } from './admin/server.js';
 import { AuditLog } from './audit/audit-log.js';
 import { DurableAuditSink } from './audit/durable-sink.js';
@@ -97,6 +98,9 @@ export async function boot(opts: BootOptions): Promise<void> {
   const identity = new IdentityService(governance, state, log);
   const signIn = new SignInFlow(identity, state, log);
   workers.setIdentityHandler((request) => answerIdentityRequest(identity, signIn, request));
+  // The Responses API state: the limits are read per operation, so a reload changes them.
+  const responseState = new ResponseStateService(store, () => responseStoreLimits(state.loaded.config?.responses_store), Date.now, log);
+  workers.setResponsesHandler((op) => responseState.answer(op));
   // Request logs are written here, off the workers; drops are counted in shared memory.
   const requestLogs = new RequestLogSinks({
     webhook: (n) => shared.metrics.counterAdd(state.compiled.metrics.webhookLogsDropped, n),

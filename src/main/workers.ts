@@ -29,6 +29,9 @@ export type IdentityHandler = (request: IdentityRequest) => Promise<{ status: nu
 
 export type UsageHandler = (msg: Extract<WorkerToMain, { t: 'usage' }>) => void;
 
+/** Answers a worker's responses-req (the Responses API state in the store); never rejects. */
+export type ResponsesHandler = (op: Extract<WorkerToMain, { t: 'responses-req' }>['op']) => Promise<Extract<MainToWorker, { t: 'responses-res' }>['result']>;
+
 export class WorkerPool {
   private readonly slots: Slot[] = [];
   private config: CompiledConfig | null = null;
@@ -39,6 +42,7 @@ export class WorkerPool {
   private governanceState: ((seq: number) => MainToWorker) | null = null;
   private govSeq = 0;
   private identityHandler: IdentityHandler | null = null;
+  private responsesHandler: ResponsesHandler | null = null;
   /** Sum of `flushed` the workers reported per seq (auth cache flush). */
   private readonly govFlushed = new Map<number, number>();
 
@@ -181,10 +185,33 @@ export class WorkerPool {
     );
   }
 
+  setResponsesHandler(handler: ResponsesHandler): void {
+    this.responsesHandler = handler;
+  }
+
+  private answerResponses(slot: Slot, msg: Extract<WorkerToMain, { t: 'responses-req' }>): void {
+    const worker = slot.worker;
+    const handler = this.responsesHandler;
+    if (handler === null) {
+      worker?.postMessage(encodeMessage({ t: 'responses-res', id: msg.id, result: { ok: false, error: 'unavailable', message: 'the responses state is not ready' } }));
+      return;
+    }
+    handler(msg.op).then(
+      (result) => worker?.postMessage(encodeMessage({ t: 'responses-res', id: msg.id, result })),
+      (err: Error) => {
+        this.log.error({ err: err.message }, 'responses state request failed');
+        worker?.postMessage(encodeMessage({ t: 'responses-res', id: msg.id, result: { ok: false, error: 'internal', message: 'the responses state operation failed' } }));
+      },
+    );
+  }
+
   private onMessage(slot: Slot, msg: WorkerToMain): void {
     switch (msg.t) {
       case 'identity-req':
         this.answerIdentity(slot, msg);
+        return;
+      case 'responses-req':
+        this.answerResponses(slot, msg);
         return;
       case 'ready':
         slot.ready = true;

@@ -18,6 +18,11 @@ import { applySettings, BodyMemo, type BodyFacts } from './body-memo.js';
 import { emptyStats, snapshotStats, type MockStats } from './stats.js';
 import { CONTEXT_LENGTH_MESSAGES } from './context-length.js';
 import { HeldStreams } from './held-streams.js';
+import { acceptGeminiKindRequest, acceptKindRequest } from './kinds/exchange.js';
+import { MOCK_KINDS } from './kinds/answers.js';
+
+export type { MockStats, LastRequestSummary } from './stats.js';
+export type { MockSettings, MockFault, MockMode } from './settings.js';
 
 export interface MockOptions extends Partial<MockSettings> {
   /** 0 (the default) picks an ephemeral port. */
@@ -116,6 +121,15 @@ class MockProvider {
       .post('/v1/projects/*', (res, req) => acceptGeminiRequest(this, res, req, '/models/'))
       .post('/model/:modelId/converse', (res, req) => acceptBedrockRequest(this, res, req, false))
       .post('/model/:modelId/converse-stream', (res, req) => acceptBedrockRequest(this, res, req, true))
+      // Embeddings and token counts (kinds/): Gemini's param routes yield other actions to the wildcards above.
+      .post('/v1/embeddings', (res, req) => acceptKindRequest(this, MOCK_KINDS.openaiEmbeddings, res, req))
+      .post('/api/embed', (res, req) => acceptKindRequest(this, MOCK_KINDS.ollamaEmbed, res, req))
+      .post('/api/embeddings', (res, req) => acceptKindRequest(this, MOCK_KINDS.ollamaLegacyEmbeddings, res, req))
+      .post('/v1/messages/count_tokens', (res, req) => acceptKindRequest(this, MOCK_KINDS.anthropicCountTokens, res, req))
+      .post('/v1/responses/input_tokens', (res, req) => acceptKindRequest(this, MOCK_KINDS.responsesInputTokens, res, req))
+      .post('/model/:modelId/count-tokens', (res, req) => acceptKindRequest(this, MOCK_KINDS.bedrockCountTokens, res, req, safeDecode(req.getParameter(0) ?? '')))
+      .post('/v1beta/models/:model', (res, req) => acceptGeminiKindRequest(this, res, req, 0))
+      .post('/v1/projects/:project/locations/:location/publishers/google/models/:model', (res, req) => acceptGeminiKindRequest(this, res, req, 2))
       .post('/oauth2/token', (res, req) => acceptTokenRequest(this, res, req))
       .get('/mock/stats', (res) => writeControlJson(res, '200 OK', JSON.stringify(this.snapshot())))
       .post('/mock/reset', (res) => readWholeBody(res, () => {

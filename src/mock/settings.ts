@@ -39,6 +39,8 @@ export interface MockSettings {
   usage_on_last: boolean;
   /** A stream is held before its last piece until `POST /mock/release/<this key>` (held-streams.ts); null = not held. */
   hold_last: string | null;
+  /** Size of an embedding vector when the request names none (kinds/answers.ts). */
+  embedding_dims: number;
 }
 
 export type MockSettingName = keyof MockSettings;
@@ -60,6 +62,7 @@ export const DEFAULT_MOCK_SETTINGS: Readonly<MockSettings> = Object.freeze({
   chunking: 'whole',
   usage_on_last: false,
   hold_last: null,
+  embedding_dims: 8,
 });
 
 type RawSetting = string | number | boolean | null;
@@ -137,6 +140,7 @@ const PARSERS: Record<MockSettingName, SettingParser> = {
   chunking: oneOf<MockChunking>(['whole', 'event']),
   usage_on_last: flag,
   hold_last: holdKey,
+  embedding_dims: integer(1, 65_536),
 };
 
 export const MOCK_SETTING_NAMES = Object.keys(PARSERS) as readonly MockSettingName[];

@@ -4,7 +4,7 @@ import type { ProtocolName } from './model/types.js';
 
 export type ErrorKind =
   | 'invalid_request' | 'invalid_json' | 'untranslatable' | 'body_too_large' | 'unsupported_media_type'
-  | 'route_not_found' | 'method_not_allowed' | 'model_not_found' | 'unauthorized' | 'forbidden'
+  | 'route_not_found' | 'method_not_allowed' | 'model_not_found' | 'not_found' | 'unauthorized' | 'forbidden'
   | 'rate_limited' | 'insufficient_quota' | 'exhausted'
   | 'upstream_error' | 'upstream_timeout' | 'internal';
 
@@ -25,6 +25,8 @@ export const ERROR_TABLE: Readonly<Record<ErrorKind, ErrorSpec>> = {
   route_not_found:        { status: 404, openai: 'invalid_request_error', anthropic: 'not_found_error',       gemini: 'NOT_FOUND',        bedrock: 'ResourceNotFoundException' },
   method_not_allowed:     { status: 405, openai: 'invalid_request_error', anthropic: 'invalid_request_error', gemini: 'INVALID_ARGUMENT', bedrock: 'ValidationException' },
   model_not_found:        { status: 404, openai: 'invalid_request_error', anthropic: 'not_found_error',       gemini: 'NOT_FOUND',        bedrock: 'ResourceNotFoundException' },
+  /** A resource the caller named (a stored response) does not exist for its key. */
+  not_found:              { status: 404, openai: 'invalid_request_error', anthropic: 'not_found_error',       gemini: 'NOT_FOUND',        bedrock: 'ResourceNotFoundException' },
   unauthorized:           { status: 401, openai: 'authentication_error',  anthropic: 'authentication_error',  gemini: 'UNAUTHENTICATED',  bedrock: 'UnrecognizedClientException' },
   forbidden:              { status: 403, openai: 'permission_error',      anthropic: 'permission_error',      gemini: 'PERMISSION_DENIED', bedrock: 'AccessDeniedException' },
   rate_limited:           { status: 429, openai: 'rate_limit_error',      anthropic: 'rate_limit_error',      gemini: 'RESOURCE_EXHAUSTED', bedrock: 'ThrottlingException' },

@@ -3,6 +3,7 @@
 import { Packr } from 'msgpackr';
 import type { CompiledConfig } from './config/compiled.js';
 import type { GovernanceSnapshot, WorkerGroup, WorkerKey } from './governance/worker-state.js';
+import type { ResponsesOp, ResponsesResult } from './responses/stored-response.js';
 
 export type MainToWorker =
   | { t: 'config'; version: number; config: CompiledConfig }
@@ -15,7 +16,9 @@ export type MainToWorker =
   /** Health probing (routing): probe these lanes (indexes in the config of `version`) now. */
   | { t: 'probe'; version: number; lanes: number[]; timeoutMs: number }
   /** Identity: main's answer to an identity-req with the same id. */
-  | { t: 'identity-res'; id: number; status: number; body: string; headers?: Record<string, string> };
+  | { t: 'identity-res'; id: number; status: number; body: string; headers?: Record<string, string> }
+  /** Responses state: main's answer to a responses-req with the same id. */
+  | { t: 'responses-res'; id: number; result: ResponsesResult };
 
 export type WorkerToMain =
   | { t: 'ready'; workerId: number }
@@ -26,7 +29,9 @@ export type WorkerToMain =
   /** Identity: a request only main can answer (it mints and stores), answered by identity-res. */
   | { t: 'identity-req'; workerId: number; id: number; request: IdentityRequest }
   /** Request-log records of finished requests, batched; the main thread writes them to the sinks. */
-  | { t: 'request-logs'; workerId: number; records: RequestLogRecord[] };
+  | { t: 'request-logs'; workerId: number; records: RequestLogRecord[] }
+  /** Responses state: a store operation (the worker never touches the store), answered by responses-res. */
+  | { t: 'responses-req'; workerId: number; id: number; op: ResponsesOp };
 
 /**
  * `exchange`: POST /auth/token as the caller sent it (main verifies the token). `provision`: an

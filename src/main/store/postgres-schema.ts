@@ -63,6 +63,19 @@ CREATE TABLE IF NOT EXISTS gov_version (id INTEGER PRIMARY KEY CHECK (id = 1), v
 INSERT INTO gov_version (id, version) VALUES (1, 0) ON CONFLICT (id) DO NOTHING;
 CREATE TABLE IF NOT EXISTS shared_config (id INTEGER PRIMARY KEY CHECK (id = 1), seq BIGINT NOT NULL, origin TEXT NOT NULL, document JSONB NOT NULL);`,
   },
+  {
+    version: 3,
+    name: 'stored responses (Responses API state)',
+    sql: `
+CREATE TABLE IF NOT EXISTS responses (
+  id TEXT PRIMARY KEY, key_id TEXT NOT NULL, created_at_ms BIGINT NOT NULL, expires_at_ms BIGINT NOT NULL,
+  bytes BIGINT NOT NULL, record TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS responses_by_age ON responses (created_at_ms, id);
+CREATE INDEX IF NOT EXISTS responses_by_expiry ON responses (expires_at_ms);
+CREATE TABLE IF NOT EXISTS responses_total (id INTEGER PRIMARY KEY CHECK (id = 1), bytes BIGINT NOT NULL);
+INSERT INTO responses_total (id, bytes) VALUES (1, 0) ON CONFLICT (id) DO NOTHING;`,
+  },
 ];
 
 /** A fixed advisory-lock key per schema: nodes on other schemas of one database do not wait. */

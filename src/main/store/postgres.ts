@@ -16,6 +16,9 @@ import type { RateEntry } from '../../shared/governance/pricing.js';
 import type { KeyUsageSummary } from '../usage/usage-summary.js';
 import { summaryOf, usageSummarySql } from './usage-summary-sql.js';
 import { StoreUnavailableError, isPostgresUnavailable } from './store-unavailable.js';
+import { PostgresResponses } from './postgres-responses.js';
+import type { ResponseRow } from './store.js';
+import type { StoredResponse } from '../../shared/responses/stored-response.js';
 
 /** One channel for every schema; the payload names the schema, so nodes of other deployments ignore it. */
 const CHANGES_CHANNEL = 'gateway_changes';
@@ -373,6 +376,21 @@ export class PostgresStore extends Store implements ChangeFeed, FleetCounters {
       'trips-select',
       'SELECT pool, lane, trip_count AS "tripCount", last_trip_at AS "lastTripAt" FROM breaker_trips ORDER BY pool, lane',
     );
+  }
+
+  // --- responses state ---
+  private readonly responses = new PostgresResponses((name, text, values) => this.query(name, text, values), (work) => this.transaction(work));
+
+  protected async writeResponse(row: ResponseRow, maxBytes: number, nowMs: number): Promise<void> {
+    await this.responses.write(row, maxBytes, nowMs);
+  }
+
+  protected async readResponse(id: string): Promise<StoredResponse | null> {
+    return this.responses.read(id);
+  }
+
+  protected async removeResponse(id: string, keyId: string): Promise<boolean> {
+    return this.responses.remove(id, keyId);
   }
 
   // --- audit ---

@@ -12,6 +12,9 @@ import { SqliteAudit } from './sqlite-audit.js';
 import type { RateEntry } from '../../shared/governance/pricing.js';
 import type { KeyUsageSummary } from '../usage/usage-summary.js';
 import { SqliteUsageReads } from './sqlite-usage-reads.js';
+import { SqliteResponses } from './sqlite-responses.js';
+import type { ResponseRow } from './store.js';
+import type { StoredResponse } from '../../shared/responses/stored-response.js';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS usage_daily (
@@ -177,7 +180,24 @@ export class SqliteStore extends Store {
     this.saveTrips = this.db.transaction((rows: BreakerTripRow[]) => {
       for (const row of rows) tripsUpsert.run(row);
     });
+    this.responses = new SqliteResponses(this.db);
   }
+
+  // --- responses state ---
+  private readonly responses: SqliteResponses;
+
+  protected async writeResponse(row: ResponseRow, maxBytes: number, nowMs: number): Promise<void> {
+    this.responses.write(row, maxBytes, nowMs);
+  }
+
+  protected async readResponse(id: string): Promise<StoredResponse | null> {
+    return this.responses.read(id);
+  }
+
+  protected async removeResponse(id: string, keyId: string): Promise<boolean> {
+    return this.responses.delete(id, keyId);
+  }
+  // --- end responses state ---
 
   // --- breaker trips (routing) ---
   private readonly tripsSelect: Database.Statement;

@@ -3,6 +3,8 @@ import type { GovernanceRecords, KeyRecord, GroupRecord, Revocation, KeyUsageRow
 import type { RateEntry } from '../../shared/governance/pricing.js';
 import type { KeyUsageSummary } from '../usage/usage-summary.js';
 import { summarizeKeyUsageRows } from '../usage/summarize-rows.js';
+import { Buffer } from 'node:buffer';
+import type { StoredResponse } from '../../shared/responses/stored-response.js';
 
 // The store: the durable truth the main thread writes to. It holds metered usage per UTC day
 // (per pool/lane and per key/model), virtual keys (metadata, never a secret), groups, the
@@ -129,6 +131,41 @@ export abstract class Store {
 
   // --- end breaker trips (routing) ---
 
+  // --- responses state ---
+
+  /**
+   * Keep `record`, replacing the one with its id. First the expired records are dropped (as
+   * many as one put meets: ResponseRow below), then, while the total is over `maxBytes`, the
+   * oldest others. Resolves false, storing nothing, when the record alone is over `maxBytes`
+   * (0 stores nothing).
+   */
+  async putResponse(record: StoredResponse, maxBytes: number, nowMs: number): Promise<boolean> {
+    this.assertOpen();
+    const row = responseRow(record);
+    if (maxBytes <= 0 || row.bytes > maxBytes) return false;
+    await this.writeResponse(row, maxBytes, nowMs);
+    return true;
+  }
+
+  /** The record `id` of `keyId`, or null: unknown, another key's, or expired at `nowMs`. */
+  async getResponse(id: string, keyId: string, nowMs: number): Promise<StoredResponse | null> {
+    this.assertOpen();
+    const record = await this.readResponse(id);
+    return record !== null && record.keyId === keyId && record.expiresAtMs > nowMs ? record : null;
+  }
+
+  /** Removes the record `id` when `keyId` created it; resolves whether one was removed. */
+  async deleteResponse(id: string, keyId: string): Promise<boolean> {
+    this.assertOpen();
+    return this.removeResponse(id, keyId);
+  }
+
+  protected abstract writeResponse(row: ResponseRow, maxBytes: number, nowMs: number): Promise<void>;
+  protected abstract readResponse(id: string): Promise<StoredResponse | null>;
+  protected abstract removeResponse(id: string, keyId: string): Promise<boolean>;
+
+  // --- end responses state ---
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
@@ -180,6 +217,32 @@ export interface BreakerTripRow {
 }
 
 // --- end breaker trips (routing) ---
+
+// --- responses state ---
+
+/**
+ * A stored response as a module writes it: the record's JSON and what eviction needs beside it.
+ * A put drops at most RESPONSE_EXPIRED_PER_PUT expired records (the work of one put is bounded;
+ * an expired record is never answered meanwhile, and the size cap still counts it).
+ */
+export interface ResponseRow {
+  id: string;
+  keyId: string;
+  createdAtMs: number;
+  expiresAtMs: number;
+  /** UTF-8 bytes of `json`: what the size cap counts. */
+  bytes: number;
+  json: string;
+}
+
+export const RESPONSE_EXPIRED_PER_PUT = 256;
+
+export function responseRow(record: StoredResponse): ResponseRow {
+  const json = JSON.stringify(record);
+  return { id: record.id, keyId: record.keyId, createdAtMs: record.createdAtMs, expiresAtMs: record.expiresAtMs, bytes: Buffer.byteLength(json, 'utf8'), json };
+}
+
+// --- end responses state ---
 
 export function usageKey(row: Pick<UsageRow, 'day' | 'pool' | 'lane' | 'provider'>): string {
   return `${row.day}\u0000${row.pool}\u0000${row.lane}\u0000${row.provider}`;

@@ -14,6 +14,9 @@ import type { AuditEntry, AuditWriterHolder, RunHead, StoredAuditEntry } from '.
 import { holderAlive } from './sqlite-audit.js';
 import type { ChangeFeed, SharedConfig } from './peer-sync.js';
 import { StoreUnavailableError } from './store-unavailable.js';
+import { ValkeyResponses } from './valkey-responses.js';
+import type { ResponseRow } from './store.js';
+import type { StoredResponse } from '../../shared/responses/stored-response.js';
 
 export interface ValkeySettings {
   /** `redis://[:password@]host:port[/db]` or `rediss://` for TLS. */
@@ -145,7 +148,24 @@ export class ValkeyStore extends Store implements ChangeFeed, FleetCounters {
     // EVALSHA, falling back to EVAL once per connection: the scripts are not resent per flush.
     this.client.defineCommand('gwUsageOnce', { lua: USAGE_ONCE_LUA });
     this.client.defineCommand('gwFleet', { numberOfKeys: 4, lua: FLEET_LUA });
+    this.responses = new ValkeyResponses(this.client, p, () => this.connected());
   }
+
+  // --- responses state ---
+  private readonly responses: ValkeyResponses;
+
+  protected async writeResponse(row: ResponseRow, maxBytes: number, nowMs: number): Promise<void> {
+    await this.responses.write(row, maxBytes, nowMs);
+  }
+
+  protected async readResponse(id: string): Promise<StoredResponse | null> {
+    return this.responses.read(id);
+  }
+
+  protected async removeResponse(id: string, keyId: string): Promise<boolean> {
+    return this.responses.remove(id, keyId);
+  }
+  // --- end responses state ---
 
   private async evalCommand(name: 'gwUsageOnce' | 'gwFleet', args: Array<string | number>): Promise<unknown> {
     const run = (this.client as unknown as Record<string, (...a: Array<string | number>) => Promise<unknown>>)[name]!;

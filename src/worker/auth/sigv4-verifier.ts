@@ -4,6 +4,13 @@
 // headers and body, and compared in constant time. A date more than 15 minutes from now is
 // refused, as AWS does. So a boto3 or AWS SDK caller needs only an endpoint and the two
 // minted values.
+//
+// Clients differ in what they sign beyond the method, path, host and date: the AWS JS SDK
+// signs `x-amz-content-sha256` with the body's hash, aws4fetch may sign it as
+// `UNSIGNED-PAYLOAD`, boto3, the AWS CLI and @ai-sdk/amazon-bedrock do not sign it at all
+// (the canonical request then holds the body's hash). The re-signing follows the caller's
+// own list and never adds the header itself (`applyChecksum: false`): added, it would change
+// the signed-header list of a caller that left it out, and every such caller was refused.
 import { Buffer } from 'node:buffer';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { SignatureV4 } from '@smithy/signature-v4';
@@ -16,6 +23,7 @@ import { Refusal } from '../governance/refusal.js';
 import type { AuthResult } from './authenticate.js';
 
 const MAX_SKEW_MS = 15 * 60_000;
+const UNSIGNED_PAYLOAD = 'UNSIGNED-PAYLOAD';
 const AUTH_PATTERN = /^AWS4-HMAC-SHA256 Credential=([^/]+)\/(\d{8})\/([^/]+)\/([^/]+)\/aws4_request, ?SignedHeaders=([a-z0-9;-]+), ?Signature=([0-9a-f]{64})$/;
 
 const MALFORMED = new Refusal('unauthorized', 'the SigV4 Authorization header is malformed');
@@ -59,15 +67,17 @@ export class SigV4Verifier {
       if (value === undefined) return MALFORMED;
       headers[name] = value;
     }
-    // The signer trusts a signed x-amz-content-sha256 as the body's hash: check it is.
+    // The signer trusts a signed x-amz-content-sha256 as the body's hash: check it is, unless
+    // the caller chose not to cover the body (UNSIGNED-PAYLOAD, as AWS itself accepts).
     const bodyHash = headers['x-amz-content-sha256'];
-    if (bodyHash !== undefined && bodyHash !== createHash('sha256').update(req.body).digest('hex')) return MISMATCH;
+    if (bodyHash !== undefined && bodyHash !== UNSIGNED_PAYLOAD && bodyHash !== createHash('sha256').update(req.body).digest('hex')) return MISMATCH;
     const q = raw.path.indexOf('?');
     const signer = new SignatureV4({
       service: service!,
       region: region!,
       credentials: { accessKeyId: accessKeyId!, secretAccessKey: deriveAwsSecret(key, accessKeyId!) },
       sha256: Sha256,
+      applyChecksum: false,
     });
     return signer
       .sign(

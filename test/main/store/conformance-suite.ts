@@ -10,6 +10,8 @@ import { createBackend, type StoreBackend, type StoreModule } from '../../helper
 import { hasFleetCounters } from '../../../src/main/store/fleet-counters.js';
 import { hasChangeFeed } from '../../../src/main/store/peer-sync.js';
 import { summarizeKeyUsageRows } from '../../../src/main/usage/summarize-rows.js';
+import { responseRow } from '../../../src/main/store/store.js';
+import type { StoredResponse } from '../../../src/shared/responses/stored-response.js';
 
 const DAY = 1_763_856_000;
 
@@ -35,6 +37,19 @@ function group(name: string, over: Partial<GroupRecord> = {}): GroupRecord {
     rate_card: [{ model: '*', tier: '*', input_micros_per_mtok: 1, output_micros_per_mtok: 2, cache_read_micros_per_mtok: 0, cache_creation_micros_per_mtok: 0 }],
     limits: [{ metric: 'requests', window: 'minute', max: 10 }], child_default: null, created_at: 1_700_000_000, ...over,
   } as GroupRecord;
+}
+
+const NOW_MS = 1_800_000_000_000;
+const DAY_MS = 86_400_000;
+
+function storedResponse(id: string, keyId: string, over: Partial<StoredResponse> = {}, padChars = 0): StoredResponse {
+  return {
+    id, keyId, createdAtMs: NOW_MS, expiresAtMs: NOW_MS + DAY_MS, lane: 'lane-anthropic', provider: 'anthropic', laneProtocol: 'anthropic',
+    upstreamId: null, previousId: null,
+    input: [{ type: 'message', role: 'user', content: 'héllo' }],
+    response: { id, object: 'response', output: [{ type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'x'.repeat(padChars) }] }] },
+    ...over,
+  };
 }
 
 function auditEntry(seq: number, prev: string): AuditEntry {
@@ -169,6 +184,63 @@ export function storeConformance(module: StoreModule): void {
         { pool: '', lane: 'a', tripCount: 3, lastTripAt: 300 },
         { pool: 'p', lane: 'a', tripCount: 2, lastTripAt: 200 },
       ]);
+    });
+
+    it('responses state: put, get and delete by key (another key gets not-found); TTL on an injected clock; a second handle sees it', async () => {
+      const r1 = storedResponse('resp_1', 'key-a', { previousId: 'resp_0', upstreamId: 'up_1' });
+      assert.equal(await store.putResponse(r1, 1_000_000, NOW_MS), true);
+      assert.deepEqual(await store.getResponse('resp_1', 'key-a', NOW_MS), r1);
+      assert.equal(await store.getResponse('resp_1', 'key-b', NOW_MS), null, "another key's read is not-found");
+      assert.equal(await store.deleteResponse('resp_1', 'key-b'), false, "another key's delete removes nothing");
+      assert.equal(await store.getResponse('resp_missing', 'key-a', NOW_MS), null);
+      // Another node on a shared store, the same file reopened (a restart) on sqlite, the same store on memory.
+      const other = open();
+      assert.deepEqual(await other.getResponse('resp_1', 'key-a', NOW_MS), r1, 'seen through a second handle');
+      assert.deepEqual(await store.getResponse('resp_1', 'key-a', r1.expiresAtMs - 1), r1);
+      assert.equal(await store.getResponse('resp_1', 'key-a', r1.expiresAtMs), null, 'expired at its expiry on the injected clock');
+      const replaced = { ...r1, response: { ...r1.response, status: 'completed' } };
+      assert.equal(await other.putResponse(replaced, 1_000_000, NOW_MS), true);
+      assert.deepEqual(await store.getResponse('resp_1', 'key-a', NOW_MS), replaced, 'a put replaces the record with its id');
+      assert.equal(await other.deleteResponse('resp_1', 'key-a'), true);
+      assert.equal(await store.getResponse('resp_1', 'key-a', NOW_MS), null);
+      assert.equal(await store.deleteResponse('resp_1', 'key-a'), false, 'deleted once');
+      if (module !== 'memory') {
+        // A process that stored a response and exited: the next one (a restart, or another node) reads it.
+        const first = open();
+        await first.putResponse(storedResponse('resp_2', 'key-a'), 1_000_000, NOW_MS);
+        await first.close();
+        const next = open();
+        assert.deepEqual(await next.getResponse('resp_2', 'key-a', NOW_MS), storedResponse('resp_2', 'key-a'), 'kept across a close and reopen');
+        assert.equal(await next.deleteResponse('resp_2', 'key-a'), true);
+      }
+    });
+
+    it('responses state: the size cap drops the oldest; a record over it is not stored; expired records are dropped first', async () => {
+      const size = responseRow(storedResponse('cap_a', 'k', {}, 400)).bytes;
+      const cap = Math.floor(size * 2.5);
+      const at = (i: number): number => NOW_MS + 10 * DAY_MS + i;
+      const put = (id: string, i: number, ttlMs = DAY_MS, s: typeof store = store): Promise<boolean> => s.putResponse(storedResponse(id, 'k', { createdAtMs: at(i), expiresAtMs: at(i) + ttlMs }, 400), cap, at(i));
+      const live = async (ids: string[], nowMs: number): Promise<string[]> => {
+        const out: string[] = [];
+        for (const id of ids) if ((await store.getResponse(id, 'k', nowMs)) !== null) out.push(id);
+        return out;
+      };
+      assert.equal(await put('cap_a', 0), true);
+      assert.equal(await put('cap_b', 1), true);
+      assert.equal(await put('cap_c', 2, DAY_MS, open()), true);
+      assert.deepEqual(await live(['cap_a', 'cap_b', 'cap_c'], at(3)), ['cap_b', 'cap_c'], 'the oldest went to make room');
+      assert.equal(await put('cap_b', 3), true);
+      assert.deepEqual(await live(['cap_b', 'cap_c'], at(4)), ['cap_b', 'cap_c'], 'a replaced record counts once');
+      assert.equal(await store.putResponse(storedResponse('cap_big', 'k', { createdAtMs: at(5) }, 3 * size), cap, at(5)), false);
+      assert.deepEqual(await live(['cap_big', 'cap_b', 'cap_c'], at(6)), ['cap_b', 'cap_c'], 'nothing changed for a record over the cap');
+      assert.equal(await store.putResponse(storedResponse('cap_zero', 'k'), 0, at(6)), false, 'a cap of 0 stores nothing');
+      // cap_e expires soon; at the next put it is dropped first, so cap_c (older, live) stays.
+      assert.equal(await store.deleteResponse('cap_b', 'k'), true);
+      assert.equal(await put('cap_e', 7, 10), true);
+      assert.deepEqual(await live(['cap_c', 'cap_e'], at(8)), ['cap_c', 'cap_e']);
+      assert.equal(await put('cap_f', 100), true);
+      assert.deepEqual(await live(['cap_c', 'cap_e', 'cap_f'], at(101)), ['cap_c', 'cap_f']);
+      for (const id of ['cap_c', 'cap_f']) assert.equal(await store.deleteResponse(id, 'k'), true);
     });
 
     it('a second handle on the same store (another node) sees every write', async () => {

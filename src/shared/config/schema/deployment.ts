@@ -15,6 +15,7 @@ import { PoolsSection } from './pools.js';
 import { RoleBindingsSection } from './role-bindings.js';
 import { SecuritySection } from './security.js';
 import { StoreSection } from './store.js';
+import { ResponsesStoreSection } from './responses-store.js';
 import { TlsSettings } from './tls.js';
 
 export const DeploymentConfig = Type.Object(
@@ -31,6 +32,7 @@ export const DeploymentConfig = Type.Object(
     models: ModelsSection,
     pools: PoolsSection,
     store: StoreSection,
+    responses_store: ResponsesStoreSection,
     config: ConfigSection,
     tls: Type.Optional(TlsSettings),
     security: SecuritySection,

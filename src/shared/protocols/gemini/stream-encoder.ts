@@ -59,8 +59,16 @@ export class GeminiStreamEncoder implements StreamEncoder {
     }
   }
 
+  /**
+   * The error twice: as an SSE chunk, which @google/genai 2.x and SSE readers (the AI SDK)
+   * raise on, then bare, as Google itself writes a mid-stream error, which is all 1.x checks:
+   * it raises on a read that is one whole JSON object with `error`, or, when the bare object
+   * came in one read with the bytes before it, on the bytes left after the last blank line.
+   * Either way 1.x throws; an SSE reader skips the bare line (no blank line ends it).
+   */
   error(kind: ErrorKind, message: string): string {
-    return `data: ${errorBody(kind, message)}\n\n`;
+    const body = errorBody(kind, message);
+    return `data: ${body}\n\n${body}\n`;
   }
 
   private flushCall(call: PendingCall): string {

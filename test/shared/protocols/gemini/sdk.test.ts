@@ -3,6 +3,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { ApiError, GoogleGenAI } from '@google/genai';
+import { GoogleGenAI as GoogleGenAiV1 } from 'genai-v1';
 import { geminiCodec } from '../../../../src/shared/protocols/gemini/codec.js';
 import type { StreamEvent } from '../../../../src/shared/model/types.js';
 import { CannedUpstream } from '../../../helpers/canned-upstream.js';
@@ -103,5 +104,22 @@ describe('@google/genai reads what the gemini codec writes', () => {
     await assert.rejects((async () => {
       for await (const chunk of await ai.models.generateContentStream({ model: 'gemini-pool', contents: 'hi' })) texts.push(chunk.text ?? '');
     })(), (e: unknown) => e instanceof ApiError && e.status === 502 && /upstream went away/.test(e.message));
+  });
+
+  it('1.x raises on the mid-stream error too, even read in one piece with the text before it', async () => {
+    // 1.x checks only a read that is one bare JSON error; run together with the chunks before
+    // it, the bare object is left after the last blank line, which 1.x refuses at the end.
+    const v1 = new GoogleGenAiV1({ apiKey: 'test-key', httpOptions: { baseUrl: `http://127.0.0.1:${upstream.port}` } });
+    const enc = geminiCodec.createStreamEncoder();
+    upstream.next = {
+      status: 200,
+      headers: { 'content-type': geminiCodec.streamContentType },
+      body: String(enc.encode(events[0])) + enc.encode(events[1]) + enc.encode(events[2]) + enc.error('upstream_error', 'upstream went away'),
+    };
+    const texts: string[] = [];
+    await assert.rejects((async () => {
+      for await (const chunk of await v1.models.generateContentStream({ model: 'gemini-pool', contents: 'hi' })) texts.push(chunk.text ?? '');
+    })());
+    assert.deepEqual(texts.filter((t) => t !== ''), ['Looking ']);
   });
 });

@@ -130,8 +130,8 @@ describe('gemini stream encoder', () => {
     assert.throws(() => enc.encode({ type: 'block_stop', index: 0 }), (e: unknown) => e instanceof GatewayError && e.kind === 'upstream_error');
   });
 
-  it('writes a mid-stream error as a data: line with an error object', () => {
-    assert.equal(geminiCodec.createStreamEncoder().error('upstream_timeout', 'too slow'),
-      'data: {"error":{"code":504,"message":"too slow","status":"DEADLINE_EXCEEDED"}}\n\n');
+  it('writes a mid-stream error as a data: line with an error object, then bare as Google does', () => {
+    const body = '{"error":{"code":504,"message":"too slow","status":"DEADLINE_EXCEEDED"}}';
+    assert.equal(geminiCodec.createStreamEncoder().error('upstream_timeout', 'too slow'), `data: ${body}\n\n${body}\n`);
   });
 });
