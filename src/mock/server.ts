@@ -21,9 +21,6 @@ import { HeldStreams } from './held-streams.js';
 import { acceptGeminiKindRequest, acceptKindRequest } from './kinds/exchange.js';
 import { MOCK_KINDS } from './kinds/answers.js';
 
-export type { MockStats, LastRequestSummary } from './stats.js';
-export type { MockSettings, MockFault, MockMode } from './settings.js';
-
 export interface MockOptions extends Partial<MockSettings> {
   /** 0 (the default) picks an ephemeral port. */
   port?: number;
@@ -42,7 +39,7 @@ export interface MockServer {
 }
 
 /** The last model request, exactly as received. */
-interface LastRequest {
+export interface LastRequest {
   protocol: MockProtocolName;
   method: string;
   path: string;

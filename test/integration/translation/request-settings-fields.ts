@@ -192,7 +192,6 @@ export function laneMarkers(lane: ProtocolName, b: Body): unknown {
 
 const WEATHER = { name: 'get_weather', description: 'Weather', schema: { type: 'object', properties: { location: { type: 'string' } }, required: ['location'] } };
 const TIME = { name: 'get_time', description: 'Time', schema: { type: 'object', properties: { zone: { type: 'string' } }, required: ['zone'] } };
-export const TOOL_NAMES = [WEATHER.name, TIME.name];
 
 export type Choice = 'named' | 'none' | 'required' | 'parallel_off';
 

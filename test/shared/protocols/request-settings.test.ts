@@ -162,9 +162,9 @@ describe('prompt-cache markers', () => {
   });
   it("anthropic's top-level cache_control marks the last block; an OpenAI breakpoint reads as a marker", () => {
     const a = CODECS.anthropic.decodeRequest({ model: 'm', max_tokens: 5, cache_control: { type: 'ephemeral' }, messages: [{ role: 'user', content: 'hi' }] }, {});
-    assert.deepEqual(a.messages[0].content[0], { type: 'text', text: 'hi', cache: {} });
+    assert.deepEqual(a.messages[0]!.content[0], { type: 'text', text: 'hi', cache: {} });
     const o = CODECS.openai.decodeRequest({ model: 'm', messages: [{ role: 'user', content: [{ type: 'text', text: 'hi', prompt_cache_breakpoint: { mode: 'explicit' } }] }] }, {});
-    assert.deepEqual(o.messages[0].content[0], { type: 'text', text: 'hi', cache: {} });
+    assert.deepEqual(o.messages[0]!.content[0], { type: 'text', text: 'hi', cache: {} });
   });
 });
 

@@ -5,7 +5,7 @@
 import { GatewayError } from '../../errors.js';
 import type { CacheMarker, ModelRequest, ReasoningSettings, ResponseFormat } from '../../model/types.js';
 import { reasoningOff } from '../../model/reasoning.js';
-import { expectObject, isJsonObject, optionalInteger, optionalString, type JsonObject } from '../framing/json-field.js';
+import { expectObject, optionalInteger, optionalString, type JsonObject } from '../framing/json-field.js';
 import { anthropicOutputSchema } from './output-schema.js';
 
 function invalid(message: string): GatewayError {

@@ -114,7 +114,7 @@ describe('@google/genai reads what the gemini codec writes', () => {
     upstream.next = {
       status: 200,
       headers: { 'content-type': geminiCodec.streamContentType },
-      body: String(enc.encode(events[0])) + enc.encode(events[1]) + enc.encode(events[2]) + enc.error('upstream_error', 'upstream went away'),
+      body: String(enc.encode(events[0]!)) + enc.encode(events[1]!) + enc.encode(events[2]!) + enc.error('upstream_error', 'upstream went away'),
     };
     const texts: string[] = [];
     await assert.rejects((async () => {
