@@ -93,7 +93,7 @@ function checkHooks(config: unknown, ctx: LoadContext): void {
     if (d.secret !== undefined && d.webhook === undefined) ctx.issues.push(issue(['hooks', name, 'secret'], 'only a webhook hook signs with a secret'));
     if (gate && d.at !== undefined) ctx.issues.push(issue(['hooks', name, 'at'], '`at` is for taps only (a gate runs at the routing decision)'));
     if (!gate && d.on_error !== undefined) ctx.issues.push(issue(['hooks', name, 'on_error'], '`on_error` is for gates only'));
-    if (typeof d.webhook === 'string' && !/^https?:\/\/[^/\s]+/.test(d.webhook)) ctx.issues.push(issue(['hooks', name, 'webhook'], 'expected an http(s) URL'));
+    if (typeof d.webhook === 'string' && !isHttpUrl(d.webhook)) ctx.issues.push(issue(['hooks', name, 'webhook'], 'expected an http(s) URL that parses (scheme, host, optional port 1..65535)'));
     const onError = d.on_error;
     if (gate && typeof onError === 'string' && !RESERVED_HOOK_NAMES.includes(onError)) {
       if (!gates.has(onError)) ctx.issues.push(issue(['hooks', name, 'on_error'], `expected weighted, reject, first, nothing or a gate hook's name, got "${onError}"`));
@@ -108,6 +108,17 @@ function checkHooks(config: unknown, ctx: LoadContext): void {
       if (!names.includes(name)) ctx.issues.push(issue(['pools', pool, 'hooks', index], `unknown hook "${name}" (${knownList(names)})`));
     }
   }
+}
+
+/** An absolute http(s) URL the URL parser accepts, with a host: what the webhook transport can call. */
+function isHttpUrl(text: string): boolean {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return false;
+  }
+  return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
 }
 
 /** True when following `on_error` from `start` through gate names comes back to a hook already seen. */

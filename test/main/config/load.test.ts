@@ -245,6 +245,22 @@ describe('loadConfig: cloud-metadata SSRF guard', () => {
     assert.ok(!hasError((await load(allowed)).result.errors, 'cloud-metadata'));
   });
 
+  it('refuses the IPv4-compatible and NAT64 spellings the connect-time guard refuses (issue 46)', async () => {
+    for (const host of ['[::a9fe:a9fe]', '[64:ff9b::a9fe:a9fe]', '[64:ff9b::169.254.169.254]']) {
+      const { result } = await load(at(host));
+      assert.ok(hasError(result.errors, 'providers.up.base_url', 'cloud-metadata'), `${host}: ${result.errors.join('\n')}`);
+      const hook = withConfig((c) => { c.hooks = { h: { webhook: `http://${host}/hook` } }; });
+      assert.ok(hasError((await load(hook)).result.errors, 'hooks.h.webhook', 'cloud-metadata'), `${host}: ${(await load(hook)).result.errors.join('\n')}`);
+    }
+  });
+
+  it('refuses a webhook URL that does not parse (issue 46)', async () => {
+    for (const webhook of ['http://a:99999/hook', 'http://[::1/hook', 'http://exa mple/hook', 'https://']) {
+      const hook = withConfig((c) => { c.hooks = { h: { webhook } }; });
+      assert.ok(hasError((await load(hook)).result.errors, 'hooks.h.webhook', 'URL'), `${webhook}: ${(await load(hook)).result.errors.join('\n')}`);
+    }
+  });
+
   it('security.blocked_metadata_hosts adds hosts', async () => {
     const files = at('metadata.internal.example');
     (files['gateway.yaml'] as any).security = { blocked_metadata_hosts: ['metadata.internal.example'] };
