@@ -72,12 +72,17 @@ export function recoveryHintMs(shared: SharedReads, availability: Availability, 
 }
 
 /**
- * Whether routing would take the lane through `cell` now: Available, or only in the short
- * cooldown of a Closed cell (a soft skip: taken when nothing else is left). `usable` in the
- * reads and /healthz mean this.
+ * The spec's `usable` (PoolMemberStatusView, the lane record, /healthz): false only while a
+ * tripped breaker cools down (an Open cell before its cooldown ends) or the lane is dead, which
+ * here includes a lane whose max_requests lifetime budget is spent (it can never serve again,
+ * like a dead one; its `dead` field stays the spec's hard-down flag). A lane at capacity, a
+ * HalfOpen cell whose probe is out and a Closed cell in its short skip are usable: a busy node
+ * is not an unhealthy one. Routing does not read this; it dispatches on availabilityOf (at
+ * capacity: skip).
  */
-export function usableNow(shared: SharedReads, availability: Availability, cell: number): boolean {
-  return availability === Availability.Available || (availability === Availability.BreakerOpen && shared.breakers.state(cell) === BREAKER_CLOSED);
+export function usableBySpec(shared: SharedReads, availability: Availability, cell: number, nowMs: number): boolean {
+  if (availability === Availability.Dead || availability === Availability.BudgetExhausted) return false;
+  return !(shared.breakers.state(cell) === BREAKER_OPEN && shared.breakers.cooldownRemainingMs(cell, nowMs) > 0);
 }
 
 /** A breaker cell's state word is Open (for `breaker_state`, independent of capacity). */
