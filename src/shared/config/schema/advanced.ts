@@ -9,7 +9,7 @@ export const AdvancedSection = Type.Object(
     worker_threads: Type.Optional(Type.Integer({
       minimum: 1,
       maximum: 1024,
-      description: 'Data-plane worker threads; default one per available core.',
+      description: 'Data-plane worker threads; default TOKIO_WORKER_THREADS when set (the fallback), else one per available core.',
     })),
     upstream_http1_only: Type.Boolean({ default: false, description: 'Speak only HTTP/1.1 to upstreams.' }),
     upstream_h2_prior_knowledge: Type.Boolean({
