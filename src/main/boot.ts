@@ -125,6 +125,9 @@ export async function boot(opts: BootOptions): Promise<void> {
   let stop: (reason: string) => void = () => undefined;
   const lifecycle = { restart: () => stop('POST /restart'), env: process.env };
   const hooks = new HookService(() => state.compiled.hooks, opts.safeMode);
+  // Webhook hooks get `configure` at boot and after each config change, as socket hooks do on connect.
+  state.afterAdopt = () => hooks.configureWebhooks();
+  hooks.configureWebhooks();
   const adminServer = await startAdminServer(
     { config: state, workers, startedAtSecs, version: VERSION, adminToken: loaded.adminToken ?? null, log, audit, lifecycle, governance, routing: { shared, nowMs: Date.now }, identity, hooks },
     admin.host,

@@ -42,6 +42,8 @@ export class ConfigState {
    * this node's own files.
    */
   share: ((document: Record<string, unknown>) => Promise<void>) | null = null;
+  /** Called once every worker runs a new config (boot wires the webhook hooks' configure here). */
+  afterAdopt: (() => void) | null = null;
 
   constructor(
     public loaded: LoadResult,
@@ -192,6 +194,7 @@ export class ConfigState {
     this.record(version, principal, summary);
     for (const w of loaded.warnings) this.log.warn(w);
     this.log.info({ config_version: version, principal, summary }, 'config applied on every worker');
+    this.afterAdopt?.();
     return { applied: true, version, errors: [] };
   }
 
