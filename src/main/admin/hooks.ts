@@ -2,11 +2,15 @@
 // /hooks/{name}/status (HookStatusView: drift, or the fail-open view), /hooks/{name}/schema;
 // and the writes of API-DECISIONS.md: POST /hooks, DELETE /hooks/{name}, PATCH
 // /hooks/{name}/settings. Each write is a new config version through the whole config
-// validation (so every rule of docs/hooks.md holds on this path too), persisted in the overlay.
+// validation (so every rule of docs/hooks.md holds on this path too), and the registry change
+// alone is persisted in the overlay (config/hook-overlay.ts): never the rest of the live config,
+// never a literal secret (a webhook `secret` must be a reference here).
 import { Type, type Static } from '@sinclair/typebox';
 import { hookViewsOf, type HookView as HookViewData } from '../config/hook-views.js';
 import { settingsVersionOf } from '../config/compile-hooks.js';
 import { HookDefinition } from '../../shared/config/schema/hooks.js';
+import type { OverlayHooks } from '../../shared/config/schema/overlay.js';
+import { dropHookReferences, recordDeleted, recordRegistered, recordSettings } from '../config/hook-overlay.js';
 import { HookMetricView } from '../hooks/hook-metrics.js';
 import type { AdminContext } from './context.js';
 import { HookTransportView, HookView } from './config-views.js';
@@ -56,10 +60,23 @@ function hooksOf(document: Record<string, unknown>): Record<string, Record<strin
   return hooks;
 }
 
-async function mutate(ctx: AdminContext, principal: string, summary: string, change: (document: Record<string, unknown>) => void): Promise<void> {
+async function mutate(
+  ctx: AdminContext, principal: string, summary: string,
+  change: (document: Record<string, unknown>) => void, persist: (hooks: OverlayHooks) => void,
+): Promise<void> {
   refuseWhenLocked(ctx);
-  const outcome = await ctx.config.mutateDocument(ctx.workers, change, principal, summary);
+  const outcome = await ctx.config.mutateHooks(ctx.workers, change, persist, principal, summary);
   if (!outcome.applied) throw new AdminError(400, 'invalid_request', `invalid hook (${outcome.errors.length} error(s)): ${outcome.errors.join('; ')}`);
+}
+
+/**
+ * A registration is persisted in the overlay file (mutable config), so a literal webhook secret
+ * would be written to disk in plaintext: only a secret reference is taken here.
+ */
+function refuseLiteralSecret(definition: Record<string, unknown>): void {
+  if (typeof definition.secret === 'string') {
+    throw new AdminError(400, 'invalid_request', 'secret: give a secret reference ({ "env": "VAR" } or { "file": "/path" }); a literal secret would be written to the overlay file in plaintext');
+  }
 }
 
 export const hookRoutes: AdminRoute<AdminContext>[] = [
@@ -128,18 +145,19 @@ export const hookRoutes: AdminRoute<AdminContext>[] = [
     method: 'POST',
     path: '/hooks',
     operationId: 'registerHook',
-    summary: 'Register a hook (a new config version, persisted in the overlay)',
+    summary: 'Register a hook (a new config version; the registration is persisted in the overlay; a webhook secret must be a secret reference)',
     tag: 'hooks',
     body: RegisterBody,
     responses: { 201: HookView },
     audit: { action: 'hook.register', resource: (call) => `hook:${String((call.body as { name?: unknown })?.name ?? '')}` },
     async handler(call, ctx) {
       const { name, ...definition } = call.body as Static<typeof RegisterBody>;
+      refuseLiteralSecret(definition);
       await mutate(ctx, call.principal.id, `hook.register ${name}`, (document) => {
         const hooks = hooksOf(document);
         if (hooks[name] !== undefined) throw new AdminError(409, 'conflict', `a hook named "${name}" already exists`);
         hooks[name] = definition;
-      });
+      }, (overlay) => recordRegistered(overlay, name, structuredClone(definition)));
       return { status: 201, body: viewOf(ctx, name) };
     },
   },
@@ -158,10 +176,8 @@ export const hookRoutes: AdminRoute<AdminContext>[] = [
       if (dependant !== undefined) throw new AdminError(409, 'conflict', `hook "${dependant.name}" names "${name}" as its on_error fallback`);
       await mutate(ctx, call.principal.id, `hook.delete ${name}`, (document) => {
         delete hooksOf(document)[name];
-        if (Array.isArray(document.global_hooks)) document.global_hooks = document.global_hooks.filter((h) => h !== name);
-        const pools = document.pools as Record<string, { hooks?: string[] }> | undefined;
-        for (const pool of Object.values(pools ?? {})) if (Array.isArray(pool.hooks)) pool.hooks = pool.hooks.filter((h) => h !== name);
-      });
+        dropHookReferences(document, name);
+      }, (overlay) => recordDeleted(overlay, name));
       return { status: 200, body: view };
     },
   },
@@ -180,7 +196,7 @@ export const hookRoutes: AdminRoute<AdminContext>[] = [
       const { settings } = call.body as Static<typeof SettingsBody>;
       await mutate(ctx, call.principal.id, `hook.configure ${name}`, (document) => {
         hooksOf(document)[name]!.settings = settings;
-      });
+      }, (overlay) => recordSettings(overlay, name, settings));
       await ctx.hooks.configure(name);
       return { status: 200, body: viewOf(ctx, name) };
     },

@@ -41,8 +41,9 @@ describe('hook admin endpoints', () => {
     assert.deepEqual([audit.action, audit.resource, audit.outcome], ['hook.register', 'hook:router', 'applied']);
     const after = (await f.admin.GET('/info')).data!.config_version;
     assert.equal(after, before + 1);
-    const overlay = f.overlay() as { config: { hooks: Record<string, unknown> } };
-    assert.ok(overlay.config.hooks.router !== undefined, 'persisted in the overlay');
+    const overlay = f.overlay() as { config?: unknown; hooks: { registered: Record<string, unknown> } };
+    assert.ok(overlay.hooks.registered.router !== undefined, 'the registration is persisted in the overlay');
+    assert.equal(overlay.config, undefined, 'the registration alone, never the whole live config');
     const diff = await f.admin.GET('/config/diff', { params: { query: { from: before, to: after } } });
     assert.deepEqual(diff.data!.hooks, { added: ['router'], removed: [], changed: [] });
     const version = await f.admin.GET('/config/versions/{v}', { params: { path: { v: after } } });
