@@ -12,6 +12,7 @@ import { authenticateAdmin, authorize } from './guard.js';
 import { StoreUnavailableError } from '../store/store-unavailable.js';
 import { AdminError, JsonText, type AdminCall, type AdminPrincipal, type AdminReply, type AdminRoute } from './route.js';
 import { ADMIN_ROUTES } from './routes.js';
+import { auditNameProblem } from '../audit/audit-text.js';
 import { checkBody, checkParams, checkQuery } from './validate.js';
 import { JSON_WITHIN_LIMITS, checkJsonLimits, jsonLimitMessage, type JsonLimits } from '../../shared/protocols/framing/json-limits.js';
 
@@ -120,6 +121,14 @@ export function matchRoute<Ctx>(table: CompiledRoute<Ctx>[], method: string, pat
   throw new AdminError(405, 'method_not_allowed', `${method} is not allowed here; use ${allowed.join(', ')}`, { allow: allowed.join(', ') });
 }
 
+/** A mutation's path names (a key id, a group or hook name) reach the audit resource: none may hold "|" or a control character. */
+function refuseUnauditableNames(params: Record<string, string>): void {
+  for (const [name, value] of Object.entries(params)) {
+    const problem = auditNameProblem(value);
+    if (problem !== null) throw new AdminError(400, 'invalid_request', `path: ${name} ${problem}`);
+  }
+}
+
 function auditResource(route: AdminRoute<AdminContext>, call: AdminCall, reply?: AdminReply): string {
   try {
     return route.audit!.resource(call, reply);
@@ -140,6 +149,7 @@ async function handle(ctx: AdminContext, table: CompiledRoute[], req: IncomingMe
   const call: AdminCall = { params, query: url.searchParams, body: undefined, principal };
   try {
     authorize(principal, route.scope ?? (method === 'GET' ? 'read-only' : 'full'));
+    if (route.audit !== undefined) refuseUnauditableNames(params);
     if (route.params !== undefined) checkParams(route.params, params);
     if (route.query !== undefined) checkQuery(route.query, url.searchParams);
     call.body = method === 'GET' || method === 'DELETE' ? undefined : await readJson(req, ctx.config.compiled.limits);

@@ -2,11 +2,14 @@
 // secrets they need, durations, conflicting flags, and the references of the sections that
 // later work owns (hooks, export, identity providers, role bindings).
 import { listenAddressProblem, parseListenAddress } from '../../shared/config/address.js';
-import { issue } from '../../shared/config/config-path.js';
+import { issue, type PathSegment } from '../../shared/config/config-path.js';
+import { auditNameProblem } from '../audit/audit-text.js';
 import { parseDurationMs } from '../../shared/config/duration.js';
 import { RESERVED_HOOK_NAMES } from '../../shared/config/schema/hooks.js';
 import type { LoadContext } from './load-result.js';
 import { entriesOf, field, isPlainObject, knownList, stringsOf } from './shape.js';
+
+const AUDITABLE_NAME_MAX_CHARS = 128;
 
 export function checkDeployment(config: unknown, ctx: LoadContext): void {
   checkListeners(config, ctx);
@@ -86,6 +89,7 @@ function checkHooks(config: unknown, ctx: LoadContext): void {
   const gates = new Set(defs.filter(([, d]) => d.kind === 'gate').map(([name]) => name));
   for (const name of names) {
     if (RESERVED_HOOK_NAMES.includes(name)) ctx.issues.push(issue(['hooks', name], `"${name}" is a reserved word and cannot name a hook`));
+    checkAuditableName(['hooks', name], name, 'a hook name', ctx);
   }
   for (const [name, d] of defs) {
     const gate = d.kind === 'gate';
@@ -144,8 +148,16 @@ function checkExport(config: unknown, ctx: LoadContext): void {
   }
 }
 
+/** A name that reaches the audit chain (hook:<name>, idp:<provider>:...): no "|", no control character, at most 128 characters. */
+function checkAuditableName(path: PathSegment[], name: string, what: string, ctx: LoadContext): void {
+  const problem = auditNameProblem(name);
+  if (problem !== null) ctx.issues.push(issue(path, `${what} ${problem}`));
+  else if (name.length > AUDITABLE_NAME_MAX_CHARS) ctx.issues.push(issue(path, `${what} is at most ${AUDITABLE_NAME_MAX_CHARS} characters`));
+}
+
 function checkIdentity(config: unknown, ctx: LoadContext): void {
   const providers = field(config, 'identity-providers');
+  for (const name of isPlainObject(providers) ? Object.keys(providers) : []) checkAuditableName(['identity-providers', name], name, 'an identity-provider name', ctx);
   for (const [name, provider] of entriesOf(providers)) {
     if (field(provider, 'settings', 'key_ttl') !== undefined) {
       ctx.issues.push(issue(['identity-providers', name, 'settings', 'key_ttl'], 'key lifetime is set on auth.key_ttl only'));
