@@ -20,6 +20,7 @@ import { IdentityService } from './identity/service.js';
 import { SignInFlow } from './identity/sign-in.js';
 import { answerIdentityRequest } from './identity/requests.js';
 import { startAdminServer } from './admin/server.js';
+import { AdminAuthFailures } from './admin/auth-failures.js';
 import { AuditLog } from './audit/audit-log.js';
 import { DurableAuditSink } from './audit/durable-sink.js';
 import { assertPortFree } from './port-check.js';
@@ -128,8 +129,9 @@ export async function boot(opts: BootOptions): Promise<void> {
   // Webhook hooks get `configure` at boot and after each config change, as socket hooks do on connect.
   state.afterAdopt = () => hooks.configureWebhooks();
   hooks.configureWebhooks();
+  const authFailures = new AdminAuthFailures(audit, log);
   const adminServer = await startAdminServer(
-    { config: state, workers, startedAtSecs, version: VERSION, adminToken: loaded.adminToken ?? null, log, audit, lifecycle, governance, routing: { shared, nowMs: Date.now }, identity, hooks },
+    { config: state, workers, startedAtSecs, version: VERSION, adminToken: loaded.adminToken ?? null, log, audit, lifecycle, governance, routing: { shared, nowMs: Date.now }, identity, hooks, authFailures },
     admin.host,
     admin.port,
   );
@@ -140,6 +142,7 @@ export async function boot(opts: BootOptions): Promise<void> {
 
   stop = installSignals(log, async () => {
     adminServer.close();
+    authFailures.close();
     hooks.close();
     health.stop();
     // The TLS front keeps accepting while the workers drain: they answer /healthz 503 (and new

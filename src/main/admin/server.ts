@@ -121,6 +121,33 @@ export function matchRoute<Ctx>(table: CompiledRoute<Ctx>[], method: string, pat
   throw new AdminError(405, 'method_not_allowed', `${method} is not allowed here; use ${allowed.join(', ')}`, { allow: allowed.join(', ') });
 }
 
+/**
+ * The admin chain's principal; a source that failed too often this window gets 429 before any
+ * credential check, and a 401 is counted, logged and (on a mutation) audited, coalesced
+ * (auth-failures.ts).
+ */
+async function authenticateOrRecord(ctx: AdminContext, route: AdminRoute<AdminContext>, call: AdminCall, req: IncomingMessage, method: string, path: string): Promise<AdminPrincipal> {
+  const source = req.socket.remoteAddress ?? 'unknown';
+  const attempt = (reason: string) => ({
+    method,
+    path,
+    audit: route.audit !== undefined ? { action: route.audit.action, resource: auditResource(route, call) } : null,
+    reason,
+  });
+  const waitSecs = ctx.authFailures.blockedSecs(source);
+  if (waitSecs > 0) {
+    ctx.authFailures.refused(source, attempt('rate limited'));
+    throw new AdminError(429, 'rate_limited', `too many failed admin authentications from this address; retry in ${waitSecs} s`, { 'retry-after': String(waitSecs) });
+  }
+  const live = ctx.config.loaded;
+  try {
+    return await authenticateAdmin(req.headers, live.config?.auth.admin_auth ?? [], live.adminToken, ctx.identity ?? null);
+  } catch (err) {
+    if (err instanceof AdminError && err.status === 401) ctx.authFailures.failed(source, attempt(err.message));
+    throw err;
+  }
+}
+
 /** A mutation's path names (a key id, a group or hook name) reach the audit resource: none may hold "|" or a control character. */
 function refuseUnauditableNames(params: Record<string, string>): void {
   for (const [name, value] of Object.entries(params)) {
@@ -141,12 +168,9 @@ async function handle(ctx: AdminContext, table: CompiledRoute[], req: IncomingMe
   const url = new URL(req.url ?? '/', 'http://admin');
   const method = req.method ?? 'GET';
   const { route, params } = matchRoute(table, method, url.pathname);
-  let principal: AdminPrincipal = { id: 'anonymous', scope: 'full' };
-  if (route.public !== true) {
-    const live = ctx.config.loaded;
-    principal = await authenticateAdmin(req.headers, live.config?.auth.admin_auth ?? [], live.adminToken, ctx.identity ?? null);
-  }
-  const call: AdminCall = { params, query: url.searchParams, body: undefined, principal };
+  const call: AdminCall = { params, query: url.searchParams, body: undefined, principal: { id: 'anonymous', scope: 'full' } };
+  if (route.public !== true) call.principal = await authenticateOrRecord(ctx, route, call, req, method, url.pathname);
+  const principal = call.principal;
   try {
     authorize(principal, route.scope ?? (method === 'GET' ? 'read-only' : 'full'));
     if (route.audit !== undefined) refuseUnauditableNames(params);
