@@ -118,6 +118,25 @@ RETURNING owner`;
 
 function ignore(): void {}
 
+/** What one bounded store operation holds: its client, destroyed when the deadline passes. */
+class OperationGuard {
+  expired = false;
+  private client: pg.PoolClient | null = null;
+
+  /** Takes `client` for the operation; false when the deadline already passed. */
+  hold(client: pg.PoolClient): boolean {
+    if (this.expired) return false;
+    this.client = client;
+    return true;
+  }
+
+  /** The deadline passed: end the client's socket, so its pending statement fails now. */
+  expire(): void {
+    this.expired = true;
+    (this.client as unknown as { connection?: { stream?: { destroy(): void } } } | null)?.connection?.stream?.destroy();
+  }
+}
+
 export class PostgresStore extends Store implements ChangeFeed, FleetCounters {
   readonly module = 'postgres';
   readonly durableAudit = true;
@@ -172,10 +191,61 @@ export class PostgresStore extends Store implements ChangeFeed, FleetCounters {
     return this.ready;
   }
 
+  /**
+   * One store operation (a statement or a transaction, the connect and the pool wait included),
+   * bounded as a whole by the connect/statement timeout: past it the caller gets
+   * StoreUnavailableError at once and the connections it holds are destroyed, so a pending
+   * statement fails instead of its ROLLBACK waiting out a second timeout on the same dead socket
+   * (a blackholed store once took 12 s to answer an admin mint where the README says 5 s).
+   */
+  private bounded<T>(work: (guard: OperationGuard) => Promise<T>): Promise<T> {
+    const limitMs = Math.max(this.settings.connectTimeoutMs, this.settings.statementTimeoutMs);
+    const guard = new OperationGuard();
+    return new Promise<T>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        guard.expire();
+        reject(new StoreUnavailableError('postgres', new Error(`no answer within ${limitMs} ms`)));
+      }, limitMs);
+      work(guard).then(
+        (value) => {
+          clearTimeout(timer);
+          resolve(value);
+        },
+        (err: unknown) => {
+          clearTimeout(timer);
+          reject(err);
+        },
+      );
+    });
+  }
+
+  /** A pooled client for `guard`'s operation; released (destroyed) at once if the operation already timed out. */
+  private async checkout(guard: OperationGuard): Promise<pg.PoolClient> {
+    const client = await this.pool.connect();
+    if (!guard.hold(client)) {
+      client.release(new Error('the operation timed out'));
+      throw new StoreUnavailableError('postgres', new Error('the operation timed out'));
+    }
+    return client;
+  }
+
   private async query<R extends pg.QueryResultRow>(name: string, text: string, values: unknown[] = []): Promise<R[]> {
     try {
-      await this.init();
-      return (await this.pool.query<R>({ name, text, values })).rows;
+      return await this.bounded(async (guard) => {
+        await this.init();
+        const client = await this.checkout(guard);
+        client.on('error', ignore);
+        let broken: Error | undefined;
+        try {
+          return (await client.query<R>({ name, text, values })).rows;
+        } catch (err) {
+          if (isPostgresUnavailable(err) || guard.expired) broken = err as Error;
+          throw err;
+        } finally {
+          client.off('error', ignore);
+          client.release(broken);
+        }
+      });
     } catch (err) {
       throw this.classify(err);
     }
@@ -187,15 +257,15 @@ export class PostgresStore extends Store implements ChangeFeed, FleetCounters {
 
   private async transaction(work: (client: pg.PoolClient) => Promise<void>): Promise<void> {
     try {
-      await this.runTransaction(work);
+      await this.bounded((guard) => this.runTransaction(work, guard));
     } catch (err) {
       throw this.classify(err);
     }
   }
 
-  private async runTransaction(work: (client: pg.PoolClient) => Promise<void>): Promise<void> {
+  private async runTransaction(work: (client: pg.PoolClient) => Promise<void>, guard: OperationGuard): Promise<void> {
     await this.init();
-    const client = await this.pool.connect();
+    const client = await this.checkout(guard);
     client.on('error', ignore);
     let broken: Error | undefined;
     try {
@@ -203,9 +273,11 @@ export class PostgresStore extends Store implements ChangeFeed, FleetCounters {
       await work(client);
       await client.query('COMMIT');
     } catch (err) {
-      // A connection-level failure discards the client instead of handing it to the next caller.
-      if (isPostgresUnavailable(err)) broken = err as Error;
-      await client.query('ROLLBACK').catch(() => undefined);
+      // A connection-level failure (or the deadline) discards the client instead of handing it
+      // to the next caller, and sends no ROLLBACK: on a dead connection it would only wait out
+      // another timeout, and closing the connection rolls the transaction back anyway.
+      if (isPostgresUnavailable(err) || guard.expired) broken = err as Error;
+      else await client.query('ROLLBACK').catch(() => undefined);
       throw err;
     } finally {
       client.off('error', ignore);
