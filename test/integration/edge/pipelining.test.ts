@@ -4,7 +4,7 @@
 // pending (every proxied POST) makes uWS close the connection, so neither is answered. Nor
 // can it answer 431: it caps a request at 48 header lines and a header block split over reads
 // at 4096 bytes, and past either it answers nothing. These tests pin that, so that an upgrade
-// that fixes it is noticed; docs/decisions.md ("HTTP/1.1 edge") has the figures.
+// that fixes it is noticed; docs/security.md ("Limits of the edge") has the figures, final for this build.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { connect, type Socket } from 'node:net';
