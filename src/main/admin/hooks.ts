@@ -54,9 +54,10 @@ function views(ctx: AdminContext): Record<string, HookViewData> {
 }
 
 function viewOf(ctx: AdminContext, name: string): HookViewData {
-  const view = views(ctx)[name];
-  if (view === undefined) throw new AdminError(404, 'not_found', `no hook named "${name}"`);
-  return view;
+  // Own properties only: a path name such as `valueOf` must not find Object.prototype's.
+  const all = views(ctx);
+  if (!Object.hasOwn(all, name)) throw new AdminError(404, 'not_found', `no hook named "${name}"`);
+  return all[name]!;
 }
 
 function hooksOf(document: Record<string, unknown>): Record<string, Record<string, unknown>> {
@@ -156,10 +157,12 @@ export const hookRoutes: AdminRoute<AdminContext>[] = [
     audit: { action: 'hook.register', resource: (call) => `hook:${String((call.body as { name?: unknown })?.name ?? '')}` },
     async handler(call, ctx) {
       const { name, ...definition } = call.body as Static<typeof RegisterBody>;
+      // As a key of the config's `hooks` mapping it would set the mapping's prototype instead.
+      if (name === '__proto__') throw new AdminError(400, 'invalid_request', '"__proto__" is a reserved word and cannot name a hook');
       refuseLiteralSecret(definition);
       await mutate(ctx, call.principal.id, `hook.register ${name}`, (document) => {
         const hooks = hooksOf(document);
-        if (hooks[name] !== undefined) throw new AdminError(409, 'conflict', `a hook named "${name}" already exists`);
+        if (Object.hasOwn(hooks, name)) throw new AdminError(409, 'conflict', `a hook named "${name}" already exists`);
         hooks[name] = definition;
       }, (overlay) => recordRegistered(overlay, name, structuredClone(definition)));
       return { status: 201, body: viewOf(ctx, name) };

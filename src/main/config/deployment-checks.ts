@@ -88,7 +88,7 @@ function checkHooks(config: unknown, ctx: LoadContext): void {
   const defs = entriesOf(hooks);
   const gates = new Set(defs.filter(([, d]) => d.kind === 'gate').map(([name]) => name));
   for (const name of names) {
-    if (RESERVED_HOOK_NAMES.includes(name)) ctx.issues.push(issue(['hooks', name], `"${name}" is a reserved word and cannot name a hook`));
+    if (RESERVED_HOOK_NAMES.includes(name) || name === '__proto__') ctx.issues.push(issue(['hooks', name], `"${name}" is a reserved word and cannot name a hook`));
     checkAuditableName(['hooks', name], name, 'a hook name', ctx);
   }
   for (const [name, d] of defs) {

@@ -28,7 +28,7 @@ export function recordRegistered(h: OverlayHooks, name: string, definition: Reco
 
 /** DELETE /hooks/{name}: a registered hook is forgotten; a file hook is recorded as deleted. */
 export function recordDeleted(h: OverlayHooks, name: string): void {
-  const wasRegistered = h.registered[name] !== undefined;
+  const wasRegistered = Object.hasOwn(h.registered, name);
   delete h.registered[name];
   delete h.settings[name];
   if (!wasRegistered && !h.deleted.includes(name)) h.deleted.push(name);
@@ -36,7 +36,7 @@ export function recordDeleted(h: OverlayHooks, name: string): void {
 
 /** PATCH /hooks/{name}/settings. */
 export function recordSettings(h: OverlayHooks, name: string, settings: Record<string, unknown>): void {
-  const registered = h.registered[name];
+  const registered = Object.hasOwn(h.registered, name) ? h.registered[name] : undefined;
   if (registered !== undefined) registered.settings = settings;
   else h.settings[name] = settings;
 }
@@ -68,16 +68,16 @@ export function applyHookOverlay(document: Doc, h: OverlayHooks, overlayPath: st
   if (isPlainObject(document.pools)) out.pools = { ...document.pools };
   const overridden: string[] = [];
   for (const name of h.deleted) {
-    if (fileHooks[name] !== undefined) overridden.push(`hooks.${name}: deleted through the admin API (the overlay ${overlayPath}); the file's definition is not in effect`);
+    if (Object.hasOwn(fileHooks, name)) overridden.push(`hooks.${name}: deleted through the admin API (the overlay ${overlayPath}); the file's definition is not in effect`);
     delete hooks[name];
     dropHookReferences(out, name);
   }
   for (const [name, definition] of Object.entries(h.registered)) {
-    if (fileHooks[name] !== undefined) overridden.push(`hooks.${name}: registered through the admin API (the overlay ${overlayPath}); the file's definition of the same name is not in effect`);
+    if (Object.hasOwn(fileHooks, name)) overridden.push(`hooks.${name}: registered through the admin API (the overlay ${overlayPath}); the file's definition of the same name is not in effect`);
     hooks[name] = definition;
   }
   for (const [name, settings] of Object.entries(h.settings)) {
-    const hook = hooks[name];
+    const hook = Object.hasOwn(hooks, name) ? hooks[name] : undefined;
     if (!isPlainObject(hook)) continue;
     hooks[name] = { ...hook, settings };
     overridden.push(`hooks.${name}.settings: set through the admin API (the overlay ${overlayPath}); the file's settings are not in effect`);

@@ -75,6 +75,17 @@ describe('hook admin endpoints', () => {
     });
   }
 
+  it('names of Object.prototype are names like any other: 404 when absent, never a 500; __proto__ is refused (issue 46)', async () => {
+    for (const name of ['valueOf', 'toString', 'constructor', 'hasOwnProperty']) {
+      assert.equal((await f.admin.GET('/hooks/{name}', { params: { path: { name } } })).response.status, 404, name);
+      assert.equal((await f.admin.DELETE('/hooks/{name}', { params: { path: { name } } })).response.status, 404, name);
+    }
+    const toString = await post({ name: 'toString', kind: 'tap', socket: gate.target });
+    assert.equal(toString.response.status, 201, JSON.stringify(toString.error));
+    assert.equal((await f.admin.DELETE('/hooks/{name}', { params: { path: { name: 'toString' } } })).response.status, 200);
+    assert.equal((await post({ name: '__proto__', kind: 'tap', socket: gate.target })).response.status, 400);
+  });
+
   it('a duplicate name is 409 conflict', async () => {
     assert.equal((await post({ name: 'router', kind: 'tap', socket: gate.target })).response.status, 409);
   });
