@@ -12,7 +12,7 @@ import { HookDefinition } from '../../shared/config/schema/hooks.js';
 import type { OverlayHooks } from '../../shared/config/schema/overlay.js';
 import { dropHookReferences, recordDeleted, recordRegistered, recordSettings } from '../config/hook-overlay.js';
 import { HookMetricView } from '../hooks/hook-metrics.js';
-import { AUDIT_NAME_PATTERN } from '../audit/audit-text.js';
+import { AUDIT_NAME_SCHEMA_OPTIONS } from '../audit/audit-text.js';
 import type { AdminContext } from './context.js';
 import { HookTransportView, HookView } from './config-views.js';
 import { refuseWhenLocked } from './locked.js';
@@ -44,7 +44,7 @@ const HookStatusView = Type.Object(
 const HookSchemaView = Type.Object({ name: Type.String(), schema: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()]) }, { title: 'HookSchemaView' });
 
 const RegisterBody = Type.Composite(
-  [Type.Object({ name: Type.String({ minLength: 1, maxLength: 128, pattern: AUDIT_NAME_PATTERN, description: 'No "|" and no control characters (the name reaches the audit chain).' }) }), HookDefinition],
+  [Type.Object({ name: Type.String(AUDIT_NAME_SCHEMA_OPTIONS) }), HookDefinition],
   { additionalProperties: false, title: 'HookRegistration' },
 );
 const SettingsBody = Type.Object({ settings: Type.Record(Type.String(), Type.Unknown()) }, { additionalProperties: false });

@@ -9,6 +9,15 @@
 
 /** A name that may reach an audit field: no `|`, no C0/C1 control character, no DEL. */
 export const AUDIT_NAME_PATTERN = '^[^|\\u0000-\\u001f\\u007f-\\u009f]+$';
+
+/** The schema of such a name in an admin body (a group, a hook): at most 128 characters, a clear refusal. */
+export const AUDIT_NAME_SCHEMA_OPTIONS = {
+  minLength: 1,
+  maxLength: 128,
+  pattern: AUDIT_NAME_PATTERN,
+  'x-pattern-message': 'must not contain "|" or control characters (the audit chain joins its fields with "|")',
+  description: 'No "|" and no control characters (the name reaches the audit chain).',
+} as const;
 const FORBIDDEN = /[|\u0000-\u001f\u007f-\u009f]/;
 const FORBIDDEN_ALL = /[|%\u0000-\u001f\u007f-\u009f]/g;
 const FORBIDDEN_ONLY = /[|\u0000-\u001f\u007f-\u009f]/g;

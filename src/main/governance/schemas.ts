@@ -1,6 +1,6 @@
 // TypeBox schemas of the governance admin resources (spec and API-DECISIONS): the bodies the
 // routes accept and the views they answer. The OpenAPI document is generated from them.
-import { AUDIT_NAME_PATTERN } from '../audit/audit-text.js';
+import { AUDIT_NAME_SCHEMA_OPTIONS } from '../audit/audit-text.js';
 import { Type } from '@sinclair/typebox';
 import { DURATION_PATTERN } from '../../shared/config/duration.js';
 import { PageOf } from '../admin/paging.js';
@@ -115,7 +115,7 @@ const groupFields = {
 };
 
 export const CreateGroupBody = Type.Object(
-  { name: Type.String({ minLength: 1, maxLength: 128, pattern: AUDIT_NAME_PATTERN, description: 'No "|" and no control characters (the name reaches the audit chain).' }), ...groupFields },
+  { name: Type.String(AUDIT_NAME_SCHEMA_OPTIONS), ...groupFields },
   { additionalProperties: false },
 );
 export const PatchGroupBody = Type.Object(groupFields, { additionalProperties: false });

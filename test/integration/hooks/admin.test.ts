@@ -62,6 +62,10 @@ describe('hook admin endpoints', () => {
     ['on_error naming no gate', { name: 'oe', kind: 'gate', socket: '/tmp/x.sock', on_error: 'ghost' }, /ghost/],
     ['a fallback chain that loops', { name: 'loop', kind: 'gate', socket: '/tmp/x.sock', on_error: 'loop' }, /loops/],
     ['timeout_ms out of bounds', { name: 'slow', kind: 'gate', socket: '/tmp/x.sock', timeout_ms: 600_000 }, /timeout_ms/],
+    ['a webhook URL that does not parse (issue 46)', { name: 'badurl', kind: 'tap', webhook: 'http://a:99999/hook' }, /parses/],
+    ['a NAT64 spelling of the metadata address (issue 46)', { name: 'nat64', kind: 'tap', webhook: 'http://[64:ff9b::169.254.169.254]/hook' }, /cloud-metadata/],
+    ['an IPv4-compatible spelling of the metadata address (issue 46)', { name: 'compat', kind: 'tap', webhook: 'http://[::a9fe:a9fe]/hook' }, /cloud-metadata/],
+    ['a name with "|" (issue 46)', { name: 'a|b', kind: 'tap', socket: '/tmp/x.sock' }, /must not contain/],
   ];
   for (const [what, body, why] of refusals) {
     it(`POST /hooks refuses ${what} (400, audited rejected, no new version)`, async () => {
