@@ -15,6 +15,7 @@ import type { ChangeFeed, SharedConfig } from './peer-sync.js';
 import type { RateEntry } from '../../shared/governance/pricing.js';
 import type { KeyUsageSummary } from '../usage/usage-summary.js';
 import { summaryOf, usageSummarySql } from './usage-summary-sql.js';
+import { OperationGuard, boundedOperation } from './postgres-deadline.js';
 import { StoreUnavailableError, isPostgresUnavailable } from './store-unavailable.js';
 
 /** One channel for every schema; the payload names the schema, so nodes of other deployments ignore it. */
@@ -118,25 +119,6 @@ RETURNING owner`;
 
 function ignore(): void {}
 
-/** What one bounded store operation holds: its client, destroyed when the deadline passes. */
-class OperationGuard {
-  expired = false;
-  private client: pg.PoolClient | null = null;
-
-  /** Takes `client` for the operation; false when the deadline already passed. */
-  hold(client: pg.PoolClient): boolean {
-    if (this.expired) return false;
-    this.client = client;
-    return true;
-  }
-
-  /** The deadline passed: end the client's socket, so its pending statement fails now. */
-  expire(): void {
-    this.expired = true;
-    (this.client as unknown as { connection?: { stream?: { destroy(): void } } } | null)?.connection?.stream?.destroy();
-  }
-}
-
 export class PostgresStore extends Store implements ChangeFeed, FleetCounters {
   readonly module = 'postgres';
   readonly durableAudit = true;
@@ -191,32 +173,9 @@ export class PostgresStore extends Store implements ChangeFeed, FleetCounters {
     return this.ready;
   }
 
-  /**
-   * One store operation (a statement or a transaction, the connect and the pool wait included),
-   * bounded as a whole by the connect/statement timeout: past it the caller gets
-   * StoreUnavailableError at once and the connections it holds are destroyed, so a pending
-   * statement fails instead of its ROLLBACK waiting out a second timeout on the same dead socket
-   * (a blackholed store once took 12 s to answer an admin mint where the README says 5 s).
-   */
+  /** One store operation, bounded as a whole (postgres-deadline.ts). */
   private bounded<T>(work: (guard: OperationGuard) => Promise<T>): Promise<T> {
-    const limitMs = Math.max(this.settings.connectTimeoutMs, this.settings.statementTimeoutMs);
-    const guard = new OperationGuard();
-    return new Promise<T>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        guard.expire();
-        reject(new StoreUnavailableError('postgres', new Error(`no answer within ${limitMs} ms`)));
-      }, limitMs);
-      work(guard).then(
-        (value) => {
-          clearTimeout(timer);
-          resolve(value);
-        },
-        (err: unknown) => {
-          clearTimeout(timer);
-          reject(err);
-        },
-      );
-    });
+    return boundedOperation(Math.max(this.settings.connectTimeoutMs, this.settings.statementTimeoutMs), work);
   }
 
   /** A pooled client for `guard`'s operation; released (destroyed) at once if the operation already timed out. */
