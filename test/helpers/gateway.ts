@@ -172,12 +172,19 @@ async function startGatewayOnce(
       return exited;
     },
   };
-  await Promise.race([
-    waitForLog('gateway listening'),
-    exited.then((code) => {
-      throw new Error(`gateway exited with ${code} before listening:\n${output}`);
-    }),
-  ]);
+  try {
+    await Promise.race([
+      waitForLog('gateway listening'),
+      exited.then((code) => {
+        throw new Error(`gateway exited with ${code} before listening:\n${output}`);
+      }),
+    ]);
+  } catch (err) {
+    // A gateway that came up too late must not outlive the failed start: left running, it
+    // keeps the test file's process alive (its pipes) and the run never ends.
+    if (proc.exitCode === null) proc.kill('SIGKILL');
+    throw err;
+  }
   return gateway;
 }
 
