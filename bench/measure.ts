@@ -69,7 +69,7 @@ export async function measureRow(ctx: MeasureContext, target: RunningTarget, pla
   // A failed beside load is a note, never an unhandled rejection that would end the run.
   const besideRun =
     beside !== undefined && target.kind === 'gateway' && target.adminUrl !== undefined
-      ? beside({ url: target.url, adminUrl: target.adminUrl, pid: target.pid, durationSecs: plan.durationSecs }, stopBeside.signal).catch((err: Error) => `the beside load failed: ${err.message}`)
+      ? beside({ url: target.url, adminUrl: target.adminUrl, pid: target.pid, durationSecs: plan.durationSecs, loadCores: ctx.layout.load }, stopBeside.signal).catch((err: Error) => `the beside load failed: ${err.message}`)
       : null;
   const startedNs = process.hrtime.bigint();
   let result: Awaited<ReturnType<typeof runWrk>>;

@@ -61,6 +61,8 @@ export interface BesideTarget {
   pid: number;
   /** The measured run's length: a sampler sizes its interval from it. */
   durationSecs: number;
+  /** The cores wrk runs on (null when unpinned): a load the scenario drives belongs there too. */
+  loadCores: readonly number[] | null;
 }
 
 export interface Scenario {

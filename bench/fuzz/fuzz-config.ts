@@ -1,5 +1,6 @@
 // The gateway config the ingress fuzz runs against: the six protocols' lanes on the mock, each
-// provider with an API key (so the answers can be checked for it), an open front door.
+// provider with an API key (so the answers can be checked for it), an open front door, and a
+// mutable config whose overlay lives in the run's own folder.
 import { randomBytes } from 'node:crypto';
 import { PROTOCOLS } from './codec-properties.js';
 
@@ -31,7 +32,8 @@ export function fuzzConfig(mockUrl: string, secrets: Record<string, string>): { 
   }
   pools.default = { members: PROTOCOLS.map((p) => ({ model: `lane-${p}`, weight: 1 })) };
   return {
-    config: { auth: { chain: [], admin_auth: [], upstream_credentials: 'own' }, models, pools, store: { module: 'memory' }, config: { locked: true } },
+    // Mutable (an overlay in the run's folder), so the hook writes can be fuzzed too.
+    config: { auth: { chain: [], admin_auth: [], upstream_credentials: 'own' }, models, pools, store: { module: 'memory' }, config: { locked: false, overlay: { file: 'overlay.json' } } },
     providers,
   };
 }

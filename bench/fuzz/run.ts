@@ -1,6 +1,6 @@
 // The long fuzz run (issue 15): `make fuzz` / `npm run fuzz -- --minutes 10` /
 // `node dist/bench/fuzz/run.js --minutes 10 [--seed N]`. Starts the mock and a gateway, then
-// runs every codec, ingress and admin-body property in turn, each round with a fresh seed, until the time
+// runs every codec, JSON-limits, ingress, admin-body and admin-name property in turn, each round with a fresh seed, until the time
 // is up; prints cases tried per property and every failure (seed, path and counterexample, so
 // `fc.assert(prop, { seed, path })` replays it). Exit 1 on any failure or if the gateway died.
 import { spawn } from 'node:child_process';
@@ -17,6 +17,8 @@ import { codecProperties, type FuzzProperty } from './codec-properties.js';
 import { fuzzConfig, fuzzSecrets } from './fuzz-config.js';
 import { closeIngressAgent, ingressProperties, statusCounts, stillHealthy } from './ingress-properties.js';
 import { adminProperties, closeAdminAgent } from './admin-properties.js';
+import { adminNameProperties, closeAdminNameAgent } from './admin-name-properties.js';
+import { jsonLimitsProperties } from './json-limits-properties.js';
 
 const { values } = parseArgs({ options: { minutes: { type: 'string', default: '10' }, seed: { type: 'string' }, 'runs-per-round': { type: 'string', default: '200' } } });
 const minutes = Number(values.minutes);
@@ -48,8 +50,10 @@ try {
   const adminUrl = `http://127.0.0.1:${adminPort}/api/v1/admin`;
   const props: FuzzProperty[] = [
     ...codecProperties(),
+    ...jsonLimitsProperties(),
     ...ingressProperties({ url, secrets: Object.values(secrets) }),
     ...adminProperties({ adminUrl, secrets: Object.values(secrets) }),
+    ...adminNameProperties({ adminUrl, socketDir: dir }),
   ];
   const tried = new Map<string, number>(props.map((p) => [p.name, 0]));
   const failures: string[] = [];
@@ -86,6 +90,7 @@ try {
   await new Promise((r) => (gateway.exitCode !== null ? r(null) : gateway.once('exit', r)));
   await closeIngressAgent();
   await closeAdminAgent();
+  await closeAdminNameAgent();
   await mock.close();
   rmSync(dir, { recursive: true, force: true });
 }

@@ -21,6 +21,7 @@ import { SignInFlow } from './identity/sign-in.js';
 import { answerIdentityRequest } from './identity/requests.js';
 import { ResponseStateService, responseStoreLimits } from './responses/response-state-service.js';
 import { startAdminServer } from './admin/server.js';
+import { AdminAuthFailures } from './admin/auth-failures.js';
 import { AuditLog } from './audit/audit-log.js';
 import { DurableAuditSink } from './audit/durable-sink.js';
 import { assertPortFree } from './port-check.js';
@@ -129,8 +130,12 @@ export async function boot(opts: BootOptions): Promise<void> {
   let stop: (reason: string) => void = () => undefined;
   const lifecycle = { restart: () => stop('POST /restart'), env: process.env };
   const hooks = new HookService(() => state.compiled.hooks, opts.safeMode);
+  // Webhook hooks get `configure` at boot and after each config change, as socket hooks do on connect.
+  state.afterAdopt = () => hooks.configureWebhooks();
+  hooks.configureWebhooks();
+  const authFailures = new AdminAuthFailures(audit, log);
   const adminServer = await startAdminServer(
-    { config: state, workers, startedAtSecs, version: VERSION, adminToken: loaded.adminToken ?? null, log, audit, lifecycle, governance, routing: { shared, nowMs: Date.now }, identity, hooks },
+    { config: state, workers, startedAtSecs, version: VERSION, adminToken: loaded.adminToken ?? null, log, audit, lifecycle, governance, routing: { shared, nowMs: Date.now }, identity, hooks, authFailures },
     admin.host,
     admin.port,
   );
@@ -141,6 +146,7 @@ export async function boot(opts: BootOptions): Promise<void> {
 
   stop = installSignals(log, async () => {
     adminServer.close();
+    authFailures.close();
     hooks.close();
     health.stop();
     // The TLS front keeps accepting while the workers drain: they answer /healthz 503 (and new

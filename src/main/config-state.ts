@@ -2,7 +2,8 @@
 // workers run, config_version (0 at boot, +1 per API mutation of the config, process-local)
 // and the retained versions. Every mutation is serialized: load and validate (in piscina) ->
 // compile -> send to every worker -> wait for every acknowledgement -> record the version.
-// Changes that must survive a restart (admin-auth, settings) are also written to the overlay.
+// Changes that must survive a restart (admin-auth, settings, the hook registry) are also
+// written to the overlay, each as its own part: never the whole live document.
 import type { CompiledConfig, SlotAssigner } from '../shared/config/compiled.js';
 import type { Logger } from '../shared/log.js';
 import type { LoadResult } from './config/load.js';
@@ -11,6 +12,9 @@ import { setEgressPolicy } from '../shared/egress/policy.js';
 import { ConfigTaskPool } from './config/config-task-pool.js';
 import type { ConfigDiff } from './config/config-tasks.js';
 import { updateOverlay } from './config/overlay-writer.js';
+import { hookOverlayOf } from './config/hook-overlay.js';
+import { bootOnlyChanges } from './config/restart-settings.js';
+import type { OverlayHooks } from '../shared/config/schema/overlay.js';
 import { ConfigVersions, type ConfigVersionRecord } from './config/versions.js';
 import type { WorkerPool } from './workers.js';
 
@@ -20,6 +24,8 @@ export interface ApplyOutcome {
   errors: string[];
   /** The caller's expected_version was stale; nothing changed. */
   conflict?: boolean;
+  /** Reload only: what the files say that this reload could not put in effect, one line each. */
+  notApplied?: string[];
 }
 
 export interface MutationBy {
@@ -42,6 +48,11 @@ export class ConfigState {
    * this node's own files.
    */
   share: ((document: Record<string, unknown>) => Promise<void>) | null = null;
+  /** Called once every worker runs a new config (boot wires the webhook hooks' configure here). */
+  afterAdopt: (() => void) | null = null;
+
+  /** The load the process booted with: settings read once at start compare against it. */
+  private readonly bootLoaded: LoadResult;
 
   constructor(
     public loaded: LoadResult,
@@ -50,6 +61,7 @@ export class ConfigState {
     private readonly growShared: (bytes: number) => void,
     private readonly log: Logger,
   ) {
+    this.bootLoaded = loaded;
     this.compiled = compileConfig(loaded, slots, 0, safeMode);
     setEgressPolicy(this.compiled.egress);
     growShared(this.compiled.sabBytes);
@@ -83,11 +95,18 @@ export class ConfigState {
     });
   }
 
-  /** Re-read the files and the overlay (POST /config/reload). */
+  /**
+   * Re-read the files and the overlay (POST /config/reload). The outcome names what it could not
+   * put in effect: settings the overlay overrides, and settings read only at start that changed.
+   */
   reload(workers: WorkerPool, principal = 'admin'): Promise<ApplyOutcome> {
     return this.exclusive(async () => {
       const loaded = await this.tasks.load(this.loaded.configPath, this.safeMode);
-      return this.adopt(workers, loaded, principal, 'config reload from disk');
+      const outcome = await this.adopt(workers, loaded, principal, 'config reload from disk');
+      if (!outcome.applied) return outcome;
+      const notApplied = [...loaded.overridden, ...bootOnlyChanges(this.bootLoaded, loaded)];
+      for (const line of notApplied) this.log.warn({ config_version: outcome.version }, `config reload: not applied: ${line}`);
+      return { ...outcome, notApplied };
     });
   }
 
@@ -117,17 +136,31 @@ export class ConfigState {
   }
 
   /**
-   * A change of the live document made through an admin resource (hooks): a new config version,
-   * persisted in the overlay as the full config when the config is not locked. `change` throws
-   * to refuse (nothing changes).
+   * A change of the hook registry made through the admin API: `change` edits a copy of the live
+   * document (a new config version), and `persist` records the same change in the overlay's
+   * `hooks` part when the config is not locked: the registry change alone, never the rest of
+   * the live document (an applied config stays not written to disk). `change` throws to refuse
+   * (nothing changes).
    */
-  mutateDocument(workers: WorkerPool, change: (document: Record<string, unknown>) => void, principal: string, summary: string): Promise<ApplyOutcome> {
+  mutateHooks(
+    workers: WorkerPool,
+    change: (document: Record<string, unknown>) => void,
+    persist: (hooks: OverlayHooks) => void,
+    principal: string,
+    summary: string,
+  ): Promise<ApplyOutcome> {
     return this.exclusive(async () => {
       const document = structuredClone(this.currentDocument());
       change(document);
       const loaded = await this.tasks.load(this.loaded.configPath, this.safeMode, document);
       const outcome = await this.adopt(workers, loaded, principal, summary);
-      if (outcome.applied && this.loaded.overlayPath !== null) await this.writeOverlay((overlay) => (overlay.config = document));
+      if (outcome.applied && this.loaded.overlayPath !== null) {
+        await this.writeOverlay((overlay) => {
+          const hooks = hookOverlayOf(overlay.hooks);
+          persist(hooks);
+          overlay.hooks = hooks;
+        });
+      }
       await this.publish(outcome);
       return outcome;
     });
@@ -192,6 +225,7 @@ export class ConfigState {
     this.record(version, principal, summary);
     for (const w of loaded.warnings) this.log.warn(w);
     this.log.info({ config_version: version, principal, summary }, 'config applied on every worker');
+    this.afterAdopt?.();
     return { applied: true, version, errors: [] };
   }
 

@@ -5,17 +5,20 @@
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
 import assert from 'node:assert/strict';
+import { tmpdir } from 'node:os';
 import { startMockProvider, type MockServer } from '../../src/mock/server.js';
 import { startGateway, writeConfig, type RunningGateway } from '../helpers/gateway.js';
 import { codecProperties } from '../../bench/fuzz/codec-properties.js';
 import { fuzzConfig, fuzzSecrets } from '../../bench/fuzz/fuzz-config.js';
 import { closeIngressAgent, ingressProperties, stillHealthy } from '../../bench/fuzz/ingress-properties.js';
 import { adminProperties, closeAdminAgent } from '../../bench/fuzz/admin-properties.js';
+import { adminNameProperties, closeAdminNameAgent } from '../../bench/fuzz/admin-name-properties.js';
+import { jsonLimitsProperties } from '../../bench/fuzz/json-limits-properties.js';
 
 const SEED = 20261123;
 
-describe('fuzz (seeded): codecs, field scanner, SSE framing', () => {
-  for (const p of codecProperties()) {
+describe('fuzz (seeded): codecs, field scanner, SSE framing, JSON limits', () => {
+  for (const p of [...codecProperties(), ...jsonLimitsProperties()]) {
     it(p.name, () => {
       fc.assert(p.property, { seed: SEED, numRuns: 150 });
     });
@@ -34,6 +37,7 @@ describe('fuzz (seeded): the real ingress of all six protocols and the admin bod
   after(async () => {
     await closeIngressAgent();
     await closeAdminAgent();
+    await closeAdminNameAgent();
     await gw?.stop();
     await mock?.close();
   });
@@ -47,6 +51,12 @@ describe('fuzz (seeded): the real ingress of all six protocols and the admin bod
   it('every admin body property holds for 60 seeded cases per route (keys, groups, config validation)', async () => {
     for (const p of adminProperties({ adminUrl: gw.adminUrl, secrets: Object.values(secrets) })) {
       await fc.assert(p.property, { seed: SEED, numRuns: 60 });
+    }
+  });
+
+  it('every admin name property holds for 40 seeded cases (hostile group, hook and path names; the audit still verifies; JSON limits) (issue 46)', async () => {
+    for (const p of adminNameProperties({ adminUrl: gw.adminUrl, socketDir: tmpdir() })) {
+      await fc.assert(p.property, { seed: SEED, numRuns: 40 });
     }
   });
 

@@ -31,8 +31,11 @@ function validatorFor(template: string, method: string, status: number): Validat
   if (have !== undefined) return have;
   const op = ((ADMIN_OPENAPI.paths as Json)[template] as Json | undefined)?.[method.toLowerCase()] as Json | undefined;
   if (op === undefined) return `the document has no operation ${method} ${template}`;
-  const response = (op.responses as Json)[String(status)] as Json | undefined;
+  let response = (op.responses as Json)[String(status)] as Json | undefined;
   if (response === undefined) return `the document does not declare status ${status} for ${method} ${template}`;
+  // A shared response (405, 413) is a reference into components.responses.
+  const ref = response.$ref;
+  if (typeof ref === 'string') response = ((ADMIN_OPENAPI.components as Json).responses as Json)[ref.split('/').pop()!] as Json;
   const schema = ((response.content as Json)['application/json'] as Json).schema as Json;
   // The components ride along so `#/components/schemas/...` resolves inside this schema.
   const validate = ajv.compile({ ...schema, components: ADMIN_OPENAPI.components });

@@ -2,10 +2,12 @@
 // connection and refuses new ones (the store gone), `delay` holds each chunk for `delayMs`,
 // `reset` resets the open connections once (RST) and goes on forwarding new ones.
 // `drop-replies` forwards what the client sends and drops what the server answers: the server
-// commits, the client never hears it (a COMMIT whose reply is lost).
+// commits, the client never hears it (a COMMIT whose reply is lost). `blackhole` drops every
+// byte both ways on open connections and takes new ones without ever answering (a host whose
+// packets vanish: nothing is refused, nothing comes back).
 import net from 'node:net';
 
-type FaultMode = 'pass' | 'cut' | 'delay' | 'drop-replies';
+type FaultMode = 'pass' | 'cut' | 'delay' | 'drop-replies' | 'blackhole';
 
 export interface FaultProxy {
   port: number;
@@ -30,6 +32,13 @@ export async function startFaultProxy(targetPort: number, targetHost = '127.0.0.
   const server = net.createServer((client) => {
     if (mode === 'cut') {
       client.resetAndDestroy();
+      return;
+    }
+    if (mode === 'blackhole') {
+      open.add(client);
+      client.on('close', () => open.delete(client));
+      client.on('error', () => undefined);
+      client.on('data', () => undefined);
       return;
     }
     const upstream = net.connect(targetPort, targetHost);

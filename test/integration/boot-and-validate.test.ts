@@ -99,6 +99,13 @@ describe('boot fails loudly', () => {
     }
   });
 
+  it('on a NAT64 or IPv4-compatible spelling of the metadata address (issue 46)', async () => {
+    const r = await bootFails(baseConfig(), { up: { ...PROVIDERS.up, base_url: 'http://[64:ff9b::169.254.169.254]/v1' } });
+    assert.match(r.diagnostic, /providers\.up\.base_url.*cloud-metadata/);
+    const hook = await bootFails(baseConfig({ hooks: { h: { webhook: 'http://[::a9fe:a9fe]/hook' } } }));
+    assert.match(hook.diagnostic, /hooks\.h\.webhook.*cloud-metadata/);
+  });
+
   it('on a mutable config with no writable overlay', async () => {
     const r = await bootFails(baseConfig({ config: { locked: false, overlay: { file: '/nonexistent-dir/overlay.json' } } }));
     assert.match(r.diagnostic, /overlay/);
@@ -144,6 +151,15 @@ describe('gateway --validate', () => {
     const r = await runCli(['--validate', '--config', files.configPath], { GW_TEST_UNSET_VALIDATE: undefined });
     assert.equal(r.code, 0, r.stdout + r.stderr);
     assert.match(r.stdout + r.stderr, /GW_TEST_UNSET_VALIDATE/);
+  });
+
+  it('exits 1 on every IPv6 spelling that carries the metadata address (issue 46)', async () => {
+    for (const host of ['[::a9fe:a9fe]', '[64:ff9b::a9fe:a9fe]', '[64:ff9b::169.254.169.254]']) {
+      const files = writeConfig(baseConfig(), { up: { ...PROVIDERS.up, base_url: `http://${host}/v1` } });
+      const r = await runCli(['--validate', '--config', files.configPath]);
+      assert.equal(r.code, 1, `${host}: ${r.stdout}${r.stderr}`);
+      assert.match(r.stdout + r.stderr, /cloud-metadata/);
+    }
   });
 
   it('prints the metadata denylist', async () => {

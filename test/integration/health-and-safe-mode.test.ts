@@ -48,6 +48,34 @@ describe('health and safe mode', () => {
     }
   });
 
+  it('a lane merely at capacity is usable: /healthz 200, member usable, while routing skips it (issue 46)', async () => {
+    const slow = await startMockProvider({ port: 0, latency_ms: 3_000 });
+    const { config, providers } = mockConfig(slow.url);
+    config.models = { only: { provider: 'mock-openai', upstream_model: 'up', max_concurrent: 1 } };
+    config.pools = { default: { members: [{ model: 'only' }] } };
+    const gw = await startGateway(writeConfig(config, providers), { workers: 2 });
+    try {
+      const held = chat(gw.url, 'default');
+      // Handshake, not a sleep: wait until the one permit is taken.
+      for (let i = 0; i < 200; i++) {
+        const pools = (await adminClient(gw.adminUrl).GET('/pools/{name}', { params: { path: { name: 'default' } } })).data!;
+        if (pools.members[0]!.available_concurrency === 0) break;
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      const detail = (await adminClient(gw.adminUrl).GET('/pools/{name}', { params: { path: { name: 'default' } } })).data!;
+      assert.equal(detail.members[0]!.available_concurrency, 0, 'the lane is at capacity');
+      assert.equal(detail.members[0]!.usable, true, 'and usable');
+      assert.deepEqual(await get(`${gw.url}/healthz`), { status: 200, body: 'ok' });
+      const stats = JSON.parse((await get(`${gw.url}/stats`)).body) as { lanes: Array<{ usable: boolean; at_capacity: boolean; availability: string }> };
+      assert.deepEqual([stats.lanes[0]!.usable, stats.lanes[0]!.at_capacity, stats.lanes[0]!.availability], [true, true, 'at_capacity']);
+      assert.equal(await chat(gw.url, 'default'), 503, 'routing still skips a lane at capacity');
+      assert.equal(await held, 200);
+    } finally {
+      await gw?.stop();
+      await slow.close();
+    }
+  });
+
   it('--safe-mode ignores the overlay; a normal boot uses it', async () => {
     const { config, providers } = mockConfig(mock.url, { config: { locked: false, overlay: { file: 'overlay.json' } } });
     const files = writeConfig(config, providers);

@@ -28,7 +28,16 @@ const TlsRefs = Type.Object(
 const SettingsBody = Type.Object({ tls: TlsRefs }, { additionalProperties: false, title: 'ConfigSettingsBody' });
 
 const ConfigApplyView = Type.Object({ applied: Type.Boolean(), config_version: Uint, note: Type.String() }, { title: 'ConfigApplyView' });
-const ConfigReloadView = Type.Object({ reloaded: Type.Boolean(), config_version: Uint }, { title: 'ConfigReloadView' });
+const ConfigReloadView = Type.Object(
+  {
+    reloaded: Type.Boolean(),
+    config_version: Uint,
+    not_applied: Type.Array(Type.String(), {
+      description: 'What the files say that this reload could not put in effect, one line each naming the setting and why: overridden by the overlay (API changes), or read only at start (a restart applies it). Empty when everything is live.',
+    }),
+  },
+  { title: 'ConfigReloadView' },
+);
 const ConfigRollbackView = Type.Object({ restored_version: Uint, config_version: Uint }, { title: 'ConfigRollbackView' });
 const ConfigValidateView = Type.Object({ ok: Type.Boolean(), errors: Type.Array(Type.String()) }, { title: 'ConfigValidateView' });
 const ConfigSettingsView = Type.Object(
@@ -108,7 +117,7 @@ export const configRoutes: AdminRoute<AdminContext>[] = [
     async handler(call, ctx) {
       const outcome = await ctx.config.reload(ctx.workers, call.principal.id);
       refuseUnapplied(outcome);
-      return { status: 200, body: { reloaded: true, config_version: outcome.version } };
+      return { status: 200, body: { reloaded: true, config_version: outcome.version, not_applied: outcome.notApplied ?? [] } };
     },
   },
   {

@@ -8,6 +8,7 @@ import type { GovernanceService } from '../governance/service.js';
 import type { RoutingReads } from './routing-reads.js';
 import type { IdentityService } from '../identity/service.js';
 import type { HookService } from '../hooks/hook-service.js';
+import type { AdminAuthFailures } from './auth-failures.js';
 
 /** The process's graceful stop, for POST /restart (the supervisor starts it again). */
 interface Lifecycle {
@@ -35,4 +36,6 @@ export interface AdminContext {
   identity?: IdentityService;
   /** External hooks: live health, status and schema reads. */
   hooks: HookService;
+  /** Failed admin authentication: counted per source (429 past the limit), logged and audited, coalesced. */
+  authFailures: AdminAuthFailures;
 }

@@ -2,12 +2,17 @@
 // /hooks/{name}/status (HookStatusView: drift, or the fail-open view), /hooks/{name}/schema;
 // and the writes of API-DECISIONS.md: POST /hooks, DELETE /hooks/{name}, PATCH
 // /hooks/{name}/settings. Each write is a new config version through the whole config
-// validation (so every rule of docs/hooks.md holds on this path too), persisted in the overlay.
+// validation (so every rule of docs/hooks.md holds on this path too), and the registry change
+// alone is persisted in the overlay (config/hook-overlay.ts): never the rest of the live config,
+// never a literal secret (a webhook `secret` must be a reference here).
 import { Type, type Static } from '@sinclair/typebox';
 import { hookViewsOf, type HookView as HookViewData } from '../config/hook-views.js';
 import { settingsVersionOf } from '../config/compile-hooks.js';
 import { HookDefinition } from '../../shared/config/schema/hooks.js';
+import type { OverlayHooks } from '../../shared/config/schema/overlay.js';
+import { dropHookReferences, recordDeleted, recordRegistered, recordSettings } from '../config/hook-overlay.js';
 import { HookMetricView } from '../hooks/hook-metrics.js';
+import { AUDIT_NAME_SCHEMA_OPTIONS } from '../audit/audit-text.js';
 import type { AdminContext } from './context.js';
 import { HookTransportView, HookView } from './config-views.js';
 import { refuseWhenLocked } from './locked.js';
@@ -38,7 +43,10 @@ const HookStatusView = Type.Object(
 );
 const HookSchemaView = Type.Object({ name: Type.String(), schema: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()]) }, { title: 'HookSchemaView' });
 
-const RegisterBody = Type.Composite([Type.Object({ name: Type.String({ minLength: 1 }) }), HookDefinition], { additionalProperties: false, title: 'HookRegistration' });
+const RegisterBody = Type.Composite(
+  [Type.Object({ name: Type.String(AUDIT_NAME_SCHEMA_OPTIONS) }), HookDefinition],
+  { additionalProperties: false, title: 'HookRegistration' },
+);
 const SettingsBody = Type.Object({ settings: Type.Record(Type.String(), Type.Unknown()) }, { additionalProperties: false });
 
 function views(ctx: AdminContext): Record<string, HookViewData> {
@@ -46,9 +54,10 @@ function views(ctx: AdminContext): Record<string, HookViewData> {
 }
 
 function viewOf(ctx: AdminContext, name: string): HookViewData {
-  const view = views(ctx)[name];
-  if (view === undefined) throw new AdminError(404, 'not_found', `no hook named "${name}"`);
-  return view;
+  // Own properties only: a path name such as `valueOf` must not find Object.prototype's.
+  const all = views(ctx);
+  if (!Object.hasOwn(all, name)) throw new AdminError(404, 'not_found', `no hook named "${name}"`);
+  return all[name]!;
 }
 
 function hooksOf(document: Record<string, unknown>): Record<string, Record<string, unknown>> {
@@ -56,10 +65,23 @@ function hooksOf(document: Record<string, unknown>): Record<string, Record<strin
   return hooks;
 }
 
-async function mutate(ctx: AdminContext, principal: string, summary: string, change: (document: Record<string, unknown>) => void): Promise<void> {
+async function mutate(
+  ctx: AdminContext, principal: string, summary: string,
+  change: (document: Record<string, unknown>) => void, persist: (hooks: OverlayHooks) => void,
+): Promise<void> {
   refuseWhenLocked(ctx);
-  const outcome = await ctx.config.mutateDocument(ctx.workers, change, principal, summary);
+  const outcome = await ctx.config.mutateHooks(ctx.workers, change, persist, principal, summary);
   if (!outcome.applied) throw new AdminError(400, 'invalid_request', `invalid hook (${outcome.errors.length} error(s)): ${outcome.errors.join('; ')}`);
+}
+
+/**
+ * A registration is persisted in the overlay file (mutable config), so a literal webhook secret
+ * would be written to disk in plaintext: only a secret reference is taken here.
+ */
+function refuseLiteralSecret(definition: Record<string, unknown>): void {
+  if (typeof definition.secret === 'string') {
+    throw new AdminError(400, 'invalid_request', 'secret: give a secret reference ({ "env": "VAR" } or { "file": "/path" }); a literal secret would be written to the overlay file in plaintext');
+  }
 }
 
 export const hookRoutes: AdminRoute<AdminContext>[] = [
@@ -128,18 +150,21 @@ export const hookRoutes: AdminRoute<AdminContext>[] = [
     method: 'POST',
     path: '/hooks',
     operationId: 'registerHook',
-    summary: 'Register a hook (a new config version, persisted in the overlay)',
+    summary: 'Register a hook (a new config version; the registration is persisted in the overlay; a webhook secret must be a secret reference)',
     tag: 'hooks',
     body: RegisterBody,
     responses: { 201: HookView },
     audit: { action: 'hook.register', resource: (call) => `hook:${String((call.body as { name?: unknown })?.name ?? '')}` },
     async handler(call, ctx) {
       const { name, ...definition } = call.body as Static<typeof RegisterBody>;
+      // As a key of the config's `hooks` mapping it would set the mapping's prototype instead.
+      if (name === '__proto__') throw new AdminError(400, 'invalid_request', '"__proto__" is a reserved word and cannot name a hook');
+      refuseLiteralSecret(definition);
       await mutate(ctx, call.principal.id, `hook.register ${name}`, (document) => {
         const hooks = hooksOf(document);
-        if (hooks[name] !== undefined) throw new AdminError(409, 'conflict', `a hook named "${name}" already exists`);
+        if (Object.hasOwn(hooks, name)) throw new AdminError(409, 'conflict', `a hook named "${name}" already exists`);
         hooks[name] = definition;
-      });
+      }, (overlay) => recordRegistered(overlay, name, structuredClone(definition)));
       return { status: 201, body: viewOf(ctx, name) };
     },
   },
@@ -158,10 +183,8 @@ export const hookRoutes: AdminRoute<AdminContext>[] = [
       if (dependant !== undefined) throw new AdminError(409, 'conflict', `hook "${dependant.name}" names "${name}" as its on_error fallback`);
       await mutate(ctx, call.principal.id, `hook.delete ${name}`, (document) => {
         delete hooksOf(document)[name];
-        if (Array.isArray(document.global_hooks)) document.global_hooks = document.global_hooks.filter((h) => h !== name);
-        const pools = document.pools as Record<string, { hooks?: string[] }> | undefined;
-        for (const pool of Object.values(pools ?? {})) if (Array.isArray(pool.hooks)) pool.hooks = pool.hooks.filter((h) => h !== name);
-      });
+        dropHookReferences(document, name);
+      }, (overlay) => recordDeleted(overlay, name));
       return { status: 200, body: view };
     },
   },
@@ -180,7 +203,7 @@ export const hookRoutes: AdminRoute<AdminContext>[] = [
       const { settings } = call.body as Static<typeof SettingsBody>;
       await mutate(ctx, call.principal.id, `hook.configure ${name}`, (document) => {
         hooksOf(document)[name]!.settings = settings;
-      });
+      }, (overlay) => recordSettings(overlay, name, settings));
       await ctx.hooks.configure(name);
       return { status: 200, body: viewOf(ctx, name) };
     },

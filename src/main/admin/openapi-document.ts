@@ -89,13 +89,34 @@ function parameters(route: AdminRoute<unknown>, components: Json): Json[] {
   return out;
 }
 
+const ERROR_CONTENT = { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } };
+
+/**
+ * The 405 every path answers for a method it does not declare, with `Allow` naming those it
+ * does (server.ts matchRoute). An OpenAPI path cannot declare responses of methods it lacks, so
+ * each operation carries it: "this path, another method".
+ */
+const METHOD_NOT_ALLOWED = {
+  description: 'method_not_allowed: another method on this path; `Allow` lists the methods the path declares',
+  headers: { Allow: { description: 'The methods this path answers, e.g. `GET, PATCH`.', schema: { type: 'string' } } },
+  content: ERROR_CONTENT,
+};
+
+/** A body over the admin listener's cap: 413 `invalid_request`, and the connection is closed (`Connection: close`). */
+const BODY_TOO_LARGE = {
+  description: 'invalid_request: the body is larger than the admin listener accepts; the connection is closed after the answer',
+  content: ERROR_CONTENT,
+};
+
 function operation(route: AdminRoute<unknown>, components: Json): Json {
   const responses: Json = {};
   for (const [status, schema] of Object.entries(route.responses)) responses[status] = { description: route.summary, content: jsonContent(schema, components) };
   for (const [status, codes] of Object.entries(ERROR_STATUSES)) {
     if (route.public === true && (status === '401' || status === '403')) continue;
-    responses[status] = { description: codes, content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } } };
+    responses[status] = { description: codes, content: ERROR_CONTENT };
   }
+  responses['405'] = { $ref: '#/components/responses/MethodNotAllowed' };
+  if (route.body !== undefined) responses['413'] = { $ref: '#/components/responses/BodyTooLarge' };
   const op: Json = { operationId: route.operationId, summary: route.summary, tags: [route.tag], responses };
   const params = parameters(route, components);
   if (params.length > 0) op.parameters = params;
@@ -132,6 +153,7 @@ export function openApiDocument(routes: AdminRoute<unknown>[]): Json {
         adminToken: { type: 'apiKey', in: 'header', name: 'x-admin-token', description: 'The operator token (admin-tokens module).' },
         bearerAuth: { type: 'http', scheme: 'bearer', description: 'The operator token as Authorization: Bearer.' },
       },
+      responses: { BodyTooLarge: BODY_TOO_LARGE, MethodNotAllowed: METHOD_NOT_ALLOWED },
       schemas: Object.fromEntries(Object.entries(components).sort(([a], [b]) => (a < b ? -1 : 1))),
     },
   };

@@ -12,7 +12,9 @@ import { authenticateAdmin, authorize } from './guard.js';
 import { StoreUnavailableError } from '../store/store-unavailable.js';
 import { AdminError, JsonText, type AdminCall, type AdminPrincipal, type AdminReply, type AdminRoute } from './route.js';
 import { ADMIN_ROUTES } from './routes.js';
+import { auditNameProblem } from '../audit/audit-text.js';
 import { checkBody, checkParams, checkQuery } from './validate.js';
+import { JSON_WITHIN_LIMITS, checkJsonLimits, jsonLimitMessage, type JsonLimits } from '../../shared/protocols/framing/json-limits.js';
 
 export type { AdminContext } from './context.js';
 const ADMIN_PREFIX = '/api/v1/admin';
@@ -28,17 +30,42 @@ function sendError(res: ServerResponse, err: AdminError): void {
   send(res, err.status, { error: { code: err.code, message: err.message } }, err.headers);
 }
 
-async function readJson(req: IncomingMessage): Promise<unknown> {
+/**
+ * 413, and the connection ends after the answer: the rest of the body is never read, so a
+ * keep-alive connection would otherwise sit with the client still sending into it.
+ */
+function bodyTooLarge(): AdminError {
+  return new AdminError(413, 'invalid_request', `the body is larger than ${ADMIN_BODY_MAX_BYTES} bytes`, { connection: 'close' });
+}
+
+/** The body as JSON: refused past the byte cap (413) and past the JSON limits (400) before JSON.parse sees it. */
+async function readJson(req: IncomingMessage, limits: JsonLimits): Promise<unknown> {
+  const declared = Number(req.headers['content-length'] ?? 0);
+  if (declared > ADMIN_BODY_MAX_BYTES) throw bodyTooLarge();
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > ADMIN_BODY_MAX_BYTES) throw new AdminError(400, 'invalid_request', `the body is larger than ${ADMIN_BODY_MAX_BYTES} bytes`);
-    chunks.push(chunk);
-  }
+  const done = new Promise<void>((resolve, reject) => {
+    const onData = (chunk: Buffer): void => {
+      size += chunk.length;
+      if (size <= ADMIN_BODY_MAX_BYTES) chunks.push(chunk);
+      else {
+        // Stop reading (not destroy: the 413 is still to be written on this socket).
+        req.off('data', onData);
+        req.pause();
+        reject(bodyTooLarge());
+      }
+    };
+    req.on('data', onData);
+    req.once('end', resolve);
+    req.once('error', reject);
+  });
+  await done;
   if (size === 0) return undefined;
+  const bytes = Buffer.concat(chunks);
+  const verdict = checkJsonLimits(bytes, limits);
+  if (verdict !== JSON_WITHIN_LIMITS) throw new AdminError(400, 'invalid_request', jsonLimitMessage(verdict, limits));
   try {
-    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    return JSON.parse(bytes.toString('utf8'));
   } catch (err) {
     throw new AdminError(400, 'invalid_request', `malformed JSON body: ${(err as Error).message}`);
   }
@@ -94,6 +121,41 @@ export function matchRoute<Ctx>(table: CompiledRoute<Ctx>[], method: string, pat
   throw new AdminError(405, 'method_not_allowed', `${method} is not allowed here; use ${allowed.join(', ')}`, { allow: allowed.join(', ') });
 }
 
+/**
+ * The admin chain's principal; a source that failed too often this window gets 429 before any
+ * credential check, and a 401 is counted, logged and (on a mutation) audited, coalesced
+ * (auth-failures.ts).
+ */
+async function authenticateOrRecord(ctx: AdminContext, route: AdminRoute<AdminContext>, call: AdminCall, req: IncomingMessage, method: string, path: string): Promise<AdminPrincipal> {
+  const source = req.socket.remoteAddress ?? 'unknown';
+  const attempt = (reason: string) => ({
+    method,
+    path,
+    audit: route.audit !== undefined ? { action: route.audit.action, resource: auditResource(route, call) } : null,
+    reason,
+  });
+  const waitSecs = ctx.authFailures.blockedSecs(source);
+  if (waitSecs > 0) {
+    ctx.authFailures.refused(source, attempt('rate limited'));
+    throw new AdminError(429, 'rate_limited', `too many failed admin authentications from this address; retry in ${waitSecs} s`, { 'retry-after': String(waitSecs) });
+  }
+  const live = ctx.config.loaded;
+  try {
+    return await authenticateAdmin(req.headers, live.config?.auth.admin_auth ?? [], live.adminToken, ctx.identity ?? null);
+  } catch (err) {
+    if (err instanceof AdminError && err.status === 401) ctx.authFailures.failed(source, attempt(err.message));
+    throw err;
+  }
+}
+
+/** A mutation's path names (a key id, a group or hook name) reach the audit resource: none may hold "|" or a control character. */
+function refuseUnauditableNames(params: Record<string, string>): void {
+  for (const [name, value] of Object.entries(params)) {
+    const problem = auditNameProblem(value);
+    if (problem !== null) throw new AdminError(400, 'invalid_request', `path: ${name} ${problem}`);
+  }
+}
+
 function auditResource(route: AdminRoute<AdminContext>, call: AdminCall, reply?: AdminReply): string {
   try {
     return route.audit!.resource(call, reply);
@@ -106,17 +168,15 @@ async function handle(ctx: AdminContext, table: CompiledRoute[], req: IncomingMe
   const url = new URL(req.url ?? '/', 'http://admin');
   const method = req.method ?? 'GET';
   const { route, params } = matchRoute(table, method, url.pathname);
-  let principal: AdminPrincipal = { id: 'anonymous', scope: 'full' };
-  if (route.public !== true) {
-    const live = ctx.config.loaded;
-    principal = await authenticateAdmin(req.headers, live.config?.auth.admin_auth ?? [], live.adminToken, ctx.identity ?? null);
-  }
-  const call: AdminCall = { params, query: url.searchParams, body: undefined, principal };
+  const call: AdminCall = { params, query: url.searchParams, body: undefined, principal: { id: 'anonymous', scope: 'full' } };
+  if (route.public !== true) call.principal = await authenticateOrRecord(ctx, route, call, req, method, url.pathname);
+  const principal = call.principal;
   try {
     authorize(principal, route.scope ?? (method === 'GET' ? 'read-only' : 'full'));
+    if (route.audit !== undefined) refuseUnauditableNames(params);
     if (route.params !== undefined) checkParams(route.params, params);
     if (route.query !== undefined) checkQuery(route.query, url.searchParams);
-    call.body = method === 'GET' || method === 'DELETE' ? undefined : await readJson(req);
+    call.body = method === 'GET' || method === 'DELETE' ? undefined : await readJson(req, ctx.config.compiled.limits);
     if (route.body !== undefined) checkBody(route.body, call.body);
     const reply = await route.handler(call, ctx);
     if (route.audit !== undefined) ctx.audit.append({ action: route.audit.action, resource: auditResource(route, call, reply), outcome: 'applied', principal: principal.id });
@@ -135,6 +195,9 @@ export function startAdminServer(ctx: AdminContext, host: string, port: number):
     handle(ctx, table, req, res).catch((err: Error) => {
       if (err instanceof AdminError) {
         if (!res.headersSent) sendError(res, err);
+        // Connection: close makes node end the socket once the answer is out; a client still
+        // sending a body it was refused for is cut off there rather than left on a live socket.
+        if (err.headers?.connection === 'close') res.once('finish', () => req.socket.destroySoon());
         return;
       }
       ctx.log.error({ err: err.message }, 'admin request failed');

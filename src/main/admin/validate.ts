@@ -5,11 +5,17 @@ import { Value } from '@sinclair/typebox/value';
 import { AdminError } from './route.js';
 import { schemaAccepts } from './compiled-check.js';
 
+/** A schema's own words for a failed `pattern` (`x-pattern-message`), else TypeBox's. */
+export function errorText(error: { message: string; schema: TSchema }): string {
+  const own = (error.schema as { 'x-pattern-message'?: unknown })['x-pattern-message'];
+  return typeof own === 'string' && typeof (error.schema as { pattern?: unknown }).pattern === 'string' && error.message.includes('match') ? own : error.message;
+}
+
 function problems(schema: TSchema, value: unknown, where: string): string[] {
   const out: string[] = [];
   for (const error of Value.Errors(schema, value)) {
     const path = error.path === '' ? where : `${where}${error.path.replace(/\//g, '.')}`;
-    out.push(`${path}: ${error.message}`);
+    out.push(`${path}: ${errorText(error)}`);
     if (out.length === 20) break;
   }
   return out;

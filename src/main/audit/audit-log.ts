@@ -3,9 +3,15 @@
 import type { AuditEntry, AuditOutcome } from './entry.js';
 import { auditHash } from './entry.js';
 import type { DurableAuditSink } from './durable-sink.js';
+import { auditNameProblem, auditResource, auditSafeId } from './audit-text.js';
 
 /** Entries kept in memory; older ones are dropped (the durable sink keeps them). */
 const AUDIT_RING_CAPACITY = 10_000;
+
+/** An entry as GET /audit shows it (AuditEntry plus the additive chain_prev_hash). */
+export interface AuditEntryShown extends AuditEntry {
+  chain_prev_hash: string;
+}
 
 export interface AuditAttempt {
   action: string;
@@ -27,7 +33,10 @@ export class AuditLog {
   ) {}
 
   append(attempt: AuditAttempt, nowMs = Date.now()): AuditEntry {
-    const partial = { seq: ++this.seq, ts: Math.floor(nowMs / 1000), ...attempt, prev_hash: this.lastHash };
+    // A refused attempt may name anything: the resource is escaped and bounded here, for every
+    // route (and the principal escaped, should a module ever hand over one with a "|").
+    const fields = { ...attempt, resource: auditResource(attempt.resource), principal: auditNameProblem(attempt.principal) === null ? attempt.principal : auditSafeId(attempt.principal) };
+    const partial = { seq: ++this.seq, ts: Math.floor(nowMs / 1000), ...fields, prev_hash: this.lastHash };
     const entry: AuditEntry = { ...partial, hash: auditHash(partial) };
     this.lastHash = entry.hash;
     if (this.ring.length < this.capacity) this.ring.push(entry);
@@ -39,16 +48,21 @@ export class AuditLog {
     return entry;
   }
 
-  /** Newest first, entries with seq below `beforeSeq` (all when undefined), at most `limit`. */
-  newestFirst(limit: number, beforeSeq?: number): { items: AuditEntry[]; more: boolean } {
-    const items: AuditEntry[] = [];
+  /**
+   * Newest first, entries with seq below `beforeSeq` (all when undefined), at most `limit`, as
+   * GET /audit shows them: each with `chain_prev_hash`, the predecessor hash its own hash covers.
+   * The spec has the oldest retained entry whose predecessor was pruned show an empty prev_hash;
+   * its chain_prev_hash keeps the pruned one's hash, so that entry still verifies.
+   */
+  newestFirst(limit: number, beforeSeq?: number): { items: AuditEntryShown[]; more: boolean } {
+    const items: AuditEntryShown[] = [];
     const n = this.ring.length;
     for (let i = n - 1; i >= 0; i--) {
       const entry = this.ring[(this.head + i) % n]!;
       if (beforeSeq !== undefined && entry.seq >= beforeSeq) continue;
       if (items.length === limit) return { items, more: true };
-      // The spec: the oldest retained entry whose predecessor was pruned shows an empty prev_hash.
-      items.push(i === 0 && entry.seq > 1 ? { ...entry, prev_hash: '' } : entry);
+      const pruned = i === 0 && entry.seq > 1;
+      items.push({ ...entry, prev_hash: pruned ? '' : entry.prev_hash, chain_prev_hash: entry.prev_hash });
     }
     return { items, more: false };
   }

@@ -1,9 +1,12 @@
 // Verification of the durable audit log: every run's chain must start at seq 1 with an empty
-// prev_hash, go up by one, link each entry to the previous one's hash, and match its own hash.
+// prev_hash, go up by one, link each entry to the previous one's hash, match its own hash, and
+// hold every field inside its domain (audit-text.ts: an outcome of applied/rejected, a known
+// principal form, a resource without "|"), which is what makes the "|"-joined hash unambiguous.
 // The first break is named: altered (fields no longer match the hash), reordered (an entry
 // stored before one it follows) or missing (a gap in seq, or the run's last entry gone).
 import type { AuditEntry } from './entry.js';
 import { auditHash } from './entry.js';
+import { auditFieldProblem } from './audit-text.js';
 
 export interface StoredAuditEntry extends AuditEntry {
   /** The process run that wrote it. */
@@ -47,6 +50,10 @@ function verifyRun(run: string, list: StoredAuditEntry[], head: RunHead | undefi
     if (auditHash(entry) !== entry.hash) {
       return fail('altered', entry.seq, `entry seq ${entry.seq} (run ${run}, row ${entry.position}) was altered: its fields do not match its hash`);
     }
+    // The hash alone cannot tell `resource=a|rejected, outcome=x` from `resource=a, outcome=rejected|x`:
+    // every field must be in its domain (the writer never stores one outside it).
+    const problem = auditFieldProblem(entry);
+    if (problem !== null) return fail('altered', entry.seq, `entry seq ${entry.seq} (run ${run}, row ${entry.position}) was altered: ${problem}`);
     if (entry.seq !== expectedSeq) {
       if (entry.seq > expectedSeq && seqs.has(expectedSeq)) {
         return fail('reordered', expectedSeq, `entry seq ${expectedSeq} (run ${run}) is stored after seq ${entry.seq} (row ${entry.position}): the log was reordered`);

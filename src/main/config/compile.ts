@@ -50,7 +50,7 @@ export function compileConfig(result: LoadResult, slots: SlotAssigner, version: 
     version,
     safeMode,
     listen: parseListenAddress(config.listen),
-    limits: { maxBodyBytes: advanced.max_body_bytes, translateBodyCapBytes: advanced.translate_body_cap_bytes, maxInflightPerWorker: advanced.max_inflight_per_worker ?? 0 },
+    limits: { maxBodyBytes: advanced.max_body_bytes, maxJsonDepth: advanced.max_json_depth, maxJsonMembers: advanced.max_json_members, translateBodyCapBytes: advanced.translate_body_cap_bytes, maxInflightPerWorker: advanced.max_inflight_per_worker ?? 0 },
     eventLoop: { idleSpinUs: advanced.idle_spin_us ?? defaultIdleSpinUs() },
     egress: {
       blocked: [...config.security.blocked_metadata_hosts],

@@ -2,11 +2,14 @@
 // secrets they need, durations, conflicting flags, and the references between sections (hooks,
 // export, identity providers, role bindings).
 import { listenAddressProblem, parseListenAddress } from '../../shared/config/address.js';
-import { issue } from '../../shared/config/config-path.js';
+import { issue, type PathSegment } from '../../shared/config/config-path.js';
+import { auditNameProblem } from '../audit/audit-text.js';
 import { parseDurationMs } from '../../shared/config/duration.js';
 import { RESERVED_HOOK_NAMES } from '../../shared/config/schema/hooks.js';
 import type { LoadContext } from './load-result.js';
 import { entriesOf, field, isPlainObject, knownList, stringsOf } from './shape.js';
+
+const AUDITABLE_NAME_MAX_CHARS = 128;
 
 export function checkDeployment(config: unknown, ctx: LoadContext): void {
   checkListeners(config, ctx);
@@ -85,7 +88,8 @@ function checkHooks(config: unknown, ctx: LoadContext): void {
   const defs = entriesOf(hooks);
   const gates = new Set(defs.filter(([, d]) => d.kind === 'gate').map(([name]) => name));
   for (const name of names) {
-    if (RESERVED_HOOK_NAMES.includes(name)) ctx.issues.push(issue(['hooks', name], `"${name}" is a reserved word and cannot name a hook`));
+    if (RESERVED_HOOK_NAMES.includes(name) || name === '__proto__') ctx.issues.push(issue(['hooks', name], `"${name}" is a reserved word and cannot name a hook`));
+    checkAuditableName(['hooks', name], name, 'a hook name', ctx);
   }
   for (const [name, d] of defs) {
     const gate = d.kind === 'gate';
@@ -93,7 +97,7 @@ function checkHooks(config: unknown, ctx: LoadContext): void {
     if (d.secret !== undefined && d.webhook === undefined) ctx.issues.push(issue(['hooks', name, 'secret'], 'only a webhook hook signs with a secret'));
     if (gate && d.at !== undefined) ctx.issues.push(issue(['hooks', name, 'at'], '`at` is for taps only (a gate runs at the routing decision)'));
     if (!gate && d.on_error !== undefined) ctx.issues.push(issue(['hooks', name, 'on_error'], '`on_error` is for gates only'));
-    if (typeof d.webhook === 'string' && !/^https?:\/\/[^/\s]+/.test(d.webhook)) ctx.issues.push(issue(['hooks', name, 'webhook'], 'expected an http(s) URL'));
+    if (typeof d.webhook === 'string' && !isHttpUrl(d.webhook)) ctx.issues.push(issue(['hooks', name, 'webhook'], 'expected an http(s) URL that parses (scheme, host, optional port 1..65535)'));
     const onError = d.on_error;
     if (gate && typeof onError === 'string' && !RESERVED_HOOK_NAMES.includes(onError)) {
       if (!gates.has(onError)) ctx.issues.push(issue(['hooks', name, 'on_error'], `expected weighted, reject, first, nothing or a gate hook's name, got "${onError}"`));
@@ -108,6 +112,17 @@ function checkHooks(config: unknown, ctx: LoadContext): void {
       if (!names.includes(name)) ctx.issues.push(issue(['pools', pool, 'hooks', index], `unknown hook "${name}" (${knownList(names)})`));
     }
   }
+}
+
+/** An absolute http(s) URL the URL parser accepts, with a host: what the webhook transport can call. */
+function isHttpUrl(text: string): boolean {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return false;
+  }
+  return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
 }
 
 /** True when following `on_error` from `start` through gate names comes back to a hook already seen. */
@@ -133,8 +148,16 @@ function checkExport(config: unknown, ctx: LoadContext): void {
   }
 }
 
+/** A name that reaches the audit chain (hook:<name>, idp:<provider>:...): no "|", no control character, at most 128 characters. */
+function checkAuditableName(path: PathSegment[], name: string, what: string, ctx: LoadContext): void {
+  const problem = auditNameProblem(name);
+  if (problem !== null) ctx.issues.push(issue(path, `${what} ${problem}`));
+  else if (name.length > AUDITABLE_NAME_MAX_CHARS) ctx.issues.push(issue(path, `${what} is at most ${AUDITABLE_NAME_MAX_CHARS} characters`));
+}
+
 function checkIdentity(config: unknown, ctx: LoadContext): void {
   const providers = field(config, 'identity-providers');
+  for (const name of isPlainObject(providers) ? Object.keys(providers) : []) checkAuditableName(['identity-providers', name], name, 'an identity-provider name', ctx);
   for (const [name, provider] of entriesOf(providers)) {
     if (field(provider, 'settings', 'key_ttl') !== undefined) {
       ctx.issues.push(issue(['identity-providers', name, 'settings', 'key_ttl'], 'key lifetime is set on auth.key_ttl only'));

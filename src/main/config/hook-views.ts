@@ -24,7 +24,8 @@ function text(value: unknown, fallback: string): string {
 }
 
 export function hookViewsOf(config: unknown): Record<string, HookView> {
-  const out: Record<string, HookView> = {};
+  // No prototype: a hook name is only ever an own key (`valueOf` finds nothing inherited).
+  const out: Record<string, HookView> = Object.create(null) as Record<string, HookView>;
   if (!isPlainObject(config) || !isPlainObject(config.hooks)) return out;
   const globals = Array.isArray(config.global_hooks) ? config.global_hooks : [];
   for (const [name, def] of Object.entries(config.hooks)) {

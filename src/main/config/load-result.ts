@@ -26,6 +26,8 @@ export interface LoadResult {
   warnings: string[];
   /** Informational lines; under `validate`, also what boot would refuse but validate tolerates. */
   notes: string[];
+  /** Settings of the file the overlay overrides, one line each (POST /config/reload reports them). */
+  overridden: string[];
   /** Present when the deployment config passed its schema (other checks may still have failed). */
   config?: DeploymentConfig;
   /** Present when the provider catalog passed its schema. */
@@ -57,4 +59,6 @@ export interface LoadContext {
    * not causes, and are dropped (the error or note naming the variable stays).
    */
   unresolvedPaths: string[];
+  /** See LoadResult.overridden. */
+  overridden: string[];
 }

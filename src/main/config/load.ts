@@ -12,6 +12,7 @@ import { deprecatedFlags, deprecatedPaths } from './deprecated-env.js';
 import { evaluate } from './evaluate.js';
 import { interpolate } from './interpolate.js';
 import type { LoadContext, LoadPurpose, LoadResult } from './load-result.js';
+import { applyHookOverlay } from './hook-overlay.js';
 import { checkOverlayWritable, readOverlay } from './overlay.js';
 import { readYamlFile } from './yaml-file.js';
 
@@ -72,19 +73,37 @@ export async function loadConfig(opts: LoadOptions): Promise<LoadResult> {
         effective = overlay.overlay.config;
         configSource = 'overlay';
         ctx.notes.push(`the deployment config comes from the overlay ${partial.overlayPath} (API-applied changes); --safe-mode ignores it`);
+        ctx.overridden.push(`the deployment config file is not in effect: the overlay ${partial.overlayPath} holds a whole \`config\` (written by hand or by an older release) that replaces it; remove that field to use the file`);
       } else {
         ctx.issues.push(issue(partial.overlayPath, '"config" must be a mapping (--safe-mode ignores the overlay)'));
       }
     }
     const adminAuth = overlay.overlay?.admin_auth;
     if (adminAuth !== undefined) {
+      const fileChain = isPlainObject(effective.auth) ? effective.auth.admin_auth : undefined;
+      if (fileChain !== undefined && JSON.stringify(fileChain) !== JSON.stringify(adminAuth.modules)) {
+        ctx.overridden.push(`auth.admin_auth: the overlay's chain (PUT /admin-auth, ${partial.overlayPath}) is in effect, not the file's`);
+      }
       effective = { ...effective, auth: { ...(isPlainObject(effective.auth) ? effective.auth : {}), admin_auth: adminAuth.modules } };
       ctx.notes.push(`auth.admin_auth from the overlay ${partial.overlayPath} (PUT /admin-auth) is in effect`);
     }
     const tls = overlay.overlay?.settings.tls;
     if (tls !== undefined) {
-      effective = { ...effective, tls: { ...(isPlainObject(effective.tls) ? effective.tls : {}), ...tls } };
+      const fileTls = isPlainObject(effective.tls) ? effective.tls : {};
+      for (const key of Object.keys(tls)) {
+        if (fileTls[key] !== undefined && JSON.stringify(fileTls[key]) !== JSON.stringify((tls as Record<string, unknown>)[key])) {
+          ctx.overridden.push(`tls.${key}: the overlay's reference (PUT /config/settings, ${partial.overlayPath}) is in effect, not the file's`);
+        }
+      }
+      effective = { ...effective, tls: { ...fileTls, ...tls } };
       ctx.notes.push(`tls settings from the overlay ${partial.overlayPath} (PUT /config/settings) are in effect`);
+    }
+    const hooks = overlay.overlay?.hooks;
+    if (hooks !== undefined) {
+      const applied = applyHookOverlay(effective, hooks, partial.overlayPath);
+      effective = applied.document;
+      ctx.overridden.push(...applied.overridden);
+      if (applied.summary !== null) ctx.notes.push(applied.summary);
     }
   }
 
@@ -101,7 +120,7 @@ export async function loadConfig(opts: LoadOptions): Promise<LoadResult> {
 }
 
 function newContext(purpose: LoadPurpose, safeMode: boolean, env: NodeJS.ProcessEnv, configDir: string): LoadContext {
-  return { purpose, safeMode, env, configDir, issues: [], warnings: [], notes: [], unresolvedPaths: [] };
+  return { purpose, safeMode, env, configDir, issues: [], warnings: [], notes: [], unresolvedPaths: [], overridden: [] };
 }
 
 function interpolateBootstrap(fileRaw: unknown, ctx: LoadContext): Record<string, unknown> {
@@ -125,7 +144,7 @@ function stringAt(value: unknown, ...keys: string[]): string | undefined {
 
 function finish(
   ctx: LoadContext,
-  parts: Omit<LoadResult, 'ok' | 'errors' | 'warnings' | 'notes' | 'secrets'> & { secrets?: Map<string, string> },
+  parts: Omit<LoadResult, 'ok' | 'errors' | 'warnings' | 'notes' | 'overridden' | 'secrets'> & { secrets?: Map<string, string> },
 ): LoadResult {
   // A setting whose value came from an unset ${VAR} is unknown: its other errors are noise;
   // the error (boot) or note (validate) naming the variable says what is wrong.
@@ -137,6 +156,7 @@ function finish(
     errors,
     warnings: ctx.warnings,
     notes: ctx.notes,
+    overridden: ctx.overridden,
     secrets: parts.secrets ?? new Map(),
   };
 }

@@ -4,6 +4,7 @@ import type { Static, TSchema } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { AdminError } from '../admin/route.js';
 import { schemaAccepts } from '../admin/compiled-check.js';
+import { errorText } from '../admin/validate.js';
 
 export function checkBody<T extends TSchema>(schema: T, body: unknown): Static<T> {
   if (body === undefined || body === null || typeof body !== 'object' || Array.isArray(body)) {
@@ -12,7 +13,7 @@ export function checkBody<T extends TSchema>(schema: T, body: unknown): Static<T
   if (!schemaAccepts(schema, body)) {
     const first = Value.Errors(schema, body).First();
     const where = first === undefined || first.path === '' ? 'body' : first.path.slice(1).replace(/\//g, '.');
-    throw new AdminError(400, 'invalid_request', `${where}: ${first?.message ?? 'invalid'}`);
+    throw new AdminError(400, 'invalid_request', `${where}: ${first === undefined ? 'invalid' : errorText(first)}`);
   }
   return body as Static<T>;
 }

@@ -1,5 +1,6 @@
 // TypeBox schemas of the governance admin resources (spec and API-DECISIONS): the bodies the
 // routes accept and the views they answer. The OpenAPI document is generated from them.
+import { AUDIT_NAME_SCHEMA_OPTIONS } from '../audit/audit-text.js';
 import { Type } from '@sinclair/typebox';
 import { DURATION_PATTERN } from '../../shared/config/duration.js';
 import { PageOf } from '../admin/paging.js';
@@ -113,7 +114,10 @@ const groupFields = {
   child_default: Type.Optional(Type.Union([Type.Object({}, { additionalProperties: true }), Type.Null()])),
 };
 
-export const CreateGroupBody = Type.Object({ name: Type.String({ minLength: 1, maxLength: 128 }), ...groupFields }, { additionalProperties: false });
+export const CreateGroupBody = Type.Object(
+  { name: Type.String(AUDIT_NAME_SCHEMA_OPTIONS), ...groupFields },
+  { additionalProperties: false },
+);
 export const PatchGroupBody = Type.Object(groupFields, { additionalProperties: false });
 
 export const GroupView = Type.Object(

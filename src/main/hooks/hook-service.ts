@@ -1,6 +1,7 @@
 // The main thread's view of the external hooks: live reads for the admin plane (a connect
 // probe, `status` with the drift verdict, `describe`'s settings schema) over the main thread's
-// own connection to each hook. It follows the compiled config (no hook is attached in safe
+// own connection to each hook, and the `configure` of webhook hooks (socket hooks get theirs
+// on connect). It follows the compiled config (no hook is attached in safe
 // mode); the workers hold their own connections for gates and taps.
 import { connect } from 'node:net';
 import type { CompiledHook } from '../../shared/config/compiled.js';
@@ -13,6 +14,8 @@ import { boundedMetrics, type HookMetric } from './hook-metrics.js';
 /** Reads must answer promptly even when the hook does not. */
 const READ_TIMEOUT_MS = 1_000;
 const PROBE_TIMEOUT_MS = 500;
+/** A webhook that did not acknowledge its `configure` is sent it again this often. */
+const WEBHOOK_CONFIGURE_RETRY_MS = 30_000;
 
 export interface HookHealth {
   reachable: boolean | null;
@@ -42,8 +45,21 @@ function canonical(value: unknown): unknown {
   return out;
 }
 
+/** What a webhook's `configure` was sent for: its URL and settings version. */
+function configureMark(hook: CompiledHook): string {
+  return `${hook.target}\n${hook.settingsVersion}`;
+}
+
 export class HookService {
   private readonly connections = new Map<string, { hook: CompiledHook; transport: HookTransport }>();
+  /**
+   * Webhook hooks by name: the configure last sent (mark) and its answer. A socket hook gets
+   * `configure` first on every connection (the greeting); a webhook has no connection, so the
+   * main thread sends it at boot and after every config change that gives the hook a new URL
+   * or settings version, and again on a timer until it acknowledges.
+   */
+  private readonly webhookConfigures = new Map<string, { mark: string; acknowledged: Promise<boolean> }>();
+  private retryTimer: NodeJS.Timeout | null = null;
 
   constructor(
     /** The hooks of the live compiled config. */
@@ -107,8 +123,50 @@ export class HookService {
    */
   async configure(name: string): Promise<boolean> {
     const hook = this.compiledHook(name);
-    const transport = this.transportOf(name);
-    if (hook === null || transport === null) return false;
+    if (hook === null) return false;
+    // The same configure already on its way to a webhook (configureWebhooks sent it): its answer.
+    const pending = this.webhookConfigures.get(name);
+    if (hook.transport === 'webhook' && pending?.mark === configureMark(hook)) return pending.acknowledged;
+    return this.sendConfigure(hook);
+  }
+
+  /**
+   * Sends `configure` to every webhook hook whose URL or settings version it has not been sent
+   * for (boot, and after each config change); those that do not acknowledge are retried on a
+   * timer. Answers are not waited for: a slow webhook delays nothing.
+   */
+  configureWebhooks(): void {
+    const live = new Set<string>();
+    for (const hook of this.hooks()) {
+      if (hook.transport !== 'webhook') continue;
+      live.add(hook.name);
+      const mark = configureMark(hook);
+      if (this.webhookConfigures.get(hook.name)?.mark === mark) continue;
+      const acknowledged = this.sendConfigure(hook);
+      this.webhookConfigures.set(hook.name, { mark, acknowledged });
+      void acknowledged.then((ok) => {
+        if (!ok) this.retryLater();
+      });
+    }
+    for (const name of this.webhookConfigures.keys()) if (!live.has(name)) this.webhookConfigures.delete(name);
+  }
+
+  private retryLater(): void {
+    if (this.retryTimer !== null) return;
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = null;
+      // Forget the unacknowledged ones, so configureWebhooks sends them again.
+      const checks = [...this.webhookConfigures].map(async ([name, entry]) => {
+        if (!(await entry.acknowledged) && this.webhookConfigures.get(name) === entry) this.webhookConfigures.delete(name);
+      });
+      void Promise.all(checks).then(() => this.configureWebhooks());
+    }, WEBHOOK_CONFIGURE_RETRY_MS);
+    this.retryTimer.unref();
+  }
+
+  private async sendConfigure(hook: CompiledHook): Promise<boolean> {
+    const transport = this.transportOf(hook.name);
+    if (transport === null) return false;
     try {
       const reply = await transport.request({ type: 'configure', settings: hook.settings, settings_version: hook.settingsVersion }, READ_TIMEOUT_MS);
       return reply.type === 'configure' && reply.ok === true;
@@ -123,6 +181,8 @@ export class HookService {
   }
 
   close(): void {
+    if (this.retryTimer !== null) clearTimeout(this.retryTimer);
+    this.retryTimer = null;
     for (const c of this.connections.values()) c.transport.close();
     this.connections.clear();
   }

@@ -4,6 +4,7 @@
 // (provider, sub) under the key derived from auth.signing_key, and its secret is the EdDSA
 // signature (deterministic) over the stored claims, so signing in again returns the same key
 // until a Refresh (`rotate: true`) gives it a new jti and the old secret dies.
+import { auditSafeId } from '../audit/audit-text.js';
 import { randomBytes } from 'node:crypto';
 import type { Logger } from '../../shared/log.js';
 import type { ConfigState } from '../config-state.js';
@@ -193,7 +194,7 @@ export class IdentityService {
 
   /** The identity's own group under its team, made from the team's child_default once. */
   private async ensureGroup(team: GroupRecord, sub: string, template: ChildTemplate): Promise<string> {
-    const name = `user:${sub}@${team.name}`.slice(0, 128);
+    const name = `user:${auditSafeId(sub)}@${team.name}`.slice(0, 128);
     if (this.gov.groups.has(name)) return name;
     await this.gov.directory.create({
       name,
@@ -280,5 +281,6 @@ export async function idpAdminPrincipal(
   if (verified instanceof OidcFailure) return { refused: `${p.name}: ${verified.message}` };
   const scope = boundAdminScope(identity.bindings(), p, verified.groups);
   if (scope === 'none') return { refused: `${p.name}: no admin_scope binding for any of the token's groups` };
-  return { id: `idp:${p.name}:user:${verified.sub}`, scope };
+  // The sub is the IdP's (Auth0's are `auth0|...`): escaped, so the principal holds no "|".
+  return { id: `idp:${p.name}:user:${auditSafeId(verified.sub)}`, scope };
 }

@@ -15,6 +15,7 @@ import type { ChangeFeed, SharedConfig } from './peer-sync.js';
 import type { RateEntry } from '../../shared/governance/pricing.js';
 import type { KeyUsageSummary } from '../usage/usage-summary.js';
 import { summaryOf, usageSummarySql } from './usage-summary-sql.js';
+import { type OperationGuard, boundedOperation } from './postgres-deadline.js';
 import { StoreUnavailableError, isPostgresUnavailable } from './store-unavailable.js';
 import { PostgresResponses } from './postgres-responses.js';
 import type { ResponseRow } from './store.js';
@@ -175,10 +176,38 @@ export class PostgresStore extends Store implements ChangeFeed, FleetCounters {
     return this.ready;
   }
 
+  /** One store operation, bounded as a whole (postgres-deadline.ts). */
+  private bounded<T>(work: (guard: OperationGuard) => Promise<T>): Promise<T> {
+    return boundedOperation(Math.max(this.settings.connectTimeoutMs, this.settings.statementTimeoutMs), work);
+  }
+
+  /** A pooled client for `guard`'s operation; released (destroyed) at once if the operation already timed out. */
+  private async checkout(guard: OperationGuard): Promise<pg.PoolClient> {
+    const client = await this.pool.connect();
+    if (!guard.hold(client)) {
+      client.release(new Error('the operation timed out'));
+      throw new StoreUnavailableError('postgres', new Error('the operation timed out'));
+    }
+    return client;
+  }
+
   private async query<R extends pg.QueryResultRow>(name: string, text: string, values: unknown[] = []): Promise<R[]> {
     try {
-      await this.init();
-      return (await this.pool.query<R>({ name, text, values })).rows;
+      return await this.bounded(async (guard) => {
+        await this.init();
+        const client = await this.checkout(guard);
+        client.on('error', ignore);
+        let broken: Error | undefined;
+        try {
+          return (await client.query<R>({ name, text, values })).rows;
+        } catch (err) {
+          if (isPostgresUnavailable(err) || guard.expired) broken = err as Error;
+          throw err;
+        } finally {
+          client.off('error', ignore);
+          client.release(broken);
+        }
+      });
     } catch (err) {
       throw this.classify(err);
     }
@@ -190,15 +219,15 @@ export class PostgresStore extends Store implements ChangeFeed, FleetCounters {
 
   private async transaction(work: (client: pg.PoolClient) => Promise<void>): Promise<void> {
     try {
-      await this.runTransaction(work);
+      await this.bounded((guard) => this.runTransaction(work, guard));
     } catch (err) {
       throw this.classify(err);
     }
   }
 
-  private async runTransaction(work: (client: pg.PoolClient) => Promise<void>): Promise<void> {
+  private async runTransaction(work: (client: pg.PoolClient) => Promise<void>, guard: OperationGuard): Promise<void> {
     await this.init();
-    const client = await this.pool.connect();
+    const client = await this.checkout(guard);
     client.on('error', ignore);
     let broken: Error | undefined;
     try {
@@ -206,9 +235,11 @@ export class PostgresStore extends Store implements ChangeFeed, FleetCounters {
       await work(client);
       await client.query('COMMIT');
     } catch (err) {
-      // A connection-level failure discards the client instead of handing it to the next caller.
-      if (isPostgresUnavailable(err)) broken = err as Error;
-      await client.query('ROLLBACK').catch(() => undefined);
+      // A connection-level failure (or the deadline) discards the client instead of handing it
+      // to the next caller, and sends no ROLLBACK: on a dead connection it would only wait out
+      // another timeout, and closing the connection rolls the transaction back anyway.
+      if (isPostgresUnavailable(err) || guard.expired) broken = err as Error;
+      else await client.query('ROLLBACK').catch(() => undefined);
       throw err;
     } finally {
       client.off('error', ignore);

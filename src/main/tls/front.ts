@@ -27,6 +27,8 @@ export interface TlsFrontOptions {
   /** The workers' unix sockets; new connections go round-robin, skipping one that refuses. */
   backends: readonly string[];
   log: Logger;
+  /** The header-read timeout (the spec: 30 s where the gateway terminates TLS); tests shorten it. */
+  headerReadTimeoutMs?: number;
 }
 
 export interface TlsFront {
@@ -43,6 +45,16 @@ export interface TlsFront {
 /** A TLS handshake that has not finished by then is dropped (slow-handshake guard). */
 const HANDSHAKE_TIMEOUT_MS = 30_000;
 /**
+ * The spec's header-read timeout under TLS: a connection whose first request head is not whole
+ * this long after the handshake is closed (no bytes are answered, as uWS closes a slow head on
+ * the plain listener). The front reads that head itself and hands the worker the whole of it at
+ * once, so uWS's own idle timeout (about 10 s, fixed in this build) never sees it trickle in.
+ */
+const HEADER_READ_TIMEOUT_MS = 30_000;
+/** A first head still without its blank line past this many bytes is passed on as it is (uWS refuses it). */
+const HEAD_BUFFER_MAX_BYTES = 64 * 1024;
+const HEAD_END = Buffer.from('\r\n\r\n');
+/**
  * How long a decrypted connection waits for a worker socket to accept it when none does
  * (boot, or the only worker restarting) before it is closed.
  */
@@ -51,6 +63,7 @@ const BACKEND_RETRY_MS = 50;
 
 export function startTlsFront(opts: TlsFrontOptions): Promise<TlsFront> {
   const { material, backends, log } = opts;
+  const headerReadTimeoutMs = opts.headerReadTimeoutMs ?? HEADER_READ_TIMEOUT_MS;
   if (backends.length === 0) throw new Error('the TLS front needs at least one worker socket');
   const mtls = material.clientCa !== undefined;
   const server = tls.createServer({
@@ -76,14 +89,40 @@ export function startTlsFront(opts: TlsFrontOptions): Promise<TlsFront> {
   server.on('secureConnection', (client: tls.TLSSocket) => {
     // Node fails the handshake itself when the certificate is missing; a certificate that
     // fails verification is caught after it, and the socket arrives here already destroyed.
-    if (!client.destroyed) relay(client);
+    if (!client.destroyed) readHead(client);
   });
 
-  /** Pipes `client` to the next worker socket that accepts it, waiting a little if none does. */
-  function relay(client: tls.TLSSocket): void {
+  /** Holds the decrypted bytes until the first request head is whole, then relays; closes a head that is too slow. */
+  function readHead(client: tls.TLSSocket): void {
+    // The parts as they came (no copy per read: a head sent a byte at a time must cost linear
+    // time), and the last three bytes seen, for a blank line split across two reads.
+    const parts: Buffer[] = [];
+    let bytes = 0;
+    let tail = '';
+    const timer = setTimeout(() => {
+      log.debug('TLS connection closed: its request head was not complete within the header-read timeout');
+      client.destroy();
+    }, headerReadTimeoutMs);
+    const onData = (chunk: Buffer): void => {
+      parts.push(chunk);
+      bytes += chunk.length;
+      const whole = chunk.indexOf(HEAD_END) !== -1 || `${tail}${chunk.toString('latin1', 0, 3)}`.includes('\r\n\r\n');
+      tail = `${tail}${chunk.toString('latin1', Math.max(0, chunk.length - 3))}`.slice(-3);
+      if (!whole && bytes < HEAD_BUFFER_MAX_BYTES) return;
+      clearTimeout(timer);
+      client.off('data', onData);
+      client.pause();
+      relay(client, Buffer.concat(parts, bytes));
+    };
+    client.on('data', onData);
+    client.once('close', () => clearTimeout(timer));
+    client.on('error', () => client.destroy());
+  }
+
+  /** Pipes `client` (after `head`, what was read of it already) to the next worker socket that accepts it, waiting a little if none does. */
+  function relay(client: tls.TLSSocket, head: Buffer): void {
     const deadline = Date.now() + BACKEND_WAIT_MS;
     let backend: net.Socket | null = null;
-    client.on('error', () => client.destroy());
     // A client gone closes its worker connection, which aborts its request in uWS.
     client.once('close', () => backend?.destroy());
 
@@ -106,8 +145,10 @@ export function startTlsFront(opts: TlsFrontOptions): Promise<TlsFront> {
         socket.on('error', () => client.destroy());
         // pipe() ends the client when the worker ends; this covers a close without an end.
         socket.once('close', () => client.end());
+        socket.write(head);
         client.pipe(socket);
         socket.pipe(client);
+        client.resume();
       });
     };
     attempt(0);

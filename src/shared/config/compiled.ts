@@ -152,6 +152,9 @@ export interface CompiledConfig {
   listen: { host: string; port: number };
   limits: {
     maxBodyBytes: number;
+    /** advanced.max_json_depth and max_json_members: checkJsonLimits (framing/json-limits.ts) takes this object as is. */
+    maxJsonDepth: number;
+    maxJsonMembers: number;
     /** Same-protocol non-stream responses larger than this stream through unparsed, billed zero. */
     translateBodyCapBytes: number;
     /** advanced.max_inflight_per_worker; 0 = not set (the worker sizes it from its heap). */

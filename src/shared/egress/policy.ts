@@ -3,8 +3,9 @@
 // let a host through anyway. One policy per thread, set from the compiled config on boot and on
 // every apply (main thread and each worker), read at each new connection so an apply takes
 // effect without rebuilding the connection pools.
-import { isIP } from 'node:net';
-import { metadataDenylist, normalizeHost } from '../config/metadata-hosts.js';
+import { metadataDenylist } from '../config/metadata-hosts.js';
+import { canonicalHost } from './canonical-host.js';
+
 
 export interface EgressPolicy {
   /** security.blocked_metadata_hosts */
@@ -37,24 +38,6 @@ function prepare(policy: EgressPolicy): PreparedPolicy {
 export function setEgressPolicy(policy: EgressPolicy): void {
   if (policy === current.source) return;
   current = prepare(policy);
-}
-
-/**
- * Canonical spelling of a host or address, so every spelling of one address compares equal:
- * what `normalizeHost` does (decimal, octal, hex and short IPv4 forms; IPv6 compressed;
- * IPv4-mapped `::ffff:a.b.c.d` as IPv4), plus the other IPv6 forms that carry an IPv4 address
- * a connection can reach: IPv4-compatible `::a.b.c.d` and the NAT64 prefix `64:ff9b::/96`.
- */
-function canonicalHost(host: string): string {
-  const canonical = normalizeHost(host);
-  if (isIP(canonical) !== 6) return canonical;
-  const embedded = /^(?:64:ff9b::|::)([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(canonical);
-  if (embedded === null) return canonical;
-  const high = parseInt(embedded[1]!, 16);
-  const low = parseInt(embedded[2]!, 16);
-  // `::1` and `::` are loopback and unspecified, not IPv4-compatible forms.
-  if (canonical.startsWith('::') && high === 0) return canonical;
-  return `${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`;
 }
 
 /**

@@ -9,7 +9,7 @@ import type { FinishReason, ModelRequest, TextPart, ToolCallPart, ToolChoice, To
 
 export const JSON_OUTPUT_TOOL_NAME = 'gateway_json_output';
 
-export const JSON_OUTPUT_TOOL: Readonly<ToolDef> = Object.freeze({
+const JSON_OUTPUT_TOOL: Readonly<ToolDef> = Object.freeze({
   name: JSON_OUTPUT_TOOL_NAME,
   description: 'Give your answer by calling this tool: its input is the answer, as one JSON object.',
   parameters: { type: 'object' },

@@ -4,7 +4,7 @@
 import type { CompiledLane } from '../config/compiled.js';
 import type { BreakerCells } from '../sab/breaker-cells.js';
 import type { LaneCounters } from '../sab/lane-counters.js';
-import { BREAKER_CLOSED, BREAKER_HALF_OPEN, CELL_HARD_DOWN_NONE } from '../sab/layout.js';
+import { BREAKER_CLOSED, BREAKER_HALF_OPEN, BREAKER_OPEN, CELL_HARD_DOWN_NONE } from '../sab/layout.js';
 
 export const enum Availability {
   Available = 0,
@@ -72,10 +72,15 @@ export function recoveryHintMs(shared: SharedReads, availability: Availability, 
 }
 
 /**
- * Whether routing would take the lane through `cell` now: Available, or only in the short
- * cooldown of a Closed cell (a soft skip: taken when nothing else is left). `usable` in the
- * reads and /healthz mean this.
+ * The spec's `usable` (PoolMemberStatusView, the lane record, /healthz): false only while a
+ * tripped breaker cools down (an Open cell before its cooldown ends) or the lane is dead, which
+ * here includes a lane whose max_requests lifetime budget is spent (it can never serve again,
+ * like a dead one; its `dead` field stays the spec's hard-down flag). A lane at capacity, a
+ * HalfOpen cell whose probe is out and a Closed cell in its short skip are usable: a busy node
+ * is not an unhealthy one. Routing does not read this; it dispatches on availabilityOf (at
+ * capacity: skip).
  */
-export function usableNow(shared: SharedReads, availability: Availability, cell: number): boolean {
-  return availability === Availability.Available || (availability === Availability.BreakerOpen && shared.breakers.state(cell) === BREAKER_CLOSED);
+export function usableBySpec(shared: SharedReads, availability: Availability, cell: number, nowMs: number): boolean {
+  if (availability === Availability.Dead || availability === Availability.BudgetExhausted) return false;
+  return !(shared.breakers.state(cell) === BREAKER_OPEN && shared.breakers.cooldownRemainingMs(cell, nowMs) > 0);
 }

@@ -5,7 +5,7 @@
 import type { CompiledConfig, CompiledLane } from '../config/compiled.js';
 import type { SharedState } from '../sab/index.js';
 import { BREAKER_CLOSED } from '../sab/layout.js';
-import { AVAILABILITY_NAMES, Availability, BREAKER_STATE_NAMES, HARD_DOWN_REASON_NAMES, availabilityOf, recoveryHintMs, usableNow } from './availability.js';
+import { AVAILABILITY_NAMES, Availability, BREAKER_STATE_NAMES, HARD_DOWN_REASON_NAMES, availabilityOf, recoveryHintMs, usableBySpec } from './availability.js';
 import { DISPOSITION_NAMES, FAILOVER_REASON_NAMES } from './attempt-outcome.js';
 
 /** The spec's PoolMemberStatusView (all twelve fields) plus what /stats adds. */
@@ -48,7 +48,7 @@ export function cellStatus(shared: SharedState, lane: CompiledLane, cell: number
   return {
     model: lane.name,
     weight,
-    usable: usableNow(shared, availability, cell),
+    usable: usableBySpec(shared, availability, cell, nowMs),
     cooldown_remaining_seconds: Math.ceil(shared.breakers.cooldownRemainingMs(cell, nowMs) / 1000),
     available_concurrency: lane.maxConcurrent === 0 ? null : shared.lanes.availablePermits(lane.slot, lane.maxConcurrent),
     inflight: shared.lanes.laneInflight(lane.slot),
@@ -71,7 +71,7 @@ function cellDetail(shared: SharedState, lane: CompiledLane, cell: number, nowMs
     recovery_hint_ms: recoveryHintMs(shared, availability, cell, nowMs),
     breaker_state: BREAKER_STATE_NAMES[shared.breakers.state(cell)],
     at_capacity: bounded && free! <= 0,
-    usable: usableNow(shared, availability, cell),
+    usable: usableBySpec(shared, availability, cell, nowMs),
     dead: availability === Availability.Dead,
     dead_reason: deadReasonOf(shared, cell, availability),
     cooldown_remaining_s: Math.ceil(shared.breakers.cooldownRemainingMs(cell, nowMs) / 1000),
@@ -124,11 +124,14 @@ export function statsView(shared: SharedState, config: CompiledConfig, nowMs: nu
   return { lanes, pools, untargeted: dispositions(shared, config.unroutedDispositionSlots) };
 }
 
-/** GET /healthz: some lane could serve now (its default cell, or any pool cell over it; usableNow). */
+/**
+ * GET /healthz: some lane is usable in the spec's sense (usableBySpec), through its default cell
+ * or any pool cell over it. A lane merely at capacity keeps the node healthy.
+ */
 export function anyLaneUsable(shared: SharedState, config: CompiledConfig, nowMs: number): boolean {
-  for (const lane of config.lanes) if (usableNow(shared, availabilityOf(shared, lane.defaultCellSlot, lane, nowMs), lane.defaultCellSlot)) return true;
+  for (const lane of config.lanes) if (usableBySpec(shared, availabilityOf(shared, lane.defaultCellSlot, lane, nowMs), lane.defaultCellSlot, nowMs)) return true;
   for (const pool of config.pools) {
-    for (const m of pool.members) if (usableNow(shared, availabilityOf(shared, m.cellSlot, config.lanes[m.lane]!, nowMs), m.cellSlot)) return true;
+    for (const m of pool.members) if (usableBySpec(shared, availabilityOf(shared, m.cellSlot, config.lanes[m.lane]!, nowMs), m.cellSlot, nowMs)) return true;
   }
   return false;
 }

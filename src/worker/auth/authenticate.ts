@@ -67,11 +67,19 @@ export class Authenticator {
     return this.verifier.verify(secret).then((verified) => (verified === null ? BAD_KEY : this.resolve(verified)));
   }
 
-  /** Is `secret` a valid key right now (for GET /metrics under a non-empty chain)? */
+  /**
+   * May `secret` read GET /metrics and GET /stats under a non-empty chain right now: a valid
+   * key (signature, expiry, not revoked or rotated) that is enabled, in no frozen group of its
+   * chain. A disabled key is disabled everywhere, not only on the model routes.
+   */
   async valid(secret: string): Promise<boolean> {
     if (secret === '') return false;
     const verified = this.verifier.cached(secret, Math.floor(Date.now() / 1000)) ?? (await this.verifier.verify(secret));
-    return verified !== null && !(this.resolve(verified) instanceof Refusal);
+    if (verified === null) return false;
+    const entry = this.resolve(verified);
+    if (entry === null || entry instanceof Refusal || !entry.key.enabled) return false;
+    for (const group of entry.chain) if (!group.enabled) return false;
+    return true;
   }
 
   /** Revocation and rotation: the key must still be in main's table with this very jti. */

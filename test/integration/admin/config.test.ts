@@ -140,7 +140,7 @@ describe('config endpoints', () => {
   it('reload re-reads the files: a new version, audited; a broken file is 400 and changes nothing', async () => {
     const live = (await f.admin.GET('/info')).data!.config_version;
     const { data } = await f.admin.POST('/config/reload');
-    assert.deepEqual(data, { reloaded: true, config_version: live + 1 });
+    assert.deepEqual(data, { reloaded: true, config_version: live + 1, not_applied: [] });
     assert.deepEqual(await lastAudit(1), [['config.reload', 'applied']]);
 
     const { readFileSync, writeFileSync } = await import('node:fs');

@@ -42,6 +42,23 @@ describe('admin OpenAPI document', () => {
     for (const name of ['ErrorEnvelope', 'InfoView', 'AuditPage', 'ConfigVersionPage', 'PluginPage', 'EffectiveConfigView', 'AdminAuthPutView']) assert.ok(name in components.schemas, name);
   });
 
+  it('declares the 405 every path answers for another method, with its Allow header, and 413 on every body (issue 46)', async () => {
+    const components = ADMIN_OPENAPI.components as { responses: Record<string, { headers?: Record<string, unknown> }> };
+    assert.ok(components.responses.MethodNotAllowed!.headers!.Allow, 'the Allow header is declared');
+    for (const [path, item] of Object.entries(ADMIN_OPENAPI.paths as Record<string, Record<string, { responses: Record<string, { $ref?: string }>; requestBody?: unknown }>>)) {
+      for (const [method, op] of Object.entries(item)) {
+        assert.equal(op.responses['405']?.$ref, '#/components/responses/MethodNotAllowed', `${method} ${path}`);
+        if (op.requestBody !== undefined) assert.equal(op.responses['413']?.$ref, '#/components/responses/BodyTooLarge', `${method} ${path}`);
+      }
+    }
+    // An answered 405 matches what the document declares for the path.
+    const { checkAdminResponse } = await import('../../helpers/admin-contract.js');
+    const wrong = await fetch(`${f.gw.adminUrl}/keys`, { method: 'PUT', headers: { 'x-admin-token': f.token } });
+    assert.equal(wrong.status, 405);
+    assert.equal(wrong.headers.get('allow'), 'GET, POST');
+    checkAdminResponse('GET', '/keys', 405, await wrong.json());
+  });
+
   it('is served without a credential, equal to the built file', async () => {
     const anon = adminClient(f.gw.adminUrl, { secrets: [f.token, f.providerKey] });
     const { data, response } = await anon.GET('/openapi.json');

@@ -4,7 +4,7 @@
 // pending (every proxied POST) makes uWS close the connection, so neither is answered. Nor
 // can it answer 431: it caps a request at 48 header lines and a header block split over reads
 // at 4096 bytes, and past either it answers nothing. These tests pin that, so that an upgrade
-// that fixes it is noticed; docs/decisions/076-uws-http11-limits.md has the figures.
+// that fixes it is noticed; docs/security.md ("Limits of the edge") has the figures, final for this build.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { connect, type Socket } from 'node:net';
@@ -101,7 +101,7 @@ describe('pipelining on one connection', () => {
     const c = new RawConnection();
     await c.write(POST + post('second'));
     await c.closed;
-    assert.equal(c.received, '', 'uWS closes before either answer: if this fails, pipelining works now; update docs/decisions/076-uws-http11-limits.md');
+    assert.equal(c.received, '', 'uWS closes before either answer: if this fails, pipelining works now; update docs/decisions.md');
     await healthzAnswers();
   });
 });
@@ -125,7 +125,7 @@ describe('header limits (no 431 in this uWS build)', () => {
     await c.write(withHeaderLines(49));
     await healthzAnswers(); // the listener answered another connection meanwhile
     await new Promise((r) => setTimeout(r, 200));
-    assert.equal(c.received, '', 'no 431 (nor anything else): if this fails, update docs/decisions/076-uws-http11-limits.md');
+    assert.equal(c.received, '', 'no 431 (nor anything else): if this fails, update docs/decisions.md');
     c.close();
   });
 
@@ -144,6 +144,6 @@ describe('header limits (no 431 in this uWS build)', () => {
     await healthzAnswers();
     await c.write(head.slice(64));
     await c.closed;
-    assert.equal(c.received, '', 'no 431: if this fails, update docs/decisions/076-uws-http11-limits.md');
+    assert.equal(c.received, '', 'no 431: if this fails, update docs/decisions.md');
   });
 });

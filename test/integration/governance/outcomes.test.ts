@@ -154,6 +154,31 @@ describe('governance outcomes through the vendor SDKs', () => {
     assert.match(await withKey.body.text(), /gateway_/);
   });
 
+  it('a disabled key, or a key of a frozen group (or parent), reads neither /metrics nor /stats (issue 46)', async () => {
+    const disabled = await g.admin.mint({ name: 'reader-disabled' });
+    await g.admin.ok('POST', '/groups', { name: 'reads-frozen-parent' });
+    await g.admin.ok('POST', '/groups', { name: 'reads-frozen-child', parent: 'reads-frozen-parent' });
+    const frozen = await g.admin.mint({ name: 'reader-frozen', group: 'reads-frozen-child' });
+    const read = async (path: string, secret: string): Promise<number> => {
+      const res = await request(`${g.gw.url}${path}`, { headers: { authorization: `Bearer ${secret}` } });
+      await res.body.dump();
+      return res.statusCode;
+    };
+    // Both read while enabled (the verified-key cache is warm from here on).
+    for (const path of ['/metrics', '/stats']) {
+      assert.equal(await read(path, disabled.secret), 200, path);
+      assert.equal(await read(path, frozen.secret), 200, path);
+    }
+    await g.admin.ok('PATCH', `/keys/${disabled.id}`, { enabled: false });
+    await g.admin.ok('PATCH', '/groups/reads-frozen-parent', { enabled: false });
+    for (const path of ['/metrics', '/stats']) {
+      assert.equal(await read(path, disabled.secret), 401, `${path}: the disabled key`);
+      assert.equal(await read(path, frozen.secret), 401, `${path}: the frozen group's key`);
+    }
+    await g.admin.ok('PATCH', `/keys/${disabled.id}`, { enabled: true });
+    assert.equal(await read('/stats', disabled.secret), 200, 'enabled again');
+  });
+
   it('GET /stats needs a valid key under a non-empty chain, and takes one (bearer or x-api-key)', async () => {
     const key = await g.admin.mint({ name: 'stats-reader' });
     const revoked = await g.admin.mint({ name: 'stats-revoked' });

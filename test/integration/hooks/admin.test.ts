@@ -41,8 +41,9 @@ describe('hook admin endpoints', () => {
     assert.deepEqual([audit.action, audit.resource, audit.outcome], ['hook.register', 'hook:router', 'applied']);
     const after = (await f.admin.GET('/info')).data!.config_version;
     assert.equal(after, before + 1);
-    const overlay = f.overlay() as { config: { hooks: Record<string, unknown> } };
-    assert.ok(overlay.config.hooks.router !== undefined, 'persisted in the overlay');
+    const overlay = f.overlay() as { config?: unknown; hooks: { registered: Record<string, unknown> } };
+    assert.ok(overlay.hooks.registered.router !== undefined, 'the registration is persisted in the overlay');
+    assert.equal(overlay.config, undefined, 'the registration alone, never the whole live config');
     const diff = await f.admin.GET('/config/diff', { params: { query: { from: before, to: after } } });
     assert.deepEqual(diff.data!.hooks, { added: ['router'], removed: [], changed: [] });
     const version = await f.admin.GET('/config/versions/{v}', { params: { path: { v: after } } });
@@ -61,6 +62,10 @@ describe('hook admin endpoints', () => {
     ['on_error naming no gate', { name: 'oe', kind: 'gate', socket: '/tmp/x.sock', on_error: 'ghost' }, /ghost/],
     ['a fallback chain that loops', { name: 'loop', kind: 'gate', socket: '/tmp/x.sock', on_error: 'loop' }, /loops/],
     ['timeout_ms out of bounds', { name: 'slow', kind: 'gate', socket: '/tmp/x.sock', timeout_ms: 600_000 }, /timeout_ms/],
+    ['a webhook URL that does not parse (issue 46)', { name: 'badurl', kind: 'tap', webhook: 'http://a:99999/hook' }, /parses/],
+    ['a NAT64 spelling of the metadata address (issue 46)', { name: 'nat64', kind: 'tap', webhook: 'http://[64:ff9b::169.254.169.254]/hook' }, /cloud-metadata/],
+    ['an IPv4-compatible spelling of the metadata address (issue 46)', { name: 'compat', kind: 'tap', webhook: 'http://[::a9fe:a9fe]/hook' }, /cloud-metadata/],
+    ['a name with "|" (issue 46)', { name: 'a|b', kind: 'tap', socket: '/tmp/x.sock' }, /must not contain/],
   ];
   for (const [what, body, why] of refusals) {
     it(`POST /hooks refuses ${what} (400, audited rejected, no new version)`, async () => {
@@ -73,6 +78,17 @@ describe('hook admin endpoints', () => {
       assert.deepEqual([audit.action, audit.outcome], ['hook.register', 'rejected']);
     });
   }
+
+  it('names of Object.prototype are names like any other: 404 when absent, never a 500; __proto__ is refused (issue 46)', async () => {
+    for (const name of ['valueOf', 'toString', 'constructor', 'hasOwnProperty']) {
+      assert.equal((await f.admin.GET('/hooks/{name}', { params: { path: { name } } })).response.status, 404, name);
+      assert.equal((await f.admin.DELETE('/hooks/{name}', { params: { path: { name } } })).response.status, 404, name);
+    }
+    const named = await post({ name: 'toString', kind: 'tap', socket: gate.target });
+    assert.equal(named.response.status, 201, JSON.stringify(named.error));
+    assert.equal((await f.admin.DELETE('/hooks/{name}', { params: { path: { name: 'toString' } } })).response.status, 200);
+    assert.equal((await post({ name: '__proto__', kind: 'tap', socket: gate.target })).response.status, 400);
+  });
 
   it('a duplicate name is 409 conflict', async () => {
     assert.equal((await post({ name: 'router', kind: 'tap', socket: gate.target })).response.status, 409);

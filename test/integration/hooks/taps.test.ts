@@ -84,6 +84,8 @@ describe('tap hooks at every stage', () => {
 
   it('a signed webhook tap receives completions (the example checks the signature) and never holds a request', async () => {
     assert.ok(await eventually(() => webhookTap.received().filter((m) => m.type === 'tap' && m.at === 'completion').length >= REQUESTS, 10_000));
-    for (const m of webhookTap.received()) assert.equal(m.event.prompt, undefined);
+    for (const m of webhookTap.received().filter((m) => m.type === 'tap')) assert.equal(m.event.prompt, undefined);
+    // Webhook hooks get `configure` at boot, as socket hooks do on connect (issue 46).
+    assert.ok(webhookTap.received().some((m) => m.type === 'configure'), 'the webhook was configured at boot');
   });
 });

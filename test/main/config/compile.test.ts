@@ -48,14 +48,14 @@ describe('compileConfig', () => {
     config.pools.main.failover = { max_hops: 1, timeout_secs: 2.5 };
     config.pools.backup = { members: [{ model: 'm2' }], on_exhausted: { fallback_pool: 'main' }, breaker: { trip: 'error_rate', window_secs: 30 } };
     config.pools.plain = { members: [{ model: 'm1' }], on_exhausted: 'status_503' };
-    config.advanced = { max_body_bytes: 1000, upstream_timeout_secs: 12, max_inflight_per_worker: 50, idle_spin_us: 0 };
+    config.advanced = { max_body_bytes: 1000, max_json_depth: 20, upstream_timeout_secs: 12, max_inflight_per_worker: 50, idle_spin_us: 0 };
     const result = await loaded(config, { up: { protocol: 'openai', base_url: 'http://127.0.0.1:9000/v1/', headers: { 'x-extra': 'yes' } } });
     const compiled = compileConfig(result, fakeSlots(), 7, true);
 
     assert.equal(compiled.version, 7);
     assert.equal(compiled.safeMode, true);
     assert.deepEqual(compiled.listen, { host: '::1', port: 8090 });
-    assert.deepEqual(compiled.limits, { maxBodyBytes: 1000, translateBodyCapBytes: 10 * 1024 * 1024, maxInflightPerWorker: 50 });
+    assert.deepEqual(compiled.limits, { maxBodyBytes: 1000, maxJsonDepth: 20, maxJsonMembers: 100_000, translateBodyCapBytes: 10 * 1024 * 1024, maxInflightPerWorker: 50 });
     assert.deepEqual(compiled.eventLoop, { idleSpinUs: 0 });
     assert.deepEqual(compiled.egress, { blocked: [], allowed: [], allowAll: false });
     assert.deepEqual(compiled.upstream, { http1Only: false, h2PriorKnowledge: false, requestTimeoutMs: 12000, connectionsPerOrigin: 1024 });

@@ -245,6 +245,22 @@ describe('loadConfig: cloud-metadata SSRF guard', () => {
     assert.ok(!hasError((await load(allowed)).result.errors, 'cloud-metadata'));
   });
 
+  it('refuses the IPv4-compatible and NAT64 spellings the connect-time guard refuses (issue 46)', async () => {
+    for (const host of ['[::a9fe:a9fe]', '[64:ff9b::a9fe:a9fe]', '[64:ff9b::169.254.169.254]']) {
+      const { result } = await load(at(host));
+      assert.ok(hasError(result.errors, 'providers.up.base_url', 'cloud-metadata'), `${host}: ${result.errors.join('\n')}`);
+      const hook = withConfig((c) => { c.hooks = { h: { webhook: `http://${host}/hook` } }; });
+      assert.ok(hasError((await load(hook)).result.errors, 'hooks.h.webhook', 'cloud-metadata'), `${host}: ${(await load(hook)).result.errors.join('\n')}`);
+    }
+  });
+
+  it('refuses a webhook URL that does not parse (issue 46)', async () => {
+    for (const webhook of ['http://a:99999/hook', 'http://[::1/hook', 'http://exa mple/hook', 'https://']) {
+      const hook = withConfig((c) => { c.hooks = { h: { webhook } }; });
+      assert.ok(hasError((await load(hook)).result.errors, 'hooks.h.webhook', 'URL'), `${webhook}: ${(await load(hook)).result.errors.join('\n')}`);
+    }
+  });
+
   it('security.blocked_metadata_hosts adds hosts', async () => {
     const files = at('metadata.internal.example');
     (files['gateway.yaml'] as any).security = { blocked_metadata_hosts: ['metadata.internal.example'] };
@@ -279,19 +295,23 @@ describe('loadConfig: deprecated variables', () => {
     assert.ok(hasError(result.errors, 'elsewhere.yaml', 'cannot read'));
   });
 
-  it('worker threads: config, then the deprecated variables with a warning, then one per core', () => {
+  it('worker threads: config, then the deprecated GATEWAY_WORKER_THREADS with a warning, then the TOKIO_WORKER_THREADS fallback without one, then one per core (issue 46)', () => {
     assert.deepEqual(resolveWorkerThreads({ advanced: { worker_threads: 3 } }, {}), { count: 3 });
-    const fromEnv = resolveWorkerThreads({ advanced: {} }, { TOKIO_WORKER_THREADS: '5' });
-    assert.equal(fromEnv.count, 5);
-    assert.match(fromEnv.warning ?? '', /TOKIO_WORKER_THREADS is deprecated/);
+    assert.deepEqual(resolveWorkerThreads({ advanced: {} }, { TOKIO_WORKER_THREADS: '5' }), { count: 5 }, 'the documented fallback: no warning');
+    assert.deepEqual(resolveWorkerThreads({ advanced: { worker_threads: 4 } }, { TOKIO_WORKER_THREADS: '5' }), { count: 4 }, 'the config overrides the fallback, silently');
     const both = resolveWorkerThreads(undefined, { GATEWAY_WORKER_THREADS: '2', TOKIO_WORKER_THREADS: '5' });
     assert.equal(both.count, 2);
+    assert.match(both.warning ?? '', /GATEWAY_WORKER_THREADS is deprecated.*wins over TOKIO_WORKER_THREADS/);
+    assert.doesNotMatch(both.warning ?? '', /TOKIO_WORKER_THREADS is deprecated/);
     const overridden = resolveWorkerThreads({ advanced: { worker_threads: 4 } }, { GATEWAY_WORKER_THREADS: '2' });
     assert.equal(overridden.count, 4);
     assert.match(overridden.warning ?? '', /ignored/);
     const garbage = resolveWorkerThreads(undefined, { GATEWAY_WORKER_THREADS: 'lots' });
     assert.ok(garbage.count >= 1);
     assert.match(garbage.warning ?? '', /not an integer/);
+    const badFallback = resolveWorkerThreads(undefined, { TOKIO_WORKER_THREADS: '0' });
+    assert.match(badFallback.warning ?? '', /TOKIO_WORKER_THREADS is not an integer/);
+    assert.equal(resolveWorkerThreads(undefined, { GATEWAY_WORKER_THREADS: 'x', TOKIO_WORKER_THREADS: '3' }).count, 3);
     assert.equal(resolveWorkerThreads(undefined, {}).warning, undefined);
   });
 });

@@ -123,6 +123,55 @@ describe('TLS front', () => {
     assert.equal((await pending).body, 'late');
   });
 
+  /** A TLS connection fed `pieces` with `gapMs` between them; what came back and whether it closed. */
+  function trickle(port: number, pieces: string[], gapMs: number): Promise<{ text: string; closedBeforeEnd: boolean }> {
+    return new Promise((resolve, reject) => {
+      let text = '';
+      let fed = 0;
+      const socket = tlsConnect({ host: '127.0.0.1', port, ca: CA, servername: 'localhost' }, () => {
+        const next = (): void => {
+          if (socket.destroyed) return;
+          if (fed < pieces.length) {
+            socket.write(pieces[fed++]!);
+            setTimeout(next, gapMs);
+          }
+        };
+        next();
+      });
+      socket.setEncoding('utf8');
+      socket.on('data', (chunk: string) => (text += chunk));
+      socket.on('error', () => undefined);
+      socket.on('close', () => resolve({ text, closedBeforeEnd: fed < pieces.length }));
+      setTimeout(() => reject(new Error('neither answered nor closed')), 20_000).unref();
+    });
+  }
+
+  it('header-read timeout: a head not whole in time is closed with no answer, and no worker connection is made (issue 46)', async () => {
+    let accepted = 0;
+    const path = join(dir, 'counting.sock');
+    const counting = createServer((_req, res) => res.end('counted'));
+    counting.on('connection', () => accepted++);
+    await new Promise<void>((resolve) => counting.listen(path, () => resolve()));
+    servers.push(counting);
+    const front = await startTlsFront({ host: '127.0.0.1', port: 0, material: SERVER, backends: [path], log, headerReadTimeoutMs: 300 });
+    fronts.push(front);
+    const silent = await trickle(front.port, ['GET / HTTP/1.1\r\nhost: x\r\n'], 10);
+    assert.equal(silent.text, '', 'closed, nothing answered');
+    const slow = await trickle(front.port, 'GET / HTTP/1.1\r\nhost: x\r\nx-pad: aaaaaaaaaa\r\n\r\n'.split(''), 40);
+    assert.equal(slow.text, '');
+    assert.equal(slow.closedBeforeEnd, true, 'the slow head was cut off');
+    assert.equal(accepted, 0, 'a slow head never reached a worker');
+  });
+
+  it('header-read timeout: a head that arrives in pieces within it is passed on whole, a blank line split across reads too (issue 46)', async () => {
+    const front = await startTlsFront({ host: '127.0.0.1', port: 0, material: SERVER, backends: [join(dir, 'a.sock')], log, headerReadTimeoutMs: 5_000 });
+    fronts.push(front);
+    const pieces = ['GET / HTT', 'P/1.1\r\nhost: x\r\nconnection: close\r\n\r', '\n'];
+    const reply = await trickle(front.port, pieces, 50);
+    assert.match(reply.text, /^HTTP\/1\.1 200/);
+    assert.match(reply.text, /\r\n\r\na$/);
+  });
+
   it('is needed: this uWS build lets a client without a certificate in and negotiates no ALPN', async () => {
     const app = uWS.SSLApp({ key_file_name: join(FIXTURES, 'server-key.pem'), cert_file_name: join(FIXTURES, 'server.pem'), ca_file_name: join(FIXTURES, 'ca.pem') });
     app.get('/*', (res) => {

@@ -4,7 +4,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { SharedState, SlotRegistry } from '../../../src/shared/sab/index.js';
 import { BREAKER_HALF_OPEN, BREAKER_OPEN, CELL_HARD_DOWN_BILLING } from '../../../src/shared/sab/layout.js';
-import { AT_CAPACITY_RECOVERY_MS, Availability, availabilityOf, recoveryHintMs, usableNow } from '../../../src/shared/routing/availability.js';
+import { AT_CAPACITY_RECOVERY_MS, Availability, availabilityOf, recoveryHintMs, usableBySpec } from '../../../src/shared/routing/availability.js';
 import type { CompiledLane } from '../../../src/shared/config/compiled.js';
 
 const BASE_MS = 1_700_000_000_000;
@@ -63,13 +63,33 @@ describe('availabilityOf', () => {
     assert.equal(recoveryHintMs(shared, Availability.Dead, cell, NOW), null);
   });
 
-  it('usable: available, or a Closed cell only in its short cooldown; never a tripped one', () => {
-    const { shared, lane, cell } = setup(0, 0);
-    shared.breakers.setCooldownUntil(cell, NOW + 1_000);
-    const soft = availabilityOf(shared, cell, lane, NOW);
-    assert.equal(soft, Availability.BreakerOpen);
-    assert.equal(usableNow(shared, soft, cell), true);
-    shared.breakers.casState(cell, 0, BREAKER_OPEN);
-    assert.equal(usableNow(shared, availabilityOf(shared, cell, lane, NOW), cell), false);
+  it('usable (the spec): false only while a tripped breaker cools down or the lane is dead (issue 46)', () => {
+    const soft = setup(0, 0);
+    soft.shared.breakers.setCooldownUntil(soft.cell, NOW + 1_000);
+    assert.equal(usableBySpec(soft.shared, availabilityOf(soft.shared, soft.cell, soft.lane, NOW), soft.cell, NOW), true, 'a Closed cell in its short skip');
+    soft.shared.breakers.casState(soft.cell, 0, BREAKER_OPEN);
+    assert.equal(usableBySpec(soft.shared, availabilityOf(soft.shared, soft.cell, soft.lane, NOW), soft.cell, NOW), false, 'tripped, cooling down');
+    assert.equal(usableBySpec(soft.shared, availabilityOf(soft.shared, soft.cell, soft.lane, NOW + 1_000), soft.cell, NOW + 1_000), true, 'tripped, cooldown over: the next selection probes');
+
+    const busy = setup(1, 0);
+    assert.ok(busy.shared.lanes.tryAcquirePermit(busy.lane.slot, 1));
+    const atCapacity = availabilityOf(busy.shared, busy.cell, busy.lane, NOW);
+    assert.equal(atCapacity, Availability.AtCapacity, 'routing still skips it');
+    assert.equal(usableBySpec(busy.shared, atCapacity, busy.cell, NOW), true, 'a lane at capacity is usable');
+
+    const probing = setup(0, 0);
+    probing.shared.breakers.casState(probing.cell, 0, BREAKER_HALF_OPEN);
+    assert.ok(probing.shared.breakers.tryClaimProbe(probing.cell));
+    assert.equal(usableBySpec(probing.shared, availabilityOf(probing.shared, probing.cell, probing.lane, NOW), probing.cell, NOW), true, 'HalfOpen, probe out');
+
+    const dead = setup(0, 0);
+    dead.shared.breakers.setCooldownUntil(dead.cell, NOW + 4_000);
+    dead.shared.breakers.casState(dead.cell, 0, BREAKER_OPEN);
+    dead.shared.breakers.setHardDown(dead.cell, CELL_HARD_DOWN_BILLING);
+    assert.equal(usableBySpec(dead.shared, availabilityOf(dead.shared, dead.cell, dead.lane, NOW), dead.cell, NOW), false, 'dead');
+
+    const spent = setup(0, 1);
+    assert.ok(spent.shared.lanes.tryTakeLifetimeRequest(spent.lane.slot, 1));
+    assert.equal(usableBySpec(spent.shared, availabilityOf(spent.shared, spent.cell, spent.lane, NOW), spent.cell, NOW), false, 'max_requests spent: it can never serve again');
   });
 });

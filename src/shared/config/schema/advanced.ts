@@ -1,5 +1,6 @@
 // Process and upstream-client tuning.
 import { Type } from '@sinclair/typebox';
+import { DEFAULT_MAX_JSON_DEPTH, DEFAULT_MAX_JSON_MEMBERS } from '../../protocols/framing/json-limits.js';
 
 const MiB = 1024 * 1024;
 
@@ -8,7 +9,7 @@ export const AdvancedSection = Type.Object(
     worker_threads: Type.Optional(Type.Integer({
       minimum: 1,
       maximum: 1024,
-      description: 'Data-plane worker threads; default one per available core.',
+      description: 'Data-plane worker threads; default TOKIO_WORKER_THREADS when set (the fallback), else one per available core.',
     })),
     upstream_http1_only: Type.Boolean({ default: false, description: 'Speak only HTTP/1.1 to upstreams.' }),
     upstream_h2_prior_knowledge: Type.Boolean({
@@ -21,6 +22,17 @@ export const AdvancedSection = Type.Object(
       description: 'Requests one worker holds at once; past this the data plane sheds with 503 and Retry-After in the caller\'s protocol. Default: the worker heap limit / 1 MiB, within 256..8192.',
     })),
     max_body_bytes: Type.Integer({ minimum: 1, default: 10 * MiB, description: 'Largest accepted request body, in bytes.' }),
+    max_json_depth: Type.Integer({
+      minimum: 1,
+      maximum: 1024,
+      default: DEFAULT_MAX_JSON_DEPTH,
+      description: 'Deepest nesting of arrays and objects a request body may have (the body itself is level 1); deeper is refused with 400 before it is parsed.',
+    }),
+    max_json_members: Type.Integer({
+      minimum: 1,
+      default: DEFAULT_MAX_JSON_MEMBERS,
+      description: 'Object members plus array elements a request body may hold in all; more is refused with 400 before it is parsed.',
+    }),
     translate_body_cap_bytes: Type.Integer({
       minimum: 1,
       default: 10 * MiB,

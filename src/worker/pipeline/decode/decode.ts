@@ -1,9 +1,10 @@
-// The decode step: the body, once it is all there, checked as JSON. On a named protocol route
+// The decode step: the body, once it is all there, held to the JSON limits and checked as JSON. On a named protocol route
 // only the codec's few top-level members are read (`model`, `stream`, ...:
 // framing/top-level-members.ts); the whole body is parsed later, if a translation, a hook or a
 // request log needs it -- at once on a route whose last request was translated.
 import { Disposition } from '../../../shared/routing/attempt-outcome.js';
 import { translateFastPath } from '../../../shared/protocols/fast-path/switch.js';
+import { JSON_WITHIN_LIMITS, checkJsonLimits, jsonLimitMessage } from '../../../shared/protocols/framing/json-limits.js';
 import {
   NO_STRING_SPAN, TOP_LEVEL_NOT_JSON, TOP_LEVEL_NOT_OBJECT, TOP_LEVEL_UNDECIDED, readTopLevelMembers,
 } from '../../../shared/protocols/framing/top-level-members.js';
@@ -23,6 +24,14 @@ export function decodeStep(ctx: RequestContext): boolean {
   const req = ctx.req;
   if (!req.bodyRead) {
     ctx.parked = Parked.Body;
+    return false;
+  }
+  // The bound every body is held to before anything parses it (a nested body is refused in
+  // microseconds, not parsed for seconds): framing/json-limits.ts.
+  const limits = ctx.runtime.config.limits;
+  const bounded = checkJsonLimits(req.body, limits);
+  if (bounded !== JSON_WITHIN_LIMITS) {
+    end(ctx, Disposition.InvalidRequest, errorAnswer('invalid_request', jsonLimitMessage(bounded, limits)));
     return false;
   }
   const route = ctx.route!;
