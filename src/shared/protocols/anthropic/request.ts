@@ -1,6 +1,7 @@
-// Anthropic Messages request <-> the model. Only the modeled subset crosses: thinking blocks
-// (the model's own) and fields such as top_k and metadata are dropped; a content block the
-// model cannot carry (server tool blocks, file ids...) is refused on a cross-protocol hop.
+// Anthropic Messages request <-> the model. Only the modeled subset crosses: fields such as
+// top_k and metadata are dropped; thinking blocks are the model's own reasoning, kept for a lane
+// of the family that made them (thinking.ts); a content block the model cannot carry (server
+// tool blocks, file ids...) is refused on a cross-protocol hop.
 import { Buffer } from 'node:buffer';
 import type {
   ContentPart, FilePart, ImagePart, ModelMessage, ModelRequest, ToolChoice, ToolDef, ToolResultPart,
@@ -13,6 +14,7 @@ import {
 } from '../framing/json-field.js';
 import { argumentsObject, optionalStringArray, splitDataUrl } from '../framing/body-fields.js';
 import { describeSource, isHttpUrl, refusePart, refuseUntranslatable } from '../refusal.js';
+import { partsOfThinkingBlock, thinkingBlockForLane } from './thinking.js';
 
 /** Anthropic requires max_tokens; written when the model carries none. */
 export const DEFAULT_MAX_TOKENS = 4096;
@@ -122,7 +124,8 @@ function decodeContent(v: unknown, path: string, fromUser: boolean): ContentPart
         break;
       case 'thinking':
       case 'redacted_thinking':
-        break; // the model's own reasoning from an earlier turn: not content of the caller's
+        if (!fromUser) parts.push(...partsOfThinkingBlock(b)); // the model's own reasoning from an earlier turn
+        break;
       default:
         if (typeof b.type !== 'string') throw invalid(`${bp}.type must be a string`);
         parts.push({ type: 'unsupported', what: b.type }); // server tool blocks...: refused cross-protocol
@@ -270,6 +273,8 @@ function encodePart(p: ContentPart): JsonObject | undefined {
       return encodeDocument(p);
     case 'unsupported':
       return undefined; // refused before (refuseUntranslatable)
+    case 'reasoning':
+      return thinkingBlockForLane(p);
     case 'tool_call':
       return { type: 'tool_use', id: p.id, name: p.name, input: argumentsObject(p.arguments, p.id, 'invalid_request') };
     case 'tool_result': {

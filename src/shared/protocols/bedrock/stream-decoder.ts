@@ -1,6 +1,7 @@
-// Bedrock converse-stream event frames -> model stream events. Text blocks have no
-// contentBlockStart (the first delta opens them); tool blocks do. Reasoning and other blocks
-// are skipped and the rest renumbered from 0. Exception frames end the stream with an error.
+// Bedrock converse-stream event frames -> model stream events. Text and reasoning blocks have
+// no contentBlockStart (the first delta opens them: reasoningContent text, signature or
+// redactedContent); tool blocks do. Other blocks (citations...) are skipped and the rest
+// renumbered from 0. Exception frames end the stream with an error.
 import type { StreamEvent, Usage } from '../../model/types.js';
 import { FramedStreamDecoder } from '../framing/stream-decoder-base.js';
 import { GatewayError } from '../../errors.js';
@@ -130,9 +131,23 @@ export class BedrockStreamDecoder extends FramedStreamDecoder {
       this.textDelta(p.contentBlockIndex, d.text, undefined);
     } else if (isJsonObject(d.toolUse)) {
       if (typeof d.toolUse.input === 'string') this.toolInputDelta(p.contentBlockIndex, d.toolUse.input, undefined);
+    } else if (isJsonObject(d.reasoningContent)) {
+      this.reasoningDelta(p.contentBlockIndex, d.reasoningContent);
     } else if (this.blockIndex[p.contentBlockIndex] === undefined) {
-      this.blockIndex[p.contentBlockIndex] = SKIPPED; // reasoning, citations: not modeled
+      this.blockIndex[p.contentBlockIndex] = SKIPPED; // citations: not modeled
     }
+  }
+
+  private reasoningDelta(upstream: number, r: JsonObject): void {
+    let index = this.blockIndex[upstream];
+    if (index === undefined) {
+      index = this.openBlock(upstream);
+      this.out.push({ type: 'block_start', index, kind: 'reasoning', family: 'bedrock' });
+    }
+    if (index === SKIPPED) return;
+    if (typeof r.text === 'string' && r.text.length > 0) this.out.push({ type: 'reasoning_delta', index, text: r.text });
+    else if (typeof r.signature === 'string') this.out.push({ type: 'reasoning_state', index, signature: r.signature });
+    else if (typeof r.redactedContent === 'string') this.out.push({ type: 'reasoning_state', index, redacted: r.redactedContent });
   }
 
   /** `literal`: the text as its JSON literal, when the fast path read it without escapes. */
