@@ -153,7 +153,7 @@ export class AnthropicStreamDecoder extends FramedStreamDecoder {
     this.started = true;
     const start: StreamEvent = { type: 'start', id: typeof m.id === 'string' ? m.id : '', model: typeof m.model === 'string' ? m.model : '' };
     // The input side is known from here on: callers whose stream opens with it get it at once.
-    if (isJsonObject(m.usage)) start.usage = inputSide(this.usage);
+    if (this.usage.input + this.usage.cacheRead + this.usage.cacheCreation > 0) start.usage = inputSide(this.usage);
     this.out.push(start);
   }
 

@@ -118,7 +118,7 @@ export class GeminiStreamDecoder extends FramedStreamDecoder {
       const id = typeof chunk.responseId === 'string' ? chunk.responseId : SYNTHESIZED_RESPONSE_ID;
       const start: StreamEvent = { type: 'start', id, model: typeof chunk.modelVersion === 'string' ? chunk.modelVersion : '' };
       // Gemini counts the prompt on its first chunk: callers whose stream opens with it get it at once.
-      if (this.latestUsage !== null) start.usage = inputSide(this.latestUsage);
+      if (this.latestUsage !== null && this.latestUsage.input + this.latestUsage.cacheRead > 0) start.usage = inputSide(this.latestUsage);
       this.out.push(start);
     }
     const candidate = firstCandidate(chunk);
