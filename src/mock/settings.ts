@@ -6,6 +6,8 @@ export type MockFault = 'none' | 'reset_before' | 'reset_during' | 'hang' | 'con
 export type MockMode = 'auto' | 'text' | 'tool';
 /** How an unpaced stream is written: all in one write, or each event in its own (as servers that flush per token do). */
 export type MockChunking = 'whole' | 'event';
+/** `auto`: the answer reasons when the request asks for it in its protocol's own setting (reasoning/requested.ts). */
+export type MockReasoning = 'auto' | 'on' | 'off';
 
 export interface MockSettings {
   /** Delay before the response starts (status line and headers). */
@@ -37,6 +39,12 @@ export interface MockSettings {
   chunking: MockChunking;
   /** OpenAI chat streams with include_usage: usage rides on the finish chunk, with no usage-only chunk after it. */
   usage_on_last: boolean;
+  /** Whether the answer starts with reasoning (each protocol's own shape, signed: reasoning/). */
+  reasoning: MockReasoning;
+  /** Reasoning tokens reported when the answer reasons (part of the output, as vendors count them). */
+  reasoning_tokens: number;
+  /** Cache-write input tokens reported (Anthropic and Bedrock have a field; the others count them as input). */
+  cache_creation_tokens: number;
 }
 
 export type MockSettingName = keyof MockSettings;
@@ -57,6 +65,9 @@ export const DEFAULT_MOCK_SETTINGS: Readonly<MockSettings> = Object.freeze({
   fail_ratio: 0,
   chunking: 'whole',
   usage_on_last: false,
+  reasoning: 'auto',
+  reasoning_tokens: 3,
+  cache_creation_tokens: 0,
 });
 
 type RawSetting = string | number | boolean | null;
@@ -87,7 +98,7 @@ function ratio(raw: RawSetting): number {
   return n;
 }
 
-function oneOf<T extends MockFault | MockMode | MockChunking>(values: readonly T[]): SettingParser {
+function oneOf<T extends MockFault | MockMode | MockChunking | MockReasoning>(values: readonly T[]): SettingParser {
   return (raw) => {
     if (typeof raw === 'string' && (values as readonly string[]).includes(raw)) return raw as T;
     throw new SettingError(`must be one of ${values.join(', ')}`);
@@ -127,6 +138,9 @@ const PARSERS: Record<MockSettingName, SettingParser> = {
   fail_ratio: ratio,
   chunking: oneOf<MockChunking>(['whole', 'event']),
   usage_on_last: flag,
+  reasoning: oneOf<MockReasoning>(['auto', 'on', 'off']),
+  reasoning_tokens: integer(0, 100_000_000),
+  cache_creation_tokens: integer(0, 100_000_000),
 };
 
 export const MOCK_SETTING_NAMES = Object.keys(PARSERS) as readonly MockSettingName[];
@@ -180,7 +194,7 @@ const renderKeys = new WeakMap<MockSettings, string>();
 export function renderKey(s: MockSettings): string {
   let key = renderKeys.get(s);
   if (key === undefined) {
-    key = `${s.chunks}|${s.response_bytes}|${s.input_tokens}|${s.cache_read_tokens}|${s.usage_on_last ? 'u' : ''}`;
+    key = `${s.chunks}|${s.response_bytes}|${s.input_tokens}|${s.cache_read_tokens}|${s.usage_on_last ? 'u' : ''}|${s.reasoning_tokens}|${s.cache_creation_tokens}`;
     renderKeys.set(s, key);
   }
   return key;
