@@ -35,7 +35,9 @@ export interface MessageReasoning {
 
 /**
  * The reasoning a message's tool calls carry in their ids, or null when none carries any. The
- * first call's opens the turn (Anthropic wants a tool turn to start with its thinking).
+ * first call's opens the turn (Anthropic wants a tool turn to start with its thinking), but for
+ * the signatures it ends with (parts with no text of their own: a Gemini thoughtSignature signs
+ * the part after it), which stay just before the call.
  */
 export function reasoningOfCalls(toolCalls: unknown): MessageReasoning | null {
   if (!Array.isArray(toolCalls)) return null;
@@ -44,7 +46,14 @@ export function reasoningOfCalls(toolCalls: unknown): MessageReasoning | null {
     return typeof id === 'string' ? reasoningOfCallId(id) : [];
   });
   if (!beforeCall.some((parts) => parts.length > 0)) return null;
-  const leading = beforeCall[0]!;
-  beforeCall[0] = [];
-  return { leading, beforeCall };
+  const first = beforeCall[0]!;
+  let split = first.length;
+  while (split > 0 && isSignatureOnly(first[split - 1]!)) split--;
+  beforeCall[0] = first.slice(split);
+  return { leading: first.slice(0, split), beforeCall };
+}
+
+/** A part that is only a signature over what follows it: no text, no redacted data. */
+function isSignatureOnly(p: ReasoningPart): boolean {
+  return p.text === '' && p.redacted === undefined && p.signature !== undefined;
 }
