@@ -66,6 +66,7 @@ function answerFor(facts: RequestFacts, toolName: string | null, s: MockSettings
     includeUsage: facts.includeUsage,
     usageOnLast: s.usage_on_last,
     reasoning,
+    usageEveryChunk: s.usage_every_chunk,
   };
 }
 

@@ -45,6 +45,8 @@ export interface MockSettings {
   reasoning_tokens: number;
   /** Cache-write input tokens reported (Anthropic and Bedrock have a field; the others count them as input). */
   cache_creation_tokens: number;
+  /** Gemini streams: usageMetadata on every chunk (its running total, prompt counted from the first), as Gemini sends it. */
+  usage_every_chunk: boolean;
 }
 
 export type MockSettingName = keyof MockSettings;
@@ -68,6 +70,7 @@ export const DEFAULT_MOCK_SETTINGS: Readonly<MockSettings> = Object.freeze({
   reasoning: 'auto',
   reasoning_tokens: 3,
   cache_creation_tokens: 0,
+  usage_every_chunk: false,
 });
 
 type RawSetting = string | number | boolean | null;
@@ -141,6 +144,7 @@ const PARSERS: Record<MockSettingName, SettingParser> = {
   reasoning: oneOf<MockReasoning>(['auto', 'on', 'off']),
   reasoning_tokens: integer(0, 100_000_000),
   cache_creation_tokens: integer(0, 100_000_000),
+  usage_every_chunk: flag,
 };
 
 export const MOCK_SETTING_NAMES = Object.keys(PARSERS) as readonly MockSettingName[];
@@ -194,7 +198,7 @@ const renderKeys = new WeakMap<MockSettings, string>();
 export function renderKey(s: MockSettings): string {
   let key = renderKeys.get(s);
   if (key === undefined) {
-    key = `${s.chunks}|${s.response_bytes}|${s.input_tokens}|${s.cache_read_tokens}|${s.usage_on_last ? 'u' : ''}|${s.reasoning_tokens}|${s.cache_creation_tokens}`;
+    key = `${s.chunks}|${s.response_bytes}|${s.input_tokens}|${s.cache_read_tokens}|${s.usage_on_last ? 'u' : ''}|${s.reasoning_tokens}|${s.cache_creation_tokens}|${s.usage_every_chunk ? 'e' : ''}`;
     renderKeys.set(s, key);
   }
   return key;

@@ -53,12 +53,21 @@ function usageMetadata(a: MockAnswer): JsonObject {
   return usage;
 }
 
+/** What Gemini reports on a chunk before the last: the prompt, and no output yet. */
+function runningUsage(a: MockAnswer): JsonObject {
+  const prompt = a.usage.input + a.usage.cacheRead + a.usage.cacheCreation;
+  const usage: JsonObject = { promptTokenCount: prompt, totalTokenCount: prompt };
+  if (a.usage.cacheRead > 0) usage.cachedContentTokenCount = a.usage.cacheRead;
+  return usage;
+}
+
 function response(a: MockAnswer, parts: unknown[], last: boolean): JsonObject {
   const candidate: JsonObject = { content: { parts, role: 'model' } };
   if (last) candidate.finishReason = 'STOP'; // Gemini ends a function call with STOP too
   candidate.index = 0;
   const out: JsonObject = { candidates: [candidate] };
   if (last) out.usageMetadata = usageMetadata(a);
+  else if (a.usageEveryChunk === true) out.usageMetadata = runningUsage(a);
   out.modelVersion = a.model;
   out.responseId = RESPONSE_ID;
   return out;

@@ -39,6 +39,8 @@ export interface MockAnswer {
   readonly usageOnLast: boolean;
   /** The answer starts with the mock's reasoning (reasoning/content.ts), signed in the protocol's own way. */
   readonly reasoning?: boolean;
+  /** Gemini streams: usageMetadata on every chunk, not only the last. */
+  readonly usageEveryChunk?: boolean;
 }
 
 /** A stream in three parts so that pacing can space the pieces out. */
