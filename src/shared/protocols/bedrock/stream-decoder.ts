@@ -28,7 +28,7 @@ export class BedrockStreamDecoder extends FramedStreamDecoder {
   private readonly openBlocks = new Set<number>();
   private nextIndex = 0;
   /** Upstream indexes of reasoning blocks: a text or tool delta there is not theirs (empty for most streams). */
-  private readonly reasoningUpstream = new Set<number>();
+  private reasoningUpstream: Set<number> | null = null;
   private started = false;
   private finished = false;
   /** A metadata event that came before messageStop, held to keep the contract's order. */
@@ -144,10 +144,10 @@ export class BedrockStreamDecoder extends FramedStreamDecoder {
     let index = this.blockIndex[upstream];
     if (index === undefined) {
       index = this.openBlock(upstream);
-      this.reasoningUpstream.add(upstream);
+      (this.reasoningUpstream ??= new Set()).add(upstream);
       this.out.push({ type: 'block_start', index, kind: 'reasoning', family: 'bedrock' });
     }
-    if (index === SKIPPED || !this.reasoningUpstream.has(upstream)) return;
+    if (index === SKIPPED || this.reasoningUpstream === null || !this.reasoningUpstream.has(upstream)) return;
     if (typeof r.text === 'string' && r.text.length > 0) this.out.push({ type: 'reasoning_delta', index, text: r.text });
     else if (typeof r.signature === 'string') this.out.push({ type: 'reasoning_state', index, signature: r.signature });
     else if (typeof r.redactedContent === 'string') this.out.push({ type: 'reasoning_state', index, redacted: r.redactedContent });
@@ -155,7 +155,7 @@ export class BedrockStreamDecoder extends FramedStreamDecoder {
 
   /** `literal`: the text as its JSON literal, when the fast path read it without escapes. */
   private textDelta(upstream: number, text: string, literal: string | undefined): void {
-    if (this.reasoningUpstream.size > 0 && this.reasoningUpstream.has(upstream)) return;
+    if (this.reasoningUpstream !== null && this.reasoningUpstream.has(upstream)) return;
     let index = this.blockIndex[upstream];
     if (index === undefined) {
       // Converse opens a text block with its first delta.
@@ -166,7 +166,7 @@ export class BedrockStreamDecoder extends FramedStreamDecoder {
   }
 
   private toolInputDelta(upstream: number, json: string, literal: string | undefined): void {
-    if (this.reasoningUpstream.size > 0 && this.reasoningUpstream.has(upstream)) return;
+    if (this.reasoningUpstream !== null && this.reasoningUpstream.has(upstream)) return;
     const index = this.blockIndex[upstream];
     if (index !== undefined && index !== SKIPPED && json.length > 0) this.out.push({ type: 'tool_args_delta', index, json, literal });
   }

@@ -30,7 +30,7 @@ export class OllamaStreamEncoder implements StreamEncoder {
   private failed = false;
   /** Reasoning blocks open; what stopped since the last tool call rides in that call's id (thinking.ts). */
   private readonly reasoning = new OpenReasoningBlocks();
-  private pendingReasoning: ReasoningPart[] = [];
+  private pendingReasoning: ReasoningPart[] | null = null;
   private readonly runs = new TextDeltaTemplates((e) => this.textHead + (e.literal ?? JSON.stringify(e.text)) + TEXT_TAIL);
   readonly textDeltaTemplate = translateFastPath ? (index: number): TextDeltaTemplate | null => this.runs.for(index) : undefined;
 
@@ -44,8 +44,8 @@ export class OllamaStreamEncoder implements StreamEncoder {
         return '';
       case 'block_start':
         if (event.kind === 'tool_call') {
-          this.calls.set(event.index, { id: idWithReasoning(event.id, this.pendingReasoning), name: event.name, arguments: '' });
-          this.pendingReasoning = [];
+          this.calls.set(event.index, { id: idWithReasoning(event.id, this.pendingReasoning ?? NO_REASONING), name: event.name, arguments: '' });
+          this.pendingReasoning = null;
         } else if (event.kind === 'reasoning') {
           this.reasoning.open(event.index, event.family);
         }
@@ -67,7 +67,7 @@ export class OllamaStreamEncoder implements StreamEncoder {
       }
       case 'block_stop': {
         const block = this.reasoning.close(event.index);
-        if (block !== undefined) this.pendingReasoning.push(block.part);
+        if (block !== undefined) (this.pendingReasoning ??= []).push(block.part);
         return this.flushCall(event.index);
       }
       case 'finish':
@@ -115,3 +115,6 @@ function textHeadOf(head: string): string {
 function lineHead(model: string): string {
   return `{"model":${JSON.stringify(model)},"created_at":${JSON.stringify(new Date().toISOString())},`;
 }
+
+/** No reasoning before a tool call (most streams): shared, never written to. */
+const NO_REASONING: readonly ReasoningPart[] = [];

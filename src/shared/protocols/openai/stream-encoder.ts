@@ -33,7 +33,7 @@ export class ChatStreamEncoder implements StreamEncoder {
   private readonly toolIndexes = new Map<number, number>();
   /** Reasoning blocks open; what stopped since the last tool call rides in that call's id (reasoning.ts). */
   private readonly reasoning = new OpenReasoningBlocks();
-  private pendingReasoning: ReasoningPart[] = [];
+  private pendingReasoning: ReasoningPart[] | null = null;
   private readonly runs = new TextDeltaTemplates((e) => this.textHead + (e.literal ?? JSON.stringify(e.text)) + TEXT_TAIL);
   readonly textDeltaTemplate = translateFastPath ? (index: number): TextDeltaTemplate | null => this.runs.for(index) : undefined;
 
@@ -60,8 +60,8 @@ export class ChatStreamEncoder implements StreamEncoder {
           return '';
         }
         this.toolIndexes.set(event.index, this.toolIndexes.size);
-        const id = idWithReasoning(event.id, this.pendingReasoning);
-        this.pendingReasoning = [];
+        const id = idWithReasoning(event.id, this.pendingReasoning ?? NO_REASONING);
+        this.pendingReasoning = null;
         return this.delta(`{"tool_calls":[{"index":${this.toolIndexes.size - 1},"id":${JSON.stringify(id)},"type":"function","function":{"name":${JSON.stringify(event.name)},"arguments":""}}]}`);
       }
       case 'reasoning_delta':
@@ -86,7 +86,7 @@ export class ChatStreamEncoder implements StreamEncoder {
       case 'block_stop': {
         const block = this.reasoning.close(event.index);
         if (block === undefined) return '';
-        this.pendingReasoning.push(block.part);
+        (this.pendingReasoning ??= []).push(block.part);
         // Another family's state, for callers that echo the whole message (reasoning.ts).
         return block.part.family === 'openai' ? '' : this.delta(`{"thinking_blocks":[${JSON.stringify(thinkingBlock(block.part))}]}`);
       }
@@ -113,3 +113,6 @@ function chunkHead(id: string, model: string): string {
   const created = Math.floor(Date.now() / 1000);
   return `{"id":${JSON.stringify(id)},"object":"chat.completion.chunk","created":${created},"model":${JSON.stringify(model)},`;
 }
+
+/** No reasoning before a tool call (most streams): shared, never written to. */
+const NO_REASONING: readonly ReasoningPart[] = [];

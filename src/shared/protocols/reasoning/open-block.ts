@@ -6,6 +6,8 @@ export class OpenReasoning {
   readonly part: ReasoningPart;
   /** Whether the encoder has written anything of the block yet (its opening event). */
   opened = false;
+  /** The encoder's own place for the block (the Responses output_index), -1 until it sets one. */
+  slot = -1;
 
   constructor(family: ProtocolName) {
     this.part = { type: 'reasoning', text: '', family };
@@ -22,29 +24,33 @@ export class OpenReasoning {
   }
 }
 
-/** Open reasoning blocks by index (an encoder has at most a few at once). */
+/**
+ * Open reasoning blocks by index (an encoder has at most a few at once). The map is made with
+ * the first reasoning block, so a stream without reasoning allocates nothing here.
+ */
 export class OpenReasoningBlocks {
-  private readonly blocks = new Map<number, OpenReasoning>();
+  private blocks: Map<number, OpenReasoning> | null = null;
 
   open(index: number, family: ProtocolName): OpenReasoning {
     const block = new OpenReasoning(family);
-    this.blocks.set(index, block);
+    (this.blocks ??= new Map()).set(index, block);
     return block;
   }
 
   get(index: number): OpenReasoning | undefined {
-    return this.blocks.get(index);
+    return this.blocks?.get(index);
   }
 
   /** The block, removed (undefined when `index` is not a reasoning block). */
   close(index: number): OpenReasoning | undefined {
-    const block = this.blocks.get(index);
-    if (block !== undefined) this.blocks.delete(index);
+    const block = this.blocks?.get(index);
+    if (block !== undefined) this.blocks!.delete(index);
     return block;
   }
 
-  indexes(): IterableIterator<number> {
-    return this.blocks.keys();
+  /** The indexes of the blocks still open, in a list of their own (closing them is safe while iterating it). */
+  indexes(): number[] {
+    return this.blocks === null ? [] : [...this.blocks.keys()];
   }
 }
 

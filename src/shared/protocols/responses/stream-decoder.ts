@@ -49,8 +49,8 @@ export class ResponsesStreamDecoder extends FramedStreamDecoder {
   private readonly lastPart = { outputIndex: NaN, contentIndex: NaN, block: NONE };
   /** output_index -> tool block. */
   private readonly callBlocks = new Map<number, CallBlock>();
-  /** output_index -> reasoning block. */
-  private readonly reasoningBlocks = new Map<number, ReasoningBlock>();
+  /** output_index -> reasoning block (made with the first: most streams have none). */
+  private reasoningBlocks: Map<number, ReasoningBlock> | null = null;
   private readonly fast: ResponsesDeltaReader | null;
   /** True while the reader passes on an event the fast path refused in place: not tried again. */
   private refusedInPlace = false;
@@ -310,10 +310,10 @@ export class ResponsesStreamDecoder extends FramedStreamDecoder {
   }
 
   private reasoningBlock(outputIndex: number, item: JsonObject): ReasoningBlock {
-    let r = this.reasoningBlocks.get(outputIndex);
+    let r = this.reasoningBlocks?.get(outputIndex);
     if (r === undefined) {
       r = { block: this.open(), summary: 0, sawText: false };
-      this.reasoningBlocks.set(outputIndex, r);
+      (this.reasoningBlocks ??= new Map()).set(outputIndex, r);
       this.out.push({ type: 'block_start', index: r.block, kind: 'reasoning', family: 'responses' });
       if (typeof item.id === 'string') this.out.push({ type: 'reasoning_state', index: r.block, itemId: item.id });
     }
@@ -321,7 +321,7 @@ export class ResponsesStreamDecoder extends FramedStreamDecoder {
   }
 
   private reasoningDelta(outputIndex: number, summary: number, text: string): void {
-    const r = this.reasoningBlocks.get(outputIndex);
+    const r = this.reasoningBlocks?.get(outputIndex);
     if (r === undefined) return;
     if (r.sawText && summary !== r.summary) this.out.push({ type: 'reasoning_delta', index: r.block, text: '\n\n' });
     r.summary = summary;

@@ -49,9 +49,8 @@ export class ResponsesStreamEncoder implements StreamEncoder {
   private readonly createdAtSecs = Math.floor(Date.now() / 1000);
   /** Block index -> its item while the block is open. */
   private readonly open = new Map<number, OpenItem>();
-  /** Reasoning blocks open, and the output_index each took (its item is written once its id is known). */
+  /** Reasoning blocks open, each with the output_index it took (its slot): its item is written once its id is known. */
   private readonly reasoning = new OpenReasoningBlocks();
-  private readonly reasoningIndexes = new Map<number, number>();
   /** Finished items by output_index, for the final response (every item is stopped by `end`); messages only with the fast paths off. */
   private readonly output: JsonObject[] = [];
   /** The same items as their JSON text (fast paths on), written once for their done events. */
@@ -85,15 +84,14 @@ export class ResponsesStreamEncoder implements StreamEncoder {
       }
       case 'block_start':
         if (event.kind === 'reasoning') {
-          this.reasoning.open(event.index, event.family);
-          this.reasoningIndexes.set(event.index, this.nextOutputIndex++);
+          this.reasoning.open(event.index, event.family).slot = this.nextOutputIndex++;
           return '';
         }
         return event.kind === 'text' ? this.startMessage(event.index) : this.startCall(event.index, event.id, event.name);
       case 'reasoning_delta': {
         const block = this.reasoning.get(event.index);
         if (block === undefined) return '';
-        const outputIndex = this.reasoningIndexes.get(event.index)!;
+        const outputIndex = block.slot;
         let out = this.openReasoning(block, outputIndex);
         if (block.part.text === '') {
           out += this.event('response.reasoning_summary_part.added', {
@@ -151,7 +149,7 @@ export class ResponsesStreamEncoder implements StreamEncoder {
       case 'end': {
         let out = '';
         for (const index of this.open.keys()) out += this.stop(index);
-        for (const index of [...this.reasoning.indexes()]) out += this.stopReasoning(index);
+        for (const index of this.reasoning.indexes()) out += this.stopReasoning(index);
         if (translateFastPath) {
           // The items were written for their done events: the response takes them as they are.
           const type = encodeStatus(this.finishReason).status === 'incomplete' ? 'response.incomplete' : 'response.completed';
@@ -184,8 +182,7 @@ export class ResponsesStreamEncoder implements StreamEncoder {
   /** A reasoning item's done events; its state goes in encrypted_content (reasoning.ts). */
   private stopReasoning(index: number): string {
     const block = this.reasoning.close(index)!;
-    const outputIndex = this.reasoningIndexes.get(index)!;
-    this.reasoningIndexes.delete(index);
+    const outputIndex = block.slot;
     const p = block.part;
     const itemId = reasoningItemId(p, outputIndex);
     let out = this.openReasoning(block, outputIndex);
