@@ -83,7 +83,7 @@ export function encodeResponse(resp: ModelResponse): string {
     if (part.type === 'text') texts.push(part.text);
     else if (part.type === 'reasoning') {
       reasoning.push(part);
-      pending.push(part);
+      if (part.family !== 'ollama') pending.push(part); // the ollama family's own state is thinking
     } else {
       toolCalls.push(encodeToolCall({ ...part, id: idWithReasoning(part.id, pending) }));
       pending = [];

@@ -67,7 +67,8 @@ export class OllamaStreamEncoder implements StreamEncoder {
       }
       case 'block_stop': {
         const block = this.reasoning.close(event.index);
-        if (block !== undefined) (this.pendingReasoning ??= []).push(block.part);
+        // The ollama family's own state is the thinking just written; another family's rides in the next call's id.
+        if (block !== undefined && block.part.family !== 'ollama') (this.pendingReasoning ??= []).push(block.part);
         return this.flushCall(event.index);
       }
       case 'finish':

@@ -57,7 +57,7 @@ export function encodeResponse(resp: ModelResponse): string {
     if (part.type === 'text') texts.push(part.text);
     else if (part.type === 'reasoning') {
       reasoning.push(part);
-      pending.push(part);
+      if (part.family !== 'openai') pending.push(part); // the openai family's own state is reasoning_content
     } else {
       toolCalls.push({ id: idWithReasoning(part.id, pending), type: 'function', function: { name: part.name, arguments: part.arguments } });
       pending = [];

@@ -86,9 +86,11 @@ export class ChatStreamEncoder implements StreamEncoder {
       case 'block_stop': {
         const block = this.reasoning.close(event.index);
         if (block === undefined) return '';
+        // The openai family's own state is the reasoning_content just written; another family's
+        // rides in the next call's id, and in thinking_blocks for callers that echo whole messages.
+        if (block.part.family === 'openai') return '';
         (this.pendingReasoning ??= []).push(block.part);
-        // Another family's state, for callers that echo the whole message (reasoning.ts).
-        return block.part.family === 'openai' ? '' : this.delta(`{"thinking_blocks":[${JSON.stringify(thinkingBlock(block.part))}]}`);
+        return this.delta(`{"thinking_blocks":[${JSON.stringify(thinkingBlock(block.part))}]}`);
       }
       case 'finish':
         return sseFrame(`${this.head}"choices":[{"index":0,"delta":{},"logprobs":null,"finish_reason":"${encodeFinishReason(event.reason)}"}]}`);
