@@ -7,6 +7,8 @@ import { readAnswerShape } from './protocols/answer-shape.js';
 import type { MockProtocol, RequestFacts, RouteFacts } from './protocols/types.js';
 import type { RenderedStream } from './render-cache.js';
 import { findDirective, setSetting, SettingError, type MockSettings } from './settings.js';
+import { reasoningRequested } from './reasoning/requested.js';
+import { reasoningHistoryError } from './reasoning/verify.js';
 
 export interface BodyFacts {
   readonly ok: true;
@@ -16,6 +18,10 @@ export interface BodyFacts {
   /** Run settings with the directive applied (null when the directive is bad). */
   readonly settings: MockSettings | null;
   readonly settingsError: string | null;
+  /** The request asks its model to reason, in its protocol's own setting. */
+  readonly reasoningRequested: boolean;
+  /** What the vendor would refuse in the reasoning state sent back (reasoning/verify.ts): when the answer reasons, and when not. */
+  readonly historyError: { readonly reasoning: string | null; readonly plain: string | null };
   /** The answer rendered with `settings`, kept here once made (requests without x-mock headers). */
   json: Buffer | null;
   stream: RenderedStream | null;
@@ -80,7 +86,8 @@ function readBody(protocol: MockProtocol, route: RouteFacts, bodyLatin1: string,
       settingsError = err.message;
     }
   }
-  return { ok: true, facts, directive, settings, settingsError, json: null, stream: null };
+  const historyError = { reasoning: reasoningHistoryError(protocol.name, body, true), plain: reasoningHistoryError(protocol.name, body, false) };
+  return { ok: true, facts, directive, settings, settingsError, reasoningRequested: reasoningRequested(protocol.name, body), historyError, json: null, stream: null };
 }
 
 /** Run settings, then x-mock-* headers, then the directive; throws a SettingError naming a bad one. */

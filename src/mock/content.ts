@@ -58,11 +58,16 @@ export const MOCK_TOOL_USE_ID_BEDROCK = 'tooluse_mock_1';
 export interface MockUsage {
   readonly input: number;
   readonly cacheRead: number;
+  /** Cache-write input tokens (the `cache_creation_tokens` setting): Anthropic and Bedrock report them apart, the others as input. */
+  readonly cacheCreation: number;
+  /** All output tokens, the reasoning ones included (vendors count them as output). */
   readonly output: number;
+  /** Of `output`, the reasoning tokens (`reasoning_tokens` when the answer reasons, else 0). */
+  readonly reasoning: number;
 }
 
-export function mockUsage(inputTokens: number, cacheReadTokens: number, chunks: number): MockUsage {
-  return { input: inputTokens, cacheRead: cacheReadTokens, output: chunks };
+export function mockUsage(inputTokens: number, cacheReadTokens: number, chunks: number, reasoningTokens = 0, cacheCreationTokens = 0): MockUsage {
+  return { input: inputTokens, cacheRead: cacheReadTokens, cacheCreation: cacheCreationTokens, output: chunks + reasoningTokens, reasoning: reasoningTokens };
 }
 
 /** The timestamp every answer of this process carries (answers are cached, so it is fixed). */

@@ -23,11 +23,11 @@ export class RenderCache {
   private readonly json = new Map<string, Buffer>();
   private readonly streams = new Map<string, RenderedStream>();
 
-  jsonBody(protocol: MockProtocol, facts: RequestFacts, toolName: string | null, s: MockSettings): Buffer {
-    const key = cacheKey(protocol, facts, toolName, s);
+  jsonBody(protocol: MockProtocol, facts: RequestFacts, toolName: string | null, s: MockSettings, reasoning = false): Buffer {
+    const key = cacheKey(protocol, facts, toolName, s, reasoning);
     let body = this.json.get(key);
     if (body === undefined) {
-      const render = (padChars: number) => Buffer.from(protocol.renderJson(answerFor(facts, toolName, s, padChars)));
+      const render = (padChars: number) => Buffer.from(protocol.renderJson(answerFor(facts, toolName, s, padChars, reasoning)));
       body = renderPadded(render, (b) => b.byteLength, paddable(facts, toolName) ? s.response_bytes : 0, s.chunks);
       if (this.json.size >= ENTRIES_MAX) this.json.clear();
       this.json.set(key, body);
@@ -35,11 +35,11 @@ export class RenderCache {
     return body;
   }
 
-  stream(protocol: MockProtocol, facts: RequestFacts, toolName: string | null, s: MockSettings): RenderedStream {
-    const key = cacheKey(protocol, facts, toolName, s);
+  stream(protocol: MockProtocol, facts: RequestFacts, toolName: string | null, s: MockSettings, reasoning = false): RenderedStream {
+    const key = cacheKey(protocol, facts, toolName, s, reasoning);
     let stream = this.streams.get(key);
     if (stream === undefined) {
-      const render = (padChars: number) => toBuffers(protocol.renderStream(answerFor(facts, toolName, s, padChars)), protocol.streamContentType);
+      const render = (padChars: number) => toBuffers(protocol.renderStream(answerFor(facts, toolName, s, padChars, reasoning)), protocol.streamContentType);
       stream = renderPadded(render, (r) => r.whole.byteLength, paddable(facts, toolName) ? s.response_bytes : 0, s.chunks);
       if (this.streams.size >= ENTRIES_MAX) this.streams.clear();
       this.streams.set(key, stream);
@@ -63,20 +63,22 @@ function answerJson(facts: RequestFacts, toolName: string | null): string {
   return toolName !== null ? toolArgumentsText(facts.answer, toolName) : (structuredAnswerText(facts.answer) ?? '');
 }
 
-function cacheKey(protocol: MockProtocol, facts: RequestFacts, toolName: string | null, s: MockSettings): string {
-  const shape = facts.stream ? (facts.includeUsage ? 'su' : 's') : 'j';
+function cacheKey(protocol: MockProtocol, facts: RequestFacts, toolName: string | null, s: MockSettings, reasoning: boolean): string {
+  const shape = (facts.stream ? (facts.includeUsage ? 'su' : 's') : 'j') + (reasoning ? 'r' : '');
   return `${protocol.name}\n${shape}\n${renderKey(s)}\n${toolName === null ? '-' : '+' + toolName}\n${facts.model}\n${answerJson(facts, toolName)}`;
 }
 
-function answerFor(facts: RequestFacts, toolName: string | null, s: MockSettings, padChars: number): MockAnswer {
+function answerFor(facts: RequestFacts, toolName: string | null, s: MockSettings, padChars: number, reasoning: boolean): MockAnswer {
   const json = answerJson(facts, toolName);
   return {
     model: facts.model,
     toolName,
     pieces: json === '' ? mockChunks(s.chunks, padChars) : textPieces(json, s.chunks),
-    usage: mockUsage(s.input_tokens, s.cache_read_tokens, s.chunks),
+    usage: mockUsage(s.input_tokens, s.cache_read_tokens, s.chunks, reasoning ? s.reasoning_tokens : 0, s.cache_creation_tokens),
     includeUsage: facts.includeUsage,
     usageOnLast: s.usage_on_last,
+    reasoning,
+    usageEveryChunk: s.usage_every_chunk,
   };
 }
 

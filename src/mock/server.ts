@@ -233,6 +233,8 @@ class Exchange {
   reading: BodyFacts | null = null;
   settings: MockSettings;
   toolName: string | null = null;
+  /** The answer starts with reasoning (setting `reasoning`, or the request asked for it). */
+  reasoning = false;
   timer: NodeJS.Timeout | null = null;
   rendered: RenderedStream | null = null;
   nextPiece = 0;
@@ -372,6 +374,11 @@ function onRequestBody(ex: Exchange, bodyLatin1: string): void {
     }
   }
   if (ex.settings.require_auth && !hasCredential(ex.rawHeaders)) return writeError(ex, 401, 'mock provider: no credential (require_auth is on)');
+  const reasoningSetting = ex.settings.reasoning;
+  ex.reasoning = reasoningSetting === 'on' || (reasoningSetting === 'auto' && reading.reasoningRequested);
+  // Reasoning state from an earlier answer must come back as it was given (reasoning/verify.ts).
+  const historyError = ex.reasoning ? reading.historyError.reasoning : reading.historyError.plain;
+  if (historyError !== null) return writeError(ex, 400, historyError);
   ex.toolName = chooseTool(facts, ex.settings);
   dispatch(ex);
 }
@@ -492,14 +499,14 @@ function writeForcedStatus(ex: Exchange): void {
 /** The answer bytes: from the body's own slot when its settings apply unchanged, else the cache. */
 function renderedJson(ex: Exchange): Buffer {
   const reading = ex.reading!;
-  if (ex.settings !== reading.settings) return ex.provider.cache.jsonBody(ex.protocol, reading.facts, ex.toolName, ex.settings);
-  return (reading.json ??= ex.provider.cache.jsonBody(ex.protocol, reading.facts, ex.toolName, ex.settings));
+  if (ex.settings !== reading.settings) return ex.provider.cache.jsonBody(ex.protocol, reading.facts, ex.toolName, ex.settings, ex.reasoning);
+  return (reading.json ??= ex.provider.cache.jsonBody(ex.protocol, reading.facts, ex.toolName, ex.settings, ex.reasoning));
 }
 
 function renderedStream(ex: Exchange): RenderedStream {
   const reading = ex.reading!;
-  if (ex.settings !== reading.settings) return ex.provider.cache.stream(ex.protocol, reading.facts, ex.toolName, ex.settings);
-  return (reading.stream ??= ex.provider.cache.stream(ex.protocol, reading.facts, ex.toolName, ex.settings));
+  if (ex.settings !== reading.settings) return ex.provider.cache.stream(ex.protocol, reading.facts, ex.toolName, ex.settings, ex.reasoning);
+  return (reading.stream ??= ex.provider.cache.stream(ex.protocol, reading.facts, ex.toolName, ex.settings, ex.reasoning));
 }
 
 function writeJsonAnswer(ex: Exchange): void {

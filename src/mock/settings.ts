@@ -6,6 +6,8 @@ export type MockFault = 'none' | 'reset_before' | 'reset_during' | 'hang' | 'con
 export type MockMode = 'auto' | 'text' | 'tool';
 /** How an unpaced stream is written: all in one write, or each event in its own (as servers that flush per token do). */
 export type MockChunking = 'whole' | 'event';
+/** `auto`: the answer reasons when the request asks for it in its protocol's own setting (reasoning/requested.ts). */
+export type MockReasoning = 'auto' | 'on' | 'off';
 
 export interface MockSettings {
   /** Delay before the response starts (status line and headers). */
@@ -41,6 +43,14 @@ export interface MockSettings {
   hold_last: string | null;
   /** Size of an embedding vector when the request names none (kinds/answers.ts). */
   embedding_dims: number;
+  /** Whether the answer starts with reasoning (each protocol's own shape, signed: reasoning/). */
+  reasoning: MockReasoning;
+  /** Reasoning tokens reported when the answer reasons (part of the output, as vendors count them). */
+  reasoning_tokens: number;
+  /** Cache-write input tokens reported (Anthropic and Bedrock have a field; the others count them as input). */
+  cache_creation_tokens: number;
+  /** Gemini streams: usageMetadata on every chunk (its running total, prompt counted from the first), as Gemini sends it. */
+  usage_every_chunk: boolean;
 }
 
 export type MockSettingName = keyof MockSettings;
@@ -63,6 +73,10 @@ export const DEFAULT_MOCK_SETTINGS: Readonly<MockSettings> = Object.freeze({
   usage_on_last: false,
   hold_last: null,
   embedding_dims: 8,
+  reasoning: 'auto',
+  reasoning_tokens: 3,
+  cache_creation_tokens: 0,
+  usage_every_chunk: false,
 });
 
 type RawSetting = string | number | boolean | null;
@@ -93,7 +107,7 @@ function ratio(raw: RawSetting): number {
   return n;
 }
 
-function oneOf<T extends MockFault | MockMode | MockChunking>(values: readonly T[]): SettingParser {
+function oneOf<T extends MockFault | MockMode | MockChunking | MockReasoning>(values: readonly T[]): SettingParser {
   return (raw) => {
     if (typeof raw === 'string' && (values as readonly string[]).includes(raw)) return raw as T;
     throw new SettingError(`must be one of ${values.join(', ')}`);
@@ -141,6 +155,10 @@ const PARSERS: Record<MockSettingName, SettingParser> = {
   usage_on_last: flag,
   hold_last: holdKey,
   embedding_dims: integer(1, 65_536),
+  reasoning: oneOf<MockReasoning>(['auto', 'on', 'off']),
+  reasoning_tokens: integer(0, 100_000_000),
+  cache_creation_tokens: integer(0, 100_000_000),
+  usage_every_chunk: flag,
 };
 
 export const MOCK_SETTING_NAMES = Object.keys(PARSERS) as readonly MockSettingName[];
@@ -194,7 +212,7 @@ const renderKeys = new WeakMap<MockSettings, string>();
 export function renderKey(s: MockSettings): string {
   let key = renderKeys.get(s);
   if (key === undefined) {
-    key = `${s.chunks}|${s.response_bytes}|${s.input_tokens}|${s.cache_read_tokens}|${s.usage_on_last ? 'u' : ''}`;
+    key = `${s.chunks}|${s.response_bytes}|${s.input_tokens}|${s.cache_read_tokens}|${s.usage_on_last ? 'u' : ''}|${s.reasoning_tokens}|${s.cache_creation_tokens}|${s.usage_every_chunk ? 'e' : ''}`;
     renderKeys.set(s, key);
   }
   return key;

@@ -3,6 +3,7 @@ import { MOCK_TOOL_USE_ID_ANTHROPIC } from '../content.js';
 import { arrayAt, contentText, hasPartWith, lastOf, lastRoleText, objectAt, stringAt, type JsonObject } from './json-read.js';
 import { sseEvent } from './sse-frame.js';
 import type { MockAnswer, MockProtocol, RenderedError, RequestFacts, StreamParts } from './types.js';
+import { MOCK_REASONING_PIECES, MOCK_REASONING_TEXT, mockSignature } from '../reasoning/content.js';
 
 const MESSAGE_ID = 'msg_mock';
 
@@ -40,9 +41,9 @@ function lastUserText(body: JsonObject): string {
 function usage(a: MockAnswer, outputTokens: number): JsonObject {
   return {
     input_tokens: a.usage.input,
-    cache_creation_input_tokens: 0,
+    cache_creation_input_tokens: a.usage.cacheCreation,
     cache_read_input_tokens: a.usage.cacheRead,
-    cache_creation: { ephemeral_5m_input_tokens: 0, ephemeral_1h_input_tokens: 0 },
+    cache_creation: { ephemeral_5m_input_tokens: a.usage.cacheCreation, ephemeral_1h_input_tokens: 0 },
     output_tokens: outputTokens,
     service_tier: 'standard',
   };
@@ -52,11 +53,15 @@ function stopReason(a: MockAnswer): string {
   return a.toolName === null ? 'end_turn' : 'tool_use';
 }
 
+/** The mock's thinking block, signed over its text. */
+const THINKING = { type: 'thinking', thinking: MOCK_REASONING_TEXT, signature: mockSignature('anthropic', MOCK_REASONING_TEXT) };
+
 function renderJson(a: MockAnswer): string {
-  const content =
+  const content: JsonObject[] =
     a.toolName === null
       ? [{ type: 'text', text: a.pieces.join('') }]
       : [{ type: 'tool_use', id: MOCK_TOOL_USE_ID_ANTHROPIC, name: a.toolName, input: JSON.parse(a.pieces.join('')) as unknown }];
+  if (a.reasoning === true) content.unshift(THINKING);
   return JSON.stringify({
     id: MESSAGE_ID,
     type: 'message',
@@ -84,24 +89,34 @@ function renderStream(a: MockAnswer): StreamParts {
       usage: usage(a, 1),
     },
   });
+  // With reasoning, a thinking block comes first: its deltas, then signature_delta, as Claude streams it.
+  const index = a.reasoning === true ? 1 : 0;
+  if (index === 1) {
+    head += sseEvent('content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'thinking', thinking: '', signature: '' } });
+    for (const thinking of MOCK_REASONING_PIECES) {
+      head += sseEvent('content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'thinking_delta', thinking } });
+    }
+    head += sseEvent('content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'signature_delta', signature: THINKING.signature } });
+    head += sseEvent('content_block_stop', { type: 'content_block_stop', index: 0 });
+  }
   const block = tool === null ? { type: 'text', text: '' } : { type: 'tool_use', id: MOCK_TOOL_USE_ID_ANTHROPIC, name: tool, input: {} };
-  head += sseEvent('content_block_start', { type: 'content_block_start', index: 0, content_block: block });
+  head += sseEvent('content_block_start', { type: 'content_block_start', index, content_block: block });
   head += sseEvent('ping', { type: 'ping' });
   const pieces = a.pieces.map((piece) =>
     sseEvent('content_block_delta', {
       type: 'content_block_delta',
-      index: 0,
+      index,
       delta: tool === null ? { type: 'text_delta', text: piece } : { type: 'input_json_delta', partial_json: piece },
     }),
   );
-  let tail = sseEvent('content_block_stop', { type: 'content_block_stop', index: 0 });
+  let tail = sseEvent('content_block_stop', { type: 'content_block_stop', index });
   tail += sseEvent('message_delta', {
     type: 'message_delta',
     delta: { stop_reason: stopReason(a), stop_sequence: null },
     // The API reports cumulative usage here: output, and the input side again.
     usage: {
       input_tokens: a.usage.input,
-      cache_creation_input_tokens: 0,
+      cache_creation_input_tokens: a.usage.cacheCreation,
       cache_read_input_tokens: a.usage.cacheRead,
       output_tokens: a.usage.output,
     },

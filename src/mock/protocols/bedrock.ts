@@ -7,6 +7,7 @@ import { fromUtf8, toUtf8 } from '@smithy/util-utf8';
 import { MOCK_TOOL_USE_ID_BEDROCK } from '../content.js';
 import { arrayAt, contentText, hasPartWith, lastOf, lastRoleText, objectAt, stringAt, type JsonObject } from './json-read.js';
 import type { MockAnswer, MockProtocol, RenderedError, RequestFacts, RouteFacts, StreamParts } from './types.js';
+import { MOCK_REASONING_PIECES, MOCK_REASONING_TEXT, mockSignature } from '../reasoning/content.js';
 
 const codec = new EventStreamCodec(toUtf8, fromUtf8);
 /** Reported model latency; fixed because answers are cached (the real delay is the settings'). */
@@ -44,11 +45,11 @@ function usage(a: MockAnswer): JsonObject {
   const u: JsonObject = {
     inputTokens: a.usage.input,
     outputTokens: a.usage.output,
-    totalTokens: a.usage.input + a.usage.cacheRead + a.usage.output,
+    totalTokens: a.usage.input + a.usage.cacheRead + a.usage.cacheCreation + a.usage.output,
   };
-  if (a.usage.cacheRead > 0) {
+  if (a.usage.cacheRead > 0 || a.usage.cacheCreation > 0) {
     u.cacheReadInputTokens = a.usage.cacheRead;
-    u.cacheWriteInputTokens = 0;
+    u.cacheWriteInputTokens = a.usage.cacheCreation;
   }
   return u;
 }
@@ -58,10 +59,12 @@ function stopReason(a: MockAnswer): string {
 }
 
 function renderJson(a: MockAnswer): string {
-  const content =
+  const content: JsonObject[] =
     a.toolName === null
       ? [{ text: a.pieces.join('') }]
       : [{ toolUse: { toolUseId: MOCK_TOOL_USE_ID_BEDROCK, name: a.toolName, input: JSON.parse(a.pieces.join('')) as unknown } }];
+  // Claude on Bedrock: its thinking first, signed over its text.
+  if (a.reasoning === true) content.unshift({ reasoningContent: { reasoningText: { text: MOCK_REASONING_TEXT, signature: mockSignature('bedrock', MOCK_REASONING_TEXT) } } });
   return JSON.stringify({
     output: { message: { role: 'assistant', content } },
     stopReason: stopReason(a),
@@ -85,20 +88,27 @@ function concat(frames: Uint8Array[]): Uint8Array {
 
 function renderStream(a: MockAnswer): StreamParts {
   const head = [eventFrame('messageStart', { role: 'assistant' })];
+  // Reasoning is block 0 when there is any: its text deltas, then its signature.
+  const index = a.reasoning === true ? 1 : 0;
+  if (index === 1) {
+    for (const text of MOCK_REASONING_PIECES) head.push(eventFrame('contentBlockDelta', { delta: { reasoningContent: { text } }, contentBlockIndex: 0 }));
+    head.push(eventFrame('contentBlockDelta', { delta: { reasoningContent: { signature: mockSignature('bedrock', MOCK_REASONING_TEXT) } }, contentBlockIndex: 0 }));
+    head.push(eventFrame('contentBlockStop', { contentBlockIndex: 0 }));
+  }
   if (a.toolName !== null) {
     head.push(eventFrame('contentBlockStart', {
       start: { toolUse: { toolUseId: MOCK_TOOL_USE_ID_BEDROCK, name: a.toolName } },
-      contentBlockIndex: 0,
+      contentBlockIndex: index,
     }));
   }
   const pieces = a.pieces.map((piece) =>
     eventFrame('contentBlockDelta', {
       delta: a.toolName === null ? { text: piece } : { toolUse: { input: piece } },
-      contentBlockIndex: 0,
+      contentBlockIndex: index,
     }),
   );
   const tail = [
-    eventFrame('contentBlockStop', { contentBlockIndex: 0 }),
+    eventFrame('contentBlockStop', { contentBlockIndex: index }),
     eventFrame('messageStop', { stopReason: stopReason(a) }),
     eventFrame('metadata', { usage: usage(a), metrics: METRICS }),
   ];

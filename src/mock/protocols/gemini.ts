@@ -2,6 +2,7 @@
 // generativelanguage.googleapis.com answers them (Vertex AI answers the same shapes).
 import { arrayAt, contentText, hasPartWith, lastOf, lastRoleText, objectAt, stringAt, type JsonObject } from './json-read.js';
 import type { MockAnswer, MockProtocol, RenderedError, RequestFacts, RouteFacts, StreamParts } from './types.js';
+import { geminiSubject, MOCK_REASONING_PIECES, MOCK_REASONING_TEXT, mockSignature } from '../reasoning/content.js';
 
 const RESPONSE_ID = 'mock-response-id';
 
@@ -36,15 +37,25 @@ function lastUserText(body: JsonObject): string {
 
 /** Gemini promptTokenCount INCLUDES cached tokens; cachedContentTokenCount appears only when > 0. */
 function usageMetadata(a: MockAnswer): JsonObject {
-  const prompt = a.usage.input + a.usage.cacheRead;
+  // Cache writes have no field here: they count as prompt. Thinking tokens are apart from the candidates'.
+  const prompt = a.usage.input + a.usage.cacheRead + a.usage.cacheCreation;
   const usage: JsonObject = {
     promptTokenCount: prompt,
-    candidatesTokenCount: a.usage.output,
+    candidatesTokenCount: a.usage.output - a.usage.reasoning,
     totalTokenCount: prompt + a.usage.output,
   };
   if (a.usage.cacheRead > 0) usage.cachedContentTokenCount = a.usage.cacheRead;
+  if (a.usage.reasoning > 0) usage.thoughtsTokenCount = a.usage.reasoning;
   usage.promptTokensDetails = [{ modality: 'TEXT', tokenCount: prompt }];
   if (a.usage.cacheRead > 0) usage.cacheTokensDetails = [{ modality: 'TEXT', tokenCount: a.usage.cacheRead }];
+  return usage;
+}
+
+/** What Gemini reports on a chunk before the last: the prompt, and no output yet. */
+function runningUsage(a: MockAnswer): JsonObject {
+  const prompt = a.usage.input + a.usage.cacheRead + a.usage.cacheCreation;
+  const usage: JsonObject = { promptTokenCount: prompt, totalTokenCount: prompt };
+  if (a.usage.cacheRead > 0) usage.cachedContentTokenCount = a.usage.cacheRead;
   return usage;
 }
 
@@ -54,13 +65,21 @@ function response(a: MockAnswer, parts: unknown[], last: boolean): JsonObject {
   candidate.index = 0;
   const out: JsonObject = { candidates: [candidate] };
   if (last) out.usageMetadata = usageMetadata(a);
+  else if (a.usageEveryChunk === true) out.usageMetadata = runningUsage(a);
   out.modelVersion = a.model;
   out.responseId = RESPONSE_ID;
   return out;
 }
 
+/**
+ * With reasoning: a thought summary first, and the thoughtSignature where Gemini 3 puts it, on
+ * the function call, or on the answer's text when there is no call.
+ */
 function answerParts(a: MockAnswer): unknown[] {
-  return a.toolName === null ? [{ text: a.pieces.join('') }] : [{ functionCall: { name: a.toolName, args: JSON.parse(a.pieces.join('')) as unknown } }];
+  const part: JsonObject = a.toolName === null ? { text: a.pieces.join('') } : { functionCall: { name: a.toolName, args: JSON.parse(a.pieces.join('')) as unknown } };
+  if (a.reasoning !== true) return [part];
+  part.thoughtSignature = mockSignature('gemini', geminiSubject(a.toolName));
+  return [{ text: MOCK_REASONING_TEXT, thought: true }, part];
 }
 
 function renderJson(a: MockAnswer): string {
@@ -77,9 +96,13 @@ function renderStream(a: MockAnswer): StreamParts {
   // carrying finishReason and usageMetadata.
   const pieces =
     a.toolName === null
-      ? a.pieces.map((text, i) => frame(response(a, [{ text }], i === a.pieces.length - 1)))
-      : [frame(response(a, answerParts(a), true))];
-  return { head: '', pieces, tail: '' };
+      ? a.pieces.map((text, i) => frame(response(a, [{ text }], i === a.pieces.length - 1 && a.reasoning !== true)))
+      : [frame(response(a, answerParts(a).slice(a.reasoning === true ? 1 : 0), true))];
+  if (a.reasoning !== true) return { head: '', pieces, tail: '' };
+  // Thought summaries stream first; a text answer's signature comes on a last, empty text part.
+  const head = MOCK_REASONING_PIECES.map((text) => frame(response(a, [{ text, thought: true }], false))).join('');
+  const tail = a.toolName === null ? frame(response(a, [{ text: '', thoughtSignature: mockSignature('gemini', geminiSubject(null)) }], true)) : '';
+  return { head, pieces, tail };
 }
 
 function statusName(status: number): string {

@@ -3,6 +3,7 @@ import { MOCK_CREATED_AT_MS } from '../content.js';
 import { arrayAt, lastOf, lastRoleText, stringAt, type JsonObject } from './json-read.js';
 import { firstFunctionName } from './openai.js';
 import type { MockAnswer, MockProtocol, RenderedError, RequestFacts, StreamParts } from './types.js';
+import { MOCK_REASONING_PIECES, MOCK_REASONING_TEXT } from '../reasoning/content.js';
 
 const CREATED_AT = new Date(MOCK_CREATED_AT_MS).toISOString();
 
@@ -41,7 +42,7 @@ function doneLine(a: MockAnswer, m: JsonObject): string {
     done: true,
     total_duration: 1_000_000,
     load_duration: 1_000,
-    prompt_eval_count: a.usage.input,
+    prompt_eval_count: a.usage.input + a.usage.cacheCreation,
     prompt_eval_duration: 100_000,
     eval_count: a.usage.output,
     eval_duration: 800_000,
@@ -49,7 +50,9 @@ function doneLine(a: MockAnswer, m: JsonObject): string {
 }
 
 function renderJson(a: MockAnswer): string {
-  return doneLine(a, message(a, a.toolName === null ? a.pieces.join('') : '', true));
+  const m = message(a, a.toolName === null ? a.pieces.join('') : '', true);
+  if (a.reasoning === true) m.thinking = MOCK_REASONING_TEXT; // a thinking model (think: true)
+  return doneLine(a, m);
 }
 
 function line(a: MockAnswer, m: JsonObject): string {
@@ -59,7 +62,8 @@ function line(a: MockAnswer, m: JsonObject): string {
 function renderStream(a: MockAnswer): StreamParts {
   // Ollama delivers a tool call whole, in one line.
   const pieces = a.toolName === null ? a.pieces.map((text) => line(a, message(a, text, false))) : [line(a, message(a, '', true))];
-  return { head: '', pieces, tail: doneLine(a, message(a, '', false)) + '\n' };
+  const head = a.reasoning === true ? MOCK_REASONING_PIECES.map((thinking) => line(a, { ...message(a, '', false), thinking })).join('') : '';
+  return { head, pieces, tail: doneLine(a, message(a, '', false)) + '\n' };
 }
 
 function renderError(_status: number, message: string): RenderedError {

@@ -3,6 +3,7 @@ import { MOCK_CREATED_AT_SEC, MOCK_TOOL_CALL_ID } from '../content.js';
 import { arrayAt, contentText, lastOf, lastRoleText, objectAt, stringAt, type JsonObject } from './json-read.js';
 import { sseData } from './sse-frame.js';
 import type { MockAnswer, MockProtocol, RenderedError, RequestFacts, StreamParts } from './types.js';
+import { MOCK_REASONING_PIECES, MOCK_REASONING_TEXT } from '../reasoning/content.js';
 
 const ID = 'chatcmpl-mock';
 const FINGERPRINT = 'fp_mock';
@@ -38,19 +39,22 @@ function lastUserText(body: JsonObject): string {
 }
 
 function usage(a: MockAnswer): JsonObject {
-  const prompt = a.usage.input + a.usage.cacheRead; // OpenAI prompt counts include cached tokens
+  // OpenAI prompt counts include cached tokens (and cache writes, which have no field here).
+  const prompt = a.usage.input + a.usage.cacheRead + a.usage.cacheCreation;
   return {
     prompt_tokens: prompt,
     completion_tokens: a.usage.output,
     total_tokens: prompt + a.usage.output,
     prompt_tokens_details: { cached_tokens: a.usage.cacheRead, audio_tokens: 0 },
-    completion_tokens_details: { reasoning_tokens: 0, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
+    completion_tokens_details: { reasoning_tokens: a.usage.reasoning, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
   };
 }
 
 function renderJson(a: MockAnswer): string {
   const text = a.toolName === null ? a.pieces.join('') : null;
   const message: JsonObject = { role: 'assistant', content: text, refusal: null, annotations: [] };
+  // A thinking model on an OpenAI-compatible host (DeepSeek, vLLM) says its reasoning here.
+  if (a.reasoning === true) message.reasoning_content = MOCK_REASONING_TEXT;
   if (a.toolName !== null) {
     message.tool_calls = [{ id: MOCK_TOOL_CALL_ID, type: 'function', function: { name: a.toolName, arguments: a.pieces.join('') } }];
   }
@@ -95,6 +99,10 @@ function renderStream(a: MockAnswer): StreamParts {
   const pieces = a.pieces.map((piece) =>
     tool === null ? chunk(a, { content: piece }, null) : chunk(a, { tool_calls: [{ index: 0, function: { arguments: piece } }] }, null),
   );
+  // Reasoning streams first, in reasoning_content deltas, as DeepSeek sends it.
+  const reasoning = a.reasoning === true ? MOCK_REASONING_PIECES.map((r) => chunk(a, { content: null, reasoning_content: r }, null)).join('') : '';
+  const first = tool === null ? head : chunk(a, { role: 'assistant', content: null, refusal: null }, null);
+  const opened = a.reasoning === true ? first + reasoning + (tool === null ? '' : head) : head;
   // usage_on_last: usage beside finish_reason, as some OpenAI-compatible servers send it.
   const usageOnFinish = a.includeUsage && a.usageOnLast;
   let tail = chunk(a, {}, tool === null ? 'stop' : 'tool_calls', usageOnFinish);
@@ -111,7 +119,7 @@ function renderStream(a: MockAnswer): StreamParts {
     });
   }
   tail += 'data: [DONE]\n\n';
-  return { head, pieces, tail };
+  return { head: opened, pieces, tail };
 }
 
 /** OpenAI's error `type` and `code` for a status (also used by the Responses API). */

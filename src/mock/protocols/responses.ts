@@ -4,6 +4,7 @@ import { arrayAt, contentText, lastOf, lastRoleText, objectAt, stringAt, type Js
 import { renderOpenAiError } from './openai.js';
 import { sseEvent } from './sse-frame.js';
 import type { MockAnswer, MockProtocol, RequestFacts, StreamParts } from './types.js';
+import { MOCK_REASONING_ITEM_ID, MOCK_REASONING_PIECES, MOCK_REASONING_TEXT, mockSignature } from '../reasoning/content.js';
 
 const RESPONSE_ID = 'resp_mock';
 const MESSAGE_ID = 'msg_mock_1';
@@ -40,12 +41,13 @@ function lastUserText(body: JsonObject): string {
 }
 
 function usage(a: MockAnswer): JsonObject {
-  const input = a.usage.input + a.usage.cacheRead; // Responses input counts include cached tokens
+  // Responses input counts include cached tokens (and cache writes, which have no field here).
+  const input = a.usage.input + a.usage.cacheRead + a.usage.cacheCreation;
   return {
     input_tokens: input,
     input_tokens_details: { cached_tokens: a.usage.cacheRead },
     output_tokens: a.usage.output,
-    output_tokens_details: { reasoning_tokens: 0 },
+    output_tokens_details: { reasoning_tokens: a.usage.reasoning },
     total_tokens: input + a.usage.output,
   };
 }
@@ -65,6 +67,21 @@ function outputItem(a: MockAnswer, done: boolean): JsonObject {
   };
 }
 
+/** The mock's reasoning item: its summary, and its encrypted_content (signed over its id). */
+function reasoningItem(done: boolean): JsonObject {
+  return {
+    id: MOCK_REASONING_ITEM_ID,
+    type: 'reasoning',
+    summary: done ? [{ type: 'summary_text', text: MOCK_REASONING_TEXT }] : [],
+    encrypted_content: done ? mockSignature('responses', MOCK_REASONING_ITEM_ID) : null,
+  };
+}
+
+/** The answer's output: the reasoning item first when it reasons. */
+function output(a: MockAnswer): JsonObject[] {
+  return a.reasoning === true ? [reasoningItem(true), outputItem(a, true)] : [outputItem(a, true)];
+}
+
 function textPart(text: string): JsonObject {
   return { type: 'output_text', annotations: [], logprobs: [], text };
 }
@@ -82,7 +99,7 @@ function responseObject(a: MockAnswer, done: boolean): JsonObject {
     instructions: null,
     max_output_tokens: null,
     model: a.model,
-    output: done ? [outputItem(a, true)] : [],
+    output: done ? output(a) : [],
     parallel_tool_calls: true,
     previous_response_id: null,
     reasoning: { effort: null, summary: null },
@@ -117,23 +134,36 @@ function renderStream(a: MockAnswer): StreamParts {
   const whole = a.pieces.join('');
   let head = w.event('response.created', { response: responseObject(a, false) });
   head += w.event('response.in_progress', { response: responseObject(a, false) });
-  head += w.event('response.output_item.added', { output_index: 0, item: outputItem(a, false) });
+  if (a.reasoning === true) head += reasoningEvents(w);
+  const index = a.reasoning === true ? 1 : 0;
+  head += w.event('response.output_item.added', { output_index: index, item: outputItem(a, false) });
   let pieces: string[];
   let tail: string;
   if (a.toolName === null) {
-    const at = { item_id: MESSAGE_ID, output_index: 0, content_index: 0 };
+    const at = { item_id: MESSAGE_ID, output_index: index, content_index: 0 };
     head += w.event('response.content_part.added', { ...at, part: textPart('') });
     pieces = a.pieces.map((delta) => w.event('response.output_text.delta', { ...at, delta, logprobs: [] }));
     tail = w.event('response.output_text.done', { ...at, text: whole, logprobs: [] });
     tail += w.event('response.content_part.done', { ...at, part: textPart(whole) });
   } else {
-    const at = { item_id: FUNCTION_CALL_ID, output_index: 0 };
+    const at = { item_id: FUNCTION_CALL_ID, output_index: index };
     pieces = a.pieces.map((delta) => w.event('response.function_call_arguments.delta', { ...at, delta }));
     tail = w.event('response.function_call_arguments.done', { ...at, name: a.toolName, arguments: whole });
   }
-  tail += w.event('response.output_item.done', { output_index: 0, item: outputItem(a, true) });
+  tail += w.event('response.output_item.done', { output_index: index, item: outputItem(a, true) });
   tail += w.event('response.completed', { response: responseObject(a, true) });
   return { head, pieces, tail };
+}
+
+/** The reasoning item's events, output_index 0: its summary streamed, its encrypted_content in output_item.done. */
+function reasoningEvents(w: EventWriter): string {
+  const at = { item_id: MOCK_REASONING_ITEM_ID, output_index: 0, summary_index: 0 };
+  let out = w.event('response.output_item.added', { output_index: 0, item: reasoningItem(false) });
+  out += w.event('response.reasoning_summary_part.added', { ...at, part: { type: 'summary_text', text: '' } });
+  for (const delta of MOCK_REASONING_PIECES) out += w.event('response.reasoning_summary_text.delta', { ...at, delta });
+  out += w.event('response.reasoning_summary_text.done', { ...at, text: MOCK_REASONING_TEXT });
+  out += w.event('response.reasoning_summary_part.done', { ...at, part: { type: 'summary_text', text: MOCK_REASONING_TEXT } });
+  return out + w.event('response.output_item.done', { output_index: 0, item: reasoningItem(true) });
 }
 
 export const responsesProtocol: MockProtocol = {

@@ -40,6 +40,10 @@ export interface MockAnswer {
   readonly includeUsage: boolean;
   /** OpenAI chat with includeUsage: usage on the finish chunk instead of a usage-only chunk. */
   readonly usageOnLast: boolean;
+  /** The answer starts with the mock's reasoning (reasoning/content.ts), signed in the protocol's own way. */
+  readonly reasoning?: boolean;
+  /** Gemini streams: usageMetadata on every chunk, not only the last. */
+  readonly usageEveryChunk?: boolean;
 }
 
 /** A stream in three parts so that pacing can space the pieces out. */

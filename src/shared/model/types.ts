@@ -29,7 +29,29 @@ export interface FilePart { type: 'file'; url?: string; data?: string; mediaType
  * (docs/compatibility.md); `what` names it as the caller's protocol does.
  */
 interface UnsupportedPart { type: 'unsupported'; what: string }
-export type ContentPart = TextPart | ImagePart | FilePart | ToolCallPart | ToolResultPart | UnsupportedPart;
+/**
+ * The model's own reasoning from an answer (a thinking block, a reasoning item, a Gemini thought
+ * part or thought signature, Bedrock reasoningContent, `reasoning_content`, Ollama `thinking`),
+ * kept in an assistant turn so that it can go back to the kind of lane that made it. `family` is
+ * that lane's protocol: the state below is opaque and only that family reads it, so encoders
+ * write a part of another family nowhere upstream (protocols/reasoning/, docs/compatibility.md).
+ * In an answer to a caller of another protocol it rides in a field the caller echoes.
+ */
+export interface ReasoningPart {
+  type: 'reasoning';
+  /** The reasoning text or summary as the model gave it; '' when it gave none (redacted, encrypted only, a bare signature). */
+  text: string;
+  family: ProtocolName;
+  /** anthropic, bedrock: the signature over `text`; gemini: the thoughtSignature; responses: encrypted_content. */
+  signature?: string;
+  /** anthropic `redacted_thinking` data, bedrock `redactedContent` (base64); `text` is then ''. */
+  redacted?: string;
+  /** responses: the reasoning item's id. */
+  itemId?: string;
+  /** A prompt-cache marker on the block (Anthropic allows one on a thinking block of an earlier turn). */
+  cache?: CacheMarker;
+}
+export type ContentPart = TextPart | ImagePart | FilePart | ToolCallPart | ToolResultPart | UnsupportedPart | ReasoningPart;
 
 export type Role = 'user' | 'assistant' | 'tool';
 export interface ModelMessage { role: Role; content: ContentPart[] }
@@ -92,15 +114,19 @@ export interface ReasoningSettings {
 
 export type FinishReason = 'stop' | 'length' | 'tool_calls' | 'content_filter';
 
-/** Token counts. `input` is UNCACHED input: input + cacheRead + cacheCreation never double-counts. */
-export interface Usage { input: number; output: number; cacheRead: number; cacheCreation: number }
+/**
+ * Token counts. `input` is UNCACHED input: input + cacheRead + cacheCreation never double-counts.
+ * `reasoning` is the part of `output` the model spent reasoning, where the protocol reports it
+ * (OpenAI, Responses, Gemini); every vendor bills it as output, so it is never added to `output`.
+ */
+export interface Usage { input: number; output: number; cacheRead: number; cacheCreation: number; reasoning?: number }
 export const ZERO_USAGE: Readonly<Usage> = Object.freeze({ input: 0, output: 0, cacheRead: 0, cacheCreation: 0 });
 
 export interface ModelResponse {
   id: string;
   model: string;
-  /** Text and tool_call parts, in order. */
-  content: Array<TextPart | ToolCallPart>;
+  /** Text, tool_call and reasoning parts, in order. */
+  content: Array<TextPart | ToolCallPart | ReasoningPart>;
   finishReason: FinishReason;
   usage: Usage;
 }
@@ -109,7 +135,12 @@ export interface ModelResponse {
  * Stream events. Decoders emit, in order: one `start`; per content block `block_start`, deltas,
  * `block_stop` (every block is stopped before `finish`); `finish`; `usage` (zero or more, the
  * last one wins, each a complete running total); then `end`. Block indexes count from 0 in
- * order of appearance, text and tool blocks alike.
+ * order of appearance, text, tool and reasoning blocks alike. A reasoning block has
+ * `reasoning_delta` events for its text and `reasoning_state` events for its opaque state (each
+ * sets the fields it carries), which may come at any point of the block: encoders hold the state
+ * and write it by the block's end.
+ * `start.usage` is the input side when the upstream reported it before any content (Anthropic's
+ * message_start, Gemini's first chunk); the final `usage` still carries the whole total.
  *
  * `literal` on a delta is its string as a JSON string literal, quotes included, byte for byte
  * what `JSON.stringify` gives for it: a decoder's fast path sets it when it read the string
@@ -117,9 +148,12 @@ export interface ModelResponse {
  * delta whose text is changed must drop it.
  */
 export type StreamEvent =
-  | { type: 'start'; id: string; model: string }
+  | { type: 'start'; id: string; model: string; usage?: Usage }
   | { type: 'block_start'; index: number; kind: 'text' }
   | { type: 'block_start'; index: number; kind: 'tool_call'; id: string; name: string }
+  | { type: 'block_start'; index: number; kind: 'reasoning'; family: ProtocolName }
+  | { type: 'reasoning_delta'; index: number; text: string }
+  | ReasoningStateEvent
   | { type: 'text_delta'; index: number; text: string; literal?: string }
   | TextRunEvent
   | { type: 'tool_args_delta'; index: number; json: string; literal?: string }
@@ -127,6 +161,11 @@ export type StreamEvent =
   | { type: 'finish'; reason: FinishReason }
   | { type: 'usage'; usage: Usage }
   | { type: 'end' };
+
+/** The opaque state of reasoning block `index` (ReasoningPart's fields of the same names). */
+export interface ReasoningStateEvent {
+  type: 'reasoning_state'; index: number; signature?: string; redacted?: string; itemId?: string;
+}
 
 /**
  * Text deltas of block `index` that came back to back in one upstream chunk, as the upstream's

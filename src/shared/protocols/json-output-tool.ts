@@ -5,7 +5,7 @@
 // turn a call of it back into the answer's text (its input is the JSON), and a tool_use stop
 // into an ordinary stop, so the caller sees a JSON text answer as its JSON mode gives.
 // The name is the gateway's own, so no caller tool is mistaken for it.
-import type { FinishReason, ModelRequest, TextPart, ToolCallPart, ToolChoice, ToolDef } from '../model/types.js';
+import type { FinishReason, ModelRequest, ToolChoice, ToolDef } from '../model/types.js';
 
 export const JSON_OUTPUT_TOOL_NAME = 'gateway_json_output';
 
@@ -43,6 +43,6 @@ export function jsonModeTools(req: ModelRequest, forcedChoiceAllowed: boolean): 
 }
 
 /** A tool_use stop whose only calls were the output tool's is the answer's end: `stop`. */
-export function jsonAnswerFinish(finish: FinishReason, answeredAsJson: boolean, content: ReadonlyArray<TextPart | ToolCallPart>): FinishReason {
+export function jsonAnswerFinish(finish: FinishReason, answeredAsJson: boolean, content: ReadonlyArray<{ readonly type: string }>): FinishReason {
   return answeredAsJson && finish === 'tool_calls' && !content.some((p) => p.type === 'tool_call') ? 'stop' : finish;
 }

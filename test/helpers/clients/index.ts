@@ -32,7 +32,7 @@ export const WEATHER_TOOL: ToolSpec = {
 };
 
 /** The tool result the round trip feeds back. */
-const WEATHER_RESULT = '{"temperature_c":21,"sky":"clear"}';
+export const WEATHER_RESULT = '{"temperature_c":21,"sky":"clear"}';
 
 /** The messages of the second leg of a tool round trip: the first answer's call, then its result. */
 export function toolRoundTrip(question: string, first: NormalizedResult): NormalizedMessage[] {

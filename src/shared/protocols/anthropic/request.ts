@@ -1,7 +1,8 @@
-// Anthropic Messages request <-> the model. Only the modeled subset crosses: thinking blocks
-// (the model's own) and fields such as top_k and metadata are dropped; a content block the
-// model cannot carry (server tool blocks, file ids...) is refused on a cross-protocol hop.
-// Structured output, thinking and cache_control: request-settings.ts.
+// Anthropic Messages request <-> the model. Only the modeled subset crosses: fields such as
+// top_k and metadata are dropped; thinking blocks are the model's own reasoning, kept for a lane
+// of the family that made them (thinking.ts); a content block the model cannot carry (server
+// tool blocks, file ids...) is refused on a cross-protocol hop.
+// Structured output, thinking settings and cache_control: request-settings.ts.
 import { Buffer } from 'node:buffer';
 import type {
   ContentPart, FilePart, ImagePart, ModelMessage, ModelRequest, ToolChoice, ToolDef,
@@ -18,6 +19,7 @@ import {
   applyTopLevelCacheControl, cacheControl, decodeCacheControl, decodeOutputAndThinking, encodeOutputAndThinking, thinkingOn,
 } from './request-settings.js';
 import { jsonModeTools } from '../json-output-tool.js';
+import { partsOfThinkingBlock, thinkingBlockForLane } from './thinking.js';
 
 /** Anthropic requires max_tokens; written when the model carries none. */
 const DEFAULT_MAX_TOKENS = 4096;
@@ -115,7 +117,7 @@ function decodeContent(v: unknown, path: string, fromUser: boolean): ContentPart
     decodeBlock(b, bp, fromUser, parts);
     const marker = decodeCacheControl(b.cache_control, `${bp}.cache_control`);
     const made = parts[before];
-    if (marker !== undefined && made !== undefined && made.type !== 'unsupported') made.cache = marker;
+    if (marker !== undefined && made !== undefined && made.type !== 'unsupported' && made.type !== 'reasoning') made.cache = marker;
   }
   return parts;
 }
@@ -146,7 +148,8 @@ function decodeBlock(b: JsonObject, bp: string, fromUser: boolean, parts: Conten
       break;
     case 'thinking':
     case 'redacted_thinking':
-      break; // the model's own reasoning from an earlier turn: not content of the caller's
+      if (!fromUser) parts.push(...partsOfThinkingBlock(b)); // the model's own reasoning from an earlier turn
+      break;
     default:
       if (typeof b.type !== 'string') throw invalid(`${bp}.type must be a string`);
       parts.push({ type: 'unsupported', what: b.type }); // server tool blocks...: refused cross-protocol
@@ -310,6 +313,8 @@ function encodeBlock(p: ContentPart): JsonObject | undefined {
       return encodeDocument(p);
     case 'unsupported':
       return undefined; // refused before (refuseUntranslatable)
+    case 'reasoning':
+      return thinkingBlockForLane(p);
     case 'tool_call':
       return { type: 'tool_use', id: p.id, name: p.name, input: argumentsObject(p.arguments, p.id, 'invalid_request') };
     case 'tool_result': {

@@ -1,11 +1,12 @@
 // Anthropic Messages response body <-> the model's response.
-import type { ModelResponse, TextPart, ToolCallPart } from '../../model/types.js';
+import type { ModelResponse } from '../../model/types.js';
 import { GatewayError } from '../../errors.js';
 import { isJsonObject, type JsonObject } from '../framing/json-field.js';
 import { argumentsObject } from '../framing/body-fields.js';
 import { finishFromStopReason, stopReasonFromFinish } from './finish-reason.js';
 import { usageFromAnthropic, usageToAnthropic } from './usage.js';
 import { JSON_OUTPUT_TOOL_NAME, jsonAnswerFinish } from '../json-output-tool.js';
+import { partsOfThinkingBlock, thinkingBlockFor } from './thinking.js';
 
 function malformed(what: string): GatewayError {
   return new GatewayError('upstream_error', `anthropic response: ${what}`);
@@ -14,7 +15,7 @@ function malformed(what: string): GatewayError {
 export function decodeAnthropicResponse(body: unknown): ModelResponse {
   if (!isJsonObject(body)) throw malformed('body is not a JSON object');
   if (!Array.isArray(body.content)) throw malformed('content is not an array');
-  const content: Array<TextPart | ToolCallPart> = [];
+  const content: ModelResponse['content'] = [];
   let answeredAsJson = false;
   for (const b of body.content) {
     if (!isJsonObject(b)) continue;
@@ -26,8 +27,10 @@ export function decodeAnthropicResponse(body: unknown): ModelResponse {
       answeredAsJson = true;
     } else if (b.type === 'tool_use' && typeof b.id === 'string' && typeof b.name === 'string') {
       content.push({ type: 'tool_call', id: b.id, name: b.name, arguments: JSON.stringify(b.input ?? {}) });
+    } else if (b.type === 'thinking' || b.type === 'redacted_thinking') {
+      content.push(...partsOfThinkingBlock(b));
     }
-    // thinking, server tool blocks: outside the modeled subset
+    // server tool blocks: outside the modeled subset
   }
   return {
     id: typeof body.id === 'string' ? body.id : '',
@@ -39,11 +42,13 @@ export function decodeAnthropicResponse(body: unknown): ModelResponse {
 }
 
 export function encodeAnthropicResponse(resp: ModelResponse): string {
-  const content: JsonObject[] = resp.content.map((p) =>
-    p.type === 'text'
-      ? { type: 'text', text: p.text }
-      : { type: 'tool_use', id: p.id, name: p.name, input: argumentsObject(p.arguments, p.id, 'upstream_error') },
-  );
+  const content: JsonObject[] = resp.content.map((p) => {
+    switch (p.type) {
+      case 'text': return { type: 'text', text: p.text };
+      case 'reasoning': return thinkingBlockFor(p);
+      case 'tool_call': return { type: 'tool_use', id: p.id, name: p.name, input: argumentsObject(p.arguments, p.id, 'upstream_error') };
+    }
+  });
   return JSON.stringify({
     id: resp.id,
     type: 'message',

@@ -1,13 +1,15 @@
 // Anthropic SSE (message_start, content_block_*, message_delta, message_stop, ping, error) ->
-// model stream events. Blocks outside the modeled subset (thinking, server tools) are skipped
-// with their deltas, and the rest are renumbered from 0 as the model's contract wants.
-import type { Usage } from '../../model/types.js';
+// model stream events. Thinking blocks are reasoning blocks (their signature_delta the state);
+// blocks outside the modeled subset (server tools) are skipped with their deltas, and the rest
+// are renumbered from 0 as the model's contract wants.
+import type { StreamEvent, Usage } from '../../model/types.js';
 import { FramedStreamDecoder } from '../framing/stream-decoder-base.js';
 import { GatewayError } from '../../errors.js';
 import { SseReader, eventEndsAt } from '../framing/sse.js';
 import { isJsonObject, type JsonObject } from '../framing/json-field.js';
 import { finishFromStopReason } from './finish-reason.js';
 import { mergeAnthropicUsage } from './usage.js';
+import { inputSide } from '../../model/usage.js';
 import { EVENT_HEAD, matchBlockDeltaEvent, readBlockDelta, textRunSides, type BlockDelta } from './stream-fast-path.js';
 import { measureTextRun } from '../fast-path/text-run.js';
 import { translateFastPath } from '../fast-path/switch.js';
@@ -154,7 +156,10 @@ export class AnthropicStreamDecoder extends FramedStreamDecoder {
     const m = isJsonObject(msg.message) ? msg.message : {};
     mergeAnthropicUsage(this.usage, m.usage);
     this.started = true;
-    this.out.push({ type: 'start', id: typeof m.id === 'string' ? m.id : '', model: typeof m.model === 'string' ? m.model : '' });
+    const start: StreamEvent = { type: 'start', id: typeof m.id === 'string' ? m.id : '', model: typeof m.model === 'string' ? m.model : '' };
+    // The input side is known from here on: callers whose stream opens with it get it at once.
+    if (this.usage.input + this.usage.cacheRead + this.usage.cacheCreation > 0) start.usage = inputSide(this.usage);
+    this.out.push(start);
   }
 
   private ensureStarted(): void {
@@ -188,6 +193,12 @@ export class AnthropicStreamDecoder extends FramedStreamDecoder {
       if (isJsonObject(block.input) && Object.keys(block.input).length > 0) {
         this.out.push({ type: 'tool_args_delta', index, json: JSON.stringify(block.input) });
       }
+    } else if (block.type === 'thinking' || block.type === 'redacted_thinking') {
+      const index = this.openBlock(upstream);
+      this.out.push({ type: 'block_start', index, kind: 'reasoning', family: 'anthropic' });
+      if (typeof block.thinking === 'string' && block.thinking.length > 0) this.out.push({ type: 'reasoning_delta', index, text: block.thinking });
+      if (typeof block.signature === 'string' && block.signature.length > 0) this.out.push({ type: 'reasoning_state', index, signature: block.signature });
+      if (typeof block.data === 'string') this.out.push({ type: 'reasoning_state', index, redacted: block.data });
     } else {
       this.blockIndex[upstream] = SKIPPED;
     }
@@ -213,6 +224,10 @@ export class AnthropicStreamDecoder extends FramedStreamDecoder {
       this.out.push({ type: 'text_delta', index, text: d.text });
     } else if (d.type === 'input_json_delta' && typeof d.partial_json === 'string' && d.partial_json.length > 0) {
       this.out.push(this.jsonBlocks.has(index) ? { type: 'text_delta', index, text: d.partial_json } : { type: 'tool_args_delta', index, json: d.partial_json });
+    } else if (d.type === 'thinking_delta' && typeof d.thinking === 'string' && d.thinking.length > 0) {
+      this.out.push({ type: 'reasoning_delta', index, text: d.thinking });
+    } else if (d.type === 'signature_delta' && typeof d.signature === 'string') {
+      this.out.push({ type: 'reasoning_state', index, signature: d.signature });
     }
   }
 

@@ -16,6 +16,7 @@ import { describeSource, mediaTypeOfUrl, refusePart, refuseUntranslatable } from
 import { refuseUnenforceableCallLimit } from '../parallel-tool-calls.js';
 import { jsonModeTools } from '../json-output-tool.js';
 import { cachePointBlock, claudeThinking, decodeCachePoint, decodeOutputConfig, encodeOutputAndReasoning } from './request-settings.js';
+import { partsOfReasoningContent, reasoningBlockForLane } from './reasoning.js';
 
 function invalid(message: string): GatewayError {
   return new GatewayError('invalid_request', message);
@@ -95,19 +96,24 @@ function decodeMessages(list: unknown[]): ModelMessage[] {
         // A cache point marks the block before it (in this message, else the message before).
         const marker = decodeCachePoint(block.cachePoint, `${path}.content[${j}].cachePoint`);
         const target = previous ?? out[out.length - 1]?.content.at(-1);
-        if (target !== undefined && target.type !== 'unsupported') target.cache = marker;
+        if (target !== undefined && target.type !== 'unsupported' && target.type !== 'reasoning') target.cache = marker;
         continue;
       }
-      const part = decodeBlock(block, `${path}.content[${j}]`, fromUser, unsupported);
-      if (part === undefined) continue;
-      previous = part;
-      const partRole: Role = !fromUser ? 'assistant' : part.type === 'tool_result' ? 'tool' : 'user';
-      if (partRole !== runRole && run.length > 0) {
-        out.push({ role: runRole, content: run });
-        run = [];
+      // The model's own reasoning from an earlier turn, kept for a lane of its family (reasoning.ts).
+      const parts = !fromUser && block.reasoningContent !== undefined
+        ? partsOfReasoningContent(block.reasoningContent)
+        : [decodeBlock(block, `${path}.content[${j}]`, fromUser, unsupported)];
+      for (const part of parts) {
+        if (part === undefined) continue;
+        previous = part;
+        const partRole: Role = !fromUser ? 'assistant' : part.type === 'tool_result' ? 'tool' : 'user';
+        if (partRole !== runRole && run.length > 0) {
+          out.push({ role: runRole, content: run });
+          run = [];
+        }
+        runRole = partRole;
+        run.push(part);
       }
-      runRole = partRole;
-      run.push(part);
     }
     if (run.length > 0) out.push({ role: runRole, content: run });
     if (unsupported.length > 0) out.push({ role: 'user', content: unsupported });
@@ -129,7 +135,7 @@ function decodeBlock(b: JsonObject, path: string, fromUser: boolean, unsupported
   }
   if (b.toolResult !== undefined && fromUser) return decodeToolResult(expectObject(b.toolResult, `${path}.toolResult`), `${path}.toolResult`, unsupported);
   if (b.document !== undefined) return decodeDocument(expectObject(b.document, `${path}.document`), `${path}.document`);
-  // The model's own reasoning and cache points are not content of the caller's: dropped.
+  // Cache points (and reasoning in a user turn) are not content of the caller's: dropped.
   if (b.reasoningContent !== undefined || b.cachePoint !== undefined || b.toolUse !== undefined || b.toolResult !== undefined) return undefined;
   const key = Object.keys(b)[0];
   return key === undefined ? undefined : { type: 'unsupported', what: key }; // video, guardContent...: refused cross-protocol
@@ -273,6 +279,8 @@ function encodePart(p: ContentPart): JsonObject | undefined {
       return encodeDocument(p);
     case 'unsupported':
       return undefined; // refused before (refuseUntranslatable)
+    case 'reasoning':
+      return reasoningBlockForLane(p);
     case 'tool_call':
       return { toolUse: { toolUseId: p.id, name: p.name, input: argumentsObject(p.arguments, p.id, 'invalid_request') } };
     case 'tool_result':

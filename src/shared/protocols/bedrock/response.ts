@@ -1,13 +1,14 @@
 // Bedrock ConverseResponse <-> the model's response. Converse names neither the response nor
 // the model, so the decoded id is a fixed synthesized one and the model is left empty for the
 // caller to fill from the lane.
-import type { ModelResponse, TextPart, ToolCallPart } from '../../model/types.js';
+import type { ModelResponse } from '../../model/types.js';
 import { GatewayError } from '../../errors.js';
 import { isJsonObject, type JsonObject } from '../framing/json-field.js';
 import { argumentsObject } from '../framing/body-fields.js';
 import { finishFromStopReason, stopReasonFromFinish } from './finish-reason.js';
 import { usageFromBedrock, usageToBedrock } from './usage.js';
 import { JSON_OUTPUT_TOOL_NAME, jsonAnswerFinish } from '../json-output-tool.js';
+import { partsOfReasoningContent, reasoningBlockFor } from './reasoning.js';
 
 export const SYNTHESIZED_RESPONSE_ID = 'bedrock-converse';
 
@@ -18,7 +19,7 @@ export function decodeBedrockResponse(body: unknown): ModelResponse {
     throw new GatewayError('upstream_error', 'bedrock response: output.message.content is missing');
   }
   const blocks = message.content;
-  const content: Array<TextPart | ToolCallPart> = [];
+  const content: ModelResponse['content'] = [];
   let answeredAsJson = false;
   for (const b of blocks) {
     if (!isJsonObject(b)) continue;
@@ -32,8 +33,10 @@ export function decodeBedrockResponse(body: unknown): ModelResponse {
       const t = b.toolUse;
       if (typeof t.toolUseId !== 'string' || typeof t.name !== 'string') continue;
       content.push({ type: 'tool_call', id: t.toolUseId, name: t.name, arguments: JSON.stringify(t.input ?? {}) });
+    } else if (b.reasoningContent !== undefined) {
+      content.push(...partsOfReasoningContent(b.reasoningContent));
     }
-    // reasoningContent, citations, images: not modeled
+    // citations, images: not modeled
   }
   return {
     id: SYNTHESIZED_RESPONSE_ID,
@@ -45,11 +48,13 @@ export function decodeBedrockResponse(body: unknown): ModelResponse {
 }
 
 export function encodeBedrockResponse(resp: ModelResponse): string {
-  const content: JsonObject[] = resp.content.map((p) =>
-    p.type === 'text'
-      ? { text: p.text }
-      : { toolUse: { toolUseId: p.id, name: p.name, input: argumentsObject(p.arguments, p.id, 'upstream_error') } },
-  );
+  const content: JsonObject[] = resp.content.map((p) => {
+    switch (p.type) {
+      case 'text': return { text: p.text };
+      case 'reasoning': return reasoningBlockFor(p);
+      case 'tool_call': return { toolUse: { toolUseId: p.id, name: p.name, input: argumentsObject(p.arguments, p.id, 'upstream_error') } };
+    }
+  });
   return JSON.stringify({
     output: { message: { role: 'assistant', content } },
     stopReason: stopReasonFromFinish(resp.finishReason),

@@ -1,6 +1,7 @@
-// Bedrock converse-stream event frames -> model stream events. Text blocks have no
-// contentBlockStart (the first delta opens them); tool blocks do. Reasoning and other blocks
-// are skipped and the rest renumbered from 0. Exception frames end the stream with an error.
+// Bedrock converse-stream event frames -> model stream events. Text and reasoning blocks have
+// no contentBlockStart (the first delta opens them: reasoningContent text, signature or
+// redactedContent); tool blocks do. Other blocks (citations...) are skipped and the rest
+// renumbered from 0. Exception frames end the stream with an error.
 import type { Usage } from '../../model/types.js';
 import { FramedStreamDecoder } from '../framing/stream-decoder-base.js';
 import { GatewayError } from '../../errors.js';
@@ -31,6 +32,8 @@ export class BedrockStreamDecoder extends FramedStreamDecoder {
   /** A call of a caller's tool came: a tool_use stop stays tool_calls. */
   private callerToolCalled = false;
   private nextIndex = 0;
+  /** Upstream indexes of reasoning blocks: a text or tool delta there is not theirs (empty for most streams). */
+  private reasoningUpstream: Set<number> | null = null;
   private started = false;
   private finished = false;
   /** A metadata event that came before messageStop, held to keep the contract's order. */
@@ -141,13 +144,29 @@ export class BedrockStreamDecoder extends FramedStreamDecoder {
       this.textDelta(p.contentBlockIndex, d.text, undefined);
     } else if (isJsonObject(d.toolUse)) {
       if (typeof d.toolUse.input === 'string') this.toolInputDelta(p.contentBlockIndex, d.toolUse.input, undefined);
+    } else if (isJsonObject(d.reasoningContent)) {
+      this.reasoningDelta(p.contentBlockIndex, d.reasoningContent);
     } else if (this.blockIndex[p.contentBlockIndex] === undefined) {
-      this.blockIndex[p.contentBlockIndex] = SKIPPED; // reasoning, citations: not modeled
+      this.blockIndex[p.contentBlockIndex] = SKIPPED; // citations: not modeled
     }
+  }
+
+  private reasoningDelta(upstream: number, r: JsonObject): void {
+    let index = this.blockIndex[upstream];
+    if (index === undefined) {
+      index = this.openBlock(upstream);
+      (this.reasoningUpstream ??= new Set()).add(upstream);
+      this.out.push({ type: 'block_start', index, kind: 'reasoning', family: 'bedrock' });
+    }
+    if (index === SKIPPED || this.reasoningUpstream === null || !this.reasoningUpstream.has(upstream)) return;
+    if (typeof r.text === 'string' && r.text.length > 0) this.out.push({ type: 'reasoning_delta', index, text: r.text });
+    else if (typeof r.signature === 'string') this.out.push({ type: 'reasoning_state', index, signature: r.signature });
+    else if (typeof r.redactedContent === 'string') this.out.push({ type: 'reasoning_state', index, redacted: r.redactedContent });
   }
 
   /** `literal`: the text as its JSON literal, when the fast path read it without escapes. */
   private textDelta(upstream: number, text: string, literal: string | undefined): void {
+    if (this.reasoningUpstream !== null && this.reasoningUpstream.has(upstream)) return;
     let index = this.blockIndex[upstream];
     if (index === undefined) {
       // Converse opens a text block with its first delta.
@@ -158,6 +177,7 @@ export class BedrockStreamDecoder extends FramedStreamDecoder {
   }
 
   private toolInputDelta(upstream: number, json: string, literal: string | undefined): void {
+    if (this.reasoningUpstream !== null && this.reasoningUpstream.has(upstream)) return;
     const index = this.blockIndex[upstream];
     if (index === undefined || index === SKIPPED || json.length === 0) return;
     this.out.push(this.jsonBlocks.has(index) ? { type: 'text_delta', index, text: json, literal } : { type: 'tool_args_delta', index, json, literal });

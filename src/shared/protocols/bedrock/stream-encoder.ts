@@ -12,6 +12,8 @@ import { translateFastPath } from '../fast-path/switch.js';
 import { stopReasonFromFinish } from './finish-reason.js';
 import { usageToBedrock, usageToBedrockJson } from './usage.js';
 import { streamExceptionType } from './errors.js';
+import { OpenReasoningBlocks } from '../reasoning/open-block.js';
+import { carriedState, isRedacted } from './reasoning.js';
 
 const messageStart = eventFrames('messageStart');
 const contentBlockStart = eventFrames('contentBlockStart');
@@ -38,6 +40,8 @@ const metadata = eventFrames('metadata');
 
 export class BedrockStreamEncoder implements StreamEncoder {
   private usage: Usage | null = null;
+  /** Reasoning blocks open: their text streams as reasoningContent deltas, their state is written at their stop. */
+  private readonly reasoning = new OpenReasoningBlocks();
   /** The delta frames of the block `deltaIndex`: each delta's payload differs only in its literal. */
   private deltaIndex = -1;
   private textDeltas: EventFrames = contentBlockDelta;
@@ -56,7 +60,8 @@ export class BedrockStreamEncoder implements StreamEncoder {
       case 'start':
         return messageStart('{"role":"assistant"}');
       case 'block_start':
-        if (e.kind === 'text') return ''; // Converse opens text blocks with their first delta
+        if (e.kind === 'reasoning') this.reasoning.open(e.index, e.family);
+        if (e.kind !== 'tool_call') return ''; // Converse opens text and reasoning blocks with their first delta
         return contentBlockStart(JSON.stringify({
           contentBlockIndex: e.index, start: { toolUse: { toolUseId: e.id, name: e.name } },
         }));
@@ -69,8 +74,21 @@ export class BedrockStreamEncoder implements StreamEncoder {
       case 'tool_args_delta':
         if (e.index !== this.deltaIndex) this.deltaBlock(e.index);
         return this.toolDeltas(e.literal ?? JSON.stringify(e.json), '}}}');
-      case 'block_stop':
-        return contentBlockStop(`{"contentBlockIndex":${e.index}}`);
+      case 'reasoning_delta':
+        this.reasoning.get(e.index)?.addText(e.text);
+        return contentBlockDelta(JSON.stringify({ contentBlockIndex: e.index, delta: { reasoningContent: { text: e.text } } }));
+      case 'reasoning_state':
+        this.reasoning.get(e.index)?.setState(e);
+        return '';
+      case 'block_stop': {
+        const stop = contentBlockStop(`{"contentBlockIndex":${e.index}}`);
+        const block = this.reasoning.close(e.index);
+        if (block === undefined) return stop;
+        const state = carriedState(block.part);
+        if (state === undefined) return stop;
+        const delta = isRedacted(block.part) ? { redactedContent: state } : { signature: state };
+        return joinFrames(contentBlockDelta(JSON.stringify({ contentBlockIndex: e.index, delta: { reasoningContent: delta } })), stop);
+      }
       case 'finish':
         return messageStop(`{"stopReason":"${stopReasonFromFinish(e.reason)}"}`);
       case 'usage':
@@ -94,4 +112,11 @@ export class BedrockStreamEncoder implements StreamEncoder {
   error(kind: ErrorKind, message: string): Uint8Array {
     return encodeExceptionFrame(streamExceptionType(kind), message);
   }
+}
+
+function joinFrames(a: Uint8Array, b: Uint8Array): Uint8Array {
+  const out = new Uint8Array(a.length + b.length);
+  out.set(a, 0);
+  out.set(b, a.length);
+  return out;
 }

@@ -17,6 +17,7 @@ import { openApiToJsonSchema } from './schema-types.js';
 import { describeSource, mediaTypeOfUrl, refusePart, refuseUntranslatable } from '../refusal.js';
 import { refuseUnenforceableCallLimit } from '../parallel-tool-calls.js';
 import { decodeResponseFormat, decodeThinkingConfig, encodeOutputAndThinking } from './request-settings.js';
+import { geminiParts, partsOfSignature, partsOfThought, signatureOf } from './thought.js';
 
 function invalid(message: string): GatewayError {
   return new GatewayError('invalid_request', message);
@@ -77,15 +78,15 @@ function decodeContents(list: unknown[]): ModelMessage[] {
     let run: ContentPart[] = [];
     let runRole: Role = role === 'model' ? 'assistant' : 'user';
     for (let j = 0; j < parts.length; j++) {
-      const part = decodePart(expectObject(parts[j], `${path}.parts[${j}]`), `${path}.parts[${j}]`, role === 'model', ids);
-      if (part === undefined) continue;
-      const partRole: Role = role === 'model' ? 'assistant' : part.type === 'tool_result' ? 'tool' : 'user';
-      if (partRole !== runRole && run.length > 0) {
-        out.push({ role: runRole, content: run });
-        run = [];
+      for (const part of decodePart(expectObject(parts[j], `${path}.parts[${j}]`), `${path}.parts[${j}]`, role === 'model', ids)) {
+        const partRole: Role = role === 'model' ? 'assistant' : part.type === 'tool_result' ? 'tool' : 'user';
+        if (partRole !== runRole && run.length > 0) {
+          out.push({ role: runRole, content: run });
+          run = [];
+        }
+        runRole = partRole;
+        run.push(part);
       }
-      runRole = partRole;
-      run.push(part);
     }
     if (run.length > 0) out.push({ role: runRole, content: run });
   }
@@ -99,9 +100,26 @@ function claimAnsweredIds(parts: unknown[], ids: CallIds): void {
   }
 }
 
-function decodePart(p: JsonObject, path: string, fromModel: boolean, ids: CallIds): ContentPart | undefined {
+/** A part of the caller's as model parts: most are one; a signed part also gives the reasoning its signature stands for. */
+function decodePart(p: JsonObject, path: string, fromModel: boolean, ids: CallIds): ContentPart[] {
+  const signature = fromModel ? signatureOf(p) : undefined;
+  if (fromModel && p.text !== undefined && p.thought === true) return partsOfThought(expectString(p.text, `${path}.text`), signature);
+  if (fromModel && p.text !== undefined && signature !== undefined) {
+    const text = expectString(p.text, `${path}.text`);
+    return text === '' ? partsOfSignature(signature) : [{ type: 'text', text }, ...partsOfSignature(signature)];
+  }
+  const call = field(p, 'functionCall', 'function_call');
+  if (fromModel && call !== undefined && signature !== undefined) {
+    const part = decodeOnePart(p, path, fromModel, ids);
+    return part === undefined ? [] : [...partsOfSignature(signature), part];
+  }
+  const part = decodeOnePart(p, path, fromModel, ids);
+  return part === undefined ? [] : [part];
+}
+
+function decodeOnePart(p: JsonObject, path: string, fromModel: boolean, ids: CallIds): ContentPart | undefined {
   if (p.text !== undefined) {
-    if (p.thought === true) return undefined; // thinking summaries are not modeled
+    if (p.thought === true) return undefined; // a thought in a user turn is nobody's reasoning
     return { type: 'text', text: expectString(p.text, `${path}.text`) };
   }
   const inline = field(p, 'inlineData', 'inline_data');
@@ -268,12 +286,9 @@ function encodeContents(messages: ModelMessage[]): WireContent[] {
   const out: WireContent[] = [];
   for (const m of messages) {
     const role = m.role === 'assistant' ? 'model' : 'user';
-    const parts: JsonObject[] = [];
-    for (const p of m.content) {
-      if (p.type === 'tool_call') callNames.set(p.id, p.name);
-      const wire = encodePart(p, callNames);
-      if (wire !== undefined) parts.push(wire);
-    }
+    for (const p of m.content) if (p.type === 'tool_call') callNames.set(p.id, p.name);
+    // Reasoning of the gemini family goes back where it came from (thought.ts); another family's is dropped.
+    const parts = geminiParts(m.content, false, (p) => encodePart(p, callNames));
     if (parts.length === 0) continue;
     const last = out[out.length - 1];
     // Parallel function responses belong in one turn, and tool + user messages are one user turn.
@@ -292,7 +307,8 @@ function encodePart(p: ContentPart, callNames: Map<string, string>): JsonObject 
     case 'file':
       return encodeMedia(p, 'file');
     case 'unsupported':
-      return undefined; // refused before (refuseUntranslatable)
+    case 'reasoning':
+      return undefined; // refused before (refuseUntranslatable); reasoning is written by geminiParts
     case 'tool_call':
       return { functionCall: { id: p.id, name: p.name, args: argumentsObject(p.arguments, p.id, 'invalid_request') } };
     case 'tool_result': {

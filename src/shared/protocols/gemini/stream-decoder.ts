@@ -1,8 +1,10 @@
 // Gemini `data: {GenerateContentResponse}` chunks -> model stream events. Text parts stream as
-// one text block until something else comes; each functionCall part is a whole tool block
-// (its args arrive as one object). finishReason ends the content; usageMetadata is a running
-// total the chunks repeat, so the latest one is reported after finish.
-import type { FinishReason, Usage } from '../../model/types.js';
+// one text block until something else comes; thought parts as one reasoning block, which a
+// thoughtSignature closes; each functionCall part is a whole tool block (its args arrive as one
+// object), after a reasoning block of its own for its signature (thought.ts). finishReason ends
+// the content; usageMetadata is a running total the chunks repeat, so the latest one is
+// reported after finish (and the first one's input side with the start).
+import type { FinishReason, StreamEvent, Usage } from '../../model/types.js';
 import { FramedStreamDecoder } from '../framing/stream-decoder-base.js';
 import { GatewayError } from '../../errors.js';
 import { isJsonObject, type JsonObject } from '../framing/json-field.js';
@@ -14,6 +16,10 @@ import { callId, candidateParts, firstCandidate, SYNTHESIZED_RESPONSE_ID } from 
 import { usageFromGemini } from './usage.js';
 import { GeminiTextChunkReader } from './stream-fast-path.js';
 import { translateFastPath } from '../fast-path/switch.js';
+import { partsOfSignature, partsOfThought, signatureOf } from './thought.js';
+import type { ReasoningPart } from '../../model/types.js';
+import { inputSide } from '../../model/usage.js';
+import { stateEventOf } from '../reasoning/open-block.js';
 
 const NONE = -1;
 /** The kinds a stream's chunks are kept under in the lane's JsonShapes. */
@@ -31,6 +37,8 @@ export class GeminiStreamDecoder extends FramedStreamDecoder {
   private nextIndex = 0;
   /** The open text block's index, or NONE. */
   private textIndex = NONE;
+  /** The open reasoning block (thought parts not yet signed), or NONE. */
+  private reasoningIndex = NONE;
   private calls = 0;
   private latestUsage: Usage | null = null;
   private usageReported = false;
@@ -103,13 +111,16 @@ export class GeminiStreamDecoder extends FramedStreamDecoder {
     }
     if (!isJsonObject(chunk)) return;
     if (isJsonObject(chunk.error)) return this.onError(chunk.error);
+    const hasUsage = isJsonObject(chunk.usageMetadata);
+    if (hasUsage) this.latestUsage = usageFromGemini(chunk.usageMetadata);
     if (!this.started) {
       this.started = true;
       const id = typeof chunk.responseId === 'string' ? chunk.responseId : SYNTHESIZED_RESPONSE_ID;
-      this.out.push({ type: 'start', id, model: typeof chunk.modelVersion === 'string' ? chunk.modelVersion : '' });
+      const start: StreamEvent = { type: 'start', id, model: typeof chunk.modelVersion === 'string' ? chunk.modelVersion : '' };
+      // Gemini counts the prompt on its first chunk: callers whose stream opens with it get it at once.
+      if (this.latestUsage !== null && this.latestUsage.input + this.latestUsage.cacheRead > 0) start.usage = inputSide(this.latestUsage);
+      this.out.push(start);
     }
-    const hasUsage = isJsonObject(chunk.usageMetadata);
-    if (hasUsage) this.latestUsage = usageFromGemini(chunk.usageMetadata);
     const candidate = firstCandidate(chunk);
     if (!this.finished) {
       for (const part of candidateParts(candidate)) if (isJsonObject(part)) this.onPart(part);
@@ -140,11 +151,16 @@ export class GeminiStreamDecoder extends FramedStreamDecoder {
   }
 
   private onPart(p: JsonObject): void {
-    if (typeof p.text === 'string') {
-      if (p.thought === true || p.text.length === 0) return;
-      this.text(p.text);
+    const signature = signatureOf(p);
+    if (typeof p.text === 'string' && p.thought === true) {
+      this.thought(p.text, signature);
+    } else if (typeof p.text === 'string') {
+      if (p.text.length > 0) this.text(p.text);
+      if (signature !== undefined) this.signed(partsOfSignature(signature)); // signs the text before it
     } else if (isJsonObject(p.functionCall) && typeof p.functionCall.name === 'string') {
       this.closeText();
+      this.closeReasoning();
+      if (signature !== undefined) this.signed(partsOfSignature(signature)); // signs the call after it
       const fc = p.functionCall;
       const index = this.nextIndex++;
       this.out.push(
@@ -155,8 +171,51 @@ export class GeminiStreamDecoder extends FramedStreamDecoder {
     }
   }
 
+  /** A thought part: its text goes to the open reasoning block; a signature on it is the block's state and closes it. */
+  private thought(text: string, signature: string | undefined): void {
+    this.closeText();
+    const parts = partsOfThought(text, signature);
+    if (parts.length !== 1 || parts[0]!.family !== 'gemini') {
+      // A token (a gateway of ours upstream): its parts whole.
+      this.closeReasoning();
+      this.signed(parts);
+      return;
+    }
+    if (this.reasoningIndex === NONE) {
+      this.reasoningIndex = this.nextIndex++;
+      this.out.push({ type: 'block_start', index: this.reasoningIndex, kind: 'reasoning', family: 'gemini' });
+    }
+    if (text.length > 0) this.out.push({ type: 'reasoning_delta', index: this.reasoningIndex, text });
+    if (signature !== undefined) {
+      this.out.push({ type: 'reasoning_state', index: this.reasoningIndex, signature });
+      this.closeReasoning();
+    }
+  }
+
+  /** Reasoning parts known whole (a signature on a text or call part): a block each. */
+  private signed(parts: readonly ReasoningPart[]): void {
+    this.closeText();
+    this.closeReasoning();
+    for (const part of parts) {
+      const index = this.nextIndex++;
+      this.out.push({ type: 'block_start', index, kind: 'reasoning', family: part.family });
+      if (part.text.length > 0) this.out.push({ type: 'reasoning_delta', index, text: part.text });
+      const state = stateEventOf(index, part);
+      if (state !== null) this.out.push(state);
+      this.out.push({ type: 'block_stop', index });
+    }
+  }
+
+  private closeReasoning(): void {
+    if (this.reasoningIndex !== NONE) {
+      this.out.push({ type: 'block_stop', index: this.reasoningIndex });
+      this.reasoningIndex = NONE;
+    }
+  }
+
   /** `literal`: the text as its JSON literal, when the fast path read it without escapes. */
   private text(text: string, literal?: string): void {
+    if (this.reasoningIndex !== NONE) this.closeReasoning();
     if (this.textIndex === NONE) {
       this.textIndex = this.nextIndex++;
       this.out.push({ type: 'block_start', index: this.textIndex, kind: 'text' });
@@ -173,6 +232,7 @@ export class GeminiStreamDecoder extends FramedStreamDecoder {
 
   private finishWith(reason: FinishReason): void {
     this.closeText();
+    this.closeReasoning();
     this.finished = true;
     this.out.push({ type: 'finish', reason });
   }

@@ -1,6 +1,11 @@
 // Model stream events -> Gemini SSE chunks, as @google/genai's generateContentStream parses
 // them: each text delta is a chunk; a tool call is buffered until its block stops, because
-// functionCall.args is a whole object; finish and usage go out together in a last chunk.
+// functionCall.args is a whole object; finish and usage go out together in a last chunk. A
+// reasoning delta is a thought part; the block's signature (another family's state as a token,
+// its text in it: the thought parts before it are only what the caller shows) is held to the
+// next block, and goes on the functionCall when one follows, else on an empty thought part.
+import { OpenReasoningBlocks } from '../reasoning/open-block.js';
+import { encodeStateToken } from '../reasoning/state-token.js';
 import type { FinishReason, StreamEvent, Usage } from '../../model/types.js';
 import type { StreamEncoder } from '../codec.js';
 import type { ErrorKind } from '../../errors.js';
@@ -20,6 +25,9 @@ export class GeminiStreamEncoder implements StreamEncoder {
   /** What follows a text delta's string: the rest of its chunk, tail included (flat, made at `start`). */
   private textTail = textTailOf(this.tail);
   private call: PendingCall | null = null;
+  private readonly reasoning = new OpenReasoningBlocks();
+  /** The signature of the reasoning block that stopped last, not yet written. */
+  private pendingSignature: string | null = null;
   private reason: FinishReason = 'stop';
   private usage: Usage | null = null;
   private readonly runs = new TextDeltaTemplates((e) => TEXT_HEAD + (e.literal ?? JSON.stringify(e.text)) + this.textTail);
@@ -33,7 +41,17 @@ export class GeminiStreamEncoder implements StreamEncoder {
         this.runs.reset();
         return '';
       case 'block_start':
-        if (e.kind === 'tool_call') this.call = { index: e.index, id: e.id, name: e.name, args: '' };
+        if (e.kind === 'tool_call') {
+          this.call = { index: e.index, id: e.id, name: e.name, args: '' };
+          return ''; // the held signature goes on its functionCall
+        }
+        if (e.kind === 'reasoning') this.reasoning.open(e.index, e.family);
+        return this.flushSignature();
+      case 'reasoning_delta':
+        this.reasoning.get(e.index)?.addText(e.text);
+        return this.chunk(JSON.stringify({ text: e.text, thought: true }));
+      case 'reasoning_state':
+        this.reasoning.get(e.index)?.setState(e);
         return '';
       case 'text_delta':
         // chunk(`{"text":<text>}`), in three pieces
@@ -43,8 +61,16 @@ export class GeminiStreamEncoder implements StreamEncoder {
       case 'tool_args_delta':
         if (this.call !== null && this.call.index === e.index) this.call.args += e.json;
         return '';
-      case 'block_stop':
+      case 'block_stop': {
+        const block = this.reasoning.close(e.index);
+        if (block !== undefined) {
+          const out = this.flushSignature();
+          const p = block.part;
+          this.pendingSignature = p.family === 'gemini' ? p.signature ?? null : encodeStateToken([p], true);
+          return out;
+        }
         return this.call !== null && this.call.index === e.index ? this.flushCall(this.call) : '';
+      }
       case 'finish':
         this.reason = e.reason;
         return '';
@@ -52,9 +78,10 @@ export class GeminiStreamEncoder implements StreamEncoder {
         this.usage = e.usage;
         return '';
       case 'end': {
+        const held = this.flushSignature();
         // An empty text part, as Gemini's own last chunk has: chat history refuses empty parts lists.
         const usage = this.usage === null ? '' : `,"usageMetadata":${translateFastPath ? usageToGeminiJson(this.usage) : JSON.stringify(usageToGemini(this.usage))}`;
-        return `data: {"candidates":[{"content":{"parts":[{"text":""}],"role":"model"},"finishReason":"${geminiFromFinish(this.reason)}","index":0}]${usage}${this.tail}\n\n`;
+        return `${held}data: {"candidates":[{"content":{"parts":[{"text":""}],"role":"model"},"finishReason":"${geminiFromFinish(this.reason)}","index":0}]${usage}${this.tail}\n\n`;
       }
     }
   }
@@ -74,7 +101,17 @@ export class GeminiStreamEncoder implements StreamEncoder {
   private flushCall(call: PendingCall): string {
     this.call = null;
     const fc = { id: call.id, name: call.name, args: argumentsObject(call.args, call.id, 'upstream_error') };
-    return this.chunk(JSON.stringify({ functionCall: fc }));
+    const signature = this.pendingSignature;
+    this.pendingSignature = null;
+    return this.chunk(JSON.stringify(signature === null ? { functionCall: fc } : { functionCall: fc, thoughtSignature: signature }));
+  }
+
+  /** The held signature on an empty thought part of its own ('' when none is held). */
+  private flushSignature(): string {
+    const signature = this.pendingSignature;
+    if (signature === null) return '';
+    this.pendingSignature = null;
+    return this.chunk(JSON.stringify({ text: '', thought: true, thoughtSignature: signature }));
   }
 
   private chunk(partJson: string): string {

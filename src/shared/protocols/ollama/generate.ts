@@ -52,11 +52,20 @@ function responseText(resp: ModelResponse): string {
   return text;
 }
 
+/** The reasoning texts, as /api/generate's `thinking` (undefined when none). */
+function thinkingText(resp: ModelResponse): string | undefined {
+  let text = '';
+  for (const part of resp.content) if (part.type === 'reasoning') text += part.text;
+  return text === '' ? undefined : text;
+}
+
 export function encodeGenerateResponse(resp: ModelResponse): string {
+  const thinking = thinkingText(resp);
   return JSON.stringify({
     model: resp.model,
     created_at: new Date().toISOString(),
     response: responseText(resp),
+    ...(thinking === undefined ? {} : { thinking }),
     ...doneFields(encodeFinishReason(resp.finishReason), resp.usage),
   });
 }
@@ -76,6 +85,8 @@ export class GenerateStreamEncoder implements StreamEncoder {
         return '';
       case 'text_delta':
         return `${this.head}"response":${event.literal ?? JSON.stringify(event.text)},"done":false}\n`;
+      case 'reasoning_delta':
+        return `${this.head}"response":"","thinking":${JSON.stringify(event.text)},"done":false}\n`;
       case 'finish':
         this.finishReason = event.reason;
         return '';

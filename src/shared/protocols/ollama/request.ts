@@ -17,6 +17,8 @@ import { splitDataUrl } from '../framing/body-fields.js';
 import { describeSource, refusePart, refuseUntranslatable } from '../refusal.js';
 import { inlineFileText } from '../file-parts.js';
 import { decodeFormatAndThink, encodeFormatAndThink, toolsForChoice } from './request-settings.js';
+import { plainCallId } from '../reasoning/call-id.js';
+import { ollamaMessageReasoning } from './thinking.js';
 
 export const CHAT_PATH = '/api/chat';
 
@@ -82,12 +84,14 @@ function decodeMessage(raw: unknown, path: string, system: string[], out: ModelM
       return;
     }
     case 'assistant': {
-      const content: ContentPart[] = text === '' ? [] : [{ type: 'text', text }];
+      // The model's own reasoning from this turn, where the gateway gave it to the caller (thinking.ts).
+      const reasoning = ollamaMessageReasoning(m);
+      const content: ContentPart[] = text === '' ? [...reasoning.leading] : [...reasoning.leading, { type: 'text', text }];
       state.unanswered = [];
       if (m.tool_calls !== undefined && m.tool_calls !== null) {
         expectArray(m.tool_calls, `${path}.tool_calls`).forEach((tc, j) => {
           const part = decodeToolCall(tc, `${path}.tool_calls[${j}]`, state);
-          content.push(part);
+          content.push(...(reasoning.beforeCall[j] ?? []), part);
           state.unanswered.push(part);
         });
       }
@@ -96,7 +100,8 @@ function decodeMessage(raw: unknown, path: string, system: string[], out: ModelM
     }
     case 'tool': {
       const name = optionalString(m, 'tool_name', path) ?? optionalString(m, 'name', path);
-      const toolCallId = answeredCallId(optionalString(m, 'tool_call_id', path), name, state);
+      const explicit = optionalString(m, 'tool_call_id', path);
+      const toolCallId = answeredCallId(explicit === undefined ? undefined : plainCallId(explicit), name, state);
       const part: ContentPart = { type: 'tool_result', toolCallId, content: text, isError: false };
       if (name !== undefined) part.name = name;
       out.push({ role: 'tool', content: [part] });
@@ -121,7 +126,7 @@ function decodeToolCall(raw: unknown, path: string, state: DecodeState): ToolCal
   const n = state.nextCallId++;
   return {
     type: 'tool_call',
-    id: optionalString(tc, 'id', path) ?? `call_${n}`,
+    id: plainCallId(optionalString(tc, 'id', path) ?? `call_${n}`),
     name: expectString(fn.name, `${path}.function.name`),
     arguments: argumentsText(fn.arguments),
   };
@@ -215,8 +220,13 @@ function appendMessage(out: JsonObject[], m: ModelMessage, callNames: Map<string
   const texts: string[] = [];
   const images: string[] = [];
   const toolCalls: JsonObject[] = [];
+  let thinking = '';
   for (const part of m.content) {
     switch (part.type) {
+      case 'reasoning':
+        // `thinking` is the ollama family's own; another family's reasoning only its family reads: dropped.
+        if (part.family === 'ollama') thinking += part.text;
+        break;
       case 'text':
         texts.push(part.text);
         break;
@@ -246,10 +256,11 @@ function appendMessage(out: JsonObject[], m: ModelMessage, callNames: Map<string
     }
   }
   if (m.role === 'tool') return;
-  if (texts.length === 0 && images.length === 0 && toolCalls.length === 0) return;
+  if (texts.length === 0 && images.length === 0 && toolCalls.length === 0 && thinking === '') return;
   const msg: JsonObject = { role: m.role, content: texts.join('\n') };
   if (images.length > 0 && m.role !== 'user') refusePart('"image" in an assistant turn', 'ollama', 'only user turns carry images');
   if (images.length > 0) msg.images = images;
+  if (m.role === 'assistant' && thinking !== '') msg.thinking = thinking;
   if (m.role === 'assistant' && toolCalls.length > 0) msg.tool_calls = toolCalls;
   out.push(msg);
 }

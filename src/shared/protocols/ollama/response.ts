@@ -1,11 +1,13 @@
 // Ollama /api/chat non-stream body <-> model response. Ollama has no response id: one is
 // made from created_at, so the same body always gives the same id.
 import { GatewayError } from '../../errors.js';
-import type { ModelResponse, TextPart, ToolCallPart, Usage } from '../../model/types.js';
+import type { ModelResponse, ReasoningPart, ToolCallPart, Usage } from '../../model/types.js';
 import { isJsonObject, type JsonObject } from '../framing/json-field.js';
 import { decodeFinishReason, encodeFinishReason } from './finish-reason.js';
 import { argumentsObject, argumentsText } from './tool-arguments.js';
 import { decodeUsage, encodeUsage } from './usage.js';
+import { idWithReasoning, plainCallId } from '../reasoning/call-id.js';
+import { ollamaMessageReasoning, thinkingOf } from './thinking.js';
 
 export function responseId(createdAt: unknown): string {
   const ms = typeof createdAt === 'string' ? Date.parse(createdAt) : NaN;
@@ -20,7 +22,7 @@ export function decodeToolCalls(raw: unknown, firstIndex: number): ToolCallPart[
     if (!isJsonObject(tc) || !isJsonObject(tc.function) || typeof tc.function.name !== 'string') return;
     calls.push({
       type: 'tool_call',
-      id: typeof tc.id === 'string' && tc.id !== '' ? tc.id : `call_${firstIndex + i}`,
+      id: typeof tc.id === 'string' && tc.id !== '' ? plainCallId(tc.id) : `call_${firstIndex + i}`,
       name: tc.function.name,
       arguments: argumentsText(tc.function.arguments),
     });
@@ -37,10 +39,11 @@ export function decodeResponse(body: unknown): ModelResponse {
     throw new GatewayError('upstream_error', 'upstream response is not an Ollama chat response (no message)');
   }
   const msg = body.message;
-  const content: Array<TextPart | ToolCallPart> = [];
+  const reasoning = ollamaMessageReasoning(msg);
+  const content: ModelResponse['content'] = [...reasoning.leading];
   if (typeof msg.content === 'string' && msg.content !== '') content.push({ type: 'text', text: msg.content });
   const calls = decodeToolCalls(msg.tool_calls, 0);
-  content.push(...calls);
+  calls.forEach((call, i) => content.push(...(reasoning.beforeCall[i] ?? []), call));
   return {
     id: responseId(body.created_at),
     model: typeof body.model === 'string' ? body.model : '',
@@ -73,11 +76,22 @@ export function doneFields(reason: ReturnType<typeof encodeFinishReason>, usage:
 export function encodeResponse(resp: ModelResponse): string {
   const texts: string[] = [];
   const toolCalls: JsonObject[] = [];
+  const reasoning: ReasoningPart[] = [];
+  /** Reasoning since the last tool call: it rides in the next call's id (thinking.ts). */
+  let pending: ReasoningPart[] = [];
   for (const part of resp.content) {
     if (part.type === 'text') texts.push(part.text);
-    else toolCalls.push(encodeToolCall(part));
+    else if (part.type === 'reasoning') {
+      reasoning.push(part);
+      if (part.family !== 'ollama') pending.push(part); // the ollama family's own state is thinking
+    } else {
+      toolCalls.push(encodeToolCall({ ...part, id: idWithReasoning(part.id, pending) }));
+      pending = [];
+    }
   }
   const message: JsonObject = { role: 'assistant', content: texts.join('') };
+  const thinking = thinkingOf(reasoning);
+  if (thinking !== undefined) message.thinking = thinking;
   if (toolCalls.length > 0) message.tool_calls = toolCalls;
   return JSON.stringify({
     model: resp.model,

@@ -28,6 +28,8 @@ export class OllamaStreamDecoder extends FramedStreamDecoder {
   private ended = false;
   private nextBlock = 0;
   private textBlock = NONE;
+  /** The open reasoning block (`thinking` deltas), or NONE. */
+  private reasoningBlock = NONE;
   private toolCalls = 0;
   private readonly fast = translateFastPath ? new OllamaTextLineReader() : null;
   /** The lane's learnt event shapes (shaped-parse.ts); null when the fast paths are off. */
@@ -91,9 +93,11 @@ export class OllamaStreamDecoder extends FramedStreamDecoder {
     }
     const msg = isJsonObject(obj.message) ? obj.message : undefined;
     if (msg !== undefined) {
+      if (typeof msg.thinking === 'string' && msg.thinking !== '') this.thinking(msg.thinking);
       if (typeof msg.content === 'string' && msg.content !== '') this.text(msg.content);
       for (const call of decodeToolCalls(msg.tool_calls, this.toolCalls)) {
         this.closeText();
+        this.closeThinking();
         const index = this.nextBlock++;
         this.toolCalls++;
         this.out.push(
@@ -106,8 +110,24 @@ export class OllamaStreamDecoder extends FramedStreamDecoder {
     if (obj.done === true) this.done(obj);
   }
 
+  private thinking(text: string): void {
+    this.closeText();
+    if (this.reasoningBlock === NONE) {
+      this.reasoningBlock = this.nextBlock++;
+      this.out.push({ type: 'block_start', index: this.reasoningBlock, kind: 'reasoning', family: 'ollama' });
+    }
+    this.out.push({ type: 'reasoning_delta', index: this.reasoningBlock, text });
+  }
+
+  private closeThinking(): void {
+    if (this.reasoningBlock === NONE) return;
+    this.out.push({ type: 'block_stop', index: this.reasoningBlock });
+    this.reasoningBlock = NONE;
+  }
+
   /** `literal`: the text as its JSON literal, when the fast path read it without escapes. */
   private text(text: string, literal?: string): void {
+    if (this.reasoningBlock !== NONE) this.closeThinking();
     if (this.textBlock === NONE) {
       this.textBlock = this.nextBlock++;
       this.out.push({ type: 'block_start', index: this.textBlock, kind: 'text' });
@@ -123,6 +143,7 @@ export class OllamaStreamDecoder extends FramedStreamDecoder {
 
   private done(last: JsonObject): void {
     this.closeText();
+    this.closeThinking();
     this.out.push({ type: 'finish', reason: decodeFinishReason(last.done_reason, this.toolCalls > 0) });
     this.out.push({ type: 'usage', usage: decodeUsage(last) });
     this.out.push({ type: 'end' });

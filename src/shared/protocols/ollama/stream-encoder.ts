@@ -12,6 +12,9 @@ import { doneFields, encodeToolCall } from './response.js';
 import { flattened } from '../framing/flat-string.js';
 import { translateFastPath } from '../fast-path/switch.js';
 import { TextDeltaTemplates, type TextDeltaTemplate } from '../fast-path/text-run.js';
+import type { ReasoningPart } from '../../model/types.js';
+import { OpenReasoningBlocks } from '../reasoning/open-block.js';
+import { idWithReasoning } from '../reasoning/call-id.js';
 
 interface PendingCall { id: string; name: string; arguments: string }
 
@@ -25,6 +28,9 @@ export class OllamaStreamEncoder implements StreamEncoder {
   private usage: Usage = ZERO_USAGE;
   /** After an error line nothing more is written. */
   private failed = false;
+  /** Reasoning blocks open; what stopped since the last tool call rides in that call's id (thinking.ts). */
+  private readonly reasoning = new OpenReasoningBlocks();
+  private pendingReasoning: ReasoningPart[] | null = null;
   private readonly runs = new TextDeltaTemplates((e) => this.textHead + (e.literal ?? JSON.stringify(e.text)) + TEXT_TAIL);
   readonly textDeltaTemplate = translateFastPath ? (index: number): TextDeltaTemplate | null => this.runs.for(index) : undefined;
 
@@ -37,7 +43,18 @@ export class OllamaStreamEncoder implements StreamEncoder {
         this.runs.reset();
         return '';
       case 'block_start':
-        if (event.kind === 'tool_call') this.calls.set(event.index, { id: event.id, name: event.name, arguments: '' });
+        if (event.kind === 'tool_call') {
+          this.calls.set(event.index, { id: idWithReasoning(event.id, this.pendingReasoning ?? NO_REASONING), name: event.name, arguments: '' });
+          this.pendingReasoning = null;
+        } else if (event.kind === 'reasoning') {
+          this.reasoning.open(event.index, event.family);
+        }
+        return '';
+      case 'reasoning_delta':
+        this.reasoning.get(event.index)?.addText(event.text);
+        return `${this.head}"message":{"role":"assistant","content":"","thinking":${JSON.stringify(event.text)}},"done":false}\n`;
+      case 'reasoning_state':
+        this.reasoning.get(event.index)?.setState(event);
         return '';
       case 'text_delta':
         return this.textHead + (event.literal ?? JSON.stringify(event.text)) + TEXT_TAIL;
@@ -48,8 +65,12 @@ export class OllamaStreamEncoder implements StreamEncoder {
         if (call !== undefined) call.arguments += event.json;
         return '';
       }
-      case 'block_stop':
+      case 'block_stop': {
+        const block = this.reasoning.close(event.index);
+        // The ollama family's own state is the thinking just written; another family's rides in the next call's id.
+        if (block !== undefined && block.part.family !== 'ollama') (this.pendingReasoning ??= []).push(block.part);
         return this.flushCall(event.index);
+      }
       case 'finish':
         this.finishReason = event.reason;
         return '';
@@ -95,3 +116,6 @@ function textHeadOf(head: string): string {
 function lineHead(model: string): string {
   return `{"model":${JSON.stringify(model)},"created_at":${JSON.stringify(new Date().toISOString())},`;
 }
+
+/** No reasoning before a tool call (most streams): shared, never written to. */
+const NO_REASONING: readonly ReasoningPart[] = [];

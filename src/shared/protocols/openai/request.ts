@@ -16,6 +16,8 @@ import {
   chatReasoningEffort, decodeChatResponseFormat, decodeEffort, encodeChatResponseFormat, hasCacheBreakpoint,
 } from './request-settings.js';
 import { defaultFileName, inlineFileText } from '../file-parts.js';
+import { plainCallId } from '../reasoning/call-id.js';
+import { chatMessageReasoning } from './reasoning.js';
 
 export const CHAT_PATH = '/chat/completions';
 
@@ -97,18 +99,20 @@ function decodeMessage(
       return;
     }
     case 'assistant': {
-      const content: ContentPart[] = decodeAssistantText(m.content, `${path}.content`);
+      // The model's own reasoning from this turn, where the gateway gave it to the caller (reasoning.ts).
+      const reasoning = chatMessageReasoning(m);
+      const content: ContentPart[] = [...reasoning.leading, ...decodeAssistantText(m.content, `${path}.content`)];
       if (m.tool_calls !== undefined && m.tool_calls !== null) {
         expectArray(m.tool_calls, `${path}.tool_calls`).forEach((tc, j) => {
           const part = decodeToolCall(tc, `${path}.tool_calls[${j}]`, ids);
-          if (part) content.push(part);
+          if (part) content.push(...(reasoning.beforeCall[j] ?? []), part);
         });
       }
       if (content.length > 0) out.push({ role: 'assistant', content });
       return;
     }
     case 'tool': {
-      const toolCallId = expectString(m.tool_call_id, `${path}.tool_call_id`);
+      const toolCallId = plainCallId(expectString(m.tool_call_id, `${path}.tool_call_id`));
       const content = flattenText(m.content, `${path}.content`);
       const result: ToolResultPart = { type: 'tool_result', toolCallId, content, isError: false };
       if (anyBreakpoint(m.content)) result.cache = {};
@@ -200,7 +204,7 @@ function decodeToolCall(raw: unknown, path: string, ids: { next: number }): Tool
   if (tc.type !== undefined && tc.type !== 'function') return undefined; // custom tools: not modeled
   const fn = expectObject(tc.function, `${path}.function`);
   const name = expectString(fn.name, `${path}.function.name`);
-  const id = optionalString(tc, 'id', path) ?? `call_${n}`;
+  const id = plainCallId(optionalString(tc, 'id', path) ?? `call_${n}`);
   return { type: 'tool_call', id, name, arguments: argumentsText(fn.arguments, `${path}.function.arguments`) };
 }
 
@@ -298,8 +302,14 @@ function appendMessage(out: JsonObject[], m: ModelMessage): void {
   const texts: TextPart[] = [];
   const userParts: JsonObject[] = [];
   const toolCalls: JsonObject[] = [];
+  let reasoningContent = '';
   for (const part of m.content) {
     switch (part.type) {
+      case 'reasoning':
+        // reasoning_content is the openai family's own (DeepSeek wants it back on tool turns);
+        // another family's reasoning only its family reads: dropped.
+        if (part.family === 'openai') reasoningContent += part.text;
+        break;
       case 'tool_result':
         out.push({ role: 'tool', tool_call_id: part.toolCallId, content: part.content });
         break;
@@ -338,6 +348,7 @@ function appendMessage(out: JsonObject[], m: ModelMessage): void {
   } else if (m.role === 'assistant') {
     if (texts.length === 0 && toolCalls.length === 0) return;
     const msg: JsonObject = { role: 'assistant', content: assistantContent(texts) };
+    if (reasoningContent !== '') msg.reasoning_content = reasoningContent;
     if (toolCalls.length > 0) msg.tool_calls = toolCalls;
     out.push(msg);
   } // role 'tool': its tool results were written above

@@ -1,10 +1,12 @@
 // Chat Completions non-stream response body <-> model response.
 import { GatewayError } from '../../errors.js';
-import type { ModelResponse, TextPart, ToolCallPart } from '../../model/types.js';
+import type { ModelResponse, ReasoningPart } from '../../model/types.js';
 import { ZERO_USAGE } from '../../model/types.js';
 import { isJsonObject, type JsonObject } from '../framing/json-field.js';
 import { decodeFinishReason, encodeFinishReason } from './finish-reason.js';
 import { decodeUsage, encodeUsage } from './usage.js';
+import { plainCallId, idWithReasoning } from '../reasoning/call-id.js';
+import { chatMessageReasoning, reasoningContentOf, thinkingBlocksOf } from './reasoning.js';
 
 /** Only the first choice is modeled (n > 1 is not in the subset). */
 export function decodeResponse(body: unknown): ModelResponse {
@@ -14,9 +16,11 @@ export function decodeResponse(body: unknown): ModelResponse {
   const b = body;
   const first: unknown = body.choices[0];
   const choice = isJsonObject(first) ? first : undefined;
-  const content: Array<TextPart | ToolCallPart> = [];
+  const content: ModelResponse['content'] = [];
   if (choice !== undefined && isJsonObject(choice.message)) {
     const msg = choice.message;
+    const reasoning = chatMessageReasoning(msg);
+    content.push(...reasoning.leading);
     if (typeof msg.content === 'string' && msg.content !== '') content.push({ type: 'text', text: msg.content });
     else if (typeof msg.refusal === 'string' && msg.refusal !== '') content.push({ type: 'text', text: msg.refusal });
     if (Array.isArray(msg.tool_calls)) {
@@ -24,9 +28,10 @@ export function decodeResponse(body: unknown): ModelResponse {
         if (!isJsonObject(tc) || !isJsonObject(tc.function)) return;
         const fn = tc.function;
         if (typeof fn.name !== 'string') throw new GatewayError('upstream_error', `upstream tool call ${i} has no name`);
+        content.push(...(reasoning.beforeCall[i] ?? []));
         content.push({
           type: 'tool_call',
-          id: typeof tc.id === 'string' ? tc.id : `call_${i}`,
+          id: typeof tc.id === 'string' ? plainCallId(tc.id) : `call_${i}`,
           name: fn.name,
           arguments: typeof fn.arguments === 'string' ? fn.arguments : '',
         });
@@ -45,9 +50,18 @@ export function decodeResponse(body: unknown): ModelResponse {
 export function encodeResponse(resp: ModelResponse): string {
   const texts: string[] = [];
   const toolCalls: JsonObject[] = [];
+  const reasoning: ReasoningPart[] = [];
+  /** Reasoning since the last tool call: it rides in the next call's id (openai/reasoning.ts). */
+  let pending: ReasoningPart[] = [];
   for (const part of resp.content) {
     if (part.type === 'text') texts.push(part.text);
-    else toolCalls.push({ id: part.id, type: 'function', function: { name: part.name, arguments: part.arguments } });
+    else if (part.type === 'reasoning') {
+      reasoning.push(part);
+      if (part.family !== 'openai') pending.push(part); // the openai family's own state is reasoning_content
+    } else {
+      toolCalls.push({ id: idWithReasoning(part.id, pending), type: 'function', function: { name: part.name, arguments: part.arguments } });
+      pending = [];
+    }
   }
   const message: JsonObject = {
     role: 'assistant',
@@ -55,6 +69,10 @@ export function encodeResponse(resp: ModelResponse): string {
     content: texts.length > 0 ? texts.join('') : null,
     refusal: null,
   };
+  const reasoningContent = reasoningContentOf(reasoning);
+  if (reasoningContent !== undefined) message.reasoning_content = reasoningContent;
+  const thinkingBlocks = thinkingBlocksOf(reasoning);
+  if (thinkingBlocks !== undefined) message.thinking_blocks = thinkingBlocks;
   if (toolCalls.length > 0) message.tool_calls = toolCalls;
   return JSON.stringify({
     id: resp.id,

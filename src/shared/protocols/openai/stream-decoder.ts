@@ -33,6 +33,8 @@ export class ChatStreamDecoder extends FramedStreamDecoder {
   private nextBlock = 0;
   private openBlock = NONE;
   private textBlock = NONE;
+  /** The open reasoning block (`reasoning_content` deltas), or NONE. */
+  private reasoningBlock = NONE;
   /** Upstream tool_calls[].index -> block index. */
   private readonly toolBlocks = new Map<number, number>();
   /** Usage that arrived before finish (some hosts report it on every chunk); emitted after finish. */
@@ -169,6 +171,9 @@ export class ChatStreamDecoder extends FramedStreamDecoder {
   private onChoice(choice: JsonObject): void {
     const delta = choice.delta;
     if (isJsonObject(delta)) {
+      // DeepSeek and vLLM's reasoning_content (`reasoning` on some hosts) comes before the content.
+      const reasoning = typeof delta.reasoning_content === 'string' ? delta.reasoning_content : delta.reasoning;
+      if (typeof reasoning === 'string' && reasoning !== '') this.reasoning(reasoning);
       if (typeof delta.content === 'string' && delta.content !== '') this.text(delta.content);
       if (typeof delta.refusal === 'string' && delta.refusal !== '') this.text(delta.refusal);
       if (Array.isArray(delta.tool_calls)) {
@@ -197,6 +202,15 @@ export class ChatStreamDecoder extends FramedStreamDecoder {
       this.out.push({ type: 'block_start', index: this.textBlock, kind: 'text' });
     }
     this.out.push({ type: 'text_delta', index: this.textBlock, text, literal });
+  }
+
+  private reasoning(text: string): void {
+    if (this.reasoningBlock === NONE || this.openBlock !== this.reasoningBlock) {
+      this.closeOpenBlock();
+      this.reasoningBlock = this.openBlock = this.nextBlock++;
+      this.out.push({ type: 'block_start', index: this.reasoningBlock, kind: 'reasoning', family: 'openai' });
+    }
+    this.out.push({ type: 'reasoning_delta', index: this.reasoningBlock, text });
   }
 
   private toolCall(tc: JsonObject, position: number): void {

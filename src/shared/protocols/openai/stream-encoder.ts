@@ -11,6 +11,10 @@ import { encodeFinishReason } from './finish-reason.js';
 import { encodeUsage, encodeUsageJson } from './usage.js';
 import { translateFastPath } from '../fast-path/switch.js';
 import { TextDeltaTemplates, type TextDeltaTemplate } from '../fast-path/text-run.js';
+import type { ReasoningPart } from '../../model/types.js';
+import { OpenReasoningBlocks } from '../reasoning/open-block.js';
+import { idWithReasoning } from '../reasoning/call-id.js';
+import { thinkingBlock } from './reasoning.js';
 
 const CHOICE_TAIL = ',"logprobs":null,"finish_reason":null}]}';
 /** What follows a text delta's string, and a tool call's arguments string. */
@@ -27,6 +31,9 @@ export class ChatStreamEncoder implements StreamEncoder {
   private argsHeadIndex = -1;
   /** Block index -> tool_calls[].index (tool calls count from 0 apart from text blocks). */
   private readonly toolIndexes = new Map<number, number>();
+  /** Reasoning blocks open; what stopped since the last tool call rides in that call's id (reasoning.ts). */
+  private readonly reasoning = new OpenReasoningBlocks();
+  private pendingReasoning: ReasoningPart[] | null = null;
   private readonly runs = new TextDeltaTemplates((e) => this.textHead + (e.literal ?? JSON.stringify(e.text)) + TEXT_TAIL);
   readonly textDeltaTemplate = translateFastPath ? (index: number): TextDeltaTemplate | null => this.runs.for(index) : undefined;
 
@@ -46,10 +53,23 @@ export class ChatStreamEncoder implements StreamEncoder {
       case 'start':
         this.setHead(event.id, event.model);
         return this.delta('{"role":"assistant","content":""}');
-      case 'block_start':
+      case 'block_start': {
         if (event.kind === 'text') return '';
+        if (event.kind === 'reasoning') {
+          this.reasoning.open(event.index, event.family);
+          return '';
+        }
         this.toolIndexes.set(event.index, this.toolIndexes.size);
-        return this.delta(`{"tool_calls":[{"index":${this.toolIndexes.size - 1},"id":${JSON.stringify(event.id)},"type":"function","function":{"name":${JSON.stringify(event.name)},"arguments":""}}]}`);
+        const id = idWithReasoning(event.id, this.pendingReasoning ?? NO_REASONING);
+        this.pendingReasoning = null;
+        return this.delta(`{"tool_calls":[{"index":${this.toolIndexes.size - 1},"id":${JSON.stringify(id)},"type":"function","function":{"name":${JSON.stringify(event.name)},"arguments":""}}]}`);
+      }
+      case 'reasoning_delta':
+        this.reasoning.get(event.index)?.addText(event.text);
+        return this.delta(`{"reasoning_content":${JSON.stringify(event.text)}}`);
+      case 'reasoning_state':
+        this.reasoning.get(event.index)?.setState(event);
+        return '';
       case 'text_delta':
         // delta(`{"content":<text>}`), in three pieces
         return this.textHead + (event.literal ?? JSON.stringify(event.text)) + TEXT_TAIL;
@@ -63,8 +83,15 @@ export class ChatStreamEncoder implements StreamEncoder {
         }
         return this.argsHead + (event.literal ?? JSON.stringify(event.json)) + ARGS_TAIL;
       }
-      case 'block_stop':
-        return '';
+      case 'block_stop': {
+        const block = this.reasoning.close(event.index);
+        if (block === undefined) return '';
+        // The openai family's own state is the reasoning_content just written; another family's
+        // rides in the next call's id, and in thinking_blocks for callers that echo whole messages.
+        if (block.part.family === 'openai') return '';
+        (this.pendingReasoning ??= []).push(block.part);
+        return this.delta(`{"thinking_blocks":[${JSON.stringify(thinkingBlock(block.part))}]}`);
+      }
       case 'finish':
         return sseFrame(`${this.head}"choices":[{"index":0,"delta":{},"logprobs":null,"finish_reason":"${encodeFinishReason(event.reason)}"}]}`);
       case 'usage':
@@ -88,3 +115,6 @@ function chunkHead(id: string, model: string): string {
   const created = Math.floor(Date.now() / 1000);
   return `{"id":${JSON.stringify(id)},"object":"chat.completion.chunk","created":${created},"model":${JSON.stringify(model)},`;
 }
+
+/** No reasoning before a tool call (most streams): shared, never written to. */
+const NO_REASONING: readonly ReasoningPart[] = [];

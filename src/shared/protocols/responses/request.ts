@@ -16,6 +16,7 @@ import {
   decodeResponsesReasoning, decodeResponsesTextFormat, encodeResponsesReasoning, encodeResponsesTextFormat, hasCacheBreakpoint,
 } from '../openai/request-settings.js';
 import { describeSource, isHttpUrl, mediaTypeOfUrl, refuseParameter, refusePart, refuseUntranslatable } from '../refusal.js';
+import { partsOfReasoningItem, reasoningInputItem } from './reasoning.js';
 
 export const RESPONSES_PATH = '/responses';
 
@@ -111,11 +112,19 @@ function decodeItem(
         }],
       });
       return;
+    case 'reasoning': {
+      // The model's own reasoning from an earlier turn: it opens the assistant turn it belongs to.
+      const parts = partsOfReasoningItem(item);
+      const last = out[out.length - 1];
+      if (last !== undefined && last.role === 'assistant') last.content.push(...parts);
+      else if (parts.length > 0) out.push({ role: 'assistant', content: parts });
+      return;
+    }
     case undefined:
       throw invalid(`${path}.type is required`);
     default:
       if (typeof type !== 'string') throw invalid(`${path}.type must be a string`);
-      // reasoning, item_reference, hosted tool calls...: not in the modeled subset
+      // item_reference, hosted tool calls...: not in the modeled subset
   }
 }
 
@@ -130,7 +139,11 @@ function decodeMessageItem(item: JsonObject, path: string, system: string[], out
     case 'user':
     case 'assistant': {
       const content = decodeContent(item.content, `${path}.content`);
-      if (content.length > 0) out.push({ role, content });
+      const last = out[out.length - 1];
+      // An assistant message after its reasoning item is the same turn.
+      if (role === 'assistant' && last !== undefined && last.role === 'assistant' && last.content[last.content.length - 1]?.type === 'reasoning') {
+        last.content.push(...content);
+      } else if (content.length > 0) out.push({ role, content });
       return;
     }
     default:
@@ -309,6 +322,14 @@ function appendItems(out: JsonObject[], m: ModelMessage): void {
       }
       case 'unsupported':
         break; // refused before (refuseUntranslatable)
+      case 'reasoning': {
+        const item = reasoningInputItem(part);
+        if (item !== undefined) {
+          flush();
+          out.push(item);
+        }
+        break;
+      }
       case 'tool_call':
         flush();
         out.push({ type: 'function_call', call_id: part.id, name: part.name, arguments: part.arguments });

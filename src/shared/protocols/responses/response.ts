@@ -1,11 +1,12 @@
 // Responses non-stream body <-> model response; also the Response object the stream encoder
 // sends in response.created / response.completed.
 import { GatewayError } from '../../errors.js';
-import type { FinishReason, ModelResponse, TextPart, ToolCallPart, Usage } from '../../model/types.js';
+import type { FinishReason, ModelResponse, Usage } from '../../model/types.js';
 import { ZERO_USAGE } from '../../model/types.js';
 import { isJsonObject, jsonNumber, type JsonObject } from '../framing/json-field.js';
 import { decodeFinishReason, encodeStatus } from './finish-reason.js';
 import { decodeUsage, encodeUsage, encodeUsageJson } from './usage.js';
+import { partsOfReasoningItem, reasoningItemFor } from './reasoning.js';
 
 export function decodeResponse(body: unknown): ModelResponse {
   if (!isJsonObject(body) || !Array.isArray(body.output)) {
@@ -15,7 +16,7 @@ export function decodeResponse(body: unknown): ModelResponse {
     const err = isJsonObject(body.error) && typeof body.error.message === 'string' ? body.error.message : 'response failed';
     throw new GatewayError('upstream_error', err);
   }
-  const content: Array<TextPart | ToolCallPart> = [];
+  const content: ModelResponse['content'] = [];
   let calledTool = false;
   body.output.forEach((raw: unknown, i: number) => {
     if (!isJsonObject(raw)) return;
@@ -33,7 +34,9 @@ export function decodeResponse(body: unknown): ModelResponse {
         name: raw.name,
         arguments: typeof raw.arguments === 'string' ? raw.arguments : '',
       });
-    } // reasoning and hosted tool items: not modeled
+    } else if (raw.type === 'reasoning') {
+      content.push(...partsOfReasoningItem(raw));
+    } // hosted tool items: not modeled
   });
   return {
     id: typeof body.id === 'string' ? body.id : '',
@@ -159,6 +162,9 @@ export function encodeResponse(resp: ModelResponse): string {
   for (const part of resp.content) {
     if (part.type === 'text') {
       text.push(part.text);
+    } else if (part.type === 'reasoning') {
+      flushText();
+      output.push(reasoningItemFor(part, output.length));
     } else {
       flushText();
       output.push(functionCallItem(output.length, part, 'completed'));

@@ -1,8 +1,9 @@
 // Responses SSE events -> model stream events.
 // response.created starts; each output_text / refusal content part of a message item is a
 // text block, each function_call item a tool block; response.completed / response.incomplete
-// finish (with usage inside); response.failed and `error` raise an upstream error. Items the
-// model does not hold (reasoning, hosted tools) are skipped. The text and arguments deltas most
+// finish (with usage inside); response.failed and `error` raise an upstream error. A reasoning
+// item is a reasoning block (its summary or reasoning_text deltas the text, its id and
+// encrypted_content the state); hosted tool items are skipped. The text and arguments deltas most
 // of a stream is made of are read without JSON.parse when they have a known shape
 // (stream-fast-path.ts).
 import { GatewayError } from '../../errors.js';
@@ -25,6 +26,8 @@ const TEXT_DELTA_NAME_LENGTH = 26;
 const ARGS_DELTA_NAME_LENGTH = 38;
 
 interface CallBlock { block: number; sawArgs: boolean }
+/** A reasoning item's block; `summary`: the summary part its deltas last went to (they are joined by a blank line). */
+interface ReasoningBlock { block: number; summary: number; sawText: boolean }
 
 export class ResponsesStreamDecoder extends FramedStreamDecoder {
   // Events are told apart by their data's `type`, as the full decoder does: the SSE name only
@@ -45,6 +48,8 @@ export class ResponsesStreamDecoder extends FramedStreamDecoder {
   private readonly lastPart = { outputIndex: NaN, contentIndex: NaN, block: NONE };
   /** output_index -> tool block. */
   private readonly callBlocks = new Map<number, CallBlock>();
+  /** output_index -> reasoning block (made with the first: most streams have none). */
+  private reasoningBlocks: Map<number, ReasoningBlock> | null = null;
   private readonly fast: ResponsesDeltaReader | null;
   /** True while the reader passes on an event the fast path refused in place: not tried again. */
   private refusedInPlace = false;
@@ -167,6 +172,13 @@ export class ResponsesStreamDecoder extends FramedStreamDecoder {
     switch (ev.type) {
       case 'response.output_item.added':
         if (isJsonObject(ev.item) && ev.item.type === 'function_call') this.callBlock(numberOr(ev.output_index), ev.item);
+        else if (isJsonObject(ev.item) && ev.item.type === 'reasoning') this.reasoningBlock(numberOr(ev.output_index), ev.item);
+        return;
+      case 'response.reasoning_summary_text.delta':
+      case 'response.reasoning_text.delta':
+        if (typeof ev.delta === 'string' && ev.delta !== '') {
+          this.reasoningDelta(numberOr(ev.output_index), ev.type === 'response.reasoning_text.delta' ? 0 : numberOr(ev.summary_index), ev.delta);
+        }
         return;
       case 'response.content_part.added':
         if (isJsonObject(ev.part) && (ev.part.type === 'output_text' || ev.part.type === 'refusal')) {
@@ -289,7 +301,31 @@ export class ResponsesStreamDecoder extends FramedStreamDecoder {
       this.stop(call.block);
     } else if (item.type === 'message') {
       this.messageDone(outputIndex);
+    } else if (item.type === 'reasoning') {
+      const r = this.reasoningBlock(outputIndex, item);
+      if (typeof item.encrypted_content === 'string') this.out.push({ type: 'reasoning_state', index: r.block, signature: item.encrypted_content });
+      this.stop(r.block);
     }
+  }
+
+  private reasoningBlock(outputIndex: number, item: JsonObject): ReasoningBlock {
+    let r = this.reasoningBlocks?.get(outputIndex);
+    if (r === undefined) {
+      r = { block: this.open(), summary: 0, sawText: false };
+      (this.reasoningBlocks ??= new Map()).set(outputIndex, r);
+      this.out.push({ type: 'block_start', index: r.block, kind: 'reasoning', family: 'responses' });
+      if (typeof item.id === 'string') this.out.push({ type: 'reasoning_state', index: r.block, itemId: item.id });
+    }
+    return r;
+  }
+
+  private reasoningDelta(outputIndex: number, summary: number, text: string): void {
+    const r = this.reasoningBlocks?.get(outputIndex);
+    if (r === undefined) return;
+    if (r.sawText && summary !== r.summary) this.out.push({ type: 'reasoning_delta', index: r.block, text: '\n\n' });
+    r.summary = summary;
+    r.sawText = true;
+    this.out.push({ type: 'reasoning_delta', index: r.block, text });
   }
 
   private messageDone(outputIndex: number): void {

@@ -18,6 +18,8 @@ import {
   responseJson, responseObject, type ResponseFields,
 } from './response.js';
 import { encodeStatus } from './finish-reason.js';
+import { OpenReasoningBlocks, type OpenReasoning } from '../reasoning/open-block.js';
+import { carriedEncryptedContent, reasoningItemId, summaryOf } from './reasoning.js';
 
 interface OpenItem {
   outputIndex: number;
@@ -47,6 +49,8 @@ export class ResponsesStreamEncoder implements StreamEncoder {
   private readonly createdAtSecs = Math.floor(Date.now() / 1000);
   /** Block index -> its item while the block is open. */
   private readonly open = new Map<number, OpenItem>();
+  /** Reasoning blocks open, each with the output_index it took (its slot): its item is written once its id is known. */
+  private readonly reasoning = new OpenReasoningBlocks();
   /** Finished items by output_index, for the final response (every item is stopped by `end`); messages only with the fast paths off. */
   private readonly output: JsonObject[] = [];
   /** The same items as their JSON text (fast paths on), written once for their done events. */
@@ -79,7 +83,29 @@ export class ResponsesStreamEncoder implements StreamEncoder {
         return this.event('response.created', { response }) + this.event('response.in_progress', { response });
       }
       case 'block_start':
+        if (event.kind === 'reasoning') {
+          this.reasoning.open(event.index, event.family).slot = this.nextOutputIndex++;
+          return '';
+        }
         return event.kind === 'text' ? this.startMessage(event.index) : this.startCall(event.index, event.id, event.name);
+      case 'reasoning_delta': {
+        const block = this.reasoning.get(event.index);
+        if (block === undefined) return '';
+        const outputIndex = block.slot;
+        let out = this.openReasoning(block, outputIndex);
+        if (block.part.text === '') {
+          out += this.event('response.reasoning_summary_part.added', {
+            item_id: reasoningItemId(block.part, outputIndex), output_index: outputIndex, summary_index: 0, part: { type: 'summary_text', text: '' },
+          });
+        }
+        block.addText(event.text);
+        return out + this.event('response.reasoning_summary_text.delta', {
+          item_id: reasoningItemId(block.part, outputIndex), output_index: outputIndex, summary_index: 0, delta: event.text,
+        });
+      }
+      case 'reasoning_state':
+        this.reasoning.get(event.index)?.setState(event);
+        return '';
       case 'text_delta': {
         const item = this.open.get(event.index);
         if (item === undefined) return '';
@@ -113,7 +139,7 @@ export class ResponsesStreamEncoder implements StreamEncoder {
         });
       }
       case 'block_stop':
-        return this.stop(event.index);
+        return this.reasoning.get(event.index) !== undefined ? this.stopReasoning(event.index) : this.stop(event.index);
       case 'finish':
         this.finishReason = event.reason;
         return '';
@@ -123,6 +149,7 @@ export class ResponsesStreamEncoder implements StreamEncoder {
       case 'end': {
         let out = '';
         for (const index of this.open.keys()) out += this.stop(index);
+        for (const index of this.reasoning.indexes()) out += this.stopReasoning(index);
         if (translateFastPath) {
           // The items were written for their done events: the response takes them as they are.
           const type = encodeStatus(this.finishReason).status === 'incomplete' ? 'response.incomplete' : 'response.completed';
@@ -138,6 +165,37 @@ export class ResponsesStreamEncoder implements StreamEncoder {
   error(kind: ErrorKind, message: string): string {
     const error = errorObject(kind, message);
     return this.event('error', { code: error.code, message, param: null, error });
+  }
+
+  /**
+   * A reasoning item's output_item.added, written with its first delta (or at its stop): by then
+   * a Responses lane's item id is known (it comes with the block's start), so the item keeps it.
+   */
+  private openReasoning(block: OpenReasoning, outputIndex: number): string {
+    if (block.opened) return '';
+    block.opened = true;
+    return this.event('response.output_item.added', {
+      output_index: outputIndex, item: { id: reasoningItemId(block.part, outputIndex), type: 'reasoning', summary: [] },
+    });
+  }
+
+  /** A reasoning item's done events; its state goes in encrypted_content (reasoning.ts). */
+  private stopReasoning(index: number): string {
+    const block = this.reasoning.close(index)!;
+    const outputIndex = block.slot;
+    const p = block.part;
+    const itemId = reasoningItemId(p, outputIndex);
+    let out = this.openReasoning(block, outputIndex);
+    if (p.text !== '') {
+      out += this.event('response.reasoning_summary_text.done', { item_id: itemId, output_index: outputIndex, summary_index: 0, text: p.text })
+        + this.event('response.reasoning_summary_part.done', {
+          item_id: itemId, output_index: outputIndex, summary_index: 0, part: { type: 'summary_text', text: p.text },
+        });
+    }
+    const done: JsonObject = { id: itemId, type: 'reasoning', summary: summaryOf(p.text), encrypted_content: carriedEncryptedContent(p) };
+    this.output[outputIndex] = done;
+    if (translateFastPath) this.outputJson[outputIndex] = JSON.stringify(done);
+    return out + this.event('response.output_item.done', { output_index: outputIndex, item: done });
   }
 
   private startMessage(index: number): string {

@@ -18,7 +18,7 @@ const vendorRequest = {
       { type: 'document', source: { type: 'text', media_type: 'text/plain', data: 'a plain-text document' } },
     ] },
     { role: 'assistant', content: [
-      { type: 'thinking', thinking: 'dropped', signature: 'sig' },
+      { type: 'thinking', thinking: 'Weather, then.', signature: 'sig' },
       { type: 'text', text: 'Checking.' },
       { type: 'tool_use', id: 'toolu_01', name: 'get_weather', input: { city: 'Paris' } },
     ] },
@@ -41,7 +41,7 @@ const vendorRequest = {
 };
 
 describe('anthropic decodeRequest', () => {
-  it('reads the modeled subset of a real request (a text document as text, a system cache marker) and drops the rest', () => {
+  it('reads the modeled subset of a real request (a text document as text, a system cache marker, thinking as anthropic reasoning) and drops the rest', () => {
     const req = anthropicCodec.decodeRequest(vendorRequest, route);
     assert.deepEqual(req, {
       model: 'claude-pool',
@@ -52,6 +52,7 @@ describe('anthropic decodeRequest', () => {
           { type: 'text', text: 'Weather in Paris? See:' }, { type: 'image', data: 'iVBORw0KGgo=', mediaType: 'image/png' }, { type: 'text', text: 'a plain-text document' },
         ] },
         { role: 'assistant', content: [
+          { type: 'reasoning', text: 'Weather, then.', family: 'anthropic', signature: 'sig' },
           { type: 'text', text: 'Checking.' },
           { type: 'tool_call', id: 'toolu_01', name: 'get_weather', arguments: '{"city":"Paris"}' },
         ] },

@@ -21,11 +21,12 @@ const vendorResponse = {
 };
 
 describe('anthropic response', () => {
-  it('decodes a real response: thinking dropped, tool input as JSON text, uncached input kept', () => {
+  it('decodes a real response: thinking with its signature, tool input as JSON text, uncached input kept', () => {
     assert.deepEqual(anthropicCodec.decodeResponse(vendorResponse), {
       id: 'msg_01Aq9w938a90dw8q',
       model: 'claude-sonnet-4-5-20250929',
       content: [
+        { type: 'reasoning', text: 'The user wants weather.', family: 'anthropic', signature: 'EqQBCgIYAhIM' },
         { type: 'text', text: "I'll check." },
         { type: 'tool_call', id: 'toolu_01A09q90qw90lq917835lq9', name: 'get_weather', arguments: '{"location":"San Francisco, CA","unit":"celsius"}' },
       ],
@@ -48,7 +49,8 @@ describe('anthropic response', () => {
       const wire = JSON.parse(anthropicCodec.encodeResponse({ ...resp, finishReason }));
       assert.equal(wire.type, 'message');
       assert.equal(wire.role, 'assistant');
-      assert.deepEqual(wire.content[1].input, { location: 'San Francisco, CA', unit: 'celsius' });
+      assert.deepEqual(wire.content[0], vendorResponse.content[0]);
+      assert.deepEqual(wire.content[2].input, { location: 'San Francisco, CA', unit: 'celsius' });
       assert.deepEqual(anthropicCodec.decodeResponse(wire), { ...resp, finishReason });
     }
   });

@@ -7,15 +7,20 @@ import { sse, vendorStream } from './fixtures.js';
 import { withoutLiterals } from '../../../helpers/stream-events.js';
 
 const expected: StreamEvent[] = [
-  { type: 'start', id: 'msg_01', model: 'claude-sonnet-4-5' },
-  { type: 'block_start', index: 0, kind: 'text' },
-  { type: 'text_delta', index: 0, text: 'Météo à ' },
-  { type: 'text_delta', index: 0, text: 'Paris ☀️' },
+  // message_start's input side, for callers whose stream opens with it.
+  { type: 'start', id: 'msg_01', model: 'claude-sonnet-4-5', usage: { input: 472, output: 0, cacheRead: 300, cacheCreation: 10 } },
+  { type: 'block_start', index: 0, kind: 'reasoning', family: 'anthropic' },
+  { type: 'reasoning_delta', index: 0, text: 'Let me look.' },
+  { type: 'reasoning_state', index: 0, signature: 'EqQB' },
   { type: 'block_stop', index: 0 },
-  { type: 'block_start', index: 1, kind: 'tool_call', id: 'toolu_01', name: 'get_weather' },
-  { type: 'tool_args_delta', index: 1, json: '{"city":' },
-  { type: 'tool_args_delta', index: 1, json: ' "Paris"}' },
+  { type: 'block_start', index: 1, kind: 'text' },
+  { type: 'text_delta', index: 1, text: 'Météo à ' },
+  { type: 'text_delta', index: 1, text: 'Paris ☀️' },
   { type: 'block_stop', index: 1 },
+  { type: 'block_start', index: 2, kind: 'tool_call', id: 'toolu_01', name: 'get_weather' },
+  { type: 'tool_args_delta', index: 2, json: '{"city":' },
+  { type: 'tool_args_delta', index: 2, json: ' "Paris"}' },
+  { type: 'block_stop', index: 2 },
   { type: 'finish', reason: 'tool_calls' },
   { type: 'usage', usage: { input: 472, output: 89, cacheRead: 300, cacheCreation: 10 } },
   { type: 'end' },

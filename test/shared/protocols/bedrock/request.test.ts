@@ -36,7 +36,10 @@ describe('bedrock decodeRequest', () => {
           { type: 'text', text: 'Weather in Paris?' }, { type: 'image', data: 'iVBORw0K', mediaType: 'image/png' },
           { type: 'file', data: 'aGk=', mediaType: 'text/plain', name: 'd' },
         ] },
-        { role: 'assistant', content: [{ type: 'text', text: 'Checking.' }, { type: 'tool_call', id: 'tooluse_1', name: 'get_weather', arguments: '{"city":"Paris"}' }] },
+        { role: 'assistant', content: [
+          { type: 'reasoning', text: 'hmm', family: 'bedrock', signature: 's' },
+          { type: 'text', text: 'Checking.' }, { type: 'tool_call', id: 'tooluse_1', name: 'get_weather', arguments: '{"city":"Paris"}' },
+        ] },
         { role: 'tool', content: [{ type: 'tool_result', toolCallId: 'tooluse_1', content: '{"temp":18} sunny', isError: false, cache: {} }] },
         { role: 'user', content: [{ type: 'text', text: 'Thanks' }] },
       ],

@@ -16,11 +16,12 @@ const vendorResponse = {
 };
 
 describe('bedrock response', () => {
-  it('decodes: reasoning dropped, tool input as JSON text, usage as reported', () => {
+  it('decodes: reasoning with its signature, tool input as JSON text, usage as reported', () => {
     assert.deepEqual(bedrockCodec.decodeResponse(vendorResponse), {
       id: 'bedrock-converse',
       model: '',
       content: [
+        { type: 'reasoning', text: 'Need weather.', family: 'bedrock', signature: 'EqQB' },
         { type: 'text', text: "I'll check." },
         { type: 'tool_call', id: 'tooluse_kZJMlvQmRJ6eAyJE5GIl7Q', name: 'get_weather', arguments: '{"city":"Paris"}' },
       ],
@@ -40,7 +41,8 @@ describe('bedrock response', () => {
   it('encodes a response that decodes back to itself', () => {
     const resp = bedrockCodec.decodeResponse(vendorResponse);
     const wire = JSON.parse(bedrockCodec.encodeResponse(resp));
-    assert.deepEqual(wire.output.message.content[1], { toolUse: { toolUseId: 'tooluse_kZJMlvQmRJ6eAyJE5GIl7Q', name: 'get_weather', input: { city: 'Paris' } } });
+    assert.deepEqual(wire.output.message.content[0], vendorResponse.output.message.content[0]);
+    assert.deepEqual(wire.output.message.content[2], { toolUse: { toolUseId: 'tooluse_kZJMlvQmRJ6eAyJE5GIl7Q', name: 'get_weather', input: { city: 'Paris' } } });
     assert.deepEqual(wire.usage, { inputTokens: 20, outputTokens: 40, totalTokens: 1060, cacheReadInputTokens: 1000 });
     assert.deepEqual(bedrockCodec.decodeResponse(wire), resp);
   });

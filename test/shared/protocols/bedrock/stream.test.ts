@@ -8,14 +8,18 @@ import { awsCodec, concat, eventFrame, exceptionFrame, vendorFrames, vendorStrea
 
 const expected: StreamEvent[] = [
   { type: 'start', id: 'bedrock-converse', model: '' },
-  { type: 'block_start', index: 0, kind: 'text' },
-  { type: 'text_delta', index: 0, text: 'Météo ' },
-  { type: 'text_delta', index: 0, text: 'à Paris ☀️' },
+  { type: 'block_start', index: 0, kind: 'reasoning', family: 'bedrock' },
+  { type: 'reasoning_delta', index: 0, text: 'Thinking about it.' },
+  { type: 'reasoning_state', index: 0, signature: 'EqQB' },
   { type: 'block_stop', index: 0 },
-  { type: 'block_start', index: 1, kind: 'tool_call', id: 'tooluse_kZJMlvQmRJ6eAyJE5GIl7Q', name: 'get_weather' },
-  { type: 'tool_args_delta', index: 1, json: '{"city":' },
-  { type: 'tool_args_delta', index: 1, json: ' "Paris"}' },
+  { type: 'block_start', index: 1, kind: 'text' },
+  { type: 'text_delta', index: 1, text: 'Météo ' },
+  { type: 'text_delta', index: 1, text: 'à Paris ☀️' },
   { type: 'block_stop', index: 1 },
+  { type: 'block_start', index: 2, kind: 'tool_call', id: 'tooluse_kZJMlvQmRJ6eAyJE5GIl7Q', name: 'get_weather' },
+  { type: 'tool_args_delta', index: 2, json: '{"city":' },
+  { type: 'tool_args_delta', index: 2, json: ' "Paris"}' },
+  { type: 'block_stop', index: 2 },
   { type: 'finish', reason: 'tool_calls' },
   { type: 'usage', usage: { input: 472, output: 89, cacheRead: 300, cacheCreation: 10 } },
   { type: 'end' },
@@ -45,7 +49,8 @@ describe('bedrock stream decoder', () => {
     bad[vendorFrames[0]!.length + vendorFrames[1]!.length + vendorFrames[2]!.length + vendorFrames[3]!.length + 30]! ^= 0x55;
     const d = bedrockCodec.createStreamDecoder();
     const events = d.push(bad);
-    assert.deepEqual(events, [{ type: 'start', id: 'bedrock-converse', model: '' }]);
+    // The good frames before it: the start and the whole reasoning block.
+    assert.deepEqual(events, expected.slice(0, 5));
     assert.throws(() => d.push(new Uint8Array(0)), (e: unknown) => e instanceof GatewayError && /checksum/i.test(e.message));
   });
 
@@ -73,15 +78,19 @@ describe('bedrock stream decoder', () => {
 describe('bedrock stream encoder', () => {
   it('writes Bedrock-shaped frames: no contentBlockStart for text, usage in metadata at the end', () => {
     const enc = bedrockCodec.createStreamEncoder();
-    const frames = expected.map((e) => enc.encode(e)).filter((f): f is Uint8Array => f instanceof Uint8Array);
+    const frames = splitFrames(concat(expected.map((e) => enc.encode(e)).filter((f): f is Uint8Array => f instanceof Uint8Array)));
     const decoded = frames.map((f) => awsCodec.decode(f));
     assert.deepEqual(decoded.map((m) => m.headers[':event-type']!.value), [
-      'messageStart', 'contentBlockDelta', 'contentBlockDelta', 'contentBlockStop', 'contentBlockStart',
+      'messageStart', 'contentBlockDelta', 'contentBlockDelta', 'contentBlockStop',
+      'contentBlockDelta', 'contentBlockDelta', 'contentBlockStop', 'contentBlockStart',
       'contentBlockDelta', 'contentBlockDelta', 'contentBlockStop', 'messageStop', 'metadata',
     ]);
     assert.ok(decoded.every((m) => m.headers[':message-type']!.value === 'event' && m.headers[':content-type']!.value === 'application/json'));
-    assert.deepEqual(JSON.parse(utf8.decode(decoded[4]!.body)), { contentBlockIndex: 1, start: { toolUse: { toolUseId: 'tooluse_kZJMlvQmRJ6eAyJE5GIl7Q', name: 'get_weather' } } });
-    assert.deepEqual(JSON.parse(utf8.decode(decoded[9]!.body)).usage, { inputTokens: 472, outputTokens: 89, totalTokens: 871, cacheReadInputTokens: 300, cacheWriteInputTokens: 10 });
+    // Reasoning as Bedrock streams it: text deltas, then the signature, then the stop.
+    assert.deepEqual(JSON.parse(utf8.decode(decoded[1]!.body)), { contentBlockIndex: 0, delta: { reasoningContent: { text: 'Thinking about it.' } } });
+    assert.deepEqual(JSON.parse(utf8.decode(decoded[2]!.body)), { contentBlockIndex: 0, delta: { reasoningContent: { signature: 'EqQB' } } });
+    assert.deepEqual(JSON.parse(utf8.decode(decoded[7]!.body)), { contentBlockIndex: 2, start: { toolUse: { toolUseId: 'tooluse_kZJMlvQmRJ6eAyJE5GIl7Q', name: 'get_weather' } } });
+    assert.deepEqual(JSON.parse(utf8.decode(decoded[12]!.body)).usage, { inputTokens: 472, outputTokens: 89, totalTokens: 871, cacheReadInputTokens: 300, cacheWriteInputTokens: 10 });
   });
 
   it('writes frames the decoder reads back', () => {
@@ -101,3 +110,14 @@ describe('bedrock stream encoder', () => {
     }
   });
 });
+
+/** An event stream cut into its frames (each starts with its total length, big-endian). */
+function splitFrames(data: Uint8Array): Uint8Array[] {
+  const frames: Uint8Array[] = [];
+  for (let at = 0; at < data.length;) {
+    const length = new DataView(data.buffer, data.byteOffset + at, 4).getUint32(0);
+    frames.push(data.subarray(at, at + length));
+    at += length;
+  }
+  return frames;
+}

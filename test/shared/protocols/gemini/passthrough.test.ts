@@ -12,7 +12,7 @@ describe('gemini passthrough', () => {
       const a = data.subarray(0, at);
       const b = data.subarray(at);
       assertRelayedWhole(p, [a, b]);
-      assert.deepEqual(p.usage(), { input: 20, output: 60, cacheRead: 100, cacheCreation: 0 });
+      assert.deepEqual(p.usage(), { input: 20, output: 60, cacheRead: 100, cacheCreation: 0, reasoning: 40 });
     }
   });
 

@@ -23,18 +23,21 @@ const vendorResponse = {
 };
 
 describe('gemini response', () => {
-  it('decodes: text parts joined, STOP with a call is tool_calls, cached tokens split out of the prompt', () => {
+  it('decodes: thoughts and signatures as reasoning, text parts joined, STOP with a call is tool_calls, cached tokens split out of the prompt', () => {
     assert.deepEqual(geminiCodec.decodeResponse(vendorResponse), {
       id: 'mVq0aP',
       model: 'gemini-2.5-pro',
       content: [
+        { type: 'reasoning', text: 'Planning...', family: 'gemini' },
         { type: 'text', text: 'Checking now.' },
+        // The call's thoughtSignature, as reasoning of its own just before it.
+        { type: 'reasoning', text: '', family: 'gemini', signature: 'CiQB' },
         { type: 'tool_call', id: 'call_0', name: 'get_weather', arguments: '{"city":"Paris"}' },
       ],
       finishReason: 'tool_calls',
-      usage: { input: 200, output: 80, cacheRead: 800, cacheCreation: 0 },
+      usage: { input: 200, output: 80, cacheRead: 800, cacheCreation: 0, reasoning: 50 },
     } satisfies ModelResponse);
-    assert.deepEqual(geminiCodec.usageFromResponse(vendorResponse), { input: 200, output: 80, cacheRead: 800, cacheCreation: 0 });
+    assert.deepEqual(geminiCodec.usageFromResponse(vendorResponse), { input: 200, output: 80, cacheRead: 800, cacheCreation: 0, reasoning: 50 });
   });
 
   it('maps finish reasons', () => {
@@ -55,9 +58,13 @@ describe('gemini response', () => {
   it('encodes a response that decodes back to itself, args as an object', () => {
     const resp = geminiCodec.decodeResponse(vendorResponse);
     const wire = JSON.parse(geminiCodec.encodeResponse(resp));
-    assert.deepEqual(wire.candidates[0].content.parts[1], { functionCall: { id: 'call_0', name: 'get_weather', args: { city: 'Paris' } } });
+    assert.deepEqual(wire.candidates[0].content.parts, [
+      { text: 'Planning...', thought: true },
+      { text: 'Checking now.' },
+      { functionCall: { id: 'call_0', name: 'get_weather', args: { city: 'Paris' } }, thoughtSignature: 'CiQB' },
+    ]);
     assert.equal(wire.candidates[0].finishReason, 'STOP');
-    assert.deepEqual(wire.usageMetadata, { promptTokenCount: 1000, candidatesTokenCount: 80, totalTokenCount: 1080, cachedContentTokenCount: 800 });
+    assert.deepEqual(wire.usageMetadata, { promptTokenCount: 1000, candidatesTokenCount: 30, totalTokenCount: 1080, cachedContentTokenCount: 800, thoughtsTokenCount: 50 });
     assert.deepEqual(geminiCodec.decodeResponse(wire), resp);
   });
 

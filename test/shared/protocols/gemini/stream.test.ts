@@ -7,20 +7,28 @@ import { vendorStream } from './fixtures.js';
 import { withoutLiterals } from '../../../helpers/stream-events.js';
 
 const expected: StreamEvent[] = [
-  { type: 'start', id: 'Y2xhdWRl', model: 'gemini-2.5-flash' },
-  { type: 'block_start', index: 0, kind: 'text' },
-  { type: 'text_delta', index: 0, text: 'The sky ' },
-  { type: 'text_delta', index: 0, text: 'is blue ☀️ — ' },
-  { type: 'text_delta', index: 0, text: 'très.' },
+  // The first chunk's prompt count, for callers whose stream opens with it.
+  { type: 'start', id: 'Y2xhdWRl', model: 'gemini-2.5-flash', usage: { input: 20, output: 0, cacheRead: 100, cacheCreation: 0 } },
+  { type: 'block_start', index: 0, kind: 'reasoning', family: 'gemini' },
+  { type: 'reasoning_delta', index: 0, text: 'Considering the sky.' },
   { type: 'block_stop', index: 0 },
-  { type: 'block_start', index: 1, kind: 'tool_call', id: 'call_0', name: 'get_weather' },
-  { type: 'tool_args_delta', index: 1, json: '{"city":"Paris","days":2}' },
+  { type: 'block_start', index: 1, kind: 'text' },
+  { type: 'text_delta', index: 1, text: 'The sky ' },
+  { type: 'text_delta', index: 1, text: 'is blue ☀️ — ' },
+  { type: 'text_delta', index: 1, text: 'très.' },
   { type: 'block_stop', index: 1 },
-  { type: 'block_start', index: 2, kind: 'tool_call', id: 'call_1', name: 'get_time' },
-  { type: 'tool_args_delta', index: 2, json: '{}' },
+  // The first call's thoughtSignature, as a reasoning block of its own before it.
+  { type: 'block_start', index: 2, kind: 'reasoning', family: 'gemini' },
+  { type: 'reasoning_state', index: 2, signature: 'CiQB' },
   { type: 'block_stop', index: 2 },
+  { type: 'block_start', index: 3, kind: 'tool_call', id: 'call_0', name: 'get_weather' },
+  { type: 'tool_args_delta', index: 3, json: '{"city":"Paris","days":2}' },
+  { type: 'block_stop', index: 3 },
+  { type: 'block_start', index: 4, kind: 'tool_call', id: 'call_1', name: 'get_time' },
+  { type: 'tool_args_delta', index: 4, json: '{}' },
+  { type: 'block_stop', index: 4 },
   { type: 'finish', reason: 'tool_calls' },
-  { type: 'usage', usage: { input: 20, output: 60, cacheRead: 100, cacheCreation: 0 } },
+  { type: 'usage', usage: { input: 20, output: 60, cacheRead: 100, cacheCreation: 0, reasoning: 40 } },
   { type: 'end' },
 ];
 
@@ -52,14 +60,20 @@ describe('gemini stream decoder', () => {
       chunk('{"text": ""}', '', ',"finishReason": "STOP"'),
     ].join('');
     const want: StreamEvent[] = [
-      { type: 'start', id: 'abc', model: 'gemini-2.5-flash' },
+      { type: 'start', id: 'abc', model: 'gemini-2.5-flash', usage: { input: 10, output: 0, cacheRead: 0, cacheCreation: 0 } },
       { type: 'block_start', index: 0, kind: 'text' },
       { type: 'text_delta', index: 0, text: 'Hel' },
       { type: 'text_delta', index: 0, text: 'lo "wörld" ☀️' },
       { type: 'text_delta', index: 0, text: ', again' },
-      { type: 'text_delta', index: 0, text: '.' },
-      { type: 'text_delta', index: 0, text: '!' },
       { type: 'block_stop', index: 0 },
+      // A thought part between text parts is a reasoning block between two text blocks.
+      { type: 'block_start', index: 1, kind: 'reasoning', family: 'gemini' },
+      { type: 'reasoning_delta', index: 1, text: 'hmm' },
+      { type: 'block_stop', index: 1 },
+      { type: 'block_start', index: 2, kind: 'text' },
+      { type: 'text_delta', index: 2, text: '.' },
+      { type: 'text_delta', index: 2, text: '!' },
+      { type: 'block_stop', index: 2 },
       { type: 'finish', reason: 'stop' },
       // The latest usageMetadata, from a chunk before the last (which has none).
       { type: 'usage', usage: { input: 10, output: 5, cacheRead: 0, cacheCreation: 0 } },
@@ -105,22 +119,26 @@ describe('gemini stream decoder', () => {
 });
 
 describe('gemini stream encoder', () => {
-  it('buffers a call into one functionCall chunk with object args, and ends with finish and usage', () => {
+  it('buffers a call into one functionCall chunk with object args and its signature, and ends with finish and usage', () => {
     const enc = geminiCodec.createStreamEncoder();
     const out = expected.map((e) => enc.encode(e));
-    assert.deepEqual(out.map((o) => o !== ''), [false, false, true, true, true, false, false, false, true, false, false, true, false, false, true]);
-    const call = JSON.parse(String(out[8]).slice('data: '.length));
-    assert.deepEqual(call.candidates[0].content.parts, [{ functionCall: { id: 'call_0', name: 'get_weather', args: { city: 'Paris', days: 2 } } }]);
+    // Written: the thought delta, three text deltas, the two calls, the last chunk.
+    assert.deepEqual(out.map((o) => o !== ''), [false, false, true, false, false, true, true, true, false, false, false, false, false, false, true, false, false, true, false, false, true]);
+    assert.deepEqual(JSON.parse(String(out[2]).slice('data: '.length)).candidates[0].content.parts, [{ text: 'Considering the sky.', thought: true }]);
+    const call = JSON.parse(String(out[14]).slice('data: '.length));
+    assert.deepEqual(call.candidates[0].content.parts, [{ functionCall: { id: 'call_0', name: 'get_weather', args: { city: 'Paris', days: 2 } }, thoughtSignature: 'CiQB' }]);
     assert.equal(call.responseId, 'Y2xhdWRl');
-    const last = JSON.parse(String(out[14]).slice('data: '.length));
+    const last = JSON.parse(String(out[20]).slice('data: '.length));
     assert.equal(last.candidates[0].finishReason, 'STOP');
-    assert.deepEqual(last.usageMetadata, { promptTokenCount: 120, candidatesTokenCount: 60, totalTokenCount: 180, cachedContentTokenCount: 100 });
+    assert.deepEqual(last.usageMetadata, { promptTokenCount: 120, candidatesTokenCount: 20, totalTokenCount: 180, cachedContentTokenCount: 100, thoughtsTokenCount: 40 });
   });
 
   it('writes events the decoder reads back', () => {
     const enc = geminiCodec.createStreamEncoder();
     const data = bytes(expected.map((e) => enc.encode(e)).join(''));
-    for (let at = 0; at <= data.length; at += 11) assert.deepEqual(decodeSplit(data, at), expected);
+    // The start's input side is not written (usage goes out in the last chunk only).
+    const want = expected.map((e) => (e.type === 'start' ? { type: 'start', id: e.id, model: e.model } : e));
+    for (let at = 0; at <= data.length; at += 11) assert.deepEqual(decodeSplit(data, at), want);
   });
 
   it('raises bad tool arguments as an upstream error rather than writing broken JSON', () => {

@@ -1,6 +1,6 @@
 // Vendor-shaped Responses API bodies and streams, as api.openai.com sends them (shapes from
-// the openai SDK's Response / ResponseStreamEvent types), with a reasoning item the model
-// does not hold.
+// the openai SDK's Response / ResponseStreamEvent types), with a reasoning item (its id its
+// only state: no summary, no encrypted_content).
 
 const RESPONSE_BASE = {
   id: 'resp_68af4030592c81938ec0a5fbab4a3e9f',
@@ -66,7 +66,7 @@ export const STREAM = STREAM_EVENTS
   .map((e, i) => `event: ${e.type as string}\ndata: ${JSON.stringify({ ...e, sequence_number: i })}\n\n`)
   .join('');
 
-export const STREAM_USAGE = { input: 72, output: 150, cacheRead: 256, cacheCreation: 0 };
+export const STREAM_USAGE = { input: 72, output: 150, cacheRead: 256, cacheCreation: 0, reasoning: 64 };
 
 /** A request as the openai SDK sends it (ResponseCreateParams), with fields outside the modeled subset. */
 export const SDK_REQUEST = {

@@ -21,7 +21,10 @@ describe('responses decodeRequest', () => {
       system: 'Be brief.\nUse metric units.',
       messages: [
         { role: 'user', content: [{ type: 'text', text: 'Weather here?' }, { type: 'image', url: 'https://example.com/sky.jpg' }, { type: 'unsupported', what: 'input_file (file_id)' }] },
-        { role: 'assistant', content: [{ type: 'text', text: 'Checking.' }, { type: 'tool_call', id: 'call_1', name: 'get_weather', arguments: '{"city":"Paris"}' }] },
+        { role: 'assistant', content: [
+          { type: 'reasoning', text: '', family: 'responses', itemId: 'rs_1' },
+          { type: 'text', text: 'Checking.' }, { type: 'tool_call', id: 'call_1', name: 'get_weather', arguments: '{"city":"Paris"}' },
+        ] },
         { role: 'tool', content: [{ type: 'tool_result', toolCallId: 'call_1', content: '21°C', isError: false }] },
       ],
       tools: [{ name: 'get_weather', description: 'Weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } }],

@@ -5,11 +5,12 @@ import { GatewayError } from '../../../../src/shared/errors.js';
 import { RESPONSE, STREAM_USAGE } from './fixtures.js';
 
 describe('responses non-stream', () => {
-  it('decodes a real response; input_tokens includes the cached ones; reasoning is skipped', () => {
+  it('decodes a real response; input_tokens includes the cached ones; the reasoning item is reasoning with its id', () => {
     assert.deepEqual(responsesCodec.decodeResponse(RESPONSE), {
       id: 'resp_68af4030592c81938ec0a5fbab4a3e9f',
       model: 'gpt-5-2025-08-07',
       content: [
+        { type: 'reasoning', text: '', family: 'responses', itemId: 'rs_68af4031a1' },
         { type: 'text', text: 'Checking Paris.' },
         { type: 'tool_call', id: 'call_Q8aZ3k', name: 'get_weather', arguments: '{"city":"Paris"}' },
       ],

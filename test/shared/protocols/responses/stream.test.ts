@@ -25,14 +25,17 @@ function decode(text: string, chunks: number[] = []): StreamEvent[] {
 
 const EXPECTED: StreamEvent[] = [
   { type: 'start', id: 'resp_68af4030592c81938ec0a5fbab4a3e9f', model: 'gpt-5-2025-08-07' },
-  { type: 'block_start', index: 0, kind: 'text' },
-  { type: 'text_delta', index: 0, text: 'Checking ' },
-  { type: 'text_delta', index: 0, text: 'Paris.' },
+  { type: 'block_start', index: 0, kind: 'reasoning', family: 'responses' },
+  { type: 'reasoning_state', index: 0, itemId: 'rs_68af4031a1' },
   { type: 'block_stop', index: 0 },
-  { type: 'block_start', index: 1, kind: 'tool_call', id: 'call_Q8aZ3k', name: 'get_weather' },
-  { type: 'tool_args_delta', index: 1, json: '{"city":' },
-  { type: 'tool_args_delta', index: 1, json: '"Paris"}' },
+  { type: 'block_start', index: 1, kind: 'text' },
+  { type: 'text_delta', index: 1, text: 'Checking ' },
+  { type: 'text_delta', index: 1, text: 'Paris.' },
   { type: 'block_stop', index: 1 },
+  { type: 'block_start', index: 2, kind: 'tool_call', id: 'call_Q8aZ3k', name: 'get_weather' },
+  { type: 'tool_args_delta', index: 2, json: '{"city":' },
+  { type: 'tool_args_delta', index: 2, json: '"Paris"}' },
+  { type: 'block_stop', index: 2 },
   { type: 'finish', reason: 'tool_calls' },
   { type: 'usage', usage: STREAM_USAGE },
   { type: 'end' },
@@ -44,7 +47,7 @@ function frame(ev: Record<string, unknown>): string {
 const CREATED = frame({ type: 'response.created', sequence_number: 0, response: { id: 'r1', model: 'm', status: 'in_progress', output: [] } });
 
 describe('responses stream decoder', () => {
-  it('decodes a real stream (reasoning item skipped), whole and split at every offset', () => {
+  it('decodes a real stream (the reasoning item a reasoning block with its id), whole and split at every offset', () => {
     assert.deepEqual(decode(STREAM), EXPECTED);
     const len = utf8.encode(STREAM).length;
     for (let cut = 0; cut <= len; cut += 3) assert.deepEqual(decode(STREAM, [cut]), EXPECTED, `cut ${cut}`);
@@ -101,7 +104,8 @@ describe('responses stream encoder', () => {
     assert.deepEqual(datas.map((d) => d.sequence_number), datas.map((_, i) => i));
     const completed = datas[datas.length - 1];
     assert.equal(completed.type, 'response.completed');
-    assert.equal(completed.response.output.length, 2);
+    assert.equal(completed.response.output.length, 3);
+    assert.deepEqual(completed.response.output[0], { id: 'rs_68af4031a1', type: 'reasoning', summary: [], encrypted_content: null });
     assert.equal(completed.response.usage.input_tokens, 328);
   });
 
