@@ -4,6 +4,7 @@
 import { afterEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { HEAD_TIMEOUT } from '../../../src/worker/upstream/attempt-timers.js';
+import { idWithReasoning } from '../../../src/shared/protocols/reasoning/call-id.js';
 import { startRig, type Rig } from './attempt-rig.js';
 
 const OK_BODY = JSON.stringify({
@@ -142,5 +143,23 @@ describe('the attempt loop', () => {
     assert.equal(client.status, 200);
     assert.equal(JSON.parse(client.body).choices[0].message.content, 'hi');
     assert.equal(rig.disposition('p', 0, 'ok'), 1);
+  });
+
+  it('a same-protocol body holding another family\'s reasoning state is translated, not passed through: the lane gets its own ids', async () => {
+    rig = await startRig({ p: { members: [{ model: 'm1' }] } });
+    const state = [{ type: 'reasoning' as const, text: 'hmm', family: 'anthropic' as const, signature: 'sig' }];
+    const id = idWithReasoning('toolu_1', state);
+    rig.chat('p', {
+      extra: {
+        messages: [
+          { role: 'user', content: 'weather?' },
+          { role: 'assistant', content: null, tool_calls: [{ id, type: 'function', function: { name: 'get_weather', arguments: '{}' } }] },
+          { role: 'tool', tool_call_id: id, content: 'sunny' },
+        ],
+      },
+    });
+    const sent = rig.sent[0]!.body;
+    assert.doesNotMatch(sent, /gwReason/, 'no gateway token reaches the lane');
+    assert.match(sent, /"toolu_1"/, 'the call id as the lane that made it gave it');
   });
 });

@@ -4,6 +4,7 @@
 // would refuse (an Anthropic signature it did not make, a tool-call id longer than OpenAI's 40
 // characters). Such a body must not pass through: the pipeline translates it instead, from the
 // caller's codec to the same codec, which keeps the lane's own state and drops the rest.
+import type { Buffer } from 'node:buffer';
 import { TOKEN_PREFIX } from './state-token.js';
 
 /**
@@ -11,6 +12,6 @@ import { TOKEN_PREFIX } from './state-token.js';
  * rather than passed through. One substring search over the raw body (memchr-fast), made only
  * for same-protocol requests.
  */
-export function holdsGatewayState(rawBody: string): boolean {
-  return rawBody.includes(TOKEN_PREFIX);
+export function holdsGatewayState(rawBody: string | Buffer): boolean {
+  return rawBody.indexOf(TOKEN_PREFIX) !== -1;
 }

@@ -3,6 +3,7 @@
 // otherwise), then signed: the provider's credential, or the caller's own under
 // `upstream_credentials: passthrough`.
 import { spliceString } from '../../../shared/protocols/framing/passthrough-bytes.js';
+import { holdsGatewayState } from '../../../shared/protocols/reasoning/passthrough-guard.js';
 import { passthroughCredential, type OutgoingRequest } from '../../upstream/auth/upstream-auth.js';
 import type { LaneRuntime } from '../../runtime.js';
 import type { RequestContext } from '../context.js';
@@ -18,7 +19,9 @@ export function buildOutgoing(ctx: RequestContext, lane: LaneRuntime): OutgoingR
   for (const name in staticHeaders) headers[name] = staticHeaders[name]!;
   let path: string;
   let bodyText: string | Uint8Array;
-  if (upstreamCodec === callerCodec) {
+  // A body holding reasoning state the gateway wrote for another family is translated, codec to
+  // itself, so that the lane gets only its own state (protocols/reasoning/passthrough-guard.ts).
+  if (upstreamCodec === callerCodec && !holdsGatewayState(ctx.bytes ?? ctx.raw)) {
     path = provider.compiled.basePath + upstreamCodec.upstreamPath(upstreamModel, ctx.stream);
     bodyText = passthroughBytes(ctx, upstreamModel) ?? upstreamCodec.passthroughBody(ctx.raw, ctx.head, upstreamModel, ctx.stream);
     // The headers the caller's body was written for (an API version, betas) go with it.
@@ -33,7 +36,7 @@ export function buildOutgoing(ctx: RequestContext, lane: LaneRuntime): OutgoingR
     path = provider.compiled.basePath + encoded.path;
     bodyText = encoded.body;
     if (encoded.headers !== undefined) for (const name in encoded.headers) headers[name] = encoded.headers[name]!;
-    ctx.deps.metering.translated(callerCodec.name, upstreamCodec.name);
+    if (callerCodec !== upstreamCodec) ctx.deps.metering.translated(callerCodec.name, upstreamCodec.name);
   }
   return { method: 'POST', origin: provider.compiled.origin, path, headers, body: bodyText };
 }
