@@ -10,7 +10,7 @@ import type { Provider, ProviderAuth } from '../../shared/config/schema/provider
 import type { Static } from '@sinclair/typebox';
 import type { Pool } from '../../shared/config/schema/pools.js';
 import { regionFromHost } from './aws-region.js';
-import { attemptSlot, compileMetrics, gatePolicies, poolMetricSlots } from './compile-metrics.js';
+import { attemptDurationSlot, attemptSlot, compileMetrics, gatePolicies, latencySlots, poolMetricSlots } from './compile-metrics.js';
 import { compileHooks, type CompiledHooks } from './compile-hooks.js';
 import { compileHealth, dispositionSlots, failoverSlots, tripSlot } from './compile-routing.js';
 import { DIRECT_POOL_LABEL } from '../../shared/routing/series.js';
@@ -42,6 +42,8 @@ export function compileConfig(result: LoadResult, slots: SlotAssigner, version: 
       directDispositionSlots: dispositionSlots(slots, DIRECT_POOL_LABEL, name),
       directTripSlot: tripSlot(slots, DIRECT_POOL_LABEL, name),
       directAttemptSlot: attemptSlot(slots, DIRECT_POOL_LABEL, name),
+      directLatency: latencySlots(slots, DIRECT_POOL_LABEL, name),
+      attemptDurationSlot: attemptDurationSlot(slots, name),
     };
   });
   const hooks = compileHooks(config, result.secrets, safeMode, slots);
@@ -112,6 +114,7 @@ function compilePool(name: string, pool: Static<typeof Pool>, laneNames: string[
       dispositionSlots: dispositionSlots(slots, name, member.model),
       tripSlot: tripSlot(slots, name, member.model),
       attemptSlot: attemptSlot(slots, name, member.model),
+      latency: latencySlots(slots, name, member.model),
     })),
     onExhausted: compileOnExhausted(pool.on_exhausted),
     maxHops: pool.failover.max_hops,

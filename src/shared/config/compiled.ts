@@ -51,6 +51,10 @@ export interface CompiledLane {
   directTripSlot: number;
   /** Counter slot of gateway_upstream_attempts_total{pool="",lane} (direct routes). */
   directAttemptSlot: number;
+  /** The latency histograms of direct routes to this lane (pool ""). */
+  directLatency: LatencySlots;
+  /** Histogram slot of gateway_upstream_attempt_duration_seconds{lane}. */
+  attemptDurationSlot: number;
 }
 
 export type OnExhausted = { action: 'reject' } | { action: 'least_bad' } | { action: 'fallback_pool'; pool: string };
@@ -76,6 +80,19 @@ export interface CompiledPoolMember {
   tripSlot: number;
   /** Counter slot of gateway_upstream_attempts_total{pool,lane}. */
   attemptSlot: number;
+  /** The latency histograms of requests this member served. */
+  latency: LatencySlots;
+}
+
+/**
+ * Histogram slots of one (pool, lane)'s answers, each indexed by ingress protocol
+ * (PROTOCOL_INDEX): gateway_time_to_first_token_seconds, gateway_time_per_output_token_seconds,
+ * gateway_output_tokens_per_second (src/worker/metrics/latency-series.ts counts them).
+ */
+export interface LatencySlots {
+  firstToken: number[];
+  perOutputToken: number[];
+  tokensPerSecond: number[];
 }
 
 export interface CompiledPool {

@@ -246,3 +246,40 @@ export const REQUEST_DURATION_QUANTILES: readonly number[] = [0.5, 0.9, 0.99];
  * shown and the rest are summed into one series with key="_other", group="". */
 export const KEY_SERIES_CAP = 10_000;
 export const OTHER_KEYS_LABEL = '_other';
+
+// ---- latency the way LLM operators read it (counted by src/worker/metrics/latency-series.ts) ----
+
+export const TIME_TO_FIRST_TOKEN_SECONDS: MetricFamily = {
+  name: 'gateway_time_to_first_token_seconds',
+  help: 'Time from the request arriving to the first byte of a successful answer written to the caller (a stream\'s first event; a whole body when not streamed), by ingress protocol, pool ("" = direct route) and lane.',
+  labelNames: ['ingress_protocol', 'pool', 'lane'],
+};
+
+export const TIME_PER_OUTPUT_TOKEN_SECONDS: MetricFamily = {
+  name: 'gateway_time_per_output_token_seconds',
+  help: 'Streamed successful answers with two or more output tokens: the time from the first byte to the end divided by the output tokens after the first, by ingress protocol, pool and lane.',
+  labelNames: ['ingress_protocol', 'pool', 'lane'],
+};
+
+export const OUTPUT_TOKENS_PER_SECOND: MetricFamily = {
+  name: 'gateway_output_tokens_per_second',
+  help: 'Successful answers with output tokens: output tokens divided by the time from the request arriving to its end, by ingress protocol, pool and lane.',
+  labelNames: ['ingress_protocol', 'pool', 'lane'],
+};
+
+export const UPSTREAM_ATTEMPT_DURATION_SECONDS: MetricFamily = {
+  name: 'gateway_upstream_attempt_duration_seconds',
+  help: 'Time from an upstream attempt being sent to its end (the last byte relayed, or the failure), whatever its outcome, by lane.',
+  labelNames: ['lane'],
+};
+
+/** Upper bounds (seconds) of the time to first token and of the attempt duration. */
+export const FIRST_TOKEN_BOUNDS: readonly number[] = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120];
+export const ATTEMPT_DURATION_BOUNDS: readonly number[] = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300];
+/** Upper bounds (seconds) of the time per output token: a fast model decodes in a few ms, a slow one in 100s. */
+export const PER_OUTPUT_TOKEN_BOUNDS: readonly number[] = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.02, 0.03, 0.05, 0.075, 0.1, 0.15, 0.2, 0.3, 0.5, 1, 2.5];
+/** Upper bounds (tokens per second) of the output rate. */
+export const TOKENS_PER_SECOND_BOUNDS: readonly number[] = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10_000, 20_000, 50_000];
+/** Sums are kept in microseconds (the times) and in thousandths of a token per second (the rate). */
+export const SECONDS_SUM_SCALE = 1_000_000;
+export const TOKENS_PER_SECOND_SUM_SCALE = 1_000;

@@ -11,6 +11,7 @@ import { registerDuration } from './duration.js';
 import { registerGovernance, type GovernanceSource } from './governance.js';
 import { registerHookTapsShed } from './hook-taps-shed.js';
 import { registerLanes } from './lanes.js';
+import { registerLatency } from './latency.js';
 import { registerLogsDropped } from './logs-dropped.js';
 import { registerRequests } from './requests.js';
 import { registerRoutePolicy } from './route-policy.js';
@@ -30,6 +31,7 @@ export class MetricsExposition {
     registerRequests(this.registry, source);
     registerUpstream(this.registry, source);
     registerDuration(this.registry, source);
+    registerLatency(this.registry, source);
     registerTranslations(this.registry, source);
     registerTranslationsRefused(this.registry, source);
     registerLanes(this.registry, source);

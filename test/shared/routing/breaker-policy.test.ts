@@ -30,6 +30,7 @@ function rig(): Rig {
   const lane: CompiledLane = {
     name: 'gpt', provider: 0, upstreamModel: 'gpt', maxConcurrent: 0, maxRequests: 0,
     slot: registry.laneSlot('gpt'), defaultCellSlot: registry.defaultCellSlot('gpt'), directDispositionSlots: [], directTripSlot: 0, directAttemptSlot: 0,
+    directLatency: { firstToken: [], perOutputToken: [], tokensPerSecond: [] }, attemptDurationSlot: 0,
   };
   return { shared, policy, cell: registry.cellSlot('p', 'gpt'), registry, lane, clock, randoms };
 }
