@@ -41,6 +41,8 @@ import { buildOutgoing, forwardAnthropicHeaders, forwardCallerCredential, type R
 import { Relay, relayData, relayEnd, relayStart, resetRelay, type RelayState } from './relay.js';
 import { relayableHeaders } from './relay-helpers.js';
 import { countRequest, outcomeOf } from '../metrics/request-series.js';
+import { recordAttempt, recordCompletion, recordFirstToken } from '../metrics/latency-series.js';
+import type { LatencySlots } from '../../shared/config/compiled.js';
 import type { AttemptTimers, TimedAttempt } from '../upstream/attempt-timers.js';
 import { UpstreamAttempt, type AttemptControl, type AttemptOwner } from '../upstream/upstream-attempt.js';
 
@@ -104,6 +106,7 @@ export class Exchange implements AttemptOwner, RequestBody, RelayState, AbortLis
   truncated = false;
   errorHeaders: Record<string, string | string[] | undefined> | null = null;
   resumeUpstream: (() => void) | null = null;
+  firstByteMs = 0;
 
   // --- the attempt's timeouts (attempt-timers.ts) ---
   timerPrev: TimedAttempt | null = null;
@@ -455,13 +458,35 @@ export class Exchange implements AttemptOwner, RequestBody, RelayState, AbortLis
    */
   completing(): void {
     const nowMs = performance.now(); // one reading for the lane's latency and the request's duration
+    if (this.firstByteMs === 0) this.recordFirstByte(nowMs); // a whole body: its first byte goes out now
     this.endAttempt(AttemptOutcome.Ok, 0, nowMs);
     this.finish(Disposition.Ok, nowMs);
+    recordCompletion(this.deps.shared, this.latencySlots(), this.codec.name, this.req.startedMs, this.firstByteMs, nowMs, this.usage?.output ?? 0, this.stream);
+  }
+
+  /** RelayState: the first bytes of a successful streamed answer are about to be written. */
+  firstByteWritten(): void {
+    this.recordFirstByte(performance.now());
+  }
+
+  private recordFirstByte(nowMs: number): void {
+    this.firstByteMs = nowMs;
+    recordFirstToken(this.deps.shared, this.latencySlots(), this.codec.name, this.req.startedMs, nowMs);
+  }
+
+  /** The latency histograms of the (pool, lane) serving the current attempt. */
+  private latencySlots(): LatencySlots {
+    const plan = this.plan;
+    return plan.pool !== null && plan.member >= 0 ? plan.pool.compiled.members[plan.member]!.latency : plan.lane!.compiled.directLatency;
   }
 
   private endAttempt(outcome: AttemptOutcome, retryAfterMsValue: number, nowMs = performance.now()): void {
     this.deps.attemptTimers.stop(this);
-    this.deps.router.endAttempt(this.plan, outcome, retryAfterMsValue, nowMs);
+    const plan = this.plan;
+    // Only a sent attempt has a duration (a permit is also held by one refused before sending).
+    if (plan.permitHeld && plan.attemptStartMs > 0) recordAttempt(this.deps.shared, plan.lane!.compiled.attemptDurationSlot, plan.attemptStartMs, nowMs);
+    this.deps.router.endAttempt(plan, outcome, retryAfterMsValue, nowMs);
+    plan.attemptStartMs = 0;
   }
 
   /** An upstream error answer was read whole (up to the cap): classify it, fail over or relay it. */

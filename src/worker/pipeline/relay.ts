@@ -55,6 +55,10 @@ export interface RelayState {
   truncated: boolean;
   errorHeaders: Record<string, string | string[] | undefined> | null;
   resumeUpstream: (() => void) | null;
+  /** performance.now() when the first byte of this attempt's successful answer was written; 0 = none yet. */
+  firstByteMs: number;
+  /** Called once, right before the first bytes of a successful answer are written. */
+  firstByteWritten(): void;
   overTranslateCap(): void;
   translatedStreamFailed(err: unknown): void;
   /** The answer is complete: called once, right before its last bytes are written. */
@@ -75,6 +79,7 @@ export function resetRelay(s: RelayState): void {
   s.usage = null;
   s.truncated = false;
   s.errorHeaders = null;
+  s.firstByteMs = 0;
 }
 
 /** The response head: `rawHeaders` as undici read them (only an error answer's are all decoded). */
@@ -189,6 +194,7 @@ export function relayEnd(s: RelayState): boolean {
 }
 
 function writeOrPause(s: RelayState, controller: AttemptControl, out: PassthroughBytes): void {
+  if (s.firstByteMs === 0) s.firstByteWritten();
   if (!s.client.write(out) && !s.client.aborted) {
     controller.pause();
     s.client.onDrain((s.resumeUpstream ??= () => s.controller?.resume()));
@@ -235,6 +241,7 @@ function overCap(s: RelayState): void {
     return;
   }
   s.relay = Relay.PassOversize;
+  if (s.firstByteMs === 0) s.firstByteWritten();
   s.client.startStream(s.status, { 'content-type': s.contentType || 'application/json' });
   for (const c of s.chunks) s.client.write(c);
   s.chunks = [];
