@@ -28,6 +28,7 @@ import { parseListenAddress } from '../shared/config/address.js';
 import { BreakerTripKeeper } from './routing/breaker-trips.js';
 import { HealthScheduler } from './probes/health-scheduler.js';
 import { startRuntimeSampler } from '../shared/metrics/runtime-sampler.js';
+import { underCpuQuota } from './config/cpu-quota.js';
 
 export interface BootOptions {
   configPath: string;
@@ -48,6 +49,9 @@ export async function boot(opts: BootOptions): Promise<void> {
   }
   for (const warning of loaded.warnings) log.warn(warning);
   const config = loaded.config!;
+  if ((config.advanced.idle_spin_us ?? 0) > 0 && underCpuQuota()) {
+    log.warn({ idle_spin_us: config.advanced.idle_spin_us }, 'advanced.idle_spin_us is on under a CPU quota: the spin polls with the quota requests need');
+  }
 
   const threads = resolveWorkerThreads(config, process.env);
   if (threads.warning !== undefined) log.warn(threads.warning);

@@ -82,3 +82,17 @@ test('--governed: a scenario gains the bench key and the governed config on top 
     assert.equal(governedVariant(byName.get(n)!), byName.get(n), `${n} sets up its own auth`);
   }
 });
+
+test('the idle-spin group is six named-only rows: spin off and on at 1 and 64 connections and at a moderate rate, each on row against its off row', async () => {
+  const all = await loadScenarios();
+  const rows = selectScenarios(all, ['idle-spin']);
+  assert.deepEqual(rows.map((s) => s.name), ['idle-spin-off-1', 'idle-spin-on-1', 'idle-spin-off-64', 'idle-spin-on-64', 'idle-spin-off-rate', 'idle-spin-on-rate']);
+  assert.ok(!selectScenarios(all, []).some((s) => s.group === 'idle-spin'), 'not in the default suite');
+  for (const s of rows) {
+    const files = { gateway: { advanced: { worker_threads: 1 } } as Record<string, unknown>, providers: {} };
+    s.gatewayConfig!(files);
+    assert.deepEqual(files.gateway.advanced, { worker_threads: 1, idle_spin_us: s.name.includes('-on-') ? 1000 : 0 }, s.name);
+    if (s.name.includes('-on-')) assert.equal(s.reference, s.name.replace('-on-', '-off-'));
+  }
+  assert.match(rows[4]!.request.body ?? '', /\[mock latency_ms=20\]/);
+});

@@ -1,8 +1,10 @@
 // The worker's idle spin: it polls after events that come close together, stops once the
-// window passes without one, and never spins for events far apart or when turned off.
+// window passes without one, and never spins for events far apart or when turned off; the time
+// it polled with nothing to do is kept, and the busy ratio leaves it out.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { performance } from 'node:perf_hooks';
+import { busyRatio } from '../../src/shared/metrics/runtime-sampler.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { IdleSpin } from '../../src/worker/loop/idle-spin.js';
 
@@ -106,5 +108,37 @@ describe('IdleSpin', () => {
     spin.configure(0);
     burst(spin, 50);
     assert.equal(spin.active, false);
+    assert.equal(spin.spinMs, 0);
+  });
+
+  it('keeps the time it polled with nothing to do, which the busy ratio leaves out', async () => {
+    const spin = new IdleSpin();
+    spin.configure(20_000); // a 20 ms window: the loop does nothing but poll for about that long
+    // A run held off its core stops the spin early (its held time counts as spin too), so the
+    // spin's length is checked only on a run that was not; the ratio on every run.
+    for (let run = 1; ; run++) {
+      const stopsBefore = spin.heldOffStops;
+      await sleep(15);
+      const spinBefore = spin.spinMs;
+      const before = performance.eventLoopUtilization();
+      burst(spin, 20);
+      await sleep(40); // the spin polls about 20 ms, then the thread sleeps
+      const elu = performance.eventLoopUtilization(before);
+      const spunMs = spin.spinMs - spinBefore;
+      assert.equal(spin.active, false);
+      assert.ok(spunMs > 0, `spun ${spunMs} ms`);
+      // Event-loop utilization counts the polling as activity; the busy ratio does not.
+      assert.ok(busyRatio(elu, spunMs) < elu.utilization, `busy ${busyRatio(elu, spunMs)} against utilization ${elu.utilization}`);
+      if (spin.heldOffStops !== stopsBefore && run < 20) continue;
+      if (spin.heldOffStops === stopsBefore) assert.ok(spunMs >= 15, `spun ${spunMs} ms of a 20 ms window`);
+      break;
+    }
+  });
+
+  it('computes the busy ratio within 0..1', () => {
+    assert.equal(busyRatio({ active: 30, idle: 70 }, 0), 0.3);
+    assert.equal(busyRatio({ active: 90, idle: 10 }, 60), 0.3);
+    assert.equal(busyRatio({ active: 10, idle: 0 }, 20), 0, 'never below 0');
+    assert.equal(busyRatio({ active: 0, idle: 0 }, 0), 0);
   });
 });

@@ -18,7 +18,6 @@ import type { LoadResult, ResolvedSecrets } from './load-result.js';
 import { parseServiceAccount } from './service-account.js';
 import { compileKeyVerification } from '../governance/signing.js';
 import { compileIdentity } from '../identity/compile.js';
-import { underCpuQuota } from './cpu-quota.js';
 
 /** Throws when `result` is not ok: compiling an invalid config is a programming error. */
 export function compileConfig(result: LoadResult, slots: SlotAssigner, version: number, safeMode: boolean): CompiledConfig {
@@ -55,7 +54,8 @@ export function compileConfig(result: LoadResult, slots: SlotAssigner, version: 
     safeMode,
     listen: parseListenAddress(config.listen),
     limits: { maxBodyBytes: advanced.max_body_bytes, translateBodyCapBytes: advanced.translate_body_cap_bytes, maxInflightPerWorker: advanced.max_inflight_per_worker ?? 0 },
-    eventLoop: { idleSpinUs: advanced.idle_spin_us ?? defaultIdleSpinUs() },
+    // The idle spin is opt-in (docs/decisions/300-idle-spin-opt-in.md).
+    eventLoop: { idleSpinUs: advanced.idle_spin_us ?? 0 },
     egress: {
       blocked: [...config.security.blocked_metadata_hosts],
       allowed: [...config.security.allow_metadata_hosts],
@@ -83,14 +83,6 @@ export function compileConfig(result: LoadResult, slots: SlotAssigner, version: 
     // Asked last, after every slot of this config is assigned.
     sabBytes: slots.bytesNeeded(),
   };
-}
-
-/** The worker's idle spin (advanced.idle_spin_us) when the config is silent: off under a CPU quota. */
-const IDLE_SPIN_US = 1000;
-let quotaDefault: number | null = null;
-function defaultIdleSpinUs(): number {
-  quotaDefault ??= underCpuQuota() ? 0 : IDLE_SPIN_US;
-  return quotaDefault;
 }
 
 function compilePool(name: string, pool: Static<typeof Pool>, laneNames: string[], slots: SlotAssigner, hooks: CompiledHooks): CompiledPool {

@@ -241,6 +241,8 @@ export interface ThreadRuntimeSlots {
   /** Event-loop delay over the last sample, µs: 99th percentile and maximum. */
   loopP99Us: number;
   loopMaxUs: number;
+  /** Share of the last sample the event loop was busy with work (idle spin excluded), parts per million. */
+  busyPpm: number;
 }
 
 /**

@@ -59,6 +59,12 @@ export const THREAD_EVENT_LOOP_DELAY_SECONDS: MetricFamily = {
   labelNames: ['thread', 'stat'],
 };
 
+export const THREAD_BUSY_RATIO: MetricFamily = {
+  name: 'gateway_thread_busy_ratio',
+  help: 'Share of the last 5 s sample the thread\'s event loop spent on work (0..1): event-loop utilization minus the time the idle spin polled with nothing to do. The figure to scale on; a spinning core\'s CPU reads near 1 whatever the work.',
+  labelNames: ['thread'],
+};
+
 /** The `thread` label of a shared-memory holder: 0 is the main thread, n + 1 is worker n. */
 export function threadLabel(holder: number): string {
   return holder === 0 ? 'main' : `worker-${holder - 1}`;
