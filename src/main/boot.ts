@@ -29,6 +29,7 @@ import { BreakerTripKeeper } from './routing/breaker-trips.js';
 import { HealthScheduler } from './probes/health-scheduler.js';
 import { startRuntimeSampler } from '../shared/metrics/runtime-sampler.js';
 import { underCpuQuota } from './config/cpu-quota.js';
+import { ensureOverlayFolder } from './config/overlay.js';
 
 export interface BootOptions {
   configPath: string;
@@ -49,6 +50,8 @@ export async function boot(opts: BootOptions): Promise<void> {
   }
   for (const warning of loaded.warnings) log.warn(warning);
   const config = loaded.config!;
+  // A fresh clone has no var/ yet: the overlay's folder is made here (validation checked its parent is writable).
+  if (loaded.overlayPath !== null) await ensureOverlayFolder(loaded.overlayPath);
   if ((config.advanced.idle_spin_us ?? 0) > 0 && underCpuQuota()) {
     log.warn({ idle_spin_us: config.advanced.idle_spin_us }, 'advanced.idle_spin_us is on under a CPU quota: the spin polls with the quota requests need');
   }

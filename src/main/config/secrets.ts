@@ -1,6 +1,7 @@
 // Resolves the secret references found in the config. `env:` and `file:` are read at boot and
-// under --validate; `module:` (secret plugins) is not available in this build, so it is an
-// error at boot and a note under --validate, which never resolves plugin references.
+// under --validate; `module:` is the compiled-in `generated` (generated-secret.ts: made at first
+// boot and kept in a file), or a secret plugin, which is not available in this build: an error
+// at boot and a note under --validate, which never resolves plugin references.
 // A provider credential that comes out empty is not fatal: the provider runs and its lane
 // fails auth on use, as the spec requires, with a warning at load.
 import { open } from 'node:fs/promises';
@@ -8,6 +9,7 @@ import { isAbsolute, resolve } from 'node:path';
 import { issue } from '../../shared/config/config-path.js';
 import type { SecretSite } from '../../shared/config/secret-sites.js';
 import { fsReason } from './fs-reason.js';
+import { GENERATED_SECRET_MODULE, resolveGenerated } from './generated-secret.js';
 import type { LoadContext } from './load-result.js';
 
 /** A secret file larger than this is a mistake (a wrong path), not a secret. */
@@ -58,6 +60,7 @@ async function resolveSite(site: SecretSite, ctx: LoadContext): Promise<string |
     }
     return read.text === '' ? empty(site, `secret file ${path} is empty`, ctx) : read.text;
   }
+  if (ref.module === GENERATED_SECRET_MODULE) return resolveGenerated(site.path, ref.settings ?? {}, ctx);
   if (ctx.purpose === 'validate') {
     ctx.notes.push(`${site.path}: served by secret plugin "${ref.module}"; not resolved by --validate`);
   } else {
