@@ -30,6 +30,7 @@ import { HealthScheduler } from './probes/health-scheduler.js';
 import { startRuntimeSampler } from '../shared/metrics/runtime-sampler.js';
 import { underCpuQuota } from './config/cpu-quota.js';
 import { ensureOverlayFolder } from './config/overlay.js';
+import { BreakerSettingsFollower } from './routing/breaker-settings.js';
 
 export interface BootOptions {
   configPath: string;
@@ -63,6 +64,8 @@ export async function boot(opts: BootOptions): Promise<void> {
   const slots = new SlotRegistry(shared);
   const state = new ConfigState(loaded, slots, opts.safeMode, (bytes) => shared.ensureBytes(bytes), log);
   startRuntimeSampler(shared, () => state.compiled.metrics.threads);
+  const breakerSettings = new BreakerSettingsFollower(shared, log);
+  state.adopted = (before, after) => breakerSettings.follow(before, after);
 
   const store = openStore(config.store, loaded.configPath, loaded.secrets);
   const ledger = new UsageLedger(store, log);

@@ -42,6 +42,8 @@ export class ConfigState {
    * this node's own files.
    */
   share: ((document: Record<string, unknown>) => Promise<void>) | null = null;
+  /** Called once every worker runs a new config (boot sets it: breaker cells follow new settings). */
+  adopted: ((before: CompiledConfig, after: CompiledConfig) => void) | null = null;
 
   constructor(
     public loaded: LoadResult,
@@ -186,9 +188,11 @@ export class ConfigState {
     this.growShared(compiled.sabBytes);
     await workers.apply(compiled);
     setEgressPolicy(compiled.egress);
+    const before = this.compiled;
     this.version = version;
     this.loaded = loaded;
     this.compiled = compiled;
+    this.adopted?.(before, compiled);
     this.record(version, principal, summary);
     for (const w of loaded.warnings) this.log.warn(w);
     this.log.info({ config_version: version, principal, summary }, 'config applied on every worker');
