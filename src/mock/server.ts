@@ -122,6 +122,9 @@ class MockProvider {
         writeControlJson(res, '200 OK', '{"ok":true}');
       }))
       .get('/mock/last-request', (res) => writeLastRequest(this, res))
+      // An OTLP/HTTP trace sink for the bench's tracing rows: every export is taken and answered
+      // at once (nothing kept), so the rows measure the gateway's side of exporting.
+      .post('/v1/traces', (res) => readWholeBody(res, () => writeControlJson(res, '200 OK', '{"partialSuccess":{}}')))
       .any('/*', (res, req) => {
         const what = `${req.getMethod().toUpperCase()} ${req.getUrl()}`;
         readWholeBody(res, () => writeControlJson(res, '404 Not Found', JSON.stringify({ error: `mock provider: no route for ${what}` })));

@@ -96,3 +96,19 @@ test('the idle-spin group is six named-only rows: spin off and on at 1 and 64 co
   }
   assert.match(rows[4]!.request.body ?? '', /\[mock latency_ms=20\]/);
 });
+
+test('the traced rows export to the mock\'s OTLP sink at ratio 1 and 0.01, against openai-nonstream', async () => {
+  const all = await loadScenarios();
+  const rows = selectScenarios(all, ['openai-nonstream-traced-1', 'openai-nonstream-traced-001']);
+  assert.deepEqual(rows.map((s) => s.reference), ['openai-nonstream', 'openai-nonstream']);
+  const ratios = rows.map((s) => {
+    const files = { gateway: {} as Record<string, unknown>, providers: { providers: { mock: { base_url: 'http://127.0.0.1:9999/v1' } } } };
+    s.gatewayConfig!(files);
+    const traces = (files.gateway.export as { traces: { module: string; settings: { endpoint: string; sample_ratio: number } } }).traces;
+    assert.equal(traces.module, 'otlp');
+    assert.equal(traces.settings.endpoint, 'http://127.0.0.1:9999/v1/traces');
+    return traces.settings.sample_ratio;
+  });
+  assert.deepEqual(ratios, [1, 0.01]);
+  assert.ok(!selectScenarios(all, []).some((s) => s.name.startsWith('openai-nonstream-traced')), 'named only');
+});

@@ -10,7 +10,7 @@ import {
   THREAD_BUSY_RATIO, THREAD_EVENT_LOOP_DELAY_SECONDS, THREAD_HEAP_USED_BYTES, UPSTREAM_ATTEMPTS_TOTAL, WEBHOOK_LOGS_DROPPED_TOTAL, WEIGHTED_POLICY,
   routePolicyRejectionName, seriesKey, threadLabel,
   ATTEMPT_DURATION_BOUNDS, FIRST_TOKEN_BOUNDS, OUTPUT_TOKENS_PER_SECOND, PER_OUTPUT_TOKEN_BOUNDS, SECONDS_SUM_SCALE, TIME_PER_OUTPUT_TOKEN_SECONDS,
-  TIME_TO_FIRST_TOKEN_SECONDS, TOKENS_PER_SECOND_BOUNDS, TOKENS_PER_SECOND_SUM_SCALE, UPSTREAM_ATTEMPT_DURATION_SECONDS,
+  SPAN_DROP_REASONS, TIME_TO_FIRST_TOKEN_SECONDS, TOKENS_PER_SECOND_BOUNDS, TRACE_SPANS_DROPPED_TOTAL, TOKENS_PER_SECOND_SUM_SCALE, UPSTREAM_ATTEMPT_DURATION_SECONDS,
 } from '../../shared/metrics/catalog.js';
 import { REFUSAL_REASONS } from '../../shared/protocols/refusal.js';
 import { PROTOCOL_NAMES } from '../../shared/model/types.js';
@@ -46,6 +46,7 @@ export function compileMetrics(config: DeploymentConfig, slots: SlotAssigner): C
     webhookLogsDropped: slots.metricSeries(seriesKey(WEBHOOK_LOGS_DROPPED_TOTAL), COUNTER),
     fileLogsDropped: slots.metricSeries(seriesKey(FILE_LOGS_DROPPED_TOTAL), COUNTER),
     threads: threadRuntimeSlots(slots),
+    traceSpansDropped: SPAN_DROP_REASONS.map((reason) => slots.metricSeries(seriesKey(TRACE_SPANS_DROPPED_TOTAL, [reason]), COUNTER)),
   };
 }
 

@@ -12,6 +12,7 @@ import type { Pool } from '../../shared/config/schema/pools.js';
 import { regionFromHost } from './aws-region.js';
 import { attemptDurationSlot, attemptSlot, compileMetrics, gatePolicies, latencySlots, poolMetricSlots } from './compile-metrics.js';
 import { compileHooks, type CompiledHooks } from './compile-hooks.js';
+import { compileTracing } from './compile-tracing.js';
 import { compileHealth, dispositionSlots, failoverSlots, tripSlot } from './compile-routing.js';
 import { DIRECT_POOL_LABEL } from '../../shared/routing/series.js';
 import type { LoadResult, ResolvedSecrets } from './load-result.js';
@@ -80,6 +81,7 @@ export function compileConfig(result: LoadResult, slots: SlotAssigner, version: 
     },
     health: compileHealth(config),
     metrics: compileMetrics(config, slots),
+    tracing: compileTracing(config, result.secrets),
     // Asked last, after every slot of this config is assigned.
     sabBytes: slots.bytesNeeded(),
   };

@@ -211,6 +211,8 @@ export interface CompiledConfig {
   logs: { enabled: boolean; includePrompt: boolean };
   health: CompiledHealth;
   metrics: CompiledMetrics;
+  /** OpenTelemetry traces (an `export:` instance with `module: otlp`); null: nothing is traced. */
+  tracing: CompiledTracing | null;
   /** Bytes of the shared buffer the slots above need (workers check they have at least this). */
   sabBytes: number;
 }
@@ -232,6 +234,23 @@ export interface CompiledMetrics {
   fileLogsDropped: number;
   /** Gauge slots of gateway_thread_*, indexed by shared-memory holder (0 = main, n + 1 = worker n). */
   threads: ThreadRuntimeSlots[];
+  /** Counter slots of gateway_trace_spans_dropped_total, indexed by SpanDropReason (catalog.ts). */
+  traceSpansDropped: number[];
+}
+
+/** The OTLP trace export (src/worker/tracing), settings with defaults filled in. */
+export interface CompiledTracing {
+  /** Full OTLP/HTTP traces URL. */
+  endpoint: string;
+  /** Headers of every export, secrets resolved. */
+  headers: Record<string, string>;
+  sampleRatio: number;
+  includePrompt: boolean;
+  maxQueueSpans: number;
+  maxBatchSpans: number;
+  flushIntervalMs: number;
+  timeoutMs: number;
+  serviceName: string;
 }
 
 /** One thread's runtime gauges, written by that thread every 5 s (runtime-sampler.ts). */

@@ -289,3 +289,18 @@ export const TOKENS_PER_SECOND_BOUNDS: readonly number[] = [1, 2, 5, 10, 20, 50,
 /** Sums are kept in microseconds (the times) and in thousandths of a token per second (the rate). */
 export const SECONDS_SUM_SCALE = 1_000_000;
 export const TOKENS_PER_SECOND_SUM_SCALE = 1_000;
+
+// ---- traces (src/worker/tracing) ----
+
+export const TRACE_SPANS_DROPPED_TOTAL: MetricFamily = {
+  name: 'gateway_trace_spans_dropped_total',
+  help: 'Spans not delivered to the OTLP trace export: shed because a worker already held max_queue_spans (reason queue_full: the collector falls behind), or in an export that failed (reason export_failed).',
+  labelNames: ['reason'],
+};
+
+/** The reasons of gateway_trace_spans_dropped_total, indexed by SpanDropReason. */
+export const SPAN_DROP_REASONS = ['queue_full', 'export_failed'] as const;
+export const enum SpanDropReason {
+  QueueFull = 0,
+  ExportFailed = 1,
+}

@@ -16,6 +16,7 @@ import { registerLogsDropped } from './logs-dropped.js';
 import { registerRequests } from './requests.js';
 import { registerRoutePolicy } from './route-policy.js';
 import { registerThreadRuntime } from './thread-runtime.js';
+import { registerTraceSpansDropped } from './trace-spans-dropped.js';
 import type { SeriesSource } from './series-source.js';
 import { registerTranslations } from './translations.js';
 import { registerTranslationsRefused } from './translations-refused.js';
@@ -40,6 +41,7 @@ export class MetricsExposition {
     registerBillingTruncated(this.registry, source);
     registerThreadRuntime(this.registry, source);
     registerHookTapsShed(this.registry, source);
+    registerTraceSpansDropped(this.registry, source);
     if (governance !== null) registerGovernance(this.registry, source, governance);
   }
 
