@@ -357,6 +357,7 @@ function copyRequest(routeIndex: number, paramCount: number, req: HttpRequest, r
     anthropicVersion: anthropic ? req.getHeader(REQUEST_HEADER.anthropicVersion) : '',
     anthropicBeta: anthropic ? req.getHeader(REQUEST_HEADER.anthropicBeta) : '',
     affinity: req.getHeader(REQUEST_HEADER.affinity),
+    traceparent: req.getHeader(REQUEST_HEADER.traceparent),
     body: EMPTY,
     startedMs: performance.now(),
   };

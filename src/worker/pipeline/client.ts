@@ -40,6 +40,8 @@ export interface IngressRequest {
   anthropicBeta: string;
   /** The `affinity` header: requests with the same value prefer the same usable member ('' = none). */
   affinity: string;
+  /** The W3C `traceparent` header ('' = none): the parent of the gateway's spans, passed upstream. */
+  traceparent: string;
   body: Buffer;
   /**
    * Only for a SigV4-signed request (`Authorization: AWS4-HMAC-SHA256 ...`): the raw path and

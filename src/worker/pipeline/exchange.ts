@@ -43,6 +43,11 @@ import { relayableHeaders } from './relay-helpers.js';
 import { countRequest, outcomeOf } from '../metrics/request-series.js';
 import { recordAttempt, recordCompletion, recordFirstToken } from '../metrics/latency-series.js';
 import type { LatencySlots } from '../../shared/config/compiled.js';
+import type { ModelRequest } from '../../shared/model/types.js';
+import { beginTrace, type RequestTrace } from '../tracing/request-trace.js';
+import { endTrace } from '../tracing/worker-tracer.js';
+import type { RequestSummary } from '../tracing/request-summary.js';
+import { GovernanceLease } from '../governance/lease.js';
 import type { AttemptTimers, TimedAttempt } from '../upstream/attempt-timers.js';
 import { UpstreamAttempt, type AttemptControl, type AttemptOwner } from '../upstream/upstream-attempt.js';
 
@@ -107,6 +112,8 @@ export class Exchange implements AttemptOwner, RequestBody, RelayState, AbortLis
   errorHeaders: Record<string, string | string[] | undefined> | null = null;
   resumeUpstream: (() => void) | null = null;
   firstByteMs = 0;
+  /** Set only for a traced request (the config has an otlp export and the request was sampled). */
+  readonly trace: RequestTrace | null = null;
 
   // --- the attempt's timeouts (attempt-timers.ts) ---
   timerPrev: TimedAttempt | null = null;
@@ -140,6 +147,8 @@ export class Exchange implements AttemptOwner, RequestBody, RelayState, AbortLis
     private readonly lease: AdmissionLease | null = null,
   ) {
     client.onAbort(this);
+    const tracing = runtime.config.tracing;
+    if (tracing !== null) this.trace = beginTrace(tracing, req.traceparent);
   }
 
   /** The caller went away: cancel the upstream attempt (its error callback ends the request). */
@@ -382,6 +391,9 @@ export class Exchange implements AttemptOwner, RequestBody, RelayState, AbortLis
       if (this.attempts === 1 && this.taps.wants('route')) this.tap('route');
       if (this.taps.wants('attempt')) this.tap('attempt');
     }
+    // The caller's trace goes upstream: through this attempt's span when traced, as it came otherwise.
+    const traceparent = this.trace !== null ? this.trace.attemptSent(plan.lane!, nowMs) : this.req.traceparent;
+    if (traceparent !== '') outgoing.headers.traceparent = traceparent;
     // The head and body timeouts are the sweep's (attempt-timers.ts): undici's are off.
     this.deps.attemptTimers.start(this, plan.attemptDeadlineMs, upstream.requestTimeoutMs);
     const attempt = new UpstreamAttempt(this);
@@ -485,6 +497,7 @@ export class Exchange implements AttemptOwner, RequestBody, RelayState, AbortLis
     const plan = this.plan;
     // Only a sent attempt has a duration (a permit is also held by one refused before sending).
     if (plan.permitHeld && plan.attemptStartMs > 0) recordAttempt(this.deps.shared, plan.lane!.compiled.attemptDurationSlot, plan.attemptStartMs, nowMs);
+    this.trace?.attemptEnded(outcome, this.status, nowMs);
     this.deps.router.endAttempt(plan, outcome, retryAfterMsValue, nowMs);
     plan.attemptStartMs = 0;
   }
@@ -594,6 +607,41 @@ export class Exchange implements AttemptOwner, RequestBody, RelayState, AbortLis
     this.lease?.settle(this.usage, served?.servedBy ?? null, disposition === Disposition.Ok, nowMs);
     if (this.taps !== null && this.taps.wants('completion')) this.tap('completion', DISPOSITION_NAMES[disposition]!);
     if (this.runtime.config.logs.enabled) this.logRecord(disposition);
+    if (this.trace !== null) endTrace(this.deps.shared, this.runtime.config, this.trace, this.traceSummary(disposition, clockMs ?? performance.now()));
+  }
+
+  /** What the tracer is told at the end (a traced request only). */
+  private traceSummary(disposition: Disposition, endedMs: number): RequestSummary {
+    const lease = this.lease;
+    const relayedStatus = disposition === Disposition.ClientError || disposition === Disposition.HardDown ? this.lastErrorStatus : 0;
+    return {
+      operation: 'chat',
+      ingressProtocol: this.codec.name,
+      requestModel: this.model,
+      stream: this.stream,
+      pool: this.plan.pool?.compiled.name ?? '',
+      disposition,
+      status: disposition === Disposition.Ok ? this.status : disposition === Disposition.Exhausted ? 503 : relayedStatus,
+      usage: this.usage,
+      responseModel: '',
+      finishReasons: [],
+      keyId: this.keyId,
+      group: lease instanceof GovernanceLease ? lease.group : '',
+      bucket: '',
+      startedMs: this.req.startedMs,
+      firstByteMs: this.firstByteMs,
+      endedMs,
+      prompt: this.runtime.config.tracing?.includePrompt === true ? this.prompt() : null,
+    };
+  }
+
+  /** The request's system text and messages for include_prompt (decoded now unless a translation did already). */
+  private prompt(): ModelRequest | null {
+    try {
+      return this.decoded ?? this.codec.decodeRequest(this.body, this.routeInfo);
+    } catch {
+      return null;
+    }
   }
 
   /** One request-log record (sent to the main thread's sinks; no secret, the prompt only when opted in). */

@@ -10,6 +10,7 @@ import type { ClientResponse } from './client.js';
 import { ERROR_BODY_CAP_BYTES, joined, passthroughUsage } from './relay-helpers.js';
 import { headerObject, rawHeader } from '../upstream/raw-headers.js';
 import type { AttemptControl } from '../upstream/upstream-attempt.js';
+import type { RequestTrace } from '../tracing/request-trace.js';
 
 /** How the current attempt's response travels back. */
 export const enum Relay {
@@ -59,6 +60,8 @@ export interface RelayState {
   firstByteMs: number;
   /** Called once, right before the first bytes of a successful answer are written. */
   firstByteWritten(): void;
+  /** A traced request's trace: it sees the answer's finish reasons and model as they pass. */
+  readonly trace: RequestTrace | null;
   overTranslateCap(): void;
   translatedStreamFailed(err: unknown): void;
   /** The answer is complete: called once, right before its last bytes are written. */
@@ -113,6 +116,7 @@ export function relayStart(s: RelayState, statusCode: number, rawHeaders: Buffer
 export function relayData(s: RelayState, controller: AttemptControl, chunk: Buffer): void {
   switch (s.relay) {
     case Relay.PassStream: {
+      if (s.trace !== null) s.trace.observeChunk(s.lane, chunk);
       const out = s.passthrough!.push(chunk);
       if (out.length > 0) writeOrPause(s, controller, out);
       return;
@@ -157,6 +161,7 @@ export function relayEnd(s: RelayState): boolean {
     case Relay.PassStream: {
       const last = s.passthrough!.end();
       s.usage = s.passthrough!.usage();
+      if (s.trace !== null) s.trace.observeEnd();
       s.completing();
       s.client.end(last);
       return true;
@@ -181,6 +186,7 @@ export function relayEnd(s: RelayState): boolean {
       // The caller gets the upstream's bytes as they came; only the usage field is read.
       const body = bufferedBody(s);
       s.usage = passthroughUsage(s.codec, body, s.lane);
+      if (s.trace !== null) s.trace.observeBody(s.codec, body);
       s.completing();
       s.client.respond(s.status, { 'content-type': s.contentType || 'application/json' }, body);
       return true;
@@ -211,6 +217,7 @@ function writeEvents(s: RelayState, controller: AttemptControl | null, events: R
   let text = '';
   let binary: Uint8Array[] | null = null;
   for (const event of events) {
+    if (s.trace !== null) s.trace.observeEvent(event);
     if (event.type === 'usage') {
       s.usage = event.usage;
       if (!s.wantStreamUsage) continue;
@@ -261,6 +268,7 @@ function finishTranslateBody(s: RelayState): boolean {
     const resp = upstreamCodec.decodeResponse(JSON.parse(bufferedBody(s).toString('utf8')));
     if (resp.model === '') resp.model = s.lane.compiled.upstreamModel; // protocols that do not echo the model
     s.usage = resp.usage;
+    if (s.trace !== null) s.trace.observeResponse(resp);
     out = s.codec.encodeResponse(resp);
   } catch {
     return false;
