@@ -68,6 +68,9 @@ export class SigV4Verifier {
       region: region!,
       credentials: { accessKeyId: accessKeyId!, secretAccessKey: deriveAwsSecret(key, accessKeyId!) },
       sha256: Sha256,
+      // Sign exactly the headers the caller signed: by default the signer adds
+      // x-amz-content-sha256 to them, which the JS SDK sends but boto3 and the AWS CLI do not.
+      applyChecksum: false,
     });
     return signer
       .sign(
