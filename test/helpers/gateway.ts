@@ -172,12 +172,20 @@ async function startGatewayOnce(
       return exited;
     },
   };
-  await Promise.race([
-    waitForLog('gateway listening'),
-    exited.then((code) => {
-      throw new Error(`gateway exited with ${code} before listening:\n${output}`);
-    }),
-  ]);
+  try {
+    await Promise.race([
+      // Generous: a gateway booting on a machine shared by many test runs took over 15 s.
+      waitForLog('gateway listening', 30_000),
+      exited.then((code) => {
+        throw new Error(`gateway exited with ${code} before listening:\n${output}`);
+      }),
+    ]);
+  } catch (err) {
+    // A gateway that never said it listens is stopped here: left running, its pipes would keep
+    // the test file alive with nothing to end it.
+    if (proc.exitCode === null) proc.kill('SIGKILL');
+    throw err;
+  }
   return gateway;
 }
 
