@@ -30,6 +30,9 @@ import { parseListenAddress } from '../shared/config/address.js';
 import { BreakerTripKeeper } from './routing/breaker-trips.js';
 import { HealthScheduler } from './probes/health-scheduler.js';
 import { startRuntimeSampler } from '../shared/metrics/runtime-sampler.js';
+import { underCpuQuota } from './config/cpu-quota.js';
+import { ensureOverlayFolder } from './config/overlay.js';
+import { BreakerSettingsFollower } from './routing/breaker-settings.js';
 
 export interface BootOptions {
   configPath: string;
@@ -50,6 +53,11 @@ export async function boot(opts: BootOptions): Promise<void> {
   }
   for (const warning of loaded.warnings) log.warn(warning);
   const config = loaded.config!;
+  // A fresh clone has no var/ yet: the overlay's folder is made here (validation checked its parent is writable).
+  if (loaded.overlayPath !== null) await ensureOverlayFolder(loaded.overlayPath);
+  if ((config.advanced.idle_spin_us ?? 0) > 0 && underCpuQuota()) {
+    log.warn({ idle_spin_us: config.advanced.idle_spin_us }, 'advanced.idle_spin_us is on under a CPU quota: the spin polls with the quota requests need');
+  }
 
   const threads = resolveWorkerThreads(config, process.env);
   if (threads.warning !== undefined) log.warn(threads.warning);
@@ -58,6 +66,8 @@ export async function boot(opts: BootOptions): Promise<void> {
   const slots = new SlotRegistry(shared);
   const state = new ConfigState(loaded, slots, opts.safeMode, (bytes) => shared.ensureBytes(bytes), log);
   startRuntimeSampler(shared, () => state.compiled.metrics.threads);
+  const breakerSettings = new BreakerSettingsFollower(shared, log);
+  state.adopted = (before, after) => breakerSettings.follow(before, after);
 
   const store = openStore(config.store, loaded.configPath, loaded.secrets);
   const ledger = new UsageLedger(store, log);

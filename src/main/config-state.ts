@@ -54,6 +54,9 @@ export class ConfigState {
   /** The load the process booted with: settings read once at start compare against it. */
   private readonly bootLoaded: LoadResult;
 
+  /** Called with the config before and after, once every worker runs the new one (boot: breaker cells follow new settings). */
+  adopted: ((before: CompiledConfig, after: CompiledConfig) => void) | null = null;
+
   constructor(
     public loaded: LoadResult,
     private readonly slots: SlotAssigner,
@@ -219,9 +222,11 @@ export class ConfigState {
     this.growShared(compiled.sabBytes);
     await workers.apply(compiled);
     setEgressPolicy(compiled.egress);
+    const before = this.compiled;
     this.version = version;
     this.loaded = loaded;
     this.compiled = compiled;
+    this.adopted?.(before, compiled);
     this.record(version, principal, summary);
     for (const w of loaded.warnings) this.log.warn(w);
     this.log.info({ config_version: version, principal, summary }, 'config applied on every worker');

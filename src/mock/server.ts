@@ -141,6 +141,9 @@ class MockProvider {
           else writeControlJson(res, '404 Not Found', JSON.stringify({ error: `mock provider: no stream is held under ${JSON.stringify(key)}` }));
         });
       })
+      // An OTLP/HTTP trace sink for the bench's tracing rows: every export is taken and answered
+      // at once (nothing kept), so the rows measure the gateway's side of exporting.
+      .post('/v1/traces', (res) => readWholeBody(res, () => writeControlJson(res, '200 OK', '{"partialSuccess":{}}')))
       .any('/*', (res, req) => {
         const what = `${req.getMethod().toUpperCase()} ${req.getUrl()}`;
         readWholeBody(res, () => writeControlJson(res, '404 Not Found', JSON.stringify({ error: `mock provider: no route for ${what}` })));

@@ -367,6 +367,7 @@ function copyRequest(routeIndex: number, paramCount: number, req: HttpRequest, r
     xGoogApiKey: otherCredentials ? req.getHeader(REQUEST_HEADER.xGoogApiKey) : '',
     callerHeaders,
     affinity: req.getHeader(REQUEST_HEADER.affinity),
+    traceparent: req.getHeader(REQUEST_HEADER.traceparent),
     body: EMPTY,
     bodyRead: false,
     startedMs: performance.now(),

@@ -37,6 +37,7 @@ import { RequestLogBuffer } from './hooks/request-log-buffer.js';
 import { setEgressPolicy } from '../shared/egress/policy.js';
 import { startRuntimeSampler } from '../shared/metrics/runtime-sampler.js';
 import { idleSpin } from './loop/idle-spin.js';
+import { workerTracer } from './tracing/worker-tracer.js';
 
 const data = workerData as WorkerBootData;
 const port = parentPort!;
@@ -151,6 +152,8 @@ async function drain(deadlineMs: number): Promise<void> {
   }
   ingress?.stopListening();
   metering.stop();
+  // Spans still queued go out before the thread ends (bounded: the exporter has its own timeout).
+  await Promise.race([workerTracer.flush().catch(() => undefined), new Promise((r) => setTimeout(r, 2_000))]);
   port.postMessage(encodeMessage({ t: 'drained', workerId: data.workerId }));
   exitWorker(0);
 }

@@ -27,4 +27,6 @@ export const REQUEST_HEADER = {
   anthropicVersion: uwsKey('anthropic-version'),
   anthropicBeta: uwsKey('anthropic-beta'),
   affinity: uwsKey('affinity'),
+  /** W3C Trace Context: the caller's trace, continued by the gateway's spans and passed upstream. */
+  traceparent: uwsKey('traceparent'),
 } as const;

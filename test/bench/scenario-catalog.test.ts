@@ -82,3 +82,33 @@ test('--governed: a scenario gains the bench key and the governed config on top 
     assert.equal(governedVariant(byName.get(n)!), byName.get(n), `${n} sets up its own auth`);
   }
 });
+
+test('the idle-spin group is six named-only rows: spin off and on at 1 and 64 connections and at a moderate rate, each on row against its off row', async () => {
+  const all = await loadScenarios();
+  const rows = selectScenarios(all, ['idle-spin']);
+  assert.deepEqual(rows.map((s) => s.name), ['idle-spin-off-1', 'idle-spin-on-1', 'idle-spin-off-64', 'idle-spin-on-64', 'idle-spin-off-rate', 'idle-spin-on-rate']);
+  assert.ok(!selectScenarios(all, []).some((s) => s.group === 'idle-spin'), 'not in the default suite');
+  for (const s of rows) {
+    const files = { gateway: { advanced: { worker_threads: 1 } } as Record<string, unknown>, providers: {} };
+    s.gatewayConfig!(files);
+    assert.deepEqual(files.gateway.advanced, { worker_threads: 1, idle_spin_us: s.name.includes('-on-') ? 1000 : 0 }, s.name);
+    if (s.name.includes('-on-')) assert.equal(s.reference, s.name.replace('-on-', '-off-'));
+  }
+  assert.match(rows[4]!.request.body ?? '', /\[mock latency_ms=20\]/);
+});
+
+test('the traced rows export to the mock\'s OTLP sink at ratio 1 and 0.01, against openai-nonstream', async () => {
+  const all = await loadScenarios();
+  const rows = selectScenarios(all, ['openai-nonstream-traced-1', 'openai-nonstream-traced-001']);
+  assert.deepEqual(rows.map((s) => s.reference), ['openai-nonstream', 'openai-nonstream']);
+  const ratios = rows.map((s) => {
+    const files = { gateway: {} as Record<string, unknown>, providers: { providers: { mock: { base_url: 'http://127.0.0.1:9999/v1' } } } };
+    s.gatewayConfig!(files);
+    const traces = (files.gateway.export as { traces: { module: string; settings: { endpoint: string; sample_ratio: number } } }).traces;
+    assert.equal(traces.module, 'otlp');
+    assert.equal(traces.settings.endpoint, 'http://127.0.0.1:9999/v1/traces');
+    return traces.settings.sample_ratio;
+  });
+  assert.deepEqual(ratios, [1, 0.01]);
+  assert.ok(!selectScenarios(all, []).some((s) => s.name.startsWith('openai-nonstream-traced')), 'named only');
+});

@@ -107,7 +107,8 @@ describe('boot fails loudly', () => {
   });
 
   it('on a mutable config with no writable overlay', async () => {
-    const r = await bootFails(baseConfig({ config: { locked: false, overlay: { file: '/nonexistent-dir/overlay.json' } } }));
+    // Its folder would have to be made under a file (a missing folder under a writable one is made at boot).
+    const r = await bootFails(baseConfig({ config: { locked: false, overlay: { file: 'gateway.yaml/state/overlay.json' } } }));
     assert.match(r.diagnostic, /overlay/);
   });
 });

@@ -1,13 +1,15 @@
 // The request counters are exact across two workers: after a known mix of requests (failovers
 // from a mock that answers 503, requests that fail on it, a breaker that trips and then
 // exhausts its pool, upstream 400s, and governance rejections) every scrape, whichever worker
-// renders it, shows exactly the counts the mix implies; /metrics needs a valid key under a
+// renders it, shows exactly the counts the mix implies, the latency histograms included
+// (streams paced by the mock give them known lower bounds); /metrics needs a valid key under a
 // non-empty auth chain; the text passes promtool.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { PROMTOOL, assertPromtoolClean, sampleValue } from '../helpers/prometheus.js';
 import { parseExposition } from '../helpers/prometheus.js';
+import { request } from 'undici';
 import { TRIP_AFTER, chat, getText, lineValue, startMetricsStack, sumOf, type MetricsStack } from './metrics-harness.js';
 
 const FAILOVER_REQUESTS = 12;
@@ -17,6 +19,24 @@ const CLIENT_ERRORS = 3;
 const CAP = 4;
 const OVER_CAP = 2;
 const SCRAPES = 10;
+/** Streams to pool-stream: the mock waits STREAM_LATENCY_MS before its answer starts, then paces STREAM_TOKENS pieces at STREAM_TOKENS_PER_SEC. */
+const STREAMS = 4;
+const STREAM_TOKENS = 6;
+const STREAM_LATENCY_MS = 30;
+const STREAM_TOKENS_PER_SEC = 200;
+
+/** One streamed OpenAI chat completion with usage; a fresh connection, so both workers serve some. */
+async function streamChat(url: string, key: string, model: string): Promise<string> {
+  const prompt = `hi [mock latency_ms=${STREAM_LATENCY_MS} tokens_per_sec=${STREAM_TOKENS_PER_SEC} chunks=${STREAM_TOKENS}]`;
+  const res = await request(`${url}/v1/chat/completions`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${key}`, connection: 'close' },
+    body: JSON.stringify({ model, stream: true, stream_options: { include_usage: true }, messages: [{ role: 'user', content: prompt }] }),
+  });
+  const text = await res.body.text();
+  assert.equal(res.statusCode, 200, text);
+  return text;
+}
 
 /** The spec's metrics table (gateway-spec.md, *Metrics*): name, type, labels. The key gauges'
  * "mint labels" are group and budget_period (docs/metrics.md). */
@@ -56,7 +76,7 @@ describe('exact request counters over two workers', () => {
   let failedOver = 0;
 
   before(async () => {
-    s = await startMetricsStack();
+    s = await startMetricsStack({}, { 'pool-stream': { members: [{ model: 'lane-openai', weight: 1 }] } });
     key = (await s.g.admin.mint({ name: 'metrics-reader' })).secret;
     // The tokens limit makes the group count tokens in its total window (only limited metrics are counted).
     await s.g.admin.ok('POST', '/groups', {
@@ -78,6 +98,7 @@ describe('exact request counters over two workers', () => {
     const capped200: number[] = [];
     for (let i = 0; i < CAP + OVER_CAP; i++) capped200.push(await chat(url, capped, 'pool-openai'));
     assert.deepEqual(capped200, [...Array(CAP)].map(() => 200).concat([...Array(OVER_CAP)].map(() => 429)));
+    for (let i = 0; i < STREAMS; i++) assert.ok((await streamChat(url, key, 'pool-stream')).includes('[DONE]'));
   });
 
   after(async () => {
@@ -102,7 +123,8 @@ describe('exact request counters over two workers', () => {
       assert.equal(requests('pool-trip', 'exhausted'), TRIP_REQUESTS - TRIP_AFTER, at);
       assert.equal(requests('pool-openai', 'ok'), CAP, at);
       assert.equal(requests('pool-openai', 'client_error'), CLIENT_ERRORS + OVER_CAP, at);
-      assert.equal(sumOf(m, 'gateway_requests_total'), FAILOVER_REQUESTS + DOWN_REQUESTS + TRIP_REQUESTS + CLIENT_ERRORS + CAP + OVER_CAP, at);
+      assert.equal(requests('pool-stream', 'ok'), STREAMS, at);
+      assert.equal(sumOf(m, 'gateway_requests_total'), FAILOVER_REQUESTS + DOWN_REQUESTS + TRIP_REQUESTS + CLIENT_ERRORS + CAP + OVER_CAP + STREAMS, at);
 
       const attempts = (pool: string, lane: string): number | undefined => sampleValue(m, 'gateway_upstream_attempts_total', { pool, lane });
       assert.equal(attempts('pool-fo', 'lane-bad'), failedOver, at);
@@ -110,7 +132,7 @@ describe('exact request counters over two workers', () => {
       assert.equal(attempts('pool-down', 'lane-bad'), DOWN_REQUESTS, at);
       assert.equal(attempts('pool-trip', 'lane-bad'), TRIP_AFTER, at);
       assert.equal(attempts('pool-openai', 'lane-openai'), CLIENT_ERRORS + CAP, at);
-      assert.equal(sumOf(m, 'gateway_upstream_attempts_total'), failedOver + FAILOVER_REQUESTS + DOWN_REQUESTS + TRIP_AFTER + CLIENT_ERRORS + CAP, at);
+      assert.equal(sumOf(m, 'gateway_upstream_attempts_total'), failedOver + FAILOVER_REQUESTS + DOWN_REQUESTS + TRIP_AFTER + CLIENT_ERRORS + CAP + STREAMS, at);
 
       const failures = (pool: string, disposition: string): number => sumOf(m, 'gateway_upstream_failures_total', { pool, disposition });
       assert.equal(sampleValue(m, 'gateway_upstream_failures_total', { pool: 'pool-down', lane: 'lane-bad', disposition: 'transient_upstream' }), DOWN_REQUESTS, at);
@@ -131,8 +153,33 @@ describe('exact request counters over two workers', () => {
       assert.equal(lineValue(answer.text, 'gateway_request_duration_seconds_bucket{ingress_protocol="openai",pool="pool-trip",le="+Inf"}'), TRIP_REQUESTS, at);
       assert.equal(lineValue(answer.text, 'gateway_request_duration_window_seconds_count{ingress_protocol="openai",pool="pool-fo"}'), FAILOVER_REQUESTS, `${at}: all within buffer_seconds`);
       assert.equal(sampleValue(m, 'gateway_pool_queued', { pool: 'pool-fo' }), 0, at);
+      assertLatency(answer.text, at);
     }
   });
+
+  /** The latency histograms: one observation per successful answer (or per attempt), on the serving (pool, lane). */
+  function assertLatency(text: string, at: string): void {
+    const series = (family: string, pool: string, lane: string, suffix: string): number | undefined =>
+      lineValue(text, `${family}_${suffix}{ingress_protocol="openai",pool="${pool}",lane="${lane}"}`);
+    const ttft = 'gateway_time_to_first_token_seconds';
+    const tpot = 'gateway_time_per_output_token_seconds';
+    const rate = 'gateway_output_tokens_per_second';
+    // Every pool-fo request was answered by lane-openai, after a failover or not; lane-bad answered nothing.
+    assert.equal(series(ttft, 'pool-fo', 'lane-openai', 'count'), FAILOVER_REQUESTS, at);
+    assert.equal(series(ttft, 'pool-fo', 'lane-bad', 'count'), undefined, `${at}: a lane that answered nothing successfully has no series`);
+    assert.equal(series(ttft, 'pool-openai', 'lane-openai', 'count'), CAP, `${at}: neither the upstream 400s nor the refusals`);
+    assert.equal(series(ttft, 'pool-stream', 'lane-openai', 'count'), STREAMS, at);
+    assert.equal(lineValue(text, `${ttft}_bucket{ingress_protocol="openai",pool="pool-stream",lane="lane-openai",le="0.025"}`), 0, `${at}: the mock held its answer ${STREAM_LATENCY_MS} ms`);
+    assert.equal(series(rate, 'pool-fo', 'lane-openai', 'count'), FAILOVER_REQUESTS, at);
+    assert.equal(series(rate, 'pool-stream', 'lane-openai', 'count'), STREAMS, at);
+    // Only streams have a time per output token: the mock paced them 5 ms a token.
+    assert.equal(series(tpot, 'pool-stream', 'lane-openai', 'count'), STREAMS, at);
+    assert.equal(series(tpot, 'pool-fo', 'lane-openai', 'count'), undefined, at);
+    assert.equal(lineValue(text, `${tpot}_bucket{ingress_protocol="openai",pool="pool-stream",lane="lane-openai",le="0.0025"}`), 0, at);
+    const attempts = (lane: string): number | undefined => lineValue(text, `gateway_upstream_attempt_duration_seconds_count{lane="${lane}"}`);
+    assert.equal(attempts('lane-bad'), failedOver + DOWN_REQUESTS + TRIP_AFTER, at);
+    assert.equal(attempts('lane-openai'), FAILOVER_REQUESTS + CLIENT_ERRORS + CAP + STREAMS, at);
+  }
 
   it('shows each key and the capped bucket from the governance counters', async () => {
     const m = parseExposition((await getText(`${s.g.gw.url}/metrics`, key)).text);

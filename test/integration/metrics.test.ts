@@ -73,7 +73,7 @@ describe('GET /metrics with a prometheus export, two workers', () => {
     }
   });
 
-  it("shows each thread's heap and event-loop delay once it has sampled (every 5 s)", async () => {
+  it("shows each thread's heap, event-loop delay and busy ratio once it has sampled (every 5 s)", async () => {
     const threads = ['main', 'worker-0', 'worker-1'];
     let families = parseExposition((await scrape(stack.gateway.url)).body.toString('utf8'));
     for (let waited = 0; waited < 15_000 && threads.some((thread) => sampleValue(families, 'gateway_thread_heap_used_bytes', { thread }) === undefined); waited += 500) {
@@ -86,7 +86,10 @@ describe('GET /metrics with a prometheus export, two workers', () => {
       const p99 = sampleValue(families, 'gateway_thread_event_loop_delay_seconds', { thread, stat: 'p99' });
       const max = sampleValue(families, 'gateway_thread_event_loop_delay_seconds', { thread, stat: 'max' });
       assert.ok(p99 !== undefined && max !== undefined && p99 >= 0 && max >= p99 && max < 10, `${thread} delay p99 ${p99} max ${max}`);
+      const busy = sampleValue(families, 'gateway_thread_busy_ratio', { thread });
+      assert.ok(busy !== undefined && busy >= 0 && busy <= 1, `${thread} busy ${busy}`);
     }
+    assert.equal(families.get('gateway_thread_busy_ratio')!.type, 'GAUGE');
     assert.equal(families.get('gateway_thread_heap_used_bytes')!.type, 'GAUGE');
   });
 

@@ -1,9 +1,11 @@
 // The worker's idle spin: it polls after events that come close together, stops once the
-// window passes without one, and never spins for events far apart or when turned off. Time is
-// the test's own clock: the spin's polls run on the real event loop (setImmediate turns), but
-// how much time passes between them is what the test says, so a loaded machine changes nothing.
+// window passes without one, and never spins for events far apart or when turned off; the time
+// it polled with nothing to do is kept, and the busy ratio leaves it out. Time is the test's
+// own clock: the spin's polls run on the real event loop (setImmediate turns), but how much time
+// passes between them is what the test says, so a loaded machine changes nothing.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { busyRatio } from '../../src/shared/metrics/runtime-sampler.js';
 import { IdleSpin } from '../../src/worker/loop/idle-spin.js';
 
 class ManualClock {
@@ -107,5 +109,36 @@ describe('IdleSpin', () => {
     spin.configure(0);
     burst(spin, 50);
     assert.equal(spin.active, false);
+    assert.equal(spin.spinMs, 0);
+  });
+
+  it('keeps the time it polled with nothing to do, which the busy ratio leaves out', async () => {
+    const clock = new ManualClock();
+    const spin = new IdleSpin(clock.read);
+    spin.configure(20_000); // a 20 ms window
+    burst(spin, 20);
+    assert.equal(spin.active, true);
+    await turns(1); // the first poll: the spin's clock starts
+    const before = spin.spinMs;
+    for (let i = 0; i < 4; i++) {
+      clock.ms += 3; // 3 ms between two polls, and no event in them
+      await turns(1);
+    }
+    assert.equal(spin.spinMs - before, 12, 'every ms polled with nothing to do is kept');
+    spin.event(); // an event: the gap that holds it was work
+    clock.ms += 3;
+    await turns(1);
+    assert.equal(spin.spinMs - before, 12);
+    // Utilization counts the polling as activity; the busy ratio does not.
+    assert.ok(busyRatio({ active: 20, idle: 80 }, 12) < 0.2);
+    spin.configure(0);
+    await turns(2);
+  });
+
+  it('computes the busy ratio within 0..1', () => {
+    assert.equal(busyRatio({ active: 30, idle: 70 }, 0), 0.3);
+    assert.equal(busyRatio({ active: 90, idle: 10 }, 60), 0.3);
+    assert.equal(busyRatio({ active: 10, idle: 0 }, 20), 0, 'never below 0');
+    assert.equal(busyRatio({ active: 0, idle: 0 }, 0), 0);
   });
 });

@@ -5,7 +5,7 @@ import process from 'node:process';
 import { Type, type Static } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { SecretRef } from '../../shared/config/schema/secret-ref.js';
-import { readSecretFile } from '../config/secrets.js';
+import { readSecretFile } from '../config/secret-file.js';
 import type { ApplyOutcome } from '../config-state.js';
 import type { AdminContext } from './context.js';
 import { EffectiveConfigView, effectiveConfigView } from './config-views.js';

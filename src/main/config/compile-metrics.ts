@@ -2,13 +2,15 @@
 // up front, and whether /metrics is mounted. Every series is registered whatever the export
 // config says, so counting on the request path never depends on it and a later apply that
 // adds a prometheus export shows counts from process start.
-import type { CompiledHook, CompiledMetrics, PoolMetricSlots, SlotAssigner, ThreadRuntimeSlots } from '../../shared/config/compiled.js';
+import type { CompiledHook, CompiledMetrics, LatencySlots, PoolMetricSlots, SlotAssigner, ThreadRuntimeSlots } from '../../shared/config/compiled.js';
 import type { DeploymentConfig } from '../../shared/config/schema/deployment.js';
 import {
   BILLING_TRUNCATED_TOTAL, FILE_LOGS_DROPPED_TOTAL, REQUEST_DURATION_BOUNDS, REQUEST_DURATION_SECONDS, REQUEST_DURATION_SUM_SCALE,
   REQUEST_OUTCOME_NAMES, REQUESTS_TOTAL, ROUTE_POLICY_REJECTIONS_TOTAL, ROUTE_POLICY_SELECTIONS_TOTAL, TRANSLATIONS_REFUSED_TOTAL, TRANSLATIONS_TOTAL,
-  THREAD_EVENT_LOOP_DELAY_SECONDS, THREAD_HEAP_USED_BYTES, UPSTREAM_ATTEMPTS_TOTAL, WEBHOOK_LOGS_DROPPED_TOTAL, WEIGHTED_POLICY,
+  THREAD_BUSY_RATIO, THREAD_EVENT_LOOP_DELAY_SECONDS, THREAD_HEAP_USED_BYTES, UPSTREAM_ATTEMPTS_TOTAL, WEBHOOK_LOGS_DROPPED_TOTAL, WEIGHTED_POLICY,
   routePolicyRejectionName, seriesKey, threadLabel,
+  ATTEMPT_DURATION_BOUNDS, FIRST_TOKEN_BOUNDS, OUTPUT_TOKENS_PER_SECOND, PER_OUTPUT_TOKEN_BOUNDS, SECONDS_SUM_SCALE, TIME_PER_OUTPUT_TOKEN_SECONDS,
+  SPAN_DROP_REASONS, TIME_TO_FIRST_TOKEN_SECONDS, TOKENS_PER_SECOND_BOUNDS, TRACE_SPANS_DROPPED_TOTAL, TOKENS_PER_SECOND_SUM_SCALE, UPSTREAM_ATTEMPT_DURATION_SECONDS,
 } from '../../shared/metrics/catalog.js';
 import { REFUSAL_REASONS } from '../../shared/protocols/refusal.js';
 import { PROTOCOL_NAMES } from '../../shared/model/types.js';
@@ -17,6 +19,10 @@ import { DIRECT_POOL_LABEL } from '../../shared/routing/series.js';
 const COUNTER = { kind: 'counter' } as const;
 const GAUGE = { kind: 'gauge' } as const;
 const DURATION = { kind: 'histogram', bounds: REQUEST_DURATION_BOUNDS, sumScale: REQUEST_DURATION_SUM_SCALE } as const;
+const FIRST_TOKEN = { kind: 'histogram', bounds: FIRST_TOKEN_BOUNDS, sumScale: SECONDS_SUM_SCALE } as const;
+const PER_OUTPUT_TOKEN = { kind: 'histogram', bounds: PER_OUTPUT_TOKEN_BOUNDS, sumScale: SECONDS_SUM_SCALE } as const;
+const TOKENS_PER_SECOND = { kind: 'histogram', bounds: TOKENS_PER_SECOND_BOUNDS, sumScale: TOKENS_PER_SECOND_SUM_SCALE } as const;
+const ATTEMPT_DURATION = { kind: 'histogram', bounds: ATTEMPT_DURATION_BOUNDS, sumScale: SECONDS_SUM_SCALE } as const;
 
 export function compileMetrics(config: DeploymentConfig, slots: SlotAssigner): CompiledMetrics {
   const translations: number[] = [];
@@ -40,6 +46,7 @@ export function compileMetrics(config: DeploymentConfig, slots: SlotAssigner): C
     webhookLogsDropped: slots.metricSeries(seriesKey(WEBHOOK_LOGS_DROPPED_TOTAL), COUNTER),
     fileLogsDropped: slots.metricSeries(seriesKey(FILE_LOGS_DROPPED_TOTAL), COUNTER),
     threads: threadRuntimeSlots(slots),
+    traceSpansDropped: SPAN_DROP_REASONS.map((reason) => slots.metricSeries(seriesKey(TRACE_SPANS_DROPPED_TOTAL, [reason]), COUNTER)),
   };
 }
 
@@ -51,6 +58,7 @@ function threadRuntimeSlots(slots: SlotAssigner): ThreadRuntimeSlots[] {
       heapKib: slots.metricSeries(seriesKey(THREAD_HEAP_USED_BYTES, [thread]), GAUGE),
       loopP99Us: slots.metricSeries(seriesKey(THREAD_EVENT_LOOP_DELAY_SECONDS, [thread, 'p99']), GAUGE),
       loopMaxUs: slots.metricSeries(seriesKey(THREAD_EVENT_LOOP_DELAY_SECONDS, [thread, 'max']), GAUGE),
+      busyPpm: slots.metricSeries(seriesKey(THREAD_BUSY_RATIO, [thread]), GAUGE),
     });
   }
   return out;
@@ -129,6 +137,28 @@ export function poolMetricSlots(slots: SlotAssigner, pool: string, routed = true
 /** gateway_upstream_attempts_total{pool, lane} ("" pool = direct routes). */
 export function attemptSlot(slots: SlotAssigner, pool: string, lane: string): number {
   return slots.metricSeries(seriesKey(UPSTREAM_ATTEMPTS_TOTAL, [pool, lane]), COUNTER);
+}
+
+/**
+ * The latency histograms of one (pool, lane), a slot per ingress protocol each ("" pool =
+ * direct routes): about 5 KiB of shared memory per pool member.
+ */
+export function latencySlots(slots: SlotAssigner, pool: string, lane: string): LatencySlots {
+  const firstToken: number[] = [];
+  const perOutputToken: number[] = [];
+  const tokensPerSecond: number[] = [];
+  for (const protocol of PROTOCOL_NAMES) {
+    const labels = [protocol, pool, lane];
+    firstToken.push(slots.metricSeries(seriesKey(TIME_TO_FIRST_TOKEN_SECONDS, labels), FIRST_TOKEN));
+    perOutputToken.push(slots.metricSeries(seriesKey(TIME_PER_OUTPUT_TOKEN_SECONDS, labels), PER_OUTPUT_TOKEN));
+    tokensPerSecond.push(slots.metricSeries(seriesKey(OUTPUT_TOKENS_PER_SECOND, labels), TOKENS_PER_SECOND));
+  }
+  return { firstToken, perOutputToken, tokensPerSecond };
+}
+
+/** gateway_upstream_attempt_duration_seconds{lane}. */
+export function attemptDurationSlot(slots: SlotAssigner, lane: string): number {
+  return slots.metricSeries(seriesKey(UPSTREAM_ATTEMPT_DURATION_SECONDS, [lane]), ATTEMPT_DURATION);
 }
 
 /** The first `module: prometheus` instance; load already checked its buffer_seconds. */

@@ -9,15 +9,15 @@ import type { Provider, ProviderAuth } from '../../shared/config/schema/provider
 import type { Static } from '@sinclair/typebox';
 import type { Pool } from '../../shared/config/schema/pools.js';
 import { regionFromHost } from './aws-region.js';
-import { attemptSlot, compileMetrics, gatePolicies, poolMetricSlots } from './compile-metrics.js';
+import { attemptDurationSlot, attemptSlot, compileMetrics, gatePolicies, latencySlots, poolMetricSlots } from './compile-metrics.js';
 import { compileHooks, type CompiledHooks } from './compile-hooks.js';
+import { compileTracing } from './compile-tracing.js';
 import { compileHealth, dispositionSlots, failoverSlots, tripSlot } from './compile-routing.js';
 import { DIRECT_POOL_LABEL } from '../../shared/routing/series.js';
 import type { LoadResult, ResolvedSecrets } from './load-result.js';
 import { parseServiceAccount } from './service-account.js';
 import { compileKeyVerification } from '../governance/signing.js';
 import { compileIdentity } from '../identity/compile.js';
-import { underCpuQuota } from './cpu-quota.js';
 
 /** Throws when `result` is not ok: compiling an invalid config is a programming error. */
 export function compileConfig(result: LoadResult, slots: SlotAssigner, version: number, safeMode: boolean): CompiledConfig {
@@ -40,6 +40,8 @@ export function compileConfig(result: LoadResult, slots: SlotAssigner, version: 
       directDispositionSlots: dispositionSlots(slots, DIRECT_POOL_LABEL, name),
       directTripSlot: tripSlot(slots, DIRECT_POOL_LABEL, name),
       directAttemptSlot: attemptSlot(slots, DIRECT_POOL_LABEL, name),
+      directLatency: latencySlots(slots, DIRECT_POOL_LABEL, name),
+      attemptDurationSlot: attemptDurationSlot(slots, name),
     };
   });
   const hooks = compileHooks(config, result.secrets, safeMode, slots);
@@ -51,7 +53,8 @@ export function compileConfig(result: LoadResult, slots: SlotAssigner, version: 
     safeMode,
     listen: parseListenAddress(config.listen),
     limits: { maxBodyBytes: advanced.max_body_bytes, maxJsonDepth: advanced.max_json_depth, maxJsonMembers: advanced.max_json_members, translateBodyCapBytes: advanced.translate_body_cap_bytes, maxInflightPerWorker: advanced.max_inflight_per_worker ?? 0 },
-    eventLoop: { idleSpinUs: advanced.idle_spin_us ?? defaultIdleSpinUs() },
+    // The idle spin is opt-in (docs/decisions/300-idle-spin-opt-in.md).
+    eventLoop: { idleSpinUs: advanced.idle_spin_us ?? 0 },
     egress: {
       blocked: [...config.security.blocked_metadata_hosts],
       allowed: [...config.security.allow_metadata_hosts],
@@ -79,17 +82,10 @@ export function compileConfig(result: LoadResult, slots: SlotAssigner, version: 
     },
     health: compileHealth(config),
     metrics: compileMetrics(config, slots),
+    tracing: compileTracing(config, result.secrets),
     // Asked last, after every slot of this config is assigned.
     sabBytes: slots.bytesNeeded(),
   };
-}
-
-/** The worker's idle spin (advanced.idle_spin_us) when the config is silent: off under a CPU quota. */
-const IDLE_SPIN_US = 1000;
-let quotaDefault: number | null = null;
-function defaultIdleSpinUs(): number {
-  quotaDefault ??= underCpuQuota() ? 0 : IDLE_SPIN_US;
-  return quotaDefault;
 }
 
 function compilePool(name: string, pool: Static<typeof Pool>, laneNames: string[], slots: SlotAssigner, hooks: CompiledHooks): CompiledPool {
@@ -113,6 +109,7 @@ function compilePool(name: string, pool: Static<typeof Pool>, laneNames: string[
       dispositionSlots: dispositionSlots(slots, name, member.model),
       tripSlot: tripSlot(slots, name, member.model),
       attemptSlot: attemptSlot(slots, name, member.model),
+      latency: latencySlots(slots, name, member.model),
     })),
     onExhausted: compileOnExhausted(pool.on_exhausted),
     maxHops: pool.failover.max_hops,

@@ -1,7 +1,7 @@
 // Whether the process runs under a CPU quota (a container's CPU limit): cgroup v2's cpu.max, or
-// v1's cpu.cfs_quota_us, of the cgroup /proc/self/cgroup names. The worker's idle spin is off by
-// default under a quota, where time spent polling would use up the quota that requests need and
-// get the process throttled (src/worker/loop/idle-spin.ts).
+// v1's cpu.cfs_quota_us, of the cgroup /proc/self/cgroup names. Boot warns when the worker's
+// idle spin (opt-in) is turned on under a quota, where time spent polling would use up the quota
+// that requests need and get the process throttled (src/worker/loop/idle-spin.ts).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 

@@ -6,6 +6,9 @@ import { issue, type PathSegment } from '../../shared/config/config-path.js';
 import { auditNameProblem } from '../audit/audit-text.js';
 import { parseDurationMs } from '../../shared/config/duration.js';
 import { RESERVED_HOOK_NAMES } from '../../shared/config/schema/hooks.js';
+import { OtlpExportSettings } from '../../shared/config/schema/export.js';
+import { applyDefaults } from '../../shared/config/schema-defaults.js';
+import { schemaIssues } from '../../shared/config/schema-errors.js';
 import type { LoadContext } from './load-result.js';
 import { entriesOf, field, isPlainObject, knownList, stringsOf } from './shape.js';
 
@@ -138,8 +141,20 @@ function fallbackLoops(start: string, defs: Array<[string, Record<string, unknow
   return false;
 }
 
+const EXPORT_MODULES = ['prometheus', 'otlp'];
+
 function checkExport(config: unknown, ctx: LoadContext): void {
+  let otlp = 0;
   for (const [name, instance] of entriesOf(field(config, 'export'))) {
+    if (typeof instance.module === 'string' && !EXPORT_MODULES.includes(instance.module)) {
+      ctx.issues.push(issue(['export', name, 'module'], `unknown export module "${instance.module}" (${knownList(EXPORT_MODULES)})`));
+    }
+    if (instance.module === 'otlp') {
+      if (++otlp > 1) ctx.issues.push(issue(['export', name], 'only one `module: otlp` instance is supported'));
+      checkOtlpExport(name, instance, ctx);
+      continue;
+    }
+    if (instance.headers !== undefined) ctx.issues.push(issue(['export', name, 'headers'], 'only a `module: otlp` instance takes headers'));
     if (instance.module !== 'prometheus') continue;
     const buffer = field(instance, 'settings', 'buffer_seconds');
     if (typeof buffer !== 'number' || !(buffer > 0)) {
@@ -153,6 +168,20 @@ function checkAuditableName(path: PathSegment[], name: string, what: string, ctx
   const problem = auditNameProblem(name);
   if (problem !== null) ctx.issues.push(issue(path, `${what} ${problem}`));
   else if (name.length > AUDITABLE_NAME_MAX_CHARS) ctx.issues.push(issue(path, `${what} is at most ${AUDITABLE_NAME_MAX_CHARS} characters`));
+}
+
+function checkOtlpExport(name: string, instance: Record<string, unknown>, ctx: LoadContext): void {
+  const settings = applyDefaults(OtlpExportSettings, field(instance, 'settings') ?? {});
+  ctx.issues.push(...schemaIssues(OtlpExportSettings, settings, ['export', name, 'settings']));
+  if (!isPlainObject(settings)) return;
+  // Its host is checked against the metadata denylist with the other called URLs (egress-checks.ts).
+  const endpoint = settings.endpoint;
+  if (typeof endpoint === 'string' && !/^https?:\/\/[^/\s]+/.test(endpoint)) {
+    ctx.issues.push(issue(['export', name, 'settings', 'endpoint'], 'expected an http(s) URL, e.g. http://127.0.0.1:4318/v1/traces'));
+  }
+  if (typeof settings.max_batch_spans === 'number' && typeof settings.max_queue_spans === 'number' && settings.max_batch_spans > settings.max_queue_spans) {
+    ctx.issues.push(issue(['export', name, 'settings', 'max_batch_spans'], 'must not exceed max_queue_spans'));
+  }
 }
 
 function checkIdentity(config: unknown, ctx: LoadContext): void {

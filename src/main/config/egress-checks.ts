@@ -1,6 +1,6 @@
 // Config-time SSRF check of every address the gateway itself will call besides provider
 // base_urls (provider-checks.ts): hook webhook targets, the request-log webhook, IdP issuers and
-// JWKS URLs, token URLs of minting auth modes. Name-level only (no DNS at validation: a name's
+// JWKS URLs, token URLs of minting auth modes, the OTLP trace export's endpoint. Name-level only (no DNS at validation: a name's
 // answer can change later anyway); the connect-time guard (src/shared/egress) checks the
 // addresses actually connected.
 import { issue, type PathSegment } from '../../shared/config/config-path.js';
@@ -13,6 +13,11 @@ const CALLED_URL_KEYS = new Set(['url', 'webhook', 'target', 'issuer', 'jwks_url
 
 export function checkEgressUrls(config: unknown, catalog: unknown, policy: MetadataPolicy, ctx: LoadContext): void {
   walk(config, [], [], policy, ctx);
+  // Settings maps are skipped by walk (a hook's are the hook's business); an OTLP export's endpoint is ours.
+  for (const [name, instance] of entriesOf(field(config, 'export'))) {
+    const endpoint = field(instance, 'settings', 'endpoint');
+    if (instance.module === 'otlp' && typeof endpoint === 'string') check(endpoint, ['export', name, 'settings', 'endpoint'], [], policy, ctx);
+  }
   for (const [name, provider] of entriesOf(field(catalog, 'providers'))) {
     const allowed = Array.isArray(provider.allow_metadata_hosts) ? provider.allow_metadata_hosts.filter((h): h is string => typeof h === 'string') : [];
     walk(field(provider, 'auth'), ['providers', name, 'auth'], allowed, policy, ctx);

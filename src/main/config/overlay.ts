@@ -1,6 +1,7 @@
 // The overlay file of API-applied changes, and the boot invariant that guards it: a config is
-// either locked, or has an overlay it can write. Nothing here writes; the admin plane owns that.
-import { access, constants, readFile, stat } from 'node:fs/promises';
+// either locked, or has an overlay it can write. Nothing here writes but ensureOverlayFolder
+// (boot makes a missing folder, so a fresh clone starts); the admin plane writes the file.
+import { access, constants, mkdir, readFile, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { issue, type ConfigIssue } from '../../shared/config/config-path.js';
 import { OverlayFile } from '../../shared/config/schema/overlay.js';
@@ -35,13 +36,14 @@ export async function readOverlay(path: string): Promise<OverlayRead> {
 }
 
 /**
- * "mutable config with no writable overlay" refuses to boot: the overlay's folder must exist
- * and be writable, and the file, if present, must be a writable file.
+ * "mutable config with no writable overlay" refuses to boot: the overlay's folder must be a
+ * writable directory, or missing under a writable one (boot makes it: ensureOverlayFolder), and
+ * the file, if present, must be a writable file.
  */
 export async function checkOverlayWritable(path: string): Promise<ConfigIssue[]> {
   const where = 'config.overlay.file';
   const refuse = (why: string) => [issue(where, `mutable config with no writable overlay: ${why} (fix it, or set config.locked: true)`)];
-  const folder = dirname(path);
+  const folder = await nearestExisting(dirname(path));
   try {
     if (!(await stat(folder)).isDirectory()) return refuse(`${folder} is not a directory`);
     await access(folder, constants.W_OK);
@@ -57,4 +59,23 @@ export async function checkOverlayWritable(path: string): Promise<ConfigIssue[]>
     return refuse(`${path}: ${fsReason(error)}`);
   }
   return [];
+}
+
+/** `folder`, or its nearest ancestor that exists (the one a missing folder would be made in). */
+async function nearestExisting(folder: string): Promise<string> {
+  for (let at = folder; ; ) {
+    try {
+      await stat(at);
+      return at;
+    } catch (error) {
+      const parent = dirname(at);
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || parent === at) return at;
+      at = parent;
+    }
+  }
+}
+
+/** Boot only (never --validate, which writes nothing): make the overlay's folder when missing. */
+export async function ensureOverlayFolder(path: string): Promise<void> {
+  await mkdir(dirname(path), { recursive: true });
 }

@@ -1,17 +1,15 @@
 // Resolves the secret references found in the config. `env:` and `file:` are read at boot and
-// under --validate; `module:` (secret plugins) is not available in this build, so it is an
-// error at boot and a note under --validate, which never resolves plugin references.
+// under --validate; `module:` is the compiled-in `generated` (generated-secret.ts: made at first
+// boot and kept in a file), or a secret plugin, which is not available in this build: an error
+// at boot and a note under --validate, which never resolves plugin references.
 // A provider credential that comes out empty is not fatal: the provider runs and its lane
 // fails auth on use, as the spec requires, with a warning at load.
-import { open } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
 import { issue } from '../../shared/config/config-path.js';
 import type { SecretSite } from '../../shared/config/secret-sites.js';
-import { fsReason } from './fs-reason.js';
+import { GENERATED_SECRET_MODULE, resolveGenerated } from './generated-secret.js';
 import type { LoadContext } from './load-result.js';
-
-/** A secret file larger than this is a mistake (a wrong path), not a secret. */
-const SECRET_FILE_MAX_BYTES = 1024 * 1024;
+import { readSecretFile } from './secret-file.js';
 
 export async function resolveSecrets(sites: readonly SecretSite[], ctx: LoadContext): Promise<Map<string, string>> {
   const out = new Map<string, string>();
@@ -58,30 +56,11 @@ async function resolveSite(site: SecretSite, ctx: LoadContext): Promise<string |
     }
     return read.text === '' ? empty(site, `secret file ${path} is empty`, ctx) : read.text;
   }
+  if (ref.module === GENERATED_SECRET_MODULE) return resolveGenerated(site.path, ref.settings ?? {}, ctx);
   if (ctx.purpose === 'validate') {
     ctx.notes.push(`${site.path}: served by secret plugin "${ref.module}"; not resolved by --validate`);
   } else {
     ctx.issues.push(issue(site.path, `secret plugin modules are not available in this build (module "${ref.module}")`));
   }
   return undefined;
-}
-
-/** Reads a small text file; trailing whitespace (the usual final newline) is dropped. */
-export async function readSecretFile(path: string): Promise<{ text: string } | { error: string }> {
-  let handle;
-  try {
-    handle = await open(path, 'r');
-  } catch (error) {
-    return { error: `cannot read ${path}: ${fsReason(error)}` };
-  }
-  try {
-    const stat = await handle.stat();
-    if (stat.isDirectory()) return { error: `cannot read ${path}: ${fsReason({ code: 'EISDIR' })}` };
-    if (stat.size > SECRET_FILE_MAX_BYTES) return { error: `${path} is larger than ${SECRET_FILE_MAX_BYTES} bytes; not a secret or PEM file` };
-    return { text: (await handle.readFile('utf8')).trimEnd() };
-  } catch (error) {
-    return { error: `cannot read ${path}: ${fsReason(error)}` };
-  } finally {
-    await handle.close();
-  }
 }

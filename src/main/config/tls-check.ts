@@ -6,7 +6,7 @@ import { isAbsolute, resolve } from 'node:path';
 import { issue } from '../../shared/config/config-path.js';
 import { isPlainObject } from '../../shared/config/schema-walk.js';
 import type { LoadContext } from './load-result.js';
-import { readSecretFile } from './secrets.js';
+import { readSecretFile } from './secret-file.js';
 
 const PEM_BLOCK = /-----BEGIN ([A-Z0-9 ]+)-----[\s\S]*?-----END \1-----/g;
 

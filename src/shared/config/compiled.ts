@@ -51,6 +51,10 @@ export interface CompiledLane {
   directTripSlot: number;
   /** Counter slot of gateway_upstream_attempts_total{pool="",lane} (direct routes). */
   directAttemptSlot: number;
+  /** The latency histograms of direct routes to this lane (pool ""). */
+  directLatency: LatencySlots;
+  /** Histogram slot of gateway_upstream_attempt_duration_seconds{lane}. */
+  attemptDurationSlot: number;
 }
 
 export type OnExhausted = { action: 'reject' } | { action: 'least_bad' } | { action: 'fallback_pool'; pool: string };
@@ -76,6 +80,19 @@ export interface CompiledPoolMember {
   tripSlot: number;
   /** Counter slot of gateway_upstream_attempts_total{pool,lane}. */
   attemptSlot: number;
+  /** The latency histograms of requests this member served. */
+  latency: LatencySlots;
+}
+
+/**
+ * Histogram slots of one (pool, lane)'s answers, each indexed by ingress protocol
+ * (PROTOCOL_INDEX): gateway_time_to_first_token_seconds, gateway_time_per_output_token_seconds,
+ * gateway_output_tokens_per_second (src/worker/metrics/latency-series.ts counts them).
+ */
+export interface LatencySlots {
+  firstToken: number[];
+  perOutputToken: number[];
+  tokensPerSecond: number[];
 }
 
 export interface CompiledPool {
@@ -205,6 +222,8 @@ export interface CompiledConfig {
   logs: { enabled: boolean; includePrompt: boolean };
   health: CompiledHealth;
   metrics: CompiledMetrics;
+  /** OpenTelemetry traces (an `export:` instance with `module: otlp`); null: nothing is traced. */
+  tracing: CompiledTracing | null;
   /** Bytes of the shared buffer the slots above need (workers check they have at least this). */
   sabBytes: number;
 }
@@ -226,6 +245,23 @@ export interface CompiledMetrics {
   fileLogsDropped: number;
   /** Gauge slots of gateway_thread_*, indexed by shared-memory holder (0 = main, n + 1 = worker n). */
   threads: ThreadRuntimeSlots[];
+  /** Counter slots of gateway_trace_spans_dropped_total, indexed by SpanDropReason (catalog.ts). */
+  traceSpansDropped: number[];
+}
+
+/** The OTLP trace export (src/worker/tracing), settings with defaults filled in. */
+export interface CompiledTracing {
+  /** Full OTLP/HTTP traces URL. */
+  endpoint: string;
+  /** Headers of every export, secrets resolved. */
+  headers: Record<string, string>;
+  sampleRatio: number;
+  includePrompt: boolean;
+  maxQueueSpans: number;
+  maxBatchSpans: number;
+  flushIntervalMs: number;
+  timeoutMs: number;
+  serviceName: string;
 }
 
 /** One thread's runtime gauges, written by that thread every 5 s (runtime-sampler.ts). */
@@ -235,6 +271,8 @@ export interface ThreadRuntimeSlots {
   /** Event-loop delay over the last sample, µs: 99th percentile and maximum. */
   loopP99Us: number;
   loopMaxUs: number;
+  /** Share of the last sample the event loop was busy with work (idle spin excluded), parts per million. */
+  busyPpm: number;
 }
 
 /**

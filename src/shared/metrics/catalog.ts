@@ -59,6 +59,12 @@ export const THREAD_EVENT_LOOP_DELAY_SECONDS: MetricFamily = {
   labelNames: ['thread', 'stat'],
 };
 
+export const THREAD_BUSY_RATIO: MetricFamily = {
+  name: 'gateway_thread_busy_ratio',
+  help: 'Share of the last 5 s sample the thread\'s event loop spent on work (0..1): event-loop utilization minus the time the idle spin polled with nothing to do. The figure to scale on; a spinning core\'s CPU reads near 1 whatever the work.',
+  labelNames: ['thread'],
+};
+
 /** The `thread` label of a shared-memory holder: 0 is the main thread, n + 1 is worker n. */
 export function threadLabel(holder: number): string {
   return holder === 0 ? 'main' : `worker-${holder - 1}`;
@@ -246,3 +252,55 @@ export const REQUEST_DURATION_QUANTILES: readonly number[] = [0.5, 0.9, 0.99];
  * shown and the rest are summed into one series with key="_other", group="". */
 export const KEY_SERIES_CAP = 10_000;
 export const OTHER_KEYS_LABEL = '_other';
+
+// ---- latency the way LLM operators read it (counted by src/worker/metrics/latency-series.ts) ----
+
+export const TIME_TO_FIRST_TOKEN_SECONDS: MetricFamily = {
+  name: 'gateway_time_to_first_token_seconds',
+  help: 'Time from the request arriving to the first byte of a successful answer written to the caller (a stream\'s first event; a whole body when not streamed), by ingress protocol, pool ("" = direct route) and lane.',
+  labelNames: ['ingress_protocol', 'pool', 'lane'],
+};
+
+export const TIME_PER_OUTPUT_TOKEN_SECONDS: MetricFamily = {
+  name: 'gateway_time_per_output_token_seconds',
+  help: 'Streamed successful answers with two or more output tokens: the time from the first byte to the end divided by the output tokens after the first, by ingress protocol, pool and lane.',
+  labelNames: ['ingress_protocol', 'pool', 'lane'],
+};
+
+export const OUTPUT_TOKENS_PER_SECOND: MetricFamily = {
+  name: 'gateway_output_tokens_per_second',
+  help: 'Successful answers with output tokens: output tokens divided by the time from the request arriving to its end, by ingress protocol, pool and lane.',
+  labelNames: ['ingress_protocol', 'pool', 'lane'],
+};
+
+export const UPSTREAM_ATTEMPT_DURATION_SECONDS: MetricFamily = {
+  name: 'gateway_upstream_attempt_duration_seconds',
+  help: 'Time from an upstream attempt being sent to its end (the last byte relayed, or the failure), whatever its outcome, by lane.',
+  labelNames: ['lane'],
+};
+
+/** Upper bounds (seconds) of the time to first token and of the attempt duration. */
+export const FIRST_TOKEN_BOUNDS: readonly number[] = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120];
+export const ATTEMPT_DURATION_BOUNDS: readonly number[] = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300];
+/** Upper bounds (seconds) of the time per output token: a fast model decodes in a few ms, a slow one in 100s. */
+export const PER_OUTPUT_TOKEN_BOUNDS: readonly number[] = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.02, 0.03, 0.05, 0.075, 0.1, 0.15, 0.2, 0.3, 0.5, 1, 2.5];
+/** Upper bounds (tokens per second) of the output rate. */
+export const TOKENS_PER_SECOND_BOUNDS: readonly number[] = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10_000, 20_000, 50_000];
+/** Sums are kept in microseconds (the times) and in thousandths of a token per second (the rate). */
+export const SECONDS_SUM_SCALE = 1_000_000;
+export const TOKENS_PER_SECOND_SUM_SCALE = 1_000;
+
+// ---- traces (src/worker/tracing) ----
+
+export const TRACE_SPANS_DROPPED_TOTAL: MetricFamily = {
+  name: 'gateway_trace_spans_dropped_total',
+  help: 'Spans not delivered to the OTLP trace export: shed because a worker already held max_queue_spans (reason queue_full: the collector falls behind), or in an export that failed (reason export_failed).',
+  labelNames: ['reason'],
+};
+
+/** The reasons of gateway_trace_spans_dropped_total, indexed by SpanDropReason. */
+export const SPAN_DROP_REASONS = ['queue_full', 'export_failed'] as const;
+export const enum SpanDropReason {
+  QueueFull = 0,
+  ExportFailed = 1,
+}

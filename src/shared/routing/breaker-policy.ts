@@ -174,6 +174,27 @@ export class BreakerPolicy {
     }
   }
 
+  /**
+   * The pool's breaker settings changed (a config apply or reload). An Open cell whose trip
+   * condition the new settings no longer meet (a raised consecutive_n, a higher threshold...)
+   * closes at once: its streak and error window are kept, so failures count on towards the new
+   * condition, and its open streak (the cooldown ladder) starts again. A cell that still meets
+   * it stays Open with its cooldown (which may carry an upstream Retry-After, a floor); the next
+   * cooldown is the new ladder's. HalfOpen (its probe decides) and hard-down cells (billing or
+   * auth, not a matter of these settings) are left alone, and a Closed cell is never tripped
+   * here: its next failure is judged by the new settings. True when the cell closed.
+   */
+  followSettings(cell: number, breaker: CompiledBreaker): boolean {
+    const cells = this.cells;
+    if (cells.state(cell) !== BREAKER_OPEN || cells.hardDown(cell) !== CELL_HARD_DOWN_NONE) return false;
+    if (this.tripConditionMet(cell, breaker, cells.streak(cell), Math.floor(this.nowMs() / SEC_MS))) return false;
+    // Side fields first, as in close(): a Closed cell never shows the old open's cooldown.
+    cells.clearCooldown(cell);
+    if (!cells.casState(cell, BREAKER_OPEN, BREAKER_CLOSED)) return false;
+    cells.resetOpenStreak(cell);
+    return true;
+  }
+
   private tripConditionMet(cell: number, breaker: CompiledBreaker, streak: number, nowSec: number): boolean {
     if (breaker.trip === 'consecutive') return streak >= breaker.consecutiveN;
     const window = this.window;

@@ -32,10 +32,11 @@ function bucketName(group: string, window: number, metric: number): string {
 
 function refuseGroup(group: WorkerGroup, metric: number, window: number, max: number, nowSec: number): Refusal {
   const windowName = metric === METRIC_CONCURRENT ? 'in flight' : WINDOW_NAMES[window]!;
-  const message = `limit reached: bucket ${bucketName(group.name, window, metric)} (group "${group.name}", metric ${METRIC_NAMES[metric]}, window ${windowName}) is at its max of ${max}`;
-  if (metric === METRIC_BUDGET) return new Refusal('insufficient_quota', message);
-  if (metric === METRIC_CONCURRENT) return new Refusal('rate_limited', message, 1);
-  return new Refusal('rate_limited', message, secondsToWindowEnd(window, nowSec) ?? 86_400);
+  const bucket = bucketName(group.name, window, metric);
+  const message = `limit reached: bucket ${bucket} (group "${group.name}", metric ${METRIC_NAMES[metric]}, window ${windowName}) is at its max of ${max}`;
+  if (metric === METRIC_BUDGET) return new Refusal('insufficient_quota', message, undefined, bucket);
+  if (metric === METRIC_CONCURRENT) return new Refusal('rate_limited', message, 1, bucket);
+  return new Refusal('rate_limited', message, secondsToWindowEnd(window, nowSec) ?? 86_400, bucket);
 }
 
 function refuseKey(key: WorkerKey, what: string, window: number, max: number, nowSec: number, budget: boolean): Refusal {

@@ -16,6 +16,8 @@ import type { Price } from './price.js';
 
 export class GovernanceLease implements AdmissionLease {
   readonly keyId: string;
+  /** The key's bound group (the first of its chain); '' when it has none. */
+  readonly group: string;
   private settled = false;
   private readonly slot: number;
   private readonly budgetWindow: number;
@@ -34,6 +36,7 @@ export class GovernanceLease implements AdmissionLease {
     this.budgetWindow = entry.key.budgetWindow;
     this.chain = entry.chain;
     this.prices = entry.prices;
+    this.group = entry.chain.length > 0 ? entry.chain[0]!.name : '';
   }
 
   settle(usage: Usage | null, servedBy: ServedBy | null, _ok: boolean, nowMs: number): void {

@@ -8,5 +8,7 @@ export class Refusal {
     readonly kind: ErrorKind,
     readonly message: string,
     readonly retryAfterSecs?: number,
+    /** The governance bucket whose limit refused (`group:<name>@<window>`); '' for other refusals. */
+    readonly bucket = '',
   ) {}
 }

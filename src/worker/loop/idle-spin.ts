@@ -20,10 +20,13 @@
 // and the chain costs one callback per turn. A poll that finds the thread was off its core for over
 // a millisecond with nothing done in between (a busy process sharing the core) stops the spin and
 // starts none for 10 ms, so that it does not keep competing for a core others need.
-// `advanced.idle_spin_us: 0` turns it off; under a CPU quota (a container limit) it is off by
-// default, so that polling never uses the quota requests need (docs/decisions/173-idle-spin.md
-// and 182-idle-spin-at-1ms.md).
+// It is opt-in (`advanced.idle_spin_us`, default 0): a spinning core reads up to 98% busy where
+// the work needs about half that, and an operator who scales on CPU would scale for nothing
+// (docs/decisions/300-idle-spin-opt-in.md, 173-idle-spin.md and 182-idle-spin-at-1ms.md). The
+// time it spends polling with nothing to do is kept (spinMs), so the thread's busy ratio
+// (gateway_thread_busy_ratio) can leave it out.
 import { performance } from 'node:perf_hooks';
+import { countSpinTime } from '../../shared/metrics/runtime-sampler.js';
 
 /** The percentile tracker's step down on a shorter gap; a longer one steps up nine times as far. */
 const STEP_DOWN = 1 / 32;
@@ -52,6 +55,8 @@ export class IdleSpin {
   private spinning = false;
   /** How many spins stopped because the thread had been held off its core (read by tests). */
   heldOffStops = 0;
+  /** Ms spent between two polls with no event between them: polling that did no work. */
+  spinMs = 0;
   private readonly tick = (): void => this.poll();
 
   /** `clockMs`: monotonic ms (injected by tests, which then decide how much time passes). */
@@ -92,6 +97,8 @@ export class IdleSpin {
     // between them, and the thread was off its core for a scheduler slice: a busy thread shares
     // the core, and a spin would only keep taking it from that thread. Leave the core for a while.
     // (Shorter holds, the main thread's or V8's helpers' brief turns, do not count.)
+    // A gap with no event in it was only polling (or the thread off its core): not work.
+    if (!this.eventSincePoll) this.spinMs += nowMs - this.lastPollMs;
     if (!this.eventSincePoll && nowMs - this.lastPollMs > HELD_OFF_MS) {
       this.spinning = false;
       this.yieldUntilMs = nowMs + YIELD_MS;
@@ -107,3 +114,4 @@ export class IdleSpin {
 
 /** This worker thread's spin (the ingress reports events; config apply sets the window). */
 export const idleSpin = new IdleSpin();
+countSpinTime(() => idleSpin.spinMs);

@@ -11,10 +11,12 @@ import { registerDuration } from './duration.js';
 import { registerGovernance, type GovernanceSource } from './governance.js';
 import { registerHookTapsShed } from './hook-taps-shed.js';
 import { registerLanes } from './lanes.js';
+import { registerLatency } from './latency.js';
 import { registerLogsDropped } from './logs-dropped.js';
 import { registerRequests } from './requests.js';
 import { registerRoutePolicy } from './route-policy.js';
 import { registerThreadRuntime } from './thread-runtime.js';
+import { registerTraceSpansDropped } from './trace-spans-dropped.js';
 import type { SeriesSource } from './series-source.js';
 import { registerTranslations } from './translations.js';
 import { registerTranslationsRefused } from './translations-refused.js';
@@ -30,6 +32,7 @@ export class MetricsExposition {
     registerRequests(this.registry, source);
     registerUpstream(this.registry, source);
     registerDuration(this.registry, source);
+    registerLatency(this.registry, source);
     registerTranslations(this.registry, source);
     registerTranslationsRefused(this.registry, source);
     registerLanes(this.registry, source);
@@ -38,6 +41,7 @@ export class MetricsExposition {
     registerBillingTruncated(this.registry, source);
     registerThreadRuntime(this.registry, source);
     registerHookTapsShed(this.registry, source);
+    registerTraceSpansDropped(this.registry, source);
     if (governance !== null) registerGovernance(this.registry, source, governance);
   }
 

@@ -1,8 +1,9 @@
-// gateway_thread_heap_used_bytes and gateway_thread_event_loop_delay_seconds: what each thread
-// last wrote into its gauges (src/shared/metrics/runtime-sampler.ts). A thread that has not
+// gateway_thread_heap_used_bytes, gateway_thread_event_loop_delay_seconds and
+// gateway_thread_busy_ratio: what each thread last wrote into its gauges (src/shared/metrics/runtime-sampler.ts). A thread that has not
 // sampled yet (its heap gauge still 0) shows no series.
 import { Gauge, type Registry } from 'prom-client';
-import { THREAD_EVENT_LOOP_DELAY_SECONDS, THREAD_HEAP_USED_BYTES, threadLabel } from '../../shared/metrics/catalog.js';
+import { BUSY_RATIO_SCALE } from '../../shared/metrics/runtime-sampler.js';
+import { THREAD_BUSY_RATIO, THREAD_EVENT_LOOP_DELAY_SECONDS, THREAD_HEAP_USED_BYTES, threadLabel } from '../../shared/metrics/catalog.js';
 import type { SeriesSource } from './series-source.js';
 
 export function registerThreadRuntime(registry: Registry, source: SeriesSource): void {
@@ -32,6 +33,19 @@ export function registerThreadRuntime(registry: Registry, source: SeriesSource):
         const thread = threadLabel(holder);
         this.set({ thread, stat: 'p99' }, metrics.gaugeValue(slots.loopP99Us) / 1e6);
         this.set({ thread, stat: 'max' }, metrics.gaugeValue(slots.loopMaxUs) / 1e6);
+      });
+    },
+  });
+  new Gauge({
+    name: THREAD_BUSY_RATIO.name,
+    help: THREAD_BUSY_RATIO.help,
+    labelNames: THREAD_BUSY_RATIO.labelNames,
+    registers: [registry],
+    collect() {
+      this.reset();
+      source.slots().threads.forEach((slots, holder) => {
+        if (metrics.gaugeValue(slots.heapKib) === 0) return;
+        this.set({ thread: threadLabel(holder) }, metrics.gaugeValue(slots.busyPpm) / BUSY_RATIO_SCALE);
       });
     },
   });

@@ -60,6 +60,8 @@ export interface IngressRequest {
   callerHeaders: Readonly<Record<string, string>>;
   /** The `affinity` header: requests with the same value prefer the same usable member ('' = none). */
   affinity: string;
+  /** The W3C `traceparent` header ('' = none): the parent of the gateway's spans, passed upstream. */
+  traceparent: string;
   /** The body, once it was read whole (`bodyRead`); empty until then. */
   body: Buffer;
   /** True once `body` holds the whole request body. */

@@ -24,6 +24,7 @@ import type { GateRequest } from '../hooks/route-gate.js';
 import type { LaneRuntime, PoolRuntime, Runtime } from '../runtime.js';
 import type { AttemptTimers } from '../upstream/attempt-timers.js';
 import type { AdmissionLease } from './admission-lease.js';
+import { beginTrace, type RequestTrace } from '../tracing/request-trace.js';
 import type { AbortListener, BodySink, ClientResponse, IngressRequest } from './client.js';
 import type { Attempts } from './dispatch/attempts.js';
 import type { RequestKind } from './kinds.js';
@@ -121,6 +122,10 @@ export class RequestContext implements AbortListener, BodySink, GateRequest {
   // --- end (end/) ---
   /** The HTTP status the caller was answered with (0 before the answer). */
   status = 0;
+  /** The governance bucket whose limit refused the request ('' when none did): for its trace. */
+  refusedBucket = '';
+  /** Set only for a traced request (the config has an otlp export and the request was sampled). */
+  readonly trace: RequestTrace | null;
 
   constructor(
     readonly deps: PipelineDeps,
@@ -132,6 +137,8 @@ export class RequestContext implements AbortListener, BodySink, GateRequest {
     this.runtime = deps.runtime();
     this.kind = kind;
     this.codec = codec;
+    const tracing = this.runtime.config.tracing;
+    this.trace = tracing !== null ? beginTrace(tracing, req.traceparent) : null;
     client.onAbort(this);
   }
 

@@ -1,12 +1,17 @@
 // A Bedrock call through @aws-sdk/client-bedrock-runtime signed (SigV4) with the AWS
-// credential a mint issued succeeds; a wrong secret, a stale date and a body altered after
-// signing are refused with 401 in Bedrock's shape.
+// credential a mint issued succeeds, and so does boto3's (which signs no x-amz-content-sha256);
+// a wrong secret, a stale date and a body altered after signing are refused with 401 in
+// Bedrock's shape.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { BedrockRuntimeClient, ConverseCommand } from '@aws-sdk/client-bedrock-runtime';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
 import { startMockProvider, type MockServer } from '../../../src/mock/server.js';
 import { SecretWitness, startGoverned, stopGoverned, type Governed } from './harness.js';
+
+const run = promisify(execFile);
 
 function client(url: string, accessKeyId: string, secretAccessKey: string, systemClockOffset = 0): BedrockRuntimeClient {
   return new BedrockRuntimeClient({
@@ -62,6 +67,21 @@ describe('SigV4 with minted AWS credentials', () => {
       const out = await client(g.gw.url, creds.aws_access_key_id, creds.aws_secret_access_key).send(converse());
       assert.ok(out.output?.message?.content?.[0]?.text);
     }
+  });
+
+  it('a call boto3 signed succeeds (its signature covers no x-amz-content-sha256)', async () => {
+    const script = [
+      'import boto3, sys',
+      `c = boto3.client("bedrock-runtime", endpoint_url=sys.argv[1], region_name="us-east-1")`,
+      'a = c.converse(modelId="pool-bedrock", messages=[{"role": "user", "content": [{"text": "hi"}]}])',
+      'print(a["output"]["message"]["content"][0]["text"])',
+    ].join('\n');
+    // Not spawnSync: the mock answering the gateway runs in this process.
+    const { stdout } = await run('python3', ['-c', script, g.gw.url], {
+      timeout: 60_000,
+      env: { ...process.env, AWS_ACCESS_KEY_ID: creds.aws_access_key_id, AWS_SECRET_ACCESS_KEY: creds.aws_secret_access_key, AWS_SESSION_TOKEN: undefined, AWS_PROFILE: undefined },
+    });
+    assert.match(stdout, /The quick brown fox/);
   });
 
   it('a wrong secret is refused', async () => {

@@ -6,7 +6,6 @@ import type { SlotAssigner } from '../../../src/shared/config/compiled.js';
 import { compileConfig } from '../../../src/main/config/compile.js';
 import { loadConfig } from '../../../src/main/config/load.js';
 import { configDir, minimalConfig, removeConfigDirs } from './config-dir.js';
-import { underCpuQuota } from '../../../src/main/config/cpu-quota.js';
 import { DISPOSITION_NAMES } from '../../../src/shared/routing/attempt-outcome.js';
 
 after(removeConfigDirs);
@@ -48,7 +47,7 @@ describe('compileConfig', () => {
     config.pools.main.failover = { max_hops: 1, timeout_secs: 2.5 };
     config.pools.backup = { members: [{ model: 'm2' }], on_exhausted: { fallback_pool: 'main' }, breaker: { trip: 'error_rate', window_secs: 30 } };
     config.pools.plain = { members: [{ model: 'm1' }], on_exhausted: 'status_503' };
-    config.advanced = { max_body_bytes: 1000, max_json_depth: 20, upstream_timeout_secs: 12, max_inflight_per_worker: 50, idle_spin_us: 0 };
+    config.advanced = { max_body_bytes: 1000, max_json_depth: 20, upstream_timeout_secs: 12, max_inflight_per_worker: 50, idle_spin_us: 250 };
     const result = await loaded(config, { up: { protocol: 'openai', base_url: 'http://127.0.0.1:9000/v1/', headers: { 'x-extra': 'yes' } } });
     const compiled = compileConfig(result, fakeSlots(), 7, true);
 
@@ -56,7 +55,7 @@ describe('compileConfig', () => {
     assert.equal(compiled.safeMode, true);
     assert.deepEqual(compiled.listen, { host: '::1', port: 8090 });
     assert.deepEqual(compiled.limits, { maxBodyBytes: 1000, maxJsonDepth: 20, maxJsonMembers: 100_000, translateBodyCapBytes: 10 * 1024 * 1024, maxInflightPerWorker: 50 });
-    assert.deepEqual(compiled.eventLoop, { idleSpinUs: 0 });
+    assert.deepEqual(compiled.eventLoop, { idleSpinUs: 250 });
     assert.deepEqual(compiled.egress, { blocked: [], allowed: [], allowAll: false });
     assert.deepEqual(compiled.upstream, { http1Only: false, h2PriorKnowledge: false, requestTimeoutMs: 12000, connectionsPerOrigin: 1024 });
     assert.deepEqual(compiled.auth, { chain: [], upstreamCredentials: 'own', keyVerifyPem: null, awsDerivationKeyHex: null });
@@ -66,9 +65,11 @@ describe('compileConfig', () => {
     }]);
     assert.equal(compiled.lanes.length, 2);
     // Routing's counter slots (dispositions, trips, attempts) are checked apart: their numbers are the assigner's.
-    const { directDispositionSlots, directTripSlot, directAttemptSlot, ...lane0 } = compiled.lanes[0]!;
+    const { directDispositionSlots, directTripSlot, directAttemptSlot, directLatency, attemptDurationSlot, ...lane0 } = compiled.lanes[0]!;
     assert.deepEqual({ ...lane0, slot: 0, defaultCellSlot: 0 }, { name: 'm1', provider: 0, upstreamModel: 'm1', maxConcurrent: 0, maxRequests: 0, slot: 0, defaultCellSlot: 0 });
     assert.equal(new Set([...directDispositionSlots, directTripSlot, directAttemptSlot]).size, DISPOSITION_NAMES.length + 2, 'a counter per disposition, one for trips, one for attempts');
+    const latency = [...directLatency.firstToken, ...directLatency.perOutputToken, ...directLatency.tokensPerSecond, attemptDurationSlot];
+    assert.equal(new Set(latency).size, 19, 'a histogram per protocol for each latency family, one for the attempt duration');
     assert.equal(compiled.lanes[1]!.upstreamModel, 'real-name');
     assert.equal(compiled.lanes[1]!.maxConcurrent, 4);
     assert.equal(compiled.lanes[1]!.maxRequests, 100);
@@ -101,9 +102,9 @@ describe('compileConfig', () => {
     assert.equal(first.providers[0]!.basePath, '');
   });
 
-  it('spins 1000 µs after I/O unless told otherwise or under a CPU quota', async () => {
+  it('does not spin after I/O unless told to', async () => {
     const result = await loaded(minimalConfig(), { up: { protocol: 'openai', base_url: 'http://127.0.0.1:9000' } });
-    assert.deepEqual(compileConfig(result, fakeSlots(), 0, false).eventLoop, { idleSpinUs: underCpuQuota() ? 0 : 1000 });
+    assert.deepEqual(compileConfig(result, fakeSlots(), 0, false).eventLoop, { idleSpinUs: 0 }, 'the idle spin is opt-in');
   });
 
   it('resolves every auth mode', async () => {

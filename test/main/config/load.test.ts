@@ -103,9 +103,16 @@ describe('loadConfig: boot failures name the culprit', () => {
     assert.ok(hasError(result.errors, 'pools.main.members[1].model: unknown model "x"'), result.errors.join('\n'));
   });
 
-  it('mutable config with no writable overlay: folder missing', async () => {
-    const { result } = await load(withConfig((c) => { c.config = { overlay: { file: 'missing-dir/overlay.json' } }; }));
-    assert.ok(hasError(result.errors, 'config.overlay.file', 'mutable config with no writable overlay', 'missing-dir'), result.errors.join('\n'));
+  it('a missing overlay folder under a writable one is fine: boot makes it', async () => {
+    const { result } = await load(withConfig((c) => { c.config = { overlay: { file: 'missing-dir/deeper/overlay.json' } }; }));
+    assert.deepEqual(result.errors, []);
+  });
+
+  it('mutable config with no writable overlay: the folder would be made under a file', async () => {
+    const files = withConfig((c) => { c.config = { overlay: { file: 'a-file/missing-dir/overlay.json' } }; });
+    files['a-file'] = 'not a folder';
+    const { result } = await load(files);
+    assert.ok(hasError(result.errors, 'config.overlay.file', 'mutable config with no writable overlay', 'a parent is not a directory'), result.errors.join('\n'));
   });
 
   it('mutable config with no writable overlay: the overlay path is a directory', async () => {

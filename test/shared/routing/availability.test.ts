@@ -16,6 +16,7 @@ function setup(maxConcurrent: number, maxRequests: number) {
   const lane: CompiledLane = {
     name: 'l', provider: 0, upstreamModel: 'l', maxConcurrent, maxRequests,
     slot: slots.laneSlot('l'), defaultCellSlot: slots.defaultCellSlot('l'), directDispositionSlots: [], directTripSlot: 0, directAttemptSlot: 0,
+    directLatency: { firstToken: [], perOutputToken: [], tokensPerSecond: [] }, attemptDurationSlot: 0,
   };
   return { shared, lane, cell: slots.cellSlot('p', 'l') };
 }

@@ -30,6 +30,7 @@ function rig(): Rig {
   const lane: CompiledLane = {
     name: 'gpt', provider: 0, upstreamModel: 'gpt', maxConcurrent: 0, maxRequests: 0,
     slot: registry.laneSlot('gpt'), defaultCellSlot: registry.defaultCellSlot('gpt'), directDispositionSlots: [], directTripSlot: 0, directAttemptSlot: 0,
+    directLatency: { firstToken: [], perOutputToken: [], tokensPerSecond: [] }, attemptDurationSlot: 0,
   };
   return { shared, policy, cell: registry.cellSlot('p', 'gpt'), registry, lane, clock, randoms };
 }
@@ -221,5 +222,64 @@ describe('breaker state table (BreakerPolicy)', () => {
     assert.equal(r.shared.breakers.state(r.cell), BREAKER_HALF_OPEN);
     assert.equal(r.shared.breakers.probeInFlight(r.cell), false);
     assert.equal(r.policy.tryBeginProbe(r.cell), true, 'the next selection may probe');
+  });
+});
+
+describe('breaker settings changed by a config apply or reload (BreakerPolicy.followSettings)', () => {
+  const RAISED: CompiledBreaker = { ...DEFAULT_BREAKER, consecutiveN: 5 };
+
+  it('an Open cell the raised consecutive_n no longer trips closes at once, keeping its streak', () => {
+    const r = rig();
+    trip(r);
+    assert.equal(r.shared.breakers.state(r.cell), BREAKER_OPEN);
+    assert.equal(r.policy.followSettings(r.cell, RAISED), true);
+    assert.equal(r.shared.breakers.state(r.cell), BREAKER_CLOSED);
+    assert.equal(cooldownLeft(r), 0, 'no cooldown left');
+    assert.equal(r.shared.breakers.openStreak(r.cell), 0, 'the doubling starts again');
+    assert.equal(r.shared.breakers.tripCount(r.cell), 1, 'the trip stays counted');
+    assert.equal(availabilityOf(r.shared, r.cell, r.lane, r.clock.nowMs), Availability.Available);
+    // The streak (3) counts on: two more failures make the new five.
+    r.policy.recordFailure(r.cell, RAISED, 0, false);
+    assert.equal(r.shared.breakers.state(r.cell), BREAKER_CLOSED);
+    assert.equal(r.policy.recordFailure(r.cell, RAISED, 0, false), BreakerEffect.Tripped);
+    assertCooldownWithin(r, 13_500, 16_500); // the base step again, not a doubled one
+  });
+
+  it('a cell the new settings still trip stays Open with its cooldown', () => {
+    const r = rig();
+    trip(r);
+    const before = cooldownLeft(r);
+    assert.equal(r.policy.followSettings(r.cell, { ...DEFAULT_BREAKER, maxCooldownSecs: 30 }), false);
+    assert.equal(r.shared.breakers.state(r.cell), BREAKER_OPEN);
+    assert.equal(cooldownLeft(r), before);
+  });
+
+  it('an error-rate trip closes when the threshold is raised above the window\'s rate', () => {
+    const r = rig();
+    const rate: CompiledBreaker = { ...DEFAULT_BREAKER, trip: 'error_rate', threshold: 0.5, minRequests: 4 };
+    for (let i = 0; i < 2; i++) r.policy.recordSuccess(r.cell, false);
+    for (let i = 0; i < 2 && r.shared.breakers.state(r.cell) === BREAKER_CLOSED; i++) r.policy.recordFailure(r.cell, rate, 0, false);
+    assert.equal(r.shared.breakers.state(r.cell), BREAKER_OPEN);
+    assert.equal(r.policy.followSettings(r.cell, { ...rate, threshold: 0.9 }), true);
+    assert.equal(r.shared.breakers.state(r.cell), BREAKER_CLOSED);
+  });
+
+  it('leaves HalfOpen, hard-down and Closed cells alone', () => {
+    const r = rig();
+    trip(r);
+    expireAndProbe(r);
+    assert.equal(r.policy.followSettings(r.cell, RAISED), false);
+    assert.equal(r.shared.breakers.state(r.cell), BREAKER_HALF_OPEN);
+
+    const hard = rig();
+    hard.policy.recordHardDown(hard.cell, CELL_HARD_DOWN_BILLING, false);
+    assert.equal(hard.policy.followSettings(hard.cell, RAISED), false);
+    assert.equal(hard.shared.breakers.state(hard.cell), BREAKER_OPEN);
+
+    const closed = rig();
+    closed.policy.recordFailure(closed.cell, RAISED, 0, false);
+    closed.policy.recordFailure(closed.cell, RAISED, 0, false);
+    assert.equal(closed.policy.followSettings(closed.cell, { ...DEFAULT_BREAKER, consecutiveN: 2 }), false, 'never tripped by a settings change');
+    assert.equal(closed.shared.breakers.state(closed.cell), BREAKER_CLOSED);
   });
 });

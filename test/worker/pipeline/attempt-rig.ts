@@ -202,7 +202,7 @@ export async function startRig(pools: Record<string, unknown>, models: Record<st
       const body = Buffer.from(JSON.stringify({ model, stream: opts.stream === true, messages: [{ role: 'user', content: 'hi' }], ...opts.extra }));
       const req: IngressRequest = {
         routeIndex: 0, params: [], query: '', contentType: 'application/json', authorization: '', xApiKey: '', xGoogApiKey: '',
-        callerHeaders: {}, affinity: '', body, bodyRead: true, startedMs: opts.startedMs ?? clock.mono,
+        callerHeaders: {}, affinity: '', traceparent: '', body, bodyRead: true, startedMs: opts.startedMs ?? clock.mono,
       };
       const ctx = startRequest(deps, req, client) as RequestContext;
       return { client, ctx };

@@ -43,7 +43,7 @@ export const AdvancedSection = Type.Object(
     idle_spin_us: Type.Optional(Type.Integer({
       minimum: 0,
       maximum: 1000,
-      description: 'After I/O, how long (µs) a worker polls for its next event before its thread may sleep, while most recent events (nine in ten) came within this of each other; 0 turns it off. Takes the kernel wake-up off a request\'s path. Default 1000, or 0 under a CPU quota (a container CPU limit).',
+      description: 'After I/O, how long (µs) a worker polls for its next event before its thread may sleep, while most recent events (nine in ten) came within this of each other. Takes the kernel wake-up off a request\'s path for latency-critical deployments, at the price of a core that reads busy. Default 0 (off); 1000 is the tested window.',
     })),
     upstream_timeout_secs: Type.Number({ exclusiveMinimum: 0, default: 300, description: 'Timeout of one upstream HTTP request, in seconds: the longest wait for the response head, and the longest the body may stay quiet between chunks.' }),
   },

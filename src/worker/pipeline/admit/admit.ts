@@ -11,6 +11,7 @@ export function admitStep(ctx: RequestContext): boolean {
   const target = ctx.pool !== null ? ctx.pool.compiled.name : ctx.lane!.compiled.name;
   const lease = ctx.deps.admission.admit(ctx.key, target, ctx.runtime.config.governance.enabled, ctx.nowSec);
   if (lease instanceof Refusal) {
+    ctx.refusedBucket = lease.bucket;
     end(ctx, refusalDisposition(lease.kind), refusalAnswer(lease));
     return false;
   }

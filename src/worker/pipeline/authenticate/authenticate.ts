@@ -38,6 +38,7 @@ export function authenticateStep(ctx: RequestContext): boolean {
 
 function authenticated(ctx: RequestContext, result: AuthResult): boolean {
   if (result instanceof Refusal) {
+    ctx.refusedBucket = result.bucket;
     end(ctx, refusalDisposition(result.kind), refusalAnswer(result));
     return false;
   }

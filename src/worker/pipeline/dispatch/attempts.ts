@@ -19,6 +19,7 @@ import { end } from '../end/end.js';
 import { tap } from '../end/observe.js';
 import { relayData, relayEnd, relayStart, errorBodyText, overTranslateCapAnswer, RelayVerdict } from '../relay/relay.js';
 import { Relay, RelayState } from '../relay/relay-state.js';
+import { answerCompleted, answerCompleting, attemptEnding, attemptSending } from './attempt-observers.js';
 import { LastFailure } from './last-failure.js';
 import { buildOutgoing, signOutgoing } from './outgoing.js';
 import { nextMember, NextMember } from './pick.js';
@@ -101,6 +102,7 @@ export class Attempts extends TimedAttemptNode implements AttemptOwner {
     }
     // The head and body timeouts are the sweep's (attempt-timers.ts): undici's are off.
     ctx.deps.attemptTimers.start(this, plan.attemptDeadlineMs, upstream.requestTimeoutMs);
+    attemptSending(ctx, plan, outgoing);
     const attempt = new UpstreamAttempt(this);
     this.current = attempt;
     ctx.parked = Parked.Upstream;
@@ -187,8 +189,10 @@ export class Attempts extends TimedAttemptNode implements AttemptOwner {
         // One clock reading for the lane's latency and the request's duration; the request ends
         // before its last bytes go out, so whoever sees the answer sees the lane's state after it.
         const nowMs = this.ctx.deps.clock.monoMs();
+        answerCompleting(this.ctx, relay, nowMs);
         this.endAttempt(AttemptOutcome.Ok, 0, nowMs);
         end(this.ctx, Disposition.Ok, relay.answer, nowMs);
+        answerCompleted(this.ctx, this.plan, relay, nowMs);
         return;
       }
       case RelayVerdict.Unreadable:
@@ -238,6 +242,7 @@ export class Attempts extends TimedAttemptNode implements AttemptOwner {
 
   private endAttempt(outcome: AttemptOutcome, retryAfterMsValue: number, nowMs = this.ctx.deps.clock.monoMs()): void {
     this.ctx.deps.attemptTimers.stop(this);
+    attemptEnding(this.ctx, this.plan, this.relay, outcome, nowMs);
     this.ctx.deps.router.endAttempt(this.plan, outcome, retryAfterMsValue, nowMs);
   }
 

@@ -2,13 +2,15 @@
 // first byte, a caller abort, a refusal by authentication, admission or a gate, a body too
 // large, an edge answer. It accounts (account.ts: breaker cell and permit, metrics, metering,
 // the governance lease), answers (the Answer the exit gave), then observes (observe.ts: the
-// completion taps and the request-log record). Exactly once per request: a second call is a
+// completion taps, the request-log record, a traced request's spans). Exactly once per request: a second call is a
 // no-op, so a late callback of an exit already taken cannot count twice.
 import type { Disposition } from '../../../shared/routing/attempt-outcome.js';
 import { Parked, type RequestContext } from '../context.js';
 import { account } from './account.js';
 import { AnswerKind, type Answer } from './answer.js';
 import { observe } from './observe.js';
+import { endTrace } from '../../tracing/worker-tracer.js';
+import { traceSummary } from './trace-summary.js';
 
 /**
  * Ends the request. `answer` null: nothing is written (the caller went away). `clockMs`: the
@@ -21,6 +23,7 @@ export function end(ctx: RequestContext, disposition: Disposition, answer: Answe
   account(ctx, disposition, clockMs);
   if (answer !== null) write(ctx, answer);
   observe(ctx, disposition, clockMs);
+  if (ctx.trace !== null) endTrace(ctx.deps.shared, ctx.runtime.config, ctx.trace, traceSummary(ctx, disposition, clockMs));
 }
 
 function write(ctx: RequestContext, answer: Answer): void {

@@ -50,6 +50,8 @@ export class RelayState {
   answer: Answer | null = null;
   /** StreamBroke: why. */
   brokeMessage = '';
+  /** Monotonic ms when the first byte of this attempt's successful answer was written; 0 = none yet. */
+  firstByteMs = 0;
 
   /** A new attempt to `lane`: nothing of the last one's answer is kept. */
   reset(lane: LaneRuntime): void {
@@ -69,5 +71,6 @@ export class RelayState {
     this.errorHeaders = null;
     this.answer = null;
     this.brokeMessage = '';
+    this.firstByteMs = 0;
   }
 }

@@ -12,6 +12,7 @@ import type { RequestContext } from '../context.js';
 import { errorAnswer, streamTail, wholeAnswer, type Answer } from '../end/answer.js';
 import { ERROR_BODY_CAP_BYTES } from './error-headers.js';
 import { joined } from './joined.js';
+import { firstByte } from './first-byte.js';
 import { passthroughUsage } from './passthrough-usage.js';
 import { Relay, type RelayState } from './relay-state.js';
 
@@ -62,6 +63,7 @@ export function relayStart(s: RelayState, ctx: RequestContext, statusCode: numbe
 export function relayData(s: RelayState, ctx: RequestContext, controller: AttemptControl, chunk: Buffer): RelayVerdict {
   switch (s.relay) {
     case Relay.PassStream: {
+      if (ctx.trace !== null) ctx.trace.observeChunk(s.lane!, chunk);
       const out = s.passthrough!.push(chunk);
       if (out.length > 0) writeOrPause(s, ctx, controller, out);
       return RelayVerdict.Continue;
@@ -102,6 +104,7 @@ export function relayEnd(s: RelayState, ctx: RequestContext): RelayVerdict {
     case Relay.PassStream: {
       const last = s.passthrough!.end();
       s.usage = s.passthrough!.usage();
+      if (ctx.trace !== null) ctx.trace.observeEnd();
       s.answer = streamTail(last);
       return RelayVerdict.Complete;
     }
@@ -123,6 +126,7 @@ export function relayEnd(s: RelayState, ctx: RequestContext): RelayVerdict {
       // The caller gets the upstream's bytes as they came; only the usage field is read.
       const body = bufferedBody(s);
       s.usage = passthroughUsage(ctx.codec, body, s.lane);
+      if (ctx.trace !== null) ctx.trace.observeBody(ctx.codec, body);
       s.answer = wholeAnswer(s.status, { 'content-type': s.contentType || 'application/json' }, body);
       return RelayVerdict.Complete;
     }
@@ -141,6 +145,7 @@ function broke(s: RelayState, err: unknown): RelayVerdict {
 
 function writeOrPause(s: RelayState, ctx: RequestContext, controller: AttemptControl, out: PassthroughBytes): void {
   const client = ctx.client;
+  if (s.firstByteMs === 0) firstByte(s, ctx, ctx.deps.clock.monoMs());
   if (!client.write(out) && !client.aborted) {
     controller.pause();
     client.onDrain((s.resumeUpstream ??= () => s.controller?.resume()));
@@ -158,7 +163,9 @@ function encodeEvents(s: RelayState, ctx: RequestContext, events: ReturnType<Str
   const encoder = s.encoder!;
   let text = '';
   let binary: Uint8Array[] | null = null;
+  const trace = ctx.trace;
   for (const event of events) {
+    if (trace !== null) trace.observeEvent(event);
     if (event.type === 'usage') {
       s.usage = event.usage;
       if (!ctx.wantStreamUsage) continue;
@@ -184,6 +191,7 @@ function overCap(s: RelayState, ctx: RequestContext): RelayVerdict {
     return RelayVerdict.OverTranslateCap;
   }
   s.relay = Relay.PassOversize;
+  firstByte(s, ctx, ctx.deps.clock.monoMs());
   const client = ctx.client;
   client.startStream(s.status, { 'content-type': s.contentType || 'application/json' });
   for (const c of s.chunks) client.write(c);
@@ -204,6 +212,7 @@ function translatedBody(s: RelayState, ctx: RequestContext): RelayVerdict {
     const resp = lane.provider.codec.decodeResponse(JSON.parse(bufferedBody(s).toString('utf8')));
     if (resp.model === '') resp.model = lane.compiled.upstreamModel; // protocols that do not echo the model
     s.usage = resp.usage;
+    if (ctx.trace !== null) ctx.trace.observeResponse(resp);
     out = ctx.codec.encodeResponse(resp);
   } catch {
     return RelayVerdict.Unreadable;
