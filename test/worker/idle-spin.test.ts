@@ -120,17 +120,17 @@ describe('IdleSpin', () => {
     assert.equal(spin.active, true);
     await turns(1); // the first poll: the spin's clock starts
     const before = spin.spinMs;
-    for (let i = 0; i < 4; i++) {
-      clock.ms += 3; // 3 ms between two polls, and no event in them
+    for (let i = 0; i < 8; i++) {
+      clock.ms += 0.5; // half a ms between two polls (less than a held-off thread's), no event in them
       await turns(1);
     }
-    assert.equal(spin.spinMs - before, 12, 'every ms polled with nothing to do is kept');
+    assert.equal(spin.spinMs - before, 4, 'every ms polled with nothing to do is kept');
     spin.event(); // an event: the gap that holds it was work
-    clock.ms += 3;
+    clock.ms += 0.5;
     await turns(1);
-    assert.equal(spin.spinMs - before, 12);
+    assert.equal(spin.spinMs - before, 4);
     // Utilization counts the polling as activity; the busy ratio does not.
-    assert.ok(busyRatio({ active: 20, idle: 80 }, 12) < 0.2);
+    assert.ok(busyRatio({ active: 20, idle: 80 }, 4) < 0.2);
     spin.configure(0);
     await turns(2);
   });
