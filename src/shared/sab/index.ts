@@ -7,7 +7,9 @@ export { SlotRegistry, type MetricSeriesSpec, type MetricSeriesEntry, type Recla
 export { LaneCounters } from './lane-counters.js';
 export { BreakerCells, ErrorWindowCounts } from './breaker-cells.js';
 export { ConcurrencyGauges } from './concurrency-gauges.js';
-export { GovernanceCounters, GOV_REFUSED } from './governance-counters.js';
+export { GovernanceCounters, GOV_REFUSED, windowTagLater } from './governance-counters.js';
+export { ReservedWords } from './reserved-words.js';
+export { ReservationJournal, noteItem, itemCount, clearItems, itemIndex, itemTag, itemAmount, privateEntryWords, type JournalEntry } from './reservation-journal.js';
 export { MetricSeries, type HistogramSnapshot } from './metric-series.js';
 export { WIDE_DELTA_MAX } from './wide-counter.js';
 export type { GrowableSharedArrayBuffer } from './growable-buffer.js';
