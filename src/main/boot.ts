@@ -7,7 +7,7 @@ import { HookService } from './hooks/hook-service.js';
 import { RequestLogSinks } from './hooks/request-log-sinks.js';
 import { readFileSync } from 'node:fs';
 import { createLogger, type Logger } from '../shared/log.js';
-import { SharedState, SlotRegistry, workerHolder } from '../shared/sab/index.js';
+import { DEFAULT_JOURNAL_ENTRIES, SharedState, SlotRegistry, workerHolder } from '../shared/sab/index.js';
 import { bootDiagnostic, loadConfig, resolveWorkerThreads } from './config/load.js';
 import { ConfigState } from './config-state.js';
 import { WorkerPool } from './workers.js';
@@ -38,6 +38,8 @@ const VERSION: string = (JSON.parse(readFileSync(new URL('../../../package.json'
 const METERING_FLUSH_MS = 1_000;
 /** Expired revocations are dropped from memory this often (an entry is a few hundred bytes). */
 const REVOCATION_PRUNE_MS = 10 * 60_000;
+/** Most reservation journal entries per worker (32 words each). */
+const JOURNAL_ENTRIES_MAX = 16_384;
 
 export async function boot(opts: BootOptions): Promise<void> {
   const log = createLogger('main');
@@ -55,6 +57,9 @@ export async function boot(opts: BootOptions): Promise<void> {
   const shared = SharedState.create({ holders: threads.count + 1 });
   const slots = new SlotRegistry(shared);
   const state = new ConfigState(loaded, slots, opts.safeMode, (bytes) => shared.ensureBytes(bytes), log);
+  // Where each worker notes its requests' governance reservations (given back if it dies):
+  // room for as many requests in flight as it may hold (journal entries are committed as used).
+  slots.reservationJournals(Math.min(JOURNAL_ENTRIES_MAX, Math.max(DEFAULT_JOURNAL_ENTRIES, state.compiled.limits.maxInflightPerWorker)));
   startRuntimeSampler(shared, () => state.compiled.metrics.threads);
 
   const store = openStore(config.store, loaded.configPath, loaded.secrets);
@@ -91,7 +96,7 @@ export async function boot(opts: BootOptions): Promise<void> {
   const workers = new WorkerPool(threads.count, shared.buffers(), METERING_FLUSH_MS, (msg) => ledger.add(msg), log, (workerId) => {
     // A dead worker's permits and probe claims would otherwise be held forever.
     const reclaimed = slots.reclaimHolder(workerHolder(workerId));
-    if (reclaimed.permits > 0 || reclaimed.probes > 0) log.warn({ worker: workerId, ...reclaimed }, 'reclaimed what a dead worker held');
+    if (reclaimed.permits > 0 || reclaimed.probes > 0 || reclaimed.reservations > 0) log.warn({ worker: workerId, ...reclaimed }, 'reclaimed what a dead worker held');
   }, tlsListener?.workerSocket ?? null);
   governance.attachWorkers(workers);
   const identity = new IdentityService(governance, state, log);

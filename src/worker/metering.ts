@@ -119,6 +119,14 @@ export class Metering {
     this.shared.metrics.counterAdd(this.series!.translationsRefused[refusalIndex(from, to, reason)]!);
   }
 
+  /** A request with a reservation ended with reported usage: how far off the estimate was
+   * (gateway_reservation_estimate_ratio; a part the upstream reported 0 of is not observed). */
+  estimateSettled(inputEstimate: number, inputActual: number, outputEstimate: number, outputActual: number): void {
+    const slots = this.series!.reservationEstimate;
+    if (inputActual > 0) this.shared.metrics.observe(slots.input, inputEstimate / inputActual);
+    if (outputActual > 0) this.shared.metrics.observe(slots.output, outputEstimate / outputActual);
+  }
+
   /** Hand the rows to main; also called at drain so nothing metered is lost on shutdown. */
   flush(): void {
     if (this.rowCount === 0 && this.keyRowCount === 0) return;

@@ -5,7 +5,7 @@
 import type { CompiledHook, CompiledMetrics, PoolMetricSlots, SlotAssigner, ThreadRuntimeSlots } from '../../shared/config/compiled.js';
 import type { DeploymentConfig } from '../../shared/config/schema/deployment.js';
 import {
-  BILLING_TRUNCATED_TOTAL, FILE_LOGS_DROPPED_TOTAL, REQUEST_DURATION_BOUNDS, REQUEST_DURATION_SECONDS, REQUEST_DURATION_SUM_SCALE,
+  BILLING_TRUNCATED_TOTAL, FILE_LOGS_DROPPED_TOTAL, RESERVATION_ESTIMATE_BOUNDS, RESERVATION_ESTIMATE_RATIO, REQUEST_DURATION_BOUNDS, REQUEST_DURATION_SECONDS, REQUEST_DURATION_SUM_SCALE,
   REQUEST_OUTCOME_NAMES, REQUESTS_TOTAL, ROUTE_POLICY_REJECTIONS_TOTAL, ROUTE_POLICY_SELECTIONS_TOTAL, TRANSLATIONS_REFUSED_TOTAL, TRANSLATIONS_TOTAL,
   THREAD_EVENT_LOOP_DELAY_SECONDS, THREAD_HEAP_USED_BYTES, UPSTREAM_ATTEMPTS_TOTAL, WEBHOOK_LOGS_DROPPED_TOTAL, WEIGHTED_POLICY,
   routePolicyRejectionName, seriesKey, threadLabel,
@@ -17,6 +17,7 @@ import { DIRECT_POOL_LABEL } from '../../shared/routing/series.js';
 const COUNTER = { kind: 'counter' } as const;
 const GAUGE = { kind: 'gauge' } as const;
 const DURATION = { kind: 'histogram', bounds: REQUEST_DURATION_BOUNDS, sumScale: REQUEST_DURATION_SUM_SCALE } as const;
+const ESTIMATE_RATIO = { kind: 'histogram', bounds: RESERVATION_ESTIMATE_BOUNDS, sumScale: 1000 } as const;
 
 export function compileMetrics(config: DeploymentConfig, slots: SlotAssigner): CompiledMetrics {
   const translations: number[] = [];
@@ -40,6 +41,10 @@ export function compileMetrics(config: DeploymentConfig, slots: SlotAssigner): C
     webhookLogsDropped: slots.metricSeries(seriesKey(WEBHOOK_LOGS_DROPPED_TOTAL), COUNTER),
     fileLogsDropped: slots.metricSeries(seriesKey(FILE_LOGS_DROPPED_TOTAL), COUNTER),
     threads: threadRuntimeSlots(slots),
+    reservationEstimate: {
+      input: slots.metricSeries(seriesKey(RESERVATION_ESTIMATE_RATIO, ['input']), ESTIMATE_RATIO),
+      output: slots.metricSeries(seriesKey(RESERVATION_ESTIMATE_RATIO, ['output']), ESTIMATE_RATIO),
+    },
   };
 }
 

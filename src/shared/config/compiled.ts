@@ -41,6 +41,8 @@ export interface CompiledLane {
   maxConcurrent: number;
   /** Lifetime request budget; 0 = none. */
   maxRequests: number;
+  /** Output tokens reserved for a request that sets no cap (max_output_tokens); 0 = not set. */
+  maxOutputTokens: number;
   /** Stable SAB slot of this lane's counters (permits, inflight, ok, err). */
   slot: number;
   /** Stable SAB slot of the lane-default breaker cell (direct routes, /stats). */
@@ -215,6 +217,8 @@ export interface CompiledMetrics {
   fileLogsDropped: number;
   /** Gauge slots of gateway_thread_*, indexed by shared-memory holder (0 = main, n + 1 = worker n). */
   threads: ThreadRuntimeSlots[];
+  /** Histogram slots of gateway_reservation_estimate_ratio{part="input"} and {part="output"}. */
+  reservationEstimate: { input: number; output: number };
 }
 
 /** One thread's runtime gauges, written by that thread every 5 s (runtime-sampler.ts). */

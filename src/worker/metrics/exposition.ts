@@ -13,6 +13,7 @@ import { registerHookTapsShed } from './hook-taps-shed.js';
 import { registerLanes } from './lanes.js';
 import { registerLogsDropped } from './logs-dropped.js';
 import { registerRequests } from './requests.js';
+import { registerReservations } from './reservations.js';
 import { registerRoutePolicy } from './route-policy.js';
 import { registerThreadRuntime } from './thread-runtime.js';
 import type { SeriesSource } from './series-source.js';
@@ -38,6 +39,7 @@ export class MetricsExposition {
     registerBillingTruncated(this.registry, source);
     registerThreadRuntime(this.registry, source);
     registerHookTapsShed(this.registry, source);
+    registerReservations(this.registry, source);
     if (governance !== null) registerGovernance(this.registry, source, governance);
   }
 
