@@ -85,6 +85,9 @@ export class Exchange implements AttemptOwner, RequestBody, RelayState, AbortLis
   /** The pool's taps; null when none observe it. */
   private taps: PoolTaps | null = null;
   private attempts = 0;
+  /** Governance settle: whether any attempt was dispatched, and the answer's bytes relayed. */
+  private sentUpstream = false;
+  private relayedBytes = 0;
 
   // --- the current attempt (RelayState) ---
   /** The attempt in flight: callbacks of any other (an earlier, abandoned one) are ignored. */
@@ -383,6 +386,7 @@ export class Exchange implements AttemptOwner, RequestBody, RelayState, AbortLis
     this.deps.attemptTimers.start(this, plan.attemptDeadlineMs, upstream.requestTimeoutMs);
     const attempt = new UpstreamAttempt(this);
     this.current = attempt;
+    this.sentUpstream = true;
     plan.lane!.provider.dispatcher.dispatch(
       { origin: outgoing.origin, path: outgoing.path, method: 'POST', headers: outgoing.headers, body: outgoing.body, headersTimeout: 0, bodyTimeout: 0 },
       attempt,
@@ -406,6 +410,7 @@ export class Exchange implements AttemptOwner, RequestBody, RelayState, AbortLis
   attemptData(attempt: UpstreamAttempt, chunk: Buffer): void {
     if (attempt !== this.current) return;
     this.bodyTick = this.deps.attemptTimers.tick;
+    if (this.relay !== Relay.ErrorBody) this.relayedBytes += chunk.length;
     relayData(this, attempt, chunk);
   }
 
@@ -566,7 +571,7 @@ export class Exchange implements AttemptOwner, RequestBody, RelayState, AbortLis
     if (served !== null && (disposition === Disposition.Ok || this.usage !== null)) {
       this.deps.metering.record(pool?.compiled.name ?? '', served, this.usage, this.truncated, nowMs);
     }
-    this.lease?.settle(this.usage, served?.servedBy ?? null, disposition === Disposition.Ok, nowMs);
+    this.lease?.settle(this.usage, served?.servedBy ?? null, disposition === Disposition.Ok, nowMs, this.sentUpstream, disposition === Disposition.CallerAbort ? this.relayedBytes : 0);
     if (this.taps !== null && this.taps.wants('completion')) this.tap('completion', DISPOSITION_NAMES[disposition]!);
     if (this.runtime.config.logs.enabled) this.logRecord(disposition);
   }

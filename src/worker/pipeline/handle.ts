@@ -8,6 +8,7 @@ import {
   NO_STRING_SPAN, TOP_LEVEL_NOT_JSON, TOP_LEVEL_NOT_OBJECT, TOP_LEVEL_UNDECIDED, readTopLevelMembers, type StringSpan,
 } from '../../shared/protocols/framing/top-level-members.js';
 import { ollamaGenerateCodec } from '../../shared/protocols/ollama/generate.js';
+import { membersToRead } from '../../shared/governance/estimators.js';
 import { handleShow } from '../listing/handle-listing.js';
 import { ROUTES, parseGeminiModelAction, type RouteDef } from '../routes.js';
 import type { LaneRuntime, PoolRuntime, Runtime } from '../runtime.js';
@@ -117,7 +118,7 @@ export function handleRequest(deps: PipelineDeps, req: IngressRequest, client: C
   // same-protocol lane; the whole body is parsed later, if anything needs it (exchange.ts). A
   // translation needs it at once, so a route whose last request was translated parses it now.
   // GATEWAY_TRANSLATE_FAST_PATH=off (fast-path/switch.ts) parses every body whole.
-  const members = route.kind === 'protocol' && translatedLast[req.routeIndex] === 0 && translateFastPath ? codec.requestMembers : undefined;
+  const members = route.kind === 'protocol' && translatedLast[req.routeIndex] === 0 && translateFastPath ? membersToRead(codec) : undefined;
   const modelSpan: StringSpan = members !== undefined && members[0] === 'model' ? { start: -1, end: -1 } : NO_STRING_SPAN;
   const read = members !== undefined ? readTopLevelMembers(req.body, members, modelSpan === NO_STRING_SPAN ? null : modelSpan) : TOP_LEVEL_UNDECIDED;
   let body: unknown = read;
@@ -207,8 +208,7 @@ function admitAndStart(
     refuse(deps, runtime, req, client, codec, target.pool, auth.kind, auth.message, auth.retryAfterSecs);
     return;
   }
-  const targetName = target.pool !== null ? target.pool.compiled.name : target.lane!.compiled.name;
-  const lease = deps.admission.admit(auth, targetName, runtime.config.governance.enabled, nowSec);
+  const lease = deps.admission.admit(auth, target.pool ?? target.lane!, runtime.config.governance.enabled, nowSec, codec, req.body, body);
   if (lease instanceof Refusal) {
     refuse(deps, runtime, req, client, codec, target.pool, lease.kind, lease.message, lease.retryAfterSecs);
     return;
