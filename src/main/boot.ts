@@ -63,9 +63,9 @@ export async function boot(opts: BootOptions): Promise<void> {
   startRuntimeSampler(shared, () => state.compiled.metrics.threads);
 
   const store = openStore(config.store, loaded.configPath, loaded.secrets);
+  // Written by the governance flush, with the counters of the same cut (counter-snapshots.ts).
   const ledger = new UsageLedger(store, log);
   const flushIntervalMs = config.governance?.flush_interval_secs !== undefined ? config.governance.flush_interval_secs * 1000 : 5_000;
-  ledger.startFlushing(flushIntervalMs);
   // Keys, groups, the denylist and the counters, restored before any worker serves.
   const governance = new GovernanceService(store, slots, shared, state, log);
   if (state.compiled.auth.chain.includes('keys') && governance.signer === null) {
@@ -96,6 +96,7 @@ export async function boot(opts: BootOptions): Promise<void> {
   const workers = new WorkerPool(threads.count, shared.buffers(), METERING_FLUSH_MS, (msg) => ledger.add(msg), log, (workerId) => {
     // A dead worker's permits and probe claims would otherwise be held forever.
     const reclaimed = slots.reclaimHolder(workerHolder(workerId));
+    ledger.forgetWorker(workerId);
     if (reclaimed.permits > 0 || reclaimed.probes > 0 || reclaimed.reservations > 0) log.warn({ worker: workerId, ...reclaimed }, 'reclaimed what a dead worker held');
   }, tlsListener?.workerSocket ?? null);
   governance.attachWorkers(workers);
@@ -151,8 +152,8 @@ export async function boot(opts: BootOptions): Promise<void> {
     await requestLogs.flushed();
     tlsListener?.close();
     await peers?.stop();
-    await ledger.stop();
     governance.stopRevocationPrune();
+    // The last cut: counters and the usage the drained workers handed over, together.
     await governance.snapshots.stop();
     await trips.stop();
     await auditSink.detach();

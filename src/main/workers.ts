@@ -138,6 +138,13 @@ export class WorkerPool {
     slot.worker!.postMessage(encodeMessage({ t: 'recycle' }));
   }
 
+  /** Ids of the workers running now (started, not exited). */
+  liveIds(): number[] {
+    const ids: number[] = [];
+    for (const s of this.slots) if (s.worker !== null) ids.push(s.id);
+    return ids;
+  }
+
   liveCount(): number {
     return this.slots.filter((s) => s.worker !== null && s.ready).length;
   }

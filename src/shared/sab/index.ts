@@ -9,6 +9,7 @@ export { BreakerCells, ErrorWindowCounts } from './breaker-cells.js';
 export { ConcurrencyGauges } from './concurrency-gauges.js';
 export { GovernanceCounters, GOV_REFUSED, windowTagLater } from './governance-counters.js';
 export { ReservedWords } from './reserved-words.js';
+export { SettleGate } from './settle-gate.js';
 export { ReservationJournal, noteItem, itemCount, clearItems, itemIndex, itemTag, itemAmount, privateEntryWords, type JournalEntry } from './reservation-journal.js';
 export { MetricSeries, type HistogramSnapshot } from './metric-series.js';
 export { WIDE_DELTA_MAX } from './wide-counter.js';

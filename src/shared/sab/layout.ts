@@ -28,6 +28,10 @@ export const HEADER_FAULTS = 4;
 export const HEADER_RESERVATIONS = 5;
 /** Float64 at word 6: the ms epoch the cooldown ticks count from. Written once by create. */
 export const HEADER_TIME_BASE_MS = 6;
+/** Int32: 1 while main takes a flush cut (settles wait: settle-gate.ts); 0 otherwise. */
+export const HEADER_SETTLE_PAUSE = 8;
+/** Int32: the flush epoch a settle's usage belongs to (main bumps it at each cut). */
+export const HEADER_FLUSH_EPOCH = 9;
 export const HEADER_WORDS = 16;
 
 // ---- record kinds (word 0 of every record) -----------------------------------------------
@@ -223,7 +227,8 @@ export function govValueIndex(slot: number, base: number, value: number): number
 export const JOURNAL_ENTRIES = 1;
 /** Int32: holders covered (holder h's entries follow holder h - 1's). */
 export const JOURNAL_HOLDERS = 2;
-export const JOURNAL_FIRST_ENTRY = 4;
+/** Int32 per holder from this word: 1 while that holder is inside a settle (settle-gate.ts). */
+export const JOURNAL_SETTLING = 4;
 /** Words per entry: word 0 the item count (0 = free), then items of (index, tag, amount). */
 export const JOURNAL_ENTRY_WORDS = 32;
 export const JOURNAL_ITEM_WORDS = 3;
@@ -231,13 +236,18 @@ export const JOURNAL_ITEMS_MAX = Math.floor((JOURNAL_ENTRY_WORDS - 1) / JOURNAL_
 /** Entries per worker by default: requests in flight with a reservation on one worker. */
 export const DEFAULT_JOURNAL_ENTRIES = 4096;
 
-export function journalRecordWords(holders: number, entries: number): number {
-  return evenWords(JOURNAL_FIRST_ENTRY + holders * entries * JOURNAL_ENTRY_WORDS);
+/** The first entry's word inside the record (after the holders' settling flags). */
+function journalFirstEntry(holders: number): number {
+  return evenWords(JOURNAL_SETTLING + holders);
 }
 
-/** The word of holder `holder`'s entry `entry` in the journal record at `slot`. */
-export function journalEntryWord(slot: number, entries: number, holder: number, entry: number): number {
-  return slot + JOURNAL_FIRST_ENTRY + (holder * entries + entry) * JOURNAL_ENTRY_WORDS;
+export function journalRecordWords(holders: number, entries: number): number {
+  return journalFirstEntry(holders) + holders * entries * JOURNAL_ENTRY_WORDS;
+}
+
+/** The word of holder `holder`'s entry `entry` in the journal record at `slot` covering `holders`. */
+export function journalEntryWord(slot: number, holders: number, entries: number, holder: number, entry: number): number {
+  return slot + journalFirstEntry(holders) + (holder * entries + entry) * JOURNAL_ENTRY_WORDS;
 }
 
 // ---- metric records ----------------------------------------------------------------------

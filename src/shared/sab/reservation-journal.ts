@@ -104,10 +104,10 @@ export class ReservationJournal {
       this.free = new Int32Array(0);
       return false;
     }
-    this.words = this.views.u32For(journalEntryWord(slot, entries, this.holderId, entries - 1) + JOURNAL_ENTRY_WORDS - 1);
+    this.words = this.views.u32For(journalEntryWord(slot, holders, entries, this.holderId, entries - 1) + JOURNAL_ENTRY_WORDS - 1);
     const free = new Int32Array(entries);
     // Entry 0 on top: a quiet worker keeps using the same few pages.
-    for (let e = 0; e < entries; e++) free[e] = journalEntryWord(slot, entries, this.holderId, entries - 1 - e);
+    for (let e = 0; e < entries; e++) free[e] = journalEntryWord(slot, holders, entries, this.holderId, entries - 1 - e);
     this.free = free;
     this.top = entries;
     return true;
@@ -125,11 +125,11 @@ export function reclaimJournal(views: SharedViews, reserved: ReservedWords, hold
   const entries = Atomics.load(views.i32For(slot + JOURNAL_HOLDERS), slot + JOURNAL_ENTRIES);
   const holders = Atomics.load(views.i32For(slot + JOURNAL_HOLDERS), slot + JOURNAL_HOLDERS);
   if (holderId >= holders) return 0;
-  const words = views.u32For(journalEntryWord(slot, entries, holderId, entries - 1) + JOURNAL_ENTRY_WORDS - 1);
+  const words = views.u32For(journalEntryWord(slot, holders, entries, holderId, entries - 1) + JOURNAL_ENTRY_WORDS - 1);
   const e: JournalEntry = { words, at: 0, capacity: JOURNAL_ITEMS_MAX };
   let given = 0;
   for (let i = 0; i < entries; i++) {
-    e.at = journalEntryWord(slot, entries, holderId, i);
+    e.at = journalEntryWord(slot, holders, entries, holderId, i);
     const n = itemCount(e);
     if (n === 0) continue;
     clearItems(e);

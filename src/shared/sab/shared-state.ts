@@ -34,6 +34,7 @@ import {
 import { MetricSeries } from './metric-series.js';
 import { ReservationJournal, reclaimJournal } from './reservation-journal.js';
 import { ReservedWords } from './reserved-words.js';
+import { SettleGate } from './settle-gate.js';
 import { SharedViews } from './shared-views.js';
 
 /** What main posts to a worker (in workerData or a message); the buffer is shared, not copied. */
@@ -63,6 +64,8 @@ export class SharedState {
   readonly reserved: ReservedWords;
   /** This thread's reservation journal entries (workers; main reclaims a dead worker's). */
   readonly journal: ReservationJournal;
+  /** Settles versus main's flush cuts (settle-gate.ts). */
+  readonly settleGate: SettleGate;
   readonly metrics: MetricSeries;
   readonly holders: number;
   readonly timeBaseMs: number;
@@ -85,6 +88,7 @@ export class SharedState {
     this.governance = new GovernanceCounters(this.views, holderId);
     this.reserved = new ReservedWords(this.views);
     this.journal = new ReservationJournal(this.views, holderId);
+    this.settleGate = new SettleGate(this.views, holderId);
     this.metrics = new MetricSeries(this.views);
     this.posted = Object.freeze({ memory: buffer });
   }

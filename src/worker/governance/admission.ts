@@ -22,8 +22,10 @@ import {
 } from '../../shared/governance/worker-state.js';
 import {
   GOV_BUDGET_RESERVED, GOV_KEY_BUDGET_RESERVED, GOV_KEY_MINUTE_REQUESTS, GOV_KEY_MINUTE_TOKENS, GOV_KEY_MINUTE_TOKENS_RESERVED, GOV_REFUSED,
-  GOV_REQUESTS, GOV_TOKENS, GOV_TOKENS_RESERVED, type GovernanceCounters, type JournalEntry, type ReservedWords,
+  GOV_REQUESTS, GOV_TOKENS, GOV_TOKENS_RESERVED, type GovernanceCounters, type JournalEntry, type ReservationJournal, type ReservedWords,
+  type SettleGate,
 } from '../../shared/sab/index.js';
+import type { DeferredSettles } from './deferred-settles.js';
 import type { AdmissionKey } from './key-table.js';
 import { Refusal } from './refusal.js';
 import type { RequestEstimate } from './request-estimate.js';
@@ -65,10 +67,14 @@ export function checkAccess(entry: AdmissionKey, target: string): Refusal | null
   return null;
 }
 
-/** The counters admission works on (one set per worker). */
+/** The shared-memory parts admission and settle work on (one set per worker). */
 export interface AdmissionCounters {
   counters: GovernanceCounters;
   reserved: ReservedWords;
+  journal: ReservationJournal;
+  gate: SettleGate;
+  /** Settles that came during a flush cut, run right after it. */
+  deferred: DeferredSettles;
 }
 
 /**

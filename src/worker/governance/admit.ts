@@ -10,6 +10,7 @@ import type { AdmissionKey } from './key-table.js';
 import { GovernanceLease, OPEN_LEASE } from './lease.js';
 import type { Refusal } from './refusal.js';
 import { RequestEstimate, targetName, type AdmissionTarget } from './request-estimate.js';
+import { DeferredSettles } from './deferred-settles.js';
 
 export class Admission {
   private readonly clock = new WindowClock();
@@ -21,7 +22,7 @@ export class Admission {
     private readonly shared: SharedState,
     private readonly metering: Metering,
   ) {
-    this.counters = { counters: shared.governance, reserved: shared.reserved };
+    this.counters = { counters: shared.governance, reserved: shared.reserved, journal: shared.journal, gate: shared.settleGate, deferred: new DeferredSettles() };
   }
 
   /**
@@ -36,8 +37,8 @@ export class Admission {
     const denied = checkAccess(key, targetName(target));
     if (denied !== null) return denied;
     // Governance off: keys still authenticate and pools still apply; nothing is counted or metered.
-    if (!governanceEnabled) return new GovernanceLease(key, null, null, this.clock, null);
-    const lease = new GovernanceLease(key, this.counters, this.metering, this.clock, this.shared.journal);
+    if (!governanceEnabled) return new GovernanceLease(key, null, null, this.clock);
+    const lease = new GovernanceLease(key, this.counters, this.metering, this.clock);
     let estimate: RequestEstimate | null = null;
     if (key.reservations > 0) {
       estimate = this.estimate;

@@ -45,14 +45,22 @@ export class GovernanceLease implements AdmissionLease, JournalEntry {
   outputEstimate = 0;
   /** The usage an aborted stream is charged with when the upstream reported none (reused). */
   private relayed: Usage | null = null;
+  // What settle was told, kept for a settle deferred past a flush cut (settle-gate.ts).
+  private usage: Usage | null = null;
+  private servedBy: ServedBy | null = null;
+  private nowMs = 0;
+  private sent = false;
+  private relayedBytes = 0;
+  private readonly journal: ReservationJournal | null;
 
   constructor(
     entry: AdmissionKey,
+    /** Null: governance is disabled (nothing counted, nothing metered). */
     private readonly counters: AdmissionCounters | null,
     private readonly metering: Metering | null,
     private readonly clock: WindowClock,
-    private readonly journal: ReservationJournal | null,
   ) {
+    this.journal = counters === null ? null : counters.journal;
     this.keyId = entry.key.id;
     this.slot = entry.key.slot;
     this.budgetWindow = entry.key.budgetWindow;
@@ -80,12 +88,40 @@ export class GovernanceLease implements AdmissionLease, JournalEntry {
   settle(usage: Usage | null, servedBy: ServedBy | null, _ok: boolean, nowMs: number, sent = true, relayedBytes = 0): void {
     if (this.settled) return;
     this.settled = true;
+    const k = this.counters;
+    if (k === null) return; // governance disabled: nothing was reserved, nothing is metered
+    this.usage = usage;
+    this.servedBy = servedBy;
+    this.nowMs = nowMs;
+    this.sent = sent;
+    this.relayedBytes = relayedBytes;
+    if (!this.retry()) k.deferred.push(this);
+  }
+
+  /** Settle now unless main is taking a flush cut (then false: try again right after it). */
+  retry(): boolean {
+    const gate = this.counters!.gate;
+    if (!gate.enter()) return false;
+    try {
+      this.apply(gate.epoch());
+    } finally {
+      gate.leave();
+    }
+    return true;
+  }
+
+  /** The settle itself: usage counted and metered (under flush epoch `epoch`), then the give-backs. */
+  private apply(epoch: number): void {
+    const k = this.counters!;
+    const servedBy = this.servedBy;
+    const sent = this.sent;
+    const nowMs = this.nowMs;
+    const relayedBytes = this.relayedBytes;
+    let usage = this.usage;
     const reported = sent && usage !== null;
     if (!sent) usage = null;
     else if (usage === null && relayedBytes > 0 && servedBy !== null) usage = this.relayedUsage(relayedBytes, servedBy.protocol);
-    if (sent && servedBy !== null && this.metering !== null) this.metering.recordKey(this.keyId, servedBy.lane, servedBy.provider, usage, nowMs);
-    const k = this.counters;
-    if (k === null) return; // governance disabled: nothing was reserved
+    if (sent && servedBy !== null && this.metering !== null) this.metering.recordKey(this.keyId, servedBy.lane, servedBy.provider, usage, nowMs, epoch);
     const c = k.counters;
     const tokens = usage === null ? 0 : usage.input + usage.output + usage.cacheRead + usage.cacheCreation;
     // Lane slots need a lane; without one (no attempt reached a lane) there were no tokens.

@@ -22,11 +22,12 @@ async function race(over: Partial<ReserveTask>): Promise<{ main: SharedState; gr
   };
   const workers = Array.from({ length: WORKERS }, (_, w) => new Worker(FIXTURE, { workerData: { ...base, holderId: workerHolder(w) } }));
   const reports = workers.map((w) => once(w, 'message').then(([m]) => m as ReserveReport));
+  const exits = workers.map((w) => once(w, 'exit'));
   while (Atomics.load(gate, 1) < WORKERS) await new Promise((r) => setTimeout(r, 5));
   Atomics.store(gate, 0, 1);
   Atomics.notify(gate, 0);
   const out = await Promise.all(reports);
-  await Promise.all(workers.map((w) => once(w, 'exit')));
+  await Promise.all(exits);
   return { main, group, reports: out };
 }
 
