@@ -50,7 +50,10 @@ export class UsageLedger {
     if (rows.length > 0) {
       const epoch = msg.keyEpoch ?? -1;
       let byKey = this.pendingByEpoch.get(epoch);
-      if (byKey === undefined) this.pendingByEpoch.set(epoch, (byKey = new Map()));
+      if (byKey === undefined) {
+        byKey = new Map();
+        this.pendingByEpoch.set(epoch, byKey);
+      }
       for (const r of rows) {
         const key = keyUsageKey(r);
         const row = byKey.get(key);

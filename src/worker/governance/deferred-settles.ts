@@ -16,10 +16,6 @@ export class DeferredSettles {
     this.schedule();
   }
 
-  get size(): number {
-    return this.leases.length;
-  }
-
   /** Run what waits, in order, until the gate refuses again. */
   run(): void {
     this.timer = null;

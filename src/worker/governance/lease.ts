@@ -155,7 +155,8 @@ export class GovernanceLease implements AdmissionLease, JournalEntry {
   }
 
   private relayedUsage(bytes: number, protocol: ProtocolName): Usage {
-    const u = (this.relayed ??= { input: 0, output: 0, cacheRead: 0, cacheCreation: 0 });
+    if (this.relayed === null) this.relayed = { input: 0, output: 0, cacheRead: 0, cacheCreation: 0 };
+    const u = this.relayed;
     u.input = this.inputEstimate;
     u.output = Math.ceil(bytes / COST_ESTIMATORS[protocol].streamBytesPerToken);
     return u;
