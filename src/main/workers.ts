@@ -138,10 +138,10 @@ export class WorkerPool {
     slot.worker!.postMessage(encodeMessage({ t: 'recycle' }));
   }
 
-  /** Ids of the workers running now (started, not exited). */
+  /** Ids of the workers serving now (listening, not exited): only they can have metered anything. */
   liveIds(): number[] {
     const ids: number[] = [];
-    for (const s of this.slots) if (s.worker !== null) ids.push(s.id);
+    for (const s of this.slots) if (s.worker !== null && s.ready) ids.push(s.id);
     return ids;
   }
 
