@@ -190,7 +190,7 @@ export function meteredStore(files: GatewayConfigFiles, meteredKeys: number): vo
 }
 
 /** Shared memory per key: one key record (layout.ts GOV_KEY_RECORD_WORDS x 4 bytes). */
-const SHARED_BYTES_PER_KEY = 168;
+const SHARED_BYTES_PER_KEY = 184;
 
 /** The governed request: scenario 1's body with the bench key as the bearer secret. */
 export const GOVERNED_REQUEST: ScenarioRequest = {

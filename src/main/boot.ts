@@ -7,7 +7,7 @@ import { HookService } from './hooks/hook-service.js';
 import { RequestLogSinks } from './hooks/request-log-sinks.js';
 import { readFileSync } from 'node:fs';
 import { createLogger, type Logger } from '../shared/log.js';
-import { SharedState, SlotRegistry, workerHolder } from '../shared/sab/index.js';
+import { DEFAULT_JOURNAL_ENTRIES, SharedState, SlotRegistry, workerHolder } from '../shared/sab/index.js';
 import { bootDiagnostic, loadConfig, resolveWorkerThreads } from './config/load.js';
 import { ConfigState } from './config-state.js';
 import { WorkerPool } from './workers.js';
@@ -43,6 +43,8 @@ const VERSION: string = (JSON.parse(readFileSync(new URL('../../../package.json'
 const METERING_FLUSH_MS = 1_000;
 /** Expired revocations are dropped from memory this often (an entry is a few hundred bytes). */
 const REVOCATION_PRUNE_MS = 10 * 60_000;
+/** Most reservation journal entries per worker (32 words each). */
+const JOURNAL_ENTRIES_MAX = 16_384;
 
 export async function boot(opts: BootOptions): Promise<void> {
   const log = createLogger('main');
@@ -65,14 +67,17 @@ export async function boot(opts: BootOptions): Promise<void> {
   const shared = SharedState.create({ holders: threads.count + 1 });
   const slots = new SlotRegistry(shared);
   const state = new ConfigState(loaded, slots, opts.safeMode, (bytes) => shared.ensureBytes(bytes), log);
+  // Where each worker notes its requests' governance reservations (given back if it dies):
+  // room for as many requests in flight as it may hold (journal entries are committed as used).
+  slots.reservationJournals(Math.min(JOURNAL_ENTRIES_MAX, Math.max(DEFAULT_JOURNAL_ENTRIES, state.compiled.limits.maxInflightPerWorker)));
   startRuntimeSampler(shared, () => state.compiled.metrics.threads);
   const breakerSettings = new BreakerSettingsFollower(shared, log);
   state.adopted = (before, after) => breakerSettings.follow(before, after);
 
   const store = openStore(config.store, loaded.configPath, loaded.secrets);
+  // Written by the governance flush, with the counters of the same cut (counter-snapshots.ts).
   const ledger = new UsageLedger(store, log);
   const flushIntervalMs = config.governance?.flush_interval_secs !== undefined ? config.governance.flush_interval_secs * 1000 : 5_000;
-  ledger.startFlushing(flushIntervalMs);
   // Keys, groups, the denylist and the counters, restored before any worker serves.
   const governance = new GovernanceService(store, slots, shared, state, log);
   if (state.compiled.auth.chain.includes('keys') && governance.signer === null) {
@@ -103,7 +108,8 @@ export async function boot(opts: BootOptions): Promise<void> {
   const workers = new WorkerPool(threads.count, shared.buffers(), METERING_FLUSH_MS, (msg) => ledger.add(msg), log, (workerId) => {
     // A dead worker's permits and probe claims would otherwise be held forever.
     const reclaimed = slots.reclaimHolder(workerHolder(workerId));
-    if (reclaimed.permits > 0 || reclaimed.probes > 0) log.warn({ worker: workerId, ...reclaimed }, 'reclaimed what a dead worker held');
+    ledger.forgetWorker(workerId);
+    if (reclaimed.permits > 0 || reclaimed.probes > 0 || reclaimed.reservations > 0) log.warn({ worker: workerId, ...reclaimed }, 'reclaimed what a dead worker held');
   }, tlsListener?.workerSocket ?? null);
   governance.attachWorkers(workers);
   const identity = new IdentityService(governance, state, log);
@@ -166,8 +172,8 @@ export async function boot(opts: BootOptions): Promise<void> {
     await requestLogs.flushed();
     tlsListener?.close();
     await peers?.stop();
-    await ledger.stop();
     governance.stopRevocationPrune();
+    // The last cut: counters and the usage the drained workers handed over, together.
     await governance.snapshots.stop();
     await trips.stop();
     await auditSink.detach();

@@ -142,6 +142,13 @@ export class WorkerPool {
     slot.worker!.postMessage(encodeMessage({ t: 'recycle' }));
   }
 
+  /** Ids of the workers serving now (listening, not exited): only they can have metered anything. */
+  liveIds(): number[] {
+    const ids: number[] = [];
+    for (const s of this.slots) if (s.worker !== null && s.ready) ids.push(s.id);
+    return ids;
+  }
+
   liveCount(): number {
     return this.slots.filter((s) => s.worker !== null && s.ready).length;
   }

@@ -23,7 +23,11 @@ export type MainToWorker =
 export type WorkerToMain =
   | { t: 'ready'; workerId: number }
   | { t: 'config-ack'; workerId: number; version: number }
-  | { t: 'usage'; workerId: number; records: UsageRecord[]; keyRecords?: KeyUsageRecord[] }
+  /**
+   * Metered usage. `keyEpoch`: the flush epoch every key record was settled in (settle-gate.ts);
+   * `sealedThrough`: every key record of an epoch up to it has now been sent by this worker.
+   */
+  | { t: 'usage'; workerId: number; records: UsageRecord[]; keyRecords?: KeyUsageRecord[]; keyEpoch?: number; sealedThrough?: number }
   | { t: 'gov-ack'; workerId: number; seq: number; flushed: number }
   | { t: 'drained'; workerId: number }
   /** Identity: a request only main can answer (it mints and stores), answered by identity-res. */

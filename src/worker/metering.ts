@@ -4,6 +4,10 @@
 // waits on I/O, never sends a message per request, and allocates nothing per request once a
 // (pool, lane) has its row. The counters /metrics shows are bumped in shared memory at once
 // (one atomic add), so every worker renders the same totals.
+// Key rows belong to the flush epoch their settle ran in (src/shared/sab/settle-gate.ts): when
+// main takes a cut (the epoch moves on), this worker hands over the old epoch's rows as sealed
+// at its next settle or within SEAL_CHECK_MS, so main writes a cut's counters and exactly its
+// usage together.
 import type { MessagePort } from 'node:worker_threads';
 import type { CompiledMetrics } from '../shared/config/compiled.js';
 import { encodeMessage, type KeyUsageRecord, type UsageRecord } from '../shared/messages.js';
@@ -14,6 +18,8 @@ import type { SharedState } from '../shared/sab/index.js';
 import type { LaneRuntime } from './runtime.js';
 
 const DAY_MS = 86_400_000;
+/** How often an idle worker looks whether main took a cut (its sealed rows are awaited). */
+const SEAL_CHECK_MS = 50;
 
 export class Metering {
   /** Rows of the current UTC day, by pool name then lane. */
@@ -22,6 +28,9 @@ export class Metering {
   /** Rows of the current UTC day by key id then lane name. */
   private keyRows = new Map<string, Map<string, KeyUsageRecord>>();
   private keyRowCount = 0;
+  /** The flush epoch of the key rows held; -1 before the first. */
+  private keyEpoch = -1;
+  private lastFlushMs = 0;
   private dayMs = 0;
   private timer: NodeJS.Timeout | null = null;
   /** Series slots of the config in force; slots are stable across applies. */
@@ -31,10 +40,16 @@ export class Metering {
     private readonly workerId: number,
     private readonly port: MessagePort,
     private readonly shared: SharedState,
-    flushIntervalMs: number,
+    private readonly flushIntervalMs: number,
   ) {
-    this.timer = setInterval(() => this.flush(), flushIntervalMs);
+    this.timer = setInterval(() => this.tick(), Math.min(SEAL_CHECK_MS, flushIntervalMs));
     this.timer.unref();
+  }
+
+  /** Hand rows over when main took a cut (sealing the old epoch), else once per flush interval. */
+  private tick(): void {
+    const epoch = this.shared.settleGate.epoch();
+    if (epoch !== this.keyEpoch || Date.now() - this.lastFlushMs >= this.flushIntervalMs) this.flush();
   }
 
   /** Called with each applied config, before it serves a request. */
@@ -78,8 +93,13 @@ export class Metering {
     }
   }
 
-  /** One request made with key `keyId`, served by `lane` of `provider`. */
-  recordKey(keyId: string, lane: string, provider: string, usage: Usage | null, nowMs: number): void {
+  /** One request made with key `keyId`, served by `lane` of `provider`, settled in flush epoch `epoch`. */
+  recordKey(keyId: string, lane: string, provider: string, usage: Usage | null, nowMs: number, epoch: number): void {
+    // Rows of an earlier epoch are sealed (handed over) before this one is added.
+    if (epoch !== this.keyEpoch) {
+      if (this.keyRowCount > 0) this.flush();
+      this.keyEpoch = epoch;
+    }
     this.rollDay(nowMs);
     let byLane = this.keyRows.get(keyId);
     if (byLane === undefined) {
@@ -119,9 +139,26 @@ export class Metering {
     this.shared.metrics.counterAdd(this.series!.translationsRefused[refusalIndex(from, to, reason)]!);
   }
 
+  /** A request with a reservation ended with reported usage: how far off the estimate was
+   * (gateway_reservation_estimate_ratio; a part the upstream reported 0 of is not observed). */
+  estimateSettled(inputEstimate: number, inputActual: number, outputEstimate: number, outputActual: number): void {
+    const slots = this.series!.reservationEstimate;
+    if (inputActual > 0) this.shared.metrics.observe(slots.input, inputEstimate / inputActual);
+    if (outputActual > 0) this.shared.metrics.observe(slots.output, outputEstimate / outputActual);
+  }
+
   /** Hand the rows to main; also called at drain so nothing metered is lost on shutdown. */
   flush(): void {
-    if (this.rowCount === 0 && this.keyRowCount === 0) return;
+    this.lastFlushMs = Date.now();
+    const epoch = this.shared.settleGate.epoch();
+    // Every key row of an epoch before the current one has been recorded by now (a settle reads
+    // the epoch inside the gate, and a cut moves it only when no settle is inside).
+    const keyEpoch = this.keyEpoch;
+    this.keyEpoch = epoch;
+    if (this.rowCount === 0 && this.keyRowCount === 0) {
+      this.port.postMessage(encodeMessage({ t: 'usage', workerId: this.workerId, records: [], keyRecords: [], sealedThrough: epoch - 1 }));
+      return;
+    }
     const records: UsageRecord[] = [];
     for (const byLane of this.rows.values()) for (const row of byLane.values()) records.push(row);
     const keyRecords: KeyUsageRecord[] = [];
@@ -130,7 +167,7 @@ export class Metering {
     this.rowCount = 0;
     this.keyRows = new Map();
     this.keyRowCount = 0;
-    this.port.postMessage(encodeMessage({ t: 'usage', workerId: this.workerId, records, keyRecords }));
+    this.port.postMessage(encodeMessage({ t: 'usage', workerId: this.workerId, records, keyRecords, keyEpoch, sealedThrough: epoch - 1 }));
   }
 
   stop(): void {

@@ -55,7 +55,7 @@ export class LaneRuntime implements LaneMemo {
     readonly compiled: CompiledLane,
     readonly provider: ProviderRuntime,
   ) {
-    this.servedBy = Object.freeze({ lane: compiled.name, laneId: laneId(compiled.name), provider: provider.compiled.name });
+    this.servedBy = Object.freeze({ lane: compiled.name, laneId: laneId(compiled.name), provider: provider.compiled.name, protocol: provider.compiled.protocol });
   }
 }
 

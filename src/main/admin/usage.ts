@@ -30,10 +30,10 @@ export const usageRoutes: AdminRoute<AdminContext>[] = [
       // Aggregations are empty when governance is disabled (spec).
       let summary: KeyUsageSummary = { byModel: [], topKeys: [], truncated: false };
       if (gov.enabled()) {
-        // What this node metered but has not flushed yet goes to the store first, so the store
-        // aggregates everything (a failed flush keeps its rows for the next one, and this read
-        // shows the stored part).
-        await gov.ledger?.flush();
+        // What this node metered but has not flushed yet goes to the store first (a flush cut:
+        // with the counters of the same requests), so the store aggregates everything (a failed
+        // flush keeps its rows for the next one, and this read shows the stored part).
+        await gov.snapshots.save();
         summary = await gov.store.keyUsageSummary(day, prices, BY_KEY_MAX);
       }
       return { status: 200, body: new JsonText(views.text(day, summary, currency, (id) => gov.keys.get(id)?.name ?? null, nowSec)) };

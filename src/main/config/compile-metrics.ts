@@ -5,7 +5,7 @@
 import type { CompiledHook, CompiledMetrics, LatencySlots, PoolMetricSlots, SlotAssigner, ThreadRuntimeSlots } from '../../shared/config/compiled.js';
 import type { DeploymentConfig } from '../../shared/config/schema/deployment.js';
 import {
-  BILLING_TRUNCATED_TOTAL, FILE_LOGS_DROPPED_TOTAL, REQUEST_DURATION_BOUNDS, REQUEST_DURATION_SECONDS, REQUEST_DURATION_SUM_SCALE,
+  BILLING_TRUNCATED_TOTAL, FILE_LOGS_DROPPED_TOTAL, RESERVATION_ESTIMATE_BOUNDS, RESERVATION_ESTIMATE_RATIO, REQUEST_DURATION_BOUNDS, REQUEST_DURATION_SECONDS, REQUEST_DURATION_SUM_SCALE,
   REQUEST_OUTCOME_NAMES, REQUESTS_TOTAL, ROUTE_POLICY_REJECTIONS_TOTAL, ROUTE_POLICY_SELECTIONS_TOTAL, TRANSLATIONS_REFUSED_TOTAL, TRANSLATIONS_TOTAL,
   THREAD_BUSY_RATIO, THREAD_EVENT_LOOP_DELAY_SECONDS, THREAD_HEAP_USED_BYTES, UPSTREAM_ATTEMPTS_TOTAL, WEBHOOK_LOGS_DROPPED_TOTAL, WEIGHTED_POLICY,
   routePolicyRejectionName, seriesKey, threadLabel,
@@ -23,6 +23,7 @@ const FIRST_TOKEN = { kind: 'histogram', bounds: FIRST_TOKEN_BOUNDS, sumScale: S
 const PER_OUTPUT_TOKEN = { kind: 'histogram', bounds: PER_OUTPUT_TOKEN_BOUNDS, sumScale: SECONDS_SUM_SCALE } as const;
 const TOKENS_PER_SECOND = { kind: 'histogram', bounds: TOKENS_PER_SECOND_BOUNDS, sumScale: TOKENS_PER_SECOND_SUM_SCALE } as const;
 const ATTEMPT_DURATION = { kind: 'histogram', bounds: ATTEMPT_DURATION_BOUNDS, sumScale: SECONDS_SUM_SCALE } as const;
+const ESTIMATE_RATIO = { kind: 'histogram', bounds: RESERVATION_ESTIMATE_BOUNDS, sumScale: 1000 } as const;
 
 export function compileMetrics(config: DeploymentConfig, slots: SlotAssigner): CompiledMetrics {
   const translations: number[] = [];
@@ -47,6 +48,10 @@ export function compileMetrics(config: DeploymentConfig, slots: SlotAssigner): C
     fileLogsDropped: slots.metricSeries(seriesKey(FILE_LOGS_DROPPED_TOTAL), COUNTER),
     threads: threadRuntimeSlots(slots),
     traceSpansDropped: SPAN_DROP_REASONS.map((reason) => slots.metricSeries(seriesKey(TRACE_SPANS_DROPPED_TOTAL, [reason]), COUNTER)),
+    reservationEstimate: {
+      input: slots.metricSeries(seriesKey(RESERVATION_ESTIMATE_RATIO, ['input']), ESTIMATE_RATIO),
+      output: slots.metricSeries(seriesKey(RESERVATION_ESTIMATE_RATIO, ['output']), ESTIMATE_RATIO),
+    },
   };
 }
 

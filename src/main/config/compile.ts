@@ -35,6 +35,7 @@ export function compileConfig(result: LoadResult, slots: SlotAssigner, version: 
       upstreamModel: lane.upstream_model ?? name,
       maxConcurrent: lane.max_concurrent,
       maxRequests: lane.max_requests,
+      maxOutputTokens: lane.max_output_tokens ?? 0,
       slot: slots.laneSlot(name),
       defaultCellSlot: slots.defaultCellSlot(name),
       directDispositionSlots: dispositionSlots(slots, DIRECT_POOL_LABEL, name),

@@ -11,18 +11,24 @@
 // then N nodes admit up to N x cap.
 //
 // What is summed: the position-independent values of a record (a key's minute and budget
-// requests, tokens and overflow; each group window's) by value number, and the raw tokens of its
+// requests, tokens, overflow and outstanding reservations; each group window's) by value
+// number, and the raw tokens of its
 // budget-window lane slots by lane, under the holder `<holder>\u0001<lane id>`: slots are claimed
 // first-free on each node, so the same lane can sit in different slots on two nodes, and a
 // slot's lane-id word is never summed.
+//
+// Outstanding words (what the requests in flight reserved, reserved-words.ts) are summed like
+// the others but go up and down: the fleet total under a window is every node's reservations in
+// flight as of its last flush, so a node admits against the others' reservations too. Their
+// packed format (a version next to the count) is read and written through ReservedWords.
 //
 // A flush batch has an id (stream = node run, seq): a batch whose reply was lost is retried with
 // the same id before any new one and the store skips it, so a delta is never added twice.
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../../shared/log.js';
 import {
-  GOV_GROUP_LANE_SLOTS, GOV_GROUP_LANE_SLOTS_AT, GOV_GROUP_WINDOWS, GOV_KEY_LANE_SLOTS, GOV_KEY_LANE_SLOTS_AT, GOV_SLOT_CACHE_CREATION,
-  GOV_SLOT_INPUT, GOV_SLOT_LANE, GOV_SLOT_VALUES,
+  GOV_BUDGET_RESERVED, GOV_GROUP_LANE_SLOTS, GOV_GROUP_LANE_SLOTS_AT, GOV_GROUP_WINDOWS, GOV_KEY_BUDGET_RESERVED, GOV_KEY_LANE_SLOTS, GOV_KEY_LANE_SLOTS_AT,
+  GOV_KEY_MINUTE_TOKENS_RESERVED, GOV_SLOT_CACHE_CREATION, GOV_SLOT_INPUT, GOV_SLOT_LANE, GOV_SLOT_VALUES, GOV_TOKENS_RESERVED,
 } from '../../shared/sab/layout.js';
 import { tagNewer, type CounterDelta, type FleetCount, type FleetCounters } from '../store/fleet-counters.js';
 import type { FlushBatch, Store } from '../store/store.js';
@@ -58,12 +64,11 @@ export class FleetReconciler {
 
   /** After the saved counters were restored: what they hold counts as learnt, not as this node's own. */
   baseline(holders: Iterable<string>): void {
-    const counters = this.service.shared.governance;
     for (const holder of holders) {
       this.visitRecord(holder, (name, value, index) => {
-        const count = counters.countAt(index);
+        const count = this.countAt(name, value, index);
         if (count === 0) return;
-        const tag = counters.tagAt(index);
+        const tag = this.tagAt(name, value, index);
         this.cellsOf(name)[value] = { tag, injected: count, flushedOwn: 0, others: count, changed: 0 };
       });
     }
@@ -115,10 +120,9 @@ export class FleetReconciler {
 
   /** This node's own change of each value of `holder` (and of its lanes) since its last flush. */
   private collect(holder: string, out: CounterDelta[]): void {
-    const counters = this.service.shared.governance;
     this.visitRecord(holder, (name, value, index) => {
-      const count = counters.countAt(index);
-      const tag = counters.tagAt(index);
+      const count = this.countAt(name, value, index);
+      const tag = this.tagAt(name, value, index);
       const cells = this.cells.get(name);
       let cell = cells?.[value];
       if (cell === undefined || tagNewer(tag, cell.tag)) {
@@ -150,7 +154,6 @@ export class FleetReconciler {
       this.waiting.delete(holder);
       return;
     }
-    const counters = this.service.shared.governance;
     for (let v = 0; v < cells.length; v++) {
       const cell = cells[v];
       if (cell === undefined || cell.others === cell.injected) continue;
@@ -162,9 +165,32 @@ export class FleetReconciler {
         return;
       }
       if (index < 0) continue; // every lane slot holds another lane in that window
-      if (counters.inject(index, cell.tag, cell.others - cell.injected)) cell.injected = cell.others;
+      if (this.inject(holder, v, index, cell.tag, cell.others - cell.injected)) cell.injected = cell.others;
     }
     this.waiting.delete(holder);
+  }
+
+  /** Value `v` of `holder` is an outstanding word (a lane's values never are). */
+  private outstanding(holder: string, v: number): boolean {
+    if (holder.includes(LANE_SEP)) return false;
+    if (holder.startsWith('key:')) return v === GOV_KEY_MINUTE_TOKENS_RESERVED || v === GOV_KEY_BUDGET_RESERVED;
+    const m = v % GOV_GROUP_LANE_SLOTS_AT;
+    return m === GOV_TOKENS_RESERVED || m === GOV_BUDGET_RESERVED;
+  }
+
+  private countAt(holder: string, v: number, index: number): number {
+    const { governance, reserved } = this.service.shared;
+    return this.outstanding(holder, v) ? reserved.countAt(index) : governance.countAt(index);
+  }
+
+  private tagAt(holder: string, v: number, index: number): number {
+    const { governance, reserved } = this.service.shared;
+    return this.outstanding(holder, v) ? reserved.tagAt(index) : governance.tagAt(index);
+  }
+
+  private inject(holder: string, v: number, index: number, tag: number, amount: number): boolean {
+    const { governance, reserved } = this.service.shared;
+    return this.outstanding(holder, v) ? reserved.inject(index, tag, amount) : governance.inject(index, tag, amount);
   }
 
   private cellsOf(holder: string): Array<Cell | undefined> {

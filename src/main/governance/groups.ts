@@ -7,7 +7,10 @@ import type { CreateGroupBody, PatchGroupBody } from './schemas.js';
 import type { GovernanceService } from './service.js';
 
 export function groupView(g: GroupRecord): GroupRecord {
-  return structuredClone(g);
+  const view = structuredClone(g);
+  // A record written before the field existed reads as "not set".
+  view.default_output_reservation ??= null;
+  return view;
 }
 
 function checkLimits(limits: GroupLimit[]): void {
@@ -58,6 +61,7 @@ export class GroupDirectory {
       rate_card: body.rate_card ?? [],
       limits,
       child_default: body.child_default ?? null,
+      default_output_reservation: body.default_output_reservation ?? null,
       created_at: Math.floor(Date.now() / 1000),
     };
     await this.gov.store.putGroup(record);
@@ -83,6 +87,7 @@ export class GroupDirectory {
       next.limits = body.limits;
     }
     if (body.child_default !== undefined) next.child_default = body.child_default;
+    if (body.default_output_reservation !== undefined) next.default_output_reservation = body.default_output_reservation;
     await this.gov.store.putGroup(next);
     this.gov.groups.set(name, next);
     await this.gov.push({ groups: [name] });

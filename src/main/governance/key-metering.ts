@@ -2,6 +2,7 @@
 // memory (every worker counts there), and the headroom left under its tightest RPM/TPM cap.
 import { budgetWindowKind, windowStartSec, windowTag, WINDOW_MINUTE } from '../../shared/governance/windows.js';
 import { cardRates, type CardRates } from '../../shared/governance/card-rates.js';
+import { keySpend } from '../../shared/governance/spend.js';
 import {
   GOV_KEY_BUDGET_REQUESTS, GOV_KEY_BUDGET_TOKENS, GOV_KEY_MINUTE_REQUESTS, GOV_KEY_MINUTE_TOKENS,
 } from '../../shared/sab/index.js';
@@ -45,7 +46,7 @@ export function keyMeteringView(gov: GovernanceService, key: KeyRecord): Record<
     budget_period: key.budget_period,
     window_start: windowStartSec(kind, nowSec),
     as_of: nowSec,
-    spend_cents: Math.floor(g.keySpend(slot, tag, price.fee, price.rates) / MICROS_PER_CENT),
+    spend_cents: Math.floor(keySpend(g, slot, tag, price.fee, price.rates) / MICROS_PER_CENT),
     tokens: g.read(g.keyIndex(slot, GOV_KEY_BUDGET_TOKENS), tag),
     requests: g.read(g.keyIndex(slot, GOV_KEY_BUDGET_REQUESTS), tag),
     rate_headroom: headroom,

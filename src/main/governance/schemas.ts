@@ -105,6 +105,9 @@ const Limit = Type.Object(
   { additionalProperties: false },
 );
 
+const OUTPUT_RESERVATION =
+  'Output tokens reserved at admission for a request that sets no output cap when its lane sets no max_output_tokens; null = the parent group\'s (0 when no group in the chain sets one).';
+
 const groupFields = {
   parent: Type.Optional(Type.Union([Type.String({ minLength: 1 }), Type.Null()])),
   enabled: Type.Optional(Type.Boolean()),
@@ -112,6 +115,7 @@ const groupFields = {
   rate_card: Type.Optional(Type.Array(RateCardEntry)),
   limits: Type.Optional(Type.Array(Limit)),
   child_default: Type.Optional(Type.Union([Type.Object({}, { additionalProperties: true }), Type.Null()])),
+  default_output_reservation: Type.Optional(Type.Union([Type.Integer({ minimum: 0, maximum: 0x7fffffff }), Type.Null()], { description: OUTPUT_RESERVATION })),
 };
 
 export const CreateGroupBody = Type.Object(
@@ -129,6 +133,7 @@ export const GroupView = Type.Object(
     rate_card: Type.Array(RateCardEntry),
     limits: Type.Array(Limit),
     child_default: Type.Union([Type.Object({}, { additionalProperties: true }), Type.Null()]),
+    default_output_reservation: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()], { description: OUTPUT_RESERVATION }),
     created_at: Uint64,
   },
   { title: 'GroupView' },

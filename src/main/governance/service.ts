@@ -64,6 +64,7 @@ export class GovernanceService {
       this.keySlots.set(k.id, this.registry.allocateKeySlot());
     }
     this.snapshots.restore(records.counters);
+    await this.snapshots.finishUsageLogs(records.counters);
     // Several nodes: the other nodes' spend is in the counters before this node admits anything.
     await this.snapshots.fleet?.flush([]);
     this.log.info({ keys: this.keys.size, groups: this.groups.size, revoked: this.revocations.size }, 'governance state loaded from the store');
@@ -72,6 +73,11 @@ export class GovernanceService {
   attachWorkers(workers: WorkerPool): void {
     this.workers = workers;
     workers.setGovernanceState((seq) => ({ t: 'gov-state', seq, state: this.snapshot() }));
+  }
+
+  /** The workers running now (each hands over its usage at every flush cut). */
+  workerIds(): number[] {
+    return this.workers?.liveIds() ?? [];
   }
 
   enabled(): boolean {

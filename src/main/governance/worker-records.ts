@@ -46,6 +46,7 @@ export function workerGroup(group: GroupRecord, slot: number): WorkerGroup {
     feeMicros: group.per_request_fee_micros,
     rateCard: group.rate_card.map((r) => ({ ...r })),
     limits: markLaneTokenLimits(group.limits.map((l) => ({ metric: METRICS[l.metric]!, window: groupWindowKind(l.window), max: l.max, laneTokens: false }))),
+    defaultOutput: group.default_output_reservation ?? -1,
     slot,
   };
 }

@@ -41,6 +41,9 @@ export interface GroupRecord {
   rate_card: RateEntry[];
   limits: GroupLimit[];
   child_default: Record<string, unknown> | null;
+  /** Output tokens reserved for a request that sets no cap when its lane sets none either;
+   * null (or absent in a record written before it existed) = the parent's, else 0. */
+  default_output_reservation?: number | null;
   created_at: number;
 }
 

@@ -1,7 +1,8 @@
 // GET /usage's aggregation as SQL over usage_key_daily, shared by sqlite and postgres: one
 // GROUP BY (model, provider) and one GROUP BY key_id that keeps the top N by spend (the
 // database's sort with a LIMIT holds N rows, not every key). Each stored row is priced on its
-// own in integer math, exactly as the in-process path (summarize-rows.ts) does: the price list
+// own by the one pricing rule (src/shared/governance/pricing.ts: one floor of the row's summed
+// products over a million), exactly as the in-process path (summarize-rows.ts) does: the price list
 // becomes a CASE over the model lanes it names, with the rates as integer literals (checked
 // safe integers) and the lane names as bound parameters.
 import type { RateEntry } from '../../shared/governance/pricing.js';
@@ -27,7 +28,7 @@ function rowCost(rate: RateEntry | null, numeric: boolean): string {
   const perMillion =
     `${col('tokens_input')} * ${literal(rate.input_micros_per_mtok)} + ${col('tokens_output')} * ${literal(rate.output_micros_per_mtok)} + ` +
     `${col('tokens_cache_read')} * ${literal(rate.cache_read_micros_per_mtok)} + ${col('tokens_cache_creation')} * ${literal(rate.cache_creation_micros_per_mtok)}`;
-  // Truncating division of non-negative integers: the floor, as tokenCostMicrosBig.
+  // Truncating division of non-negative integers: the floor, pricing.ts's one rule per row.
   return numeric ? `div(${perMillion}, 1000000)` : `(${perMillion}) / 1000000`;
 }
 

@@ -34,9 +34,9 @@ const USAGE_METRICS = ['tokensInput', 'tokensOutput', 'tokensCacheRead', 'tokens
 const KEY_USAGE_METRICS = ['tokensInput', 'tokensOutput', 'tokensCacheRead', 'tokensCacheCreation', 'requests'] as const;
 const SEP = '\u0000';
 /** At least the values of the largest governance record (a group's 15). */
-/** Value numbers a record's position-independent fleet counts use (a group: 5 windows x 4). Its
+/** Value numbers a record's position-independent fleet counts use (a group: 5 windows x 6). Its
  * lanes' rows (`<holder>\u0001<lane>`) are not enumerable here and stay, unread, when it goes. */
-const FLEET_VALUES_MAX = 20;
+const FLEET_VALUES_MAX = 30;
 
 // KEYS[1] the lease; ARGV owner, holder JSON, ttl, owner that may be displaced (dead) or ''.
 const LEASE_LUA = `

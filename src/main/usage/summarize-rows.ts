@@ -3,12 +3,10 @@
 // SQL stores do), then the top N by spend through a bounded heap. The pass runs in plain
 // numbers while the day's whole spend stays below 2^53 micro-units (every product and partial
 // sum is then exact); a day past that is summed again in BigInt.
-import { tokenCostMicrosBig, type RateEntry } from '../../shared/governance/pricing.js';
+import { costMicros, costMicrosBig, type RateEntry } from '../../shared/governance/pricing.js';
 import type { KeyUsageRow } from '../store/records.js';
 import { TopKeys } from './top-keys.js';
 import { modelRates, rateOf, zeroTotals, type KeyUsageSummary, type KeyUsageTotals, type ModelUsageTotals, type UsageTotals } from './usage-summary.js';
-
-const MICROS_PER_MILLION = 1_000_000;
 
 interface NumberTotals {
   tokensInput: number;
@@ -47,18 +45,9 @@ function summarizeInNumbers(rows: readonly KeyUsageRow[], prices: readonly RateE
   const byKey = new Map<string, NumberTotals & { keyId: string }>();
   let spendOfDay = 0;
   for (const row of rows) {
-    const rate = rateOf(rates, row.model);
-    let spend = 0;
-    if (rate !== null) {
-      const perMillion =
-        row.tokensInput * rate.input_micros_per_mtok +
-        row.tokensOutput * rate.output_micros_per_mtok +
-        row.tokensCacheRead * rate.cache_read_micros_per_mtok +
-        row.tokensCacheCreation * rate.cache_creation_micros_per_mtok;
-      if (!Number.isSafeInteger(perMillion)) return null;
-      // Exact truncation (a float division could round up to the next whole micro-unit).
-      spend = (perMillion - (perMillion % MICROS_PER_MILLION)) / MICROS_PER_MILLION;
-    }
+    // The one pricing rule (pricing.ts): exact for any row, one floor per row.
+    const spend = costMicros(rateOf(rates, row.model), row.tokensInput, row.tokensOutput, row.tokensCacheRead, row.tokensCacheCreation);
+    if (!Number.isSafeInteger(spend)) return null;
     spendOfDay += spend;
     let providers = byModel.get(row.model);
     if (providers === undefined) byModel.set(row.model, (providers = new Map()));
@@ -104,7 +93,7 @@ function summarizeInBigInt(rows: readonly KeyUsageRow[], prices: readonly RateEn
   const byModel = new Map<string, ModelUsageTotals>();
   const byKey = new Map<string, KeyUsageTotals>();
   for (const row of rows) {
-    const spend = tokenCostMicrosBig(rateOf(rates, row.model), row.tokensInput, row.tokensOutput, row.tokensCacheRead, row.tokensCacheCreation);
+    const spend = costMicrosBig(rateOf(rates, row.model), row.tokensInput, row.tokensOutput, row.tokensCacheRead, row.tokensCacheCreation);
     const mk = `${row.model}\u0000${row.provider}`;
     let m = byModel.get(mk);
     if (m === undefined) byModel.set(mk, (m = { ...zeroTotals(), model: row.model, provider: row.provider }));

@@ -41,6 +41,8 @@ export interface CompiledLane {
   maxConcurrent: number;
   /** Lifetime request budget; 0 = none. */
   maxRequests: number;
+  /** Output tokens reserved for a request that sets no cap (max_output_tokens); 0 = not set. */
+  maxOutputTokens: number;
   /** Stable SAB slot of this lane's counters (permits, inflight, ok, err). */
   slot: number;
   /** Stable SAB slot of the lane-default breaker cell (direct routes, /stats). */
@@ -247,6 +249,8 @@ export interface CompiledMetrics {
   threads: ThreadRuntimeSlots[];
   /** Counter slots of gateway_trace_spans_dropped_total, indexed by SpanDropReason (catalog.ts). */
   traceSpansDropped: number[];
+  /** Histogram slots of gateway_reservation_estimate_ratio{part="input"} and {part="output"}. */
+  reservationEstimate: { input: number; output: number };
 }
 
 /** The OTLP trace export (src/worker/tracing), settings with defaults filled in. */

@@ -34,11 +34,3 @@ export function cardRates(card: readonly RateEntry[]): CardRates | null {
   }
   return rates;
 }
-
-/** Micros that `tokens` cost at `microsPerMtok`, split so the products stay under 2^53 for any
- * window total a 48-bit counter holds at any real price. */
-export function tokensCostMicros(tokens: number, microsPerMtok: number): number {
-  if (tokens === 0 || microsPerMtok === 0) return 0;
-  const millions = Math.floor(tokens / 1_000_000);
-  return millions * microsPerMtok + Math.floor(((tokens - millions * 1_000_000) * microsPerMtok) / 1_000_000);
-}

@@ -40,6 +40,8 @@ export interface WorkerGroup {
   feeMicros: number;
   rateCard: RateEntry[];
   limits: WorkerLimit[];
+  /** Output tokens reserved for a request with no cap whose lane sets none; -1 = not set here. */
+  defaultOutput: number;
   /** Shared-memory record of the group (SlotRegistry.groupSlot). */
   slot: number;
 }

@@ -238,6 +238,28 @@ export const BUCKET_TOKENS: MetricFamily = {
   labelNames: ['bucket', 'group', 'window', 'model', 'tier'],
 };
 
+export const BUCKET_RESERVED_TOKENS: MetricFamily = {
+  name: 'gateway_bucket_reserved_tokens',
+  help: 'Tokens reserved by the requests in flight under the group bucket\'s tokens limit in its current window (on a store several nodes share: with the other nodes\' as of their last flush).',
+  labelNames: ['bucket', 'group', 'window'],
+};
+
+export const BUCKET_RESERVED_CENTS: MetricFamily = {
+  name: 'gateway_bucket_reserved_cents',
+  help: 'Spend reserved by the requests in flight under the group bucket\'s budget limit in its current window, in cents (fee and estimated tokens).',
+  labelNames: ['bucket', 'group', 'window'],
+};
+
+export const RESERVATION_ESTIMATE_RATIO: MetricFamily = {
+  name: 'gateway_reservation_estimate_ratio',
+  help: 'Estimate reserved at admission over what the upstream reported at the end, per request with a tokens or budget reservation: part="input" (input tokens estimated from the body) and part="output" (the output cap reserved); 1 is exact, above 1 over-reserved, below 1 the estimate was low.',
+  labelNames: ['part'],
+};
+
+/** Upper bounds of gateway_reservation_estimate_ratio; the sum is kept in thousandths. */
+export const RESERVATION_ESTIMATE_BOUNDS: readonly number[] = [0.25, 0.5, 0.75, 0.9, 1, 1.1, 1.25, 1.5, 2, 3, 5, 10, 100];
+export const RESERVATION_ESTIMATE_PARTS = ['input', 'output'] as const;
+
 /** The windowed quantiles of gateway_request_duration_seconds (a summary: a histogram family
  * cannot carry quantiles in the text format), over the export's `buffer_seconds`. */
 export const REQUEST_DURATION_WINDOW_SECONDS: MetricFamily = {

@@ -7,7 +7,9 @@
 //   once the window has moved on, so a late settle never drives a new window negative;
 // - a late positive settle (tokens known at stream end) lands in the window in force then.
 // A budget window keeps raw tokens per lane (lane slots) and the requests charged the fee, so
-// spend is recomputed at every check from the current fee and rate card (spendMicros).
+// spend is recomputed at every check from the current fee and rate card (nothing here prices:
+// src/shared/governance/spend.ts reads these words and prices them with pricing.ts). What the
+// requests in flight reserved sits in outstanding words, whose accessor is reserved-words.ts.
 // BigInt stays off the request path: V8 boxes the BigInt every 64-bit atomic returns, so the
 // common cases work on the two Uint32 halves (little-endian: lo = count's low 32 bits, hi =
 // tag << 16 | count's high 16 bits): a read validates hi around its lo load (seqlock-style), and
@@ -24,8 +26,6 @@
 // plain loads of hi and lo (seqlock). Plain loads of an aligned 32-bit element never tear, and
 // V8 keeps them in program order around an Atomics call (an effect it cannot see through), so
 // no load is merged with the validating one or moved past it.
-import type { CardRates } from '../governance/card-rates.js';
-import { tokensCostMicros } from '../governance/card-rates.js';
 import type { Usage } from '../model/types.js';
 import {
   GOV_GROUP_HOLDERS,
@@ -38,11 +38,9 @@ import {
   GOV_SLOT_VALUES,
   GOV_WINDOW_VALUES,
   GOV_BUDGET_OVERFLOW,
-  GOV_BUDGET_REQUESTS,
   GOV_GROUP_LANE_SLOTS,
   GOV_GROUP_LANE_SLOTS_AT,
   GOV_KEY_BUDGET_OVERFLOW,
-  GOV_KEY_BUDGET_REQUESTS,
   GOV_KEY_DIRTY,
   GOV_KEY_LANE_SLOTS,
   GOV_KEY_LANE_SLOTS_AT,
@@ -83,10 +81,12 @@ function pack(tag: number, count: number): bigint {
  * for weeks at a time minute counters never rolled; and a word idle for more than half the
  * range read as later too.)
  */
-function newer(a: number, b: number): boolean {
+export function windowTagLater(a: number, b: number): boolean {
   const d = (a - b) & 0xffff;
   return d !== 0 && d <= TAG_AHEAD_MAX;
 }
+
+const newer = windowTagLater;
 
 export class GovernanceCounters {
   private readonly holderAt: number;
@@ -177,36 +177,23 @@ export class GovernanceCounters {
     if (amount > 0) this.tryReserve(index, currentTag, amount, -1);
   }
 
-  // ---- budget windows: spend = requests x fee + tokens x rate card, recomputed -------------
-
-  /** A key's budget-window token spend now (without the fee part). */
-  keyTokenSpend(slot: number, tag: number, rates: CardRates | null): number {
-    return this.tokenSpendMicros(this.keyIndex(slot, GOV_KEY_LANE_SLOTS_AT), GOV_KEY_LANE_SLOTS, this.keyIndex(slot, GOV_KEY_BUDGET_OVERFLOW), tag, rates);
+  /** Ledger a request's tokens in a key's budget window, per lane (false: no lane slot left). */
+  addKeyLaneTokens(slot: number, tag: number, lane: number, usage: Usage): boolean {
+    return this.addLaneTokens(this.keyIndex(slot, GOV_KEY_LANE_SLOTS_AT), GOV_KEY_LANE_SLOTS, tag, lane, usage);
   }
 
-  /** A key's budget-window spend now: requests x `fee` + its tokens x `rates`. */
-  keySpend(slot: number, tag: number, fee: number, rates: CardRates | null): number {
-    return this.read(this.keyIndex(slot, GOV_KEY_BUDGET_REQUESTS), tag) * fee + this.keyTokenSpend(slot, tag, rates);
+  /** Ledger a request's tokens in a group's budget window, per lane (false: no lane slot left). */
+  addGroupLaneTokens(slot: number, window: number, tag: number, lane: number, usage: Usage): boolean {
+    return this.addLaneTokens(this.groupIndex(slot, window, GOV_GROUP_LANE_SLOTS_AT), GOV_GROUP_LANE_SLOTS, tag, lane, usage);
   }
 
-  /** A group window's token spend now (without the fee part). */
-  groupTokenSpend(slot: number, window: number, tag: number, rates: CardRates | null): number {
-    return this.tokenSpendMicros(this.groupIndex(slot, window, GOV_GROUP_LANE_SLOTS_AT), GOV_GROUP_LANE_SLOTS, this.groupIndex(slot, window, GOV_BUDGET_OVERFLOW), tag, rates);
+  /** The overflow value (accrued micros) of a key's budget window / a group window. */
+  keyOverflowIndex(slot: number): number {
+    return this.keyIndex(slot, GOV_KEY_BUDGET_OVERFLOW);
   }
 
-  /** A group window's spend now: requests charged x `fee` + its tokens x `rates`. */
-  groupSpend(slot: number, window: number, tag: number, fee: number, rates: CardRates | null): number {
-    return this.read(this.groupIndex(slot, window, GOV_BUDGET_REQUESTS), tag) * fee + this.groupTokenSpend(slot, window, tag, rates);
-  }
-
-  /** Ledger a request's tokens in a key's budget window, per lane. */
-  addKeyLaneTokens(slot: number, tag: number, lane: number, usage: Usage, rates: CardRates | null): void {
-    this.addLaneTokens(this.keyIndex(slot, GOV_KEY_LANE_SLOTS_AT), GOV_KEY_LANE_SLOTS, this.keyIndex(slot, GOV_KEY_BUDGET_OVERFLOW), tag, lane, usage, rates);
-  }
-
-  /** Ledger a request's tokens in a group's budget window, per lane. */
-  addGroupLaneTokens(slot: number, window: number, tag: number, lane: number, usage: Usage, rates: CardRates | null): void {
-    this.addLaneTokens(this.groupIndex(slot, window, GOV_GROUP_LANE_SLOTS_AT), GOV_GROUP_LANE_SLOTS, this.groupIndex(slot, window, GOV_BUDGET_OVERFLOW), tag, lane, usage, rates);
+  groupOverflowIndex(slot: number, window: number): number {
+    return this.groupIndex(slot, window, GOV_BUDGET_OVERFLOW);
   }
 
   // ---- lane slots: raw tokens per lane in a budget window ----------------------------------
@@ -250,10 +237,10 @@ export class GovernanceCounters {
 
   /**
    * Add a request's tokens to lane `lane`'s slot among the `slots` slots from value index
-   * `slotsAt`; when every slot holds another lane in this window, add their cost at `rates`
-   * to the accrued `overflowAt` instead (priced now, not re-priced later).
+   * `slotsAt`. False when every slot holds another lane in this window: the caller then adds
+   * their cost, priced now, to the window's accrued overflow value (pricing is not done here).
    */
-  addLaneTokens(slotsAt: number, slots: number, overflowAt: number, tag: number, lane: number, usage: Usage, rates: CardRates | null): void {
+  addLaneTokens(slotsAt: number, slots: number, tag: number, lane: number, usage: Usage): boolean {
     for (let s = 0; s < slots; s++) {
       const at = slotsAt + s * GOV_SLOT_VALUES;
       if (this.claim(at, tag, lane) !== lane) continue;
@@ -261,39 +248,15 @@ export class GovernanceCounters {
       this.add(at + GOV_SLOT_OUTPUT, tag, usage.output);
       this.add(at + GOV_SLOT_CACHE_READ, tag, usage.cacheRead);
       this.add(at + GOV_SLOT_CACHE_CREATION, tag, usage.cacheCreation);
-      return;
+      return true;
     }
-    const rate = rates === null ? null : rates.of(lane);
-    if (rate === null) return;
-    this.add(
-      overflowAt,
-      tag,
-      tokensCostMicros(usage.input, rate.input_micros_per_mtok) +
-        tokensCostMicros(usage.output, rate.output_micros_per_mtok) +
-        tokensCostMicros(usage.cacheRead, rate.cache_read_micros_per_mtok) +
-        tokensCostMicros(usage.cacheCreation, rate.cache_creation_micros_per_mtok),
-    );
+    return false;
   }
 
-  /** What the window's tokens cost now: each lane slot's raw tokens x `rates`, plus what
-   * overflowed (accrued). Integer micros; reads only, allocation-free. */
-  tokenSpendMicros(slotsAt: number, slots: number, overflowAt: number, tag: number, rates: CardRates | null): number {
-    let spend = this.read(overflowAt, tag);
-    if (rates === null) return spend;
-    for (let s = 0; s < slots; s++) {
-      const at = slotsAt + s * GOV_SLOT_VALUES;
-      const lane = this.read(at, tag);
-      // Slots are claimed first-free and never freed within a window: the rest are free too.
-      if (lane === 0) break;
-      const rate = rates.of(lane);
-      if (rate === null) continue;
-      // A kind priced at 0 costs nothing whatever its count: not read.
-      if (rate.input_micros_per_mtok !== 0) spend += tokensCostMicros(this.read(at + GOV_SLOT_INPUT, tag), rate.input_micros_per_mtok);
-      if (rate.output_micros_per_mtok !== 0) spend += tokensCostMicros(this.read(at + GOV_SLOT_OUTPUT, tag), rate.output_micros_per_mtok);
-      if (rate.cache_read_micros_per_mtok !== 0) spend += tokensCostMicros(this.read(at + GOV_SLOT_CACHE_READ, tag), rate.cache_read_micros_per_mtok);
-      if (rate.cache_creation_micros_per_mtok !== 0) spend += tokensCostMicros(this.read(at + GOV_SLOT_CACHE_CREATION, tag), rate.cache_creation_micros_per_mtok);
-    }
-    return spend;
+  /** The window tag a word holds now (a plain load: a hint of which window is in force). */
+  peekTag(index: number): number {
+    const hi = (index << 1) + 1;
+    return this.views.u32For(hi)[hi]! >>> 16;
   }
 
   /** The count under window `tag` (0 when the word belongs to an older window). */

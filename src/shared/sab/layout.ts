@@ -13,7 +13,7 @@ export const WORD_BYTES = 4;
 /** 'GWAB' in ASCII: `attach` refuses a buffer that does not start with it. */
 export const LAYOUT_MAGIC = 0x47574142;
 /** Bumped on any change below, so a stale worker build cannot misread the buffer. */
-export const LAYOUT_VERSION = 3;
+export const LAYOUT_VERSION = 4;
 
 export const HEADER_MAGIC = 0;
 export const HEADER_VERSION = 1;
@@ -23,8 +23,15 @@ export const HEADER_HOLDERS = 2;
 export const HEADER_ERROR_WINDOW_SLOTS = 3;
 /** Count of detected invariant violations (bad release, counter overflow); should stay 0. */
 export const HEADER_FAULTS = 4;
+/** Int32: the slot of the reservation journals record (0 = none yet); written once by main,
+ * before any worker that uses it starts. */
+export const HEADER_RESERVATIONS = 5;
 /** Float64 at word 6: the ms epoch the cooldown ticks count from. Written once by create. */
 export const HEADER_TIME_BASE_MS = 6;
+/** Int32: 1 while main takes a flush cut (settles wait: settle-gate.ts); 0 otherwise. */
+export const HEADER_SETTLE_PAUSE = 8;
+/** Int32: the flush epoch a settle's usage belongs to (main bumps it at each cut). */
+export const HEADER_FLUSH_EPOCH = 9;
 export const HEADER_WORDS = 16;
 
 // ---- record kinds (word 0 of every record) -----------------------------------------------
@@ -39,6 +46,7 @@ export const KIND_GAUGE = 6;
 export const KIND_HISTOGRAM = 7;
 export const KIND_GOV_KEY = 8;
 export const KIND_GOV_GROUP = 9;
+export const KIND_RESERVATIONS = 10;
 
 export const RECORD_KIND = 0;
 
@@ -142,7 +150,7 @@ export const GOV_SLOT_CACHE_READ = 3;
 export const GOV_SLOT_CACHE_CREATION = 4;
 export const GOV_SLOT_VALUES = 5;
 
-/** Key record: word 0 kind, word 1 dirty flag, then its values (168 bytes in all). */
+/** Key record: word 0 kind, word 1 dirty flag, then its values (184 bytes in all). */
 /** Int32: 1 when a value changed since main last saved the record (so a save of a million
  * keys reads a million flags, not twenty million BigInts). */
 export const GOV_KEY_DIRTY = 1;
@@ -150,12 +158,16 @@ export const GOV_KEY_VALUES = 2;
 /** Value numbers inside a key record: the minute window (rpm, tpm) and the budget window. */
 export const GOV_KEY_MINUTE_REQUESTS = 0;
 export const GOV_KEY_MINUTE_TOKENS = 1;
-/** Requests charged the fee in the budget window (the +1 is CAS'd against the budget). */
+/** Requests charged the fee in the budget window (counted when a request ends). */
 export const GOV_KEY_BUDGET_REQUESTS = 2;
 export const GOV_KEY_BUDGET_TOKENS = 3;
 /** Micros accrued at settle for lanes beyond the key's lane slots (not re-priced). */
 export const GOV_KEY_BUDGET_OVERFLOW = 4;
-export const GOV_KEY_LANE_SLOTS_AT = 5;
+/** Outstanding words (see below): tokens reserved by requests in flight under the tpm_limit,
+ * and micros reserved under the key's budget. */
+export const GOV_KEY_MINUTE_TOKENS_RESERVED = 5;
+export const GOV_KEY_BUDGET_RESERVED = 6;
+export const GOV_KEY_LANE_SLOTS_AT = 7;
 /** Lanes whose tokens a key keeps per budget window (a fourth lane in one window accrues). */
 export const GOV_KEY_LANE_SLOTS = 3;
 export const GOV_KEY_VALUE_COUNT = GOV_KEY_LANE_SLOTS_AT + GOV_KEY_LANE_SLOTS * GOV_SLOT_VALUES;
@@ -168,7 +180,10 @@ export const GOV_TOKENS = 1;
 export const GOV_BUDGET_REQUESTS = 2;
 /** Micros accrued for lanes beyond the window's lane slots. */
 export const GOV_BUDGET_OVERFLOW = 3;
-export const GOV_GROUP_LANE_SLOTS_AT = 4;
+/** Outstanding words: tokens reserved under the window's tokens limit, micros under its budget. */
+export const GOV_TOKENS_RESERVED = 4;
+export const GOV_BUDGET_RESERVED = 5;
+export const GOV_GROUP_LANE_SLOTS_AT = 6;
 export const GOV_GROUP_LANE_SLOTS = 6;
 export const GOV_WINDOW_VALUES = GOV_GROUP_LANE_SLOTS_AT + GOV_GROUP_LANE_SLOTS * GOV_SLOT_VALUES;
 
@@ -184,9 +199,54 @@ export function govGroupRecordWords(holders: number): number {
   return evenWords(GOV_GROUP_HOLDERS + holders);
 }
 
+// An OUTSTANDING word (the *_RESERVED values) holds what the requests in flight reserved and
+// goes up at admission and down at settle, so a check that reads it and then CASes it must not
+// be fooled by a give-back and a new reservation of the same size in between (ABA): its low
+// Uint32 carries an 8-bit version that every write bumps. Layout, little-endian halves:
+//   hi = tag (16) << 16 | count bits 24..39 (16)      lo = version (8) << 24 | count bits 0..23
+// so a reservation or give-back that does not carry across bit 24 is one 32-bit CAS on lo.
+export const OUTSTANDING_LO_COUNT_BITS = 24;
+export const OUTSTANDING_LO_COUNT_MASK = 0xffffff;
+/** 2^40 - 1: the most a bucket can have outstanding at once (a trillion tokens or micros). */
+export const OUTSTANDING_MAX = 2 ** 40 - 1;
+
 /** The BigUint64 index of value `value` of the record at `slot` whose values start at `base`. */
 export function govValueIndex(slot: number, base: number, value: number): number {
   return (slot + base + 2 * value) >> 1;
+}
+
+// ---- reservation journals (one record; header word HEADER_RESERVATIONS points at it) ------
+//
+// Each worker writes down, in entries of its own, what every request in flight reserved (the
+// outstanding word's index, the window tag, the amount), so that main can give back what a
+// worker that died (a crash, an operator recycle) held, as it reclaims a dead worker's permits.
+// An entry is written only by its worker and read by main only after that worker exited.
+
+/** Int32: entries per holder. */
+export const JOURNAL_ENTRIES = 1;
+/** Int32: holders covered (holder h's entries follow holder h - 1's). */
+export const JOURNAL_HOLDERS = 2;
+/** Int32 per holder from this word: 1 while that holder is inside a settle (settle-gate.ts). */
+export const JOURNAL_SETTLING = 4;
+/** Words per entry: word 0 the item count (0 = free), then items of (index, tag, amount). */
+export const JOURNAL_ENTRY_WORDS = 32;
+export const JOURNAL_ITEM_WORDS = 3;
+export const JOURNAL_ITEMS_MAX = Math.floor((JOURNAL_ENTRY_WORDS - 1) / JOURNAL_ITEM_WORDS);
+/** Entries per worker by default: requests in flight with a reservation on one worker. */
+export const DEFAULT_JOURNAL_ENTRIES = 4096;
+
+/** The first entry's word inside the record (after the holders' settling flags). */
+function journalFirstEntry(holders: number): number {
+  return evenWords(JOURNAL_SETTLING + holders);
+}
+
+export function journalRecordWords(holders: number, entries: number): number {
+  return journalFirstEntry(holders) + holders * entries * JOURNAL_ENTRY_WORDS;
+}
+
+/** The word of holder `holder`'s entry `entry` in the journal record at `slot` covering `holders`. */
+export function journalEntryWord(slot: number, holders: number, entries: number, holder: number, entry: number): number {
+  return slot + journalFirstEntry(holders) + (holder * entries + entry) * JOURNAL_ENTRY_WORDS;
 }
 
 // ---- metric records ----------------------------------------------------------------------

@@ -18,9 +18,12 @@ import {
   HEADER_FAULTS,
   HEADER_HOLDERS,
   HEADER_MAGIC,
+  HEADER_RESERVATIONS,
   HEADER_TIME_BASE_MS,
   HEADER_VERSION,
   HEADER_WORDS,
+  JOURNAL_ENTRIES,
+  JOURNAL_HOLDERS,
   LAYOUT_MAGIC,
   LAYOUT_VERSION,
   MAIN_HOLDER,
@@ -29,6 +32,9 @@ import {
   WORD_BYTES,
 } from './layout.js';
 import { MetricSeries } from './metric-series.js';
+import { ReservationJournal, reclaimJournal } from './reservation-journal.js';
+import { ReservedWords } from './reserved-words.js';
+import { SettleGate } from './settle-gate.js';
 import { SharedViews } from './shared-views.js';
 
 /** What main posts to a worker (in workerData or a message); the buffer is shared, not copied. */
@@ -54,6 +60,12 @@ export class SharedState {
   readonly breakers: BreakerCells;
   readonly concurrency: ConcurrencyGauges;
   readonly governance: GovernanceCounters;
+  /** The outstanding words of governance limits (what requests in flight reserved). */
+  readonly reserved: ReservedWords;
+  /** This thread's reservation journal entries (workers; main reclaims a dead worker's). */
+  readonly journal: ReservationJournal;
+  /** Settles versus main's flush cuts (settle-gate.ts). */
+  readonly settleGate: SettleGate;
   readonly metrics: MetricSeries;
   readonly holders: number;
   readonly timeBaseMs: number;
@@ -74,6 +86,9 @@ export class SharedState {
     this.breakers = new BreakerCells(this.views, holderId);
     this.concurrency = new ConcurrencyGauges(this.views, holderId);
     this.governance = new GovernanceCounters(this.views, holderId);
+    this.reserved = new ReservedWords(this.views);
+    this.journal = new ReservationJournal(this.views, holderId);
+    this.settleGate = new SettleGate(this.views, holderId);
     this.metrics = new MetricSeries(this.views);
     this.posted = Object.freeze({ memory: buffer });
   }
@@ -146,6 +161,19 @@ export class SharedState {
   /** The record kind at a slot (KIND_* in layout.ts): for assertions and diagnostics. */
   kindAt(slot: number): number {
     return Atomics.load(this.views.i32For(slot + RECORD_KIND), slot + RECORD_KIND);
+  }
+
+  /** Registry only (main): lay out the reservation journals record, then point the header at it. */
+  initJournals(slot: number, entries: number, holders: number): void {
+    const i32 = this.views.i32For(slot + JOURNAL_HOLDERS);
+    Atomics.store(i32, slot + JOURNAL_ENTRIES, entries);
+    Atomics.store(i32, slot + JOURNAL_HOLDERS, holders);
+    Atomics.store(i32, HEADER_RESERVATIONS, slot);
+  }
+
+  /** Main, after holder `holderId` exited: give back what its journal entries still hold. */
+  reclaimReservations(holderId: number): number {
+    return reclaimJournal(this.views, this.reserved, holderId);
   }
 
   /** Registry only (main): stamp a new record's kind before its slot is handed out. */

@@ -10,6 +10,7 @@ import type { SlotAssigner } from '../config/compiled.js';
 import {
   CELL_RECORD_WORDS,
   COUNTER_RECORD_WORDS,
+  DEFAULT_JOURNAL_ENTRIES,
   GAUGE_RECORD_WORDS,
   GOV_KEY_RECORD_WORDS,
   HEADER_WORDS,
@@ -22,11 +23,13 @@ import {
   KIND_GOV_KEY,
   KIND_HISTOGRAM,
   KIND_LANE,
+  KIND_RESERVATIONS,
   MAIN_HOLDER,
   WORD_BYTES,
   concurrencyRecordWords,
   govGroupRecordWords,
   histogramRecordWords,
+  journalRecordWords,
   laneRecordWords,
 } from './layout.js';
 import type { SharedState } from './shared-state.js';
@@ -47,6 +50,8 @@ export interface MetricSeriesEntry {
 export interface ReclaimReport {
   permits: number;
   probes: number;
+  /** Governance reservations given back (reservation journal items). */
+  reservations: number;
 }
 
 const DEFAULT_SUM_SCALE = 1000;
@@ -60,6 +65,7 @@ export class SlotRegistry implements SlotAssigner {
   private readonly cellsByLane = new Map<string, number[]>();
   private readonly concurrencySlots = new Map<string, number>();
   private readonly groupSlots = new Map<string, number>();
+  private journalSlot = 0;
   /** Key records handed back by deleted keys, reused before the buffer grows (LIFO). */
   private readonly freeKeySlots: number[] = [];
   private keySlotsInUse = 0;
@@ -148,6 +154,21 @@ export class SlotRegistry implements SlotAssigner {
     return slot;
   }
 
+  /**
+   * The reservation journals: `entries` per holder for holders 0..holders-1 (main's are never
+   * used; it keeps the arithmetic plain). Once per process, before the first worker starts; a
+   * second call returns the same slot.
+   */
+  reservationJournals(entries = DEFAULT_JOURNAL_ENTRIES, holders = this.state.holders): number {
+    if (this.journalSlot !== 0) return this.journalSlot;
+    if (!(Number.isInteger(entries) && entries > 0 && entries <= 1 << 20)) throw new RangeError(`journal entries must be 1..${1 << 20}, got ${entries}`);
+    const covered = Math.min(holders, this.state.holders);
+    const slot = this.allocate(journalRecordWords(covered, entries), KIND_RESERVATIONS, 'reservation journals');
+    this.state.initJournals(slot, entries, covered);
+    this.journalSlot = slot;
+    return slot;
+  }
+
   /** The `concurrent` gauge of one bucket (only buckets with a concurrent limit need one). */
   concurrencySlot(bucketId: string): number {
     const known = this.concurrencySlots.get(bucketId);
@@ -225,8 +246,9 @@ export class SlotRegistry implements SlotAssigner {
 
   /**
    * After holder `holderId`'s thread has exited (the worker 'exit' event; never while it may
-   * still run): return every lane permit and concurrency slot it held and drop any probe it
-   * owned, so a crashed worker does not shrink a lane or wedge a HalfOpen cell. Do this
+   * still run): return every lane permit and concurrency slot it held, drop any probe it
+   * owned and give back the governance reservations its requests in flight held, so a crashed
+   * worker does not shrink a lane, wedge a HalfOpen cell or hold a budget. Do this
    * before a replacement worker reuses the id.
    */
   reclaimHolder(holderId: number): ReclaimReport {
@@ -241,7 +263,8 @@ export class SlotRegistry implements SlotAssigner {
     for (const cells of this.cellsByLane.values()) {
       for (const cell of cells) if (this.state.breakers.reclaimProbe(cell, holderId)) probes++;
     }
-    return { permits, probes };
+    const reservations = this.state.reclaimReservations(holderId);
+    return { permits, probes, reservations };
   }
 
   private addCellOfLane(lane: string, cell: number): void {

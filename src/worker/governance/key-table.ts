@@ -4,7 +4,9 @@
 // request needs it, and keys changed since arrive as objects. Each key's group chain is
 // resolved once per group change rather than per request.
 import { chainPrices, groupPrice, type Price } from './price.js';
-import { keyAt, reviveColumns, type GovernanceSnapshot, type KeyColumns, type WorkerGroup, type WorkerKey } from '../../shared/governance/worker-state.js';
+import {
+  METRIC_BUDGET, METRIC_TOKENS, keyAt, reviveColumns, type GovernanceSnapshot, type KeyColumns, type WorkerGroup, type WorkerKey,
+} from '../../shared/governance/worker-state.js';
 
 /** A group chain deeper than this is cut (main refuses such chains on write). */
 const CHAIN_DEPTH_MAX = 16;
@@ -21,6 +23,11 @@ export interface AdmissionKey {
   chain: readonly WorkerGroup[];
   /** The price of each chain group's budget ([0] also prices the key's), rebuilt with it. */
   prices: readonly Price[];
+  /** Reservations an admission makes: one per tokens or budget limit of the chain, plus the
+   * key's tpm_limit and max_budget_cents when set (0: no estimate is needed at all). */
+  reservations: number;
+  /** The nearest default_output_reservation up the chain (0 when none sets one). */
+  defaultOutput: number;
   chainVersion: number;
 }
 
@@ -122,7 +129,7 @@ export class KeyTable {
   private fromRow(row: number): AdmissionKey {
     const c = this.columns;
     const aws = this.awsOfRow.get(row) ?? null;
-    const entry: AdmissionKey = { key: keyAt(c, row, aws), chain: NO_CHAIN, prices: NO_PRICES, chainVersion: -1 };
+    const entry: AdmissionKey = { key: keyAt(c, row, aws), chain: NO_CHAIN, prices: NO_PRICES, reservations: 0, defaultOutput: 0, chainVersion: -1 };
     this.keys.set(entry.key.id, entry);
     if (aws !== null) this.byAwsAccessKey.set(aws, entry);
     return entry;
@@ -153,7 +160,7 @@ export class KeyTable {
       if (name === undefined) this.names.set(k.group, k.group);
       else k.group = name;
     }
-    const entry: AdmissionKey = { key: k, chain: NO_CHAIN, prices: NO_PRICES, chainVersion: -1 };
+    const entry: AdmissionKey = { key: k, chain: NO_CHAIN, prices: NO_PRICES, reservations: 0, defaultOutput: 0, chainVersion: -1 };
     this.keys.set(k.id, entry);
     if (k.awsAccessKeyId !== null) this.byAwsAccessKey.set(k.awsAccessKeyId, entry);
   }
@@ -170,6 +177,14 @@ export class KeyTable {
     // A new array each time: a lease keeps the chain it was admitted under.
     entry.chain = chain.length === 0 ? NO_CHAIN : chain;
     entry.prices = chain.length === 0 ? NO_PRICES : chainPrices(chain);
+    let reservations = (entry.key.tpm >= 0 ? 1 : 0) + (entry.key.budgetMicros >= 0 ? 1 : 0);
+    let defaultOutput = -1;
+    for (const g of chain) {
+      for (const l of g.limits) if (l.metric === METRIC_TOKENS || l.metric === METRIC_BUDGET) reservations++;
+      if (defaultOutput < 0 && g.defaultOutput >= 0) defaultOutput = g.defaultOutput;
+    }
+    entry.reservations = reservations;
+    entry.defaultOutput = Math.max(0, defaultOutput);
     entry.chainVersion = this.groupsVersion;
   }
 }

@@ -51,13 +51,3 @@ export function groupPrice(groups: ReadonlyMap<string, WorkerGroup>, name: strin
   }
   return FREE;
 }
-
-/**
- * The most requests a budget window may have charged so that spend stays within `max`: the +1
- * is then one CAS against it, so the fee is exact across workers. 0 = refuse (spend is at the
- * cap already); -1 = no fee, only "spend under the cap" counts.
- */
-export function requestsUnderBudget(max: number, tokenSpend: number, fee: number): number {
-  if (tokenSpend >= max) return 0;
-  return fee > 0 ? Math.floor((max - tokenSpend) / fee) : -1;
-}

@@ -14,6 +14,7 @@ import { registerLanes } from './lanes.js';
 import { registerLatency } from './latency.js';
 import { registerLogsDropped } from './logs-dropped.js';
 import { registerRequests } from './requests.js';
+import { registerReservations } from './reservations.js';
 import { registerRoutePolicy } from './route-policy.js';
 import { registerThreadRuntime } from './thread-runtime.js';
 import { registerTraceSpansDropped } from './trace-spans-dropped.js';
@@ -42,6 +43,7 @@ export class MetricsExposition {
     registerThreadRuntime(this.registry, source);
     registerHookTapsShed(this.registry, source);
     registerTraceSpansDropped(this.registry, source);
+    registerReservations(this.registry, source);
     if (governance !== null) registerGovernance(this.registry, source, governance);
   }
 

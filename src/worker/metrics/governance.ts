@@ -6,6 +6,8 @@
 //   key="_other";
 // - gateway_bucket_spend_cents / _budget_remaining_cents / gateway_bucket_tokens{bucket, group,
 //   window[, model, tier]}: each group's limited windows (bucket = group:<name>@<window>).
+//   gateway_bucket_reserved_tokens / _reserved_cents{bucket, group, window}: what the requests in
+//   flight reserved there (the outstanding words admission CASes), exact across workers.
 //   A group counts a metric in a window only when a limit on it is set there, so spend shows for
 //   windows with a budget limit and tokens for windows with a tokens limit. The counters keep
 //   tokens per window, not per model, so gateway_bucket_tokens shows one series per bucket with
@@ -15,16 +17,18 @@ import type { WorkerGroup } from '../../shared/governance/worker-state.js';
 import { METRIC_BUDGET, METRIC_TOKENS } from '../../shared/governance/worker-state.js';
 import { WINDOW_DAY, WINDOW_MONTH, WINDOW_NAMES, WINDOW_TOTAL, WINDOW_WEEK, windowTag } from '../../shared/governance/windows.js';
 import {
-  BUCKET_BUDGET_REMAINING_CENTS, BUCKET_SPEND_CENTS, BUCKET_TOKENS, KEY_SERIES_CAP, KEY_SPEND_CENTS, KEY_TOKENS_TOTAL, OTHER_KEYS_LABEL,
+  BUCKET_BUDGET_REMAINING_CENTS, BUCKET_RESERVED_CENTS, BUCKET_RESERVED_TOKENS, BUCKET_SPEND_CENTS, BUCKET_TOKENS, KEY_SERIES_CAP, KEY_SPEND_CENTS, KEY_TOKENS_TOTAL, OTHER_KEYS_LABEL,
 } from '../../shared/metrics/catalog.js';
 import { DEFAULT_TIER } from '../../shared/governance/pricing.js';
 import {
-  GOV_GROUP_LANE_SLOTS, GOV_GROUP_LANE_SLOTS_AT, GOV_KEY_BUDGET_TOKENS, GOV_SLOT_CACHE_CREATION, GOV_SLOT_INPUT, GOV_SLOT_LANE, GOV_SLOT_VALUES, GOV_TOKENS,
+  GOV_BUDGET_RESERVED, GOV_GROUP_LANE_SLOTS, GOV_GROUP_LANE_SLOTS_AT, GOV_KEY_BUDGET_TOKENS, GOV_SLOT_CACHE_CREATION, GOV_SLOT_INPUT, GOV_SLOT_LANE, GOV_SLOT_VALUES,
+  GOV_TOKENS, GOV_TOKENS_RESERVED,
 } from '../../shared/sab/layout.js';
 import type { GovernanceCounters } from '../../shared/sab/governance-counters.js';
 import type { CompiledConfig } from '../../shared/config/compiled.js';
 import { laneId } from '../../shared/governance/lane-id.js';
 import type { CardRates } from '../../shared/governance/card-rates.js';
+import { groupSpend, keySpend } from '../../shared/governance/spend.js';
 import { registerSampleFamily, type Sample } from './sample-family.js';
 import type { SeriesSource } from './series-source.js';
 
@@ -116,7 +120,7 @@ class KeySeriesTable {
         price = governance.priceOfGroup(group);
         prices.set(group, price);
       }
-      series.spend.value = g.keySpend(slot, tag, price.feeMicros, price.rates) / MICROS_PER_CENT;
+      series.spend.value = keySpend(g, slot, tag, price.feeMicros, price.rates) / MICROS_PER_CENT;
       series.tokens.value = g.read(g.keyIndex(slot, GOV_KEY_BUDGET_TOKENS), tag);
       shown.push(series);
     });
@@ -150,6 +154,9 @@ interface BucketReading {
   tokens: Array<{ model: string; tokens: number }> | null;
   /** null: no budget limit on this bucket. */
   budgetRemainingCents: number | null;
+  /** Outstanding reservations: tokens (null: no tokens limit here), cents (null: no budget limit). */
+  reservedTokens: number | null;
+  reservedCents: number | null;
 }
 
 interface WindowLimits {
@@ -213,13 +220,15 @@ function readBuckets(source: SeriesSource, governance: GovernanceSource): Bucket
     const price = governance.priceOfGroup(group.name);
     for (const [window, limits] of windows) {
       const tag = windowTag(window, nowSec);
-      const spendMicros = limits.budgetMicros === null ? null : g.groupSpend(group.slot, window, tag, price.feeMicros, price.rates);
+      const spendMicros = limits.budgetMicros === null ? null : groupSpend(g, group.slot, window, tag, price.feeMicros, price.rates);
       const name = WINDOW_NAMES[window]!;
       out.push({
         labels: { bucket: `group:${group.name}@${name}`, group: group.name, window: name },
         spendCents: spendMicros === null ? null : spendMicros / MICROS_PER_CENT,
         tokens: limits.tokens || limits.budgetMicros !== null ? tokensByModel(g, group.slot, window, tag, limits.tokens, laneNames(source)) : null,
         budgetRemainingCents: spendMicros === null ? null : Math.max(0, limits.budgetMicros! - spendMicros) / MICROS_PER_CENT,
+        reservedTokens: limits.tokens ? source.shared.reserved.read(g.groupIndex(group.slot, window, GOV_TOKENS_RESERVED), tag) : null,
+        reservedCents: limits.budgetMicros === null ? null : source.shared.reserved.read(g.groupIndex(group.slot, window, GOV_BUDGET_RESERVED), tag) / MICROS_PER_CENT,
       });
     }
   }
@@ -259,6 +268,22 @@ export function registerGovernance(registry: Registry, source: SeriesSource, gov
       for (const b of buckets) if (b.budgetRemainingCents !== null) this.set(b.labels, b.budgetRemainingCents);
     },
   });
+  for (const family of [BUCKET_RESERVED_TOKENS, BUCKET_RESERVED_CENTS]) {
+    const tokens = family === BUCKET_RESERVED_TOKENS;
+    new Gauge({
+      name: family.name,
+      help: family.help,
+      labelNames: family.labelNames,
+      registers: [registry],
+      collect() {
+        this.reset();
+        for (const b of buckets) {
+          const value = tokens ? b.reservedTokens : b.reservedCents;
+          if (value !== null) this.set(b.labels, value);
+        }
+      },
+    });
+  }
   new Gauge({
     name: BUCKET_TOKENS.name,
     help: BUCKET_TOKENS.help,

@@ -2,7 +2,7 @@
 // admission step reserves what a request may use before it is forwarded and hands the
 // pipeline a lease; the request's single finish(disposition) settles it exactly once, on
 // every exit: success, failure before or after the first byte, caller abort, refusal.
-import type { Usage } from '../../shared/model/types.js';
+import type { ProtocolName, Usage } from '../../shared/model/types.js';
 
 /** The lane that served the request's last attempt, or null when no attempt reached one. */
 export interface ServedBy {
@@ -12,15 +12,21 @@ export interface ServedBy {
   laneId: number;
   /** Provider name of that lane. */
   provider: string;
+  /** The lane's protocol (what its answer's bytes are framed in). */
+  protocol: ProtocolName;
 }
 
 export interface AdmissionLease {
   /** The caller's key id; '' when the front door is open (`auth.chain: []`). */
   readonly keyId: string;
   /**
-   * Charge what the request used and release what it held (concurrency). `usage` null: no
-   * tokens were metered. `ok` false: the request failed (the reservation is still settled).
-   * Called exactly once per lease. `nowMs`: the clock at the request's finish (Date.now()).
+   * Replace what admission reserved by what the request used, and release what it held
+   * (concurrency). `usage` null: the upstream reported none. `ok` false: the request failed
+   * (it is still settled). Called exactly once per lease. `nowMs`: the clock at the request's
+   * finish (Date.now()). `sent` false: nothing went upstream (no attempt was dispatched), so
+   * nothing is charged and every reservation is released whole. `relayedBytes`: for a caller
+   * abort, the bytes of the answer relayed by then (a stream whose upstream reported no usage is
+   * charged an estimate of them); 0 otherwise.
    */
-  settle(usage: Usage | null, servedBy: ServedBy | null, ok: boolean, nowMs: number): void;
+  settle(usage: Usage | null, servedBy: ServedBy | null, ok: boolean, nowMs: number, sent?: boolean, relayedBytes?: number): void;
 }

@@ -1,11 +1,14 @@
 // Exact admission across workers: with 2 workers and a group cap of 100 requests per minute,
 // 400 concurrent requests admit exactly 100, and every refusal names the bucket and carries
-// Retry-After. A budget cap is overshot by at most the cost of the requests in flight. Spend is
-// recomputed from the stored tokens at every check, so a rate-card change re-prices a window.
+// Retry-After. A budget cap holds: each request reserves its estimated cost at admission, and
+// these requests' estimates are not low. Spend is recomputed from the stored tokens at every
+// check, so a rate-card change re-prices a window.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Agent, request } from 'undici';
 import { startMockProvider, type MockServer } from '../../../src/mock/server.js';
+import { inputTokens } from '../../../src/shared/governance/cost-estimate.js';
+import { openaiCostEstimator } from '../../../src/shared/protocols/openai/cost-estimate.js';
 import { SecretWitness, startGoverned, stopGoverned, type Governed } from './harness.js';
 
 describe('exact admission in shared memory, two workers', () => {
@@ -31,12 +34,17 @@ describe('exact admission in shared memory, two workers', () => {
     await mock?.close();
   });
 
+  const body = (stream: boolean): string =>
+    JSON.stringify({ model: 'default', stream, stream_options: stream ? { include_usage: true } : undefined, messages: [{ role: 'user', content: 'hi' }] });
+  /** The input tokens admission estimates for the body (no max_tokens: no output reserved). */
+  const estimated = (stream: boolean): number => inputTokens(Buffer.byteLength(body(stream)), { bytes: 0, parts: 0 }, openaiCostEstimator);
+
   async function send(key: string, stream = false): Promise<{ status: number; retryAfter: string | undefined; text: string }> {
     const res = await request(`${g.gw.url}/v1/chat/completions`, {
       method: 'POST',
       dispatcher: agent,
       headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
-      body: JSON.stringify({ model: 'default', stream, stream_options: stream ? { include_usage: true } : undefined, messages: [{ role: 'user', content: 'hi' }] }),
+      body: body(stream),
     });
     const text = await res.body.text();
     const ra = res.headers['retry-after'];
@@ -61,13 +69,14 @@ describe('exact admission in shared memory, two workers', () => {
     }
   });
 
-  it('a budget cap is overshot by at most the cost of the requests in flight', async () => {
-    // Each request costs (12 input + 5 output tokens) x 1000 micros = 17,000 micros, known
-    // only at its end. Budget 100,000 micros; at most CONCURRENCY requests are in flight, so
-    // the bound checked is: spend <= budget + CONCURRENCY x 17,000.
+  it('a budget cap holds under concurrency: each request reserves its estimate', async () => {
+    // Each request costs (12 input + 5 output tokens) x 1000 micros = 17,000 micros, known only
+    // at its end; it reserves its input estimate (about 40 tokens: 40,000 micros), more than it
+    // costs, so the budget of 100,000 micros is never passed whatever is in flight.
     const COST = 17_000;
     const BUDGET = 100_000;
     const CONCURRENCY = 8;
+    assert.ok(estimated(true) * 1000 >= COST, 'the estimate of this body is not low');
     await g.admin.ok('POST', '/groups', {
       name: 'budget-stream',
       rate_card: [{ model: '*', tier: '*', input_micros_per_mtok: 1_000_000_000, output_micros_per_mtok: 1_000_000_000, cache_read_micros_per_mtok: 0, cache_creation_micros_per_mtok: 0 }],
@@ -93,8 +102,8 @@ describe('exact admission in shared memory, two workers', () => {
     await Promise.all(Array.from({ length: CONCURRENCY }, worker));
     assert.ok(refused > 0, 'the budget refused some requests');
     const spend = admitted * COST;
-    assert.ok(spend >= BUDGET, `spend ${spend} reached the budget`);
-    assert.ok(spend <= BUDGET + CONCURRENCY * COST, `spend ${spend} exceeds budget ${BUDGET} + ${CONCURRENCY} in flight x ${COST}`);
+    assert.ok(spend <= BUDGET, `spend ${spend} stays within the budget ${BUDGET}`);
+    assert.ok(spend + estimated(true) * 1000 > BUDGET - COST, `spend ${spend}: the budget filled up`);
     // The metered spend agrees (priced from the same rates at read time).
     await new Promise((r) => setTimeout(r, 1_300));
     const usage = await g.admin.ok('GET', '/usage');
@@ -118,23 +127,30 @@ describe('exact admission in shared memory, two workers', () => {
 
   it('a rate-card change re-prices the window\'s stored tokens at the next check', async () => {
     // 12 input + 5 output tokens a request. At 1,000 micros a token a request costs 17,000;
-    // at 500, 8,500. Budget 50,000 micros a day, no fee.
-    await g.admin.ok('POST', '/groups', { name: 'reprice', rate_card: card(1_000_000_000), limits: [{ metric: 'budget', window: 'day', max: 50_000 }] });
+    // at 500, 8,500. Each reserves its estimate E at the price in force (E tokens x 1,000
+    // micros, E about 26). The budget, B = 51,000 + E x 1,000 - 1 micros a day, admits three
+    // (the third: 34,000 spent + E x 1,000 fits) and refuses the fourth. No fee.
+    const reserve = estimated(false) * 1000;
+    const budget = 51_000 + reserve - 1;
+    assert.ok(34_000 + reserve <= budget);
+    await g.admin.ok('POST', '/groups', { name: 'reprice', rate_card: card(1_000_000_000), limits: [{ metric: 'budget', window: 'day', max: budget }] });
     const key = await g.admin.mint({ name: 'repriced', group: 'reprice' });
     const settled = (tokens: number): Promise<void> => settledTokens(key.id, tokens);
     for (let i = 1; i <= 3; i++) {
       assert.equal((await send(key.secret)).status, 200);
       await settled(17 * i);
     }
-    // 51,000 spent of 50,000: refused.
+    // 51,000 spent: the next reservation does not fit.
     const over = await send(key.secret);
     assert.equal(over.status, 429);
     assert.match(over.text, /insufficient_quota/);
-    // Half the price: the same 51 tokens now cost 25,500, so the next request is admitted.
+    // Half the price: the same 51 tokens now cost 25,500 (and the reservation half), so the next
+    // request is admitted.
     await g.admin.ok('PATCH', '/groups/reprice', { rate_card: card(500_000_000) });
     assert.equal((await send(key.secret)).status, 200, 'admitted after the price halved');
     await settled(68);
     // Back to the old price: 68 tokens cost 68,000, refused again without any new request.
+    assert.ok(68_000 + reserve > budget);
     await g.admin.ok('PATCH', '/groups/reprice', { rate_card: card(1_000_000_000) });
     const again = await send(key.secret);
     assert.equal(again.status, 429);
@@ -142,9 +158,12 @@ describe('exact admission in shared memory, two workers', () => {
   });
 
   it('a rate-card change re-prices a key\'s own budget window (max_budget_cents) at the next check', async () => {
-    // The group only prices; the cap is the key's: 5 cents = 50,000 micros a day.
+    // The group only prices; the cap is the key's: 7 cents = 70,000 micros a day, which admits
+    // three requests (34,000 spent + the reservation fits) and refuses the fourth (51,000 + it).
+    const reserve = estimated(false) * 1000;
+    assert.ok(34_000 + reserve <= 70_000 && 51_000 + reserve > 70_000, `reservation ${reserve}`);
     await g.admin.ok('POST', '/groups', { name: 'reprice-key', rate_card: card(1_000_000_000) });
-    const key = await g.admin.mint({ name: 'capped-key', group: 'reprice-key', max_budget_cents: 5, budget_period: 'daily' });
+    const key = await g.admin.mint({ name: 'capped-key', group: 'reprice-key', max_budget_cents: 7, budget_period: 'daily' });
     const settled = (tokens: number): Promise<void> => settledTokens(key.id, tokens);
     for (let i = 1; i <= 3; i++) {
       assert.equal((await send(key.secret)).status, 200);

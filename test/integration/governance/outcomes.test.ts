@@ -88,14 +88,17 @@ describe('governance outcomes through the vendor SDKs', () => {
   });
 
   it('429 rate_limit_error with Retry-After for a tokens limit (anthropic)', async () => {
-    // Each mock answer uses 17 tokens: the second request finds the hour's 10 tokens spent.
-    await g.admin.ok('POST', '/groups', { name: 'tok10', limits: [{ metric: 'tokens', window: 'hour', max: 10 }] });
-    const key = await g.admin.mint({ name: 'tokens', group: 'tok10' });
-    await chatAs('anthropic', g.gw.url, key.secret);
+    // The OpenAI call sets no max_tokens: it reserves its input estimate (about 22 tokens) and
+    // uses 17. The Anthropic call then reserves its input and its max_tokens (50): 17 + that
+    // does not fit the hour's 30.
+    await g.admin.ok('POST', '/groups', { name: 'tok30', limits: [{ metric: 'tokens', window: 'hour', max: 30 }] });
+    const key = await g.admin.mint({ name: 'tokens', group: 'tok30' });
+    await chatAs('openai', g.gw.url, key.secret);
     const f = await refusedAs('anthropic', g.gw.url, key.secret);
     assert.equal(f.status, 429);
     assert.equal(f.type, 'rate_limit_error');
-    assert.match(f.message, /group:tok10@hour/);
+    assert.match(f.message, /group:tok30@hour/);
+    assert.match(f.message, /this request reserves \d+ tokens/);
     assert.ok(Number(f.retryAfter) >= 1 && Number(f.retryAfter) <= 3600, `Retry-After ${f.retryAfter}`);
   });
 

@@ -2,7 +2,8 @@
 // B; a DELETE on A makes B refuse by the change notification (the time it took is printed); a group
 // PATCH on B applies on A; usage from both nodes sums in GET /usage on either; a budget cap
 // under load split over both nodes overshoots by no more than the stated bound (budgets
-// reconcile through the store on every flush).
+// reconcile through the store on every flush), and so does a token-priced budget; a node's
+// reservations in flight count on the other after a flush.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Agent, request } from 'undici';
@@ -12,6 +13,16 @@ import { createBackend, type StoreBackend } from '../../helpers/store-backends.j
 import { verifyAuditLog } from '../../../src/main/audit/verify.js';
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
+import { inputTokens } from '../../../src/shared/governance/cost-estimate.js';
+import { openaiCostEstimator } from '../../../src/shared/protocols/openai/cost-estimate.js';
+
+/** A chat body with max_tokens 5, and the tokens admission reserves for it (input estimate + 5). */
+function reservingBody(prompt: string, model = 'default'): string {
+  return JSON.stringify({ model, max_tokens: 5, messages: [{ role: 'user', content: prompt }] });
+}
+function reserveOf(prompt: string, model = 'default'): number {
+  return inputTokens(Buffer.byteLength(reservingBody(prompt, model)), { bytes: 0, parts: 0 }, openaiCostEstimator) + 5;
+}
 
 /**
  * Longer than the whole test: every change B sees came by the store's change notification, never
@@ -174,6 +185,66 @@ export function severalNodes(module: 'postgres' | 'valkey'): void {
       assert.ok(admitted.length >= CAP, `at least the cap is admitted (${admitted.length})`);
       assert.ok(overshoot <= bound, `overshoot ${overshoot} <= bound ${bound}`);
       assert.ok(admitted.length < 2 * CAP, `each node counted the other's spend (${admitted.length} < ${2 * CAP})`);
+    });
+
+    /** A chat whose body reserves `inputTokens(body) + 5` tokens (max_tokens 5); `prompt` may hold a mock directive. */
+    async function reserving(g: Governed, secret: string, prompt: string, model = 'default'): Promise<number> {
+      const res = await request(`${g.gw.url}/v1/chat/completions`, {
+        method: 'POST',
+        dispatcher: agent,
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${secret}` },
+        body: reservingBody(prompt, model),
+      });
+      await res.body.dump();
+      return res.statusCode;
+    }
+
+    it('reservations in flight on one node count on the other after a flush (the fleet carries them)', async () => {
+      const slow = '[mock latency_ms=6000] hi';
+      const reserve = reserveOf(slow);
+      await a.admin.ok('POST', '/groups', { name: 'fleet-reserved', limits: [{ metric: 'tokens', window: 'day', max: 3 * reserve }] });
+      const key = await a.admin.mint({ name: 'fleet-reserved', group: 'fleet-reserved' });
+      await until('the key reaching B', POLL_INTERVAL_MS + 1_000, async () => (await b.admin.call('GET', `/keys/${key.id}`)).status === 200);
+      // Three slow requests on A hold the whole cap in reservations. B probes with requests the
+      // upstream fails (admitted: 500 or, once the pool's breaker opens, 503; they use nothing),
+      // on a pool of their own: 429 once A's reservations reached B.
+      const probe = '[mock status=500] hi';
+      assert.ok(51 + reserveOf(probe, 'pool-openai') <= 3 * reserve, 'after A settles a probe fits again');
+      const held = Promise.all([0, 1, 2].map(() => reserving(a, key.secret, slow)));
+      const seenMs = await until('B refusing while A holds the cap', 4_500, async () => (await reserving(b, key.secret, probe, 'pool-openai')) === 429);
+      console.log(`# ${module}: A's reservations in flight refused B's requests ${seenMs.toFixed(0)} ms after they were made (bound: the flush lag, ${LAG_MS} ms)`);
+      assert.deepEqual(await held, [200, 200, 200]);
+      // Settled on A (17 tokens each, reservations given back): once that reached B, B admits again.
+      await until('B admitting again after A settled', 3_000, async () => (await reserving(b, key.secret, probe, 'pool-openai')) !== 429);
+    });
+
+    it('a token-priced budget under load split over both nodes overshoots by no more than the fleet bound', async () => {
+      // Each request costs 17 tokens x 1,000 micros and reserves more (its estimate, max_tokens 5).
+      const COST = 17_000;
+      const CAP = 20 * COST;
+      const card = { model: '*', tier: '*', input_micros_per_mtok: 1e9, output_micros_per_mtok: 1e9, cache_read_micros_per_mtok: 0, cache_creation_micros_per_mtok: 0 };
+      await a.admin.ok('POST', '/groups', { name: 'fleet-tokens-budget', rate_card: [card], limits: [{ metric: 'budget', window: 'day', max: CAP }] });
+      const key = await a.admin.mint({ name: 'fleet-tokens', group: 'fleet-tokens-budget' });
+      await until('the key reaching B', POLL_INTERVAL_MS + 1_000, async () => (await b.admin.call('GET', `/keys/${key.id}`)).status === 200);
+      const admitted: Array<{ node: 'a' | 'b'; start: number; end: number }> = [];
+      const drive = async (node: 'a' | 'b'): Promise<void> => {
+        const g = node === 'a' ? a : b;
+        const stopAt = performance.now() + 6_000;
+        while (performance.now() < stopAt) {
+          const start = performance.now();
+          const status = await reserving(g, key.secret, '[mock latency_ms=100] hi');
+          if (status === 200) admitted.push({ node, start, end: performance.now() });
+          else assert.equal(status, 429);
+          await new Promise((r) => setTimeout(r, 150));
+        }
+      };
+      await Promise.all([drive('a'), drive('b')]);
+      const last = admitted.reduce((x, y) => (y.start > x.start ? y : x));
+      const bound = admitted.filter((r) => r.node !== last.node && r.end >= last.start - LAG_MS && r.start <= last.end).length * COST;
+      const spend = admitted.length * COST;
+      console.log(`# ${module}: token-priced budget ${CAP} micros (20 requests' worth), 2 nodes for 6 s: ${admitted.length} admitted, spend ${spend}; overshoot ${Math.max(0, spend - CAP)}, fleet bound ${bound} (the other node's admissions in the ${LAG_MS} ms before the last one)`);
+      assert.ok(spend - CAP <= bound, `overshoot ${spend - CAP} <= bound ${bound}`);
+      assert.ok(admitted.length < 40, 'each node counted the other\'s spend and reservations');
     });
 
     it('one durable audit writer across the two nodes; B takes over when A is killed', async () => {

@@ -66,7 +66,7 @@ describe('compileConfig', () => {
     assert.equal(compiled.lanes.length, 2);
     // Routing's counter slots (dispositions, trips, attempts) are checked apart: their numbers are the assigner's.
     const { directDispositionSlots, directTripSlot, directAttemptSlot, directLatency, attemptDurationSlot, ...lane0 } = compiled.lanes[0]!;
-    assert.deepEqual({ ...lane0, slot: 0, defaultCellSlot: 0 }, { name: 'm1', provider: 0, upstreamModel: 'm1', maxConcurrent: 0, maxRequests: 0, slot: 0, defaultCellSlot: 0 });
+    assert.deepEqual({ ...lane0, slot: 0, defaultCellSlot: 0 }, { name: 'm1', provider: 0, upstreamModel: 'm1', maxConcurrent: 0, maxRequests: 0, maxOutputTokens: 0, slot: 0, defaultCellSlot: 0 });
     assert.equal(new Set([...directDispositionSlots, directTripSlot, directAttemptSlot]).size, DISPOSITION_NAMES.length + 2, 'a counter per disposition, one for trips, one for attempts');
     const latency = [...directLatency.firstToken, ...directLatency.perOutputToken, ...directLatency.tokensPerSecond, attemptDurationSlot];
     assert.equal(new Set(latency).size, 19, 'a histogram per protocol for each latency family, one for the attempt duration');

@@ -40,7 +40,7 @@ function node(store: Store & FleetCounters): Node {
     shared, fleet, store,
     reserve: (tag, n) => void shared.governance.tryReserve(at, tag, n, -1),
     read: (tag) => shared.governance.read(at, tag),
-    laneTokens: (tag, lane, input, output) => shared.governance.addGroupLaneTokens(slot, 0, tag, lane, { input, output, cacheRead: 0, cacheCreation: 0 }, null),
+    laneTokens: (tag, lane, input, output) => shared.governance.addGroupLaneTokens(slot, 0, tag, lane, { input, output, cacheRead: 0, cacheCreation: 0 }),
     readLane: (tag, lane) => {
       const g = shared.governance;
       const slotAt = g.laneSlotAt(g.groupIndex(slot, 0, GOV_GROUP_LANE_SLOTS_AT), GOV_GROUP_LANE_SLOTS, tag, lane);

@@ -14,7 +14,7 @@ function setup(maxConcurrent: number, maxRequests: number) {
   const shared = SharedState.create({ holders: 2, timeBaseMs: BASE_MS });
   const slots = new SlotRegistry(shared);
   const lane: CompiledLane = {
-    name: 'l', provider: 0, upstreamModel: 'l', maxConcurrent, maxRequests,
+    name: 'l', provider: 0, upstreamModel: 'l', maxConcurrent, maxRequests, maxOutputTokens: 0,
     slot: slots.laneSlot('l'), defaultCellSlot: slots.defaultCellSlot('l'), directDispositionSlots: [], directTripSlot: 0, directAttemptSlot: 0,
     directLatency: { firstToken: [], perOutputToken: [], tokensPerSecond: [] }, attemptDurationSlot: 0,
   };

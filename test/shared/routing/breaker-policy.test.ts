@@ -28,7 +28,7 @@ function rig(): Rig {
   const randoms: number[] = [];
   const policy = new BreakerPolicy(shared.breakers, () => clock.nowMs, () => randoms.shift() ?? 0.5);
   const lane: CompiledLane = {
-    name: 'gpt', provider: 0, upstreamModel: 'gpt', maxConcurrent: 0, maxRequests: 0,
+    name: 'gpt', provider: 0, upstreamModel: 'gpt', maxConcurrent: 0, maxRequests: 0, maxOutputTokens: 0,
     slot: registry.laneSlot('gpt'), defaultCellSlot: registry.defaultCellSlot('gpt'), directDispositionSlots: [], directTripSlot: 0, directAttemptSlot: 0,
     directLatency: { firstToken: [], perOutputToken: [], tokensPerSecond: [] }, attemptDurationSlot: 0,
   };

@@ -69,7 +69,7 @@ describe('single-flight probe', () => {
     const w = SharedState.attach(main.buffers(), workerHolder(1));
     w.breakers.tryClaimProbe(cell);
     w.breakers.tryClaimProbe(other);
-    assert.deepEqual(registry.reclaimHolder(workerHolder(1)), { permits: 0, probes: 2 });
+    assert.deepEqual(registry.reclaimHolder(workerHolder(1)), { permits: 0, probes: 2, reservations: 0 });
     assert.equal(main.breakers.probeInFlight(cell), false);
     assert.equal(main.breakers.tryClaimProbe(cell), true);
   });

@@ -2,6 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { cardRates } from '../../../src/shared/governance/card-rates.js';
 import { laneId } from '../../../src/shared/governance/lane-id.js';
+import { keySpend, ledgerKeyTokens } from '../../../src/shared/governance/spend.js';
 import type { RateEntry } from '../../../src/shared/governance/pricing.js';
 import {
   GOV_BUDGET_REQUESTS, GOV_KEY_BUDGET_OVERFLOW, GOV_KEY_BUDGET_REQUESTS, GOV_KEY_MINUTE_REQUESTS, GOV_KEY_RECORD_WORDS, GOV_KEY_VALUE_COUNT,
@@ -15,12 +16,12 @@ function setup(): { main: SharedState; registry: SlotRegistry } {
 }
 
 describe('governance counters', () => {
-  it('a key record is 168 bytes (under 200) and holds every window of the key', () => {
+  it('a key record is 184 bytes (under 200) and holds every window of the key', () => {
     const { main, registry } = setup();
     const before = registry.bytesNeeded();
     const k = registry.allocateKeySlot();
-    assert.equal(registry.bytesNeeded() - before, 168);
-    assert.equal(GOV_KEY_RECORD_WORDS * 4, 168);
+    assert.equal(registry.bytesNeeded() - before, 184);
+    assert.equal(GOV_KEY_RECORD_WORDS * 4, 184);
     const g = main.governance;
     assert.equal(g.tryReserve(g.keyIndex(k, GOV_KEY_MINUTE_REQUESTS), 10, 1, 2), 10);
     assert.equal(g.tryReserve(g.keyIndex(k, GOV_KEY_MINUTE_REQUESTS), 10, 1, 2), 10);
@@ -75,15 +76,15 @@ describe('governance counters', () => {
     const usage = { input: 1_000, output: 500, cacheRead: 0, cacheCreation: 0 };
     g.tryReserve(g.keyIndex(k, GOV_KEY_BUDGET_REQUESTS), 4, 1, -1);
     g.tryReserve(g.keyIndex(k, GOV_KEY_BUDGET_REQUESTS), 4, 1, -1);
-    g.addKeyLaneTokens(k, 4, laneId('small'), usage, cardRates(cheap));
-    g.addKeyLaneTokens(k, 4, laneId('big'), usage, cardRates(cheap));
+    ledgerKeyTokens(g, k, 4, laneId('small'), usage, cardRates(cheap));
+    ledgerKeyTokens(g, k, 4, laneId('big'), usage, cardRates(cheap));
     // 2 requests x fee 7 + small (1000 x 1 + 500 x 2) + big (1000 x 10 + 500 x 20).
-    assert.equal(g.keySpend(k, 4, 7, cardRates(cheap)), 14 + 2_000 + 20_000);
+    assert.equal(keySpend(g, k, 4, 7, cardRates(cheap)), 14 + 2_000 + 20_000);
     // A new card re-prices the same stored tokens; a new fee re-prices the same requests.
     const dear = [rate('*', 3_000_000, 3_000_000), rate('big', 1_000_000, 1_000_000)];
-    assert.equal(g.keySpend(k, 4, 100, cardRates(dear)), 200 + 4_500 + 1_500);
-    assert.equal(g.keySpend(k, 4, 0, null), 0, 'no card: tokens are free');
-    assert.equal(g.keySpend(k, 5, 7, cardRates(cheap)), 7 * 0, 'a later window starts at zero');
+    assert.equal(keySpend(g, k, 4, 100, cardRates(dear)), 200 + 4_500 + 1_500);
+    assert.equal(keySpend(g, k, 4, 0, null), 0, 'no card: tokens are free');
+    assert.equal(keySpend(g, k, 5, 7, cardRates(cheap)), 7 * 0, 'a later window starts at zero');
   });
 
   it('a lane beyond the key\'s lane slots accrues its cost in the overflow value', () => {
@@ -92,9 +93,9 @@ describe('governance counters', () => {
     const k = registry.allocateKeySlot();
     const card = cardRates([{ model: '*', tier: '*', input_micros_per_mtok: 1_000_000, output_micros_per_mtok: 0, cache_read_micros_per_mtok: 0, cache_creation_micros_per_mtok: 0 }]);
     const usage = { input: 10, output: 0, cacheRead: 0, cacheCreation: 0 };
-    for (const lane of ['a', 'b', 'c', 'd', 'e']) g.addKeyLaneTokens(k, 1, laneId(lane), usage, card);
+    for (const lane of ['a', 'b', 'c', 'd', 'e']) ledgerKeyTokens(g, k, 1, laneId(lane), usage, card);
     assert.equal(g.read(g.keyIndex(k, GOV_KEY_BUDGET_OVERFLOW), 1), 20);
-    assert.equal(g.keySpend(k, 1, 0, card), 50);
+    assert.equal(keySpend(g, k, 1, 0, card), 50);
   });
 
   it('counts cross 2^32 exactly (the 32-bit fast path hands over to the 64-bit word)', () => {
@@ -172,7 +173,7 @@ describe('governance concurrency', () => {
     assert.equal(main.governance.tryEnter(c, 2), true);
     assert.equal(main.governance.tryEnter(c, 2), false);
     assert.equal(main.governance.inflight(c), 2);
-    assert.deepEqual(registry.reclaimHolder(workerHolder(1)), { permits: 1, probes: 0 });
+    assert.deepEqual(registry.reclaimHolder(workerHolder(1)), { permits: 1, probes: 0, reservations: 0 });
     main.governance.leave(c);
     assert.equal(main.governance.inflight(c), 0);
     assert.throws(() => main.governance.leave(c), SharedInvariantError);

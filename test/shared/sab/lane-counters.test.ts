@@ -70,10 +70,10 @@ describe('lane permits', () => {
     worker.lanes.tryAcquirePermit(lane, 0);
     worker.lanes.tryAcquirePermit(other, 4);
     main.lanes.tryAcquirePermit(lane, 0);
-    assert.deepEqual(registry.reclaimHolder(workerHolder(1)), { permits: 3, probes: 0 });
+    assert.deepEqual(registry.reclaimHolder(workerHolder(1)), { permits: 3, probes: 0, reservations: 0 });
     assert.equal(main.lanes.laneInflight(lane), 1);
     assert.equal(main.lanes.laneInflight(other), 0);
-    assert.deepEqual(registry.reclaimHolder(workerHolder(1)), { permits: 0, probes: 0 });
+    assert.deepEqual(registry.reclaimHolder(workerHolder(1)), { permits: 0, probes: 0, reservations: 0 });
     assert.throws(() => registry.reclaimHolder(0), RangeError);
     assert.throws(() => registry.reclaimHolder(3), RangeError);
   });

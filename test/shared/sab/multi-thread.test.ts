@@ -106,7 +106,7 @@ describe('shared state across worker threads', () => {
     assert.equal(main.lanes.laneOk(lane), 5);
     assert.equal(main.lanes.laneInflight(lane), 1);
     await worker.terminate();
-    assert.deepEqual(registry.reclaimHolder(workerHolder(0)), { permits: 1, probes: 0 });
+    assert.deepEqual(registry.reclaimHolder(workerHolder(0)), { permits: 1, probes: 0, reservations: 0 });
     assert.equal(main.lanes.laneInflight(lane), 0);
   });
 

@@ -7,7 +7,7 @@ import { KeyTable } from '../../../src/worker/governance/key-table.js';
 function key(i: number, over: Partial<WorkerKey> = {}): WorkerKey {
   return { id: `k${i}`, jti: `j${i}`, enabled: true, group: null, pools: ['*'], rpm: -1, tpm: 100 + i, budgetMicros: 1e12 + i, budgetWindow: 3, slot: 16 + 12 * i, awsAccessKeyId: null, ...over };
 }
-const group = (name: string, parent: string | null = null): WorkerGroup => ({ name, parent, enabled: true, feeMicros: 0, rateCard: [], limits: [], slot: 900 });
+const group = (name: string, parent: string | null = null): WorkerGroup => ({ name, parent, enabled: true, feeMicros: 0, rateCard: [], limits: [], defaultOutput: -1, slot: 900 });
 
 /** The whole state as a worker receives it: columns through msgpack. */
 function table(keys: WorkerKey[], groups: WorkerGroup[]): KeyTable {

@@ -15,6 +15,13 @@ const ModelLane = Type.Object(
       default: 0,
       description: 'Lifetime request budget of the lane (per process); 0 = none.',
     }),
+    max_output_tokens: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        description:
+          'The most output tokens this lane answers a request that sets no cap of its own with (the vendor default, or what the gateway writes when translating). Governance reserves it at admission for such requests against tokens and budget limits.',
+      }),
+    ),
   },
   { additionalProperties: false, description: 'A model lane.' },
 );

@@ -137,6 +137,17 @@ function valueAt(b: Buffer, start: number, end: number): unknown {
   if (first === 0x74 && end - start === 4) return true;
   if (first === 0x66 && end - start === 5) return false;
   if (first === 0x6e && end - start === 4) return null;
+  // A plain non-negative integer (max_tokens and the like): read without making a string.
+  if (end - start <= 15) {
+    let n = 0;
+    let i = start;
+    for (; i < end; i++) {
+      const d = b[i]! - 0x30;
+      if (d < 0 || d > 9) break;
+      n = n * 10 + d;
+    }
+    if (i === end && (first !== 0x30 || end - start === 1)) return n;
+  }
   return JSON.parse(b.toString('utf8', start, end));
 }
 

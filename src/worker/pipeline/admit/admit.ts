@@ -8,8 +8,9 @@ import { refusalDisposition } from '../end/dispositions.js';
 import { end } from '../end/end.js';
 
 export function admitStep(ctx: RequestContext): boolean {
-  const target = ctx.pool !== null ? ctx.pool.compiled.name : ctx.lane!.compiled.name;
-  const lease = ctx.deps.admission.admit(ctx.key, target, ctx.runtime.config.governance.enabled, ctx.nowSec);
+  // The estimate of the request's cost (reserved against token and budget caps) reads the body's
+  // bytes and the members decode read (src/shared/governance/cost-estimate.ts).
+  const lease = ctx.deps.admission.admit(ctx.key, ctx.pool ?? ctx.lane!, ctx.runtime.config.governance.enabled, ctx.nowSec, ctx.codec, ctx.req.body, ctx.head);
   if (lease instanceof Refusal) {
     ctx.refusedBucket = lease.bucket;
     end(ctx, refusalDisposition(lease.kind), refusalAnswer(lease));

@@ -36,8 +36,10 @@ export class Attempts extends TimedAttemptNode implements AttemptOwner {
   /** The attempt in flight: callbacks of any other (an earlier, abandoned one) are ignored. */
   private current: UpstreamAttempt | null = null;
   private pendingFailover = FailoverReason.None;
-  /** Attempts dispatched (the taps number them). */
+  /** Attempts dispatched (the taps number them; > 0: something went upstream, for the settle). */
   dispatched = 0;
+  /** Bytes of successful answers relayed (an aborted stream with no usage is settled by them). */
+  relayedBytes = 0;
 
   constructor(private readonly ctx: RequestContext) {
     super();
@@ -148,6 +150,7 @@ export class Attempts extends TimedAttemptNode implements AttemptOwner {
   attemptData(attempt: UpstreamAttempt, chunk: Buffer): void {
     if (attempt !== this.current || this.relay.relay === Relay.Done) return;
     this.bodyTick = this.ctx.deps.attemptTimers.tick;
+    if (this.relay.relay !== Relay.ErrorBody) this.relayedBytes += chunk.length;
     const verdict = relayData(this.relay, this.ctx, attempt, chunk);
     if (verdict !== RelayVerdict.Continue) this.relayed(verdict);
   }

@@ -26,5 +26,7 @@ export function account(ctx: RequestContext, disposition: Disposition, clockMs: 
   const usage = relay?.usage ?? null;
   const nowMs = deps.clock.epochMs();
   if (served !== null && (disposition === Disposition.Ok || usage !== null)) deps.metering.record(pool?.compiled.name ?? '', served, usage, relay!.truncated, nowMs);
-  ctx.lease?.settle(usage, served?.servedBy ?? null, disposition === Disposition.Ok, nowMs);
+  // Settle: the reservation replaced by the real usage; released whole when nothing went upstream.
+  const sent = attempts !== null && attempts.dispatched > 0;
+  ctx.lease?.settle(usage, served?.servedBy ?? null, disposition === Disposition.Ok, nowMs, sent, disposition === Disposition.CallerAbort ? (attempts?.relayedBytes ?? 0) : 0);
 }
