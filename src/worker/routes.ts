@@ -4,6 +4,7 @@ import type { ProtocolName } from '../shared/model/types.js';
 import type { Codec } from '../shared/protocols/codec.js';
 import { CODECS } from '../shared/protocols/index.js';
 import { ollamaGenerateCodec } from '../shared/protocols/ollama/generate.js';
+import { membersToRead } from '../shared/governance/estimators.js';
 
 type RouteKind =
   | 'protocol'   // a named vendor route: the body's (or path's) model names a pool or lane
@@ -23,9 +24,15 @@ export interface RouteDef {
   pathStream?: boolean;
 }
 
+/** A route as the pipeline reads it: its definition, and the members a same-protocol body is read for. */
+export interface Route extends RouteDef {
+  /** The codec's fast-path members plus the cost estimator's (governance/estimators.ts); undefined: parse the body whole. */
+  readonly readMembers: readonly string[] | undefined;
+}
+
 // Static routes are registered before the parametric direct routes; uWS prefers static
 // segments anyway, but the order documents intent.
-export const ROUTES: readonly RouteDef[] = [
+const ROUTE_DEFS: readonly RouteDef[] = [
   { pattern: '/v1/chat/completions', kind: 'protocol', protocol: 'openai', codec: CODECS.openai },
   { pattern: '/v1/responses', kind: 'protocol', protocol: 'responses', codec: CODECS.responses },
   { pattern: '/v1/messages', kind: 'protocol', protocol: 'anthropic', codec: CODECS.anthropic },
@@ -39,6 +46,10 @@ export const ROUTES: readonly RouteDef[] = [
   { pattern: '/:provider/:model', kind: 'direct' },
   { pattern: '/:model', kind: 'direct-model' },
 ];
+
+export const ROUTES: readonly Route[] = ROUTE_DEFS.map((def) =>
+  Object.freeze({ ...def, readMembers: def.kind === 'protocol' && def.codec !== undefined ? membersToRead(def.codec) : undefined }),
+);
 
 /** Every codec's caller headers: what a route whose codec is not known up front copies. */
 export const ANY_CALLER_HEADERS: readonly string[] = [...new Set(Object.values(CODECS).flatMap((c) => c.callerHeaders ?? []))];

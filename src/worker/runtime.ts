@@ -2,12 +2,9 @@
 // credentials resolved per provider, name indexes, and SWRR cursors. Built once per apply and
 // swapped in between requests; a request keeps the runtime it started with.
 import type { CompiledConfig, CompiledLane, CompiledPool, CompiledProvider } from '../shared/config/compiled.js';
-import type { Codec, LaneMemo } from '../shared/protocols/codec.js';
-import type { EventShape } from '../shared/protocols/framing/event-shape.js';
-import type { JsonShapes } from '../shared/protocols/framing/shaped-parse.js';
-import type { ResponsesDeltaLayouts } from '../shared/protocols/responses/stream-fast-path.js';
-import type { ChatDeltaLayouts } from '../shared/protocols/openai/stream-fast-path.js';
-import type { GeminiTextLayouts } from '../shared/protocols/gemini/stream-fast-path.js';
+import type { Codec } from '../shared/protocols/codec.js';
+import type { CodecFastPath, FastPathMemo } from '../shared/protocols/fast-path/codec-fast-path.js';
+import { fastPathOf } from '../shared/protocols/fast-path/registry.js';
 import type { UsageShape } from '../shared/protocols/framing/usage-shape.js';
 import { CODECS } from '../shared/protocols/index.js';
 import { SwrrCursor } from '../shared/routing/swrr.js';
@@ -25,30 +22,33 @@ import { PoolTaps } from './hooks/pool-taps.js';
 
 export class ProviderRuntime {
   readonly codec: Codec;
+  /** The codec's fast path, looked up once (fast-path/registry.ts). */
+  readonly fastPath: CodecFastPath | undefined;
   constructor(
     readonly compiled: CompiledProvider,
     readonly dispatcher: UndiciPool,
     readonly auth: UpstreamAuth,
   ) {
     this.codec = CODECS[compiled.protocol];
+    this.fastPath = fastPathOf(this.codec);
   }
 }
 
-export class LaneRuntime implements LaneMemo {
+export class LaneRuntime implements FastPathMemo {
   /** Made once, handed to AdmissionLease.settle (no object per request). */
   readonly servedBy: ServedBy;
-  /** The shape of this lane's same-protocol non-stream usage, learnt from its first answer (relay-helpers.ts). */
+  /** The shape of this lane's same-protocol non-stream usage, learnt from its first answer (relay/passthrough-usage.ts). */
   usageBody: UsageShape | null = null;
-  /** The shape of its stream usage event (LaneMemo). */
-  usageEvent: EventShape | null = null;
-  /** The shapes of the stream events its decoder parses (LaneMemo). */
-  eventShapes: JsonShapes | null = null;
-  /** The layouts of its Responses deltas (LaneMemo). */
-  responsesDeltas: ResponsesDeltaLayouts | null = null;
-  /** The layout of its Chat Completions text deltas (LaneMemo). */
-  chatDeltas: ChatDeltaLayouts | null = null;
-  /** The layout of its Gemini text chunks (LaneMemo). */
-  geminiText: GeminiTextLayouts | null = null;
+  /** The shape of its stream usage event (FastPathMemo). */
+  usageEvent: FastPathMemo['usageEvent'] = null;
+  /** The shapes of the stream events its decoder parses (FastPathMemo). */
+  eventShapes: FastPathMemo['eventShapes'] = null;
+  /** The layouts of its Responses deltas (FastPathMemo). */
+  responsesDeltas: FastPathMemo['responsesDeltas'] = null;
+  /** The layout of its Chat Completions text deltas (FastPathMemo). */
+  chatDeltas: FastPathMemo['chatDeltas'] = null;
+  /** The layout of its Gemini text chunks (FastPathMemo). */
+  geminiText: FastPathMemo['geminiText'] = null;
 
   constructor(
     readonly index: number,

@@ -1,5 +1,5 @@
 // The cost estimator of each protocol (cost-estimate.ts), and the top-level members the request
-// path reads of a same-protocol body: the codec's own requestMembers, then the members the
+// path reads of a same-protocol body: the codec's fast path's requestMembers, then the members the
 // estimator reads the output cap from. One list per codec, made once, so the member reader
 // sees the same array every time (it compares lists by identity).
 import type { ProtocolName } from '../model/types.js';
@@ -11,6 +11,7 @@ import { ollamaCostEstimator } from '../protocols/ollama/cost-estimate.js';
 import { openaiCostEstimator } from '../protocols/openai/cost-estimate.js';
 import { responsesCostEstimator } from '../protocols/responses/cost-estimate.js';
 import type { CostEstimator } from './cost-estimate.js';
+import { fastPathOf } from '../protocols/fast-path/registry.js';
 
 export const COST_ESTIMATORS: Readonly<Record<ProtocolName, CostEstimator>> = {
   openai: openaiCostEstimator,
@@ -25,7 +26,7 @@ const readLists = new WeakMap<Codec, readonly string[]>();
 
 /** The members a same-protocol request's body is read for: the codec's, then the estimator's. */
 export function membersToRead(codec: Codec): readonly string[] | undefined {
-  const own = codec.requestMembers;
+  const own = fastPathOf(codec)?.requestMembers;
   if (own === undefined) return undefined;
   let list = readLists.get(codec);
   if (list === undefined) {

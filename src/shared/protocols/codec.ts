@@ -2,12 +2,8 @@
 // Envoy AI Gateway's four steps, split by direction: ingress decodes the caller's request and
 // encodes our answer in the caller's protocol; upstream encodes the request in the lane's
 // protocol and decodes its answer. Same-protocol traffic skips the model (passthrough) and only
-// sniffs usage.
-import type { EventShape } from './framing/event-shape.js';
-import type { JsonShapes } from './framing/shaped-parse.js';
-import type { ResponsesDeltaLayouts } from './responses/stream-fast-path.js';
-import type { ChatDeltaLayouts } from './openai/stream-fast-path.js';
-import type { GeminiTextLayouts } from './gemini/stream-fast-path.js';
+// sniffs usage. A codec's fast path (what lets it skip work with the same bytes) is an add-on
+// this contract does not name: fast-path/codec-fast-path.ts.
 import type { ModelRequest, ModelResponse, ProtocolName, StreamEvent, Usage } from '../model/types.js';
 import type { ErrorKind } from '../errors.js';
 import type { TextDeltaTemplate } from './fast-path/text-run.js';
@@ -105,13 +101,6 @@ export interface Codec {
   requestedModel(body: unknown, route: RouteInfo): string | undefined;
   /** Whether the request asks for a stream (body flag or path; ollama streams by default). */
   requestedStream(body: unknown, route: RouteInfo): boolean;
-  /**
-   * Every top-level request member that requestedModel, requestedStream, streamUsageRequested,
-   * passthroughBody and createPassthroughStream read: given only these (framing/top-level-
-   * members.ts), they answer as with the whole body, so a same-protocol request is not parsed
-   * whole. Absent: they need the whole body.
-   */
-  readonly requestMembers?: readonly string[];
   /** Model response -> JSON body text in this protocol. */
   encodeResponse(resp: ModelResponse): string;
   createStreamEncoder(): StreamEncoder;
@@ -142,37 +131,16 @@ export interface Codec {
    * rewritten in place (every other byte kept, unknown fields included), plus what metering
    * needs (openai stream: `stream_options.include_usage: true`). Protocols whose model lives in
    * the path return `raw` unchanged. `body`: what `raw` was parsed into, or at least its
-   * requestMembers (the model member is found by it, without a scan of the text).
+   * fast path's requestMembers (the model member is found by it, without a scan of the text).
    */
   passthroughBody(raw: string, body: unknown, upstreamModel: string, stream: boolean): string;
-  /**
-   * What passthroughBody does to this request when it can be done over the caller's bytes
-   * (framing/passthrough-bytes.ts): 'none', the body goes as it came; 'model', only the
-   * top-level `model` member is set to the upstream model (then `model` is requestMembers[0]).
-   * Undefined (or absent): only passthroughBody can say. `head` holds requestMembers at least.
-   */
-  passthroughEdit?(head: unknown, stream: boolean): 'none' | 'model' | undefined;
   usageFromResponse(body: unknown): Usage | null;
-  /**
-   * The top-level field of a non-stream response that holds all of its usage, or null when
-   * usage is spread over top-level fields. Lets a passthrough body be metered by parsing that
-   * one field instead of the whole response.
-   */
-  readonly usageField: string | null;
   /** `memo`: the lane's, where a stream may keep what it learns of its upstream's events. */
   createPassthroughStream(body: unknown, memo?: LaneMemo): PassthroughStream;
 }
 
-/** What a lane keeps between its requests about how its upstream writes (framing/*-shape.ts). */
-export interface LaneMemo {
-  /** Its stream usage event's shape, for same-protocol streams: Chat Completions and Responses. */
-  usageEvent: EventShape | null;
-  /** The shapes of the stream events it parses, by event type: the Responses, Anthropic and Bedrock decoders, the Chat Completions decoder's first chunk, Anthropic's passthrough. */
-  eventShapes: JsonShapes | null;
-  /** The layouts of its Responses text and arguments deltas (responses/stream-fast-path.ts). */
-  responsesDeltas: ResponsesDeltaLayouts | null;
-  /** The layout of its Chat Completions text-delta chunks (openai/stream-fast-path.ts). */
-  chatDeltas: ChatDeltaLayouts | null;
-  /** The layout of its Gemini text chunks (gemini/stream-fast-path.ts). */
-  geminiText: GeminiTextLayouts | null;
-}
+/**
+ * What a lane keeps between its requests about how its upstream writes, for the lane's own
+ * codec: opaque to the contract (a codec's fast path reads it: fast-path/codec-fast-path.ts).
+ */
+export type LaneMemo = object;

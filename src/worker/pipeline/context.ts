@@ -18,7 +18,7 @@ import type { AdmissionKey } from '../governance/key-table.js';
 import type { RequestLogBuffer } from '../hooks/request-log-buffer.js';
 import type { PoolTaps } from '../hooks/pool-taps.js';
 import type { Metering } from '../metering.js';
-import type { RouteDef } from '../routes.js';
+import type { Route } from '../routes.js';
 import type { Router } from '../routing/router.js';
 import type { GateRequest } from '../hooks/route-gate.js';
 import type { LaneRuntime, PoolRuntime, Runtime } from '../runtime.js';
@@ -69,7 +69,7 @@ export class RequestContext implements AbortListener, BodySink, GateRequest {
 
   // --- route (route/route.ts) ---
   /** The data-plane route; null for an edge answer (unknown path, wrong method...). */
-  route: RouteDef | null = null;
+  route: Route | null = null;
   /** The caller's protocol: every answer is written in it. Direct routes switch it to the target's once it is known. */
   codec: Codec;
   routeInfo: RouteInfo = {};

@@ -9,6 +9,7 @@ import { writeFileSync } from 'node:fs';
 import { topLevelValueText } from '../../../src/shared/protocols/framing/json-field.js';
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { fastPathOf } from '../../../src/shared/protocols/fast-path/registry.js';
 import { ERROR_TABLE, GatewayError, statusFor, type ErrorKind } from '../../../src/shared/errors.js';
 import {
   PROTOCOL_NAMES, type ModelRequest, type ModelResponse, type ProtocolName, type StreamEvent, type Usage,
@@ -707,13 +708,14 @@ for (const name of selected) {
           assert.deepEqual(actual, expected);
         });
 
-        it(`usageField alone reads the same usage as the whole body: ${label}`, () => {
+        it(`the fast path's usageField alone reads the same usage as the whole body: ${label}`, () => {
           const text = c.encodeResponse(resp);
           const whole = c.usageFromResponse(JSON.parse(text));
-          if (c.usageField === null) return; // usage spread over top-level fields: the whole body is read
-          const value = topLevelValueText(text, c.usageField);
-          assert.ok(value !== undefined, `the encoded response has a top-level ${c.usageField}`);
-          assert.deepEqual(c.usageFromResponse({ [c.usageField]: JSON.parse(value) }), whole);
+          const field = fastPathOf(c)?.usageField ?? null;
+          if (field === null) return; // usage spread over top-level fields: the whole body is read
+          const value = topLevelValueText(text, field);
+          assert.ok(value !== undefined, `the encoded response has a top-level ${field}`);
+          assert.deepEqual(c.usageFromResponse({ [field]: JSON.parse(value) }), whole);
         });
       }
 

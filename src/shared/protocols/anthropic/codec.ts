@@ -1,6 +1,7 @@
 // The Anthropic Messages codec: `POST /v1/messages`, model and stream flag in the body,
 // SSE with named events.
 import type { Codec } from '../codec.js';
+import { fastPathMemo, type CodecFastPath } from '../fast-path/codec-fast-path.js';
 import { anthropicUpstreamErrorMessage, encodeAnthropicError } from './errors.js';
 import { anthropicPassthroughBody, anthropicPassthroughStream, anthropicUsageFromResponse } from './passthrough.js';
 import {
@@ -21,7 +22,6 @@ export const anthropicCodec: Codec = {
   decodeRequest: (body) => decodeAnthropicRequest(body),
   requestedModel: (body) => anthropicRequestedModel(body),
   requestedStream: (body) => anthropicRequestedStream(body),
-  requestMembers: ['model', 'stream'],
   encodeResponse: encodeAnthropicResponse,
   createStreamEncoder: () => new AnthropicStreamEncoder(),
   encodeError: encodeAnthropicError,
@@ -29,14 +29,19 @@ export const anthropicCodec: Codec = {
   encodeRequest: encodeAnthropicRequest,
   upstreamPath: () => MESSAGES_PATH,
   decodeResponse: decodeAnthropicResponse,
-  createStreamDecoder: (memo) => new AnthropicStreamDecoder(memo),
+  createStreamDecoder: (memo) => new AnthropicStreamDecoder(fastPathMemo(memo)),
   upstreamErrorMessage: anthropicUpstreamErrorMessage,
 
   streamUsageRequested: () => true,
 
   passthroughBody: (raw, body, upstreamModel) => anthropicPassthroughBody(raw, body, upstreamModel),
-  passthroughEdit: () => 'model',
   usageFromResponse: anthropicUsageFromResponse,
+  createPassthroughStream: (_body, memo) => new WholeEventsPassthrough(anthropicPassthroughStream(fastPathMemo(memo)), sseEventEnds),
+};
+
+/** anthropic's fast path (fast-path/codec-fast-path.ts): what a same-protocol request's body is read for, the edit made over its bytes, where a response's usage is. */
+export const anthropicFastPath: CodecFastPath = {
+  requestMembers: ['model', 'stream'],
+  passthroughEdit: () => 'model',
   usageField: 'usage',
-  createPassthroughStream: (_body, memo) => new WholeEventsPassthrough(anthropicPassthroughStream(memo), sseEventEnds),
 };

@@ -5,7 +5,7 @@ import type { PassthroughStream } from '../codec.js';
 import { isJsonObject, rewriteTopLevelString } from '../framing/json-field.js';
 import { SseReader } from '../framing/sse.js';
 import { JsonShapes } from '../framing/shaped-parse.js';
-import type { LaneMemo } from '../codec.js';
+import type { FastPathMemo } from '../fast-path/codec-fast-path.js';
 import { mergeAnthropicUsage, usageFromAnthropic } from './usage.js';
 
 /** `body`: what `raw` was parsed into (rewriteTopLevelString finds `model` by it). */
@@ -58,6 +58,6 @@ export class AnthropicPassthroughStream implements PassthroughStream {
 }
 
 /** A same-protocol Anthropic stream; `memo`: the lane's, where its usage events keep their shapes. */
-export function anthropicPassthroughStream(memo?: LaneMemo): AnthropicPassthroughStream {
+export function anthropicPassthroughStream(memo?: FastPathMemo): AnthropicPassthroughStream {
   return new AnthropicPassthroughStream(memo === undefined ? null : (memo.eventShapes ??= new JsonShapes()));
 }

@@ -14,7 +14,7 @@ import { EVENT_HEAD, matchBlockDeltaEvent, readBlockDelta, textRunSides, type Bl
 import { measureTextRun } from '../fast-path/text-run.js';
 import { translateFastPath } from '../fast-path/switch.js';
 import { JsonShapes } from '../framing/shaped-parse.js';
-import type { LaneMemo } from '../codec.js';
+import type { FastPathMemo } from '../fast-path/codec-fast-path.js';
 import { isJsonOutputTool } from '../json-output-tool.js';
 
 const SKIPPED = -1;
@@ -50,7 +50,7 @@ export class AnthropicStreamDecoder extends FramedStreamDecoder {
   private runSidesBlock = -1;
 
   /** `memo`: the lane's, where the events it parses keep their shapes. */
-  constructor(memo?: LaneMemo) {
+  constructor(memo?: FastPathMemo) {
     super();
     this.shapes = translateFastPath && memo !== undefined ? (memo.eventShapes ??= new JsonShapes()) : null;
   }

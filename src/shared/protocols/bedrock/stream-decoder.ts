@@ -8,7 +8,7 @@ import { GatewayError } from '../../errors.js';
 import { isJsonObject, type JsonObject } from '../framing/json-field.js';
 import { translateFastPath } from '../fast-path/switch.js';
 import { JsonShapes } from '../framing/shaped-parse.js';
-import type { LaneMemo } from '../codec.js';
+import type { FastPathMemo } from '../fast-path/codec-fast-path.js';
 import { EventStreamReader, headerString, payloadText, type EventFrame } from './event-stream.js';
 import { finishFromStopReason } from './finish-reason.js';
 import { SYNTHESIZED_RESPONSE_ID } from './response.js';
@@ -44,7 +44,7 @@ export class BedrockStreamDecoder extends FramedStreamDecoder {
   private readonly shapes: JsonShapes | null;
 
   /** `memo`: the lane's, where the events it parses keep their shapes. */
-  constructor(memo?: LaneMemo) {
+  constructor(memo?: FastPathMemo) {
     super();
     this.shapes = translateFastPath && memo !== undefined ? (memo.eventShapes ??= new JsonShapes()) : null;
   }

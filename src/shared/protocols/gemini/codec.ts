@@ -1,6 +1,7 @@
 // The Gemini generateContent codec: model and streaming in the path
 // (`/models/{model}:generateContent`, `:streamGenerateContent?alt=sse`), SSE `data:` chunks.
 import type { Codec } from '../codec.js';
+import { fastPathMemo, type CodecFastPath } from '../fast-path/codec-fast-path.js';
 import { encodeGeminiError, geminiUpstreamErrorMessage } from './errors.js';
 import { GeminiPassthroughStream, geminiUsageFromResponse } from './passthrough.js';
 import { decodeGeminiRequest, encodeGeminiRequest, geminiPath } from './request.js';
@@ -18,7 +19,6 @@ export const geminiCodec: Codec = {
   decodeRequest: decodeGeminiRequest,
   requestedModel: (_body, route) => route.pathModel,
   requestedStream: (_body, route) => route.pathStream === true,
-  requestMembers: [],
   encodeResponse: encodeGeminiResponse,
   createStreamEncoder: () => new GeminiStreamEncoder(),
   encodeError: encodeGeminiError,
@@ -26,14 +26,19 @@ export const geminiCodec: Codec = {
   encodeRequest: encodeGeminiRequest,
   upstreamPath: geminiPath,
   decodeResponse: decodeGeminiResponse,
-  createStreamDecoder: (memo) => new GeminiStreamDecoder(memo),
+  createStreamDecoder: (memo) => new GeminiStreamDecoder(fastPathMemo(memo)),
   upstreamErrorMessage: geminiUpstreamErrorMessage,
 
   streamUsageRequested: () => true,
 
   passthroughBody: (raw) => raw,
-  passthroughEdit: () => 'none',
   usageFromResponse: geminiUsageFromResponse,
-  usageField: 'usageMetadata',
   createPassthroughStream: () => new WholeEventsPassthrough(new GeminiPassthroughStream(), sseEventEnds),
+};
+
+/** gemini's fast path (fast-path/codec-fast-path.ts): what a same-protocol request's body is read for, the edit made over its bytes, where a response's usage is. */
+export const geminiFastPath: CodecFastPath = {
+  requestMembers: [],
+  passthroughEdit: () => 'none',
+  usageField: 'usageMetadata',
 };

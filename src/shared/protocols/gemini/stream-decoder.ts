@@ -9,7 +9,7 @@ import { FramedStreamDecoder } from '../framing/stream-decoder-base.js';
 import { GatewayError } from '../../errors.js';
 import { isJsonObject, type JsonObject } from '../framing/json-field.js';
 import { SseReader, dataStart, eventEndsAt } from '../framing/sse.js';
-import type { LaneMemo } from '../codec.js';
+import type { FastPathMemo } from '../fast-path/codec-fast-path.js';
 import { JsonShapes } from '../framing/shaped-parse.js';
 import { finishFromGemini, isFinishReason } from './finish-reason.js';
 import { callId, candidateParts, firstCandidate, SYNTHESIZED_RESPONSE_ID } from './response.js';
@@ -47,7 +47,7 @@ export class GeminiStreamDecoder extends FramedStreamDecoder {
   private readonly shapes: JsonShapes | null;
 
   /** `memo`: the lane's, where its text-chunk layout and its chunks' shapes are kept. */
-  constructor(memo?: LaneMemo) {
+  constructor(memo?: FastPathMemo) {
     super();
     this.fast = translateFastPath ? new GeminiTextChunkReader(memo === undefined ? null : (memo.geminiText ??= { text: null })) : null;
     this.shapes = translateFastPath && memo !== undefined ? (memo.eventShapes ??= new JsonShapes()) : null;

@@ -1,5 +1,6 @@
 // The `ollama` protocol: Ollama's native /api/chat (NDJSON streams, streaming by default).
 import type { Codec } from '../codec.js';
+import { fastPathMemo, type CodecFastPath } from '../fast-path/codec-fast-path.js';
 import { encodeError, upstreamErrorMessage } from './errors.js';
 import { OllamaPassthroughStream, passthroughBody } from './passthrough.js';
 import { CHAT_PATH, decodeRequest, encodeRequest, requestedModel, requestedStream } from './request.js';
@@ -17,7 +18,6 @@ export const ollamaCodec: Codec = {
   decodeRequest: (body) => decodeRequest(body),
   requestedModel: (body) => requestedModel(body),
   requestedStream: (body) => requestedStream(body),
-  requestMembers: ['model', 'stream'],
   encodeResponse,
   createStreamEncoder: () => new OllamaStreamEncoder(),
   encodeError,
@@ -25,14 +25,19 @@ export const ollamaCodec: Codec = {
   encodeRequest,
   upstreamPath: () => CHAT_PATH,
   decodeResponse,
-  createStreamDecoder: (memo) => new OllamaStreamDecoder(memo),
+  createStreamDecoder: (memo) => new OllamaStreamDecoder(fastPathMemo(memo)),
   upstreamErrorMessage,
 
   // the done line always carries the counts
   streamUsageRequested: () => true,
   passthroughBody: (raw, body, upstreamModel) => passthroughBody(raw, body, upstreamModel),
-  passthroughEdit: () => 'model',
   usageFromResponse,
-  usageField: null,
   createPassthroughStream: () => new WholeEventsPassthrough(new OllamaPassthroughStream(), ndjsonEventEnds),
+};
+
+/** ollama's fast path (fast-path/codec-fast-path.ts): what a same-protocol request's body is read for, the edit made over its bytes, where a response's usage is. */
+export const ollamaFastPath: CodecFastPath = {
+  requestMembers: ['model', 'stream'],
+  passthroughEdit: () => 'model',
+  usageField: null,
 };

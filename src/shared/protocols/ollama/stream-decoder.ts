@@ -11,7 +11,7 @@ import { decodeUsage } from './usage.js';
 import { OllamaTextLineReader } from './stream-fast-path.js';
 import { translateFastPath } from '../fast-path/switch.js';
 import { JsonShapes } from '../framing/shaped-parse.js';
-import type { LaneMemo } from '../codec.js';
+import type { FastPathMemo } from '../fast-path/codec-fast-path.js';
 
 const NONE = -1;
 /** The kinds a stream's lines are kept under in the lane's JsonShapes. */
@@ -36,7 +36,7 @@ export class OllamaStreamDecoder extends FramedStreamDecoder {
   private readonly shapes: JsonShapes | null;
 
   /** `memo`: the lane's, where the lines it parses keep their shapes. */
-  constructor(memo?: LaneMemo) {
+  constructor(memo?: FastPathMemo) {
     super();
     this.shapes = translateFastPath && memo !== undefined ? (memo.eventShapes ??= new JsonShapes()) : null;
   }

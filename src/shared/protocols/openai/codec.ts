@@ -1,5 +1,6 @@
 // The `openai` protocol: OpenAI Chat Completions (and the many hosts that speak it).
 import type { Codec } from '../codec.js';
+import { fastPathMemo, type CodecFastPath } from '../fast-path/codec-fast-path.js';
 import { encodeOpenAiError, openAiUpstreamErrorMessage } from './errors.js';
 import { createPassthroughStream, passthroughBody } from './passthrough.js';
 import {
@@ -16,7 +17,6 @@ export const openaiCodec: Codec = {
   decodeRequest: (body) => decodeRequest(body),
   requestedModel: (body) => requestedModel(body),
   requestedStream: (body) => requestedStream(body),
-  requestMembers: ['model', 'stream', 'stream_options'],
   encodeResponse,
   createStreamEncoder: () => new ChatStreamEncoder(),
   encodeError: (kind, message, retryAfterSecs) => encodeOpenAiError('openai', kind, message, retryAfterSecs),
@@ -24,13 +24,18 @@ export const openaiCodec: Codec = {
   encodeRequest,
   upstreamPath: () => CHAT_PATH,
   decodeResponse,
-  createStreamDecoder: (memo) => new ChatStreamDecoder(memo),
+  createStreamDecoder: (memo) => new ChatStreamDecoder(fastPathMemo(memo)),
   upstreamErrorMessage: openAiUpstreamErrorMessage,
 
   streamUsageRequested,
   passthroughBody,
-  passthroughEdit: (head, stream) => (!stream || streamUsageRequested(head) ? 'model' : undefined),
   usageFromResponse,
+  createPassthroughStream: (body, memo) => createPassthroughStream(body, fastPathMemo(memo)),
+};
+
+/** openai's fast path (fast-path/codec-fast-path.ts): what a same-protocol request's body is read for, the edit made over its bytes, where a response's usage is. */
+export const openaiFastPath: CodecFastPath = {
+  requestMembers: ['model', 'stream', 'stream_options'],
+  passthroughEdit: (head, stream) => (!stream || streamUsageRequested(head) ? 'model' : undefined),
   usageField: 'usage',
-  createPassthroughStream,
 };

@@ -1,7 +1,8 @@
 // Same-protocol Chat Completions: the caller's bytes go upstream with only `model` rewritten,
 // plus `stream_options.include_usage: true` on streams so that the gateway can meter; the
 // usage chunk that this adds is cut from the stream again when the caller did not ask for it.
-import type { LaneMemo, PassthroughStream } from '../codec.js';
+import type { PassthroughStream } from '../codec.js';
+import type { FastPathMemo } from '../fast-path/codec-fast-path.js';
 import { EventShape } from '../framing/event-shape.js';
 import { isJsonObject, rewriteTopLevelString, setTopLevelField, type JsonObject } from '../framing/json-field.js';
 import { streamUsageRequested } from './request.js';
@@ -26,7 +27,7 @@ function isUsageOnlyChunk(data: JsonObject): boolean {
   return Array.isArray(data.choices) && data.choices.length === 0;
 }
 
-export function createPassthroughStream(body: unknown, memo?: LaneMemo): PassthroughStream {
+export function createPassthroughStream(body: unknown, memo?: FastPathMemo): PassthroughStream {
   // Whole events only (framing/whole-events.ts); when cutting, the inner stream withholds them itself.
   const shape = memo === undefined ? null : (memo.usageEvent ??= new EventShape());
   return new WholeEventsPassthrough(new SsePassthroughStream(chunkUsage, streamUsageRequested(body) ? null : isUsageOnlyChunk, shape), sseEventEnds);

@@ -12,7 +12,7 @@ import { openAiUpstreamErrorMessage } from './errors.js';
 import { decodeUsage } from './usage.js';
 import { ChatTextDeltaReader } from './stream-fast-path.js';
 import { translateFastPath } from '../fast-path/switch.js';
-import type { LaneMemo } from '../codec.js';
+import type { FastPathMemo } from '../fast-path/codec-fast-path.js';
 import { JsonShapes } from '../framing/shaped-parse.js';
 
 const NONE = -1;
@@ -46,7 +46,7 @@ export class ChatStreamDecoder extends FramedStreamDecoder {
   private readonly shapes: JsonShapes | null;
 
   /** `memo`: the lane's, where its text-delta layout and its first chunk's shape are kept. */
-  constructor(memo?: LaneMemo) {
+  constructor(memo?: FastPathMemo) {
     super();
     this.fast = translateFastPath ? new ChatTextDeltaReader(memo === undefined ? null : (memo.chatDeltas ??= { text: null })) : null;
     this.shapes = translateFastPath && memo !== undefined ? (memo.eventShapes ??= new JsonShapes()) : null;

@@ -1,5 +1,6 @@
 // The `responses` protocol: the OpenAI Responses API.
 import type { Codec } from '../codec.js';
+import { fastPathMemo, type CodecFastPath } from '../fast-path/codec-fast-path.js';
 import { encodeOpenAiError, openAiUpstreamErrorMessage } from '../openai/errors.js';
 import { createPassthroughStream, passthroughBody } from './passthrough.js';
 import { decodeRequest, encodeRequest, RESPONSES_PATH, requestedModel, requestedStream } from './request.js';
@@ -14,7 +15,6 @@ export const responsesCodec: Codec = {
   decodeRequest: (body) => decodeRequest(body),
   requestedModel: (body) => requestedModel(body),
   requestedStream: (body) => requestedStream(body),
-  requestMembers: ['model', 'stream'],
   encodeResponse,
   createStreamEncoder: () => new ResponsesStreamEncoder(),
   encodeError: (kind, message, retryAfterSecs) => encodeOpenAiError('responses', kind, message, retryAfterSecs),
@@ -22,14 +22,19 @@ export const responsesCodec: Codec = {
   encodeRequest,
   upstreamPath: () => RESPONSES_PATH,
   decodeResponse,
-  createStreamDecoder: (memo) => new ResponsesStreamDecoder(memo),
+  createStreamDecoder: (memo) => new ResponsesStreamDecoder(fastPathMemo(memo)),
   upstreamErrorMessage: openAiUpstreamErrorMessage,
 
   // usage always arrives inside response.completed
   streamUsageRequested: () => true,
   passthroughBody: (raw, body, upstreamModel) => passthroughBody(raw, body, upstreamModel),
-  passthroughEdit: () => 'model',
   usageFromResponse,
+  createPassthroughStream: (_body, memo) => createPassthroughStream(fastPathMemo(memo)),
+};
+
+/** responses's fast path (fast-path/codec-fast-path.ts): what a same-protocol request's body is read for, the edit made over its bytes, where a response's usage is. */
+export const responsesFastPath: CodecFastPath = {
+  requestMembers: ['model', 'stream'],
+  passthroughEdit: () => 'model',
   usageField: 'usage',
-  createPassthroughStream: (_body, memo) => createPassthroughStream(memo),
 };

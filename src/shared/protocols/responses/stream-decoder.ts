@@ -18,7 +18,7 @@ import { DoneEvent, TextPartRun } from './done-events.js';
 import { translateFastPath } from '../fast-path/switch.js';
 import { holdsAt } from '../fast-path/json-scan.js';
 import { JsonShapes } from '../framing/shaped-parse.js';
-import type { LaneMemo } from '../codec.js';
+import type { FastPathMemo } from '../fast-path/codec-fast-path.js';
 
 const NONE = -1;
 /** The lengths of the delta events' names, `response.output_text.delta` and `response.function_call_arguments.delta`. */
@@ -64,7 +64,7 @@ export class ResponsesStreamDecoder extends FramedStreamDecoder {
   private runSides: DeltaRunSides | null = null;
 
   /** `memo`: the lane's, where the events it parses keep their shapes. */
-  constructor(memo?: LaneMemo) {
+  constructor(memo?: FastPathMemo) {
     super();
     this.shapes = translateFastPath && memo !== undefined ? (memo.eventShapes ??= new JsonShapes()) : null;
     this.fast = translateFastPath ? new ResponsesDeltaReader(memo === undefined ? undefined : (memo.responsesDeltas ??= new ResponsesDeltaLayouts())) : null;

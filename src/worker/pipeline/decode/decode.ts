@@ -8,7 +8,6 @@ import { JSON_WITHIN_LIMITS, checkJsonLimits, jsonLimitMessage } from '../../../
 import {
   NO_STRING_SPAN, TOP_LEVEL_NOT_JSON, TOP_LEVEL_NOT_OBJECT, TOP_LEVEL_UNDECIDED, readTopLevelMembers,
 } from '../../../shared/protocols/framing/top-level-members.js';
-import { membersToRead } from '../../../shared/governance/estimators.js';
 import { ROUTES } from '../../routes.js';
 import { Parked, type RequestContext } from '../context.js';
 import { errorAnswer } from '../end/answer.js';
@@ -36,11 +35,10 @@ export function decodeStep(ctx: RequestContext): boolean {
     return false;
   }
   const route = ctx.route!;
-  const codec = ctx.codec;
   ctx.bytes = req.body;
   // The members read are the codec's and the cost estimator's (its output cap: governance/estimators.ts).
   // GATEWAY_TRANSLATE_FAST_PATH=off (fast-path/switch.ts) parses every body whole.
-  const members = route.kind === 'protocol' && translatedLast[req.routeIndex] === 0 && translateFastPath ? membersToRead(codec) : undefined;
+  const members = translatedLast[req.routeIndex] === 0 && translateFastPath ? route.readMembers : undefined;
   if (members !== undefined && members[0] === 'model') ctx.modelSpan = { start: -1, end: -1 };
   const read = members !== undefined ? readTopLevelMembers(req.body, members, ctx.modelSpan === NO_STRING_SPAN ? null : ctx.modelSpan) : TOP_LEVEL_UNDECIDED;
   let verdict = typeof read === 'object' ? 0 : read;

@@ -23,7 +23,7 @@ export function buildOutgoing(ctx: RequestContext, lane: LaneRuntime): OutgoingR
   // itself, so that the lane gets only its own state (protocols/reasoning/passthrough-guard.ts).
   if (upstreamCodec === callerCodec && !holdsGatewayState(ctx.bytes ?? ctx.raw)) {
     path = provider.compiled.basePath + upstreamCodec.upstreamPath(upstreamModel, ctx.stream);
-    bodyText = passthroughBytes(ctx, upstreamModel) ?? upstreamCodec.passthroughBody(ctx.raw, ctx.head, upstreamModel, ctx.stream);
+    bodyText = passthroughBytes(ctx, lane, upstreamModel) ?? upstreamCodec.passthroughBody(ctx.raw, ctx.head, upstreamModel, ctx.stream);
     // The headers the caller's body was written for (an API version, betas) go with it.
     const names = upstreamCodec.callerHeaders;
     if (names !== undefined) {
@@ -42,11 +42,11 @@ export function buildOutgoing(ctx: RequestContext, lane: LaneRuntime): OutgoingR
 }
 
 /** A same-protocol body made over the caller's bytes (the same bytes passthroughBody's text would be); null when only the text form can. */
-function passthroughBytes(ctx: RequestContext, upstreamModel: string): Uint8Array | null {
+function passthroughBytes(ctx: RequestContext, lane: LaneRuntime, upstreamModel: string): Uint8Array | null {
   const bytes = ctx.bytes;
-  const codec = ctx.codec;
-  if (bytes === null || codec.passthroughEdit === undefined) return null;
-  const edit = codec.passthroughEdit(ctx.head, ctx.stream);
+  const fastPath = lane.provider.fastPath;
+  if (bytes === null || fastPath?.passthroughEdit === undefined) return null;
+  const edit = fastPath.passthroughEdit(ctx.head, ctx.stream);
   if (edit === 'none') return bytes;
   if (edit === 'model' && ctx.modelSpan.start >= 0) return spliceString(bytes, ctx.modelSpan, upstreamModel);
   return null;

@@ -2,6 +2,7 @@
 import type { Buffer } from 'node:buffer';
 import type { Usage } from '../../../shared/model/types.js';
 import type { Codec } from '../../../shared/protocols/codec.js';
+import { fastPathOf } from '../../../shared/protocols/fast-path/registry.js';
 import { topLevelValueText } from '../../../shared/protocols/framing/json-field.js';
 import { UsageShape } from '../../../shared/protocols/framing/usage-shape.js';
 import type { LaneRuntime } from '../../runtime.js';
@@ -13,7 +14,8 @@ import type { LaneRuntime } from '../../runtime.js';
  */
 export function passthroughUsage(codec: Codec, body: string | Buffer, lane: LaneRuntime | null = null): Usage | null {
   try {
-    const field = codec.usageField;
+    // The lane's fast path knows where its usage is (a codec without one: the whole body is read).
+    const field = (lane !== null ? lane.provider.fastPath : fastPathOf(codec))?.usageField ?? null;
     if (field !== null && lane !== null) {
       const shape = (lane.usageBody ??= new UsageShape(field));
       const usage = typeof body === 'string' ? shape.read(body) : shape.readBytes(body);

@@ -7,7 +7,7 @@ import { mockChunks, mockUsage } from '../../../../src/mock/content.js';
 import { MOCK_PROTOCOLS } from '../../../../src/mock/protocols/index.js';
 import { CODECS } from '../../../../src/shared/protocols/index.js';
 import type { StreamEvent } from '../../../../src/shared/model/types.js';
-import type { LaneMemo } from '../../../../src/shared/protocols/codec.js';
+import type { FastPathMemo } from '../../../../src/shared/protocols/fast-path/codec-fast-path.js';
 
 describe('JsonShape', () => {
   it('parses later texts of the same shape in place', () => {
@@ -84,7 +84,7 @@ describe('JsonShapes', () => {
 });
 
 /** Every event a lane's decoder gives for the mock's stream, as plain data. */
-function decoded(lane: 'responses' | 'anthropic' | 'bedrock' | 'openai', memo: LaneMemo | undefined, chunks: number, usage: number): StreamEvent[] {
+function decoded(lane: 'responses' | 'anthropic' | 'bedrock' | 'openai', memo: FastPathMemo | undefined, chunks: number, usage: number): StreamEvent[] {
   const parts = MOCK_PROTOCOLS[lane].renderStream({ model: 'mock-model', toolName: null, pieces: mockChunks(chunks), usage: mockUsage(usage, 0, chunks), includeUsage: lane === 'openai', usageOnLast: false });
   const decoder = CODECS[lane].createStreamDecoder(memo);
   const events: StreamEvent[] = [];
@@ -96,7 +96,7 @@ function decoded(lane: 'responses' | 'anthropic' | 'bedrock' | 'openai', memo: L
 describe('stream decoders with a lane memo', () => {
   for (const lane of ['responses', 'anthropic', 'bedrock', 'openai'] as const) {
     it(`${lane}: stream after stream, the same events as without one`, () => {
-      const memo: LaneMemo = { usageEvent: null, eventShapes: null, responsesDeltas: null, chatDeltas: null, geminiText: null };
+      const memo: FastPathMemo = { usageEvent: null, eventShapes: null, responsesDeltas: null, chatDeltas: null, geminiText: null };
       for (const [chunks, usage] of [[5, 12], [7, 3], [5, 12], [1, 999]] as const) {
         assert.deepEqual(decoded(lane, memo, chunks, usage), decoded(lane, undefined, chunks, usage));
       }

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { joined } from '../../../../src/worker/pipeline/relay/joined.js';
 import { passthroughUsage } from '../../../../src/worker/pipeline/relay/passthrough-usage.js';
 import type { LaneRuntime } from '../../../../src/worker/runtime.js';
-import { openaiCodec } from '../../../../src/shared/protocols/openai/codec.js';
+import { openaiCodec, openaiFastPath } from '../../../../src/shared/protocols/openai/codec.js';
 
 describe('joined', () => {
   const slab = Buffer.alloc(12, 'aaabbbbcc-dd'); // not from Buffer's shared pool
@@ -32,7 +32,7 @@ describe('passthroughUsage', () => {
   });
 
   it('reads a lane\'s later bodies by the shape of its first, and what does not fit the long way', () => {
-    const lane = { usageBody: null } as LaneRuntime;
+    const lane = { usageBody: null, provider: { fastPath: openaiFastPath } } as unknown as LaneRuntime;
     const body = (p: number, c: number): string => `{"id":"x","choices":[],"usage":{"prompt_tokens":${p},"completion_tokens":${c},"prompt_tokens_details":{"cached_tokens":2}},"service_tier":"default"}`;
     assert.deepEqual(passthroughUsage(openaiCodec, body(12, 5), lane), { input: 10, output: 5, cacheRead: 2, cacheCreation: 0 });
     assert.notEqual(lane.usageBody, null);
