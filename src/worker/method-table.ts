@@ -22,7 +22,7 @@ interface KnownPath {
 const KNOWN: readonly KnownPath[] = [
   // Gemini's model path takes GET (the model) and POST (`{model}:{action}`).
   { pattern: patternOf('/v1beta/models/:model'), allow: 'GET, POST', routeIndex: ROUTES.findIndex((r) => r.pattern === '/v1beta/models/:modelAction') },
-  ...ROUTES.flatMap((route, routeIndex) => route.kind === 'protocol' || route.kind === 'listing'
+  ...ROUTES.flatMap((route, routeIndex) => route.kind !== 'direct' && route.kind !== 'direct-model'
     ? [{ pattern: patternOf(route.pattern), allow: 'POST', routeIndex }]
     : []),
   ...LISTING_ROUTES.map((route) => ({ pattern: patternOf(route.pattern), allow: 'GET', routeIndex: -1 })),

@@ -28,6 +28,8 @@ import { beginTrace, type RequestTrace } from '../tracing/request-trace.js';
 import type { AbortListener, BodySink, ClientResponse, IngressRequest } from './client.js';
 import type { Attempts } from './dispatch/attempts.js';
 import type { RequestKind } from './kinds.js';
+import type { CountState } from './count/count.js';
+import type { EmbeddingsState } from './embeddings/embeddings.js';
 import { Parked } from './parked.js';
 import { runSteps } from './steps.js';
 
@@ -97,6 +99,9 @@ export class RequestContext implements AbortListener, BodySink, GateRequest {
   model = '';
   /** The body decoded into the internal model, on the first translation. */
   decoded: ModelRequest | null = null;
+
+  /** A count's or an embeddings request's own decode and plan (count/count.ts, embeddings/embeddings.ts); null for chat. */
+  kindState: CountState | EmbeddingsState | null = null;
 
   // --- target (target/target.ts) ---
   pool: PoolRuntime | null = null;
