@@ -16,7 +16,8 @@ type RouteKind =
   | 'direct-model' // POST /{model}: a pool name first, then a lane, body in the target's protocol
   | 'listing'      // a model-listing call with a body (Ollama's POST /api/show): answered by the gateway
   | 'count'        // a token count (Anthropic count_tokens, Gemini countTokens, Responses input_tokens, Bedrock CountTokens)
-  | 'embeddings';  // an embeddings request (OpenAI, Gemini's two, Ollama's two)
+  | 'embeddings'   // an embeddings request (OpenAI, Gemini's two, Ollama's two)
+  | 'responses';   // POST /v1/responses: chat, with the conversation state the gateway keeps
 
 export interface RouteDef {
   pattern: string;
@@ -60,7 +61,7 @@ const ROUTE_DEFS: readonly RouteDef[] = [
   { pattern: '/v1/embeddings', kind: 'embeddings', protocol: 'openai', codec: CODECS.openai, embeddings: 'openai' },
   { pattern: '/api/embed', kind: 'embeddings', protocol: 'ollama', codec: CODECS.ollama, embeddings: 'ollama-embed' },
   { pattern: '/api/embeddings', kind: 'embeddings', protocol: 'ollama', codec: CODECS.ollama, embeddings: 'ollama-embeddings' },
-  { pattern: '/v1/responses', kind: 'protocol', protocol: 'responses', codec: CODECS.responses },
+  { pattern: '/v1/responses', kind: 'responses', protocol: 'responses', codec: CODECS.responses },
   { pattern: '/v1/messages', kind: 'protocol', protocol: 'anthropic', codec: CODECS.anthropic },
   {
     pattern: GEMINI_MODEL_PATH, kind: 'protocol', protocol: 'gemini', codec: CODECS.gemini, modelParam: 0,
@@ -81,7 +82,7 @@ const ROUTE_DEFS: readonly RouteDef[] = [
 ];
 
 function compile(def: RouteDef): Route {
-  const readMembers = def.kind === 'protocol' && def.codec !== undefined ? membersToRead(def.codec) : undefined;
+  const readMembers = (def.kind === 'protocol' || def.kind === 'responses') && def.codec !== undefined ? membersToRead(def.codec) : undefined;
   const actions = def.actions === undefined ? undefined : Object.freeze(Object.fromEntries(Object.entries(def.actions).map(([a, d]) => [a, compile(d)])));
   const { actions: _defs, ...rest } = def;
   return Object.freeze({ ...rest, readMembers, ...(actions !== undefined ? { actions } : {}) });
@@ -106,6 +107,19 @@ export const ANY_CALLER_HEADERS: readonly string[] = [...new Set(Object.values(C
 
 /** The request headers the ingress copies for `route` besides the ones every request needs. */
 export function callerHeadersOf(route: RouteDef): readonly string[] {
-  if (route.kind === 'protocol') return route.codec!.callerHeaders ?? [];
+  if (route.kind === 'protocol' || route.kind === 'responses') return route.codec!.callerHeaders ?? [];
   return ANY_CALLER_HEADERS;
 }
+
+/** The stored-response routes (GET and DELETE: no body), answered from the Responses state (pipeline/responses/stored.ts). */
+export interface StoredResponseRoute {
+  readonly pattern: string;
+  readonly method: 'get' | 'del';
+  readonly op: 'get' | 'delete' | 'input-items';
+}
+
+export const STORED_RESPONSE_ROUTES: readonly StoredResponseRoute[] = [
+  { pattern: '/v1/responses/:id', method: 'get', op: 'get' },
+  { pattern: '/v1/responses/:id/input_items', method: 'get', op: 'input-items' },
+  { pattern: '/v1/responses/:id', method: 'del', op: 'delete' },
+];

@@ -22,6 +22,8 @@ import type { RelayState } from './relay/relay-state.js';
 import { countDecodeStep, COUNT_EXCHANGE } from './count/count.js';
 import { kindRouteStep } from './route/kind-route.js';
 import { embeddingsDecodeStep, EMBEDDINGS_EXCHANGE } from './embeddings/embeddings.js';
+import { responsesStateStep, RESPONSES_EXCHANGE } from './responses/state.js';
+import { storedResponseStep } from './responses/stored.js';
 
 export interface RequestKind {
   readonly name: string;
@@ -65,6 +67,14 @@ function kind(name: string, steps: readonly Step[], exchange: KindExchange = CHA
 
 /** A chat (or completion) request in any of the six protocols, to a pool or a lane. */
 export const CHAT = kind('chat', [routeStep, authenticateStep, decodeStep, targetStep, admitStep, gateStep, dispatchStep]);
+/**
+ * A Responses request (POST /v1/responses): chat, with the conversation state the gateway
+ * keeps -- previous_response_id resolved before dispatch, the body planned per lane, the
+ * answer stored unless `store: false` (responses/state.ts).
+ */
+export const RESPONSES = kind('responses', [routeStep, authenticateStep, decodeStep, targetStep, admitStep, gateStep, responsesStateStep, dispatchStep], RESPONSES_EXCHANGE);
+/** GET / DELETE of a stored response (and its input items): answered from the store for the key that made it. */
+export const STORED_RESPONSE = kind('stored-response', [authenticateStep, storedResponseStep]);
 /**
  * A token count (Anthropic count_tokens, Gemini countTokens, Responses input_tokens, Bedrock
  * CountTokens): routed and admitted like chat (a request against the rate limits), sent to the
