@@ -52,6 +52,15 @@ describe('token counting through the gateway', () => {
     });
   }
 
+  it('Anthropic SDK countTokens on a Bedrock lane: its CountTokens, in the converse form', async () => {
+    const out = await anthropic().messages.countTokens({ model: 'pool-bedrock', system: 'Be brief.', messages: [{ role: 'user', content: TEXT }] });
+    // The system prompt is counted too (two more words).
+    assert.equal(out.input_tokens, WORDS + 2);
+    const sent = (await lastUpstream(stack))!;
+    assert.equal(sent.path, bedrockCountPath('up-bedrock'));
+    assert.ok(JSON.parse(sent.body).input.converse.messages.length === 1);
+  });
+
   it('Anthropic SDK countTokens on an Ollama lane: the estimate, marked', async () => {
     stack.mock.reset();
     const { data, response } = await anthropic().messages.countTokens({ model: 'pool-ollama', messages: [{ role: 'user', content: TEXT }] }).withResponse();
