@@ -3,8 +3,21 @@
 // request with no tokens, and embeddings are metered with their input tokens.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { startMockProvider, type MockServer } from '../../../src/mock/server.js';
 import { SecretWitness, startGoverned, stopGoverned, type Governed } from '../governance/harness.js';
+
+const run = promisify(execFile);
+
+/** boto3's CountTokens (SigV4 with a minted AWS credential), converse form; prints the count. */
+const BOTO3_COUNT = `
+import json, sys, boto3, botocore.config
+url, model = sys.argv[1], sys.argv[2]
+c = boto3.client('bedrock-runtime', endpoint_url=url, config=botocore.config.Config(retries={'max_attempts': 1}))
+r = c.count_tokens(modelId=model, input={'converse': {'messages': [{'role': 'user', 'content': [{'text': 'one two three'}]}]}})
+print(json.dumps({'inputTokens': r['inputTokens']}))
+`;
 
 describe('counts and embeddings are governed and metered', () => {
   let mock: MockServer;
@@ -36,6 +49,17 @@ describe('counts and embeddings are governed and metered', () => {
     const body = await refused.json() as { type: string; error: { type: string } };
     assert.equal(body.type, 'error');
     assert.equal(body.error.type, 'rate_limit_error');
+  });
+
+  it('boto3 count_tokens, signed with a minted AWS credential, on an Anthropic lane', async () => {
+    const creds = (await g.admin.mint({ name: 'aws-counter', issue_aws_credential: true })) as { aws_access_key_id: string; aws_secret_access_key: string };
+    const env = {
+      PATH: process.env.PATH, HOME: process.env.HOME,
+      AWS_ACCESS_KEY_ID: creds.aws_access_key_id, AWS_SECRET_ACCESS_KEY: creds.aws_secret_access_key,
+      AWS_DEFAULT_REGION: 'us-east-1', AWS_EC2_METADATA_DISABLED: 'true', AWS_CONFIG_FILE: '/dev/null', AWS_SHARED_CREDENTIALS_FILE: '/dev/null',
+    };
+    const { stdout } = await run('python3', ['-c', BOTO3_COUNT, g.gw.url, 'pool-anthropic'], { env, timeout: 60_000 });
+    assert.deepEqual(JSON.parse(stdout.trim()), { inputTokens: 3 });
   });
 
   it('a count meters no tokens; embeddings meter their input tokens', async () => {
