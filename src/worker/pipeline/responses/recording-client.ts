@@ -2,8 +2,8 @@
 // byte goes through as it is, and the Response answered -- a non-stream body, or a stream's
 // response.completed event (shared/responses/completed-watcher.ts) -- is put in the store
 // before the answer's last bytes go out, so the caller's next turn, on any worker or node,
-// finds it. The put is bounded (the state client answers within its timeout) and never fails
-// the answer: a response the store could not keep is answered all the same.
+// finds it. The wait is bounded (PUT_WAIT_MS_MAX) and never fails the answer: a response the
+// store could not keep is answered all the same.
 import { Buffer } from 'node:buffer';
 import { isJsonObject, type JsonObject } from '../../../shared/protocols/framing/json-field.js';
 import { CompletedResponseWatcher } from '../../../shared/responses/completed-watcher.js';
@@ -11,6 +11,14 @@ import { storedResponseOf } from '../../../shared/responses/record.js';
 import type { AbortListener, ClientResponse } from '../client.js';
 import type { RequestContext } from '../context.js';
 import type { ResponsesState } from './state.js';
+
+/**
+ * How long the answer's last bytes wait for the store's put: past it the answer goes out and the
+ * put goes on (a store that is slow or down delays an answer this much, not the state client's
+ * whole timeout). Ordinarily the put answers in well under a millisecond (memory, sqlite) or one
+ * round trip (postgres, valkey).
+ */
+const PUT_WAIT_MS_MAX = 2_000;
 
 export class RecordingClient implements ClientResponse {
   private readonly watcher: CompletedResponseWatcher;
@@ -87,7 +95,14 @@ export class RecordingClient implements ClientResponse {
       nowMs: 0, ttlMs: 0,
     });
     if (record === null) return Promise.resolve();
-    return this.ctx.deps.responses.call({ kind: 'put', record });
+    const put = this.ctx.deps.responses.call({ kind: 'put', record });
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, PUT_WAIT_MS_MAX);
+      put.then(() => {
+        clearTimeout(timer);
+        resolve(undefined);
+      });
+    });
   }
 }
 
