@@ -7,7 +7,7 @@
 import { Buffer } from 'node:buffer';
 import { performance } from 'node:perf_hooks';
 import uWS, { type HttpRequest, type HttpResponse, type TemplatedApp, type us_listen_socket } from '../shared/uws.js';
-import { ANY_CALLER_HEADERS, ROUTES, callerHeadersOf } from './routes.js';
+import { ANY_CALLER_HEADERS, ROUTES, STORED_RESPONSE_ROUTES, callerHeadersOf } from './routes.js';
 import { GET_PATHS, LISTING_STATIC_PATHS, allowedMethods } from './method-table.js';
 import { LISTING_ROUTES } from './listing/routes.js';
 import type { BodySink, ClientResponse, IngressRequest } from './pipeline/client.js';
@@ -28,6 +28,8 @@ export interface IngressHandlers {
   onBodyTooLarge(req: IngressRequest, res: ClientResponse): void;
   /** A GET model-listing route (req.routeIndex indexes LISTING_ROUTES): no body. */
   onListing(req: IngressRequest, res: ClientResponse): void;
+  /** A stored-response route (req.routeIndex indexes STORED_RESPONSE_ROUTES): GET or DELETE, no body. */
+  onStoredResponse(req: IngressRequest, res: ClientResponse): void;
   /** No route matched. */
   onNotFound(req: IngressRequest, res: ClientResponse, method: string, path: string): void;
   /** A known path asked with a method it does not take: 405 with `allow` (req.routeIndex: its ROUTES index, or -1). */
@@ -340,6 +342,17 @@ export function startIngress(target: IngressTarget, handlers: IngressHandlers): 
       const request = copyRequest(index, paramCount, req, LISTING_READS, false);
       request.bodyRead = true;
       handlers.onListing(request, client);
+    });
+  });
+  STORED_RESPONSE_ROUTES.forEach((route, index) => {
+    const paramCount = paramCountOf(route.pattern);
+    app[route.method](route.pattern, (res, req) => {
+      const client = new UwsClientResponse(res);
+      res.onAborted(() => client.handleAborted());
+      const request = copyRequest(index, paramCount, req, LISTING_READS, false);
+      // The body of a GET or DELETE is not read; uWS skips what the content-length covers.
+      request.bodyRead = true;
+      handlers.onStoredResponse(request, client);
     });
   });
   // Ollama clients detect a server by `GET /` (or HEAD): Ollama answers 200 "Ollama is running".

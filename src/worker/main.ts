@@ -20,6 +20,7 @@ import { KeyVerifier } from './auth/key-verifier.js';
 import { Authenticator } from './auth/authenticate.js';
 import { SigV4Verifier } from './auth/sigv4-verifier.js';
 import { IdentityClient } from './auth/identity-client.js';
+import { ResponseStateClient } from './responses/state-client.js';
 import { OidcChain } from './auth/oidc-chain.js';
 import { SharedState, workerHolder } from '../shared/sab/index.js';
 import { Router } from './routing/router.js';
@@ -27,7 +28,7 @@ import { runHealthProbes } from './routing/health-probe.js';
 import { anyLaneUsable, statsView } from '../shared/routing/lane-view.js';
 import { CODECS } from '../shared/protocols/index.js';
 import { SYSTEM_CLOCK, type PipelineDeps } from './pipeline/context.js';
-import { startListing, startRequest } from './pipeline/entry.js';
+import { startListing, startRequest, startStoredResponse } from './pipeline/entry.js';
 import { answerBodyTooLarge, answerDraining, answerMethodNotAllowed, answerRouteNotFound, answerShed, answerUnsupportedEncoding } from './pipeline/edge/edge.js';
 import { SHED_RETRY_AFTER_SECS, ShedState } from './overload/inflight-limit.js';
 import { markShedding } from './overload/stats-overload.js';
@@ -54,6 +55,7 @@ const metering = new Metering(data.workerId, port, shared, data.meteringFlushMs)
 const keyTable = new KeyTable();
 const keyVerifier = new KeyVerifier();
 const identityClient = new IdentityClient(port, data.workerId);
+const responseState = new ResponseStateClient(port, data.workerId);
 const oidcChain = new OidcChain(keyTable, identityClient);
 const authenticator = new Authenticator(keyVerifier, keyTable, new SigV4Verifier(), oidcChain);
 const admission = new Admission(shared, metering);
@@ -78,6 +80,7 @@ const deps: PipelineDeps = {
   admission,
   shared,
   attemptTimers: new AttemptTimers(),
+  responses: responseState,
   requestLogs: new RequestLogBuffer(data.workerId, port),
   clock: SYSTEM_CLOCK,
 };
@@ -119,6 +122,7 @@ async function applyConfig(msg: Extract<MainToWorker, { t: 'config' }>): Promise
       onRequest: (req, res) => startRequest(deps, req, res),
       onBodyTooLarge: (req, res) => answerBodyTooLarge(deps, req, res),
       onListing: (req, res) => startListing(deps, req, res),
+      onStoredResponse: (req, res) => startStoredResponse(deps, req, res),
       onNotFound: (req, res, method, path) => answerRouteNotFound(deps, req, res, method, path),
       onMethodNotAllowed: (req, res, method, path, allow) => answerMethodNotAllowed(deps, req, res, method, path, allow),
       onUnsupportedEncoding: (req, res, encoding) => answerUnsupportedEncoding(deps, req, res, encoding),
@@ -212,6 +216,9 @@ port.on('message', (bytes: Uint8Array) => {
       break;
     case 'identity-res':
       identityClient.settle(msg.id, msg.status, msg.body, msg.headers);
+      break;
+    case 'responses-res':
+      responseState.settle(msg.id, msg.result);
       break;
     case 'probe':
       // Probes of an older config's lane indexes are dropped: the next tick names the new ones.

@@ -2,7 +2,7 @@
 // method gets 405 with `Allow` (RFC 9110 15.5.6) instead of a 404. The direct routes
 // (`/{provider}/{model}`, `/{model}`) match any path of one or two segments, so they make no
 // path "known": a GET there is a 404.
-import { ROUTES } from './routes.js';
+import { ROUTES, STORED_RESPONSE_ROUTES } from './routes.js';
 import { LISTING_ROUTES } from './listing/routes.js';
 
 /** Paths answered to GET only (and /healthz to HEAD too). */
@@ -22,10 +22,16 @@ interface KnownPath {
 const KNOWN: readonly KnownPath[] = [
   // Gemini's model path takes GET (the model) and POST (`{model}:{action}`).
   { pattern: patternOf('/v1beta/models/:model'), allow: 'GET, POST', routeIndex: ROUTES.findIndex((r) => r.pattern === '/v1beta/models/:modelAction') },
-  ...ROUTES.flatMap((route, routeIndex) => route.kind === 'protocol' || route.kind === 'listing'
+  ...ROUTES.flatMap((route, routeIndex) => route.kind !== 'direct' && route.kind !== 'direct-model'
     ? [{ pattern: patternOf(route.pattern), allow: 'POST', routeIndex }]
     : []),
   ...LISTING_ROUTES.map((route) => ({ pattern: patternOf(route.pattern), allow: 'GET', routeIndex: -1 })),
+  // A stored response takes GET and DELETE, its input items GET.
+  ...[...new Set(STORED_RESPONSE_ROUTES.map((r) => r.pattern))].map((pattern) => ({
+    pattern: patternOf(pattern),
+    allow: STORED_RESPONSE_ROUTES.filter((r) => r.pattern === pattern).map((r) => (r.method === 'del' ? 'DELETE' : 'GET')).join(', '),
+    routeIndex: ROUTES.findIndex((r) => r.pattern === '/v1/responses'),
+  })),
   { pattern: /^\/$/, allow: 'GET, HEAD', routeIndex: -1 },
   ...GET_PATHS.map((path) => ({ pattern: patternOf(path), allow: ALLOW_OF_GET_PATH[path] ?? 'GET', routeIndex: -1 })),
 ];

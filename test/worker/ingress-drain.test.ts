@@ -44,6 +44,7 @@ const handlers: IngressHandlers = {
   },
   onBodyTooLarge: refuse,
   onListing: refuse,
+  onStoredResponse: refuse,
   onNotFound: refuse,
   onMethodNotAllowed: refuse,
   onUnsupportedEncoding: refuse,

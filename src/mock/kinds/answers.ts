@@ -9,7 +9,7 @@ import { arrayAt, objectAt, stringAt, type JsonObject } from '../protocols/json-
 import { mockVector, mockWordCount, requestTexts } from './vectors.js';
 
 /** An answer body, or what is wrong with the request (answered 400 in the protocol's shape). */
-export type KindAnswer = { body: string } | { error: string };
+type KindAnswer = { body: string } | { error: string };
 
 export interface MockKind {
   readonly name: string;

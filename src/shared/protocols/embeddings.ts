@@ -3,7 +3,7 @@
 // kind step decodes with the route's ingress codec, encodes with the lane's upstream codec,
 // decodes the lane's answer with it, and encodes the caller's answer with the route's codec;
 // a same-protocol request skips the model with `passthroughBody` and `usageFromResponse`.
-import type { EmbeddingRequest, EmbeddingResponse } from '../model/embeddings.js';
+import type { EmbeddingRequest, EmbeddingResponse, EmbeddingUsage } from '../model/embeddings.js';
 import { ZERO_USAGE, type ProtocolName, type Usage } from '../model/types.js';
 import type { EncodedUpstreamRequest } from './codec.js';
 import {
@@ -144,6 +144,6 @@ export function planEmbeddings(route: EmbeddingsIngress, req: EmbeddingRequest, 
 }
 
 /** What an embeddings answer meters: its input tokens (an estimate when the lane reported none, see EmbeddingUsage.estimated). */
-export function embeddingsUsage(resp: EmbeddingResponse): Usage {
-  return { ...ZERO_USAGE, input: resp.usage.inputTokens };
+export function embeddingsUsage(usage: EmbeddingUsage): Usage {
+  return { ...ZERO_USAGE, input: usage.inputTokens };
 }

@@ -23,11 +23,15 @@ import type { Router } from '../routing/router.js';
 import type { GateRequest } from '../hooks/route-gate.js';
 import type { LaneRuntime, PoolRuntime, Runtime } from '../runtime.js';
 import type { AttemptTimers } from '../upstream/attempt-timers.js';
+import type { ResponseStateClient } from '../responses/state-client.js';
 import type { AdmissionLease } from './admission-lease.js';
 import { beginTrace, type RequestTrace } from '../tracing/request-trace.js';
 import type { AbortListener, BodySink, ClientResponse, IngressRequest } from './client.js';
 import type { Attempts } from './dispatch/attempts.js';
 import type { RequestKind } from './kinds.js';
+import type { CountState } from './count/count.js';
+import type { EmbeddingsState } from './embeddings/embeddings.js';
+import type { ResponsesState } from './responses/state.js';
 import { Parked } from './parked.js';
 import { runSteps } from './steps.js';
 
@@ -41,6 +45,8 @@ export interface PipelineDeps {
   shared: SharedState;
   /** The sweep of upstream attempt timeouts (src/worker/upstream/attempt-timers.ts). */
   attemptTimers: AttemptTimers;
+  /** The Responses API state, kept by main in the store (src/worker/responses/state-client.ts). */
+  responses: Pick<ResponseStateClient, 'call'>;
   /** Request-log records to the main thread's sinks (used only when logs are configured). */
   requestLogs?: RequestLogBuffer;
   /** The clocks the steps read (injected so the attempt loop is tested with a fake one). */
@@ -98,6 +104,9 @@ export class RequestContext implements AbortListener, BodySink, GateRequest {
   /** The body decoded into the internal model, on the first translation. */
   decoded: ModelRequest | null = null;
 
+  /** A count's, an embeddings or a Responses request's own state (count/count.ts, embeddings/embeddings.ts, responses/state.ts); null for chat. */
+  kindState: CountState | EmbeddingsState | ResponsesState | null = null;
+
   // --- target (target/target.ts) ---
   pool: PoolRuntime | null = null;
   /** A direct route's lane (no pool). */
@@ -130,7 +139,7 @@ export class RequestContext implements AbortListener, BodySink, GateRequest {
   constructor(
     readonly deps: PipelineDeps,
     readonly req: IngressRequest,
-    readonly client: ClientResponse,
+    public client: ClientResponse,
     kind: RequestKind,
     codec: Codec,
   ) {

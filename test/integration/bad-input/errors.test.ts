@@ -136,7 +136,7 @@ describe('bad input gets the protocol\'s own error', () => {
   });
 
   it('an unknown gemini method -> 404 in gemini shape', async () => {
-    const a = await rawPost(url('/v1beta/models/pool-gemini:countTokens'), '{"contents":[]}');
+    const a = await rawPost(url('/v1beta/models/pool-gemini:generateAnswer'), '{"contents":[]}');
     assertErrorShape('gemini', 'route_not_found', a);
   });
 

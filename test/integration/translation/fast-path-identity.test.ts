@@ -86,8 +86,11 @@ async function sameBytes(ingress: ProtocolName, pool: string, prompt: string, st
 }
 
 /** The bytes as latin1 (binary framings stay comparable) with the gateway's clock stamps masked. */
+/** A Responses caller on another protocol's lane sees an id the gateway minted per response (stored state, decision 241). */
+const MINTED_RESPONSE_ID = /"resp_[0-9a-f]{48}"/g;
+
 function masked(body: Buffer): string {
-  return maskClockStamps(body.toString('latin1'));
+  return maskClockStamps(body.toString('latin1')).replace(MINTED_RESPONSE_ID, '"resp_minted"');
 }
 
 const PROMPTS = [

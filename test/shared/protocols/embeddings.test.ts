@@ -227,6 +227,6 @@ describe('embeddings: the plan for a lane', () => {
   });
 
   it('an answer meters its input tokens only', () => {
-    assert.deepEqual(embeddingsUsage({ model: 'm', vectors: [], usage: { inputTokens: 9, estimated: true } }), { input: 9, output: 0, cacheRead: 0, cacheCreation: 0 });
+    assert.deepEqual(embeddingsUsage({ inputTokens: 9, estimated: true }), { input: 9, output: 0, cacheRead: 0, cacheCreation: 0 });
   });
 });

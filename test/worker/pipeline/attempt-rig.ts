@@ -24,6 +24,7 @@ import type { RequestContext } from '../../../src/worker/pipeline/context.js';
 import { startRequest } from '../../../src/worker/pipeline/entry.js';
 import { Router } from '../../../src/worker/routing/router.js';
 import { Runtime } from '../../../src/worker/runtime.js';
+import { ResponseStateClient } from '../../../src/worker/responses/state-client.js';
 import { AttemptTimers } from '../../../src/worker/upstream/attempt-timers.js';
 import { UpstreamOrigins } from '../../../src/worker/upstream/origins.js';
 import { configDir, removeConfigDirs } from '../../main/config/config-dir.js';
@@ -193,6 +194,8 @@ export async function startRig(pools: Record<string, unknown>, models: Record<st
     admission: new Admission(shared, metering),
     shared,
     attemptTimers: timers,
+    // Chat never asks the Responses state: its calls would go to a main that is not there.
+    responses: new ResponseStateClient(channel.port1, 0),
     clock: { monoMs: () => clock.mono, epochMs: () => clock.epoch },
   };
   return {

@@ -14,7 +14,7 @@ import {
   optionalString, type JsonObject,
 } from '../framing/json-field.js';
 import { argumentsObject, optionalStringArray, splitDataUrl } from '../framing/body-fields.js';
-import { describeSource, isHttpUrl, refusePart, refuseUntranslatable } from '../refusal.js';
+import { describeSource, isHttpUrl, refusePart, refuseUntranslatable, TranslationRefused } from '../refusal.js';
 import {
   applyTopLevelCacheControl, cacheControl, decodeCacheControl, decodeOutputAndThinking, encodeOutputAndThinking, thinkingOn,
 } from './request-settings.js';
@@ -34,6 +34,11 @@ function invalid(message: string): GatewayError {
 
 export function decodeAnthropicRequest(body: unknown): ModelRequest {
   const o = expectObject(body, 'request body');
+  // The beta `thread` is state Anthropic keeps: an Anthropic lane takes it as it is (the
+  // caller's bytes); no translation can carry it, so it is refused rather than dropped.
+  if (o.thread !== undefined && o.thread !== null) {
+    throw new TranslationRefused('parameter', "thread cannot be translated to the protocol of the selected model: a thread is state Anthropic keeps; send the conversation's messages, or use a pool of Anthropic lanes");
+  }
   const req: ModelRequest = {
     model: expectString(o.model, 'model'),
     messages: decodeMessages(expectArray(o.messages, 'messages')),

@@ -14,14 +14,14 @@ import { TimedAttemptNode } from '../../upstream/attempt-timers.js';
 import { UpstreamAttempt, type AttemptOwner } from '../../upstream/upstream-attempt.js';
 import { AttemptPlan } from '../../routing/attempt-plan.js';
 import { Parked, type RequestContext } from '../context.js';
-import { errorAnswer, streamError } from '../end/answer.js';
+import { Answer, errorAnswer, streamError } from '../end/answer.js';
 import { end } from '../end/end.js';
 import { tap } from '../end/observe.js';
 import { relayData, relayEnd, relayStart, errorBodyText, overTranslateCapAnswer, RelayVerdict } from '../relay/relay.js';
 import { Relay, RelayState } from '../relay/relay-state.js';
 import { answerCompleted, answerCompleting, attemptEnding, attemptSending } from './attempt-observers.js';
 import { LastFailure } from './last-failure.js';
-import { buildOutgoing, signOutgoing } from './outgoing.js';
+import { signOutgoing } from './outgoing.js';
 import { nextMember, NextMember } from './pick.js';
 
 /** One reason object each for aborting an attempt (no Error made per request). */
@@ -64,14 +64,20 @@ export class Attempts extends TimedAttemptNode implements AttemptOwner {
     const ctx = this.ctx;
     const lane = this.plan.lane!;
     this.relay.reset(lane);
-    let outgoing: OutgoingRequest;
+    let outgoing: OutgoingRequest | Answer;
     try {
-      outgoing = buildOutgoing(ctx, lane);
+      outgoing = ctx.kind.outgoing(ctx, lane);
     } catch (err) {
       if (err instanceof TranslationRefused) ctx.deps.metering.refused(ctx.codec.name, lane.provider.codec.name, err.reason);
       this.endAttempt(AttemptOutcome.Untranslatable, 0);
       const answer = err instanceof GatewayError ? errorAnswer(err.kind, err.message, err.retryAfterSecs) : errorAnswer('invalid_request', 'the request could not be translated');
       end(ctx, Disposition.Untranslatable, answer);
+      return;
+    }
+    // The kind answered without the upstream (a count estimated for a lane with no counting
+    // endpoint): the permit the pick took is released by the end, as neutral.
+    if (outgoing instanceof Answer) {
+      end(ctx, Disposition.Ok, outgoing);
       return;
     }
     const signed = signOutgoing(ctx, lane, outgoing);

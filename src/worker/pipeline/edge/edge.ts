@@ -11,7 +11,7 @@ import { RequestContext, type PipelineDeps } from '../context.js';
 import { errorAnswer, wholeAnswer, type Answer } from '../end/answer.js';
 import { end } from '../end/end.js';
 import { EDGE } from '../kinds.js';
-import { callerCodecOf } from '../route/caller-codec.js';
+import { callerCodecOf, unroutedCodecOf } from '../route/caller-codec.js';
 
 /** A path echoed in a message: bounded, so that a huge URL does not make a huge error. */
 function shownPath(path: string): string {
@@ -27,12 +27,17 @@ function endAtEdge(deps: PipelineDeps, req: IngressRequest, client: ClientRespon
   end(new RequestContext(deps, req, client, EDGE, codec), disposition, answer);
 }
 
+/** A path the answer is about: the route's codec when the path is a known one, else the protocol the path and headers name. */
+function pathCodecOf(req: IngressRequest, method: string, path: string): Codec {
+  return (req.routeIndex >= 0 ? ROUTES[req.routeIndex]?.codec : undefined) ?? unroutedCodecOf(req, method, path);
+}
+
 export function answerRouteNotFound(deps: PipelineDeps, req: IngressRequest, client: ClientResponse, method: string, path: string): void {
-  endAtEdge(deps, req, client, codecOf(req), Disposition.InvalidRequest, errorAnswer('route_not_found', `no route for ${method.toUpperCase()} ${shownPath(path)}`));
+  endAtEdge(deps, req, client, pathCodecOf(req, method, path), Disposition.InvalidRequest, errorAnswer('route_not_found', `no route for ${method.toUpperCase()} ${shownPath(path)}`));
 }
 
 export function answerMethodNotAllowed(deps: PipelineDeps, req: IngressRequest, client: ClientResponse, method: string, path: string, allow: string): void {
-  endAtEdge(deps, req, client, codecOf(req), Disposition.InvalidRequest, errorAnswer('method_not_allowed', `${method.toUpperCase()} is not allowed on ${shownPath(path)}; use ${allow}`, undefined, { allow }));
+  endAtEdge(deps, req, client, pathCodecOf(req, method, path), Disposition.InvalidRequest, errorAnswer('method_not_allowed', `${method.toUpperCase()} is not allowed on ${shownPath(path)}; use ${allow}`, undefined, { allow }));
 }
 
 export function answerUnsupportedEncoding(deps: PipelineDeps, req: IngressRequest, client: ClientResponse, encoding: string): void {

@@ -122,16 +122,11 @@ export function relayEnd(s: RelayState, ctx: RequestContext): RelayVerdict {
       s.truncated = true;
       s.answer = streamTail('');
       return RelayVerdict.Complete;
-    case Relay.PassBody: {
-      // The caller gets the upstream's bytes as they came; only the usage field is read.
-      const body = bufferedBody(s);
-      s.usage = passthroughUsage(ctx.codec, body, s.lane);
-      if (ctx.trace !== null) ctx.trace.observeBody(ctx.codec, body);
-      s.answer = wholeAnswer(s.status, { 'content-type': s.contentType || 'application/json' }, body);
-      return RelayVerdict.Complete;
-    }
+    // A buffered answer is read by the request's kind (kinds.ts): chat's are passedBody and translatedBody.
+    case Relay.PassBody:
+      return ctx.kind.passBody(s, ctx);
     case Relay.TranslateBody:
-      return translatedBody(s, ctx);
+      return ctx.kind.translateBody(s, ctx);
     default:
       s.answer = streamTail('');
       return RelayVerdict.Complete;
@@ -199,13 +194,24 @@ function overCap(s: RelayState, ctx: RequestContext): RelayVerdict {
   return RelayVerdict.Continue;
 }
 
-function bufferedBody(s: RelayState): Buffer {
+/** A same-protocol chat body: the caller gets the upstream's bytes as they came; only the usage field is read. */
+export function passedBody(s: RelayState, ctx: RequestContext): RelayVerdict {
+  const body = bufferedBody(s);
+  s.usage = passthroughUsage(ctx.codec, body, s.lane);
+  if (ctx.trace !== null) ctx.trace.observeBody(ctx.codec, body);
+  s.answer = wholeAnswer(s.status, { 'content-type': s.contentType || 'application/json' }, body);
+  return RelayVerdict.Complete;
+}
+
+/** The buffered answer, whole (the buffer is handed over: the state keeps none). */
+export function bufferedBody(s: RelayState): Buffer {
   const whole = s.chunks.length === 1 ? s.chunks[0]! : Buffer.concat(s.chunks, s.bufferedBytes);
   s.chunks = [];
   return whole;
 }
 
-function translatedBody(s: RelayState, ctx: RequestContext): RelayVerdict {
+/** A cross-protocol chat body: decoded in the lane's protocol, encoded in the caller's. */
+export function translatedBody(s: RelayState, ctx: RequestContext): RelayVerdict {
   const lane = s.lane!;
   let out: string;
   try {

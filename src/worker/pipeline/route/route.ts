@@ -12,7 +12,7 @@ import { end } from '../end/end.js';
  * JSON routes accept a JSON content type, or none (many clients omit it); a codec may take any
  * (Codec.acceptsAnyContentType).
  */
-function acceptableContentType(route: RouteDef, contentType: string): boolean {
+export function acceptableContentType(route: RouteDef, contentType: string): boolean {
   if (contentType === '' || route.codec?.acceptsAnyContentType === true) return true;
   const semi = contentType.indexOf(';');
   const mediaType = (semi === -1 ? contentType : contentType.slice(0, semi)).trim().toLowerCase();

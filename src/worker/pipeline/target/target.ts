@@ -7,6 +7,7 @@ import type { RequestContext } from '../context.js';
 import { translatedLast } from '../decode/decode.js';
 import { errorAnswer } from '../end/answer.js';
 import { end } from '../end/end.js';
+import { unroutedCodecOf } from '../route/caller-codec.js';
 
 function notFound(ctx: RequestContext, name: string): false {
   end(ctx, Disposition.InvalidRequest, errorAnswer('model_not_found', `no pool or model named "${name}"`));
@@ -35,9 +36,14 @@ export function targetStep(ctx: RequestContext): boolean {
     const model = decodeURIComponent(params[1]!);
     const lane = ctx.runtime.directLane(providerName, model);
     if (lane === undefined) {
-      // A first segment that names no provider is not a provider: the path is simply unknown.
+      // A first segment that names no provider is not a provider: the path is simply unknown,
+      // answered in the protocol the path names (`/api/foo` is Ollama's) or the headers do.
       if (ctx.runtime.providersByName.has(providerName)) end(ctx, Disposition.InvalidRequest, errorAnswer('model_not_found', `provider "${providerName}" has no lane for model "${model}"`));
-      else end(ctx, Disposition.InvalidRequest, errorAnswer('route_not_found', `no route for POST /${providerName}/${model}`));
+      else {
+        const path = `/${params[0]!}/${params[1]!}`;
+        ctx.codec = unroutedCodecOf(ctx.req, 'POST', path);
+        end(ctx, Disposition.InvalidRequest, errorAnswer('route_not_found', `no route for POST /${providerName}/${model}`));
+      }
       return false;
     }
     ctx.lane = lane;
