@@ -4,9 +4,9 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { request } from 'undici';
-import { startMockProvider, type MockServer } from '../../src/mock/server.js';
-import { startGateway, writeConfig, type RunningGateway } from '../helpers/gateway.js';
-import { eventually } from '../helpers/clients/stack.js';
+import type { MockServer } from '../../src/mock/server.js';
+import type { RunningGateway } from '../helpers/gateway.js';
+import { eventually, startStack, type Stack } from '../helpers/clients/stack.js';
 
 interface LastRequest {
   headers: Record<string, string>;
@@ -26,10 +26,11 @@ async function chat(gw: RunningGateway, model: string, headers: Record<string, s
   return { status: res.statusCode, body: await res.body.text() };
 }
 
-function config(mockUrl: string, upstreamCredentials: 'own' | 'passthrough') {
+/** A mock that wants a credential and a gateway with four lanes on it, one per way to authenticate. */
+function startWith(upstreamCredentials: 'own' | 'passthrough'): Promise<Stack> {
   const lane = (provider: string) => ({ provider, upstream_model: 'up' });
-  return writeConfig(
-    {
+  return startStack({ mock: { require_auth: true }, env: ENV, build: (mockUrl) => ({
+    config: {
       auth: { chain: [], admin_auth: [], upstream_credentials: upstreamCredentials },
       models: { bearer: lane('bearer'), minted: lane('minted'), keyless: lane('keyless'), open: lane('open') },
       pools: {
@@ -38,10 +39,8 @@ function config(mockUrl: string, upstreamCredentials: 'own' | 'passthrough') {
         keyless: { members: [{ model: 'keyless' }] },
         open: { members: [{ model: 'open' }] },
       },
-      store: { module: 'memory' },
-      config: { locked: true },
     },
-    {
+    providers: {
       bearer: { protocol: 'openai', base_url: `${mockUrl}/v1`, auth: { mode: 'bearer', key: { env: 'GW_TEST_PROVIDER_KEY' } } },
       minted: {
         protocol: 'openai',
@@ -51,22 +50,21 @@ function config(mockUrl: string, upstreamCredentials: 'own' | 'passthrough') {
       keyless: { protocol: 'openai', base_url: `${mockUrl}/v1`, auth: { mode: 'bearer', key: { env: 'GW_TEST_EMPTY_KEY' } } },
       open: { protocol: 'openai', base_url: `${mockUrl}/v1`, auth: { mode: 'none' } },
     },
-  );
+  }) });
 }
 
 const ENV = { GW_TEST_PROVIDER_KEY: 'sk-provider-secret-123', GW_TEST_CLIENT_SECRET: 'client-secret-456', GW_TEST_EMPTY_KEY: '' };
 
 describe('upstream credentials', () => {
+  let stack: Stack;
   let mock: MockServer;
   let gw: RunningGateway;
   before(async () => {
-    mock = await startMockProvider({ port: 0, require_auth: true });
-    gw = await startGateway(config(mock.url, 'own'), { env: ENV });
+    stack = await startWith('own');
+    ({ mock, gateway: gw } = stack);
   });
   after(async () => {
-    // A gateway that failed to start is no reason to leave the mock running (the file would never exit).
-    await gw?.stop();
-    await mock?.close();
+    await stack?.close();
   });
 
   it('signs with the provider key (bearer)', async () => {
@@ -96,16 +94,15 @@ describe('upstream credentials', () => {
 });
 
 describe('upstream_credentials: passthrough', () => {
+  let stack: Stack;
   let mock: MockServer;
   let gw: RunningGateway;
   before(async () => {
-    mock = await startMockProvider({ port: 0, require_auth: true });
-    gw = await startGateway(config(mock.url, 'passthrough'), { env: ENV });
+    stack = await startWith('passthrough');
+    ({ mock, gateway: gw } = stack);
   });
   after(async () => {
-    // A gateway that failed to start is no reason to leave the mock running (the file would never exit).
-    await gw?.stop();
-    await mock?.close();
+    await stack?.close();
   });
 
   it("forwards the caller's credential instead of the provider's", async () => {

@@ -40,6 +40,8 @@ export interface StackOptions {
   /** Environment and command-line arguments of the gateway process. */
   env?: NodeJS.ProcessEnv;
   args?: string[];
+  /** The config has a `tls` block: the gateway's url is https://. */
+  https?: boolean;
 }
 
 /** The open, memory-backed, locked base a `build` config goes over. */
@@ -72,6 +74,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
       workers: opts.workers ?? 1,
       ...(opts.env === undefined ? {} : { env: opts.env }),
       ...(opts.args === undefined ? {} : { args: opts.args }),
+      ...(opts.https === undefined ? {} : { https: opts.https }),
     });
   } catch (err) {
     if (ownMock) await mock?.close();
