@@ -57,62 +57,52 @@ const ENV = { GW_TEST_PROVIDER_KEY: 'sk-provider-secret-123', GW_TEST_CLIENT_SEC
 
 describe('upstream credentials', () => {
   let stack: Stack;
-  let mock: MockServer;
-  let gw: RunningGateway;
   before(async () => {
     stack = await startWith('own');
-    ({ mock, gateway: gw } = stack);
   });
-  after(async () => {
-    await stack?.close();
-  });
+  after(() => stack?.close());
 
   it('signs with the provider key (bearer)', async () => {
-    const r = await chat(gw, 'bearer');
+    const r = await chat(stack.gateway, 'bearer');
     assert.equal(r.status, 200, r.body);
-    assert.equal((await lastRequest(mock)).headers.authorization, 'Bearer sk-provider-secret-123');
+    assert.equal((await lastRequest(stack.mock)).headers.authorization, 'Bearer sk-provider-secret-123');
   });
 
   it('mints a client-credentials token in the background and uses it', async () => {
-    assert.ok(await eventually(() => mock.stats().tokens_minted > 0, 5_000), 'a token was minted at boot, before any request');
-    let r = await chat(gw, 'minted');
+    assert.ok(await eventually(() => stack.mock.stats().tokens_minted > 0, 5_000), 'a token was minted at boot, before any request');
+    let r = await chat(stack.gateway, 'minted');
     for (let i = 0; i < 20 && r.status === 401; i++) {
       await new Promise((res) => setTimeout(res, 100));
-      r = await chat(gw, 'minted');
+      r = await chat(stack.gateway, 'minted');
     }
     assert.equal(r.status, 200, r.body);
-    assert.match((await lastRequest(mock)).headers.authorization ?? '', /^Bearer \S+/);
+    assert.match((await lastRequest(stack.mock)).headers.authorization ?? '', /^Bearer \S+/);
   });
 
   it('answers 401 for a provider whose key is empty, and warned at boot', async () => {
-    const r = await chat(gw, 'keyless');
+    const r = await chat(stack.gateway, 'keyless');
     assert.equal(r.status, 401);
     assert.match(r.body, /no upstream credential/);
-    assert.match(gw.logs(), /keyless/);
-    assert.doesNotMatch(gw.logs(), /sk-provider-secret-123|client-secret-456/, 'no secret in the logs');
+    assert.match(stack.gateway.logs(), /keyless/);
+    assert.doesNotMatch(stack.gateway.logs(), /sk-provider-secret-123|client-secret-456/, 'no secret in the logs');
   });
 });
 
 describe('upstream_credentials: passthrough', () => {
   let stack: Stack;
-  let mock: MockServer;
-  let gw: RunningGateway;
   before(async () => {
     stack = await startWith('passthrough');
-    ({ mock, gateway: gw } = stack);
   });
-  after(async () => {
-    await stack?.close();
-  });
+  after(() => stack?.close());
 
   it("forwards the caller's credential instead of the provider's", async () => {
-    const r = await chat(gw, 'bearer', { authorization: 'Bearer caller-own-key' });
+    const r = await chat(stack.gateway, 'bearer', { authorization: 'Bearer caller-own-key' });
     assert.equal(r.status, 200, r.body);
-    assert.equal((await lastRequest(mock)).headers.authorization, 'Bearer caller-own-key');
+    assert.equal((await lastRequest(stack.mock)).headers.authorization, 'Bearer caller-own-key');
   });
 
   it('sends no credential when the caller has none (the upstream refuses)', async () => {
-    const r = await chat(gw, 'open');
+    const r = await chat(stack.gateway, 'open');
     assert.equal(r.status, 401);
   });
 });
