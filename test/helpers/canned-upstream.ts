@@ -3,6 +3,9 @@
 // characters split across chunks. Records the last request.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Codec } from '../../src/shared/protocols/codec.js';
+import type { ModelResponse, StreamEvent } from '../../src/shared/model/types.js';
+import type { ErrorKind } from '../../src/shared/errors.js';
 
 export interface Canned {
   status: number;
@@ -57,4 +60,21 @@ export class CannedUpstream {
   close(): Promise<void> {
     return new Promise((resolve) => this.server.close(() => resolve()));
   }
+}
+
+/**
+ * A 200 answer whose body is `events` as the codec's stream encoder writes them, then (when
+ * given) `error` as the codec's own mid-stream error event of that kind.
+ */
+export function cannedStream(codec: Codec, events: readonly StreamEvent[], error?: string, kind: ErrorKind = 'upstream_error'): Canned {
+  const enc = codec.createStreamEncoder();
+  const parts = events.map((e) => enc.encode(e));
+  if (error !== undefined) parts.push(enc.error(kind, error));
+  const body = parts.every((p) => typeof p === 'string') ? parts.join('') : Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p) : p)));
+  return { status: 200, headers: { 'content-type': codec.streamContentType }, body };
+}
+
+/** A 200 JSON answer: `response` as the codec's non-stream encoder writes it. */
+export function cannedResponse(codec: Codec, response: ModelResponse): Canned {
+  return { status: 200, headers: { 'content-type': 'application/json' }, body: codec.encodeResponse(response) };
 }

@@ -11,6 +11,7 @@ import { createServer as createHttpsServer } from 'node:https';
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import Provider from 'oidc-provider';
+import { SignJWT } from 'jose';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Agent, request } from 'undici';
@@ -144,4 +145,18 @@ const tlsAgent = new Agent({ connect: { ca: readFileSync(join(process.cwd(), 'te
 export function unsignedToken(claims: Record<string, unknown>): string {
   const part = (o: unknown): string => Buffer.from(JSON.stringify(o)).toString('base64url');
   return `${part({ alg: 'none', typ: 'JWT' })}.${part(claims)}.`;
+}
+
+/** A well-formed RS256 token from `issuer` for mallory (group eng, audience gateway), signed by
+ * a key the IdP never published (kid `rogue`): its signature cannot verify. */
+export function foreignSignedToken(issuer: string): Promise<string> {
+  const rogueKey = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey;
+  return new SignJWT({ groups: ['eng'] })
+    .setProtectedHeader({ alg: 'RS256', kid: 'rogue' })
+    .setIssuer(issuer)
+    .setAudience('gateway')
+    .setSubject('mallory')
+    .setIssuedAt()
+    .setExpirationTime('5m')
+    .sign(rogueKey);
 }

@@ -3,7 +3,7 @@
 // and its temp folder removed by stop().
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { freePort } from './ports.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
@@ -15,17 +15,6 @@ export const PROMETHEUS_SKIP = existsSync(PROMETHEUS) || process.env.CI ? false 
 export interface PromSample {
   metric: Record<string, string>;
   value: [number, string];
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const port = (server.address() as { port: number }).port;
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
 }
 
 export class PrometheusServer {

@@ -3,23 +3,15 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { request } from 'undici';
+import { chatStatus as chat } from '../helpers/clients/raw.js';
 import { startMockProvider, type MockServer } from '../../src/mock/server.js';
-import { mockConfig, startGateway, writeConfig } from '../helpers/gateway.js';
+import { startGateway, writeConfig } from '../helpers/gateway.js';
+import { stackConfig, startStack } from '../helpers/clients/stack.js';
 import { adminClient } from '../helpers/admin-client.js';
 
 async function get(url: string): Promise<{ status: number; body: string }> {
   const res = await request(url);
   return { status: res.statusCode, body: await res.body.text() };
-}
-
-async function chat(url: string, model: string): Promise<number> {
-  const res = await request(`${url}/v1/chat/completions`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ model, messages: [{ role: 'user', content: 'hi' }] }),
-  });
-  await res.body.dump();
-  return res.statusCode;
 }
 
 describe('health and safe mode', () => {
@@ -32,11 +24,13 @@ describe('health and safe mode', () => {
   });
 
   it('/healthz is 200 while a lane is usable and 503 once none is', async () => {
-    const { config, providers } = mockConfig(mock.url);
     // One lane with a lifetime budget of one request, and nothing else.
-    config.models = { only: { provider: 'mock-openai', upstream_model: 'up', max_requests: 1 } };
-    config.pools = { default: { members: [{ model: 'only' }] } };
-    const gw = await startGateway(writeConfig(config, providers), { workers: 2 });
+    const stack = await startStack({
+      mockServer: mock,
+      workers: 2,
+      over: { models: { only: { provider: 'mock-openai', upstream_model: 'up', max_requests: 1 } }, pools: { default: { members: [{ model: 'only' }] } } },
+    });
+    const gw = stack.gateway;
     try {
       assert.deepEqual(await get(`${gw.url}/healthz`), { status: 200, body: 'ok' });
       assert.equal(await chat(gw.url, 'default'), 200);
@@ -44,16 +38,17 @@ describe('health and safe mode', () => {
       assert.equal(after.status, 503);
       assert.equal(await chat(gw.url, 'default'), 503, 'the pool is exhausted too');
     } finally {
-      await gw?.stop();
+      await stack.close();
     }
   });
 
   it('a lane merely at capacity is usable: /healthz 200, member usable, while routing skips it (issue 46)', async () => {
-    const slow = await startMockProvider({ port: 0, latency_ms: 3_000 });
-    const { config, providers } = mockConfig(slow.url);
-    config.models = { only: { provider: 'mock-openai', upstream_model: 'up', max_concurrent: 1 } };
-    config.pools = { default: { members: [{ model: 'only' }] } };
-    const gw = await startGateway(writeConfig(config, providers), { workers: 2 });
+    const stack = await startStack({
+      mock: { latency_ms: 3_000 },
+      workers: 2,
+      over: { models: { only: { provider: 'mock-openai', upstream_model: 'up', max_concurrent: 1 } }, pools: { default: { members: [{ model: 'only' }] } } },
+    });
+    const gw = stack.gateway;
     try {
       const held = chat(gw.url, 'default');
       // Handshake, not a sleep: wait until the one permit is taken.
@@ -71,13 +66,12 @@ describe('health and safe mode', () => {
       assert.equal(await chat(gw.url, 'default'), 503, 'routing still skips a lane at capacity');
       assert.equal(await held, 200);
     } finally {
-      await gw?.stop();
-      await slow.close();
+      await stack.close();
     }
   });
 
   it('--safe-mode ignores the overlay; a normal boot uses it', async () => {
-    const { config, providers } = mockConfig(mock.url, { config: { locked: false, overlay: { file: 'overlay.json' } } });
+    const { config, providers } = stackConfig(mock.url, { over: { config: { locked: false, overlay: { file: 'overlay.json' } } } });
     const files = writeConfig(config, providers);
     const overlay = {
       file: 'overlay.json',

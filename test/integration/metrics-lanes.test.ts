@@ -8,7 +8,8 @@ import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import { request } from 'undici';
 import { startMockProvider, type MockServer } from '../../src/mock/server.js';
-import { mockConfig, startGateway, writeConfig, type GatewayFiles, type RunningGateway } from '../helpers/gateway.js';
+import type { GatewayFiles, RunningGateway } from '../helpers/gateway.js';
+import { startStack, type Stack } from '../helpers/clients/stack.js';
 import { parseExposition, sampleValue, type ParsedFamily } from '../helpers/prometheus.js';
 import { EXPORT, TRIP_AFTER } from './metrics-harness.js';
 
@@ -50,6 +51,7 @@ function post(url: string, model: string, prompt: string, signal?: AbortSignal):
 }
 
 describe('lane gauges agree with /stats', () => {
+  let stack: Stack;
   let good: MockServer;
   let bad: MockServer;
   let gw: RunningGateway;
@@ -58,20 +60,21 @@ describe('lane gauges agree with /stats', () => {
   let holding: Array<Promise<unknown>> = [];
 
   before(async () => {
-    good = await startMockProvider({ port: 0 });
     bad = await startMockProvider({ port: 0, status: 503 });
-    const { config, providers } = mockConfig(good.url, EXPORT);
-    providers['mock-bad'] = { protocol: 'openai', base_url: `${bad.url}/v1`, auth: { mode: 'none' } };
-    Object.assign(config.models as object, {
-      'lane-bad': { provider: 'mock-bad', upstream_model: 'up-bad' },
-      'lane-narrow': { provider: 'mock-openai', upstream_model: 'up-narrow', max_concurrent: SLOTS },
+    stack = await startStack({
+      workers: 2,
+      over: EXPORT,
+      extraProviders: { 'mock-bad': { protocol: 'openai', base_url: `${bad.url}/v1`, auth: { mode: 'none' } } },
+      extraModels: {
+        'lane-bad': { provider: 'mock-bad', upstream_model: 'up-bad' },
+        'lane-narrow': { provider: 'mock-openai', upstream_model: 'up-narrow', max_concurrent: SLOTS },
+      },
+      extraPools: {
+        'pool-trip': { members: [{ model: 'lane-bad', weight: 1 }], breaker: { trip: 'consecutive', consecutive_n: TRIP_AFTER } },
+        'pool-narrow': { members: [{ model: 'lane-narrow', weight: 1 }, { model: 'lane-bad', weight: 1 }], breaker: { trip: 'consecutive', consecutive_n: 1000 } },
+      },
     });
-    Object.assign(config.pools as object, {
-      'pool-trip': { members: [{ model: 'lane-bad', weight: 1 }], breaker: { trip: 'consecutive', consecutive_n: TRIP_AFTER } },
-      'pool-narrow': { members: [{ model: 'lane-narrow', weight: 1 }, { model: 'lane-bad', weight: 1 }], breaker: { trip: 'consecutive', consecutive_n: 1000 } },
-    });
-    files = writeConfig(config, providers);
-    gw = await startGateway(files, { workers: 2 });
+    ({ mock: good, gateway: gw, files } = stack);
     for (let i = 0; i < TRIP_AFTER; i++) assert.equal(await post(gw.url, 'pool-trip', 'fail'), 503);
     // Saturate lane-narrow: the mock holds each request until the caller leaves.
     holding = [...Array(SLOTS)].map(() => post(gw.url, 'lane-narrow', 'hold [mock fault=hang]', held.signal).catch(() => 0));
@@ -82,8 +85,7 @@ describe('lane gauges agree with /stats', () => {
   after(async () => {
     held.abort();
     await Promise.all(holding);
-    await gw?.stop();
-    await good?.close();
+    await stack?.close();
     await bad?.close();
     if (files !== undefined) rmSync(files.dir, { recursive: true, force: true });
   });

@@ -5,7 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { freePort } from '../helpers/ports.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
@@ -16,17 +16,6 @@ const PROMETHEUS = '/usr/bin/prometheus';
 const REQUESTS = 7;
 const RULES = join(process.cwd(), 'deploy/prometheus/alerts.yml');
 const SKIP = existsSync(PROMETHEUS) || process.env.CI ? false : `prometheus is not installed at ${PROMETHEUS}`;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const port = (server.address() as { port: number }).port;
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
 
 interface Sample {
   metric: Record<string, string>;

@@ -5,7 +5,8 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Agent, request } from 'undici';
 import { startMockProvider, type MockServer } from '../../src/mock/server.js';
-import { mockConfig, startGateway, writeConfig, type RunningGateway } from '../helpers/gateway.js';
+import { mockConfig, startGateway, writeConfig } from '../helpers/gateway.js';
+import { startStack } from '../helpers/clients/stack.js';
 import { adminClient } from '../helpers/admin-client.js';
 
 const chatBody = (model: string, text = 'hello') =>
@@ -38,8 +39,7 @@ describe('gateway process life cycle', () => {
   });
 
   it('keeps serving while a killed worker is restarted', async () => {
-    const { config, providers } = mockConfig(mock.url);
-    const gw: RunningGateway = await startGateway(writeConfig(config, providers), { workers: 2 });
+    const { gateway: gw } = await startStack({ mockServer: mock, workers: 2 });
     try {
       for (let i = 0; i < 10; i++) assert.equal(await chat(gw.url, 'default'), 200);
       gw.proc.kill('SIGUSR2'); // the operator recycle: terminate one worker as if it crashed
@@ -54,8 +54,7 @@ describe('gateway process life cycle', () => {
   });
 
   it('finishes an in-flight request on SIGTERM, then exits 0', async () => {
-    const { config, providers } = mockConfig(mock.url);
-    const gw = await startGateway(writeConfig(config, providers), { workers: 2 });
+    const { gateway: gw } = await startStack({ mockServer: mock, workers: 2 });
     const inFlight = chat(gw.url, 'default', 'slow one [mock latency_ms=1500]');
     await new Promise((r) => setTimeout(r, 400));
     const exit = gw.stop('SIGTERM');

@@ -9,7 +9,8 @@ import { connect as tlsConnect } from 'node:tls';
 import { join } from 'node:path';
 import { Agent, request } from 'undici';
 import { startMockProvider, type MockServer } from '../../src/mock/server.js';
-import { mockConfig, startGateway, writeConfig, type RunningGateway } from '../helpers/gateway.js';
+import type { RunningGateway } from '../helpers/gateway.js';
+import { startStack } from '../helpers/clients/stack.js';
 
 const FIXTURES = join(process.cwd(), 'test', 'fixtures', 'tls');
 const pem = (name: string): string => readFileSync(join(FIXTURES, name), 'utf8');
@@ -57,10 +58,8 @@ describe('inbound TLS', () => {
     // The three forms a PEM may take: a path, a secret reference to an env var, a file reference.
     const env = { GW_TEST_TLS_KEY: SERVER_KEY };
     const tls = { cert: join(FIXTURES, 'server.pem'), key: { env: 'GW_TEST_TLS_KEY' } };
-    const a = mockConfig(mock.url, { tls });
-    plain = await startGateway(writeConfig(a.config, a.providers), { workers: 2, env, https: true });
-    const b = mockConfig(mock.url, { tls: { ...tls, client_ca: { file: join(FIXTURES, 'ca.pem') } } });
-    mtls = await startGateway(writeConfig(b.config, b.providers), { workers: 2, env, https: true });
+    plain = (await startStack({ mockServer: mock, workers: 2, over: { tls }, env, https: true })).gateway;
+    mtls = (await startStack({ mockServer: mock, workers: 2, over: { tls: { ...tls, client_ca: { file: join(FIXTURES, 'ca.pem') } } }, env, https: true })).gateway;
   });
   after(async () => {
     await plain?.stop();

@@ -4,9 +4,9 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { request } from 'undici';
-import { startMockProvider, type MockServer } from '../../src/mock/server.js';
-import { startGateway, writeConfig, type RunningGateway } from '../helpers/gateway.js';
-import { eventually } from '../helpers/clients/stack.js';
+import type { MockServer } from '../../src/mock/server.js';
+import type { RunningGateway } from '../helpers/gateway.js';
+import { eventually, startStack, type Stack } from '../helpers/clients/stack.js';
 
 interface LastRequest {
   headers: Record<string, string>;
@@ -26,10 +26,11 @@ async function chat(gw: RunningGateway, model: string, headers: Record<string, s
   return { status: res.statusCode, body: await res.body.text() };
 }
 
-function config(mockUrl: string, upstreamCredentials: 'own' | 'passthrough') {
+/** A mock that wants a credential and a gateway with four lanes on it, one per way to authenticate. */
+function startWith(upstreamCredentials: 'own' | 'passthrough'): Promise<Stack> {
   const lane = (provider: string) => ({ provider, upstream_model: 'up' });
-  return writeConfig(
-    {
+  return startStack({ mock: { require_auth: true }, env: ENV, build: (mockUrl) => ({
+    config: {
       auth: { chain: [], admin_auth: [], upstream_credentials: upstreamCredentials },
       models: { bearer: lane('bearer'), minted: lane('minted'), keyless: lane('keyless'), open: lane('open') },
       pools: {
@@ -38,10 +39,8 @@ function config(mockUrl: string, upstreamCredentials: 'own' | 'passthrough') {
         keyless: { members: [{ model: 'keyless' }] },
         open: { members: [{ model: 'open' }] },
       },
-      store: { module: 'memory' },
-      config: { locked: true },
     },
-    {
+    providers: {
       bearer: { protocol: 'openai', base_url: `${mockUrl}/v1`, auth: { mode: 'bearer', key: { env: 'GW_TEST_PROVIDER_KEY' } } },
       minted: {
         protocol: 'openai',
@@ -51,71 +50,59 @@ function config(mockUrl: string, upstreamCredentials: 'own' | 'passthrough') {
       keyless: { protocol: 'openai', base_url: `${mockUrl}/v1`, auth: { mode: 'bearer', key: { env: 'GW_TEST_EMPTY_KEY' } } },
       open: { protocol: 'openai', base_url: `${mockUrl}/v1`, auth: { mode: 'none' } },
     },
-  );
+  }) });
 }
 
 const ENV = { GW_TEST_PROVIDER_KEY: 'sk-provider-secret-123', GW_TEST_CLIENT_SECRET: 'client-secret-456', GW_TEST_EMPTY_KEY: '' };
 
 describe('upstream credentials', () => {
-  let mock: MockServer;
-  let gw: RunningGateway;
+  let stack: Stack;
   before(async () => {
-    mock = await startMockProvider({ port: 0, require_auth: true });
-    gw = await startGateway(config(mock.url, 'own'), { env: ENV });
+    stack = await startWith('own');
   });
-  after(async () => {
-    // A gateway that failed to start is no reason to leave the mock running (the file would never exit).
-    await gw?.stop();
-    await mock?.close();
-  });
+  after(() => stack?.close());
 
   it('signs with the provider key (bearer)', async () => {
-    const r = await chat(gw, 'bearer');
+    const r = await chat(stack.gateway, 'bearer');
     assert.equal(r.status, 200, r.body);
-    assert.equal((await lastRequest(mock)).headers.authorization, 'Bearer sk-provider-secret-123');
+    assert.equal((await lastRequest(stack.mock)).headers.authorization, 'Bearer sk-provider-secret-123');
   });
 
   it('mints a client-credentials token in the background and uses it', async () => {
-    assert.ok(await eventually(() => mock.stats().tokens_minted > 0, 5_000), 'a token was minted at boot, before any request');
-    let r = await chat(gw, 'minted');
+    assert.ok(await eventually(() => stack.mock.stats().tokens_minted > 0, 5_000), 'a token was minted at boot, before any request');
+    let r = await chat(stack.gateway, 'minted');
     for (let i = 0; i < 20 && r.status === 401; i++) {
       await new Promise((res) => setTimeout(res, 100));
-      r = await chat(gw, 'minted');
+      r = await chat(stack.gateway, 'minted');
     }
     assert.equal(r.status, 200, r.body);
-    assert.match((await lastRequest(mock)).headers.authorization ?? '', /^Bearer \S+/);
+    assert.match((await lastRequest(stack.mock)).headers.authorization ?? '', /^Bearer \S+/);
   });
 
   it('answers 401 for a provider whose key is empty, and warned at boot', async () => {
-    const r = await chat(gw, 'keyless');
+    const r = await chat(stack.gateway, 'keyless');
     assert.equal(r.status, 401);
     assert.match(r.body, /no upstream credential/);
-    assert.match(gw.logs(), /keyless/);
-    assert.doesNotMatch(gw.logs(), /sk-provider-secret-123|client-secret-456/, 'no secret in the logs');
+    assert.match(stack.gateway.logs(), /keyless/);
+    assert.doesNotMatch(stack.gateway.logs(), /sk-provider-secret-123|client-secret-456/, 'no secret in the logs');
   });
 });
 
 describe('upstream_credentials: passthrough', () => {
-  let mock: MockServer;
-  let gw: RunningGateway;
+  let stack: Stack;
   before(async () => {
-    mock = await startMockProvider({ port: 0, require_auth: true });
-    gw = await startGateway(config(mock.url, 'passthrough'), { env: ENV });
+    stack = await startWith('passthrough');
   });
-  after(async () => {
-    // A gateway that failed to start is no reason to leave the mock running (the file would never exit).
-    await gw?.stop();
-    await mock?.close();
-  });
+  after(() => stack?.close());
 
   it("forwards the caller's credential instead of the provider's", async () => {
-    const r = await chat(gw, 'bearer', { authorization: 'Bearer caller-own-key' });
+    const r = await chat(stack.gateway, 'bearer', { authorization: 'Bearer caller-own-key' });
     assert.equal(r.status, 200, r.body);
-    assert.equal((await lastRequest(mock)).headers.authorization, 'Bearer caller-own-key');
+    assert.equal((await lastRequest(stack.mock)).headers.authorization, 'Bearer caller-own-key');
   });
 
   it('sends no credential when the caller has none (the upstream refuses)', async () => {
-    const r = await chat(gw, 'open');
+    const r = await chat(stack.gateway, 'open');
     assert.equal(r.status, 401);
   });
 });

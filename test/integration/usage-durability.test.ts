@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { request } from 'undici';
 import { startMockProvider, type MockServer } from '../../src/mock/server.js';
-import { mockConfig, startGateway, writeConfig } from '../helpers/gateway.js';
+import { startStack } from '../helpers/clients/stack.js';
 
 interface Row {
   pool: string;
@@ -42,15 +42,14 @@ describe('usage reaches the sqlite store', () => {
     await mock?.close();
   });
 
-  function files() {
-    const { config, providers } = mockConfig(mock.url, { store: { module: 'sqlite', settings: { path: 'state/gw.db' } }, governance: { flush_interval_secs: 1 } });
-    const written = writeConfig(config, providers);
-    return { ...written, dbPath: join(written.dir, 'state', 'gw.db') };
+  /** A gateway on the sqlite store (flushed every second) and the path of its database. */
+  async function start(workers: number) {
+    const { gateway, files } = await startStack({ mockServer: mock, workers, over: { store: { module: 'sqlite', settings: { path: 'state/gw.db' } }, governance: { flush_interval_secs: 1 } } });
+    return { gw: gateway, f: { dbPath: join(files.dir, 'state', 'gw.db') } };
   }
 
   it('all of it on a graceful stop, summed per (pool, lane)', async () => {
-    const f = files();
-    const gw = await startGateway(f, { workers: 2 });
+    const { gw, f } = await start(2);
     for (let i = 0; i < 6; i++) await send(gw.url, '/v1/chat/completions', { model: 'default', messages: [{ role: 'user', content: 'hi' }] });
     for (let i = 0; i < 4; i++) await send(gw.url, '/v1/messages', { model: 'pool-openai', max_tokens: 50, messages: [{ role: 'user', content: 'hi' }] });
     assert.equal(await gw.stop(), 0);
@@ -61,8 +60,7 @@ describe('usage reaches the sqlite store', () => {
   });
 
   it('on a crash, what is older than the flush interval', async () => {
-    const f = files();
-    const gw = await startGateway(f, { workers: 1 });
+    const { gw, f } = await start(1);
     for (let i = 0; i < 5; i++) await send(gw.url, '/v1/chat/completions', { model: 'default', messages: [{ role: 'user', content: 'hi' }] });
     // Worker batching (1 s) + the store flush interval (1 s), with room to spare.
     await new Promise((r) => setTimeout(r, 3_000));

@@ -1,6 +1,7 @@
 // Raw HTTP for the tests that must control bytes the SDKs would not send (malformed JSON, wrong
 // content types, oversize bodies, disconnecting mid-stream): the smallest valid request of each
 // protocol, and a node:http poster that reports what came back.
+import { request } from 'undici';
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import type { ProtocolName } from '../../../src/shared/model/types.js';
 
@@ -98,4 +99,15 @@ export function postAndLeaveAfter(url: string, body: string, afterMs: number): P
       resolve();
     }, afterMs);
   });
+}
+
+/** One OpenAI chat completion ('hi') to `model` with no key; resolves with the status, the body read and dropped. */
+export async function chatStatus(url: string, model: string): Promise<number> {
+  const res = await request(`${url}/v1/chat/completions`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ model, messages: [{ role: 'user', content: 'hi' }] }),
+  });
+  await res.body.dump();
+  return res.statusCode;
 }

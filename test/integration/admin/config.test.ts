@@ -4,20 +4,10 @@
 // the overlay, and what survives a restart: overlay changes do, a whole apply does not.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { request } from 'undici';
+import { chatStatus as chat } from '../../helpers/clients/raw.js';
 import { adminFixture, liveConfig, type AdminFixture } from './setup.js';
 
 const HOOK_SECRET = 'hook-signing-secret-5d1c0b';
-
-async function chat(url: string, model: string): Promise<number> {
-  const res = await request(`${url}/v1/chat/completions`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ model, messages: [{ role: 'user', content: 'hi' }] }),
-  });
-  await res.body.dump();
-  return res.statusCode;
-}
 
 describe('config endpoints', () => {
   let f: AdminFixture;

@@ -7,23 +7,13 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { request } from 'undici';
+import { chatStatus as chat } from '../../helpers/clients/raw.js';
 import { parse, stringify } from 'yaml';
 import { adminFixture, liveConfig, type AdminFixture } from './setup.js';
 
 const SECRET_ENV = 'GATEWAY_TEST_HOOK_SECRET';
 const HOOK_SECRET = 'hook-signing-secret-overlay-7c21';
 const LITERAL = 'literal-secret-never-on-disk-93ab';
-
-async function chat(url: string, model: string): Promise<number> {
-  const res = await request(`${url}/v1/chat/completions`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ model, messages: [{ role: 'user', content: 'hi' }] }),
-  });
-  await res.body.dump();
-  return res.statusCode;
-}
 
 describe('the overlay holds the hook registry alone (issue 46)', () => {
   let f: AdminFixture;

@@ -6,9 +6,10 @@ import { readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
-import { startMockProvider, type MockServer } from '../../../src/mock/server.js';
+import type { MockServer } from '../../../src/mock/server.js';
 import { adminClient, type AdminClient } from '../../helpers/admin-client.js';
-import { mockConfig, startGateway, writeConfig, type GatewayFiles, type RunningGateway } from '../../helpers/gateway.js';
+import { startGateway, type GatewayFiles, type RunningGateway } from '../../helpers/gateway.js';
+import { startStack } from '../../helpers/clients/stack.js';
 
 export const TOKEN_ENV = 'GATEWAY_TEST_ADMIN_TOKEN';
 
@@ -30,18 +31,24 @@ export interface AdminFixture {
 const PROVIDER_KEY_ENV = 'GATEWAY_TEST_PROVIDER_KEY';
 
 export async function adminFixture(opts: { locked?: boolean; open?: boolean; over?: Record<string, unknown>; env?: NodeJS.ProcessEnv } = {}): Promise<AdminFixture> {
-  const mock = await startMockProvider({ port: 0 });
   const token = `adm-${randomBytes(12).toString('hex')}`;
   // A provider credential too: no admin read may show it.
   const providerKey = `sk-${randomBytes(12).toString('hex')}`;
-  const { config, providers } = mockConfig(mock.url, {
-    auth: opts.open === true ? { chain: [], admin_auth: [] } : { chain: [], admin_auth: ['admin-tokens'], admin_token: { env: TOKEN_ENV } },
-    config: opts.locked === true ? { locked: true } : { locked: false, overlay: { file: 'overlay.json' } },
-    ...opts.over,
-  });
-  (providers['mock-openai'] as Record<string, unknown>).auth = { mode: 'bearer', key: { env: PROVIDER_KEY_ENV } };
-  const files = writeConfig(config, providers);
   const env = { [TOKEN_ENV]: token, [PROVIDER_KEY_ENV]: providerKey, ...opts.env };
+  let config: Record<string, unknown> = {};
+  const stack = await startStack({
+    over: {
+      auth: opts.open === true ? { chain: [], admin_auth: [] } : { chain: [], admin_auth: ['admin-tokens'], admin_token: { env: TOKEN_ENV } },
+      config: opts.locked === true ? { locked: true } : { locked: false, overlay: { file: 'overlay.json' } },
+      ...opts.over,
+    },
+    edit: (made) => {
+      (made.providers['mock-openai'] as Record<string, unknown>).auth = { mode: 'bearer', key: { env: PROVIDER_KEY_ENV } };
+      config = made.config;
+    },
+    env,
+  });
+  const { mock, files } = stack;
   const fixture: AdminFixture = {
     mock,
     files,
@@ -49,7 +56,7 @@ export async function adminFixture(opts: { locked?: boolean; open?: boolean; ove
     providerKey,
     env,
     config,
-    gw: await startGateway(files, { env }),
+    gw: stack.gateway,
     admin: undefined as unknown as AdminClient,
     async restart(extraEnv = {}) {
       await fixture.gw.stop();
@@ -59,7 +66,7 @@ export async function adminFixture(opts: { locked?: boolean; open?: boolean; ove
     overlay: () => JSON.parse(readFileSync(join(files.dir, 'overlay.json'), 'utf8')) as Record<string, unknown>,
     async close() {
       await fixture.gw.stop();
-      await mock?.close();
+      await stack.close();
       await rm(files.dir, { recursive: true, force: true });
     },
   };

@@ -1,25 +1,20 @@
 // Graceful shutdown as a load balancer sees it: while in-flight requests finish, /healthz
 // answers 503 (so the balancer stops sending) and a new request gets a 503 in its own
 // protocol shape, instead of the connection being refused; then the process exits 0.
-import { after, before, describe, it } from 'node:test';
+import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { rawPost, minimalRequest } from '../../helpers/clients/raw.js';
-import { startMockProvider, type MockServer } from '../../../src/mock/server.js';
-import { mockConfig, startGateway, writeConfig } from '../../helpers/gateway.js';
-import { eventually } from '../../helpers/clients/stack.js';
+import { eventually, startStack, type Stack } from '../../helpers/clients/stack.js';
 
 describe('draining', () => {
-  let mock: MockServer;
-  before(async () => {
-    mock = await startMockProvider({ port: 0 });
-  });
+  let stack: Stack;
   after(async () => {
-    await mock?.close();
+    await stack?.close();
   });
 
   it('answers /healthz 503 while an in-flight request finishes, then exits 0', async () => {
-    const { config, providers } = mockConfig(mock.url);
-    const gw = await startGateway(writeConfig(config, providers), { workers: 1 });
+    stack = await startStack({ workers: 1 });
+    const { mock, gateway: gw } = stack;
     const slow = minimalRequest('openai', 'pool-openai', 'slow one [mock latency_ms=2500]', false);
     const inFlight = rawPost(`${gw.url}${slow.path}`, slow.body);
     assert.ok(await eventually(() => mock.stats().inflight === 1, 5000), 'the slow request reached the upstream');

@@ -13,7 +13,8 @@ import { connect as netConnect, type Socket } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
 import { join } from 'node:path';
 import { startMockProvider, type MockServer } from '../../../src/mock/server.js';
-import { mockConfig, startGateway, writeConfig, type RunningGateway } from '../../helpers/gateway.js';
+import type { RunningGateway } from '../../helpers/gateway.js';
+import { startStack } from '../../helpers/clients/stack.js';
 
 const FIXTURES = join(process.cwd(), 'test', 'fixtures', 'tls');
 const CA = readFileSync(join(FIXTURES, 'ca.pem'), 'utf8');
@@ -56,10 +57,8 @@ describe('header-read timeout (issue 46)', () => {
   let secure: RunningGateway;
   before(async () => {
     mock = await startMockProvider({ port: 0 });
-    const a = mockConfig(mock.url);
-    plain = await startGateway(writeConfig(a.config, a.providers), { workers: 1 });
-    const b = mockConfig(mock.url, { tls: { cert: join(FIXTURES, 'server.pem'), key: join(FIXTURES, 'server-key.pem') } });
-    secure = await startGateway(writeConfig(b.config, b.providers), { workers: 1, https: true });
+    plain = (await startStack({ mockServer: mock, workers: 1 })).gateway;
+    secure = (await startStack({ mockServer: mock, workers: 1, over: { tls: { cert: join(FIXTURES, 'server.pem'), key: join(FIXTURES, 'server-key.pem') } }, https: true })).gateway;
   });
   after(async () => {
     await plain?.stop();

@@ -13,7 +13,7 @@ import OpenAI5 from 'openai-v5';
 import OpenAI4 from 'openai-v4';
 import Anthropic1 from '@anthropic-ai/sdk';
 import Anthropic0 from 'anthropic-v0';
-import { startStack, type Stack } from '../../helpers/clients/stack.js';
+import { poolPerProtocol, startStack, type Stack } from '../../helpers/clients/stack.js';
 
 const PROMPT = 'break it [mock chunks=20 tokens_per_sec=400 fault=reset_during]';
 const TIMEOUT_MS = 20_000;
@@ -95,11 +95,7 @@ describe('a mid-stream failure raises in every SDK major', () => {
   before(async () => {
     // Every case breaks a stream on purpose, several on one lane: a breaker that trips only
     // after many failures keeps the cases independent.
-    const pools: Record<string, unknown> = {};
-    for (const p of ['openai', 'responses', 'anthropic', 'gemini', 'bedrock', 'ollama']) {
-      pools[`pool-${p}`] = { members: [{ model: `lane-${p}`, weight: 1 }], breaker: { consecutive_n: 1000 } };
-    }
-    stack = await startStack({ workers: 1, over: { pools } });
+    stack = await startStack({ workers: 1, over: { pools: poolPerProtocol({ breaker: { consecutive_n: 1000 } }) } });
   });
   after(async () => {
     await stack.close();

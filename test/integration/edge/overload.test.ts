@@ -8,9 +8,9 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { request as httpRequest, type ClientRequest } from 'node:http';
 import { minimalRequest, rawPost } from '../../helpers/clients/raw.js';
-import { startMockProvider, type MockServer } from '../../../src/mock/server.js';
-import { mockConfig, startGateway, writeConfig, type RunningGateway } from '../../helpers/gateway.js';
-import { eventually } from '../../helpers/clients/stack.js';
+import type { MockServer } from '../../../src/mock/server.js';
+import type { RunningGateway } from '../../helpers/gateway.js';
+import { eventually, startStack, type Stack } from '../../helpers/clients/stack.js';
 import type { ProtocolName } from '../../../src/shared/model/types.js';
 
 const LIMIT = 4;
@@ -57,16 +57,15 @@ async function stats(gw: RunningGateway): Promise<Record<string, any>> {
 }
 
 describe('load shedding over advanced.max_inflight_per_worker', () => {
+  let stack: Stack;
   let mock: MockServer;
   let gw: RunningGateway;
   before(async () => {
-    mock = await startMockProvider({ port: 0 });
-    const { config, providers } = mockConfig(mock.url, { advanced: { max_inflight_per_worker: LIMIT } });
-    gw = await startGateway(writeConfig(config, providers), { workers: 1 });
+    stack = await startStack({ workers: 1, over: { advanced: { max_inflight_per_worker: LIMIT } } });
+    ({ mock, gateway: gw } = stack);
   });
   after(async () => {
-    await gw?.stop();
-    await mock?.close();
+    await stack?.close();
   });
 
   it('sheds with 503 + Retry-After in every protocol while the limit is held, shows shedding in /stats, then serves again', async () => {

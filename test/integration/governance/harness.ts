@@ -6,7 +6,8 @@ import { generateKeyPairSync } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import assert from 'node:assert/strict';
 import { adminClient, type AdminClient } from '../../helpers/admin-client.js';
-import { mockConfig, startGateway, writeConfig, type GatewayFiles, type RunningGateway } from '../../helpers/gateway.js';
+import { startGateway, writeConfig, type GatewayFiles, type RunningGateway } from '../../helpers/gateway.js';
+import { stackConfig } from '../../helpers/clients/stack.js';
 
 function signingKeyPem(): string {
   return generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
@@ -119,16 +120,13 @@ export async function startGoverned(
 ): Promise<Governed> {
   let files = opts.files;
   if (files === undefined) {
-    const { config, providers } = mockConfig(mockUrl);
-    Object.assign(providers, opts.extraProviders ?? {});
-    Object.assign(config.models as object, opts.extraModels ?? {});
-    Object.assign(config.pools as object, opts.extraPools ?? {});
-    const merged = {
-      ...config,
-      auth: { chain: ['keys'], admin_auth: [], upstream_credentials: 'own', signing_key: { env: 'GW_TEST_SIGNING_KEY' } },
-      ...opts.over,
-    };
-    files = writeConfig(merged, providers);
+    const { config, providers } = stackConfig(mockUrl, {
+      over: { auth: { chain: ['keys'], admin_auth: [], upstream_credentials: 'own', signing_key: { env: 'GW_TEST_SIGNING_KEY' } }, ...opts.over },
+      ...(opts.extraProviders === undefined ? {} : { extraProviders: opts.extraProviders }),
+      ...(opts.extraModels === undefined ? {} : { extraModels: opts.extraModels }),
+      ...(opts.extraPools === undefined ? {} : { extraPools: opts.extraPools }),
+    });
+    files = writeConfig(config, providers);
   }
   const gw = await startGateway(files, { workers: opts.workers ?? 2, env: { GW_TEST_SIGNING_KEY: SIGNING_KEY } });
   return { gw, admin: new Admin(gw, witness), files };

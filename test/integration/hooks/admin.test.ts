@@ -4,26 +4,23 @@
 // rejected), each write audited, a new config version persisted in the overlay and diffed.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { adminFixture, type AdminFixture } from '../admin/setup.js';
-import { startSocketGate, type HookProcess } from './hook-kit.js';
+import { HookDir, type HookProcess } from './hook-kit.js';
 
 describe('hook admin endpoints', () => {
   let f: AdminFixture;
-  let dir: string;
+  let hookDir: HookDir;
   let gate: HookProcess;
 
   before(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'gw-hook-admin-'));
-    gate = await startSocketGate(dir, 'admin-gate');
+    hookDir = new HookDir('gw-hook-admin-');
+    gate = await hookDir.socketGate('admin-gate');
     f = await adminFixture();
   });
   after(async () => {
     await f?.close();
-    await gate?.stop();
-    rmSync(dir, { recursive: true, force: true });
+    await hookDir?.close();
   });
 
   const post = (body: Record<string, unknown>) => f.admin.POST('/hooks', { body: body as never });
@@ -96,7 +93,7 @@ describe('hook admin endpoints', () => {
 
   it('health: a connect probe for a socket (true / false), null with a detail for a webhook', async () => {
     assert.equal((await f.admin.GET('/hooks/{name}/health', { params: { path: { name: 'router' } } })).data!.reachable, true);
-    assert.equal((await post({ name: 'absent', kind: 'tap', socket: join(dir, 'nobody.sock') })).response.status, 201);
+    assert.equal((await post({ name: 'absent', kind: 'tap', socket: join(hookDir.dir, 'nobody.sock') })).response.status, 201);
     const absent = (await f.admin.GET('/hooks/{name}/health', { params: { path: { name: 'absent' } } })).data!;
     assert.equal(absent.reachable, false);
     assert.match(absent.detail!, /ENOENT|ECONNREFUSED/);

@@ -6,13 +6,11 @@
 // their names, and a fallback chain under the gate that finally decided.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
 import { chat, getText, scrape } from '../metrics-harness.js';
 import { PROMTOOL, assertPromtoolClean, parseExposition, sampleValue } from '../../helpers/prometheus.js';
 import { mockProvider, startRouting, type RoutingStack } from '../routing/routing-stack.js';
-import { startSocketGate, type HookProcess } from './hook-kit.js';
+import { HookDir, type HookProcess } from './hook-kit.js';
 
 const SLEEP = { mode: 'sleep', sleep_ms: 3000 };
 const GATES: Record<string, Record<string, unknown>> = {
@@ -29,14 +27,14 @@ const SENT: Record<string, number> = { 'p-order': 12, 'p-abstain': 10, 'p-reject
 const SCRAPES = 8;
 
 describe('route-policy counters with gate hooks, two workers', () => {
-  let dir: string;
+  let hookDir: HookDir;
   let stack: RoutingStack;
   let gate: HookProcess;
   const statuses: Record<string, number[]> = {};
 
   before(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'gw-gate-metrics-'));
-    gate = await startSocketGate(dir, 'gate');
+    hookDir = new HookDir('gw-gate-metrics-');
+    gate = await hookDir.socketGate('gate');
     stack = await startRouting((mockUrl) => {
       const hooks: Record<string, unknown> = {};
       for (const [name, def] of Object.entries(GATES)) hooks[name] = { kind: 'gate', socket: gate.target, ...def };
@@ -62,8 +60,7 @@ describe('route-policy counters with gate hooks, two workers', () => {
 
   after(async () => {
     await stack?.close();
-    await gate?.stop();
-    if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
+    await hookDir?.close();
   });
 
   it('answered as the gates decided (the counts below mean something)', () => {

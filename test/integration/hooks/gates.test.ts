@@ -5,13 +5,10 @@
 // grants (prompt no / rw, user no).
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { request } from 'undici';
 import { openaiSdk } from '../../helpers/clients/openai.js';
 import { mockProvider, startRouting, type RoutingStack } from '../routing/routing-stack.js';
-import { eventually, startSocketGate, type HookProcess } from './hook-kit.js';
+import { eventually, HookDir, type HookProcess } from './hook-kit.js';
 
 const GATES: Record<string, Record<string, unknown>> = {
   'g-order': { settings: { order: ['m-c'] } },
@@ -26,7 +23,7 @@ const GATES: Record<string, Record<string, unknown>> = {
 };
 
 describe('gate hooks over a unix socket', () => {
-  let dir: string;
+  let hookDir: HookDir;
   let stack: RoutingStack;
   let shared: HookProcess;
   let crashy: HookProcess;
@@ -34,11 +31,11 @@ describe('gate hooks over a unix socket', () => {
   let rewriter: HookProcess;
 
   before(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'gw-gates-'));
-    shared = await startSocketGate(dir, 'shared');
-    crashy = await startSocketGate(dir, 'crashy');
-    watcher = await startSocketGate(dir, 'watcher');
-    rewriter = await startSocketGate(dir, 'rewriter');
+    hookDir = new HookDir('gw-gates-');
+    shared = await hookDir.socketGate('shared');
+    crashy = await hookDir.socketGate('crashy');
+    watcher = await hookDir.socketGate('watcher');
+    rewriter = await hookDir.socketGate('rewriter');
     stack = await startRouting((mockUrl) => {
       const hooks: Record<string, unknown> = {};
       for (const [name, def] of Object.entries(GATES)) hooks[name] = { kind: 'gate', socket: shared.target, ...def };
@@ -61,8 +58,7 @@ describe('gate hooks over a unix socket', () => {
 
   after(async () => {
     await stack?.close();
-    for (const p of [shared, crashy, watcher, rewriter]) await p?.stop();
-    rmSync(dir, { recursive: true, force: true });
+    await hookDir?.close();
   });
 
   async function servedBy(pool: string, prompt = 'hi'): Promise<string> {
@@ -105,7 +101,7 @@ describe('gate hooks over a unix socket', () => {
     assert.equal(await servedBy('p-crashy'), 'up-c');
     await crashy.stop('SIGKILL');
     assert.equal(await servedBy('p-crashy'), 'up-b', 'on_error weighted while the gate is down');
-    crashy = await startSocketGate(dir, 'crashy');
+    crashy = await hookDir.socketGate('crashy');
     assert.ok(await eventually(async () => (await servedBy('p-crashy')) === 'up-c'), 'the gateway reconnected');
   });
 

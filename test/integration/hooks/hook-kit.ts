@@ -1,7 +1,8 @@
 // Starts the example hooks of examples/hooks/ (the hook kit, written against docs/hooks.md
 // only) as real processes, and reads what they logged.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const EXAMPLES = join(process.cwd(), 'examples', 'hooks');
@@ -47,11 +48,11 @@ async function start(script: string, args: string[], log: string): Promise<HookP
   };
 }
 
-export function startSocketGate(dir: string, name: string): Promise<HookProcess> {
+function startSocketGate(dir: string, name: string): Promise<HookProcess> {
   return start('socket-gate.mjs', ['--socket', join(dir, `${name}.sock`)], join(dir, `${name}.jsonl`));
 }
 
-export function startWebhookTap(dir: string, name: string, extra: string[] = []): Promise<HookProcess> {
+function startWebhookTap(dir: string, name: string, extra: string[] = []): Promise<HookProcess> {
   return start('webhook-tap.mjs', ['--port', '0', ...extra], join(dir, `${name}.jsonl`));
 }
 
@@ -63,4 +64,35 @@ export async function eventually(check: () => boolean | Promise<boolean>, timeou
     await new Promise((r) => setTimeout(r, 25));
   }
   return check();
+}
+
+/**
+ * A temp folder for hook processes' sockets and logs: starts the example hooks in it, and on
+ * close stops every one it started and removes the folder.
+ */
+export class HookDir {
+  readonly dir: string;
+  private readonly started: HookProcess[] = [];
+
+  constructor(prefix: string) {
+    this.dir = mkdtempSync(join(tmpdir(), prefix));
+  }
+
+  async socketGate(name: string): Promise<HookProcess> {
+    return this.track(await startSocketGate(this.dir, name));
+  }
+
+  async webhookTap(name: string, extra: string[] = []): Promise<HookProcess> {
+    return this.track(await startWebhookTap(this.dir, name, extra));
+  }
+
+  async close(): Promise<void> {
+    for (const hook of this.started) await hook.stop();
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+
+  private track(hook: HookProcess): HookProcess {
+    this.started.push(hook);
+    return hook;
+  }
 }

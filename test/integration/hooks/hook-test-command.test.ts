@@ -2,25 +2,21 @@
 // both transports, against the example hooks; exit 1 when the hook does not answer.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '../../helpers/gateway.js';
-import { startSocketGate, startWebhookTap, type HookProcess } from './hook-kit.js';
+import { HookDir, type HookProcess } from './hook-kit.js';
 
 describe('gateway hook-test', () => {
-  let dir: string;
+  let hookDir: HookDir;
   let gate: HookProcess;
   let tap: HookProcess;
   before(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'gw-hook-test-'));
-    gate = await startSocketGate(dir, 'gate');
-    tap = await startWebhookTap(dir, 'tap', ['--secret', 's3cret']);
+    hookDir = new HookDir('gw-hook-test-');
+    gate = await hookDir.socketGate('gate');
+    tap = await hookDir.webhookTap('tap', ['--secret', 's3cret']);
   });
   after(async () => {
-    await gate?.stop();
-    await tap?.stop();
-    rmSync(dir, { recursive: true, force: true });
+    await hookDir?.close();
   });
 
   it('a socket hook: describe and status answered, exit 0', async () => {
@@ -41,7 +37,7 @@ describe('gateway hook-test', () => {
   });
 
   it('nobody listening: exit 1 with the reason', async () => {
-    const { code, stdout } = await runCli(['hook-test', join(dir, 'nobody.sock'), '--timeout-ms', '500']);
+    const { code, stdout } = await runCli(['hook-test', join(hookDir.dir, 'nobody.sock'), '--timeout-ms', '500']);
     assert.equal(code, 1);
     assert.match(stdout, /error/);
   });

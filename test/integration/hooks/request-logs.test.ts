@@ -4,28 +4,27 @@
 // gateway_webhook_logs_dropped_total.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { openaiSdk } from '../../helpers/clients/openai.js';
 import { parseExposition, sampleValue } from '../../helpers/prometheus.js';
 import { mockProvider, startRouting, type RoutingStack } from '../routing/routing-stack.js';
-import { eventually, startWebhookTap, type HookProcess } from './hook-kit.js';
+import { eventually, HookDir, type HookProcess } from './hook-kit.js';
 
 const REQUESTS = 120;
 const INFLIGHT = 2;
 
 describe('request-log sinks', () => {
-  let dir: string;
+  let hookDir: HookDir;
   let stack: RoutingStack;
   let slowWebhook: HookProcess;
-  const logPath = () => join(dir, 'requests.jsonl');
+  const logPath = () => join(hookDir.dir, 'requests.jsonl');
 
   before(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'gw-request-logs-'));
+    hookDir = new HookDir('gw-request-logs-');
     // Answers each delivery after 5 s: with max_inflight 2 the sink saturates at once.
-    slowWebhook = await startWebhookTap(dir, 'sink', ['--sleep-ms', '5000']);
+    slowWebhook = await hookDir.webhookTap('sink', ['--sleep-ms', '5000']);
     stack = await startRouting(
       (mockUrl) => ({
         providers: { alpha: mockProvider(mockUrl) },
@@ -45,8 +44,7 @@ describe('request-log sinks', () => {
 
   after(async () => {
     await stack?.close();
-    await slowWebhook?.stop();
-    rmSync(dir, { recursive: true, force: true });
+    await hookDir?.close();
   });
 
   function fileRecords(): any[] {

@@ -2,44 +2,39 @@
 // no tap fires, and the admin reads say so instead of probing.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { request } from 'undici';
-import { startMockProvider, type MockServer } from '../../../src/mock/server.js';
-import { startGateway, writeConfig, type RunningGateway } from '../../helpers/gateway.js';
+import type { RunningGateway } from '../../helpers/gateway.js';
+import { startStack, type Stack } from '../../helpers/clients/stack.js';
 import { chatRaw, mockProvider } from '../routing/routing-stack.js';
-import { startSocketGate, type HookProcess } from './hook-kit.js';
+import { HookDir, type HookProcess } from './hook-kit.js';
 
 describe('--safe-mode and hooks', () => {
-  let dir: string;
+  let hookDir: HookDir;
   let gate: HookProcess;
-  let mock: MockServer;
+  let stack: Stack;
   let gw: RunningGateway;
 
   before(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'gw-hooks-safe-'));
-    gate = await startSocketGate(dir, 'gate');
-    mock = await startMockProvider({ port: 0 });
-    const files = writeConfig(
-      {
-        auth: { chain: [], admin_auth: [], upstream_credentials: 'own' },
-        store: { module: 'memory' },
-        config: { locked: true },
-        models: { 'm-a': { provider: 'alpha', upstream_model: 'up-a' } },
-        pools: { chat: { members: [{ model: 'm-a' }], hooks: ['g'] } },
-        hooks: { g: { kind: 'gate', socket: gate.target, settings: { mode: 'reject' } }, t: { kind: 'tap', at: 'request', socket: gate.target, global: true } },
-      },
-      { alpha: mockProvider(mock.url) },
-    );
-    gw = await startGateway(files, { workers: 1, args: ['--safe-mode'] });
+    hookDir = new HookDir('gw-hooks-safe-');
+    gate = await hookDir.socketGate('gate');
+    stack = await startStack({
+      build: (mockUrl) => ({
+        providers: { alpha: mockProvider(mockUrl) },
+        config: {
+          models: { 'm-a': { provider: 'alpha', upstream_model: 'up-a' } },
+          pools: { chat: { members: [{ model: 'm-a' }], hooks: ['g'] } },
+          hooks: { g: { kind: 'gate', socket: gate.target, settings: { mode: 'reject' } }, t: { kind: 'tap', at: 'request', socket: gate.target, global: true } },
+        },
+      }),
+      workers: 1,
+      args: ['--safe-mode'],
+    });
+    gw = stack.gateway;
   });
 
   after(async () => {
-    await gw?.stop();
-    await mock?.close();
-    await gate?.stop();
-    rmSync(dir, { recursive: true, force: true });
+    await stack?.close();
+    await hookDir?.close();
   });
 
   it('the rejecting gate is not attached: the request is served, and the hook received nothing', async () => {

@@ -3,27 +3,24 @@
 // webhook; a prompt: no tap never sees the prompt.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { openaiSdk } from '../../helpers/clients/openai.js';
 import { mockProvider, startRouting, type RoutingStack } from '../routing/routing-stack.js';
-import { eventually, startSocketGate, startWebhookTap, type HookProcess } from './hook-kit.js';
+import { eventually, HookDir, type HookProcess } from './hook-kit.js';
 
 const REQUESTS = 40;
 const SECRET = 'tap-signing-secret-7a1f';
 
 describe('tap hooks at every stage', () => {
-  let dir: string;
+  let hookDir: HookDir;
   let stack: RoutingStack;
   let socketTaps: HookProcess;
   let webhookTap: HookProcess;
 
   before(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'gw-taps-'));
-    socketTaps = await startSocketGate(dir, 'taps');
+    hookDir = new HookDir('gw-taps-');
+    socketTaps = await hookDir.socketGate('taps');
     // A slow tap: it answers each delivery after 1 s; requests must not wait for it.
-    webhookTap = await startWebhookTap(dir, 'webhook', ['--secret', SECRET, '--sleep-ms', '1000']);
+    webhookTap = await hookDir.webhookTap('webhook', ['--secret', SECRET, '--sleep-ms', '1000']);
     stack = await startRouting(
       (mockUrl) => ({
         providers: { alpha: mockProvider(mockUrl) },
@@ -51,9 +48,7 @@ describe('tap hooks at every stage', () => {
 
   after(async () => {
     await stack?.close();
-    await socketTaps?.stop();
-    await webhookTap?.stop();
-    rmSync(dir, { recursive: true, force: true });
+    await hookDir?.close();
   });
 
   it('every stage gets one event per request, with the right fields', async () => {

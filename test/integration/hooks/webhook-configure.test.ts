@@ -3,28 +3,23 @@
 // GET /hooks/{name}/status shows no drift; so does one registered through POST /hooks.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { adminFixture, type AdminFixture } from '../admin/setup.js';
-import { eventually, startWebhookTap, type HookProcess } from './hook-kit.js';
+import { eventually, HookDir, type HookProcess } from './hook-kit.js';
 
 describe('webhook hooks: configure at boot (issue 46)', () => {
-  let dir: string;
+  let hookDir: HookDir;
   let tap: HookProcess;
   let later: HookProcess;
   let f: AdminFixture;
   before(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'gw-webhook-configure-'));
-    tap = await startWebhookTap(dir, 'boot');
-    later = await startWebhookTap(dir, 'later');
+    hookDir = new HookDir('gw-webhook-configure-');
+    tap = await hookDir.webhookTap('boot');
+    later = await hookDir.webhookTap('later');
     f = await adminFixture({ over: { hooks: { 'boot-tap': { kind: 'tap', at: 'completion', webhook: tap.target, settings: { level: 3 } } } } });
   });
   after(async () => {
     await f?.close();
-    await tap?.stop();
-    await later?.stop();
-    rmSync(dir, { recursive: true, force: true });
+    await hookDir?.close();
   });
 
   const status = async (name: string) => (await f.admin.GET('/hooks/{name}/status', { params: { path: { name } } })).data!;

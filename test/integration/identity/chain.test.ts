@@ -7,14 +7,12 @@
 // (`[keys, corp]`) are run, each on its own gateway process, through the `openai` SDK.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { generateKeyPairSync } from 'node:crypto';
 import { rmSync } from 'node:fs';
-import { SignJWT } from 'jose';
 import OpenAI from 'openai';
 import { startMockProvider, type MockServer } from '../../../src/mock/server.js';
 import { mockConfig, startGateway, writeConfig, type GatewayFiles, type RunningGateway } from '../../helpers/gateway.js';
 import { adminClient } from '../../helpers/admin-client.js';
-import { startIdp, unsignedToken, type TestIdp } from '../../helpers/oidc-idp.js';
+import { foreignSignedToken, startIdp, unsignedToken, type TestIdp } from '../../helpers/oidc-idp.js';
 import { SIGNING_KEY } from '../governance/harness.js';
 
 type Outcome = { status: number; message: string };
@@ -54,15 +52,7 @@ describe('identity: an IdP in auth.chain verifies the token per request and refu
     twin = await startIdp({ users: { erin: { groups: ['eng'] } }, signingKeys: idp.signingKeys() });
     assert.notEqual(twin.issuer, idp.issuer);
 
-    const rogueKey = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey;
-    const forged = await new SignJWT({ groups: ['eng'] })
-      .setProtectedHeader({ alg: 'RS256', kid: 'rogue' })
-      .setIssuer(idp.issuer)
-      .setAudience('gateway')
-      .setSubject('mallory')
-      .setIssuedAt()
-      .setExpirationTime('5m')
-      .sign(rogueKey);
+    const forged = await foreignSignedToken(idp.issuer);
     const shorty = await idp.token('shorty');
     bad = [
       ['wrong iss', await twin.token('erin'), /issuer check failed/],

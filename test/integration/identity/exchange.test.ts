@@ -6,16 +6,14 @@
 // max_admin_scope; a second IdP over TLS is trusted through ca_cert_pem only.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { generateKeyPairSync } from 'node:crypto';
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { SignJWT } from 'jose';
 import OpenAI from 'openai';
 import { request } from 'undici';
 import { startMockProvider, type MockServer } from '../../../src/mock/server.js';
 import { mockConfig, startGateway, writeConfig, type GatewayFiles, type RunningGateway } from '../../helpers/gateway.js';
 import { adminClient } from '../../helpers/admin-client.js';
-import { startIdp, unsignedToken, type TestIdp } from '../../helpers/oidc-idp.js';
+import { foreignSignedToken, startIdp, unsignedToken, type TestIdp } from '../../helpers/oidc-idp.js';
 import { SIGNING_KEY } from '../governance/harness.js';
 
 const TLS = join(process.cwd(), 'test', 'fixtures', 'tls');
@@ -155,15 +153,7 @@ describe('identity: token exchange, auth.chain and admin scopes with a real IdP'
   it('refuses a wrong iss, a wrong aud, an expired, an unsigned, a foreign-signed and an unbound token, naming the check', async () => {
     const alice = await idp.token('alice');
     const shorty = await idp.token('shorty');
-    const rogueKey = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey;
-    const forged = await new SignJWT({ groups: ['eng'] })
-      .setProtectedHeader({ alg: 'RS256', kid: 'rogue' })
-      .setIssuer(idp.issuer)
-      .setAudience('gateway')
-      .setSubject('mallory')
-      .setIssuedAt()
-      .setExpirationTime('5m')
-      .sign(rogueKey);
+    const forged = await foreignSignedToken(idp.issuer);
     const unsigned = unsignedToken({ iss: idp.issuer, aud: 'gateway', sub: 'mallory', groups: ['eng'], exp: Math.floor(Date.now() / 1000) + 300 });
     await new Promise((r) => setTimeout(r, 2_100)); // shorty's token (1 s) is now expired
     const cases: Array<[string, string, RegExp]> = [

@@ -7,35 +7,30 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parse, stringify } from 'yaml';
 import { adminClient } from '../../helpers/admin-client.js';
-import { startMockProvider, type MockServer } from '../../../src/mock/server.js';
-import { startGateway, writeConfig, type GatewayFiles, type RunningGateway } from '../../helpers/gateway.js';
-import { chatRaw, memberOf, mockProvider, readStats } from './routing-stack.js';
+import type { GatewayFiles, RunningGateway } from '../../helpers/gateway.js';
+import { chatRaw, memberOf, mockProvider, readStats, startRouting, type RoutingStack } from './routing-stack.js';
 
 const FAIL = 'x [mock status=500]';
 
 describe('breaker cells follow new breaker settings', () => {
-  let mock: MockServer;
+  let stack: RoutingStack;
   let gw: RunningGateway;
   let files: GatewayFiles;
 
   before(async () => {
-    mock = await startMockProvider({ port: 0 });
-    files = writeConfig(
-      {
-        auth: { chain: [], admin_auth: [], upstream_credentials: 'own' },
-        store: { module: 'memory' },
+    stack = await startRouting((mockUrl) => ({
+      providers: { plain: mockProvider(mockUrl) },
+      config: {
         config: { locked: false, overlay: { file: 'overlay.json' } },
         models: { flaky: { provider: 'plain' } },
         pools: { p: { members: [{ model: 'flaky' }], breaker: { consecutive_n: 2, base_cooldown_secs: 60, max_cooldown_secs: 120 } } },
       },
-      { plain: mockProvider(mock.url) },
-    );
-    gw = await startGateway(files);
+    }));
+    ({ gateway: gw, files } = stack);
   });
 
   after(async () => {
-    await gw?.stop();
-    await mock?.close();
+    await stack?.close();
   });
 
   /** The config file as the gateway reads it, with pool p's breaker changed. */

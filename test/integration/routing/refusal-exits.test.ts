@@ -5,14 +5,13 @@
 // authentication tells a known pool from an unknown one.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { request } from 'undici';
 import { startMockProvider, type MockServer } from '../../../src/mock/server.js';
 import { SecretWitness, startGoverned, stopGoverned, type Governed } from '../governance/harness.js';
-import { eventually, startSocketGate, type HookProcess } from '../hooks/hook-kit.js';
+import { eventually, HookDir, type HookProcess } from '../hooks/hook-kit.js';
 import type { Stats } from './routing-stack.js';
 
 const CHAT = { messages: [{ role: 'user', content: 'hi' }] };
@@ -31,15 +30,15 @@ describe('every refusal ends through the one end, with its disposition, tap and 
   let mock: MockServer;
   let g: Governed;
   let taps: HookProcess;
-  let dir: string;
+  let hookDir: HookDir;
   const witness = new SecretWitness();
   let secret = '';
   let limited = '';
-  const logPath = () => join(dir, 'requests.jsonl');
+  const logPath = () => join(hookDir.dir, 'requests.jsonl');
 
   before(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'gw-refusal-exits-'));
-    taps = await startSocketGate(dir, 'taps');
+    hookDir = new HookDir('gw-refusal-exits-');
+    taps = await hookDir.socketGate('taps');
     mock = await startMockProvider({ port: 0 });
     g = await startGoverned(mock.url, witness, {
       workers: 1,
@@ -61,8 +60,7 @@ describe('every refusal ends through the one end, with its disposition, tap and 
   after(async () => {
     await stopGoverned(g, witness);
     await mock?.close();
-    await taps?.stop();
-    rmSync(dir, { recursive: true, force: true });
+    await hookDir?.close();
   });
 
   async function post(path: string, body: string, headers: Record<string, string> = {}): Promise<number> {

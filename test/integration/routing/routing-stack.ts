@@ -1,8 +1,9 @@
 // What the routing integration tests share: a mock provider, lanes on it whose provider adds
 // a fault by header (so one member fails while its neighbour answers), /stats reads.
 import { request } from 'undici';
-import { startMockProvider, type MockServer } from '../../../src/mock/server.js';
-import { startGateway, writeConfig, type GatewayFiles, type RunningGateway } from '../../helpers/gateway.js';
+import type { MockServer } from '../../../src/mock/server.js';
+import type { RunningGateway } from '../../helpers/gateway.js';
+import { startStack, type Stack, type StackOptions } from '../../helpers/clients/stack.js';
 
 export interface CellRecord {
   model: string;
@@ -72,37 +73,17 @@ export function mockProvider(mockUrl: string, mockHeaders: Record<string, string
   return { protocol: 'openai', base_url: `${mockUrl}/v1`, auth: { mode: 'none' }, headers };
 }
 
-export interface RoutingStack {
-  mock: MockServer;
-  gateway: RunningGateway;
-  files: GatewayFiles;
-  close(): Promise<void>;
-}
+/** What startRouting starts: the one stack builder's Stack. */
+export type RoutingStack = Stack;
 
 /** A gateway over `config` (auth open, memory store unless given) and `providers`; the mock is made first so they can name it. */
-export async function startRouting(
-  build: (mockUrl: string) => { config: Record<string, unknown>; providers: Record<string, unknown> },
-  opts: { workers?: number; mock?: MockServer; env?: NodeJS.ProcessEnv } = {},
-): Promise<RoutingStack> {
-  const mock = opts.mock ?? (await startMockProvider({ port: 0 }));
-  const { config, providers } = build(mock.url);
-  const files = writeConfig({ auth: { chain: [], admin_auth: [], upstream_credentials: 'own' }, store: { module: 'memory' }, config: { locked: true }, ...config }, providers);
-  let gateway: RunningGateway;
-  try {
-    gateway = await startGateway(files, { workers: opts.workers ?? 1, ...(opts.env === undefined ? {} : { env: opts.env }) });
-  } catch (err) {
-    if (opts.mock === undefined) await mock?.close();
-    throw err;
-  }
-  return {
-    mock,
-    gateway,
-    files,
-    async close() {
-      await gateway.stop();
-      if (opts.mock === undefined) await mock?.close();
-    },
-  };
+export function startRouting(build: NonNullable<StackOptions['build']>, opts: { workers?: number; mock?: MockServer; env?: NodeJS.ProcessEnv } = {}): Promise<RoutingStack> {
+  return startStack({
+    build,
+    workers: opts.workers ?? 1,
+    ...(opts.mock === undefined ? {} : { mockServer: opts.mock }),
+    ...(opts.env === undefined ? {} : { env: opts.env }),
+  });
 }
 
 export async function chatRaw(gw: RunningGateway, model: string, prompt = 'hi', headers: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {

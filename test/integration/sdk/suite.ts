@@ -4,6 +4,7 @@
 // exception. Each file supplies the SDK-specific error calls and checks.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import OpenAI from 'openai';
 import type { ProtocolName } from '../../../src/shared/model/types.js';
 import { mockText } from '../../../src/mock/content.js';
 import { clientFor, toolRoundTrip, WEATHER_TOOL, type ProtocolClient } from '../../helpers/clients/index.js';
@@ -19,6 +20,25 @@ export interface ErrorCase {
   /** The SDK's typed error for an upstream 503. */
   assertUnavailable(err: unknown): void;
 }
+
+/** The openai SDK's checks, the same for both its APIs (Chat Completions and Responses): one set of error classes, one error body. */
+export const OPENAI_SDK_ERRORS: Omit<ErrorCase, 'call'> = {
+  assertNotFound(err) {
+    assert.ok(err instanceof OpenAI.NotFoundError, `expected NotFoundError, got ${String(err)}`);
+    assert.equal(err.status, 404);
+    assert.equal(err.type, 'invalid_request_error');
+    assert.match(err.message, /no-such-pool/);
+  },
+  assertRateLimited(err) {
+    assert.ok(err instanceof OpenAI.RateLimitError, `expected RateLimitError, got ${String(err)}`);
+    assert.equal(err.status, 429);
+    assert.equal(err.headers.get('retry-after'), '3');
+  },
+  assertUnavailable(err) {
+    assert.ok(err instanceof OpenAI.InternalServerError, `expected InternalServerError, got ${String(err)}`);
+    assert.equal(err.status, 503);
+  },
+};
 
 /** A lane in another protocol, so that the error crosses a translation. */
 function otherLane(protocol: ProtocolName): ProtocolName {

@@ -4,7 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ProtocolName } from '../../../src/shared/model/types.js';
 import { minimalRequest, rawPost } from '../../helpers/clients/raw.js';
-import { startStack, type Stack } from '../../helpers/clients/stack.js';
+import { poolPerProtocol, startStack, type Stack } from '../../helpers/clients/stack.js';
 
 // What each protocol's mid-stream error event looks like on the wire.
 const ERROR_EVENT: Record<ProtocolName, RegExp> = {
@@ -23,11 +23,7 @@ describe('a failure after the first byte ends the stream with the protocol error
   before(async () => {
     // Every case breaks a stream on purpose, several on the same lane: a breaker that trips only
     // after many failures keeps the cases independent (three in a row would trip the default).
-    const pools: Record<string, unknown> = {};
-    for (const p of ['openai', 'responses', 'anthropic', 'gemini', 'bedrock', 'ollama']) {
-      pools[`pool-${p}`] = { members: [{ model: `lane-${p}`, weight: 1 }], breaker: { consecutive_n: 1000 } };
-    }
-    stack = await startStack({ workers: 1, over: { pools } });
+    stack = await startStack({ workers: 1, over: { pools: poolPerProtocol({ breaker: { consecutive_n: 1000 } }) } });
   });
   after(async () => {
     await stack.close();

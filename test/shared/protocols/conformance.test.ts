@@ -18,7 +18,7 @@ import type { Codec, RouteInfo } from '../../../src/shared/protocols/codec.js';
 import { TranslationRefused } from '../../../src/shared/protocols/refusal.js';
 import { JSON_OUTPUT_TOOL_NAME } from '../../../src/shared/protocols/json-output-tool.js';
 import { EFFORT_BUDGET_TOKENS, effortOfBudget } from '../../../src/shared/model/reasoning.js';
-import { withoutLiterals } from '../../helpers/stream-events.js';
+import { textBlock, toolBlock, turnEnd, withoutLiterals } from '../../helpers/stream-events.js';
 
 // ---------------------------------------------------------------------------------------------
 // Loading: the registry when it loads, else each codec alone, so that one missing codec does
@@ -175,39 +175,20 @@ const RESPONSE_CASES: Array<[string, ModelResponse]> = [
 const STREAM_CASES: Array<[string, StreamEvent[]]> = [
   ['text then two tool calls', [
     { type: 'start', id: 'resp_s1', model: UPSTREAM_MODEL },
-    { type: 'block_start', index: 0, kind: 'text' },
-    { type: 'text_delta', index: 0, text: 'Hel' },
-    { type: 'text_delta', index: 0, text: 'lo wörld 🎉 日本' },
-    { type: 'block_stop', index: 0 },
-    { type: 'block_start', index: 1, kind: 'tool_call', id: 'call_a', name: 'get_weather' },
-    { type: 'tool_args_delta', index: 1, json: '{"city":' },
-    { type: 'tool_args_delta', index: 1, json: '"Paris"}' },
-    { type: 'block_stop', index: 1 },
-    { type: 'block_start', index: 2, kind: 'tool_call', id: 'call_b', name: 'get_time' },
-    { type: 'tool_args_delta', index: 2, json: '{}' },
-    { type: 'block_stop', index: 2 },
-    { type: 'finish', reason: 'tool_calls' },
-    { type: 'usage', usage: CACHED_USAGE },
-    { type: 'end' },
+    ...textBlock(0, 'Hel', 'lo wörld 🎉 日本'),
+    ...toolBlock(1, 'call_a', 'get_weather', '{"city":', '"Paris"}'),
+    ...toolBlock(2, 'call_b', 'get_time', '{}'),
+    ...turnEnd('tool_calls', CACHED_USAGE),
   ]],
   ['text, stop', [
     { type: 'start', id: 'resp_s2', model: UPSTREAM_MODEL },
-    { type: 'block_start', index: 0, kind: 'text' },
-    { type: 'text_delta', index: 0, text: 'Sure: ' },
-    { type: 'text_delta', index: 0, text: '"quoted"\nnew line\\ and data: [DONE] inside' },
-    { type: 'block_stop', index: 0 },
-    { type: 'finish', reason: 'stop' },
-    { type: 'usage', usage: { input: 9, output: 4, cacheRead: 0, cacheCreation: 0 } },
-    { type: 'end' },
+    ...textBlock(0, 'Sure: ', '"quoted"\nnew line\\ and data: [DONE] inside'),
+    ...turnEnd('stop', { input: 9, output: 4, cacheRead: 0, cacheCreation: 0 }),
   ]],
   ['length', [
     { type: 'start', id: 'resp_s3', model: UPSTREAM_MODEL },
-    { type: 'block_start', index: 0, kind: 'text' },
-    { type: 'text_delta', index: 0, text: 'Once upon a' },
-    { type: 'block_stop', index: 0 },
-    { type: 'finish', reason: 'length' },
-    { type: 'usage', usage: { input: 5, output: 3, cacheRead: 0, cacheCreation: 0 } },
-    { type: 'end' },
+    ...textBlock(0, 'Once upon a'),
+    ...turnEnd('length', { input: 5, output: 3, cacheRead: 0, cacheCreation: 0 }),
   ]],
 ];
 

@@ -5,7 +5,8 @@ import assert from 'node:assert/strict';
 import Anthropic from '@anthropic-ai/sdk';
 import { anthropicCodec } from '../../../../src/shared/protocols/anthropic/codec.js';
 import type { StreamEvent } from '../../../../src/shared/model/types.js';
-import { CannedUpstream } from '../../../helpers/canned-upstream.js';
+import { CannedUpstream, cannedResponse, cannedStream } from '../../../helpers/canned-upstream.js';
+import { toolCallTurn } from '../../../helpers/stream-events.js';
 
 
 let upstream: CannedUpstream;
@@ -19,27 +20,13 @@ before(async () => {
 
 after(() => upstream.close());
 
-const events: StreamEvent[] = [
-  { type: 'start', id: 'msg_gw1', model: 'claude-pool' },
-  { type: 'block_start', index: 0, kind: 'text' },
-  { type: 'text_delta', index: 0, text: 'Looking ' },
-  { type: 'text_delta', index: 0, text: 'it up.' },
-  { type: 'block_stop', index: 0 },
-  { type: 'block_start', index: 1, kind: 'tool_call', id: 'call_0', name: 'get_weather' },
-  { type: 'tool_args_delta', index: 1, json: '{"city":' },
-  { type: 'tool_args_delta', index: 1, json: '"Paris"}' },
-  { type: 'block_stop', index: 1 },
-  { type: 'finish', reason: 'tool_calls' },
-  { type: 'usage', usage: { input: 11, output: 7, cacheRead: 5, cacheCreation: 0 } },
-  { type: 'end' },
-];
+const events: StreamEvent[] = toolCallTurn({ id: 'msg_gw1', model: 'claude-pool', textTail: 'it up.' });
 
 const params = { model: 'claude-pool', max_tokens: 100, messages: [{ role: 'user' as const, content: 'hi' }] };
 
 describe('@anthropic-ai/sdk reads what the anthropic codec writes', () => {
   it('MessageStream assembles the encoded stream into the final message', async () => {
-    const enc = anthropicCodec.createStreamEncoder();
-    upstream.next = { status: 200, headers: { 'content-type': anthropicCodec.streamContentType }, body: events.map((e) => enc.encode(e)).join('') };
+    upstream.next = cannedStream(anthropicCodec, events);
     const stream = client.messages.stream(params);
     const texts: string[] = [];
     stream.on('text', (t) => texts.push(t));
@@ -58,14 +45,10 @@ describe('@anthropic-ai/sdk reads what the anthropic codec writes', () => {
   });
 
   it('create() reads the encoded response', async () => {
-    upstream.next = {
-      status: 200,
-      headers: { 'content-type': 'application/json' },
-      body: anthropicCodec.encodeResponse({
-        id: 'msg_2', model: 'claude-pool', finishReason: 'stop',
-        content: [{ type: 'text', text: 'Hello' }], usage: { input: 3, output: 1, cacheRead: 0, cacheCreation: 0 },
-      }),
-    };
+    upstream.next = cannedResponse(anthropicCodec, {
+      id: 'msg_2', model: 'claude-pool', finishReason: 'stop',
+      content: [{ type: 'text', text: 'Hello' }], usage: { input: 3, output: 1, cacheRead: 0, cacheCreation: 0 },
+    });
     const msg = await client.messages.create(params);
     assert.equal(msg.stop_reason, 'end_turn');
     assert.equal((msg.content[0] as Anthropic.TextBlock).text, 'Hello');
@@ -83,12 +66,7 @@ describe('@anthropic-ai/sdk reads what the anthropic codec writes', () => {
   });
 
   it('raises the mid-stream error event as an APIError', async () => {
-    const enc = anthropicCodec.createStreamEncoder();
-    upstream.next = {
-      status: 200,
-      headers: { 'content-type': anthropicCodec.streamContentType },
-      body: String(enc.encode(events[0]!)) + enc.encode(events[1]!) + enc.encode(events[2]!) + enc.error('upstream_error', 'upstream went away'),
-    };
+    upstream.next = cannedStream(anthropicCodec, events.slice(0, 3), 'upstream went away');
     await assert.rejects(client.messages.stream(params).finalMessage(), (e: unknown) => {
       assert.ok(e instanceof Anthropic.APIError);
       assert.match(e.message, /upstream went away/);

@@ -4,7 +4,7 @@ import { anthropicCodec } from '../../../../src/shared/protocols/anthropic/codec
 import { GatewayError } from '../../../../src/shared/errors.js';
 import type { StreamEvent } from '../../../../src/shared/model/types.js';
 import { sse, vendorStream } from './fixtures.js';
-import { withoutLiterals } from '../../../helpers/stream-events.js';
+import { textBlock, toolBlock, turnEnd, withoutLiterals } from '../../../helpers/stream-events.js';
 
 const expected: StreamEvent[] = [
   // message_start's input side, for callers whose stream opens with it.
@@ -13,17 +13,9 @@ const expected: StreamEvent[] = [
   { type: 'reasoning_delta', index: 0, text: 'Let me look.' },
   { type: 'reasoning_state', index: 0, signature: 'EqQB' },
   { type: 'block_stop', index: 0 },
-  { type: 'block_start', index: 1, kind: 'text' },
-  { type: 'text_delta', index: 1, text: 'Météo à ' },
-  { type: 'text_delta', index: 1, text: 'Paris ☀️' },
-  { type: 'block_stop', index: 1 },
-  { type: 'block_start', index: 2, kind: 'tool_call', id: 'toolu_01', name: 'get_weather' },
-  { type: 'tool_args_delta', index: 2, json: '{"city":' },
-  { type: 'tool_args_delta', index: 2, json: ' "Paris"}' },
-  { type: 'block_stop', index: 2 },
-  { type: 'finish', reason: 'tool_calls' },
-  { type: 'usage', usage: { input: 472, output: 89, cacheRead: 300, cacheCreation: 10 } },
-  { type: 'end' },
+  ...textBlock(1, 'Météo à ', 'Paris ☀️'),
+  ...toolBlock(2, 'toolu_01', 'get_weather', '{"city":', ' "Paris"}'),
+  ...turnEnd('tool_calls', { input: 472, output: 89, cacheRead: 300, cacheCreation: 10 }),
 ];
 
 const bytes = (s: string): Uint8Array => new TextEncoder().encode(s);

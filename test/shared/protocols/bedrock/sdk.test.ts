@@ -10,7 +10,8 @@ import {
 import { NodeHttpHandler } from '@smithy/node-http-handler';
 import { bedrockCodec } from '../../../../src/shared/protocols/bedrock/codec.js';
 import type { StreamEvent } from '../../../../src/shared/model/types.js';
-import { CannedUpstream } from '../../../helpers/canned-upstream.js';
+import { CannedUpstream, cannedResponse, cannedStream } from '../../../helpers/canned-upstream.js';
+import { toolCallTurn } from '../../../helpers/stream-events.js';
 
 
 let upstream: CannedUpstream;
@@ -33,34 +34,13 @@ after(() => {
   return upstream.close();
 });
 
-const events: StreamEvent[] = [
-  { type: 'start', id: 'r', model: 'm' },
-  { type: 'block_start', index: 0, kind: 'text' },
-  { type: 'text_delta', index: 0, text: 'Looking ' },
-  { type: 'text_delta', index: 0, text: 'it up ☀️.' },
-  { type: 'block_stop', index: 0 },
-  { type: 'block_start', index: 1, kind: 'tool_call', id: 'call_0', name: 'get_weather' },
-  { type: 'tool_args_delta', index: 1, json: '{"city":' },
-  { type: 'tool_args_delta', index: 1, json: '"Paris"}' },
-  { type: 'block_stop', index: 1 },
-  { type: 'finish', reason: 'tool_calls' },
-  { type: 'usage', usage: { input: 11, output: 7, cacheRead: 5, cacheCreation: 2 } },
-  { type: 'end' },
-];
+const events: StreamEvent[] = toolCallTurn({ id: 'r', model: 'm', cacheCreation: 2 });
 
-function encodedStream(list: StreamEvent[], tail?: Uint8Array): Buffer {
-  const enc = bedrockCodec.createStreamEncoder();
-  const parts = list.map((e) => enc.encode(e)).filter((f): f is Uint8Array => f instanceof Uint8Array);
-  if (tail !== undefined) parts.push(tail);
-  return Buffer.concat(parts);
-}
-
-const streamHeaders = { 'content-type': bedrockCodec.streamContentType };
 const input = { modelId: 'anthropic.claude-3-haiku-20240307-v1:0', messages: [{ role: 'user' as const, content: [{ text: 'hi' }] }] };
 
 describe('@aws-sdk/client-bedrock-runtime reads what the bedrock codec writes', () => {
   it('ConverseStream yields every event with the right members', async () => {
-    upstream.next = { status: 200, headers: streamHeaders, body: encodedStream(events) };
+    upstream.next = cannedStream(bedrockCodec, events);
     const out = await client.send(new ConverseStreamCommand(input));
     assert.equal(upstream.lastRequest?.url, '/model/anthropic.claude-3-haiku-20240307-v1%3A0/converse-stream');
     const seen: ConverseStreamOutput[] = [];
@@ -78,8 +58,7 @@ describe('@aws-sdk/client-bedrock-runtime reads what the bedrock codec writes', 
   });
 
   it('raises a mid-stream exception frame as the modeled exception', async () => {
-    const enc = bedrockCodec.createStreamEncoder();
-    upstream.next = { status: 200, headers: streamHeaders, body: encodedStream(events.slice(0, 3), enc.error('rate_limited', 'Too many tokens') as Uint8Array) };
+    upstream.next = cannedStream(bedrockCodec, events.slice(0, 3), 'Too many tokens', 'rate_limited');
     const out = await client.send(new ConverseStreamCommand(input));
     const texts: string[] = [];
     await assert.rejects((async () => {
@@ -93,15 +72,11 @@ describe('@aws-sdk/client-bedrock-runtime reads what the bedrock codec writes', 
   });
 
   it('Converse reads the encoded response', async () => {
-    upstream.next = {
-      status: 200,
-      headers: { 'content-type': 'application/json' },
-      body: bedrockCodec.encodeResponse({
-        id: 'r', model: 'm', finishReason: 'tool_calls',
-        content: [{ type: 'text', text: 'Hi' }, { type: 'tool_call', id: 'call_0', name: 'f', arguments: '{"a":1}' }],
-        usage: { input: 3, output: 1, cacheRead: 0, cacheCreation: 0 },
-      }),
-    };
+    upstream.next = cannedResponse(bedrockCodec, {
+      id: 'r', model: 'm', finishReason: 'tool_calls',
+      content: [{ type: 'text', text: 'Hi' }, { type: 'tool_call', id: 'call_0', name: 'f', arguments: '{"a":1}' }],
+      usage: { input: 3, output: 1, cacheRead: 0, cacheCreation: 0 },
+    });
     const out = await client.send(new ConverseCommand(input));
     assert.equal(upstream.lastRequest?.url, '/model/anthropic.claude-3-haiku-20240307-v1%3A0/converse');
     assert.equal(out.stopReason, 'tool_use');

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { bedrockCodec } from '../../../../src/shared/protocols/bedrock/codec.js';
 import { GatewayError } from '../../../../src/shared/errors.js';
 import type { StreamEvent } from '../../../../src/shared/model/types.js';
-import { withoutLiterals } from '../../../helpers/stream-events.js';
+import { textBlock, toolBlock, turnEnd, withoutLiterals } from '../../../helpers/stream-events.js';
 import { awsCodec, concat, eventFrame, exceptionFrame, vendorFrames, vendorStream } from './fixtures.js';
 
 const expected: StreamEvent[] = [
@@ -12,17 +12,9 @@ const expected: StreamEvent[] = [
   { type: 'reasoning_delta', index: 0, text: 'Thinking about it.' },
   { type: 'reasoning_state', index: 0, signature: 'EqQB' },
   { type: 'block_stop', index: 0 },
-  { type: 'block_start', index: 1, kind: 'text' },
-  { type: 'text_delta', index: 1, text: 'Météo ' },
-  { type: 'text_delta', index: 1, text: 'à Paris ☀️' },
-  { type: 'block_stop', index: 1 },
-  { type: 'block_start', index: 2, kind: 'tool_call', id: 'tooluse_kZJMlvQmRJ6eAyJE5GIl7Q', name: 'get_weather' },
-  { type: 'tool_args_delta', index: 2, json: '{"city":' },
-  { type: 'tool_args_delta', index: 2, json: ' "Paris"}' },
-  { type: 'block_stop', index: 2 },
-  { type: 'finish', reason: 'tool_calls' },
-  { type: 'usage', usage: { input: 472, output: 89, cacheRead: 300, cacheCreation: 10 } },
-  { type: 'end' },
+  ...textBlock(1, 'Météo ', 'à Paris ☀️'),
+  ...toolBlock(2, 'tooluse_kZJMlvQmRJ6eAyJE5GIl7Q', 'get_weather', '{"city":', ' "Paris"}'),
+  ...turnEnd('tool_calls', { input: 472, output: 89, cacheRead: 300, cacheCreation: 10 }),
 ];
 
 function decodeSplit(data: Uint8Array, at: number): StreamEvent[] {

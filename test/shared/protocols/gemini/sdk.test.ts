@@ -6,7 +6,8 @@ import { ApiError, GoogleGenAI } from '@google/genai';
 import { GoogleGenAI as GoogleGenAiV1 } from 'genai-v1';
 import { geminiCodec } from '../../../../src/shared/protocols/gemini/codec.js';
 import type { StreamEvent } from '../../../../src/shared/model/types.js';
-import { CannedUpstream } from '../../../helpers/canned-upstream.js';
+import { CannedUpstream, cannedResponse, cannedStream } from '../../../helpers/canned-upstream.js';
+import { toolCallTurn } from '../../../helpers/stream-events.js';
 
 
 let upstream: CannedUpstream;
@@ -20,25 +21,11 @@ before(async () => {
 
 after(() => upstream.close());
 
-const events: StreamEvent[] = [
-  { type: 'start', id: 'resp_9', model: 'gemini-pool' },
-  { type: 'block_start', index: 0, kind: 'text' },
-  { type: 'text_delta', index: 0, text: 'Looking ' },
-  { type: 'text_delta', index: 0, text: 'it up.' },
-  { type: 'block_stop', index: 0 },
-  { type: 'block_start', index: 1, kind: 'tool_call', id: 'toolu_7', name: 'get_weather' },
-  { type: 'tool_args_delta', index: 1, json: '{"city":' },
-  { type: 'tool_args_delta', index: 1, json: '"Paris"}' },
-  { type: 'block_stop', index: 1 },
-  { type: 'finish', reason: 'tool_calls' },
-  { type: 'usage', usage: { input: 11, output: 7, cacheRead: 5, cacheCreation: 0 } },
-  { type: 'end' },
-];
+const events: StreamEvent[] = toolCallTurn({ id: 'resp_9', model: 'gemini-pool', textTail: 'it up.', callId: 'toolu_7' });
 
 describe('@google/genai reads what the gemini codec writes', () => {
   it('generateContentStream yields the text, the function call and the usage', async () => {
-    const enc = geminiCodec.createStreamEncoder();
-    upstream.next = { status: 200, headers: { 'content-type': geminiCodec.streamContentType }, body: events.map((e) => enc.encode(e)).join('') };
+    upstream.next = cannedStream(geminiCodec, events);
     const texts: string[] = [];
     const calls: unknown[] = [];
     let last;
@@ -56,8 +43,7 @@ describe('@google/genai reads what the gemini codec writes', () => {
   });
 
   it('a chat session accepts the streamed turn into its history', async () => {
-    const enc = geminiCodec.createStreamEncoder();
-    upstream.next = { status: 200, headers: { 'content-type': geminiCodec.streamContentType }, body: events.map((e) => enc.encode(e)).join('') };
+    upstream.next = cannedStream(geminiCodec, events);
     const chat = ai.chats.create({ model: 'gemini-pool' });
     for await (const _chunk of await chat.sendMessageStream({ message: 'hi' })) { /* drain */ }
     // Curated history keeps a turn only when every chunk was valid and a finishReason came.
@@ -68,14 +54,10 @@ describe('@google/genai reads what the gemini codec writes', () => {
   });
 
   it('generateContent reads the encoded response', async () => {
-    upstream.next = {
-      status: 200,
-      headers: { 'content-type': 'application/json' },
-      body: geminiCodec.encodeResponse({
-        id: 'r1', model: 'gemini-pool', finishReason: 'length',
-        content: [{ type: 'text', text: 'Hello' }], usage: { input: 3, output: 1, cacheRead: 0, cacheCreation: 0 },
-      }),
-    };
+    upstream.next = cannedResponse(geminiCodec, {
+      id: 'r1', model: 'gemini-pool', finishReason: 'length',
+      content: [{ type: 'text', text: 'Hello' }], usage: { input: 3, output: 1, cacheRead: 0, cacheCreation: 0 },
+    });
     const resp = await ai.models.generateContent({ model: 'gemini-pool', contents: 'hi' });
     assert.equal(upstream.lastRequest?.url, '/v1beta/models/gemini-pool:generateContent');
     assert.equal(resp.text, 'Hello');
@@ -94,12 +76,7 @@ describe('@google/genai reads what the gemini codec writes', () => {
   });
 
   it('raises the mid-stream error line as ApiError', async () => {
-    const enc = geminiCodec.createStreamEncoder();
-    upstream.next = {
-      status: 200,
-      headers: { 'content-type': geminiCodec.streamContentType },
-      body: String(enc.encode(events[0]!)) + enc.encode(events[2]!) + enc.error('upstream_error', 'upstream went away'),
-    };
+    upstream.next = cannedStream(geminiCodec, [events[0]!, events[2]!], 'upstream went away');
     const texts: string[] = [];
     await assert.rejects((async () => {
       for await (const chunk of await ai.models.generateContentStream({ model: 'gemini-pool', contents: 'hi' })) texts.push(chunk.text ?? '');
@@ -110,12 +87,7 @@ describe('@google/genai reads what the gemini codec writes', () => {
     // 1.x checks only a read that is one bare JSON error; run together with the chunks before
     // it, the bare object is left after the last blank line, which 1.x refuses at the end.
     const v1 = new GoogleGenAiV1({ apiKey: 'test-key', httpOptions: { baseUrl: `http://127.0.0.1:${upstream.port}` } });
-    const enc = geminiCodec.createStreamEncoder();
-    upstream.next = {
-      status: 200,
-      headers: { 'content-type': geminiCodec.streamContentType },
-      body: String(enc.encode(events[0]!)) + enc.encode(events[1]!) + enc.encode(events[2]!) + enc.error('upstream_error', 'upstream went away'),
-    };
+    upstream.next = cannedStream(geminiCodec, events.slice(0, 3), 'upstream went away');
     const texts: string[] = [];
     await assert.rejects((async () => {
       for await (const chunk of await v1.models.generateContentStream({ model: 'gemini-pool', contents: 'hi' })) texts.push(chunk.text ?? '');

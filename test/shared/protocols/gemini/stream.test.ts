@@ -4,7 +4,7 @@ import { geminiCodec } from '../../../../src/shared/protocols/gemini/codec.js';
 import { GatewayError } from '../../../../src/shared/errors.js';
 import type { StreamEvent } from '../../../../src/shared/model/types.js';
 import { vendorStream } from './fixtures.js';
-import { withoutLiterals } from '../../../helpers/stream-events.js';
+import { textBlock, toolBlock, turnEnd, withoutLiterals } from '../../../helpers/stream-events.js';
 
 const expected: StreamEvent[] = [
   // The first chunk's prompt count, for callers whose stream opens with it.
@@ -12,24 +12,14 @@ const expected: StreamEvent[] = [
   { type: 'block_start', index: 0, kind: 'reasoning', family: 'gemini' },
   { type: 'reasoning_delta', index: 0, text: 'Considering the sky.' },
   { type: 'block_stop', index: 0 },
-  { type: 'block_start', index: 1, kind: 'text' },
-  { type: 'text_delta', index: 1, text: 'The sky ' },
-  { type: 'text_delta', index: 1, text: 'is blue ☀️ — ' },
-  { type: 'text_delta', index: 1, text: 'très.' },
-  { type: 'block_stop', index: 1 },
+  ...textBlock(1, 'The sky ', 'is blue ☀️ — ', 'très.'),
   // The first call's thoughtSignature, as a reasoning block of its own before it.
   { type: 'block_start', index: 2, kind: 'reasoning', family: 'gemini' },
   { type: 'reasoning_state', index: 2, signature: 'CiQB' },
   { type: 'block_stop', index: 2 },
-  { type: 'block_start', index: 3, kind: 'tool_call', id: 'call_0', name: 'get_weather' },
-  { type: 'tool_args_delta', index: 3, json: '{"city":"Paris","days":2}' },
-  { type: 'block_stop', index: 3 },
-  { type: 'block_start', index: 4, kind: 'tool_call', id: 'call_1', name: 'get_time' },
-  { type: 'tool_args_delta', index: 4, json: '{}' },
-  { type: 'block_stop', index: 4 },
-  { type: 'finish', reason: 'tool_calls' },
-  { type: 'usage', usage: { input: 20, output: 60, cacheRead: 100, cacheCreation: 0, reasoning: 40 } },
-  { type: 'end' },
+  ...toolBlock(3, 'call_0', 'get_weather', '{"city":"Paris","days":2}'),
+  ...toolBlock(4, 'call_1', 'get_time', '{}'),
+  ...turnEnd('tool_calls', { input: 20, output: 60, cacheRead: 100, cacheCreation: 0, reasoning: 40 }),
 ];
 
 const bytes = (s: string): Uint8Array => new TextEncoder().encode(s);
@@ -61,23 +51,14 @@ describe('gemini stream decoder', () => {
     ].join('');
     const want: StreamEvent[] = [
       { type: 'start', id: 'abc', model: 'gemini-2.5-flash', usage: { input: 10, output: 0, cacheRead: 0, cacheCreation: 0 } },
-      { type: 'block_start', index: 0, kind: 'text' },
-      { type: 'text_delta', index: 0, text: 'Hel' },
-      { type: 'text_delta', index: 0, text: 'lo "wörld" ☀️' },
-      { type: 'text_delta', index: 0, text: ', again' },
-      { type: 'block_stop', index: 0 },
+      ...textBlock(0, 'Hel', 'lo "wörld" ☀️', ', again'),
       // A thought part between text parts is a reasoning block between two text blocks.
       { type: 'block_start', index: 1, kind: 'reasoning', family: 'gemini' },
       { type: 'reasoning_delta', index: 1, text: 'hmm' },
       { type: 'block_stop', index: 1 },
-      { type: 'block_start', index: 2, kind: 'text' },
-      { type: 'text_delta', index: 2, text: '.' },
-      { type: 'text_delta', index: 2, text: '!' },
-      { type: 'block_stop', index: 2 },
-      { type: 'finish', reason: 'stop' },
+      ...textBlock(2, '.', '!'),
       // The latest usageMetadata, from a chunk before the last (which has none).
-      { type: 'usage', usage: { input: 10, output: 5, cacheRead: 0, cacheCreation: 0 } },
-      { type: 'end' },
+      ...turnEnd('stop', { input: 10, output: 5, cacheRead: 0, cacheCreation: 0 }),
     ];
     for (const framing of [stream, stream.replace(/\r\n/g, '\n')]) {
       const data = bytes(framing);

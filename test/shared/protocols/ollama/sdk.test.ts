@@ -6,7 +6,8 @@ import assert from 'node:assert/strict';
 import { Ollama } from 'ollama';
 import { ollamaCodec } from '../../../../src/shared/protocols/ollama/codec.js';
 import type { StreamEvent } from '../../../../src/shared/model/types.js';
-import { CannedUpstream, type Canned } from '../../../helpers/canned-upstream.js';
+import { CannedUpstream, cannedResponse, cannedStream } from '../../../helpers/canned-upstream.js';
+import { toolCallTurn } from '../../../helpers/stream-events.js';
 
 
 let upstream: CannedUpstream;
@@ -20,30 +21,11 @@ before(async () => {
 
 after(() => upstream.close());
 
-const events: StreamEvent[] = [
-  { type: 'start', id: 'x', model: 'llama-pool' },
-  { type: 'block_start', index: 0, kind: 'text' },
-  { type: 'text_delta', index: 0, text: 'Looking ' },
-  { type: 'text_delta', index: 0, text: 'it up ☀️.' },
-  { type: 'block_stop', index: 0 },
-  { type: 'block_start', index: 1, kind: 'tool_call', id: 'call_0', name: 'get_weather' },
-  { type: 'tool_args_delta', index: 1, json: '{"city":' },
-  { type: 'tool_args_delta', index: 1, json: '"Paris"}' },
-  { type: 'block_stop', index: 1 },
-  { type: 'finish', reason: 'tool_calls' },
-  { type: 'usage', usage: { input: 11, output: 7, cacheRead: 5, cacheCreation: 0 } },
-  { type: 'end' },
-];
-
-function streamOf(evs: StreamEvent[], error?: string): Canned {
-  const enc = ollamaCodec.createStreamEncoder();
-  const body = evs.map((e) => enc.encode(e)).join('') + (error === undefined ? '' : enc.error('upstream_error', error));
-  return { status: 200, headers: { 'content-type': ollamaCodec.streamContentType }, body };
-}
+const events: StreamEvent[] = toolCallTurn({ id: 'x', model: 'llama-pool' });
 
 describe('ollama SDK reads what the ollama codec writes', () => {
   it('chat with stream: true yields text parts, the tool call and the done part', async () => {
-    upstream.next = streamOf(events);
+    upstream.next = cannedStream(ollamaCodec, events);
     const parts = [];
     for await (const part of await client.chat({ model: 'llama-pool', messages: [{ role: 'user', content: 'hi' }], stream: true })) parts.push(part);
     assert.equal(upstream.lastRequest?.url, '/api/chat');
@@ -59,7 +41,7 @@ describe('ollama SDK reads what the ollama codec writes', () => {
   });
 
   it('an error line raises from the stream', async () => {
-    upstream.next = streamOf(events.slice(0, 3), 'model runner crashed');
+    upstream.next = cannedStream(ollamaCodec, events.slice(0, 3), 'model runner crashed');
     const seen: string[] = [];
     await assert.rejects(async () => {
       for await (const part of await client.chat({ model: 'llama-pool', messages: [{ role: 'user', content: 'hi' }], stream: true })) seen.push(part.message.content);
@@ -68,14 +50,10 @@ describe('ollama SDK reads what the ollama codec writes', () => {
   });
 
   it('chat with stream: false parses the response', async () => {
-    upstream.next = {
-      status: 200,
-      headers: { 'content-type': 'application/json' },
-      body: ollamaCodec.encodeResponse({
-        id: 'r', model: 'llama-pool', content: [{ type: 'text', text: 'Hi!' }], finishReason: 'length',
-        usage: { input: 3, output: 2, cacheRead: 0, cacheCreation: 0 },
-      }),
-    };
+    upstream.next = cannedResponse(ollamaCodec, {
+      id: 'r', model: 'llama-pool', content: [{ type: 'text', text: 'Hi!' }], finishReason: 'length',
+      usage: { input: 3, output: 2, cacheRead: 0, cacheCreation: 0 },
+    });
     const resp = await client.chat({ model: 'llama-pool', messages: [{ role: 'user', content: 'hi' }], stream: false });
     assert.equal(resp.message.content, 'Hi!');
     assert.equal(resp.done_reason, 'length');

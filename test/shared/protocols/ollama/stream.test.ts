@@ -5,7 +5,7 @@ import { GatewayError } from '../../../../src/shared/errors.js';
 import type { StreamEvent } from '../../../../src/shared/model/types.js';
 import { STREAM, STREAM_USAGE } from './fixtures.js';
 import { assertRelayedWhole } from '../relayed.js';
-import { withoutLiterals } from '../../../helpers/stream-events.js';
+import { textBlock, toolBlock, turnEnd, withoutLiterals } from '../../../helpers/stream-events.js';
 
 const utf8 = new TextEncoder();
 
@@ -40,19 +40,10 @@ function decodeAll(text: string, cuts: number[]): { events: StreamEvent[]; error
 
 const EXPECTED: StreamEvent[] = [
   { type: 'start', id: `ollama-${Date.parse('2025-05-01T10:00:00.000000Z')}`, model: 'llama3.2' },
-  { type: 'block_start', index: 0, kind: 'text' },
-  { type: 'text_delta', index: 0, text: 'Let me ' },
-  { type: 'text_delta', index: 0, text: 'check ☀️.' },
-  { type: 'block_stop', index: 0 },
-  { type: 'block_start', index: 1, kind: 'tool_call', id: 'call_0', name: 'get_weather' },
-  { type: 'tool_args_delta', index: 1, json: '{"city":"Paris","days":2}' },
-  { type: 'block_stop', index: 1 },
-  { type: 'block_start', index: 2, kind: 'tool_call', id: 'call_1', name: 'get_time' },
-  { type: 'tool_args_delta', index: 2, json: '{}' },
-  { type: 'block_stop', index: 2 },
-  { type: 'finish', reason: 'tool_calls' },
-  { type: 'usage', usage: STREAM_USAGE },
-  { type: 'end' },
+  ...textBlock(0, 'Let me ', 'check ☀️.'),
+  ...toolBlock(1, 'call_0', 'get_weather', '{"city":"Paris","days":2}'),
+  ...toolBlock(2, 'call_1', 'get_time', '{}'),
+  ...turnEnd('tool_calls', STREAM_USAGE),
 ];
 
 describe('ollama stream decoder', () => {

@@ -6,7 +6,8 @@ import assert from 'node:assert/strict';
 import OpenAI from 'openai';
 import { openaiCodec } from '../../../../src/shared/protocols/openai/codec.js';
 import type { StreamEvent } from '../../../../src/shared/model/types.js';
-import { CannedUpstream, type Canned } from '../../../helpers/canned-upstream.js';
+import { CannedUpstream, cannedResponse, cannedStream } from '../../../helpers/canned-upstream.js';
+import { toolCallTurn } from '../../../helpers/stream-events.js';
 
 
 let upstream: CannedUpstream;
@@ -20,34 +21,13 @@ before(async () => {
 
 after(() => upstream.close());
 
-const events: StreamEvent[] = [
-  { type: 'start', id: 'chatcmpl-gw1', model: 'gpt-pool' },
-  { type: 'block_start', index: 0, kind: 'text' },
-  { type: 'text_delta', index: 0, text: 'Looking ' },
-  { type: 'text_delta', index: 0, text: 'it up ☀️.' },
-  { type: 'block_stop', index: 0 },
-  { type: 'block_start', index: 1, kind: 'tool_call', id: 'call_0', name: 'get_weather' },
-  { type: 'tool_args_delta', index: 1, json: '{"city":' },
-  { type: 'tool_args_delta', index: 1, json: '"Paris"}' },
-  { type: 'block_stop', index: 1 },
-  { type: 'block_start', index: 2, kind: 'tool_call', id: 'call_1', name: 'get_time' },
-  { type: 'tool_args_delta', index: 2, json: '{}' },
-  { type: 'block_stop', index: 2 },
-  { type: 'finish', reason: 'tool_calls' },
-  { type: 'usage', usage: { input: 11, output: 7, cacheRead: 5, cacheCreation: 0 } },
-  { type: 'end' },
-];
-
-function streamOf(evs: StreamEvent[]): Canned {
-  const enc = openaiCodec.createStreamEncoder();
-  return { status: 200, headers: { 'content-type': openaiCodec.streamContentType }, body: evs.map((e) => enc.encode(e)).join('') };
-}
+const events: StreamEvent[] = toolCallTurn({ id: 'chatcmpl-gw1', model: 'gpt-pool', secondCall: true });
 
 const params = { model: 'gpt-pool', messages: [{ role: 'user' as const, content: 'hi' }] };
 
 describe('openai SDK reads what the openai codec writes', () => {
   it('ChatCompletionStream assembles text, parallel tool calls and usage', async () => {
-    upstream.next = streamOf(events);
+    upstream.next = cannedStream(openaiCodec, events);
     const stream = client.chat.completions.stream({ ...params, stream_options: { include_usage: true } });
     const deltas: string[] = [];
     stream.on('content', (d) => deltas.push(d));
@@ -70,7 +50,7 @@ describe('openai SDK reads what the openai codec writes', () => {
   });
 
   it('create({stream: true}) yields the chunks, usage-only chunk last', async () => {
-    upstream.next = streamOf(events);
+    upstream.next = cannedStream(openaiCodec, events);
     const chunks = [];
     for await (const chunk of await client.chat.completions.create({ ...params, stream: true })) chunks.push(chunk);
     assert.equal(chunks[0]!.choices[0]!.delta.role, 'assistant');
@@ -81,9 +61,7 @@ describe('openai SDK reads what the openai codec writes', () => {
   });
 
   it('a mid-stream error event raises APIError from the stream', async () => {
-    const enc = openaiCodec.createStreamEncoder();
-    const body = events.slice(0, 3).map((e) => enc.encode(e)).join('') + enc.error('upstream_error', 'upstream fell over');
-    upstream.next = { status: 200, headers: { 'content-type': 'text/event-stream' }, body };
+    upstream.next = cannedStream(openaiCodec, events.slice(0, 3), 'upstream fell over');
     const seen: string[] = [];
     await assert.rejects(async () => {
       for await (const chunk of await client.chat.completions.create({ ...params, stream: true })) seen.push(chunk.choices[0]?.delta.content ?? '');
@@ -92,14 +70,10 @@ describe('openai SDK reads what the openai codec writes', () => {
   });
 
   it('a non-stream response parses as a ChatCompletion', async () => {
-    upstream.next = {
-      status: 200,
-      headers: { 'content-type': 'application/json' },
-      body: openaiCodec.encodeResponse({
-        id: 'chatcmpl-2', model: 'gpt-pool', content: [{ type: 'text', text: 'Hi!' }], finishReason: 'stop',
-        usage: { input: 3, output: 2, cacheRead: 0, cacheCreation: 0 },
-      }),
-    };
+    upstream.next = cannedResponse(openaiCodec, {
+      id: 'chatcmpl-2', model: 'gpt-pool', content: [{ type: 'text', text: 'Hi!' }], finishReason: 'stop',
+      usage: { input: 3, output: 2, cacheRead: 0, cacheCreation: 0 },
+    });
     const completion = await client.chat.completions.create(params);
     assert.equal(completion.choices[0]!.message.content, 'Hi!');
     assert.equal(completion.usage?.prompt_tokens, 3);

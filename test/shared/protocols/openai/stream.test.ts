@@ -4,7 +4,7 @@ import { openaiCodec } from '../../../../src/shared/protocols/openai/codec.js';
 import { GatewayError } from '../../../../src/shared/errors.js';
 import type { StreamEvent } from '../../../../src/shared/model/types.js';
 import { TOOL_STREAM, TOOL_STREAM_USAGE } from './fixtures.js';
-import { withoutLiterals } from '../../../helpers/stream-events.js';
+import { textBlock, toolBlock, turnEnd, withoutLiterals } from '../../../helpers/stream-events.js';
 
 const utf8 = new TextEncoder();
 
@@ -20,20 +20,10 @@ function decode(text: string, chunkSize = Infinity): StreamEvent[] {
 
 const TOOL_EVENTS: StreamEvent[] = [
   { type: 'start', id: 'chatcmpl-B9MHDbslfkBeAs8l4bebGdFOJ6PeG', model: 'gpt-4o-2024-08-06' },
-  { type: 'block_start', index: 0, kind: 'text' },
-  { type: 'text_delta', index: 0, text: 'Let me ' },
-  { type: 'text_delta', index: 0, text: 'check ☀️.' },
-  { type: 'block_stop', index: 0 },
-  { type: 'block_start', index: 1, kind: 'tool_call', id: 'call_DdmO9pD3xa9XTPNJ32zg2hcA', name: 'get_weather' },
-  { type: 'tool_args_delta', index: 1, json: '{"ci' },
-  { type: 'tool_args_delta', index: 1, json: 'ty": "Paris"}' },
-  { type: 'block_stop', index: 1 },
-  { type: 'block_start', index: 2, kind: 'tool_call', id: 'call_9gWzvH1sK2', name: 'get_time' },
-  { type: 'tool_args_delta', index: 2, json: '{}' },
-  { type: 'block_stop', index: 2 },
-  { type: 'finish', reason: 'tool_calls' },
-  { type: 'usage', usage: TOOL_STREAM_USAGE },
-  { type: 'end' },
+  ...textBlock(0, 'Let me ', 'check ☀️.'),
+  ...toolBlock(1, 'call_DdmO9pD3xa9XTPNJ32zg2hcA', 'get_weather', '{"ci', 'ty": "Paris"}'),
+  ...toolBlock(2, 'call_9gWzvH1sK2', 'get_time', '{}'),
+  ...turnEnd('tool_calls', TOOL_STREAM_USAGE),
 ];
 
 describe('openai stream decoder', () => {

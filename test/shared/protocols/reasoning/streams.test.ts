@@ -6,7 +6,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { CODECS } from '../../../../src/shared/protocols/index.js';
 import { PROTOCOL_NAMES, type ProtocolName, type ReasoningStateEvent, type StreamEvent } from '../../../../src/shared/model/types.js';
-import { withoutLiterals } from '../../../helpers/stream-events.js';
+import { textBlock, toolBlock, turnEnd, withoutLiterals } from '../../../helpers/stream-events.js';
 
 /** The state each family's reasoning block carries at its end, as its vendor streams it. */
 const STATE: Record<ProtocolName, Omit<ReasoningStateEvent, 'type' | 'index'> | null> = {
@@ -29,15 +29,9 @@ function events(family: ProtocolName): StreamEvent[] {
     { type: 'reasoning_delta', index: 0, text: 'think "hard" ☀️' },
     ...(state === null ? [] : [{ type: 'reasoning_state' as const, index: 0, ...state }]),
     { type: 'block_stop', index: 0 },
-    { type: 'block_start', index: 1, kind: 'text' },
-    { type: 'text_delta', index: 1, text: 'Checking.' },
-    { type: 'block_stop', index: 1 },
-    { type: 'block_start', index: 2, kind: 'tool_call', id: 'call_1', name: 'get_weather' },
-    { type: 'tool_args_delta', index: 2, json: '{"city":"Paris"}' },
-    { type: 'block_stop', index: 2 },
-    { type: 'finish', reason: 'tool_calls' },
-    { type: 'usage', usage: { input: 10, output: 8, cacheRead: 2, cacheCreation: 0, reasoning: 3 } },
-    { type: 'end' },
+    ...textBlock(1, 'Checking.'),
+    ...toolBlock(2, 'call_1', 'get_weather', '{"city":"Paris"}'),
+    ...turnEnd('tool_calls', { input: 10, output: 8, cacheRead: 2, cacheCreation: 0, reasoning: 3 }),
   ];
 }
 

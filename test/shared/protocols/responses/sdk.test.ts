@@ -7,7 +7,8 @@ import assert from 'node:assert/strict';
 import OpenAI from 'openai';
 import { responsesCodec } from '../../../../src/shared/protocols/responses/codec.js';
 import type { StreamEvent } from '../../../../src/shared/model/types.js';
-import { CannedUpstream, type Canned } from '../../../helpers/canned-upstream.js';
+import { CannedUpstream, cannedResponse, cannedStream } from '../../../helpers/canned-upstream.js';
+import { toolCallTurn } from '../../../helpers/stream-events.js';
 
 
 let upstream: CannedUpstream;
@@ -21,29 +22,11 @@ before(async () => {
 
 after(() => upstream.close());
 
-const events: StreamEvent[] = [
-  { type: 'start', id: 'resp_gw1', model: 'gpt-pool' },
-  { type: 'block_start', index: 0, kind: 'text' },
-  { type: 'text_delta', index: 0, text: 'Looking ' },
-  { type: 'text_delta', index: 0, text: 'it up ☀️.' },
-  { type: 'block_stop', index: 0 },
-  { type: 'block_start', index: 1, kind: 'tool_call', id: 'call_0', name: 'get_weather' },
-  { type: 'tool_args_delta', index: 1, json: '{"city":' },
-  { type: 'tool_args_delta', index: 1, json: '"Paris"}' },
-  { type: 'block_stop', index: 1 },
-  { type: 'finish', reason: 'tool_calls' },
-  { type: 'usage', usage: { input: 11, output: 7, cacheRead: 5, cacheCreation: 0 } },
-  { type: 'end' },
-];
-
-function streamOf(evs: StreamEvent[]): Canned {
-  const enc = responsesCodec.createStreamEncoder();
-  return { status: 200, headers: { 'content-type': responsesCodec.streamContentType }, body: evs.map((e) => enc.encode(e)).join('') };
-}
+const events: StreamEvent[] = toolCallTurn({ id: 'resp_gw1', model: 'gpt-pool' });
 
 describe('openai SDK (Responses) reads what the responses codec writes', () => {
   it('ResponseStream emits deltas with snapshots and resolves the final response', async () => {
-    upstream.next = streamOf(events);
+    upstream.next = cannedStream(responsesCodec, events);
     const stream = client.responses.stream({ model: 'gpt-pool', input: 'hi' });
     const snapshots: string[] = [];
     stream.on('response.output_text.delta', (e) => snapshots.push(e.snapshot));
@@ -63,7 +46,7 @@ describe('openai SDK (Responses) reads what the responses codec writes', () => {
   });
 
   it('a length finish ends with response.incomplete', async () => {
-    upstream.next = streamOf([...events.slice(0, 5), { type: 'finish', reason: 'length' }, { type: 'end' }]);
+    upstream.next = cannedStream(responsesCodec, [...events.slice(0, 5), { type: 'finish', reason: 'length' }, { type: 'end' }]);
     const final = await client.responses.stream({ model: 'gpt-pool', input: 'hi' }).finalResponse();
     assert.equal(final.status, 'incomplete');
     assert.deepEqual(final.incomplete_details, { reason: 'max_output_tokens' });
@@ -82,14 +65,10 @@ describe('openai SDK (Responses) reads what the responses codec writes', () => {
   });
 
   it('a non-stream response parses, output_text included', async () => {
-    upstream.next = {
-      status: 200,
-      headers: { 'content-type': 'application/json' },
-      body: responsesCodec.encodeResponse({
-        id: 'resp_2', model: 'gpt-pool', content: [{ type: 'text', text: 'Hi!' }], finishReason: 'stop',
-        usage: { input: 3, output: 2, cacheRead: 0, cacheCreation: 0 },
-      }),
-    };
+    upstream.next = cannedResponse(responsesCodec, {
+      id: 'resp_2', model: 'gpt-pool', content: [{ type: 'text', text: 'Hi!' }], finishReason: 'stop',
+      usage: { input: 3, output: 2, cacheRead: 0, cacheCreation: 0 },
+    });
     const resp = await client.responses.create({ model: 'gpt-pool', input: 'hi' });
     assert.equal(resp.output_text, 'Hi!');
     assert.equal(resp.usage?.input_tokens, 3);

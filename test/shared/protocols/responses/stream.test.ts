@@ -6,7 +6,7 @@ import type { StreamEvent } from '../../../../src/shared/model/types.js';
 import { STREAM, STREAM_USAGE } from './fixtures.js';
 import { assertRelayedWhole } from '../relayed.js';
 import { completedMessageItemJson, messageItem, outputTextPart, outputTextPartJson } from '../../../../src/shared/protocols/responses/response.js';
-import { withoutLiterals } from '../../../helpers/stream-events.js';
+import { textBlock, toolBlock, turnEnd, withoutLiterals } from '../../../helpers/stream-events.js';
 
 const utf8 = new TextEncoder();
 
@@ -28,17 +28,9 @@ const EXPECTED: StreamEvent[] = [
   { type: 'block_start', index: 0, kind: 'reasoning', family: 'responses' },
   { type: 'reasoning_state', index: 0, itemId: 'rs_68af4031a1' },
   { type: 'block_stop', index: 0 },
-  { type: 'block_start', index: 1, kind: 'text' },
-  { type: 'text_delta', index: 1, text: 'Checking ' },
-  { type: 'text_delta', index: 1, text: 'Paris.' },
-  { type: 'block_stop', index: 1 },
-  { type: 'block_start', index: 2, kind: 'tool_call', id: 'call_Q8aZ3k', name: 'get_weather' },
-  { type: 'tool_args_delta', index: 2, json: '{"city":' },
-  { type: 'tool_args_delta', index: 2, json: '"Paris"}' },
-  { type: 'block_stop', index: 2 },
-  { type: 'finish', reason: 'tool_calls' },
-  { type: 'usage', usage: STREAM_USAGE },
-  { type: 'end' },
+  ...textBlock(1, 'Checking ', 'Paris.'),
+  ...toolBlock(2, 'call_Q8aZ3k', 'get_weather', '{"city":', '"Paris"}'),
+  ...turnEnd('tool_calls', STREAM_USAGE),
 ];
 
 function frame(ev: Record<string, unknown>): string {
@@ -62,12 +54,8 @@ describe('responses stream decoder', () => {
       + frame({ type: 'response.incomplete', response: { status: 'incomplete', incomplete_details: { reason: 'max_output_tokens' } } }));
     assert.deepEqual(events, [
       { type: 'start', id: 'r1', model: 'm' },
-      { type: 'block_start', index: 0, kind: 'tool_call', id: 'c1', name: 'f' },
-      { type: 'tool_args_delta', index: 0, json: '{"a":1}' },
-      { type: 'block_stop', index: 0 },
-      { type: 'block_start', index: 1, kind: 'tool_call', id: 'c2', name: 'g' },
-      { type: 'tool_args_delta', index: 1, json: '{}' },
-      { type: 'block_stop', index: 1 },
+      ...toolBlock(0, 'c1', 'f', '{"a":1}'),
+      ...toolBlock(1, 'c2', 'g', '{}'),
       { type: 'finish', reason: 'length' },
       { type: 'end' },
     ]);
