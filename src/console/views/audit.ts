@@ -38,7 +38,7 @@ export function Audit() {
     <h1 id="audit-title">Audit</h1>
     <${ErrorNotice} error=${error} />
     ${data === null ? null : html`<p id="chain" class=${data.verdict.startsWith('verified') ? 'good' : 'bad'}>Chain of this page: ${data.verdict}</p>`}
-    <div class="table-wrap"><table>
+    <div class="table-wrap" tabindex="0" role="region" aria-label="Scrollable table"><table>
       <thead><tr><th scope="col">Seq</th><th scope="col">Time</th><th scope="col">Action</th><th scope="col">Resource</th><th scope="col">Outcome</th><th scope="col">Principal</th></tr></thead>
       <tbody>${(data?.page.items ?? []).map(
         (e) => html`<tr><td class="num">${e.seq}</td><td>${when(e.ts)}</td><td>${e.action}</td><td>${e.resource}</td><td class=${e.outcome === 'applied' ? 'good' : 'bad'}>${e.outcome}</td><td>${e.principal}</td></tr>`,

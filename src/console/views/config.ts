@@ -77,7 +77,7 @@ export function Config() {
     <h1 id="config-title">Config</h1>
     <${ErrorNotice} error=${error} />
     <p>Live config version: <strong id="live-version">${data?.live ?? '…'}</strong></p>
-    <div class="table-wrap"><table id="versions">
+    <div class="table-wrap" tabindex="0" role="region" aria-label="Scrollable table"><table id="versions">
       <caption>Retained versions</caption>
       <thead><tr><th scope="col">Version</th><th scope="col">Applied</th><th scope="col">By</th><th scope="col">Summary</th></tr></thead>
       <tbody>${versions.map((v) => html`<tr><td class="num">${v.version}</td><td>${when(v.ts)}</td><td>${v.principal}</td><td>${v.summary}</td></tr>`)}</tbody>

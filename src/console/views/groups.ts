@@ -42,14 +42,14 @@ export function Groups() {
       ${
         g.limits.length === 0
           ? html`<p class="muted">No limits.</p>`
-          : html`<div class="table-wrap"><table><caption>Limits</caption>
+          : html`<div class="table-wrap" tabindex="0" role="region" aria-label="Scrollable table"><table><caption>Limits</caption>
         <thead><tr><th scope="col">Metric</th><th scope="col">Window</th><th scope="col">Max</th></tr></thead>
         <tbody>${g.limits.map((l) => html`<tr><td>${l.metric}</td><td>${l.window}</td><td class="num">${n(l.max)}</td></tr>`)}</tbody></table></div>`
       }
       ${
         g.rate_card.length === 0
           ? null
-          : html`<div class="table-wrap"><table><caption>Rate card (per million tokens)</caption>
+          : html`<div class="table-wrap" tabindex="0" role="region" aria-label="Scrollable table"><table><caption>Rate card (per million tokens)</caption>
         <thead><tr><th scope="col">Model</th><th scope="col">Tier</th><th scope="col">Input</th><th scope="col">Output</th><th scope="col">Cache read</th><th scope="col">Cache write</th></tr></thead>
         <tbody>${g.rate_card.map(
           (r) =>

@@ -39,7 +39,11 @@ function MintForm({ onMinted }: { onMinted: (secret: string) => void }) {
     event.preventDefault();
     const form = event.currentTarget as HTMLFormElement;
     const group = text(form, 'group');
-    const body: Record<string, unknown> = { name: text(form, 'name') };
+    const pools = text(form, 'allowed_pools')
+      .split(',')
+      .map((p) => p.trim())
+      .filter((p) => p !== '');
+    const body: Record<string, unknown> = { name: text(form, 'name'), allowed_pools: pools };
     if (group !== '') body.group = group;
     const rpm = optionalInt(form, 'rpm_limit');
     if (rpm !== null) body.rpm_limit = rpm;
@@ -53,6 +57,7 @@ function MintForm({ onMinted }: { onMinted: (secret: string) => void }) {
   return html`<form class="inline" id="mint" onSubmit=${submit} aria-label="Mint a key">
     <label>Name<input name="name" required /></label>
     <label>Group<input name="group" /></label>
+    <label>Pools (comma-separated; * for all)<input name="allowed_pools" value="*" required /></label>
     <label>RPM limit<input name="rpm_limit" type="number" min="0" /></label>
     <button type="submit">Mint key</button>
   </form><${Outcome} done=${done} failed=${failed} />`;
@@ -69,7 +74,7 @@ export function Keys() {
     ${canWrite ? html`<h2>Mint a key</h2><${MintForm} onMinted=${(s: string) => { setSecret(s); reload(); }} />` : null}
     ${secret !== null ? html`<${SecretOnce} secret=${secret} onDone=${() => setSecret(null)} />` : null}
     <${ErrorNotice} error=${error} />
-    <div class="table-wrap"><table id="keys">
+    <div class="table-wrap" tabindex="0" role="region" aria-label="Scrollable table"><table id="keys">
       <thead><tr><th scope="col">Id</th><th scope="col">Name</th><th scope="col">Group</th><th scope="col">Enabled</th><th scope="col">Budget</th><th scope="col">RPM</th><th scope="col">Created</th></tr></thead>
       <tbody>
         ${(data?.items ?? []).map(

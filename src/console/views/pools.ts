@@ -25,7 +25,7 @@ function hint(m: Member): string {
 function PoolTable({ pool }: { pool: PoolDetail }) {
   return html`<section aria-labelledby=${`pool-${pool.name}`}>
     <h2 id=${`pool-${pool.name}`}>Pool ${pool.name}</h2>
-    <div class="table-wrap"><table data-pool=${pool.name}>
+    <div class="table-wrap" tabindex="0" role="region" aria-label="Scrollable table"><table data-pool=${pool.name}>
       <caption class="muted">One breaker cell per member of this pool</caption>
       <thead><tr>
         <th scope="col">Model (lane)</th><th scope="col">Weight</th><th scope="col">Usable</th><th scope="col">Breaker</th>

@@ -29,7 +29,7 @@ function Rows({ rows, currency, max }: { rows: Row[]; currency: string; max: num
 
 function Table({ title, rows, currency }: { title: string; rows: Row[]; currency: string }) {
   const max = Math.max(1, ...rows.map((r) => r.b.spend_micros));
-  return html`<div class="table-wrap"><table>
+  return html`<div class="table-wrap" tabindex="0" role="region" aria-label="Scrollable table"><table>
     <caption>${title}</caption>
     <thead><tr><th scope="col">Name</th><th scope="col">Requests</th><th scope="col">Input tokens</th><th scope="col">Output tokens</th><th scope="col">Spend</th><th scope="col">Spend chart</th></tr></thead>
     <tbody><${Rows} rows=${rows} currency=${currency} max=${max} /></tbody>
