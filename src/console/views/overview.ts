@@ -19,7 +19,8 @@ export function Overview() {
   const { data, error } = useLoad(
     async () => {
       const [info, pools] = await Promise.all([must(api.GET('/info')), livePools()]);
-      const members = pools.flatMap((p) => p.members);
+      // A lane's counters are lane-global: a lane in two pools is counted once.
+      const members = [...new Map(pools.flatMap((p) => p.members.map((m) => [m.model, m] as const))).values()];
       const now: Sample = { atMs: Date.now(), ok: 0, err: 0 };
       for (const m of members) {
         now.ok += m.ok;
@@ -37,7 +38,7 @@ export function Overview() {
         errorsPerMinute: before === null ? null : perMinute(now.err, before.err),
         p50: pick(0.5),
         p99: pick(0.99),
-        unusable: members.filter((m) => !m.usable).length,
+        unusable: new Set(pools.flatMap((p) => p.members.filter((m) => !m.usable).map((m) => m.model))).size,
       };
     },
     [],
@@ -60,7 +61,7 @@ export function Overview() {
         <dt>Requests a minute</dt><dd>${data.requestsPerMinute === null ? 'measuring…' : n(data.requestsPerMinute)}</dd>
         <dt>Errors a minute</dt><dd>${data.errorsPerMinute === null ? 'measuring…' : n(data.errorsPerMinute)}</dd>
         <dt>Member latency p50 / p99</dt><dd>${ms(data.p50)} / ${ms(data.p99)} <span class="muted">(over the members' latency EWMAs)</span></dd>
-        <dt>Unusable members</dt><dd class=${data.unusable > 0 ? 'bad' : 'good'}>${data.unusable}</dd>
+        <dt>Lanes unusable in some pool</dt><dd class=${data.unusable > 0 ? 'bad' : 'good'}>${data.unusable}</dd>
       </dl>`
     }
   </section>`;
