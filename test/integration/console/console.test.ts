@@ -1,7 +1,8 @@
 // The admin console (/console/) end to end in a real browser: Debian's chromium driven by
 // playwright-core against a real gateway process and the mock provider. Signing in with the
 // operator token; a key minted in the page (secret shown once) works with the openai SDK and
-// its request moves the key's metering and the pool member's ok count; a breaker tripped with
+// its request moves the key's metering, the day's usage and the pool member's ok count; a
+// PATCH and a rotate (the old secret refused) work from the key's view; a breaker tripped with
 // the mock's faults shows the member unusable, then usable again; a revoked key's next call is
 // refused; a config change applied in the page, diffed and rolled back; an identity-provider
 // principal with the read-only scope sees no mutation control; axe-core finds no serious
@@ -183,10 +184,29 @@ describe('the admin console in a real browser', () => {
     // Served again once recovered (the probe, or the next request, closes the cell).
     assert.ok((await openai.chat.completions.create({ model: 'default', messages: [{ role: 'user', content: 'again' }] })).choices.length > 0);
 
+    // The day's usage shows the key (flushed every second).
+    await view(page, 'usage');
+    await page.waitForSelector('table:has(caption:text("By key")) th:has-text("console-key")', { timeout: 20_000 });
+
+    // PATCH (an RPM cap), then rotate: the new secret shown once, the old one refused.
     await page.goto(`${origin}/console/#/keys/${encodeURIComponent(keyId)}`);
+    await page.waitForSelector('form[aria-label="Change the key"]');
+    await page.fill('form[aria-label="Change the key"] input[name=rpm_limit]', '600');
+    await page.click('form[aria-label="Change the key"] button[type=submit]');
+    await expectSelector(page, '[role=status]:has-text("Saved.")');
+    await page.waitForSelector('dd:has-text("600 requests/min")');
+    await page.click('#rotate');
+    await expectSelector(page, '#secret');
+    const rotated = (await page.textContent('#secret'))!.trim();
+    registerSecret(rotated);
+    assert.notEqual(rotated, secret);
+    await assert.rejects(openai.chat.completions.create({ model: 'default', messages: [{ role: 'user', content: 'hi' }] }), (err: { status?: number }) => err.status === 401);
+    const fresh = new OpenAI({ apiKey: rotated, baseURL: `${gw.url}/v1`, maxRetries: 0 });
+    assert.ok((await fresh.chat.completions.create({ model: 'default', messages: [{ role: 'user', content: 'hi' }] })).choices.length > 0);
+
     await page.click('#revoke');
     await expectSelector(page, '[role=status]:has-text("Revoked.")');
-    await assert.rejects(openai.chat.completions.create({ model: 'default', messages: [{ role: 'user', content: 'hi' }] }), (err: { status?: number }) => err.status === 401);
+    await assert.rejects(fresh.chat.completions.create({ model: 'default', messages: [{ role: 'user', content: 'hi' }] }), (err: { status?: number }) => err.status === 401);
     await page.close();
   });
 
