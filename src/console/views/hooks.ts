@@ -10,6 +10,14 @@ interface PropertySchema {
   enum?: unknown[];
 }
 
+function parseJson(name: string, text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new Error(`${name}: not valid JSON`);
+  }
+}
+
 function SettingsForm({ hook, schema, onSaved }: { hook: Hook; schema: Record<string, unknown>; onSaved: () => void }) {
   const [done, failed, act] = useAction();
   const properties = (schema.properties ?? {}) as Record<string, PropertySchema>;
@@ -21,9 +29,14 @@ function SettingsForm({ hook, schema, onSaved }: { hook: Hook; schema: Record<st
       const input = form.elements.namedItem(name) as HTMLInputElement;
       if (prop.type === 'boolean') settings[name] = input.checked;
       else if (input.value === '') continue;
+      else if (prop.type === 'array' || prop.type === 'object') continue; // parsed inside the action, so a bad one is reported
       else settings[name] = prop.type === 'integer' || prop.type === 'number' ? Number(input.value) : input.value;
     }
     void act(async () => {
+      for (const [name, prop] of Object.entries(properties)) {
+        const input = form.elements.namedItem(name) as HTMLInputElement;
+        if ((prop.type === 'array' || prop.type === 'object') && input.value !== '') settings[name] = parseJson(name, input.value);
+      }
       await must(api.PATCH('/hooks/{name}/settings', { params: { path: { name: hook.name } }, body: { settings } }));
       onSaved();
       return 'Settings saved.';
@@ -34,7 +47,9 @@ function SettingsForm({ hook, schema, onSaved }: { hook: Hook; schema: Record<st
       const value = hook.settings[name];
       if (prop.type === 'boolean') return html`<label>${name}<input name=${name} type="checkbox" checked=${value === true} /></label>`;
       if (prop.enum !== undefined)
-        return html`<label>${name}<select name=${name}>${prop.enum.map((o) => html`<option selected=${o === value}>${String(o)}</option>`)}</select></label>`;
+        return html`<label>${name}<select name=${name}><option value="">(unset)</option>${prop.enum.map((o) => html`<option selected=${o === value}>${String(o)}</option>`)}</select></label>`;
+      if (prop.type === 'array' || prop.type === 'object')
+        return html`<label>${name} (JSON)<input name=${name} value=${value === undefined ? '' : JSON.stringify(value)} /></label>`;
       const numeric = prop.type === 'integer' || prop.type === 'number';
       return html`<label title=${prop.description ?? ''}>${name}<input name=${name} type=${numeric ? 'number' : 'text'} value=${value === undefined ? '' : String(value)} /></label>`;
     })}

@@ -5,7 +5,8 @@
 // PATCH and a rotate (the old secret refused) work from the key's view; a breaker tripped with
 // the mock's faults shows the member unusable, then usable again; a revoked key's next call is
 // refused; a config change applied in the page, diffed and rolled back; an identity-provider
-// principal with the read-only scope sees no mutation control; axe-core finds no serious
+// principal with the read-only scope sees no mutation control; a hook's settings form, drawn
+// from its JSON Schema (the example socket gate), PATCHes its settings; axe-core finds no serious
 // violation on any view, and the page raises no CSP violation. Each view is screenshotted to a
 // temp folder removed at the end (UPDATE_CONSOLE_SCREENSHOTS=1 copies them to docs/console/).
 import { after, before, describe, it } from 'node:test';
@@ -21,6 +22,7 @@ import { mockConfig, startGateway, writeConfig, type GatewayFiles, type RunningG
 import { startIdp, type TestIdp } from '../../helpers/oidc-idp.js';
 import { registerSecret } from '../../helpers/secret-scan.js';
 import { SIGNING_KEY } from '../governance/harness.js';
+import { startSocketGate, type HookProcess } from '../hooks/hook-kit.js';
 
 const ADMIN_TOKEN = 'console-test-admin-token-0123456789';
 const AXE = readFileSync(join(process.cwd(), 'node_modules/axe-core/axe.min.js'), 'utf8');
@@ -35,6 +37,7 @@ describe('the admin console in a real browser', () => {
   let browser: BrowserContext;
   let profile: string;
   let shots: string;
+  let gate: HookProcess;
   let origin: string;
   const cspViolations: string[] = [];
 
@@ -69,6 +72,7 @@ describe('the admin console in a real browser', () => {
     origin = new URL(gw.adminUrl).origin;
     profile = mkdtempSync(join(tmpdir(), 'gw-chromium-'));
     shots = mkdtempSync(join(tmpdir(), 'gw-console-shots-'));
+    gate = await startSocketGate(shots, 'console-gate');
     browser = await chromium.launchPersistentContext(profile, {
       executablePath: '/usr/bin/chromium',
       headless: true,
@@ -82,6 +86,7 @@ describe('the admin console in a real browser', () => {
     await gw?.stop();
     await idp?.close();
     await mock?.close();
+    await gate?.stop();
     if (files !== undefined) rmSync(files.dir, { recursive: true, force: true });
     if (profile !== undefined) rmSync(profile, { recursive: true, force: true });
     if (shots !== undefined) rmSync(shots, { recursive: true, force: true });
@@ -246,6 +251,31 @@ describe('the admin console in a real browser', () => {
     await untilText(page, '#live-version', String(live + 2));
     await view(page, 'hooks');
     await page.waitForSelector('text=No hooks configured.');
+    await page.close();
+  });
+
+  it("hooks: health, drift and the settings form drawn from the hook's JSON Schema, sent with PATCH", async () => {
+    const registered = await fetch(`${gw.adminUrl}/hooks`, {
+      method: 'POST',
+      headers: { 'x-admin-token': ADMIN_TOKEN, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'router', kind: 'gate', socket: gate.target, settings: { order: ['lane-openai'], message: 'hello' } }),
+    });
+    assert.equal(registered.status, 201, await registered.text());
+    const page = await signIn(ADMIN_TOKEN);
+    await view(page, 'hooks');
+    const form = 'form[aria-label="Settings of router"]';
+    await page.waitForSelector(`${form} input[name=message]`);
+    assert.equal(await page.inputValue(`${form} input[name=message]`), 'hello');
+    assert.equal(await page.inputValue(`${form} input[name=order]`), '["lane-openai"]');
+    assert.equal(await page.locator(`${form} select[name=mode] option`).count(), 5, 'the enum, and unset');
+    assert.equal(await page.getAttribute(`${form} input[name=status]`, 'type'), 'number');
+    await page.fill(`${form} input[name=message]`, 'from the console');
+    await page.fill(`${form} input[name=status]`, '418');
+    await page.click(`${form} button[type=submit]`);
+    await expectSelector(page, '[role=status]:has-text("Settings saved.")');
+    const hook = (await (await fetch(`${gw.adminUrl}/hooks/router`, { headers: { 'x-admin-token': ADMIN_TOKEN } })).json()) as { settings: unknown };
+    assert.deepEqual(hook.settings, { order: ['lane-openai'], message: 'from the console', status: 418 });
+    await page.waitForSelector('#hook-router ~ dl dd:has-text("yes")');
     await page.close();
   });
 
