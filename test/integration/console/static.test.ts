@@ -1,8 +1,13 @@
 // The console's files as the admin listener serves them: the three built names with their
 // types and the safe headers, the redirect from /console, 404 for any other name (no URL path
-// reaches the file system), 405 for a write; GET /whoami names the caller and its scope.
+// reaches the file system), 405 for a write; GET /whoami names the caller and its scope. The
+// config is locked here: in the browser, an apply and a rollback show the server's refusal.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium } from 'playwright-core';
 import { request } from 'undici';
 import { startMockProvider, type MockServer } from '../../../src/mock/server.js';
 import { mockConfig, startGateway, writeConfig, type RunningGateway } from '../../helpers/gateway.js';
@@ -68,6 +73,32 @@ describe('the console files on the admin listener', () => {
     await post.body.dump();
     assert.equal(post.statusCode, 405);
     assert.equal(post.headers.allow, 'GET, HEAD');
+  });
+
+  it('a locked config: apply and rollback in the page show the server\'s refusal as is', async () => {
+    const profile = mkdtempSync(join(tmpdir(), 'gw-chromium-'));
+    const browser = await chromium.launchPersistentContext(profile, {
+      executablePath: '/usr/bin/chromium',
+      headless: true,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    });
+    try {
+      const page = await browser.newPage();
+      await page.goto(`${origin}/console/#/config`);
+      await page.fill('#token', ADMIN_TOKEN);
+      await page.click('#sign-in');
+      await page.waitForSelector('#rollback-to option[value="0"]', { state: 'attached' });
+      await page.fill('#config-doc', '{"pools": {}}');
+      await page.click('#apply');
+      const refusal = await page.waitForSelector('[role=alert]');
+      assert.match((await refusal.textContent())!, /the config is locked \(config\.locked: true\)/);
+      await page.click('#rollback');
+      await page.waitForSelector('[role=alert]:has-text("the config is locked")');
+      assert.equal(await page.locator('[role=status]').count(), 0, 'nothing reported as done');
+    } finally {
+      await browser.close();
+      rmSync(profile, { recursive: true, force: true });
+    }
   });
 
   it('GET /whoami: the operator token is admin with the full scope; no credential is 401', async () => {
