@@ -47,6 +47,8 @@ function MintForm({ onMinted }: { onMinted: (secret: string) => void }) {
     if (group !== '') body.group = group;
     const rpm = optionalInt(form, 'rpm_limit');
     if (rpm !== null) body.rpm_limit = rpm;
+    const budget = optionalInt(form, 'max_budget_cents');
+    if (budget !== null) body.max_budget_cents = budget;
     void act(async () => {
       const made = await must(api.POST('/keys', { body: body as never }));
       onMinted(made.secret);
@@ -59,6 +61,7 @@ function MintForm({ onMinted }: { onMinted: (secret: string) => void }) {
     <label>Group<input name="group" /></label>
     <label>Pools (comma-separated; * for all)<input name="allowed_pools" value="*" required /></label>
     <label>RPM limit<input name="rpm_limit" type="number" min="0" /></label>
+    <label>Budget (cents)<input name="max_budget_cents" type="number" min="0" /></label>
     <button type="submit">Mint key</button>
   </form><${Outcome} done=${done} failed=${failed} />`;
 }
@@ -92,7 +95,7 @@ export function Keys() {
   </section>`;
 }
 
-function Metering({ id }: { id: string }) {
+function Metering({ id, budgetCents }: { id: string; budgetCents: number | null }) {
   const { data, error } = useLoad(() => must(api.GET('/keys/{id}/usage', { params: { path: { id } } })), [id], 3000);
   if (data === null) return html`<${ErrorNotice} error=${error} />`;
   return html`<dl class="facts" id="metering">
@@ -100,6 +103,11 @@ function Metering({ id }: { id: string }) {
     <dt>Requests</dt><dd id="key-requests">${n(data.requests)}</dd>
     <dt>Tokens</dt><dd>${n(data.tokens)} tokens</dd>
     <dt>Spend</dt><dd>${cents(data.spend_cents)}</dd>
+    <dt>Budget headroom</dt><dd id="budget-headroom">${
+      budgetCents === null
+        ? 'uncapped'
+        : html`<meter min="0" max=${budgetCents} value=${Math.max(0, budgetCents - data.spend_cents)} aria-label="budget headroom"></meter> ${cents(Math.max(0, budgetCents - data.spend_cents))} of ${cents(budgetCents)} left`
+    }</dd>
     <dt>Rate headroom</dt><dd>${data.rate_headroom === null ? 'uncapped' : html`<meter min="0" max="1" value=${data.rate_headroom} aria-label="rate headroom"></meter> ${Math.round(data.rate_headroom * 100)} %`}</dd>
     <dt>As of</dt><dd>${when(data.as_of)}</dd>
   </dl>`;
@@ -153,7 +161,7 @@ export function KeyDetail({ id }: { id: string }) {
     </dl>`
     }
     <h2>Metering</h2>
-    <${Metering} id=${id} />
+    ${data === null ? null : html`<${Metering} id=${id} budgetCents=${data.max_budget_cents} />`}
     ${
       canWrite && data !== null
         ? html`<h2>Change</h2>

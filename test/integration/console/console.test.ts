@@ -158,6 +158,7 @@ describe('the admin console in a real browser', () => {
 
     await view(page, 'keys');
     await page.fill('#mint input[name=name]', 'console-key');
+    await page.fill('#mint input[name=max_budget_cents]', '100');
     await page.click('#mint button[type=submit]');
     await expectSelector(page, '#secret');
     const secret = (await page.textContent('#secret'))!.trim();
@@ -200,6 +201,7 @@ describe('the admin console in a real browser', () => {
     await page.click('form[aria-label="Change the key"] button[type=submit]');
     await expectSelector(page, '[role=status]:has-text("Saved.")');
     await page.waitForSelector('dd:has-text("600 requests/min")');
+    assert.match((await page.textContent('#budget-headroom'))!, /of \$1\.00 left/);
     await page.click('#rotate');
     await expectSelector(page, '#secret');
     const rotated = (await page.textContent('#secret'))!.trim();
