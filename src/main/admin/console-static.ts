@@ -48,6 +48,7 @@ function file(name: string): Buffer | null {
 
 function reply(res: ServerResponse, status: number, type: string, body: string | Buffer, extra: Record<string, string> = {}): void {
   res.writeHead(status, { ...SAFE_HEADERS, 'content-type': type, 'content-length': Buffer.byteLength(body), ...extra });
+  // HEAD: the same headers (node writes no body for it whatever end() is given).
   res.end(body);
 }
 
@@ -69,6 +70,6 @@ export function serveConsole(req: IncomingMessage, res: ServerResponse, pathname
     reply(res, 404, 'text/plain; charset=utf-8', body === null && type !== undefined ? 'the console is not built (npm run build)\n' : 'no such console file\n');
     return true;
   }
-  reply(res, 200, type, req.method === 'HEAD' ? '' : body);
+  reply(res, 200, type, body);
   return true;
 }

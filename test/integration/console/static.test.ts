@@ -69,6 +69,10 @@ describe('the console files on the admin listener', () => {
       await res.body.dump();
       assert.equal(res.statusCode, 404, path);
     }
+    const head = await request(`${origin}/console/app.js`, { method: 'HEAD' });
+    await head.body.dump();
+    assert.equal(head.statusCode, 200);
+    assert.ok(Number(head.headers['content-length']) > 0, 'HEAD gives the length of what GET sends');
     const post = await request(`${origin}/console/`, { method: 'POST', body: '{}' });
     await post.body.dump();
     assert.equal(post.statusCode, 405);
