@@ -91,6 +91,8 @@ function App() {
   useEffect(() => {
     const view = VIEWS.find((v) => v.path === route[0]);
     document.title = `${view?.title ?? 'Console'} · Gateway console`;
+    // Keyboard and screen-reader users land on the new view, not on the link they left.
+    document.getElementById('content')?.focus();
   }, [route]);
   if (principal === null) return html`<${SignIn} onSignedIn=${setPrincipal} />`;
   const signOut = () => {
@@ -104,7 +106,7 @@ function App() {
           ${VIEWS.map((v) => html`<li><a href=${`#/${v.path}`} aria-current=${route[0] === v.path ? 'page' : undefined}>${v.title}</a></li>`)}
         </ul>
       </nav>
-      <main>
+      <main id="content" tabindex="-1">
         <header class="top">
           <span id="principal">Signed in as <strong>${principal.id}</strong> (${principal.scope})</span>
           <button class="secondary" type="button" onClick=${signOut}>Sign out</button>

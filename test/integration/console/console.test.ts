@@ -289,6 +289,12 @@ describe('the admin console in a real browser', () => {
       await accessible(page, name);
       await page.screenshot({ path: join(shots, `${name}.png`), fullPage: true });
     }
+    // Keyboard: Enter on a view link opens that view with the focus on it.
+    await view(page, 'overview');
+    await page.focus('nav a[href="#/pools"]');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('#pools-title');
+    assert.equal(await page.evaluate('document.activeElement && document.activeElement.id'), 'content');
     await page.setViewportSize({ width: 420, height: 800 });
     await view(page, 'pools');
     const overflow = Number(await page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth'));
