@@ -5,7 +5,7 @@
 // PATCH and a rotate (the old secret refused) work from the key's view; a breaker tripped with
 // the mock's faults shows the member unusable, then usable again; a revoked key's next call is
 // refused; a config change applied in the page, diffed and rolled back; an identity-provider
-// principal with the read-only scope sees no mutation control; a hook's settings form, drawn
+// principal with the read-only scope sees no mutation control and pages the key list; a hook's settings form, drawn
 // from its JSON Schema (the example socket gate), PATCHes its settings; axe-core finds no serious
 // violation on any view, and the page raises no CSP violation. Each view is screenshotted to a
 // temp folder removed at the end (UPDATE_CONSOLE_SCREENSHOTS=1 copies them to docs/console/).
@@ -316,15 +316,28 @@ describe('the admin console in a real browser', () => {
       await page.waitForLoadState('networkidle');
       assert.equal(await page.locator(MUTATION_CONTROLS).count(), 0, `no mutation control on ${name}`);
     }
-    // A key to look at (the first test's is revoked and gone from the list).
-    const minted = await fetch(`${gw.adminUrl}/keys`, {
-      method: 'POST',
-      headers: { 'x-admin-token': ADMIN_TOKEN, 'content-type': 'application/json' },
-      body: JSON.stringify({ name: 'for-the-reader', allowed_pools: ['*'] }),
-    });
-    assert.equal(minted.status, 201);
-    registerSecret(((await minted.json()) as { secret: string }).secret);
+    // Keys to look at (the first test's is revoked and gone from the list): more than a page.
+    for (let i = 0; i < 21; i++) {
+      const minted = await fetch(`${gw.adminUrl}/keys`, {
+        method: 'POST',
+        headers: { 'x-admin-token': ADMIN_TOKEN, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: `for-the-reader-${i}`, allowed_pools: ['*'] }),
+      });
+      assert.equal(minted.status, 201);
+      registerSecret(((await minted.json()) as { secret: string }).secret);
+    }
     await view(page, 'keys');
+    await page.waitForSelector('#keys tbody tr[data-key]');
+    assert.equal(await page.locator('#keys tbody tr').count(), 20, 'a page of 20');
+    const firstPage = await page.locator('#keys tbody tr').first().getAttribute('data-key');
+    await page.click('button:has-text("Next page")');
+    await page.waitForFunction((id) => {
+      const row = (globalThis as unknown as { document: { querySelector(s: string): { getAttribute(n: string): string | null } | null } }).document.querySelector('#keys tbody tr');
+      return row !== null && row.getAttribute('data-key') !== id;
+    }, firstPage);
+    assert.ok((await page.locator('#keys tbody tr').count()) >= 1);
+    await page.click('button:has-text("Previous page")');
+    await page.waitForSelector(`#keys tbody tr[data-key="${firstPage}"]`);
     await page.waitForSelector('#keys tbody tr[data-key]');
     const first = (await page.getAttribute('#keys tbody tr[data-key]', 'data-key'))!;
     await page.goto(`${origin}/console/#/keys/${encodeURIComponent(first)}`);
