@@ -25,7 +25,7 @@ export function money(micros: number, currency: string): string {
   }
 }
 
-export function cents(value: number | null, currency = 'USD'): string {
+export function cents(value: number | null, currency: string): string {
   return value === null ? 'uncapped' : money(value * 10_000, currency);
 }
 

@@ -2,6 +2,7 @@
 import { api, must, type Schemas } from '../api.js';
 import { n, money } from '../format.js';
 import { html, useLoad, ErrorNotice } from '../ui.js';
+import { currency } from './live.js';
 
 type Group = Schemas['GroupView'];
 
@@ -29,6 +30,7 @@ function chain(byName: Map<string, Group>, name: string): string[] {
 
 export function Groups() {
   const { data, error } = useLoad(allGroups, []);
+  const cur = useLoad(currency, []).data ?? 'USD';
   const byName = new Map((data ?? []).map((g) => [g.name, g]));
   return html`<section aria-labelledby="groups-title">
     <h1 id="groups-title">Groups</h1>
@@ -38,7 +40,7 @@ export function Groups() {
       (g) => html`<section aria-labelledby=${`group-${g.name}`}>
       <h2 id=${`group-${g.name}`}>${g.name} ${g.enabled ? null : html`<span class="bad">(disabled)</span>`}</h2>
       <p>Chain: ${chain(byName, g.name).join(' → ')}</p>
-      <p>Per-request fee: ${money(g.per_request_fee_micros, 'USD')}</p>
+      <p>Per-request fee: ${money(g.per_request_fee_micros, cur)}</p>
       ${
         g.limits.length === 0
           ? html`<p class="muted">No limits.</p>`
@@ -53,7 +55,7 @@ export function Groups() {
         <thead><tr><th scope="col">Model</th><th scope="col">Tier</th><th scope="col">Input</th><th scope="col">Output</th><th scope="col">Cache read</th><th scope="col">Cache write</th></tr></thead>
         <tbody>${g.rate_card.map(
           (r) =>
-            html`<tr><td>${r.model}</td><td>${r.tier}</td><td class="num">${money(r.input_micros_per_mtok, 'USD')}</td><td class="num">${money(r.output_micros_per_mtok, 'USD')}</td><td class="num">${money(r.cache_read_micros_per_mtok, 'USD')}</td><td class="num">${money(r.cache_creation_micros_per_mtok, 'USD')}</td></tr>`,
+            html`<tr><td>${r.model}</td><td>${r.tier}</td><td class="num">${money(r.input_micros_per_mtok, cur)}</td><td class="num">${money(r.output_micros_per_mtok, cur)}</td><td class="num">${money(r.cache_read_micros_per_mtok, cur)}</td><td class="num">${money(r.cache_creation_micros_per_mtok, cur)}</td></tr>`,
         )}</tbody></table></div>`
       }
     </section>`,

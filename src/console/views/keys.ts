@@ -5,6 +5,7 @@ import { useState } from 'preact/hooks';
 import { api, must } from '../api.js';
 import { cents, n, when } from '../format.js';
 import { html, useLoad, useAction, useCanWrite, ErrorNotice, Outcome } from '../ui.js';
+import { currency } from './live.js';
 
 const PAGE_SIZE = 20;
 
@@ -72,6 +73,7 @@ export function Keys() {
   const [secret, setSecret] = useState<string | null>(null);
   const cursor = cursors[cursors.length - 1];
   const { data, error, reload } = useLoad(() => must(api.GET('/keys', { params: { query: { limit: PAGE_SIZE, cursor } } })), [cursor]);
+  const money = useLoad(currency, []).data ?? 'USD';
   return html`<section aria-labelledby="keys-title">
     <h1 id="keys-title">Keys</h1>
     ${canWrite ? html`<h2>Mint a key</h2><${MintForm} onMinted=${(s: string) => { setSecret(s); reload(); }} />` : null}
@@ -83,7 +85,7 @@ export function Keys() {
         ${(data?.items ?? []).map(
           (k) => html`<tr data-key=${k.id}>
           <td><a href=${`#/keys/${encodeURIComponent(k.id)}`}>${k.id}</a></td><td>${k.name}</td><td>${k.group ?? '—'}</td>
-          <td>${k.enabled ? 'yes' : 'no'}</td><td>${cents(k.max_budget_cents)} ${k.budget_period}</td><td class="num">${n(k.rpm_limit)}</td><td>${when(k.created_at)}</td>
+          <td>${k.enabled ? 'yes' : 'no'}</td><td>${cents(k.max_budget_cents, money)} ${k.budget_period}</td><td class="num">${n(k.rpm_limit)}</td><td>${when(k.created_at)}</td>
         </tr>`,
         )}
       </tbody>
@@ -95,18 +97,18 @@ export function Keys() {
   </section>`;
 }
 
-function Metering({ id, budgetCents }: { id: string; budgetCents: number | null }) {
+function Metering({ id, budgetCents, money }: { id: string; budgetCents: number | null; money: string }) {
   const { data, error } = useLoad(() => must(api.GET('/keys/{id}/usage', { params: { path: { id } } })), [id], 3000);
   if (data === null) return html`<${ErrorNotice} error=${error} />`;
   return html`<dl class="facts" id="metering">
     <dt>Period</dt><dd>${data.budget_period ?? 'no counters yet'} from ${when(data.window_start)}</dd>
     <dt>Requests</dt><dd id="key-requests">${n(data.requests)}</dd>
     <dt>Tokens</dt><dd>${n(data.tokens)} tokens</dd>
-    <dt>Spend</dt><dd>${cents(data.spend_cents)}</dd>
+    <dt>Spend</dt><dd>${cents(data.spend_cents, money)}</dd>
     <dt>Budget headroom</dt><dd id="budget-headroom">${
       budgetCents === null
         ? 'uncapped'
-        : html`<meter min="0" max=${budgetCents} value=${Math.max(0, budgetCents - data.spend_cents)} aria-label="budget headroom"></meter> ${cents(Math.max(0, budgetCents - data.spend_cents))} of ${cents(budgetCents)} left`
+        : html`<meter min="0" max=${budgetCents} value=${Math.max(0, budgetCents - data.spend_cents)} aria-label="budget headroom"></meter> ${cents(Math.max(0, budgetCents - data.spend_cents), money)} of ${cents(budgetCents, money)} left`
     }</dd>
     <dt>Rate headroom</dt><dd>${data.rate_headroom === null ? 'uncapped' : html`<meter min="0" max="1" value=${data.rate_headroom} aria-label="rate headroom"></meter> ${Math.round(data.rate_headroom * 100)} %`}</dd>
     <dt>As of</dt><dd>${when(data.as_of)}</dd>
@@ -116,6 +118,7 @@ function Metering({ id, budgetCents }: { id: string; budgetCents: number | null 
 export function KeyDetail({ id }: { id: string }) {
   const canWrite = useCanWrite();
   const { data, error, reload } = useLoad(() => must(api.GET('/keys/{id}', { params: { path: { id } } })), [id]);
+  const money = useLoad(currency, []).data ?? 'USD';
   const [secret, setSecret] = useState<string | null>(null);
   const [done, failed, act] = useAction();
   const path = { params: { path: { id } } };
@@ -155,13 +158,13 @@ export function KeyDetail({ id }: { id: string }) {
         : html`<dl class="facts">
       <dt>Name</dt><dd>${data.name}</dd><dt>Group</dt><dd>${data.group ?? '—'}</dd><dt>Enabled</dt><dd id="key-enabled">${data.enabled ? 'yes' : 'no'}</dd>
       <dt>Pools</dt><dd>${data.allowed_pools.length === 0 ? 'all' : data.allowed_pools.join(', ')}</dd>
-      <dt>Budget</dt><dd>${cents(data.max_budget_cents)} ${data.budget_period}</dd>
+      <dt>Budget</dt><dd>${cents(data.max_budget_cents, money)} ${data.budget_period}</dd>
       <dt>Limits</dt><dd>${n(data.rpm_limit)} requests/min, ${n(data.tpm_limit)} tokens/min</dd>
       <dt>Expires</dt><dd>${when(data.expires_at)}</dd>
     </dl>`
     }
     <h2>Metering</h2>
-    ${data === null ? null : html`<${Metering} id=${id} budgetCents=${data.max_budget_cents} />`}
+    ${data === null ? null : html`<${Metering} id=${id} budgetCents=${data.max_budget_cents} money=${money} />`}
     ${
       canWrite && data !== null
         ? html`<h2>Change</h2>

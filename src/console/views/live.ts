@@ -1,4 +1,5 @@
-// Every pool with its members' live status (GET /pools, then GET /pools/{name} each).
+// What several views read: every pool with its members' live status (GET /pools, then GET
+// /pools/{name} each), and the currency money is counted in (governance.currency, via GET /usage).
 import { api, must } from '../api.js';
 import type { paths } from '../generated/admin-api.js';
 
@@ -13,4 +14,9 @@ export async function livePools(): Promise<PoolDetail[]> {
     cursor = page.next_cursor ?? undefined;
   } while (cursor !== undefined);
   return Promise.all(names.map((name) => must(api.GET('/pools/{name}', { params: { path: { name } } }))));
+}
+
+/** The configured currency (an ISO code); read once per view. */
+export async function currency(): Promise<string> {
+  return (await must(api.GET('/usage'))).currency;
 }
