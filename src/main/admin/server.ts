@@ -12,6 +12,7 @@ import { authenticateAdmin, authorize } from './guard.js';
 import { StoreUnavailableError } from '../store/store-unavailable.js';
 import { AdminError, JsonText, type AdminCall, type AdminPrincipal, type AdminReply, type AdminRoute } from './route.js';
 import { ADMIN_ROUTES } from './routes.js';
+import { serveConsole } from './console-static.js';
 import { auditNameProblem } from '../audit/audit-text.js';
 import { checkBody, checkParams, checkQuery } from './validate.js';
 import { JSON_WITHIN_LIMITS, checkJsonLimits, jsonLimitMessage, type JsonLimits } from '../../shared/protocols/framing/json-limits.js';
@@ -192,6 +193,7 @@ async function handle(ctx: AdminContext, table: CompiledRoute[], req: IncomingMe
 export function startAdminServer(ctx: AdminContext, host: string, port: number): Promise<Server> {
   const table = compileRoutes(ADMIN_ROUTES);
   const server = createServer((req, res) => {
+    if (serveConsole(req, res, new URL(req.url ?? '/', 'http://admin').pathname)) return;
     handle(ctx, table, req, res).catch((err: Error) => {
       if (err instanceof AdminError) {
         if (!res.headersSent) sendError(res, err);
