@@ -48,7 +48,7 @@ async function start(script: string, args: string[], log: string): Promise<HookP
   };
 }
 
-function startSocketGate(dir: string, name: string): Promise<HookProcess> {
+export function startSocketGate(dir: string, name: string): Promise<HookProcess> {
   return start('socket-gate.mjs', ['--socket', join(dir, `${name}.sock`)], join(dir, `${name}.jsonl`));
 }
 
