@@ -42,16 +42,21 @@ function runOnce(side: Side, flags: string[]): RowMeasurement {
   const out = mkdtempSync(join(tmpdir(), 'gateway-ab-'));
   try {
     // One row per run: the rounds are this tool's repeats.
-    const r = spawnSync(process.execPath, [join(DIST_DIR, 'bench/run.js'), '--scenario', side.scenario, '--targets', 'mock,gateway', '--repeats', '1', '--out', out, ...flags], {
-      env: { ...process.env, BENCH_GATEWAY_CLI: side.cli },
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const r = spawnSync(
+      process.execPath,
+      [join(DIST_DIR, 'bench/run.js'), '--scenario', side.scenario, '--targets', 'mock,gateway', '--repeats', '1', '--out', out, ...flags],
+      {
+        env: { ...process.env, BENCH_GATEWAY_CLI: side.cli },
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     const json = readdirSync(out).find((f) => f.endsWith('.json'));
     if (json === undefined) throw new Error(`the bench of ${side.label} wrote no result (exit ${r.status}):\n${(r.stderr ?? '').slice(-2000)}`);
     const report = JSON.parse(readFileSync(join(out, json), 'utf8')) as BenchReport;
     const row = report.scenarios[0]?.rows.find((x) => x.target === 'gateway');
-    if (row?.outcome !== 'ok' || row.measurement === undefined) throw new Error(`${side.label}: the gateway row ${row?.outcome ?? 'is missing'}: ${row?.reason ?? ''}`);
+    if (row?.outcome !== 'ok' || row.measurement === undefined)
+      throw new Error(`${side.label}: the gateway row ${row?.outcome ?? 'is missing'}: ${row?.reason ?? ''}`);
     if (row.measurement.errors > 0) throw new Error(`${side.label}: ${row.measurement.errors} request errors under load: not a valid measurement`);
     return row.measurement;
   } finally {
@@ -67,7 +72,9 @@ function render(a: Side, b: Side, rounds: number, flags: string[], load: string)
   const lines: string[] = [];
   lines.push(`# A/B: ${a.label} (${a.scenario}) vs ${b.label} (${b.scenario})`, '');
   lines.push(`${rounds} interleaved rounds (AB, BA, ...); bench flags \`${flags.join(' ')}\`; load average at the start ${load}.`, '');
-  lines.push('| round | A req/s | B req/s | B/A req/s | A CPU µs/req | B CPU µs/req | B/A CPU | A p50 ms | B p50 ms | A p99 ms | B p99 ms | B−A p50 µs | B−A p99 µs |');
+  lines.push(
+    '| round | A req/s | B req/s | B/A req/s | A CPU µs/req | B CPU µs/req | B/A CPU | A p50 ms | B p50 ms | A p99 ms | B p99 ms | B−A p50 µs | B−A p99 µs |',
+  );
   lines.push('|---|---|---|---|---|---|---|---|---|---|---|---|---|');
   const rate: number[] = [];
   const cpu: number[] = [];
@@ -86,9 +93,18 @@ function render(a: Side, b: Side, rounds: number, flags: string[], load: string)
   }
   const m = (side: Side, f: (r: RowMeasurement) => number): number => median(side.rows.map(f));
   lines.push(
-    `| **median** | **${fmt(m(a, (r) => r.requestsPerSec))}** | **${fmt(m(b, (r) => r.requestsPerSec))}** | **${fmt(median(rate), 3)}** | ${fmt(m(a, (r) => r.cpuMicrosPerRequest), 1)} | ${fmt(m(b, (r) => r.cpuMicrosPerRequest), 1)} | **${fmt(median(cpu), 3)}** | ${fmt(m(a, (r) => r.latencyMicros.p50) / 1000, 2)} | ${fmt(m(b, (r) => r.latencyMicros.p50) / 1000, 2)} | ${fmt(m(a, (r) => r.latencyMicros.p99) / 1000, 2)} | ${fmt(m(b, (r) => r.latencyMicros.p99) / 1000, 2)} | **${fmt(median(addedP50))}** | **${fmt(median(addedP99))}** |`,
+    `| **median** | **${fmt(m(a, (r) => r.requestsPerSec))}** | **${fmt(m(b, (r) => r.requestsPerSec))}** | **${fmt(median(rate), 3)}** | ${fmt(
+      m(a, (r) => r.cpuMicrosPerRequest),
+      1,
+    )} | ${fmt(
+      m(b, (r) => r.cpuMicrosPerRequest),
+      1,
+    )} | **${fmt(median(cpu), 3)}** | ${fmt(m(a, (r) => r.latencyMicros.p50) / 1000, 2)} | ${fmt(m(b, (r) => r.latencyMicros.p50) / 1000, 2)} | ${fmt(m(a, (r) => r.latencyMicros.p99) / 1000, 2)} | ${fmt(m(b, (r) => r.latencyMicros.p99) / 1000, 2)} | **${fmt(median(addedP50))}** | **${fmt(median(addedP99))}** |`,
   );
-  lines.push('', `B/A req/s is the median of the per-round ratios: above 1 means B is faster; B/A CPU above 1 means B costs more per request. B−A p50/p99 is the median of the per-round differences: what B adds to the latency (for two scenarios, e.g. a gate against none, the added p50/p99).`);
+  lines.push(
+    '',
+    `B/A req/s is the median of the per-round ratios: above 1 means B is faster; B/A CPU above 1 means B costs more per request. B−A p50/p99 is the median of the per-round differences: what B adds to the latency (for two scenarios, e.g. a gate against none, the added p50/p99).`,
+  );
   return `${lines.join('\n')}\n`;
 }
 
@@ -127,7 +143,9 @@ async function main(argv: string[]): Promise<number> {
   const b = side(values.b, sb, values['label-b']);
   // No settling between rounds: they run back to back on purpose, each side under the same load.
   const flags = ['--duration', values.duration!, '--warmup', values.warmup!, '--workers', values.workers!, '--settle', '0'];
-  const load = loadavg().map((l) => l.toFixed(2)).join(' ');
+  const load = loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
   for (let i = 0; i < rounds; i++) {
     for (const s of i % 2 === 0 ? [a, b] : [b, a]) {
       const m = runOnce(s, flags);
@@ -139,7 +157,11 @@ async function main(argv: string[]): Promise<number> {
   process.stdout.write(`\n${markdown}`);
   if (!values['no-write']) {
     await mkdir(RESULTS_DIR, { recursive: true });
-    const stamp = new Date().toISOString().slice(0, 16).replace(/[-:T]/g, '').replace(/^(\d{8})/, '$1-');
+    const stamp = new Date()
+      .toISOString()
+      .slice(0, 16)
+      .replace(/[-:T]/g, '')
+      .replace(/^(\d{8})/, '$1-');
     const path = join(RESULTS_DIR, `${stamp.slice(0, 4)}-${stamp.slice(4, 6)}-${stamp.slice(6)}-ab-${sb}.md`);
     await writeFile(path, markdown);
     process.stderr.write(`ab: wrote ${path}\n`);

@@ -17,7 +17,14 @@ import { GATEWAY_CLI, GATEWAY_NODE_ARGS, gatewayConfigs } from './targets/gatewa
 import { meteredStore } from './governed-gateway.js';
 import { adminLoad, type AdminLoops } from './scenarios/admin-under-load.js';
 
-const { values } = parseArgs({ options: { secs: { type: 'string', default: '10' }, rounds: { type: 'string', default: '2' }, keys: { type: 'string', default: '100000' }, only: { type: 'string', default: 'both' } } });
+const { values } = parseArgs({
+  options: {
+    secs: { type: 'string', default: '10' },
+    rounds: { type: 'string', default: '2' },
+    keys: { type: 'string', default: '100000' },
+    only: { type: 'string', default: 'both' },
+  },
+});
 const secs = Number(values.secs);
 const rounds = Number(values.rounds);
 const keys = Number(values.keys);
@@ -69,7 +76,10 @@ try {
   const configPath = join(dir, 'gateway.yaml');
   writeFileSync(configPath, stringify(files.gateway));
   writeFileSync(join(dir, 'providers.yaml'), stringify(files.providers));
-  const gateway = children.spawn('gateway', process.execPath, [...GATEWAY_NODE_ARGS, GATEWAY_CLI, '--config', configPath], { cpus: [0], logFile: join(dir, 'gateway.log') });
+  const gateway = children.spawn('gateway', process.execPath, [...GATEWAY_NODE_ARGS, GATEWAY_CLI, '--config', configPath], {
+    cpus: [0],
+    logFile: join(dir, 'gateway.log'),
+  });
   const adminUrl = `http://127.0.0.1:${adminPort}/api/v1/admin`;
   for (let i = 0; ; i++) {
     const up = await request(`${adminUrl}/info`).then(

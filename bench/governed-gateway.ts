@@ -40,8 +40,19 @@ export const BENCH_SECRET = signKey(BENCH_KEY_ID, BENCH_JTI, NOW, NOW + YEAR_SEC
 
 function keyRecord(id: string, jti: string, group: string | null): KeyRecord {
   return {
-    id, name: id, group, allowed_pools: ['*'], max_budget_cents: 1_000_000_000, budget_period: 'monthly',
-    rpm_limit: null, tpm_limit: null, enabled: true, created_at: NOW, expires_at: NOW + YEAR_SECS, jti, aws_access_key_id: null,
+    id,
+    name: id,
+    group,
+    allowed_pools: ['*'],
+    max_budget_cents: 1_000_000_000,
+    budget_period: 'monthly',
+    rpm_limit: null,
+    tpm_limit: null,
+    enabled: true,
+    created_at: NOW,
+    expires_at: NOW + YEAR_SECS,
+    jti,
+    aws_access_key_id: null,
   };
 }
 
@@ -50,7 +61,16 @@ const GROUP: GroupRecord = {
   parent: null,
   enabled: true,
   per_request_fee_micros: 1,
-  rate_card: [{ model: '*', tier: '*', input_micros_per_mtok: 1_000_000, output_micros_per_mtok: 2_000_000, cache_read_micros_per_mtok: 0, cache_creation_micros_per_mtok: 0 }],
+  rate_card: [
+    {
+      model: '*',
+      tier: '*',
+      input_micros_per_mtok: 1_000_000,
+      output_micros_per_mtok: 2_000_000,
+      cache_read_micros_per_mtok: 0,
+      cache_creation_micros_per_mtok: 0,
+    },
+  ],
   limits: [
     { metric: 'requests', window: 'minute', max: 1_000_000_000 },
     { metric: 'tokens', window: 'day', max: 1_000_000_000_000 },

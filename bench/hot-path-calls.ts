@@ -30,14 +30,27 @@ if (!(ITERATIONS > 0 && ROUNDS > 0)) throw new RangeError('--iterations and --ro
 /** The mock's OpenAI completion (src/mock/protocols/openai.ts renderJson) with these counts. */
 function completion(prompt: number, output: number): string {
   return JSON.stringify({
-    id: 'chatcmpl-mock', object: 'chat.completion', created: 1_732_490_000, model: 'mock-openai',
-    choices: [{ index: 0, message: { role: 'assistant', content: 'Keep-alive saves a handshake per request. '.repeat(4), refusal: null, annotations: [] }, logprobs: null, finish_reason: 'stop' }],
+    id: 'chatcmpl-mock',
+    object: 'chat.completion',
+    created: 1_732_490_000,
+    model: 'mock-openai',
+    choices: [
+      {
+        index: 0,
+        message: { role: 'assistant', content: 'Keep-alive saves a handshake per request. '.repeat(4), refusal: null, annotations: [] },
+        logprobs: null,
+        finish_reason: 'stop',
+      },
+    ],
     usage: {
-      prompt_tokens: prompt, completion_tokens: output, total_tokens: prompt + output,
+      prompt_tokens: prompt,
+      completion_tokens: output,
+      total_tokens: prompt + output,
       prompt_tokens_details: { cached_tokens: 0, audio_tokens: 0 },
       completion_tokens_details: { reasoning_tokens: 0, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
     },
-    service_tier: 'default', system_fingerprint: 'fp_mock',
+    service_tier: 'default',
+    system_fingerprint: 'fp_mock',
   });
 }
 
@@ -62,36 +75,65 @@ function timeNs(run: () => number, calls: number): number {
 let sink = 0;
 
 const usageVariants: [string, () => number][] = [
-  ['matchTail (now)', () => {
-    let s = 0;
-    for (let i = 0; i < ITERATIONS; i++) s += shape.matchTail(bodies[i & 7]!);
-    return s;
-  }],
-  ['matchFromEnd (before)', () => {
-    let s = 0;
-    for (let i = 0; i < ITERATIONS; i++) s += shape.matchFromEnd(bodies[i & 7]!);
-    return s;
-  }],
+  [
+    'matchTail (now)',
+    () => {
+      let s = 0;
+      for (let i = 0; i < ITERATIONS; i++) s += shape.matchTail(bodies[i & 7]!);
+      return s;
+    },
+  ],
+  [
+    'matchFromEnd (before)',
+    () => {
+      let s = 0;
+      for (let i = 0; i < ITERATIONS; i++) s += shape.matchFromEnd(bodies[i & 7]!);
+      return s;
+    },
+  ],
 ];
 
-const NAMES = ['content-type', 'authorization', 'x-api-key', 'x-goog-api-key', 'anthropic-version', 'anthropic-beta', 'affinity', 'content-length', 'content-encoding'];
+const NAMES = [
+  'content-type',
+  'authorization',
+  'x-api-key',
+  'x-goog-api-key',
+  'anthropic-version',
+  'anthropic-beta',
+  'affinity',
+  'content-length',
+  'content-encoding',
+];
 const KEYS = [
-  REQUEST_HEADER.contentType, REQUEST_HEADER.authorization, REQUEST_HEADER.xApiKey, REQUEST_HEADER.xGoogApiKey, REQUEST_HEADER.anthropicVersion,
-  REQUEST_HEADER.anthropicBeta, REQUEST_HEADER.affinity, REQUEST_HEADER.contentLength, REQUEST_HEADER.contentEncoding,
+  REQUEST_HEADER.contentType,
+  REQUEST_HEADER.authorization,
+  REQUEST_HEADER.xApiKey,
+  REQUEST_HEADER.xGoogApiKey,
+  REQUEST_HEADER.anthropicVersion,
+  REQUEST_HEADER.anthropicBeta,
+  REQUEST_HEADER.affinity,
+  REQUEST_HEADER.contentLength,
+  REQUEST_HEADER.contentEncoding,
 ];
 const HEADER_ITERATIONS = Math.max(1, Math.floor(ITERATIONS / NAMES.length));
 function headerVariants(req: HttpRequest): [string, () => number][] {
   return [
-    ['getHeader(string) (before)', () => {
-      let s = 0;
-      for (let i = 0; i < HEADER_ITERATIONS; i++) for (let k = 0; k < NAMES.length; k++) s += req.getHeader(NAMES[k]!).length;
-      return s;
-    }],
-    ['getHeader(bytes) (now)', () => {
-      let s = 0;
-      for (let i = 0; i < HEADER_ITERATIONS; i++) for (let k = 0; k < KEYS.length; k++) s += req.getHeader(KEYS[k]!).length;
-      return s;
-    }],
+    [
+      'getHeader(string) (before)',
+      () => {
+        let s = 0;
+        for (let i = 0; i < HEADER_ITERATIONS; i++) for (let k = 0; k < NAMES.length; k++) s += req.getHeader(NAMES[k]!).length;
+        return s;
+      },
+    ],
+    [
+      'getHeader(bytes) (now)',
+      () => {
+        let s = 0;
+        for (let i = 0; i < HEADER_ITERATIONS; i++) for (let k = 0; k < KEYS.length; k++) s += req.getHeader(KEYS[k]!).length;
+        return s;
+      },
+    ],
   ];
 }
 

@@ -2,13 +2,7 @@
 // CPU and memory and the cores' busy time from /proc around the measured run.
 import { join } from 'node:path';
 import type { ChildProcesses } from './child-processes.js';
-import {
-  coreBusyPercent,
-  readCoreTimes,
-  readTreeCpuMicros,
-  readTreePeakRssBytes,
-  resetTreePeakRss,
-} from './driver/proc-stats.js';
+import { coreBusyPercent, readCoreTimes, readTreeCpuMicros, readTreePeakRssBytes, resetTreePeakRss } from './driver/proc-stats.js';
 import { gcFiguresSince, logOffset } from './driver/gc-trace.js';
 import { runWrk, totalErrors, type WrkRun } from './driver/wrk.js';
 import type { PinningLayout } from './pinning.js';
@@ -69,7 +63,10 @@ export async function measureRow(ctx: MeasureContext, target: RunningTarget, pla
   // A failed beside load is a note, never an unhandled rejection that would end the run.
   const besideRun =
     beside !== undefined && target.kind === 'gateway' && target.adminUrl !== undefined
-      ? beside({ url: target.url, adminUrl: target.adminUrl, pid: target.pid, durationSecs: plan.durationSecs, loadCores: ctx.layout.load }, stopBeside.signal).catch((err: Error) => `the beside load failed: ${err.message}`)
+      ? beside(
+          { url: target.url, adminUrl: target.adminUrl, pid: target.pid, durationSecs: plan.durationSecs, loadCores: ctx.layout.load },
+          stopBeside.signal,
+        ).catch((err: Error) => `the beside load failed: ${err.message}`)
       : null;
   const startedNs = process.hrtime.bigint();
   let result: Awaited<ReturnType<typeof runWrk>>;

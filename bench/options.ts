@@ -90,7 +90,10 @@ export function parseBenchOptions(argv: readonly string[], defaultOutDir: string
     allowPositionals: false,
   });
 
-  const scenarios = values.scenario.flatMap((s) => s.split(',')).map((s) => s.trim()).filter((s) => s !== '');
+  const scenarios = values.scenario
+    .flatMap((s) => s.split(','))
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
   let targets = [...TARGET_KINDS];
   if (values.targets !== undefined) {
     targets = values.targets.split(',').map((t) => t.trim()) as TargetKind[];
@@ -98,7 +101,8 @@ export function parseBenchOptions(argv: readonly string[], defaultOutDir: string
       if (!TARGET_KINDS.includes(t)) throw new Error(`--targets: unknown target "${t}" (known: ${TARGET_KINDS.join(', ')})`);
     }
   }
-  if (values.compare !== undefined && !/^[\w./@^~-]+$/.test(values.compare)) throw new Error(`--compare takes a git ref (commit, branch or tag), not "${values.compare}"`);
+  if (values.compare !== undefined && !/^[\w./@^~-]+$/.test(values.compare))
+    throw new Error(`--compare takes a git ref (commit, branch or tag), not "${values.compare}"`);
   if (values.pin !== 'on' && values.pin !== 'off') throw new Error(`--pin must be "on" or "off", not "${values.pin}"`);
   return {
     scenarios,

@@ -55,7 +55,9 @@ export function planPinning(req: PinningRequest): PinningLayout {
       sharesCores: false,
       description:
         `gateway/baseline/nginx (${workers} worker${workers === 1 ? '' : 's'}) on ${coreList(proxy)}; ` +
-        (rest.length > 0 ? `mock on ${coreList(mock)}; wrk (${load.length} thread${load.length === 1 ? '' : 's'}) on ${coreList(load)}` : `mock + wrk (1 thread) on ${coreList(mock)}`),
+        (rest.length > 0
+          ? `mock on ${coreList(mock)}; wrk (${load.length} thread${load.length === 1 ? '' : 's'}) on ${coreList(load)}`
+          : `mock + wrk (1 thread) on ${coreList(mock)}`),
     };
   }
   // More workers than spare cores: the proxy spreads over every core and the load side

@@ -225,7 +225,9 @@ function formatLineRate(line: TargetLine): string {
 
 /** The target's label, saying how many of its repeats did not measure when some did. */
 function lineLabel(line: TargetLine): string {
-  return line.unmeasuredRepeats > 0 && line.outcome === 'ok' ? `${line.label} (${line.unmeasuredRepeats} of ${line.repeats.length} repeats ${line.repeats.some((r) => r.outcome === 'failed') ? 'failed' : 'skipped'})` : line.label;
+  return line.unmeasuredRepeats > 0 && line.outcome === 'ok'
+    ? `${line.label} (${line.unmeasuredRepeats} of ${line.repeats.length} repeats ${line.repeats.some((r) => r.outcome === 'failed') ? 'failed' : 'skipped'})`
+    : line.label;
 }
 
 /** A raw row's label in the repeats table and its notes: `gateway #2` when its target repeated. */
@@ -328,7 +330,20 @@ function throughputTable(report: BenchReport, s: ScenarioResult): string {
   const mock = findRow(s, 'mock');
   const baseline = baselineRow(report, s);
   const nginx = findRow(s, 'nginx');
-  const header = ['target', rateHeader('req/s', repeatedIn(s)), 'p50 ms', 'p99 ms', 'p99.9 ms', 'CPU µs/req', 'CPU %', 'peak RSS MiB', 'errors', 'vs baseline: req/s, CPU/req', 'vs nginx: req/s, CPU/req', 'cores busy %'];
+  const header = [
+    'target',
+    rateHeader('req/s', repeatedIn(s)),
+    'p50 ms',
+    'p99 ms',
+    'p99.9 ms',
+    'CPU µs/req',
+    'CPU %',
+    'peak RSS MiB',
+    'errors',
+    'vs baseline: req/s, CPU/req',
+    'vs nginx: req/s, CPU/req',
+    'cores busy %',
+  ];
   const rows = targetLines(s.rows).map((row) => {
     const m = okMeasurement(row);
     if (m === null) return unmeasured(row, header.length);
@@ -348,7 +363,19 @@ function throughputTable(report: BenchReport, s: ScenarioResult): string {
 
 function addedLatencyTable(s: ScenarioResult): string {
   const mock = findRow(s, 'mock');
-  const header = ['target', rateHeader('req/s', repeatedIn(s)), 'p50 ms', 'p99 ms', 'p99.9 ms', 'added p50 µs', 'added p99 µs', 'CPU µs/req', 'peak RSS MiB', 'errors', 'cores busy %'];
+  const header = [
+    'target',
+    rateHeader('req/s', repeatedIn(s)),
+    'p50 ms',
+    'p99 ms',
+    'p99.9 ms',
+    'added p50 µs',
+    'added p99 µs',
+    'CPU µs/req',
+    'peak RSS MiB',
+    'errors',
+    'cores busy %',
+  ];
   const rows = targetLines(s.rows).map((row) => {
     const m = okMeasurement(row);
     if (m === null) return unmeasured(row, header.length);
@@ -376,12 +403,7 @@ function repeatsTable(s: ScenarioResult): string {
   const rows = s.rows.map((row) => {
     const m = okMeasurement(row);
     if (m === null) return unmeasured({ ...row, label: repeatLabel(row, true) }, header.length);
-    return [
-      repeatLabel(row, true),
-      formatRate(m.requestsPerSec),
-      ...measuredCells(m),
-      formatCores(m.coreBusyPercent),
-    ];
+    return [repeatLabel(row, true), formatRate(m.requestsPerSec), ...measuredCells(m), formatCores(m.coreBusyPercent)];
   });
   return table(header, rows);
 }
@@ -389,7 +411,14 @@ function repeatsTable(s: ScenarioResult): string {
 /** One line per scenario: the gateway against the ceiling, the baseline and nginx. */
 function summaryTable(report: BenchReport): string {
   const repeated = report.scenarios.some(repeatedIn);
-  const header = ['scenario', ...['ceiling req/s', 'baseline req/s', 'nginx req/s', 'gateway req/s'].map((h) => rateHeader(h, repeated)), 'gateway vs baseline: req/s, CPU/req', 'gateway vs nginx: req/s, CPU/req', 'gateway added p50 / p99 µs', 'gateway vs reference: req/s, added p50 / p99 µs'];
+  const header = [
+    'scenario',
+    ...['ceiling req/s', 'baseline req/s', 'nginx req/s', 'gateway req/s'].map((h) => rateHeader(h, repeated)),
+    'gateway vs baseline: req/s, CPU/req',
+    'gateway vs nginx: req/s, CPU/req',
+    'gateway added p50 / p99 µs',
+    'gateway vs reference: req/s, added p50 / p99 µs',
+  ];
   const rows = report.scenarios.map((s) => {
     const rate = (t: TargetKind): string => {
       const line = t === 'baseline' ? baselineRow(report, s) : findRow(s, t);
@@ -422,7 +451,14 @@ function gcTable(rows: RowResult[]): string {
     header,
     rows.map((r) => {
       const g = r.measurement!.gc!;
-      return [r.label, int.format(g.allocatedBytesPerRequest), int.format(g.scavenges), int.format(g.markCompacts), g.pauseMsTotal.toFixed(1), g.pauseMsMax.toFixed(2)];
+      return [
+        r.label,
+        int.format(g.allocatedBytesPerRequest),
+        int.format(g.scavenges),
+        int.format(g.markCompacts),
+        g.pauseMsTotal.toFixed(1),
+        g.pauseMsMax.toFixed(2),
+      ];
     }),
   );
 }
@@ -430,11 +466,20 @@ function gcTable(rows: RowResult[]): string {
 /** --compare: this build's gateway against the other build's, medians over their rows. */
 function compareTable(report: BenchReport): string {
   const c = report.info.compare!;
-  const header = ['scenario', `this (${report.info.commit}) req/s ± spread`, `${c.commit} req/s ± spread`, 'this / other req/s', 'CPU µs/req this vs other', 'this / other CPU', 'p99 ms this vs other'];
+  const header = [
+    'scenario',
+    `this (${report.info.commit}) req/s ± spread`,
+    `${c.commit} req/s ± spread`,
+    'this / other req/s',
+    'CPU µs/req this vs other',
+    'this / other CPU',
+    'p99 ms this vs other',
+  ];
   const rows = report.scenarios.map((s) => {
     const a = buildFigures(s, false);
     const b = buildFigures(s, true);
-    if (a === null || b === null) return [s.name, a === null ? '–' : formatRate(a.requestsPerSec), b === null ? '–' : formatRate(b.requestsPerSec), '–', '–', '–', '–'];
+    if (a === null || b === null)
+      return [s.name, a === null ? '–' : formatRate(a.requestsPerSec), b === null ? '–' : formatRate(b.requestsPerSec), '–', '–', '–', '–'];
     return [
       s.name,
       `${formatRate(a.requestsPerSec)} ± ${formatSpread(a.rateSpread)}`,
@@ -470,10 +515,12 @@ function matrixTable(report: BenchReport, group: string): string {
       return `${formatRatio(ratiosTo(gw!, baselineRow(report, s)).requestsPerSec)} (${formatLineRate(gw!)})`;
     }),
   ]);
-  const ratios = cells.map((s) => {
-    const gw = findRow(s, 'gateway');
-    return gw === undefined ? null : ratiosTo(gw, baselineRow(report, s)).requestsPerSec;
-  }).filter((x): x is number => x !== null);
+  const ratios = cells
+    .map((s) => {
+      const gw = findRow(s, 'gateway');
+      return gw === undefined ? null : ratiosTo(gw, baselineRow(report, s)).requestsPerSec;
+    })
+    .filter((x): x is number => x !== null);
   const worst = ratios.length === 0 ? '' : `\n\nLowest cell: ${formatRatio(Math.min(...ratios))}; median ${formatRatio(median(ratios))}.`;
   return table(header, rows) + worst;
 }
@@ -545,7 +592,10 @@ export function renderMarkdown(report: BenchReport): string {
     }
     const versus = versusReference(s, report.scenarios);
     if (versus !== null) {
-      out.push('', `Against ${versus.reference} in the same run (gateway rows): req/s ${formatRatio(versus.requestsPerSec)}, added p50 ${formatSigned(versus.addedP50Micros)} µs, added p99 ${formatSigned(versus.addedP99Micros)} µs (p99 ${formatRatio(versus.p99Ratio)}).`);
+      out.push(
+        '',
+        `Against ${versus.reference} in the same run (gateway rows): req/s ${formatRatio(versus.requestsPerSec)}, added p50 ${formatSigned(versus.addedP50Micros)} µs, added p99 ${formatSigned(versus.addedP99Micros)} µs (p99 ${formatRatio(versus.p99Ratio)}).`,
+      );
     } else if (s.reference !== undefined) {
       out.push('', `Run ${s.reference} in the same invocation for the comparison with it (--scenario ${s.reference},${s.name}).`);
     }
@@ -568,15 +618,17 @@ export function renderMarkdown(report: BenchReport): string {
     '',
     '- req/s: completed responses per second over the measured run. † = within 10% of the ceiling: the load side (wrk + mock) was the bottleneck, not the proxy.',
     ...(report.scenarios.some(repeatedIn)
-      ? ['- repeats: each line is the median of its target\'s repeats, figure by figure (errors: their sum), and every ratio and added latency is taken between medians. ± spread: (max − min) / median of the repeats\' req/s, the whole range, not a deviation: a difference between two lines smaller than their spreads is noise. "Every repeat" under each table lists the rows as they ran.']
+      ? [
+          '- repeats: each line is the median of its target\'s repeats, figure by figure (errors: their sum), and every ratio and added latency is taken between medians. ± spread: (max − min) / median of the repeats\' req/s, the whole range, not a deviation: a difference between two lines smaller than their spreads is noise. "Every repeat" under each table lists the rows as they ran.',
+        ]
       : []),
     "- p50/p99/p99.9: wrk's latency percentiles, request sent to last byte received.",
     '- CPU µs/req: utime + stime of the process under test (all threads, plus child processes such as the nginx worker) over the run, divided by requests. CPU %: the same over wall time (100 = one core).',
     '- peak RSS: VmHWM over the run (reset before it through /proc/<pid>/clear_refs); ‡ = the reset was refused, so this is the lifetime peak.',
     '- errors: socket errors, timeouts and responses above 399. A row with errors is not a valid measurement.',
     '- vs baseline / vs nginx: this row over the reference row of the same scenario in the same run (req/s above 1× is faster; CPU/req above 1× costs more).',
-    '- added p50/p99: the row minus the mock-direct row, at one connection. cores busy %: /proc/stat busy share of each core, anyone\'s work included.',
-    '- vs reference: a scenario that varies the gateway around another one (a gate, a slow tap, metrics export) against that scenario\'s gateway row in the same run: req/s ratio, and this row\'s p50 / p99 minus the reference\'s, in µs.',
+    "- added p50/p99: the row minus the mock-direct row, at one connection. cores busy %: /proc/stat busy share of each core, anyone's work included.",
+    "- vs reference: a scenario that varies the gateway around another one (a gate, a slow tap, metrics export) against that scenario's gateway row in the same run: req/s ratio, and this row's p50 / p99 minus the reference's, in µs.",
     '',
     'More in bench/README.md.',
     '',

@@ -20,30 +20,36 @@ const USER_PROMPT = 'Summarise why a proxy keeps upstream connections alive';
 
 /** An OpenAI Chat Completions request body. */
 export function openaiChatBody(opts: ChatBodyOptions): string {
-  return padToTarget((prompt) =>
-    JSON.stringify({
-      model: opts.model,
-      messages: [
-        { role: 'system', content: SYSTEM_PROMPT },
-        { role: 'user', content: prompt },
-      ],
-      max_tokens: 64,
-      stream: opts.stream,
-    }),
-  opts.chunks, opts.mock);
+  return padToTarget(
+    (prompt) =>
+      JSON.stringify({
+        model: opts.model,
+        messages: [
+          { role: 'system', content: SYSTEM_PROMPT },
+          { role: 'user', content: prompt },
+        ],
+        max_tokens: 64,
+        stream: opts.stream,
+      }),
+    opts.chunks,
+    opts.mock,
+  );
 }
 
 /** An Anthropic Messages request body. */
 export function anthropicMessagesBody(opts: ChatBodyOptions): string {
-  return padToTarget((prompt) =>
-    JSON.stringify({
-      model: opts.model,
-      max_tokens: 64,
-      system: SYSTEM_PROMPT,
-      messages: [{ role: 'user', content: prompt }],
-      stream: opts.stream,
-    }),
-  opts.chunks, opts.mock);
+  return padToTarget(
+    (prompt) =>
+      JSON.stringify({
+        model: opts.model,
+        max_tokens: 64,
+        system: SYSTEM_PROMPT,
+        messages: [{ role: 'user', content: prompt }],
+        stream: opts.stream,
+      }),
+    opts.chunks,
+    opts.mock,
+  );
 }
 
 const FILLER = ' Keep the answer short and plain.';
@@ -87,7 +93,11 @@ export function protocolChatRequest(protocol: BenchProtocol, opts: ChatBodyOptio
         method: 'POST',
         path: '/v1/responses',
         headers: json,
-        body: padToTarget((prompt) => JSON.stringify({ model: opts.model, instructions: SYSTEM_PROMPT, input: prompt, max_output_tokens: 64, stream: opts.stream }), opts.chunks, opts.mock),
+        body: padToTarget(
+          (prompt) => JSON.stringify({ model: opts.model, instructions: SYSTEM_PROMPT, input: prompt, max_output_tokens: 64, stream: opts.stream }),
+          opts.chunks,
+          opts.mock,
+        ),
       };
     case 'gemini':
       return {
@@ -95,7 +105,12 @@ export function protocolChatRequest(protocol: BenchProtocol, opts: ChatBodyOptio
         path: opts.stream ? `/v1beta/models/${m}:streamGenerateContent?alt=sse` : `/v1beta/models/${m}:generateContent`,
         headers: json,
         body: padToTarget(
-          (prompt) => JSON.stringify({ systemInstruction: { parts: [{ text: SYSTEM_PROMPT }] }, contents: [{ role: 'user', parts: [{ text: prompt }] }], generationConfig: { maxOutputTokens: 64 } }),
+          (prompt) =>
+            JSON.stringify({
+              systemInstruction: { parts: [{ text: SYSTEM_PROMPT }] },
+              contents: [{ role: 'user', parts: [{ text: prompt }] }],
+              generationConfig: { maxOutputTokens: 64 },
+            }),
           opts.chunks,
           opts.mock,
         ),
@@ -105,7 +120,16 @@ export function protocolChatRequest(protocol: BenchProtocol, opts: ChatBodyOptio
         method: 'POST',
         path: `/model/${m}/${opts.stream ? 'converse-stream' : 'converse'}`,
         headers: json,
-        body: padToTarget((prompt) => JSON.stringify({ system: [{ text: SYSTEM_PROMPT }], messages: [{ role: 'user', content: [{ text: prompt }] }], inferenceConfig: { maxTokens: 64 } }), opts.chunks, opts.mock),
+        body: padToTarget(
+          (prompt) =>
+            JSON.stringify({
+              system: [{ text: SYSTEM_PROMPT }],
+              messages: [{ role: 'user', content: [{ text: prompt }] }],
+              inferenceConfig: { maxTokens: 64 },
+            }),
+          opts.chunks,
+          opts.mock,
+        ),
       };
     case 'ollama':
       return {
@@ -113,7 +137,16 @@ export function protocolChatRequest(protocol: BenchProtocol, opts: ChatBodyOptio
         path: '/api/chat',
         headers: json,
         body: padToTarget(
-          (prompt) => JSON.stringify({ model: opts.model, messages: [{ role: 'system', content: SYSTEM_PROMPT }, { role: 'user', content: prompt }], stream: opts.stream, options: { num_predict: 64 } }),
+          (prompt) =>
+            JSON.stringify({
+              model: opts.model,
+              messages: [
+                { role: 'system', content: SYSTEM_PROMPT },
+                { role: 'user', content: prompt },
+              ],
+              stream: opts.stream,
+              options: { num_predict: 64 },
+            }),
           opts.chunks,
           opts.mock,
         ),

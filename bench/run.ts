@@ -127,11 +127,14 @@ async function runScenario(
         : sharedGateway
           ? await targets.getShared(scenario, build)
           : compare
-          ? await targets.getCompare()
-          : await targets.get(kind);
+            ? await targets.getCompare()
+            : await targets.get(kind);
       label = target.label;
       const { measurement: m, besideNote } = await measureRow(mctx, target, { scenario, connections, durationSecs, warmupSecs: opts.warmupSecs });
-      const gatewayNote = kind === 'gateway' && scenario.gatewayNote !== undefined ? await scenario.gatewayNote(target.url, { pid: target.pid, durationSecs, workers: opts.workers, loadCores: mctx.layout.load }) : null;
+      const gatewayNote =
+        kind === 'gateway' && scenario.gatewayNote !== undefined
+          ? await scenario.gatewayNote(target.url, { pid: target.pid, durationSecs, workers: opts.workers, loadCores: mctx.layout.load })
+          : null;
       const notes = [besideNote, gatewayNote].filter((n): n is string => n !== null);
       const note = notes.length === 0 ? null : notes.join('; ');
       rows.push({ target: kind, label, outcome: 'ok', measurement: m, ...(compare ? { compare: true } : {}), repeat, ...(note === null ? {} : { note }) });
@@ -219,7 +222,10 @@ function describeRun(layout: PinningLayout, opts: BenchOptions, wrkPath: string,
       .map((l) => l.toFixed(2))
       .join(' '),
     // Before the bench starts anything, a quiet machine is near 0.
-    noiseWarning: load1 >= BUSY_LOAD_AVERAGE ? `the machine was busy at the start (1-minute load average ${load1.toFixed(2)} on ${cores.length} cores): these numbers are noisy` : null,
+    noiseWarning:
+      load1 >= BUSY_LOAD_AVERAGE
+        ? `the machine was busy at the start (1-minute load average ${load1.toFixed(2)} on ${cores.length} cores): these numbers are noisy`
+        : null,
   };
 }
 
@@ -315,7 +321,9 @@ async function main(argv: string[]): Promise<number> {
     const perRowSecs = (s: Scenario): number => opts.warmupSecs + (opts.durationSecs ?? s.durationSecs) + 1;
     const estimateSecs = scenarios.reduce((n, s) => n + perRowSecs(s) * rowsOf(s), 0);
     // The estimate counts every repeat: rowsOf is the interleaved plan itself.
-    log(`bench: ${scenarios.length} scenarios, ${rowCount} rows (${opts.repeats} repeat${opts.repeats === 1 ? '' : 's'} per target), about ${Math.ceil(estimateSecs / 60)} min`);
+    log(
+      `bench: ${scenarios.length} scenarios, ${rowCount} rows (${opts.repeats} repeat${opts.repeats === 1 ? '' : 's'} per target), about ${Math.ceil(estimateSecs / 60)} min`,
+    );
     log(`bench: pinning: ${layout.description}`);
     if (info.noiseWarning !== null) log(`bench: WARNING: ${info.noiseWarning}`);
     log(`bench: temp dir ${tempDir}`);
@@ -328,7 +336,10 @@ async function main(argv: string[]): Promise<number> {
       compareBuild = buildCompare(opts.compare, tempDir, log);
       info.compare = { ref: compareBuild.ref, commit: compareBuild.commit, rounds: opts.compareRounds };
     }
-    const targets = new Targets(ctx, compareBuild === null ? null : { cli: compareBuild.cli, label: `@ ${compareBuild.commit} (--compare ${compareBuild.ref})` });
+    const targets = new Targets(
+      ctx,
+      compareBuild === null ? null : { cli: compareBuild.cli, label: `@ ${compareBuild.commit} (--compare ${compareBuild.ref})` },
+    );
     targets.provide(mock);
 
     const reportedCores = layout.pinned ? [...new Set([...(layout.proxy ?? []), ...(layout.mock ?? []), ...(layout.load ?? [])])].sort((a, b) => a - b) : cores;

@@ -86,7 +86,27 @@ const OPS: Op[] = [
 // back, lifetime budget CAS, 3 governance reserves, 6 wide-counter adds (tallies, counters,
 // histogram bucket and sum), 2 breaker state loads, an error-window CAS, the latency EWMA CAS,
 // a histogram bounds scan and the key's dirty flag.
-const MIX = `{ ${['permit', 'permit', 'ewma-cas', 'gov-fast', 'gov-fast', 'gov-fast', 'wide-add', 'wide-add', 'wide-add', 'wide-add', 'wide-add', 'wide-add', 'load', 'load', 'ewma-cas', 'ewma-cas', 'bounds', 'load', 'store']
+const MIX = `{ ${[
+  'permit',
+  'permit',
+  'ewma-cas',
+  'gov-fast',
+  'gov-fast',
+  'gov-fast',
+  'wide-add',
+  'wide-add',
+  'wide-add',
+  'wide-add',
+  'wide-add',
+  'wide-add',
+  'load',
+  'load',
+  'ewma-cas',
+  'ewma-cas',
+  'bounds',
+  'load',
+  'store',
+]
   .map((name) => `{ ${OPS.find((o) => o.name === name)!.body} }`)
   .join('\n')} }`;
 OPS.push({ name: 'request-mix', what: 'one governed request (19 of the above)', body: MIX });

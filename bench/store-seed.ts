@@ -31,7 +31,10 @@ async function seedPostgres(s: BenchStoreSettings, records: { keys: KeyRecord[];
     for (const g of records.groups) await client.query('INSERT INTO gov_groups (name, record) VALUES ($1, $2)', [g.name, JSON.stringify(g)]);
     for (let i = 0; i < records.keys.length; i += CHUNK) {
       const part = records.keys.slice(i, i + CHUNK);
-      await client.query('INSERT INTO gov_keys (id, record) SELECT * FROM unnest($1::text[], $2::jsonb[])', [part.map((k) => k.id), part.map((k) => JSON.stringify(k))]);
+      await client.query('INSERT INTO gov_keys (id, record) SELECT * FROM unnest($1::text[], $2::jsonb[])', [
+        part.map((k) => k.id),
+        part.map((k) => JSON.stringify(k)),
+      ]);
     }
   } finally {
     await client.end();

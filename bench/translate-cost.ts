@@ -30,7 +30,12 @@ interface Options {
 /** One lane's stream as the mock writes it: the whole body, or one buffer per event. */
 function upstreamChunks(lane: BenchProtocol, o: Options): Buffer[] {
   const parts = MOCK_PROTOCOLS[lane].renderStream({
-    model: 'mock-model', toolName: null, pieces: mockChunks(o.chunks), usage: mockUsage(12, 0, o.chunks), includeUsage: lane === 'openai', usageOnLast: false,
+    model: 'mock-model',
+    toolName: null,
+    pieces: mockChunks(o.chunks),
+    usage: mockUsage(12, 0, o.chunks),
+    includeUsage: lane === 'openai',
+    usageOnLast: false,
   });
   const all = [parts.head, ...parts.pieces, parts.tail].map((p) => Buffer.from(p)).filter((b) => b.length > 0);
   return o.chunking === 'event' ? all : [Buffer.concat(all)];
@@ -88,16 +93,37 @@ function parsePair(pair: string): [BenchProtocol, BenchProtocol | null] {
 /** The child under callgrind: warm-up, then `streams` streams of the pair, nothing printed. */
 async function countHere(pair: string, streams: number, o: Options): Promise<void> {
   const [lane, ingress] = parsePair(pair);
-  const run = await streamRunner(lane, ingress, upstreamChunks(lane, o), { usageEvent: null, eventShapes: null, responsesDeltas: null, chatDeltas: null, geminiText: null });
+  const run = await streamRunner(lane, ingress, upstreamChunks(lane, o), {
+    usageEvent: null,
+    eventShapes: null,
+    responsesDeltas: null,
+    chatDeltas: null,
+    geminiText: null,
+  });
   for (let i = 0; i < COUNT_WARM_UP + streams; i++) run();
 }
 
 /** Instructions of the whole child process, as callgrind counts them. */
 function instructions(self: string, pair: string, streams: number, o: Options): number {
-  const child = spawnSync('valgrind', [
-    '--tool=callgrind', '--callgrind-out-file=/dev/null', process.execPath, '--single-threaded', self,
-    '--count-child', pair, '--streams', String(streams), '--chunks', String(o.chunks), '--chunking', o.chunking,
-  ], { encoding: 'utf8' });
+  const child = spawnSync(
+    'valgrind',
+    [
+      '--tool=callgrind',
+      '--callgrind-out-file=/dev/null',
+      process.execPath,
+      '--single-threaded',
+      self,
+      '--count-child',
+      pair,
+      '--streams',
+      String(streams),
+      '--chunks',
+      String(o.chunks),
+      '--chunking',
+      o.chunking,
+    ],
+    { encoding: 'utf8' },
+  );
   const refs = /I\s+refs:\s+([\d,]+)/.exec(child.stderr ?? '');
   if (child.error !== undefined || child.status !== 0 || refs === null) {
     throw new Error(`valgrind (Debian's valgrind package) did not count ${pair}: ${child.error?.message ?? child.stderr}`);
@@ -154,8 +180,13 @@ function median(xs: number[]): number {
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
-      chunks: { type: 'string', default: '50' }, chunking: { type: 'string', default: 'whole' }, rounds: { type: 'string', default: '3' }, child: { type: 'boolean', default: false },
-      instructions: { type: 'string' }, 'count-child': { type: 'string' }, streams: { type: 'string', default: '0' },
+      chunks: { type: 'string', default: '50' },
+      chunking: { type: 'string', default: 'whole' },
+      rounds: { type: 'string', default: '3' },
+      child: { type: 'boolean', default: false },
+      instructions: { type: 'string' },
+      'count-child': { type: 'string' },
+      streams: { type: 'string', default: '0' },
     },
   });
   const o: Options = { chunks: Number(values.chunks), chunking: values.chunking === 'event' ? 'event' : 'whole' };
@@ -188,7 +219,9 @@ async function main(): Promise<void> {
     `|---|${PROTOCOLS.map(() => '---:').join('|')}|`,
   ];
   for (const lane of PROTOCOLS) {
-    const cells = PROTOCOLS.map((ingress) => (ingress === lane ? '·' : `${median(on[`${lane}>${ingress}`]!).toFixed(0)} / ${median(off[`${lane}>${ingress}`]!).toFixed(0)}`));
+    const cells = PROTOCOLS.map((ingress) =>
+      ingress === lane ? '·' : `${median(on[`${lane}>${ingress}`]!).toFixed(0)} / ${median(off[`${lane}>${ingress}`]!).toFixed(0)}`,
+    );
     lines.push(`| ${lane} | ${cells.join(' | ')} |`);
   }
   process.stdout.write(`${lines.join('\n')}\n`);

@@ -16,7 +16,9 @@ function find(dir, out) {
 }
 
 const filter = process.argv[2];
-const files = find('dist/test', []).filter((f) => filter === undefined || f.includes(filter)).sort();
+const files = find('dist/test', [])
+  .filter((f) => filter === undefined || f.includes(filter))
+  .sort();
 if (files.length === 0) {
   console.error('no test files found under dist/test');
   process.exit(1);

@@ -9,7 +9,7 @@ import { spawnSync } from 'node:child_process';
 const DEBIAN_PREREQUISITES = [
   { path: '/usr/bin/promtool', pkg: 'prometheus', why: 'the metrics tests run `promtool check metrics` and `promtool check rules`' },
   { path: '/usr/bin/prometheus', pkg: 'prometheus', why: 'a metrics test scrapes the gateway with a real Prometheus server' },
-  { path: '/usr/bin/chromium', pkg: 'chromium', why: 'the sign-in page test drives Debian\'s chromium with playwright-core' },
+  { path: '/usr/bin/chromium', pkg: 'chromium', why: "the sign-in page test drives Debian's chromium with playwright-core" },
 ];
 
 /** Services the store tests talk to, with the command that starts each one when stopped (as root). */
@@ -24,7 +24,13 @@ const SERVICES = [
     name: 'the Redis-protocol server (valkey)',
     port: 6379,
     why: 'the valkey store tests (conformance, several nodes, faults)',
-    start: ['sh', ['-c', 'mkdir -p /var/lib/redis /var/log/redis && redis-server --daemonize yes --bind 127.0.0.1 -::1 --port 6379 --save "" --appendonly no --dir /var/lib/redis --logfile /var/log/redis/ci.log']],
+    start: [
+      'sh',
+      [
+        '-c',
+        'mkdir -p /var/lib/redis /var/log/redis && redis-server --daemonize yes --bind 127.0.0.1 -::1 --port 6379 --save "" --appendonly no --dir /var/lib/redis --logfile /var/log/redis/ci.log',
+      ],
+    ],
   },
 ];
 
@@ -38,7 +44,9 @@ function ensureServices() {
   const root = typeof process.getuid === 'function' && process.getuid() === 0;
   for (const svc of SERVICES) {
     if (listening(svc.port)) continue;
-    console.error(`test prerequisites: ${svc.name} is not listening on 127.0.0.1:${svc.port} (${svc.why}); ${root ? 'starting it' : 'cannot start it (not root)'}`);
+    console.error(
+      `test prerequisites: ${svc.name} is not listening on 127.0.0.1:${svc.port} (${svc.why}); ${root ? 'starting it' : 'cannot start it (not root)'}`,
+    );
     if (root) run(svc.start[0], svc.start[1]);
     for (let i = 0; i < 20 && !listening(svc.port); i++) spawnSync('sleep', ['0.5']);
     if (listening(svc.port)) continue;

@@ -31,18 +31,7 @@ interface PassthroughOptions {
 const GATHER_LIMIT_BYTES = 1 << 20;
 
 // Headers that describe one hop, not the message; uWS and undici write their own.
-const HOP_BY_HOP = new Set([
-  'connection',
-  'keep-alive',
-  'proxy-connection',
-  'transfer-encoding',
-  'te',
-  'trailer',
-  'upgrade',
-  'host',
-  'content-length',
-  'date',
-]);
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'host', 'content-length', 'date']);
 
 type ResponseHeaders = Record<string, string | string[] | undefined>;
 
@@ -175,7 +164,8 @@ function serve(opts: PassthroughOptions): void {
       process.stderr.write(`passthrough: cannot listen on ${opts.host}:${opts.port}\n`);
       process.exit(1); // in a worker thread this ends the thread, and the main thread exits on that
     }
-    if (isMainThread) process.stdout.write(`passthrough listening on ${opts.host}:${opts.port} -> ${opts.upstream} (${opts.threads} thread${opts.threads === 1 ? '' : 's'})\n`);
+    if (isMainThread)
+      process.stdout.write(`passthrough listening on ${opts.host}:${opts.port} -> ${opts.upstream} (${opts.threads} thread${opts.threads === 1 ? '' : 's'})\n`);
   });
 }
 

@@ -124,11 +124,16 @@ export interface WrkRun {
 export function wrkArgs(run: WrkRun): string[] {
   const threads = Math.max(1, Math.min(run.threads, run.connections));
   return [
-    '-t', String(threads),
-    '-c', String(run.connections),
-    '-d', `${run.durationSecs}s`,
-    '--timeout', `${run.timeoutSecs}s`,
-    '-s', run.scriptPath,
+    '-t',
+    String(threads),
+    '-c',
+    String(run.connections),
+    '-d',
+    `${run.durationSecs}s`,
+    '--timeout',
+    `${run.timeoutSecs}s`,
+    '-s',
+    run.scriptPath,
     run.url,
   ];
 }
@@ -138,12 +143,7 @@ export async function writeWrkScript(path: string, request: ScenarioRequest): Pr
 }
 
 /** Runs wrk to completion in its own process on `cpus` and returns its parsed result. */
-export async function runWrk(
-  children: ChildProcesses,
-  wrkPath: string,
-  run: WrkRun,
-  cpus: readonly number[] | null,
-): Promise<WrkResult> {
+export async function runWrk(children: ChildProcesses, wrkPath: string, run: WrkRun, cpus: readonly number[] | null): Promise<WrkResult> {
   const child = children.spawn('wrk', wrkPath, wrkArgs(run), { cpus });
   // 'close' (not 'exit') is when stdout has been read to the end.
   const closed = new Promise((resolve) => child.process.once('close', resolve));

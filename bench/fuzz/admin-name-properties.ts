@@ -25,9 +25,34 @@ const FORBIDDEN = /[|\u0000-\u001f\u007f-\u009f]/;
 const hostileName: fc.Arbitrary<string> = fc.oneof(
   { arbitrary: fc.string({ minLength: 1, maxLength: 40 }), weight: 3 },
   { arbitrary: fc.string({ unit: 'binary', minLength: 1, maxLength: 40 }), weight: 2 },
-  { arbitrary: fc.tuple(fc.string({ maxLength: 12 }), fc.constantFrom('|', '\n', '\r', '\t', '\u0000', '\u001b', '\u007f', '\u0085', '|applied', '|rejected|admin'), fc.string({ maxLength: 12 })).map(([a, bad, b]) => `${a}${bad}${b}`), weight: 4 },
+  {
+    arbitrary: fc
+      .tuple(
+        fc.string({ maxLength: 12 }),
+        fc.constantFrom('|', '\n', '\r', '\t', '\u0000', '\u001b', '\u007f', '\u0085', '|applied', '|rejected|admin'),
+        fc.string({ maxLength: 12 }),
+      )
+      .map(([a, bad, b]) => `${a}${bad}${b}`),
+    weight: 4,
+  },
   { arbitrary: fc.constantFrom(129, 4096, 65_536, 1 << 20, 7 << 20).map((n) => 'n'.repeat(n)), weight: 1 },
-  { arbitrary: fc.constantFrom('ops|rejected', 'weighted', 'a/b', '..', '%7C', 'user:auth0|1', ' ', 'valueOf', 'toString', 'constructor', '__proto__', 'hasOwnProperty'), weight: 1 },
+  {
+    arbitrary: fc.constantFrom(
+      'ops|rejected',
+      'weighted',
+      'a/b',
+      '..',
+      '%7C',
+      'user:auth0|1',
+      ' ',
+      'valueOf',
+      'toString',
+      'constructor',
+      '__proto__',
+      'hasOwnProperty',
+    ),
+    weight: 1,
+  },
 );
 
 const agent = new Agent({ connections: 4, headersTimeout: 60_000, bodyTimeout: 60_000 });
@@ -55,7 +80,17 @@ function adminShape(where: string, a: Answer): void {
   }
 }
 
-type Shown = { seq: number; ts: number; action: string; resource: string; outcome: string; principal: string; prev_hash: string; hash: string; chain_prev_hash: string };
+type Shown = {
+  seq: number;
+  ts: number;
+  action: string;
+  resource: string;
+  outcome: string;
+  principal: string;
+  prev_hash: string;
+  hash: string;
+  chain_prev_hash: string;
+};
 
 /** The newest audit entries, checked as a reader of GET /audit would: every hash by the spec's formula, every link, every field. */
 async function auditVerifies(adminUrl: string): Promise<void> {
@@ -65,7 +100,8 @@ async function auditVerifies(adminUrl: string): Promise<void> {
     const expected = createHash('sha256').update(`${e.chain_prev_hash}|${e.seq}|${e.ts}|${e.action}|${e.resource}|${e.outcome}|${e.principal}`).digest('hex');
     if (e.hash !== expected) throw new Error(`audit seq ${e.seq} does not verify`);
     if (i > 0 && e.prev_hash !== items[i - 1]!.hash) throw new Error(`audit seq ${e.seq} does not link to seq ${items[i - 1]!.seq}`);
-    if (FORBIDDEN.test(e.resource) || FORBIDDEN.test(e.principal)) throw new Error(`audit seq ${e.seq} holds "|" or a control character: ${JSON.stringify(e.resource.slice(0, 80))}`);
+    if (FORBIDDEN.test(e.resource) || FORBIDDEN.test(e.principal))
+      throw new Error(`audit seq ${e.seq} holds "|" or a control character: ${JSON.stringify(e.resource.slice(0, 80))}`);
     if (e.resource.length > 256) throw new Error(`audit seq ${e.seq}: resource of ${e.resource.length} chars`);
     if (e.outcome !== 'applied' && e.outcome !== 'rejected') throw new Error(`audit seq ${e.seq}: outcome ${e.outcome}`);
   }
@@ -101,13 +137,18 @@ export function adminNameProperties(target: AdminNameTarget): FuzzProperty[] {
     },
     {
       name: 'admin names: PATCH/DELETE on keys, groups and hooks by any path name: never a 500, "|" refused; the audit still verifies',
-      property: fc.asyncProperty(hostileName.filter((n) => n.length < 4096), fc.constantFrom('keys', 'groups', 'hooks'), fc.boolean(), async (name, noun, patch) => {
-        const url = `${adminUrl}/${noun}/${path(name)}${patch && noun === 'hooks' ? '/settings' : ''}`;
-        const body = patch ? (noun === 'hooks' ? { settings: {} } : { enabled: true }) : undefined;
-        const a = await call(patch ? 'PATCH' : 'DELETE', url, body);
-        judged(`${patch ? 'PATCH' : 'DELETE'} /${noun}/${JSON.stringify(name.slice(0, 40))}`, name, a);
-        await auditVerifies(adminUrl);
-      }),
+      property: fc.asyncProperty(
+        hostileName.filter((n) => n.length < 4096),
+        fc.constantFrom('keys', 'groups', 'hooks'),
+        fc.boolean(),
+        async (name, noun, patch) => {
+          const url = `${adminUrl}/${noun}/${path(name)}${patch && noun === 'hooks' ? '/settings' : ''}`;
+          const body = patch ? (noun === 'hooks' ? { settings: {} } : { enabled: true }) : undefined;
+          const a = await call(patch ? 'PATCH' : 'DELETE', url, body);
+          judged(`${patch ? 'PATCH' : 'DELETE'} /${noun}/${JSON.stringify(name.slice(0, 40))}`, name, a);
+          await auditVerifies(adminUrl);
+        },
+      ),
     },
     {
       name: 'admin bodies past the JSON limits (depth, members) are 400 before they are parsed',
@@ -115,7 +156,8 @@ export function adminNameProperties(target: AdminNameTarget): FuzzProperty[] {
         const body = deep ? `{"name":${'['.repeat(n)}${']'.repeat(n)}}` : `{"name":"x","allowed_pools":[${Array(Math.max(100_001, n)).fill('"p"').join(',')}]}`;
         const a = await call('POST', `${adminUrl}/keys`, body);
         adminShape('POST /keys (JSON limits)', a);
-        if (a.status !== 400 || !/max_json_(depth|members)/.test(a.text)) throw new Error(`POST /keys with a body past the JSON limits -> ${a.status}: ${a.text.slice(0, 200)}`);
+        if (a.status !== 400 || !/max_json_(depth|members)/.test(a.text))
+          throw new Error(`POST /keys with a body past the JSON limits -> ${a.status}: ${a.text.slice(0, 200)}`);
       }),
     },
   ];

@@ -13,9 +13,43 @@ export interface AdminTarget {
   secrets: readonly string[];
 }
 
-const FIELDS = ['name', 'group', 'allowed_pools', 'max_budget_cents', 'budget_period', 'rpm_limit', 'tpm_limit', 'ttl', 'issue_aws_credential', 'enabled',
-  'parent', 'per_request_fee_micros', 'rate_card', 'limits', 'child_default', 'metric', 'window', 'max', 'model', 'tier', 'config', 'models', 'pools', 'providers_file',
-  'listen', 'auth', 'chain', 'security', 'hooks', 'logs', 'advanced', 'members', 'provider', 'upstream_model', 'max_concurrent'];
+const FIELDS = [
+  'name',
+  'group',
+  'allowed_pools',
+  'max_budget_cents',
+  'budget_period',
+  'rpm_limit',
+  'tpm_limit',
+  'ttl',
+  'issue_aws_credential',
+  'enabled',
+  'parent',
+  'per_request_fee_micros',
+  'rate_card',
+  'limits',
+  'child_default',
+  'metric',
+  'window',
+  'max',
+  'model',
+  'tier',
+  'config',
+  'models',
+  'pools',
+  'providers_file',
+  'listen',
+  'auth',
+  'chain',
+  'security',
+  'hooks',
+  'logs',
+  'advanced',
+  'members',
+  'provider',
+  'upstream_model',
+  'max_concurrent',
+];
 
 function mutated(seed: () => Record<string, unknown>): fc.Arbitrary<unknown> {
   const edit = fc.record({ field: fc.constantFrom(...FIELDS), value: jsonish, drop: fc.boolean(), deep: fc.boolean() });
@@ -39,7 +73,14 @@ const ROUTES: Array<{ method: 'POST' | 'PATCH'; path: string; seed: () => Record
   {
     method: 'POST',
     path: '/config/validate',
-    seed: () => ({ config: { models: { m: { provider: 'mock-openai', upstream_model: 'x' } }, pools: { default: { members: [{ model: 'm' }] } }, auth: { chain: [] }, security: { allow_metadata_hosts: [] } } }),
+    seed: () => ({
+      config: {
+        models: { m: { provider: 'mock-openai', upstream_model: 'x' } },
+        pools: { default: { members: [{ model: 'm' }] } },
+        auth: { chain: [] },
+        security: { allow_metadata_hosts: [] },
+      },
+    }),
   },
 ];
 
@@ -52,7 +93,13 @@ export function adminProperties(target: AdminTarget): FuzzProperty[] {
       fc.oneof(
         { arbitrary: mutated(route.seed).map((b) => Buffer.from(JSON.stringify(b))), weight: 4 },
         { arbitrary: jsonish.map((b) => Buffer.from(JSON.stringify(b) ?? 'null')), weight: 2 },
-        { arbitrary: fc.tuple(mutated(route.seed), fc.nat()).map(([b, cut]) => { const t = Buffer.from(JSON.stringify(b)); return t.subarray(0, cut % (t.length + 1)); }), weight: 1 },
+        {
+          arbitrary: fc.tuple(mutated(route.seed), fc.nat()).map(([b, cut]) => {
+            const t = Buffer.from(JSON.stringify(b));
+            return t.subarray(0, cut % (t.length + 1));
+          }),
+          weight: 1,
+        },
         { arbitrary: fc.uint8Array({ maxLength: 64 }).map((u) => Buffer.from(u)), weight: 1 },
       ),
       fc.constantFrom('application/json', 'text/plain', ''),
@@ -65,7 +112,8 @@ export function adminProperties(target: AdminTarget): FuzzProperty[] {
         for (const secret of target.secrets) if (text.includes(secret)) throw new Error(`${where}: the answer carries a configured secret`);
         if (res.statusCode >= 400) {
           const doc = JSON.parse(text) as { error?: { code?: unknown; message?: unknown } };
-          if (typeof doc.error?.code !== 'string' || typeof doc.error.message !== 'string') throw new Error(`${where}: not an admin error: ${text.slice(0, 200)}`);
+          if (typeof doc.error?.code !== 'string' || typeof doc.error.message !== 'string')
+            throw new Error(`${where}: not an admin error: ${text.slice(0, 200)}`);
         } else if (text !== '') JSON.parse(text);
       },
     ),

@@ -39,10 +39,44 @@ function validBody(protocol: ProtocolName, model: string, text: string, stream: 
 
 /** Field names the six protocols read, so mutations land where decoders look. */
 const FIELDS = [
-  'model', 'messages', 'stream', 'max_tokens', 'max_completion_tokens', 'temperature', 'top_p', 'stop', 'tools', 'tool_choice',
-  'system', 'input', 'instructions', 'contents', 'systemInstruction', 'generationConfig', 'inferenceConfig', 'toolConfig',
-  'options', 'format', 'stream_options', 'n', 'response_format', 'metadata', 'role', 'content', 'parts', 'text', 'type',
-  'tool_calls', 'function', 'arguments', 'image_url', 'source', 'thinking', 'seed', 'keep_alive', 'images',
+  'model',
+  'messages',
+  'stream',
+  'max_tokens',
+  'max_completion_tokens',
+  'temperature',
+  'top_p',
+  'stop',
+  'tools',
+  'tool_choice',
+  'system',
+  'input',
+  'instructions',
+  'contents',
+  'systemInstruction',
+  'generationConfig',
+  'inferenceConfig',
+  'toolConfig',
+  'options',
+  'format',
+  'stream_options',
+  'n',
+  'response_format',
+  'metadata',
+  'role',
+  'content',
+  'parts',
+  'text',
+  'type',
+  'tool_calls',
+  'function',
+  'arguments',
+  'image_url',
+  'source',
+  'thinking',
+  'seed',
+  'keep_alive',
+  'images',
 ];
 
 /** Numbers that break naive code: huge, tiny, negative zero, past 2^53, non-integers where integers go. */
@@ -164,12 +198,17 @@ export function codecProperties(): FuzzProperty[] {
     });
     props.push({
       name: `${protocol}: encodeError gives the protocol's error status and a JSON body for any message`,
-      property: fc.property(fc.constantFrom(...ERROR_KINDS), fc.string({ unit: 'binary', maxLength: 200 }), fc.option(fc.nat(3600), { nil: undefined }), (kind, message, retry) => {
-        const e = codec.encodeError(kind, message, retry);
-        if (!Number.isInteger(e.status) || e.status < 400 || e.status > 599) throw new Error(`status ${e.status}`);
-        JSON.parse(e.body);
-        for (const [k, v] of Object.entries(e.headers)) if (typeof v !== 'string' || /[\r\n]/.test(v)) throw new Error(`header ${k} is not a clean string`);
-      }),
+      property: fc.property(
+        fc.constantFrom(...ERROR_KINDS),
+        fc.string({ unit: 'binary', maxLength: 200 }),
+        fc.option(fc.nat(3600), { nil: undefined }),
+        (kind, message, retry) => {
+          const e = codec.encodeError(kind, message, retry);
+          if (!Number.isInteger(e.status) || e.status < 400 || e.status > 599) throw new Error(`status ${e.status}`);
+          JSON.parse(e.body);
+          for (const [k, v] of Object.entries(e.headers)) if (typeof v !== 'string' || /[\r\n]/.test(v)) throw new Error(`header ${k} is not a clean string`);
+        },
+      ),
     });
     props.push({
       name: `${protocol}: stream encoder -> stream decoder round trip keeps the text, split anywhere`,
@@ -195,7 +234,10 @@ export function codecProperties(): FuzzProperty[] {
         const got: StreamEvent[] = [];
         for (const piece of splitAt(all, cuts)) got.push(...dec.push(piece));
         got.push(...dec.finish());
-        const text = got.filter((e): e is Extract<StreamEvent, { type: 'text_delta' }> => e.type === 'text_delta').map((e) => e.text).join('');
+        const text = got
+          .filter((e): e is Extract<StreamEvent, { type: 'text_delta' }> => e.type === 'text_delta')
+          .map((e) => e.text)
+          .join('');
         if (text !== texts.join('')) throw new Error(`text ${JSON.stringify(text)} != ${JSON.stringify(texts.join(''))}`);
       }),
     });
@@ -232,7 +274,13 @@ export function codecProperties(): FuzzProperty[] {
   props.push({
     name: 'SSE frames split anywhere come back whole, in order',
     property: fc.property(
-      fc.array(fc.record({ data: fc.string({ unit: 'grapheme', maxLength: 30 }).filter((s) => !/[\r\n]/.test(s)), event: fc.option(fc.stringMatching(/^[a-z_]{1,10}$/), { nil: undefined }) }), { maxLength: 5 }),
+      fc.array(
+        fc.record({
+          data: fc.string({ unit: 'grapheme', maxLength: 30 }).filter((s) => !/[\r\n]/.test(s)),
+          event: fc.option(fc.stringMatching(/^[a-z_]{1,10}$/), { nil: undefined }),
+        }),
+        { maxLength: 5 },
+      ),
       fc.array(fc.nat(), { maxLength: 8 }),
       (frames, cuts) => {
         const got: Array<{ event: string | undefined; data: string }> = [];

@@ -26,14 +26,23 @@ export function fuzzConfig(mockUrl: string, secrets: Record<string, string>): { 
   const models: Record<string, unknown> = {};
   const pools: Record<string, unknown> = {};
   for (const p of PROTOCOLS) {
-    providers[`mock-${p}`] = { ...BASE[p]!(mockUrl), auth: p === 'bedrock' ? { mode: 'header', header: 'x-fuzz-key', key: secrets[p] } : { mode: 'bearer', key: secrets[p] } };
+    providers[`mock-${p}`] = {
+      ...BASE[p]!(mockUrl),
+      auth: p === 'bedrock' ? { mode: 'header', header: 'x-fuzz-key', key: secrets[p] } : { mode: 'bearer', key: secrets[p] },
+    };
     models[`lane-${p}`] = { provider: `mock-${p}`, upstream_model: `up-${p}` };
     pools[`pool-${p}`] = { members: [{ model: `lane-${p}`, weight: 1 }] };
   }
   pools.default = { members: PROTOCOLS.map((p) => ({ model: `lane-${p}`, weight: 1 })) };
   return {
     // Mutable (an overlay in the run's folder), so the hook writes can be fuzzed too.
-    config: { auth: { chain: [], admin_auth: [], upstream_credentials: 'own' }, models, pools, store: { module: 'memory' }, config: { locked: false, overlay: { file: 'overlay.json' } } },
+    config: {
+      auth: { chain: [], admin_auth: [], upstream_credentials: 'own' },
+      models,
+      pools,
+      store: { module: 'memory' },
+      config: { locked: false, overlay: { file: 'overlay.json' } },
+    },
     providers,
   };
 }

@@ -4,7 +4,11 @@
 // seeded suite (test/fuzz, test/shared/.../json-limits.test.ts) and the long run (run.ts).
 import fc from 'fast-check';
 import {
-  JSON_TOO_DEEP, JSON_TOO_MANY_MEMBERS, JSON_WITHIN_LIMITS, checkJsonLimits, type JsonLimitVerdict,
+  JSON_TOO_DEEP,
+  JSON_TOO_MANY_MEMBERS,
+  JSON_WITHIN_LIMITS,
+  checkJsonLimits,
+  type JsonLimitVerdict,
 } from '../../src/shared/protocols/framing/json-limits.js';
 import type { FuzzProperty } from './codec-properties.js';
 
@@ -53,12 +57,18 @@ const jsonValue: fc.Arbitrary<unknown> = fc.letrec<{ value: unknown }>((tie) => 
 })).value;
 
 export function jsonLimitsAgreeWithParse(): fc.IPropertyWithHooks<[unknown, number, number, number]> {
-  return fc.property(jsonValue, fc.integer({ min: 0, max: 12 }), fc.integer({ min: 0, max: 40 }), fc.integer({ min: 0, max: 3 }), (value, maxDepth, maxMembers, spacing) => {
-    const text = JSON.stringify(value, null, spacing === 0 ? undefined : ' '.repeat(spacing)).replace(/\n/g, spacing === 3 ? '\r\n' : '\n');
-    const verdict = checkJsonLimits(Buffer.from(text), { maxJsonDepth: maxDepth, maxJsonMembers: maxMembers });
-    const expected = expectedVerdicts(JSON.parse(text), maxDepth, maxMembers);
-    if (!expected.includes(verdict)) throw new Error(`verdict ${verdict}, expected ${expected.join(' or ')} for ${text.slice(0, 200)}`);
-  });
+  return fc.property(
+    jsonValue,
+    fc.integer({ min: 0, max: 12 }),
+    fc.integer({ min: 0, max: 40 }),
+    fc.integer({ min: 0, max: 3 }),
+    (value, maxDepth, maxMembers, spacing) => {
+      const text = JSON.stringify(value, null, spacing === 0 ? undefined : ' '.repeat(spacing)).replace(/\n/g, spacing === 3 ? '\r\n' : '\n');
+      const verdict = checkJsonLimits(Buffer.from(text), { maxJsonDepth: maxDepth, maxJsonMembers: maxMembers });
+      const expected = expectedVerdicts(JSON.parse(text), maxDepth, maxMembers);
+      if (!expected.includes(verdict)) throw new Error(`verdict ${verdict}, expected ${expected.join(' or ')} for ${text.slice(0, 200)}`);
+    },
+  );
 }
 
 /** Any bytes (cut JSON, garbage, deep prefixes): a verdict, never a throw, and a body past either limit is never let through. */

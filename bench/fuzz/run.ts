@@ -20,7 +20,9 @@ import { adminProperties, closeAdminAgent } from './admin-properties.js';
 import { adminNameProperties, closeAdminNameAgent } from './admin-name-properties.js';
 import { jsonLimitsProperties } from './json-limits-properties.js';
 
-const { values } = parseArgs({ options: { minutes: { type: 'string', default: '10' }, seed: { type: 'string' }, 'runs-per-round': { type: 'string', default: '200' } } });
+const { values } = parseArgs({
+  options: { minutes: { type: 'string', default: '10' }, seed: { type: 'string' }, 'runs-per-round': { type: 'string', default: '200' } },
+});
 const minutes = Number(values.minutes);
 if (!(minutes > 0)) throw new Error(`--minutes must be a positive number, not ${values.minutes}`);
 let seed = values.seed === undefined ? Date.now() % 2 ** 31 : Number(values.seed);
@@ -34,7 +36,16 @@ const secrets = fuzzSecrets();
 const { config, providers } = fuzzConfig(mock.url, secrets);
 const port = await freePort();
 const adminPort = await freePort();
-writeFileSync(join(dir, 'gateway.yaml'), stringify({ ...config, listen: `127.0.0.1:${port}`, admin_listen: `127.0.0.1:${adminPort}`, providers_file: 'providers.yaml', advanced: { worker_threads: 1 } }));
+writeFileSync(
+  join(dir, 'gateway.yaml'),
+  stringify({
+    ...config,
+    listen: `127.0.0.1:${port}`,
+    admin_listen: `127.0.0.1:${adminPort}`,
+    providers_file: 'providers.yaml',
+    advanced: { worker_threads: 1 },
+  }),
+);
 writeFileSync(join(dir, 'providers.yaml'), stringify({ providers }));
 let gatewayOutput = '';
 const gateway = spawn(process.execPath, [join(DIST_DIR, 'src/cli.js'), '--config', join(dir, 'gateway.yaml')], { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -81,8 +92,15 @@ try {
   const total = [...tried.values()].reduce((a, b) => a + b, 0);
   process.stdout.write(`\n# Fuzz run: ${minutes} min, ${rounds} rounds, seeds from ${values.seed ?? 'time'}\n\n| property | cases tried |\n|---|---:|\n`);
   for (const [name, n] of tried) process.stdout.write(`| ${name} | ${n} |\n`);
-  process.stdout.write(`\n**${total} cases tried, ${failures.length} failures**; gateway ${healthy ? 'still healthy' : 'DEAD or unhealthy'}; secrets in the gateway's log: ${leaked.length}\n`);
-  process.stdout.write(`\ningress answers by status: ${[...statusCounts].sort((a, b) => a[0] - b[0]).map(([s, n]) => `${s}: ${n}`).join(', ')}\n`);
+  process.stdout.write(
+    `\n**${total} cases tried, ${failures.length} failures**; gateway ${healthy ? 'still healthy' : 'DEAD or unhealthy'}; secrets in the gateway's log: ${leaked.length}\n`,
+  );
+  process.stdout.write(
+    `\ningress answers by status: ${[...statusCounts]
+      .sort((a, b) => a[0] - b[0])
+      .map(([s, n]) => `${s}: ${n}`)
+      .join(', ')}\n`,
+  );
   for (const f of failures) process.stdout.write(`\n${f}\n`);
   if (failures.length > 0 || !healthy || leaked.length > 0) exitCode = 1;
 } finally {

@@ -37,11 +37,13 @@ while (!stopping) {
   statuses.set(status, (statuses.get(status) ?? 0) + 1);
 }
 const sorted = [...latenciesMs].sort((a, b) => a - b);
-process.stdout.write(`${JSON.stringify({
-  requests: latenciesMs.length,
-  statuses: Object.fromEntries(statuses),
-  p50_ms: percentile(sorted, 50),
-  p99_ms: percentile(sorted, 99),
-  max_ms: sorted[sorted.length - 1] ?? NaN,
-})}\n`);
+process.stdout.write(
+  `${JSON.stringify({
+    requests: latenciesMs.length,
+    statuses: Object.fromEntries(statuses),
+    p50_ms: percentile(sorted, 50),
+    p99_ms: percentile(sorted, 99),
+    max_ms: sorted[sorted.length - 1] ?? NaN,
+  })}\n`,
+);
 await agent.close();

@@ -37,15 +37,16 @@ async function pacedLoop(stop: AbortSignal, everyMs: number, call: (n: number) =
     else out.failed++;
     const next = first + (out.done + out.failed) * everyMs;
     const wait = next - performance.now();
-    if (wait > 0 && !stop.aborted) await new Promise<void>((resolve) => {
-      const timer = setTimeout(done, wait);
-      function done(): void {
-        clearTimeout(timer);
-        stop.removeEventListener('abort', done);
-        resolve();
-      }
-      stop.addEventListener('abort', done, { once: true });
-    });
+    if (wait > 0 && !stop.aborted)
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(done, wait);
+        function done(): void {
+          clearTimeout(timer);
+          stop.removeEventListener('abort', done);
+          resolve();
+        }
+        stop.addEventListener('abort', done, { once: true });
+      });
   }
   return out;
 }

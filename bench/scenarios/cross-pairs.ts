@@ -42,20 +42,22 @@ const name = (ingress: BenchProtocol, lane: BenchProtocol): string => `cross-${i
 
 export const scenarios: Scenario[] = PROTOCOLS.flatMap((ingress) => {
   const lanes = PROTOCOLS.filter((l) => l !== ingress);
-  return lanes.map((lane, i): Scenario => ({
-    name: name(ingress, lane),
-    title: `${ingress} ingress to a ${lane} lane, 50-chunk stream`,
-    kind: 'throughput',
-    request: protocolChatRequest(ingress, { model: `pool-${lane}`, stream: true, chunks: 50 }),
-    targets: i === 0 || i === lanes.length - 1 ? ['baseline', 'gateway'] : ['gateway'],
-    connections: 64,
-    durationSecs: 2,
-    expect: { bodyIncludes: STREAM_END[ingress] },
-    gatewayConfig: everyLane,
-    sharedGateway: 'cross-pairs',
-    baselineGroup: `cross-${ingress}`,
-    group: 'cross-pairs',
-    cell: { row: ingress, column: lane },
-    order: 200 + PROTOCOLS.indexOf(ingress) * 5 + i, // matrix order, after the other scenarios
-  }));
+  return lanes.map(
+    (lane, i): Scenario => ({
+      name: name(ingress, lane),
+      title: `${ingress} ingress to a ${lane} lane, 50-chunk stream`,
+      kind: 'throughput',
+      request: protocolChatRequest(ingress, { model: `pool-${lane}`, stream: true, chunks: 50 }),
+      targets: i === 0 || i === lanes.length - 1 ? ['baseline', 'gateway'] : ['gateway'],
+      connections: 64,
+      durationSecs: 2,
+      expect: { bodyIncludes: STREAM_END[ingress] },
+      gatewayConfig: everyLane,
+      sharedGateway: 'cross-pairs',
+      baselineGroup: `cross-${ingress}`,
+      group: 'cross-pairs',
+      cell: { row: ingress, column: lane },
+      order: 200 + PROTOCOLS.indexOf(ingress) * 5 + i, // matrix order, after the other scenarios
+    }),
+  );
 });

@@ -32,7 +32,12 @@ interface Load {
 const LOADS: readonly Load[] = [
   { key: '1', what: 'one connection', connections: 1, request: OPENAI_NONSTREAM_REQUEST },
   { key: '64', what: '64 connections', connections: 64, request: OPENAI_NONSTREAM_REQUEST },
-  { key: 'rate', what: `about ${Math.round((RATE_CONNECTIONS * 1000) / RATE_LATENCY_MS)} req/s (${RATE_CONNECTIONS} connections, upstream answers after ${RATE_LATENCY_MS} ms)`, connections: RATE_CONNECTIONS, request: RATE_REQUEST },
+  {
+    key: 'rate',
+    what: `about ${Math.round((RATE_CONNECTIONS * 1000) / RATE_LATENCY_MS)} req/s (${RATE_CONNECTIONS} connections, upstream answers after ${RATE_LATENCY_MS} ms)`,
+    connections: RATE_CONNECTIONS,
+    request: RATE_REQUEST,
+  },
 ];
 
 export const scenarios: Scenario[] = LOADS.flatMap((load, i): Scenario[] => [

@@ -10,7 +10,7 @@ import { OPENAI_NONSTREAM_REQUEST } from '../request-bodies.js';
 
 function traced(sampleRatio: number): (files: GatewayConfigFiles) => void {
   return (files) => {
-    const catalog = (files.providers.providers as Record<string, { base_url: string }>);
+    const catalog = files.providers.providers as Record<string, { base_url: string }>;
     const mockUrl = catalog.mock!.base_url.replace(/\/v1$/, '');
     files.gateway.export = { traces: { module: 'otlp', settings: { endpoint: `${mockUrl}/v1/traces`, sample_ratio: sampleRatio } } };
   };

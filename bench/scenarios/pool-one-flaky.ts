@@ -39,7 +39,7 @@ export const scenario: Scenario = {
   durationSecs: 5,
   expect: { bodyIncludes: '"choices"' },
   gatewayConfig(files) {
-    const providers = (files.providers.providers as Record<string, Record<string, unknown>>);
+    const providers = files.providers.providers as Record<string, Record<string, unknown>>;
     const mock = providers.mock!;
     providers.flaky = { ...mock, headers: { 'x-mock-fail-ratio': '0.5' } };
     files.gateway.models = {

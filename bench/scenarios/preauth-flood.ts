@@ -57,7 +57,9 @@ async function flood(gateway: BesideTarget, stop: AbortSignal): Promise<string> 
   const parts = reports.map((r, i) =>
     typeof r === 'string'
       ? `client ${i + 1}: ${r}`
-      : `client ${i + 1}: ${r.requests} requests (${Object.entries(r.statuses).map(([s, n]) => `${s}: ${n}`).join(', ')}), p50 ${r.p50_ms.toFixed(1)} ms, p99 ${r.p99_ms.toFixed(1)} ms, max ${r.max_ms.toFixed(0)} ms`,
+      : `client ${i + 1}: ${r.requests} requests (${Object.entries(r.statuses)
+          .map(([s, n]) => `${s}: ${n}`)
+          .join(', ')}), p50 ${r.p50_ms.toFixed(1)} ms, p99 ${r.p99_ms.toFixed(1)} ms, max ${r.max_ms.toFixed(0)} ms`,
   );
   return `flood: ${FLOOD_CLIENTS} unauthenticated clients, ${FLOOD_BODY_BYTES / 1024 / 1024} MB nested bodies, each its own process${gateway.loadCores === null ? '' : ` on cores ${gateway.loadCores.join(',')}`}; ${parts.join('; ')}`;
 }

@@ -32,14 +32,19 @@ async function soakBeside(gateway: BesideTarget, stop: AbortSignal): Promise<str
       ...(recycling || performance.now() < counts.recyclingUntilMs ? { recycling: true } : {}),
     };
     samples.push(s);
-    process.stderr.write(`soak: t=${s.atSecs.toFixed(0)}s rss=${(s.rssBytes / 1048576).toFixed(1)}MiB fds=${s.openFds} healthz=${s.healthzMs.toFixed(1)}ms requests=${s.requests} injected=${counts.injected} unexpected=${counts.unexpected}\n`);
+    process.stderr.write(
+      `soak: t=${s.atSecs.toFixed(0)}s rss=${(s.rssBytes / 1048576).toFixed(1)}MiB fds=${s.openFds} healthz=${s.healthzMs.toFixed(1)}ms requests=${s.requests} injected=${counts.injected} unexpected=${counts.unexpected}\n`,
+    );
   };
   await sample();
   const timer = setInterval(() => void sample(), intervalMs);
-  const recycle = setTimeout(() => {
-    recycleWorker(gateway.pid, counts);
-    process.stderr.write(`soak: recycled a worker (SIGUSR2) at t=${((performance.now() - started) / 1000).toFixed(0)}s\n`);
-  }, (gateway.durationSecs * 1000) / 2);
+  const recycle = setTimeout(
+    () => {
+      recycleWorker(gateway.pid, counts);
+      process.stderr.write(`soak: recycled a worker (SIGUSR2) at t=${((performance.now() - started) / 1000).toFixed(0)}s\n`);
+    },
+    (gateway.durationSecs * 1000) / 2,
+  );
   try {
     await Promise.all([
       streamLoop(gateway.url, BENCH_SECRET, stop, counts),

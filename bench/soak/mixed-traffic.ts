@@ -50,7 +50,13 @@ function unexpected(counts: TrafficCounts, what: string): void {
 /** A POST whose body is read whole; a transport error is `status: 0`. */
 async function post(url: string, body: string, headers: Record<string, string>, timeoutMs = 15_000): Promise<{ status: number; text: string }> {
   try {
-    const res = await request(url, { method: 'POST', body, headers: { 'content-type': 'application/json', ...headers }, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
+    const res = await request(url, {
+      method: 'POST',
+      body,
+      headers: { 'content-type': 'application/json', ...headers },
+      headersTimeout: timeoutMs,
+      bodyTimeout: timeoutMs,
+    });
     return { status: res.statusCode, text: await res.body.text() };
   } catch (err) {
     return { status: 0, text: (err as Error).message };
@@ -74,7 +80,13 @@ export async function streamLoop(url: string, bearer: string, stop: AbortSignal,
 }
 
 /** Mock directives that make the upstream fail; the gateway must answer each (any status) and live on. */
-const FAULTS = ['[mock status=500]', '[mock fault=reset_before]', '[mock fault=reset_during]', '[mock status=429 retry_after=1]', '[mock fault=context_length]'];
+const FAULTS = [
+  '[mock status=500]',
+  '[mock fault=reset_before]',
+  '[mock fault=reset_during]',
+  '[mock status=429 retry_after=1]',
+  '[mock fault=context_length]',
+];
 
 export async function faultLoop(url: string, bearer: string, stop: AbortSignal, counts: TrafficCounts): Promise<void> {
   for (let i = 0; !stop.aborted; i++) {

@@ -126,7 +126,17 @@ export function soakVerdict(samples: readonly SoakSample[], unexpectedErrors: nu
   const steady = samples.slice(skip).filter((s) => s.rssBytes > 0 && s.recycling !== true);
   const healthzFailures = samples.filter((s) => Number.isNaN(s.healthzMs) && s.recycling !== true).length;
   if (steady.length < 3) {
-    return { rssSpread: NaN, rssGrowth: NaN, rssSlopeMiBPerHour: NaN, fdGrowth: NaN, rssFlat: false, fdsFlat: false, healthzFailures, pass: false, text: `too few samples after warm-up (${steady.length}; need 3): run longer` };
+    return {
+      rssSpread: NaN,
+      rssGrowth: NaN,
+      rssSlopeMiBPerHour: NaN,
+      fdGrowth: NaN,
+      rssFlat: false,
+      fdsFlat: false,
+      healthzFailures,
+      pass: false,
+      text: `too few samples after warm-up (${steady.length}; need 3): run longer`,
+    };
   }
   const rss = steady.map((s) => s.rssBytes);
   const min = Math.min(...rss);

@@ -13,7 +13,17 @@ const BASELINE_NODE_ARGS = (process.env.BENCH_BASELINE_NODE_ARGS ?? '').split(' 
 
 export async function startBaseline(ctx: TargetContext): Promise<RunningTarget> {
   const port = await freePort();
-  const args = [...BASELINE_NODE_ARGS, ...(ctx.gcTrace === true ? [GC_TRACE_FLAG] : []), PASSTHROUGH_MAIN, '--listen', `127.0.0.1:${port}`, '--upstream', upstreamOf(ctx), '--threads', String(ctx.workers)];
+  const args = [
+    ...BASELINE_NODE_ARGS,
+    ...(ctx.gcTrace === true ? [GC_TRACE_FLAG] : []),
+    PASSTHROUGH_MAIN,
+    '--listen',
+    `127.0.0.1:${port}`,
+    '--upstream',
+    upstreamOf(ctx),
+    '--threads',
+    String(ctx.workers),
+  ];
   const logFile = join(ctx.tempDir, 'baseline.log');
   const child = ctx.children.spawn('baseline pass-through', process.execPath, args, { cpus: ctx.layout.proxy, logFile });
   const url = `http://127.0.0.1:${port}`;

@@ -61,7 +61,12 @@ export interface GatewayBuild {
 }
 
 /** Starts a gateway on the bench config, changed by `customize` when a scenario brings one. */
-export async function startGateway(ctx: TargetContext, customize?: (files: GatewayConfigFiles) => void, build?: GatewayBuild, readySecs = 30): Promise<RunningTarget> {
+export async function startGateway(
+  ctx: TargetContext,
+  customize?: (files: GatewayConfigFiles) => void,
+  build?: GatewayBuild,
+  readySecs = 30,
+): Promise<RunningTarget> {
   const cliPath = build?.cli ?? GATEWAY_CLI;
   if (!existsSync(cliPath)) {
     throw new TargetUnavailable(`gateway not built: ${cliPath} is missing (run make build)`, false);

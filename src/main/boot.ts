@@ -105,12 +105,21 @@ export async function boot(opts: BootOptions): Promise<void> {
     process.stderr.write(`gateway: cannot start: ${err.message}\n`);
     process.exit(1);
   });
-  const workers = new WorkerPool(threads.count, shared.buffers(), METERING_FLUSH_MS, (msg) => ledger.add(msg), log, (workerId) => {
-    // A dead worker's permits and probe claims would otherwise be held forever.
-    const reclaimed = slots.reclaimHolder(workerHolder(workerId));
-    ledger.forgetWorker(workerId);
-    if (reclaimed.permits > 0 || reclaimed.probes > 0 || reclaimed.reservations > 0) log.warn({ worker: workerId, ...reclaimed }, 'reclaimed what a dead worker held');
-  }, tlsListener?.workerSocket ?? null);
+  const workers = new WorkerPool(
+    threads.count,
+    shared.buffers(),
+    METERING_FLUSH_MS,
+    (msg) => ledger.add(msg),
+    log,
+    (workerId) => {
+      // A dead worker's permits and probe claims would otherwise be held forever.
+      const reclaimed = slots.reclaimHolder(workerHolder(workerId));
+      ledger.forgetWorker(workerId);
+      if (reclaimed.permits > 0 || reclaimed.probes > 0 || reclaimed.reservations > 0)
+        log.warn({ worker: workerId, ...reclaimed }, 'reclaimed what a dead worker held');
+    },
+    tlsListener?.workerSocket ?? null,
+  );
   governance.attachWorkers(workers);
   const identity = new IdentityService(governance, state, log);
   const signIn = new SignInFlow(identity, state, log);
@@ -129,7 +138,9 @@ export async function boot(opts: BootOptions): Promise<void> {
   };
   await workers.start(state.compiled);
   // A shared store: what another node's admin calls change reaches this node's workers.
-  const peers = hasChangeFeed(store) ? new PeerSync(store, governance, log, peerPollIntervalMs(config.store), new ConfigShare(store, state, workers, log)) : null;
+  const peers = hasChangeFeed(store)
+    ? new PeerSync(store, governance, log, peerPollIntervalMs(config.store), new ConfigShare(store, state, workers, log))
+    : null;
   peers?.loadedAt(loadedVersion);
   await peers?.start();
   const health = new HealthScheduler(() => state.compiled, shared, workers, log);
@@ -151,35 +162,59 @@ export async function boot(opts: BootOptions): Promise<void> {
   hooks.configureWebhooks();
   const authFailures = new AdminAuthFailures(audit, log);
   const adminServer = await startAdminServer(
-    { config: state, workers, startedAtSecs, version: VERSION, adminToken: loaded.adminToken ?? null, log, audit, lifecycle, governance, routing: { shared, nowMs: Date.now }, identity, hooks, authFailures },
+    {
+      config: state,
+      workers,
+      startedAtSecs,
+      version: VERSION,
+      adminToken: loaded.adminToken ?? null,
+      log,
+      audit,
+      lifecycle,
+      governance,
+      routing: { shared, nowMs: Date.now },
+      identity,
+      hooks,
+      authFailures,
+    },
     admin.host,
     admin.port,
   );
   log.info(
-    { listen: `${state.compiled.listen.host}:${state.compiled.listen.port}`, admin_listen: `${admin.host}:${admin.port}`, workers: threads.count, store: store.module, safe_mode: opts.safeMode },
+    {
+      listen: `${state.compiled.listen.host}:${state.compiled.listen.port}`,
+      admin_listen: `${admin.host}:${admin.port}`,
+      workers: threads.count,
+      store: store.module,
+      safe_mode: opts.safeMode,
+    },
     'gateway listening',
   );
 
-  stop = installSignals(log, async () => {
-    adminServer.close();
-    authFailures.close();
-    hooks.close();
-    health.stop();
-    // The TLS front keeps accepting while the workers drain: they answer /healthz 503 (and new
-    // requests 503) so a load balancer stops sending, instead of connections being refused.
-    const drainMs = (config.advanced?.shutdown_drain_secs ?? 30) * 1000;
-    await workers.drain(Date.now() + drainMs);
-    await requestLogs.flushed();
-    tlsListener?.close();
-    await peers?.stop();
-    governance.stopRevocationPrune();
-    // The last cut: counters and the usage the drained workers handed over, together.
-    await governance.snapshots.stop();
-    await trips.stop();
-    await auditSink.detach();
-    await state.close();
-    await store.close();
-  }, () => workers.recycleOne());
+  stop = installSignals(
+    log,
+    async () => {
+      adminServer.close();
+      authFailures.close();
+      hooks.close();
+      health.stop();
+      // The TLS front keeps accepting while the workers drain: they answer /healthz 503 (and new
+      // requests 503) so a load balancer stops sending, instead of connections being refused.
+      const drainMs = (config.advanced?.shutdown_drain_secs ?? 30) * 1000;
+      await workers.drain(Date.now() + drainMs);
+      await requestLogs.flushed();
+      tlsListener?.close();
+      await peers?.stop();
+      governance.stopRevocationPrune();
+      // The last cut: counters and the usage the drained workers handed over, together.
+      await governance.snapshots.stop();
+      await trips.stop();
+      await auditSink.detach();
+      await state.close();
+      await store.close();
+    },
+    () => workers.recycleOne(),
+  );
 }
 
 /** Returns the graceful stop, for POST /restart (exit 0 once drained, like SIGTERM). */

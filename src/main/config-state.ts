@@ -201,7 +201,10 @@ export class ConfigState {
   private async publish(outcome: ApplyOutcome): Promise<void> {
     if (!outcome.applied || this.share === null) return;
     await this.share(this.currentDocument()).catch((err: Error) => {
-      this.log.warn({ err: err.message, config_version: outcome.version }, 'config applied here but not published to the other nodes (the store is unavailable)');
+      this.log.warn(
+        { err: err.message, config_version: outcome.version },
+        'config applied here but not published to the other nodes (the store is unavailable)',
+      );
     });
   }
 

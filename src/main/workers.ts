@@ -200,14 +200,18 @@ export class WorkerPool {
     const worker = slot.worker;
     const handler = this.responsesHandler;
     if (handler === null) {
-      worker?.postMessage(encodeMessage({ t: 'responses-res', id: msg.id, result: { ok: false, error: 'unavailable', message: 'the responses state is not ready' } }));
+      worker?.postMessage(
+        encodeMessage({ t: 'responses-res', id: msg.id, result: { ok: false, error: 'unavailable', message: 'the responses state is not ready' } }),
+      );
       return;
     }
     handler(msg.op).then(
       (result) => worker?.postMessage(encodeMessage({ t: 'responses-res', id: msg.id, result })),
       (err: Error) => {
         this.log.error({ err: err.message }, 'responses state request failed');
-        worker?.postMessage(encodeMessage({ t: 'responses-res', id: msg.id, result: { ok: false, error: 'internal', message: 'the responses state operation failed' } }));
+        worker?.postMessage(
+          encodeMessage({ t: 'responses-res', id: msg.id, result: { ok: false, error: 'internal', message: 'the responses state operation failed' } }),
+        );
       },
     );
   }

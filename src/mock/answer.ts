@@ -93,7 +93,12 @@ function writeContextLength(ex: Exchange): void {
 
 /** Quota exhausted, as OpenAI words it (the status is its 429; the body says insufficient_quota). */
 function writeInsufficientQuota(ex: Exchange): void {
-  writeRenderedError(ex, 429, ex.protocol.renderError(429, 'You exceeded your current quota, please check your plan and billing details. (insufficient_quota)'), null);
+  writeRenderedError(
+    ex,
+    429,
+    ex.protocol.renderError(429, 'You exceeded your current quota, please check your plan and billing details. (insufficient_quota)'),
+    null,
+  );
 }
 
 function writeRatioFailure(ex: Exchange): void {

@@ -87,7 +87,17 @@ function readBody(protocol: MockProtocol, route: RouteFacts, bodyLatin1: string,
     }
   }
   const historyError = { reasoning: reasoningHistoryError(protocol.name, body, true), plain: reasoningHistoryError(protocol.name, body, false) };
-  return { ok: true, facts, directive, settings, settingsError, reasoningRequested: reasoningRequested(protocol.name, body), historyError, json: null, stream: null };
+  return {
+    ok: true,
+    facts,
+    directive,
+    settings,
+    settingsError,
+    reasoningRequested: reasoningRequested(protocol.name, body),
+    historyError,
+    json: null,
+    stream: null,
+  };
 }
 
 /** Run settings, then x-mock-* headers, then the directive; throws a SettingError naming a bad one. */

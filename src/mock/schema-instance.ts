@@ -43,14 +43,22 @@ function instance(schema: unknown, root: Schema, depth: number): unknown {
   if (branches !== null && branches.length > 0) return instance(branches[0], root, depth + 1);
   if (Array.isArray(schema.allOf)) return instance(mergeAll(schema), root, depth + 1);
   switch (typeOf(schema)) {
-    case 'object': return objectInstance(schema, root, depth);
-    case 'array': return arrayInstance(schema, root, depth);
-    case 'string': return stringInstance(schema);
-    case 'integer': return numberInstance(schema, true);
-    case 'number': return numberInstance(schema, false);
-    case 'boolean': return false;
-    case 'null': return null;
-    default: return isObject(schema.properties) ? objectInstance(schema, root, depth) : null;
+    case 'object':
+      return objectInstance(schema, root, depth);
+    case 'array':
+      return arrayInstance(schema, root, depth);
+    case 'string':
+      return stringInstance(schema);
+    case 'integer':
+      return numberInstance(schema, true);
+    case 'number':
+      return numberInstance(schema, false);
+    case 'boolean':
+      return false;
+    case 'null':
+      return null;
+    default:
+      return isObject(schema.properties) ? objectInstance(schema, root, depth) : null;
   }
 }
 

@@ -63,7 +63,8 @@ export async function startMockProvider(opts: MockOptions = {}): Promise<MockSer
   const port = opts.port ?? 0;
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`mock provider: port must be an integer in 0..65535, got ${String(opts.port)}`);
   const expiresIn = opts.token_expires_in ?? TOKEN_EXPIRES_IN_DEFAULT_SEC;
-  if (!Number.isInteger(expiresIn) || expiresIn < 1) throw new Error(`mock provider: token_expires_in must be a positive integer, got ${String(opts.token_expires_in)}`);
+  if (!Number.isInteger(expiresIn) || expiresIn < 1)
+    throw new Error(`mock provider: token_expires_in must be a positive integer, got ${String(opts.token_expires_in)}`);
   let settings: MockSettings;
   try {
     settings = settingsFrom(opts as Partial<Record<MockSettingName, string | number | boolean | null>>);
@@ -96,7 +97,10 @@ export class MockProvider {
   private tokensIssued = 0;
   private spareRecord: LastRequest | null = null;
 
-  constructor(readonly runSettings: MockSettings, readonly tokenExpiresInSec: number) {
+  constructor(
+    readonly runSettings: MockSettings,
+    readonly tokenExpiresInSec: number,
+  ) {
     this.bodies = new BodyMemo(runSettings);
     const p = MOCK_PROTOCOLS;
     this.app
@@ -115,15 +119,19 @@ export class MockProvider {
       .post('/api/embeddings', (res, req) => acceptKindRequest(this, MOCK_KINDS.ollamaLegacyEmbeddings, res, req))
       .post('/v1/messages/count_tokens', (res, req) => acceptKindRequest(this, MOCK_KINDS.anthropicCountTokens, res, req))
       .post('/v1/responses/input_tokens', (res, req) => acceptKindRequest(this, MOCK_KINDS.responsesInputTokens, res, req))
-      .post('/model/:modelId/count-tokens', (res, req) => acceptKindRequest(this, MOCK_KINDS.bedrockCountTokens, res, req, safeDecode(req.getParameter(0) ?? '')))
+      .post('/model/:modelId/count-tokens', (res, req) =>
+        acceptKindRequest(this, MOCK_KINDS.bedrockCountTokens, res, req, safeDecode(req.getParameter(0) ?? '')),
+      )
       .post('/v1beta/models/:model', (res, req) => acceptGeminiKindRequest(this, res, req, 0))
       .post('/v1/projects/:project/locations/:location/publishers/google/models/:model', (res, req) => acceptGeminiKindRequest(this, res, req, 2))
       .post('/oauth2/token', (res, req) => acceptTokenRequest(this, res, req))
       .get('/mock/stats', (res) => writeControlJson(res, '200 OK', JSON.stringify(this.snapshot())))
-      .post('/mock/reset', (res) => readWholeBody(res, () => {
-        this.resetStats();
-        writeControlJson(res, '200 OK', '{"ok":true}');
-      }))
+      .post('/mock/reset', (res) =>
+        readWholeBody(res, () => {
+          this.resetStats();
+          writeControlJson(res, '200 OK', '{"ok":true}');
+        }),
+      )
       .get('/mock/last-request', (res) => writeLastRequest(this, res))
       .post('/mock/release/:key', (res, req) => {
         const key = req.getParameter(0) ?? '';
@@ -175,7 +183,7 @@ export class MockProvider {
 
   /** Keeps the request as the last one; the record object is reused (one per provider). */
   recordRequest(ex: Exchange, bodyLatin1: string): LastRequest {
-    const last = (this.lastRequest ??= this.spareRecord ?? {} as LastRequest);
+    const last = (this.lastRequest ??= this.spareRecord ?? ({} as LastRequest));
     last.protocol = ex.protocol.name;
     last.method = ex.method;
     last.path = ex.path;
@@ -208,7 +216,14 @@ export class MockProvider {
   }
 }
 
-function acceptModelRequest(provider: MockProvider, protocol: MockProtocol, res: HttpResponse, req: HttpRequest, route: RouteFacts, routeError: string | null): void {
+function acceptModelRequest(
+  provider: MockProvider,
+  protocol: MockProtocol,
+  res: HttpResponse,
+  req: HttpRequest,
+  route: RouteFacts,
+  routeError: string | null,
+): void {
   const ex = new Exchange(provider, protocol, res, req, route, routeError);
   res.onAborted(() => onExchangeAborted(ex));
   const counters = provider.counters;
@@ -343,7 +358,6 @@ function headerObject(rawHeaders: readonly string[]): Record<string, string> {
   return headers;
 }
 
-
 function acceptTokenRequest(provider: MockProvider, res: HttpResponse, req: HttpRequest): void {
   const authorization = req.getHeader('authorization');
   readWholeBody(res, (body) => {
@@ -358,18 +372,22 @@ function writeLastRequest(provider: MockProvider, res: HttpResponse): void {
     writeControlJson(res, '404 Not Found', JSON.stringify({ error: 'mock provider: no model request yet' }));
     return;
   }
-  writeControlJson(res, '200 OK', JSON.stringify({
-    protocol: last.protocol,
-    method: last.method,
-    path: last.path,
-    query: last.query,
-    headers: headerObject(last.rawHeaders),
-    body: Buffer.from(last.bodyLatin1, 'latin1').toString('utf8'),
-    body_base64: Buffer.from(last.bodyLatin1, 'latin1').toString('base64'),
-    model: last.model,
-    stream: last.stream,
-    at_ms: last.at_ms,
-  }));
+  writeControlJson(
+    res,
+    '200 OK',
+    JSON.stringify({
+      protocol: last.protocol,
+      method: last.method,
+      path: last.path,
+      query: last.query,
+      headers: headerObject(last.rawHeaders),
+      body: Buffer.from(last.bodyLatin1, 'latin1').toString('utf8'),
+      body_base64: Buffer.from(last.bodyLatin1, 'latin1').toString('base64'),
+      model: last.model,
+      stream: last.stream,
+      at_ms: last.at_ms,
+    }),
+  );
 }
 
 /** Reads a whole (small) request body for the control and token routes, then calls `done`. */

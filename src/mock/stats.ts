@@ -33,7 +33,17 @@ export interface MockStats {
 export function emptyStats(): MockStats {
   const byProtocol = {} as Record<MockProtocolName, number>;
   for (const name of MOCK_PROTOCOL_NAMES) byProtocol[name] = 0;
-  return { requests: 0, requests_by_protocol: byProtocol, inflight: 0, peak_inflight: 0, completed: 0, aborted: 0, resets: 0, tokens_minted: 0, last_request: null };
+  return {
+    requests: 0,
+    requests_by_protocol: byProtocol,
+    inflight: 0,
+    peak_inflight: 0,
+    completed: 0,
+    aborted: 0,
+    resets: 0,
+    tokens_minted: 0,
+    last_request: null,
+  };
 }
 
 /** A copy that later counting does not change. */

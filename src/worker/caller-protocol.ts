@@ -46,5 +46,5 @@ function protocolOfPath(path: string): ProtocolName | null {
 
 /** `path` is `prefix` or below it (`/v1/messages/count_tokens`), not merely starting with it (`/v1/messagesx`). */
 function isUnder(path: string, prefix: string): boolean {
-  return path.startsWith(prefix) && (path.length === prefix.length || path.charCodeAt(prefix.length) === 47 /* '/' */);
+  return path.startsWith(prefix) && (path.length === prefix.length || path.charCodeAt(prefix.length) === 47) /* '/' */;
 }

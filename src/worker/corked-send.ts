@@ -151,7 +151,13 @@ function writeParts(res: HttpResponse): boolean {
  * when `ending`, in as few corks as the cork buffer allows (one, nearly always). True when the
  * socket took everything; false when uWS holds some back (wait for onWritable).
  */
-export function sendStream(res: HttpResponse, status: number, head: Record<string, string> | null, parts: readonly (string | Uint8Array)[] | null, ending: boolean): boolean {
+export function sendStream(
+  res: HttpResponse,
+  status: number,
+  head: Record<string, string> | null,
+  parts: readonly (string | Uint8Array)[] | null,
+  ending: boolean,
+): boolean {
   corkRes = res;
   corkStatus = status;
   corkHeaders = head;

@@ -73,7 +73,12 @@ const JSON_NO_STORE = { 'content-type': 'application/json', 'cache-control': 'no
 function relayAuthToken(client: UwsClientResponse, answer: Promise<AuthTokenAnswer>): void {
   answer.then(
     (a) => client.respond(a.status, a.headers ?? JSON_NO_STORE, a.body),
-    () => client.respond(500, { 'content-type': 'application/json' }, JSON.stringify({ error: { message: 'the token exchange failed', type: 'server_error', param: null, code: null } })),
+    () =>
+      client.respond(
+        500,
+        { 'content-type': 'application/json' },
+        JSON.stringify({ error: { message: 'the token exchange failed', type: 'server_error', param: null, code: null } }),
+      ),
   );
 }
 
@@ -93,7 +98,11 @@ function answerAuthToken(res: HttpResponse, req: HttpRequest, handlers: IngressH
     if (length > AUTH_TOKEN_BODY_MAX_BYTES) {
       length = -1;
       client.closeOnEnd = true;
-      client.respond(413, { 'content-type': 'application/json' }, JSON.stringify({ error: { message: 'the body is too large', type: 'invalid_request_error', param: null, code: null } }));
+      client.respond(
+        413,
+        { 'content-type': 'application/json' },
+        JSON.stringify({ error: { message: 'the body is too large', type: 'invalid_request_error', param: null, code: null } }),
+      );
       return;
     }
     chunks.push(Buffer.from(chunk.slice(0))); // copy: uWS recycles `chunk`
@@ -110,7 +119,6 @@ export interface StatsPage {
 
 /** Set when the worker drains: /healthz answers 503 and new requests are refused, while the listener stays open. */
 let draining = false;
-
 
 /**
  * Which headers a route's requests are read for (each getHeader is a call into uWS, about 50 ns).

@@ -29,7 +29,14 @@ import { anyLaneUsable, statsView } from '../shared/routing/lane-view.js';
 import { CODECS } from '../shared/protocols/index.js';
 import { SYSTEM_CLOCK, type PipelineDeps } from './pipeline/context.js';
 import { startListing, startRequest, startStoredResponse } from './pipeline/entry.js';
-import { answerBodyTooLarge, answerDraining, answerMethodNotAllowed, answerRouteNotFound, answerShed, answerUnsupportedEncoding } from './pipeline/edge/edge.js';
+import {
+  answerBodyTooLarge,
+  answerDraining,
+  answerMethodNotAllowed,
+  answerRouteNotFound,
+  answerShed,
+  answerUnsupportedEncoding,
+} from './pipeline/edge/edge.js';
 import { SHED_RETRY_AFTER_SECS, ShedState } from './overload/inflight-limit.js';
 import { markShedding } from './overload/stats-overload.js';
 import type { WorkerBootData } from './boot-data.js';

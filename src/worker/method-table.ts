@@ -22,14 +22,16 @@ interface KnownPath {
 const KNOWN: readonly KnownPath[] = [
   // Gemini's model path takes GET (the model) and POST (`{model}:{action}`).
   { pattern: patternOf('/v1beta/models/:model'), allow: 'GET, POST', routeIndex: ROUTES.findIndex((r) => r.pattern === '/v1beta/models/:modelAction') },
-  ...ROUTES.flatMap((route, routeIndex) => route.kind !== 'direct' && route.kind !== 'direct-model'
-    ? [{ pattern: patternOf(route.pattern), allow: 'POST', routeIndex }]
-    : []),
+  ...ROUTES.flatMap((route, routeIndex) =>
+    route.kind !== 'direct' && route.kind !== 'direct-model' ? [{ pattern: patternOf(route.pattern), allow: 'POST', routeIndex }] : [],
+  ),
   ...LISTING_ROUTES.map((route) => ({ pattern: patternOf(route.pattern), allow: 'GET', routeIndex: -1 })),
   // A stored response takes GET and DELETE, its input items GET.
   ...[...new Set(STORED_RESPONSE_ROUTES.map((r) => r.pattern))].map((pattern) => ({
     pattern: patternOf(pattern),
-    allow: STORED_RESPONSE_ROUTES.filter((r) => r.pattern === pattern).map((r) => (r.method === 'del' ? 'DELETE' : 'GET')).join(', '),
+    allow: STORED_RESPONSE_ROUTES.filter((r) => r.pattern === pattern)
+      .map((r) => (r.method === 'del' ? 'DELETE' : 'GET'))
+      .join(', '),
     routeIndex: ROUTES.findIndex((r) => r.pattern === '/v1/responses'),
   })),
   { pattern: /^\/$/, allow: 'GET, HEAD', routeIndex: -1 },
@@ -38,7 +40,10 @@ const KNOWN: readonly KnownPath[] = [
 
 /** A uWS pattern (`:name` = one segment) as an anchored regular expression. */
 function patternOf(pattern: string): RegExp {
-  const source = pattern.split('/').map((s) => (s.startsWith(':') ? '[^/]+' : s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('/');
+  const source = pattern
+    .split('/')
+    .map((s) => (s.startsWith(':') ? '[^/]+' : s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+    .join('/');
   return new RegExp(`^${source}$`);
 }
 

@@ -11,13 +11,13 @@ import { INPUT_TOKENS_PATH } from '../shared/protocols/responses/token-count.js'
 import type { EmbeddingsRoute } from '../shared/protocols/embeddings.js';
 
 type RouteKind =
-  | 'protocol'   // a named vendor route: the body's (or path's) model names a pool or lane
-  | 'direct'     // POST /{provider}/{model}: that provider's lane, no translation
+  | 'protocol' // a named vendor route: the body's (or path's) model names a pool or lane
+  | 'direct' // POST /{provider}/{model}: that provider's lane, no translation
   | 'direct-model' // POST /{model}: a pool name first, then a lane, body in the target's protocol
-  | 'listing'      // a model-listing call with a body (Ollama's POST /api/show): answered by the gateway
-  | 'count'        // a token count (Anthropic count_tokens, Gemini countTokens, Responses input_tokens, Bedrock CountTokens)
-  | 'embeddings'   // an embeddings request (OpenAI, Gemini's two, Ollama's two)
-  | 'responses';   // POST /v1/responses: chat, with the conversation state the gateway keeps
+  | 'listing' // a model-listing call with a body (Ollama's POST /api/show): answered by the gateway
+  | 'count' // a token count (Anthropic count_tokens, Gemini countTokens, Responses input_tokens, Bedrock CountTokens)
+  | 'embeddings' // an embeddings request (OpenAI, Gemini's two, Ollama's two)
+  | 'responses'; // POST /v1/responses: chat, with the conversation state the gateway keeps
 
 export interface RouteDef {
   pattern: string;
@@ -64,11 +64,31 @@ const ROUTE_DEFS: readonly RouteDef[] = [
   { pattern: '/v1/responses', kind: 'responses', protocol: 'responses', codec: CODECS.responses },
   { pattern: '/v1/messages', kind: 'protocol', protocol: 'anthropic', codec: CODECS.anthropic },
   {
-    pattern: GEMINI_MODEL_PATH, kind: 'protocol', protocol: 'gemini', codec: CODECS.gemini, modelParam: 0,
+    pattern: GEMINI_MODEL_PATH,
+    kind: 'protocol',
+    protocol: 'gemini',
+    codec: CODECS.gemini,
+    modelParam: 0,
     actions: {
       countTokens: { pattern: GEMINI_MODEL_PATH, kind: 'count', protocol: 'gemini', codec: CODECS.gemini, modelParam: 0, actionInPath: true, count: 'gemini' },
-      embedContent: { pattern: GEMINI_MODEL_PATH, kind: 'embeddings', protocol: 'gemini', codec: CODECS.gemini, modelParam: 0, actionInPath: true, embeddings: 'gemini-embed' },
-      batchEmbedContents: { pattern: GEMINI_MODEL_PATH, kind: 'embeddings', protocol: 'gemini', codec: CODECS.gemini, modelParam: 0, actionInPath: true, embeddings: 'gemini-batch' },
+      embedContent: {
+        pattern: GEMINI_MODEL_PATH,
+        kind: 'embeddings',
+        protocol: 'gemini',
+        codec: CODECS.gemini,
+        modelParam: 0,
+        actionInPath: true,
+        embeddings: 'gemini-embed',
+      },
+      batchEmbedContents: {
+        pattern: GEMINI_MODEL_PATH,
+        kind: 'embeddings',
+        protocol: 'gemini',
+        codec: CODECS.gemini,
+        modelParam: 0,
+        actionInPath: true,
+        embeddings: 'gemini-batch',
+      },
     },
   },
   { pattern: '/model/:modelId/converse', kind: 'protocol', protocol: 'bedrock', codec: CODECS.bedrock, modelParam: 0, pathStream: false },

@@ -55,7 +55,12 @@ export class LaneRuntime implements FastPathMemo {
     readonly compiled: CompiledLane,
     readonly provider: ProviderRuntime,
   ) {
-    this.servedBy = Object.freeze({ lane: compiled.name, laneId: laneId(compiled.name), provider: provider.compiled.name, protocol: provider.compiled.protocol });
+    this.servedBy = Object.freeze({
+      lane: compiled.name,
+      laneId: laneId(compiled.name),
+      provider: provider.compiled.name,
+      protocol: provider.compiled.protocol,
+    });
   }
 }
 
@@ -110,9 +115,7 @@ export class Runtime {
     shared: SharedState | null = null,
   ) {
     origins.configure(config.upstream);
-    this.providers = config.providers.map(
-      (p) => new ProviderRuntime(p, origins.get(p.origin, p.allowMetadataHosts), createUpstreamAuth(p, log)),
-    );
+    this.providers = config.providers.map((p) => new ProviderRuntime(p, origins.get(p.origin, p.allowMetadataHosts), createUpstreamAuth(p, log)));
     for (const p of this.providers) this.providersByName.set(p.compiled.name, p);
     this.lanes = config.lanes.map((l, i) => new LaneRuntime(i, l, this.providers[l.provider]!));
     for (const lane of this.lanes) this.lanesByName.set(lane.compiled.name, lane);
@@ -120,8 +123,19 @@ export class Runtime {
       const before = previous?.pools.get(pool.name);
       const keep = before !== undefined && samePool(before.compiled, pool, previous!.config.lanes, config.lanes);
       const cursor = keep ? before.cursor : new SwrrCursor(pool.members.map((m) => m.weight));
-      const runtime = new PoolRuntime(pool, pool.members.map((m) => this.lanes[m.lane]!), cursor);
-      if (pool.gates.length > 0) runtime.gate = new PoolGate(runtime.members.map((m) => m.compiled.name), pool.gates, config.hooks, hookTransports, shared === null ? null : { shared, pool });
+      const runtime = new PoolRuntime(
+        pool,
+        pool.members.map((m) => this.lanes[m.lane]!),
+        cursor,
+      );
+      if (pool.gates.length > 0)
+        runtime.gate = new PoolGate(
+          runtime.members.map((m) => m.compiled.name),
+          pool.gates,
+          config.hooks,
+          hookTransports,
+          shared === null ? null : { shared, pool },
+        );
       if (pool.taps.length > 0) runtime.taps = new PoolTaps(pool.taps, config.hooks, hookTransports);
       this.pools.set(pool.name, runtime);
     }

@@ -27,7 +27,27 @@ test('defaults: every scenario and target, pinned, one worker, results dir', () 
 
 test('flags: scenario lists, targets, duration with or without s, pin off, no-write', () => {
   const o = parseBenchOptions(
-    ['--scenario', 'a,b', '--scenario', 'c', '--targets', 'mock,gateway', '--duration', '10s', '--warmup', '0', '--settle', '0', '--connections', '128', '--workers', '2', '--pin', 'off', '--no-write'],
+    [
+      '--scenario',
+      'a,b',
+      '--scenario',
+      'c',
+      '--targets',
+      'mock,gateway',
+      '--duration',
+      '10s',
+      '--warmup',
+      '0',
+      '--settle',
+      '0',
+      '--connections',
+      '128',
+      '--workers',
+      '2',
+      '--pin',
+      'off',
+      '--no-write',
+    ],
     '/r',
   );
   assert.deepEqual(o.scenarios, ['a', 'b', 'c']);

@@ -10,7 +10,14 @@ function names(plan: PlannedRow[]): string[] {
 
 test('planRows: each repeat is a pass over the targets, forward then backward', () => {
   assert.deepEqual(names(planRows(['mock', 'baseline', 'nginx', 'gateway'], 2, null)), [
-    'mock#1', 'baseline#1', 'nginx#1', 'gateway#1', 'gateway#2', 'nginx#2', 'baseline#2', 'mock#2',
+    'mock#1',
+    'baseline#1',
+    'nginx#1',
+    'gateway#1',
+    'gateway#2',
+    'nginx#2',
+    'baseline#2',
+    'mock#2',
   ]);
   assert.deepEqual(names(planRows(['mock', 'gateway'], 3, null)), ['mock#1', 'gateway#1', 'gateway#2', 'mock#2', 'mock#3', 'gateway#3']);
   // --repeats 1 is the plan from before repeats: each target once, in the scenario's order.
@@ -25,7 +32,13 @@ test('planRows with --compare: the gateway gets --compare-rounds pairs (this, re
   assert.deepEqual(names(planRows(['mock', 'gateway'], 1, 2)), ['mock#1', 'gateway#1', 'gateway@ref#1', 'gateway@ref#2', 'gateway#2']);
   // More rounds than repeats: the mock's one row lands in the middle pass, between the pairs.
   assert.deepEqual(names(planRows(['mock', 'gateway'], 1, 3)), [
-    'gateway#1', 'gateway@ref#1', 'gateway@ref#2', 'gateway#2', 'mock#1', 'gateway#3', 'gateway@ref#3',
+    'gateway#1',
+    'gateway@ref#1',
+    'gateway@ref#2',
+    'gateway#2',
+    'mock#1',
+    'gateway#3',
+    'gateway@ref#3',
   ]);
   // More repeats than rounds: the gateway's pairs take the first and the last pass.
   assert.deepEqual(names(planRows(['mock', 'gateway'], 3, 2)), ['mock#1', 'gateway#1', 'gateway@ref#1', 'mock#2', 'mock#3', 'gateway@ref#2', 'gateway#2']);
@@ -87,14 +100,36 @@ test('medianMeasurement: every figure its median, errors summed, the lifetime-RS
 
 test('targetLines: one line per target and build, in the order they first ran', () => {
   const ok = (target: RowResult['target'], repeat: number, rps: number, compare = false): RowResult => ({
-    target, label: compare ? `${target} @ abc` : target, outcome: 'ok', measurement: measurement(rps), repeat, ...(compare ? { compare: true } : {}),
+    target,
+    label: compare ? `${target} @ abc` : target,
+    outcome: 'ok',
+    measurement: measurement(rps),
+    repeat,
+    ...(compare ? { compare: true } : {}),
   });
-  const lines = targetLines([ok('mock', 1, 50_000), ok('gateway', 1, 20_000), ok('gateway', 1, 18_000, true), ok('gateway', 2, 17_000, true), ok('gateway', 2, 22_000), ok('mock', 2, 50_000)]);
-  assert.deepEqual(lines.map((l) => [l.label, l.repeats.length, l.measurement!.requestsPerSec]), [['mock', 2, 50_000], ['gateway', 2, 21_000], ['gateway @ abc', 2, 17_500]]);
+  const lines = targetLines([
+    ok('mock', 1, 50_000),
+    ok('gateway', 1, 20_000),
+    ok('gateway', 1, 18_000, true),
+    ok('gateway', 2, 17_000, true),
+    ok('gateway', 2, 22_000),
+    ok('mock', 2, 50_000),
+  ]);
+  assert.deepEqual(
+    lines.map((l) => [l.label, l.repeats.length, l.measurement!.requestsPerSec]),
+    [
+      ['mock', 2, 50_000],
+      ['gateway', 2, 21_000],
+      ['gateway @ abc', 2, 17_500],
+    ],
+  );
   assert.equal(lines[2]!.compare, true);
   assert.equal(lines[0]!.rateSpread, 0);
   // One repeat: no spread; no measured repeat: the first failure stands for the line.
   assert.equal(summarizeRepeats([ok('mock', 1, 1)]).rateSpread, null);
-  const skipped = summarizeRepeats([{ target: 'nginx', label: 'nginx', outcome: 'skipped', reason: 'not installed', repeat: 1 }, { target: 'nginx', label: 'nginx', outcome: 'skipped', reason: 'not installed', repeat: 2 }]);
+  const skipped = summarizeRepeats([
+    { target: 'nginx', label: 'nginx', outcome: 'skipped', reason: 'not installed', repeat: 1 },
+    { target: 'nginx', label: 'nginx', outcome: 'skipped', reason: 'not installed', repeat: 2 },
+  ]);
   assert.deepEqual([skipped.outcome, skipped.reason, skipped.measurement, skipped.unmeasuredRepeats], ['skipped', 'not installed', undefined, 2]);
 });

@@ -81,8 +81,28 @@ const report: BenchReport = {
     noiseWarning: null,
   },
   scenarios: [
-    { name: 'openai-nonstream', title: 'OpenAI chat', kind: 'throughput', method: 'POST', path: '/v1/chat/completions', bodyBytes: 298, connections: 64, durationSecs: 5, rows: [mock, baseline, nginx, gateway] },
-    { name: 'added-latency', title: 'sequential', kind: 'added-latency', method: 'POST', path: '/v1/chat/completions', bodyBytes: 298, connections: 1, durationSecs: 5, rows: [mock, baseline, failed] },
+    {
+      name: 'openai-nonstream',
+      title: 'OpenAI chat',
+      kind: 'throughput',
+      method: 'POST',
+      path: '/v1/chat/completions',
+      bodyBytes: 298,
+      connections: 64,
+      durationSecs: 5,
+      rows: [mock, baseline, nginx, gateway],
+    },
+    {
+      name: 'added-latency',
+      title: 'sequential',
+      kind: 'added-latency',
+      method: 'POST',
+      path: '/v1/chat/completions',
+      bodyBytes: 298,
+      connections: 1,
+      durationSecs: 5,
+      rows: [mock, baseline, failed],
+    },
   ],
 };
 
@@ -111,15 +131,28 @@ test('a busy machine is called out in the header', () => {
 test('rows with errors are flagged, and pipes in reasons do not break the table', () => {
   const bad = row('gateway', 50_000, 20, 1, 1);
   bad.measurement!.errors = 1234;
-  const md = renderMarkdown({ ...report, scenarios: [{ ...report.scenarios[0]!, rows: [mock, bad, { target: 'nginx', label: 'nginx', outcome: 'skipped', reason: 'a | b' }] }] });
+  const md = renderMarkdown({
+    ...report,
+    scenarios: [{ ...report.scenarios[0]!, rows: [mock, bad, { target: 'nginx', label: 'nginx', outcome: 'skipped', reason: 'a | b' }] }],
+  });
   assert.match(md, /\| ⚠ 1,234 \|/);
   assert.match(md, /\| nginx \| skipped: a \\\| b \|/);
 });
 
-test('--compare: the other build\'s rows are never the reference, and the report shows both builds', () => {
+test("--compare: the other build's rows are never the reference, and the report shows both builds", () => {
   const other = (rps: number): RowResult => ({ ...row('gateway', rps, 60, 2_500, 30_000), label: 'gateway @ abc1234', compare: true });
   const ours2 = row('gateway', 19_800, 48.5, 2_500, 18_000);
-  const s = { name: 's', title: 't', kind: 'throughput' as const, method: 'POST', path: '/x', bodyBytes: 298, connections: 64, durationSecs: 5, rows: [mock, baseline, other(15_000), gateway, ours2, other(16_000)] };
+  const s = {
+    name: 's',
+    title: 't',
+    kind: 'throughput' as const,
+    method: 'POST',
+    path: '/x',
+    bodyBytes: 298,
+    connections: 64,
+    durationSecs: 5,
+    rows: [mock, baseline, other(15_000), gateway, ours2, other(16_000)],
+  };
   const ours = findRow(s, 'gateway')!;
   assert.equal(ours.compare, undefined);
   assert.deepEqual(ours.repeats, [gateway, ours2]);
@@ -131,11 +164,26 @@ test('--compare: the other build\'s rows are never the reference, and the report
   assert.equal(b.requestsPerSec, 15_500);
   assert.ok(Math.abs(b.rateSpread - 1_000 / 15_500) < 1e-12);
   const md = renderMarkdown({
-    info: { startedAt: new Date(0), commit: 'def5678', machine: 'm', versions: 'v', pinning: 'p', workers: 1, warmupSecs: 2, repeats: 1, loadAverage: '0', noiseWarning: null, compare: { ref: 'main', commit: 'abc1234', rounds: 2 } },
+    info: {
+      startedAt: new Date(0),
+      commit: 'def5678',
+      machine: 'm',
+      versions: 'v',
+      pinning: 'p',
+      workers: 1,
+      warmupSecs: 2,
+      repeats: 1,
+      loadAverage: '0',
+      noiseWarning: null,
+      compare: { ref: 'main', commit: 'abc1234', rounds: 2 },
+    },
     scenarios: [s],
   });
   assert.match(md, /## This build against abc1234 \(--compare main\)/);
-  assert.match(md, /^- repeats: 1 \(--repeats 1\): one row per target, except the gateway's 2 rows per build \(--compare-rounds\), so no spread is shown but theirs$/m);
+  assert.match(
+    md,
+    /^- repeats: 1 \(--repeats 1\): one row per target, except the gateway's 2 rows per build \(--compare-rounds\), so no spread is shown but theirs$/m,
+  );
   assert.match(md, /\| gateway @ abc1234 \| 15,500 ± 6\.5% \|/);
   assert.match(md, /\| s \| 20,300 ± 4\.9% \| 15,500 ± 6\.5% \| 1\.31× \|/);
   assert.match(md, /gateway @ abc1234/);
@@ -143,11 +191,32 @@ test('--compare: the other build\'s rows are never the reference, and the report
 
 test('a group of cells renders as a matrix, borrowing the baseline of the scenario named', () => {
   const cellScenario = (name: string, row: string, column: string, rows: RowResult[], baselineFrom?: string) => ({
-    name, title: name, kind: 'throughput' as const, method: 'POST', path: '/x', bodyBytes: 298, connections: 64, durationSecs: 2, rows,
-    group: 'pairs', cell: { row, column }, ...(baselineFrom === undefined ? {} : { baselineFrom }),
+    name,
+    title: name,
+    kind: 'throughput' as const,
+    method: 'POST',
+    path: '/x',
+    bodyBytes: 298,
+    connections: 64,
+    durationSecs: 2,
+    rows,
+    group: 'pairs',
+    cell: { row, column },
+    ...(baselineFrom === undefined ? {} : { baselineFrom }),
   });
   const md = renderMarkdown({
-    info: { startedAt: new Date(0), commit: 'c', machine: 'm', versions: 'v', pinning: 'p', workers: 1, warmupSecs: 1, repeats: 1, loadAverage: '0', noiseWarning: null },
+    info: {
+      startedAt: new Date(0),
+      commit: 'c',
+      machine: 'm',
+      versions: 'v',
+      pinning: 'p',
+      workers: 1,
+      warmupSecs: 1,
+      repeats: 1,
+      loadAverage: '0',
+      noiseWarning: null,
+    },
     scenarios: [
       cellScenario('a-b', 'a', 'b', [row('baseline', 1000, 10, 1, 2), row('gateway', 600, 20, 1, 2)]),
       cellScenario('a-c', 'a', 'c', [row('gateway', 400, 20, 1, 2)], 'a-b'),
@@ -162,11 +231,32 @@ test('a group of cells renders as a matrix, borrowing the baseline of the scenar
 
 test('a baseline group: every cell divides by the median of all the baseline rows its group ran', () => {
   const cellScenario = (name: string, column: string, rows: RowResult[]) => ({
-    name, title: name, kind: 'throughput' as const, method: 'POST', path: '/x', bodyBytes: 298, connections: 64, durationSecs: 2, rows,
-    group: 'pairs', cell: { row: 'a', column }, baselineGroup: 'from-a',
+    name,
+    title: name,
+    kind: 'throughput' as const,
+    method: 'POST',
+    path: '/x',
+    bodyBytes: 298,
+    connections: 64,
+    durationSecs: 2,
+    rows,
+    group: 'pairs',
+    cell: { row: 'a', column },
+    baselineGroup: 'from-a',
   });
   const report2 = {
-    info: { startedAt: new Date(0), commit: 'c', machine: 'm', versions: 'v', pinning: 'p', workers: 1, warmupSecs: 1, repeats: 2, loadAverage: '0', noiseWarning: null },
+    info: {
+      startedAt: new Date(0),
+      commit: 'c',
+      machine: 'm',
+      versions: 'v',
+      pinning: 'p',
+      workers: 1,
+      warmupSecs: 1,
+      repeats: 2,
+      loadAverage: '0',
+      noiseWarning: null,
+    },
     scenarios: [
       cellScenario('a-b', 'b', [repeatOf('baseline', 1, 900, 10, 1, 2), repeatOf('gateway', 1, 600, 20, 1, 2), repeatOf('baseline', 2, 1_000, 10, 1, 2)]),
       cellScenario('a-c', 'c', [repeatOf('gateway', 1, 500, 20, 1, 2)]),
@@ -189,7 +279,18 @@ test('a scenario with a reference is compared with its gateway row in the same r
   assert.deepEqual(v, { reference: 'openai-nonstream', requestsPerSec: 0.95, addedP50Micros: 80, addedP99Micros: 500, p99Ratio: 1.05 });
   assert.equal(versusReference(alone, [alone]), null, 'the reference did not run');
   assert.equal(versusReference(plain, [plain, gated]), null, 'no reference');
-  const info = { startedAt: new Date(0), commit: 'c', machine: 'm', versions: 'v', pinning: 'p', workers: 1, warmupSecs: 2, repeats: 1, loadAverage: '0', noiseWarning: null };
+  const info = {
+    startedAt: new Date(0),
+    commit: 'c',
+    machine: 'm',
+    versions: 'v',
+    pinning: 'p',
+    workers: 1,
+    warmupSecs: 2,
+    repeats: 1,
+    loadAverage: '0',
+    noiseWarning: null,
+  };
   const md = renderMarkdown({ info, scenarios: [plain, gated] });
   assert.match(md, /Against openai-nonstream in the same run \(gateway rows\): req\/s 0\.95×, added p50 \+80 µs, added p99 \+500 µs \(p99 1\.05×\)/);
   assert.match(md, /0\.95×, \+80 \/ \+500 \(vs openai-nonstream\)/);
@@ -231,14 +332,26 @@ test('repeats: one line per target with the medians of its repeats, req/s ± spr
   assert.match(md, /\| scenario \| ceiling req\/s ± spread \| baseline req\/s ± spread \| nginx req\/s ± spread \| gateway req\/s ± spread \|/);
   assert.match(md, /\| openai-nonstream \| 100,000 ± 0\.0% \| 26,000 ± 7\.7% \| 86,000 ± 4\.7% \| 20,000 ± 10% \| 0\.77×, 1\.26× \| 0\.23×, 4\.36× \|/);
   assert.match(md, /\| target \| req\/s ± spread \| p50 ms \|/);
-  assert.match(md, /\| gateway \| 20,000 ± 10% \| 2\.500 \| 20\.00 \| 40\.00 \| 48\.0 \| 99 \| 64\.0 \| 0 \| 0\.77×, 1\.26× \| 0\.23×, 4\.36× \| c0 99 · c1 100 \|/);
+  assert.match(
+    md,
+    /\| gateway \| 20,000 ± 10% \| 2\.500 \| 20\.00 \| 40\.00 \| 48\.0 \| 99 \| 64\.0 \| 0 \| 0\.77×, 1\.26× \| 0\.23×, 4\.36× \| c0 99 · c1 100 \|/,
+  );
   assert.match(md, /, 5 s measured, each target run 2 times\./);
   // One line per target, then every repeat as it ran.
   const table = md.slice(md.indexOf('| target |'), md.indexOf('<details>'));
   assert.equal(table.match(/^\| gateway \|/gm)?.length, 1);
   assert.match(md, /<details><summary>Every repeat, in run order<\/summary>\n\n\| repeat, in run order \| req\/s \|/);
   const order = [...md.matchAll(/^\| (\w+) #(\d) \| ([\d,]+) \|/gm)].map((m) => `${m[1]}#${m[2]} ${m[3]}`);
-  assert.deepEqual(order, ['mock#1 100,000', 'baseline#1 25,000', 'nginx#1 84,000', 'gateway#1 19,000', 'gateway#2 21,000', 'nginx#2 88,000', 'baseline#2 27,000', 'mock#2 100,000']);
+  assert.deepEqual(order, [
+    'mock#1 100,000',
+    'baseline#1 25,000',
+    'nginx#1 84,000',
+    'gateway#1 19,000',
+    'gateway#2 21,000',
+    'nginx#2 88,000',
+    'baseline#2 27,000',
+    'mock#2 100,000',
+  ]);
   assert.match(md, /- repeats: each line is the median of its target's repeats/);
 });
 
@@ -252,18 +365,39 @@ test('repeats: a single repeat renders as before, without a spread or a list of 
 });
 
 test('repeats: the JSON keeps every repeat as it ran', () => {
-  const s = { ...report.scenarios[0]!, rows: [repeatOf('mock', 1, 100_000, 9, 1, 2), repeatOf('gateway', 1, 19_000, 50, 1, 2), repeatOf('gateway', 2, 21_000, 46, 1, 2), repeatOf('mock', 2, 98_000, 9, 1, 2)] };
+  const s = {
+    ...report.scenarios[0]!,
+    rows: [
+      repeatOf('mock', 1, 100_000, 9, 1, 2),
+      repeatOf('gateway', 1, 19_000, 50, 1, 2),
+      repeatOf('gateway', 2, 21_000, 46, 1, 2),
+      repeatOf('mock', 2, 98_000, 9, 1, 2),
+    ],
+  };
   const r: BenchReport = { info: info2, scenarios: [s] };
   renderMarkdown(r);
   const json = JSON.parse(JSON.stringify(r)) as { info: { repeats: number }; scenarios: { rows: RowResult[] }[] };
   assert.equal(json.info.repeats, 2);
-  assert.deepEqual(json.scenarios[0]!.rows.map((x) => [x.target, x.repeat, x.measurement!.requestsPerSec]), [['mock', 1, 100_000], ['gateway', 1, 19_000], ['gateway', 2, 21_000], ['mock', 2, 98_000]]);
+  assert.deepEqual(
+    json.scenarios[0]!.rows.map((x) => [x.target, x.repeat, x.measurement!.requestsPerSec]),
+    [
+      ['mock', 1, 100_000],
+      ['gateway', 1, 19_000],
+      ['gateway', 2, 21_000],
+      ['mock', 2, 98_000],
+    ],
+  );
 });
 
 test('repeats: added latency is the median row minus the median mock row', () => {
   const s = {
     ...report.scenarios[1]!,
-    rows: [repeatOf('mock', 1, 4_000, 9, 200, 400), repeatOf('gateway', 1, 2_000, 50, 480, 900), repeatOf('gateway', 2, 2_100, 50, 520, 1_100), repeatOf('mock', 2, 4_100, 9, 220, 420)],
+    rows: [
+      repeatOf('mock', 1, 4_000, 9, 200, 400),
+      repeatOf('gateway', 1, 2_000, 50, 480, 900),
+      repeatOf('gateway', 2, 2_100, 50, 520, 1_100),
+      repeatOf('mock', 2, 4_100, 9, 220, 420),
+    ],
   };
   assert.deepEqual(addedLatencyMicros(findRow(s, 'gateway')!, findRow(s, 'mock')), { p50: 290, p99: 590 });
   const md = renderMarkdown({ info: info2, scenarios: [s] });
@@ -273,7 +407,10 @@ test('repeats: added latency is the median row minus the median mock row', () =>
 
 test('repeats: a failed repeat is said on its line, the medians come from the others', () => {
   const broken: RowResult = { target: 'gateway', label: 'gateway', outcome: 'failed', reason: 'gateway exited during the run\nlog tail', repeat: 2 };
-  const s = { ...report.scenarios[0]!, rows: [repeatOf('baseline', 1, 26_000, 38, 1, 2), repeatOf('gateway', 1, 20_000, 50, 1, 2), broken, repeatOf('gateway', 3, 22_000, 50, 1, 2)] };
+  const s = {
+    ...report.scenarios[0]!,
+    rows: [repeatOf('baseline', 1, 26_000, 38, 1, 2), repeatOf('gateway', 1, 20_000, 50, 1, 2), broken, repeatOf('gateway', 3, 22_000, 50, 1, 2)],
+  };
   const gw = findRow(s, 'gateway')!;
   assert.equal(gw.outcome, 'ok');
   assert.equal(gw.measurement!.requestsPerSec, 21_000);
@@ -285,13 +422,28 @@ test('repeats: a failed repeat is said on its line, the medians come from the ot
 
 test('repeats: the matrix of a group uses medians', () => {
   const cellScenario = (name: string, column: string, rows: RowResult[], baselineFrom?: string) => ({
-    name, title: name, kind: 'throughput' as const, method: 'POST', path: '/x', bodyBytes: 298, connections: 64, durationSecs: 2, rows,
-    group: 'pairs', cell: { row: 'a', column }, ...(baselineFrom === undefined ? {} : { baselineFrom }),
+    name,
+    title: name,
+    kind: 'throughput' as const,
+    method: 'POST',
+    path: '/x',
+    bodyBytes: 298,
+    connections: 64,
+    durationSecs: 2,
+    rows,
+    group: 'pairs',
+    cell: { row: 'a', column },
+    ...(baselineFrom === undefined ? {} : { baselineFrom }),
   });
   const md = renderMarkdown({
     info: info2,
     scenarios: [
-      cellScenario('a-b', 'b', [repeatOf('baseline', 1, 900, 10, 1, 2), repeatOf('gateway', 1, 500, 20, 1, 2), repeatOf('gateway', 2, 700, 20, 1, 2), repeatOf('baseline', 2, 1_100, 10, 1, 2)]),
+      cellScenario('a-b', 'b', [
+        repeatOf('baseline', 1, 900, 10, 1, 2),
+        repeatOf('gateway', 1, 500, 20, 1, 2),
+        repeatOf('gateway', 2, 700, 20, 1, 2),
+        repeatOf('baseline', 2, 1_100, 10, 1, 2),
+      ]),
       cellScenario('a-c', 'c', [repeatOf('gateway', 1, 380, 20, 1, 2), repeatOf('gateway', 2, 420, 20, 1, 2)], 'a-b'),
     ],
   });

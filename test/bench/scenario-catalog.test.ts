@@ -6,7 +6,14 @@ import { BODY_BYTES_TARGET } from '../../bench/request-bodies.js';
 test('the shipped scenarios load, in order, with 298-byte JSON bodies', async () => {
   const all = await loadScenarios();
   const names = all.map((s) => s.name);
-  for (const n of ['openai-nonstream', 'openai-stream-50', 'openai-stream-500', 'anthropic-to-openai-nonstream', 'anthropic-to-openai-stream', 'added-latency']) {
+  for (const n of [
+    'openai-nonstream',
+    'openai-stream-50',
+    'openai-stream-500',
+    'anthropic-to-openai-nonstream',
+    'anthropic-to-openai-stream',
+    'added-latency',
+  ]) {
     assert.ok(names.includes(n), `missing ${n}`);
   }
   assert.equal(names[0], 'openai-nonstream');
@@ -22,7 +29,10 @@ test('the shipped scenarios load, in order, with 298-byte JSON bodies', async ()
 
 test('selectScenarios keeps the order asked for and names the known ones on a typo', async () => {
   const all = await loadScenarios();
-  assert.deepEqual(selectScenarios(all, ['added-latency', 'openai-nonstream']).map((s) => s.name), ['added-latency', 'openai-nonstream']);
+  assert.deepEqual(
+    selectScenarios(all, ['added-latency', 'openai-nonstream']).map((s) => s.name),
+    ['added-latency', 'openai-nonstream'],
+  );
   assert.throws(() => selectScenarios(all, ['nope']), /unknown scenario "nope"; known: .*openai-nonstream/);
 });
 
@@ -31,7 +41,10 @@ test('named-only scenarios (soak, overload-5x) are left out of the suite and run
   const suite = selectScenarios(all, []).map((s) => s.name);
   for (const n of ['soak', 'overload-5x']) {
     assert.ok(!suite.includes(n), `${n} is not in the default suite`);
-    assert.deepEqual(selectScenarios(all, [n]).map((s) => s.name), [n]);
+    assert.deepEqual(
+      selectScenarios(all, [n]).map((s) => s.name),
+      [n],
+    );
   }
   assert.ok(suite.includes('openai-nonstream'));
 });
@@ -68,13 +81,19 @@ test('--governed: a scenario gains the bench key and the governed config on top 
   assert.equal(plain.request.headers?.authorization, `Bearer ${BENCH_SECRET}`);
   assert.equal(plain.request.headers?.['anthropic-version'], '2023-06-01');
   assert.equal(plain.sharedGateway, 'governed', 'the scenarios of the plain gateway share one governed gateway');
-  const files = { gateway: { models: {}, pools: {} } as Record<string, unknown>, providers: { providers: { mock: { base_url: 'http://127.0.0.1:1/v1' } } } as Record<string, unknown> };
+  const files = {
+    gateway: { models: {}, pools: {} } as Record<string, unknown>,
+    providers: { providers: { mock: { base_url: 'http://127.0.0.1:1/v1' } } } as Record<string, unknown>,
+  };
   plain.gatewayConfig!(files);
   assert.deepEqual((files.gateway.auth as { chain: string[] }).chain, ['keys']);
   // A scenario with a config of its own keeps it (cross-pairs: a lane per protocol) and its own gateway key.
   const pair = governedVariant(byName.get('cross-anthropic-to-openai')!);
   assert.equal(pair.sharedGateway, 'cross-pairs');
-  const pairFiles = { gateway: { models: {}, pools: {} } as Record<string, unknown>, providers: { providers: { mock: { base_url: 'http://127.0.0.1:1/v1' } } } as Record<string, unknown> };
+  const pairFiles = {
+    gateway: { models: {}, pools: {} } as Record<string, unknown>,
+    providers: { providers: { mock: { base_url: 'http://127.0.0.1:1/v1' } } } as Record<string, unknown>,
+  };
   pair.gatewayConfig!(pairFiles);
   assert.ok('pool-openai' in (pairFiles.gateway.pools as object));
   assert.deepEqual((pairFiles.gateway.auth as { chain: string[] }).chain, ['keys']);
@@ -86,7 +105,10 @@ test('--governed: a scenario gains the bench key and the governed config on top 
 test('the idle-spin group is six named-only rows: spin off and on at 1 and 64 connections and at a moderate rate, each on row against its off row', async () => {
   const all = await loadScenarios();
   const rows = selectScenarios(all, ['idle-spin']);
-  assert.deepEqual(rows.map((s) => s.name), ['idle-spin-off-1', 'idle-spin-on-1', 'idle-spin-off-64', 'idle-spin-on-64', 'idle-spin-off-rate', 'idle-spin-on-rate']);
+  assert.deepEqual(
+    rows.map((s) => s.name),
+    ['idle-spin-off-1', 'idle-spin-on-1', 'idle-spin-off-64', 'idle-spin-on-64', 'idle-spin-off-rate', 'idle-spin-on-rate'],
+  );
   assert.ok(!selectScenarios(all, []).some((s) => s.group === 'idle-spin'), 'not in the default suite');
   for (const s of rows) {
     const files = { gateway: { advanced: { worker_threads: 1 } } as Record<string, unknown>, providers: {} };
@@ -97,10 +119,13 @@ test('the idle-spin group is six named-only rows: spin off and on at 1 and 64 co
   assert.match(rows[4]!.request.body ?? '', /\[mock latency_ms=20\]/);
 });
 
-test('the traced rows export to the mock\'s OTLP sink at ratio 1 and 0.01, against openai-nonstream', async () => {
+test("the traced rows export to the mock's OTLP sink at ratio 1 and 0.01, against openai-nonstream", async () => {
   const all = await loadScenarios();
   const rows = selectScenarios(all, ['openai-nonstream-traced-1', 'openai-nonstream-traced-001']);
-  assert.deepEqual(rows.map((s) => s.reference), ['openai-nonstream', 'openai-nonstream']);
+  assert.deepEqual(
+    rows.map((s) => s.reference),
+    ['openai-nonstream', 'openai-nonstream'],
+  );
   const ratios = rows.map((s) => {
     const files = { gateway: {} as Record<string, unknown>, providers: { providers: { mock: { base_url: 'http://127.0.0.1:9999/v1' } } } };
     s.gatewayConfig!(files);

@@ -63,11 +63,13 @@ describe('soak verdict', () => {
     const table = samplesTable(samples([100, 110], [40, 41], [1.25, NaN]));
     assert.equal(table.split('\n').length, 4);
     assert.match(table, /\| 30 \| 110\.0 \| – \| – \| – \| 41 \| FAILED \| 1000 \|/);
-    const withHeap = samplesTable([{ ...samples([100], [40])[0]!, heapMainBytes: 20 * MiB, heapWorkersBytes: 30 * MiB, loopDelayP99Ms: 1.5, loopDelayMaxMs: 12 }]);
+    const withHeap = samplesTable([
+      { ...samples([100], [40])[0]!, heapMainBytes: 20 * MiB, heapWorkersBytes: 30 * MiB, loopDelayP99Ms: 1.5, loopDelayMaxMs: 12 },
+    ]);
     assert.match(withHeap, /\| 0 \| 100\.0 \| 20\.0 \| 30\.0 \| 1\.5 \/ 12\.0 \| 40 \| 1\.0 \| 0 \|/);
   });
 
-  it('reads each thread\'s heap and the worst event-loop delay from an exposition page', () => {
+  it("reads each thread's heap and the worst event-loop delay from an exposition page", () => {
     const page = [
       '# TYPE gateway_thread_heap_used_bytes gauge',
       'gateway_thread_heap_used_bytes{thread="main"} 1048576',

@@ -30,14 +30,22 @@ function docFiles(): string[] {
   };
   walk('docs', (name) => name.endsWith('.md'));
   walk('src', (name) => name === 'README.md');
-  out.push(...readdirSync(join(ROOT, 'bench')).filter((f) => f.endsWith('.md')).map((f) => join('bench', f)));
+  out.push(
+    ...readdirSync(join(ROOT, 'bench'))
+      .filter((f) => f.endsWith('.md'))
+      .map((f) => join('bench', f)),
+  );
   return out.sort();
 }
 
 /** The source a named path stands for, repository-relative. */
 function sourceOf(path: string, next: string): string {
   let p = path.replace(/[.\-/]+$/, '');
-  if (p.startsWith('dist/')) p = p.slice(5).replace(/\.js$/, '.ts').replace(/\.wasm$/, '.wat');
+  if (p.startsWith('dist/'))
+    p = p
+      .slice(5)
+      .replace(/\.js$/, '.ts')
+      .replace(/\.wasm$/, '.wat');
   if ('*<{'.includes(next) && next !== '') p = p.slice(0, Math.max(p.lastIndexOf('/'), 0));
   return p;
 }

@@ -50,6 +50,8 @@ export function checkAdminResponse(method: string, path: string, status: number,
   const validate = validatorFor(template, method, status);
   if (typeof validate === 'string') throw new Error(`contract: ${validate}`);
   if (!validate(body)) {
-    throw new Error(`contract: ${method} ${path} ${status} does not match the document: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(body).slice(0, 2000)}`);
+    throw new Error(
+      `contract: ${method} ${path} ${status} does not match the document: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(body).slice(0, 2000)}`,
+    );
   }
 }

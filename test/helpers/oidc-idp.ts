@@ -128,13 +128,21 @@ export async function startIdp(opts: {
     },
     signingKeys: () => keys.map((k) => ({ ...k })),
     addCodeClient: (client_id, client_secret, redirectUri) => {
-      codeClients.push({ client_id, client_secret, grant_types: ['authorization_code'], response_types: ['code'], redirect_uris: [redirectUri], token_endpoint_auth_method: 'client_secret_basic' });
+      codeClients.push({
+        client_id,
+        client_secret,
+        grant_types: ['authorization_code'],
+        response_types: ['code'],
+        redirect_uris: [redirectUri],
+        token_endpoint_auth_method: 'client_secret_basic',
+      });
       build();
     },
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections?.();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections?.();
+        server.close(() => resolve());
+      }),
   };
 }
 

@@ -27,27 +27,30 @@ export class PrometheusServer {
   async start(target: string, key: string): Promise<this> {
     this.dir = mkdtempSync(join(tmpdir(), 'gw-prometheus-'));
     writeFileSync(join(this.dir, 'key'), key, { mode: 0o600 });
-    writeFileSync(join(this.dir, 'prometheus.yml'), [
-      'global:',
-      '  scrape_interval: 1s',
-      '  evaluation_interval: 1s',
-      'scrape_configs:',
-      '  - job_name: gateway',
-      '    metrics_path: /metrics',
-      '    authorization:',
-      '      type: Bearer',
-      `      credentials_file: ${join(this.dir, 'key')}`,
-      '    static_configs:',
-      `      - targets: ['${target}']`,
-      '',
-    ].join('\n'));
+    writeFileSync(
+      join(this.dir, 'prometheus.yml'),
+      [
+        'global:',
+        '  scrape_interval: 1s',
+        '  evaluation_interval: 1s',
+        'scrape_configs:',
+        '  - job_name: gateway',
+        '    metrics_path: /metrics',
+        '    authorization:',
+        '      type: Bearer',
+        `      credentials_file: ${join(this.dir, 'key')}`,
+        '    static_configs:',
+        `      - targets: ['${target}']`,
+        '',
+      ].join('\n'),
+    );
     const port = await freePort();
     this.url = `http://127.0.0.1:${port}`;
-    this.proc = spawn(PROMETHEUS, [
-      `--config.file=${join(this.dir, 'prometheus.yml')}`,
-      `--storage.tsdb.path=${join(this.dir, 'data')}`,
-      `--web.listen-address=127.0.0.1:${port}`,
-    ], { stdio: ['ignore', 'ignore', 'pipe'] });
+    this.proc = spawn(
+      PROMETHEUS,
+      [`--config.file=${join(this.dir, 'prometheus.yml')}`, `--storage.tsdb.path=${join(this.dir, 'data')}`, `--web.listen-address=127.0.0.1:${port}`],
+      { stdio: ['ignore', 'ignore', 'pipe'] },
+    );
     this.proc.stderr!.on('data', (chunk: Buffer) => (this.log += chunk.toString('utf8')));
     return this;
   }
@@ -69,14 +72,14 @@ export class PrometheusServer {
   async queryError(expr: string): Promise<string | null> {
     const res = await request(`${this.url}/api/v1/query?query=${encodeURIComponent(expr)}`);
     const body = (await res.body.json()) as { status: string; error?: string };
-    return body.status === 'success' ? null : body.error ?? `status ${body.status}`;
+    return body.status === 'success' ? null : (body.error ?? `status ${body.status}`);
   }
 
   /** Values of a label over the series `match` selects (what Grafana's label_values() asks). */
   async labelValues(label: string, match: string): Promise<string[]> {
     const res = await request(`${this.url}/api/v1/label/${label}/values?match[]=${encodeURIComponent(match)}`);
     const body = (await res.body.json()) as { status: string; data?: string[] };
-    return body.status === 'success' ? body.data ?? [] : [];
+    return body.status === 'success' ? (body.data ?? []) : [];
   }
 
   async stop(): Promise<void> {

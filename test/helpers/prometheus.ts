@@ -61,7 +61,12 @@ const SPEC_FIXED_FINDINGS: Record<string, string> = {
 function withoutFamilies(text: string, names: readonly string[]): string {
   return text
     .split('\n')
-    .filter((line) => !names.some((name) => line.startsWith(`# HELP ${name} `) || line.startsWith(`# TYPE ${name} `) || line.startsWith(`${name}{`) || line.startsWith(`${name} `)))
+    .filter(
+      (line) =>
+        !names.some(
+          (name) => line.startsWith(`# HELP ${name} `) || line.startsWith(`# TYPE ${name} `) || line.startsWith(`${name}{`) || line.startsWith(`${name} `),
+        ),
+    )
     .join('\n');
 }
 
@@ -81,7 +86,10 @@ export function assertPromtoolClean(text: string): boolean {
   const lines = text.split('\n');
   const present = SPEC_FIXED_NAMES.filter((name) => lines.some((line) => line.startsWith(`${name}{`) || line.startsWith(`${name} `)));
   const expected = present.map((name) => SPEC_FIXED_FINDINGS[name]!).sort();
-  const findings = whole.output.split('\n').filter((line) => line.trim() !== '').sort();
+  const findings = whole.output
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .sort();
   assert.deepEqual(findings, expected, whole.output);
   assert.equal(whole.code, expected.length === 0 ? 0 : 3, `promtool exit ${whole.code} (1 = the text does not parse): ${whole.output}`);
   return true;

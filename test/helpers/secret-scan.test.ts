@@ -16,7 +16,13 @@ describe('secret scan', () => {
 
   it('registers literal secret fields and the env values their references name, not short placeholders', () => {
     registerConfigSecrets(
-      { providers: { a: { auth: { mode: 'bearer', key: 'literal-key-123456' } }, b: { auth: { mode: 'bearer', key: { env: 'SCAN_TEST_KEY' } } }, c: { auth: { key: 'x' } } } },
+      {
+        providers: {
+          a: { auth: { mode: 'bearer', key: 'literal-key-123456' } },
+          b: { auth: { mode: 'bearer', key: { env: 'SCAN_TEST_KEY' } } },
+          c: { auth: { key: 'x' } },
+        },
+      },
       { SCAN_TEST_KEY: 'from-env-abcdefgh' },
     );
     const s = registeredSecrets();

@@ -93,7 +93,8 @@ function finalScan(): string[] {
 after(() => {
   const found = finalScan();
   // SECRET_SCAN_REPORT=1: one line per test file, to show the scan ran and what it covered.
-  if (process.env.SECRET_SCAN_REPORT === '1') process.stderr.write(`secret scan: ${secrets.size} secrets, ${scannedTexts} texts scanned, ${found.length} findings\n`);
+  if (process.env.SECRET_SCAN_REPORT === '1')
+    process.stderr.write(`secret scan: ${secrets.size} secrets, ${scannedTexts} texts scanned, ${found.length} findings\n`);
   if (found.length > 0) throw new Error(`SECRET SCAN: ${found.length} finding${found.length === 1 ? '' : 's'}:\n${found.join('\n')}`);
 });
 

@@ -37,7 +37,11 @@ async function assertReachable(host: string, port: number, what: string): Promis
       resolve();
     });
     socket.once('error', (err) =>
-      reject(new Error(`${what} is not reachable at ${host}:${port} (${err.message}); the store tests need it running (scripts/test-prereqs.mjs starts it when it can)`)),
+      reject(
+        new Error(
+          `${what} is not reachable at ${host}:${port} (${err.message}); the store tests need it running (scripts/test-prereqs.mjs starts it when it can)`,
+        ),
+      ),
     );
   });
 }

@@ -18,12 +18,20 @@ export function withoutLiterals(events: readonly StreamEvent[]): StreamEvent[] {
 
 /** A text block: its start, one delta per piece, its stop. */
 export function textBlock(index: number, ...texts: string[]): StreamEvent[] {
-  return [{ type: 'block_start', index, kind: 'text' }, ...texts.map((text): StreamEvent => ({ type: 'text_delta', index, text })), { type: 'block_stop', index }];
+  return [
+    { type: 'block_start', index, kind: 'text' },
+    ...texts.map((text): StreamEvent => ({ type: 'text_delta', index, text })),
+    { type: 'block_stop', index },
+  ];
 }
 
 /** A tool-call block: its start with the call's id and name, one args delta per piece, its stop. */
 export function toolBlock(index: number, id: string, name: string, ...json: string[]): StreamEvent[] {
-  return [{ type: 'block_start', index, kind: 'tool_call', id, name }, ...json.map((j): StreamEvent => ({ type: 'tool_args_delta', index, json: j })), { type: 'block_stop', index }];
+  return [
+    { type: 'block_start', index, kind: 'tool_call', id, name },
+    ...json.map((j): StreamEvent => ({ type: 'tool_args_delta', index, json: j })),
+    { type: 'block_stop', index },
+  ];
 }
 
 /** A turn's last three events: the finish, the usage, the end. */

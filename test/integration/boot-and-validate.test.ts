@@ -82,7 +82,9 @@ describe('boot fails loudly', () => {
     writeFileSync(join(files.dir, 'key.pem'), SELF_SIGNED_KEY);
     writeFileSync(join(files.dir, 'ca.pem'), '-----BEGIN CERTIFICATE-----\nnot base64 at all\n-----END CERTIFICATE-----\n');
     const r = await bootFails(
-      baseConfig({ tls: { cert: { file: join(files.dir, 'cert.pem') }, key: { file: join(files.dir, 'key.pem') }, client_ca: { file: join(files.dir, 'ca.pem') } } }),
+      baseConfig({
+        tls: { cert: { file: join(files.dir, 'cert.pem') }, key: { file: join(files.dir, 'key.pem') }, client_ca: { file: join(files.dir, 'ca.pem') } },
+      }),
     );
     assert.match(r.diagnostic, /tls\.client_ca/);
   });
@@ -121,7 +123,11 @@ describe('gateway --validate', () => {
     await new Promise<void>((r) => holder.listen(port, '127.0.0.1', r));
     try {
       const files = writeConfig(
-        baseConfig({ listen: `127.0.0.1:${port}`, store: { module: 'sqlite', settings: { path: 'state/gw.db' } }, config: { locked: false, overlay: { file: 'overlay.json' } } }),
+        baseConfig({
+          listen: `127.0.0.1:${port}`,
+          store: { module: 'sqlite', settings: { path: 'state/gw.db' } },
+          config: { locked: false, overlay: { file: 'overlay.json' } },
+        }),
         PROVIDERS,
       );
       const before = readdirSync(files.dir).sort();

@@ -60,7 +60,16 @@ describe('the Grafana dashboard on a real Prometheus', { skip: PROMETHEUS_SKIP }
     const scraper = (await s.g.admin.mint({ name: 'prometheus' })).secret;
     await s.g.admin.ok('POST', '/groups', {
       name: 'team-a',
-      rate_card: [{ model: 'lane-openai', tier: 'default', input_micros_per_mtok: 1_000_000_000, output_micros_per_mtok: 2_000_000_000, cache_read_micros_per_mtok: 0, cache_creation_micros_per_mtok: 0 }],
+      rate_card: [
+        {
+          model: 'lane-openai',
+          tier: 'default',
+          input_micros_per_mtok: 1_000_000_000,
+          output_micros_per_mtok: 2_000_000_000,
+          cache_read_micros_per_mtok: 0,
+          cache_creation_micros_per_mtok: 0,
+        },
+      ],
       limits: [{ metric: 'budget', window: 'day', max: 1_000_000_000_000 }],
     });
     const keys = await Promise.all([1, 2, 3].map(async (i) => (await s.g.admin.mint({ name: `team-a-${i}`, group: 'team-a', budget_period: 'daily' })).secret));
@@ -85,16 +94,25 @@ describe('the Grafana dashboard on a real Prometheus', { skip: PROMETHEUS_SKIP }
   });
 
   it('has panels for every figure the issue names', () => {
-    const exprs = dashboardQueries().map((q) => q.expr).join('\n');
+    const exprs = dashboardQueries()
+      .map((q) => q.expr)
+      .join('\n');
     for (const metric of [
-      'gateway_requests_total', 'gateway_request_duration_seconds_bucket', 'gateway_time_to_first_token_seconds_bucket', 'gateway_failovers_total',
-      'gateway_breaker_trips_total', 'gateway_bucket_spend_cents', 'gateway_bucket_budget_remaining_cents', 'topk(10, gateway_key_spend_cents)',
-    ]) assert.ok(exprs.includes(metric), metric);
+      'gateway_requests_total',
+      'gateway_request_duration_seconds_bucket',
+      'gateway_time_to_first_token_seconds_bucket',
+      'gateway_failovers_total',
+      'gateway_breaker_trips_total',
+      'gateway_bucket_spend_cents',
+      'gateway_bucket_budget_remaining_cents',
+      'topk(10, gateway_key_spend_cents)',
+    ])
+      assert.ok(exprs.includes(metric), metric);
     assert.match(exprs, /histogram_quantile\(0\.5, .*gateway_request_duration_seconds_bucket/);
     assert.match(exprs, /histogram_quantile\(0\.99, .*gateway_time_to_first_token_seconds_bucket/);
   });
 
-  it('runs every panel\'s query, each returning data', async () => {
+  it("runs every panel's query, each returning data", async () => {
     const queries = dashboardQueries();
     assert.ok(queries.length >= 15, `${queries.length} queries`);
     for (const q of queries) assert.equal(await prometheus.queryError(fill(q.expr)).catch(() => null), null, `${q.panel} parses: ${q.expr}`);
@@ -119,7 +137,7 @@ describe('the Grafana dashboard on a real Prometheus', { skip: PROMETHEUS_SKIP }
     assert.ok((await value('histogram_quantile(0.5, sum by (le) (rate(gateway_time_to_first_token_seconds_bucket[15s])))')) > 0, 'a TTFT p50');
   });
 
-  it('answers the pool variable\'s label_values() query', async () => {
+  it("answers the pool variable's label_values() query", async () => {
     const dash = JSON.parse(readFileSync(DASHBOARD, 'utf8')) as { templating: { list: { name: string; definition?: string }[] } };
     const pool = dash.templating.list.find((v) => v.name === 'pool')!;
     const m = /^label_values\((\w+), (\w+)\)$/.exec(pool.definition!)!;

@@ -75,7 +75,10 @@ describe('health and safe mode', () => {
     const files = writeConfig(config, providers);
     const overlay = {
       file: 'overlay.json',
-      config: (doc: Record<string, unknown>) => ({ ...doc, pools: { ...(doc.pools as Record<string, unknown>), 'from-overlay': { members: [{ model: 'lane-openai' }] } } }),
+      config: (doc: Record<string, unknown>) => ({
+        ...doc,
+        pools: { ...(doc.pools as Record<string, unknown>), 'from-overlay': { members: [{ model: 'lane-openai' }] } },
+      }),
     };
 
     const normal = await startGateway(files, { workers: 1, overlay });

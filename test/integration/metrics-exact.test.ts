@@ -81,7 +81,11 @@ describe('exact request counters over two workers', () => {
     // The tokens limit makes the group count tokens in its total window (only limited metrics are counted).
     await s.g.admin.ok('POST', '/groups', {
       name: 'capped',
-      limits: [{ metric: 'requests', window: 'total', max: CAP }, { metric: 'tokens', window: 'total', max: 1_000_000_000 }, { metric: 'budget', window: 'total', max: 1_000_000_000 }],
+      limits: [
+        { metric: 'requests', window: 'total', max: CAP },
+        { metric: 'tokens', window: 'total', max: 1_000_000_000 },
+        { metric: 'budget', window: 'total', max: 1_000_000_000 },
+      ],
     });
     const capped = (await s.g.admin.mint({ name: 'capped-key', group: 'capped', budget_period: 'daily' })).secret;
     const url = s.g.gw.url;
@@ -92,7 +96,10 @@ describe('exact request counters over two workers', () => {
     for (let i = 0; i < DOWN_REQUESTS; i++) assert.equal(await chat(url, key, 'pool-down'), 503);
     const trip: number[] = [];
     for (let i = 0; i < TRIP_REQUESTS; i++) trip.push(await chat(url, key, 'pool-trip'));
-    assert.deepEqual(trip, [...Array(TRIP_REQUESTS)].map(() => 503));
+    assert.deepEqual(
+      trip,
+      [...Array(TRIP_REQUESTS)].map(() => 503),
+    );
     assert.equal(s.bad.stats().requests, failedOver + DOWN_REQUESTS + TRIP_AFTER, 'the tripped cell sends nothing more');
     for (let i = 0; i < CLIENT_ERRORS; i++) assert.equal(await chat(url, key, 'pool-openai', 'bad [mock status=400]'), 400);
     const capped200: number[] = [];
@@ -132,11 +139,23 @@ describe('exact request counters over two workers', () => {
       assert.equal(attempts('pool-down', 'lane-bad'), DOWN_REQUESTS, at);
       assert.equal(attempts('pool-trip', 'lane-bad'), TRIP_AFTER, at);
       assert.equal(attempts('pool-openai', 'lane-openai'), CLIENT_ERRORS + CAP, at);
-      assert.equal(sumOf(m, 'gateway_upstream_attempts_total'), failedOver + FAILOVER_REQUESTS + DOWN_REQUESTS + TRIP_AFTER + CLIENT_ERRORS + CAP + STREAMS, at);
+      assert.equal(
+        sumOf(m, 'gateway_upstream_attempts_total'),
+        failedOver + FAILOVER_REQUESTS + DOWN_REQUESTS + TRIP_AFTER + CLIENT_ERRORS + CAP + STREAMS,
+        at,
+      );
 
       const failures = (pool: string, disposition: string): number => sumOf(m, 'gateway_upstream_failures_total', { pool, disposition });
-      assert.equal(sampleValue(m, 'gateway_upstream_failures_total', { pool: 'pool-down', lane: 'lane-bad', disposition: 'transient_upstream' }), DOWN_REQUESTS, at);
-      assert.equal(sampleValue(m, 'gateway_upstream_failures_total', { pool: 'pool-trip', lane: 'lane-bad', disposition: 'transient_upstream' }), TRIP_AFTER, at);
+      assert.equal(
+        sampleValue(m, 'gateway_upstream_failures_total', { pool: 'pool-down', lane: 'lane-bad', disposition: 'transient_upstream' }),
+        DOWN_REQUESTS,
+        at,
+      );
+      assert.equal(
+        sampleValue(m, 'gateway_upstream_failures_total', { pool: 'pool-trip', lane: 'lane-bad', disposition: 'transient_upstream' }),
+        TRIP_AFTER,
+        at,
+      );
       assert.equal(failures('pool-fo', 'transient_upstream'), 0, `${at}: a failover that then succeeded is not a failed request`);
       assert.equal(sumOf(m, 'gateway_upstream_failures_total'), DOWN_REQUESTS + TRIP_AFTER, at);
 
@@ -151,7 +170,11 @@ describe('exact request counters over two workers', () => {
       // The duration histogram counted each request once.
       assert.equal(lineValue(answer.text, 'gateway_request_duration_seconds_count{ingress_protocol="openai",pool="pool-fo"}'), FAILOVER_REQUESTS, at);
       assert.equal(lineValue(answer.text, 'gateway_request_duration_seconds_bucket{ingress_protocol="openai",pool="pool-trip",le="+Inf"}'), TRIP_REQUESTS, at);
-      assert.equal(lineValue(answer.text, 'gateway_request_duration_window_seconds_count{ingress_protocol="openai",pool="pool-fo"}'), FAILOVER_REQUESTS, `${at}: all within buffer_seconds`);
+      assert.equal(
+        lineValue(answer.text, 'gateway_request_duration_window_seconds_count{ingress_protocol="openai",pool="pool-fo"}'),
+        FAILOVER_REQUESTS,
+        `${at}: all within buffer_seconds`,
+      );
       assert.equal(sampleValue(m, 'gateway_pool_queued', { pool: 'pool-fo' }), 0, at);
       assertLatency(answer.text, at);
     }
@@ -169,7 +192,11 @@ describe('exact request counters over two workers', () => {
     assert.equal(series(ttft, 'pool-fo', 'lane-bad', 'count'), undefined, `${at}: a lane that answered nothing successfully has no series`);
     assert.equal(series(ttft, 'pool-openai', 'lane-openai', 'count'), CAP, `${at}: neither the upstream 400s nor the refusals`);
     assert.equal(series(ttft, 'pool-stream', 'lane-openai', 'count'), STREAMS, at);
-    assert.equal(lineValue(text, `${ttft}_bucket{ingress_protocol="openai",pool="pool-stream",lane="lane-openai",le="0.025"}`), 0, `${at}: the mock held its answer ${STREAM_LATENCY_MS} ms`);
+    assert.equal(
+      lineValue(text, `${ttft}_bucket{ingress_protocol="openai",pool="pool-stream",lane="lane-openai",le="0.025"}`),
+      0,
+      `${at}: the mock held its answer ${STREAM_LATENCY_MS} ms`,
+    );
     assert.equal(series(rate, 'pool-fo', 'lane-openai', 'count'), FAILOVER_REQUESTS, at);
     assert.equal(series(rate, 'pool-stream', 'lane-openai', 'count'), STREAMS, at);
     // Only streams have a time per output token: the mock paced them 5 ms a token.
@@ -184,9 +211,18 @@ describe('exact request counters over two workers', () => {
   it('shows each key and the capped bucket from the governance counters', async () => {
     const m = parseExposition((await getText(`${s.g.gw.url}/metrics`, key)).text);
     // The bucket's tokens by model (the lane that served them), none left over under model "".
-    const spent = sampleValue(m, 'gateway_bucket_tokens', { bucket: 'group:capped@total', group: 'capped', window: 'total', model: 'lane-openai', tier: 'default' });
+    const spent = sampleValue(m, 'gateway_bucket_tokens', {
+      bucket: 'group:capped@total',
+      group: 'capped',
+      window: 'total',
+      model: 'lane-openai',
+      tier: 'default',
+    });
     assert.ok(spent !== undefined && spent > 0, `capped bucket tokens ${spent}`);
-    assert.equal(sampleValue(m, 'gateway_bucket_tokens', { bucket: 'group:capped@total', group: 'capped', window: 'total', model: '', tier: 'default' }), undefined);
+    assert.equal(
+      sampleValue(m, 'gateway_bucket_tokens', { bucket: 'group:capped@total', group: 'capped', window: 'total', model: '', tier: 'default' }),
+      undefined,
+    );
     assert.equal(sumOf(m, 'gateway_bucket_tokens', { bucket: 'group:capped@total' }), spent);
     assert.equal(m.get('gateway_key_spend_cents')?.metrics.length, 2, 'one series per key');
     // Each key is labelled with its id and its mint labels (group, budget_period).
@@ -194,13 +230,17 @@ describe('exact request counters over two workers', () => {
     const capped = keys.find((k) => k.name === 'capped-key')!;
     const reader = keys.find((k) => k.name === 'metrics-reader')!;
     assert.ok((sampleValue(m, 'gateway_key_tokens_total', { key: capped.id, group: 'capped', budget_period: 'daily' }) ?? 0) > 0);
-    assert.equal(sampleValue(m, 'gateway_key_tokens_total', { key: capped.id, group: 'capped', budget_period: 'daily' }), spent, 'the only key of the group: the same tokens, counted once');
+    assert.equal(
+      sampleValue(m, 'gateway_key_tokens_total', { key: capped.id, group: 'capped', budget_period: 'daily' }),
+      spent,
+      'the only key of the group: the same tokens, counted once',
+    );
     assert.notEqual(sampleValue(m, 'gateway_key_spend_cents', { key: capped.id, group: 'capped', budget_period: 'daily' }), undefined);
     const readerGroup = m.get('gateway_key_spend_cents')!.metrics.find((x) => x.labels?.key === reader.id)?.labels;
     assert.equal(readerGroup?.budget_period, 'monthly', 'the default budget_period');
   });
 
-  it('shows every metric of the spec\'s table with its name, type and labels', async () => {
+  it("shows every metric of the spec's table with its name, type and labels", async () => {
     const text = (await getText(`${s.g.gw.url}/metrics`, key)).text;
     const m = parseExposition(text);
     assert.equal(SPEC_TABLE.length, 23, 'the spec has 23 metrics');
@@ -213,7 +253,9 @@ describe('exact request counters over two workers', () => {
       const lines = text.split('\n').filter((line) => line.startsWith(`${sampleName}{`) || line.startsWith(`${sampleName} `));
       assert.ok(lines.length > 0, `${sampleName} lines`);
       for (const line of lines) {
-        const names = line.startsWith(`${sampleName}{`) ? [...line.slice(sampleName.length, line.lastIndexOf('}')).matchAll(/([a-z_]+)="/g)].map((x) => x[1]!) : [];
+        const names = line.startsWith(`${sampleName}{`)
+          ? [...line.slice(sampleName.length, line.lastIndexOf('}')).matchAll(/([a-z_]+)="/g)].map((x) => x[1]!)
+          : [];
         assert.deepEqual(names.sort(), [...labels].sort(), `${name} labels: ${line}`);
       }
     }
@@ -225,7 +267,9 @@ describe('exact request counters over two workers', () => {
     assert.equal((await getText(`${s.g.gw.url}/metrics`, key)).status, 200);
   });
 
-  it('passes promtool check metrics (exit 0 on every family but the two spec-fixed names, which parse and draw only their name lint)', { skip: existsSync(PROMTOOL) || process.env.CI ? false : `promtool is not installed at ${PROMTOOL}` }, async () => {
+  it('passes promtool check metrics (exit 0 on every family but the two spec-fixed names, which parse and draw only their name lint)', {
+    skip: existsSync(PROMTOOL) || process.env.CI ? false : `promtool is not installed at ${PROMTOOL}`,
+  }, async () => {
     const answer = await getText(`${s.g.gw.url}/metrics`, key);
     assert.ok(assertPromtoolClean(answer.text));
   });

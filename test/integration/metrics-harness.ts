@@ -34,7 +34,13 @@ export async function startMetricsStack(extraModels: Record<string, unknown> = {
       extraModels: { 'lane-bad': { provider: 'mock-bad', upstream_model: 'up-bad' }, ...extraModels },
       extraPools: {
         // lane-bad first: SWRR starts each worker's cursor on it, so some requests fail over.
-        'pool-fo': { members: [{ model: 'lane-bad', weight: 1 }, { model: 'lane-openai', weight: 1 }], breaker: NEVER_TRIPS },
+        'pool-fo': {
+          members: [
+            { model: 'lane-bad', weight: 1 },
+            { model: 'lane-openai', weight: 1 },
+          ],
+          breaker: NEVER_TRIPS,
+        },
         'pool-down': { members: [{ model: 'lane-bad', weight: 1 }], breaker: NEVER_TRIPS },
         'pool-trip': { members: [{ model: 'lane-bad', weight: 1 }], breaker: { trip: 'consecutive', consecutive_n: TRIP_AFTER } },
         ...extraPools,

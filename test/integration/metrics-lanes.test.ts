@@ -71,7 +71,13 @@ describe('lane gauges agree with /stats', () => {
       },
       extraPools: {
         'pool-trip': { members: [{ model: 'lane-bad', weight: 1 }], breaker: { trip: 'consecutive', consecutive_n: TRIP_AFTER } },
-        'pool-narrow': { members: [{ model: 'lane-narrow', weight: 1 }, { model: 'lane-bad', weight: 1 }], breaker: { trip: 'consecutive', consecutive_n: 1000 } },
+        'pool-narrow': {
+          members: [
+            { model: 'lane-narrow', weight: 1 },
+            { model: 'lane-bad', weight: 1 },
+          ],
+          breaker: { trip: 'consecutive', consecutive_n: 1000 },
+        },
       },
     });
     ({ mock: good, gateway: gw, files } = stack);
@@ -127,7 +133,13 @@ describe('lane gauges agree with /stats', () => {
 });
 
 function assertFamiliesHaveTypes(m: Map<string, ParsedFamily>): void {
-  for (const name of ['gateway_lane_state', 'gateway_lane_available', 'gateway_lane_recovery_hint_ms', 'gateway_lane_inflight', 'gateway_lane_available_permits']) {
+  for (const name of [
+    'gateway_lane_state',
+    'gateway_lane_available',
+    'gateway_lane_recovery_hint_ms',
+    'gateway_lane_inflight',
+    'gateway_lane_available_permits',
+  ]) {
     assert.equal(m.get(name)?.type, 'GAUGE', name);
   }
 }

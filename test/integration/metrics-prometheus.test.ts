@@ -42,28 +42,33 @@ describe('a real Prometheus server scraping the gateway with a key', { skip: SKI
     dir = mkdtempSync(join(tmpdir(), 'gw-prometheus-'));
     writeFileSync(join(dir, 'key'), key);
     const target = new URL(s.g.gw.url).host;
-    writeFileSync(join(dir, 'prometheus.yml'), [
-      'global:',
-      '  scrape_interval: 1s',
-      '  evaluation_interval: 1s',
-      'scrape_configs:',
-      '  - job_name: gateway',
-      '    metrics_path: /metrics',
-      '    authorization:',
-      '      type: Bearer',
-      `      credentials_file: ${join(dir, 'key')}`,
-      '    static_configs:',
-      `      - targets: ['${target}']`,
-      '',
-    ].join('\n'));
+    writeFileSync(
+      join(dir, 'prometheus.yml'),
+      [
+        'global:',
+        '  scrape_interval: 1s',
+        '  evaluation_interval: 1s',
+        'scrape_configs:',
+        '  - job_name: gateway',
+        '    metrics_path: /metrics',
+        '    authorization:',
+        '      type: Bearer',
+        `      credentials_file: ${join(dir, 'key')}`,
+        '    static_configs:',
+        `      - targets: ['${target}']`,
+        '',
+      ].join('\n'),
+    );
     const port = await freePort();
     promUrl = `http://127.0.0.1:${port}`;
-    prometheus = spawn(PROMETHEUS, [
-      `--config.file=${join(dir, 'prometheus.yml')}`,
-      `--storage.tsdb.path=${join(dir, 'data')}`,
-      `--web.listen-address=127.0.0.1:${port}`,
-    ], { stdio: ['ignore', 'ignore', 'pipe'] });
-    prometheus.stderr!.on('data', (chunk: Buffer) => { log += chunk.toString('utf8'); });
+    prometheus = spawn(
+      PROMETHEUS,
+      [`--config.file=${join(dir, 'prometheus.yml')}`, `--storage.tsdb.path=${join(dir, 'data')}`, `--web.listen-address=127.0.0.1:${port}`],
+      { stdio: ['ignore', 'ignore', 'pipe'] },
+    );
+    prometheus.stderr!.on('data', (chunk: Buffer) => {
+      log += chunk.toString('utf8');
+    });
   });
 
   after(async () => {

@@ -76,7 +76,11 @@ describe('GET /metrics with a prometheus export, two workers', () => {
   it("shows each thread's heap, event-loop delay and busy ratio once it has sampled (every 5 s)", async () => {
     const threads = ['main', 'worker-0', 'worker-1'];
     let families = parseExposition((await scrape(stack.gateway.url)).body.toString('utf8'));
-    for (let waited = 0; waited < 15_000 && threads.some((thread) => sampleValue(families, 'gateway_thread_heap_used_bytes', { thread }) === undefined); waited += 500) {
+    for (
+      let waited = 0;
+      waited < 15_000 && threads.some((thread) => sampleValue(families, 'gateway_thread_heap_used_bytes', { thread }) === undefined);
+      waited += 500
+    ) {
       await new Promise((r) => setTimeout(r, 500));
       families = parseExposition((await scrape(stack.gateway.url)).body.toString('utf8'));
     }

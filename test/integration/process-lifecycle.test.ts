@@ -9,8 +9,7 @@ import { mockConfig, startGateway, writeConfig } from '../helpers/gateway.js';
 import { startStack } from '../helpers/clients/stack.js';
 import { adminClient } from '../helpers/admin-client.js';
 
-const chatBody = (model: string, text = 'hello') =>
-  JSON.stringify({ model, messages: [{ role: 'user', content: text }] });
+const chatBody = (model: string, text = 'hello') => JSON.stringify({ model, messages: [{ role: 'user', content: text }] });
 
 /** One request on a fresh connection (so the kernel may hand it to any worker). */
 async function chat(url: string, model: string, text?: string): Promise<number> {
@@ -72,7 +71,16 @@ describe('gateway process life cycle', () => {
       const pools = { ...(config.pools as Record<string, unknown>), 'fresh-pool': { members: [{ model: 'lane-openai', weight: 1 }] } };
       const admin = adminClient(gw.adminUrl);
       const applied = await admin.POST('/config/apply', {
-        body: { config: { ...config, providers_file: 'providers.yaml', pools, listen: new URL(gw.url).host, admin_listen: new URL(gw.adminUrl).host, advanced: { worker_threads: 2 } } } as never,
+        body: {
+          config: {
+            ...config,
+            providers_file: 'providers.yaml',
+            pools,
+            listen: new URL(gw.url).host,
+            admin_listen: new URL(gw.adminUrl).host,
+            advanced: { worker_threads: 2 },
+          },
+        } as never,
       });
       const view = applied.data!;
       assert.equal(applied.response.status, 200, JSON.stringify(applied.error));

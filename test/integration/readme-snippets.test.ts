@@ -32,12 +32,22 @@ function snippet(name: string): { lang: string; code: string } {
 }
 
 const FRAMEWORKS = [
-  'ai-sdk-openai', 'ai-sdk-anthropic', 'ai-sdk-google', 'ai-sdk-bedrock', 'ai-sdk-ollama',
-  'langchain-openai', 'langchain-anthropic', 'langchain-google', 'langchain-bedrock', 'langchain-ollama',
-  'agents-sdk', 'boto3', 'aws-cli',
+  'ai-sdk-openai',
+  'ai-sdk-anthropic',
+  'ai-sdk-google',
+  'ai-sdk-bedrock',
+  'ai-sdk-ollama',
+  'langchain-openai',
+  'langchain-anthropic',
+  'langchain-google',
+  'langchain-bedrock',
+  'langchain-ollama',
+  'agents-sdk',
+  'boto3',
+  'aws-cli',
 ] as const;
 
-describe('the README\'s snippets, run against a real gateway', () => {
+describe("the README's snippets, run against a real gateway", () => {
   let mock: MockServer;
   let gw: RunningGateway;
   let root = '';
@@ -45,7 +55,8 @@ describe('the README\'s snippets, run against a real gateway', () => {
   let scripts = '';
   let env: NodeJS.ProcessEnv = {};
 
-  const local = (code: string): string => code.replaceAll('http://127.0.0.1:8080', gw.url).replaceAll('http://127.0.0.1:8081', gw.adminUrl.replace(/\/api\/v1\/admin$/, ''));
+  const local = (code: string): string =>
+    code.replaceAll('http://127.0.0.1:8080', gw.url).replaceAll('http://127.0.0.1:8081', gw.adminUrl.replace(/\/api\/v1\/admin$/, ''));
 
   before(async () => {
     mock = await startMockProvider({ port: 0 });
@@ -69,14 +80,27 @@ describe('the README\'s snippets, run against a real gateway', () => {
     const { lang, code } = snippet('group');
     assert.equal(lang, 'sh');
     const { stdout } = await run('sh', ['-e', '-c', local(code)], { cwd: root, timeout: 60_000 });
-    const [group, key] = stdout.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    const [group, key] = stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
     assert.equal(group!.name, 'team-a');
-    assert.deepEqual((group!.limits as { metric: string }[]).map((l) => l.metric), ['requests', 'budget']);
+    assert.deepEqual(
+      (group!.limits as { metric: string }[]).map((l) => l.metric),
+      ['requests', 'budget'],
+    );
     assert.equal((group!.rate_card as { model: string }[])[0]!.model, 'mock-chat');
     assert.equal(key!.name, 'alice');
     const secret = String(key!.secret);
     for (const s of [secret, String(key!.aws_secret_access_key)]) registerSecret(s);
-    env = { ...process.env, GATEWAY_KEY: secret, AWS_ACCESS_KEY_ID: String(key!.aws_access_key_id), AWS_SECRET_ACCESS_KEY: String(key!.aws_secret_access_key), AWS_SESSION_TOKEN: undefined, AWS_PROFILE: undefined };
+    env = {
+      ...process.env,
+      GATEWAY_KEY: secret,
+      AWS_ACCESS_KEY_ID: String(key!.aws_access_key_id),
+      AWS_SECRET_ACCESS_KEY: String(key!.aws_secret_access_key),
+      AWS_SESSION_TOKEN: undefined,
+      AWS_PROFILE: undefined,
+    };
     const token = readFileSync(join(root, 'var', 'admin-token'), 'utf8').trim();
     const view = (await (await request(`${gw.adminUrl}/keys/${String(key!.id)}`, { headers: { 'x-admin-token': token } })).body.json()) as { name: string };
     assert.equal(view.name, 'alice');
@@ -101,12 +125,17 @@ describe('the README\'s snippets, run against a real gateway', () => {
     });
   }
 
-  it('the requests were alice\'s: counted against team-a', async () => {
+  it("the requests were alice's: counted against team-a", async () => {
     const token = readFileSync(join(root, 'var', 'admin-token'), 'utf8').trim();
-    const usage = (await (await request(`${gw.adminUrl}/usage`, { headers: { 'x-admin-token': token } })).body.json()) as { by_key: { name: string | null; requests: number }[] };
+    const usage = (await (await request(`${gw.adminUrl}/usage`, { headers: { 'x-admin-token': token } })).body.json()) as {
+      by_key: { name: string | null; requests: number }[];
+    };
     // Usage reaches the store on the flush interval; the governance counters say it at once.
     const metrics = await (await request(`${gw.url}/metrics`, { headers: { authorization: `Bearer ${env.GATEWAY_KEY}` } })).body.text();
     assert.match(metrics, /gateway_bucket_spend_cents\{bucket="group:team-a@month",group="team-a",window="month"\} [0-9.]+/);
-    assert.ok(usage.by_key.every((row) => row.name === null || row.name === 'alice'), JSON.stringify(usage.by_key));
+    assert.ok(
+      usage.by_key.every((row) => row.name === null || row.name === 'alice'),
+      JSON.stringify(usage.by_key),
+    );
   });
 });

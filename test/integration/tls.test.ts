@@ -36,7 +36,10 @@ async function chat(gw: RunningGateway, connect: Record<string, unknown> = {}): 
 
 /** The private socket folder, as the gateway logged it. */
 function socketDir(gw: RunningGateway): string {
-  const line = gw.logs().split('\n').find((l) => l.includes('data plane served over TLS'));
+  const line = gw
+    .logs()
+    .split('\n')
+    .find((l) => l.includes('data plane served over TLS'));
   assert.ok(line !== undefined, 'the TLS listener logs where its sockets are');
   return (JSON.parse(line) as { socket_dir: string }).socket_dir;
 }
@@ -59,7 +62,8 @@ describe('inbound TLS', () => {
     const env = { GW_TEST_TLS_KEY: SERVER_KEY };
     const tls = { cert: join(FIXTURES, 'server.pem'), key: { env: 'GW_TEST_TLS_KEY' } };
     plain = (await startStack({ mockServer: mock, workers: 2, over: { tls }, env, https: true })).gateway;
-    mtls = (await startStack({ mockServer: mock, workers: 2, over: { tls: { ...tls, client_ca: { file: join(FIXTURES, 'ca.pem') } } }, env, https: true })).gateway;
+    mtls = (await startStack({ mockServer: mock, workers: 2, over: { tls: { ...tls, client_ca: { file: join(FIXTURES, 'ca.pem') } } }, env, https: true }))
+      .gateway;
   });
   after(async () => {
     await plain?.stop();
@@ -78,10 +82,13 @@ describe('inbound TLS', () => {
 
   it('negotiates ALPN http/1.1', async () => {
     const alpn = await new Promise<string | false>((resolve, reject) => {
-      const socket = tlsConnect({ host: '127.0.0.1', port: Number(new URL(plain.url).port), ca: CA, servername: 'localhost', ALPNProtocols: ['h2', 'http/1.1'] }, () => {
-        resolve(socket.alpnProtocol ?? false);
-        socket.end();
-      });
+      const socket = tlsConnect(
+        { host: '127.0.0.1', port: Number(new URL(plain.url).port), ca: CA, servername: 'localhost', ALPNProtocols: ['h2', 'http/1.1'] },
+        () => {
+          resolve(socket.alpnProtocol ?? false);
+          socket.end();
+        },
+      );
       socket.on('error', reject);
     });
     assert.equal(alpn, 'http/1.1');

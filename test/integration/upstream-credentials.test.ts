@@ -29,28 +29,38 @@ async function chat(gw: RunningGateway, model: string, headers: Record<string, s
 /** A mock that wants a credential and a gateway with four lanes on it, one per way to authenticate. */
 function startWith(upstreamCredentials: 'own' | 'passthrough'): Promise<Stack> {
   const lane = (provider: string) => ({ provider, upstream_model: 'up' });
-  return startStack({ mock: { require_auth: true }, env: ENV, build: (mockUrl) => ({
-    config: {
-      auth: { chain: [], admin_auth: [], upstream_credentials: upstreamCredentials },
-      models: { bearer: lane('bearer'), minted: lane('minted'), keyless: lane('keyless'), open: lane('open') },
-      pools: {
-        bearer: { members: [{ model: 'bearer' }] },
-        minted: { members: [{ model: 'minted' }] },
-        keyless: { members: [{ model: 'keyless' }] },
-        open: { members: [{ model: 'open' }] },
+  return startStack({
+    mock: { require_auth: true },
+    env: ENV,
+    build: (mockUrl) => ({
+      config: {
+        auth: { chain: [], admin_auth: [], upstream_credentials: upstreamCredentials },
+        models: { bearer: lane('bearer'), minted: lane('minted'), keyless: lane('keyless'), open: lane('open') },
+        pools: {
+          bearer: { members: [{ model: 'bearer' }] },
+          minted: { members: [{ model: 'minted' }] },
+          keyless: { members: [{ model: 'keyless' }] },
+          open: { members: [{ model: 'open' }] },
+        },
       },
-    },
-    providers: {
-      bearer: { protocol: 'openai', base_url: `${mockUrl}/v1`, auth: { mode: 'bearer', key: { env: 'GW_TEST_PROVIDER_KEY' } } },
-      minted: {
-        protocol: 'openai',
-        base_url: `${mockUrl}/v1`,
-        auth: { mode: 'oauth-client-credentials', token_url: `${mockUrl}/oauth2/token`, client_id: 'gw', client_secret: { env: 'GW_TEST_CLIENT_SECRET' }, scope: 'models' },
+      providers: {
+        bearer: { protocol: 'openai', base_url: `${mockUrl}/v1`, auth: { mode: 'bearer', key: { env: 'GW_TEST_PROVIDER_KEY' } } },
+        minted: {
+          protocol: 'openai',
+          base_url: `${mockUrl}/v1`,
+          auth: {
+            mode: 'oauth-client-credentials',
+            token_url: `${mockUrl}/oauth2/token`,
+            client_id: 'gw',
+            client_secret: { env: 'GW_TEST_CLIENT_SECRET' },
+            scope: 'models',
+          },
+        },
+        keyless: { protocol: 'openai', base_url: `${mockUrl}/v1`, auth: { mode: 'bearer', key: { env: 'GW_TEST_EMPTY_KEY' } } },
+        open: { protocol: 'openai', base_url: `${mockUrl}/v1`, auth: { mode: 'none' } },
       },
-      keyless: { protocol: 'openai', base_url: `${mockUrl}/v1`, auth: { mode: 'bearer', key: { env: 'GW_TEST_EMPTY_KEY' } } },
-      open: { protocol: 'openai', base_url: `${mockUrl}/v1`, auth: { mode: 'none' } },
-    },
-  }) });
+    }),
+  });
 }
 
 const ENV = { GW_TEST_PROVIDER_KEY: 'sk-provider-secret-123', GW_TEST_CLIENT_SECRET: 'client-secret-456', GW_TEST_EMPTY_KEY: '' };

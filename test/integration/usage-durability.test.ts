@@ -44,7 +44,11 @@ describe('usage reaches the sqlite store', () => {
 
   /** A gateway on the sqlite store (flushed every second) and the path of its database. */
   async function start(workers: number) {
-    const { gateway, files } = await startStack({ mockServer: mock, workers, over: { store: { module: 'sqlite', settings: { path: 'state/gw.db' } }, governance: { flush_interval_secs: 1 } } });
+    const { gateway, files } = await startStack({
+      mockServer: mock,
+      workers,
+      over: { store: { module: 'sqlite', settings: { path: 'state/gw.db' } }, governance: { flush_interval_secs: 1 } },
+    });
     return { gw: gateway, f: { dbPath: join(files.dir, 'state', 'gw.db') } };
   }
 

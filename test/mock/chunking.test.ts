@@ -27,7 +27,12 @@ function reads(path: string, body: object): Promise<string[]> {
   });
 }
 
-const chat = (directive: string) => ({ model: 'm', stream: true, stream_options: { include_usage: true }, messages: [{ role: 'user', content: `hi ${directive}` }] });
+const chat = (directive: string) => ({
+  model: 'm',
+  stream: true,
+  stream_options: { include_usage: true },
+  messages: [{ role: 'user', content: `hi ${directive}` }],
+});
 
 describe('mock stream habits', () => {
   it('chunking=event sends each SSE event in its own write', async () => {
@@ -42,7 +47,10 @@ describe('mock stream habits', () => {
   });
 
   it('usage_on_last puts usage on the finish chunk and drops the usage-only chunk', async () => {
-    const events = (await reads('/v1/chat/completions', chat('[mock chunks=3 usage_on_last=true]'))).join('').split('\n\n').filter((e) => e !== '');
+    const events = (await reads('/v1/chat/completions', chat('[mock chunks=3 usage_on_last=true]')))
+      .join('')
+      .split('\n\n')
+      .filter((e) => e !== '');
     assert.equal(events.length, 3 + 3); // role, 3 pieces, finish with usage, [DONE]
     const finish = JSON.parse(events[4]!.slice(6));
     assert.equal(finish.choices[0].finish_reason, 'stop');
@@ -53,6 +61,12 @@ describe('mock stream habits', () => {
   it('chunking=event keeps ndjson lines and event-stream frames whole', async () => {
     const ndjson = await reads('/api/chat', { model: 'm', messages: [{ role: 'user', content: 'hi [mock chunks=4 chunking=event]' }] });
     for (const r of ndjson) assert.ok(r.endsWith('\n'), JSON.stringify(r));
-    assert.equal(ndjson.join('').split('\n').filter((l) => l !== '').length, 5);
+    assert.equal(
+      ndjson
+        .join('')
+        .split('\n')
+        .filter((l) => l !== '').length,
+      5,
+    );
   });
 });

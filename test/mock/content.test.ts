@@ -50,7 +50,10 @@ describe('mock settings', () => {
 
   it('finds the last directive in a text', () => {
     assert.equal(findDirective('no directive here'), null);
-    assert.deepEqual(findDirective('a [mock chunks=50 ttft_ms=20] b'), [['chunks', '50'], ['ttft_ms', '20']]);
+    assert.deepEqual(findDirective('a [mock chunks=50 ttft_ms=20] b'), [
+      ['chunks', '50'],
+      ['ttft_ms', '20'],
+    ]);
     assert.deepEqual(findDirective('[mock chunks=1] then [mock fault=hang]'), [['fault', 'hang']]);
     assert.deepEqual(findDirective('[mock]'), []);
   });

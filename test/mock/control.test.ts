@@ -83,7 +83,10 @@ describe('mock provider control routes and token endpoint', () => {
 
   it('jwt-bearer grant accepts any well-formed JWT', async () => {
     const grant = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
-    const ok = await fetch(`${mock.url}/oauth2/token`, form({ grant_type: grant, assertion: jwt({ iss: 'sa@x', aud: 'https://oauth2.googleapis.com/token' }) }));
+    const ok = await fetch(
+      `${mock.url}/oauth2/token`,
+      form({ grant_type: grant, assertion: jwt({ iss: 'sa@x', aud: 'https://oauth2.googleapis.com/token' }) }),
+    );
     assert.equal(ok.status, 200);
     assert.equal(((await ok.json()) as any).expires_in, 120);
     const bad = await fetch(`${mock.url}/oauth2/token`, form({ grant_type: grant, assertion: 'not.a.jwt' }));

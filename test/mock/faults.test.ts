@@ -44,7 +44,13 @@ describe('mock provider settings and faults', () => {
     };
     const res = await post(mock.url + CHAT, body);
     assert.equal(JSON.parse(res.text).choices[0].message.content, mockText(6));
-    const system = await post(mock.url + CHAT, { model: 'm', messages: [{ role: 'system', content: '[mock chunks=9]' }, { role: 'user', content: 'hi' }] });
+    const system = await post(mock.url + CHAT, {
+      model: 'm',
+      messages: [
+        { role: 'system', content: '[mock chunks=9]' },
+        { role: 'user', content: 'hi' },
+      ],
+    });
     assert.equal(JSON.parse(system.text).choices[0].message.content, mockText(2));
   });
 
@@ -53,7 +59,11 @@ describe('mock provider settings and faults', () => {
     assert.equal(JSON.parse(g.text).candidates[0].content.parts[0].text, mockText(3));
     const b = await post(`${mock.url}/model/b/converse`, { messages: [{ role: 'user', content: [{ text: '[mock chunks=4]' }] }] });
     assert.equal(JSON.parse(b.text).output.message.content[0].text, mockText(4));
-    const a = await post(`${mock.url}/v1/messages`, { model: 'c', max_tokens: 9, messages: [{ role: 'user', content: [{ type: 'text', text: '[mock mode=tool]' }] }] });
+    const a = await post(`${mock.url}/v1/messages`, {
+      model: 'c',
+      max_tokens: 9,
+      messages: [{ role: 'user', content: [{ type: 'text', text: '[mock mode=tool]' }] }],
+    });
     assert.equal(JSON.parse(a.text).content[0].type, 'tool_use');
   });
 
@@ -91,7 +101,7 @@ describe('mock provider settings and faults', () => {
       text += Buffer.from(value).toString('utf8');
     }
     assert.equal(streamedText(text), mockText(4));
-    const total = arrivals.at(-1)! ;
+    const total = arrivals.at(-1)!;
     // ttft 100 ms + 3 gaps of 50 ms: allow slack both ways, never assert an upper bound tightly.
     assert.ok(total >= 200, `stream took ${total} ms`);
     assert.ok(headersAt < total, 'headers come before the paced pieces');
@@ -167,7 +177,12 @@ describe('mock provider settings and faults', () => {
 
   it('hang holds the request until the client goes away, counted as aborted', async () => {
     const controller = new AbortController();
-    const pending = fetch(mock.url + CHAT, { method: 'POST', headers: { 'x-mock-fault': 'hang' }, body: JSON.stringify(chat('hi')), signal: controller.signal });
+    const pending = fetch(mock.url + CHAT, {
+      method: 'POST',
+      headers: { 'x-mock-fault': 'hang' },
+      body: JSON.stringify(chat('hi')),
+      signal: controller.signal,
+    });
     await eventually(() => mock.stats().inflight === 1);
     controller.abort();
     await assert.rejects(pending);

@@ -65,7 +65,10 @@ describe('mock provider: a stream held before its last piece', () => {
     await eventually(() => mock.stats().aborted === 1, 10_000);
     assert.equal((await release(mock, 'h2')).status, 404);
 
-    const bad = await fetch(mock.url + CHAT, { method: 'POST', body: JSON.stringify({ model: 'm', messages: [{ role: 'user', content: 'hi [mock hold_last=a/b]' }] }) });
+    const bad = await fetch(mock.url + CHAT, {
+      method: 'POST',
+      body: JSON.stringify({ model: 'm', messages: [{ role: 'user', content: 'hi [mock hold_last=a/b]' }] }),
+    });
     assert.equal(bad.status, 400);
     assert.match(((await bad.json()) as { error: { message: string } }).error.message, /hold_last/);
   });

@@ -14,7 +14,8 @@ import { startMockProvider, type MockServer } from '../../src/mock/server.js';
 import { mockVector, mockWordCount, requestTexts } from '../../src/mock/kinds/vectors.js';
 import { mockText } from '../../src/mock/content.js';
 
-async function post(url: string, body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; headers: Headers; json: any }> { // eslint-disable-line @typescript-eslint/no-explicit-any
+async function post(url: string, body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; headers: Headers; json: any }> {
+  // eslint-disable-line @typescript-eslint/no-explicit-any
   const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
   const text = await res.text();
   return { status: res.status, headers: res.headers, json: text === '' ? null : JSON.parse(text) };
@@ -47,7 +48,10 @@ describe('mock embeddings and token counts with the vendor SDKs', () => {
   it('openai: floats at the asked size, base64 decoded by the SDK, usage = words', async () => {
     const client = new OpenAI({ apiKey: 'k', baseURL: `${mock.url}/v1`, maxRetries: 0 });
     const floats = await client.embeddings.create({ model: 'emb', input: ['hello world', 'bye'], dimensions: 4, encoding_format: 'float' });
-    assert.deepEqual(floats.data.map((d) => d.embedding), [mockVector('hello world', 4), mockVector('bye', 4)]);
+    assert.deepEqual(
+      floats.data.map((d) => d.embedding),
+      [mockVector('hello world', 4), mockVector('bye', 4)],
+    );
     assert.equal(floats.usage.prompt_tokens, 3);
     const base64 = await client.embeddings.create({ model: 'emb', input: 'hello world' });
     const got = base64.data[0]!.embedding;
@@ -58,7 +62,10 @@ describe('mock embeddings and token counts with the vendor SDKs', () => {
   it('@google/genai: embedContent (batchEmbedContents) and the single embedContent route', async () => {
     const ai = new GoogleGenAI({ apiKey: 'k', httpOptions: { baseUrl: mock.url } });
     const out = await ai.models.embedContent({ model: 'text-embedding-004', contents: ['alpha', 'beta'], config: { outputDimensionality: 3 } });
-    assert.deepEqual(out.embeddings?.map((e) => e.values), [mockVector('alpha', 3), mockVector('beta', 3)]);
+    assert.deepEqual(
+      out.embeddings?.map((e) => e.values),
+      [mockVector('alpha', 3), mockVector('beta', 3)],
+    );
     const single = await post(`${mock.url}/v1beta/models/text-embedding-004:embedContent`, { content: { parts: [{ text: 'alpha' }] } });
     assert.deepEqual(single.json, { embedding: { values: mockVector('alpha', 6) } });
     const wrongModel = await post(`${mock.url}/v1beta/models/a:batchEmbedContents`, { requests: [{ model: 'models/b', content: { parts: [{ text: 'x' }] } }] });
@@ -75,15 +82,29 @@ describe('mock embeddings and token counts with the vendor SDKs', () => {
     assert.deepEqual(legacy.embedding, mockVector('a b c', 6));
   });
 
-  it("counts: Anthropic countTokens, genai countTokens, Responses inputTokens.count, Bedrock CountTokens", async () => {
+  it('counts: Anthropic countTokens, genai countTokens, Responses inputTokens.count, Bedrock CountTokens', async () => {
     const anthropic = new Anthropic({ apiKey: 'k', baseURL: mock.url, maxRetries: 0 });
-    assert.equal((await anthropic.messages.countTokens({ model: 'claude', system: 'be brief', messages: [{ role: 'user', content: 'count these three' }] })).input_tokens, 5);
+    assert.equal(
+      (await anthropic.messages.countTokens({ model: 'claude', system: 'be brief', messages: [{ role: 'user', content: 'count these three' }] })).input_tokens,
+      5,
+    );
     const ai = new GoogleGenAI({ apiKey: 'k', httpOptions: { baseUrl: mock.url } });
     assert.equal((await ai.models.countTokens({ model: 'gemini-x', contents: 'count these three' })).totalTokens, 3);
     const openai = new OpenAI({ apiKey: 'k', baseURL: `${mock.url}/v1`, maxRetries: 0 });
     assert.equal((await openai.responses.inputTokens.count({ model: 'gpt', input: 'count these three', instructions: 'be brief' })).input_tokens, 5);
-    const bedrock = new BedrockRuntimeClient({ endpoint: mock.url, region: 'us-east-1', credentials: { accessKeyId: 'a', secretAccessKey: 'b' }, requestHandler: new NodeHttpHandler(), maxAttempts: 1 });
-    const counted = await bedrock.send(new CountTokensCommand({ modelId: 'anthropic.claude-v1:0', input: { converse: { messages: [{ role: 'user', content: [{ text: 'count these three' }] }] } } }));
+    const bedrock = new BedrockRuntimeClient({
+      endpoint: mock.url,
+      region: 'us-east-1',
+      credentials: { accessKeyId: 'a', secretAccessKey: 'b' },
+      requestHandler: new NodeHttpHandler(),
+      maxAttempts: 1,
+    });
+    const counted = await bedrock.send(
+      new CountTokensCommand({
+        modelId: 'anthropic.claude-v1:0',
+        input: { converse: { messages: [{ role: 'user', content: [{ text: 'count these three' }] }] } },
+      }),
+    );
     assert.equal(counted.inputTokens, 3);
     assert.equal(mock.stats().last_request?.model, 'anthropic.claude-v1:0');
   });
@@ -118,7 +139,7 @@ describe('mock embeddings and token counts with the vendor SDKs', () => {
     assert.equal(stats.requests_by_protocol.openai, 4);
     assert.equal(stats.resets, 1);
     assert.equal(stats.inflight, 0);
-    const last = await (await fetch(`${mock.url}/mock/last-request`)).json() as { path: string; headers: Record<string, string> };
+    const last = (await (await fetch(`${mock.url}/mock/last-request`)).json()) as { path: string; headers: Record<string, string> };
     assert.equal(last.path, '/v1/embeddings');
     assert.equal(last.headers['x-mock-embedding-dims'], 'lots');
   });

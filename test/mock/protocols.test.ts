@@ -73,7 +73,11 @@ const openai: ProtocolCase = {
       toolId: call?.id ?? null,
       args: call ? JSON.parse(call.function.arguments) : null,
       finish: j.choices[0].finish_reason,
-      usage: { input: j.usage.prompt_tokens - j.usage.prompt_tokens_details.cached_tokens, cacheRead: j.usage.prompt_tokens_details.cached_tokens, output: j.usage.completion_tokens },
+      usage: {
+        input: j.usage.prompt_tokens - j.usage.prompt_tokens_details.cached_tokens,
+        cacheRead: j.usage.prompt_tokens_details.cached_tokens,
+        output: j.usage.completion_tokens,
+      },
       model: j.model,
     };
   },
@@ -105,7 +109,11 @@ const openai: ProtocolCase = {
     assert.deepEqual(usageChunk.choices, []);
     const u = usageChunk.usage;
     return {
-      text, toolName, toolId, args: args ? JSON.parse(args) : null, finish,
+      text,
+      toolName,
+      toolId,
+      args: args ? JSON.parse(args) : null,
+      finish,
       usage: { input: u.prompt_tokens - u.prompt_tokens_details.cached_tokens, cacheRead: u.prompt_tokens_details.cached_tokens, output: u.completion_tokens },
       model: usageChunk.model,
     };
@@ -158,7 +166,8 @@ const responses: ProtocolCase = {
       assert.deepEqual(JSON.parse(args), done.args);
       assert.ok(types.includes('response.function_call_arguments.done'));
     } else {
-      for (const t of ['response.content_part.added', 'response.output_text.done', 'response.content_part.done', 'response.output_item.done']) assert.ok(types.includes(t), t);
+      for (const t of ['response.content_part.added', 'response.output_text.done', 'response.content_part.done', 'response.output_item.done'])
+        assert.ok(types.includes(t), t);
     }
     return done;
   },
@@ -265,7 +274,11 @@ function geminiAnswer(chunks: any[]): Answer {
   const u = last.usageMetadata;
   const cached = u.cachedContentTokenCount ?? 0;
   return {
-    text, toolName: call?.name ?? null, toolId: null, args: call?.args ?? null, finish,
+    text,
+    toolName: call?.name ?? null,
+    toolId: null,
+    args: call?.args ?? null,
+    finish,
     usage: { input: u.promptTokenCount - cached, cacheRead: cached, output: u.candidatesTokenCount },
     model: last.modelVersion,
   };
@@ -371,7 +384,11 @@ function ollamaAnswer(lines: any[]): Answer {
   assert.equal(last.done, true);
   lines.slice(0, -1).forEach((l) => assert.equal(l.done, false));
   return {
-    text, toolName: call?.name ?? null, toolId: null, args: call?.arguments ?? null, finish: last.done_reason,
+    text,
+    toolName: call?.name ?? null,
+    toolId: null,
+    args: call?.arguments ?? null,
+    finish: last.done_reason,
     usage: { input: last.prompt_eval_count, cacheRead: 0, output: last.eval_count },
     model: last.model,
   };

@@ -67,7 +67,12 @@ for (const protocol of PROTOCOL_NAMES) {
           const text = JSON.stringify(first.echo);
           assert.ok(text.includes(JSON.stringify(state).slice(1, -1)), 'the echo holds the state');
           const changed = JSON.parse(text.split(JSON.stringify(state).slice(1, -1)).join('QUFBQQ==')) as unknown[];
-          await assert.rejects(ask({ model: model(protocol), stream, prompt: '', tools: true, history: changed }), (e: unknown) => (e as { status?: number; $metadata?: { httpStatusCode?: number } }).status === 400 || (e as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 400);
+          await assert.rejects(
+            ask({ model: model(protocol), stream, prompt: '', tools: true, history: changed }),
+            (e: unknown) =>
+              (e as { status?: number; $metadata?: { httpStatusCode?: number } }).status === 400 ||
+              (e as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 400,
+          );
         });
       }
     }

@@ -119,11 +119,13 @@ describe('mock provider with the vendor SDKs', () => {
     assert.equal(res.output?.message?.content?.[0]?.text, TEXT);
     assert.equal(res.usage?.inputTokens, 12);
     assert.equal(res.usage?.cacheReadInputTokens, 3);
-    const stream = await client.send(new ConverseStreamCommand({
-      modelId,
-      messages: [{ role: 'user', content: [{ text: 'weather?' }] }],
-      toolConfig: { tools: [{ toolSpec: { name: 'get_weather', inputSchema: { json: WEATHER_TOOL_SCHEMA } } }] },
-    }));
+    const stream = await client.send(
+      new ConverseStreamCommand({
+        modelId,
+        messages: [{ role: 'user', content: [{ text: 'weather?' }] }],
+        toolConfig: { tools: [{ toolSpec: { name: 'get_weather', inputSchema: { json: WEATHER_TOOL_SCHEMA } } }] },
+      }),
+    );
     let input = '';
     let stop: string | undefined;
     let toolUseId: string | undefined;

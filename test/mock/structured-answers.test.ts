@@ -13,26 +13,40 @@ function valid(schema: Record<string, unknown>, value: unknown): boolean {
 }
 
 const SCHEMAS: Array<[string, Record<string, unknown>]> = [
-  ['an object with bounds and formats', {
-    type: 'object',
-    properties: {
-      name: { type: 'string', minLength: 6 },
-      email: { type: 'string', format: 'email' },
-      age: { type: 'integer', minimum: 18, maximum: 99 },
-      score: { type: 'number', exclusiveMinimum: 0.5 },
-      tags: { type: 'array', items: { type: 'string', enum: ['a', 'b'] }, minItems: 2 },
-      optional: { type: 'string' },
+  [
+    'an object with bounds and formats',
+    {
+      type: 'object',
+      properties: {
+        name: { type: 'string', minLength: 6 },
+        email: { type: 'string', format: 'email' },
+        age: { type: 'integer', minimum: 18, maximum: 99 },
+        score: { type: 'number', exclusiveMinimum: 0.5 },
+        tags: { type: 'array', items: { type: 'string', enum: ['a', 'b'] }, minItems: 2 },
+        optional: { type: 'string' },
+      },
+      required: ['name', 'email', 'age', 'score', 'tags'],
+      additionalProperties: false,
     },
-    required: ['name', 'email', 'age', 'score', 'tags'],
-    additionalProperties: false,
-  }],
-  ['refs, unions and nulls', {
-    $defs: { point: { type: 'object', properties: { x: { type: 'number' } }, required: ['x'] } },
-    type: 'object',
-    properties: { at: { $ref: '#/$defs/point' }, maybe: { anyOf: [{ type: 'null' }, { type: 'string' }] }, kind: { const: 'k' } },
-    required: ['at', 'maybe', 'kind'],
-  }],
-  ['allOf merged', { allOf: [{ type: 'object', properties: { a: { type: 'boolean' } }, required: ['a'] }, { properties: { b: { type: 'integer', multipleOf: 5, minimum: 3 } }, required: ['b'] }] }],
+  ],
+  [
+    'refs, unions and nulls',
+    {
+      $defs: { point: { type: 'object', properties: { x: { type: 'number' } }, required: ['x'] } },
+      type: 'object',
+      properties: { at: { $ref: '#/$defs/point' }, maybe: { anyOf: [{ type: 'null' }, { type: 'string' }] }, kind: { const: 'k' } },
+      required: ['at', 'maybe', 'kind'],
+    },
+  ],
+  [
+    'allOf merged',
+    {
+      allOf: [
+        { type: 'object', properties: { a: { type: 'boolean' } }, required: ['a'] },
+        { properties: { b: { type: 'integer', multipleOf: 5, minimum: 3 } }, required: ['b'] },
+      ],
+    },
+  ],
   ['a type list', { type: ['null', 'array'], items: { type: 'integer' } }],
 ];
 
@@ -58,11 +72,39 @@ const USER = [{ role: 'user', content: 'Forecast?' }];
 
 /** One request per protocol asking for FORECAST in its own field, and how to read the answer's text. */
 const STRUCTURED: Array<[string, string, unknown, (b: any) => string]> = [
-  ['openai', '/v1/chat/completions', { model: 'm', messages: USER, response_format: { type: 'json_schema', json_schema: { name: 'f', schema: FORECAST, strict: true } } }, (b) => b.choices[0].message.content],
-  ['responses', '/v1/responses', { model: 'm', input: 'Forecast?', text: { format: { type: 'json_schema', name: 'f', schema: FORECAST } } }, (b) => b.output[0].content[0].text],
-  ['anthropic', '/v1/messages', { model: 'm', max_tokens: 100, messages: USER, output_config: { format: { type: 'json_schema', schema: FORECAST } } }, (b) => b.content[0].text],
-  ['gemini', '/v1beta/models/m:generateContent', { contents: [{ parts: [{ text: 'Forecast?' }] }], generationConfig: { responseMimeType: 'application/json', responseJsonSchema: FORECAST } }, (b) => b.candidates[0].content.parts[0].text],
-  ['bedrock', '/model/m/converse', { messages: [{ role: 'user', content: [{ text: 'Forecast?' }] }], outputConfig: { textFormat: { type: 'json_schema', structure: { jsonSchema: { schema: JSON.stringify(FORECAST) } } } } }, (b) => b.output.message.content[0].text],
+  [
+    'openai',
+    '/v1/chat/completions',
+    { model: 'm', messages: USER, response_format: { type: 'json_schema', json_schema: { name: 'f', schema: FORECAST, strict: true } } },
+    (b) => b.choices[0].message.content,
+  ],
+  [
+    'responses',
+    '/v1/responses',
+    { model: 'm', input: 'Forecast?', text: { format: { type: 'json_schema', name: 'f', schema: FORECAST } } },
+    (b) => b.output[0].content[0].text,
+  ],
+  [
+    'anthropic',
+    '/v1/messages',
+    { model: 'm', max_tokens: 100, messages: USER, output_config: { format: { type: 'json_schema', schema: FORECAST } } },
+    (b) => b.content[0].text,
+  ],
+  [
+    'gemini',
+    '/v1beta/models/m:generateContent',
+    { contents: [{ parts: [{ text: 'Forecast?' }] }], generationConfig: { responseMimeType: 'application/json', responseJsonSchema: FORECAST } },
+    (b) => b.candidates[0].content.parts[0].text,
+  ],
+  [
+    'bedrock',
+    '/model/m/converse',
+    {
+      messages: [{ role: 'user', content: [{ text: 'Forecast?' }] }],
+      outputConfig: { textFormat: { type: 'json_schema', structure: { jsonSchema: { schema: JSON.stringify(FORECAST) } } } },
+    },
+    (b) => b.output.message.content[0].text,
+  ],
   ['ollama', '/api/chat', { model: 'm', stream: false, messages: USER, format: FORECAST }, (b) => b.message.content],
 ];
 
@@ -107,7 +149,12 @@ describe('a forced tool choice is a call of that tool, with arguments valid unde
   });
   it('openai tool_choice {type: function}; the weather tool still gets its usual arguments', async () => {
     const fns = tools.map((t) => ({ type: 'function', function: { name: t.name, parameters: t.input_schema } }));
-    const forced = await post('/v1/chat/completions', { model: 'm', messages: USER, tools: fns, tool_choice: { type: 'function', function: { name: 'extract' } } });
+    const forced = await post('/v1/chat/completions', {
+      model: 'm',
+      messages: USER,
+      tools: fns,
+      tool_choice: { type: 'function', function: { name: 'extract' } },
+    });
     const call = forced.choices[0].message.tool_calls[0];
     assert.equal(call.function.name, 'extract');
     assert.ok(valid(FORECAST, JSON.parse(call.function.arguments)));

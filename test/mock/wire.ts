@@ -43,16 +43,23 @@ export function parseSse(text: string): SseEvent[] {
 
 /** JSON payloads of the SSE data lines, skipping `[DONE]`. */
 export function sseJson(text: string): any[] {
-  return parseSse(text).filter((e) => e.data !== '[DONE]').map((e) => JSON.parse(e.data));
+  return parseSse(text)
+    .filter((e) => e.data !== '[DONE]')
+    .map((e) => JSON.parse(e.data));
 }
 
 /** The text of a Chat Completions stream: its deltas' contents, joined. */
 export function streamedText(text: string): string {
-  return sseJson(text).map((c) => c.choices[0]?.delta?.content ?? '').join('');
+  return sseJson(text)
+    .map((c) => c.choices[0]?.delta?.content ?? '')
+    .join('');
 }
 
 export function parseNdjson(text: string): any[] {
-  return text.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l));
+  return text
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => JSON.parse(l));
 }
 
 export interface BedrockEvent {

@@ -27,10 +27,11 @@ function stream(res: HttpResponse): void {
     const writable = sendStream(res, 200, round === 1 ? { 'content-type': 'text/plain' } : null, STREAM_PARTS, round === ROUNDS);
     if (round === ROUNDS) return;
     if (writable) setImmediate(step);
-    else res.onWritable(() => {
-      setImmediate(step);
-      return true;
-    });
+    else
+      res.onWritable(() => {
+        setImmediate(step);
+        return true;
+      });
   };
   step();
 }

@@ -87,6 +87,9 @@ describe('a stream after a full send', () => {
       setTimeout(() => reject(new Error(`${received} bytes in 10 s`)), 10_000).unref();
     });
     assert.ok(events.drainWaited, 'the burst filled the socket: the handler waited for the drain');
-    assert.ok(events.endAt === 0 || allAt < events.endAt, `the burst should arrive before the stream's next write (${THINK_MS} ms after the drain); it arrived ${(allAt - events.drainedAt).toFixed(0)} ms after the drain`);
+    assert.ok(
+      events.endAt === 0 || allAt < events.endAt,
+      `the burst should arrive before the stream's next write (${THINK_MS} ms after the drain); it arrived ${(allAt - events.drainedAt).toFixed(0)} ms after the drain`,
+    );
   });
 });

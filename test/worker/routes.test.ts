@@ -32,7 +32,7 @@ describe('routeOfRequest', () => {
   });
 });
 
-describe('the method table knows the kinds\' paths', () => {
+describe("the method table knows the kinds' paths", () => {
   for (const [path, allow] of [
     ['/v1/messages/count_tokens', 'POST'],
     ['/v1/embeddings', 'POST'],

@@ -41,7 +41,8 @@ export function Audit() {
     <div class="table-wrap" tabindex="0" role="region" aria-label="Scrollable table"><table>
       <thead><tr><th scope="col">Seq</th><th scope="col">Time</th><th scope="col">Action</th><th scope="col">Resource</th><th scope="col">Outcome</th><th scope="col">Principal</th></tr></thead>
       <tbody>${(data?.page.items ?? []).map(
-        (e) => html`<tr><td class="num">${e.seq}</td><td>${when(e.ts)}</td><td>${e.action}</td><td>${e.resource}</td><td class=${e.outcome === 'applied' ? 'good' : 'bad'}>${e.outcome}</td><td>${e.principal}</td></tr>`,
+        (e) =>
+          html`<tr><td class="num">${e.seq}</td><td>${when(e.ts)}</td><td>${e.action}</td><td>${e.resource}</td><td class=${e.outcome === 'applied' ? 'good' : 'bad'}>${e.outcome}</td><td>${e.principal}</td></tr>`,
       )}</tbody>
     </table></div>
     <div class="row">

@@ -29,7 +29,8 @@ function SettingsForm({ hook, schema, onSaved }: { hook: Hook; schema: Record<st
       const input = form.elements.namedItem(name) as HTMLInputElement;
       if (prop.type === 'boolean') settings[name] = input.checked;
       else if (input.value === '') continue;
-      else if (prop.type === 'array' || prop.type === 'object') continue; // parsed inside the action, so a bad one is reported
+      else if (prop.type === 'array' || prop.type === 'object')
+        continue; // parsed inside the action, so a bad one is reported
       else settings[name] = prop.type === 'integer' || prop.type === 'number' ? Number(input.value) : input.value;
     }
     void act(async () => {

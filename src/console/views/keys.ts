@@ -76,7 +76,14 @@ export function Keys() {
   const money = useLoad(currency, []).data ?? 'USD';
   return html`<section aria-labelledby="keys-title">
     <h1 id="keys-title">Keys</h1>
-    ${canWrite ? html`<h2>Mint a key</h2><${MintForm} onMinted=${(s: string) => { setSecret(s); reload(); }} />` : null}
+    ${
+      canWrite
+        ? html`<h2>Mint a key</h2><${MintForm} onMinted=${(s: string) => {
+            setSecret(s);
+            reload();
+          }} />`
+        : null
+    }
     ${secret !== null ? html`<${SecretOnce} secret=${secret} onDone=${() => setSecret(null)} />` : null}
     <${ErrorNotice} error=${error} />
     <div class="table-wrap" tabindex="0" role="region" aria-label="Scrollable table"><table id="keys">
@@ -127,7 +134,12 @@ export function KeyDetail({ id }: { id: string }) {
     const form = event.currentTarget as HTMLFormElement;
     const enabled = (form.elements.namedItem('enabled') as HTMLInputElement).checked;
     void act(async () => {
-      await must(api.PATCH('/keys/{id}', { ...path, body: { name: text(form, 'name'), rpm_limit: optionalInt(form, 'rpm_limit'), tpm_limit: optionalInt(form, 'tpm_limit'), enabled } }));
+      await must(
+        api.PATCH('/keys/{id}', {
+          ...path,
+          body: { name: text(form, 'name'), rpm_limit: optionalInt(form, 'rpm_limit'), tpm_limit: optionalInt(form, 'tpm_limit'), enabled },
+        }),
+      );
       reload();
       return 'Saved.';
     });

@@ -28,8 +28,12 @@ export function Overview() {
       }
       const before = previous.current;
       previous.current = now;
-      const perMinute = (a: number, b: number) => (before === null || now.atMs === before.atMs ? null : Math.max(0, ((a - b) * 60_000) / (now.atMs - before.atMs)));
-      const latencies = members.map((m) => m.latency_ms).filter((v): v is number => v !== null).sort((a, b) => a - b);
+      const perMinute = (a: number, b: number) =>
+        before === null || now.atMs === before.atMs ? null : Math.max(0, ((a - b) * 60_000) / (now.atMs - before.atMs));
+      const latencies = members
+        .map((m) => m.latency_ms)
+        .filter((v): v is number => v !== null)
+        .sort((a, b) => a - b);
       const pick = (q: number) => (latencies.length === 0 ? null : latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]!);
       return {
         info,

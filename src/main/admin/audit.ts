@@ -17,7 +17,8 @@ const AuditEntryView = Type.Object(
     prev_hash: Type.String(),
     hash: Type.String({ description: 'sha256(prev_hash|seq|ts|action|resource|outcome|principal), hex.' }),
     chain_prev_hash: Type.String({
-      description: 'The prev_hash this entry\'s hash covers: equal to prev_hash, except on the oldest retained entry after the ring pruned its predecessor, whose prev_hash reads empty (the spec) while this keeps the pruned hash, so that entry still verifies: hash = sha256(chain_prev_hash|seq|ts|action|resource|outcome|principal).',
+      description:
+        "The prev_hash this entry's hash covers: equal to prev_hash, except on the oldest retained entry after the ring pruned its predecessor, whose prev_hash reads empty (the spec) while this keeps the pruned hash, so that entry still verifies: hash = sha256(chain_prev_hash|seq|ts|action|resource|outcome|principal).",
     }),
   },
   { title: 'AuditEntry' },

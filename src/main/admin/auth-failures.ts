@@ -106,7 +106,10 @@ export class AdminAuthFailures {
     }
     if (!this.written.has(source) && this.written.size < this.limits.sourcesWrittenPerWindow) {
       this.written.add(source);
-      this.log.warn({ source, method: attempt.method, path: attempt.path, reason: attempt.reason }, 'admin: authentication failed (further failures this minute are counted and summarised)');
+      this.log.warn(
+        { source, method: attempt.method, path: attempt.path, reason: attempt.reason },
+        'admin: authentication failed (further failures this minute are counted and summarised)',
+      );
       if (attempt.audit !== null) this.audit.append({ ...attempt.audit, outcome: 'rejected', principal: 'anonymous' });
       return;
     }
@@ -124,7 +127,12 @@ export class AdminAuthFailures {
         'admin: more failed authentications in the last window (summary)',
       );
       if (this.countedMutations > 0) {
-        this.audit.append({ action: 'admin_auth.failures', resource: `unauthorized:${this.countedMutations} mutation attempts (${this.countedFailures} in all) from ${this.countedSources.size} sources in ${windowSecs} s`, outcome: 'rejected', principal: 'anonymous' });
+        this.audit.append({
+          action: 'admin_auth.failures',
+          resource: `unauthorized:${this.countedMutations} mutation attempts (${this.countedFailures} in all) from ${this.countedSources.size} sources in ${windowSecs} s`,
+          outcome: 'rejected',
+          principal: 'anonymous',
+        });
       }
     }
     this.written = new Set();

@@ -13,14 +13,20 @@ import { refuseWhenLocked } from './locked.js';
 import { AdminError, type AdminRoute } from './route.js';
 
 const Uint = Type.Integer({ minimum: 0 });
-const AnyConfig = Type.Record(Type.String(), Type.Unknown(), { description: 'A full deployment config as JSON (the YAML file\'s content).' });
+const AnyConfig = Type.Record(Type.String(), Type.Unknown(), { description: "A full deployment config as JSON (the YAML file's content)." });
 
 const ApplyBody = Type.Object(
-  { config: AnyConfig, expected_version: Type.Optional(Type.Integer({ minimum: 0, description: 'Refuse with 409 version_conflict unless the live config_version is this.' })) },
+  {
+    config: AnyConfig,
+    expected_version: Type.Optional(Type.Integer({ minimum: 0, description: 'Refuse with 409 version_conflict unless the live config_version is this.' })),
+  },
   { additionalProperties: false, title: 'ConfigApplyBody' },
 );
 const ValidateBody = Type.Object({ config: AnyConfig }, { additionalProperties: false, title: 'ConfigValidateBody' });
-const RollbackBody = Type.Object({ version: Type.Integer({ minimum: 0, description: 'A retained version.' }) }, { additionalProperties: false, title: 'ConfigRollbackBody' });
+const RollbackBody = Type.Object(
+  { version: Type.Integer({ minimum: 0, description: 'A retained version.' }) },
+  { additionalProperties: false, title: 'ConfigRollbackBody' },
+);
 const TlsRefs = Type.Object(
   { cert: SecretRef, key: SecretRef, client_ca: Type.Optional(SecretRef) },
   { additionalProperties: false, description: 'Inbound TLS material as secret references; applies at the next start.' },
@@ -33,7 +39,8 @@ const ConfigReloadView = Type.Object(
     reloaded: Type.Boolean(),
     config_version: Uint,
     not_applied: Type.Array(Type.String(), {
-      description: 'What the files say that this reload could not put in effect, one line each naming the setting and why: overridden by the overlay (API changes), or read only at start (a restart applies it). Empty when everything is live.',
+      description:
+        'What the files say that this reload could not put in effect, one line each naming the setting and why: overridden by the overlay (API changes), or read only at start (a restart applies it). Empty when everything is live.',
     }),
   },
   { title: 'ConfigReloadView' },
@@ -88,7 +95,14 @@ export const configRoutes: AdminRoute<AdminContext>[] = [
       const body = call.body as Static<typeof ApplyBody>;
       const outcome = await ctx.config.applyDocument(ctx.workers, body.config, { principal: call.principal.id, expectedVersion: body.expected_version });
       refuseUnapplied(outcome);
-      return { status: 200, body: { applied: true, config_version: outcome.version, note: 'live on every worker; not written to disk: a restart boots from the files and the overlay again' } };
+      return {
+        status: 200,
+        body: {
+          applied: true,
+          config_version: outcome.version,
+          note: 'live on every worker; not written to disk: a restart boots from the files and the overlay again',
+        },
+      };
     },
   },
   {

@@ -32,7 +32,10 @@ const HookStatusView = Type.Object(
   {
     name: Type.String(),
     desired: SettingsState,
-    reported: Type.Union([Type.Object({ settings: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()]), settings_version: Type.Union([Uint, Type.Null()]) }), Type.Null()]),
+    reported: Type.Union([
+      Type.Object({ settings: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()]), settings_version: Type.Union([Uint, Type.Null()]) }),
+      Type.Null(),
+    ]),
     drift: Type.Union([Type.Boolean(), Type.Null()]),
     metrics: Type.Array(HookMetricView),
     as_of: Uint,
@@ -41,12 +44,15 @@ const HookStatusView = Type.Object(
   },
   { title: 'HookStatusView' },
 );
-const HookSchemaView = Type.Object({ name: Type.String(), schema: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()]) }, { title: 'HookSchemaView' });
-
-const RegisterBody = Type.Composite(
-  [Type.Object({ name: Type.String(AUDIT_NAME_SCHEMA_OPTIONS) }), HookDefinition],
-  { additionalProperties: false, title: 'HookRegistration' },
+const HookSchemaView = Type.Object(
+  { name: Type.String(), schema: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()]) },
+  { title: 'HookSchemaView' },
 );
+
+const RegisterBody = Type.Composite([Type.Object({ name: Type.String(AUDIT_NAME_SCHEMA_OPTIONS) }), HookDefinition], {
+  additionalProperties: false,
+  title: 'HookRegistration',
+});
 const SettingsBody = Type.Object({ settings: Type.Record(Type.String(), Type.Unknown()) }, { additionalProperties: false });
 
 function views(ctx: AdminContext): Record<string, HookViewData> {
@@ -66,8 +72,11 @@ function hooksOf(document: Record<string, unknown>): Record<string, Record<strin
 }
 
 async function mutate(
-  ctx: AdminContext, principal: string, summary: string,
-  change: (document: Record<string, unknown>) => void, persist: (hooks: OverlayHooks) => void,
+  ctx: AdminContext,
+  principal: string,
+  summary: string,
+  change: (document: Record<string, unknown>) => void,
+  persist: (hooks: OverlayHooks) => void,
 ): Promise<void> {
   refuseWhenLocked(ctx);
   const outcome = await ctx.config.mutateHooks(ctx.workers, change, persist, principal, summary);
@@ -80,7 +89,11 @@ async function mutate(
  */
 function refuseLiteralSecret(definition: Record<string, unknown>): void {
   if (typeof definition.secret === 'string') {
-    throw new AdminError(400, 'invalid_request', 'secret: give a secret reference ({ "env": "VAR" } or { "file": "/path" }); a literal secret would be written to the overlay file in plaintext');
+    throw new AdminError(
+      400,
+      'invalid_request',
+      'secret: give a secret reference ({ "env": "VAR" } or { "file": "/path" }); a literal secret would be written to the overlay file in plaintext',
+    );
   }
 }
 
@@ -116,7 +129,9 @@ export const hookRoutes: AdminRoute<AdminContext>[] = [
     responses: { 200: HookHealthView },
     async handler(call, ctx) {
       const view = viewOf(ctx, call.params.name!);
-      const health = ctx.hooks.safeMode ? { reachable: null, detail: 'safe mode: external hooks are not attached' } : await ctx.hooks.health(view.transport.kind, view.transport.target);
+      const health = ctx.hooks.safeMode
+        ? { reachable: null, detail: 'safe mode: external hooks are not attached' }
+        : await ctx.hooks.health(view.transport.kind, view.transport.target);
       return { status: 200, body: { name: view.name, transport: view.transport, ...health } };
     },
   },
@@ -129,7 +144,10 @@ export const hookRoutes: AdminRoute<AdminContext>[] = [
     responses: { 200: HookStatusView },
     async handler(call, ctx) {
       const view = viewOf(ctx, call.params.name!);
-      const desired = { settings: view.settings, settings_version: ctx.hooks.compiledHook(view.name)?.settingsVersion ?? settingsVersionOf(view.name, view.settings) };
+      const desired = {
+        settings: view.settings,
+        settings_version: ctx.hooks.compiledHook(view.name)?.settingsVersion ?? settingsVersionOf(view.name, view.settings),
+      };
       const status = await ctx.hooks.status(view.name, desired);
       return { status: 200, body: { name: view.name, ...status } };
     },
@@ -160,11 +178,17 @@ export const hookRoutes: AdminRoute<AdminContext>[] = [
       // As a key of the config's `hooks` mapping it would set the mapping's prototype instead.
       if (name === '__proto__') throw new AdminError(400, 'invalid_request', '"__proto__" is a reserved word and cannot name a hook');
       refuseLiteralSecret(definition);
-      await mutate(ctx, call.principal.id, `hook.register ${name}`, (document) => {
-        const hooks = hooksOf(document);
-        if (Object.hasOwn(hooks, name)) throw new AdminError(409, 'conflict', `a hook named "${name}" already exists`);
-        hooks[name] = definition;
-      }, (overlay) => recordRegistered(overlay, name, structuredClone(definition)));
+      await mutate(
+        ctx,
+        call.principal.id,
+        `hook.register ${name}`,
+        (document) => {
+          const hooks = hooksOf(document);
+          if (Object.hasOwn(hooks, name)) throw new AdminError(409, 'conflict', `a hook named "${name}" already exists`);
+          hooks[name] = definition;
+        },
+        (overlay) => recordRegistered(overlay, name, structuredClone(definition)),
+      );
       return { status: 201, body: viewOf(ctx, name) };
     },
   },
@@ -181,10 +205,16 @@ export const hookRoutes: AdminRoute<AdminContext>[] = [
       const view = viewOf(ctx, name);
       const dependant = Object.values(views(ctx)).find((h) => h.kind === 'gate' && h.on_error === name);
       if (dependant !== undefined) throw new AdminError(409, 'conflict', `hook "${dependant.name}" names "${name}" as its on_error fallback`);
-      await mutate(ctx, call.principal.id, `hook.delete ${name}`, (document) => {
-        delete hooksOf(document)[name];
-        dropHookReferences(document, name);
-      }, (overlay) => recordDeleted(overlay, name));
+      await mutate(
+        ctx,
+        call.principal.id,
+        `hook.delete ${name}`,
+        (document) => {
+          delete hooksOf(document)[name];
+          dropHookReferences(document, name);
+        },
+        (overlay) => recordDeleted(overlay, name),
+      );
       return { status: 200, body: view };
     },
   },
@@ -201,9 +231,15 @@ export const hookRoutes: AdminRoute<AdminContext>[] = [
       const name = call.params.name!;
       viewOf(ctx, name);
       const { settings } = call.body as Static<typeof SettingsBody>;
-      await mutate(ctx, call.principal.id, `hook.configure ${name}`, (document) => {
-        hooksOf(document)[name]!.settings = settings;
-      }, (overlay) => recordSettings(overlay, name, settings));
+      await mutate(
+        ctx,
+        call.principal.id,
+        `hook.configure ${name}`,
+        (document) => {
+          hooksOf(document)[name]!.settings = settings;
+        },
+        (overlay) => recordSettings(overlay, name, settings),
+      );
       await ctx.hooks.configure(name);
       return { status: 200, body: viewOf(ctx, name) };
     },

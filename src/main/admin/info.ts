@@ -22,12 +22,15 @@ const InfoView = Type.Object(
     uptime_seconds: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()]),
     started_at: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()], { description: 'Boot epoch; a changed value means counters reset.' }),
     topology: Type.Object({ pools: Uint, models: Uint, providers: Uint }, { title: 'TopologyInfo' }),
-    config_persistence: Type.Boolean({ description: 'True when admin-API changes of the overlay kind survive a restart (PUT /config/settings, PUT /admin-auth).' }),
+    config_persistence: Type.Boolean({
+      description: 'True when admin-API changes of the overlay kind survive a restart (PUT /config/settings, PUT /admin-auth).',
+    }),
     config_version: Type.Integer({ minimum: 0, description: '0 at boot, +1 per API config apply; process-local.' }),
     safe_mode: Type.Boolean({ description: 'Booted with --safe-mode (the overlay is ignored).' }),
     workers: Type.Integer({ minimum: 0, description: 'Worker threads listening now.' }),
     audit_durable: Type.Union([Type.Literal('writer'), Type.Literal('standby'), Type.Literal('none')], {
-      description: "`writer`: this node writes the store's durable audit log; `standby`: another node does (this one keeps its ring and takes over when that writer's lease lapses); `none`: no durable log (memory store, or the lease could not be taken).",
+      description:
+        "`writer`: this node writes the store's durable audit log; `standby`: another node does (this one keeps its ring and takes over when that writer's lease lapses); `none`: no durable log (memory store, or the lease could not be taken).",
     }),
   },
   { title: 'InfoView' },

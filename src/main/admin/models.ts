@@ -19,7 +19,14 @@ export const modelRoutes: AdminRoute<AdminContext>[] = [
     handler(call, ctx) {
       const c = ctx.config.compiled;
       const models = c.lanes.map((lane) => ({ model: lane.name, provider: c.providers[lane.provider]!.name }));
-      return { status: 200, body: pageBySortKey(byName(models, (m) => m.model), (m) => m.model, call.query) };
+      return {
+        status: 200,
+        body: pageBySortKey(
+          byName(models, (m) => m.model),
+          (m) => m.model,
+          call.query,
+        ),
+      };
     },
   },
 ];

@@ -10,7 +10,9 @@ const PAGE_LIMIT_MAX = 1000;
 
 /** The paging query fields, to spread into a route's query schema. */
 export const PageQueryFields = {
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: PAGE_LIMIT_MAX, description: `Page size (default ${PAGE_LIMIT_DEFAULT}, at most ${PAGE_LIMIT_MAX}).` })),
+  limit: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: PAGE_LIMIT_MAX, description: `Page size (default ${PAGE_LIMIT_DEFAULT}, at most ${PAGE_LIMIT_MAX}).` }),
+  ),
   cursor: Type.Optional(Type.String({ minLength: 1, description: 'Opaque: the `next_cursor` of the previous page.' })),
 };
 export const PageQuery = Type.Object(PageQueryFields);

@@ -45,7 +45,14 @@ export const poolRoutes: AdminRoute<AdminContext>[] = [
     tag: 'pools',
     query: PageQuery,
     responses: { 200: PageOf(PoolView, 'PoolPage') },
-    handler: (call, ctx) => ({ status: 200, body: pageBySortKey(byName(poolViews(ctx), (p) => p.name), (p) => p.name, call.query) }),
+    handler: (call, ctx) => ({
+      status: 200,
+      body: pageBySortKey(
+        byName(poolViews(ctx), (p) => p.name),
+        (p) => p.name,
+        call.query,
+      ),
+    }),
   },
   {
     method: 'GET',

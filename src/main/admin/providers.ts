@@ -22,7 +22,14 @@ export const providerRoutes: AdminRoute<AdminContext>[] = [
       const counts = c.providers.map(() => 0);
       for (const lane of c.lanes) counts[lane.provider]!++;
       const providers = c.providers.map((p, i) => ({ provider: p.name, model_count: counts[i]! }));
-      return { status: 200, body: pageBySortKey(byName(providers, (p) => p.provider), (p) => p.provider, call.query) };
+      return {
+        status: 200,
+        body: pageBySortKey(
+          byName(providers, (p) => p.provider),
+          (p) => p.provider,
+          call.query,
+        ),
+      };
     },
   },
 ];

@@ -5,7 +5,10 @@ import { Type, type Static } from '@sinclair/typebox';
 import type { AdminContext } from './context.js';
 import { AdminError, type AdminRoute } from './route.js';
 
-const RestartBody = Type.Object({ confirm: Type.Optional(Type.Boolean({ description: 'Exit even when no supervisor is detected.' })) }, { additionalProperties: false, title: 'RestartBody' });
+const RestartBody = Type.Object(
+  { confirm: Type.Optional(Type.Boolean({ description: 'Exit even when no supervisor is detected.' })) },
+  { additionalProperties: false, title: 'RestartBody' },
+);
 const RestartView = Type.Object(
   {
     restarting: Type.Boolean(),
@@ -37,9 +40,16 @@ export const restartRoutes: AdminRoute<AdminContext>[] = [
       const supervisor = detectSupervisor(ctx.lifecycle.env);
       const confirm = (call.body as Static<typeof RestartBody> | undefined)?.confirm === true;
       if (supervisor === null && !confirm) {
-        throw new AdminError(409, 'conflict', 'no process supervisor detected (systemd, Kubernetes or GATEWAY_SUPERVISED=1): nothing would start the gateway again; send {"confirm": true} to exit anyway');
+        throw new AdminError(
+          409,
+          'conflict',
+          'no process supervisor detected (systemd, Kubernetes or GATEWAY_SUPERVISED=1): nothing would start the gateway again; send {"confirm": true} to exit anyway',
+        );
       }
-      const note = supervisor === null ? 'draining, then exiting 0; no supervisor was detected, so nothing will start it again' : `draining, then exiting 0 for ${supervisor} to start it again`;
+      const note =
+        supervisor === null
+          ? 'draining, then exiting 0; no supervisor was detected, so nothing will start it again'
+          : `draining, then exiting 0 for ${supervisor} to start it again`;
       return { status: 200, body: { restarting: true, supervisor, note }, afterSend: () => ctx.lifecycle.restart() };
     },
   },

@@ -9,8 +9,15 @@ import type { TSchema } from '@sinclair/typebox';
 type AdminMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export type AdminScope = 'read-only' | 'full';
 export type AdminErrorCode =
-  | 'not_found' | 'unauthorized' | 'method_not_allowed' | 'forbidden' | 'invalid_request'
-  | 'version_conflict' | 'conflict' | 'rate_limited' | 'internal';
+  | 'not_found'
+  | 'unauthorized'
+  | 'method_not_allowed'
+  | 'forbidden'
+  | 'invalid_request'
+  | 'version_conflict'
+  | 'conflict'
+  | 'rate_limited'
+  | 'internal';
 
 /** Who made an admin call: `admin` for the operator token, `anonymous` for the open posture. */
 export interface AdminPrincipal {

@@ -127,7 +127,14 @@ export function matchRoute<Ctx>(table: CompiledRoute<Ctx>[], method: string, pat
  * credential check, and a 401 is counted, logged and (on a mutation) audited, coalesced
  * (auth-failures.ts).
  */
-async function authenticateOrRecord(ctx: AdminContext, route: AdminRoute<AdminContext>, call: AdminCall, req: IncomingMessage, method: string, path: string): Promise<AdminPrincipal> {
+async function authenticateOrRecord(
+  ctx: AdminContext,
+  route: AdminRoute<AdminContext>,
+  call: AdminCall,
+  req: IncomingMessage,
+  method: string,
+  path: string,
+): Promise<AdminPrincipal> {
   const source = req.socket.remoteAddress ?? 'unknown';
   const attempt = (reason: string) => ({
     method,
@@ -138,7 +145,9 @@ async function authenticateOrRecord(ctx: AdminContext, route: AdminRoute<AdminCo
   const waitSecs = ctx.authFailures.blockedSecs(source);
   if (waitSecs > 0) {
     ctx.authFailures.refused(source, attempt('rate limited'));
-    throw new AdminError(429, 'rate_limited', `too many failed admin authentications from this address; retry in ${waitSecs} s`, { 'retry-after': String(waitSecs) });
+    throw new AdminError(429, 'rate_limited', `too many failed admin authentications from this address; retry in ${waitSecs} s`, {
+      'retry-after': String(waitSecs),
+    });
   }
   const live = ctx.config.loaded;
   try {
@@ -180,12 +189,14 @@ async function handle(ctx: AdminContext, table: CompiledRoute[], req: IncomingMe
     call.body = method === 'GET' || method === 'DELETE' ? undefined : await readJson(req, ctx.config.compiled.limits);
     if (route.body !== undefined) checkBody(route.body, call.body);
     const reply = await route.handler(call, ctx);
-    if (route.audit !== undefined) ctx.audit.append({ action: route.audit.action, resource: auditResource(route, call, reply), outcome: 'applied', principal: principal.id });
+    if (route.audit !== undefined)
+      ctx.audit.append({ action: route.audit.action, resource: auditResource(route, call, reply), outcome: 'applied', principal: principal.id });
     send(res, reply.status, reply.body, reply.headers);
     reply.afterSend?.();
   } catch (err) {
     // Any refused or failed attempt at a mutation changed nothing: it is audited as rejected.
-    if (route.audit !== undefined) ctx.audit.append({ action: route.audit.action, resource: auditResource(route, call), outcome: 'rejected', principal: principal.id });
+    if (route.audit !== undefined)
+      ctx.audit.append({ action: route.audit.action, resource: auditResource(route, call), outcome: 'rejected', principal: principal.id });
     throw err;
   }
 }

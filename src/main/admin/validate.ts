@@ -8,7 +8,9 @@ import { schemaAccepts } from './compiled-check.js';
 /** A schema's own words for a failed `pattern` (`x-pattern-message`), else TypeBox's. */
 export function errorText(error: { message: string; schema: TSchema }): string {
   const own = (error.schema as { 'x-pattern-message'?: unknown })['x-pattern-message'];
-  return typeof own === 'string' && typeof (error.schema as { pattern?: unknown }).pattern === 'string' && error.message.includes('match') ? own : error.message;
+  return typeof own === 'string' && typeof (error.schema as { pattern?: unknown }).pattern === 'string' && error.message.includes('match')
+    ? own
+    : error.message;
 }
 
 function problems(schema: TSchema, value: unknown, where: string): string[] {

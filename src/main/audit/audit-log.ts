@@ -35,7 +35,11 @@ export class AuditLog {
   append(attempt: AuditAttempt, nowMs = Date.now()): AuditEntry {
     // A refused attempt may name anything: the resource is escaped and bounded here, for every
     // route (and the principal escaped, should a module ever hand over one with a "|").
-    const fields = { ...attempt, resource: auditResource(attempt.resource), principal: auditNameProblem(attempt.principal) === null ? attempt.principal : auditSafeId(attempt.principal) };
+    const fields = {
+      ...attempt,
+      resource: auditResource(attempt.resource),
+      principal: auditNameProblem(attempt.principal) === null ? attempt.principal : auditSafeId(attempt.principal),
+    };
     const partial = { seq: ++this.seq, ts: Math.floor(nowMs / 1000), ...fields, prev_hash: this.lastHash };
     const entry: AuditEntry = { ...partial, hash: auditHash(partial) };
     this.lastHash = entry.hash;

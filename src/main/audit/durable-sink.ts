@@ -85,7 +85,10 @@ export class DurableAuditSink {
     // The entries this run made while standing by, so the run's chain in the store starts at seq 1.
     const backlog = this.backlog?.() ?? [];
     for (const entry of backlog) this.append(entry);
-    this.log.warn({ previous_writer_pid: previous?.pid, backlog: backlog.length }, 'audit: took over as the durable audit writer of this store (the previous writer\'s lease lapsed)');
+    this.log.warn(
+      { previous_writer_pid: previous?.pid, backlog: backlog.length },
+      "audit: took over as the durable audit writer of this store (the previous writer's lease lapsed)",
+    );
   }
 
   append(entry: AuditEntry): void {

@@ -17,7 +17,5 @@ export interface AuditEntry {
 }
 
 export function auditHash(e: Omit<AuditEntry, 'hash'>): string {
-  return createHash('sha256')
-    .update(`${e.prev_hash}|${e.seq}|${e.ts}|${e.action}|${e.resource}|${e.outcome}|${e.principal}`)
-    .digest('hex');
+  return createHash('sha256').update(`${e.prev_hash}|${e.seq}|${e.ts}|${e.action}|${e.resource}|${e.outcome}|${e.principal}`).digest('hex');
 }

@@ -35,7 +35,11 @@ export function verifyAuditLog(rows: StoredAuditEntry[], heads: RunHead[]): Veri
   }
   for (const head of heads) if (!byRun.has(head.run)) byRun.set(head.run, []);
   for (const [run, list] of byRun) {
-    const broken = verifyRun(run, list, heads.find((h) => h.run === run));
+    const broken = verifyRun(
+      run,
+      list,
+      heads.find((h) => h.run === run),
+    );
     if (broken !== null) return broken;
   }
   return { ok: true, entries: rows.length, runs: byRun.size };
@@ -56,10 +60,18 @@ function verifyRun(run: string, list: StoredAuditEntry[], head: RunHead | undefi
     if (problem !== null) return fail('altered', entry.seq, `entry seq ${entry.seq} (run ${run}, row ${entry.position}) was altered: ${problem}`);
     if (entry.seq !== expectedSeq) {
       if (entry.seq > expectedSeq && seqs.has(expectedSeq)) {
-        return fail('reordered', expectedSeq, `entry seq ${expectedSeq} (run ${run}) is stored after seq ${entry.seq} (row ${entry.position}): the log was reordered`);
+        return fail(
+          'reordered',
+          expectedSeq,
+          `entry seq ${expectedSeq} (run ${run}) is stored after seq ${entry.seq} (row ${entry.position}): the log was reordered`,
+        );
       }
       if (entry.seq < expectedSeq) {
-        return fail('reordered', entry.seq, `entry seq ${entry.seq} (run ${run}, row ${entry.position}) is stored after seq ${expectedSeq - 1}: the log was reordered`);
+        return fail(
+          'reordered',
+          entry.seq,
+          `entry seq ${entry.seq} (run ${run}, row ${entry.position}) is stored after seq ${expectedSeq - 1}: the log was reordered`,
+        );
       }
       return fail('missing', expectedSeq, `entry seq ${expectedSeq} (run ${run}) is missing: the next stored entry is seq ${entry.seq}`);
     }
@@ -70,7 +82,13 @@ function verifyRun(run: string, list: StoredAuditEntry[], head: RunHead | undefi
     expectedSeq++;
   }
   if (head !== undefined && head.seq >= expectedSeq) {
-    return { ok: false, kind: 'missing', run, seq: expectedSeq, message: `entry seq ${expectedSeq} (run ${run}) is missing: the run wrote up to seq ${head.seq}` };
+    return {
+      ok: false,
+      kind: 'missing',
+      run,
+      seq: expectedSeq,
+      message: `entry seq ${expectedSeq} (run ${run}) is missing: the run wrote up to seq ${head.seq}`,
+    };
   }
   if (head !== undefined && head.seq === expectedSeq - 1 && head.seq > 0 && head.hash !== prevHash) {
     return { ok: false, kind: 'altered', run, seq: head.seq, message: `entry seq ${head.seq} (run ${run}) does not match the hash the run recorded last` };

@@ -13,11 +13,7 @@ export { bootDiagnostic } from './diagnostic.js';
  * `N error(s)`) go to `out`. Unset `${VAR}` is a note; `env:`/`file:` secrets are resolved
  * (a failing one is an error); secret-plugin references are not resolved.
  */
-export async function runValidate(
-  opts: { configPath: string; safeMode: boolean },
-  out: NodeJS.WritableStream,
-  err: NodeJS.WritableStream,
-): Promise<number> {
+export async function runValidate(opts: { configPath: string; safeMode: boolean }, out: NodeJS.WritableStream, err: NodeJS.WritableStream): Promise<number> {
   const result = await loadConfig({ configPath: opts.configPath, safeMode: opts.safeMode, purpose: 'validate' });
   const threads = resolveWorkerThreads(result.config, process.env);
   const warnings = threads.warning === undefined ? result.warnings : [...result.warnings, threads.warning];
@@ -36,11 +32,7 @@ export async function runValidate(
  * line: the built-in set plus `security.blocked_metadata_hosts` when the config parses
  * (otherwise the built-in set alone, with a notice on `err`). Allow lists are not subtracted.
  */
-export async function runPrintMetadataBlocklist(
-  opts: { configPath: string },
-  out: NodeJS.WritableStream,
-  err: NodeJS.WritableStream,
-): Promise<number> {
+export async function runPrintMetadataBlocklist(opts: { configPath: string }, out: NodeJS.WritableStream, err: NodeJS.WritableStream): Promise<number> {
   const result = await loadConfig({ configPath: opts.configPath, safeMode: false, purpose: 'validate' });
   const blocked = result.config?.security.blocked_metadata_hosts;
   if (blocked === undefined) {

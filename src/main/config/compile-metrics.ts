@@ -5,12 +5,40 @@
 import type { CompiledHook, CompiledMetrics, LatencySlots, PoolMetricSlots, SlotAssigner, ThreadRuntimeSlots } from '../../shared/config/compiled.js';
 import type { DeploymentConfig } from '../../shared/config/schema/deployment.js';
 import {
-  BILLING_TRUNCATED_TOTAL, FILE_LOGS_DROPPED_TOTAL, RESERVATION_ESTIMATE_BOUNDS, RESERVATION_ESTIMATE_RATIO, REQUEST_DURATION_BOUNDS, REQUEST_DURATION_SECONDS, REQUEST_DURATION_SUM_SCALE,
-  REQUEST_OUTCOME_NAMES, REQUESTS_TOTAL, ROUTE_POLICY_REJECTIONS_TOTAL, ROUTE_POLICY_SELECTIONS_TOTAL, TRANSLATIONS_REFUSED_TOTAL, TRANSLATIONS_TOTAL,
-  THREAD_BUSY_RATIO, THREAD_EVENT_LOOP_DELAY_SECONDS, THREAD_HEAP_USED_BYTES, UPSTREAM_ATTEMPTS_TOTAL, WEBHOOK_LOGS_DROPPED_TOTAL, WEIGHTED_POLICY,
-  routePolicyRejectionName, seriesKey, threadLabel,
-  ATTEMPT_DURATION_BOUNDS, FIRST_TOKEN_BOUNDS, OUTPUT_TOKENS_PER_SECOND, PER_OUTPUT_TOKEN_BOUNDS, SECONDS_SUM_SCALE, TIME_PER_OUTPUT_TOKEN_SECONDS,
-  SPAN_DROP_REASONS, TIME_TO_FIRST_TOKEN_SECONDS, TOKENS_PER_SECOND_BOUNDS, TRACE_SPANS_DROPPED_TOTAL, TOKENS_PER_SECOND_SUM_SCALE, UPSTREAM_ATTEMPT_DURATION_SECONDS,
+  BILLING_TRUNCATED_TOTAL,
+  FILE_LOGS_DROPPED_TOTAL,
+  RESERVATION_ESTIMATE_BOUNDS,
+  RESERVATION_ESTIMATE_RATIO,
+  REQUEST_DURATION_BOUNDS,
+  REQUEST_DURATION_SECONDS,
+  REQUEST_DURATION_SUM_SCALE,
+  REQUEST_OUTCOME_NAMES,
+  REQUESTS_TOTAL,
+  ROUTE_POLICY_REJECTIONS_TOTAL,
+  ROUTE_POLICY_SELECTIONS_TOTAL,
+  TRANSLATIONS_REFUSED_TOTAL,
+  TRANSLATIONS_TOTAL,
+  THREAD_BUSY_RATIO,
+  THREAD_EVENT_LOOP_DELAY_SECONDS,
+  THREAD_HEAP_USED_BYTES,
+  UPSTREAM_ATTEMPTS_TOTAL,
+  WEBHOOK_LOGS_DROPPED_TOTAL,
+  WEIGHTED_POLICY,
+  routePolicyRejectionName,
+  seriesKey,
+  threadLabel,
+  ATTEMPT_DURATION_BOUNDS,
+  FIRST_TOKEN_BOUNDS,
+  OUTPUT_TOKENS_PER_SECOND,
+  PER_OUTPUT_TOKEN_BOUNDS,
+  SECONDS_SUM_SCALE,
+  TIME_PER_OUTPUT_TOKEN_SECONDS,
+  SPAN_DROP_REASONS,
+  TIME_TO_FIRST_TOKEN_SECONDS,
+  TOKENS_PER_SECOND_BOUNDS,
+  TRACE_SPANS_DROPPED_TOTAL,
+  TOKENS_PER_SECOND_SUM_SCALE,
+  UPSTREAM_ATTEMPT_DURATION_SECONDS,
 } from '../../shared/metrics/catalog.js';
 import { REFUSAL_REASONS } from '../../shared/protocols/refusal.js';
 import { PROTOCOL_NAMES } from '../../shared/model/types.js';
@@ -134,7 +162,10 @@ export function poolMetricSlots(slots: SlotAssigner, pool: string, routed = true
   for (const policy of gates.selections) policySelections[policy] = slots.metricSeries(seriesKey(ROUTE_POLICY_SELECTIONS_TOTAL, [pool, policy]), COUNTER);
   const policyRejections: Record<string, number> = {};
   for (const [policy, status] of gates.rejections) {
-    policyRejections[routePolicyRejectionName(policy, status)] = slots.metricSeries(seriesKey(ROUTE_POLICY_REJECTIONS_TOTAL, [pool, policy, String(status)]), COUNTER);
+    policyRejections[routePolicyRejectionName(policy, status)] = slots.metricSeries(
+      seriesKey(ROUTE_POLICY_REJECTIONS_TOTAL, [pool, policy, String(status)]),
+      COUNTER,
+    );
   }
   return { requests, duration, policySelections, policyRejections };
 }

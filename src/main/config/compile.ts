@@ -1,7 +1,14 @@
 // Compiles a loaded config into the snapshot every worker runs: plain data, indexes instead of
 // names, secrets resolved, durations in milliseconds, stable shared-memory slots.
 import type {
-  CompiledAuth, CompiledBreaker, CompiledConfig, CompiledLane, CompiledPool, CompiledProvider, OnExhausted, SlotAssigner,
+  CompiledAuth,
+  CompiledBreaker,
+  CompiledConfig,
+  CompiledLane,
+  CompiledPool,
+  CompiledProvider,
+  OnExhausted,
+  SlotAssigner,
 } from '../../shared/config/compiled.js';
 import { parseListenAddress } from '../../shared/config/address.js';
 import { formatPath, isUnderPath } from '../../shared/config/config-path.js';
@@ -53,7 +60,13 @@ export function compileConfig(result: LoadResult, slots: SlotAssigner, version: 
     version,
     safeMode,
     listen: parseListenAddress(config.listen),
-    limits: { maxBodyBytes: advanced.max_body_bytes, maxJsonDepth: advanced.max_json_depth, maxJsonMembers: advanced.max_json_members, translateBodyCapBytes: advanced.translate_body_cap_bytes, maxInflightPerWorker: advanced.max_inflight_per_worker ?? 0 },
+    limits: {
+      maxBodyBytes: advanced.max_body_bytes,
+      maxJsonDepth: advanced.max_json_depth,
+      maxJsonMembers: advanced.max_json_members,
+      translateBodyCapBytes: advanced.translate_body_cap_bytes,
+      maxInflightPerWorker: advanced.max_inflight_per_worker ?? 0,
+    },
     // The idle spin is opt-in (docs/decisions/300-idle-spin-opt-in.md).
     eventLoop: { idleSpinUs: advanced.idle_spin_us ?? 0 },
     egress: {
@@ -67,7 +80,11 @@ export function compileConfig(result: LoadResult, slots: SlotAssigner, version: 
       requestTimeoutMs: Math.round(advanced.upstream_timeout_secs * 1000),
       connectionsPerOrigin: advanced.upstream_connections,
     },
-    auth: { chain: [...config.auth.chain], upstreamCredentials: config.auth.upstream_credentials, ...compileKeyVerification(result.secrets.get('auth.signing_key')) },
+    auth: {
+      chain: [...config.auth.chain],
+      upstreamCredentials: config.auth.upstream_credentials,
+      ...compileKeyVerification(result.secrets.get('auth.signing_key')),
+    },
     identity: compileIdentity(config),
     governance: { enabled: config.governance?.enabled ?? true, keyCacheEntries: config.governance?.key_cache_entries ?? 10_000 },
     providers,

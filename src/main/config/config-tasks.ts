@@ -3,9 +3,7 @@
 import { loadConfig, type LoadResult } from './load.js';
 import { globalHooksOf, hookViewsOf } from './hook-views.js';
 
-export type ConfigTask =
-  | { kind: 'load'; configPath: string; safeMode: boolean; document?: unknown }
-  | { kind: 'diff'; from: unknown; to: unknown };
+export type ConfigTask = { kind: 'load'; configPath: string; safeMode: boolean; document?: unknown } | { kind: 'diff'; from: unknown; to: unknown };
 
 export interface ConfigDiff {
   hooks: { added: string[]; removed: string[]; changed: string[] };
@@ -22,9 +20,15 @@ export default async function run(task: ConfigTask): Promise<LoadResult | Config
 export function diffConfigs(from: unknown, to: unknown): ConfigDiff {
   const a = hookViewsOf(from);
   const b = hookViewsOf(to);
-  const added = Object.keys(b).filter((n) => !(n in a)).sort();
-  const removed = Object.keys(a).filter((n) => !(n in b)).sort();
-  const changed = Object.keys(b).filter((n) => n in a && JSON.stringify(a[n]) !== JSON.stringify(b[n])).sort();
+  const added = Object.keys(b)
+    .filter((n) => !(n in a))
+    .sort();
+  const removed = Object.keys(a)
+    .filter((n) => !(n in b))
+    .sort();
+  const changed = Object.keys(b)
+    .filter((n) => n in a && JSON.stringify(a[n]) !== JSON.stringify(b[n]))
+    .sort();
   const ga = globalHooksOf(from);
   const gb = globalHooksOf(to);
   return { hooks: { added, removed, changed }, global_hooks: JSON.stringify(ga) === JSON.stringify(gb) ? null : { from: ga, to: gb } };

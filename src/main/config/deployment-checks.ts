@@ -47,11 +47,16 @@ function checkListeners(config: unknown, ctx: LoadContext): void {
 
 function checkAuth(config: unknown, ctx: LoadContext): void {
   const providers = Object.keys(isPlainObject(field(config, 'identity-providers')) ? (field(config, 'identity-providers') as object) : {});
-  const chains: Array<[string, string]> = [['chain', 'keys'], ['admin_auth', 'admin-tokens']];
+  const chains: Array<[string, string]> = [
+    ['chain', 'keys'],
+    ['admin_auth', 'admin-tokens'],
+  ];
   for (const [chain, builtin] of chains) {
     for (const [index, name] of stringsOf(field(config, 'auth', chain))) {
       if (name !== builtin && !providers.includes(name)) {
-        ctx.issues.push(issue(['auth', chain, index], `unknown auth module "${name}" (expected "${builtin}" or an identity-provider name; ${knownList(providers)})`));
+        ctx.issues.push(
+          issue(['auth', chain, index], `unknown auth module "${name}" (expected "${builtin}" or an identity-provider name; ${knownList(providers)})`),
+        );
       }
     }
   }
@@ -65,7 +70,9 @@ function checkAuth(config: unknown, ctx: LoadContext): void {
   const ttl = field(config, 'auth', 'key_ttl');
   if (typeof ttl === 'string' && parseDurationMs(ttl) === 0) ctx.issues.push(issue('auth.key_ttl', 'must be longer than zero'));
   if (names('chain').length > 0 && field(config, 'auth', 'upstream_credentials') === 'passthrough') {
-    ctx.warnings.push('auth.chain is not empty and auth.upstream_credentials is passthrough: the credential a caller authenticates with (its gateway key) is forwarded to the upstream provider');
+    ctx.warnings.push(
+      'auth.chain is not empty and auth.upstream_credentials is passthrough: the credential a caller authenticates with (its gateway key) is forwarded to the upstream provider',
+    );
   }
   if (Array.isArray(field(config, 'auth', 'chain')) && names('chain').length === 0) {
     ctx.warnings.push('auth.chain is empty: the data plane is an OPEN RELAY; anyone who can reach it can spend every provider credential');
@@ -91,7 +98,8 @@ function checkHooks(config: unknown, ctx: LoadContext): void {
   const defs = entriesOf(hooks);
   const gates = new Set(defs.filter(([, d]) => d.kind === 'gate').map(([name]) => name));
   for (const name of names) {
-    if (RESERVED_HOOK_NAMES.includes(name) || name === '__proto__') ctx.issues.push(issue(['hooks', name], `"${name}" is a reserved word and cannot name a hook`));
+    if (RESERVED_HOOK_NAMES.includes(name) || name === '__proto__')
+      ctx.issues.push(issue(['hooks', name], `"${name}" is a reserved word and cannot name a hook`));
     checkAuditableName(['hooks', name], name, 'a hook name', ctx);
   }
   for (const [name, d] of defs) {
@@ -100,10 +108,12 @@ function checkHooks(config: unknown, ctx: LoadContext): void {
     if (d.secret !== undefined && d.webhook === undefined) ctx.issues.push(issue(['hooks', name, 'secret'], 'only a webhook hook signs with a secret'));
     if (gate && d.at !== undefined) ctx.issues.push(issue(['hooks', name, 'at'], '`at` is for taps only (a gate runs at the routing decision)'));
     if (!gate && d.on_error !== undefined) ctx.issues.push(issue(['hooks', name, 'on_error'], '`on_error` is for gates only'));
-    if (typeof d.webhook === 'string' && !isHttpUrl(d.webhook)) ctx.issues.push(issue(['hooks', name, 'webhook'], 'expected an http(s) URL that parses (scheme, host, optional port 1..65535)'));
+    if (typeof d.webhook === 'string' && !isHttpUrl(d.webhook))
+      ctx.issues.push(issue(['hooks', name, 'webhook'], 'expected an http(s) URL that parses (scheme, host, optional port 1..65535)'));
     const onError = d.on_error;
     if (gate && typeof onError === 'string' && !RESERVED_HOOK_NAMES.includes(onError)) {
-      if (!gates.has(onError)) ctx.issues.push(issue(['hooks', name, 'on_error'], `expected weighted, reject, first, nothing or a gate hook's name, got "${onError}"`));
+      if (!gates.has(onError))
+        ctx.issues.push(issue(['hooks', name, 'on_error'], `expected weighted, reject, first, nothing or a gate hook's name, got "${onError}"`));
       else if (fallbackLoops(name, defs)) ctx.issues.push(issue(['hooks', name, 'on_error'], `the fallback chain from "${name}" loops back on itself`));
     }
   }
@@ -186,7 +196,8 @@ function checkOtlpExport(name: string, instance: Record<string, unknown>, ctx: L
 
 function checkIdentity(config: unknown, ctx: LoadContext): void {
   const providers = field(config, 'identity-providers');
-  for (const name of isPlainObject(providers) ? Object.keys(providers) : []) checkAuditableName(['identity-providers', name], name, 'an identity-provider name', ctx);
+  for (const name of isPlainObject(providers) ? Object.keys(providers) : [])
+    checkAuditableName(['identity-providers', name], name, 'an identity-provider name', ctx);
   for (const [name, provider] of entriesOf(providers)) {
     if (field(provider, 'settings', 'key_ttl') !== undefined) {
       ctx.issues.push(issue(['identity-providers', name, 'settings', 'key_ttl'], 'key lifetime is set on auth.key_ttl only'));

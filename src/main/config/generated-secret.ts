@@ -31,11 +31,16 @@ function make(kind: Kind): string {
 export async function resolveGenerated(where: string, settings: Record<string, unknown>, ctx: LoadContext): Promise<string | undefined> {
   const { file, kind, env } = settings;
   const unknown = Object.keys(settings).filter((k) => !SETTINGS.has(k));
-  if (unknown.length > 0) ctx.issues.push(issue(`${where}.settings`, `unknown setting ${unknown.map((k) => `"${k}"`).join(', ')} of secret module "generated" (it takes file, kind, env)`));
+  if (unknown.length > 0)
+    ctx.issues.push(
+      issue(`${where}.settings`, `unknown setting ${unknown.map((k) => `"${k}"`).join(', ')} of secret module "generated" (it takes file, kind, env)`),
+    );
   if (typeof file !== 'string' || file === '') ctx.issues.push(issue(`${where}.settings.file`, 'the file the generated secret is kept in is required'));
   if (!KINDS.includes(kind as Kind)) ctx.issues.push(issue(`${where}.settings.kind`, `must be one of ${KINDS.join(', ')}`));
-  if (env !== undefined && (typeof env !== 'string' || !ENV_NAME.test(env))) ctx.issues.push(issue(`${where}.settings.env`, 'must be an environment variable name'));
-  if (typeof file !== 'string' || file === '' || !KINDS.includes(kind as Kind) || (env !== undefined && (typeof env !== 'string' || !ENV_NAME.test(env)))) return undefined;
+  if (env !== undefined && (typeof env !== 'string' || !ENV_NAME.test(env)))
+    ctx.issues.push(issue(`${where}.settings.env`, 'must be an environment variable name'));
+  if (typeof file !== 'string' || file === '' || !KINDS.includes(kind as Kind) || (env !== undefined && (typeof env !== 'string' || !ENV_NAME.test(env))))
+    return undefined;
 
   if (typeof env === 'string') {
     const value = ctx.env[env];

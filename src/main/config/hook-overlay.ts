@@ -68,12 +68,14 @@ export function applyHookOverlay(document: Doc, h: OverlayHooks, overlayPath: st
   if (isPlainObject(document.pools)) out.pools = { ...document.pools };
   const overridden: string[] = [];
   for (const name of h.deleted) {
-    if (Object.hasOwn(fileHooks, name)) overridden.push(`hooks.${name}: deleted through the admin API (the overlay ${overlayPath}); the file's definition is not in effect`);
+    if (Object.hasOwn(fileHooks, name))
+      overridden.push(`hooks.${name}: deleted through the admin API (the overlay ${overlayPath}); the file's definition is not in effect`);
     delete hooks[name];
     dropHookReferences(out, name);
   }
   for (const [name, definition] of Object.entries(h.registered)) {
-    if (Object.hasOwn(fileHooks, name)) overridden.push(`hooks.${name}: registered through the admin API (the overlay ${overlayPath}); the file's definition of the same name is not in effect`);
+    if (Object.hasOwn(fileHooks, name))
+      overridden.push(`hooks.${name}: registered through the admin API (the overlay ${overlayPath}); the file's definition of the same name is not in effect`);
     hooks[name] = definition;
   }
   for (const [name, settings] of Object.entries(h.settings)) {

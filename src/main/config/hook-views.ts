@@ -32,7 +32,11 @@ export function hookViewsOf(config: unknown): Record<string, HookView> {
     const d = isPlainObject(def) ? def : {};
     const kind = text(d.kind, 'tap');
     const transport: HookView['transport'] =
-      typeof d.socket === 'string' ? { kind: 'socket', target: d.socket } : typeof d.webhook === 'string' ? { kind: 'webhook', target: d.webhook } : { kind: 'none', target: null };
+      typeof d.socket === 'string'
+        ? { kind: 'socket', target: d.socket }
+        : typeof d.webhook === 'string'
+          ? { kind: 'webhook', target: d.webhook }
+          : { kind: 'none', target: null };
     out[name] = {
       name,
       kind,

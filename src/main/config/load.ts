@@ -73,7 +73,9 @@ export async function loadConfig(opts: LoadOptions): Promise<LoadResult> {
         effective = overlay.overlay.config;
         configSource = 'overlay';
         ctx.notes.push(`the deployment config comes from the overlay ${partial.overlayPath} (API-applied changes); --safe-mode ignores it`);
-        ctx.overridden.push(`the deployment config file is not in effect: the overlay ${partial.overlayPath} holds a whole \`config\` (written by hand or by an older release) that replaces it; remove that field to use the file`);
+        ctx.overridden.push(
+          `the deployment config file is not in effect: the overlay ${partial.overlayPath} holds a whole \`config\` (written by hand or by an older release) that replaces it; remove that field to use the file`,
+        );
       } else {
         ctx.issues.push(issue(partial.overlayPath, '"config" must be a mapping (--safe-mode ignores the overlay)'));
       }

@@ -30,9 +30,16 @@ export function checkProviders(catalog: unknown, policy: MetadataPolicy, ctx: Lo
       if ('error' in url) ctx.issues.push(issue([...base, 'base_url'], url.error));
       else {
         host = url.hostname;
-        const allowed = Array.isArray(provider.allow_metadata_hosts) ? provider.allow_metadata_hosts.filter((item): item is string => typeof item === 'string') : [];
+        const allowed = Array.isArray(provider.allow_metadata_hosts)
+          ? provider.allow_metadata_hosts.filter((item): item is string => typeof item === 'string')
+          : [];
         if (isDeniedMetadataHost(host, policy, allowed)) {
-          ctx.issues.push(issue([...base, 'base_url'], `host ${host} is a cloud-metadata endpoint (SSRF guard); allow it with the provider's allow_metadata_hosts or security.allow_metadata_hosts`));
+          ctx.issues.push(
+            issue(
+              [...base, 'base_url'],
+              `host ${host} is a cloud-metadata endpoint (SSRF guard); allow it with the provider's allow_metadata_hosts or security.allow_metadata_hosts`,
+            ),
+          );
         }
       }
     }

@@ -39,7 +39,8 @@ export function bootOnlyChanges(boot: LoadResult, now: LoadResult): string[] {
   }
   for (const name of BOOT_ONLY_SECRETS) {
     if (reported.has(name) || reported.has(name.split('.')[0]!)) continue;
-    if (boot.secrets.get(name) !== now.secrets.get(name)) out.push(`${name}: the secret it refers to changed; read only at start, in effect after a restart (POST /restart)`);
+    if (boot.secrets.get(name) !== now.secrets.get(name))
+      out.push(`${name}: the secret it refers to changed; read only at start, in effect after a restart (POST /restart)`);
   }
   return out;
 }

@@ -22,7 +22,9 @@ export function resolveWorkerThreads(
   const deprecation = `${DEPRECATED} is deprecated and will be removed in the next release; set advanced.worker_threads in the config instead`;
   const configured = config?.advanced?.worker_threads;
   if (configured !== undefined) {
-    return deprecated === undefined ? { count: configured } : { count: configured, warning: `${deprecation} (ignored: the config sets advanced.worker_threads)` };
+    return deprecated === undefined
+      ? { count: configured }
+      : { count: configured, warning: `${deprecation} (ignored: the config sets advanced.worker_threads)` };
   }
   const cores = Math.max(1, availableParallelism());
   const problems: string[] = [];

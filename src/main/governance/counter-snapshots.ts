@@ -80,7 +80,9 @@ export class CounterSnapshots {
   }
 
   save(): Promise<void> {
-    this.saving = this.saving.then(() => this.flush()).catch((err: Error) => this.log.error({ err: err.message }, 'governance flush failed; retrying on the next flush'));
+    this.saving = this.saving
+      .then(() => this.flush())
+      .catch((err: Error) => this.log.error({ err: err.message }, 'governance flush failed; retrying on the next flush'));
     return this.saving;
   }
 
@@ -128,7 +130,7 @@ export class CounterSnapshots {
     const deadline = Date.now() + SEAL_WAIT_MS;
     while (!ledger.sealedThrough(closed, this.service.workerIds())) {
       if (Date.now() > deadline) {
-        this.log.warn({ waitMs: SEAL_WAIT_MS }, 'a worker did not hand over the flush cut\'s usage in time; it is written with the next flush');
+        this.log.warn({ waitMs: SEAL_WAIT_MS }, "a worker did not hand over the flush cut's usage in time; it is written with the next flush");
         break;
       }
       await new Promise((r) => setTimeout(r, 5));

@@ -27,8 +27,19 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../../shared/log.js';
 import {
-  GOV_BUDGET_RESERVED, GOV_GROUP_LANE_SLOTS, GOV_GROUP_LANE_SLOTS_AT, GOV_GROUP_WINDOWS, GOV_KEY_BUDGET_RESERVED, GOV_KEY_LANE_SLOTS, GOV_KEY_LANE_SLOTS_AT,
-  GOV_KEY_MINUTE_TOKENS_RESERVED, GOV_SLOT_CACHE_CREATION, GOV_SLOT_INPUT, GOV_SLOT_LANE, GOV_SLOT_VALUES, GOV_TOKENS_RESERVED,
+  GOV_BUDGET_RESERVED,
+  GOV_GROUP_LANE_SLOTS,
+  GOV_GROUP_LANE_SLOTS_AT,
+  GOV_GROUP_WINDOWS,
+  GOV_KEY_BUDGET_RESERVED,
+  GOV_KEY_LANE_SLOTS,
+  GOV_KEY_LANE_SLOTS_AT,
+  GOV_KEY_MINUTE_TOKENS_RESERVED,
+  GOV_SLOT_CACHE_CREATION,
+  GOV_SLOT_INPUT,
+  GOV_SLOT_LANE,
+  GOV_SLOT_VALUES,
+  GOV_TOKENS_RESERVED,
 } from '../../shared/sab/layout.js';
 import { tagNewer, type CounterDelta, type FleetCount, type FleetCounters } from '../store/fleet-counters.js';
 import type { FlushBatch, Store } from '../store/store.js';
@@ -103,7 +114,10 @@ export class FleetReconciler {
     } catch (err) {
       this.unacked = { batch, deltas };
       this.failures++;
-      this.log.warn({ err: (err as Error).message, failures: this.failures, deltas: deltas.length }, 'fleet counters could not be reconciled; admitting on this node\'s counters, retrying the same batch next flush');
+      this.log.warn(
+        { err: (err as Error).message, failures: this.failures, deltas: deltas.length },
+        "fleet counters could not be reconciled; admitting on this node's counters, retrying the same batch next flush",
+      );
       return false;
     }
     this.unacked = null;

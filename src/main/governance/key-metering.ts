@@ -3,9 +3,7 @@
 import { budgetWindowKind, windowStartSec, windowTag, WINDOW_MINUTE } from '../../shared/governance/windows.js';
 import { cardRates, type CardRates } from '../../shared/governance/card-rates.js';
 import { keySpend } from '../../shared/governance/spend.js';
-import {
-  GOV_KEY_BUDGET_REQUESTS, GOV_KEY_BUDGET_TOKENS, GOV_KEY_MINUTE_REQUESTS, GOV_KEY_MINUTE_TOKENS,
-} from '../../shared/sab/index.js';
+import { GOV_KEY_BUDGET_REQUESTS, GOV_KEY_BUDGET_TOKENS, GOV_KEY_MINUTE_REQUESTS, GOV_KEY_MINUTE_TOKENS } from '../../shared/sab/index.js';
 import { MICROS_PER_CENT } from './worker-records.js';
 import type { GovernanceService } from './service.js';
 import type { KeyRecord } from '../store/records.js';

@@ -80,7 +80,9 @@ export const KeyMeteringView = Type.Object(
     spend_cents: Type.Integer(),
     tokens: Uint64,
     requests: Uint64,
-    rate_headroom: Type.Union([Type.Number({ minimum: 0, maximum: 1 }), Type.Null()], { description: 'fraction of the tightest RPM/TPM cap left; null = uncapped' }),
+    rate_headroom: Type.Union([Type.Number({ minimum: 0, maximum: 1 }), Type.Null()], {
+      description: 'fraction of the tightest RPM/TPM cap left; null = uncapped',
+    }),
   },
   { title: 'KeyMeteringView' },
 );
@@ -106,7 +108,7 @@ const Limit = Type.Object(
 );
 
 const OUTPUT_RESERVATION =
-  'Output tokens reserved at admission for a request that sets no output cap when its lane sets no max_output_tokens; null = the parent group\'s (0 when no group in the chain sets one).';
+  "Output tokens reserved at admission for a request that sets no output cap when its lane sets no max_output_tokens; null = the parent group's (0 when no group in the chain sets one).";
 
 const groupFields = {
   parent: Type.Optional(Type.Union([Type.String({ minLength: 1 }), Type.Null()])),
@@ -118,10 +120,7 @@ const groupFields = {
   default_output_reservation: Type.Optional(Type.Union([Type.Integer({ minimum: 0, maximum: 0x7fffffff }), Type.Null()], { description: OUTPUT_RESERVATION })),
 };
 
-export const CreateGroupBody = Type.Object(
-  { name: Type.String(AUDIT_NAME_SCHEMA_OPTIONS), ...groupFields },
-  { additionalProperties: false },
-);
+export const CreateGroupBody = Type.Object({ name: Type.String(AUDIT_NAME_SCHEMA_OPTIONS), ...groupFields }, { additionalProperties: false });
 export const PatchGroupBody = Type.Object(groupFields, { additionalProperties: false });
 
 export const GroupView = Type.Object(
@@ -157,7 +156,9 @@ export const UsageView = Type.Object(
     as_of: Uint64,
     currency: Type.String({ minLength: 1 }),
     total: UsageBreakdown,
-    by_model: Type.Array(Type.Object({ ...breakdownFields, model: Type.String(), provider: Type.String() }, { title: 'ModelUsageView' }), { description: 'never capped' }),
+    by_model: Type.Array(Type.Object({ ...breakdownFields, model: Type.String(), provider: Type.String() }, { title: 'ModelUsageView' }), {
+      description: 'never capped',
+    }),
     by_key: Type.Array(Type.Object({ ...breakdownFields, id: Type.String(), name: Type.Union([Type.String(), Type.Null()]) }, { title: 'KeyUsageView' }), {
       maxItems: 1000,
       description: 'the top 1000 keys by spend',
@@ -169,4 +170,6 @@ export const UsageView = Type.Object(
 );
 
 export { PageQuery } from '../admin/paging.js';
-export const UsageQuery = Type.Object({ window: Type.Optional(Type.Integer({ minimum: 0, description: 'epoch seconds of a UTC-day bucket start (default: today)' })) });
+export const UsageQuery = Type.Object({
+  window: Type.Optional(Type.Integer({ minimum: 0, description: 'epoch seconds of a UTC-day bucket start (default: today)' })),
+});

@@ -28,7 +28,8 @@ export class KeySigner {
   static fromPem(pem: string | undefined): KeySigner | null {
     if (pem === undefined || pem === '') return null;
     const privateKey = createPrivateKey(pem);
-    if (privateKey.asymmetricKeyType !== 'ed25519') throw new Error(`auth.signing_key must be an ed25519 private key, got ${privateKey.asymmetricKeyType ?? 'a non-asymmetric key'}`);
+    if (privateKey.asymmetricKeyType !== 'ed25519')
+      throw new Error(`auth.signing_key must be an ed25519 private key, got ${privateKey.asymmetricKeyType ?? 'a non-asymmetric key'}`);
     const publicKeyPem = createPublicKey(privateKey).export({ type: 'spki', format: 'pem' }).toString();
     const der = privateKey.export({ type: 'pkcs8', format: 'der' });
     const awsDerivationKey = createHash('sha256').update(AWS_DERIVATION_LABEL).update(der).digest();

@@ -1,7 +1,15 @@
 // Store records -> what workers admit with (src/shared/governance/worker-state.ts).
 import type { GroupRecord, KeyRecord } from '../store/records.js';
 import { budgetWindowKind, groupWindowKind } from '../../shared/governance/windows.js';
-import { METRIC_BUDGET, METRIC_CONCURRENT, METRIC_REQUESTS, METRIC_TOKENS, markLaneTokenLimits, type WorkerGroup, type WorkerKey } from '../../shared/governance/worker-state.js';
+import {
+  METRIC_BUDGET,
+  METRIC_CONCURRENT,
+  METRIC_REQUESTS,
+  METRIC_TOKENS,
+  markLaneTokenLimits,
+  type WorkerGroup,
+  type WorkerKey,
+} from '../../shared/governance/worker-state.js';
 
 const METRICS: Readonly<Record<string, number>> = { requests: METRIC_REQUESTS, tokens: METRIC_TOKENS, budget: METRIC_BUDGET, concurrent: METRIC_CONCURRENT };
 

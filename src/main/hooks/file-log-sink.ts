@@ -43,14 +43,18 @@ export class FileLogSink {
   private async drain(): Promise<void> {
     this.writing = true;
     try {
-      if (this.sizeBytes < 0) this.sizeBytes = await stat(this.options.path).then((s) => s.size, () => 0);
+      if (this.sizeBytes < 0)
+        this.sizeBytes = await stat(this.options.path).then(
+          (s) => s.size,
+          () => 0,
+        );
       while (this.pending.length > 0) {
         // Lines up to the rotation point go in one write; the rest after rotating.
         let bytes = 0;
         let take = 0;
         for (; take < this.pending.length; take++) {
           const lineBytes = Buffer.byteLength(this.pending[take]!) + 1;
-          if (this.sizeBytes + bytes + lineBytes > this.options.maxBytes && (this.sizeBytes + bytes > 0)) break;
+          if (this.sizeBytes + bytes + lineBytes > this.options.maxBytes && this.sizeBytes + bytes > 0) break;
           bytes += lineBytes;
         }
         if (take === 0) {

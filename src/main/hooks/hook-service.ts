@@ -98,9 +98,18 @@ export class HookService {
     }
     if (reply.type !== 'status') return failOpen('the hook answered something other than status');
     const settings = reply.settings !== null && typeof reply.settings === 'object' && !Array.isArray(reply.settings) ? reply.settings : null;
-    const version = typeof reply.settings_version === 'number' && Number.isInteger(reply.settings_version) && reply.settings_version >= 0 ? reply.settings_version : null;
+    const version =
+      typeof reply.settings_version === 'number' && Number.isInteger(reply.settings_version) && reply.settings_version >= 0 ? reply.settings_version : null;
     const drift = !sameJson(settings, desired.settings) || version !== desired.settings_version;
-    return { desired, reported: { settings, settings_version: version }, drift, metrics: boundedMetrics(reply.metrics), as_of: asOf, source: 'live', note: null };
+    return {
+      desired,
+      reported: { settings, settings_version: version },
+      drift,
+      metrics: boundedMetrics(reply.metrics),
+      as_of: asOf,
+      source: 'live',
+      note: null,
+    };
   }
 
   /** The hook's settings JSON Schema from `describe`, or null when it does not answer. */
@@ -199,7 +208,10 @@ export class HookService {
     const entry = { hook, transport: null as unknown as HookTransport };
     entry.transport =
       hook.transport === 'socket'
-        ? new SocketTransport(name, hook.target, { greeting: () => ({ settings: entry.hook.settings, settings_version: entry.hook.settingsVersion }), reconnect: false })
+        ? new SocketTransport(name, hook.target, {
+            greeting: () => ({ settings: entry.hook.settings, settings_version: entry.hook.settingsVersion }),
+            reconnect: false,
+          })
         : new WebhookTransport(name, hook.target, hook.secret);
     this.connections.set(name, entry);
     return entry.transport;

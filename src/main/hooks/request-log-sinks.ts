@@ -31,7 +31,10 @@ export class RequestLogSinks {
       w === undefined
         ? null
         : {
-            sink: new WebhookLogSink({ url: w.url, secret: secrets.get(formatPath(['logs', 'webhook', 'secret'])) ?? '', maxInflight: w.max_inflight, timeoutMs: w.timeout_ms }, (n) => this.dropped.webhook(n)),
+            sink: new WebhookLogSink(
+              { url: w.url, secret: secrets.get(formatPath(['logs', 'webhook', 'secret'])) ?? '', maxInflight: w.max_inflight, timeoutMs: w.timeout_ms },
+              (n) => this.dropped.webhook(n),
+            ),
             prompt: w.include_prompt,
           };
     const f = logs.file;
@@ -39,7 +42,10 @@ export class RequestLogSinks {
       f === undefined
         ? null
         : {
-            sink: new FileLogSink({ path: isAbsolute(f.path) ? f.path : join(dirname(configPath), f.path), maxBytes: f.max_bytes, keep: f.keep, maxPending: f.max_pending }, (n) => this.dropped.file(n)),
+            sink: new FileLogSink(
+              { path: isAbsolute(f.path) ? f.path : join(dirname(configPath), f.path), maxBytes: f.max_bytes, keep: f.keep, maxPending: f.max_pending },
+              (n) => this.dropped.file(n),
+            ),
             prompt: f.include_prompt,
           };
   }

@@ -32,8 +32,18 @@ export class WebhookLogSink {
       headers['x-gateway-hook-timestamp'] = String(ts);
       headers['x-gateway-hook-signature'] = signDelivery(this.options.secret, ts, body);
     }
-    request(this.options.url, { dispatcher: egressAgent(), method: 'POST', headers, body, headersTimeout: this.options.timeoutMs, bodyTimeout: this.options.timeoutMs })
-      .then((res) => res.body.dump(), () => undefined)
+    request(this.options.url, {
+      dispatcher: egressAgent(),
+      method: 'POST',
+      headers,
+      body,
+      headersTimeout: this.options.timeoutMs,
+      bodyTimeout: this.options.timeoutMs,
+    })
+      .then(
+        (res) => res.body.dump(),
+        () => undefined,
+      )
       .finally(() => this.inflight--);
     return true;
   }

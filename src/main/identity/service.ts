@@ -37,7 +37,10 @@ export interface ExchangeAnswer {
 
 /** A refusal: which check failed, never the token. */
 export class ExchangeRefusal {
-  constructor(readonly message: string, readonly status = 401) {}
+  constructor(
+    readonly message: string,
+    readonly status = 401,
+  ) {}
 }
 
 export class IdentityService {
@@ -92,7 +95,8 @@ export class IdentityService {
     if (all.length === 0) return new ExchangeRefusal('token exchange is not configured (no identity-providers)', 404);
     let p: CompiledIdentityProvider | undefined;
     if (req.provider === null) {
-      if (all.length > 1) return new ExchangeRefusal(`"provider" is required: several identity providers are configured (${all.map((x) => x.name).join(', ')})`, 400);
+      if (all.length > 1)
+        return new ExchangeRefusal(`"provider" is required: several identity providers are configured (${all.map((x) => x.name).join(', ')})`, 400);
       p = all[0];
     } else p = this.provider(req.provider);
     if (p === undefined) return new ExchangeRefusal(`no identity provider named "${req.provider}"`, 400);
@@ -105,7 +109,8 @@ export class IdentityService {
   /** The key of an identity whose token was verified (here, or by the sign-in flow). */
   exchangeVerified(p: CompiledIdentityProvider, sub: string, groups: string[], rotate: boolean): Promise<ExchangeAnswer | ExchangeRefusal> {
     const team = boundTeam(this.bindings(), p.name, groups);
-    if (team === null) return Promise.resolve(new ExchangeRefusal(`no group binding: none of the token's groups is bound to a team in role_bindings.${p.name}`));
+    if (team === null)
+      return Promise.resolve(new ExchangeRefusal(`no group binding: none of the token's groups is bound to a team in role_bindings.${p.name}`));
     return this.serialized(`${p.name}\u0000${sub}`, () => this.issue(p, sub, team, rotate));
   }
 
@@ -125,7 +130,8 @@ export class IdentityService {
       outcome = parsed instanceof ExchangeRefusal ? parsed : await this.exchange(parsed);
     }
     if (outcome instanceof ExchangeRefusal) {
-      const kind = outcome.status === 401 ? 'unauthorized' : outcome.status === 404 ? 'route_not_found' : outcome.status === 400 ? 'invalid_request' : 'internal';
+      const kind =
+        outcome.status === 401 ? 'unauthorized' : outcome.status === 404 ? 'route_not_found' : outcome.status === 400 ? 'invalid_request' : 'internal';
       const e = encodeOpenAiError('openai', kind, outcome.message);
       return { status: outcome.status, body: e.body };
     }

@@ -64,7 +64,9 @@ ${script ? `<script nonce="${nonce}">${COPY_SCRIPT}</script>` : ''}
 }
 
 export function chooserPage(providers: string[]): PageAnswer {
-  const links = providers.map((p) => `<li><a class="provider" href="/auth/token?provider=${encodeURIComponent(p)}">Sign in with ${escapeHtml(p)}</a></li>`).join('\n');
+  const links = providers
+    .map((p) => `<li><a class="provider" href="/auth/token?provider=${encodeURIComponent(p)}">Sign in with ${escapeHtml(p)}</a></li>`)
+    .join('\n');
   return page(200, 'Sign in to the gateway', `<p>Choose your identity provider:</p><ul id="providers">${links}</ul>`);
 }
 

@@ -174,14 +174,17 @@ export class SignInFlow {
     const fingerprint = JSON.stringify(p);
     const had = this.idTokenVerifiers.get(p.name);
     if (had !== undefined && had.fingerprint === fingerprint) return new NonceVerifier(had.verifier);
-    const verifier = new OidcVerifier({
-      issuer: p.issuer,
-      audience: p.browserClientId!,
-      role_claim: p.roleClaim,
-      jwks_url: p.jwksUrl ?? undefined,
-      ca_cert_pem: p.caCertPem ?? undefined,
-      clockSkewSec: p.clockSkewSec,
-    }, 1_000);
+    const verifier = new OidcVerifier(
+      {
+        issuer: p.issuer,
+        audience: p.browserClientId!,
+        role_claim: p.roleClaim,
+        jwks_url: p.jwksUrl ?? undefined,
+        ca_cert_pem: p.caCertPem ?? undefined,
+        clockSkewSec: p.clockSkewSec,
+      },
+      1_000,
+    );
     this.idTokenVerifiers.set(p.name, { fingerprint, verifier });
     return new NonceVerifier(verifier);
   }
@@ -195,7 +198,7 @@ class NonceVerifier {
     const verified = await this.verifier.verify(token);
     if (verified instanceof OidcFailure) return verified;
     const payload = JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString('utf8')) as { nonce?: unknown };
-    if (payload.nonce !== nonce) return new OidcFailure('malformed', 'the ID token does not carry this sign-in\'s nonce');
+    if (payload.nonce !== nonce) return new OidcFailure('malformed', "the ID token does not carry this sign-in's nonce");
     return verified;
   }
 }

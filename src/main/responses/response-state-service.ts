@@ -6,7 +6,13 @@ import type { Logger } from '../../shared/log.js';
 import { parseDurationMs } from '../../shared/config/duration.js';
 import type { Store } from '../store/store.js';
 import { StoreUnavailableError } from '../store/store-unavailable.js';
-import { CHAIN_DEPTH_MAX, type ResponseChain, type ResponseStoreLimits, type ResponsesOp, type ResponsesResult } from '../../shared/responses/stored-response.js';
+import {
+  CHAIN_DEPTH_MAX,
+  type ResponseChain,
+  type ResponseStoreLimits,
+  type ResponsesOp,
+  type ResponsesResult,
+} from '../../shared/responses/stored-response.js';
 import { inputItemsPage } from '../../shared/responses/views.js';
 
 /** `responses_store` as the config holds it (defaults filled by the loader; a missing one is the default). */

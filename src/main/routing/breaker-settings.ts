@@ -9,8 +9,15 @@ import { BreakerPolicy } from '../../shared/routing/breaker-policy.js';
 import type { SharedState } from '../../shared/sab/index.js';
 
 function sameBreaker(a: CompiledBreaker, b: CompiledBreaker): boolean {
-  return a.trip === b.trip && a.consecutiveN === b.consecutiveN && a.threshold === b.threshold && a.windowSecs === b.windowSecs
-    && a.minRequests === b.minRequests && a.baseCooldownSecs === b.baseCooldownSecs && a.maxCooldownSecs === b.maxCooldownSecs;
+  return (
+    a.trip === b.trip &&
+    a.consecutiveN === b.consecutiveN &&
+    a.threshold === b.threshold &&
+    a.windowSecs === b.windowSecs &&
+    a.minRequests === b.minRequests &&
+    a.baseCooldownSecs === b.baseCooldownSecs &&
+    a.maxCooldownSecs === b.maxCooldownSecs
+  );
 }
 
 export class BreakerSettingsFollower {

@@ -31,7 +31,10 @@ export class ConfigShare {
   /** What was shared before this node booted is not applied; from now on it publishes its applies. */
   async start(): Promise<void> {
     // Unreachable at boot: the first sync that reads it takes it as seen instead.
-    await this.store.readConfig().then((shared) => (this.seenSeq = shared?.seq ?? 0), () => undefined);
+    await this.store.readConfig().then(
+      (shared) => (this.seenSeq = shared?.seq ?? 0),
+      () => undefined,
+    );
     this.state.share = async (document) => {
       const seq = await this.store.publishConfig(this.nodeId, document);
       if (this.seenSeq !== null && seq > this.seenSeq) this.seenSeq = seq;
@@ -53,7 +56,7 @@ export class ConfigShare {
     this.seenSeq = shared.seq;
     if (shared.origin === this.nodeId) return;
     if (this.state.locked()) {
-      this.log.warn({ shared_seq: shared.seq }, 'store: another node applied a config; this node\'s config is locked, so it keeps its own');
+      this.log.warn({ shared_seq: shared.seq }, "store: another node applied a config; this node's config is locked, so it keeps its own");
       return;
     }
     const mine = this.state.currentDocument();
@@ -71,7 +74,7 @@ export class ConfigShare {
       this.applied++;
       this.log.info({ config_version: outcome.version, shared_seq: shared.seq }, 'store: applied a config another node applied');
     } else {
-      this.log.error({ errors: outcome.errors, shared_seq: shared.seq }, 'store: the config another node applied is invalid here; keeping this node\'s config');
+      this.log.error({ errors: outcome.errors, shared_seq: shared.seq }, "store: the config another node applied is invalid here; keeping this node's config");
     }
   }
 }

@@ -67,7 +67,10 @@ export class PeerSync {
       try {
         this.stopFeed = await this.store.watchChanges(() => this.trigger(true));
       } catch (err) {
-        this.log.warn({ err: (err as Error).message, poll_interval_ms: this.pollIntervalMs }, 'store: change notifications unavailable; peers are picked up by polling only');
+        this.log.warn(
+          { err: (err as Error).message, poll_interval_ms: this.pollIntervalMs },
+          'store: change notifications unavailable; peers are picked up by polling only',
+        );
       }
     }
     this.timer = setInterval(() => this.trigger(false), this.pollIntervalMs);
@@ -163,7 +166,10 @@ export class PeerSync {
         if (slot !== undefined) gov.registry.releaseKeySlot(slot);
       }
       for (const name of removeGroups) gov.snapshots.forget(`group:${name}`);
-      this.log.info({ keys: upKeys.length, removed_keys: removeKeys.length, groups: upGroups.length, removed_groups: removeGroups.length }, 'store: applied changes made on another node');
+      this.log.info(
+        { keys: upKeys.length, removed_keys: removeKeys.length, groups: upGroups.length, removed_groups: removeGroups.length },
+        'store: applied changes made on another node',
+      );
     }
   }
 }

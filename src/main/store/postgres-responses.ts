@@ -24,7 +24,9 @@ export class PostgresResponses {
       // The lock first: two nodes' puts then see each other's totals.
       await client.query({ name: 'responses-lock', text: 'SELECT bytes FROM responses_total WHERE id = 1 FOR UPDATE' });
       const expired = await client.query<{ id: string }>({
-        name: 'responses-expired', text: 'SELECT id FROM responses WHERE expires_at_ms <= $1 ORDER BY expires_at_ms LIMIT $2', values: [nowMs, RESPONSE_EXPIRED_PER_PUT],
+        name: 'responses-expired',
+        text: 'SELECT id FROM responses WHERE expires_at_ms <= $1 ORDER BY expires_at_ms LIMIT $2',
+        values: [nowMs, RESPONSE_EXPIRED_PER_PUT],
       });
       await client.query({ name: 'responses-drop', text: DROP, values: [[row.id, ...expired.rows.map((r) => r.id)]] });
       await client.query({
@@ -32,7 +34,11 @@ export class PostgresResponses {
         text: 'INSERT INTO responses (id, key_id, created_at_ms, expires_at_ms, bytes, record) VALUES ($1, $2, $3, $4, $5, $6)',
         values: [row.id, row.keyId, row.createdAtMs, row.expiresAtMs, row.bytes, row.json],
       });
-      const total = await client.query<{ bytes: number }>({ name: 'responses-add', text: 'UPDATE responses_total SET bytes = bytes + $1 WHERE id = 1 RETURNING bytes', values: [row.bytes] });
+      const total = await client.query<{ bytes: number }>({
+        name: 'responses-add',
+        text: 'UPDATE responses_total SET bytes = bytes + $1 WHERE id = 1 RETURNING bytes',
+        values: [row.bytes],
+      });
       let over = (total.rows[0]?.bytes ?? 0) - maxBytes;
       while (over > 0) {
         // The oldest others, as many as free enough (a running sum over the age index).

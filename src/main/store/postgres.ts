@@ -259,9 +259,16 @@ export class PostgresStore extends Store implements ChangeFeed, FleetCounters {
     }
     const m = [...merged.values()];
     const values: unknown[] = [
-      m.map((r) => r.day), m.map((r) => r.pool), m.map((r) => r.lane), m.map((r) => r.provider),
-      m.map((r) => r.tokensInput), m.map((r) => r.tokensOutput), m.map((r) => r.tokensCacheRead),
-      m.map((r) => r.tokensCacheCreation), m.map((r) => r.requests), m.map((r) => r.truncated),
+      m.map((r) => r.day),
+      m.map((r) => r.pool),
+      m.map((r) => r.lane),
+      m.map((r) => r.provider),
+      m.map((r) => r.tokensInput),
+      m.map((r) => r.tokensOutput),
+      m.map((r) => r.tokensCacheRead),
+      m.map((r) => r.tokensCacheCreation),
+      m.map((r) => r.requests),
+      m.map((r) => r.truncated),
     ];
     if (batch === undefined) await this.query('usage-upsert', USAGE_UPSERT, values);
     else await this.query('usage-upsert-once', USAGE_UPSERT_ONCE, [...values, batch.stream, batch.seq]);
@@ -280,9 +287,15 @@ export class PostgresStore extends Store implements ChangeFeed, FleetCounters {
     }
     const m = [...merged.values()];
     const values: unknown[] = [
-      m.map((r) => r.day), m.map((r) => r.keyId), m.map((r) => r.model), m.map((r) => r.provider),
-      m.map((r) => r.tokensInput), m.map((r) => r.tokensOutput), m.map((r) => r.tokensCacheRead),
-      m.map((r) => r.tokensCacheCreation), m.map((r) => r.requests),
+      m.map((r) => r.day),
+      m.map((r) => r.keyId),
+      m.map((r) => r.model),
+      m.map((r) => r.provider),
+      m.map((r) => r.tokensInput),
+      m.map((r) => r.tokensOutput),
+      m.map((r) => r.tokensCacheRead),
+      m.map((r) => r.tokensCacheCreation),
+      m.map((r) => r.requests),
     ];
     if (batch === undefined) await this.query('key-usage-upsert', KEY_USAGE_UPSERT, values);
     else await this.query('key-usage-upsert-once', KEY_USAGE_UPSERT_ONCE, [...values, batch.stream, batch.seq]);
@@ -340,7 +353,11 @@ export class PostgresStore extends Store implements ChangeFeed, FleetCounters {
 
   protected async writeKey(key: KeyRecord): Promise<void> {
     await this.transaction(async (c) => {
-      await c.query({ name: 'gov-put-key', text: 'INSERT INTO gov_keys (id, record) VALUES ($1, $2) ON CONFLICT (id) DO UPDATE SET record = excluded.record', values: [key.id, JSON.stringify(key)] });
+      await c.query({
+        name: 'gov-put-key',
+        text: 'INSERT INTO gov_keys (id, record) VALUES ($1, $2) ON CONFLICT (id) DO UPDATE SET record = excluded.record',
+        values: [key.id, JSON.stringify(key)],
+      });
       await c.query({ name: 'gov-notify', text: NOTIFY });
     });
   }
@@ -349,7 +366,11 @@ export class PostgresStore extends Store implements ChangeFeed, FleetCounters {
     await this.transaction(async (c) => {
       await c.query({ name: 'gov-delete-key', text: 'DELETE FROM gov_keys WHERE id = $1', values: [r.id] });
       await c.query({ name: 'gov-delete-counters', text: 'DELETE FROM gov_counters WHERE holder = $1', values: [`key:${r.id}`] });
-      await c.query({ name: 'fleet-delete-holder', text: 'DELETE FROM fleet_counters WHERE holder = $1 OR starts_with(holder, $1 || chr(1))', values: [`key:${r.id}`] });
+      await c.query({
+        name: 'fleet-delete-holder',
+        text: 'DELETE FROM fleet_counters WHERE holder = $1 OR starts_with(holder, $1 || chr(1))',
+        values: [`key:${r.id}`],
+      });
       await c.query({
         name: 'gov-put-revocation',
         text: 'INSERT INTO gov_revocations (id, expires_at, revoked_at) VALUES ($1, $2, $3) ON CONFLICT (id) DO UPDATE SET expires_at = excluded.expires_at, revoked_at = excluded.revoked_at',
@@ -361,7 +382,11 @@ export class PostgresStore extends Store implements ChangeFeed, FleetCounters {
 
   protected async writeGroup(group: GroupRecord): Promise<void> {
     await this.transaction(async (c) => {
-      await c.query({ name: 'gov-put-group', text: 'INSERT INTO gov_groups (name, record) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET record = excluded.record', values: [group.name, JSON.stringify(group)] });
+      await c.query({
+        name: 'gov-put-group',
+        text: 'INSERT INTO gov_groups (name, record) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET record = excluded.record',
+        values: [group.name, JSON.stringify(group)],
+      });
       await c.query({ name: 'gov-notify', text: NOTIFY });
     });
   }
@@ -370,7 +395,11 @@ export class PostgresStore extends Store implements ChangeFeed, FleetCounters {
     await this.transaction(async (c) => {
       await c.query({ name: 'gov-delete-group', text: 'DELETE FROM gov_groups WHERE name = $1', values: [name] });
       await c.query({ name: 'gov-delete-counters', text: 'DELETE FROM gov_counters WHERE holder = $1', values: [`group:${name}`] });
-      await c.query({ name: 'fleet-delete-holder', text: 'DELETE FROM fleet_counters WHERE holder = $1 OR starts_with(holder, $1 || chr(1))', values: [`group:${name}`] });
+      await c.query({
+        name: 'fleet-delete-holder',
+        text: 'DELETE FROM fleet_counters WHERE holder = $1 OR starts_with(holder, $1 || chr(1))',
+        values: [`group:${name}`],
+      });
       await c.query({ name: 'gov-notify', text: NOTIFY });
     });
   }
@@ -410,7 +439,10 @@ export class PostgresStore extends Store implements ChangeFeed, FleetCounters {
   }
 
   // --- responses state ---
-  private readonly responses = new PostgresResponses((name, text, values) => this.query(name, text, values), (work) => this.transaction(work));
+  private readonly responses = new PostgresResponses(
+    (name, text, values) => this.query(name, text, values),
+    (work) => this.transaction(work),
+  );
 
   protected async writeResponse(row: ResponseRow, maxBytes: number, nowMs: number): Promise<void> {
     await this.responses.write(row, maxBytes, nowMs);

@@ -50,9 +50,7 @@ export class SqliteAudit {
 
   constructor(private readonly db: Database.Database) {
     db.exec(AUDIT_SCHEMA);
-    this.insert = db.prepare(
-      'INSERT INTO audit_log (run, seq, ts, action, resource, outcome, principal, prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
-    );
+    this.insert = db.prepare('INSERT INTO audit_log (run, seq, ts, action, resource, outcome, principal, prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)');
     this.upsertHead = db.prepare(
       'INSERT INTO audit_runs (run, last_seq, last_hash) VALUES (?, ?, ?) ON CONFLICT (run) DO UPDATE SET last_seq = excluded.last_seq, last_hash = excluded.last_hash',
     );

@@ -26,7 +26,9 @@ export class SqliteResponses {
     const expired = db.prepare<[number, number]>('SELECT id FROM responses WHERE expires_at_ms <= ? ORDER BY expires_at_ms LIMIT ?').pluck();
     const bytesOf = db.prepare<[string]>('SELECT bytes FROM responses WHERE id = ?').pluck();
     const del = db.prepare<[string]>('DELETE FROM responses WHERE id = ?');
-    const insert = db.prepare('INSERT INTO responses (id, key_id, created_at_ms, expires_at_ms, bytes, record) VALUES (@id, @keyId, @createdAtMs, @expiresAtMs, @bytes, @json)');
+    const insert = db.prepare(
+      'INSERT INTO responses (id, key_id, created_at_ms, expires_at_ms, bytes, record) VALUES (@id, @keyId, @createdAtMs, @expiresAtMs, @bytes, @json)',
+    );
     const total = db.prepare('SELECT bytes FROM responses_total WHERE id = 1').pluck();
     const addTotal = db.prepare<[number]>('UPDATE responses_total SET bytes = bytes + ? WHERE id = 1');
     const oldest = db.prepare<[string]>('SELECT id FROM responses WHERE id <> ? ORDER BY created_at_ms, id LIMIT 1').pluck();

@@ -63,7 +63,6 @@ const TAKE_BATCH = `
 INSERT INTO flush_batches (stream, seq) VALUES (?, ?)
 ON CONFLICT (stream) DO UPDATE SET seq = excluded.seq WHERE flush_batches.seq < excluded.seq`;
 
-
 const KEY_UPSERT = `
 INSERT INTO usage_key_daily (day, key_id, model, provider, tokens_input, tokens_output, tokens_cache_read, tokens_cache_creation, requests)
 VALUES (@day, @keyId, @model, @provider, @tokensInput, @tokensOutput, @tokensCacheRead, @tokensCacheCreation, @requests)

@@ -68,9 +68,20 @@ export class ValkeyResponses {
 
   async write(row: ResponseRow, maxBytes: number, nowMs: number): Promise<void> {
     await this.connected();
-    await unavailableOnFailure((this.client as Scripted).gwResponsePut(
-      ...this.keys, row.id, row.json, row.bytes, row.createdAtMs, row.expiresAtMs, row.keyId, maxBytes, nowMs, RESPONSE_EXPIRED_PER_PUT,
-    ));
+    await unavailableOnFailure(
+      (this.client as Scripted).gwResponsePut(
+        ...this.keys,
+        row.id,
+        row.json,
+        row.bytes,
+        row.createdAtMs,
+        row.expiresAtMs,
+        row.keyId,
+        maxBytes,
+        nowMs,
+        RESPONSE_EXPIRED_PER_PUT,
+      ),
+    );
   }
 
   async read(id: string): Promise<StoredResponse | null> {

@@ -114,9 +114,23 @@ export class ValkeyStore extends Store implements ChangeFeed, FleetCounters {
   readonly durableAudit = true;
   readonly client: Redis;
   private readonly k: {
-    keys: string; groups: string; revocations: string; counters: string; trips: string;
-    auditLog: string; auditRuns: string; auditWriter: string; usage: string; keyUsage: string; changes: string;
-    batches: string; fleet: string; fleetChanges: string; fleetChange: string; version: string; config: string;
+    keys: string;
+    groups: string;
+    revocations: string;
+    counters: string;
+    trips: string;
+    auditLog: string;
+    auditRuns: string;
+    auditWriter: string;
+    usage: string;
+    keyUsage: string;
+    changes: string;
+    batches: string;
+    fleet: string;
+    fleetChanges: string;
+    fleetChange: string;
+    version: string;
+    config: string;
   };
   auditWriteFailures = 0;
 
@@ -124,11 +138,23 @@ export class ValkeyStore extends Store implements ChangeFeed, FleetCounters {
     super();
     const p = settings.keyPrefix;
     this.k = {
-      keys: `${p}gov:keys`, groups: `${p}gov:groups`, revocations: `${p}gov:revocations`, counters: `${p}gov:counters`,
-      trips: `${p}breaker:trips`, auditLog: `${p}audit:log`, auditRuns: `${p}audit:runs`, auditWriter: `${p}audit:writer`,
-      usage: `${p}usage:`, keyUsage: `${p}usage-key:`, changes: `${p}changes`,
-      batches: `${p}flush:batches`, fleet: `${p}fleet:counts`, fleetChanges: `${p}fleet:changes`, fleetChange: `${p}fleet:change`,
-      version: `${p}gov:version`, config: `${p}config`,
+      keys: `${p}gov:keys`,
+      groups: `${p}gov:groups`,
+      revocations: `${p}gov:revocations`,
+      counters: `${p}gov:counters`,
+      trips: `${p}breaker:trips`,
+      auditLog: `${p}audit:log`,
+      auditRuns: `${p}audit:runs`,
+      auditWriter: `${p}audit:writer`,
+      usage: `${p}usage:`,
+      keyUsage: `${p}usage-key:`,
+      changes: `${p}changes`,
+      batches: `${p}flush:batches`,
+      fleet: `${p}fleet:counts`,
+      fleetChanges: `${p}fleet:changes`,
+      fleetChange: `${p}fleet:change`,
+      version: `${p}gov:version`,
+      config: `${p}config`,
     };
     const options: RedisOptions = {
       connectTimeout: settings.connectTimeoutMs,
@@ -277,7 +303,13 @@ export class ValkeyStore extends Store implements ChangeFeed, FleetCounters {
       const cut = field.lastIndexOf(SEP);
       const cell = String(out[i + 2]);
       const colon = cell.indexOf(':');
-      rows.push({ holder: field.slice(0, cut), value: Number(field.slice(cut + 1)), changed: Number(out[i + 1]), tag: Number(cell.slice(0, colon)), count: Number(cell.slice(colon + 1)) });
+      rows.push({
+        holder: field.slice(0, cut),
+        value: Number(field.slice(cut + 1)),
+        changed: Number(out[i + 1]),
+        tag: Number(cell.slice(0, colon)),
+        count: Number(cell.slice(colon + 1)),
+      });
     }
     return { applied: out[0] === 1, rows, last: rows.length > 0 ? rows[rows.length - 1]!.changed : since };
   }
@@ -307,14 +339,22 @@ export class ValkeyStore extends Store implements ChangeFeed, FleetCounters {
     if (results === null) throw new Error('valkey store: the read was aborted');
     for (const [err] of results) if (err) throw err;
     const [keys, groups, revocations, counters] = results.map(([, v]) => v as Record<string, string>) as [
-      Record<string, string>, Record<string, string>, Record<string, string>, Record<string, string>,
+      Record<string, string>,
+      Record<string, string>,
+      Record<string, string>,
+      Record<string, string>,
     ];
-    const sorted = (m: Record<string, string>): string[] => Object.keys(m).sort(cmp).map((k) => m[k]!);
+    const sorted = (m: Record<string, string>): string[] =>
+      Object.keys(m)
+        .sort(cmp)
+        .map((k) => m[k]!);
     return {
       keys: sorted(keys).map((v) => JSON.parse(v) as KeyRecord),
       groups: sorted(groups).map((v) => JSON.parse(v) as GroupRecord),
       revocations: sorted(revocations).map((v) => JSON.parse(v) as Revocation),
-      counters: Object.keys(counters).sort(cmp).map((holder) => ({ holder, words: JSON.parse(counters[holder]!) as string[] })),
+      counters: Object.keys(counters)
+        .sort(cmp)
+        .map((holder) => ({ holder, words: JSON.parse(counters[holder]!) as string[] })),
     };
   }
 
@@ -327,7 +367,12 @@ export class ValkeyStore extends Store implements ChangeFeed, FleetCounters {
     await this.connected();
     const revocation: Revocation = { id: r.id, expires_at: r.expires_at, revoked_at: r.revoked_at };
     await this.exec(
-      this.forgetFleetHolder(this.client.multi(), `key:${r.id}`).hdel(this.k.keys, r.id).hdel(this.k.counters, `key:${r.id}`).hset(this.k.revocations, r.id, JSON.stringify(revocation)).incr(this.k.version).publish(this.k.changes, 'revocations'),
+      this.forgetFleetHolder(this.client.multi(), `key:${r.id}`)
+        .hdel(this.k.keys, r.id)
+        .hdel(this.k.counters, `key:${r.id}`)
+        .hset(this.k.revocations, r.id, JSON.stringify(revocation))
+        .incr(this.k.version)
+        .publish(this.k.changes, 'revocations'),
     );
   }
 
@@ -338,7 +383,13 @@ export class ValkeyStore extends Store implements ChangeFeed, FleetCounters {
 
   protected async removeGroup(name: string): Promise<void> {
     await this.connected();
-    await this.exec(this.forgetFleetHolder(this.client.multi(), `group:${name}`).hdel(this.k.groups, name).hdel(this.k.counters, `group:${name}`).incr(this.k.version).publish(this.k.changes, 'groups'));
+    await this.exec(
+      this.forgetFleetHolder(this.client.multi(), `group:${name}`)
+        .hdel(this.k.groups, name)
+        .hdel(this.k.counters, `group:${name}`)
+        .incr(this.k.version)
+        .publish(this.k.changes, 'groups'),
+    );
   }
 
   protected async writeCounters(rows: CounterRow[]): Promise<void> {
@@ -395,7 +446,17 @@ export class ValkeyStore extends Store implements ChangeFeed, FleetCounters {
 
   appendAudit(run: string, e: AuditEntry): void {
     // One connection, pipelined: appends reach the server in call order without waiting here.
-    const entry = { run, seq: e.seq, ts: e.ts, action: e.action, resource: e.resource, outcome: e.outcome, principal: e.principal, prev_hash: e.prev_hash, hash: e.hash };
+    const entry = {
+      run,
+      seq: e.seq,
+      ts: e.ts,
+      action: e.action,
+      resource: e.resource,
+      outcome: e.outcome,
+      principal: e.principal,
+      prev_hash: e.prev_hash,
+      hash: e.hash,
+    };
     this.client
       .multi()
       .rpush(this.k.auditLog, JSON.stringify(entry))
@@ -430,9 +491,13 @@ export class ValkeyStore extends Store implements ChangeFeed, FleetCounters {
   async publishConfig(origin: string, document: unknown): Promise<number> {
     await this.connected();
     const multi = this.client.multi().hincrby(this.k.config, 'seq', 1).hset(this.k.config, 'origin', origin, 'document', JSON.stringify(document));
-    const results = await multi.incr(this.k.version).publish(this.k.changes, 'config').exec().catch((err: Error) => {
-      throw err.name === 'ReplyError' ? err : new StoreUnavailableError('valkey', err);
-    });
+    const results = await multi
+      .incr(this.k.version)
+      .publish(this.k.changes, 'config')
+      .exec()
+      .catch((err: Error) => {
+        throw err.name === 'ReplyError' ? err : new StoreUnavailableError('valkey', err);
+      });
     if (results === null) throw new Error('valkey store: the transaction was aborted');
     for (const [err] of results) if (err) throw err;
     return Number(results[0]![1]);

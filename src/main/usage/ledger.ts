@@ -107,7 +107,10 @@ export class UsageLedger {
           await this.store.addUsage(b.usage.rows, b.usage.batch);
           await this.store.addKeyUsage(b.keyUsage.rows, b.keyUsage.batch);
         } catch (err) {
-          this.log.error({ err: (err as Error).message, rows: b.usage.rows.length + b.keyUsage.rows.length, batch: b.keyUsage.batch.seq }, 'usage flush failed; retrying the same batch next flush');
+          this.log.error(
+            { err: (err as Error).message, rows: b.usage.rows.length + b.keyUsage.rows.length, batch: b.keyUsage.batch.seq },
+            'usage flush failed; retrying the same batch next flush',
+          );
           return;
         }
         this.unsent.shift();

@@ -52,10 +52,15 @@ function summarizeInNumbers(rows: readonly KeyUsageRow[], prices: readonly RateE
     let providers = byModel.get(row.model);
     if (providers === undefined) byModel.set(row.model, (providers = new Map()));
     let m = providers.get(row.provider);
-    if (m === undefined) providers.set(row.provider, (m = { tokensInput: 0, tokensOutput: 0, tokensCacheRead: 0, tokensCacheCreation: 0, requests: 0, spend: 0, model: row.model, provider: row.provider }));
+    if (m === undefined)
+      providers.set(
+        row.provider,
+        (m = { tokensInput: 0, tokensOutput: 0, tokensCacheRead: 0, tokensCacheCreation: 0, requests: 0, spend: 0, model: row.model, provider: row.provider }),
+      );
     add(m, row, spend);
     let k = byKey.get(row.keyId);
-    if (k === undefined) byKey.set(row.keyId, (k = { tokensInput: 0, tokensOutput: 0, tokensCacheRead: 0, tokensCacheCreation: 0, requests: 0, spend: 0, keyId: row.keyId }));
+    if (k === undefined)
+      byKey.set(row.keyId, (k = { tokensInput: 0, tokensOutput: 0, tokensCacheRead: 0, tokensCacheCreation: 0, requests: 0, spend: 0, keyId: row.keyId }));
     add(k, row, spend);
   }
   // Every partial sum is at most the day's: below 2^53, all of them were exact.

@@ -81,7 +81,8 @@ const geminiBatchEmbed: MockKind = {
     for (let i = 0; i < requests.length; i++) {
       const r = objectAt(requests[i]);
       // Gemini refuses a request whose model is not the path's.
-      if (r === null || stringAt(r.model) !== `models/${pathModel}`) return { error: `* BatchEmbedContentsRequest.requests[${i}].model: must be models/${pathModel}` };
+      if (r === null || stringAt(r.model) !== `models/${pathModel}`)
+        return { error: `* BatchEmbedContentsRequest.requests[${i}].model: must be models/${pathModel}` };
       const values = geminiEmbedOne(r, s);
       if (values === null) return { error: `* BatchEmbedContentsRequest.requests[${i}].content: content is not specified` };
       embeddings.push({ values });
@@ -100,8 +101,11 @@ const ollamaEmbed: MockKind = {
     const dims = positiveInt(body.dimensions) ?? s.embedding_dims;
     return {
       body: JSON.stringify({
-        model: bodyModel(body), embeddings: texts.map((t) => mockVector(t, dims)),
-        total_duration: 14_143_917, load_duration: 1_019_500, prompt_eval_count: mockWordCount(texts),
+        model: bodyModel(body),
+        embeddings: texts.map((t) => mockVector(t, dims)),
+        total_duration: 14_143_917,
+        load_duration: 1_019_500,
+        prompt_eval_count: mockWordCount(texts),
       }),
     };
   },
@@ -173,13 +177,20 @@ const bedrockCountTokens: MockKind = {
         return { error: 'The provided request is not valid: input.invokeModel.body is not JSON' };
       }
     }
-    return { error: '1 validation error detected: Value at \'input\' failed to satisfy constraint: Member must not be null' };
+    return { error: "1 validation error detected: Value at 'input' failed to satisfy constraint: Member must not be null" };
   },
 };
 
 export const MOCK_KINDS = {
-  openaiEmbeddings, geminiEmbedContent, geminiBatchEmbed, ollamaEmbed, ollamaLegacyEmbeddings,
-  anthropicCountTokens, geminiCountTokens, responsesInputTokens, bedrockCountTokens,
+  openaiEmbeddings,
+  geminiEmbedContent,
+  geminiBatchEmbed,
+  ollamaEmbed,
+  ollamaLegacyEmbeddings,
+  anthropicCountTokens,
+  geminiCountTokens,
+  responsesInputTokens,
+  bedrockCountTokens,
 } as const;
 
 /** The Gemini action (`models/{model}:{action}`) each kind answers. */

@@ -57,8 +57,20 @@ export function acceptKindRequest(host: KindHost, kind: MockKind, res: HttpRespo
     if (key.startsWith('x-mock-')) overrides.push([key.slice(7), value]);
   });
   const ex: KindExchange = {
-    host, kind, res, method: req.getMethod().toUpperCase(), path: req.getUrl(), query: req.getQuery() ?? '',
-    rawHeaders, overrides, pathModel, parts: [], bytes: 0, timer: null, closed: false, gone: false,
+    host,
+    kind,
+    res,
+    method: req.getMethod().toUpperCase(),
+    path: req.getUrl(),
+    query: req.getQuery() ?? '',
+    rawHeaders,
+    overrides,
+    pathModel,
+    parts: [],
+    bytes: 0,
+    timer: null,
+    closed: false,
+    gone: false,
   };
   res.onAborted(() => onAborted(ex));
   const counters = host.counters;
@@ -141,11 +153,18 @@ function lastDirective(body: Record<string, unknown>): Array<[string, string]> |
 function play(ex: KindExchange, body: Record<string, unknown>, s: MockSettings): void {
   const protocol = MOCK_PROTOCOLS[ex.kind.protocol];
   switch (s.fault) {
-    case 'hang': return; // held until the client goes away (or the mock closes)
-    case 'reset_before': return later(ex, s.latency_ms, () => reset(ex));
-    case 'context_length': return later(ex, s.latency_ms, () => answerError(ex, 400, CONTEXT_LENGTH_MESSAGES[protocol.name]));
-    case 'insufficient_quota': return later(ex, s.latency_ms, () => answerError(ex, 429, 'You exceeded your current quota, please check your plan and billing details. (insufficient_quota)'));
-    default: break;
+    case 'hang':
+      return; // held until the client goes away (or the mock closes)
+    case 'reset_before':
+      return later(ex, s.latency_ms, () => reset(ex));
+    case 'context_length':
+      return later(ex, s.latency_ms, () => answerError(ex, 400, CONTEXT_LENGTH_MESSAGES[protocol.name]));
+    case 'insufficient_quota':
+      return later(ex, s.latency_ms, () =>
+        answerError(ex, 429, 'You exceeded your current quota, please check your plan and billing details. (insufficient_quota)'),
+      );
+    default:
+      break;
   }
   if (s.fail_ratio > 0) {
     ex.host.failDebt += s.fail_ratio;
@@ -214,8 +233,15 @@ function reset(ex: KindExchange): void {
 
 function record(ex: KindExchange, raw: Buffer, body: Record<string, unknown> | null): void {
   ex.host.lastRequest = {
-    protocol: ex.kind.protocol, method: ex.method, path: ex.path, query: ex.query, rawHeaders: ex.rawHeaders,
-    bodyLatin1: raw.toString('latin1'), model: body === null ? ex.pathModel : ex.kind.model(body, ex.pathModel), stream: false, at_ms: Date.now(),
+    protocol: ex.kind.protocol,
+    method: ex.method,
+    path: ex.path,
+    query: ex.query,
+    rawHeaders: ex.rawHeaders,
+    bodyLatin1: raw.toString('latin1'),
+    model: body === null ? ex.pathModel : ex.kind.model(body, ex.pathModel),
+    stream: false,
+    at_ms: Date.now(),
   };
 }
 

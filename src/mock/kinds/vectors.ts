@@ -17,7 +17,7 @@ export function mockVector(text: string, dims: number): number[] {
     let t = seed;
     t = Math.imul(t ^ (t >>> 15), t | 1);
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    const x = ((t ^ (t >>> 14)) >>> 0) / 4294967296 * 2 - 1;
+    const x = (((t ^ (t >>> 14)) >>> 0) / 4294967296) * 2 - 1;
     raw[i] = x;
     norm += x * x;
   }

@@ -30,7 +30,8 @@ export function readAnswerShape(protocol: MockProtocolName, body: JsonObject): A
       const format = objectAt(body.response_format);
       const choice = objectAt(body.tool_choice);
       return {
-        outputSchema: format?.type === 'json_object' ? ANY_OBJECT : format?.type === 'json_schema' ? (objectAt(objectAt(format.json_schema)?.schema) ?? ANY_OBJECT) : null,
+        outputSchema:
+          format?.type === 'json_object' ? ANY_OBJECT : format?.type === 'json_schema' ? (objectAt(objectAt(format.json_schema)?.schema) ?? ANY_OBJECT) : null,
         forcedTool: choice?.type === 'function' ? stringAt(objectAt(choice.function)?.name) : null,
         toolsOff: body.tool_choice === 'none',
         toolSchemas,
@@ -60,7 +61,8 @@ export function readAnswerShape(protocol: MockProtocolName, body: JsonObject): A
     }
     case 'gemini': {
       for (const t of arrayAt(body.tools) ?? []) {
-        for (const d of arrayAt(objectAt(t)?.functionDeclarations) ?? []) declare(objectAt(d)?.name, objectAt(d)?.parametersJsonSchema ?? objectAt(d)?.parameters);
+        for (const d of arrayAt(objectAt(t)?.functionDeclarations) ?? [])
+          declare(objectAt(d)?.name, objectAt(d)?.parametersJsonSchema ?? objectAt(d)?.parameters);
       }
       const g = objectAt(body.generationConfig);
       const json = g?.responseMimeType === 'application/json';

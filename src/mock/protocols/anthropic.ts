@@ -34,7 +34,11 @@ function firstCustomToolName(tools: readonly unknown[] | null): string | null {
 }
 
 function lastUserText(body: JsonObject): string {
-  return lastRoleText(arrayAt(body.messages), (m) => m.role === 'user', (m) => contentText(m.content, 'text', 'text'));
+  return lastRoleText(
+    arrayAt(body.messages),
+    (m) => m.role === 'user',
+    (m) => contentText(m.content, 'text', 'text'),
+  );
 }
 
 /** Anthropic input_tokens EXCLUDE cached tokens; the cache read goes in its own field. */
@@ -127,15 +131,24 @@ function renderStream(a: MockAnswer): StreamParts {
 
 function errorType(status: number): string {
   switch (status) {
-    case 400: return 'invalid_request_error';
-    case 401: return 'authentication_error';
-    case 403: return 'permission_error';
-    case 404: return 'not_found_error';
-    case 413: return 'request_too_large';
-    case 429: return 'rate_limit_error';
-    case 504: return 'timeout_error';
-    case 529: return 'overloaded_error';
-    default: return status >= 500 ? 'api_error' : 'invalid_request_error';
+    case 400:
+      return 'invalid_request_error';
+    case 401:
+      return 'authentication_error';
+    case 403:
+      return 'permission_error';
+    case 404:
+      return 'not_found_error';
+    case 413:
+      return 'request_too_large';
+    case 429:
+      return 'rate_limit_error';
+    case 504:
+      return 'timeout_error';
+    case 529:
+      return 'overloaded_error';
+    default:
+      return status >= 500 ? 'api_error' : 'invalid_request_error';
   }
 }
 

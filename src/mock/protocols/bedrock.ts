@@ -37,7 +37,11 @@ function firstToolSpecName(tools: readonly unknown[] | null): string | null {
 }
 
 function lastUserText(body: JsonObject): string {
-  return lastRoleText(arrayAt(body.messages), (m) => m.role === 'user', (m) => contentText(m.content, 'text', null));
+  return lastRoleText(
+    arrayAt(body.messages),
+    (m) => m.role === 'user',
+    (m) => contentText(m.content, 'text', null),
+  );
 }
 
 /** Bedrock inputTokens EXCLUDE cached tokens; the cache fields appear when caching was used. */
@@ -64,7 +68,8 @@ function renderJson(a: MockAnswer): string {
       ? [{ text: a.pieces.join('') }]
       : [{ toolUse: { toolUseId: MOCK_TOOL_USE_ID_BEDROCK, name: a.toolName, input: JSON.parse(a.pieces.join('')) as unknown } }];
   // Claude on Bedrock: its thinking first, signed over its text.
-  if (a.reasoning === true) content.unshift({ reasoningContent: { reasoningText: { text: MOCK_REASONING_TEXT, signature: mockSignature('bedrock', MOCK_REASONING_TEXT) } } });
+  if (a.reasoning === true)
+    content.unshift({ reasoningContent: { reasoningText: { text: MOCK_REASONING_TEXT, signature: mockSignature('bedrock', MOCK_REASONING_TEXT) } } });
   return JSON.stringify({
     output: { message: { role: 'assistant', content } },
     stopReason: stopReason(a),
@@ -92,14 +97,18 @@ function renderStream(a: MockAnswer): StreamParts {
   const index = a.reasoning === true ? 1 : 0;
   if (index === 1) {
     for (const text of MOCK_REASONING_PIECES) head.push(eventFrame('contentBlockDelta', { delta: { reasoningContent: { text } }, contentBlockIndex: 0 }));
-    head.push(eventFrame('contentBlockDelta', { delta: { reasoningContent: { signature: mockSignature('bedrock', MOCK_REASONING_TEXT) } }, contentBlockIndex: 0 }));
+    head.push(
+      eventFrame('contentBlockDelta', { delta: { reasoningContent: { signature: mockSignature('bedrock', MOCK_REASONING_TEXT) } }, contentBlockIndex: 0 }),
+    );
     head.push(eventFrame('contentBlockStop', { contentBlockIndex: 0 }));
   }
   if (a.toolName !== null) {
-    head.push(eventFrame('contentBlockStart', {
-      start: { toolUse: { toolUseId: MOCK_TOOL_USE_ID_BEDROCK, name: a.toolName } },
-      contentBlockIndex: index,
-    }));
+    head.push(
+      eventFrame('contentBlockStart', {
+        start: { toolUse: { toolUseId: MOCK_TOOL_USE_ID_BEDROCK, name: a.toolName } },
+        contentBlockIndex: index,
+      }),
+    );
   }
   const pieces = a.pieces.map((piece) =>
     eventFrame('contentBlockDelta', {
@@ -117,15 +126,24 @@ function renderStream(a: MockAnswer): StreamParts {
 
 function errorType(status: number): string {
   switch (status) {
-    case 400: return 'ValidationException';
-    case 401: return 'UnrecognizedClientException';
-    case 403: return 'AccessDeniedException';
-    case 404: return 'ResourceNotFoundException';
-    case 408: return 'ModelTimeoutException';
-    case 424: return 'ModelErrorException';
-    case 429: return 'ThrottlingException';
-    case 503: return 'ServiceUnavailableException';
-    default: return status >= 500 ? 'InternalServerException' : 'ValidationException';
+    case 400:
+      return 'ValidationException';
+    case 401:
+      return 'UnrecognizedClientException';
+    case 403:
+      return 'AccessDeniedException';
+    case 404:
+      return 'ResourceNotFoundException';
+    case 408:
+      return 'ModelTimeoutException';
+    case 424:
+      return 'ModelErrorException';
+    case 429:
+      return 'ThrottlingException';
+    case 503:
+      return 'ServiceUnavailableException';
+    default:
+      return status >= 500 ? 'InternalServerException' : 'ValidationException';
   }
 }
 

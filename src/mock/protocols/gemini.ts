@@ -32,7 +32,11 @@ function firstDeclarationName(tools: readonly unknown[] | null): string | null {
 
 function lastUserText(body: JsonObject): string {
   // A content without a role is a user turn.
-  return lastRoleText(arrayAt(body.contents), (c) => c.role === undefined || c.role === 'user', (c) => contentText(c.parts, 'text', null));
+  return lastRoleText(
+    arrayAt(body.contents),
+    (c) => c.role === undefined || c.role === 'user',
+    (c) => contentText(c.parts, 'text', null),
+  );
 }
 
 /** Gemini promptTokenCount INCLUDES cached tokens; cachedContentTokenCount appears only when > 0. */
@@ -76,7 +80,8 @@ function response(a: MockAnswer, parts: unknown[], last: boolean): JsonObject {
  * the function call, or on the answer's text when there is no call.
  */
 function answerParts(a: MockAnswer): unknown[] {
-  const part: JsonObject = a.toolName === null ? { text: a.pieces.join('') } : { functionCall: { name: a.toolName, args: JSON.parse(a.pieces.join('')) as unknown } };
+  const part: JsonObject =
+    a.toolName === null ? { text: a.pieces.join('') } : { functionCall: { name: a.toolName, args: JSON.parse(a.pieces.join('')) as unknown } };
   if (a.reasoning !== true) return [part];
   part.thoughtSignature = mockSignature('gemini', geminiSubject(a.toolName));
   return [{ text: MOCK_REASONING_TEXT, thought: true }, part];
@@ -107,17 +112,28 @@ function renderStream(a: MockAnswer): StreamParts {
 
 function statusName(status: number): string {
   switch (status) {
-    case 400: return 'INVALID_ARGUMENT';
-    case 401: return 'UNAUTHENTICATED';
-    case 403: return 'PERMISSION_DENIED';
-    case 404: return 'NOT_FOUND';
-    case 409: return 'ABORTED';
-    case 429: return 'RESOURCE_EXHAUSTED';
-    case 499: return 'CANCELLED';
-    case 501: return 'UNIMPLEMENTED';
-    case 503: return 'UNAVAILABLE';
-    case 504: return 'DEADLINE_EXCEEDED';
-    default: return status >= 500 ? 'INTERNAL' : 'FAILED_PRECONDITION';
+    case 400:
+      return 'INVALID_ARGUMENT';
+    case 401:
+      return 'UNAUTHENTICATED';
+    case 403:
+      return 'PERMISSION_DENIED';
+    case 404:
+      return 'NOT_FOUND';
+    case 409:
+      return 'ABORTED';
+    case 429:
+      return 'RESOURCE_EXHAUSTED';
+    case 499:
+      return 'CANCELLED';
+    case 501:
+      return 'UNIMPLEMENTED';
+    case 503:
+      return 'UNAVAILABLE';
+    case 504:
+      return 'DEADLINE_EXCEEDED';
+    default:
+      return status >= 500 ? 'INTERNAL' : 'FAILED_PRECONDITION';
   }
 }
 

@@ -39,11 +39,7 @@ export function contentText(content: unknown, field: string, type: string | null
 }
 
 /** The text of the last message with the given role whose text is non-empty. */
-export function lastRoleText(
-  messages: readonly unknown[] | null,
-  isUser: (message: JsonObject) => boolean,
-  textOf: (message: JsonObject) => string,
-): string {
+export function lastRoleText(messages: readonly unknown[] | null, isUser: (message: JsonObject) => boolean, textOf: (message: JsonObject) => string): string {
   if (messages === null) return '';
   for (let i = messages.length - 1; i >= 0; i--) {
     const message = objectAt(messages[i]);

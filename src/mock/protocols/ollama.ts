@@ -23,7 +23,11 @@ function readFacts(body: JsonObject): RequestFacts | string {
 }
 
 function lastUserText(body: JsonObject): string {
-  return lastRoleText(arrayAt(body.messages), (m) => m.role === 'user', (m) => stringAt(m.content) ?? '');
+  return lastRoleText(
+    arrayAt(body.messages),
+    (m) => m.role === 'user',
+    (m) => stringAt(m.content) ?? '',
+  );
 }
 
 function message(a: MockAnswer, content: string, withTool: boolean): JsonObject {

@@ -35,7 +35,11 @@ export function firstFunctionName(tools: readonly unknown[] | null): string | nu
 }
 
 function lastUserText(body: JsonObject): string {
-  return lastRoleText(arrayAt(body.messages), (m) => m.role === 'user', (m) => contentText(m.content, 'text', 'text'));
+  return lastRoleText(
+    arrayAt(body.messages),
+    (m) => m.role === 'user',
+    (m) => contentText(m.content, 'text', 'text'),
+  );
 }
 
 function usage(a: MockAnswer): JsonObject {
@@ -90,12 +94,16 @@ function renderStream(a: MockAnswer): StreamParts {
   const head =
     tool === null
       ? chunk(a, { role: 'assistant', content: '', refusal: null }, null)
-      : chunk(a, {
-          role: 'assistant',
-          content: null,
-          tool_calls: [{ index: 0, id: MOCK_TOOL_CALL_ID, type: 'function', function: { name: tool, arguments: '' } }],
-          refusal: null,
-        }, null);
+      : chunk(
+          a,
+          {
+            role: 'assistant',
+            content: null,
+            tool_calls: [{ index: 0, id: MOCK_TOOL_CALL_ID, type: 'function', function: { name: tool, arguments: '' } }],
+            refusal: null,
+          },
+          null,
+        );
   const pieces = a.pieces.map((piece) =>
     tool === null ? chunk(a, { content: piece }, null) : chunk(a, { tool_calls: [{ index: 0, function: { arguments: piece } }] }, null),
   );
@@ -125,12 +133,18 @@ function renderStream(a: MockAnswer): StreamParts {
 /** OpenAI's error `type` and `code` for a status (also used by the Responses API). */
 function openAiErrorType(status: number): { type: string; code: string | null } {
   switch (status) {
-    case 400: return { type: 'invalid_request_error', code: null };
-    case 401: return { type: 'invalid_request_error', code: 'invalid_api_key' };
-    case 403: return { type: 'permission_error', code: null };
-    case 404: return { type: 'invalid_request_error', code: 'model_not_found' };
-    case 429: return { type: 'rate_limit_error', code: 'rate_limit_exceeded' };
-    default: return status >= 500 ? { type: 'server_error', code: null } : { type: 'invalid_request_error', code: null };
+    case 400:
+      return { type: 'invalid_request_error', code: null };
+    case 401:
+      return { type: 'invalid_request_error', code: 'invalid_api_key' };
+    case 403:
+      return { type: 'permission_error', code: null };
+    case 404:
+      return { type: 'invalid_request_error', code: 'model_not_found' };
+    case 429:
+      return { type: 'rate_limit_error', code: 'rate_limit_exceeded' };
+    default:
+      return status >= 500 ? { type: 'server_error', code: null } : { type: 'invalid_request_error', code: null };
   }
 }
 

@@ -37,7 +37,11 @@ function firstFunctionToolName(tools: readonly unknown[] | null): string | null 
 
 function lastUserText(body: JsonObject): string {
   if (typeof body.input === 'string') return body.input;
-  return lastRoleText(arrayAt(body.input), (m) => m.role === 'user', (m) => contentText(m.content, 'text', 'input_text'));
+  return lastRoleText(
+    arrayAt(body.input),
+    (m) => m.role === 'user',
+    (m) => contentText(m.content, 'text', 'input_text'),
+  );
 }
 
 function usage(a: MockAnswer): JsonObject {

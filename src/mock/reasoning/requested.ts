@@ -19,8 +19,12 @@ export function reasoningRequested(protocol: MockProtocolName, body: JsonObject)
       const config = objectAt(objectAt(body.generationConfig ?? body.generation_config)?.thinkingConfig);
       if (config === null) return false;
       const budget = config.thinkingBudget ?? config.thinking_budget;
-      return config.includeThoughts === true || config.include_thoughts === true || (typeof budget === 'number' && budget !== 0)
-        || typeof (config.thinkingLevel ?? config.thinking_level) === 'string';
+      return (
+        config.includeThoughts === true ||
+        config.include_thoughts === true ||
+        (typeof budget === 'number' && budget !== 0) ||
+        typeof (config.thinkingLevel ?? config.thinking_level) === 'string'
+      );
     }
     case 'bedrock': {
       const fields = objectAt(body.additionalModelRequestFields);

@@ -13,12 +13,32 @@ const ANTHROPIC_DOCS = 'https://docs.claude.com/en/docs/build-with-claude/extend
 /** The vendor's 400 message for what the request sent back wrong, or null when it is fine. */
 export function reasoningHistoryError(protocol: MockProtocolName, body: JsonObject, reasoning: boolean): string | null {
   switch (protocol) {
-    case 'anthropic': return signedBlocksError(arrayAt(body.messages), reasoning, anthropicBlock, (b) => b.type === 'tool_use', (b) => b.type === 'tool_result', '');
-    case 'bedrock': return signedBlocksError(arrayAt(body.messages), reasoning, bedrockBlock, (b) => b.toolUse !== undefined, (b) => b.toolResult !== undefined, 'The model returned the following errors: ');
-    case 'gemini': return geminiError(arrayAt(body.contents), reasoning);
-    case 'responses': return responsesError(arrayAt(body.input), reasoning);
-    case 'openai': return reasoning ? openaiError(arrayAt(body.messages)) : null;
-    case 'ollama': return null; // Ollama takes thinking back, and asks for none
+    case 'anthropic':
+      return signedBlocksError(
+        arrayAt(body.messages),
+        reasoning,
+        anthropicBlock,
+        (b) => b.type === 'tool_use',
+        (b) => b.type === 'tool_result',
+        '',
+      );
+    case 'bedrock':
+      return signedBlocksError(
+        arrayAt(body.messages),
+        reasoning,
+        bedrockBlock,
+        (b) => b.toolUse !== undefined,
+        (b) => b.toolResult !== undefined,
+        'The model returned the following errors: ',
+      );
+    case 'gemini':
+      return geminiError(arrayAt(body.contents), reasoning);
+    case 'responses':
+      return responsesError(arrayAt(body.input), reasoning);
+    case 'openai':
+      return reasoning ? openaiError(arrayAt(body.messages)) : null;
+    case 'ollama':
+      return null; // Ollama takes thinking back, and asks for none
   }
 }
 
@@ -69,10 +89,12 @@ function signedBlocksError(
   if (!blocks.some((b) => objectAt(b) !== null && isToolUse(objectAt(b)!))) return null;
   const first = objectAt(blocks[0]);
   if (first !== null && verdict(first) !== null) return null;
-  const found = first === null ? 'nothing' : stringAt(first.type) ?? Object.keys(first)[0] ?? 'nothing';
-  return `${prefix}messages.${lastAssistant}.content.0.type: Expected \`thinking\` or \`redacted_thinking\`, but found \`${found}\`. `
-    + 'When `thinking` is enabled, a final `assistant` message must start with a thinking block (preceeding the lastmost set of `tool_use` and `tool_result` blocks). '
-    + `We recommend you include thinking blocks from previous turns. To avoid this requirement, disable \`thinking\`. Please consult our documentation at ${ANTHROPIC_DOCS}`;
+  const found = first === null ? 'nothing' : (stringAt(first.type) ?? Object.keys(first)[0] ?? 'nothing');
+  return (
+    `${prefix}messages.${lastAssistant}.content.0.type: Expected \`thinking\` or \`redacted_thinking\`, but found \`${found}\`. ` +
+    'When `thinking` is enabled, a final `assistant` message must start with a thinking block (preceeding the lastmost set of `tool_use` and `tool_result` blocks). ' +
+    `We recommend you include thinking blocks from previous turns. To avoid this requirement, disable \`thinking\`. Please consult our documentation at ${ANTHROPIC_DOCS}`
+  );
 }
 
 /**
@@ -109,8 +131,10 @@ function geminiError(contents: readonly unknown[] | null, reasoning: boolean): s
     const p = objectAt(parts[at])!;
     if (stringAt(p.thoughtSignature ?? p.thought_signature) === null) {
       const name = stringAt(objectAt(p.functionCall ?? p.function_call)?.name) ?? '';
-      return 'Function call is missing a thought_signature in functionCall parts. This is required for tools to work correctly, and missing thought_signature may lead to degraded model performance. '
-        + `Additional data, function call \`default_api:${name}\` , position ${at + 1}. Please refer to https://ai.google.dev/gemini-api/docs/thought-signatures for more details.`;
+      return (
+        'Function call is missing a thought_signature in functionCall parts. This is required for tools to work correctly, and missing thought_signature may lead to degraded model performance. ' +
+        `Additional data, function call \`default_api:${name}\` , position ${at + 1}. Please refer to https://ai.google.dev/gemini-api/docs/thought-signatures for more details.`
+      );
     }
   }
   return null;

@@ -1,6 +1,9 @@
 // `listen` and `admin_listen` are "host:port"; IPv6 hosts are bracketed ("[::1]:8080").
 
-export interface ListenAddress { host: string; port: number }
+export interface ListenAddress {
+  host: string;
+  port: number;
+}
 
 const HOST_PORT = /^(?:\[([0-9A-Fa-f:.]+)\]|([^:\s[\]]+)):([0-9]{1,5})$/;
 

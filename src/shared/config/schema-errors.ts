@@ -59,11 +59,14 @@ function renderError(r: Renderer, error: ValueError): void {
       return push(r, segments, schema.minLength === 1 ? 'must not be empty' : `must be at least ${schema.minLength} characters`);
     case ValueErrorType.ArrayMinItems:
       return push(r, segments, `needs at least ${schema.minItems} item${schema.minItems === 1 ? '' : 's'}`);
-    case ValueErrorType.NumberMinimum: case ValueErrorType.IntegerMinimum:
+    case ValueErrorType.NumberMinimum:
+    case ValueErrorType.IntegerMinimum:
       return push(r, segments, `must be >= ${schema.minimum}, got ${String(error.value)}`);
-    case ValueErrorType.NumberMaximum: case ValueErrorType.IntegerMaximum:
+    case ValueErrorType.NumberMaximum:
+    case ValueErrorType.IntegerMaximum:
       return push(r, segments, `must be <= ${schema.maximum}, got ${String(error.value)}`);
-    case ValueErrorType.NumberExclusiveMinimum: case ValueErrorType.IntegerExclusiveMinimum:
+    case ValueErrorType.NumberExclusiveMinimum:
+    case ValueErrorType.IntegerExclusiveMinimum:
       return push(r, segments, `must be > ${schema.exclusiveMinimum}, got ${String(error.value)}`);
     default:
       if (error.value === undefined && r.missing.has(pathKey)) return;
@@ -73,8 +76,15 @@ function renderError(r: Renderer, error: ValueError): void {
 }
 
 function isTypeError(type: ValueErrorType): boolean {
-  return [ValueErrorType.String, ValueErrorType.Number, ValueErrorType.Integer, ValueErrorType.Boolean,
-    ValueErrorType.Object, ValueErrorType.Array, ValueErrorType.Null].includes(type);
+  return [
+    ValueErrorType.String,
+    ValueErrorType.Number,
+    ValueErrorType.Integer,
+    ValueErrorType.Boolean,
+    ValueErrorType.Object,
+    ValueErrorType.Array,
+    ValueErrorType.Null,
+  ].includes(type);
 }
 
 function renderUnion(r: Renderer, error: ValueError, segments: PathSegment[]): void {
@@ -101,7 +111,9 @@ function renderUnion(r: Renderer, error: ValueError, segments: PathSegment[]): v
   if (index >= 0) return renderErrors(r, error.errors[index]!);
   if (union['x-secret-ref'] === true || union['x-secret'] === true) {
     // A secret's value is never echoed: only its JS type, or a mapping's keys.
-    const got = isPlainObject(value) ? `a mapping with ${Object.keys(value).length === 0 ? 'no keys' : `keys ${Object.keys(value).join(', ')}`}` : typeWord(value);
+    const got = isPlainObject(value)
+      ? `a mapping with ${Object.keys(value).length === 0 ? 'no keys' : `keys ${Object.keys(value).join(', ')}`}`
+      : typeWord(value);
     return push(r, segments, `expected ${describe(union)}, got ${got}`);
   }
   const shown = typeof value === 'string' ? JSON.stringify(value) : typeName(value);
@@ -119,20 +131,29 @@ function nounOf(segments: PathSegment[]): string {
 function describe(schema: TSchema): string {
   if (schema['x-secret-ref'] === true) return 'a secret reference ({ env: VAR }, { file: path } or { module, settings })';
   switch (kindOf(schema)) {
-    case 'String': return 'a string';
-    case 'Number': return 'a number';
-    case 'Integer': return 'an integer';
-    case 'Boolean': return 'true or false';
-    case 'Literal': return JSON.stringify(schema.const);
-    case 'Array': return 'a list';
-    case 'Record': return 'a mapping';
+    case 'String':
+      return 'a string';
+    case 'Number':
+      return 'a number';
+    case 'Integer':
+      return 'an integer';
+    case 'Boolean':
+      return 'true or false';
+    case 'Literal':
+      return JSON.stringify(schema.const);
+    case 'Array':
+      return 'a list';
+    case 'Record':
+      return 'a mapping';
     case 'Object': {
       const keys = objectKeys(schema);
       const required = (schema.required as string[] | undefined) ?? keys;
       return required.length > 0 && required.length <= 3 ? `{ ${required.join(', ')} }` : 'a mapping';
     }
-    case 'Union': return `one of: ${(schema.anyOf as TSchema[]).map(describe).join(', ')}`;
-    default: return kindOf(schema) ?? 'a value';
+    case 'Union':
+      return `one of: ${(schema.anyOf as TSchema[]).map(describe).join(', ')}`;
+    default:
+      return kindOf(schema) ?? 'a value';
   }
 }
 

@@ -34,15 +34,27 @@ export function discriminatorOf(union: TSchema): string | undefined {
 /** Whether `schema` could hold a value of this JS type (ignoring finer constraints). */
 function acceptsType(schema: TSchema, value: unknown): boolean {
   switch (kindOf(schema)) {
-    case 'String': return typeof value === 'string';
-    case 'Number': case 'Integer': return typeof value === 'number';
-    case 'Boolean': return typeof value === 'boolean';
-    case 'Literal': return typeof value === typeof schema.const;
-    case 'Object': case 'Record': return isPlainObject(value);
-    case 'Array': return Array.isArray(value);
-    case 'Union': return (schema.anyOf as TSchema[]).some((variant) => acceptsType(variant, value));
-    case 'Unknown': case 'Any': return true;
-    default: return false;
+    case 'String':
+      return typeof value === 'string';
+    case 'Number':
+    case 'Integer':
+      return typeof value === 'number';
+    case 'Boolean':
+      return typeof value === 'boolean';
+    case 'Literal':
+      return typeof value === typeof schema.const;
+    case 'Object':
+    case 'Record':
+      return isPlainObject(value);
+    case 'Array':
+      return Array.isArray(value);
+    case 'Union':
+      return (schema.anyOf as TSchema[]).some((variant) => acceptsType(variant, value));
+    case 'Unknown':
+    case 'Any':
+      return true;
+    default:
+      return false;
   }
 }
 

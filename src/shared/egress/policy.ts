@@ -6,7 +6,6 @@
 import { metadataDenylist } from '../config/metadata-hosts.js';
 import { canonicalHost } from './canonical-host.js';
 
-
 export interface EgressPolicy {
   /** security.blocked_metadata_hosts */
   blocked: readonly string[];

@@ -73,7 +73,8 @@ export function costMicros(rate: RateEntry | null, input: number, output: number
   const oM = Math.floor(output / MILLION);
   const rM = Math.floor(cacheRead / MILLION);
   const cM = Math.floor(cacheCreation / MILLION);
-  const whole = iM * rate.input_micros_per_mtok + oM * rate.output_micros_per_mtok + rM * rate.cache_read_micros_per_mtok + cM * rate.cache_creation_micros_per_mtok;
+  const whole =
+    iM * rate.input_micros_per_mtok + oM * rate.output_micros_per_mtok + rM * rate.cache_read_micros_per_mtok + cM * rate.cache_creation_micros_per_mtok;
   const rest =
     (input - iM * MILLION) * rate.input_micros_per_mtok +
     (output - oM * MILLION) * rate.output_micros_per_mtok +

@@ -3,7 +3,19 @@
 // (one floor per lane) + what overflowed (accrued in micros when a window had more lanes than
 // slots). The shared-memory accessors only count; this module is where counts become money, for
 // admission, GET /keys/{id}/usage and the spend gauges alike. Reads only, allocation-free.
-import { GOV_BUDGET_REQUESTS, GOV_GROUP_LANE_SLOTS, GOV_GROUP_LANE_SLOTS_AT, GOV_KEY_BUDGET_REQUESTS, GOV_KEY_LANE_SLOTS, GOV_KEY_LANE_SLOTS_AT, GOV_SLOT_CACHE_CREATION, GOV_SLOT_CACHE_READ, GOV_SLOT_INPUT, GOV_SLOT_OUTPUT, GOV_SLOT_VALUES } from '../sab/layout.js';
+import {
+  GOV_BUDGET_REQUESTS,
+  GOV_GROUP_LANE_SLOTS,
+  GOV_GROUP_LANE_SLOTS_AT,
+  GOV_KEY_BUDGET_REQUESTS,
+  GOV_KEY_LANE_SLOTS,
+  GOV_KEY_LANE_SLOTS_AT,
+  GOV_SLOT_CACHE_CREATION,
+  GOV_SLOT_CACHE_READ,
+  GOV_SLOT_INPUT,
+  GOV_SLOT_OUTPUT,
+  GOV_SLOT_VALUES,
+} from '../sab/layout.js';
 import type { GovernanceCounters } from '../sab/governance-counters.js';
 import type { CardRates } from './card-rates.js';
 import { costMicros, usageCostMicros } from './pricing.js';

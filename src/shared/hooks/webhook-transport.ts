@@ -35,14 +35,16 @@ export class WebhookTransport extends TransportBase {
     if (!awaitReply) {
       if (!this.acceptsTaps()) return false;
       this.tapsInFlight++;
-      this.post(message).then(
-        (res) => res.body.dump(),
-        () => undefined,
-      ).finally(() => this.tapsInFlight--);
+      this.post(message)
+        .then(
+          (res) => res.body.dump(),
+          () => undefined,
+        )
+        .finally(() => this.tapsInFlight--);
       return true;
     }
-    this.post(message).then(
-      async (res) => {
+    this.post(message)
+      .then(async (res) => {
         if (res.statusCode < 200 || res.statusCode > 299) {
           await res.body.dump();
           this.fail(message.id, new HookFailure(this.hookName, 'error', `answered HTTP ${res.statusCode}`));
@@ -51,8 +53,10 @@ export class WebhookTransport extends TransportBase {
         const reply = (await res.body.json()) as HookReply;
         // The reply answers this POST whatever id it carries.
         this.settle(message.id, { ...reply, id: message.id } as HookReply);
-      },
-    ).catch((err: unknown) => this.fail(message.id, new HookFailure(this.hookName, 'unreachable', err instanceof Error ? err.constructor.name : 'request failed')));
+      })
+      .catch((err: unknown) =>
+        this.fail(message.id, new HookFailure(this.hookName, 'unreachable', err instanceof Error ? err.constructor.name : 'request failed')),
+      );
     return true;
   }
 
@@ -74,6 +78,13 @@ export class WebhookTransport extends TransportBase {
       headers['x-gateway-hook-signature'] = signDelivery(this.secret, timestampSecs, body);
     }
     // Bounded even after a gate's own deadline passed, so a hanging receiver cannot pile up connections.
-    return request(this.url, { dispatcher: egressAgent(), method: 'POST', headers, body, headersTimeout: DELIVERY_TIMEOUT_MS, bodyTimeout: DELIVERY_TIMEOUT_MS });
+    return request(this.url, {
+      dispatcher: egressAgent(),
+      method: 'POST',
+      headers,
+      body,
+      headersTimeout: DELIVERY_TIMEOUT_MS,
+      bodyTimeout: DELIVERY_TIMEOUT_MS,
+    });
   }
 }

@@ -159,9 +159,11 @@ function classify(err: unknown): OidcFailure {
     if (err.claim === 'nbf' || err.claim === 'iat') return new OidcFailure('expiry', `expiry check failed: the token is not valid yet ("${err.claim}")`);
     return new OidcFailure('malformed', `the token lacks a valid "${err.claim}" claim`);
   }
-  if (err instanceof errors.JWKSNoMatchingKey) return new OidcFailure('signature', 'signature check failed: the token is signed by a key the identity provider does not publish');
+  if (err instanceof errors.JWKSNoMatchingKey)
+    return new OidcFailure('signature', 'signature check failed: the token is signed by a key the identity provider does not publish');
   if (err instanceof errors.JWSSignatureVerificationFailed) return new OidcFailure('signature', 'signature check failed: the signature does not verify');
   if (err instanceof errors.JOSEAlgNotAllowed) return new OidcFailure('signature', 'signature check failed: the algorithm is not accepted');
-  if (err instanceof errors.JWKSTimeout || !(err instanceof errors.JOSEError)) return new OidcFailure('unavailable', "the identity provider's keys could not be read");
+  if (err instanceof errors.JWKSTimeout || !(err instanceof errors.JOSEError))
+    return new OidcFailure('unavailable', "the identity provider's keys could not be read");
   return new OidcFailure('malformed', 'the token is malformed');
 }

@@ -61,7 +61,7 @@ export const THREAD_EVENT_LOOP_DELAY_SECONDS: MetricFamily = {
 
 export const THREAD_BUSY_RATIO: MetricFamily = {
   name: 'gateway_thread_busy_ratio',
-  help: 'Share of the last 5 s sample the thread\'s event loop spent on work (0..1): event-loop utilization minus the time the idle spin polled with nothing to do. The figure to scale on; a spinning core\'s CPU reads near 1 whatever the work.',
+  help: "Share of the last 5 s sample the thread's event loop spent on work (0..1): event-loop utilization minus the time the idle spin polled with nothing to do. The figure to scale on; a spinning core's CPU reads near 1 whatever the work.",
   labelNames: ['thread'],
 };
 
@@ -228,25 +228,25 @@ export const BUCKET_SPEND_CENTS: MetricFamily = {
 
 export const BUCKET_BUDGET_REMAINING_CENTS: MetricFamily = {
   name: 'gateway_bucket_budget_remaining_cents',
-  help: 'Budget left in the group bucket\'s current window, in cents; only buckets with a budget limit.',
+  help: "Budget left in the group bucket's current window, in cents; only buckets with a budget limit.",
   labelNames: ['bucket', 'group', 'window'],
 };
 
 export const BUCKET_TOKENS: MetricFamily = {
   name: 'gateway_bucket_tokens',
-  help: 'Tokens counted in the group bucket\'s current window, by model and tier.',
+  help: "Tokens counted in the group bucket's current window, by model and tier.",
   labelNames: ['bucket', 'group', 'window', 'model', 'tier'],
 };
 
 export const BUCKET_RESERVED_TOKENS: MetricFamily = {
   name: 'gateway_bucket_reserved_tokens',
-  help: 'Tokens reserved by the requests in flight under the group bucket\'s tokens limit in its current window (on a store several nodes share: with the other nodes\' as of their last flush).',
+  help: "Tokens reserved by the requests in flight under the group bucket's tokens limit in its current window (on a store several nodes share: with the other nodes' as of their last flush).",
   labelNames: ['bucket', 'group', 'window'],
 };
 
 export const BUCKET_RESERVED_CENTS: MetricFamily = {
   name: 'gateway_bucket_reserved_cents',
-  help: 'Spend reserved by the requests in flight under the group bucket\'s budget limit in its current window, in cents (fee and estimated tokens).',
+  help: "Spend reserved by the requests in flight under the group bucket's budget limit in its current window, in cents (fee and estimated tokens).",
   labelNames: ['bucket', 'group', 'window'],
 };
 

@@ -12,8 +12,15 @@ export type EmbeddingInput = { type: 'text'; text: string } | { type: 'tokens'; 
 
 /** Gemini's task types: a hint that changes the vector, so another protocol cannot honour it. */
 export const GEMINI_TASK_TYPES = [
-  'TASK_TYPE_UNSPECIFIED', 'RETRIEVAL_QUERY', 'RETRIEVAL_DOCUMENT', 'SEMANTIC_SIMILARITY', 'CLASSIFICATION',
-  'CLUSTERING', 'QUESTION_ANSWERING', 'FACT_VERIFICATION', 'CODE_RETRIEVAL_QUERY',
+  'TASK_TYPE_UNSPECIFIED',
+  'RETRIEVAL_QUERY',
+  'RETRIEVAL_DOCUMENT',
+  'SEMANTIC_SIMILARITY',
+  'CLASSIFICATION',
+  'CLUSTERING',
+  'QUESTION_ANSWERING',
+  'FACT_VERIFICATION',
+  'CODE_RETRIEVAL_QUERY',
 ] as const;
 export type GeminiTaskType = (typeof GEMINI_TASK_TYPES)[number];
 

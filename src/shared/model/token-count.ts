@@ -53,12 +53,23 @@ export function estimateInputTokens(req: ModelRequest): number {
     fixed += ESTIMATE_TOKENS_PER_MESSAGE;
     for (const p of m.content) {
       switch (p.type) {
-        case 'text': texts.push(p.text); break;
-        case 'tool_call': texts.push(p.name, p.arguments); break;
-        case 'tool_result': texts.push(p.content); break;
-        case 'image': fixed += ESTIMATE_TOKENS_PER_IMAGE; break;
-        case 'file': fixed += ESTIMATE_TOKENS_PER_FILE; break;
-        case 'unsupported': break;
+        case 'text':
+          texts.push(p.text);
+          break;
+        case 'tool_call':
+          texts.push(p.name, p.arguments);
+          break;
+        case 'tool_result':
+          texts.push(p.content);
+          break;
+        case 'image':
+          fixed += ESTIMATE_TOKENS_PER_IMAGE;
+          break;
+        case 'file':
+          fixed += ESTIMATE_TOKENS_PER_FILE;
+          break;
+        case 'unsupported':
+          break;
       }
     }
   }

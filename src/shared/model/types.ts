@@ -9,26 +9,61 @@ export const PROTOCOL_NAMES: readonly ProtocolName[] = ['openai', 'responses', '
  * to and including it is cached (Anthropic `cache_control`, Bedrock `cachePoint`, OpenAI
  * `prompt_cache_breakpoint`). `ttl` when the caller named one.
  */
-export interface CacheMarker { ttl?: '5m' | '1h' }
+export interface CacheMarker {
+  ttl?: '5m' | '1h';
+}
 
-export interface TextPart { type: 'text'; text: string; cache?: CacheMarker }
+export interface TextPart {
+  type: 'text';
+  text: string;
+  cache?: CacheMarker;
+}
 /** Either `url` or (`data` base64 + `mediaType`). */
-export interface ImagePart { type: 'image'; url?: string; data?: string; mediaType?: string; cache?: CacheMarker }
+export interface ImagePart {
+  type: 'image';
+  url?: string;
+  data?: string;
+  mediaType?: string;
+  cache?: CacheMarker;
+}
 /** `arguments` is JSON text (the wire form of most protocols); decoders of object-shaped args stringify. */
-export interface ToolCallPart { type: 'tool_call'; id: string; name: string; arguments: string; cache?: CacheMarker }
-export interface ToolResultPart { type: 'tool_result'; toolCallId: string; content: string; isError: boolean; name?: string; cache?: CacheMarker }
+export interface ToolCallPart {
+  type: 'tool_call';
+  id: string;
+  name: string;
+  arguments: string;
+  cache?: CacheMarker;
+}
+export interface ToolResultPart {
+  type: 'tool_result';
+  toolCallId: string;
+  content: string;
+  isError: boolean;
+  name?: string;
+  cache?: CacheMarker;
+}
 /**
  * A document or other file (a PDF, a text file...): inline (`data` base64 + `mediaType`) or by
  * `url` (http(s), gs:// or s3:// URI; `mediaType` when the caller gave it). `name` is the
  * caller's file name or title, when it gave one.
  */
-export interface FilePart { type: 'file'; url?: string; data?: string; mediaType?: string; name?: string; cache?: CacheMarker }
+export interface FilePart {
+  type: 'file';
+  url?: string;
+  data?: string;
+  mediaType?: string;
+  name?: string;
+  cache?: CacheMarker;
+}
 /**
  * A part of the caller's request that the model has no kind for (audio, video, a vendor's
  * file id...). No encoder can write it, so a cross-protocol request holding one is refused
  * (docs/compatibility.md); `what` names it as the caller's protocol does.
  */
-interface UnsupportedPart { type: 'unsupported'; what: string }
+interface UnsupportedPart {
+  type: 'unsupported';
+  what: string;
+}
 /**
  * The model's own reasoning from an answer (a thinking block, a reasoning item, a Gemini thought
  * part or thought signature, Bedrock reasoningContent, `reasoning_content`, Ollama `thinking`),
@@ -54,9 +89,17 @@ export interface ReasoningPart {
 export type ContentPart = TextPart | ImagePart | FilePart | ToolCallPart | ToolResultPart | UnsupportedPart | ReasoningPart;
 
 export type Role = 'user' | 'assistant' | 'tool';
-export interface ModelMessage { role: Role; content: ContentPart[] }
+export interface ModelMessage {
+  role: Role;
+  content: ContentPart[];
+}
 
-export interface ToolDef { name: string; description?: string; parameters: Record<string, unknown>; cache?: CacheMarker }
+export interface ToolDef {
+  name: string;
+  description?: string;
+  parameters: Record<string, unknown>;
+  cache?: CacheMarker;
+}
 export type ToolChoice = { type: 'auto' } | { type: 'none' } | { type: 'required' } | { type: 'tool'; name: string };
 
 export interface ModelRequest {
@@ -91,9 +134,7 @@ export interface ModelRequest {
  * Structured output. `json`: any JSON object (JSON mode). `json_schema`: JSON of `schema`, a
  * JSON Schema; `strict` as the caller set it (undefined when its protocol has no such flag).
  */
-export type ResponseFormat =
-  | { type: 'json' }
-  | { type: 'json_schema'; schema: Record<string, unknown>; name?: string; description?: string; strict?: boolean };
+export type ResponseFormat = { type: 'json' } | { type: 'json_schema'; schema: Record<string, unknown>; name?: string; description?: string; strict?: boolean };
 
 /** OpenAI's effort levels, the widest set; `none` turns reasoning off. */
 export type ReasoningEffort = 'none' | 'minimal' | 'low' | 'medium' | 'high' | 'xhigh' | 'max';
@@ -119,7 +160,13 @@ export type FinishReason = 'stop' | 'length' | 'tool_calls' | 'content_filter';
  * `reasoning` is the part of `output` the model spent reasoning, where the protocol reports it
  * (OpenAI, Responses, Gemini); every vendor bills it as output, so it is never added to `output`.
  */
-export interface Usage { input: number; output: number; cacheRead: number; cacheCreation: number; reasoning?: number }
+export interface Usage {
+  input: number;
+  output: number;
+  cacheRead: number;
+  cacheCreation: number;
+  reasoning?: number;
+}
 export const ZERO_USAGE: Readonly<Usage> = Object.freeze({ input: 0, output: 0, cacheRead: 0, cacheCreation: 0 });
 
 export interface ModelResponse {
@@ -164,7 +211,11 @@ export type StreamEvent =
 
 /** The opaque state of reasoning block `index` (ReasoningPart's fields of the same names). */
 export interface ReasoningStateEvent {
-  type: 'reasoning_state'; index: number; signature?: string; redacted?: string; itemId?: string;
+  type: 'reasoning_state';
+  index: number;
+  signature?: string;
+  redacted?: string;
+  itemId?: string;
 }
 
 /**
@@ -175,7 +226,11 @@ export interface ReasoningStateEvent {
  * protocols/fast-path/text-run.ts.
  */
 export interface TextRunEvent {
-  type: 'text_run'; index: number; bytes: Uint8Array; head: Uint8Array; tail: Uint8Array;
+  type: 'text_run';
+  index: number;
+  bytes: Uint8Array;
+  head: Uint8Array;
+  tail: Uint8Array;
   /** > 0: each event's head holds an integer of its own (a sequence number) after its first `slot` bytes. */
   slot: number;
 }

@@ -7,11 +7,7 @@ import type { ProtocolName } from '../model/types.js';
 import { refuseParameter, refusePart } from './refusal.js';
 
 /** Each encoder calls this with the features it has (`has`), before writing anything. */
-export function refuseEmbeddingFeatures(
-  req: EmbeddingRequest,
-  target: ProtocolName,
-  has: { taskType: boolean; titles: boolean; tokens: boolean },
-): void {
+export function refuseEmbeddingFeatures(req: EmbeddingRequest, target: ProtocolName, has: { taskType: boolean; titles: boolean; tokens: boolean }): void {
   if (req.untranslatable !== undefined && req.untranslatable.length > 0) {
     refusePart(`"${req.untranslatable[0]!}"`, target, 'the gateway embeds text only across protocols');
   }

@@ -7,16 +7,35 @@ import type { EmbeddingRequest, EmbeddingResponse, EmbeddingUsage } from '../mod
 import { ZERO_USAGE, type ProtocolName, type Usage } from '../model/types.js';
 import type { EncodedUpstreamRequest } from './codec.js';
 import {
-  decodeOpenAiEmbeddingRequest, decodeOpenAiEmbeddingResponse, encodeOpenAiEmbeddingRequest, encodeOpenAiEmbeddingResponse,
-  EMBEDDINGS_PATH, openAiEmbeddingModel, openAiEmbeddingPassthroughBody, openAiEmbeddingUsage,
+  decodeOpenAiEmbeddingRequest,
+  decodeOpenAiEmbeddingResponse,
+  encodeOpenAiEmbeddingRequest,
+  encodeOpenAiEmbeddingResponse,
+  EMBEDDINGS_PATH,
+  openAiEmbeddingModel,
+  openAiEmbeddingPassthroughBody,
+  openAiEmbeddingUsage,
 } from './openai/embeddings.js';
 import {
-  decodeGeminiEmbedRequest, decodeGeminiEmbedResponse, encodeGeminiEmbedRequest, encodeGeminiEmbedResponse, geminiEmbedPassthroughBody,
-  geminiEmbedPath, geminiEmbedUsage, type GeminiEmbedForm,
+  decodeGeminiEmbedRequest,
+  decodeGeminiEmbedResponse,
+  encodeGeminiEmbedRequest,
+  encodeGeminiEmbedResponse,
+  geminiEmbedPassthroughBody,
+  geminiEmbedPath,
+  geminiEmbedUsage,
+  type GeminiEmbedForm,
 } from './gemini/embeddings.js';
 import {
-  decodeOllamaEmbedRequest, decodeOllamaEmbedResponse, EMBED_PATH, encodeOllamaEmbedRequest, encodeOllamaEmbedResponse, LEGACY_EMBEDDINGS_PATH,
-  ollamaEmbedPassthroughBody, ollamaEmbedUsage, type OllamaEmbedForm,
+  decodeOllamaEmbedRequest,
+  decodeOllamaEmbedResponse,
+  EMBED_PATH,
+  encodeOllamaEmbedRequest,
+  encodeOllamaEmbedResponse,
+  LEGACY_EMBEDDINGS_PATH,
+  ollamaEmbedPassthroughBody,
+  ollamaEmbedUsage,
+  type OllamaEmbedForm,
 } from './ollama/embeddings.js';
 import { isJsonObject } from './framing/json-field.js';
 import { GatewayError } from '../errors.js';
@@ -70,7 +89,10 @@ function ollamaIngress(form: OllamaEmbedForm): EmbeddingsIngress {
     requestedModel: bodyModel,
     decodeRequest: (body) => decodeOllamaEmbedRequest(body, form),
     encodeResponse: (resp) => encodeOllamaEmbedResponse(resp, form),
-    passthrough: (raw, body, upstreamModel) => ({ path: form === 'embed' ? EMBED_PATH : LEGACY_EMBEDDINGS_PATH, body: ollamaEmbedPassthroughBody(raw, body, upstreamModel) }),
+    passthrough: (raw, body, upstreamModel) => ({
+      path: form === 'embed' ? EMBED_PATH : LEGACY_EMBEDDINGS_PATH,
+      body: ollamaEmbedPassthroughBody(raw, body, upstreamModel),
+    }),
   };
 }
 
@@ -100,7 +122,11 @@ function oneVectorEach(decode: EmbeddingsUpstream['decodeResponse']): Embeddings
 }
 
 export const EMBEDDINGS_UPSTREAM: Readonly<Record<EmbeddingsProtocol, EmbeddingsUpstream>> = {
-  openai: { encodeRequest: encodeOpenAiEmbeddingRequest, decodeResponse: oneVectorEach(decodeOpenAiEmbeddingResponse), usageFromResponse: openAiEmbeddingUsage },
+  openai: {
+    encodeRequest: encodeOpenAiEmbeddingRequest,
+    decodeResponse: oneVectorEach(decodeOpenAiEmbeddingResponse),
+    usageFromResponse: openAiEmbeddingUsage,
+  },
   gemini: { encodeRequest: encodeGeminiEmbedRequest, decodeResponse: oneVectorEach(decodeGeminiEmbedResponse), usageFromResponse: geminiEmbedUsage },
   ollama: { encodeRequest: encodeOllamaEmbedRequest, decodeResponse: oneVectorEach(decodeOllamaEmbedResponse), usageFromResponse: ollamaEmbedUsage },
 };
@@ -135,9 +161,17 @@ export interface EmbeddingsPlan {
  * lane speaks the route's protocol, else the translation. Throws GatewayError('untranslatable')
  * for a lane with no embeddings, and TranslationRefused for what the lane cannot honour.
  */
-export function planEmbeddings(route: EmbeddingsIngress, req: EmbeddingRequest, raw: string, body: unknown, lane: ProtocolName, upstreamModel: string): EmbeddingsPlan {
+export function planEmbeddings(
+  route: EmbeddingsIngress,
+  req: EmbeddingRequest,
+  raw: string,
+  body: unknown,
+  lane: ProtocolName,
+  upstreamModel: string,
+): EmbeddingsPlan {
   const protocol = embeddingsProtocolOf(lane);
-  if (protocol === null) throw new GatewayError('untranslatable', `embeddings cannot be served by the ${lane} protocol of the selected model: it has no embeddings endpoint`);
+  if (protocol === null)
+    throw new GatewayError('untranslatable', `embeddings cannot be served by the ${lane} protocol of the selected model: it has no embeddings endpoint`);
   const upstream = EMBEDDINGS_UPSTREAM[protocol];
   const sameProtocol = protocol === route.protocol;
   return { request: sameProtocol ? route.passthrough(raw, body, upstreamModel) : upstream.encodeRequest(req, upstreamModel), sameProtocol, upstream };

@@ -12,7 +12,10 @@ export type RefusalReason = 'content_part' | 'parameter';
 export const REFUSAL_REASONS: readonly RefusalReason[] = ['content_part', 'parameter'];
 
 export class TranslationRefused extends GatewayError {
-  constructor(readonly reason: RefusalReason, message: string) {
+  constructor(
+    readonly reason: RefusalReason,
+    message: string,
+  ) {
     super('untranslatable', message);
   }
 }
@@ -50,9 +53,19 @@ export function describeSource(kind: 'image' | 'file', p: { url?: string; mediaT
 }
 
 const EXTENSION_TYPES: Readonly<Record<string, string>> = {
-  png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', gif: 'image/gif', webp: 'image/webp',
-  heic: 'image/heic', heif: 'image/heif', pdf: 'application/pdf', txt: 'text/plain', md: 'text/markdown',
-  csv: 'text/csv', html: 'text/html', htm: 'text/html',
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  gif: 'image/gif',
+  webp: 'image/webp',
+  heic: 'image/heic',
+  heif: 'image/heif',
+  pdf: 'application/pdf',
+  txt: 'text/plain',
+  md: 'text/markdown',
+  csv: 'text/csv',
+  html: 'text/html',
+  htm: 'text/html',
 };
 
 /** The media type a URL's file extension names, or undefined (never guessed from anything else). */

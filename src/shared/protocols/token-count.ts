@@ -8,13 +8,33 @@ import { estimatedCount, TOKEN_COUNT_ESTIMATE, TOKEN_COUNT_HEADER, type TokenCou
 import type { EncodedUpstreamRequest, RouteInfo } from './codec.js';
 import { isJsonObject } from './framing/json-field.js';
 import {
-  anthropicCountPassthrough, decodeAnthropicCountAnswer, decodeAnthropicCountRequest, encodeAnthropicCountAnswer, encodeAnthropicCountRequest,
+  anthropicCountPassthrough,
+  decodeAnthropicCountAnswer,
+  decodeAnthropicCountRequest,
+  encodeAnthropicCountAnswer,
+  encodeAnthropicCountRequest,
 } from './anthropic/token-count.js';
-import { decodeGeminiCountAnswer, decodeGeminiCountRequest, encodeGeminiCountAnswer, encodeGeminiCountRequest, geminiCountPassthrough } from './gemini/token-count.js';
 import {
-  decodeResponsesCountAnswer, decodeResponsesCountRequest, encodeResponsesCountAnswer, encodeResponsesCountRequest, responsesCountPassthrough,
+  decodeGeminiCountAnswer,
+  decodeGeminiCountRequest,
+  encodeGeminiCountAnswer,
+  encodeGeminiCountRequest,
+  geminiCountPassthrough,
+} from './gemini/token-count.js';
+import {
+  decodeResponsesCountAnswer,
+  decodeResponsesCountRequest,
+  encodeResponsesCountAnswer,
+  encodeResponsesCountRequest,
+  responsesCountPassthrough,
 } from './responses/token-count.js';
-import { bedrockCountPassthrough, decodeBedrockCountAnswer, decodeBedrockCountRequest, encodeBedrockCountAnswer, encodeBedrockCountRequest } from './bedrock/token-count.js';
+import {
+  bedrockCountPassthrough,
+  decodeBedrockCountAnswer,
+  decodeBedrockCountRequest,
+  encodeBedrockCountAnswer,
+  encodeBedrockCountRequest,
+} from './bedrock/token-count.js';
 
 /** The protocols whose callers have a counting route. */
 export type CountProtocol = 'anthropic' | 'gemini' | 'responses' | 'bedrock';
@@ -91,14 +111,7 @@ export type CountPlan =
  * caller: the caller's bytes (passthrough). Throws TranslationRefused when the lane cannot
  * carry a content part (as a chat request would be refused).
  */
-export function planCount(
-  caller: CountIngress,
-  req: ModelRequest,
-  raw: string,
-  body: unknown,
-  lane: ProtocolName,
-  upstreamModel: string,
-): CountPlan {
+export function planCount(caller: CountIngress, req: ModelRequest, raw: string, body: unknown, lane: ProtocolName, upstreamModel: string): CountPlan {
   const upstream = COUNT_UPSTREAM[lane];
   if (upstream === undefined) return { kind: 'estimate', count: estimatedCount(req) };
   const request = lane === caller.protocol ? caller.passthrough(raw, body, upstreamModel) : upstream.encodeRequest(req, upstreamModel);

@@ -70,7 +70,10 @@ export function withHistory(body: JsonObject, history: unknown[]): JsonObject {
 export function planResponsesState(body: JsonObject, chain: ResponseChain | 'unavailable' | null, lane: LaneIdentity): StatePlan {
   const conversation = body.conversation;
   if (conversation !== undefined && conversation !== null && lane.protocol !== 'responses') {
-    return refused('untranslatable', `conversation cannot be served by the ${lane.protocol} protocol of the selected model: conversations are kept by OpenAI's Responses API; use previous_response_id, which the gateway keeps for any model`);
+    return refused(
+      'untranslatable',
+      `conversation cannot be served by the ${lane.protocol} protocol of the selected model: conversations are kept by OpenAI's Responses API; use previous_response_id, which the gateway keeps for any model`,
+    );
   }
   const previous = body.previous_response_id;
   if (previous === undefined || previous === null) return { kind: 'none' };
@@ -78,13 +81,18 @@ export function planResponsesState(body: JsonObject, chain: ResponseChain | 'una
   const responsesLane = lane.protocol === 'responses';
   if (chain === 'unavailable' || chain === null) {
     // The upstream may know it (a Responses lane keeps its own); no other lane can be given the history.
-    return responsesLane ? { kind: 'pass-through', body } : refused('internal', 'the conversation state store is unavailable: previous_response_id cannot be served now');
+    return responsesLane
+      ? { kind: 'pass-through', body }
+      : refused('internal', 'the conversation state store is unavailable: previous_response_id cannot be served now');
   }
   if (chain.records.length === 0) {
     return responsesLane ? { kind: 'pass-through', body } : refused('invalid_request', `Previous response with id '${previous}' not found.`);
   }
   if (chain.missing !== null) {
-    return refused('invalid_request', `previous_response_id '${previous}' continues a response that is no longer stored ('${chain.missing}'): start the conversation again`);
+    return refused(
+      'invalid_request',
+      `previous_response_id '${previous}' continues a response that is no longer stored ('${chain.missing}'): start the conversation again`,
+    );
   }
   const newest = chain.records[chain.records.length - 1]!;
   if (responsesLane && newest.lane === lane.lane && newest.provider === lane.provider && newest.upstreamId !== null) {

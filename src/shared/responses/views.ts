@@ -27,7 +27,8 @@ export function inputItemsQuery(query: string): InputItemsQuery {
   const limit = params.get('limit');
   if (limit !== null) {
     const n = Number(limit);
-    if (!Number.isInteger(n) || n < 1 || n > INPUT_ITEMS_LIMIT_MAX) throw new GatewayError('invalid_request', `limit must be an integer in 1..${INPUT_ITEMS_LIMIT_MAX}, got '${limit.slice(0, 20)}'`);
+    if (!Number.isInteger(n) || n < 1 || n > INPUT_ITEMS_LIMIT_MAX)
+      throw new GatewayError('invalid_request', `limit must be an integer in 1..${INPUT_ITEMS_LIMIT_MAX}, got '${limit.slice(0, 20)}'`);
     out.limit = n;
   }
   const order = params.get('order');
@@ -54,7 +55,12 @@ export function inputItemsPage(record: StoredResponse, query: InputItemsQuery): 
     start = at < 0 ? items.length : at + 1;
   }
   const data = items.slice(start, start + query.limit);
-  return { data, firstId: (data[0]?.id as string | undefined) ?? null, lastId: (data[data.length - 1]?.id as string | undefined) ?? null, hasMore: start + data.length < items.length };
+  return {
+    data,
+    firstId: (data[0]?.id as string | undefined) ?? null,
+    lastId: (data[data.length - 1]?.id as string | undefined) ?? null,
+    hasMore: start + data.length < items.length,
+  };
 }
 
 export function inputItemsView(page: InputItemsPage): string {

@@ -60,9 +60,22 @@ export const enum Disposition {
 }
 
 export const DISPOSITION_NAMES = [
-  'ok', 'client_error', 'untranslatable', 'missing_credential', 'caller_abort', 'exhausted',
-  'transient_upstream', 'attempt_timeout', 'hard_down', 'context_length',
-  'unauthenticated', 'forbidden', 'rate_limited', 'quota_exceeded', 'invalid_request', 'shed',
+  'ok',
+  'client_error',
+  'untranslatable',
+  'missing_credential',
+  'caller_abort',
+  'exhausted',
+  'transient_upstream',
+  'attempt_timeout',
+  'hard_down',
+  'context_length',
+  'unauthenticated',
+  'forbidden',
+  'rate_limited',
+  'quota_exceeded',
+  'invalid_request',
+  'shed',
 ] as const;
 
 export const enum FailoverReason {
@@ -96,34 +109,48 @@ export function movesBreaker(outcome: AttemptOutcome): boolean {
 /** The disposition a request gets when `outcome` is how its last attempt ended. */
 export function dispositionOf(outcome: AttemptOutcome): Disposition {
   switch (outcome) {
-    case AttemptOutcome.Ok: return Disposition.Ok;
+    case AttemptOutcome.Ok:
+      return Disposition.Ok;
     case AttemptOutcome.Transient:
     case AttemptOutcome.Connect:
     case AttemptOutcome.UpstreamTimeout:
     case AttemptOutcome.MidStream:
       return Disposition.TransientUpstream;
-    case AttemptOutcome.AttemptTimeout: return Disposition.AttemptTimeout;
+    case AttemptOutcome.AttemptTimeout:
+      return Disposition.AttemptTimeout;
     case AttemptOutcome.HardDownBilling:
     case AttemptOutcome.HardDownAuth:
       return Disposition.HardDown;
-    case AttemptOutcome.ContextLength: return Disposition.ContextLength;
-    case AttemptOutcome.ClientError: return Disposition.ClientError;
-    case AttemptOutcome.CallerAbort: return Disposition.CallerAbort;
-    case AttemptOutcome.Untranslatable: return Disposition.Untranslatable;
-    case AttemptOutcome.MissingCredential: return Disposition.MissingCredential;
+    case AttemptOutcome.ContextLength:
+      return Disposition.ContextLength;
+    case AttemptOutcome.ClientError:
+      return Disposition.ClientError;
+    case AttemptOutcome.CallerAbort:
+      return Disposition.CallerAbort;
+    case AttemptOutcome.Untranslatable:
+      return Disposition.Untranslatable;
+    case AttemptOutcome.MissingCredential:
+      return Disposition.MissingCredential;
   }
 }
 
 /** The failover reason of a failed attempt before the first byte, or None when it does not fail over. */
 export function failoverReasonOf(outcome: AttemptOutcome): FailoverReason {
   switch (outcome) {
-    case AttemptOutcome.Transient: return FailoverReason.TransientUpstream;
-    case AttemptOutcome.Connect: return FailoverReason.Connect;
-    case AttemptOutcome.UpstreamTimeout: return FailoverReason.Timeout;
-    case AttemptOutcome.AttemptTimeout: return FailoverReason.AttemptTimeout;
-    case AttemptOutcome.HardDownBilling: return FailoverReason.HardDown;
-    case AttemptOutcome.ContextLength: return FailoverReason.ContextLength;
-    default: return FailoverReason.None;
+    case AttemptOutcome.Transient:
+      return FailoverReason.TransientUpstream;
+    case AttemptOutcome.Connect:
+      return FailoverReason.Connect;
+    case AttemptOutcome.UpstreamTimeout:
+      return FailoverReason.Timeout;
+    case AttemptOutcome.AttemptTimeout:
+      return FailoverReason.AttemptTimeout;
+    case AttemptOutcome.HardDownBilling:
+      return FailoverReason.HardDown;
+    case AttemptOutcome.ContextLength:
+      return FailoverReason.ContextLength;
+    default:
+      return FailoverReason.None;
   }
 }
 
@@ -132,7 +159,8 @@ export function failoverReasonOf(outcome: AttemptOutcome): FailoverReason {
 // long", Gemini "input token count ... exceeds the maximum", Bedrock "input is too long" /
 // "too many input tokens", Ollama "exceeds the context length"). Matched on the body text, so
 // no provider is named in code.
-const CONTEXT_LENGTH = /context_length_exceeded|maximum context length|context window|exceeds the context length|prompt is too long|input is too long|too many input tokens|input token count[^.]*exceeds/i;
+const CONTEXT_LENGTH =
+  /context_length_exceeded|maximum context length|context window|exceeds the context length|prompt is too long|input is too long|too many input tokens|input token count[^.]*exceeds/i;
 // Billing and quota wording: OpenAI's `insufficient_quota`, Anthropic's "credit balance is too
 // low", generic "billing".
 const BILLING = /insufficient_quota|credit balance is too low|billing/i;
@@ -151,7 +179,14 @@ export function outcomeOfErrorStatus(status: number, bodyText: string): AttemptO
 /** Classifies a transport error before the response head (undici error codes). */
 export function outcomeOfTransportError(code: string | undefined, attemptDeadlinePassed: boolean): AttemptOutcome {
   if (code === 'UND_ERR_HEADERS_TIMEOUT' || attemptDeadlinePassed) return AttemptOutcome.AttemptTimeout;
-  if (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EHOSTUNREACH' || code === 'ENETUNREACH' || code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'EAI_AGAIN') {
+  if (
+    code === 'ECONNREFUSED' ||
+    code === 'ENOTFOUND' ||
+    code === 'EHOSTUNREACH' ||
+    code === 'ENETUNREACH' ||
+    code === 'UND_ERR_CONNECT_TIMEOUT' ||
+    code === 'EAI_AGAIN'
+  ) {
     return AttemptOutcome.Connect;
   }
   return AttemptOutcome.Transient;

@@ -129,7 +129,8 @@ export function statsView(shared: SharedState, config: CompiledConfig, nowMs: nu
  * or any pool cell over it. A lane merely at capacity keeps the node healthy.
  */
 export function anyLaneUsable(shared: SharedState, config: CompiledConfig, nowMs: number): boolean {
-  for (const lane of config.lanes) if (usableBySpec(shared, availabilityOf(shared, lane.defaultCellSlot, lane, nowMs), lane.defaultCellSlot, nowMs)) return true;
+  for (const lane of config.lanes)
+    if (usableBySpec(shared, availabilityOf(shared, lane.defaultCellSlot, lane, nowMs), lane.defaultCellSlot, nowMs)) return true;
   for (const pool of config.pools) {
     for (const m of pool.members) if (usableBySpec(shared, availabilityOf(shared, m.cellSlot, config.lanes[m.lane]!, nowMs), m.cellSlot, nowMs)) return true;
   }

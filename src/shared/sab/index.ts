@@ -8,5 +8,15 @@ export { ErrorWindowCounts } from './breaker-cells.js';
 export { GovernanceCounters, GOV_REFUSED } from './governance-counters.js';
 export { ReservedWords } from './reserved-words.js';
 export { SettleGate } from './settle-gate.js';
-export { ReservationJournal, noteItem, itemCount, clearItems, itemIndex, itemTag, itemAmount, privateEntryWords, type JournalEntry } from './reservation-journal.js';
+export {
+  ReservationJournal,
+  noteItem,
+  itemCount,
+  clearItems,
+  itemIndex,
+  itemTag,
+  itemAmount,
+  privateEntryWords,
+  type JournalEntry,
+} from './reservation-journal.js';
 export { WIDE_DELTA_MAX } from './wide-counter.js';

@@ -79,7 +79,8 @@ export class LaneCounters {
 
   /** Restore or reset the lifetime count (main thread, e.g. from the store at boot). */
   setLifetimeTaken(lane: number, taken: number): void {
-    if (!(taken >= 0 && taken <= INT32_COUNT_MAX && Number.isInteger(taken))) throw new RangeError(`lifetime count must be 0..${INT32_COUNT_MAX}, got ${taken}`);
+    if (!(taken >= 0 && taken <= INT32_COUNT_MAX && Number.isInteger(taken)))
+      throw new RangeError(`lifetime count must be 0..${INT32_COUNT_MAX}, got ${taken}`);
     Atomics.store(this.i32(lane), lane + LANE_LIFETIME_TAKEN, taken);
   }
 

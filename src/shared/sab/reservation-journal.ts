@@ -10,7 +10,13 @@
 // exited (the 'exit' event follows the thread's end), so plain stores suffice for the items;
 // the item count is stored atomically anyway, which costs nothing here.
 import {
-  HEADER_RESERVATIONS, JOURNAL_ENTRIES, JOURNAL_ENTRY_WORDS, JOURNAL_HOLDERS, JOURNAL_ITEMS_MAX, JOURNAL_ITEM_WORDS, journalEntryWord,
+  HEADER_RESERVATIONS,
+  JOURNAL_ENTRIES,
+  JOURNAL_ENTRY_WORDS,
+  JOURNAL_HOLDERS,
+  JOURNAL_ITEMS_MAX,
+  JOURNAL_ITEM_WORDS,
+  journalEntryWord,
 } from './layout.js';
 import type { ReservedWords } from './reserved-words.js';
 import type { SharedViews } from './shared-views.js';

@@ -209,7 +209,8 @@ export class SlotRegistry implements SlotAssigner {
       default:
         throw new Error(`metric series ${JSON.stringify(key)} has an unknown kind`);
     }
-    const copy: MetricSeriesSpec = spec.kind === 'histogram' ? { kind: 'histogram', bounds: [...spec.bounds], sumScale: spec.sumScale ?? DEFAULT_SUM_SCALE } : { kind: spec.kind };
+    const copy: MetricSeriesSpec =
+      spec.kind === 'histogram' ? { kind: 'histogram', bounds: [...spec.bounds], sumScale: spec.sumScale ?? DEFAULT_SUM_SCALE } : { kind: spec.kind };
     this.metricEntries.set(key, { key, slot, spec: copy });
     return slot;
   }

@@ -40,7 +40,14 @@ export class Authenticator {
   }
 
   /** Entries from `at` on, in order; the last refusal when none accepts. */
-  private byChain(req: IngressRequest, config: CompiledConfig, chain: readonly string[], at: number, refused: Refusal | null, nowSec: number): AuthResult | Promise<AuthResult> {
+  private byChain(
+    req: IngressRequest,
+    config: CompiledConfig,
+    chain: readonly string[],
+    at: number,
+    refused: Refusal | null,
+    nowSec: number,
+  ): AuthResult | Promise<AuthResult> {
     for (let i = at; i < chain.length; i++) {
       const name = chain[i]!;
       let result: AuthResult | Promise<AuthResult>;

@@ -39,7 +39,14 @@ export class OidcChain {
       const had = this.verifiers.get(p.name);
       if (had !== undefined && JSON.stringify(had.provider) === JSON.stringify(p)) continue;
       const verifier = new OidcVerifier(
-        { issuer: p.issuer, audience: p.audience, role_claim: p.roleClaim, jwks_url: p.jwksUrl ?? undefined, ca_cert_pem: p.caCertPem ?? undefined, clockSkewSec: p.clockSkewSec },
+        {
+          issuer: p.issuer,
+          audience: p.audience,
+          role_claim: p.roleClaim,
+          jwks_url: p.jwksUrl ?? undefined,
+          ca_cert_pem: p.caCertPem ?? undefined,
+          clockSkewSec: p.clockSkewSec,
+        },
         config.governance.keyCacheEntries,
       );
       this.verifiers.set(p.name, { provider: p, verifier });

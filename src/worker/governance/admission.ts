@@ -14,15 +14,30 @@
 // (docs/configuration.md, "Reservations"). The first limit that refuses ends admission: what
 // was reserved before it is given back, and the refusal names the bucket (group, metric,
 // window) with Retry-After where a window ends.
+import { WINDOW_MINUTE, WINDOW_NAMES, secondsToWindowEnd } from '../../shared/governance/windows.js';
 import {
-  WINDOW_MINUTE, WINDOW_NAMES, secondsToWindowEnd,
-} from '../../shared/governance/windows.js';
-import {
-  METRIC_BUDGET, METRIC_CONCURRENT, METRIC_NAMES, METRIC_REQUESTS, METRIC_TOKENS, type WorkerGroup, type WorkerKey,
+  METRIC_BUDGET,
+  METRIC_CONCURRENT,
+  METRIC_NAMES,
+  METRIC_REQUESTS,
+  METRIC_TOKENS,
+  type WorkerGroup,
+  type WorkerKey,
 } from '../../shared/governance/worker-state.js';
 import {
-  GOV_BUDGET_RESERVED, GOV_KEY_BUDGET_RESERVED, GOV_KEY_MINUTE_REQUESTS, GOV_KEY_MINUTE_TOKENS, GOV_KEY_MINUTE_TOKENS_RESERVED, GOV_REFUSED,
-  GOV_REQUESTS, GOV_TOKENS, GOV_TOKENS_RESERVED, type GovernanceCounters, type JournalEntry, type ReservationJournal, type ReservedWords,
+  GOV_BUDGET_RESERVED,
+  GOV_KEY_BUDGET_RESERVED,
+  GOV_KEY_MINUTE_REQUESTS,
+  GOV_KEY_MINUTE_TOKENS,
+  GOV_KEY_MINUTE_TOKENS_RESERVED,
+  GOV_REFUSED,
+  GOV_REQUESTS,
+  GOV_TOKENS,
+  GOV_TOKENS_RESERVED,
+  type GovernanceCounters,
+  type JournalEntry,
+  type ReservationJournal,
+  type ReservedWords,
   type SettleGate,
 } from '../../shared/sab/index.js';
 import type { DeferredSettles } from './deferred-settles.js';
@@ -84,7 +99,12 @@ export interface AdmissionCounters {
  * have no tokens or budget limit (entry.reservations is 0).
  */
 export function reserve(
-  k: AdmissionCounters, entry: AdmissionKey, tags: readonly number[], nowSec: number, estimate: RequestEstimate | null, noted: JournalEntry,
+  k: AdmissionCounters,
+  entry: AdmissionKey,
+  tags: readonly number[],
+  nowSec: number,
+  estimate: RequestEstimate | null,
+  noted: JournalEntry,
 ): Refusal | null {
   const refused = walk(k, entry, tags, nowSec, estimate, noted, -1);
   return refused;
@@ -94,7 +114,13 @@ export function reserve(
  * concurrency steps instead of making them (same order, same tags); reservations are given back
  * from the journal entry. */
 function walk(
-  k: AdmissionCounters, entry: AdmissionKey, tags: readonly number[], nowSec: number, estimate: RequestEstimate | null, noted: JournalEntry, undoSteps: number,
+  k: AdmissionCounters,
+  entry: AdmissionKey,
+  tags: readonly number[],
+  nowSec: number,
+  estimate: RequestEstimate | null,
+  noted: JournalEntry,
+  undoSteps: number,
 ): Refusal | null {
   const c = k.counters;
   const undo = undoSteps >= 0;
@@ -111,7 +137,8 @@ function walk(
         case METRIC_REQUESTS: {
           const at = c.groupIndex(g.slot, w, GOV_REQUESTS);
           if (undo) c.refund(at, tags[w]!, 1);
-          else if (c.tryReserve(at, tags[w]!, 1, limit.max) === GOV_REFUSED) return fail(k, entry, tags, nowSec, step, noted, refuseGroup(g, METRIC_REQUESTS, w, limit.max, nowSec, 0));
+          else if (c.tryReserve(at, tags[w]!, 1, limit.max) === GOV_REFUSED)
+            return fail(k, entry, tags, nowSec, step, noted, refuseGroup(g, METRIC_REQUESTS, w, limit.max, nowSec, 0));
           break;
         }
         case METRIC_TOKENS: {
@@ -160,15 +187,33 @@ function walk(
   if (key.budgetMicros >= 0) {
     const price = entry.prices.length > 0 ? entry.prices[0]! : null;
     const micros = price === null ? 0 : estimate === null ? price.feeMicros : estimate.micros(price);
-    if (!reserveSpend(k, slot, key.budgetWindow, c.keyIndex(slot, GOV_KEY_BUDGET_RESERVED), tags[key.budgetWindow]!, micros, key.budgetMicros, price, true, noted)) {
-      return fail(k, entry, tags, nowSec, step, noted, refuseKey(key, `max_budget_cents`, key.budgetWindow, key.budgetMicros / 10_000, nowSec, true, asking(METRIC_BUDGET, micros)));
+    if (
+      !reserveSpend(k, slot, key.budgetWindow, c.keyIndex(slot, GOV_KEY_BUDGET_RESERVED), tags[key.budgetWindow]!, micros, key.budgetMicros, price, true, noted)
+    ) {
+      return fail(
+        k,
+        entry,
+        tags,
+        nowSec,
+        step,
+        noted,
+        refuseKey(key, `max_budget_cents`, key.budgetWindow, key.budgetMicros / 10_000, nowSec, true, asking(METRIC_BUDGET, micros)),
+      );
     }
   }
   return null;
 }
 
 /** A refusal: give back what the walk took before it (counts by replay, reservations from the entry). */
-function fail(k: AdmissionCounters, entry: AdmissionKey, tags: readonly number[], nowSec: number, step: number, noted: JournalEntry, refusal: Refusal): Refusal {
+function fail(
+  k: AdmissionCounters,
+  entry: AdmissionKey,
+  tags: readonly number[],
+  nowSec: number,
+  step: number,
+  noted: JournalEntry,
+  refusal: Refusal,
+): Refusal {
   if (step > 0) walk(k, entry, tags, nowSec, null, noted, step);
   releaseAll(k.reserved, noted);
   return refusal;

@@ -22,7 +22,13 @@ export class Admission {
     shared: SharedState,
     private readonly metering: Metering,
   ) {
-    this.counters = { counters: shared.governance, reserved: shared.reserved, journal: shared.journal, gate: shared.settleGate, deferred: new DeferredSettles() };
+    this.counters = {
+      counters: shared.governance,
+      reserved: shared.reserved,
+      journal: shared.journal,
+      gate: shared.settleGate,
+      deferred: new DeferredSettles(),
+    };
   }
 
   /**
@@ -32,7 +38,15 @@ export class Admission {
    * membersToRead in src/shared/governance/estimators.ts), for the estimate reserved against
    * tokens and budget limits.
    */
-  admit(key: AdmissionKey | null, target: AdmissionTarget, governanceEnabled: boolean, nowSec: number, codec: Codec, body: Buffer, head: unknown): AdmissionLease | Refusal {
+  admit(
+    key: AdmissionKey | null,
+    target: AdmissionTarget,
+    governanceEnabled: boolean,
+    nowSec: number,
+    codec: Codec,
+    body: Buffer,
+    head: unknown,
+  ): AdmissionLease | Refusal {
     if (key === null) return OPEN_LEASE;
     const denied = checkAccess(key, targetName(target));
     if (denied !== null) return denied;

@@ -5,7 +5,14 @@
 // resolved once per group change rather than per request.
 import { chainPrices, groupPrice, type Price } from './price.js';
 import {
-  METRIC_BUDGET, METRIC_TOKENS, keyAt, reviveColumns, type GovernanceSnapshot, type KeyColumns, type WorkerGroup, type WorkerKey,
+  METRIC_BUDGET,
+  METRIC_TOKENS,
+  keyAt,
+  reviveColumns,
+  type GovernanceSnapshot,
+  type KeyColumns,
+  type WorkerGroup,
+  type WorkerKey,
 } from '../../shared/governance/worker-state.js';
 
 /** A group chain deeper than this is cut (main refuses such chains on write). */
@@ -13,8 +20,20 @@ const CHAIN_DEPTH_MAX = 16;
 const NO_CHAIN: readonly WorkerGroup[] = [];
 const NO_PRICES: readonly Price[] = [];
 const EMPTY_COLUMNS: KeyColumns = {
-  count: 0, ids: [], jtis: [], enabled: new Uint8Array(0), group: new Int32Array(0), groupNames: [], pools: new Int32Array(0), poolLists: [],
-  rpm: new Int32Array(0), tpm: new Int32Array(0), budgetMicros: new Float64Array(0), budgetWindow: new Uint8Array(0), slot: new Int32Array(0), aws: [],
+  count: 0,
+  ids: [],
+  jtis: [],
+  enabled: new Uint8Array(0),
+  group: new Int32Array(0),
+  groupNames: [],
+  pools: new Int32Array(0),
+  poolLists: [],
+  rpm: new Int32Array(0),
+  tpm: new Int32Array(0),
+  budgetMicros: new Float64Array(0),
+  budgetWindow: new Uint8Array(0),
+  slot: new Int32Array(0),
+  aws: [],
 };
 
 export interface AdmissionKey {

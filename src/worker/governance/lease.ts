@@ -16,8 +16,15 @@ import { COST_ESTIMATORS } from '../../shared/governance/estimators.js';
 import { ledgerGroupTokens, ledgerKeyTokens } from '../../shared/governance/spend.js';
 import { METRIC_BUDGET, METRIC_CONCURRENT, METRIC_TOKENS, type WorkerGroup } from '../../shared/governance/worker-state.js';
 import {
-  GOV_BUDGET_REQUESTS, GOV_KEY_BUDGET_REQUESTS, GOV_KEY_BUDGET_TOKENS, GOV_KEY_MINUTE_TOKENS, GOV_TOKENS, JOURNAL_ITEMS_MAX, privateEntryWords,
-  type JournalEntry, type ReservationJournal,
+  GOV_BUDGET_REQUESTS,
+  GOV_KEY_BUDGET_REQUESTS,
+  GOV_KEY_BUDGET_TOKENS,
+  GOV_KEY_MINUTE_TOKENS,
+  GOV_TOKENS,
+  JOURNAL_ITEMS_MAX,
+  privateEntryWords,
+  type JournalEntry,
+  type ReservationJournal,
 } from '../../shared/sab/index.js';
 import type { ProtocolName } from '../../shared/model/types.js';
 import type { AdmissionLease, ServedBy } from '../pipeline/admission-lease.js';

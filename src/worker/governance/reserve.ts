@@ -8,9 +8,7 @@
 // one in force, and the reservation is made in it.
 import { windowTagLater } from '../../shared/sab/governance-counters.js';
 import { GOV_BUDGET_REQUESTS, GOV_KEY_BUDGET_REQUESTS, OUTSTANDING_MAX } from '../../shared/sab/layout.js';
-import {
-  clearItems, itemAmount, itemCount, itemIndex, itemTag, noteItem, type JournalEntry, type ReservedWords,
-} from '../../shared/sab/index.js';
+import { clearItems, itemAmount, itemCount, itemIndex, itemTag, noteItem, type JournalEntry, type ReservedWords } from '../../shared/sab/index.js';
 import { groupTokenSpend, keyTokenSpend } from '../../shared/governance/spend.js';
 import type { AdmissionCounters } from './admission.js';
 import type { Price } from './price.js';
@@ -51,7 +49,16 @@ export function reserveTokens(k: AdmissionCounters, at: number, usedAt: number, 
  * record `slot`'s budget window (`window` then unused), else group `slot`'s window `window`.
  */
 export function reserveSpend(
-  k: AdmissionCounters, slot: number, window: number, at: number, tag: number, amount: number, max: number, price: Price | null, key: boolean, noted: JournalEntry,
+  k: AdmissionCounters,
+  slot: number,
+  window: number,
+  at: number,
+  tag: number,
+  amount: number,
+  max: number,
+  price: Price | null,
+  key: boolean,
+  noted: JournalEntry,
 ): boolean {
   const c = k.counters;
   const r = k.reserved;

@@ -66,7 +66,10 @@ export class PoolGate implements RouteGate {
   private async ask(index: number, poolName: string, request: GateRequest, body: unknown, depth: number): Promise<GateOutcome> {
     const hook = this.hooks[index]!;
     try {
-      const reply = await this.transports[index]!.request({ type: 'gate', pool: poolName, members: this.memberNames as string[], request: this.infoFor(hook, request, body) }, hook.timeoutMs);
+      const reply = await this.transports[index]!.request(
+        { type: 'gate', pool: poolName, members: this.memberNames as string[], request: this.infoFor(hook, request, body) },
+        hook.timeoutMs,
+      );
       const outcome = this.outcomeOf(hook, reply);
       outcome.policy = hook.name;
       return outcome;
@@ -82,7 +85,11 @@ export class PoolGate implements RouteGate {
         case 'first':
           return { final: true, decision: { verdict: GateVerdict.Reorder, order: this.configOrder, status: 0, message: '' }, policy: 'first' };
         case 'reject':
-          return { final: true, decision: { verdict: GateVerdict.Reject, order: [], status: 503, message: `the routing gate "${hook.name}" did not decide in time` }, policy: 'reject' };
+          return {
+            final: true,
+            decision: { verdict: GateVerdict.Reject, order: [], status: 503, message: `the routing gate "${hook.name}" did not decide in time` },
+            policy: 'reject',
+          };
         case 'nothing':
           return { final: false, decision: null };
       }
@@ -111,7 +118,8 @@ export class PoolGate implements RouteGate {
         const i = this.memberNames.indexOf(name);
         if (i !== -1 && !order.includes(i)) order.push(i);
       }
-      if (order.length > 0) return { final: false, decision: { verdict: GateVerdict.Reorder, order, status: 0, message: '' }, ...(body === undefined ? {} : { body }) };
+      if (order.length > 0)
+        return { final: false, decision: { verdict: GateVerdict.Reorder, order, status: 0, message: '' }, ...(body === undefined ? {} : { body }) };
     }
     if (reply.decision !== 'order' && reply.decision !== 'abstain') throw new Error('unknown gate decision');
     return { final: false, decision: null, ...(body === undefined ? {} : { body }) };

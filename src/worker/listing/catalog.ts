@@ -37,7 +37,13 @@ export function visibleModels(runtime: Runtime, key: AdmissionKey | null): Liste
     // A pool and a lane of one name: the name resolves to the pool, listed once.
     if (runtime.pools.has(name)) continue;
     if (key !== null && checkAccess(key, name) !== null) continue;
-    out.push({ id: name, kind: 'lane', provider: lane.provider.compiled.name, protocol: lane.provider.compiled.protocol, upstreamModel: lane.compiled.upstreamModel });
+    out.push({
+      id: name,
+      kind: 'lane',
+      provider: lane.provider.compiled.name,
+      protocol: lane.provider.compiled.protocol,
+      upstreamModel: lane.compiled.upstreamModel,
+    });
   }
   return out;
 }

@@ -34,7 +34,8 @@ const ANTHROPIC_LIMIT_MAX = 1000;
 /** Anthropic's cursor page: `after_id`/`before_id` name the item the page starts after or ends before. */
 export function anthropicList(models: readonly ListedModel[], query: URLSearchParams): string {
   const limitText = query.get('limit');
-  const limit = limitText === null ? ANTHROPIC_LIMIT_DEFAULT : Math.min(ANTHROPIC_LIMIT_MAX, Math.max(1, Number.parseInt(limitText, 10) || ANTHROPIC_LIMIT_DEFAULT));
+  const limit =
+    limitText === null ? ANTHROPIC_LIMIT_DEFAULT : Math.min(ANTHROPIC_LIMIT_MAX, Math.max(1, Number.parseInt(limitText, 10) || ANTHROPIC_LIMIT_DEFAULT));
   const afterId = query.get('after_id');
   const beforeId = query.get('before_id');
   let from = 0;

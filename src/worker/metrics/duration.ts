@@ -41,7 +41,11 @@ class DurationFamilies {
         let cumulative = 0;
         for (let i = 0; i < snap.counts.length; i++) {
           cumulative += snap.counts[i]!;
-          histogram.push({ metricName: `${REQUEST_DURATION_SECONDS.name}_bucket`, labels: { ...labels, le: leLabel(i < snap.bounds.length ? snap.bounds[i]! : Infinity) }, value: cumulative });
+          histogram.push({
+            metricName: `${REQUEST_DURATION_SECONDS.name}_bucket`,
+            labels: { ...labels, le: leLabel(i < snap.bounds.length ? snap.bounds[i]! : Infinity) },
+            value: cumulative,
+          });
         }
         histogram.push({ metricName: `${REQUEST_DURATION_SECONDS.name}_sum`, labels, value: snap.sum });
         histogram.push({ metricName: `${REQUEST_DURATION_SECONDS.name}_count`, labels, value: snap.count });

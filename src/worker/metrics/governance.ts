@@ -17,12 +17,28 @@ import type { WorkerGroup } from '../../shared/governance/worker-state.js';
 import { METRIC_BUDGET, METRIC_TOKENS } from '../../shared/governance/worker-state.js';
 import { WINDOW_DAY, WINDOW_MONTH, WINDOW_NAMES, WINDOW_TOTAL, WINDOW_WEEK, windowTag } from '../../shared/governance/windows.js';
 import {
-  BUCKET_BUDGET_REMAINING_CENTS, BUCKET_RESERVED_CENTS, BUCKET_RESERVED_TOKENS, BUCKET_SPEND_CENTS, BUCKET_TOKENS, KEY_SERIES_CAP, KEY_SPEND_CENTS, KEY_TOKENS_TOTAL, OTHER_KEYS_LABEL,
+  BUCKET_BUDGET_REMAINING_CENTS,
+  BUCKET_RESERVED_CENTS,
+  BUCKET_RESERVED_TOKENS,
+  BUCKET_SPEND_CENTS,
+  BUCKET_TOKENS,
+  KEY_SERIES_CAP,
+  KEY_SPEND_CENTS,
+  KEY_TOKENS_TOTAL,
+  OTHER_KEYS_LABEL,
 } from '../../shared/metrics/catalog.js';
 import { DEFAULT_TIER } from '../../shared/governance/pricing.js';
 import {
-  GOV_BUDGET_RESERVED, GOV_GROUP_LANE_SLOTS, GOV_GROUP_LANE_SLOTS_AT, GOV_KEY_BUDGET_TOKENS, GOV_SLOT_CACHE_CREATION, GOV_SLOT_INPUT, GOV_SLOT_LANE, GOV_SLOT_VALUES,
-  GOV_TOKENS, GOV_TOKENS_RESERVED,
+  GOV_BUDGET_RESERVED,
+  GOV_GROUP_LANE_SLOTS,
+  GOV_GROUP_LANE_SLOTS_AT,
+  GOV_KEY_BUDGET_TOKENS,
+  GOV_SLOT_CACHE_CREATION,
+  GOV_SLOT_INPUT,
+  GOV_SLOT_LANE,
+  GOV_SLOT_VALUES,
+  GOV_TOKENS,
+  GOV_TOKENS_RESERVED,
 } from '../../shared/sab/layout.js';
 import type { GovernanceCounters } from '../../shared/sab/governance-counters.js';
 import type { CompiledConfig } from '../../shared/config/compiled.js';
@@ -183,7 +199,14 @@ function laneNames(source: SeriesSource): Map<number, string> {
  * them per lane, see lease.ts), and, where a tokens limit also keeps the window's total, what
  * the slots could not hold (a seventh lane in one window) under model "".
  */
-function tokensByModel(g: GovernanceCounters, slot: number, window: number, tag: number, total: boolean, lanes: Map<number, string>): Array<{ model: string; tokens: number }> {
+function tokensByModel(
+  g: GovernanceCounters,
+  slot: number,
+  window: number,
+  tag: number,
+  total: boolean,
+  lanes: Map<number, string>,
+): Array<{ model: string; tokens: number }> {
   const out: Array<{ model: string; tokens: number }> = [];
   const slotsAt = g.groupIndex(slot, window, GOV_GROUP_LANE_SLOTS_AT);
   let sum = 0;
@@ -228,7 +251,8 @@ function readBuckets(source: SeriesSource, governance: GovernanceSource): Bucket
         tokens: limits.tokens || limits.budgetMicros !== null ? tokensByModel(g, group.slot, window, tag, limits.tokens, laneNames(source)) : null,
         budgetRemainingCents: spendMicros === null ? null : Math.max(0, limits.budgetMicros! - spendMicros) / MICROS_PER_CENT,
         reservedTokens: limits.tokens ? source.shared.reserved.read(g.groupIndex(group.slot, window, GOV_TOKENS_RESERVED), tag) : null,
-        reservedCents: limits.budgetMicros === null ? null : source.shared.reserved.read(g.groupIndex(group.slot, window, GOV_BUDGET_RESERVED), tag) / MICROS_PER_CENT,
+        reservedCents:
+          limits.budgetMicros === null ? null : source.shared.reserved.read(g.groupIndex(group.slot, window, GOV_BUDGET_RESERVED), tag) / MICROS_PER_CENT,
       });
     }
   }

@@ -5,7 +5,13 @@
 import { Gauge, type Registry } from 'prom-client';
 import type { CompiledLane } from '../../shared/config/compiled.js';
 import {
-  LANE_AVAILABLE, LANE_AVAILABLE_PERMITS, LANE_INFLIGHT, LANE_RECOVERY_HINT_MS, LANE_STATE, POOL_QUEUED, type MetricFamily,
+  LANE_AVAILABLE,
+  LANE_AVAILABLE_PERMITS,
+  LANE_INFLIGHT,
+  LANE_RECOVERY_HINT_MS,
+  LANE_STATE,
+  POOL_QUEUED,
+  type MetricFamily,
 } from '../../shared/metrics/catalog.js';
 import { Availability, availabilityOf, recoveryHintMs } from '../../shared/routing/availability.js';
 import { DIRECT_POOL_LABEL } from '../../shared/routing/series.js';

@@ -24,7 +24,14 @@ export function recordAttempt(shared: SharedState, attemptDurationSlot: number, 
  * only for a stream of two or more (a whole body's tokens all arrive at its first byte).
  */
 export function recordCompletion(
-  shared: SharedState, slots: LatencySlots, protocol: ProtocolName, startedMs: number, firstByteMs: number, endedMs: number, outputTokens: number, streamed: boolean,
+  shared: SharedState,
+  slots: LatencySlots,
+  protocol: ProtocolName,
+  startedMs: number,
+  firstByteMs: number,
+  endedMs: number,
+  outputTokens: number,
+  streamed: boolean,
 ): void {
   if (!(outputTokens > 0)) return;
   const p = PROTOCOL_INDEX[protocol];

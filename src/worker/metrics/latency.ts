@@ -6,7 +6,11 @@
 import type { Registry } from 'prom-client';
 import type { CompiledConfig, LatencySlots } from '../../shared/config/compiled.js';
 import {
-  OUTPUT_TOKENS_PER_SECOND, TIME_PER_OUTPUT_TOKEN_SECONDS, TIME_TO_FIRST_TOKEN_SECONDS, UPSTREAM_ATTEMPT_DURATION_SECONDS, type MetricFamily,
+  OUTPUT_TOKENS_PER_SECOND,
+  TIME_PER_OUTPUT_TOKEN_SECONDS,
+  TIME_TO_FIRST_TOKEN_SECONDS,
+  UPSTREAM_ATTEMPT_DURATION_SECONDS,
+  type MetricFamily,
 } from '../../shared/metrics/catalog.js';
 import { PROTOCOL_NAMES } from '../../shared/model/types.js';
 import { DIRECT_POOL_LABEL } from '../../shared/routing/series.js';
@@ -42,7 +46,8 @@ export function registerLatency(registry: Registry, source: SeriesSource): void 
   registerSampleFamily(registry, UPSTREAM_ATTEMPT_DURATION_SECONDS, 'histogram', () => {
     const out: Sample[] = [];
     const metrics = source.shared.metrics;
-    for (const lane of source.config().lanes) pushHistogramSamples(out, UPSTREAM_ATTEMPT_DURATION_SECONDS.name, { lane: lane.name }, metrics.readHistogram(lane.attemptDurationSlot));
+    for (const lane of source.config().lanes)
+      pushHistogramSamples(out, UPSTREAM_ATTEMPT_DURATION_SECONDS.name, { lane: lane.name }, metrics.readHistogram(lane.attemptDurationSlot));
     return out;
   });
 }

@@ -38,7 +38,14 @@ export function outcomeOf(disposition: Disposition): RequestOutcome {
 }
 
 /** `startedMs` is the request's performance.now() at arrival (IngressRequest.startedMs); `nowMs` its end. */
-export function countRequest(shared: SharedState, slots: PoolMetricSlots, protocol: ProtocolName, outcome: RequestOutcome, startedMs: number, nowMs = performance.now()): void {
+export function countRequest(
+  shared: SharedState,
+  slots: PoolMetricSlots,
+  protocol: ProtocolName,
+  outcome: RequestOutcome,
+  startedMs: number,
+  nowMs = performance.now(),
+): void {
   const p = PROTOCOL_INDEX[protocol];
   shared.metrics.counterAdd(slots.requests[requestIndex(p, outcome)]!);
   shared.metrics.observe(slots.duration[p]!, (nowMs - startedMs) / 1000);

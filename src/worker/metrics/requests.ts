@@ -20,7 +20,10 @@ export function registerRequests(registry: Registry, source: SeriesSource): void
       const add = (pool: string, slots: PoolMetricSlots): void => {
         for (let p = 0; p < PROTOCOL_NAMES.length; p++) {
           for (let o = 0; o < REQUEST_OUTCOME_NAMES.length; o++) {
-            this.inc({ ingress_protocol: PROTOCOL_NAMES[p]!, pool, outcome: REQUEST_OUTCOME_NAMES[o]! }, values.counterValue(slots.requests[requestIndex(p, o)]!));
+            this.inc(
+              { ingress_protocol: PROTOCOL_NAMES[p]!, pool, outcome: REQUEST_OUTCOME_NAMES[o]! },
+              values.counterValue(slots.requests[requestIndex(p, o)]!),
+            );
           }
         }
       };

@@ -14,7 +14,10 @@ import type { SeriesSource } from './series-source.js';
 
 /** The spec's failure dispositions (what gateway_upstream_failures_total counts). */
 const FAILURE_DISPOSITIONS: readonly Disposition[] = [
-  Disposition.TransientUpstream, Disposition.AttemptTimeout, Disposition.HardDown, Disposition.ContextLength,
+  Disposition.TransientUpstream,
+  Disposition.AttemptTimeout,
+  Disposition.HardDown,
+  Disposition.ContextLength,
 ];
 
 /**
@@ -43,7 +46,12 @@ export function registerUpstream(registry: Registry, source: SeriesSource): void
     registers: [registry],
     collect() {
       this.reset();
-      forEachLaneSeries(source, (m) => m.attemptSlot, (l) => l.directAttemptSlot, (pool, lane, value) => this.inc({ pool, lane }, value));
+      forEachLaneSeries(
+        source,
+        (m) => m.attemptSlot,
+        (l) => l.directAttemptSlot,
+        (pool, lane, value) => this.inc({ pool, lane }, value),
+      );
     },
   });
 
@@ -75,7 +83,8 @@ export function registerUpstream(registry: Registry, source: SeriesSource): void
       const values = source.shared.metrics;
       this.reset();
       for (const pool of source.config().pools) {
-        for (let r = 0; r < FAILOVER_REASON_NAMES.length; r++) this.inc({ pool: pool.name, reason: FAILOVER_REASON_NAMES[r]! }, values.counterValue(pool.failoverSlots[r]!));
+        for (let r = 0; r < FAILOVER_REASON_NAMES.length; r++)
+          this.inc({ pool: pool.name, reason: FAILOVER_REASON_NAMES[r]! }, values.counterValue(pool.failoverSlots[r]!));
       }
     },
   });
@@ -87,7 +96,12 @@ export function registerUpstream(registry: Registry, source: SeriesSource): void
     registers: [registry],
     collect() {
       this.reset();
-      forEachLaneSeries(source, (m) => m.tripSlot, (l) => l.directTripSlot, (pool, lane, value) => this.inc({ pool, lane }, value));
+      forEachLaneSeries(
+        source,
+        (m) => m.tripSlot,
+        (l) => l.directTripSlot,
+        (pool, lane, value) => this.inc({ pool, lane }, value),
+      );
     },
   });
 }

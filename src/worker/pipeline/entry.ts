@@ -12,7 +12,13 @@ import { runSteps } from './steps.js';
 
 /** The kind each route kind runs (a table: the choice is one lookup). */
 const KIND_OF_ROUTE: Readonly<Record<Route['kind'], RequestKind>> = {
-  protocol: CHAT, direct: CHAT, 'direct-model': CHAT, listing: SHOW, count: COUNT, embeddings: EMBEDDINGS, responses: RESPONSES,
+  protocol: CHAT,
+  direct: CHAT,
+  'direct-model': CHAT,
+  listing: SHOW,
+  count: COUNT,
+  embeddings: EMBEDDINGS,
+  responses: RESPONSES,
 };
 
 /** A POST data-plane route (ROUTES[req.routeIndex]; Gemini's model path by its action, routes.ts routeOfRequest). */

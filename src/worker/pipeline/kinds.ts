@@ -72,7 +72,11 @@ export const CHAT = kind('chat', [routeStep, authenticateStep, decodeStep, targe
  * keeps -- previous_response_id resolved before dispatch, the body planned per lane, the
  * answer stored unless `store: false` (responses/state.ts).
  */
-export const RESPONSES = kind('responses', [routeStep, authenticateStep, decodeStep, targetStep, admitStep, gateStep, responsesStateStep, dispatchStep], RESPONSES_EXCHANGE);
+export const RESPONSES = kind(
+  'responses',
+  [routeStep, authenticateStep, decodeStep, targetStep, admitStep, gateStep, responsesStateStep, dispatchStep],
+  RESPONSES_EXCHANGE,
+);
 /** GET / DELETE of a stored response (and its input items): answered from the store for the key that made it. */
 export const STORED_RESPONSE = kind('stored-response', [authenticateStep, storedResponseStep]);
 /**
@@ -87,7 +91,11 @@ export const COUNT = kind('count', [kindRouteStep, authenticateStep, decodeStep,
  * metered like chat (input tokens at the lane's rate card), translated across the three
  * protocols with embeddings (embeddings/embeddings.ts).
  */
-export const EMBEDDINGS = kind('embeddings', [kindRouteStep, authenticateStep, decodeStep, targetStep, embeddingsDecodeStep, admitStep, dispatchStep], EMBEDDINGS_EXCHANGE);
+export const EMBEDDINGS = kind(
+  'embeddings',
+  [kindRouteStep, authenticateStep, decodeStep, targetStep, embeddingsDecodeStep, admitStep, dispatchStep],
+  EMBEDDINGS_EXCHANGE,
+);
 /** A model listing (GET): answered by the gateway from its config, as the key may see it. */
 export const LISTING = kind('listing', [listingRouteStep, authenticateStep, listingAnswerStep]);
 /** Ollama's POST /api/show: a listing with a body. */

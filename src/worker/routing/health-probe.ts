@@ -19,7 +19,14 @@ const PROBE_REQUEST: ModelRequest = {
 };
 
 /** Probe each lane (indexes into runtime.config.lanes); resolves when all are done. */
-export async function runHealthProbes(runtime: Runtime, router: Router, gauges: LaneGauges, lanes: readonly number[], timeoutMs: number, log: Logger): Promise<void> {
+export async function runHealthProbes(
+  runtime: Runtime,
+  router: Router,
+  gauges: LaneGauges,
+  lanes: readonly number[],
+  timeoutMs: number,
+  log: Logger,
+): Promise<void> {
   await Promise.all(lanes.map((i) => probeLane(runtime, router, gauges, i, timeoutMs, log)));
 }
 
@@ -30,14 +37,25 @@ async function probeLane(runtime: Runtime, router: Router, gauges: LaneGauges, l
   try {
     const encoded = provider.codec.encodeRequest(PROBE_REQUEST, lane.compiled.upstreamModel);
     const headers: Record<string, string> = { 'content-type': 'application/json', ...provider.compiled.headers, ...encoded.headers };
-    const outgoing: OutgoingRequest = { method: 'POST', origin: provider.compiled.origin, path: provider.compiled.basePath + encoded.path, headers, body: encoded.body };
+    const outgoing: OutgoingRequest = {
+      method: 'POST',
+      origin: provider.compiled.origin,
+      path: provider.compiled.basePath + encoded.path,
+      headers,
+      body: encoded.body,
+    };
     if (!(await provider.auth.apply(outgoing))) {
       log.warn({ lane: lane.compiled.name }, 'health probe skipped: no upstream credential yet');
       return;
     }
     const res = await provider.dispatcher.request({
-      origin: outgoing.origin, path: outgoing.path, method: 'POST', headers: outgoing.headers, body: outgoing.body,
-      headersTimeout: timeoutMs, bodyTimeout: timeoutMs,
+      origin: outgoing.origin,
+      path: outgoing.path,
+      method: 'POST',
+      headers: outgoing.headers,
+      body: outgoing.body,
+      headersTimeout: timeoutMs,
+      bodyTimeout: timeoutMs,
     });
     await res.body.dump();
     if (res.statusCode >= 200 && res.statusCode < 300) {

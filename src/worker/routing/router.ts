@@ -137,7 +137,10 @@ export class Router {
     if (effect === BreakerEffect.Tripped) {
       const tripSlot = plan.member >= 0 ? plan.pool!.compiled.members[plan.member]!.tripSlot : lane.directTripSlot;
       this.shared.metrics.counterAdd(tripSlot);
-      this.log.warn({ pool: plan.member >= 0 ? plan.pool!.compiled.name : '', lane: lane.name, trip_count: this.shared.breakers.tripCount(cell) }, 'breaker tripped');
+      this.log.warn(
+        { pool: plan.member >= 0 ? plan.pool!.compiled.name : '', lane: lane.name, trip_count: this.shared.breakers.tripCount(cell) },
+        'breaker tripped',
+      );
     }
   }
 
@@ -209,7 +212,10 @@ export class Router {
       const lane = pool.members[best]!;
       plan.markTried(lane.index);
       if (!this.gauges.tryAcquire(lane.compiled)) continue;
-      this.log.warn({ pool: pool.compiled.name, lane: lane.compiled.name, cooldown_remaining_ms: bestLeft }, 'on_exhausted least_bad: serving a member that is not usable');
+      this.log.warn(
+        { pool: pool.compiled.name, lane: lane.compiled.name, cooldown_remaining_ms: bestLeft },
+        'on_exhausted least_bad: serving a member that is not usable',
+      );
       plan.lane = lane;
       plan.member = best;
       plan.cell = pool.compiled.members[best]!.cellSlot;

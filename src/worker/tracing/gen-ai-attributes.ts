@@ -47,6 +47,17 @@ export const GEN_AI_PROVIDER_OF_PROTOCOL: Readonly<Record<ProtocolName, string>>
 
 /** The attempt outcomes' names on attempt spans (index: AttemptOutcome). */
 export const ATTEMPT_OUTCOME_NAMES = [
-  'ok', 'transient_upstream', 'connect', 'upstream_timeout', 'attempt_timeout', 'hard_down_billing', 'hard_down_auth',
-  'context_length', 'client_error', 'caller_abort', 'untranslatable', 'missing_credential', 'mid_stream',
+  'ok',
+  'transient_upstream',
+  'connect',
+  'upstream_timeout',
+  'attempt_timeout',
+  'hard_down_billing',
+  'hard_down_auth',
+  'context_length',
+  'client_error',
+  'caller_abort',
+  'untranslatable',
+  'missing_credential',
+  'mid_stream',
 ] as const;

@@ -30,8 +30,16 @@ export class RequestTrace {
     const spanId = randomId(8);
     const provider = lane.provider;
     this.attempts.push({
-      spanId, lane: lane.compiled.name, provider: provider.compiled.name, protocol: provider.compiled.protocol, upstreamModel: lane.compiled.upstreamModel,
-      origin: provider.compiled.origin, sentMs, endedMs: 0, outcome: AttemptOutcome.Ok, status: 0,
+      spanId,
+      lane: lane.compiled.name,
+      provider: provider.compiled.name,
+      protocol: provider.compiled.protocol,
+      upstreamModel: lane.compiled.upstreamModel,
+      origin: provider.compiled.origin,
+      sentMs,
+      endedMs: 0,
+      outcome: AttemptOutcome.Ok,
+      status: 0,
     });
     this.finishReasons.length = 0;
     this.responseModel = '';

@@ -9,7 +9,14 @@ import type { IdGenerator } from '@opentelemetry/sdk-trace-base';
 import { ATTR_ERROR_TYPE, ATTR_HTTP_RESPONSE_STATUS_CODE, ATTR_SERVER_ADDRESS, ATTR_SERVER_PORT } from '@opentelemetry/semantic-conventions';
 import type { ModelMessage } from '../../shared/model/types.js';
 import { RequestOutcome } from '../../shared/metrics/catalog.js';
-import { AttemptOutcome, DISPOSITION_NAMES, Disposition, FAILOVER_REASON_NAMES, FailoverReason, failoverReasonOf } from '../../shared/routing/attempt-outcome.js';
+import {
+  AttemptOutcome,
+  DISPOSITION_NAMES,
+  Disposition,
+  FAILOVER_REASON_NAMES,
+  FailoverReason,
+  failoverReasonOf,
+} from '../../shared/routing/attempt-outcome.js';
 import { outcomeOf } from '../metrics/request-series.js';
 import * as A from './gen-ai-attributes.js';
 import type { RequestTrace } from './request-trace.js';
@@ -41,17 +48,23 @@ function portOf(url: URL): number {
 
 /** The request's messages in the conventions' shape: role and parts. */
 function inputMessages(messages: readonly ModelMessage[]): string {
-  return JSON.stringify(messages.map((m) => ({
-    role: m.role,
-    parts: m.content.map((part) => {
-      switch (part.type) {
-        case 'text': return { type: 'text', content: part.text };
-        case 'tool_call': return { type: 'tool_call', id: part.id, name: part.name, arguments: part.arguments };
-        case 'tool_result': return { type: 'tool_call_response', id: part.toolCallId, response: part.content };
-        default: return { type: part.type };
-      }
-    }),
-  })));
+  return JSON.stringify(
+    messages.map((m) => ({
+      role: m.role,
+      parts: m.content.map((part) => {
+        switch (part.type) {
+          case 'text':
+            return { type: 'text', content: part.text };
+          case 'tool_call':
+            return { type: 'tool_call', id: part.id, name: part.name, arguments: part.arguments };
+          case 'tool_result':
+            return { type: 'tool_call_response', id: part.toolCallId, response: part.content };
+          default:
+            return { type: part.type };
+        }
+      }),
+    })),
+  );
 }
 
 function attemptAttributes(a: AttemptRecord, operation: string, failover: FailoverReason): Attributes {
@@ -76,7 +89,7 @@ function attemptAttributes(a: AttemptRecord, operation: string, failover: Failov
 export function buildSpans(tracer: Tracer, ids: PresetIdGenerator, t: RequestTrace, s: RequestSummary): void {
   const served = t.attempts[t.attempts.length - 1];
   const ok = s.disposition === Disposition.Ok;
-  const responseModel = t.responseModel !== '' ? t.responseModel : s.responseModel !== '' ? s.responseModel : served?.upstreamModel ?? '';
+  const responseModel = t.responseModel !== '' ? t.responseModel : s.responseModel !== '' ? s.responseModel : (served?.upstreamModel ?? '');
   const finishReasons = t.finishReasons.length > 0 ? t.finishReasons : s.finishReasons;
   const failovers: string[] = [];
   for (let i = 0; i < t.attempts.length - 1; i++) {
@@ -116,18 +129,21 @@ export function buildSpans(tracer: Tracer, ids: PresetIdGenerator, t: RequestTra
   if (s.bucket !== '') attributes[A.GATEWAY_GOVERNANCE_BUCKET] = s.bucket;
   if (s.prompt !== null) {
     attributes[A.GEN_AI_INPUT_MESSAGES] = inputMessages(s.prompt.messages);
-    if (s.prompt.system !== undefined && s.prompt.system !== '') attributes[A.GEN_AI_SYSTEM_INSTRUCTIONS] = JSON.stringify([{ type: 'text', content: s.prompt.system }]);
+    if (s.prompt.system !== undefined && s.prompt.system !== '')
+      attributes[A.GEN_AI_SYSTEM_INSTRUCTIONS] = JSON.stringify([{ type: 'text', content: s.prompt.system }]);
   }
 
-  const parent = t.parentSpanId === ''
-    ? ROOT_CONTEXT
-    : trace.setSpanContext(ROOT_CONTEXT, { traceId: t.traceId, spanId: t.parentSpanId, traceFlags: TraceFlags.SAMPLED, isRemote: true });
+  const parent =
+    t.parentSpanId === ''
+      ? ROOT_CONTEXT
+      : trace.setSpanContext(ROOT_CONTEXT, { traceId: t.traceId, spanId: t.parentSpanId, traceFlags: TraceFlags.SAMPLED, isRemote: true });
   ids.traceId = t.traceId;
   ids.spanId = t.serverSpanId;
   const server = tracer.startSpan(`${s.operation} ${s.requestModel}`, { kind: SpanKind.SERVER, startTime: epochMs(s.startedMs), attributes }, parent);
   // The spec's outcomes: a gateway or upstream failure is an error; the caller's own 4xx is not (HTTP server spans).
   const outcome = outcomeOf(s.disposition);
-  if (outcome === RequestOutcome.Error || outcome === RequestOutcome.Exhausted) server.setStatus({ code: SpanStatusCode.ERROR, message: DISPOSITION_NAMES[s.disposition] });
+  if (outcome === RequestOutcome.Error || outcome === RequestOutcome.Exhausted)
+    server.setStatus({ code: SpanStatusCode.ERROR, message: DISPOSITION_NAMES[s.disposition] });
 
   const underServer = trace.setSpan(ROOT_CONTEXT, server);
   for (let i = 0; i < t.attempts.length; i++) {
@@ -142,7 +158,11 @@ export function buildSpans(tracer: Tracer, ids: PresetIdGenerator, t: RequestTra
       if (finishReasons.length > 0) attemptAttrs[A.GEN_AI_RESPONSE_FINISH_REASONS] = [...finishReasons];
     }
     ids.spanId = a.spanId;
-    const span = tracer.startSpan(`${s.operation} ${a.upstreamModel}`, { kind: SpanKind.CLIENT, startTime: epochMs(a.sentMs), attributes: attemptAttrs }, underServer);
+    const span = tracer.startSpan(
+      `${s.operation} ${a.upstreamModel}`,
+      { kind: SpanKind.CLIENT, startTime: epochMs(a.sentMs), attributes: attemptAttrs },
+      underServer,
+    );
     if (a.outcome !== AttemptOutcome.Ok && a.outcome !== AttemptOutcome.ClientError && a.outcome !== AttemptOutcome.CallerAbort) {
       span.setStatus({ code: SpanStatusCode.ERROR, message: A.ATTEMPT_OUTCOME_NAMES[a.outcome] });
     }

@@ -56,7 +56,9 @@ before(async () => {
   await new Promise<void>((r) => upstream.listen(0, '127.0.0.1', r));
   upstreamPort = (upstream.address() as { port: number }).port;
   const port = await freePort();
-  proxy = spawn(process.execPath, [PASSTHROUGH, '--listen', `127.0.0.1:${port}`, '--upstream', `http://127.0.0.1:${upstreamPort}`], { stdio: ['ignore', 'pipe', 'inherit'] });
+  proxy = spawn(process.execPath, [PASSTHROUGH, '--listen', `127.0.0.1:${port}`, '--upstream', `http://127.0.0.1:${upstreamPort}`], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   await new Promise<void>((resolve, reject) => {
     proxy.once('exit', (code) => reject(new Error(`passthrough exited ${code}`)));
     proxy.stdout!.once('data', () => resolve());
@@ -103,7 +105,9 @@ test('a client that goes away mid-stream aborts the upstream request', async () 
 
 test('an upstream that is down is a 502', async () => {
   const port = await freePort();
-  const lonely = spawn(process.execPath, [PASSTHROUGH, '--listen', `127.0.0.1:${port}`, '--upstream', `http://127.0.0.1:${await freePort()}`], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const lonely = spawn(process.execPath, [PASSTHROUGH, '--listen', `127.0.0.1:${port}`, '--upstream', `http://127.0.0.1:${await freePort()}`], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   try {
     await new Promise((r) => lonely.stdout!.once('data', r));
     const res = await fetch(`http://127.0.0.1:${port}/json`, { method: 'POST', body: '{}' });

@@ -1,13 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  coreBusyPercent,
-  parseCoreTimes,
-  parseProcStat,
-  parseVmHwmBytes,
-  readTreeCpuMicros,
-  readTreePeakRssBytes,
-} from '../../../bench/driver/proc-stats.js';
+import { coreBusyPercent, parseCoreTimes, parseProcStat, parseVmHwmBytes, readTreeCpuMicros, readTreePeakRssBytes } from '../../../bench/driver/proc-stats.js';
 
 test('parseProcStat counts fields from the last parenthesis (names may hold spaces and parens)', () => {
   const line = '4242 (node (worker) 1) S 4000 4242 4000 0 -1 4194560 1234 0 0 0 150 37 0 0 20 0 11 0 12345 1000000 5000 18446744073709551615';

@@ -43,7 +43,12 @@ test('luaStringLiteral escapes quotes, backslashes, control bytes and UTF-8 as d
 });
 
 test('renderWrkScript sets method, body, headers and prints the result line in done()', () => {
-  const script = renderWrkScript({ method: 'POST', path: '/v1/messages', body: '{"a":1}', headers: { 'content-type': 'application/json', 'anthropic-version': '2023-06-01' } });
+  const script = renderWrkScript({
+    method: 'POST',
+    path: '/v1/messages',
+    body: '{"a":1}',
+    headers: { 'content-type': 'application/json', 'anthropic-version': '2023-06-01' },
+  });
   assert.match(script, /^wrk\.method = "POST"$/m);
   assert.match(script, /^wrk\.body = "\{\\"a\\":1\}"$/m);
   assert.match(script, /^wrk\.headers\["anthropic-version"\] = "2023-06-01"$/m);

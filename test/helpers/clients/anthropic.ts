@@ -1,13 +1,7 @@
 // Anthropic Messages through `@anthropic-ai/sdk` (client.messages.create, stream: true for the
 // raw event stream, which the SDK parses).
 import Anthropic from '@anthropic-ai/sdk';
-import type {
-  ContentBlockParam,
-  Message,
-  MessageParam,
-  RawMessageStreamEvent,
-  Tool,
-} from '@anthropic-ai/sdk/resources/messages/messages';
+import type { ContentBlockParam, Message, MessageParam, RawMessageStreamEvent, Tool } from '@anthropic-ai/sdk/resources/messages/messages';
 import {
   SDK_TIMEOUT_MS,
   parseArguments,
@@ -46,7 +40,6 @@ function toAnthropicMessages(messages: readonly NormalizedMessage[]): MessagePar
   return out;
 }
 
-
 function toAnthropicTools(tools: readonly ToolSpec[] | undefined): Tool[] | undefined {
   return tools?.map((t) => ({ name: t.name, description: t.description, input_schema: t.parameters as Tool['input_schema'] }));
 }
@@ -54,11 +47,16 @@ function toAnthropicTools(tools: readonly ToolSpec[] | undefined): Tool[] | unde
 function finishOf(reason: string | null | undefined): NormalizedFinish {
   switch (reason) {
     case 'end_turn':
-    case 'stop_sequence': return 'stop';
-    case 'max_tokens': return 'length';
-    case 'tool_use': return 'tool_calls';
-    case 'refusal': return 'content_filter';
-    default: return unknownFinish('anthropic', reason);
+    case 'stop_sequence':
+      return 'stop';
+    case 'max_tokens':
+      return 'length';
+    case 'tool_use':
+      return 'tool_calls';
+    case 'refusal':
+      return 'content_filter';
+    default:
+      return unknownFinish('anthropic', reason);
   }
 }
 
@@ -78,7 +76,11 @@ function fromMessage(m: Message): NormalizedResult {
   };
 }
 
-interface ToolAccumulator { id: string; name: string; args: string }
+interface ToolAccumulator {
+  id: string;
+  name: string;
+  args: string;
+}
 
 async function fromStream(stream: AsyncIterable<RawMessageStreamEvent>, onChunk?: () => void): Promise<NormalizedResult> {
   let text = '';

@@ -58,7 +58,6 @@ function toBedrockMessages(messages: readonly NormalizedMessage[]): Message[] {
   });
 }
 
-
 function toBedrockTools(tools: readonly ToolSpec[]): Tool[] {
   return tools.map((t) => ({ toolSpec: { name: t.name, description: t.description, inputSchema: { json: t.parameters as DocumentType } } }));
 }
@@ -66,12 +65,17 @@ function toBedrockTools(tools: readonly ToolSpec[]): Tool[] {
 function finishOf(reason: string | undefined): NormalizedFinish {
   switch (reason) {
     case 'end_turn':
-    case 'stop_sequence': return 'stop';
-    case 'max_tokens': return 'length';
-    case 'tool_use': return 'tool_calls';
+    case 'stop_sequence':
+      return 'stop';
+    case 'max_tokens':
+      return 'length';
+    case 'tool_use':
+      return 'tool_calls';
     case 'content_filtered':
-    case 'guardrail_intervened': return 'content_filter';
-    default: return unknownFinish('bedrock', reason);
+    case 'guardrail_intervened':
+      return 'content_filter';
+    default:
+      return unknownFinish('bedrock', reason);
   }
 }
 
@@ -90,7 +94,11 @@ function fromOutput(out: ConverseCommandOutput): NormalizedResult {
   return { text, toolCalls, finish: finishOf(out.stopReason), usage: usageOf(out.usage), chunks: 0 };
 }
 
-interface ToolAccumulator { id?: string; name: string; args: string }
+interface ToolAccumulator {
+  id?: string;
+  name: string;
+  args: string;
+}
 
 async function fromStream(stream: AsyncIterable<ConverseStreamOutput>, onChunk?: () => void): Promise<NormalizedResult> {
   let text = '';
@@ -116,7 +124,12 @@ async function fromStream(stream: AsyncIterable<ConverseStreamOutput>, onChunk?:
     } else if (event.messageStop !== undefined) stop = event.messageStop.stopReason;
     else if (event.metadata !== undefined) usage = event.metadata.usage;
     else {
-      const failure = event.internalServerException ?? event.modelStreamErrorException ?? event.validationException ?? event.throttlingException ?? event.serviceUnavailableException;
+      const failure =
+        event.internalServerException ??
+        event.modelStreamErrorException ??
+        event.validationException ??
+        event.throttlingException ??
+        event.serviceUnavailableException;
       if (failure !== undefined) throw failure;
     }
   }

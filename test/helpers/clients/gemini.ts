@@ -45,14 +45,18 @@ function toGeminiTools(tools: readonly ToolSpec[] | undefined): Tool[] | undefin
 
 function finishOf(reason: string | undefined): NormalizedFinish {
   switch (reason) {
-    case 'STOP': return 'stop';
-    case 'MAX_TOKENS': return 'length';
+    case 'STOP':
+      return 'stop';
+    case 'MAX_TOKENS':
+      return 'length';
     case 'SAFETY':
     case 'RECITATION':
     case 'BLOCKLIST':
     case 'PROHIBITED_CONTENT':
-    case 'SPII': return 'content_filter';
-    default: return unknownFinish('gemini', reason);
+    case 'SPII':
+      return 'content_filter';
+    default:
+      return unknownFinish('gemini', reason);
   }
 }
 
@@ -70,7 +74,11 @@ function partsOf(r: GenerateContentResponse): { text: string; toolCalls: ToolCal
   for (const part of r.candidates?.[0]?.content?.parts ?? []) {
     if (typeof part.text === 'string' && part.thought !== true) text += part.text;
     if (part.functionCall !== undefined) {
-      toolCalls.push({ ...(part.functionCall.id ? { id: part.functionCall.id } : {}), name: part.functionCall.name ?? '', arguments: part.functionCall.args ?? {} });
+      toolCalls.push({
+        ...(part.functionCall.id ? { id: part.functionCall.id } : {}),
+        name: part.functionCall.name ?? '',
+        arguments: part.functionCall.args ?? {},
+      });
     }
   }
   return { text, toolCalls };

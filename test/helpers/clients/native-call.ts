@@ -39,13 +39,13 @@ const openai: Caller = async (url, c) => {
   const sdk = openaiSdk(url);
   const body = { model: c.model, messages: [{ role: 'user', content: c.prompt }], ...c.fields } as never;
   if (!c.stream) {
-    const r = await sdk.chat.completions.create({ ...(body as object), stream: false } as never) as any;
+    const r = (await sdk.chat.completions.create({ ...(body as object), stream: false } as never)) as any;
     const m = r.choices[0].message;
     return { text: m.content ?? '', toolCalls: (m.tool_calls ?? []).map((t: any) => ({ name: t.function.name, arguments: args(t.function.arguments) })) };
   }
   let text = '';
   const tools: Array<{ name: string; args: string }> = [];
-  for await (const chunk of await sdk.chat.completions.create({ ...(body as object), stream: true } as never) as any) {
+  for await (const chunk of (await sdk.chat.completions.create({ ...(body as object), stream: true } as never)) as any) {
     const d = chunk.choices[0]?.delta;
     if (d === undefined) continue;
     if (typeof d.content === 'string') text += d.content;
@@ -62,13 +62,13 @@ const responses: Caller = async (url, c) => {
   const sdk = openaiSdk(url);
   const body = { model: c.model, input: c.prompt, ...c.fields };
   if (!c.stream) {
-    const r = await sdk.responses.create({ ...body, stream: false } as never) as any;
+    const r = (await sdk.responses.create({ ...body, stream: false } as never)) as any;
     const calls = r.output.filter((o: any) => o.type === 'function_call').map((o: any) => ({ name: o.name, arguments: args(o.arguments) }));
     return { text: r.output_text ?? '', toolCalls: calls };
   }
   let text = '';
   const calls: NativeAnswer['toolCalls'] = [];
-  for await (const e of await sdk.responses.create({ ...body, stream: true } as never) as any) {
+  for await (const e of (await sdk.responses.create({ ...body, stream: true } as never)) as any) {
     if (e.type === 'response.output_text.delta') text += e.delta;
     else if (e.type === 'response.output_item.done' && e.item.type === 'function_call') calls.push({ name: e.item.name, arguments: args(e.item.arguments) });
   }
@@ -79,15 +79,18 @@ const anthropic: Caller = async (url, c) => {
   const sdk = anthropicSdk(url);
   const body = { model: c.model, max_tokens: 4096, messages: [{ role: 'user', content: c.prompt }], ...c.fields };
   if (!c.stream) {
-    const r = await sdk.messages.create({ ...body, stream: false } as never) as any;
+    const r = (await sdk.messages.create({ ...body, stream: false } as never)) as any;
     return {
-      text: r.content.filter((b: any) => b.type === 'text').map((b: any) => b.text).join(''),
+      text: r.content
+        .filter((b: any) => b.type === 'text')
+        .map((b: any) => b.text)
+        .join(''),
       toolCalls: r.content.filter((b: any) => b.type === 'tool_use').map((b: any) => ({ name: b.name, arguments: b.input })),
     };
   }
   let text = '';
   const tools = new Map<number, { name: string; args: string }>();
-  for await (const e of await sdk.messages.create({ ...body, stream: true } as never) as any) {
+  for await (const e of (await sdk.messages.create({ ...body, stream: true } as never)) as any) {
     if (e.type === 'content_block_start' && e.content_block.type === 'tool_use') tools.set(e.index, { name: e.content_block.name, args: '' });
     else if (e.type === 'content_block_delta' && e.delta.type === 'text_delta') text += e.delta.text;
     else if (e.type === 'content_block_delta' && e.delta.type === 'input_json_delta') tools.get(e.index)!.args += e.delta.partial_json;
@@ -125,7 +128,8 @@ const bedrock: Caller = async (url, c) => {
   let text = '';
   const tools = new Map<number, { name: string; args: string }>();
   for await (const e of out.stream!) {
-    if (e.contentBlockStart?.start?.toolUse !== undefined) tools.set(e.contentBlockStart.contentBlockIndex!, { name: e.contentBlockStart.start.toolUse.name!, args: '' });
+    if (e.contentBlockStart?.start?.toolUse !== undefined)
+      tools.set(e.contentBlockStart.contentBlockIndex!, { name: e.contentBlockStart.start.toolUse.name!, args: '' });
     const d = e.contentBlockDelta;
     if (d?.delta?.text !== undefined) text += d.delta.text;
     if (d?.delta?.toolUse?.input !== undefined) tools.get(d.contentBlockIndex!)!.args += d.delta.toolUse.input;
@@ -142,7 +146,7 @@ const ollama: Caller = async (url, c) => {
     for (const t of r.message?.tool_calls ?? []) answer.toolCalls.push({ name: t.function.name, arguments: t.function.arguments });
   };
   if (!c.stream) read(await sdk.chat({ ...body, stream: false } as never));
-  else for await (const r of await sdk.chat({ ...body, stream: true } as never) as any) read(r);
+  else for await (const r of (await sdk.chat({ ...body, stream: true } as never)) as any) read(r);
   return answer;
 };
 

@@ -36,14 +36,20 @@ function toOllamaMessages(system: string | undefined, messages: readonly Normali
 }
 
 function toOllamaTools(tools: readonly ToolSpec[] | undefined): Tool[] | undefined {
-  return tools?.map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.parameters as Tool['function']['parameters'] } }));
+  return tools?.map((t) => ({
+    type: 'function',
+    function: { name: t.name, description: t.description, parameters: t.parameters as Tool['function']['parameters'] },
+  }));
 }
 
 function finishOf(reason: string | undefined): NormalizedFinish {
   switch (reason) {
-    case 'stop': return 'stop';
-    case 'length': return 'length';
-    default: return unknownFinish('ollama', reason);
+    case 'stop':
+      return 'stop';
+    case 'length':
+      return 'length';
+    default:
+      return unknownFinish('ollama', reason);
   }
 }
 

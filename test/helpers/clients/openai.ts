@@ -1,11 +1,6 @@
 // OpenAI Chat Completions through the `openai` SDK (client.chat.completions.create).
 import OpenAI from 'openai';
-import type {
-  ChatCompletion,
-  ChatCompletionChunk,
-  ChatCompletionMessageParam,
-  ChatCompletionTool,
-} from 'openai/resources/chat/completions';
+import type { ChatCompletion, ChatCompletionChunk, ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
 import type { CompletionUsage } from 'openai/resources/completions';
 import {
   SDK_TIMEOUT_MS,
@@ -50,19 +45,23 @@ function toOpenAiMessages(system: string | undefined, messages: readonly Normali
   return out;
 }
 
-
 function toOpenAiTools(tools: readonly ToolSpec[] | undefined): ChatCompletionTool[] | undefined {
   return tools?.map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.parameters } }));
 }
 
 function finishOf(reason: string | null | undefined): NormalizedFinish {
   switch (reason) {
-    case 'stop': return 'stop';
-    case 'length': return 'length';
+    case 'stop':
+      return 'stop';
+    case 'length':
+      return 'length';
     case 'tool_calls':
-    case 'function_call': return 'tool_calls';
-    case 'content_filter': return 'content_filter';
-    default: return unknownFinish('openai', reason);
+    case 'function_call':
+      return 'tool_calls';
+    case 'content_filter':
+      return 'content_filter';
+    default:
+      return unknownFinish('openai', reason);
   }
 }
 
@@ -82,7 +81,11 @@ function fromCompletion(c: ChatCompletion): NormalizedResult {
   return { text: choice.message.content ?? '', toolCalls, finish: finishOf(choice.finish_reason), usage: usageOf(c.usage), chunks: 0 };
 }
 
-interface ToolAccumulator { id?: string; name: string; args: string }
+interface ToolAccumulator {
+  id?: string;
+  name: string;
+  args: string;
+}
 
 async function fromStream(stream: AsyncIterable<ChatCompletionChunk>, onChunk?: () => void): Promise<NormalizedResult> {
   let text = '';

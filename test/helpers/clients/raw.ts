@@ -20,7 +20,10 @@ export function minimalRequest(protocol: ProtocolName, model: string, prompt: st
     case 'responses':
       return { path: '/v1/responses', body: `{"model":${JSON.stringify(model)},"stream":${stream},"input":${text}}` };
     case 'anthropic':
-      return { path: '/v1/messages', body: `{"model":${JSON.stringify(model)},"max_tokens":64,"stream":${stream},"messages":[{"role":"user","content":${text}}]}` };
+      return {
+        path: '/v1/messages',
+        body: `{"model":${JSON.stringify(model)},"max_tokens":64,"stream":${stream},"messages":[{"role":"user","content":${text}}]}`,
+      };
     case 'gemini':
       return {
         path: stream ? `/v1beta/models/${m}:streamGenerateContent?alt=sse` : `/v1beta/models/${m}:generateContent`,
@@ -75,13 +78,17 @@ export function rawPost(url: string, body: string, opts: RawPostOptions = {}): P
  */
 export function postAndLeaveAfterFirstBytes(url: string, body: string, timeoutMs = 10_000): Promise<{ status: number; firstBytes: Buffer }> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest(url, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) }, agent: false }, (res) => {
-      res.once('data', (c: Buffer) => {
-        req.destroy();
-        resolve({ status: res.statusCode ?? 0, firstBytes: c });
-      });
-      res.once('end', () => reject(new Error('the stream ended before the client left')));
-    });
+    const req = httpRequest(
+      url,
+      { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) }, agent: false },
+      (res) => {
+        res.once('data', (c: Buffer) => {
+          req.destroy();
+          resolve({ status: res.statusCode ?? 0, firstBytes: c });
+        });
+        res.once('end', () => reject(new Error('the stream ended before the client left')));
+      },
+    );
     req.setTimeout(timeoutMs, () => req.destroy(new Error(`no first bytes from ${url} in time`)));
     req.on('error', reject); // a no-op once resolved: the destroy is the point
     req.end(body);
@@ -91,7 +98,11 @@ export function postAndLeaveAfterFirstBytes(url: string, body: string, timeoutMs
 /** Sends a request and destroys the connection after `afterMs`, whether or not anything came back. */
 export function postAndLeaveAfter(url: string, body: string, afterMs: number): Promise<void> {
   return new Promise((resolve) => {
-    const req = httpRequest(url, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) }, agent: false });
+    const req = httpRequest(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) },
+      agent: false,
+    });
     req.on('error', () => undefined); // the destroy below is the point
     req.end(body);
     setTimeout(() => {

@@ -60,7 +60,9 @@ function openaiClient(url: string): ReasoningClient {
   const sdk = openaiSdk(url);
   return async (o) => {
     const messages = (o.history ?? [{ role: 'user', content: o.prompt }]) as ChatCompletionMessageParam[];
-    const tools = o.tools ? [{ type: 'function' as const, function: { name: WEATHER_TOOL.name, description: WEATHER_TOOL.description, parameters: WEATHER_TOOL.parameters } }] : undefined;
+    const tools = o.tools
+      ? [{ type: 'function' as const, function: { name: WEATHER_TOOL.name, description: WEATHER_TOOL.description, parameters: WEATHER_TOOL.parameters } }]
+      : undefined;
     let msg: Record<string, any>;
     let usage: Record<string, any> | null | undefined;
     if (!o.stream) {
@@ -97,7 +99,13 @@ function openaiClient(url: string): ReasoningClient {
       reasoning: msg.reasoning_content ?? '',
       text: msg.content ?? '',
       toolCalls,
-      usage: { input: (u.prompt_tokens ?? 0) - cached, output: u.completion_tokens ?? 0, cacheRead: cached, cacheCreation: 0, reasoning: u.completion_tokens_details?.reasoning_tokens ?? 0 },
+      usage: {
+        input: (u.prompt_tokens ?? 0) - cached,
+        output: u.completion_tokens ?? 0,
+        cacheRead: cached,
+        cacheCreation: 0,
+        reasoning: u.completion_tokens_details?.reasoning_tokens ?? 0,
+      },
       echo: [...messages, msg, ...result],
       echoBare: [...messages, bare, ...result],
     };
@@ -110,7 +118,9 @@ function responsesClient(url: string): ReasoningClient {
   const sdk = openaiSdk(url);
   return async (o) => {
     const input = (o.history ?? [{ role: 'user', content: o.prompt }]) as ResponseInputItem[];
-    const tools = o.tools ? [{ type: 'function' as const, name: WEATHER_TOOL.name, description: WEATHER_TOOL.description, parameters: WEATHER_TOOL.parameters, strict: false }] : undefined;
+    const tools = o.tools
+      ? [{ type: 'function' as const, name: WEATHER_TOOL.name, description: WEATHER_TOOL.description, parameters: WEATHER_TOOL.parameters, strict: false }]
+      : undefined;
     const response = o.stream
       ? await sdk.responses.stream({ model: o.model, input, tools }).finalResponse()
       : await sdk.responses.create({ model: o.model, input, tools });
@@ -133,9 +143,18 @@ function responsesClient(url: string): ReasoningClient {
     // Output items go back as input items (what the Agents SDK and the docs' loops do).
     const echo = [...input, ...output, ...result];
     return {
-      reasoning, text, toolCalls,
-      usage: { input: (u?.input_tokens ?? 0) - cached, output: u?.output_tokens ?? 0, cacheRead: cached, cacheCreation: 0, reasoning: u?.output_tokens_details.reasoning_tokens ?? 0 },
-      echo, echoBare: echo,
+      reasoning,
+      text,
+      toolCalls,
+      usage: {
+        input: (u?.input_tokens ?? 0) - cached,
+        output: u?.output_tokens ?? 0,
+        cacheRead: cached,
+        cacheCreation: 0,
+        reasoning: u?.output_tokens_details.reasoning_tokens ?? 0,
+      },
+      echo,
+      echoBare: echo,
     };
   };
 }
@@ -146,7 +165,9 @@ function anthropicClient(url: string): ReasoningClient {
   const sdk = anthropicSdk(url);
   return async (o) => {
     const messages = (o.history ?? [{ role: 'user', content: o.prompt }]) as MessageParam[];
-    const tools = o.tools ? [{ name: WEATHER_TOOL.name, description: WEATHER_TOOL.description, input_schema: WEATHER_TOOL.parameters as { type: 'object' } }] : undefined;
+    const tools = o.tools
+      ? [{ name: WEATHER_TOOL.name, description: WEATHER_TOOL.description, input_schema: WEATHER_TOOL.parameters as { type: 'object' } }]
+      : undefined;
     const params = { model: o.model, max_tokens: MAX_TOKENS, messages, ...(tools !== undefined ? { tools } : {}) };
     const m = o.stream ? await sdk.messages.stream(params).finalMessage() : await sdk.messages.create(params);
     let reasoning = '';
@@ -157,13 +178,23 @@ function anthropicClient(url: string): ReasoningClient {
       else if (b.type === 'text') text += b.text;
       else if (b.type === 'tool_use') toolCalls.push({ id: b.id, name: b.name });
     }
-    const result: MessageParam[] = toolCalls.length > 0 ? [{ role: 'user', content: [{ type: 'tool_result', tool_use_id: toolCalls[0]!.id!, content: WEATHER_RESULT }] }] : [];
+    const result: MessageParam[] =
+      toolCalls.length > 0 ? [{ role: 'user', content: [{ type: 'tool_result', tool_use_id: toolCalls[0]!.id!, content: WEATHER_RESULT }] }] : [];
     const echo = [...messages, { role: 'assistant', content: m.content as ContentBlockParam[] }, ...result];
     const u = m.usage;
     return {
-      reasoning, text, toolCalls,
-      usage: { input: u.input_tokens, output: u.output_tokens, cacheRead: u.cache_read_input_tokens ?? 0, cacheCreation: u.cache_creation_input_tokens ?? 0, reasoning: 0 },
-      echo, echoBare: echo,
+      reasoning,
+      text,
+      toolCalls,
+      usage: {
+        input: u.input_tokens,
+        output: u.output_tokens,
+        cacheRead: u.cache_read_input_tokens ?? 0,
+        cacheCreation: u.cache_creation_input_tokens ?? 0,
+        reasoning: 0,
+      },
+      echo,
+      echoBare: echo,
     };
   };
 }
@@ -174,7 +205,13 @@ function geminiClient(url: string): ReasoningClient {
   const sdk = geminiSdk(url);
   return async (o) => {
     const contents = (o.history ?? [{ role: 'user', parts: [{ text: o.prompt }] }]) as Content[];
-    const config = o.tools ? { tools: [{ functionDeclarations: [{ name: WEATHER_TOOL.name, description: WEATHER_TOOL.description, parametersJsonSchema: WEATHER_TOOL.parameters }] }] } : undefined;
+    const config = o.tools
+      ? {
+          tools: [
+            { functionDeclarations: [{ name: WEATHER_TOOL.name, description: WEATHER_TOOL.description, parametersJsonSchema: WEATHER_TOOL.parameters }] },
+          ],
+        }
+      : undefined;
     // As the SDK's chat history keeps them: each chunk's content, parts as they came.
     const model: Content[] = [];
     let last: GenerateContentResponse | undefined;
@@ -200,15 +237,32 @@ function geminiClient(url: string): ReasoningClient {
       }
     }
     const call = toolCalls[0];
-    const result: Content[] = call === undefined ? [] : [{ role: 'user', parts: [{ functionResponse: { ...(call.id !== undefined ? { id: call.id } : {}), name: call.name, response: { content: WEATHER_RESULT } } }] }];
+    const result: Content[] =
+      call === undefined
+        ? []
+        : [
+            {
+              role: 'user',
+              parts: [{ functionResponse: { ...(call.id !== undefined ? { id: call.id } : {}), name: call.name, response: { content: WEATHER_RESULT } } }],
+            },
+          ];
     const u = last?.usageMetadata ?? {};
     const cached = u.cachedContentTokenCount ?? 0;
     const thoughts = u.thoughtsTokenCount ?? 0;
     const echo = [...contents, ...model, ...result];
     return {
-      reasoning, text, toolCalls,
-      usage: { input: (u.promptTokenCount ?? 0) - cached, output: (u.candidatesTokenCount ?? 0) + thoughts, cacheRead: cached, cacheCreation: 0, reasoning: thoughts },
-      echo, echoBare: echo,
+      reasoning,
+      text,
+      toolCalls,
+      usage: {
+        input: (u.promptTokenCount ?? 0) - cached,
+        output: (u.candidatesTokenCount ?? 0) + thoughts,
+        cacheRead: cached,
+        cacheCreation: 0,
+        reasoning: thoughts,
+      },
+      echo,
+      echoBare: echo,
     };
   };
 }
@@ -219,7 +273,9 @@ function bedrockClient(url: string): ReasoningClient {
   const sdk = bedrockSdk(url);
   return async (o) => {
     const messages = (o.history ?? [{ role: 'user', content: [{ text: o.prompt }] }]) as BedrockMessage[];
-    const toolConfig = o.tools ? { tools: [{ toolSpec: { name: WEATHER_TOOL.name, description: WEATHER_TOOL.description, inputSchema: { json: WEATHER_TOOL.parameters as never } } }] } : undefined;
+    const toolConfig = o.tools
+      ? { tools: [{ toolSpec: { name: WEATHER_TOOL.name, description: WEATHER_TOOL.description, inputSchema: { json: WEATHER_TOOL.parameters as never } } }] }
+      : undefined;
     let message: BedrockMessage;
     let usage: TokenUsage | undefined;
     if (!o.stream) {
@@ -259,12 +315,22 @@ function bedrockClient(url: string): ReasoningClient {
       else if (b.text !== undefined) text += b.text;
       else if (b.toolUse !== undefined) toolCalls.push({ id: b.toolUse.toolUseId, name: b.toolUse.name ?? '' });
     }
-    const result: BedrockMessage[] = toolCalls.length > 0 ? [{ role: 'user', content: [{ toolResult: { toolUseId: toolCalls[0]!.id, content: [{ text: WEATHER_RESULT }] } }] }] : [];
+    const result: BedrockMessage[] =
+      toolCalls.length > 0 ? [{ role: 'user', content: [{ toolResult: { toolUseId: toolCalls[0]!.id, content: [{ text: WEATHER_RESULT }] } }] }] : [];
     const echo = [...messages, message, ...result];
     return {
-      reasoning, text, toolCalls,
-      usage: { input: usage?.inputTokens ?? 0, output: usage?.outputTokens ?? 0, cacheRead: usage?.cacheReadInputTokens ?? 0, cacheCreation: usage?.cacheWriteInputTokens ?? 0, reasoning: 0 },
-      echo, echoBare: echo,
+      reasoning,
+      text,
+      toolCalls,
+      usage: {
+        input: usage?.inputTokens ?? 0,
+        output: usage?.outputTokens ?? 0,
+        cacheRead: usage?.cacheReadInputTokens ?? 0,
+        cacheCreation: usage?.cacheWriteInputTokens ?? 0,
+        reasoning: 0,
+      },
+      echo,
+      echoBare: echo,
     };
   };
 }
@@ -275,7 +341,9 @@ function ollamaClient(url: string): ReasoningClient {
   const sdk = ollamaSdk(url);
   return async (o) => {
     const messages = (o.history ?? [{ role: 'user', content: o.prompt }]) as OllamaMessage[];
-    const tools = o.tools ? [{ type: 'function', function: { name: WEATHER_TOOL.name, description: WEATHER_TOOL.description, parameters: WEATHER_TOOL.parameters as never } }] : undefined;
+    const tools = o.tools
+      ? [{ type: 'function', function: { name: WEATHER_TOOL.name, description: WEATHER_TOOL.description, parameters: WEATHER_TOOL.parameters as never } }]
+      : undefined;
     const msg: OllamaMessage = { role: 'assistant', content: '' };
     let counts = { prompt: 0, eval: 0 };
     if (!o.stream) {
@@ -294,7 +362,8 @@ function ollamaClient(url: string): ReasoningClient {
     }
     const toolCalls = (msg.tool_calls ?? []).map((c) => ({ id: (c as { id?: string }).id, name: c.function.name }));
     const call = toolCalls[0];
-    const result = call === undefined ? [] : [{ role: 'tool', tool_name: call.name, content: WEATHER_RESULT, ...(call.id !== undefined ? { tool_call_id: call.id } : {}) }];
+    const result =
+      call === undefined ? [] : [{ role: 'tool', tool_name: call.name, content: WEATHER_RESULT, ...(call.id !== undefined ? { tool_call_id: call.id } : {}) }];
     const bare: Record<string, unknown> = { role: 'assistant', content: msg.content };
     if (msg.tool_calls !== undefined) bare.tool_calls = msg.tool_calls;
     return {

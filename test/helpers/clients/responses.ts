@@ -1,12 +1,6 @@
 // OpenAI Responses through the `openai` SDK (client.responses.create).
 import type OpenAI from 'openai';
-import type {
-  FunctionTool,
-  Response,
-  ResponseInputItem,
-  ResponseStreamEvent,
-  ResponseUsage,
-} from 'openai/resources/responses/responses';
+import type { FunctionTool, Response, ResponseInputItem, ResponseStreamEvent, ResponseUsage } from 'openai/resources/responses/responses';
 import { openaiSdk } from './openai.js';
 import {
   parseArguments,
@@ -35,7 +29,6 @@ function toResponsesInput(messages: readonly NormalizedMessage[]): ResponseInput
   });
   return out;
 }
-
 
 function toResponsesTools(tools: readonly ToolSpec[] | undefined): FunctionTool[] | undefined {
   return tools?.map((t) => ({ type: 'function', name: t.name, description: t.description, parameters: t.parameters, strict: false }));
@@ -71,7 +64,11 @@ function fromResponse(r: Response): NormalizedResult {
   return { text, toolCalls, finish: finishOf(r, toolCalls.length > 0), usage: usageOf(r.usage), chunks: 0 };
 }
 
-interface ToolAccumulator { id?: string; name: string; args: string }
+interface ToolAccumulator {
+  id?: string;
+  name: string;
+  args: string;
+}
 
 async function fromStream(stream: AsyncIterable<ResponseStreamEvent>, onChunk?: () => void): Promise<NormalizedResult> {
   let text = '';
@@ -86,7 +83,8 @@ async function fromStream(stream: AsyncIterable<ResponseStreamEvent>, onChunk?: 
         onChunk?.();
         break;
       case 'response.output_item.added':
-        if (event.item.type === 'function_call') tools.set(event.output_index, { id: event.item.call_id, name: event.item.name, args: event.item.arguments ?? '' });
+        if (event.item.type === 'function_call')
+          tools.set(event.output_index, { id: event.item.call_id, name: event.item.name, args: event.item.arguments ?? '' });
         break;
       case 'response.function_call_arguments.delta': {
         const acc = tools.get(event.output_index);

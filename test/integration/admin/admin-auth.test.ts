@@ -23,7 +23,10 @@ describe('admin auth', () => {
   });
 
   it('a wrong token is 401, by either header', async () => {
-    for (const client of [adminClient(f.gw.adminUrl, { token: 'wrong', secrets: [f.token] }), adminClient(f.gw.adminUrl, { bearer: 'wrong', secrets: [f.token] })]) {
+    for (const client of [
+      adminClient(f.gw.adminUrl, { token: 'wrong', secrets: [f.token] }),
+      adminClient(f.gw.adminUrl, { bearer: 'wrong', secrets: [f.token] }),
+    ]) {
       const { error, response } = await client.GET('/admin-auth');
       assert.equal(response.status, 401);
       assert.equal(error?.error.code, 'unauthorized');
@@ -75,7 +78,13 @@ describe('admin auth', () => {
     assert.deepEqual(f.overlay().admin_auth, { modules: ['admin-tokens'] });
 
     const audit = (await f.admin.GET('/audit', { params: { query: { limit: 2 } } })).data!.items;
-    assert.deepEqual(audit.map((e) => [e.action, e.outcome]), [['admin_auth.update', 'applied'], ['admin_auth.update', 'rejected']]);
+    assert.deepEqual(
+      audit.map((e) => [e.action, e.outcome]),
+      [
+        ['admin_auth.update', 'applied'],
+        ['admin_auth.update', 'rejected'],
+      ],
+    );
     const versions = (await f.admin.GET('/config/versions')).data!.items;
     assert.equal(versions[0]!.version, before + 1);
     assert.match(versions[0]!.summary, /admin-auth/);
@@ -98,7 +107,10 @@ describe('admin auth', () => {
     assert.equal(closed.response.status, 200);
     assert.equal((await anon.GET('/info')).response.status, 401);
     const audit = (await f.admin.GET('/audit')).data!.items;
-    assert.deepEqual(audit.map((e) => [e.action, e.outcome, e.principal]), [['admin_auth.update', 'applied', 'anonymous']]);
+    assert.deepEqual(
+      audit.map((e) => [e.action, e.outcome, e.principal]),
+      [['admin_auth.update', 'applied', 'anonymous']],
+    );
   });
 });
 

@@ -14,7 +14,17 @@ import { Agent, request } from 'undici';
 import { runCli } from '../../helpers/gateway.js';
 import { adminFixture, liveConfig, type AdminFixture } from './setup.js';
 
-type Shown = { seq: number; ts: number; action: string; resource: string; outcome: string; principal: string; prev_hash: string; hash: string; chain_prev_hash: string };
+type Shown = {
+  seq: number;
+  ts: number;
+  action: string;
+  resource: string;
+  outcome: string;
+  principal: string;
+  prev_hash: string;
+  hash: string;
+  chain_prev_hash: string;
+};
 
 function specHash(e: Shown, prev: string): string {
   return createHash('sha256').update(`${prev}|${e.seq}|${e.ts}|${e.action}|${e.resource}|${e.outcome}|${e.principal}`).digest('hex');
@@ -85,7 +95,9 @@ describe('audit chain without ambiguity (issue 46)', () => {
     // hashes all match; only the fields' domains tell that `outcome` now holds a "|".
     const tamper = (change: (row: Shown) => void): void => {
       const sql = new Database(db);
-      const rows = sql.prepare('SELECT id, run, seq, ts, action, resource, outcome, principal, prev_hash, hash FROM audit_log ORDER BY id').all() as Array<Shown & { id: number; run: string }>;
+      const rows = sql.prepare('SELECT id, run, seq, ts, action, resource, outcome, principal, prev_hash, hash FROM audit_log ORDER BY id').all() as Array<
+        Shown & { id: number; run: string }
+      >;
       const target = rows.find((r) => r.action === 'group.create')!;
       change(target);
       let prev = '';
@@ -93,16 +105,38 @@ describe('audit chain without ambiguity (issue 46)', () => {
         r.prev_hash = prev;
         r.hash = specHash(r, prev);
         prev = r.hash;
-        sql.prepare('UPDATE audit_log SET resource = ?, outcome = ?, principal = ?, prev_hash = ?, hash = ? WHERE id = ?').run(r.resource, r.outcome, r.principal, r.prev_hash, r.hash, r.id);
+        sql
+          .prepare('UPDATE audit_log SET resource = ?, outcome = ?, principal = ?, prev_hash = ?, hash = ? WHERE id = ?')
+          .run(r.resource, r.outcome, r.principal, r.prev_hash, r.hash, r.id);
       }
       sql.prepare('UPDATE audit_runs SET last_hash = ? WHERE run = ?').run(prev, target.run);
       sql.close();
     };
     const cases: Array<[string, (row: Shown) => void]> = [
-      ['an outcome holding "|"', (row) => { row.outcome = 'applied|rejected'; }],
-      ['an unknown outcome', (row) => { row.outcome = 'maybe'; }],
-      ['a principal outside its forms', (row) => { row.principal = 'root'; }],
-      ['a resource holding "|"', (row) => { row.resource = 'group:ops|rejected'; }],
+      [
+        'an outcome holding "|"',
+        (row) => {
+          row.outcome = 'applied|rejected';
+        },
+      ],
+      [
+        'an unknown outcome',
+        (row) => {
+          row.outcome = 'maybe';
+        },
+      ],
+      [
+        'a principal outside its forms',
+        (row) => {
+          row.principal = 'root';
+        },
+      ],
+      [
+        'a resource holding "|"',
+        (row) => {
+          row.resource = 'group:ops|rejected';
+        },
+      ],
     ];
     for (const [what, change] of cases) {
       for (const suffix of ['', '-wal', '-shm']) rmSync(`${db}${suffix}`, { force: true });

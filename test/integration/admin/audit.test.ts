@@ -39,11 +39,20 @@ describe('audit log', () => {
     assert.equal((await f.admin.PUT('/admin-auth', { body: { modules: ['nope'] } })).response.status, 400);
     assert.equal((await f.admin.POST('/config/rollback', { body: { version: 77 } })).response.status, 404);
     const first = (await f.admin.GET('/audit', { params: { query: { limit: 2 } } })).data!;
-    assert.deepEqual(first.items.map((e) => [e.seq, e.action, e.outcome]), [[5, 'config.rollback', 'rejected'], [4, 'admin_auth.update', 'rejected']]);
+    assert.deepEqual(
+      first.items.map((e) => [e.seq, e.action, e.outcome]),
+      [
+        [5, 'config.rollback', 'rejected'],
+        [4, 'admin_auth.update', 'rejected'],
+      ],
+    );
     assert.equal(first.items[0]!.resource, 'config:77');
     assert.equal(first.items[0]!.prev_hash, first.items[1]!.hash);
     const rest = (await f.admin.GET('/audit', { params: { query: { limit: 10, cursor: first.next_cursor! } } })).data!;
-    assert.deepEqual(rest.items.map((e) => e.seq), [3, 2, 1]);
+    assert.deepEqual(
+      rest.items.map((e) => e.seq),
+      [3, 2, 1],
+    );
     assert.equal(rest.next_cursor, null);
     assert.equal(rest.items[2]!.prev_hash, '');
     const bad = await f.admin.GET('/audit', { params: { query: { cursor: 'not-a-cursor' } } });

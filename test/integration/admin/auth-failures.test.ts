@@ -44,16 +44,29 @@ describe('failed admin authentication (issue 46)', () => {
       }
     }
     assert.deepEqual(statuses.slice(0, 10), Array(10).fill(401));
-    assert.ok(statuses.slice(10).every((s) => s === 429), `after 10 failures: ${[...new Set(statuses.slice(10))].join(',')}`);
+    assert.ok(
+      statuses.slice(10).every((s) => s === 429),
+      `after 10 failures: ${[...new Set(statuses.slice(10))].join(',')}`,
+    );
     assert.ok(Number(retryAfter) >= 1 && Number(retryAfter) <= 60, `Retry-After ${String(retryAfter)}`);
     const right = await mint(f.token, attacker);
     assert.equal(right.status, 429, 'no credential is checked while the address is refused');
 
     // The operator's own address is not refused; the ring grew by one entry, not by 300.
     const audit = (await f.admin.GET('/audit', { params: { query: { limit: 1000 } } })).data!.items;
-    assert.equal(audit.length, before + 1, audit.slice(0, 3).map((e) => `${e.action} ${e.resource}`).join('; '));
+    assert.equal(
+      audit.length,
+      before + 1,
+      audit
+        .slice(0, 3)
+        .map((e) => `${e.action} ${e.resource}`)
+        .join('; '),
+    );
     assert.deepEqual([audit[0]!.action, audit[0]!.outcome, audit[0]!.principal], ['key.create', 'rejected', 'anonymous']);
-    const logged = f.gw.logs().split('\n').filter((line) => line.includes('authentication failed'));
+    const logged = f.gw
+      .logs()
+      .split('\n')
+      .filter((line) => line.includes('authentication failed'));
     assert.equal(logged.length, 1, 'logged once, the rest counted for the summary');
     assert.match(logged[0]!, /"source":"127\.0\.0\.2"/);
     assert.ok(!f.gw.logs().includes('wrong-token-'), 'no presented token is logged');

@@ -38,7 +38,8 @@ describe('admin listener body limits (issue 46)', () => {
     await f.close();
   });
 
-  const headers = (extra: string) => `POST /api/v1/admin/keys HTTP/1.1\r\nHost: admin\r\nx-admin-token: ${f.token}\r\nContent-Type: application/json\r\n${extra}\r\n`;
+  const headers = (extra: string) =>
+    `POST /api/v1/admin/keys HTTP/1.1\r\nHost: admin\r\nx-admin-token: ${f.token}\r\nContent-Type: application/json\r\n${extra}\r\n`;
 
   it('a declared content-length past the cap: 413 at once, Connection: close, the connection ends', async () => {
     const raw = new Raw(port);
@@ -70,7 +71,11 @@ describe('admin listener body limits (issue 46)', () => {
 
   it('a body nested past advanced.max_json_depth is 400 before it is parsed, and audited as rejected', async () => {
     const nested = `{"name":${'['.repeat(5000)}${']'.repeat(5000)},"allowed_pools":["*"]}`;
-    const res = await fetch(`${f.gw.adminUrl}/keys`, { method: 'POST', headers: { 'x-admin-token': f.token, 'content-type': 'application/json' }, body: nested });
+    const res = await fetch(`${f.gw.adminUrl}/keys`, {
+      method: 'POST',
+      headers: { 'x-admin-token': f.token, 'content-type': 'application/json' },
+      body: nested,
+    });
     assert.equal(res.status, 400);
     const body = (await res.json()) as { error: { code: string; message: string } };
     assert.equal(body.error.code, 'invalid_request');

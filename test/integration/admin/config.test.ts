@@ -36,7 +36,10 @@ describe('config endpoints', () => {
     const withHooks = {
       ...base,
       pools: { ...(base.pools as object), applied: { members: [{ model: 'lane-openai' }] } },
-      hooks: { audit_tap: { kind: 'tap', webhook: 'http://127.0.0.1:9/tap', at: 'completion', secret: HOOK_SECRET }, gatekeeper: { kind: 'gate', socket: '/tmp/gk.sock' } },
+      hooks: {
+        audit_tap: { kind: 'tap', webhook: 'http://127.0.0.1:9/tap', at: 'completion', secret: HOOK_SECRET },
+        gatekeeper: { kind: 'gate', socket: '/tmp/gk.sock' },
+      },
       global_hooks: ['audit_tap'],
     };
     const applied = await f.admin.POST('/config/apply', { body: { config: withHooks, expected_version: 0 } });
@@ -47,21 +50,40 @@ describe('config endpoints', () => {
     assert.equal(await chat(f.gw.url, 'applied'), 200, 'the applied pool is live on the workers');
 
     const effective = (await f.admin.GET('/config')).data!;
-    assert.deepEqual(effective.hooks.map((h) => [h.name, h.kind, h.transport.kind, h.global]), [['audit_tap', 'tap', 'webhook', true], ['gatekeeper', 'gate', 'socket', false]]);
+    assert.deepEqual(
+      effective.hooks.map((h) => [h.name, h.kind, h.transport.kind, h.global]),
+      [
+        ['audit_tap', 'tap', 'webhook', true],
+        ['gatekeeper', 'gate', 'socket', false],
+      ],
+    );
     assert.deepEqual(effective.global_hooks, ['audit_tap']);
 
-    const changed = { ...withHooks, hooks: { audit_tap: { kind: 'tap', webhook: 'http://127.0.0.1:9/tap2' }, newcomer: { kind: 'tap', socket: '/tmp/n.sock' } }, global_hooks: [] };
+    const changed = {
+      ...withHooks,
+      hooks: { audit_tap: { kind: 'tap', webhook: 'http://127.0.0.1:9/tap2' }, newcomer: { kind: 'tap', socket: '/tmp/n.sock' } },
+      global_hooks: [],
+    };
     const second = await f.admin.POST('/config/apply', { body: { config: changed, expected_version: 1 } });
     assert.equal(second.data!.config_version, 2);
 
     const versions = (await f.admin.GET('/config/versions')).data!;
-    assert.deepEqual(versions.items.map((v) => v.version), [2, 1, 0]);
+    assert.deepEqual(
+      versions.items.map((v) => v.version),
+      [2, 1, 0],
+    );
     assert.equal(versions.next_cursor, null);
     assert.equal(versions.items[0]!.principal, 'admin');
     const paged = (await f.admin.GET('/config/versions', { params: { query: { limit: 2 } } })).data!;
-    assert.deepEqual(paged.items.map((v) => v.version), [2, 1]);
+    assert.deepEqual(
+      paged.items.map((v) => v.version),
+      [2, 1],
+    );
     const rest = (await f.admin.GET('/config/versions', { params: { query: { limit: 2, cursor: paged.next_cursor! } } })).data!;
-    assert.deepEqual(rest.items.map((v) => v.version), [0]);
+    assert.deepEqual(
+      rest.items.map((v) => v.version),
+      [0],
+    );
     assert.equal(rest.next_cursor, null);
 
     const detail = (await f.admin.GET('/config/versions/{v}', { params: { path: { v: 1 } } })).data!;
@@ -87,7 +109,12 @@ describe('config endpoints', () => {
     assert.equal(unknown.error!.error.code, 'not_found');
     assert.equal((await f.admin.GET('/config/versions/{v}', { params: { path: { v: 99 } } })).response.status, 404);
     assert.equal((await f.admin.GET('/config/diff', { params: { query: { from: 0, to: 99 } } })).response.status, 404);
-    assert.deepEqual(await lastAudit(4), [['config.rollback', 'rejected'], ['config.rollback', 'applied'], ['config.apply', 'applied'], ['config.apply', 'applied']]);
+    assert.deepEqual(await lastAudit(4), [
+      ['config.rollback', 'rejected'],
+      ['config.rollback', 'applied'],
+      ['config.apply', 'applied'],
+      ['config.apply', 'applied'],
+    ]);
   });
 
   it('a stale expected_version is 409 version_conflict, audited as rejected', async () => {
@@ -120,7 +147,11 @@ describe('config endpoints', () => {
   });
 
   it('a malformed validate body is 400 invalid_request', async () => {
-    const notJson = await fetch(`${f.gw.adminUrl}/config/validate`, { method: 'POST', headers: { 'x-admin-token': f.token, 'content-type': 'application/json' }, body: '{"config":' });
+    const notJson = await fetch(`${f.gw.adminUrl}/config/validate`, {
+      method: 'POST',
+      headers: { 'x-admin-token': f.token, 'content-type': 'application/json' },
+      body: '{"config":',
+    });
     assert.equal(notJson.status, 400);
     const wrongShape = await f.admin.POST('/config/validate', { body: { cfg: {} } as never });
     assert.equal(wrongShape.response.status, 400);
@@ -160,7 +191,11 @@ describe('config endpoints', () => {
     assert.deepEqual(data!.reload_to_apply, ['tls']);
     assert.match(data!.note, /restart/);
     assert.deepEqual((f.overlay().settings as { tls: unknown }).tls, refs);
-    assert.deepEqual(await lastAudit(3), [['config.settings', 'applied'], ['config.settings', 'rejected'], ['config.settings', 'rejected']]);
+    assert.deepEqual(await lastAudit(3), [
+      ['config.settings', 'applied'],
+      ['config.settings', 'rejected'],
+      ['config.settings', 'rejected'],
+    ]);
   });
 
   it('after a restart: config_version is 0, the applied config is gone, the overlay changes remain', async () => {
@@ -171,7 +206,9 @@ describe('config endpoints', () => {
     delete (overlay.settings as Record<string, unknown>).tls;
     overlay.admin_auth = { modules: ['admin-tokens'] };
     writeFileSync(join(f.files.dir, 'overlay.json'), JSON.stringify(overlay));
-    const applied = await f.admin.POST('/config/apply', { body: { config: { ...liveConfig(f), pools: { ...(liveConfig(f).pools as object), ephemeral: { members: [{ model: 'lane-openai' }] } } } } });
+    const applied = await f.admin.POST('/config/apply', {
+      body: { config: { ...liveConfig(f), pools: { ...(liveConfig(f).pools as object), ephemeral: { members: [{ model: 'lane-openai' }] } } } },
+    });
     assert.equal(applied.response.status, 200);
     assert.equal(await chat(f.gw.url, 'ephemeral'), 200);
 
@@ -179,7 +216,10 @@ describe('config endpoints', () => {
     const info = (await f.admin.GET('/info')).data!;
     assert.equal(info.config_version, 0);
     assert.equal(info.config_persistence, true);
-    assert.deepEqual((await f.admin.GET('/config/versions')).data!.items.map((v) => v.version), [0]);
+    assert.deepEqual(
+      (await f.admin.GET('/config/versions')).data!.items.map((v) => v.version),
+      [0],
+    );
     assert.notEqual(await chat(f.gw.url, 'ephemeral'), 200, 'a whole apply is not written to disk');
     assert.deepEqual((await f.admin.GET('/admin-auth')).data!.modules, ['admin-tokens'], 'the overlay admin chain is in effect');
   });

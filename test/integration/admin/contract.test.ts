@@ -37,15 +37,23 @@ describe('admin OpenAPI document', () => {
     assert.equal(info.version, '1.4.1');
     assert.match(info.title, /admin API/);
     const components = ADMIN_OPENAPI.components as { securitySchemes: Record<string, unknown>; schemas: Record<string, unknown> };
-    assert.deepEqual(components.securitySchemes.adminToken, { type: 'apiKey', in: 'header', name: 'x-admin-token', description: 'The operator token (admin-tokens module).' });
+    assert.deepEqual(components.securitySchemes.adminToken, {
+      type: 'apiKey',
+      in: 'header',
+      name: 'x-admin-token',
+      description: 'The operator token (admin-tokens module).',
+    });
     assert.equal((components.securitySchemes.bearerAuth as { scheme: string }).scheme, 'bearer');
-    for (const name of ['ErrorEnvelope', 'InfoView', 'AuditPage', 'ConfigVersionPage', 'PluginPage', 'EffectiveConfigView', 'AdminAuthPutView']) assert.ok(name in components.schemas, name);
+    for (const name of ['ErrorEnvelope', 'InfoView', 'AuditPage', 'ConfigVersionPage', 'PluginPage', 'EffectiveConfigView', 'AdminAuthPutView'])
+      assert.ok(name in components.schemas, name);
   });
 
   it('declares the 405 every path answers for another method, with its Allow header, and 413 on every body (issue 46)', async () => {
     const components = ADMIN_OPENAPI.components as { responses: Record<string, { headers?: Record<string, unknown> }> };
     assert.ok(components.responses.MethodNotAllowed!.headers!.Allow, 'the Allow header is declared');
-    for (const [path, item] of Object.entries(ADMIN_OPENAPI.paths as Record<string, Record<string, { responses: Record<string, { $ref?: string }>; requestBody?: unknown }>>)) {
+    for (const [path, item] of Object.entries(
+      ADMIN_OPENAPI.paths as Record<string, Record<string, { responses: Record<string, { $ref?: string }>; requestBody?: unknown }>>,
+    )) {
       for (const [method, op] of Object.entries(item)) {
         assert.equal(op.responses['405']?.$ref, '#/components/responses/MethodNotAllowed', `${method} ${path}`);
         if (op.requestBody !== undefined) assert.equal(op.responses['413']?.$ref, '#/components/responses/BodyTooLarge', `${method} ${path}`);
@@ -79,7 +87,13 @@ describe('admin OpenAPI document', () => {
   it('GET /auth and GET /plugins?type=', async () => {
     assert.deepEqual((await f.admin.GET('/auth')).data, { chain: [], upstream_credentials: 'own', open: true });
     const auth = (await f.admin.GET('/plugins', { params: { query: { type: 'auth' } } })).data!;
-    assert.deepEqual(auth.items.map((p) => [p.name, p.loader, p.active, p.target]), [['admin-tokens', 'compiled-in', true, null], ['keys', 'compiled-in', false, null]]);
+    assert.deepEqual(
+      auth.items.map((p) => [p.name, p.loader, p.active, p.target]),
+      [
+        ['admin-tokens', 'compiled-in', true, null],
+        ['keys', 'compiled-in', false, null],
+      ],
+    );
     assert.equal(auth.next_cursor, null);
     const page = (await f.admin.GET('/plugins', { params: { query: { limit: 1 } } })).data!;
     assert.equal(page.items.length, 1);

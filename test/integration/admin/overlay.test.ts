@@ -54,10 +54,14 @@ describe('the overlay holds the hook registry alone (issue 46)', () => {
 
   it('an applied config, then a hook write: the overlay gets the registration alone', async () => {
     const config = liveConfig(f);
-    const applied = await f.admin.POST('/config/apply', { body: { config: { ...config, pools: { ...(config.pools as object), 'applied-only': { members: [{ model: 'lane-openai' }] } } } } });
+    const applied = await f.admin.POST('/config/apply', {
+      body: { config: { ...config, pools: { ...(config.pools as object), 'applied-only': { members: [{ model: 'lane-openai' }] } } } },
+    });
     assert.equal(applied.response.status, 200);
     assert.equal(await chat(f.gw.url, 'applied-only'), 200);
-    const registered = await f.admin.POST('/hooks', { body: { name: 'signed', kind: 'tap', webhook: 'http://127.0.0.1:9/signed', secret: { env: SECRET_ENV } } as never });
+    const registered = await f.admin.POST('/hooks', {
+      body: { name: 'signed', kind: 'tap', webhook: 'http://127.0.0.1:9/signed', secret: { env: SECRET_ENV } } as never,
+    });
     assert.equal(registered.response.status, 201, JSON.stringify(registered.error));
     const patched = await f.admin.PATCH('/hooks/{name}/settings', { params: { path: { name: 'file-tap' } }, body: { settings: { from: 'api' } } });
     assert.equal(patched.response.status, 200);
@@ -89,10 +93,20 @@ describe('the overlay holds the hook registry alone (issue 46)', () => {
     const { data, response } = await f.admin.POST('/config/reload');
     assert.equal(response.status, 200);
     assert.equal(await chat(f.gw.url, 'from-file'), 200, 'the file edit is live');
-    assert.ok(data!.not_applied.some((line) => line.startsWith('listen:') && /restart/.test(line)), data!.not_applied.join('\n'));
-    assert.ok(data!.not_applied.some((line) => line.startsWith('hooks.file-tap.settings:') && /admin API/.test(line)), data!.not_applied.join('\n'));
+    assert.ok(
+      data!.not_applied.some((line) => line.startsWith('listen:') && /restart/.test(line)),
+      data!.not_applied.join('\n'),
+    );
+    assert.ok(
+      data!.not_applied.some((line) => line.startsWith('hooks.file-tap.settings:') && /admin API/.test(line)),
+      data!.not_applied.join('\n'),
+    );
     assert.equal(data!.not_applied.length, 2, data!.not_applied.join('\n'));
-    assert.deepEqual((await f.admin.GET('/hooks/{name}', { params: { path: { name: 'file-tap' } } })).data!.settings, { from: 'api' }, 'the API change still wins');
+    assert.deepEqual(
+      (await f.admin.GET('/hooks/{name}', { params: { path: { name: 'file-tap' } } })).data!.settings,
+      { from: 'api' },
+      'the API change still wins',
+    );
     editFile((doc) => (doc.listen = `127.0.0.1:${port}`));
   });
 
@@ -102,8 +116,9 @@ describe('the overlay holds the hook registry alone (issue 46)', () => {
     assert.deepEqual((JSON.parse(overlayText()) as { hooks: { deleted: string[] } }).hooks.deleted, ['file-tap']);
     const { data } = await f.admin.POST('/config/reload');
     assert.equal((await f.admin.GET('/hooks/{name}', { params: { path: { name: 'file-tap' } } })).response.status, 404);
-    assert.deepEqual(data!.not_applied.filter((line) => line.startsWith('hooks.')), [
-      `hooks.file-tap: deleted through the admin API (the overlay ${join(f.files.dir, 'overlay.json')}); the file's definition is not in effect`,
-    ]);
+    assert.deepEqual(
+      data!.not_applied.filter((line) => line.startsWith('hooks.')),
+      [`hooks.file-tap: deleted through the admin API (the overlay ${join(f.files.dir, 'overlay.json')}); the file's definition is not in effect`],
+    );
   });
 });

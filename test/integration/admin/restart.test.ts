@@ -31,7 +31,10 @@ describe('POST /restart', () => {
     const bare = await f.admin.POST('/restart');
     assert.equal(bare.response.status, 409);
     const audit = (await f.admin.GET('/audit', { params: { query: { limit: 1 } } })).data!.items;
-    assert.deepEqual(audit.map((e) => [e.action, e.resource, e.outcome]), [['server.restart', 'process', 'rejected']]);
+    assert.deepEqual(
+      audit.map((e) => [e.action, e.resource, e.outcome]),
+      [['server.restart', 'process', 'rejected']],
+    );
     assert.equal(f.gw.proc.exitCode, null, 'still running');
   });
 

@@ -30,7 +30,9 @@ export interface AdminFixture {
 
 const PROVIDER_KEY_ENV = 'GATEWAY_TEST_PROVIDER_KEY';
 
-export async function adminFixture(opts: { locked?: boolean; open?: boolean; over?: Record<string, unknown>; env?: NodeJS.ProcessEnv } = {}): Promise<AdminFixture> {
+export async function adminFixture(
+  opts: { locked?: boolean; open?: boolean; over?: Record<string, unknown>; env?: NodeJS.ProcessEnv } = {},
+): Promise<AdminFixture> {
   const token = `adm-${randomBytes(12).toString('hex')}`;
   // A provider credential too: no admin read may show it.
   const providerKey = `sk-${randomBytes(12).toString('hex')}`;

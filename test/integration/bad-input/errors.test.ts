@@ -85,7 +85,7 @@ function url(path: string): string {
   return stack.gateway.url + path;
 }
 
-describe('bad input gets the protocol\'s own error', () => {
+describe("bad input gets the protocol's own error", () => {
   for (const protocol of PROTOCOL_NAMES) {
     describe(protocol, () => {
       it('malformed JSON -> 400', async () => {

@@ -77,7 +77,16 @@ describe('the admin console in a real browser', () => {
       executablePath: '/usr/bin/chromium',
       headless: true,
       viewport: { width: 1280, height: 800 },
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     });
   });
 
@@ -94,7 +103,10 @@ describe('the admin console in a real browser', () => {
 
   async function signIn(token: string): Promise<Page> {
     const page = await browser.newPage();
-    await page.route((url) => url.origin !== origin, (route) => route.abort());
+    await page.route(
+      (url) => url.origin !== origin,
+      (route) => route.abort(),
+    );
     page.on('console', (msg) => {
       if (/Content Security Policy/i.test(msg.text())) cspViolations.push(msg.text());
     });
@@ -136,7 +148,9 @@ describe('the admin console in a real browser', () => {
   async function untilText(page: Page, selector: string, expected: string, timeout = 10_000): Promise<void> {
     // A function, not a string: the console's CSP has no 'unsafe-eval'. Its body runs in the page.
     const inPage = ([sel, want]: [string, string]) =>
-      (globalThis as unknown as { document: { querySelector(s: string): { textContent: string | null } | null } }).document.querySelector(sel)?.textContent?.trim() === want;
+      (globalThis as unknown as { document: { querySelector(s: string): { textContent: string | null } | null } }).document
+        .querySelector(sel)
+        ?.textContent?.trim() === want;
     await page.waitForFunction(inPage, [selector, expected] as [string, string], { timeout });
   }
 
@@ -207,13 +221,19 @@ describe('the admin console in a real browser', () => {
     const rotated = (await page.textContent('#secret'))!.trim();
     registerSecret(rotated);
     assert.notEqual(rotated, secret);
-    await assert.rejects(openai.chat.completions.create({ model: 'default', messages: [{ role: 'user', content: 'hi' }] }), (err: { status?: number }) => err.status === 401);
+    await assert.rejects(
+      openai.chat.completions.create({ model: 'default', messages: [{ role: 'user', content: 'hi' }] }),
+      (err: { status?: number }) => err.status === 401,
+    );
     const fresh = new OpenAI({ apiKey: rotated, baseURL: `${gw.url}/v1`, maxRetries: 0 });
     assert.ok((await fresh.chat.completions.create({ model: 'default', messages: [{ role: 'user', content: 'hi' }] })).choices.length > 0);
 
     await page.click('#revoke');
     await expectSelector(page, '[role=status]:has-text("Revoked.")');
-    await assert.rejects(fresh.chat.completions.create({ model: 'default', messages: [{ role: 'user', content: 'hi' }] }), (err: { status?: number }) => err.status === 401);
+    await assert.rejects(
+      fresh.chat.completions.create({ model: 'default', messages: [{ role: 'user', content: 'hi' }] }),
+      (err: { status?: number }) => err.status === 401,
+    );
     await page.close();
   });
 
@@ -332,7 +352,9 @@ describe('the admin console in a real browser', () => {
     const firstPage = await page.locator('#keys tbody tr').first().getAttribute('data-key');
     await page.click('button:has-text("Next page")');
     await page.waitForFunction((id) => {
-      const row = (globalThis as unknown as { document: { querySelector(s: string): { getAttribute(n: string): string | null } | null } }).document.querySelector('#keys tbody tr');
+      const row = (
+        globalThis as unknown as { document: { querySelector(s: string): { getAttribute(n: string): string | null } | null } }
+      ).document.querySelector('#keys tbody tr');
       return row !== null && row.getAttribute('data-key') !== id;
     }, firstPage);
     assert.ok((await page.locator('#keys tbody tr').count()) >= 1);

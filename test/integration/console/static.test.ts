@@ -24,7 +24,10 @@ describe('the console files on the admin listener', () => {
     mock = await startMockProvider({ port: 0 });
     const { config, providers } = mockConfig(mock.url);
     registerSecret(ADMIN_TOKEN);
-    const files = writeConfig({ ...config, auth: { chain: [], admin_auth: ['admin-tokens'], admin_token: { env: 'GW_TEST_ADMIN_TOKEN' }, upstream_credentials: 'own' } }, providers);
+    const files = writeConfig(
+      { ...config, auth: { chain: [], admin_auth: ['admin-tokens'], admin_token: { env: 'GW_TEST_ADMIN_TOKEN' }, upstream_credentials: 'own' } },
+      providers,
+    );
     gw = await startGateway(files, { workers: 1, env: { GW_TEST_ADMIN_TOKEN: ADMIN_TOKEN } });
     origin = new URL(gw.adminUrl).origin;
   });
@@ -79,12 +82,20 @@ describe('the console files on the admin listener', () => {
     assert.equal(post.headers.allow, 'GET, HEAD');
   });
 
-  it('a locked config: apply and rollback in the page show the server\'s refusal as is', async () => {
+  it("a locked config: apply and rollback in the page show the server's refusal as is", async () => {
     const profile = mkdtempSync(join(tmpdir(), 'gw-chromium-'));
     const browser = await chromium.launchPersistentContext(profile, {
       executablePath: '/usr/bin/chromium',
       headless: true,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     });
     try {
       const page = await browser.newPage();

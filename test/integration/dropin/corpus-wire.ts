@@ -29,7 +29,10 @@ const CORPUS_DIR = join(process.cwd(), 'test', 'fixtures', 'vendor-requests');
 
 export function loadFixtures(protocol: ProtocolName): Fixture[] {
   const dir = join(CORPUS_DIR, protocol);
-  return readdirSync(dir).filter((f) => f.endsWith('.json')).sort().map((file) => ({ file, ...(JSON.parse(readFileSync(join(dir, file), 'utf8')) as Omit<Fixture, 'file'>) }));
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .sort()
+    .map((file) => ({ file, ...(JSON.parse(readFileSync(join(dir, file), 'utf8')) as Omit<Fixture, 'file'>) }));
 }
 
 export interface WireRequest {
@@ -65,8 +68,16 @@ export interface ReadAnswer {
 }
 
 const FINISH: Readonly<Record<string, string>> = {
-  stop: 'stop', end_turn: 'stop', STOP: 'stop', completed: 'stop', stop_sequence: 'stop',
-  tool_calls: 'tool_calls', tool_use: 'tool_calls', length: 'length', max_tokens: 'length', MAX_TOKENS: 'length',
+  stop: 'stop',
+  end_turn: 'stop',
+  STOP: 'stop',
+  completed: 'stop',
+  stop_sequence: 'stop',
+  tool_calls: 'tool_calls',
+  tool_use: 'tool_calls',
+  length: 'length',
+  max_tokens: 'length',
+  MAX_TOKENS: 'length',
 };
 
 /** Protocols whose finish does not say "tool": a tool call is seen in the content. */
@@ -83,19 +94,31 @@ function empty(): ReadAnswer {
 export function readAnswer(protocol: ProtocolName, stream: boolean, bytes: Buffer): ReadAnswer {
   const text = bytes.toString('utf8');
   switch (protocol) {
-    case 'openai': return stream ? openaiStream(sseJson(text)) : openaiWhole(JSON.parse(text));
-    case 'responses': return stream ? responsesStream(sseJson(text)) : responsesWhole(JSON.parse(text));
-    case 'anthropic': return stream ? anthropicStream(sseJson(text)) : anthropicWhole(JSON.parse(text));
-    case 'gemini': return stream ? geminiStream(sseJson(text)) : geminiChunk(JSON.parse(text), empty());
-    case 'bedrock': return stream ? bedrockStream(decodeEventStream(bytes)) : bedrockWhole(JSON.parse(text));
-    case 'ollama': return stream ? ollamaStream(parseNdjson(text)) : ollamaLine(JSON.parse(text), empty());
+    case 'openai':
+      return stream ? openaiStream(sseJson(text)) : openaiWhole(JSON.parse(text));
+    case 'responses':
+      return stream ? responsesStream(sseJson(text)) : responsesWhole(JSON.parse(text));
+    case 'anthropic':
+      return stream ? anthropicStream(sseJson(text)) : anthropicWhole(JSON.parse(text));
+    case 'gemini':
+      return stream ? geminiStream(sseJson(text)) : geminiChunk(JSON.parse(text), empty());
+    case 'bedrock':
+      return stream ? bedrockStream(decodeEventStream(bytes)) : bedrockWhole(JSON.parse(text));
+    case 'ollama':
+      return stream ? ollamaStream(parseNdjson(text)) : ollamaLine(JSON.parse(text), empty());
   }
 }
 
 function openaiWhole(b: any): ReadAnswer {
   const m = b.choices[0].message;
   const toolCalls = (m.tool_calls ?? []).map((c: any) => ({ name: c.function.name, arguments: JSON.parse(c.function.arguments) }));
-  return { text: m.content ?? '', toolCalls, finish: finishOf(b.choices[0].finish_reason, toolCalls.length), usage: { input: b.usage.prompt_tokens, output: b.usage.completion_tokens }, pieces: 1 };
+  return {
+    text: m.content ?? '',
+    toolCalls,
+    finish: finishOf(b.choices[0].finish_reason, toolCalls.length),
+    usage: { input: b.usage.prompt_tokens, output: b.usage.completion_tokens },
+    pieces: 1,
+  };
 }
 
 function openaiStream(chunks: any[]): ReadAnswer {
@@ -106,7 +129,10 @@ function openaiStream(chunks: any[]): ReadAnswer {
     if (c.usage) r.usage = { input: c.usage.prompt_tokens, output: c.usage.completion_tokens };
     const choice = c.choices?.[0];
     if (choice === undefined) continue;
-    if (typeof choice.delta?.content === 'string' && choice.delta.content !== '') { r.text += choice.delta.content; r.pieces++; }
+    if (typeof choice.delta?.content === 'string' && choice.delta.content !== '') {
+      r.text += choice.delta.content;
+      r.pieces++;
+    }
     for (const tc of choice.delta?.tool_calls ?? []) {
       calls[tc.index] ??= { name: '', args: '' };
       if (tc.function?.name) calls[tc.index]!.name = tc.function.name;
@@ -137,7 +163,10 @@ function responsesStream(events: any[]): ReadAnswer {
   let pieces = 0;
   let done: any = null;
   for (const e of events) {
-    if (e.type === 'response.output_text.delta') { deltas += e.delta; pieces++; }
+    if (e.type === 'response.output_text.delta') {
+      deltas += e.delta;
+      pieces++;
+    }
     if (e.type === 'response.function_call_arguments.delta') pieces++;
     if (e.type === 'response.completed' || e.type === 'response.incomplete') done = e.response;
   }
@@ -167,8 +196,14 @@ function anthropicStream(events: any[]): ReadAnswer {
   for (const e of events) {
     if (e.type === 'message_start') r.usage.input = e.message.usage.input_tokens;
     if (e.type === 'content_block_start' && e.content_block.type === 'tool_use') calls.set(e.index, { name: e.content_block.name, json: '' });
-    if (e.type === 'content_block_delta' && e.delta.type === 'text_delta') { r.text += e.delta.text; r.pieces++; }
-    if (e.type === 'content_block_delta' && e.delta.type === 'input_json_delta') { calls.get(e.index)!.json += e.delta.partial_json; r.pieces++; }
+    if (e.type === 'content_block_delta' && e.delta.type === 'text_delta') {
+      r.text += e.delta.text;
+      r.pieces++;
+    }
+    if (e.type === 'content_block_delta' && e.delta.type === 'input_json_delta') {
+      calls.get(e.index)!.json += e.delta.partial_json;
+      r.pieces++;
+    }
     if (e.type === 'message_delta') {
       native = e.delta.stop_reason ?? native;
       r.usage.output = e.usage.output_tokens;
@@ -184,8 +219,14 @@ function anthropicStream(events: any[]): ReadAnswer {
 function geminiChunk(b: any, r: ReadAnswer): ReadAnswer {
   const cand = b.candidates?.[0];
   for (const p of cand?.content?.parts ?? []) {
-    if (typeof p.text === 'string' && p.text !== '') { r.text += p.text; r.pieces++; }
-    if (p.functionCall) { r.toolCalls.push({ name: p.functionCall.name, arguments: p.functionCall.args ?? {} }); r.pieces++; }
+    if (typeof p.text === 'string' && p.text !== '') {
+      r.text += p.text;
+      r.pieces++;
+    }
+    if (p.functionCall) {
+      r.toolCalls.push({ name: p.functionCall.name, arguments: p.functionCall.args ?? {} });
+      r.pieces++;
+    }
   }
   if (cand?.finishReason) r.finish = finishOf(cand.finishReason, r.toolCalls.length);
   if (b.usageMetadata) r.usage = { input: b.usageMetadata.promptTokenCount ?? 0, output: b.usageMetadata.candidatesTokenCount ?? 0 };
@@ -217,8 +258,14 @@ function bedrockStream(events: Array<{ eventType: string; payload: any }>): Read
   let native = '';
   for (const { eventType, payload } of events) {
     if (eventType === 'contentBlockStart' && payload.start?.toolUse) calls.set(payload.contentBlockIndex, { name: payload.start.toolUse.name, json: '' });
-    if (eventType === 'contentBlockDelta' && typeof payload.delta?.text === 'string') { r.text += payload.delta.text; r.pieces++; }
-    if (eventType === 'contentBlockDelta' && payload.delta?.toolUse) { calls.get(payload.contentBlockIndex)!.json += payload.delta.toolUse.input; r.pieces++; }
+    if (eventType === 'contentBlockDelta' && typeof payload.delta?.text === 'string') {
+      r.text += payload.delta.text;
+      r.pieces++;
+    }
+    if (eventType === 'contentBlockDelta' && payload.delta?.toolUse) {
+      calls.get(payload.contentBlockIndex)!.json += payload.delta.toolUse.input;
+      r.pieces++;
+    }
     if (eventType === 'messageStop') native = payload.stopReason;
     if (eventType === 'metadata') r.usage = { input: payload.usage.inputTokens, output: payload.usage.outputTokens };
   }
@@ -230,8 +277,14 @@ function bedrockStream(events: Array<{ eventType: string; payload: any }>): Read
 /** /api/chat lines carry `message`, /api/generate lines `response`. */
 function ollamaLine(l: any, r: ReadAnswer): ReadAnswer {
   const piece = typeof l.response === 'string' ? l.response : (l.message?.content ?? '');
-  if (piece !== '') { r.text += piece; r.pieces++; }
-  for (const c of l.message?.tool_calls ?? []) { r.toolCalls.push({ name: c.function.name, arguments: c.function.arguments }); r.pieces++; }
+  if (piece !== '') {
+    r.text += piece;
+    r.pieces++;
+  }
+  for (const c of l.message?.tool_calls ?? []) {
+    r.toolCalls.push({ name: c.function.name, arguments: c.function.arguments });
+    r.pieces++;
+  }
   if (l.done === true) {
     r.finish = finishOf(l.done_reason ?? '', r.toolCalls.length);
     r.usage = { input: l.prompt_eval_count ?? 0, output: l.eval_count ?? 0 };

@@ -71,8 +71,14 @@ describe('model listing, open front door', () => {
 
   it('an unknown model is a 404 in each vendor shape', async () => {
     const url = stack.gateway.url;
-    await assert.rejects(new OpenAI({ baseURL: `${url}/v1`, apiKey: 'k', maxRetries: 0 }).models.retrieve('nope'), (e: unknown) => e instanceof OpenAI.NotFoundError);
-    await assert.rejects(new Anthropic({ baseURL: url, apiKey: 'k', maxRetries: 0 }).models.retrieve('nope'), (e: unknown) => e instanceof Anthropic.NotFoundError);
+    await assert.rejects(
+      new OpenAI({ baseURL: `${url}/v1`, apiKey: 'k', maxRetries: 0 }).models.retrieve('nope'),
+      (e: unknown) => e instanceof OpenAI.NotFoundError,
+    );
+    await assert.rejects(
+      new Anthropic({ baseURL: url, apiKey: 'k', maxRetries: 0 }).models.retrieve('nope'),
+      (e: unknown) => e instanceof Anthropic.NotFoundError,
+    );
     await assert.rejects(new Ollama({ host: url }).show({ model: 'nope' }), /no pool or model named "nope"/);
     const g = await request(`${url}/v1beta/models/nope`, { headers: { 'x-goog-api-key': 'k' } });
     assert.equal(g.statusCode, 404);
@@ -96,7 +102,13 @@ describe('model listing, open front door', () => {
 
   it('the listing paths answer other methods with 405 and Allow', async () => {
     const url = stack.gateway.url;
-    for (const [method, path, allow] of [['POST', '/v1/models', 'GET'], ['POST', '/api/tags', 'GET'], ['DELETE', '/v1/models/x', 'GET'], ['GET', '/api/show', 'POST'], ['POST', '/', 'GET, HEAD']] as const) {
+    for (const [method, path, allow] of [
+      ['POST', '/v1/models', 'GET'],
+      ['POST', '/api/tags', 'GET'],
+      ['DELETE', '/v1/models/x', 'GET'],
+      ['GET', '/api/show', 'POST'],
+      ['POST', '/', 'GET, HEAD'],
+    ] as const) {
       const res = await request(`${url}${path}`, { method, body: method === 'POST' ? '{}' : undefined });
       await res.body.text();
       assert.equal(res.statusCode, 405, `${method} ${path}`);
@@ -123,7 +135,10 @@ describe('model listing filtered by the caller key', () => {
     const listed = await listedBy(g.gw.url, key.secret);
     for (const vendor of ['openai', 'anthropic', 'gemini', 'ollama']) assert.deepEqual(listed[vendor], ['pool-openai'], vendor);
     // The pool it may not use is not found (a listing does not reveal it).
-    await assert.rejects(new Ollama({ host: g.gw.url, headers: { Authorization: `Bearer ${key.secret}` } }).show({ model: 'pool-gemini' }), /no pool or model named/);
+    await assert.rejects(
+      new Ollama({ host: g.gw.url, headers: { Authorization: `Bearer ${key.secret}` } }).show({ model: 'pool-gemini' }),
+      /no pool or model named/,
+    );
   });
 
   it('a key allowed a pool and a lane sees both; a "*" key sees all', async () => {
@@ -134,8 +149,14 @@ describe('model listing filtered by the caller key', () => {
   });
 
   it('no key or a bad key is refused in the vendor shape; a disabled key lists nothing', async () => {
-    await assert.rejects(new OpenAI({ baseURL: `${g.gw.url}/v1`, apiKey: 'bogus', maxRetries: 0 }).models.list(), (e: unknown) => e instanceof OpenAI.AuthenticationError);
-    await assert.rejects(new Anthropic({ baseURL: g.gw.url, apiKey: 'bogus', maxRetries: 0 }).models.list(), (e: unknown) => e instanceof Anthropic.AuthenticationError);
+    await assert.rejects(
+      new OpenAI({ baseURL: `${g.gw.url}/v1`, apiKey: 'bogus', maxRetries: 0 }).models.list(),
+      (e: unknown) => e instanceof OpenAI.AuthenticationError,
+    );
+    await assert.rejects(
+      new Anthropic({ baseURL: g.gw.url, apiKey: 'bogus', maxRetries: 0 }).models.list(),
+      (e: unknown) => e instanceof Anthropic.AuthenticationError,
+    );
     const res = await request(`${g.gw.url}/api/tags`);
     assert.equal(res.statusCode, 401);
     assert.ok(typeof ((await res.body.json()) as { error: unknown }).error === 'string');

@@ -25,7 +25,10 @@ after(async () => {
 
 /** The NDJSON lines of an Ollama stream, parsed. */
 function lines(text: string): Array<Record<string, unknown>> {
-  return text.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as Record<string, unknown>);
+  return text
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
 }
 
 async function curl(args: string[]): Promise<string> {
@@ -35,7 +38,11 @@ async function curl(args: string[]): Promise<string> {
 
 describe("the Ollama docs' curl forms", () => {
   it('curl /api/chat -d (a form content type, streaming by default) streams NDJSON', async () => {
-    const out = await curl([`${stack.gateway.url}/api/chat`, '-d', JSON.stringify({ model: 'pool-openai', messages: [{ role: 'user', content: 'why is the sky blue?' }] })]);
+    const out = await curl([
+      `${stack.gateway.url}/api/chat`,
+      '-d',
+      JSON.stringify({ model: 'pool-openai', messages: [{ role: 'user', content: 'why is the sky blue?' }] }),
+    ]);
     const parsed = lines(out);
     assert.ok(parsed.length >= 2, out);
     const last = parsed[parsed.length - 1]!;
@@ -49,7 +56,9 @@ describe("the Ollama docs' curl forms", () => {
 
   it('curl /api/chat with "stream": false answers one object; to an Ollama lane the bytes pass through', async () => {
     for (const model of ['pool-anthropic', 'pool-ollama']) {
-      const one = JSON.parse(await curl([`${stack.gateway.url}/api/chat`, '-d', JSON.stringify({ model, stream: false, messages: [{ role: 'user', content: 'hi' }] })])) as Record<string, unknown>;
+      const one = JSON.parse(
+        await curl([`${stack.gateway.url}/api/chat`, '-d', JSON.stringify({ model, stream: false, messages: [{ role: 'user', content: 'hi' }] })]),
+      ) as Record<string, unknown>;
       assert.equal((one.message as { content: string }).content, mockText(5), model);
       assert.equal(one.done, true, model);
     }
@@ -87,7 +96,13 @@ describe('/api/generate through the ollama SDK', () => {
   for (const lane of ['openai', 'anthropic', 'ollama']) {
     it(`generate to a ${lane} lane, non-stream and stream, with a system prompt and options`, async () => {
       const ollama = new Ollama({ host: stack.gateway.url });
-      const one = await ollama.generate({ model: `pool-${lane}`, prompt: 'Say something.', system: 'Be brief.', options: { temperature: 0.2, stop: ['\n\n'] }, stream: false });
+      const one = await ollama.generate({
+        model: `pool-${lane}`,
+        prompt: 'Say something.',
+        system: 'Be brief.',
+        options: { temperature: 0.2, stop: ['\n\n'] },
+        stream: false,
+      });
       assert.equal(one.response, mockText(5));
       assert.equal(one.done, true);
       assert.equal(one.done_reason, 'stop');
@@ -112,17 +127,20 @@ describe('/api/generate through the ollama SDK', () => {
     const last = (await (await request(`${stack.mock.url}/mock/last-request`)).body.json()) as { path: string; body: string };
     assert.equal(last.path, '/api/chat');
     const body = JSON.parse(last.body) as { messages: unknown };
-    assert.deepEqual(body.messages, [{ role: 'system', content: 'S' }, { role: 'user', content: 'P' }]);
+    assert.deepEqual(body.messages, [
+      { role: 'system', content: 'S' },
+      { role: 'user', content: 'P' },
+    ]);
   });
 
-  it('a JSON format on /api/generate to another protocol is translated into the lane\'s own field; suffix is refused', async () => {
+  it("a JSON format on /api/generate to another protocol is translated into the lane's own field; suffix is refused", async () => {
     const r = await new Ollama({ host: stack.gateway.url }).generate({ model: 'pool-openai', prompt: 'P', format: 'json', stream: false });
     assert.equal(typeof JSON.parse(r.response ?? ''), 'object');
     await assert.rejects(new Ollama({ host: stack.gateway.url }).generate({ model: 'pool-openai', prompt: 'P', suffix: 'end', stream: false }), /suffix/);
   });
 });
 
-describe('the other vendors\' leniency', () => {
+describe("the other vendors' leniency", () => {
   it("Gemini's ?key= and ?alt=sse on streamGenerateContent", async () => {
     const res = await request(`${stack.gateway.url}/v1beta/models/pool-openai:streamGenerateContent?alt=sse&key=k`, {
       method: 'POST',
@@ -136,7 +154,12 @@ describe('the other vendors\' leniency', () => {
   });
 
   it('anthropic-version and anthropic-beta reach an Anthropic lane as the caller sent them', async () => {
-    const sdk = new Anthropic({ baseURL: stack.gateway.url, apiKey: 'k', maxRetries: 0, defaultHeaders: { 'anthropic-version': '2023-06-01', 'anthropic-beta': 'prompt-caching-2024-07-31' } });
+    const sdk = new Anthropic({
+      baseURL: stack.gateway.url,
+      apiKey: 'k',
+      maxRetries: 0,
+      defaultHeaders: { 'anthropic-version': '2023-06-01', 'anthropic-beta': 'prompt-caching-2024-07-31' },
+    });
     await sdk.messages.create({ model: 'pool-anthropic', max_tokens: 64, messages: [{ role: 'user', content: 'hi' }] });
     const last = (await (await request(`${stack.mock.url}/mock/last-request`)).body.json()) as { headers: Record<string, string> };
     assert.equal(last.headers['anthropic-version'], '2023-06-01');

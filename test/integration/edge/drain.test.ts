@@ -32,7 +32,7 @@ describe('draining', () => {
     const refused = await rawPost(`${gw.url}${fresh.path}`, fresh.body);
     assert.equal(refused.status, 503);
     assert.equal(refused.headers['retry-after'], '1');
-    assert.equal(JSON.parse(refused.body.toString()).type, 'error', 'in the caller\'s (anthropic) shape');
+    assert.equal(JSON.parse(refused.body.toString()).type, 'error', "in the caller's (anthropic) shape");
 
     const finished = await inFlight;
     assert.equal(finished.status, 200, 'the in-flight request completed');

@@ -37,9 +37,12 @@ const ERROR_BODY: Record<string, string> = {
 };
 
 const OK_BODY: Record<string, string> = {
-  openai: '{"id":"c1","object":"chat.completion","created":1,"model":"up","choices":[{"index":0,"message":{"role":"assistant","content":"hi"},"finish_reason":"stop"}],"usage":{"prompt_tokens":1,"completion_tokens":1,"total_tokens":2}}',
-  anthropic: '{"id":"m1","type":"message","role":"assistant","model":"up","content":[{"type":"text","text":"hi"}],"stop_reason":"end_turn","stop_sequence":null,"usage":{"input_tokens":1,"output_tokens":1}}',
-  bedrock: '{"output":{"message":{"role":"assistant","content":[{"text":"hi"}]}},"stopReason":"end_turn","usage":{"inputTokens":1,"outputTokens":1,"totalTokens":2},"metrics":{"latencyMs":1}}',
+  openai:
+    '{"id":"c1","object":"chat.completion","created":1,"model":"up","choices":[{"index":0,"message":{"role":"assistant","content":"hi"},"finish_reason":"stop"}],"usage":{"prompt_tokens":1,"completion_tokens":1,"total_tokens":2}}',
+  anthropic:
+    '{"id":"m1","type":"message","role":"assistant","model":"up","content":[{"type":"text","text":"hi"}],"stop_reason":"end_turn","stop_sequence":null,"usage":{"input_tokens":1,"output_tokens":1}}',
+  bedrock:
+    '{"output":{"message":{"role":"assistant","content":[{"text":"hi"}]}},"stopReason":"end_turn","usage":{"inputTokens":1,"outputTokens":1,"totalTokens":2},"metrics":{"latencyMs":1}}',
 };
 
 describe('header hygiene: only the SDK-read headers cross from an upstream', () => {
@@ -55,11 +58,18 @@ describe('header hygiene: only the SDK-read headers cross from an upstream', () 
       const up = await CannedUpstream.start();
       upstreams.set(p, up);
       const base = `http://127.0.0.1:${up.port}`;
-      providers[`up-${p}`] = { protocol: p, base_url: p === 'openai' ? `${base}/v1` : base, auth: { mode: 'none' }, ...(p === 'anthropic' ? { headers: { 'anthropic-version': '2023-06-01' } } : {}) };
+      providers[`up-${p}`] = {
+        protocol: p,
+        base_url: p === 'openai' ? `${base}/v1` : base,
+        auth: { mode: 'none' },
+        ...(p === 'anthropic' ? { headers: { 'anthropic-version': '2023-06-01' } } : {}),
+      };
       models[`lane-${p}`] = { provider: `up-${p}`, upstream_model: 'up' };
       pools[`pool-${p}`] = { members: [{ model: `lane-${p}` }] };
     }
-    gw = await startGateway(writeConfig({ auth: { chain: [], admin_auth: [] }, models, pools, store: { module: 'memory' }, config: { locked: true } }, providers));
+    gw = await startGateway(
+      writeConfig({ auth: { chain: [], admin_auth: [] }, models, pools, store: { module: 'memory' }, config: { locked: true } }, providers),
+    );
   });
   after(async () => {
     await gw?.stop();

@@ -58,7 +58,14 @@ describe('header-read timeout (issue 46)', () => {
   before(async () => {
     mock = await startMockProvider({ port: 0 });
     plain = (await startStack({ mockServer: mock, workers: 1 })).gateway;
-    secure = (await startStack({ mockServer: mock, workers: 1, over: { tls: { cert: join(FIXTURES, 'server.pem'), key: join(FIXTURES, 'server-key.pem') } }, https: true })).gateway;
+    secure = (
+      await startStack({
+        mockServer: mock,
+        workers: 1,
+        over: { tls: { cert: join(FIXTURES, 'server.pem'), key: join(FIXTURES, 'server-key.pem') } },
+        https: true,
+      })
+    ).gateway;
   });
   after(async () => {
     await plain?.stop();
@@ -83,10 +90,7 @@ describe('header-read timeout (issue 46)', () => {
     const open = () => tlsConnect({ host: '127.0.0.1', port, ca: CA, servername: 'localhost' });
     const pieces = HEAD.match(/[\s\S]{1,4}/g)!;
     const gapMs = Math.ceil(13_000 / pieces.length);
-    const [patient, silent] = await Promise.all([
-      feed(open, pieces, gapMs),
-      feed(open, ['GET /healthz HTTP/1.1\r\n'], 0),
-    ]);
+    const [patient, silent] = await Promise.all([feed(open, pieces, gapMs), feed(open, ['GET /healthz HTTP/1.1\r\n'], 0)]);
     assert.match(patient.text, /^HTTP\/1\.1 200/, 'a 13 s head is read to the end: uWS never saw it trickle');
     assert.equal(silent.closed, true);
     assert.equal(silent.text, '', 'the slow head is closed, not answered, not left hanging');

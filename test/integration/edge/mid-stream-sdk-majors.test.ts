@@ -32,38 +32,50 @@ async function collect(pieces: AsyncIterable<string>): Promise<{ text: string; t
 }
 
 function genai(Sdk: typeof GenAi1 | typeof GenAi2): StreamedCall {
-  return (url, pool) => collect((async function* () {
-    const ai = new Sdk({ apiKey: 'gemini-test-key', httpOptions: { baseUrl: url, timeout: TIMEOUT_MS } });
-    for await (const chunk of await ai.models.generateContentStream({ model: pool, contents: PROMPT })) yield chunk.text ?? '';
-  })());
+  return (url, pool) =>
+    collect(
+      (async function* () {
+        const ai = new Sdk({ apiKey: 'gemini-test-key', httpOptions: { baseUrl: url, timeout: TIMEOUT_MS } });
+        for await (const chunk of await ai.models.generateContentStream({ model: pool, contents: PROMPT })) yield chunk.text ?? '';
+      })(),
+    );
 }
 
 type OpenAiSdk = typeof OpenAI4 | typeof OpenAI5 | typeof OpenAI6;
 
 function openaiChat(Sdk: OpenAiSdk): StreamedCall {
-  return (url, pool) => collect((async function* () {
-    // The three majors' call signatures do not unify; the calls below are the same in each.
-    const client = new Sdk({ baseURL: `${url}/v1`, apiKey: 'sk-test', maxRetries: 0, timeout: TIMEOUT_MS }) as unknown as OpenAI6;
-    const stream = await client.chat.completions.create({ model: pool, stream: true, messages: [{ role: 'user', content: PROMPT }] });
-    for await (const chunk of stream) yield chunk.choices[0]?.delta?.content ?? '';
-  })());
+  return (url, pool) =>
+    collect(
+      (async function* () {
+        // The three majors' call signatures do not unify; the calls below are the same in each.
+        const client = new Sdk({ baseURL: `${url}/v1`, apiKey: 'sk-test', maxRetries: 0, timeout: TIMEOUT_MS }) as unknown as OpenAI6;
+        const stream = await client.chat.completions.create({ model: pool, stream: true, messages: [{ role: 'user', content: PROMPT }] });
+        for await (const chunk of stream) yield chunk.choices[0]?.delta?.content ?? '';
+      })(),
+    );
 }
 
 function openaiResponses(Sdk: OpenAiSdk): StreamedCall {
-  return (url, pool) => collect((async function* () {
-    // The three majors' call signatures do not unify; the calls below are the same in each.
-    const client = new Sdk({ baseURL: `${url}/v1`, apiKey: 'sk-test', maxRetries: 0, timeout: TIMEOUT_MS }) as unknown as OpenAI6;
-    const stream = await client.responses.create({ model: pool, stream: true, input: PROMPT });
-    for await (const event of stream) if (event.type === 'response.output_text.delta') yield event.delta;
-  })());
+  return (url, pool) =>
+    collect(
+      (async function* () {
+        // The three majors' call signatures do not unify; the calls below are the same in each.
+        const client = new Sdk({ baseURL: `${url}/v1`, apiKey: 'sk-test', maxRetries: 0, timeout: TIMEOUT_MS }) as unknown as OpenAI6;
+        const stream = await client.responses.create({ model: pool, stream: true, input: PROMPT });
+        for await (const event of stream) if (event.type === 'response.output_text.delta') yield event.delta;
+      })(),
+    );
 }
 
 function anthropic(Sdk: typeof Anthropic0 | typeof Anthropic1): StreamedCall {
-  return (url, pool) => collect((async function* () {
-    const client = new Sdk({ baseURL: url, apiKey: 'sk-ant-test', maxRetries: 0, timeout: TIMEOUT_MS }) as unknown as Anthropic1;
-    const stream = await client.messages.create({ model: pool, max_tokens: 64, stream: true, messages: [{ role: 'user', content: PROMPT }] });
-    for await (const event of stream) if (event.type === 'content_block_delta' && event.delta.type === 'text_delta') yield event.delta.text;
-  })());
+  return (url, pool) =>
+    collect(
+      (async function* () {
+        const client = new Sdk({ baseURL: url, apiKey: 'sk-ant-test', maxRetries: 0, timeout: TIMEOUT_MS }) as unknown as Anthropic1;
+        const stream = await client.messages.create({ model: pool, max_tokens: 64, stream: true, messages: [{ role: 'user', content: PROMPT }] });
+        for await (const event of stream) if (event.type === 'content_block_delta' && event.delta.type === 'text_delta') yield event.delta.text;
+      })(),
+    );
 }
 
 /**

@@ -19,7 +19,10 @@ import { ollamaSdk } from '../../helpers/clients/ollama.js';
 const PROMPT = 'break it [mock chunks=20 tokens_per_sec=400 fault=reset_during]';
 
 /** What a stream yielded before it raised: the raise is the point, the count shows it was mid-way. */
-interface Outcome { yielded: number; error: unknown }
+interface Outcome {
+  yielded: number;
+  error: unknown;
+}
 
 async function drain(iterable: AsyncIterable<unknown>): Promise<Outcome> {
   let yielded = 0;
@@ -89,12 +92,18 @@ function assertSdkError(protocol: ProtocolName, error: unknown): void {
 }
 
 const PAIRS: Array<[ProtocolName, ProtocolName]> = [
-  ['openai', 'openai'], ['openai', 'gemini'],
-  ['responses', 'responses'], ['responses', 'anthropic'],
-  ['anthropic', 'anthropic'], ['anthropic', 'ollama'],
-  ['gemini', 'gemini'], ['gemini', 'openai'],
-  ['bedrock', 'bedrock'], ['bedrock', 'responses'],
-  ['ollama', 'ollama'], ['ollama', 'bedrock'],
+  ['openai', 'openai'],
+  ['openai', 'gemini'],
+  ['responses', 'responses'],
+  ['responses', 'anthropic'],
+  ['anthropic', 'anthropic'],
+  ['anthropic', 'ollama'],
+  ['gemini', 'gemini'],
+  ['gemini', 'openai'],
+  ['bedrock', 'bedrock'],
+  ['bedrock', 'responses'],
+  ['ollama', 'ollama'],
+  ['ollama', 'bedrock'],
 ];
 
 describe('a mid-stream upstream failure raises in every SDK', () => {

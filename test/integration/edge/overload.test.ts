@@ -18,7 +18,11 @@ const PROTOCOLS: ProtocolName[] = ['openai', 'responses', 'anthropic', 'gemini',
 
 /** A request left open (the mock hangs it) until `release` destroys it. */
 function hold(url: string, body: string): { req: ClientRequest; release(): void } {
-  const req = httpRequest(url, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) }, agent: false });
+  const req = httpRequest(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) },
+    agent: false,
+  });
   req.on('error', () => undefined);
   req.end(body);
   return { req, release: () => req.destroy() };
@@ -86,7 +90,10 @@ describe('load shedding over advanced.max_inflight_per_worker', () => {
       assert.equal(view.overload.shedding, true);
       assert.equal(view.overload.max_inflight_per_worker, LIMIT);
       assert.ok(view.overload.shed_total >= PROTOCOLS.length * 2);
-      assert.ok((view.lanes as Array<{ availability: string }>).every((l) => l.availability === 'shedding'), JSON.stringify(view.lanes.map((l: any) => l.availability)));
+      assert.ok(
+        (view.lanes as Array<{ availability: string }>).every((l) => l.availability === 'shedding'),
+        JSON.stringify(view.lanes.map((l: any) => l.availability)),
+      );
       assert.equal(mock.stats().inflight, LIMIT, 'no shed request reached the upstream');
     } finally {
       for (const h of held) h.release();

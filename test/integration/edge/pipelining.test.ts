@@ -35,8 +35,12 @@ class RawConnection {
   constructor() {
     this.socket = connect(port, '127.0.0.1');
     this.socket.setNoDelay(true);
-    this.socket.on('data', (d: Buffer) => { this.received += d.toString('latin1'); });
-    this.socket.on('error', () => { /* a reset shows as close */ });
+    this.socket.on('data', (d: Buffer) => {
+      this.received += d.toString('latin1');
+    });
+    this.socket.on('error', () => {
+      /* a reset shows as close */
+    });
     this.closed = new Promise((resolve) => this.socket.once('close', () => resolve()));
   }
   /** Resolves once `count` complete responses (by content-length) arrived. */
@@ -83,7 +87,13 @@ describe('pipelining on one connection', () => {
     const c = new RawConnection();
     await c.write(HEALTHZ + 'GET /healthz?second HTTP/1.1\r\nHost: gw\r\n\r\n');
     const answers = await c.responses(2);
-    assert.deepEqual(answers.map((a) => [a.status, a.body]), [[200, 'ok'], [200, 'ok']]);
+    assert.deepEqual(
+      answers.map((a) => [a.status, a.body]),
+      [
+        [200, 'ok'],
+        [200, 'ok'],
+      ],
+    );
     c.close();
   });
 
@@ -93,7 +103,10 @@ describe('pipelining on one connection', () => {
     await c.responses(1);
     await c.write(post('again'));
     const answers = await c.responses(2);
-    assert.deepEqual(answers.map((a) => a.status), [200, 200]);
+    assert.deepEqual(
+      answers.map((a) => a.status),
+      [200, 200],
+    );
     c.close();
   });
 

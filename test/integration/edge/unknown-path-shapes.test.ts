@@ -14,8 +14,13 @@ after(async () => {
   await stack?.close();
 });
 
-async function ask(method: string, path: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Headers; body: any }> { // eslint-disable-line @typescript-eslint/no-explicit-any
-  const res = await fetch(`${stack.gateway.url}${path}`, { method, headers: { 'content-type': 'application/json', ...headers }, ...(method === 'GET' ? {} : { body: '{}' }) });
+async function ask(method: string, path: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Headers; body: any }> {
+  // eslint-disable-line @typescript-eslint/no-explicit-any
+  const res = await fetch(`${stack.gateway.url}${path}`, {
+    method,
+    headers: { 'content-type': 'application/json', ...headers },
+    ...(method === 'GET' ? {} : { body: '{}' }),
+  });
   const text = await res.text();
   return { status: res.status, headers: res.headers, body: text === '' ? null : JSON.parse(text) };
 }
@@ -36,7 +41,11 @@ describe('an unknown path is answered in the protocol it names', () => {
   });
 
   it('Ollama: /api/... -> {error}, whether a direct route took it or no route did', async () => {
-    for (const [method, path] of [['POST', '/api/pull'], ['GET', '/api/ps/x'], ['POST', '/api/blobs/sha256']] as const) {
+    for (const [method, path] of [
+      ['POST', '/api/pull'],
+      ['GET', '/api/ps/x'],
+      ['POST', '/api/blobs/sha256'],
+    ] as const) {
       const a = await ask(method, path);
       assert.equal(a.status, 404, `${method} ${path}`);
       assert.equal(typeof a.body.error, 'string', `${method} ${path}: ${JSON.stringify(a.body)}`);
@@ -69,8 +78,9 @@ describe('an unknown path is answered in the protocol it names', () => {
   });
 });
 
-describe('a wrong method is answered in the route\'s protocol, with Allow', () => {
-  const cases: Array<[string, string, (body: any) => void]> = [ // eslint-disable-line @typescript-eslint/no-explicit-any
+describe("a wrong method is answered in the route's protocol, with Allow", () => {
+  const cases: Array<[string, string, (body: any) => void]> = [
+    // eslint-disable-line @typescript-eslint/no-explicit-any
     ['GET', '/v1/messages', (b) => assert.equal(b.type, 'error')],
     ['GET', '/api/chat', (b) => assert.equal(typeof b.error, 'string')],
     ['PUT', '/v1/embeddings', (b) => assert.equal(b.error.type, 'invalid_request_error')],

@@ -24,7 +24,10 @@ const PROVIDERS: ReadonlyArray<[string, (gatewayUrl: string, model: string) => L
   ['openai (responses)', (url, m) => createOpenAI({ baseURL: `${url}/v1`, apiKey: 'sk-test' }).responses(m)],
   ['anthropic', (url, m) => createAnthropic({ baseURL: `${url}/v1`, apiKey: 'sk-ant-test' })(m)],
   ['google', (url, m) => createGoogleGenerativeAI({ baseURL: `${url}/v1beta`, apiKey: 'gemini-test-key' })(m)],
-  ['amazon-bedrock', (url, m) => createAmazonBedrock({ baseURL: url, region: 'us-east-1', accessKeyId: 'AKIDGATEWAYTEST', secretAccessKey: 'gateway-test-secret' })(m)],
+  [
+    'amazon-bedrock',
+    (url, m) => createAmazonBedrock({ baseURL: url, region: 'us-east-1', accessKeyId: 'AKIDGATEWAYTEST', secretAccessKey: 'gateway-test-secret' })(m),
+  ],
   ['ollama', (url, m) => createOllama({ baseURL: `${url}/api` })(m)],
 ];
 
@@ -40,7 +43,12 @@ for (const [provider, make] of PROVIDERS) {
   describe(`AI SDK ${provider}`, { concurrency: 3 }, () => {
     for (const lane of PROTOCOL_NAMES) {
       it(`generateObject through a ${lane} lane parses against the schema`, async () => {
-        const { object } = await generateObject({ model: make(stack.gateway.url, `pool-${lane}`), schema: Forecast, prompt: 'Forecast for Paris?', maxRetries: 0 });
+        const { object } = await generateObject({
+          model: make(stack.gateway.url, `pool-${lane}`),
+          schema: Forecast,
+          prompt: 'Forecast for Paris?',
+          maxRetries: 0,
+        });
         assert.deepEqual(Forecast.parse(object), object);
       });
 

@@ -79,7 +79,16 @@ describe('exact admission in shared memory, two workers', () => {
     assert.ok(estimated(true) * 1000 >= COST, 'the estimate of this body is not low');
     await g.admin.ok('POST', '/groups', {
       name: 'budget-stream',
-      rate_card: [{ model: '*', tier: '*', input_micros_per_mtok: 1_000_000_000, output_micros_per_mtok: 1_000_000_000, cache_read_micros_per_mtok: 0, cache_creation_micros_per_mtok: 0 }],
+      rate_card: [
+        {
+          model: '*',
+          tier: '*',
+          input_micros_per_mtok: 1_000_000_000,
+          output_micros_per_mtok: 1_000_000_000,
+          cache_read_micros_per_mtok: 0,
+          cache_creation_micros_per_mtok: 0,
+        },
+      ],
       limits: [{ metric: 'budget', window: 'day', max: BUDGET }],
     });
     const key = await g.admin.mint({ name: 'spender', group: 'budget-stream' });
@@ -114,7 +123,14 @@ describe('exact admission in shared memory, two workers', () => {
 
   /** A rate card pricing every model's input and output tokens at `microsPerMtok`. */
   const card = (microsPerMtok: number): unknown[] => [
-    { model: '*', tier: '*', input_micros_per_mtok: microsPerMtok, output_micros_per_mtok: microsPerMtok, cache_read_micros_per_mtok: 0, cache_creation_micros_per_mtok: 0 },
+    {
+      model: '*',
+      tier: '*',
+      input_micros_per_mtok: microsPerMtok,
+      output_micros_per_mtok: microsPerMtok,
+      cache_read_micros_per_mtok: 0,
+      cache_creation_micros_per_mtok: 0,
+    },
   ];
   /** Settle runs at the request's finish: wait until the key's window holds `tokens`. */
   const settledTokens = async (keyId: string, tokens: number): Promise<void> => {
@@ -125,7 +141,7 @@ describe('exact admission in shared memory, two workers', () => {
     }
   };
 
-  it('a rate-card change re-prices the window\'s stored tokens at the next check', async () => {
+  it("a rate-card change re-prices the window's stored tokens at the next check", async () => {
     // 12 input + 5 output tokens a request. At 1,000 micros a token a request costs 17,000;
     // at 500, 8,500. Each reserves its estimate E at the price in force (E tokens x 1,000
     // micros, E about 26). The budget, B = 51,000 + E x 1,000 - 1 micros a day, admits three
@@ -157,7 +173,7 @@ describe('exact admission in shared memory, two workers', () => {
     assert.match(again.text, /group:reprice@day/);
   });
 
-  it('a rate-card change re-prices a key\'s own budget window (max_budget_cents) at the next check', async () => {
+  it("a rate-card change re-prices a key's own budget window (max_budget_cents) at the next check", async () => {
     // The group only prices; the cap is the key's: 7 cents = 70,000 micros a day, which admits
     // three requests (34,000 spent + the reservation fits) and refuses the fourth (51,000 + it).
     const reserve = estimated(false) * 1000;

@@ -50,7 +50,8 @@ describe('the crash window (kill -9, sqlite, two workers)', () => {
 
   async function send(g: Governed, key: string): Promise<number> {
     const res = await request(`${g.gw.url}/v1/chat/completions`, {
-      method: 'POST', dispatcher: agent,
+      method: 'POST',
+      dispatcher: agent,
       headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
       body: JSON.stringify({ model: 'default', max_tokens: 5, messages: [{ role: 'user', content: 'hi' }] }),
     });
@@ -64,7 +65,13 @@ describe('the crash window (kill -9, sqlite, two workers)', () => {
   it('a cap reached a flush interval before the kill admits nothing more after the restart', async (t) => {
     const f = files();
     const first = await start(f);
-    await first.admin.ok('POST', '/groups', { name: 'hundred', limits: [{ metric: 'requests', window: 'day', max: 100 }, { metric: 'tokens', window: 'day', max: 100_000 }] });
+    await first.admin.ok('POST', '/groups', {
+      name: 'hundred',
+      limits: [
+        { metric: 'requests', window: 'day', max: 100 },
+        { metric: 'tokens', window: 'day', max: 100_000 },
+      ],
+    });
     const key = await first.admin.mint({ name: 'capped', group: 'hundred' });
     const before = await admittedOf(first, key.secret, 150);
     assert.equal(before, 100);
@@ -73,13 +80,15 @@ describe('the crash window (kill -9, sqlite, two workers)', () => {
     await first.gw.stop('SIGKILL');
     const second = await start(f);
     const again = await admittedOf(second, key.secret, 150);
-    t.diagnostic(`cap 100 requests reached, kill -9 ${2.5 * FLUSH_SECS} s later, restart: ${again} admitted again (bound: what the last flush interval admitted, here 0)`);
+    t.diagnostic(
+      `cap 100 requests reached, kill -9 ${2.5 * FLUSH_SECS} s later, restart: ${again} admitted again (bound: what the last flush interval admitted, here 0)`,
+    );
     assert.equal(again, 0);
     await second.gw.stop();
     running.splice(running.indexOf(second), 1);
   });
 
-  it('killed under load, the restarted node\'s counters and GET /usage agree', async (t) => {
+  it("killed under load, the restarted node's counters and GET /usage agree", async (t) => {
     for (const offsetMs of [1_700, 2_350]) {
       const f = files();
       const first = await start(f);
@@ -99,9 +108,17 @@ describe('the crash window (kill -9, sqlite, two workers)', () => {
       const second = await start(f);
       const counters = await second.admin.ok('GET', `/keys/${key.id}/usage`);
       const usage = await second.admin.ok('GET', '/usage');
-      const row = usage.by_key.find((r: { id: string }) => r.id === key.id) ?? { requests: 0, tokens_input: 0, tokens_output: 0, tokens_cache_read: 0, tokens_cache_creation: 0 };
+      const row = usage.by_key.find((r: { id: string }) => r.id === key.id) ?? {
+        requests: 0,
+        tokens_input: 0,
+        tokens_output: 0,
+        tokens_cache_read: 0,
+        tokens_cache_creation: 0,
+      };
       const usageTokens = row.tokens_input + row.tokens_output + row.tokens_cache_read + row.tokens_cache_creation;
-      t.diagnostic(`kill -9 ${offsetMs} ms into ~${sent} requests: after the restart the counters say ${counters.requests} requests / ${counters.tokens} tokens, GET /usage ${row.requests} / ${usageTokens}`);
+      t.diagnostic(
+        `kill -9 ${offsetMs} ms into ~${sent} requests: after the restart the counters say ${counters.requests} requests / ${counters.tokens} tokens, GET /usage ${row.requests} / ${usageTokens}`,
+      );
       assert.ok(counters.requests > 0, 'something was saved before the kill');
       assert.equal(counters.requests, row.requests);
       assert.equal(counters.tokens, usageTokens);

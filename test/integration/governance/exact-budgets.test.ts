@@ -23,7 +23,16 @@ const FIT = 8;
 const BURST = 4 * FIT;
 /** Micros a token costs on the token-priced cards (1,000 a token keeps the sums readable). */
 const MICROS_PER_TOKEN = 1000;
-const CARD = [{ model: '*', tier: '*', input_micros_per_mtok: MICROS_PER_TOKEN * 1e6, output_micros_per_mtok: MICROS_PER_TOKEN * 1e6, cache_read_micros_per_mtok: 0, cache_creation_micros_per_mtok: 0 }];
+const CARD = [
+  {
+    model: '*',
+    tier: '*',
+    input_micros_per_mtok: MICROS_PER_TOKEN * 1e6,
+    output_micros_per_mtok: MICROS_PER_TOKEN * 1e6,
+    cache_read_micros_per_mtok: 0,
+    cache_creation_micros_per_mtok: 0,
+  },
+];
 
 type Sdk = 'openai' | 'anthropic' | 'gemini';
 
@@ -80,7 +89,11 @@ describe('exact tokens and budget caps under 4 x cap concurrency, two workers, t
       switch (sdk) {
         case 'openai': {
           const client = new OpenAI({ baseURL: `${g.gw.url}/v1`, apiKey: key, maxRetries: 0 });
-          const body = { model: c.pool, messages: [{ role: 'user' as const, content: text }], ...(c.maxTokens !== undefined ? { max_tokens: c.maxTokens } : {}) };
+          const body = {
+            model: c.pool,
+            messages: [{ role: 'user' as const, content: text }],
+            ...(c.maxTokens !== undefined ? { max_tokens: c.maxTokens } : {}),
+          };
           if (c.stream) {
             const stream = await client.chat.completions.create({ ...body, stream: true, stream_options: { include_usage: true } });
             for await (const _ of stream) void _;
@@ -115,7 +128,12 @@ describe('exact tokens and budget caps under 4 x cap concurrency, two workers, t
   async function burst(c: Case, cap: number): Promise<Outcome & { group: string }> {
     const group = `exact-${++n}`;
     const limits = [{ metric: c.metric, window: 'day', max: cap }];
-    await g.admin.ok('POST', '/groups', { name: group, limits, ...(c.metric === 'budget' ? { rate_card: CARD } : {}), ...(c.defaultOutput !== undefined ? { default_output_reservation: c.defaultOutput } : {}) });
+    await g.admin.ok('POST', '/groups', {
+      name: group,
+      limits,
+      ...(c.metric === 'budget' ? { rate_card: CARD } : {}),
+      ...(c.defaultOutput !== undefined ? { default_output_reservation: c.defaultOutput } : {}),
+    });
     const key = await g.admin.mint({ name: group, group });
     const results = await Promise.all(Array.from({ length: BURST }, () => call(c.sdk, key.secret, c)));
     const messages = results.filter((r): r is string => r !== null);
@@ -135,7 +153,9 @@ describe('exact tokens and budget caps under 4 x cap concurrency, two workers, t
     assert.ok(out.refused > 0 && out.admitted > 0, `admitted ${out.admitted}, refused ${out.refused}`);
     const error = Math.max(0, costOf(c) - out.reserve);
     const bound = cap + out.admitted * error;
-    t.diagnostic(`${c.sdk} -> ${c.pool}${c.stream ? ' stream' : ''}${c.maxTokens !== undefined ? ` max_tokens=${c.maxTokens}` : ''}: ${c.metric} cap ${cap}, each request costs ${costOf(c)} and reserved ${out.reserve}; admitted ${out.admitted} of ${BURST}, cost ${cost} (bound ${bound})`);
+    t.diagnostic(
+      `${c.sdk} -> ${c.pool}${c.stream ? ' stream' : ''}${c.maxTokens !== undefined ? ` max_tokens=${c.maxTokens}` : ''}: ${c.metric} cap ${cap}, each request costs ${costOf(c)} and reserved ${out.reserve}; admitted ${out.admitted} of ${BURST}, cost ${cost} (bound ${bound})`,
+    );
     assert.ok(cost <= bound, `admitted cost ${cost} within the bound ${bound}`);
     if (exact) {
       assert.equal(error, 0, 'the estimate is not low');
@@ -186,7 +206,7 @@ describe('exact tokens and budget caps under 4 x cap concurrency, two workers, t
     await check(t, { sdk: 'gemini', pool: 'pool-anthropic', stream: true, output: 40, metric: 'budget' }, false);
   });
 
-  it('without max_tokens, the lane\'s max_output_tokens or the group\'s default_output_reservation make it exact', async (t) => {
+  it("without max_tokens, the lane's max_output_tokens or the group's default_output_reservation make it exact", async (t) => {
     await check(t, { sdk: 'openai', pool: 'pool-capped', stream: false, output: 40, metric: 'tokens' }, true);
     await check(t, { sdk: 'gemini', pool: 'pool-openai', stream: true, output: 40, metric: 'budget', defaultOutput: 40 }, true);
   });

@@ -69,7 +69,13 @@ class Admin {
     const c = this.client;
     const route = path as never;
     const { response } =
-      method === 'GET' ? await c.GET(route, init) : method === 'POST' ? await c.POST(route, init) : method === 'PATCH' ? await c.PATCH(route, init) : await c.DELETE(route, init);
+      method === 'GET'
+        ? await c.GET(route, init)
+        : method === 'POST'
+          ? await c.POST(route, init)
+          : method === 'PATCH'
+            ? await c.PATCH(route, init)
+            : await c.DELETE(route, init);
     const text = await response.text();
     const parsed = text === '' ? null : JSON.parse(text);
     // Mint and rotate answers carry their secret once, by design; everything else is scanned.
@@ -87,7 +93,8 @@ class Admin {
     return { status: response.status, body: parsed, headers: Object.fromEntries(response.headers) };
   }
 
-  async ok(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, body?: unknown): Promise<any> { // eslint-disable-line @typescript-eslint/no-explicit-any
+  async ok(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, body?: unknown): Promise<any> {
+    // eslint-disable-line @typescript-eslint/no-explicit-any
     const a = await this.call(method, path, body);
     assert.ok(a.status >= 200 && a.status < 300, `${method} ${path}: ${a.status} ${JSON.stringify(a.body)}`);
     return a.body;
@@ -116,7 +123,14 @@ export async function stopGoverned(g: Governed | undefined, witness: SecretWitne
 export async function startGoverned(
   mockUrl: string,
   witness: SecretWitness,
-  opts: { over?: Record<string, unknown>; workers?: number; extraProviders?: Record<string, unknown>; extraModels?: Record<string, unknown>; extraPools?: Record<string, unknown>; files?: GatewayFiles } = {},
+  opts: {
+    over?: Record<string, unknown>;
+    workers?: number;
+    extraProviders?: Record<string, unknown>;
+    extraModels?: Record<string, unknown>;
+    extraPools?: Record<string, unknown>;
+    files?: GatewayFiles;
+  } = {},
 ): Promise<Governed> {
   let files = opts.files;
   if (files === undefined) {
@@ -134,4 +148,3 @@ export async function startGoverned(
 
 /** One signing key per test process, so a restarted gateway verifies the keys it minted. */
 export const SIGNING_KEY = signingKeyPem();
-

@@ -13,14 +13,18 @@ import { chatAs, refusedAs } from './sdk-calls.js';
 function freshChat(url: string, key: string): Promise<number> {
   const body = JSON.stringify({ model: 'default', messages: [{ role: 'user', content: 'hi' }] });
   return new Promise((resolve, reject) => {
-    const req = httpRequest(`${url}/v1/chat/completions`, {
-      method: 'POST',
-      agent: false,
-      headers: { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), authorization: `Bearer ${key}` },
-    }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode ?? 0));
-    });
+    const req = httpRequest(
+      `${url}/v1/chat/completions`,
+      {
+        method: 'POST',
+        agent: false,
+        headers: { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), authorization: `Bearer ${key}` },
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -98,7 +102,10 @@ describe('key life cycle on two workers', () => {
     const seen = new Set<string>();
     let cursor: string | null = null;
     do {
-      const page: { items: Array<Record<string, unknown>>; next_cursor: string | null } = await g.admin.ok('GET', `/keys?limit=2${cursor === null ? '' : `&cursor=${cursor}`}`);
+      const page: { items: Array<Record<string, unknown>>; next_cursor: string | null } = await g.admin.ok(
+        'GET',
+        `/keys?limit=2${cursor === null ? '' : `&cursor=${cursor}`}`,
+      );
       for (const item of page.items) {
         assert.equal(item.secret, undefined);
         assert.ok(!seen.has(item.id as string));
@@ -131,7 +138,13 @@ describe('key life cycle on two workers', () => {
   it('every key and group mutation is audited (applied or rejected), never with a secret', async () => {
     const key = await g.admin.mint({ name: 'audited' });
     await g.admin.ok('POST', `/keys/${key.id}/rotate`);
-    await g.admin.call('POST', '/groups', { name: 'audited', limits: [{ metric: 'requests', window: 'minute', max: 1 }, { metric: 'requests', window: 'minute', max: 2 }] });
+    await g.admin.call('POST', '/groups', {
+      name: 'audited',
+      limits: [
+        { metric: 'requests', window: 'minute', max: 1 },
+        { metric: 'requests', window: 'minute', max: 2 },
+      ],
+    });
     const audit = await g.admin.ok('GET', '/audit?limit=50');
     const mine = audit.items.filter((e: { resource: string }) => e.resource === `key:${key.id}` || e.resource === 'group:audited');
     const actions = mine.map((e: { action: string; outcome: string }) => `${e.action}/${e.outcome}`).sort();

@@ -37,8 +37,15 @@ describe('governance outcomes through the vendor SDKs', () => {
     for (const protocol of PROTOCOLS) await chatAs(protocol, g.gw.url, key.secret);
   });
 
-  it('401 without a valid key, in each protocol\'s shape', async () => {
-    const expected: Record<string, string> = { openai: 'authentication_error', responses: 'authentication_error', anthropic: 'authentication_error', gemini: 'UNAUTHENTICATED', bedrock: 'UnrecognizedClientException', ollama: '' };
+  it("401 without a valid key, in each protocol's shape", async () => {
+    const expected: Record<string, string> = {
+      openai: 'authentication_error',
+      responses: 'authentication_error',
+      anthropic: 'authentication_error',
+      gemini: 'UNAUTHENTICATED',
+      bedrock: 'UnrecognizedClientException',
+      ollama: '',
+    };
     for (const protocol of PROTOCOLS) {
       const f = await refusedAs(protocol, g.gw.url, 'not-a-key');
       assert.equal(f.status, 401, `${protocol}: ${f.message}`);

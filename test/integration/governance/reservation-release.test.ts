@@ -49,7 +49,10 @@ describe('reservations are released on every path (two workers)', () => {
 
   async function send(key: string, text: string, signal?: AbortSignal): Promise<number> {
     const res = await request(`${g.gw.url}/v1/chat/completions`, {
-      method: 'POST', dispatcher: agent, signal, body: text,
+      method: 'POST',
+      dispatcher: agent,
+      signal,
+      body: text,
       headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
     });
     await res.body.dump();
@@ -88,7 +91,10 @@ describe('reservations are released on every path (two workers)', () => {
     const { group, key } = await capped(3, ok);
     const failed = await burst(key.secret, failing, 6);
     // 500 relayed, 503 once the pool's breaker opened, 429 while the cap was held.
-    assert.ok(failed.every((s) => s === 500 || s === 503 || s === 429), `statuses ${failed}`);
+    assert.ok(
+      failed.every((s) => s === 500 || s === 503 || s === 429),
+      `statuses ${failed}`,
+    );
     await eventually(async () => (await reservedTokens(group)) === 0, 'released after the failures');
     // Nothing was used: the cap of three reservations is whole again.
     const served = await burst(key.secret, ok, 8);
@@ -98,10 +104,17 @@ describe('reservations are released on every path (two workers)', () => {
   it('a failure that sent nothing upstream charges nothing, not even the fee', async () => {
     const text = body('hi', { model: 'pool-once' });
     const group = `release-${++n}`;
-    const card = [{ model: '*', tier: '*', input_micros_per_mtok: 1e9, output_micros_per_mtok: 1e9, cache_read_micros_per_mtok: 0, cache_creation_micros_per_mtok: 0 }];
-    await g.admin.ok('POST', '/groups', { name: group, per_request_fee_micros: 100, rate_card: card, limits: [{ metric: 'budget', window: 'day', max: 10_000_000 }] });
+    const card = [
+      { model: '*', tier: '*', input_micros_per_mtok: 1e9, output_micros_per_mtok: 1e9, cache_read_micros_per_mtok: 0, cache_creation_micros_per_mtok: 0 },
+    ];
+    await g.admin.ok('POST', '/groups', {
+      name: group,
+      per_request_fee_micros: 100,
+      rate_card: card,
+      limits: [{ metric: 'budget', window: 'day', max: 10_000_000 }],
+    });
     const key = await g.admin.mint({ name: group, group });
-    assert.equal(await send(key.secret, text), 200, 'the lane\'s one lifetime request');
+    assert.equal(await send(key.secret, text), 200, "the lane's one lifetime request");
     const before = await g.admin.ok('GET', `/keys/${key.id}/usage`);
     assert.equal(before.requests, 1);
     // The lane's lifetime budget is spent: 503 exhausted, no attempt dispatched.
@@ -135,7 +148,10 @@ describe('reservations are released on every path (two workers)', () => {
     const key = await g.admin.mint({ name: group, group });
     const abort = new AbortController();
     const res = await request(`${g.gw.url}/v1/chat/completions`, {
-      method: 'POST', dispatcher: agent, signal: abort.signal, body: text,
+      method: 'POST',
+      dispatcher: agent,
+      signal: abort.signal,
+      body: text,
       headers: { 'content-type': 'application/json', authorization: `Bearer ${key.secret}` },
     });
     let received = 0;

@@ -23,7 +23,10 @@ const MOCK_TEXT = 'The quick brown fox jumps';
 const BODY = JSON.stringify({ messages: [{ role: 'user', content: [{ text: 'hi' }] }] });
 
 /** The AWS credential and the child process env that holds it (never the test's own env). */
-interface AwsCreds { aws_access_key_id: string; aws_secret_access_key: string }
+interface AwsCreds {
+  aws_access_key_id: string;
+  aws_secret_access_key: string;
+}
 
 function awsEnv(creds: AwsCreds): NodeJS.ProcessEnv {
   return {
@@ -73,7 +76,10 @@ describe('SigV4 as AWS clients sign it', () => {
   for (const model of ['pool-bedrock', COLON_POOL]) {
     it(`boto3: converse and converse_stream (${model})`, async () => {
       const { stdout } = await run('python3', ['-c', BOTO3_SCRIPT, g.gw.url, model], { env: awsEnv(creds), timeout: 60_000 });
-      const [plain, streamed] = stdout.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+      const [plain, streamed] = stdout
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as Record<string, unknown>);
       assert.equal(plain!.text, MOCK_TEXT);
       assert.deepEqual((plain!.usage as Record<string, number>).inputTokens, 12);
       assert.equal(streamed!.text, MOCK_TEXT);
@@ -83,23 +89,51 @@ describe('SigV4 as AWS clients sign it', () => {
 
   it('the AWS CLI: bedrock-runtime converse', async () => {
     // CLI v1 (the one on the image) has no converse-stream: it cannot read an event stream.
-    const { stdout } = await run('aws', [
-      'bedrock-runtime', 'converse', '--endpoint-url', g.gw.url, '--model-id', COLON_POOL,
-      '--messages', JSON.stringify([{ role: 'user', content: [{ text: 'hi' }] }]), '--output', 'json',
-    ], { env: awsEnv(creds), timeout: 60_000 });
+    const { stdout } = await run(
+      'aws',
+      [
+        'bedrock-runtime',
+        'converse',
+        '--endpoint-url',
+        g.gw.url,
+        '--model-id',
+        COLON_POOL,
+        '--messages',
+        JSON.stringify([{ role: 'user', content: [{ text: 'hi' }] }]),
+        '--output',
+        'json',
+      ],
+      { env: awsEnv(creds), timeout: 60_000 },
+    );
     const out = JSON.parse(stdout) as { output: { message: { content: Array<{ text: string }> } } };
     assert.equal(out.output.message.content[0]!.text, MOCK_TEXT);
   });
 
-  it('the AWS CLI with a wrong secret is refused in Bedrock\'s shape', async () => {
+  it("the AWS CLI with a wrong secret is refused in Bedrock's shape", async () => {
     const env = awsEnv({ ...creds, aws_secret_access_key: 'x'.repeat(40) });
-    const failed = await run('aws', ['bedrock-runtime', 'converse', '--endpoint-url', g.gw.url, '--model-id', 'pool-bedrock',
-      '--messages', JSON.stringify([{ role: 'user', content: [{ text: 'hi' }] }])], { env, timeout: 60_000 }).then(() => null, (err: { stderr: string }) => err);
+    const failed = await run(
+      'aws',
+      [
+        'bedrock-runtime',
+        'converse',
+        '--endpoint-url',
+        g.gw.url,
+        '--model-id',
+        'pool-bedrock',
+        '--messages',
+        JSON.stringify([{ role: 'user', content: [{ text: 'hi' }] }]),
+      ],
+      { env, timeout: 60_000 },
+    ).then(
+      () => null,
+      (err: { stderr: string }) => err,
+    );
     assert.ok(failed !== null, 'a wrong secret was accepted');
     assert.match(failed.stderr, /UnrecognizedClientException/);
   });
 
-  const aws4 = (): AwsClient => new AwsClient({ accessKeyId: creds.aws_access_key_id, secretAccessKey: creds.aws_secret_access_key, service: 'bedrock', region: 'us-east-1', retries: 0 });
+  const aws4 = (): AwsClient =>
+    new AwsClient({ accessKeyId: creds.aws_access_key_id, secretAccessKey: creds.aws_secret_access_key, service: 'bedrock', region: 'us-east-1', retries: 0 });
   const hashOf = (text: string): string => createHash('sha256').update(text).digest('hex');
   const contentSha: Array<[string, (body: string) => Record<string, string>]> = [
     ['x-amz-content-sha256 not signed', () => ({})],
@@ -116,16 +150,24 @@ describe('SigV4 as AWS clients sign it', () => {
     });
   }
 
-  it('aws4fetch: a signed body hash that is not the body\'s is refused', async () => {
+  it("aws4fetch: a signed body hash that is not the body's is refused", async () => {
     const res = await aws4().fetch(`${g.gw.url}/model/pool-bedrock/converse`, {
-      method: 'POST', body: BODY, headers: { 'content-type': 'application/json', 'x-amz-content-sha256': hashOf('something else') },
+      method: 'POST',
+      body: BODY,
+      headers: { 'content-type': 'application/json', 'x-amz-content-sha256': hashOf('something else') },
     });
     assert.equal(res.status, 401);
     assert.equal(res.headers.get('x-amzn-errortype'), 'UnrecognizedClientException');
   });
 
   it('@ai-sdk/amazon-bedrock: generateText and streamText', async () => {
-    const bedrock = createAmazonBedrock({ baseURL: g.gw.url, region: 'us-east-1', accessKeyId: creds.aws_access_key_id, secretAccessKey: creds.aws_secret_access_key, apiKey: undefined });
+    const bedrock = createAmazonBedrock({
+      baseURL: g.gw.url,
+      region: 'us-east-1',
+      accessKeyId: creds.aws_access_key_id,
+      secretAccessKey: creds.aws_secret_access_key,
+      apiKey: undefined,
+    });
     const plain = await generateText({ model: bedrock(COLON_POOL), prompt: 'hi', maxRetries: 0 });
     assert.equal(plain.text, MOCK_TEXT);
     const streamed = streamText({ model: bedrock('pool-bedrock'), prompt: 'hi', maxRetries: 0 });
@@ -136,7 +178,9 @@ describe('SigV4 as AWS clients sign it', () => {
 
   it('the AWS JS SDK: Converse and ConverseStream', async () => {
     const client = new BedrockRuntimeClient({
-      endpoint: g.gw.url, region: 'us-east-1', maxAttempts: 1,
+      endpoint: g.gw.url,
+      region: 'us-east-1',
+      maxAttempts: 1,
       credentials: { accessKeyId: creds.aws_access_key_id, secretAccessKey: creds.aws_secret_access_key },
       requestHandler: new NodeHttpHandler({ requestTimeout: 20_000 }),
     });

@@ -79,7 +79,13 @@ describe('SigV4 with minted AWS credentials', () => {
     // Not spawnSync: the mock answering the gateway runs in this process.
     const { stdout } = await run('python3', ['-c', script, g.gw.url], {
       timeout: 60_000,
-      env: { ...process.env, AWS_ACCESS_KEY_ID: creds.aws_access_key_id, AWS_SECRET_ACCESS_KEY: creds.aws_secret_access_key, AWS_SESSION_TOKEN: undefined, AWS_PROFILE: undefined },
+      env: {
+        ...process.env,
+        AWS_ACCESS_KEY_ID: creds.aws_access_key_id,
+        AWS_SECRET_ACCESS_KEY: creds.aws_secret_access_key,
+        AWS_SESSION_TOKEN: undefined,
+        AWS_PROFILE: undefined,
+      },
     });
     assert.match(stdout, /The quick brown fox/);
   });

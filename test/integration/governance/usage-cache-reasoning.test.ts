@@ -9,7 +9,16 @@ import { startMockProvider, type MockServer } from '../../../src/mock/server.js'
 import { PROTOCOL_NAMES, type ProtocolName } from '../../../src/shared/model/types.js';
 import { SecretWitness, startGoverned, stopGoverned, type Governed } from './harness.js';
 
-const PRICES = [{ model: '*', tier: '*', input_micros_per_mtok: 2_000_000, output_micros_per_mtok: 10_000_000, cache_read_micros_per_mtok: 1_000_000, cache_creation_micros_per_mtok: 3_000_000 }];
+const PRICES = [
+  {
+    model: '*',
+    tier: '*',
+    input_micros_per_mtok: 2_000_000,
+    output_micros_per_mtok: 10_000_000,
+    cache_read_micros_per_mtok: 1_000_000,
+    cache_creation_micros_per_mtok: 3_000_000,
+  },
+];
 const PROMPT = '[mock cache_read_tokens=3 cache_creation_tokens=4 reasoning=on] Hi';
 /** Lanes whose usage has a cache-write count; the others count cache writes as prompt input. */
 const CACHE_WRITE_FIELD: ReadonlySet<ProtocolName> = new Set(['anthropic', 'bedrock']);

@@ -46,7 +46,11 @@ describe('usage reads over many keys', () => {
     const jobs: Array<() => Promise<void>> = [];
     keys.forEach((k, i) => {
       jobs.push(() => chat(k.secret, 'default'));
-      if (i % 10 === 0) jobs.push(() => chat(k.secret, 'pool-anthropic'), () => chat(k.secret, 'pool-anthropic'));
+      if (i % 10 === 0)
+        jobs.push(
+          () => chat(k.secret, 'pool-anthropic'),
+          () => chat(k.secret, 'pool-anthropic'),
+        );
     });
     for (let at = 0; at < jobs.length; at += 32) await Promise.all(jobs.slice(at, at + 32).map((j) => j()));
     // The workers hand metering to main every second.

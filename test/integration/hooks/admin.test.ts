@@ -28,11 +28,28 @@ describe('hook admin endpoints', () => {
 
   it('POST /hooks registers: 201 HookView, audited, a new config version in the overlay, diffed', async () => {
     const before = (await f.admin.GET('/info')).data!.config_version;
-    const res = await post({ name: 'router', kind: 'gate', socket: gate.target, on_error: 'first', timeout_ms: 200, priority: 7, settings: { order: ['lane-openai'] } });
+    const res = await post({
+      name: 'router',
+      kind: 'gate',
+      socket: gate.target,
+      on_error: 'first',
+      timeout_ms: 200,
+      priority: 7,
+      settings: { order: ['lane-openai'] },
+    });
     assert.equal(res.response.status, 201);
     assert.deepEqual(res.data, {
-      name: 'router', kind: 'gate', transport: { kind: 'socket', target: gate.target }, prompt: 'no', user: 'no', priority: 7,
-      at: null, on_error: 'first', timeout_ms: 200, settings: { order: ['lane-openai'] }, global: false,
+      name: 'router',
+      kind: 'gate',
+      transport: { kind: 'socket', target: gate.target },
+      prompt: 'no',
+      user: 'no',
+      priority: 7,
+      at: null,
+      on_error: 'first',
+      timeout_ms: 200,
+      settings: { order: ['lane-openai'] },
+      global: false,
     });
     const audit = await lastAudit();
     assert.deepEqual([audit.action, audit.resource, audit.outcome], ['hook.register', 'hook:router', 'applied']);
@@ -46,7 +63,10 @@ describe('hook admin endpoints', () => {
     const version = await f.admin.GET('/config/versions/{v}', { params: { path: { v: after } } });
     assert.equal(version.data!.hooks.router!.on_error, 'first');
     const list = await f.admin.GET('/hooks');
-    assert.deepEqual(list.data!.items.map((h) => h.name), ['router']);
+    assert.deepEqual(
+      list.data!.items.map((h) => h.name),
+      ['router'],
+    );
     assert.equal((await f.admin.GET('/plugins', { params: { query: { type: 'hooks' } } })).data!.items[0]!.target, gate.target);
   });
 
@@ -60,7 +80,11 @@ describe('hook admin endpoints', () => {
     ['a fallback chain that loops', { name: 'loop', kind: 'gate', socket: '/tmp/x.sock', on_error: 'loop' }, /loops/],
     ['timeout_ms out of bounds', { name: 'slow', kind: 'gate', socket: '/tmp/x.sock', timeout_ms: 600_000 }, /timeout_ms/],
     ['a webhook URL that does not parse (issue 46)', { name: 'badurl', kind: 'tap', webhook: 'http://a:99999/hook' }, /parses/],
-    ['a NAT64 spelling of the metadata address (issue 46)', { name: 'nat64', kind: 'tap', webhook: 'http://[64:ff9b::169.254.169.254]/hook' }, /cloud-metadata/],
+    [
+      'a NAT64 spelling of the metadata address (issue 46)',
+      { name: 'nat64', kind: 'tap', webhook: 'http://[64:ff9b::169.254.169.254]/hook' },
+      /cloud-metadata/,
+    ],
     ['an IPv4-compatible spelling of the metadata address (issue 46)', { name: 'compat', kind: 'tap', webhook: 'http://[::a9fe:a9fe]/hook' }, /cloud-metadata/],
     ['a name with "|" (issue 46)', { name: 'a|b', kind: 'tap', socket: '/tmp/x.sock' }, /must not contain/],
   ];
@@ -135,7 +159,15 @@ describe('hook admin endpoints', () => {
 
   it('schema: the settings schema round-trips through describe; null when the hook does not answer', async () => {
     const schema = (await f.admin.GET('/hooks/{name}/schema', { params: { path: { name: 'router' } } })).data!;
-    assert.deepEqual(Object.keys((schema.schema as { properties: object }).properties).sort(), ['message', 'mode', 'order', 'rewrite', 'sleep_ms', 'status', 'tap_sleep_ms']);
+    assert.deepEqual(Object.keys((schema.schema as { properties: object }).properties).sort(), [
+      'message',
+      'mode',
+      'order',
+      'rewrite',
+      'sleep_ms',
+      'status',
+      'tap_sleep_ms',
+    ]);
     assert.equal((await f.admin.GET('/hooks/{name}/schema', { params: { path: { name: 'absent' } } })).data!.schema, null);
   });
 

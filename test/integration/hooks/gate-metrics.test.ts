@@ -35,22 +35,33 @@ describe('route-policy counters with gate hooks, two workers', () => {
   before(async () => {
     hookDir = new HookDir('gw-gate-metrics-');
     gate = await hookDir.socketGate('gate');
-    stack = await startRouting((mockUrl) => {
-      const hooks: Record<string, unknown> = {};
-      for (const [name, def] of Object.entries(GATES)) hooks[name] = { kind: 'gate', socket: gate.target, ...def };
-      const members = [{ model: 'm-a', weight: 1 }, { model: 'm-b', weight: 100 }, { model: 'm-c', weight: 1 }];
-      const pools: Record<string, unknown> = {};
-      for (const name of Object.keys(SENT)) pools[name] = { members, hooks: [`g-${name.slice(2)}`] };
-      return {
-        providers: { alpha: mockProvider(mockUrl) },
-        config: {
-          models: { 'm-a': { provider: 'alpha', upstream_model: 'up-a' }, 'm-b': { provider: 'alpha', upstream_model: 'up-b' }, 'm-c': { provider: 'alpha', upstream_model: 'up-c' } },
-          pools,
-          hooks,
-          export: { prom: { module: 'prometheus', settings: { buffer_seconds: 60 } } },
-        },
-      };
-    }, { workers: 2 });
+    stack = await startRouting(
+      (mockUrl) => {
+        const hooks: Record<string, unknown> = {};
+        for (const [name, def] of Object.entries(GATES)) hooks[name] = { kind: 'gate', socket: gate.target, ...def };
+        const members = [
+          { model: 'm-a', weight: 1 },
+          { model: 'm-b', weight: 100 },
+          { model: 'm-c', weight: 1 },
+        ];
+        const pools: Record<string, unknown> = {};
+        for (const name of Object.keys(SENT)) pools[name] = { members, hooks: [`g-${name.slice(2)}`] };
+        return {
+          providers: { alpha: mockProvider(mockUrl) },
+          config: {
+            models: {
+              'm-a': { provider: 'alpha', upstream_model: 'up-a' },
+              'm-b': { provider: 'alpha', upstream_model: 'up-b' },
+              'm-c': { provider: 'alpha', upstream_model: 'up-c' },
+            },
+            pools,
+            hooks,
+            export: { prom: { module: 'prometheus', settings: { buffer_seconds: 60 } } },
+          },
+        };
+      },
+      { workers: 2 },
+    );
     // Sequential: the rejecting and timing-out gates must not be raced by the others.
     for (const [pool, n] of Object.entries(SENT)) {
       statuses[pool] = [];

@@ -42,13 +42,21 @@ describe('gate hooks over a unix socket', () => {
       hooks['g-crashy'] = { kind: 'gate', socket: crashy.target, on_error: 'weighted', timeout_ms: 300, settings: { order: ['m-c'] } };
       hooks['g-watch'] = { kind: 'gate', socket: watcher.target, prompt: 'no', user: 'no', settings: { mode: 'abstain' } };
       hooks['g-rw'] = { kind: 'gate', socket: rewriter.target, prompt: 'rw', user: 'ro', settings: { rewrite: 'REWRITTEN BY GATE' } };
-      const members = [{ model: 'm-a', weight: 1 }, { model: 'm-b', weight: 100 }, { model: 'm-c', weight: 1 }];
+      const members = [
+        { model: 'm-a', weight: 1 },
+        { model: 'm-b', weight: 100 },
+        { model: 'm-c', weight: 1 },
+      ];
       const pools: Record<string, unknown> = {};
       for (const name of Object.keys(hooks)) pools[`p-${name.slice(2)}`] = { members, hooks: [name] };
       return {
         providers: { alpha: mockProvider(mockUrl) },
         config: {
-          models: { 'm-a': { provider: 'alpha', upstream_model: 'up-a' }, 'm-b': { provider: 'alpha', upstream_model: 'up-b' }, 'm-c': { provider: 'alpha', upstream_model: 'up-c' } },
+          models: {
+            'm-a': { provider: 'alpha', upstream_model: 'up-a' },
+            'm-b': { provider: 'alpha', upstream_model: 'up-b' },
+            'm-c': { provider: 'alpha', upstream_model: 'up-c' },
+          },
           pools,
           hooks,
         },

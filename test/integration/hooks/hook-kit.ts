@@ -37,7 +37,10 @@ async function start(script: string, args: string[], log: string): Promise<HookP
     log,
     received() {
       if (!existsSync(log)) return [];
-      return readFileSync(log, 'utf8').split('\n').filter((l) => l !== '').map((l) => JSON.parse(l));
+      return readFileSync(log, 'utf8')
+        .split('\n')
+        .filter((l) => l !== '')
+        .map((l) => JSON.parse(l));
     },
     async stop(signal: NodeJS.Signals = 'SIGTERM') {
       if (proc.exitCode !== null || proc.signalCode !== null) return;

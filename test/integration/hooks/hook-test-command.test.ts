@@ -22,7 +22,10 @@ describe('gateway hook-test', () => {
   it('a socket hook: describe and status answered, exit 0', async () => {
     const { code, stdout } = await runCli(['hook-test', gate.target]);
     assert.equal(code, 0);
-    const lines = stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const lines = stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     assert.equal(lines[0].sent, 'describe');
     assert.equal(lines[0].reply.name, 'example-socket-gate');
     assert.equal(lines[1].sent, 'status');

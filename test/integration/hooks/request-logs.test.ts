@@ -60,7 +60,11 @@ describe('request-log sinks', () => {
   it('one record per finished request, rotated by size, none lost; no prompt unless opted in', async () => {
     const sdk = openaiSdk(stack.gateway.url);
     for (let batch = 0; batch < REQUESTS / 10; batch++) {
-      await Promise.all(Array.from({ length: 10 }, (_, i) => sdk.chat.completions.create({ model: 'chat', messages: [{ role: 'user', content: `private words ${batch}-${i}` }] })));
+      await Promise.all(
+        Array.from({ length: 10 }, (_, i) =>
+          sdk.chat.completions.create({ model: 'chat', messages: [{ role: 'user', content: `private words ${batch}-${i}` }] }),
+        ),
+      );
     }
     assert.ok(await eventually(() => fileRecords().length >= REQUESTS, 10_000), `got ${fileRecords().length} records`);
     const records = fileRecords();

@@ -23,7 +23,10 @@ describe('--safe-mode and hooks', () => {
         config: {
           models: { 'm-a': { provider: 'alpha', upstream_model: 'up-a' } },
           pools: { chat: { members: [{ model: 'm-a' }], hooks: ['g'] } },
-          hooks: { g: { kind: 'gate', socket: gate.target, settings: { mode: 'reject' } }, t: { kind: 'tap', at: 'request', socket: gate.target, global: true } },
+          hooks: {
+            g: { kind: 'gate', socket: gate.target, settings: { mode: 'reject' } },
+            t: { kind: 'tap', at: 'request', socket: gate.target, global: true },
+          },
         },
       }),
       workers: 1,

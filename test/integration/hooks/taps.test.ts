@@ -53,8 +53,15 @@ describe('tap hooks at every stage', () => {
 
   it('every stage gets one event per request, with the right fields', async () => {
     const sdk = openaiSdk(stack.gateway.url);
-    const seenBefore = new Set(socketTaps.received().filter((m) => m.type === 'tap').map((m) => m.event.request_id));
-    const answers = await Promise.all(Array.from({ length: REQUESTS }, (_, i) => sdk.chat.completions.create({ model: 'chat', messages: [{ role: 'user', content: `load ${i}` }] })));
+    const seenBefore = new Set(
+      socketTaps
+        .received()
+        .filter((m) => m.type === 'tap')
+        .map((m) => m.event.request_id),
+    );
+    const answers = await Promise.all(
+      Array.from({ length: REQUESTS }, (_, i) => sdk.chat.completions.create({ model: 'chat', messages: [{ role: 'user', content: `load ${i}` }] })),
+    );
     assert.equal(answers.length, REQUESTS);
     const fresh = () => socketTaps.received().filter((m) => m.type === 'tap' && !seenBefore.has(m.event.request_id));
     const byStage = (at: string) => fresh().filter((m) => m.at === at);
@@ -81,6 +88,9 @@ describe('tap hooks at every stage', () => {
     assert.ok(await eventually(() => webhookTap.received().filter((m) => m.type === 'tap' && m.at === 'completion').length >= REQUESTS, 10_000));
     for (const m of webhookTap.received().filter((m) => m.type === 'tap')) assert.equal(m.event.prompt, undefined);
     // Webhook hooks get `configure` at boot, as socket hooks do on connect (issue 46).
-    assert.ok(webhookTap.received().some((m) => m.type === 'configure'), 'the webhook was configured at boot');
+    assert.ok(
+      webhookTap.received().some((m) => m.type === 'configure'),
+      'the webhook was configured at boot',
+    );
   });
 });

@@ -20,7 +20,10 @@ type Outcome = { status: number; message: string };
 /** The data-plane answer to `apiKey` through the openai SDK: 200, or the error's status and message. */
 async function chat(baseURL: string, apiKey: string): Promise<Outcome> {
   try {
-    const answer = await new OpenAI({ apiKey, baseURL, maxRetries: 0 }).chat.completions.create({ model: 'default', messages: [{ role: 'user', content: 'hi' }] });
+    const answer = await new OpenAI({ apiKey, baseURL, maxRetries: 0 }).chat.completions.create({
+      model: 'default',
+      messages: [{ role: 'user', content: 'hi' }],
+    });
     assert.ok(answer.choices.length > 0);
     return { status: 200, message: '' };
   } catch (err) {
@@ -58,7 +61,11 @@ describe('identity: an IdP in auth.chain verifies the token per request and refu
       ['wrong iss', await twin.token('erin'), /issuer check failed/],
       ['wrong aud', await idp.token('elsewhere'), /audience check failed/],
       ['expired', shorty, /expir/],
-      ['unsigned', unsignedToken({ iss: idp.issuer, aud: 'gateway', sub: 'mallory', groups: ['eng'], exp: Math.floor(Date.now() / 1000) + 300 }), /signature.*"none"/],
+      [
+        'unsigned',
+        unsignedToken({ iss: idp.issuer, aud: 'gateway', sub: 'mallory', groups: ['eng'], exp: Math.floor(Date.now() / 1000) + 300 }),
+        /signature.*"none"/,
+      ],
       ['unknown key', forged, /signature.*key/],
       ['unbound', await idp.token('carol'), /no group binding/],
     ];

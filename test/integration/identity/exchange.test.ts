@@ -101,7 +101,10 @@ describe('identity: token exchange, auth.chain and admin scopes with a real IdP'
   }
 
   function chat(apiKey: string) {
-    return new OpenAI({ apiKey, baseURL: `${gw.url}/v1`, maxRetries: 0 }).chat.completions.create({ model: 'default', messages: [{ role: 'user', content: 'hi' }] });
+    return new OpenAI({ apiKey, baseURL: `${gw.url}/v1`, maxRetries: 0 }).chat.completions.create({
+      model: 'default',
+      messages: [{ role: 'user', content: 'hi' }],
+    });
   }
 
   async function status(p: Promise<unknown>): Promise<number> {

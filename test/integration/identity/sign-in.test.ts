@@ -46,7 +46,11 @@ describe('the hosted sign-in page in a real browser', () => {
     gw = await startGateway(files, { workers: 2, env: { GW_TEST_SIGNING_KEY: SIGNING_KEY, GW_TEST_CLIENT_SECRET: CLIENT_SECRET } });
     idp.addCodeClient('gw-web', CLIENT_SECRET, `${gw.url}/auth/token`);
     idp.addCodeClient('gw-web-2', CLIENT_SECRET, `${gw.url}/auth/token`);
-    const made = await request(`${gw.adminUrl}/groups`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'team-eng' }) });
+    const made = await request(`${gw.adminUrl}/groups`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'team-eng' }),
+    });
     assert.equal(made.statusCode, 201, await made.body.text());
     profile = mkdtempSync(join(tmpdir(), 'gw-chromium-'));
     // A fresh profile (--user-data-dir) per run, passed the way playwright wants it.
@@ -54,8 +58,14 @@ describe('the hosted sign-in page in a real browser', () => {
       executablePath: '/usr/bin/chromium',
       headless: true,
       args: [
-        '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-        '--disable-component-update', '--disable-sync',
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
       ],
     });
   });
@@ -71,7 +81,10 @@ describe('the hosted sign-in page in a real browser', () => {
 
   async function signIn(page: Page): Promise<{ key: string; baseUrl: string }> {
     // The dev login page imports a web font: nothing leaves loopback.
-    await page.route((url) => !['127.0.0.1', 'localhost'].includes(url.hostname), (route) => route.abort());
+    await page.route(
+      (url) => !['127.0.0.1', 'localhost'].includes(url.hostname),
+      (route) => route.abort(),
+    );
     const response = await page.goto(`${gw.url}/auth/token`, { waitUntil: 'domcontentloaded' });
     const csp = response?.headers()['content-security-policy'] ?? '';
     assert.match(csp, /default-src 'none'/);
@@ -111,7 +124,10 @@ describe('the hosted sign-in page in a real browser', () => {
     await page.waitForSelector('#key');
     const fresh = (await page.textContent('#key'))!.trim();
     assert.notEqual(fresh, key);
-    await assert.rejects(openai.chat.completions.create({ model: 'default', messages: [{ role: 'user', content: 'hi' }] }), (err: { status?: number }) => err.status === 401);
+    await assert.rejects(
+      openai.chat.completions.create({ model: 'default', messages: [{ role: 'user', content: 'hi' }] }),
+      (err: { status?: number }) => err.status === 401,
+    );
     const again = new OpenAI({ apiKey: fresh, baseURL: baseUrl, maxRetries: 0 });
     assert.ok((await again.chat.completions.create({ model: 'default', messages: [{ role: 'user', content: 'hi' }] })).choices.length > 0);
     assert.ok(!gw.logs().includes(fresh) && !gw.logs().includes(key), 'the key is never logged');

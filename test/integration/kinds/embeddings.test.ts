@@ -62,25 +62,30 @@ describe('embeddings through the gateway', () => {
 
   it('Gemini :embedContent (one content, as REST callers post it) on an Ollama lane', async () => {
     const res = await fetch(`${stack.gateway.url}/v1beta/models/pool-ollama:embedContent`, {
-      method: 'POST', headers: { 'content-type': 'application/json', 'x-goog-api-key': 'k' },
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-goog-api-key': 'k' },
       body: JSON.stringify({ content: { parts: [{ text: 'alpha beta' }] } }),
     });
     assert.equal(res.status, 200);
-    const body = await res.json() as { embedding: { values: number[] } };
+    const body = (await res.json()) as { embedding: { values: number[] } };
     assertVector(body.embedding.values, 'alpha beta');
   });
 
-  it('a lane with no embeddings endpoint is refused, in the caller\'s shape', async () => {
+  it("a lane with no embeddings endpoint is refused, in the caller's shape", async () => {
     const res = await fetch(`${stack.gateway.url}/api/embed`, { method: 'POST', body: JSON.stringify({ model: 'pool-anthropic', input: 'x' }) });
     assert.equal(res.status, 400);
-    const body = await res.json() as { error: string };
+    const body = (await res.json()) as { error: string };
     assert.match(body.error, /no embeddings endpoint/);
   });
 
   it('a bad request is refused before any upstream call', async () => {
-    const res = await fetch(`${stack.gateway.url}/v1/embeddings`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model: 'pool-openai', input: [] }) });
+    const res = await fetch(`${stack.gateway.url}/v1/embeddings`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'pool-openai', input: [] }),
+    });
     assert.equal(res.status, 400);
-    const body = await res.json() as { error: { message: string } };
+    const body = (await res.json()) as { error: { message: string } };
     assert.match(body.error.message, /input must not be empty/);
   });
 });

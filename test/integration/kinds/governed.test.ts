@@ -33,11 +33,12 @@ describe('counts and embeddings are governed and metered', () => {
     await mock?.close();
   });
 
-  const count = (key: string): Promise<Response> => fetch(`${g.gw.url}/v1/messages/count_tokens`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-api-key': key, 'anthropic-version': '2023-06-01' },
-    body: JSON.stringify({ model: 'pool-anthropic', messages: [{ role: 'user', content: 'one two three' }] }),
-  });
+  const count = (key: string): Promise<Response> =>
+    fetch(`${g.gw.url}/v1/messages/count_tokens`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': key, 'anthropic-version': '2023-06-01' },
+      body: JSON.stringify({ model: 'pool-anthropic', messages: [{ role: 'user', content: 'one two three' }] }),
+    });
 
   it('a requests cap counts a token count as a request', async () => {
     await g.admin.ok('POST', '/groups', { name: 'two', limits: [{ metric: 'requests', window: 'day', max: 2 }] });
@@ -46,7 +47,7 @@ describe('counts and embeddings are governed and metered', () => {
     assert.equal((await count(key.secret)).status, 200);
     const refused = await count(key.secret);
     assert.equal(refused.status, 429);
-    const body = await refused.json() as { type: string; error: { type: string } };
+    const body = (await refused.json()) as { type: string; error: { type: string } };
     assert.equal(body.type, 'error');
     assert.equal(body.error.type, 'rate_limit_error');
   });
@@ -54,9 +55,14 @@ describe('counts and embeddings are governed and metered', () => {
   it('boto3 count_tokens, signed with a minted AWS credential, on an Anthropic lane', async () => {
     const creds = (await g.admin.mint({ name: 'aws-counter', issue_aws_credential: true })) as { aws_access_key_id: string; aws_secret_access_key: string };
     const env = {
-      PATH: process.env.PATH, HOME: process.env.HOME,
-      AWS_ACCESS_KEY_ID: creds.aws_access_key_id, AWS_SECRET_ACCESS_KEY: creds.aws_secret_access_key,
-      AWS_DEFAULT_REGION: 'us-east-1', AWS_EC2_METADATA_DISABLED: 'true', AWS_CONFIG_FILE: '/dev/null', AWS_SHARED_CREDENTIALS_FILE: '/dev/null',
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      AWS_ACCESS_KEY_ID: creds.aws_access_key_id,
+      AWS_SECRET_ACCESS_KEY: creds.aws_secret_access_key,
+      AWS_DEFAULT_REGION: 'us-east-1',
+      AWS_EC2_METADATA_DISABLED: 'true',
+      AWS_CONFIG_FILE: '/dev/null',
+      AWS_SHARED_CREDENTIALS_FILE: '/dev/null',
     };
     const { stdout } = await run('python3', ['-c', BOTO3_COUNT, g.gw.url, 'pool-anthropic'], { env, timeout: 60_000 });
     assert.deepEqual(JSON.parse(stdout.trim()), { inputTokens: 3 });
@@ -71,7 +77,7 @@ describe('counts and embeddings are governed and metered', () => {
       body: JSON.stringify({ model: 'pool-ollama', input: ['alpha beta gamma', 'delta'] }),
     });
     assert.equal(res.status, 200);
-    const served = await res.json() as { usage: { prompt_tokens: number } };
+    const served = (await res.json()) as { usage: { prompt_tokens: number } };
     // The mock's Ollama prompt_eval_count is the words of the inputs.
     assert.equal(served.usage.prompt_tokens, 4);
     // The workers hand metering to main every second.

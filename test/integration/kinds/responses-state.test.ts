@@ -26,7 +26,10 @@ async function upstreamBody(): Promise<string> {
 }
 
 function runner(): Runner {
-  return new Runner({ modelProvider: new OpenAIProvider({ baseURL: `${stack.gateway.url}/v1`, apiKey: 'sk-test', useResponses: true }), tracingDisabled: true });
+  return new Runner({
+    modelProvider: new OpenAIProvider({ baseURL: `${stack.gateway.url}/v1`, apiKey: 'sk-test', useResponses: true }),
+    tracingDisabled: true,
+  });
 }
 
 describe('Agents SDK previousResponseId on lanes that keep no state', () => {
@@ -46,8 +49,8 @@ describe('Agents SDK previousResponseId on lanes that keep no state', () => {
           : await r.run(agent, 'What is my name?', { previousResponseId: firstId });
         if (stream) await (second as { completed: Promise<void> }).completed;
         const sent = await upstreamBody();
-        assert.ok(sent.includes('My name is Ada Lovelace.'), 'the first turn\'s input went upstream');
-        assert.ok(sent.includes(firstText.slice(0, 20)), 'the first turn\'s output went upstream');
+        assert.ok(sent.includes('My name is Ada Lovelace.'), "the first turn's input went upstream");
+        assert.ok(sent.includes(firstText.slice(0, 20)), "the first turn's output went upstream");
         assert.ok(sent.includes('What is my name?'));
         assert.notEqual(second.lastResponseId, firstId);
       });
@@ -81,7 +84,7 @@ describe('what is stored and what is refused', () => {
       body: JSON.stringify({ model: 'pool-gemini', max_tokens: 10, thread: { id: 'thr_1' }, messages: [{ role: 'user', content: 'hi' }] }),
     });
     assert.equal(res.status, 400);
-    const body = await res.json() as { type: string; error: { message: string } };
+    const body = (await res.json()) as { type: string; error: { message: string } };
     assert.equal(body.type, 'error');
     assert.match(body.error.message, /a thread is state Anthropic keeps/);
   });

@@ -19,7 +19,7 @@ async function upstreamBody(mock: MockServer): Promise<string> {
   return ((await (await fetch(`${mock.url}/mock/last-request`)).json()) as { body: string }).body;
 }
 
-describe('a stored response is its key\'s', () => {
+describe("a stored response is its key's", () => {
   let mock: MockServer;
   let g: Governed;
   const witness = new SecretWitness();
@@ -46,7 +46,10 @@ describe('a stored response is its key\'s', () => {
     await assert.rejects(other.responses.inputItems.list(made.id), isNotFound);
     await assert.rejects(other.responses.delete(made.id), isNotFound);
     // Another key cannot continue it either: its history is not theirs.
-    await assert.rejects(other.responses.create({ model: 'pool-anthropic', input: 'x', previous_response_id: made.id }), (err: unknown) => err instanceof OpenAI.BadRequestError);
+    await assert.rejects(
+      other.responses.create({ model: 'pool-anthropic', input: 'x', previous_response_id: made.id }),
+      (err: unknown) => err instanceof OpenAI.BadRequestError,
+    );
     await owner.responses.delete(made.id);
     await assert.rejects(owner.responses.retrieve(made.id), isNotFound);
   });
@@ -59,9 +62,11 @@ describe('a stored response is its key\'s', () => {
     const page = await owner.responses.inputItems.list(made.id);
     assert.equal(page.data.length, INPUT_ITEMS_LIMIT_DEFAULT);
     assert.equal(page.has_more, true);
-    const res = await fetch(`${g.gw.url}/v1/responses/${made.id}/input_items?limit=${INPUT_ITEMS_LIMIT_MAX + 1}`, { headers: { authorization: `Bearer ${secret}` } });
+    const res = await fetch(`${g.gw.url}/v1/responses/${made.id}/input_items?limit=${INPUT_ITEMS_LIMIT_MAX + 1}`, {
+      headers: { authorization: `Bearer ${secret}` },
+    });
     assert.equal(res.status, 400);
-    const body = await res.json() as { error: { message: string; type: string } };
+    const body = (await res.json()) as { error: { message: string; type: string } };
     assert.equal(body.error.type, 'invalid_request_error');
     assert.match(body.error.message, new RegExp(`1\\.\\.${INPUT_ITEMS_LIMIT_MAX}`));
   });

@@ -37,9 +37,14 @@ describe('token counting through the gateway', () => {
   const anthropic = (): Anthropic => new Anthropic({ baseURL: stack.gateway.url, apiKey: 'sk-ant-test', maxRetries: 0 });
   const genai = (): GoogleGenAI => new GoogleGenAI({ apiKey: 'gemini-test-key', httpOptions: { baseUrl: stack.gateway.url } });
 
-  for (const [pool, path] of [['pool-anthropic', /^\/v1\/messages\/count_tokens$/], ['pool-gemini', new RegExp(`^/v1beta${geminiCountPath('up-gemini')}$`)]] as const) {
+  for (const [pool, path] of [
+    ['pool-anthropic', /^\/v1\/messages\/count_tokens$/],
+    ['pool-gemini', new RegExp(`^/v1beta${geminiCountPath('up-gemini')}$`)],
+  ] as const) {
     it(`Anthropic SDK countTokens on ${pool}: the lane's own count`, async () => {
-      const { data, response } = await anthropic().messages.countTokens({ model: pool, messages: [{ role: 'user', content: TEXT }] }).withResponse();
+      const { data, response } = await anthropic()
+        .messages.countTokens({ model: pool, messages: [{ role: 'user', content: TEXT }] })
+        .withResponse();
       assert.equal(data.input_tokens, WORDS);
       assert.equal(response.headers.get('x-gateway-token-count'), null);
       assert.match((await lastUpstream(stack))!.path, path);
@@ -63,7 +68,9 @@ describe('token counting through the gateway', () => {
 
   it('Anthropic SDK countTokens on an Ollama lane: the estimate, marked', async () => {
     stack.mock.reset();
-    const { data, response } = await anthropic().messages.countTokens({ model: 'pool-ollama', messages: [{ role: 'user', content: TEXT }] }).withResponse();
+    const { data, response } = await anthropic()
+      .messages.countTokens({ model: 'pool-ollama', messages: [{ role: 'user', content: TEXT }] })
+      .withResponse();
     assert.equal(data.input_tokens, ESTIMATE);
     assert.equal(response.headers.get('x-gateway-token-count'), 'estimate');
     assert.equal(await lastUpstream(stack), null, 'no upstream call for an estimate');
@@ -73,15 +80,27 @@ describe('token counting through the gateway', () => {
     const pdf = Buffer.from('%PDF-1.4 not really').toString('base64');
     const out = await anthropic().messages.countTokens({
       model: 'pool-ollama',
-      messages: [{ role: 'user', content: [{ type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: pdf } }, { type: 'text', text: TEXT }] }],
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: pdf } },
+            { type: 'text', text: TEXT },
+          ],
+        },
+      ],
     });
     assert.equal(out.input_tokens, ESTIMATE + ESTIMATE_TOKENS_PER_FILE);
   });
 
-  for (const [pool, path] of [['pool-bedrock', bedrockCountPath('up-bedrock')], ['pool-gemini', `/v1beta${geminiCountPath('up-gemini')}`]] as const) {
+  for (const [pool, path] of [
+    ['pool-bedrock', bedrockCountPath('up-bedrock')],
+    ['pool-gemini', `/v1beta${geminiCountPath('up-gemini')}`],
+  ] as const) {
     it(`Bedrock CountTokens (converse form) on ${pool}`, async () => {
       const res = await fetch(`${stack.gateway.url}/model/${pool}/count-tokens`, {
-        method: 'POST', headers: { 'content-type': 'application/json' },
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ input: { converse: { messages: [{ role: 'user', content: [{ text: TEXT }] }] } } }),
       });
       assert.equal(res.status, 200);
@@ -102,13 +121,14 @@ describe('token counting through the gateway', () => {
     assert.match((await lastUpstream(stack))!.path, /^\/v1\/messages\/count_tokens$/);
   });
 
-  it('an unknown model is refused in the caller\'s shape', async () => {
+  it("an unknown model is refused in the caller's shape", async () => {
     const res = await fetch(`${stack.gateway.url}/v1/messages/count_tokens`, {
-      method: 'POST', headers: { 'content-type': 'application/json', 'anthropic-version': '2023-06-01' },
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'anthropic-version': '2023-06-01' },
       body: JSON.stringify({ model: 'no-such-model', messages: [{ role: 'user', content: TEXT }] }),
     });
     assert.equal(res.status, 404);
-    const body = await res.json() as { type: string };
+    const body = (await res.json()) as { type: string };
     assert.equal(body.type, 'error');
   });
 });

@@ -58,7 +58,12 @@ const CASES: Case[] = [
   modelInBody('responses', 'non-stream', '/v1/responses', `"input":"${HELLO}", "store":false`),
   modelInBody('responses', 'stream', '/v1/responses', `"stream":true, "input":[{"role":"user","content":"${HELLO}"}]`),
   modelInBody('anthropic', 'non-stream', '/v1/messages', `"max_tokens":64, "messages":[{"role":"user","content":"${HELLO}"}]`),
-  modelInBody('anthropic', 'stream', '/v1/messages', `"messages":[{"role":"user","content":[{"type":"text","text":"${HELLO}"}]}],"stream":true,"max_tokens":64`),
+  modelInBody(
+    'anthropic',
+    'stream',
+    '/v1/messages',
+    `"messages":[{"role":"user","content":[{"type":"text","text":"${HELLO}"}]}],"stream":true,"max_tokens":64`,
+  ),
   modelInPath('gemini', 'non-stream', (m) => `/v1beta/models/${m}:generateContent`, GEMINI_BODY),
   modelInPath('gemini', 'stream', (m) => `/v1beta/models/${m}:streamGenerateContent?alt=sse`, GEMINI_BODY),
   modelInPath('bedrock', 'non-stream', (m) => `/model/${m}/converse`, BEDROCK_BODY),
@@ -144,10 +149,16 @@ describe('same-protocol passthrough is byte-identical', () => {
 
     // What the mock answers the body the gateway sent, minus the usage-only chunk.
     const direct = await post(`${stack.mock.url}/v1/chat/completions`, Buffer.from(received.body_base64, 'base64').toString('utf8'));
-    const events = direct.body.toString('utf8').split('\n\n').filter((e) => e !== '');
+    const events = direct.body
+      .toString('utf8')
+      .split('\n\n')
+      .filter((e) => e !== '');
     const usageChunk = events.findIndex((e) => e.startsWith('data: {') && (JSON.parse(e.slice(6)) as { choices: unknown[] }).choices.length === 0);
     assert.ok(usageChunk > 0, 'the mock sent a usage-only chunk');
-    const expected = events.filter((_, i) => i !== usageChunk).map((e) => e + '\n\n').join('');
+    const expected = events
+      .filter((_, i) => i !== usageChunk)
+      .map((e) => e + '\n\n')
+      .join('');
     assert.equal(viaGateway.status, 200);
     assert.equal(viaGateway.body.toString('utf8'), expected);
   });

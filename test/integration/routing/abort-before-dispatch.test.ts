@@ -101,7 +101,11 @@ describe('caller abort before dispatch', () => {
     }
     const pool = poolOf(stats, 'pool-abort');
     const count = (d: Record<string, number>) => Object.values(d).reduce((a, b) => a + b, 0);
-    assert.equal(pool.members.reduce((n, m) => n + count(m.dispositions), count(pool.unrouted)), 0, 'it never reached its pool');
+    assert.equal(
+      pool.members.reduce((n, m) => n + count(m.dispositions), count(pool.unrouted)),
+      0,
+      'it never reached its pool',
+    );
     assert.equal(count(stats.untargeted), 1, 'the end ran once');
     assert.equal(stats.untargeted.caller_abort, 1);
     const cell = memberOf(stats, 'pool-abort', 'lane-abort');

@@ -14,7 +14,20 @@ async function get(path: string): Promise<{ status: number; body: any }> {
   return { status: response.status, body: await response.json() };
 }
 
-const TWELVE = ['model', 'weight', 'usable', 'cooldown_remaining_seconds', 'available_concurrency', 'inflight', 'latency_ms', 'ok', 'err', 'dead', 'trip_count', 'last_trip_at'];
+const TWELVE = [
+  'model',
+  'weight',
+  'usable',
+  'cooldown_remaining_seconds',
+  'available_concurrency',
+  'inflight',
+  'latency_ms',
+  'ok',
+  'err',
+  'dead',
+  'trip_count',
+  'last_trip_at',
+];
 
 describe('admin pool, model and provider reads', () => {
   let stack: RoutingStack;
@@ -48,7 +61,13 @@ describe('admin pool, model and provider reads', () => {
     assert.deepEqual(seen, ['pool-0', 'pool-1', 'pool-2', 'pool-3', 'pool-4']);
     const { data } = await admin.GET('/pools');
     assert.equal(data!.next_cursor, null);
-    assert.deepEqual(data!.items[1], { name: 'pool-1', members: [{ model: 'm1', weight: 2 }, { model: 'm0', weight: 1 }] });
+    assert.deepEqual(data!.items[1], {
+      name: 'pool-1',
+      members: [
+        { model: 'm1', weight: 2 },
+        { model: 'm0', weight: 1 },
+      ],
+    });
   });
 
   it('a bad limit or cursor is 400 invalid_request', async () => {
@@ -78,13 +97,27 @@ describe('admin pool, model and provider reads', () => {
 
   it('GET /models and GET /providers', async () => {
     const models = (await admin.GET('/models', { params: { query: { limit: 3 } } })).data!;
-    assert.deepEqual(models.items, [{ model: 'm0', provider: 'alpha' }, { model: 'm1', provider: 'alpha' }, { model: 'm2', provider: 'alpha' }]);
+    assert.deepEqual(models.items, [
+      { model: 'm0', provider: 'alpha' },
+      { model: 'm1', provider: 'alpha' },
+      { model: 'm2', provider: 'alpha' },
+    ]);
     assert.equal(typeof models.next_cursor, 'string');
     const rest = (await admin.GET('/models', { params: { query: { limit: 3, cursor: models.next_cursor! } } })).data;
-    assert.deepEqual(rest, { items: [{ model: 'm3', provider: 'beta' }, { model: 'm4', provider: 'beta' }], next_cursor: null });
+    assert.deepEqual(rest, {
+      items: [
+        { model: 'm3', provider: 'beta' },
+        { model: 'm4', provider: 'beta' },
+      ],
+      next_cursor: null,
+    });
     const providers = (await admin.GET('/providers')).data;
     assert.deepEqual(providers, {
-      items: [{ provider: 'alpha', model_count: 3 }, { provider: 'beta', model_count: 2 }, { provider: 'unused', model_count: 0 }],
+      items: [
+        { provider: 'alpha', model_count: 3 },
+        { provider: 'beta', model_count: 2 },
+        { provider: 'unused', model_count: 0 },
+      ],
       next_cursor: null,
     });
   });

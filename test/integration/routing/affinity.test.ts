@@ -10,13 +10,20 @@ describe('session affinity', () => {
   let stack: RoutingStack;
   before(async () => {
     mock = await startMockProvider({ port: 0 });
-    stack = await startRouting((mockUrl) => ({
-      providers: { plain: mockProvider(mockUrl) },
-      config: {
-        models: { a: { provider: 'plain', upstream_model: 'up-a' }, b: { provider: 'plain', upstream_model: 'up-b' }, c: { provider: 'plain', upstream_model: 'up-c' } },
-        pools: { sticky: { members: [{ model: 'a' }, { model: 'b' }, { model: 'c' }], failover: { max_hops: 0 } } },
-      },
-    }), { workers: 2, mock });
+    stack = await startRouting(
+      (mockUrl) => ({
+        providers: { plain: mockProvider(mockUrl) },
+        config: {
+          models: {
+            a: { provider: 'plain', upstream_model: 'up-a' },
+            b: { provider: 'plain', upstream_model: 'up-b' },
+            c: { provider: 'plain', upstream_model: 'up-c' },
+          },
+          pools: { sticky: { members: [{ model: 'a' }, { model: 'b' }, { model: 'c' }], failover: { max_hops: 0 } } },
+        },
+      }),
+      { workers: 2, mock },
+    );
   });
   after(async () => {
     await stack.close();

@@ -26,27 +26,30 @@ function assertUntouched(cell: CellRecord): void {
 describe('each exit of a request ends in one finish(disposition)', () => {
   let stack: RoutingStack;
   before(async () => {
-    stack = await startRouting((mockUrl) => {
-      const providers = {
-        plain: mockProvider(mockUrl),
-        anthropic: { protocol: 'anthropic', base_url: mockUrl, auth: { mode: 'none' }, headers: { 'anthropic-version': '2023-06-01' } },
-        keyless: { protocol: 'openai', base_url: `${mockUrl}/v1`, auth: { mode: 'bearer', key: { env: 'GW_TEST_ROUTING_EMPTY_KEY' } } },
-      };
-      const names = ['success', 'pre-byte', 'mid-stream', 'abort', 'client-error', 'budget'];
-      const models: Record<string, unknown> = {
-        claude: { provider: 'anthropic' },
-        keyless: { provider: 'keyless' },
-      };
-      const pools: Record<string, unknown> = {
-        untranslatable: { members: [{ model: 'claude' }] },
-        'missing-credential': { members: [{ model: 'keyless' }] },
-      };
-      for (const name of names) {
-        models[`lane-${name}`] = { provider: 'plain', ...(name === 'budget' ? { max_requests: 1 } : {}) };
-        pools[name] = { members: [{ model: `lane-${name}` }] };
-      }
-      return { config: { models, pools }, providers };
-    }, { env: { GW_TEST_ROUTING_EMPTY_KEY: '' } });
+    stack = await startRouting(
+      (mockUrl) => {
+        const providers = {
+          plain: mockProvider(mockUrl),
+          anthropic: { protocol: 'anthropic', base_url: mockUrl, auth: { mode: 'none' }, headers: { 'anthropic-version': '2023-06-01' } },
+          keyless: { protocol: 'openai', base_url: `${mockUrl}/v1`, auth: { mode: 'bearer', key: { env: 'GW_TEST_ROUTING_EMPTY_KEY' } } },
+        };
+        const names = ['success', 'pre-byte', 'mid-stream', 'abort', 'client-error', 'budget'];
+        const models: Record<string, unknown> = {
+          claude: { provider: 'anthropic' },
+          keyless: { provider: 'keyless' },
+        };
+        const pools: Record<string, unknown> = {
+          untranslatable: { members: [{ model: 'claude' }] },
+          'missing-credential': { members: [{ model: 'keyless' }] },
+        };
+        for (const name of names) {
+          models[`lane-${name}`] = { provider: 'plain', ...(name === 'budget' ? { max_requests: 1 } : {}) };
+          pools[name] = { members: [{ model: `lane-${name}` }] };
+        }
+        return { config: { models, pools }, providers };
+      },
+      { env: { GW_TEST_ROUTING_EMPTY_KEY: '' } },
+    );
   });
   after(async () => {
     await stack.close();
@@ -78,7 +81,11 @@ describe('each exit of a request ends in one finish(disposition)', () => {
     const res = await request(`${stack.gateway.url}/v1/chat/completions`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ model: 'mid-stream', stream: true, messages: [{ role: 'user', content: 'x [mock chunks=20 tokens_per_sec=400 fault=reset_during]' }] }),
+      body: JSON.stringify({
+        model: 'mid-stream',
+        stream: true,
+        messages: [{ role: 'user', content: 'x [mock chunks=20 tokens_per_sec=400 fault=reset_during]' }],
+      }),
     });
     assert.equal(res.statusCode, 200);
     assert.match(await res.body.text(), /data: \{"error":/);

@@ -28,14 +28,51 @@ const ROWS: Row[] = [
   { name: '500', fault: { status: 500 }, failover: 'transient_upstream', aloneDisposition: 'transient_upstream', aloneStatus: 500, breaker: 'short' },
   { name: '502', fault: { status: 502 }, failover: 'transient_upstream', aloneDisposition: 'transient_upstream', aloneStatus: 502, breaker: 'short' },
   { name: '503', fault: { status: 503 }, failover: 'transient_upstream', aloneDisposition: 'transient_upstream', aloneStatus: 503, breaker: 'short' },
-  { name: '429 with Retry-After', fault: { status: 429, retry_after: 9 }, failover: 'transient_upstream', aloneDisposition: 'transient_upstream', aloneStatus: 429, breaker: 'short', cooldownAtLeastSecs: 8 },
+  {
+    name: '429 with Retry-After',
+    fault: { status: 429, retry_after: 9 },
+    failover: 'transient_upstream',
+    aloneDisposition: 'transient_upstream',
+    aloneStatus: 429,
+    breaker: 'short',
+    cooldownAtLeastSecs: 8,
+  },
   { name: 'connect refused', fault: 'connect', failover: 'connect', aloneDisposition: 'transient_upstream', aloneStatus: 502, breaker: 'short' },
-  { name: 'reset before headers', fault: { fault: 'reset_before' }, failover: 'transient_upstream', aloneDisposition: 'transient_upstream', aloneStatus: 502, breaker: 'short' },
-  { name: 'attempt timeout', fault: { latency_ms: 3000 }, failover: 'attempt_timeout', aloneDisposition: 'attempt_timeout', aloneStatus: 504, breaker: 'short' },
+  {
+    name: 'reset before headers',
+    fault: { fault: 'reset_before' },
+    failover: 'transient_upstream',
+    aloneDisposition: 'transient_upstream',
+    aloneStatus: 502,
+    breaker: 'short',
+  },
+  {
+    name: 'attempt timeout',
+    fault: { latency_ms: 3000 },
+    failover: 'attempt_timeout',
+    aloneDisposition: 'attempt_timeout',
+    aloneStatus: 504,
+    breaker: 'short',
+  },
   { name: '402', fault: { status: 402 }, failover: 'hard_down', aloneDisposition: 'hard_down', aloneStatus: 402, breaker: 'hard_down', deadReason: 'billing' },
-  { name: 'insufficient_quota', fault: { fault: 'insufficient_quota' }, failover: 'hard_down', aloneDisposition: 'hard_down', aloneStatus: 429, breaker: 'hard_down', deadReason: 'billing' },
+  {
+    name: 'insufficient_quota',
+    fault: { fault: 'insufficient_quota' },
+    failover: 'hard_down',
+    aloneDisposition: 'hard_down',
+    aloneStatus: 429,
+    breaker: 'hard_down',
+    deadReason: 'billing',
+  },
   { name: '401', fault: { status: 401 }, failover: null, aloneDisposition: 'hard_down', aloneStatus: 401, breaker: 'hard_down', deadReason: 'auth' },
-  { name: 'context length', fault: { fault: 'context_length' }, failover: 'context_length', aloneDisposition: 'context_length', aloneStatus: 400, breaker: 'none' },
+  {
+    name: 'context length',
+    fault: { fault: 'context_length' },
+    failover: 'context_length',
+    aloneDisposition: 'context_length',
+    aloneStatus: 400,
+    breaker: 'none',
+  },
 ];
 
 const slug = (name: string): string => name.replace(/[^a-z0-9]+/gi, '-').toLowerCase();
@@ -51,9 +88,10 @@ describe('fault matrix (openai SDK, mock provider)', () => {
       const pools: Record<string, unknown> = {};
       for (const row of ROWS) {
         const name = slug(row.name);
-        providers[`bad-${name}`] = row.fault === 'connect'
-          ? { protocol: 'openai', base_url: `http://127.0.0.1:${closedPort}/v1`, auth: { mode: 'none' } }
-          : mockProvider(mockUrl, row.fault);
+        providers[`bad-${name}`] =
+          row.fault === 'connect'
+            ? { protocol: 'openai', base_url: `http://127.0.0.1:${closedPort}/v1`, auth: { mode: 'none' } }
+            : mockProvider(mockUrl, row.fault);
         models[`bad-${name}`] = { provider: `bad-${name}` };
         const failover = { max_hops: 3, timeout_secs: 20, attempt_timeout_secs: 1 };
         pools[`with-${name}`] = { members: [{ model: `bad-${name}` }, { model: 'good' }], failover };
@@ -91,7 +129,11 @@ describe('fault matrix (openai SDK, mock provider)', () => {
         assert.equal(pool.failovers[row.failover], 1, `one failover, reason ${row.failover}: ${JSON.stringify(pool.failovers)}`);
         assert.equal(memberOf(stats, withPool, 'good').dispositions.ok, 1, 'finish(ok) on the member that served');
       } else {
-        assert.deepEqual(Object.values(pool.failovers).reduce((a, b) => a + b, 0), 0, 'no failover');
+        assert.deepEqual(
+          Object.values(pool.failovers).reduce((a, b) => a + b, 0),
+          0,
+          'no failover',
+        );
         assert.equal(bad.dispositions.hard_down, 1);
       }
       switch (row.breaker) {
@@ -124,7 +166,8 @@ describe('fault matrix (openai SDK, mock provider)', () => {
       stats = await readStats(stack.gateway);
       const aloneMember = memberOf(stats, alonePool, `bad-${name}`);
       assert.equal(aloneMember.dispositions[row.aloneDisposition], 1, JSON.stringify(aloneMember.dispositions));
-      const finishes = Object.values(aloneMember.dispositions).reduce((a, b) => a + b, 0) + Object.values(poolOf(stats, alonePool).unrouted).reduce((a, b) => a + b, 0);
+      const finishes =
+        Object.values(aloneMember.dispositions).reduce((a, b) => a + b, 0) + Object.values(poolOf(stats, alonePool).unrouted).reduce((a, b) => a + b, 0);
       assert.equal(finishes, 1, 'finish ran once');
     });
   }

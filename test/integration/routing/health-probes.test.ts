@@ -17,7 +17,11 @@ function config(mode: string) {
     },
     config: {
       health: { mode, interval_secs: 1, timeout_secs: 1 },
-      models: { sick: { provider: 'plain', upstream_model: 'sick-model' }, fine: { provider: 'plain', upstream_model: 'fine-model' }, nokey: { provider: 'keyless' } },
+      models: {
+        sick: { provider: 'plain', upstream_model: 'sick-model' },
+        fine: { provider: 'plain', upstream_model: 'fine-model' },
+        nokey: { provider: 'keyless' },
+      },
       pools: { p: { members: [{ model: 'sick' }], breaker: TRIP_LONG }, q: { members: [{ model: 'sick' }, { model: 'fine' }] } },
     },
   });

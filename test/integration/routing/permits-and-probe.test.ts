@@ -14,17 +14,20 @@ describe('permits and the single-flight probe, 2 workers', () => {
   before(async () => {
     mock = await startMockProvider({ port: 0 });
     spare = await startMockProvider({ port: 0 });
-    stack = await startRouting((mockUrl) => ({
-      providers: { plain: mockProvider(mockUrl), other: mockProvider(spare.url) },
-      config: {
-        models: { narrow: { provider: 'plain', max_concurrent: 4 }, overflow: { provider: 'other', max_concurrent: 2 }, flaky: { provider: 'plain' } },
-        pools: {
-          one: { members: [{ model: 'narrow', weight: 10 }, { model: 'overflow' }] },
-          two: { members: [{ model: 'narrow' }] },
-          probed: { members: [{ model: 'flaky' }], breaker: { consecutive_n: 1, base_cooldown_secs: 1, max_cooldown_secs: 1 } },
+    stack = await startRouting(
+      (mockUrl) => ({
+        providers: { plain: mockProvider(mockUrl), other: mockProvider(spare.url) },
+        config: {
+          models: { narrow: { provider: 'plain', max_concurrent: 4 }, overflow: { provider: 'other', max_concurrent: 2 }, flaky: { provider: 'plain' } },
+          pools: {
+            one: { members: [{ model: 'narrow', weight: 10 }, { model: 'overflow' }] },
+            two: { members: [{ model: 'narrow' }] },
+            probed: { members: [{ model: 'flaky' }], breaker: { consecutive_n: 1, base_cooldown_secs: 1, max_cooldown_secs: 1 } },
+          },
         },
-      },
-    }), { workers: 2, mock });
+      }),
+      { workers: 2, mock },
+    );
   });
   after(async () => {
     await stack.close();
@@ -35,9 +38,7 @@ describe('permits and the single-flight probe, 2 workers', () => {
   it('200 concurrent requests over two pools: at most 4 in flight on the lane, the rest move on or get 503 with Retry-After: 2', async () => {
     mock.reset();
     spare.reset();
-    const answers = await Promise.all(
-      Array.from({ length: 200 }, (_, i) => chatRaw(stack.gateway, i % 2 === 0 ? 'one' : 'two', 'x [mock latency_ms=400]')),
-    );
+    const answers = await Promise.all(Array.from({ length: 200 }, (_, i) => chatRaw(stack.gateway, i % 2 === 0 ? 'one' : 'two', 'x [mock latency_ms=400]')));
     const peak = mock.stats().peak_inflight;
     assert.ok(peak <= 4, `peak in flight at the narrow lane's upstream: ${peak}`);
     assert.ok(peak >= 1);

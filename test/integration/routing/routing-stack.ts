@@ -77,7 +77,10 @@ export function mockProvider(mockUrl: string, mockHeaders: Record<string, string
 export type RoutingStack = Stack;
 
 /** A gateway over `config` (auth open, memory store unless given) and `providers`; the mock is made first so they can name it. */
-export function startRouting(build: NonNullable<StackOptions['build']>, opts: { workers?: number; mock?: MockServer; env?: NodeJS.ProcessEnv } = {}): Promise<RoutingStack> {
+export function startRouting(
+  build: NonNullable<StackOptions['build']>,
+  opts: { workers?: number; mock?: MockServer; env?: NodeJS.ProcessEnv } = {},
+): Promise<RoutingStack> {
   return startStack({
     build,
     workers: opts.workers ?? 1,
@@ -86,7 +89,12 @@ export function startRouting(build: NonNullable<StackOptions['build']>, opts: { 
   });
 }
 
-export async function chatRaw(gw: RunningGateway, model: string, prompt = 'hi', headers: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
+export async function chatRaw(
+  gw: RunningGateway,
+  model: string,
+  prompt = 'hi',
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
   const res = await request(`${gw.url}/v1/chat/completions`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...headers },

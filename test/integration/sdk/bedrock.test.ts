@@ -1,11 +1,6 @@
 // `@aws-sdk/client-bedrock-runtime` (Converse) against the real gateway.
 import assert from 'node:assert/strict';
-import {
-  ConverseCommand,
-  ResourceNotFoundException,
-  ServiceUnavailableException,
-  ThrottlingException,
-} from '@aws-sdk/client-bedrock-runtime';
+import { ConverseCommand, ResourceNotFoundException, ServiceUnavailableException, ThrottlingException } from '@aws-sdk/client-bedrock-runtime';
 import { bedrockSdk } from '../../helpers/clients/bedrock.js';
 import { sdkSuite } from './suite.js';
 

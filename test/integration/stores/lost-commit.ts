@@ -15,10 +15,31 @@ import { startFaultProxy, type FaultProxy } from '../../helpers/fault-proxy.js';
 const DAY = 1_763_856_000;
 
 function usage(requests: number): UsageRow {
-  return { day: DAY, pool: 'p', lane: 'l', provider: 'openai', tokensInput: 10 * requests, tokensOutput: 0, tokensCacheRead: 0, tokensCacheCreation: 0, requests, truncated: 0 };
+  return {
+    day: DAY,
+    pool: 'p',
+    lane: 'l',
+    provider: 'openai',
+    tokensInput: 10 * requests,
+    tokensOutput: 0,
+    tokensCacheRead: 0,
+    tokensCacheCreation: 0,
+    requests,
+    truncated: 0,
+  };
 }
 function keyUsage(requests: number): KeyUsageRow {
-  return { day: DAY, keyId: 'k', model: 'm', provider: 'openai', tokensInput: 10 * requests, tokensOutput: 0, tokensCacheRead: 0, tokensCacheCreation: 0, requests };
+  return {
+    day: DAY,
+    keyId: 'k',
+    model: 'm',
+    provider: 'openai',
+    tokensInput: 10 * requests,
+    tokensOutput: 0,
+    tokensCacheRead: 0,
+    tokensCacheCreation: 0,
+    requests,
+  };
 }
 
 export function lostCommit(module: 'postgres' | 'valkey'): void {
@@ -33,9 +54,20 @@ export function lostCommit(module: 'postgres' | 'valkey'): void {
       proxy = await startFaultProxy(module === 'postgres' ? 5432 : 6379);
       const settings = backend.config().settings;
       if (module === 'postgres') {
-        via = new PostgresStore({ url: POSTGRES_URL.replace(':5432', `:${proxy.port}`), schema: String(settings.schema), poolMax: 2, connectTimeoutMs: 1_000, statementTimeoutMs: 1_000 });
+        via = new PostgresStore({
+          url: POSTGRES_URL.replace(':5432', `:${proxy.port}`),
+          schema: String(settings.schema),
+          poolMax: 2,
+          connectTimeoutMs: 1_000,
+          statementTimeoutMs: 1_000,
+        });
       } else {
-        via = new ValkeyStore({ url: VALKEY_URL.replace(':6379', `:${proxy.port}`), keyPrefix: String(settings.key_prefix), connectTimeoutMs: 1_000, commandTimeoutMs: 1_000 });
+        via = new ValkeyStore({
+          url: VALKEY_URL.replace(':6379', `:${proxy.port}`),
+          keyPrefix: String(settings.key_prefix),
+          connectTimeoutMs: 1_000,
+          commandTimeoutMs: 1_000,
+        });
       }
       direct = backend.open();
     });

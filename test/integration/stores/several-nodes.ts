@@ -53,7 +53,11 @@ export function severalNodes(module: 'postgres' | 'valkey'): void {
       backend = await createBackend(module);
       mock = await startMockProvider({ port: 0 });
       const store = backend.config();
-      const over = { store: { ...store, settings: { ...store.settings, poll_interval_ms: POLL_INTERVAL_MS } }, governance: { flush_interval_secs: FLUSH_MS / 1000 }, config: { locked: false } };
+      const over = {
+        store: { ...store, settings: { ...store.settings, poll_interval_ms: POLL_INTERVAL_MS } },
+        governance: { flush_interval_secs: FLUSH_MS / 1000 },
+        config: { locked: false },
+      };
       a = await startGoverned(mock.url, witness, { workers: 1, over });
       b = await startGoverned(mock.url, witness, { workers: 1, over });
     });
@@ -93,7 +97,9 @@ export function severalNodes(module: 'postgres' | 'valkey'): void {
       await a.admin.ok('DELETE', `/keys/${key.id}`);
       assert.equal(await chat(a, key.secret), 401, 'A refuses at once');
       const refusedMs = await until('B refusing the revoked key', NOTIFIED_WITHIN_MS, async () => (await chat(b, key.secret)) === 401);
-      console.log(`# ${module}: mint on A verified on B after ${seenMs.toFixed(0)} ms; revocation on A refused on B after ${refusedMs.toFixed(0)} ms (stated bound: < 1 s with notifications)`);
+      console.log(
+        `# ${module}: mint on A verified on B after ${seenMs.toFixed(0)} ms; revocation on A refused on B after ${refusedMs.toFixed(0)} ms (stated bound: < 1 s with notifications)`,
+      );
     });
 
     it('a group PATCH on B applies on A', async () => {
@@ -118,7 +124,9 @@ export function severalNodes(module: 'postgres' | 'valkey'): void {
       assert.equal(await chat(a, key.secret, 'shared-pool'), 200);
       // Stated bound: the notification (< 1 s) plus B's own apply (validate, compile, every worker acks), about A's local apply time.
       const seenMs = await until('the applied pool serving on B', NOTIFIED_WITHIN_MS, async () => (await chat(b, key.secret, 'shared-pool')) === 200);
-      console.log(`# ${module}: config apply on A took ${localMs.toFixed(0)} ms there and was live on B ${seenMs.toFixed(0)} ms after A answered (stated bound: notification < 1 s + B's own apply)`);
+      console.log(
+        `# ${module}: config apply on A took ${localMs.toFixed(0)} ms there and was live on B ${seenMs.toFixed(0)} ms after A answered (stated bound: notification < 1 s + B's own apply)`,
+      );
       const versions = await b.admin.ok('GET', '/config/versions');
       assert.match(JSON.stringify(versions), /config apply from another node/);
       // A config applied on B comes back to A the same way.
@@ -137,7 +145,9 @@ export function severalNodes(module: 'postgres' | 'valkey'): void {
       // 1 (the probe on B) + 3 on A + 4 on B, once both nodes flushed (metering each second, store each 0.5 s).
       const requestsOf = async (g: Governed): Promise<number> => {
         const usage = await g.admin.ok('GET', '/usage');
-        return (usage.by_key as Array<{ key_id?: string; id?: string; requests: number }>).filter((r) => (r.key_id ?? r.id) === key.id).reduce((n, r) => n + r.requests, 0);
+        return (usage.by_key as Array<{ key_id?: string; id?: string; requests: number }>)
+          .filter((r) => (r.key_id ?? r.id) === key.id)
+          .reduce((n, r) => n + r.requests, 0);
       };
       await until('both nodes flushing', 10_000, async () => (await requestsOf(a)) === 8 && (await requestsOf(b)) === 8);
     });
@@ -158,8 +168,20 @@ export function severalNodes(module: 'postgres' | 'valkey'): void {
     it('a budget cap under load split over both nodes overshoots by no more than the stated bound (reconciled through the store)', async () => {
       const FEE = 1_000;
       const CAP = 20;
-      const zero = { model: '*', tier: '*', input_micros_per_mtok: 0, output_micros_per_mtok: 0, cache_read_micros_per_mtok: 0, cache_creation_micros_per_mtok: 0 };
-      await a.admin.ok('POST', '/groups', { name: 'fleet-budget', per_request_fee_micros: FEE, rate_card: [zero], limits: [{ metric: 'budget', window: 'day', max: CAP * FEE }] });
+      const zero = {
+        model: '*',
+        tier: '*',
+        input_micros_per_mtok: 0,
+        output_micros_per_mtok: 0,
+        cache_read_micros_per_mtok: 0,
+        cache_creation_micros_per_mtok: 0,
+      };
+      await a.admin.ok('POST', '/groups', {
+        name: 'fleet-budget',
+        per_request_fee_micros: FEE,
+        rate_card: [zero],
+        limits: [{ metric: 'budget', window: 'day', max: CAP * FEE }],
+      });
       const key = await a.admin.mint({ name: 'fleet', group: 'fleet-budget' });
       await until('the key reaching B', NOTIFIED_WITHIN_MS, async () => (await b.admin.call('GET', `/keys/${key.id}`)).status === 200);
       // Each node gets a request every 200 ms for 6 s: the cap is reached after a few flush intervals.
@@ -181,7 +203,9 @@ export function severalNodes(module: 'postgres' | 'valkey'): void {
       const bound = admitted.filter((r) => r.node !== last.node && r.end >= last.start - LAG_MS && r.start <= last.end).length;
       const overshoot = admitted.length - CAP;
       const perNode = { a: admitted.filter((r) => r.node === 'a').length, b: admitted.filter((r) => r.node === 'b').length };
-      console.log(`# ${module}: budget cap ${CAP} requests' worth, ~5 req/s per node on 2 nodes for 6 s: ${admitted.length} admitted (A ${perNode.a}, B ${perNode.b}); overshoot ${overshoot}, bound ${bound} (the other node's admissions in the ${LAG_MS} ms before the last admission); without reconciliation up to ${2 * CAP}`);
+      console.log(
+        `# ${module}: budget cap ${CAP} requests' worth, ~5 req/s per node on 2 nodes for 6 s: ${admitted.length} admitted (A ${perNode.a}, B ${perNode.b}); overshoot ${overshoot}, bound ${bound} (the other node's admissions in the ${LAG_MS} ms before the last admission); without reconciliation up to ${2 * CAP}`,
+      );
       assert.ok(admitted.length >= CAP, `at least the cap is admitted (${admitted.length})`);
       assert.ok(overshoot <= bound, `overshoot ${overshoot} <= bound ${bound}`);
       assert.ok(admitted.length < 2 * CAP, `each node counted the other's spend (${admitted.length} < ${2 * CAP})`);
@@ -212,7 +236,9 @@ export function severalNodes(module: 'postgres' | 'valkey'): void {
       assert.ok(51 + reserveOf(probe, 'pool-openai') <= 3 * reserve, 'after A settles a probe fits again');
       const held = Promise.all([0, 1, 2].map(() => reserving(a, key.secret, slow)));
       const seenMs = await until('B refusing while A holds the cap', 4_500, async () => (await reserving(b, key.secret, probe, 'pool-openai')) === 429);
-      console.log(`# ${module}: A's reservations in flight refused B's requests ${seenMs.toFixed(0)} ms after they were made (bound: the flush lag, ${LAG_MS} ms)`);
+      console.log(
+        `# ${module}: A's reservations in flight refused B's requests ${seenMs.toFixed(0)} ms after they were made (bound: the flush lag, ${LAG_MS} ms)`,
+      );
       assert.deepEqual(await held, [200, 200, 200]);
       // Settled on A (17 tokens each, reservations given back): once that reached B, B admits again.
       await until('B admitting again after A settled', 3_000, async () => (await reserving(b, key.secret, probe, 'pool-openai')) !== 429);
@@ -222,7 +248,14 @@ export function severalNodes(module: 'postgres' | 'valkey'): void {
       // Each request costs 17 tokens x 1,000 micros and reserves more (its estimate, max_tokens 5).
       const COST = 17_000;
       const CAP = 20 * COST;
-      const card = { model: '*', tier: '*', input_micros_per_mtok: 1e9, output_micros_per_mtok: 1e9, cache_read_micros_per_mtok: 0, cache_creation_micros_per_mtok: 0 };
+      const card = {
+        model: '*',
+        tier: '*',
+        input_micros_per_mtok: 1e9,
+        output_micros_per_mtok: 1e9,
+        cache_read_micros_per_mtok: 0,
+        cache_creation_micros_per_mtok: 0,
+      };
       await a.admin.ok('POST', '/groups', { name: 'fleet-tokens-budget', rate_card: [card], limits: [{ metric: 'budget', window: 'day', max: CAP }] });
       const key = await a.admin.mint({ name: 'fleet-tokens', group: 'fleet-tokens-budget' });
       await until('the key reaching B', POLL_INTERVAL_MS + 1_000, async () => (await b.admin.call('GET', `/keys/${key.id}`)).status === 200);
@@ -242,9 +275,11 @@ export function severalNodes(module: 'postgres' | 'valkey'): void {
       const last = admitted.reduce((x, y) => (y.start > x.start ? y : x));
       const bound = admitted.filter((r) => r.node !== last.node && r.end >= last.start - LAG_MS && r.start <= last.end).length * COST;
       const spend = admitted.length * COST;
-      console.log(`# ${module}: token-priced budget ${CAP} micros (20 requests' worth), 2 nodes for 6 s: ${admitted.length} admitted, spend ${spend}; overshoot ${Math.max(0, spend - CAP)}, fleet bound ${bound} (the other node's admissions in the ${LAG_MS} ms before the last one)`);
+      console.log(
+        `# ${module}: token-priced budget ${CAP} micros (20 requests' worth), 2 nodes for 6 s: ${admitted.length} admitted, spend ${spend}; overshoot ${Math.max(0, spend - CAP)}, fleet bound ${bound} (the other node's admissions in the ${LAG_MS} ms before the last one)`,
+      );
       assert.ok(spend - CAP <= bound, `overshoot ${spend - CAP} <= bound ${bound}`);
-      assert.ok(admitted.length < 40, 'each node counted the other\'s spend and reservations');
+      assert.ok(admitted.length < 40, "each node counted the other's spend and reservations");
     });
 
     it('one durable audit writer across the two nodes; B takes over when A is killed', async () => {
@@ -255,14 +290,19 @@ export function severalNodes(module: 'postgres' | 'valkey'): void {
       await b.admin.ok('POST', '/groups', { name: 'audited-on-b' });
       a.gw.proc.kill('SIGKILL');
       const tookOverMs = await until('B taking over the audit writer lease', 25_000, async () => (await b.admin.ok('GET', '/info')).audit_durable === 'writer');
-      console.log(`# ${module}: B took over the durable audit log ${tookOverMs.toFixed(0)} ms after A was killed (lease TTL 15 s; a dead holder on the same host is displaced at B's next try, every 5 s)`);
+      console.log(
+        `# ${module}: B took over the durable audit log ${tookOverMs.toFixed(0)} ms after A was killed (lease TTL 15 s; a dead holder on the same host is displaced at B's next try, every 5 s)`,
+      );
       const store = backend.open();
       try {
         // B writes its backlog right after taking the lease, asynchronously: wait for it to land.
         await until('B writing its backlog', 5_000, async () => (await store.readAuditLog()).rows.some((r) => r.resource.includes('audited-on-b')));
         const log = await store.readAuditLog();
         assert.deepEqual(verifyAuditLog(log.rows, log.heads).ok, true, JSON.stringify(verifyAuditLog(log.rows, log.heads)));
-        assert.ok(log.rows.some((r) => r.resource.includes('audited-on-b')), 'the entry B made while standing by is in the store');
+        assert.ok(
+          log.rows.some((r) => r.resource.includes('audited-on-b')),
+          'the entry B made while standing by is in the store',
+        );
         assert.equal(new Set(log.rows.map((r) => r.run)).size, 2, 'two runs wrote: A, then B');
       } finally {
         await store.close();

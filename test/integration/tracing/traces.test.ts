@@ -19,7 +19,11 @@ const PROM = { module: 'prometheus', settings: { buffer_seconds: 60 } };
 const PROMPT_WORDS = 'tell me about the purple heron';
 
 function otlp(receiver: OtlpReceiver, settings: Record<string, unknown> = {}): Record<string, unknown> {
-  return { module: 'otlp', headers: { 'x-collector-key': { env: 'GW_TEST_COLLECTOR_KEY' } }, settings: { endpoint: receiver.url, flush_interval_ms: 20, ...settings } };
+  return {
+    module: 'otlp',
+    headers: { 'x-collector-key': { env: 'GW_TEST_COLLECTOR_KEY' } },
+    settings: { endpoint: receiver.url, flush_interval_ms: 20, ...settings },
+  };
 }
 
 const COLLECTOR_KEY = 'collector-key-for-the-receiver';
@@ -69,7 +73,10 @@ describe('traces over OTLP', () => {
     (config.models as Record<string, unknown>)['lane-bad'] = { provider: 'mock-bad', upstream_model: 'up-bad' };
     // SWRR picks the heavier member first: every request tries lane-bad, then fails over.
     (config.pools as Record<string, unknown>)['pool-fo'] = {
-      members: [{ model: 'lane-bad', weight: 10 }, { model: 'lane-openai', weight: 1 }],
+      members: [
+        { model: 'lane-bad', weight: 10 },
+        { model: 'lane-openai', weight: 1 },
+      ],
       breaker: { trip: 'consecutive', consecutive_n: 1000 },
     };
     gw = await startGateway(writeConfig(config, providers), { env: { GW_TEST_COLLECTOR_KEY: COLLECTOR_KEY } });
@@ -83,7 +90,7 @@ describe('traces over OTLP', () => {
     await bad?.close();
   });
 
-  it('a success: the caller\'s trace continued, one server span and one attempt span whose id went upstream', async () => {
+  it("a success: the caller's trace continued, one server span and one attempt span whose id went upstream", async () => {
     const caller = callerContext();
     const answer = await openai.chat.completions.create(
       { model: 'pool-openai', messages: [{ role: 'user', content: PROMPT_WORDS }] },
@@ -128,7 +135,10 @@ describe('traces over OTLP', () => {
   it('a streamed success, same protocol and translated: finish reasons and usage seen on the way', async () => {
     const anthropic = new Anthropic({ baseURL: gw.url, apiKey: 'unused', maxRetries: 0 });
     const caller = callerContext();
-    const stream = anthropic.messages.stream({ model: 'pool-anthropic', max_tokens: 64, messages: [{ role: 'user', content: 'hi' }] }, { headers: { traceparent: caller.header } });
+    const stream = anthropic.messages.stream(
+      { model: 'pool-anthropic', max_tokens: 64, messages: [{ role: 'user', content: 'hi' }] },
+      { headers: { traceparent: caller.header } },
+    );
     const message = await stream.finalMessage();
     assert.equal(message.stop_reason, 'end_turn');
     const translated = callerContext();
@@ -138,7 +148,10 @@ describe('traces over OTLP', () => {
     );
     for await (const _ of chunks); // eslint-disable-line @typescript-eslint/no-unused-vars
     await receiver.waitFor(() => receiver.trace(caller.traceId).length >= 2 && receiver.trace(translated.traceId).length >= 2);
-    for (const [traceId, protocol] of [[caller.traceId, 'anthropic'], [translated.traceId, 'openai']] as const) {
+    for (const [traceId, protocol] of [
+      [caller.traceId, 'anthropic'],
+      [translated.traceId, 'openai'],
+    ] as const) {
       const server = serverSpan(receiver.trace(traceId));
       const a = server.attributes;
       assert.equal(a['gateway.ingress.protocol'], protocol);
@@ -153,7 +166,10 @@ describe('traces over OTLP', () => {
 
   it('a failover: two attempt spans, the first failed with its reason, the request served', async () => {
     const caller = callerContext();
-    const answer = await openai.chat.completions.create({ model: 'pool-fo', messages: [{ role: 'user', content: 'hi' }] }, { headers: { traceparent: caller.header } });
+    const answer = await openai.chat.completions.create(
+      { model: 'pool-fo', messages: [{ role: 'user', content: 'hi' }] },
+      { headers: { traceparent: caller.header } },
+    );
     assert.equal(answer.model, 'up-openai');
     await receiver.waitFor(() => receiver.trace(caller.traceId).length >= 3);
     const spans = receiver.trace(caller.traceId);
@@ -207,7 +223,7 @@ describe('traces over OTLP', () => {
     for (const s of receiver.spans) assert.equal(s.attributes['gen_ai.input.messages'], undefined);
   });
 
-  it('passes the caller\'s traceparent through untouched when it is not sampled, and records nothing', async () => {
+  it("passes the caller's traceparent through untouched when it is not sampled, and records nothing", async () => {
     const caller = callerContext(false);
     await openai.chat.completions.create({ model: 'pool-openai', messages: [{ role: 'user', content: 'hi' }] }, { headers: { traceparent: caller.header } });
     assert.equal(await upstreamTraceparent(good), caller.header);
@@ -240,15 +256,24 @@ describe('trace sampling, prompt opt-in and shedding', () => {
     return { gw, openai: new OpenAI({ baseURL: `${gw.url}/v1`, apiKey: 'unused', maxRetries: 0 }) };
   }
 
-  it('sample_ratio 0 traces no request of its own, a sampled caller\'s still (parent-based), with the prompt when include_prompt is on', async () => {
+  it("sample_ratio 0 traces no request of its own, a sampled caller's still (parent-based), with the prompt when include_prompt is on", async () => {
     const { openai } = await gateway({ sample_ratio: 0, include_prompt: true });
     const before = receiver.spans.length;
     await openai.chat.completions.create({ model: 'pool-openai', messages: [{ role: 'user', content: 'not traced' }] });
     const caller = callerContext();
-    await openai.chat.completions.create({ model: 'pool-openai', messages: [{ role: 'system', content: 'be brief' }, { role: 'user', content: PROMPT_WORDS }] }, { headers: { traceparent: caller.header } });
+    await openai.chat.completions.create(
+      {
+        model: 'pool-openai',
+        messages: [
+          { role: 'system', content: 'be brief' },
+          { role: 'user', content: PROMPT_WORDS },
+        ],
+      },
+      { headers: { traceparent: caller.header } },
+    );
     await receiver.waitFor(() => receiver.trace(caller.traceId).length >= 2);
     await new Promise((resolve) => setTimeout(resolve, 200));
-    assert.equal(receiver.spans.length - before, 2, 'only the sampled caller\'s request');
+    assert.equal(receiver.spans.length - before, 2, "only the sampled caller's request");
     const server = serverSpan(receiver.trace(caller.traceId));
     const messages = JSON.parse(String(server.attributes['gen_ai.input.messages'])) as { role: string; parts: { type: string; content: string }[] }[];
     assert.deepEqual(messages, [{ role: 'user', parts: [{ type: 'text', content: PROMPT_WORDS }] }]);
@@ -272,7 +297,7 @@ describe('trace sampling, prompt opt-in and shedding', () => {
   });
 });
 
-describe('a refusal\'s span', () => {
+describe("a refusal's span", () => {
   let mock: MockServer;
   let receiver: OtlpReceiver;
   let g: Governed | undefined;
@@ -281,7 +306,10 @@ describe('a refusal\'s span', () => {
   before(async () => {
     mock = await startMockProvider({ port: 0 });
     receiver = await new OtlpReceiver().start();
-    g = await startGoverned(mock.url, witness, { workers: 1, over: { export: { traces: { module: 'otlp', settings: { endpoint: receiver.url, flush_interval_ms: 20 } }, prom: PROM } } });
+    g = await startGoverned(mock.url, witness, {
+      workers: 1,
+      over: { export: { traces: { module: 'otlp', settings: { endpoint: receiver.url, flush_interval_ms: 20 } }, prom: PROM } },
+    });
   });
 
   after(async () => {
@@ -297,7 +325,10 @@ describe('a refusal\'s span', () => {
     const openai = new OpenAI({ baseURL: `${g!.gw.url}/v1`, apiKey: key, maxRetries: 0 });
     await openai.chat.completions.create({ model: 'pool-openai', messages: [{ role: 'user', content: 'hi' }] });
     const caller = callerContext();
-    await assert.rejects(openai.chat.completions.create({ model: 'pool-openai', messages: [{ role: 'user', content: 'hi' }] }, { headers: { traceparent: caller.header } }), (err: unknown) => err instanceof OpenAI.RateLimitError);
+    await assert.rejects(
+      openai.chat.completions.create({ model: 'pool-openai', messages: [{ role: 'user', content: 'hi' }] }, { headers: { traceparent: caller.header } }),
+      (err: unknown) => err instanceof OpenAI.RateLimitError,
+    );
     await receiver.waitFor(() => receiver.trace(caller.traceId).length >= 1, 3_000);
     const spans = receiver.trace(caller.traceId);
     const server = serverSpan(spans);
@@ -306,7 +337,7 @@ describe('a refusal\'s span', () => {
     assert.equal(server.attributes['gateway.governance.bucket'], 'group:capped@total');
     assert.equal(server.attributes['gateway.governance.group'], 'capped');
     assert.equal(server.attributes['gateway.attempts'], 0);
-    assert.equal(server.statusCode, 0, 'the caller\'s 4xx is not the gateway\'s error');
+    assert.equal(server.statusCode, 0, "the caller's 4xx is not the gateway's error");
     assert.equal(spans.filter((s) => s.kind === SPAN_KIND_CLIENT).length, 0);
   });
 });

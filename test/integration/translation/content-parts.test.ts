@@ -47,7 +47,15 @@ async function refusedBy<T extends Error>(call: () => Promise<unknown>, type: ne
 function imageUrlChat(model: string): Promise<unknown> {
   return openaiSdk(stack.gateway.url).chat.completions.create({
     model,
-    messages: [{ role: 'user', content: [{ type: 'text', text: 'What is this?' }, { type: 'image_url', image_url: { url: IMAGE_URL } }] }],
+    messages: [
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'What is this?' },
+          { type: 'image_url', image_url: { url: IMAGE_URL } },
+        ],
+      },
+    ],
   });
 }
 
@@ -66,29 +74,49 @@ describe('an http(s) image URL', () => {
   }
 
   it('openai -> gemini: translated to fileData with the mimeType the URL names', async () => {
-    const answer = await imageUrlChat('pool-gemini') as OpenAI.ChatCompletion;
+    const answer = (await imageUrlChat('pool-gemini')) as OpenAI.ChatCompletion;
     assert.equal(answer.choices[0]!.message.content, mockText(5));
     assert.deepEqual((await upstreamBody()).contents[0].parts, [{ text: 'What is this?' }, { fileData: { mimeType: 'image/png', fileUri: IMAGE_URL } }]);
   });
 
-  it('anthropic -> bedrock: refused in Anthropic\'s error shape', async () => {
-    const e = await refusedBy(() => anthropicSdk(stack.gateway.url).messages.create({
-      model: 'pool-bedrock', max_tokens: 32,
-      messages: [{ role: 'user', content: [{ type: 'image', source: { type: 'url', url: IMAGE_URL } }, { type: 'text', text: 'What is this?' }] }],
-    }), Anthropic.BadRequestError);
+  it("anthropic -> bedrock: refused in Anthropic's error shape", async () => {
+    const e = await refusedBy(
+      () =>
+        anthropicSdk(stack.gateway.url).messages.create({
+          model: 'pool-bedrock',
+          max_tokens: 32,
+          messages: [
+            {
+              role: 'user',
+              content: [
+                { type: 'image', source: { type: 'url', url: IMAGE_URL } },
+                { type: 'text', text: 'What is this?' },
+              ],
+            },
+          ],
+        }),
+      Anthropic.BadRequestError,
+    );
     assert.equal((e.error as { error?: { type?: string } }).error?.type, 'invalid_request_error');
     assert.match(e.message, /the bedrock protocol/);
   });
 });
 
 describe('an Anthropic document (PDF)', () => {
-  const ask = (model: string) => anthropicSdk(stack.gateway.url).messages.create({
-    model, max_tokens: 32,
-    messages: [{ role: 'user', content: [
-      { type: 'document', title: 'Q3 report', source: { type: 'base64', media_type: 'application/pdf', data: PDF } },
-      { type: 'text', text: 'Sum it up.' },
-    ] }],
-  });
+  const ask = (model: string) =>
+    anthropicSdk(stack.gateway.url).messages.create({
+      model,
+      max_tokens: 32,
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'document', title: 'Q3 report', source: { type: 'base64', media_type: 'application/pdf', data: PDF } },
+            { type: 'text', text: 'Sum it up.' },
+          ],
+        },
+      ],
+    });
 
   it('anthropic -> openai: translated to a Chat Completions file part', async () => {
     const answer = await ask('pool-openai');
@@ -115,7 +143,15 @@ describe('file parts to Gemini', () => {
   it('openai file part -> gemini: inlineData with its mimeType', async () => {
     await openaiSdk(stack.gateway.url).chat.completions.create({
       model: 'pool-gemini',
-      messages: [{ role: 'user', content: [{ type: 'file', file: { filename: 'r.pdf', file_data: `data:application/pdf;base64,${PDF}` } }, { type: 'text', text: 'Sum it up.' }] }],
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'file', file: { filename: 'r.pdf', file_data: `data:application/pdf;base64,${PDF}` } },
+            { type: 'text', text: 'Sum it up.' },
+          ],
+        },
+      ],
     });
     assert.deepEqual((await upstreamBody()).contents[0].parts[0], { inlineData: { mimeType: 'application/pdf', data: PDF } });
   });
@@ -129,11 +165,15 @@ describe('file parts to Gemini', () => {
     assert.deepEqual((await upstreamBody()).messages[0].content[0], { type: 'document', source: { type: 'url', url } });
   });
 
-  it('gemini audio -> openai: refused in Gemini\'s error shape', async () => {
-    const e = await refusedBy(() => geminiSdk(stack.gateway.url).models.generateContent({
-      model: 'pool-openai',
-      contents: [{ role: 'user', parts: [{ inlineData: { mimeType: 'audio/wav', data: 'UklGRg==' } }, { text: 'Transcribe.' }] }],
-    }), ApiError);
+  it("gemini audio -> openai: refused in Gemini's error shape", async () => {
+    const e = await refusedBy(
+      () =>
+        geminiSdk(stack.gateway.url).models.generateContent({
+          model: 'pool-openai',
+          contents: [{ role: 'user', parts: [{ inlineData: { mimeType: 'audio/wav', data: 'UklGRg==' } }, { text: 'Transcribe.' }] }],
+        }),
+      ApiError,
+    );
     assert.equal(e.status, 400);
     assert.match(e.message, /INVALID_ARGUMENT/);
     assert.match(e.message, /inlineData \(audio\/wav\).*the openai protocol/);
@@ -142,9 +182,15 @@ describe('file parts to Gemini', () => {
 
 describe('a setting a translated answer cannot honour', () => {
   it('openai n=2 -> anthropic: refused, not answered with one choice', async () => {
-    const e = await refusedBy(() => openaiSdk(stack.gateway.url).chat.completions.create({
-      model: 'pool-anthropic', n: 2, messages: [{ role: 'user', content: 'Two answers, please.' }],
-    }), OpenAI.BadRequestError);
+    const e = await refusedBy(
+      () =>
+        openaiSdk(stack.gateway.url).chat.completions.create({
+          model: 'pool-anthropic',
+          n: 2,
+          messages: [{ role: 'user', content: 'Two answers, please.' }],
+        }),
+      OpenAI.BadRequestError,
+    );
     assert.match(e.message, /n=2 cannot be translated to the anthropic protocol/);
   });
 

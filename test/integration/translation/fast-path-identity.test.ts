@@ -39,7 +39,10 @@ before(async () => {
   const { config, providers } = mockConfig(mock.url);
   const models = config.models as Record<string, unknown>;
   const pools = config.pools as Record<string, unknown>;
-  for (const [name, upstream] of [['whole', whole], ['pieces', pieces]] as const) {
+  for (const [name, upstream] of [
+    ['whole', whole],
+    ['pieces', pieces],
+  ] as const) {
     providers[`canned-${name}`] = { protocol: 'openai', base_url: `http://127.0.0.1:${upstream.port}/v1`, auth: { mode: 'none' } };
     models[`lane-canned-${name}`] = { provider: `canned-${name}`, upstream_model: 'up-canned' };
     pools[`pool-canned-${name}`] = { members: [{ model: `lane-canned-${name}`, weight: 1 }] };
@@ -55,7 +58,10 @@ before(async () => {
     models[`lane-canned-responses-${name}`] = { provider: `canned-responses-${name}`, upstream_model: 'up-canned' };
     pools[`pool-canned-responses-${name}`] = { members: [{ model: `lane-canned-responses-${name}`, weight: 1 }] };
   }
-  for (const [name, upstream] of [['bedrock-whole', bedrockWhole], ['bedrock-pieces', bedrockPieces]] as const) {
+  for (const [name, upstream] of [
+    ['bedrock-whole', bedrockWhole],
+    ['bedrock-pieces', bedrockPieces],
+  ] as const) {
     providers[`canned-${name}`] = { protocol: 'bedrock', base_url: `http://127.0.0.1:${upstream.port}`, auth: { mode: 'none' } };
     models[`lane-canned-${name}`] = { provider: `canned-${name}`, upstream_model: 'up-canned' };
     pools[`pool-canned-${name}`] = { members: [{ model: `lane-canned-${name}`, weight: 1 }] };
@@ -120,7 +126,12 @@ for (const ingress of PROTOCOL_NAMES) {
  * every other ingress: both gateways must answer the same bytes. A stream may name a word its
  * translation must carry (so that both ways did not fail alike).
  */
-function describeCanned(title: string, lane: ProtocolName, contentType: string, streams: Record<string, string | [body: string | Uint8Array, says: string]>): void {
+function describeCanned(
+  title: string,
+  lane: ProtocolName,
+  contentType: string,
+  streams: Record<string, string | [body: string | Uint8Array, says: string]>,
+): void {
   describe(`hand-written ${title} streams, fast path on vs off`, { concurrency: 1 }, () => {
     for (const [name, stream] of Object.entries(streams)) {
       const [body, says] = typeof stream === 'string' ? [stream, null] : stream;
@@ -153,16 +164,33 @@ const DONE = 'data: [DONE]\n\n';
 
 const CANNED: Record<string, string> = {
   'plain text, usage chunk': ROLE + text('"Hello"') + text('" world"') + STOP + USAGE + DONE,
-  'escapes and multi-byte text': ROLE + text('"a \\"quote\\" \\\\ back\\nslash"') + text('" caf\\u00e9 ☀️ 世界 🎉"') + text('"\\ud83d\\ude00 \\/ \\t"') + STOP + USAGE + DONE,
-  'usage on the last content chunk': ROLE + text('"one"') + chunk('{"index":0,"delta":{"content":" two"},"finish_reason":"stop"}', ',"usage":{"prompt_tokens":5,"completion_tokens":2,"total_tokens":7}') + DONE,
-  'usage null after choices, unknown fields': ROLE +
+  'escapes and multi-byte text':
+    ROLE + text('"a \\"quote\\" \\\\ back\\nslash"') + text('" caf\\u00e9 ☀️ 世界 🎉"') + text('"\\ud83d\\ude00 \\/ \\t"') + STOP + USAGE + DONE,
+  'usage on the last content chunk':
+    ROLE +
+    text('"one"') +
+    chunk('{"index":0,"delta":{"content":" two"},"finish_reason":"stop"}', ',"usage":{"prompt_tokens":5,"completion_tokens":2,"total_tokens":7}') +
+    DONE,
+  'usage null after choices, unknown fields':
+    ROLE +
     'data: {"id":"chatcmpl-x","object":"chat.completion.chunk","created":1700000000,"model":"gpt-x","choices":[{"index":0,"delta":{"content":"a"},"finish_reason":null}],"usage":null}\n\n' +
     'data: {"id":"chatcmpl-x","object":"chat.completion.chunk","created":1700000000,"model":"gpt-x","choices":[{"index":0,"delta":{"content":"b"},"finish_reason":null}],"obfuscation":"zz"}\n\n' +
-    chunk('{"index":0,"delta":{"content":"c"},"finish_reason":null}', ',"service_tier":"default"') + STOP + DONE,
-  'text after a tool call, two choices, empty deltas': ROLE + text('"before "') +
-    chunk('{"index":0,"delta":{"tool_calls":[{"index":0,"id":"call_1","type":"function","function":{"name":"f","arguments":"{\\"a\\":"}}]},"finish_reason":null}') +
+    chunk('{"index":0,"delta":{"content":"c"},"finish_reason":null}', ',"service_tier":"default"') +
+    STOP +
+    DONE,
+  'text after a tool call, two choices, empty deltas':
+    ROLE +
+    text('"before "') +
+    chunk(
+      '{"index":0,"delta":{"tool_calls":[{"index":0,"id":"call_1","type":"function","function":{"name":"f","arguments":"{\\"a\\":"}}]},"finish_reason":null}',
+    ) +
     chunk('{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"1}"}}]},"finish_reason":null}') +
-    text('"after"') + text('""') + chunk('{"index":0,"delta":{"content":"x"},"finish_reason":null},{"index":1,"delta":{"content":"y"},"finish_reason":null}') + STOP + USAGE + DONE,
+    text('"after"') +
+    text('""') +
+    chunk('{"index":0,"delta":{"content":"x"},"finish_reason":null},{"index":1,"delta":{"content":"y"},"finish_reason":null}') +
+    STOP +
+    USAGE +
+    DONE,
   'no [DONE], CRLF frames': (ROLE + text('"crlf"') + STOP).replace(/\n/g, '\r\n'),
 };
 
@@ -179,9 +207,16 @@ const OLLAMA_DONE = line('{"role":"assistant","content":""}', ',"done_reason":"s
 
 const OLLAMA_CANNED: Record<string, string> = {
   'plain text': say('"Hello"') + say('" world"') + OLLAMA_DONE,
-  'escapes and multi-byte text': say('"a \\"quote\\" \\\\ back\\nslash"') + say('" caf\\u00e9 ☀️ 世界 🎉"') + say('"\\u003cb\\u003e \\ud83d\\ude00 \\/ \\t"') + say('"ü"') + OLLAMA_DONE,
-  'thinking, empty and indented lines, text after a tool call': line('{"role":"assistant","content":"","thinking":"Hmm."}') + say('"before "') + say('""') +
-    line('{"role":"assistant","content":"","tool_calls":[{"function":{"name":"f","arguments":{"a":1}}}]}') + ` ${say('"after"')}` + say('"x"').replace(',"done":false', ',"done":false,"extra":1') + OLLAMA_DONE,
+  'escapes and multi-byte text':
+    say('"a \\"quote\\" \\\\ back\\nslash"') + say('" caf\\u00e9 ☀️ 世界 🎉"') + say('"\\u003cb\\u003e \\ud83d\\ude00 \\/ \\t"') + say('"ü"') + OLLAMA_DONE,
+  'thinking, empty and indented lines, text after a tool call':
+    line('{"role":"assistant","content":"","thinking":"Hmm."}') +
+    say('"before "') +
+    say('""') +
+    line('{"role":"assistant","content":"","tool_calls":[{"function":{"name":"f","arguments":{"a":1}}}]}') +
+    ` ${say('"after"')}` +
+    say('"x"').replace(',"done":false', ',"done":false,"extra":1') +
+    OLLAMA_DONE,
   'CRLF lines, no final line feed': (say('"crlf"') + say('" two"') + OLLAMA_DONE).replace(/\n/g, '\r\n').slice(0, -2),
 };
 
@@ -198,15 +233,33 @@ const GEMINI_STOP = geminiChunk('{"text": ""}', geminiUsage(20), ',"finishReason
 
 const CANNED_GEMINI: Record<string, string> = {
   'usage on every chunk': geminiText('"Hello"', 1) + geminiText('" world"', 2) + geminiText('"!"', 2) + GEMINI_STOP,
-  'escapes and multi-byte text': geminiText('"a \\"quote\\" \\\\ back\\nslash"', 1) + geminiText('" caf\\u00e9 ☀️ 世界 🎉"', 2) + geminiText('"\\ud83d\\ude00 \\/ \\t"', 3) + GEMINI_STOP,
-  'thoughts, empty text, usage only on some chunks, no usage at the end': geminiChunk('{"text": "thinking","thought": true}', geminiUsage(0)) + geminiText('"one"', 1) +
-    geminiChunk('{"text": ""}') + geminiChunk('{"text": " two"}') + geminiText('" three"', 4) + geminiChunk('{"text": " four"}') + geminiChunk('{"text": ""}', '', ',"finishReason": "MAX_TOKENS"'),
-  'Vertex AI shape: role first, createTime, usage without counts': [' Hi', ' there', '.'].map((t) =>
-    `data: {"candidates": [{"content": {"role": "model","parts": [{"text": "${t}"}]}}],"usageMetadata": {"trafficType": "ON_DEMAND"},"modelVersion": "gemini-2.5-flash","createTime": "2026-03-10T14:54:45.066123Z","responseId": "tTCw"}\r\n\r\n`).join('') +
+  'escapes and multi-byte text':
+    geminiText('"a \\"quote\\" \\\\ back\\nslash"', 1) + geminiText('" caf\\u00e9 ☀️ 世界 🎉"', 2) + geminiText('"\\ud83d\\ude00 \\/ \\t"', 3) + GEMINI_STOP,
+  'thoughts, empty text, usage only on some chunks, no usage at the end':
+    geminiChunk('{"text": "thinking","thought": true}', geminiUsage(0)) +
+    geminiText('"one"', 1) +
+    geminiChunk('{"text": ""}') +
+    geminiChunk('{"text": " two"}') +
+    geminiText('" three"', 4) +
+    geminiChunk('{"text": " four"}') +
+    geminiChunk('{"text": ""}', '', ',"finishReason": "MAX_TOKENS"'),
+  'Vertex AI shape: role first, createTime, usage without counts':
+    [' Hi', ' there', '.']
+      .map(
+        (t) =>
+          `data: {"candidates": [{"content": {"role": "model","parts": [{"text": "${t}"}]}}],"usageMetadata": {"trafficType": "ON_DEMAND"},"modelVersion": "gemini-2.5-flash","createTime": "2026-03-10T14:54:45.066123Z","responseId": "tTCw"}\r\n\r\n`,
+      )
+      .join('') +
     'data: {"candidates": [{"content": {"role": "model","parts": [{"text": "","thoughtSignature": "AY89"}]},"finishReason": "STOP"}],"usageMetadata": {"promptTokenCount": 1,"candidatesTokenCount": 9,"totalTokenCount": 10,"trafficType": "ON_DEMAND"},"modelVersion": "gemini-2.5-flash","createTime": "2026-03-10T14:54:45.066123Z","responseId": "tTCw"}\r\n\r\n',
-  'text around a function call, two parts, compact LF frames': (geminiText('"before "', 1) +
-    geminiChunk('{"functionCall": {"name": "get_weather","args": {"city": "Paris"}}}', geminiUsage(5)) + geminiText('"after"', 6) +
-    geminiChunk('{"text": "x"},{"text": "y"}', geminiUsage(7)) + GEMINI_STOP).replace(/": /g, '":').replace(/\r\n/g, '\n'),
+  'text around a function call, two parts, compact LF frames': (
+    geminiText('"before "', 1) +
+    geminiChunk('{"functionCall": {"name": "get_weather","args": {"city": "Paris"}}}', geminiUsage(5)) +
+    geminiText('"after"', 6) +
+    geminiChunk('{"text": "x"},{"text": "y"}', geminiUsage(7)) +
+    GEMINI_STOP
+  )
+    .replace(/": /g, '":')
+    .replace(/\r\n/g, '\n'),
 };
 
 describeCanned('Gemini', 'gemini', 'text/event-stream', CANNED_GEMINI);
@@ -223,31 +276,50 @@ const str = (value: string) => ({ type: 'string' as const, value });
 /** Each stream, and a word its translation must carry (so that both ways did not fail alike). */
 const CANNED_BEDROCK: Record<string, [frames: Uint8Array, says: string]> = {
   'the vendor frames: reasoning, text, tool call': [vendorStream, 'Paris'],
-  'escapes, multi-byte text, both member orders': [concat([
-    BEDROCK_START,
-    rawEventFrame('contentBlockDelta', '{"contentBlockIndex":0,"delta":{"text":"a \\"quote\\" \\\\ back\\nslash"},"p":"abcdef"}'),
-    rawEventFrame('contentBlockDelta', '{"delta":{"text":" café ☀️ 世界 🎉"},"contentBlockIndex":0}'),
-    rawEventFrame('contentBlockDelta', '{"contentBlockIndex":0,"delta":{"text":" \\ud83d\\ude00 \\/ \\t \\u00e9"}}'),
-    rawEventFrame('contentBlockDelta', '{"contentBlockIndex":0,"delta":{"text":""},"p":""}'),
-    ...BEDROCK_END,
-  ]), 'slash'],
-  'duplicate keys, spaces, headers in another order': [concat([
-    BEDROCK_START,
-    rawEventFrame('contentBlockDelta', '{"contentBlockIndex":0,"delta":{"text":"first"},"delta":{"text":"last wins"}}'),
-    rawEventFrame('contentBlockDelta', '{"contentBlockIndex": 0, "delta": {"text": " spaced"}}'),
-    awsCodec.encode({
-      headers: { ':message-type': str('event'), ':event-type': str('contentBlockDelta'), ':content-type': str('application/json') },
-      body: Buffer.from('{"contentBlockIndex":0,"delta":{"text":" reordered"}}'),
-    }),
-    rawEventFrame('contentBlockDelta', '{"contentBlockIndex":1,"delta":{"text":" unopened block"},"p":"a"}'),
-    ...BEDROCK_END,
-  ]), 'last wins'],
-  'bytes that are not UTF-8, a byte-order mark': [concat([
-    BEDROCK_START,
-    rawEventFrame('contentBlockDelta', Buffer.concat([Buffer.from('{"contentBlockIndex":0,"delta":{"text":"bad '), Buffer.from([0xff, 0xc3, 0x20, 0xe2, 0x98]), Buffer.from(' end"},"p":"abc"}')])),
-    rawEventFrame('contentBlockDelta', Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"contentBlockIndex":0,"delta":{"text":" after a BOM"}}')])),
-    ...BEDROCK_END,
-  ]), 'after a BOM'],
+  'escapes, multi-byte text, both member orders': [
+    concat([
+      BEDROCK_START,
+      rawEventFrame('contentBlockDelta', '{"contentBlockIndex":0,"delta":{"text":"a \\"quote\\" \\\\ back\\nslash"},"p":"abcdef"}'),
+      rawEventFrame('contentBlockDelta', '{"delta":{"text":" café ☀️ 世界 🎉"},"contentBlockIndex":0}'),
+      rawEventFrame('contentBlockDelta', '{"contentBlockIndex":0,"delta":{"text":" \\ud83d\\ude00 \\/ \\t \\u00e9"}}'),
+      rawEventFrame('contentBlockDelta', '{"contentBlockIndex":0,"delta":{"text":""},"p":""}'),
+      ...BEDROCK_END,
+    ]),
+    'slash',
+  ],
+  'duplicate keys, spaces, headers in another order': [
+    concat([
+      BEDROCK_START,
+      rawEventFrame('contentBlockDelta', '{"contentBlockIndex":0,"delta":{"text":"first"},"delta":{"text":"last wins"}}'),
+      rawEventFrame('contentBlockDelta', '{"contentBlockIndex": 0, "delta": {"text": " spaced"}}'),
+      awsCodec.encode({
+        headers: { ':message-type': str('event'), ':event-type': str('contentBlockDelta'), ':content-type': str('application/json') },
+        body: Buffer.from('{"contentBlockIndex":0,"delta":{"text":" reordered"}}'),
+      }),
+      rawEventFrame('contentBlockDelta', '{"contentBlockIndex":1,"delta":{"text":" unopened block"},"p":"a"}'),
+      ...BEDROCK_END,
+    ]),
+    'last wins',
+  ],
+  'bytes that are not UTF-8, a byte-order mark': [
+    concat([
+      BEDROCK_START,
+      rawEventFrame(
+        'contentBlockDelta',
+        Buffer.concat([
+          Buffer.from('{"contentBlockIndex":0,"delta":{"text":"bad '),
+          Buffer.from([0xff, 0xc3, 0x20, 0xe2, 0x98]),
+          Buffer.from(' end"},"p":"abc"}'),
+        ]),
+      ),
+      rawEventFrame(
+        'contentBlockDelta',
+        Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"contentBlockIndex":0,"delta":{"text":" after a BOM"}}')]),
+      ),
+      ...BEDROCK_END,
+    ]),
+    'after a BOM',
+  ],
 };
 
 describeCanned('Bedrock', 'bedrock', 'application/vnd.amazon.eventstream', CANNED_BEDROCK);
@@ -257,66 +329,124 @@ function rsp(data: string, name?: string | null): string {
   const type = /^\{"type":"([^"]+)"/.exec(data)?.[1] ?? 'x';
   return `${name === null ? '' : `event: ${name ?? type}\n`}data: ${data}\n\n`;
 }
-const R_HEAD = rsp('{"type":"response.created","sequence_number":0,"response":{"id":"resp_1","object":"response","status":"in_progress","model":"gpt-x","output":[],"usage":null}}')
-  + rsp('{"type":"response.output_item.added","sequence_number":1,"output_index":0,"item":{"id":"msg_1","type":"message","status":"in_progress","content":[],"role":"assistant"}}')
-  + rsp('{"type":"response.content_part.added","sequence_number":2,"item_id":"msg_1","output_index":0,"content_index":0,"part":{"type":"output_text","annotations":[],"logprobs":[],"text":""}}');
+const R_HEAD =
+  rsp(
+    '{"type":"response.created","sequence_number":0,"response":{"id":"resp_1","object":"response","status":"in_progress","model":"gpt-x","output":[],"usage":null}}',
+  ) +
+  rsp(
+    '{"type":"response.output_item.added","sequence_number":1,"output_index":0,"item":{"id":"msg_1","type":"message","status":"in_progress","content":[],"role":"assistant"}}',
+  ) +
+  rsp(
+    '{"type":"response.content_part.added","sequence_number":2,"item_id":"msg_1","output_index":0,"content_index":0,"part":{"type":"output_text","annotations":[],"logprobs":[],"text":""}}',
+  );
 const rText = (seq: number, lit: string, rest = ',"logprobs":[],"obfuscation":"abc"'): string =>
   rsp(`{"type":"response.output_text.delta","sequence_number":${seq},"item_id":"msg_1","output_index":0,"content_index":0,"delta":${lit}${rest}}`);
-const R_TAIL = rsp('{"type":"response.output_item.done","sequence_number":90,"output_index":0,"item":{"id":"msg_1","type":"message","status":"completed","content":[],"role":"assistant"}}')
-  + rsp('{"type":"response.completed","sequence_number":91,"response":{"id":"resp_1","object":"response","status":"completed","model":"gpt-x","output":[],"usage":{"input_tokens":9,"input_tokens_details":{"cached_tokens":0},"output_tokens":4,"output_tokens_details":{"reasoning_tokens":0},"total_tokens":13}}}');
-const R_CALL = rsp('{"type":"response.output_item.added","sequence_number":40,"output_index":1,"item":{"id":"fc_1","type":"function_call","status":"in_progress","arguments":"","call_id":"call_1","name":"f"}}')
-  + rsp('{"type":"response.function_call_arguments.delta","sequence_number":41,"item_id":"fc_1","output_index":1,"delta":"{\\"a\\":","obfuscation":"x"}')
-  + rsp('{"type":"response.function_call_arguments.delta","sequence_number":42,"item_id":"fc_1","output_index":1,"delta":"1}","obfuscation":"yz"}')
-  + rsp('{"type":"response.function_call_arguments.delta","sequence_number":43,"item_id":"fc_9","output_index":9,"delta":"lost","obfuscation":"x"}')
-  + rsp('{"type":"response.output_item.done","sequence_number":44,"output_index":1,"item":{"id":"fc_1","type":"function_call","status":"completed","arguments":"{\\"a\\":1}","call_id":"call_1","name":"f"}}');
+const R_TAIL =
+  rsp(
+    '{"type":"response.output_item.done","sequence_number":90,"output_index":0,"item":{"id":"msg_1","type":"message","status":"completed","content":[],"role":"assistant"}}',
+  ) +
+  rsp(
+    '{"type":"response.completed","sequence_number":91,"response":{"id":"resp_1","object":"response","status":"completed","model":"gpt-x","output":[],"usage":{"input_tokens":9,"input_tokens_details":{"cached_tokens":0},"output_tokens":4,"output_tokens_details":{"reasoning_tokens":0},"total_tokens":13}}}',
+  );
+const R_CALL =
+  rsp(
+    '{"type":"response.output_item.added","sequence_number":40,"output_index":1,"item":{"id":"fc_1","type":"function_call","status":"in_progress","arguments":"","call_id":"call_1","name":"f"}}',
+  ) +
+  rsp('{"type":"response.function_call_arguments.delta","sequence_number":41,"item_id":"fc_1","output_index":1,"delta":"{\\"a\\":","obfuscation":"x"}') +
+  rsp('{"type":"response.function_call_arguments.delta","sequence_number":42,"item_id":"fc_1","output_index":1,"delta":"1}","obfuscation":"yz"}') +
+  rsp('{"type":"response.function_call_arguments.delta","sequence_number":43,"item_id":"fc_9","output_index":9,"delta":"lost","obfuscation":"x"}') +
+  rsp(
+    '{"type":"response.output_item.done","sequence_number":44,"output_index":1,"item":{"id":"fc_1","type":"function_call","status":"completed","arguments":"{\\"a\\":1}","call_id":"call_1","name":"f"}}',
+  );
 
 // response.in_progress as vendors send it (created's response again), and ones that differ from it.
 const R_CREATED_TAIL = ',"response":{"id":"resp_1","object":"response","status":"in_progress","model":"gpt-x","output":[],"usage":null}}';
-const R_IN_PROGRESS = rsp(`{"type":"response.in_progress","sequence_number":1${R_CREATED_TAIL}`)
-  + rsp(`{"type":"response.in_progress","sequence_number":17${R_CREATED_TAIL.replace('"gpt-x"', '"gpt-y"')}`)
-  + rsp(`{"type":"response.in_progress","sequence_number":18,"extra":true${R_CREATED_TAIL}`)
-  + rsp(`{"type":"response.in_progress","sequence_number":019${R_CREATED_TAIL}`.replace('019', '19 '));
+const R_IN_PROGRESS =
+  rsp(`{"type":"response.in_progress","sequence_number":1${R_CREATED_TAIL}`) +
+  rsp(`{"type":"response.in_progress","sequence_number":17${R_CREATED_TAIL.replace('"gpt-x"', '"gpt-y"')}`) +
+  rsp(`{"type":"response.in_progress","sequence_number":18,"extra":true${R_CREATED_TAIL}`) +
+  rsp(`{"type":"response.in_progress","sequence_number":019${R_CREATED_TAIL}`.replace('019', '19 '));
 
 // The done events that close a text part (recognised without parsing when they repeat the
 // deltas' text in OpenAI's shape), and ones that differ from that shape in each way.
 const rDone = (seq: number, text: string, o = 0, c = 0): string =>
-  rsp(`{"type":"response.output_text.done","sequence_number":${seq},"item_id":"msg_1","output_index":${o},"content_index":${c},"text":${text},"logprobs":[]}`)
-  + rsp(`{"type":"response.content_part.done","sequence_number":${seq + 1},"item_id":"msg_1","output_index":${o},"content_index":${c},"part":{"type":"output_text","annotations":[],"logprobs":[],"text":${text}}}`)
-  + rsp(`{"type":"response.output_item.done","sequence_number":${seq + 2},"output_index":${o},"item":{"id":"msg_1","type":"message","status":"completed","content":[{"type":"output_text","annotations":[],"logprobs":[],"text":${text}}],"role":"assistant"}}`);
-const R_COMPLETED = rsp('{"type":"response.completed","sequence_number":99,"response":{"id":"resp_1","object":"response","status":"completed","model":"gpt-x","output":[],"usage":{"input_tokens":9,"output_tokens":4,"total_tokens":13}}}');
+  rsp(`{"type":"response.output_text.done","sequence_number":${seq},"item_id":"msg_1","output_index":${o},"content_index":${c},"text":${text},"logprobs":[]}`) +
+  rsp(
+    `{"type":"response.content_part.done","sequence_number":${seq + 1},"item_id":"msg_1","output_index":${o},"content_index":${c},"part":{"type":"output_text","annotations":[],"logprobs":[],"text":${text}}}`,
+  ) +
+  rsp(
+    `{"type":"response.output_item.done","sequence_number":${seq + 2},"output_index":${o},"item":{"id":"msg_1","type":"message","status":"completed","content":[{"type":"output_text","annotations":[],"logprobs":[],"text":${text}}],"role":"assistant"}}`,
+  );
+const R_COMPLETED = rsp(
+  '{"type":"response.completed","sequence_number":99,"response":{"id":"resp_1","object":"response","status":"completed","model":"gpt-x","output":[],"usage":{"input_tokens":9,"output_tokens":4,"total_tokens":13}}}',
+);
 
 const RESPONSES_CANNED: Record<string, string> = {
   'a vendor stream: reasoning item, text, tool call': RESPONSES_VENDOR_STREAM,
-  'escapes and multi-byte text': R_HEAD + rText(3, '"Hello"') + rText(4, '" a \\"quote\\" \\\\ back\\nslash"') + rText(5, '" café ☀️ 世界 🎉"')
-    + rText(6, '"\\ud83d"') + rText(7, '"\\ude00 \\/ \\t\\u00e9"') + rText(8, '" end"', ',"logprobs":[]') + R_TAIL,
-  'other orders, names and members; a second part; empty and refusal deltas': R_HEAD + rText(3, '"one"')
-    + rsp('{"type":"response.output_text.delta","item_id":"msg_1","output_index":0,"content_index":0,"delta":" two","sequence_number":4}')
-    + rsp('{"delta":" three","type":"response.output_text.delta","content_index":0,"output_index":0}', 'delta')
-    + rsp('{"type":"response.output_text.delta","sequence_number":6,"item_id":"msg_1","output_index":0,"content_index":0,"delta":" four","logprobs":[]}', null)
-    + rsp('{"type":"response.output_text.done","sequence_number":7,"item_id":"msg_1","output_index":0,"content_index":0,"delta":" not text","text":"x"}', 'response.output_text.delta')
-    + rsp('{"type":"response.output_text.delta","sequence_number":8,"item_id":"msg_1","output_index":0,"content_index":0,"delta":" five","delta":" six"}')
-    + rsp('{"type": "response.output_text.delta", "sequence_number": 9, "output_index": 0, "content_index": 0, "delta": " seven"}')
-    + rText(10, '""') + rText(11, '" eight"', ',"logprobs":[],"extra":{"a":1}')
-    + rsp('{"type":"response.output_text.delta","sequence_number":12,"item_id":"msg_1","output_index":0,"content_index":1,"delta":" part two","logprobs":[]}')
-    + rText(13, '" back to one"')
-    + rsp('{"type":"response.refusal.delta","sequence_number":14,"item_id":"msg_1","output_index":0,"content_index":2,"delta":" no"}')
-    + rsp('{"type":"response.content_part.done","sequence_number":15,"item_id":"msg_1","output_index":0,"content_index":1,"part":{"type":"output_text","text":""}}')
-    + rText(16, '" after done"') + R_TAIL,
+  'escapes and multi-byte text':
+    R_HEAD +
+    rText(3, '"Hello"') +
+    rText(4, '" a \\"quote\\" \\\\ back\\nslash"') +
+    rText(5, '" café ☀️ 世界 🎉"') +
+    rText(6, '"\\ud83d"') +
+    rText(7, '"\\ude00 \\/ \\t\\u00e9"') +
+    rText(8, '" end"', ',"logprobs":[]') +
+    R_TAIL,
+  'other orders, names and members; a second part; empty and refusal deltas':
+    R_HEAD +
+    rText(3, '"one"') +
+    rsp('{"type":"response.output_text.delta","item_id":"msg_1","output_index":0,"content_index":0,"delta":" two","sequence_number":4}') +
+    rsp('{"delta":" three","type":"response.output_text.delta","content_index":0,"output_index":0}', 'delta') +
+    rsp('{"type":"response.output_text.delta","sequence_number":6,"item_id":"msg_1","output_index":0,"content_index":0,"delta":" four","logprobs":[]}', null) +
+    rsp(
+      '{"type":"response.output_text.done","sequence_number":7,"item_id":"msg_1","output_index":0,"content_index":0,"delta":" not text","text":"x"}',
+      'response.output_text.delta',
+    ) +
+    rsp('{"type":"response.output_text.delta","sequence_number":8,"item_id":"msg_1","output_index":0,"content_index":0,"delta":" five","delta":" six"}') +
+    rsp('{"type": "response.output_text.delta", "sequence_number": 9, "output_index": 0, "content_index": 0, "delta": " seven"}') +
+    rText(10, '""') +
+    rText(11, '" eight"', ',"logprobs":[],"extra":{"a":1}') +
+    rsp('{"type":"response.output_text.delta","sequence_number":12,"item_id":"msg_1","output_index":0,"content_index":1,"delta":" part two","logprobs":[]}') +
+    rText(13, '" back to one"') +
+    rsp('{"type":"response.refusal.delta","sequence_number":14,"item_id":"msg_1","output_index":0,"content_index":2,"delta":" no"}') +
+    rsp(
+      '{"type":"response.content_part.done","sequence_number":15,"item_id":"msg_1","output_index":0,"content_index":1,"part":{"type":"output_text","text":""}}',
+    ) +
+    rText(16, '" after done"') +
+    R_TAIL,
   'in_progress repeating created, and in_progress events that differ from it': R_HEAD + R_IN_PROGRESS + rText(3, '"after"') + R_TAIL,
   'done events repeating the text': R_HEAD + rText(3, '"Hello"') + rText(4, '" world"', ',"logprobs":[]') + rDone(5, '"Hello world"') + R_COMPLETED,
-  'done events with another text, another part, other members': R_HEAD + rText(3, '"Hello"') + rDone(4, '"Hello there"')
-    + rText(7, '"Hi"') + rsp('{"type":"response.output_text.done","sequence_number":8,"item_id":"msg_1","output_index":0,"content_index":0,"text":"Hi","logprobs":[],"x":1}')
-    + rsp('{"type":"response.content_part.done","sequence_number":9,"item_id":"msg_1","output_index":0,"content_index":1,"part":{"type":"output_text","annotations":[],"logprobs":[],"text":"Hi"}}')
-    + rsp('{"type":"response.content_part.done","sequence_number":10,"item_id":"msg_1","output_index":0,"content_index":0,"part":{"type":"output_text","annotations":[],"logprobs":[],"text":"Hi" }}')
-    + rsp('{"type":"response.output_item.done","sequence_number":11,"output_index":0,"item":{"id":"msg_1","type":"message","status":"completed","content":[{"type":"output_text","annotations":[],"logprobs":[],"text":"Hi"},{"type":"refusal","refusal":"no"}],"role":"assistant"}}')
-    + rDone(12, '"Hi"', 1, 0) + rDone(15, '"Hi"') + R_COMPLETED,
-  'done events after escaped deltas, and a second part': R_HEAD + rText(3, '"a \\"q\\""') + rDone(4, '"a \\"q\\""')
-    + rsp('{"type":"response.output_text.delta","sequence_number":7,"item_id":"msg_1","output_index":0,"content_index":1,"delta":"two","logprobs":[]}')
-    + rDone(8, '"two"', 0, 1) + R_COMPLETED,
+  'done events with another text, another part, other members':
+    R_HEAD +
+    rText(3, '"Hello"') +
+    rDone(4, '"Hello there"') +
+    rText(7, '"Hi"') +
+    rsp('{"type":"response.output_text.done","sequence_number":8,"item_id":"msg_1","output_index":0,"content_index":0,"text":"Hi","logprobs":[],"x":1}') +
+    rsp(
+      '{"type":"response.content_part.done","sequence_number":9,"item_id":"msg_1","output_index":0,"content_index":1,"part":{"type":"output_text","annotations":[],"logprobs":[],"text":"Hi"}}',
+    ) +
+    rsp(
+      '{"type":"response.content_part.done","sequence_number":10,"item_id":"msg_1","output_index":0,"content_index":0,"part":{"type":"output_text","annotations":[],"logprobs":[],"text":"Hi" }}',
+    ) +
+    rsp(
+      '{"type":"response.output_item.done","sequence_number":11,"output_index":0,"item":{"id":"msg_1","type":"message","status":"completed","content":[{"type":"output_text","annotations":[],"logprobs":[],"text":"Hi"},{"type":"refusal","refusal":"no"}],"role":"assistant"}}',
+    ) +
+    rDone(12, '"Hi"', 1, 0) +
+    rDone(15, '"Hi"') +
+    R_COMPLETED,
+  'done events after escaped deltas, and a second part':
+    R_HEAD +
+    rText(3, '"a \\"q\\""') +
+    rDone(4, '"a \\"q\\""') +
+    rsp('{"type":"response.output_text.delta","sequence_number":7,"item_id":"msg_1","output_index":0,"content_index":1,"delta":"two","logprobs":[]}') +
+    rDone(8, '"two"', 0, 1) +
+    R_COMPLETED,
   'a tool call after text, a delta for an unknown call': R_HEAD + rText(3, '"Let me check."') + R_CALL + R_TAIL,
-  'one event split over data lines, CRLF frames': R_HEAD
-    + 'event: response.output_text.delta\ndata: {"type":"response.output_text.delta","sequence_number":3,\ndata: "output_index":0,"content_index":0,"delta":"split"}\n\n'
-    + rText(4, '" whole"') + (rText(5, '" crlf"') + R_TAIL).replace(/\n/g, '\r\n'),
+  'one event split over data lines, CRLF frames':
+    R_HEAD +
+    'event: response.output_text.delta\ndata: {"type":"response.output_text.delta","sequence_number":3,\ndata: "output_index":0,"content_index":0,"delta":"split"}\n\n' +
+    rText(4, '" whole"') +
+    (rText(5, '" crlf"') + R_TAIL).replace(/\n/g, '\r\n'),
 };
 
 describeCanned('Responses', 'responses', 'text/event-stream', RESPONSES_CANNED);

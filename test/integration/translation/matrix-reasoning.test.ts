@@ -88,7 +88,11 @@ describe('signed state, the bytes the lane got', { concurrency: 1 }, () => {
       for (const history of [first.echo, first.echoBare]) {
         await ask({ model: 'pool-anthropic', stream, prompt: '', tools: true, history });
         const body = await lastBody();
-        assert.deepEqual(body.messages[1].content[0], { type: 'thinking', thinking: MOCK_REASONING_TEXT, signature: mockSignature('anthropic', MOCK_REASONING_TEXT) });
+        assert.deepEqual(body.messages[1].content[0], {
+          type: 'thinking',
+          thinking: MOCK_REASONING_TEXT,
+          signature: mockSignature('anthropic', MOCK_REASONING_TEXT),
+        });
         assert.equal(body.messages[1].content.find((b: { type: string }) => b.type === 'tool_use').id, 'toolu_mock_1');
         assert.equal(body.messages[2].content[0].tool_use_id, 'toolu_mock_1');
       }
@@ -107,8 +111,15 @@ describe('signed state, the bytes the lane got', { concurrency: 1 }, () => {
       const ask = clients.get('openai')!;
       const first = await ask({ model: 'pool-anthropic', stream, prompt: '[mock reasoning=on] What is the weather in Paris?', tools: true });
       const id = first.toolCalls[0]!.id!;
-      const broken = JSON.parse(JSON.stringify(first.echoBare).split(id).join(`${id.slice(0, -8)}AAAAAAAA`)) as unknown[];
-      await assert.rejects(ask({ model: 'pool-anthropic', stream, prompt: '', tools: true, history: broken }), (e: unknown) => (e as { status?: number }).status === 400);
+      const broken = JSON.parse(
+        JSON.stringify(first.echoBare)
+          .split(id)
+          .join(`${id.slice(0, -8)}AAAAAAAA`),
+      ) as unknown[];
+      await assert.rejects(
+        ask({ model: 'pool-anthropic', stream, prompt: '', tools: true, history: broken }),
+        (e: unknown) => (e as { status?: number }).status === 400,
+      );
     });
   }
 });
@@ -117,7 +128,12 @@ describe('message_start of a translated Anthropic stream', () => {
   for (const lane of PROTOCOL_NAMES) {
     it(`carries the input tokens when the ${lane} lane told them before any content`, async () => {
       const sdk = (await import('../../helpers/clients/anthropic.js')).anthropicSdk(stack.gateway.url);
-      const events = await sdk.messages.create({ model: `pool-${lane}`, max_tokens: 64, stream: true, messages: [{ role: 'user', content: '[mock cache_read_tokens=3 usage_every_chunk=true] Hi' }] });
+      const events = await sdk.messages.create({
+        model: `pool-${lane}`,
+        max_tokens: 64,
+        stream: true,
+        messages: [{ role: 'user', content: '[mock cache_read_tokens=3 usage_every_chunk=true] Hi' }],
+      });
       let startInput = -1;
       let deltaInput: number | null | undefined;
       for await (const e of events) {

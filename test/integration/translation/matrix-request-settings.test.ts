@@ -12,8 +12,22 @@ import { PROTOCOL_NAMES, type ProtocolName } from '../../../src/shared/model/typ
 import { nativeCall, type NativeAnswer } from '../../helpers/clients/native-call.js';
 import { startStack, type Stack } from '../../helpers/clients/stack.js';
 import {
-  CACHE_FIELDS, EXPECTED_REASONING, EXPECTED_TOOL_CHOICE, FORECAST, FORECAST_FROM_GEMINI, FORECAST_GEMINI, JSON_MODE_FIELDS, MARKER_FIELD,
-  REASONING_FIELDS, SCHEMA_FIELDS, laneFormat, laneMarkers, laneReasoning, laneToolChoice, toolChoiceFields, type Choice,
+  CACHE_FIELDS,
+  EXPECTED_REASONING,
+  EXPECTED_TOOL_CHOICE,
+  FORECAST,
+  FORECAST_FROM_GEMINI,
+  FORECAST_GEMINI,
+  JSON_MODE_FIELDS,
+  MARKER_FIELD,
+  REASONING_FIELDS,
+  SCHEMA_FIELDS,
+  laneFormat,
+  laneMarkers,
+  laneReasoning,
+  laneToolChoice,
+  toolChoiceFields,
+  type Choice,
 } from './request-settings-fields.js';
 
 const MODES = [false, true] as const;
@@ -39,7 +53,13 @@ function forgetLast(): void {
   stack.mock.reset();
 }
 
-function call(ingress: ProtocolName, lane: ProtocolName, stream: boolean, fields: Record<string, unknown>, prompt = 'Forecast for Paris?'): Promise<NativeAnswer> {
+function call(
+  ingress: ProtocolName,
+  lane: ProtocolName,
+  stream: boolean,
+  fields: Record<string, unknown>,
+  prompt = 'Forecast for Paris?',
+): Promise<NativeAnswer> {
   return nativeCall(ingress, stack.gateway.url, { model: `pool-${lane}`, stream, prompt, fields });
 }
 
@@ -137,7 +157,11 @@ for (const ingress of PROTOCOL_NAMES) {
             const answer = await call(ingress, lane, stream, fields, 'What time is it?');
             const { body } = await laneBody();
             if (ingress !== lane) assert.deepEqual(pick(laneToolChoice(lane, body), expected), expected);
-            if (choice === 'named') assert.deepEqual(answer.toolCalls.map((t) => t.name), ['get_time']);
+            if (choice === 'named')
+              assert.deepEqual(
+                answer.toolCalls.map((t) => t.name),
+                ['get_time'],
+              );
             else if (choice === 'none') assert.deepEqual(answer.toolCalls, []);
             else assert.ok(answer.toolCalls.length > 0, 'a tool call');
           });

@@ -74,7 +74,9 @@ for (const ingress of PROTOCOL_NAMES) {
         });
 
         it(`${label}: cache read tokens`, async () => {
-          const r = await clients.get(ingress)!.chat({ model, stream, messages: [{ role: 'user', text: 'Cached? [mock cache_read_tokens=3 input_tokens=7]' }] });
+          const r = await clients
+            .get(ingress)!
+            .chat({ model, stream, messages: [{ role: 'user', text: 'Cached? [mock cache_read_tokens=3 input_tokens=7]' }] });
           assert.equal(r.text, mockText(5));
           const cacheSeen = HAS_CACHE_FIELD.has(ingress) && HAS_CACHE_FIELD.has(lane);
           // An Ollama lane reports no cache split (the mock's prompt_eval_count is the uncached 7).

@@ -95,12 +95,18 @@ export const REASONING_FIELDS: Readonly<Record<ProtocolName, Fields>> = {
 /** The lane's reasoning fields. */
 export function laneReasoning(lane: ProtocolName, b: Body): unknown {
   switch (lane) {
-    case 'openai': return { reasoning_effort: b.reasoning_effort };
-    case 'responses': return { reasoning: b.reasoning };
-    case 'anthropic': return { thinking: b.thinking, effort: b.output_config?.effort, max_tokens: b.max_tokens };
-    case 'gemini': return { thinkingConfig: b.generationConfig?.thinkingConfig };
-    case 'bedrock': return { extra: b.additionalModelRequestFields, effort: b.outputConfig?.effort, maxTokens: b.inferenceConfig?.maxTokens };
-    case 'ollama': return { think: b.think };
+    case 'openai':
+      return { reasoning_effort: b.reasoning_effort };
+    case 'responses':
+      return { reasoning: b.reasoning };
+    case 'anthropic':
+      return { thinking: b.thinking, effort: b.output_config?.effort, max_tokens: b.max_tokens };
+    case 'gemini':
+      return { thinkingConfig: b.generationConfig?.thinkingConfig };
+    case 'bedrock':
+      return { extra: b.additionalModelRequestFields, effort: b.outputConfig?.effort, maxTokens: b.inferenceConfig?.maxTokens };
+    case 'ollama':
+      return { think: b.think };
   }
 }
 
@@ -115,38 +121,52 @@ const ADAPTIVE_SHOWN = { type: 'adaptive', display: 'summarized' };
  */
 export const EXPECTED_REASONING: Readonly<Record<ProtocolName, Record<ProtocolName, unknown>>> = {
   openai: {
-    openai: { reasoning_effort: 'high' }, responses: { reasoning: { effort: 'high' } },
-    anthropic: { thinking: ADAPTIVE, effort: 'high', max_tokens: 4096 }, gemini: { thinkingConfig: { thinkingBudget: 16384 } },
-    bedrock: { extra: { thinking: ADAPTIVE }, effort: 'high', maxTokens: undefined }, ollama: { think: 'high' },
+    openai: { reasoning_effort: 'high' },
+    responses: { reasoning: { effort: 'high' } },
+    anthropic: { thinking: ADAPTIVE, effort: 'high', max_tokens: 4096 },
+    gemini: { thinkingConfig: { thinkingBudget: 16384 } },
+    bedrock: { extra: { thinking: ADAPTIVE }, effort: 'high', maxTokens: undefined },
+    ollama: { think: 'high' },
   },
   responses: {
-    openai: { reasoning_effort: 'low' }, responses: { reasoning: { effort: 'low', summary: 'auto' } },
-    anthropic: { thinking: ADAPTIVE_SHOWN, effort: 'low', max_tokens: 4096 }, gemini: { thinkingConfig: { thinkingBudget: 2048, includeThoughts: true } },
-    bedrock: { extra: { thinking: ADAPTIVE_SHOWN }, effort: 'low', maxTokens: undefined }, ollama: { think: 'low' },
+    openai: { reasoning_effort: 'low' },
+    responses: { reasoning: { effort: 'low', summary: 'auto' } },
+    anthropic: { thinking: ADAPTIVE_SHOWN, effort: 'low', max_tokens: 4096 },
+    gemini: { thinkingConfig: { thinkingBudget: 2048, includeThoughts: true } },
+    bedrock: { extra: { thinking: ADAPTIVE_SHOWN }, effort: 'low', maxTokens: undefined },
+    ollama: { think: 'low' },
   },
   anthropic: {
-    openai: { reasoning_effort: 'low' }, responses: { reasoning: { effort: 'low' } },
+    openai: { reasoning_effort: 'low' },
+    responses: { reasoning: { effort: 'low' } },
     anthropic: { thinking: { type: 'enabled', budget_tokens: 2048 }, effort: undefined, max_tokens: 4096 },
     gemini: { thinkingConfig: { thinkingBudget: 2048 } },
-    bedrock: { extra: { thinking: { type: 'enabled', budget_tokens: 2048 } }, effort: undefined, maxTokens: 4096 }, ollama: { think: 'low' },
+    bedrock: { extra: { thinking: { type: 'enabled', budget_tokens: 2048 } }, effort: undefined, maxTokens: 4096 },
+    ollama: { think: 'low' },
   },
   gemini: {
-    openai: { reasoning_effort: 'medium' }, responses: { reasoning: { effort: 'medium', summary: 'auto' } },
+    openai: { reasoning_effort: 'medium' },
+    responses: { reasoning: { effort: 'medium', summary: 'auto' } },
     anthropic: { thinking: { type: 'enabled', budget_tokens: 8192, display: 'summarized' }, effort: undefined, max_tokens: 4096 + 8192 },
     gemini: { thinkingConfig: { thinkingBudget: 8192, includeThoughts: true } },
     bedrock: { extra: { thinking: { type: 'enabled', budget_tokens: 8192, display: 'summarized' } }, effort: undefined, maxTokens: 4096 + 8192 },
     ollama: { think: 'medium' },
   },
   bedrock: {
-    openai: { reasoning_effort: 'high' }, responses: { reasoning: { effort: 'high' } },
+    openai: { reasoning_effort: 'high' },
+    responses: { reasoning: { effort: 'high' } },
     anthropic: { thinking: { type: 'enabled', budget_tokens: 16384 }, effort: undefined, max_tokens: 20000 },
     gemini: { thinkingConfig: { thinkingBudget: 16384 } },
-    bedrock: { extra: { thinking: { type: 'enabled', budget_tokens: 16384 } }, effort: undefined, maxTokens: 20000 }, ollama: { think: 'high' },
+    bedrock: { extra: { thinking: { type: 'enabled', budget_tokens: 16384 } }, effort: undefined, maxTokens: 20000 },
+    ollama: { think: 'high' },
   },
   ollama: {
-    openai: { reasoning_effort: 'medium' }, responses: { reasoning: { effort: 'medium' } },
-    anthropic: { thinking: ADAPTIVE, effort: 'medium', max_tokens: 4096 }, gemini: { thinkingConfig: { thinkingBudget: 8192 } },
-    bedrock: { extra: { thinking: ADAPTIVE }, effort: 'medium', maxTokens: undefined }, ollama: { think: 'medium' },
+    openai: { reasoning_effort: 'medium' },
+    responses: { reasoning: { effort: 'medium' } },
+    anthropic: { thinking: ADAPTIVE, effort: 'medium', max_tokens: 4096 },
+    gemini: { thinkingConfig: { thinkingBudget: 8192 } },
+    bedrock: { extra: { thinking: ADAPTIVE }, effort: 'medium', maxTokens: undefined },
+    ollama: { think: 'medium' },
   },
 };
 
@@ -157,18 +177,38 @@ export const CACHE_FIELDS: Readonly<Partial<Record<ProtocolName, Fields>>> = {
   openai: {
     messages: [
       { role: 'system', content: [{ type: 'text', text: 'Long system.', prompt_cache_breakpoint: { mode: 'explicit' } }] },
-      { role: 'user', content: [{ type: 'text', text: 'Cached doc.', prompt_cache_breakpoint: { mode: 'explicit' } }, { type: 'text', text: 'Question?' }] },
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'Cached doc.', prompt_cache_breakpoint: { mode: 'explicit' } },
+          { type: 'text', text: 'Question?' },
+        ],
+      },
     ],
   },
   responses: {
     input: [
       { role: 'system', content: [{ type: 'input_text', text: 'Long system.', prompt_cache_breakpoint: { mode: 'explicit' } }] },
-      { role: 'user', content: [{ type: 'input_text', text: 'Cached doc.', prompt_cache_breakpoint: { mode: 'explicit' } }, { type: 'input_text', text: 'Question?' }] },
+      {
+        role: 'user',
+        content: [
+          { type: 'input_text', text: 'Cached doc.', prompt_cache_breakpoint: { mode: 'explicit' } },
+          { type: 'input_text', text: 'Question?' },
+        ],
+      },
     ],
   },
   anthropic: {
     system: [{ type: 'text', text: 'Long system.', cache_control: { type: 'ephemeral' } }],
-    messages: [{ role: 'user', content: [{ type: 'text', text: 'Cached doc.', cache_control: { type: 'ephemeral', ttl: '1h' } }, { type: 'text', text: 'Question?' }] }],
+    messages: [
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'Cached doc.', cache_control: { type: 'ephemeral', ttl: '1h' } },
+          { type: 'text', text: 'Question?' },
+        ],
+      },
+    ],
   },
   bedrock: {
     system: [{ text: 'Long system.' }, { cachePoint: { type: 'default' } }],
@@ -178,7 +218,12 @@ export const CACHE_FIELDS: Readonly<Partial<Record<ProtocolName, Fields>>> = {
 
 /** The marker fields of each protocol's wire, as they appear in a body's text. */
 export const MARKER_FIELD: Readonly<Record<ProtocolName, string | null>> = {
-  openai: 'prompt_cache_breakpoint', responses: 'prompt_cache_breakpoint', anthropic: 'cache_control', bedrock: 'cachePoint', gemini: null, ollama: null,
+  openai: 'prompt_cache_breakpoint',
+  responses: 'prompt_cache_breakpoint',
+  anthropic: 'cache_control',
+  bedrock: 'cachePoint',
+  gemini: null,
+  ollama: null,
 };
 
 /** Markers at an Anthropic or Bedrock lane: after the system prompt and after the first user block (TTL when the caller gave one). */
@@ -190,7 +235,11 @@ export function laneMarkers(lane: ProtocolName, b: Body): unknown {
 
 // ---------------------------------------------------------------- tool choice
 
-const WEATHER = { name: 'get_weather', description: 'Weather', schema: { type: 'object', properties: { location: { type: 'string' } }, required: ['location'] } };
+const WEATHER = {
+  name: 'get_weather',
+  description: 'Weather',
+  schema: { type: 'object', properties: { location: { type: 'string' } }, required: ['location'] },
+};
 const TIME = { name: 'get_time', description: 'Time', schema: { type: 'object', properties: { zone: { type: 'string' } }, required: ['zone'] } };
 
 export type Choice = 'named' | 'none' | 'required' | 'parallel_off';
@@ -213,18 +262,28 @@ export function toolChoiceFields(ingress: ProtocolName, choice: Choice): Fields 
     }
     case 'anthropic': {
       const base = { tools: tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.schema })) };
-      const tool_choice = { named: { type: 'tool', name: 'get_time' }, none: { type: 'none' }, required: { type: 'any' }, parallel_off: { type: 'auto', disable_parallel_tool_use: true } }[choice];
+      const tool_choice = {
+        named: { type: 'tool', name: 'get_time' },
+        none: { type: 'none' },
+        required: { type: 'any' },
+        parallel_off: { type: 'auto', disable_parallel_tool_use: true },
+      }[choice];
       return { ...base, tool_choice };
     }
     case 'gemini': {
       if (choice === 'parallel_off') return undefined;
       const fcc = { named: { mode: 'ANY', allowedFunctionNames: ['get_time'] }, none: { mode: 'NONE' }, required: { mode: 'ANY' } }[choice];
-      return { tools: [{ functionDeclarations: tools.map((t) => ({ name: t.name, description: t.description, parametersJsonSchema: t.schema })) }], toolConfig: { functionCallingConfig: fcc } };
+      return {
+        tools: [{ functionDeclarations: tools.map((t) => ({ name: t.name, description: t.description, parametersJsonSchema: t.schema })) }],
+        toolConfig: { functionCallingConfig: fcc },
+      };
     }
     case 'bedrock': {
       if (choice === 'parallel_off' || choice === 'none') return undefined;
       const toolChoice = choice === 'named' ? { tool: { name: 'get_time' } } : { any: {} };
-      return { toolConfig: { tools: tools.map((t) => ({ toolSpec: { name: t.name, description: t.description, inputSchema: { json: t.schema } } })), toolChoice } };
+      return {
+        toolConfig: { tools: tools.map((t) => ({ toolSpec: { name: t.name, description: t.description, inputSchema: { json: t.schema } } })), toolChoice },
+      };
     }
     case 'ollama':
       return undefined; // Ollama has no tool choice
@@ -234,12 +293,18 @@ export function toolChoiceFields(ingress: ProtocolName, choice: Choice): Fields 
 /** What the lane's body says of the tool choice, in its own field ('refused' where the hop is a 400). */
 export function laneToolChoice(lane: ProtocolName, b: Body): unknown {
   switch (lane) {
-    case 'openai': return { tool_choice: b.tool_choice, parallel_tool_calls: b.parallel_tool_calls };
-    case 'responses': return { tool_choice: b.tool_choice, parallel_tool_calls: b.parallel_tool_calls };
-    case 'anthropic': return { tool_choice: b.tool_choice };
-    case 'gemini': return { fcc: b.toolConfig?.functionCallingConfig };
-    case 'bedrock': return { toolChoice: b.toolConfig?.toolChoice, tools: b.toolConfig?.tools?.length };
-    case 'ollama': return { tools: b.tools?.map((t: Body) => t.function.name) };
+    case 'openai':
+      return { tool_choice: b.tool_choice, parallel_tool_calls: b.parallel_tool_calls };
+    case 'responses':
+      return { tool_choice: b.tool_choice, parallel_tool_calls: b.parallel_tool_calls };
+    case 'anthropic':
+      return { tool_choice: b.tool_choice };
+    case 'gemini':
+      return { fcc: b.toolConfig?.functionCallingConfig };
+    case 'bedrock':
+      return { toolChoice: b.toolConfig?.toolChoice, tools: b.toolConfig?.tools?.length };
+    case 'ollama':
+      return { tools: b.tools?.map((t: Body) => t.function.name) };
   }
 }
 
@@ -273,6 +338,8 @@ export const EXPECTED_TOOL_CHOICE: Readonly<Record<Choice, Record<ProtocolName, 
     openai: { parallel_tool_calls: false },
     responses: { parallel_tool_calls: false },
     anthropic: { tool_choice: { type: 'auto', disable_parallel_tool_use: true } },
-    gemini: 'refused', bedrock: 'refused', ollama: 'refused',
+    gemini: 'refused',
+    bedrock: 'refused',
+    ollama: 'refused',
   },
 };

@@ -41,7 +41,14 @@ describe('AdminAuthFailures', () => {
     for (let i = 0; i < 500; i++) failures.failed(`10.0.0.${i % 5}`, MUTATION);
     failures.failed('10.0.0.7', READ);
     const now = audit.newestFirst(100).items;
-    assert.deepEqual(now.map((e) => [e.action, e.outcome, e.principal]), [['key.create', 'rejected', 'anonymous'], ['key.create', 'rejected', 'anonymous']], 'two sources written as they came (sourcesWrittenPerWindow), reads never audited');
+    assert.deepEqual(
+      now.map((e) => [e.action, e.outcome, e.principal]),
+      [
+        ['key.create', 'rejected', 'anonymous'],
+        ['key.create', 'rejected', 'anonymous'],
+      ],
+      'two sources written as they came (sourcesWrittenPerWindow), reads never audited',
+    );
     assert.equal(lines.length, 2, 'and logged');
     advance(60_000);
     failures.failed('10.0.0.9', READ); // the next window begins: the last one's summary is written
@@ -49,7 +56,7 @@ describe('AdminAuthFailures', () => {
     assert.equal(after.length, 3, '500 attempts made 3 entries');
     assert.deepEqual([after[0]!.action, after[0]!.outcome, after[0]!.principal], ['admin_auth.failures', 'rejected', 'anonymous']);
     assert.equal(after[0]!.resource, 'unauthorized:498 mutation attempts (499 in all) from 6 sources in 60 s');
-    assert.equal(lines.length, 4, 'the summary line, and the new window\'s first failure');
+    assert.equal(lines.length, 4, "the summary line, and the new window's first failure");
     failures.close();
   });
 

@@ -14,10 +14,13 @@ describe('audit text', () => {
   it('escapes an outside id without "|" or control characters, and never maps two ids to one', () => {
     assert.equal(auditSafeId('auth0|123'), 'auth0%7C123');
     assert.equal(auditSafeId('50%'), '50%25');
-    fc.assert(fc.property(fc.string(), fc.string(), (a, b) => {
-      assert.equal(auditNameProblem(auditSafeId(a) || 'x'), null);
-      if (a !== b) assert.notEqual(auditSafeId(a), auditSafeId(b));
-    }), { seed: 46, numRuns: 500 });
+    fc.assert(
+      fc.property(fc.string(), fc.string(), (a, b) => {
+        assert.equal(auditNameProblem(auditSafeId(a) || 'x'), null);
+        if (a !== b) assert.notEqual(auditSafeId(a), auditSafeId(b));
+      }),
+      { seed: 46, numRuns: 500 },
+    );
   });
 
   it('a resource is escaped and bounded', () => {

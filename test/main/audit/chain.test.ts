@@ -11,7 +11,10 @@ function logOf(n: number): StoredAuditEntry[] {
   const log = new AuditLog(null);
   const out: StoredAuditEntry[] = [];
   for (let i = 0; i < n; i++) {
-    const e = log.append({ action: 'config.apply', resource: 'config', outcome: i % 2 === 0 ? 'applied' : 'rejected', principal: 'admin' }, 1_700_000_000_000 + i * 1000);
+    const e = log.append(
+      { action: 'config.apply', resource: 'config', outcome: i % 2 === 0 ? 'applied' : 'rejected', principal: 'admin' },
+      1_700_000_000_000 + i * 1000,
+    );
     out.push({ ...e, run: 'r1', position: i + 1 });
   }
   return out;
@@ -33,10 +36,16 @@ describe('audit chain', () => {
     for (let i = 0; i < 12; i++) log.append({ action: 'a.b', resource: 'r', outcome: 'applied', principal: 'admin' });
     assert.equal(log.size, 5);
     const first = log.newestFirst(3);
-    assert.deepEqual(first.items.map((e) => e.seq), [12, 11, 10]);
+    assert.deepEqual(
+      first.items.map((e) => e.seq),
+      [12, 11, 10],
+    );
     assert.equal(first.more, true);
     const second = log.newestFirst(3, 10);
-    assert.deepEqual(second.items.map((e) => e.seq), [9, 8]);
+    assert.deepEqual(
+      second.items.map((e) => e.seq),
+      [9, 8],
+    );
     assert.equal(second.more, false);
     assert.equal(second.items[1]!.prev_hash, '', 'the oldest retained entry, its predecessor pruned, shows an empty prev_hash');
     assert.notEqual(second.items[0]!.prev_hash, '');
@@ -46,7 +55,10 @@ describe('audit chain', () => {
     const log = new AuditLog(null, 5);
     for (let i = 0; i < 12; i++) log.append({ action: 'a.b', resource: `r${i}`, outcome: 'applied', principal: 'admin' });
     const shown = log.newestFirst(100).items.reverse();
-    assert.deepEqual(shown.map((e) => e.seq), [8, 9, 10, 11, 12]);
+    assert.deepEqual(
+      shown.map((e) => e.seq),
+      [8, 9, 10, 11, 12],
+    );
     for (const [i, e] of shown.entries()) {
       const expected = createHash('sha256').update(`${e.chain_prev_hash}|${e.seq}|${e.ts}|${e.action}|${e.resource}|${e.outcome}|${e.principal}`).digest('hex');
       assert.equal(e.hash, expected, `seq ${e.seq}`);
@@ -109,7 +121,10 @@ describe('audit chain', () => {
 
   it('names a missing entry, in the middle or at the end', () => {
     const rows = logOf(6);
-    const middle = verifyAuditLog(rows.filter((r) => r.seq !== 4), []);
+    const middle = verifyAuditLog(
+      rows.filter((r) => r.seq !== 4),
+      [],
+    );
     assert.equal(!middle.ok && middle.kind, 'missing');
     assert.equal(!middle.ok && middle.seq, 4);
     const tail = verifyAuditLog(rows.slice(0, 5), [{ run: 'r1', seq: 6, hash: rows[5]!.hash }]);

@@ -51,7 +51,12 @@ describe('durable audit sink', () => {
     const gone = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']);
     const deadPid = Number(gone.stdout.toString());
     const db = new Database(path);
-    db.prepare('INSERT INTO audit_writer (id, owner, pid, host, expires_at_ms) VALUES (1, ?, ?, ?, ?)').run('crashed-run', deadPid, hostname(), Date.now() + 60_000);
+    db.prepare('INSERT INTO audit_writer (id, owner, pid, host, expires_at_ms) VALUES (1, ?, ?, ?, ?)').run(
+      'crashed-run',
+      deadPid,
+      hostname(),
+      Date.now() + 60_000,
+    );
     db.close();
     const sink = new DurableAuditSink(store, quiet);
     assert.equal(await sink.attach(), true);

@@ -40,8 +40,14 @@ describe('runValidate', () => {
     const run = await validate({ 'gateway.yaml': config, 'providers.yaml': minimalProviders() });
     assert.equal(run.code, 1);
     const lines = run.err.split('\n');
-    assert.ok(lines.some((line) => line.startsWith('models.m1.provider: unknown provider "ghost"')), run.err);
-    assert.ok(lines.some((line) => line.startsWith('pools.main.members[1].model: unknown model "x"')), run.err);
+    assert.ok(
+      lines.some((line) => line.startsWith('models.m1.provider: unknown provider "ghost"')),
+      run.err,
+    );
+    assert.ok(
+      lines.some((line) => line.startsWith('pools.main.members[1].model: unknown model "x"')),
+      run.err,
+    );
     assert.match(run.out, /\n2 error\(s\)\n$/);
     assert.deepEqual(run.after, run.before);
   });
@@ -97,7 +103,7 @@ describe('runPrintMetadataBlocklist', () => {
 });
 
 describe('bootDiagnostic', () => {
-  const result = (errors: string[]) => ({ errors } as unknown as LoadResult);
+  const result = (errors: string[]) => ({ errors }) as unknown as LoadResult;
   it('names the first error and how many more', () => {
     assert.equal(bootDiagnostic(result(['a: x'])), 'gateway: cannot start: a: x');
     assert.equal(bootDiagnostic(result(['a: x', 'b: y', 'c: z'])), 'gateway: cannot start: a: x (and 2 more; run gateway --validate)');

@@ -54,20 +54,42 @@ describe('compileConfig', () => {
     assert.equal(compiled.version, 7);
     assert.equal(compiled.safeMode, true);
     assert.deepEqual(compiled.listen, { host: '::1', port: 8090 });
-    assert.deepEqual(compiled.limits, { maxBodyBytes: 1000, maxJsonDepth: 20, maxJsonMembers: 100_000, translateBodyCapBytes: 10 * 1024 * 1024, maxInflightPerWorker: 50 });
+    assert.deepEqual(compiled.limits, {
+      maxBodyBytes: 1000,
+      maxJsonDepth: 20,
+      maxJsonMembers: 100_000,
+      translateBodyCapBytes: 10 * 1024 * 1024,
+      maxInflightPerWorker: 50,
+    });
     assert.deepEqual(compiled.eventLoop, { idleSpinUs: 250 });
     assert.deepEqual(compiled.egress, { blocked: [], allowed: [], allowAll: false });
     assert.deepEqual(compiled.upstream, { http1Only: false, h2PriorKnowledge: false, requestTimeoutMs: 12000, connectionsPerOrigin: 1024 });
     assert.deepEqual(compiled.auth, { chain: [], upstreamCredentials: 'own', keyVerifyPem: null, awsDerivationKeyHex: null });
 
-    assert.deepEqual(compiled.providers, [{
-      name: 'up', protocol: 'openai', origin: 'http://127.0.0.1:9000', basePath: '/v1', auth: { mode: 'none' }, headers: { 'x-extra': 'yes' }, missingKey: false, allowMetadataHosts: [],
-    }]);
+    assert.deepEqual(compiled.providers, [
+      {
+        name: 'up',
+        protocol: 'openai',
+        origin: 'http://127.0.0.1:9000',
+        basePath: '/v1',
+        auth: { mode: 'none' },
+        headers: { 'x-extra': 'yes' },
+        missingKey: false,
+        allowMetadataHosts: [],
+      },
+    ]);
     assert.equal(compiled.lanes.length, 2);
     // Routing's counter slots (dispositions, trips, attempts) are checked apart: their numbers are the assigner's.
     const { directDispositionSlots, directTripSlot, directAttemptSlot, directLatency, attemptDurationSlot, ...lane0 } = compiled.lanes[0]!;
-    assert.deepEqual({ ...lane0, slot: 0, defaultCellSlot: 0 }, { name: 'm1', provider: 0, upstreamModel: 'm1', maxConcurrent: 0, maxRequests: 0, maxOutputTokens: 0, slot: 0, defaultCellSlot: 0 });
-    assert.equal(new Set([...directDispositionSlots, directTripSlot, directAttemptSlot]).size, DISPOSITION_NAMES.length + 2, 'a counter per disposition, one for trips, one for attempts');
+    assert.deepEqual(
+      { ...lane0, slot: 0, defaultCellSlot: 0 },
+      { name: 'm1', provider: 0, upstreamModel: 'm1', maxConcurrent: 0, maxRequests: 0, maxOutputTokens: 0, slot: 0, defaultCellSlot: 0 },
+    );
+    assert.equal(
+      new Set([...directDispositionSlots, directTripSlot, directAttemptSlot]).size,
+      DISPOSITION_NAMES.length + 2,
+      'a counter per disposition, one for trips, one for attempts',
+    );
     const latency = [...directLatency.firstToken, ...directLatency.perOutputToken, ...directLatency.tokensPerSecond, attemptDurationSlot];
     assert.equal(new Set(latency).size, 19, 'a histogram per protocol for each latency family, one for the attempt duration');
     assert.equal(compiled.lanes[1]!.upstreamModel, 'real-name');
@@ -76,11 +98,25 @@ describe('compileConfig', () => {
 
     const [main, backup, plain] = compiled.pools;
     assert.ok(main && backup && plain);
-    assert.deepEqual(main.members.map((m) => [m.lane, m.weight]), [[0, 1], [1, 3]]);
+    assert.deepEqual(
+      main.members.map((m) => [m.lane, m.weight]),
+      [
+        [0, 1],
+        [1, 3],
+      ],
+    );
     assert.deepEqual(main.onExhausted, { action: 'least_bad' });
     assert.equal(main.maxHops, 1);
     assert.equal(main.timeoutMs, 2500);
-    assert.deepEqual(main.breaker, { trip: 'consecutive', consecutiveN: 3, threshold: 0.5, windowSecs: 60, minRequests: 5, baseCooldownSecs: 15, maxCooldownSecs: 120 });
+    assert.deepEqual(main.breaker, {
+      trip: 'consecutive',
+      consecutiveN: 3,
+      threshold: 0.5,
+      windowSecs: 60,
+      minRequests: 5,
+      baseCooldownSecs: 15,
+      maxCooldownSecs: 120,
+    });
     assert.deepEqual(backup.onExhausted, { action: 'fallback_pool', pool: 'main' });
     assert.equal(backup.breaker.trip, 'error_rate');
     assert.equal(backup.breaker.windowSecs, 30);
@@ -111,10 +147,32 @@ describe('compileConfig', () => {
     const providers = {
       bearer: { protocol: 'openai', base_url: 'https://api.example.com/v1', auth: { mode: 'bearer', key: { env: 'OPENAI_KEY' } } },
       header: { protocol: 'anthropic', base_url: 'https://api.example.com', auth: { mode: 'header', header: 'x-api-key', key: '${ANTHROPIC_KEY}' } },
-      aws: { protocol: 'bedrock', base_url: 'https://bedrock-runtime.eu-west-3.amazonaws.com', auth: { mode: 'sigv4', access_key_id: 'AKIDEXAMPLE', secret_access_key: { env: 'AWS_SECRET' }, session_token: { env: 'AWS_TOKEN' } } },
-      aws2: { protocol: 'bedrock', base_url: 'http://127.0.0.1:9000', auth: { mode: 'sigv4', region: 'us-west-2', access_key_id: 'a', secret_access_key: 'b' } },
-      vertex: { protocol: 'gemini', base_url: 'https://europe-west4-aiplatform.googleapis.com/v1', auth: { mode: 'jwt-bearer', scope: 'https://www.googleapis.com/auth/cloud-platform', service_account: { file: 'sa.json' } } },
-      azure: { protocol: 'openai', base_url: 'https://example.openai.azure.com/openai', auth: { mode: 'oauth-client-credentials', token_url: 'https://login.example.com/token', client_id: 'cid', client_secret: { env: 'AZ_SECRET' }, scope: 'api://x/.default' } },
+      aws: {
+        protocol: 'bedrock',
+        base_url: 'https://bedrock-runtime.eu-west-3.amazonaws.com',
+        auth: { mode: 'sigv4', access_key_id: 'AKIDEXAMPLE', secret_access_key: { env: 'AWS_SECRET' }, session_token: { env: 'AWS_TOKEN' } },
+      },
+      aws2: {
+        protocol: 'bedrock',
+        base_url: 'http://127.0.0.1:9000',
+        auth: { mode: 'sigv4', region: 'us-west-2', access_key_id: 'a', secret_access_key: 'b' },
+      },
+      vertex: {
+        protocol: 'gemini',
+        base_url: 'https://europe-west4-aiplatform.googleapis.com/v1',
+        auth: { mode: 'jwt-bearer', scope: 'https://www.googleapis.com/auth/cloud-platform', service_account: { file: 'sa.json' } },
+      },
+      azure: {
+        protocol: 'openai',
+        base_url: 'https://example.openai.azure.com/openai',
+        auth: {
+          mode: 'oauth-client-credentials',
+          token_url: 'https://login.example.com/token',
+          client_id: 'cid',
+          client_secret: { env: 'AZ_SECRET' },
+          scope: 'api://x/.default',
+        },
+      },
     };
     const env = { OPENAI_KEY: 'sk-1', ANTHROPIC_KEY: 'ak-2', AWS_SECRET: 'aws-secret', AWS_TOKEN: 'aws-token', AZ_SECRET: 'az-secret' };
     const sa = JSON.stringify({ client_email: 'svc@example.iam', private_key: SERVICE_ACCOUNT_PEM, token_uri: 'https://oauth2.example.com/token' });
@@ -124,12 +182,29 @@ describe('compileConfig', () => {
 
     assert.deepEqual(byName.bearer!.auth, { mode: 'bearer', token: 'sk-1' });
     assert.deepEqual(byName.header!.auth, { mode: 'header', header: 'x-api-key', value: 'ak-2' });
-    assert.deepEqual(byName.aws!.auth, { mode: 'sigv4', region: 'eu-west-3', service: 'bedrock', accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'aws-secret', sessionToken: 'aws-token' });
+    assert.deepEqual(byName.aws!.auth, {
+      mode: 'sigv4',
+      region: 'eu-west-3',
+      service: 'bedrock',
+      accessKeyId: 'AKIDEXAMPLE',
+      secretAccessKey: 'aws-secret',
+      sessionToken: 'aws-token',
+    });
     assert.deepEqual(byName.aws2!.auth, { mode: 'sigv4', region: 'us-west-2', service: 'bedrock', accessKeyId: 'a', secretAccessKey: 'b' });
     assert.deepEqual(byName.vertex!.auth, {
-      mode: 'jwt-bearer', tokenUrl: 'https://oauth2.example.com/token', clientEmail: 'svc@example.iam', privateKeyPem: SERVICE_ACCOUNT_PEM, scope: 'https://www.googleapis.com/auth/cloud-platform',
+      mode: 'jwt-bearer',
+      tokenUrl: 'https://oauth2.example.com/token',
+      clientEmail: 'svc@example.iam',
+      privateKeyPem: SERVICE_ACCOUNT_PEM,
+      scope: 'https://www.googleapis.com/auth/cloud-platform',
     });
-    assert.deepEqual(byName.azure!.auth, { mode: 'oauth-client-credentials', tokenUrl: 'https://login.example.com/token', clientId: 'cid', clientSecret: 'az-secret', scope: 'api://x/.default' });
+    assert.deepEqual(byName.azure!.auth, {
+      mode: 'oauth-client-credentials',
+      tokenUrl: 'https://login.example.com/token',
+      clientId: 'cid',
+      clientSecret: 'az-secret',
+      scope: 'api://x/.default',
+    });
     for (const provider of Object.values(byName)) assert.equal(provider.missingKey, false, provider.name);
   });
 
@@ -144,7 +219,12 @@ describe('compileConfig', () => {
 
   it('deprecated upstream flags apply when the config is silent', async () => {
     const dir = configDir({ 'gateway.yaml': minimalConfig(), 'providers.yaml': { providers: { up: { protocol: 'openai', base_url: 'http://127.0.0.1:1' } } } });
-    const result = await loadConfig({ configPath: join(dir, 'gateway.yaml'), safeMode: false, purpose: 'boot', env: { GATEWAY_UPSTREAM_H2_PRIOR_KNOWLEDGE: 'yes' } });
+    const result = await loadConfig({
+      configPath: join(dir, 'gateway.yaml'),
+      safeMode: false,
+      purpose: 'boot',
+      env: { GATEWAY_UPSTREAM_H2_PRIOR_KNOWLEDGE: 'yes' },
+    });
     assert.equal(compileConfig(result, fakeSlots(), 0, false).upstream.h2PriorKnowledge, true);
   });
 

@@ -31,7 +31,10 @@ describe('underCpuQuota', () => {
   it('finds a quota set on an ancestor cgroup', () => {
     assert.equal(underCpuQuota(tree({ 'kubepods/cpu.max': '100000 100000\n', 'kubepods/pod1/app/cpu.max': 'max 100000\n' }), '0::/kubepods/pod1/app\n'), true);
     const self = '2:cpu,cpuacct:/kubepods/pod1/app\n';
-    assert.equal(underCpuQuota(tree({ 'cpu,cpuacct/kubepods/pod1/cpu.cfs_quota_us': '50000\n', 'cpu,cpuacct/kubepods/pod1/app/cpu.cfs_quota_us': '-1\n' }), self), true);
+    assert.equal(
+      underCpuQuota(tree({ 'cpu,cpuacct/kubepods/pod1/cpu.cfs_quota_us': '50000\n', 'cpu,cpuacct/kubepods/pod1/app/cpu.cfs_quota_us': '-1\n' }), self),
+      true,
+    );
     assert.equal(underCpuQuota(tree({ 'cpu,cpuacct/kubepods/cpu.cfs_quota_us': '-1\n', 'cpu,cpuacct/cpu.cfs_quota_us': '-1\n' }), self), false);
   });
 

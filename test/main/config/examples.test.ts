@@ -17,7 +17,9 @@ const EXAMPLES = join(ROOT, 'config', 'examples');
 const ENV = { GATEWAY_SIGNING_KEY: 'signing-key', GATEWAY_ADMIN_TOKEN: 'admin-token', DATABASE_URL: 'postgres://u:p@127.0.0.1:5432/db' };
 
 describe('config examples validate', () => {
-  const names = readdirSync(EXAMPLES, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name);
+  const names = readdirSync(EXAMPLES, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name);
 
   it('there are examples', () => assert.ok(names.length >= 8, names.join(', ')));
 

@@ -20,12 +20,28 @@ async function load(exportSection: Record<string, unknown>, env: NodeJS.ProcessE
 
 describe('export module otlp', () => {
   it('compiles with defaults, the traces path and resolved header secrets', async () => {
-    const result = await load({ traces: { module: 'otlp', headers: { 'x-api-key': { env: 'COLLECTOR_KEY' }, 'x-team': 'blue' }, settings: { endpoint: 'https://collector.example.com:4318' } } }, { COLLECTOR_KEY: 's3cret' });
+    const result = await load(
+      {
+        traces: {
+          module: 'otlp',
+          headers: { 'x-api-key': { env: 'COLLECTOR_KEY' }, 'x-team': 'blue' },
+          settings: { endpoint: 'https://collector.example.com:4318' },
+        },
+      },
+      { COLLECTOR_KEY: 's3cret' },
+    );
     assert.deepEqual(result.errors, []);
     const compiled = compileConfig(result, new SlotRegistry(SharedState.create({ holders: 2 })), 0, false);
     assert.deepEqual(compiled.tracing, {
-      endpoint: 'https://collector.example.com:4318/v1/traces', headers: { 'x-api-key': 's3cret', 'x-team': 'blue' }, sampleRatio: 1, includePrompt: false,
-      maxQueueSpans: 2048, maxBatchSpans: 512, flushIntervalMs: 1000, timeoutMs: 10_000, serviceName: 'llm-gateway',
+      endpoint: 'https://collector.example.com:4318/v1/traces',
+      headers: { 'x-api-key': 's3cret', 'x-team': 'blue' },
+      sampleRatio: 1,
+      includePrompt: false,
+      maxQueueSpans: 2048,
+      maxBatchSpans: 512,
+      flushIntervalMs: 1000,
+      timeoutMs: 10_000,
+      serviceName: 'llm-gateway',
     });
     assert.equal(compiled.metrics.traceSpansDropped.length, 2);
   });
@@ -54,6 +70,7 @@ describe('export module otlp', () => {
       'export.more.settings.max_batch_spans: must not exceed max_queue_spans',
       'export.prom.headers: only a `module: otlp` instance takes headers',
       'export.other.module: unknown export module "statsd"',
-    ]) assert.ok(text.includes(part), `missing "${part}" in:\n${text}`);
+    ])
+      assert.ok(text.includes(part), `missing "${part}" in:\n${text}`);
   });
 });

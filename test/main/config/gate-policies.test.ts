@@ -26,9 +26,15 @@ test('gates, their fallback chains and the terminals they end in', () => {
   const p = gatePolicies(hooks, [0, 2, 3]);
   assert.deepEqual(p.selections, ['a', 'b', 'c', 'loop-1', 'loop-2', 'first']);
   assert.equal(p.rejections.length, 5 * 100 + 1);
-  assert.deepEqual(p.rejections.filter(([policy]) => policy === 'a').map(([, status]) => status), Array.from({ length: 100 }, (_, i) => 400 + i));
+  assert.deepEqual(
+    p.rejections.filter(([policy]) => policy === 'a').map(([, status]) => status),
+    Array.from({ length: 100 }, (_, i) => 400 + i),
+  );
   assert.deepEqual(p.rejections.at(-1), ['reject', 503]);
-  assert.equal(p.rejections.some(([policy]) => policy === 'unused'), false);
+  assert.equal(
+    p.rejections.some(([policy]) => policy === 'unused'),
+    false,
+  );
 });
 
 test('weighted and nothing terminals add no policy of their own', () => {

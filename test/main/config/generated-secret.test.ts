@@ -58,7 +58,8 @@ describe('generated secrets', () => {
     const ctx = context('boot');
     assert.equal(await resolveGenerated('t', { kind: 'rsa', file: '', env: 'not a name', extra: 1 }, ctx), undefined);
     const text = ctx.issues.map((i) => `${i.path}: ${i.message}`).join('\n');
-    for (const part of ['t.settings: unknown setting "extra"', 't.settings.file', 't.settings.kind: must be one of token, ed25519', 't.settings.env']) assert.ok(text.includes(part), text);
+    for (const part of ['t.settings: unknown setting "extra"', 't.settings.file', 't.settings.kind: must be one of token, ed25519', 't.settings.env'])
+      assert.ok(text.includes(part), text);
     writeFileSync(join(ctx.configDir, 'empty'), '\n');
     assert.equal(await resolveGenerated('e', { kind: 'token', file: 'empty' }, ctx), undefined);
     assert.match(ctx.issues.at(-1)!.message, /is empty \(delete it and a new secret is made at boot\)/);

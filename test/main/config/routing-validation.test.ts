@@ -18,7 +18,10 @@ describe('routing config validation', () => {
     const config = minimalConfig();
     config.pools.main.breaker = { trip: 'error_rate', window_secs: 129 };
     const errors = await errorsOf(config);
-    assert.ok(errors.some((e) => e.includes('pools.main.breaker.window_secs')), errors.join('\n'));
+    assert.ok(
+      errors.some((e) => e.includes('pools.main.breaker.window_secs')),
+      errors.join('\n'),
+    );
     config.pools.main.breaker = { trip: 'error_rate', window_secs: 128 };
     assert.deepEqual(await errorsOf(config), []);
   });
@@ -29,6 +32,9 @@ describe('routing config validation', () => {
     assert.deepEqual(await errorsOf(config), []);
     config.pools.main.failover = { attempt_timeout_secs: 0 };
     const errors = await errorsOf(config);
-    assert.ok(errors.some((e) => e.includes('pools.main.failover.attempt_timeout_secs')), errors.join('\n'));
+    assert.ok(
+      errors.some((e) => e.includes('pools.main.failover.attempt_timeout_secs')),
+      errors.join('\n'),
+    );
   });
 });

@@ -15,7 +15,10 @@ async function loadTls(tls: Record<string, unknown>, files: Record<string, strin
 }
 
 function assertError(errors: string[], path: string, ...parts: string[]): void {
-  assert.ok(errors.some((line) => line.startsWith(`${path}: `) && parts.every((part) => line.includes(part))), `expected ${path} ${parts.join(' ')} in:\n${errors.join('\n')}`);
+  assert.ok(
+    errors.some((line) => line.startsWith(`${path}: `) && parts.every((part) => line.includes(part))),
+    `expected ${path} ${parts.join(' ')} in:\n${errors.join('\n')}`,
+  );
 }
 
 const GOOD = { 'cert.pem': EC_CERT, 'key.pem': EC_KEY_SEC1, 'ca.pem': CA_CERT };

@@ -37,7 +37,9 @@ function node(store: Store & FleetCounters): Node {
   const fleet = new FleetReconciler(service, store, log);
   const at = shared.governance.groupIndex(slot, 0, GOV_REQUESTS);
   return {
-    shared, fleet, store,
+    shared,
+    fleet,
+    store,
     reserve: (tag, n) => void shared.governance.tryReserve(at, tag, n, -1),
     read: (tag) => shared.governance.read(at, tag),
     laneTokens: (tag, lane, input, output) => shared.governance.addGroupLaneTokens(slot, 0, tag, lane, { input, output, cacheRead: 0, cacheCreation: 0 }),

@@ -17,7 +17,15 @@ const DAY_MS = 86_400_000;
 
 function record(id: string, previousId: string | null = null, keyId = 'key-a'): StoredResponse {
   return {
-    id, keyId, createdAtMs: 0, expiresAtMs: 0, lane: 'lane-gemini', provider: 'gemini', laneProtocol: 'gemini', upstreamId: null, previousId,
+    id,
+    keyId,
+    createdAtMs: 0,
+    expiresAtMs: 0,
+    lane: 'lane-gemini',
+    provider: 'gemini',
+    laneProtocol: 'gemini',
+    upstreamId: null,
+    previousId,
     input: [{ type: 'message', role: 'user', content: `said ${id}` }],
     response: { id, object: 'response', output: [{ type: 'message', role: 'assistant', content: [{ type: 'output_text', text: `answered ${id}` }] }] },
   };
@@ -50,7 +58,11 @@ describe('responses state service', () => {
     assert.deepEqual(await s.answer({ kind: 'get', id: 'resp_1', keyId: 'key-b' }), { ok: true, kind: 'get', record: null });
     const page = await s.answer({ kind: 'input-items', id: 'resp_1', keyId: 'key-a', query: { limit: 20, order: 'desc' } });
     assert.ok(page.ok && page.kind === 'input-items' && page.page?.data.length === 1);
-    assert.deepEqual(await s.answer({ kind: 'input-items', id: 'resp_1', keyId: 'key-b', query: { limit: 20, order: 'desc' } }), { ok: true, kind: 'input-items', page: null });
+    assert.deepEqual(await s.answer({ kind: 'input-items', id: 'resp_1', keyId: 'key-b', query: { limit: 20, order: 'desc' } }), {
+      ok: true,
+      kind: 'input-items',
+      page: null,
+    });
     assert.deepEqual(await s.answer({ kind: 'delete', id: 'resp_1', keyId: 'key-b' }), { ok: true, kind: 'delete', deleted: false });
     assert.deepEqual(await s.answer({ kind: 'delete', id: 'resp_1', keyId: 'key-a' }), { ok: true, kind: 'delete', deleted: true });
     assert.deepEqual(await s.answer({ kind: 'get', id: 'resp_1', keyId: 'key-a' }), { ok: true, kind: 'get', record: null });
@@ -74,7 +86,10 @@ describe('responses state service', () => {
     const full = await s.answer({ kind: 'chain', id: 'r3', keyId: 'key-a' });
     assert.ok(full.ok && full.kind === 'chain');
     if (full.ok && full.kind === 'chain') {
-      assert.deepEqual(full.chain.records.map((r) => r.id), ['r1', 'r2', 'r3']);
+      assert.deepEqual(
+        full.chain.records.map((r) => r.id),
+        ['r1', 'r2', 'r3'],
+      );
       assert.equal(full.chain.missing, null);
     }
     await s.answer({ kind: 'delete', id: 'r1', keyId: 'key-a' });
@@ -92,8 +107,18 @@ describe('responses state service', () => {
 
   it('max_bytes 0 stores nothing; a response over the cap is not stored', async () => {
     const c = clock(1_700_000_000_000);
-    assert.deepEqual(await service(new MemoryStore(), c.now, { ttlMs: DAY_MS, maxBytes: 0 }).answer({ kind: 'put', record: record('x') }), { ok: true, kind: 'put', stored: false, reason: 'disabled' });
-    assert.deepEqual(await service(new MemoryStore(), c.now, { ttlMs: DAY_MS, maxBytes: 100 }).answer({ kind: 'put', record: record('x') }), { ok: true, kind: 'put', stored: false, reason: 'too_large' });
+    assert.deepEqual(await service(new MemoryStore(), c.now, { ttlMs: DAY_MS, maxBytes: 0 }).answer({ kind: 'put', record: record('x') }), {
+      ok: true,
+      kind: 'put',
+      stored: false,
+      reason: 'disabled',
+    });
+    assert.deepEqual(await service(new MemoryStore(), c.now, { ttlMs: DAY_MS, maxBytes: 100 }).answer({ kind: 'put', record: record('x') }), {
+      ok: true,
+      kind: 'put',
+      stored: false,
+      reason: 'too_large',
+    });
   });
 
   it('a store that cannot be reached answers unavailable, never throws', async () => {
@@ -135,7 +160,11 @@ describe('responses state service on durable stores', () => {
       await service(b, Date.now).answer({ kind: 'put', record: record('p2', 'p1') });
       const chain = await service(a, Date.now).answer({ kind: 'chain', id: 'p2', keyId: 'key-a' });
       assert.ok(chain.ok && chain.kind === 'chain');
-      if (chain.ok && chain.kind === 'chain') assert.deepEqual(chain.chain.records.map((r) => r.id), ['p1', 'p2']);
+      if (chain.ok && chain.kind === 'chain')
+        assert.deepEqual(
+          chain.chain.records.map((r) => r.id),
+          ['p1', 'p2'],
+        );
       assert.deepEqual(await service(b, Date.now).answer({ kind: 'delete', id: 'p1', keyId: 'key-a' }), { ok: true, kind: 'delete', deleted: true });
       assert.deepEqual(await service(a, Date.now).answer({ kind: 'get', id: 'p1', keyId: 'key-a' }), { ok: true, kind: 'get', record: null });
     } finally {

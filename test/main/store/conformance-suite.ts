@@ -16,26 +16,68 @@ import type { StoredResponse } from '../../../src/shared/responses/stored-respon
 const DAY = 1_763_856_000;
 
 function usage(pool: string, lane: string, over: Partial<UsageRow> = {}): UsageRow {
-  return { day: DAY, pool, lane, provider: 'openai', tokensInput: 10, tokensOutput: 5, tokensCacheRead: 1, tokensCacheCreation: 2, requests: 1, truncated: 0, ...over };
+  return {
+    day: DAY,
+    pool,
+    lane,
+    provider: 'openai',
+    tokensInput: 10,
+    tokensOutput: 5,
+    tokensCacheRead: 1,
+    tokensCacheCreation: 2,
+    requests: 1,
+    truncated: 0,
+    ...over,
+  };
 }
 
 function keyUsage(keyId: string, over: Partial<KeyUsageRow> = {}): KeyUsageRow {
-  return { day: DAY, keyId, model: 'gpt', provider: 'openai', tokensInput: 7, tokensOutput: 3, tokensCacheRead: 0, tokensCacheCreation: 0, requests: 1, ...over };
+  return {
+    day: DAY,
+    keyId,
+    model: 'gpt',
+    provider: 'openai',
+    tokensInput: 7,
+    tokensOutput: 3,
+    tokensCacheRead: 0,
+    tokensCacheCreation: 0,
+    requests: 1,
+    ...over,
+  };
 }
 
 function key(id: string, over: Partial<KeyRecord> = {}): KeyRecord {
   return {
-    id, name: `key ${id}`, group: null, allowed_pools: ['default'], max_budget_cents: 500, budget_period: 'monthly',
-    rpm_limit: null, tpm_limit: 1000, enabled: true, created_at: 1_700_000_000, expires_at: 1_900_000_000,
-    jti: `jti-${id}`, aws_access_key_id: null, ...over,
+    id,
+    name: `key ${id}`,
+    group: null,
+    allowed_pools: ['default'],
+    max_budget_cents: 500,
+    budget_period: 'monthly',
+    rpm_limit: null,
+    tpm_limit: 1000,
+    enabled: true,
+    created_at: 1_700_000_000,
+    expires_at: 1_900_000_000,
+    jti: `jti-${id}`,
+    aws_access_key_id: null,
+    ...over,
   };
 }
 
 function group(name: string, over: Partial<GroupRecord> = {}): GroupRecord {
   return {
-    name, parent: null, enabled: true, per_request_fee_micros: 0,
-    rate_card: [{ model: '*', tier: '*', input_micros_per_mtok: 1, output_micros_per_mtok: 2, cache_read_micros_per_mtok: 0, cache_creation_micros_per_mtok: 0 }],
-    limits: [{ metric: 'requests', window: 'minute', max: 10 }], child_default: null, created_at: 1_700_000_000, ...over,
+    name,
+    parent: null,
+    enabled: true,
+    per_request_fee_micros: 0,
+    rate_card: [
+      { model: '*', tier: '*', input_micros_per_mtok: 1, output_micros_per_mtok: 2, cache_read_micros_per_mtok: 0, cache_creation_micros_per_mtok: 0 },
+    ],
+    limits: [{ metric: 'requests', window: 'minute', max: 10 }],
+    child_default: null,
+    created_at: 1_700_000_000,
+    ...over,
   } as GroupRecord;
 }
 
@@ -44,8 +86,15 @@ const DAY_MS = 86_400_000;
 
 function storedResponse(id: string, keyId: string, over: Partial<StoredResponse> = {}, padChars = 0): StoredResponse {
   return {
-    id, keyId, createdAtMs: NOW_MS, expiresAtMs: NOW_MS + DAY_MS, lane: 'lane-anthropic', provider: 'anthropic', laneProtocol: 'anthropic',
-    upstreamId: null, previousId: null,
+    id,
+    keyId,
+    createdAtMs: NOW_MS,
+    expiresAtMs: NOW_MS + DAY_MS,
+    lane: 'lane-anthropic',
+    provider: 'anthropic',
+    laneProtocol: 'anthropic',
+    upstreamId: null,
+    previousId: null,
     input: [{ type: 'message', role: 'user', content: 'héllo' }],
     response: { id, object: 'response', output: [{ type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'x'.repeat(padChars) }] }] },
     ...over,
@@ -78,7 +127,11 @@ export function storeConformance(module: StoreModule): void {
     });
 
     it('usage: rows add up per (day, pool, lane, provider), repeated keys in one batch included', async () => {
-      await store.addUsage([usage('p', 'a'), usage('p', 'a', { truncated: 1 }), usage('p', 'b', { tokensInput: 0, tokensOutput: 0, requests: 0, tokensCacheRead: 0, tokensCacheCreation: 0 })]);
+      await store.addUsage([
+        usage('p', 'a'),
+        usage('p', 'a', { truncated: 1 }),
+        usage('p', 'b', { tokensInput: 0, tokensOutput: 0, requests: 0, tokensCacheRead: 0, tokensCacheCreation: 0 }),
+      ]);
       await store.addUsage([usage('p', 'a', { tokensInput: 2 ** 40 }), usage('p', 'a', { day: DAY + 86_400 })]);
       await store.addUsage([]);
       const rows = await store.usageForDay(DAY);
@@ -122,21 +175,64 @@ export function storeConformance(module: StoreModule): void {
       }
       const other = open();
       assert.ok(hasFleetCounters(other));
-      const a = await store.reconcileCounters({ stream: 'a', seq: 1 }, [{ holder: 'group:g', value: 2, tag: 100, delta: 5 }, { holder: 'key:k', value: 4, tag: 7, delta: 1_000_000 }], 0);
+      const a = await store.reconcileCounters(
+        { stream: 'a', seq: 1 },
+        [
+          { holder: 'group:g', value: 2, tag: 100, delta: 5 },
+          { holder: 'key:k', value: 4, tag: 7, delta: 1_000_000 },
+        ],
+        0,
+      );
       assert.equal(a.applied, true);
-      assert.deepEqual(a.rows.map((r) => [r.holder, r.value, r.tag, r.count]).sort(), [['group:g', 2, 100, 5], ['key:k', 4, 7, 1_000_000]]);
+      assert.deepEqual(a.rows.map((r) => [r.holder, r.value, r.tag, r.count]).sort(), [
+        ['group:g', 2, 100, 5],
+        ['key:k', 4, 7, 1_000_000],
+      ]);
       const b = await other.reconcileCounters({ stream: 'b', seq: 1 }, [{ holder: 'group:g', value: 2, tag: 100, delta: 3 }], a.last);
-      assert.deepEqual(b.rows.map((r) => [r.holder, r.value, r.tag, r.count]), [['group:g', 2, 100, 8]], 'only what changed since a.last');
+      assert.deepEqual(
+        b.rows.map((r) => [r.holder, r.value, r.tag, r.count]),
+        [['group:g', 2, 100, 8]],
+        'only what changed since a.last',
+      );
       const again = await other.reconcileCounters({ stream: 'b', seq: 1 }, [{ holder: 'group:g', value: 2, tag: 100, delta: 3 }], a.last);
       assert.equal(again.applied, false, 'a retried batch is skipped');
       assert.equal(again.rows.find((r) => r.holder === 'group:g')?.count, 8);
-      const down = await store.reconcileCounters({ stream: 'a', seq: 2 }, [{ holder: 'group:g', value: 2, tag: 100, delta: -2 }, { holder: 'key:k', value: 4, tag: 6, delta: 9 }], b.last);
-      assert.deepEqual(down.rows.map((r) => [r.holder, r.value, r.tag, r.count]).sort(), [['group:g', 2, 100, 6], ['key:k', 4, 7, 1_000_000]], 'an older window is dropped');
+      const down = await store.reconcileCounters(
+        { stream: 'a', seq: 2 },
+        [
+          { holder: 'group:g', value: 2, tag: 100, delta: -2 },
+          { holder: 'key:k', value: 4, tag: 6, delta: 9 },
+        ],
+        b.last,
+      );
+      assert.deepEqual(
+        down.rows.map((r) => [r.holder, r.value, r.tag, r.count]).sort(),
+        [
+          ['group:g', 2, 100, 6],
+          ['key:k', 4, 7, 1_000_000],
+        ],
+        'an older window is dropped',
+      );
       const roll = await store.reconcileCounters({ stream: 'a', seq: 3 }, [{ holder: 'group:g', value: 2, tag: 101, delta: 1 }], down.last);
-      assert.deepEqual(roll.rows.map((r) => [r.holder, r.tag, r.count]), [['group:g', 101, 1]], 'a newer window starts over');
-      const wrap = await store.reconcileCounters({ stream: 'a', seq: 4 }, [{ holder: 'group:w', value: 0, tag: 65_535, delta: 4 }, { holder: 'group:w', value: 1, tag: 0, delta: 1 }], roll.last);
+      assert.deepEqual(
+        roll.rows.map((r) => [r.holder, r.tag, r.count]),
+        [['group:g', 101, 1]],
+        'a newer window starts over',
+      );
+      const wrap = await store.reconcileCounters(
+        { stream: 'a', seq: 4 },
+        [
+          { holder: 'group:w', value: 0, tag: 65_535, delta: 4 },
+          { holder: 'group:w', value: 1, tag: 0, delta: 1 },
+        ],
+        roll.last,
+      );
       const wrapped = await store.reconcileCounters({ stream: 'a', seq: 5 }, [{ holder: 'group:w', value: 0, tag: 0, delta: 2 }], wrap.last);
-      assert.deepEqual(wrapped.rows.map((r) => [r.holder, r.value, r.tag, r.count]), [['group:w', 0, 0, 2]], 'tag 0 is newer than 65535 (16-bit wrap)');
+      assert.deepEqual(
+        wrapped.rows.map((r) => [r.holder, r.value, r.tag, r.count]),
+        [['group:w', 0, 0, 2]],
+        'tag 0 is newer than 65535 (16-bit wrap)',
+      );
       const all = await other.reconcileCounters({ stream: 'b', seq: 2 }, [], 0);
       assert.equal(all.rows.length, 4, 'since 0: every row');
       assert.equal(all.last, wrapped.last);
@@ -146,14 +242,20 @@ export function storeConformance(module: StoreModule): void {
       await store.putKey(key('a'));
       await store.putKey(key('b', { group: 'team', aws_access_key_id: 'AKIDEXAMPLE' }));
       await store.putKey(key('a', { name: 'renamed', enabled: false, jti: 'jti-2' }));
-      await store.saveCounters([{ holder: 'key:a', words: ['1', '2'] }, { holder: 'key:b', words: ['3'] }]);
+      await store.saveCounters([
+        { holder: 'key:a', words: ['1', '2'] },
+        { holder: 'key:b', words: ['3'] },
+      ]);
       let gov = await store.loadGovernance();
       const keys = new Map(gov.keys.map((k) => [k.id, k]));
       assert.deepEqual(keys.get('a'), key('a', { name: 'renamed', enabled: false, jti: 'jti-2' }));
       assert.deepEqual(keys.get('b'), key('b', { group: 'team', aws_access_key_id: 'AKIDEXAMPLE' }));
       await store.revokeKey({ id: 'a', expires_at: 1_900_000_000, revoked_at: 1_800_000_000 });
       gov = await store.loadGovernance();
-      assert.deepEqual(gov.keys.map((k) => k.id), ['b']);
+      assert.deepEqual(
+        gov.keys.map((k) => k.id),
+        ['b'],
+      );
       assert.deepEqual(gov.revocations, [{ id: 'a', expires_at: 1_900_000_000, revoked_at: 1_800_000_000 }]);
       assert.deepEqual(gov.counters, [{ holder: 'key:b', words: ['3'] }]);
     });
@@ -162,7 +264,10 @@ export function storeConformance(module: StoreModule): void {
       await store.putGroup(group('g1'));
       await store.putGroup(group('g2', { parent: 'g1', child_default: { rpm_limit: 5 } }));
       await store.putGroup(group('g1', { enabled: false }));
-      await store.saveCounters([{ holder: 'group:g1', words: ['9'] }, { holder: 'group:g2', words: ['8', '7'] }]);
+      await store.saveCounters([
+        { holder: 'group:g1', words: ['9'] },
+        { holder: 'group:g2', words: ['8', '7'] },
+      ]);
       await store.saveCounters([{ holder: 'group:g2', words: ['6'] }]);
       let gov = await store.loadGovernance();
       const groups = new Map(gov.groups.map((g) => [g.name, g]));
@@ -170,15 +275,30 @@ export function storeConformance(module: StoreModule): void {
       assert.deepEqual(groups.get('g2'), group('g2', { parent: 'g1', child_default: { rpm_limit: 5 } }));
       await store.deleteGroup('g1');
       gov = await store.loadGovernance();
-      assert.deepEqual(gov.groups.map((g) => g.name), ['g2']);
-      assert.equal(gov.counters.find((c) => c.holder === 'group:g1'), undefined);
-      assert.deepEqual(gov.counters.find((c) => c.holder === 'group:g2'), { holder: 'group:g2', words: ['6'] });
+      assert.deepEqual(
+        gov.groups.map((g) => g.name),
+        ['g2'],
+      );
+      assert.equal(
+        gov.counters.find((c) => c.holder === 'group:g1'),
+        undefined,
+      );
+      assert.deepEqual(
+        gov.counters.find((c) => c.holder === 'group:g2'),
+        { holder: 'group:g2', words: ['6'] },
+      );
       await store.saveCounters([{ holder: 'group:g2', words: null }]);
-      assert.equal((await store.loadGovernance()).counters.find((c) => c.holder === 'group:g2'), undefined);
+      assert.equal(
+        (await store.loadGovernance()).counters.find((c) => c.holder === 'group:g2'),
+        undefined,
+      );
     });
 
     it('breaker trips: replaced per (pool, lane) cell', async () => {
-      await store.saveBreakerTrips([{ pool: '', lane: 'a', tripCount: 1, lastTripAt: 100 }, { pool: 'p', lane: 'a', tripCount: 2, lastTripAt: 200 }]);
+      await store.saveBreakerTrips([
+        { pool: '', lane: 'a', tripCount: 1, lastTripAt: 100 },
+        { pool: 'p', lane: 'a', tripCount: 2, lastTripAt: 200 },
+      ]);
       await store.saveBreakerTrips([{ pool: '', lane: 'a', tripCount: 3, lastTripAt: 300 }]);
       assert.deepEqual(await store.loadBreakerTrips(), [
         { pool: '', lane: 'a', tripCount: 3, lastTripAt: 300 },
@@ -219,7 +339,8 @@ export function storeConformance(module: StoreModule): void {
       const size = responseRow(storedResponse('cap_a', 'k', {}, 400)).bytes;
       const cap = Math.floor(size * 2.5);
       const at = (i: number): number => NOW_MS + 10 * DAY_MS + i;
-      const put = (id: string, i: number, ttlMs = DAY_MS, s: typeof store = store): Promise<boolean> => s.putResponse(storedResponse(id, 'k', { createdAtMs: at(i), expiresAtMs: at(i) + ttlMs }, 400), cap, at(i));
+      const put = (id: string, i: number, ttlMs = DAY_MS, s: typeof store = store): Promise<boolean> =>
+        s.putResponse(storedResponse(id, 'k', { createdAtMs: at(i), expiresAtMs: at(i) + ttlMs }, 400), cap, at(i));
       const live = async (ids: string[], nowMs: number): Promise<string[]> => {
         const out: string[] = [];
         for (const id of ids) if ((await store.getResponse(id, 'k', nowMs)) !== null) out.push(id);
@@ -263,7 +384,13 @@ export function storeConformance(module: StoreModule): void {
       store.appendAudit('run-1', e1);
       store.appendAudit('run-1', e2);
       const log = await store.readAuditLog();
-      assert.deepEqual(log.rows.map((r) => [r.run, r.seq, r.hash]), [['run-1', 1, e1.hash], ['run-1', 2, e2.hash]]);
+      assert.deepEqual(
+        log.rows.map((r) => [r.run, r.seq, r.hash]),
+        [
+          ['run-1', 1, e1.hash],
+          ['run-1', 2, e2.hash],
+        ],
+      );
       assert.ok(log.rows[0]!.position < log.rows[1]!.position);
       assert.deepEqual(log.heads, [{ run: 'run-1', seq: 2, hash: e2.hash }]);
       assert.deepEqual(verifyAuditLog(log.rows, log.heads), { ok: true, entries: 2, runs: 1 });
@@ -321,16 +448,50 @@ export function storeConformance(module: StoreModule): void {
       for (let i = 0; i < 40; i++) {
         const keyId = `s${String(i).padStart(2, '0')}`;
         rows.push(keyUsage(keyId, { day, tokensInput: 1000 * (i % 7), tokensOutput: 333 * (i % 5), requests: 1 + (i % 3) }));
-        if (i % 4 === 0) rows.push(keyUsage(keyId, { day, model: 'claude', provider: 'anthropic', tokensInput: 777, tokensOutput: 11, tokensCacheRead: 5, tokensCacheCreation: 9, requests: 2 }));
+        if (i % 4 === 0)
+          rows.push(
+            keyUsage(keyId, {
+              day,
+              model: 'claude',
+              provider: 'anthropic',
+              tokensInput: 777,
+              tokensOutput: 11,
+              tokensCacheRead: 5,
+              tokensCacheCreation: 9,
+              requests: 2,
+            }),
+          );
         if (i % 6 === 0) rows.push(keyUsage(keyId, { day, model: 'claude', provider: 'bedrock', tokensInput: 3, tokensOutput: 2 ** 33, requests: 1 }));
       }
       await store.addKeyUsage(rows);
       const prices = [
-        { model: '*', tier: '*', input_micros_per_mtok: 1_000_003, output_micros_per_mtok: 2_000_001, cache_read_micros_per_mtok: 0, cache_creation_micros_per_mtok: 0 },
-        { model: 'claude', tier: 'default', input_micros_per_mtok: 3_000_007, output_micros_per_mtok: 15_000_000, cache_read_micros_per_mtok: 300_000, cache_creation_micros_per_mtok: 3_750_000 },
-        { model: 'claude', tier: 'batch', input_micros_per_mtok: 1, output_micros_per_mtok: 1, cache_read_micros_per_mtok: 1, cache_creation_micros_per_mtok: 1 },
+        {
+          model: '*',
+          tier: '*',
+          input_micros_per_mtok: 1_000_003,
+          output_micros_per_mtok: 2_000_001,
+          cache_read_micros_per_mtok: 0,
+          cache_creation_micros_per_mtok: 0,
+        },
+        {
+          model: 'claude',
+          tier: 'default',
+          input_micros_per_mtok: 3_000_007,
+          output_micros_per_mtok: 15_000_000,
+          cache_read_micros_per_mtok: 300_000,
+          cache_creation_micros_per_mtok: 3_750_000,
+        },
+        {
+          model: 'claude',
+          tier: 'batch',
+          input_micros_per_mtok: 1,
+          output_micros_per_mtok: 1,
+          cache_read_micros_per_mtok: 1,
+          cache_creation_micros_per_mtok: 1,
+        },
       ];
-      const sorted = <T extends { model: string; provider: string }>(m: T[]): T[] => [...m].sort((a, b) => `${a.model}/${a.provider}`.localeCompare(`${b.model}/${b.provider}`));
+      const sorted = <T extends { model: string; provider: string }>(m: T[]): T[] =>
+        [...m].sort((a, b) => `${a.model}/${a.provider}`.localeCompare(`${b.model}/${b.provider}`));
       for (const limit of [10, 40, 1000]) {
         const got = await store.keyUsageSummary(day, prices, limit);
         const want = summarizeKeyUsageRows(rows, prices, limit);

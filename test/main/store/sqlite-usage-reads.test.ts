@@ -12,7 +12,16 @@ import type { KeyUsageRow } from '../../../src/main/store/records.js';
 import type { RateEntry } from '../../../src/shared/governance/pricing.js';
 
 const DAY = 1_700_006_400 - (1_700_006_400 % 86_400);
-const PRICES: RateEntry[] = [{ model: '*', tier: '*', input_micros_per_mtok: 1_000_000, output_micros_per_mtok: 2_000_000, cache_read_micros_per_mtok: 0, cache_creation_micros_per_mtok: 0 }];
+const PRICES: RateEntry[] = [
+  {
+    model: '*',
+    tier: '*',
+    input_micros_per_mtok: 1_000_000,
+    output_micros_per_mtok: 2_000_000,
+    cache_read_micros_per_mtok: 0,
+    cache_creation_micros_per_mtok: 0,
+  },
+];
 
 function usage(keyId: string, tokensInput: number): KeyUsageRow {
   return { day: DAY, keyId, model: 'gpt', provider: 'openai', tokensInput, tokensOutput: 0, tokensCacheRead: 0, tokensCacheCreation: 0, requests: 1 };
@@ -38,7 +47,10 @@ describe('sqlite usage reads', () => {
 
   it('answers the same summary object while nothing was flushed', async () => {
     const first = await store.keyUsageSummary(DAY, PRICES, 2);
-    assert.deepEqual(first.topKeys.map((k) => k.keyId), ['c', 'b']);
+    assert.deepEqual(
+      first.topKeys.map((k) => k.keyId),
+      ['c', 'b'],
+    );
     assert.equal(first.truncated, true);
     const second = await store.keyUsageSummary(DAY, PRICES, 2);
     assert.equal(second, first);
@@ -49,7 +61,13 @@ describe('sqlite usage reads', () => {
     await store.addKeyUsage([usage('a', 100)]);
     const next = await store.keyUsageSummary(DAY, PRICES, 2);
     assert.notEqual(next, first);
-    assert.deepEqual(next.topKeys.map((k) => [k.keyId, k.tokensInput]), [['a', 110], ['c', 30]]);
+    assert.deepEqual(
+      next.topKeys.map((k) => [k.keyId, k.tokensInput]),
+      [
+        ['a', 110],
+        ['c', 30],
+      ],
+    );
   });
 
   it('answers fresh rows after a flush by another connection to the same file', async () => {
@@ -57,7 +75,13 @@ describe('sqlite usage reads', () => {
     await other.addKeyUsage([usage('b', 1_000)]);
     const next = await store.keyUsageSummary(DAY, PRICES, 2);
     assert.notEqual(next, first);
-    assert.deepEqual(next.topKeys.map((k) => [k.keyId, k.tokensInput]), [['b', 1_020], ['a', 110]]);
+    assert.deepEqual(
+      next.topKeys.map((k) => [k.keyId, k.tokensInput]),
+      [
+        ['b', 1_020],
+        ['a', 110],
+      ],
+    );
   });
 
   it('does not reuse an answer across limits, price lists or days', async () => {

@@ -77,8 +77,14 @@ describe('TLS front', () => {
   it('serves HTTPS with ALPN http/1.1 and spreads connections over the workers', async () => {
     const front = await start(SERVER, [join(dir, 'a.sock'), join(dir, 'b.sock')]);
     const replies = [await get(front.port), await get(front.port), await get(front.port)];
-    assert.deepEqual(replies.map((r) => r.status), [200, 200, 200]);
-    assert.deepEqual(replies.map((r) => r.alpn), ['http/1.1', 'http/1.1', 'http/1.1']);
+    assert.deepEqual(
+      replies.map((r) => r.status),
+      [200, 200, 200],
+    );
+    assert.deepEqual(
+      replies.map((r) => r.alpn),
+      ['http/1.1', 'http/1.1', 'http/1.1'],
+    );
     assert.deepEqual(new Set(replies.map((r) => r.body)), new Set(['a', 'b']));
   });
 
@@ -173,7 +179,11 @@ describe('TLS front', () => {
   });
 
   it('is needed: this uWS build lets a client without a certificate in and negotiates no ALPN', async () => {
-    const app = uWS.SSLApp({ key_file_name: join(FIXTURES, 'server-key.pem'), cert_file_name: join(FIXTURES, 'server.pem'), ca_file_name: join(FIXTURES, 'ca.pem') });
+    const app = uWS.SSLApp({
+      key_file_name: join(FIXTURES, 'server-key.pem'),
+      cert_file_name: join(FIXTURES, 'server.pem'),
+      ca_file_name: join(FIXTURES, 'ca.pem'),
+    });
     app.get('/*', (res) => {
       res.end('uws');
     });

@@ -27,7 +27,11 @@ describe('TopKeys', () => {
       for (const limit of [0, 1, 7, count, count + 5]) {
         const top = new TopKeys(limit);
         for (const k of keys) top.offer(k);
-        assert.deepEqual(top.sorted().map((k) => k.keyId), sorted.slice(0, limit).map((k) => k.keyId), `round ${round}, limit ${limit}`);
+        assert.deepEqual(
+          top.sorted().map((k) => k.keyId),
+          sorted.slice(0, limit).map((k) => k.keyId),
+          `round ${round}, limit ${limit}`,
+        );
         assert.equal(top.offered, count);
       }
     }

@@ -15,14 +15,20 @@ function totals(n: number) {
 function summary(): KeyUsageSummary {
   return {
     byModel: [{ ...totals(60), model: 'gpt', provider: 'openai' }],
-    topKeys: [{ ...totals(30), keyId: 'k3' }, { ...totals(20), keyId: 'k2' }],
+    topKeys: [
+      { ...totals(30), keyId: 'k3' },
+      { ...totals(20), keyId: 'k2' },
+    ],
     truncated: true,
   };
 }
 
 describe('UsageViewCache', () => {
   it('writes what buildUsageView builds, and only as_of moves on a reuse', () => {
-    const names = new Map([['k3', 'three'], ['k2', 'two']]);
+    const names = new Map([
+      ['k3', 'three'],
+      ['k2', 'two'],
+    ]);
     const keyName = (id: string) => names.get(id) ?? null;
     const cache = new UsageViewCache();
     const s = summary();
@@ -34,7 +40,10 @@ describe('UsageViewCache', () => {
   });
 
   it('builds again for another summary, currency or day, and after a key was renamed or deleted', () => {
-    const names = new Map([['k3', 'three'], ['k2', 'two']]);
+    const names = new Map([
+      ['k3', 'three'],
+      ['k2', 'two'],
+    ]);
     const keyName = (id: string) => names.get(id) ?? null;
     const cache = new UsageViewCache();
     const s = summary();

@@ -20,8 +20,12 @@ function settingPaths(schema: TSchema, path: string, out: string[]): string[] {
         settingPaths(property, child, out);
       }
       break;
-    case 'Record': settingPaths(recordValueSchema(schema), `${path}.<name>`, out); break;
-    case 'Array': settingPaths(schema.items as TSchema, `${path}[]`, out); break;
+    case 'Record':
+      settingPaths(recordValueSchema(schema), `${path}.<name>`, out);
+      break;
+    case 'Array':
+      settingPaths(schema.items as TSchema, `${path}[]`, out);
+      break;
     case 'Union':
       if (schema['x-secret-ref'] !== true) for (const variant of schema.anyOf as TSchema[]) settingPaths(variant, path, out);
       break;

@@ -39,14 +39,18 @@ describe('schema defaults and errors', () => {
     assert.equal(config.models.m!.max_concurrent, 0);
     assert.equal(config.store.module, 'memory');
     assert.deepEqual(schemaIssues(DeploymentConfig, config), []);
-    const catalog = applyDefaults(ProviderCatalog, { providers: { a: { protocol: 'bedrock', base_url: 'http://h', auth: { mode: 'sigv4', access_key_id: 'a', secret_access_key: 'b' } } } }) as any;
+    const catalog = applyDefaults(ProviderCatalog, {
+      providers: { a: { protocol: 'bedrock', base_url: 'http://h', auth: { mode: 'sigv4', access_key_id: 'a', secret_access_key: 'b' } } },
+    }) as any;
     assert.equal(catalog.providers.a.auth.service, 'bedrock');
   });
 
   it('explains unions by the variant the value meant', () => {
     const catalog = applyDefaults(ProviderCatalog, { providers: { a: { protocol: 'openai', base_url: 'http://h', auth: { mode: 'bearer' } } } });
     assert.deepEqual(render(schemaIssues(ProviderCatalog, catalog)), ['providers.a.auth.key: required setting is missing']);
-    const secret = applyDefaults(ProviderCatalog, { providers: { a: { protocol: 'openai', base_url: 'http://h', auth: { mode: 'bearer', key: { vault: 'x' } } } } });
+    const secret = applyDefaults(ProviderCatalog, {
+      providers: { a: { protocol: 'openai', base_url: 'http://h', auth: { mode: 'bearer', key: { vault: 'x' } } } },
+    });
     assert.deepEqual(render(schemaIssues(ProviderCatalog, secret)), [
       'providers.a.auth.key: expected a secret reference ({ env: VAR }, { file: path } or { module, settings }), got a mapping with keys vault',
     ]);
@@ -64,9 +68,14 @@ describe('secret sites', () => {
       auth: { admin_token: { env: 'A' } },
       hooks: { h: { settings: { file: '/etc/passwd' } } },
     });
-    const catalog = applyDefaults(ProviderCatalog, { providers: { p: { protocol: 'openai', base_url: 'http://h', auth: { mode: 'bearer', key: 'literal' } } } });
+    const catalog = applyDefaults(ProviderCatalog, {
+      providers: { p: { protocol: 'openai', base_url: 'http://h', auth: { mode: 'bearer', key: 'literal' } } },
+    });
     const sites = [...findSecretSites(DeploymentConfig, config), ...findSecretSites(ProviderCatalog, catalog)];
-    assert.deepEqual(sites.map((site) => `${site.path} ${site.kind}`), ['auth.admin_token ref', 'providers.p.auth.key literal']);
+    assert.deepEqual(
+      sites.map((site) => `${site.path} ${site.kind}`),
+      ['auth.admin_token ref', 'providers.p.auth.key literal'],
+    );
   });
 });
 

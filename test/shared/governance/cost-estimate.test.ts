@@ -31,7 +31,18 @@ describe('cost estimates', () => {
     assert.deepEqual(estimate('openai', plain), [textTokens(plain), 100]);
     assert.equal(estimate('openai', { ...plain, max_completion_tokens: 40, n: 3 })[1], 120);
     assert.equal(estimate('openai', { model: 'm', messages: [] })[1], -1, 'no cap');
-    const image = { model: 'm', messages: [{ role: 'user', content: [{ type: 'text', text: 'what is it' }, { type: 'image_url', image_url: { url: `data:image/png;base64,${IMAGE}` } }] }] };
+    const image = {
+      model: 'm',
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'what is it' },
+            { type: 'image_url', image_url: { url: `data:image/png;base64,${IMAGE}` } },
+          ],
+        },
+      ],
+    };
     assert.deepEqual(estimate('openai', image), [textTokens(image, IMAGE.length) + 1445, -1]);
     const byUrl = { model: 'm', messages: [{ role: 'user', content: [{ type: 'image_url', image_url: { url: 'https://example.com/a.png' } }] }] };
     assert.equal(estimate('openai', byUrl)[0], textTokens(byUrl) + 1445, 'an image by URL is charged too');
@@ -43,30 +54,46 @@ describe('cost estimates', () => {
   });
 
   it('responses: max_output_tokens; input_image data URLs', () => {
-    const body = { model: 'm', max_output_tokens: 64, input: [{ role: 'user', content: [{ type: 'input_image', image_url: `data:image/jpeg;base64,${IMAGE}` }] }] };
+    const body = {
+      model: 'm',
+      max_output_tokens: 64,
+      input: [{ role: 'user', content: [{ type: 'input_image', image_url: `data:image/jpeg;base64,${IMAGE}` }] }],
+    };
     assert.deepEqual(estimate('responses', body), [textTokens(body, IMAGE.length) + 1445, 64]);
   });
 
   it('anthropic: max_tokens; base64 image and document sources', () => {
     const body = {
-      model: 'm', max_tokens: 50,
-      messages: [{ role: 'user', content: [
-        { type: 'image', source: { type: 'base64', media_type: 'image/png', data: IMAGE } },
-        { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: IMAGE } },
-        { type: 'text', text: 'compare' },
-      ] }],
+      model: 'm',
+      max_tokens: 50,
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'image', source: { type: 'base64', media_type: 'image/png', data: IMAGE } },
+            { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: IMAGE } },
+            { type: 'text', text: 'compare' },
+          ],
+        },
+      ],
     };
     assert.deepEqual(estimate('anthropic', body), [textTokens(body, 2 * IMAGE.length) + 2 * 1600, 50]);
   });
 
   it('gemini: generationConfig.maxOutputTokens times candidateCount (either spelling); inlineData', () => {
-    const body = { contents: [{ role: 'user', parts: [{ text: 'hi' }, { inlineData: { mimeType: 'image/png', data: IMAGE } }] }], generationConfig: { maxOutputTokens: 30, candidateCount: 2 } };
+    const body = {
+      contents: [{ role: 'user', parts: [{ text: 'hi' }, { inlineData: { mimeType: 'image/png', data: IMAGE } }] }],
+      generationConfig: { maxOutputTokens: 30, candidateCount: 2 },
+    };
     assert.deepEqual(estimate('gemini', body), [textTokens(body, IMAGE.length) + 1290, 60]);
     assert.equal(estimate('gemini', { contents: [], generation_config: { max_output_tokens: 7 } })[1], 7);
   });
 
   it('bedrock: inferenceConfig.maxTokens; image bytes', () => {
-    const body = { messages: [{ role: 'user', content: [{ image: { format: 'png', source: { bytes: IMAGE } } }, { text: 'hi' }] }], inferenceConfig: { maxTokens: 12 } };
+    const body = {
+      messages: [{ role: 'user', content: [{ image: { format: 'png', source: { bytes: IMAGE } } }, { text: 'hi' }] }],
+      inferenceConfig: { maxTokens: 12 },
+    };
     assert.deepEqual(estimate('bedrock', body), [textTokens(body, IMAGE.length) + 1600, 12]);
   });
 
@@ -76,7 +103,7 @@ describe('cost estimates', () => {
     assert.equal(estimate('ollama', { model: 'm', messages: [], options: { num_predict: -1 } })[1], -1, '-1: no limit');
   });
 
-  it('the members read are the codec\'s first (model leads), then the estimator\'s, one array per codec', () => {
+  it("the members read are the codec's first (model leads), then the estimator's, one array per codec", () => {
     const list = membersToRead(CODECS.openai)!;
     assert.deepEqual(list, ['model', 'stream', 'stream_options', 'max_completion_tokens', 'max_tokens', 'n']);
     assert.equal(membersToRead(CODECS.openai), list);

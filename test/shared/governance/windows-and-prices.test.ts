@@ -1,7 +1,14 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  WINDOW_DAY, WINDOW_MINUTE, WINDOW_MONTH, WINDOW_TOTAL, WINDOW_WEEK, secondsToWindowEnd, windowStartSec, windowTag,
+  WINDOW_DAY,
+  WINDOW_MINUTE,
+  WINDOW_MONTH,
+  WINDOW_TOTAL,
+  WINDOW_WEEK,
+  secondsToWindowEnd,
+  windowStartSec,
+  windowTag,
 } from '../../../src/shared/governance/windows.js';
 import { costMicros, costMicrosAt, costMicrosBig, findRate, type RateEntry } from '../../../src/shared/governance/pricing.js';
 
@@ -26,8 +33,22 @@ describe('governance windows', () => {
 describe('prices', () => {
   const card: RateEntry[] = [
     { model: '*', tier: '*', input_micros_per_mtok: 1, output_micros_per_mtok: 1, cache_read_micros_per_mtok: 0, cache_creation_micros_per_mtok: 0 },
-    { model: 'gpt', tier: '*', input_micros_per_mtok: 2_000_000, output_micros_per_mtok: 8_000_000, cache_read_micros_per_mtok: 500_000, cache_creation_micros_per_mtok: 0 },
-    { model: 'gpt', tier: 'default', input_micros_per_mtok: 3_000_000, output_micros_per_mtok: 9_000_000, cache_read_micros_per_mtok: 0, cache_creation_micros_per_mtok: 0 },
+    {
+      model: 'gpt',
+      tier: '*',
+      input_micros_per_mtok: 2_000_000,
+      output_micros_per_mtok: 8_000_000,
+      cache_read_micros_per_mtok: 500_000,
+      cache_creation_micros_per_mtok: 0,
+    },
+    {
+      model: 'gpt',
+      tier: 'default',
+      input_micros_per_mtok: 3_000_000,
+      output_micros_per_mtok: 9_000_000,
+      cache_read_micros_per_mtok: 0,
+      cache_creation_micros_per_mtok: 0,
+    },
   ];
   it('an exact model beats *, an exact tier beats *', () => {
     assert.equal(findRate(card, 'gpt')!.input_micros_per_mtok, 3_000_000);
@@ -44,7 +65,14 @@ describe('prices', () => {
   });
 
   it('one rule: one floor of the summed products per priced set, exact past 2^53; reservations round up', () => {
-    const odd: RateEntry = { model: '*', tier: '*', input_micros_per_mtok: 3, output_micros_per_mtok: 7, cache_read_micros_per_mtok: 1, cache_creation_micros_per_mtok: 5 };
+    const odd: RateEntry = {
+      model: '*',
+      tier: '*',
+      input_micros_per_mtok: 3,
+      output_micros_per_mtok: 7,
+      cache_read_micros_per_mtok: 1,
+      cache_creation_micros_per_mtok: 5,
+    };
     // 333,333 x 3 + 142,857 x 7 = 999,999 + 999,999 = 1,999,998 per million: 1 micro (not 0 + 0).
     assert.equal(costMicros(odd, 333_333, 142_857, 0, 0), 1);
     assert.equal(costMicros(odd, 333_333, 142_857, 0, 0, true), 2);

@@ -15,8 +15,16 @@ const BINDINGS: CompiledBindings = {
 
 function provider(maxAdminScope: CompiledIdentityProvider['maxAdminScope']): CompiledIdentityProvider {
   return {
-    name: 'corp', issuer: 'https://idp', audience: 'gw', roleClaim: 'groups', jwksUrl: null, caCertPem: null, clockSkewSec: 30,
-    maxAdminScope, browserClientId: null, browserScope: 'openid',
+    name: 'corp',
+    issuer: 'https://idp',
+    audience: 'gw',
+    roleClaim: 'groups',
+    jwksUrl: null,
+    caCertPem: null,
+    clockSkewSec: 30,
+    maxAdminScope,
+    browserClientId: null,
+    browserScope: 'openid',
   };
 }
 

@@ -26,8 +26,12 @@ async function runSuite(dir: string, fastPath: 'on' | 'off'): Promise<Entry[]> {
   delete env.CONFORMANCE_CODECS; // all six
   const child = spawn(process.execPath, [SUITE], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
-  child.stdout.setEncoding('utf8').on('data', (s: string) => { output += s; });
-  child.stderr.setEncoding('utf8').on('data', (s: string) => { output += s; });
+  child.stdout.setEncoding('utf8').on('data', (s: string) => {
+    output += s;
+  });
+  child.stderr.setEncoding('utf8').on('data', (s: string) => {
+    output += s;
+  });
   const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
   assert.equal(code, 0, `the conformance suite with the fast paths ${fastPath} failed:\n${output.slice(-4000)}`);
   return JSON.parse(await readFile(file, 'utf8')) as Entry[];
@@ -50,10 +54,13 @@ describe('the conformance suite, fast paths on and forced off', () => {
     if (dir !== '') await rm(dir, { recursive: true, force: true });
   });
 
-  it('records every codec\'s streams, bodies and errors', () => {
+  it("records every codec's streams, bodies and errors", () => {
     for (const name of PROTOCOL_NAMES) {
       for (const what of ['stream bytes', 'stream events', 'request decoded', 'response', 'passthrough bytes', 'error']) {
-        assert.ok(on.some(([w]) => w.startsWith(`${name} ${what}`)), `${name}: no "${what}" recorded`);
+        assert.ok(
+          on.some(([w]) => w.startsWith(`${name} ${what}`)),
+          `${name}: no "${what}" recorded`,
+        );
       }
     }
   });

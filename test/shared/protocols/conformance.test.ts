@@ -11,9 +11,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { fastPathOf } from '../../../src/shared/protocols/fast-path/registry.js';
 import { ERROR_TABLE, GatewayError, statusFor, type ErrorKind } from '../../../src/shared/errors.js';
-import {
-  PROTOCOL_NAMES, type ModelRequest, type ModelResponse, type ProtocolName, type StreamEvent, type Usage,
-} from '../../../src/shared/model/types.js';
+import { PROTOCOL_NAMES, type ModelRequest, type ModelResponse, type ProtocolName, type StreamEvent, type Usage } from '../../../src/shared/model/types.js';
 import type { Codec, RouteInfo } from '../../../src/shared/protocols/codec.js';
 import { TranslationRefused } from '../../../src/shared/protocols/refusal.js';
 import { JSON_OUTPUT_TOOL_NAME } from '../../../src/shared/protocols/json-output-tool.js';
@@ -84,9 +82,21 @@ function richRequest(overrides: Partial<ModelRequest> = {}): ModelRequest {
     model: UPSTREAM_MODEL,
     system: 'You are terse. Answer in one line.',
     messages: [
-      { role: 'user', content: [{ type: 'text', text: 'What is in these? héllo 世界 🎉' }, { type: 'image', url: 'https://example.com/cat.png' }] },
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'What is in these? héllo 世界 🎉' },
+          { type: 'image', url: 'https://example.com/cat.png' },
+        ],
+      },
       { role: 'assistant', content: [{ type: 'text', text: 'A cat. Anything else?' }] },
-      { role: 'user', content: [{ type: 'text', text: 'And this one, and the weather?' }, { type: 'image', data: PNG_1PX, mediaType: 'image/png' }] },
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'And this one, and the weather?' },
+          { type: 'image', data: PNG_1PX, mediaType: 'image/png' },
+        ],
+      },
       {
         role: 'assistant',
         content: [
@@ -117,79 +127,132 @@ const REQUEST_CASES: Array<[string, ModelRequest]> = [
   ['tool_choice required', richRequest({ toolChoice: { type: 'required' } })],
   ['tool_choice a named tool', richRequest({ toolChoice: { type: 'tool', name: 'get_weather' } })],
   ['stream true', richRequest({ stream: true })],
-  ['a failed tool result', richRequest({
-    messages: [
-      { role: 'user', content: [{ type: 'text', text: 'Weather?' }] },
-      { role: 'assistant', content: [{ type: 'tool_call', id: 'call_e', name: 'get_weather', arguments: '{"city":"Nowhere"}' }] },
-      { role: 'tool', content: [{ type: 'tool_result', toolCallId: 'call_e', content: 'no such city', isError: true }] },
-    ],
-  })],
+  [
+    'a failed tool result',
+    richRequest({
+      messages: [
+        { role: 'user', content: [{ type: 'text', text: 'Weather?' }] },
+        { role: 'assistant', content: [{ type: 'tool_call', id: 'call_e', name: 'get_weather', arguments: '{"city":"Nowhere"}' }] },
+        { role: 'tool', content: [{ type: 'tool_result', toolCallId: 'call_e', content: 'no such city', isError: true }] },
+      ],
+    }),
+  ],
   // Structured output, reasoning settings, cache markers and parallel tool calls (each codec's
   // request-settings.ts); the schema is closed and all-required, so every schema mode keeps it.
-  ['structured output: a JSON schema, strict', richRequest({
-    responseFormat: { type: 'json_schema', name: 'forecast', description: 'A forecast', schema: FORECAST_SCHEMA, strict: true },
-  })],
+  [
+    'structured output: a JSON schema, strict',
+    richRequest({
+      responseFormat: { type: 'json_schema', name: 'forecast', description: 'A forecast', schema: FORECAST_SCHEMA, strict: true },
+    }),
+  ],
   ['structured output: JSON mode', richRequest({ responseFormat: { type: 'json' } })],
   ['structured output: JSON mode, tool choice none', richRequest({ responseFormat: { type: 'json' }, toolChoice: { type: 'none' } })],
   ['reasoning: an effort level, summary shown', richRequest({ reasoning: { effort: 'high', summary: 'auto' } })],
   ['reasoning: a token budget', richRequest({ reasoning: { budgetTokens: 4096 } })],
   ['reasoning off', richRequest({ reasoning: { effort: 'none' } })],
-  ['prompt-cache markers: system, a part (1h), a tool', richRequest({
-    systemCache: {},
-    messages: [
-      { role: 'user', content: [{ type: 'text', text: 'A long document to cache.', cache: { ttl: '1h' } }, { type: 'image', data: PNG_1PX, mediaType: 'image/png' }] },
-    ],
-    tools: [{ name: 'get_weather', description: 'Weather forecast for a city', parameters: WEATHER_SCHEMA, cache: {} }],
-  })],
+  [
+    'prompt-cache markers: system, a part (1h), a tool',
+    richRequest({
+      systemCache: {},
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'A long document to cache.', cache: { ttl: '1h' } },
+            { type: 'image', data: PNG_1PX, mediaType: 'image/png' },
+          ],
+        },
+      ],
+      tools: [{ name: 'get_weather', description: 'Weather forecast for a city', parameters: WEATHER_SCHEMA, cache: {} }],
+    }),
+  ],
   ['parallel tool calls off', richRequest({ parallelToolCalls: false })],
-  ['minimal: one user message, no options', {
-    model: UPSTREAM_MODEL,
-    messages: [{ role: 'user', content: [{ type: 'text', text: 'Hi' }] }],
-    stream: false,
-  }],
+  [
+    'minimal: one user message, no options',
+    {
+      model: UPSTREAM_MODEL,
+      messages: [{ role: 'user', content: [{ type: 'text', text: 'Hi' }] }],
+      stream: false,
+    },
+  ],
 ];
 
 const CACHED_USAGE: Usage = { input: 100, output: 20, cacheRead: 30, cacheCreation: 7 };
 
 const RESPONSE_CASES: Array<[string, ModelResponse]> = [
-  ['text, stop, cache counts', {
-    id: 'resp_1', model: UPSTREAM_MODEL, content: [{ type: 'text', text: 'Hello wörld 🎉' }], finishReason: 'stop', usage: CACHED_USAGE,
-  }],
-  ['text and tool calls', {
-    id: 'resp_2', model: UPSTREAM_MODEL,
-    content: [
-      { type: 'text', text: 'Checking.' },
-      { type: 'tool_call', id: 'call_a', name: 'get_weather', arguments: '{"city":"Paris"}' },
-      { type: 'tool_call', id: 'call_b', name: 'get_time', arguments: '{}' },
-    ],
-    finishReason: 'tool_calls', usage: { input: 12, output: 9, cacheRead: 0, cacheCreation: 0 },
-  }],
-  ['length', {
-    id: 'resp_3', model: UPSTREAM_MODEL, content: [{ type: 'text', text: 'Once upon a' }], finishReason: 'length', usage: { input: 5, output: 3, cacheRead: 0, cacheCreation: 0 },
-  }],
-  ['content_filter', {
-    id: 'resp_4', model: UPSTREAM_MODEL, content: [{ type: 'text', text: 'I cannot' }], finishReason: 'content_filter', usage: { input: 5, output: 2, cacheRead: 0, cacheCreation: 0 },
-  }],
+  [
+    'text, stop, cache counts',
+    {
+      id: 'resp_1',
+      model: UPSTREAM_MODEL,
+      content: [{ type: 'text', text: 'Hello wörld 🎉' }],
+      finishReason: 'stop',
+      usage: CACHED_USAGE,
+    },
+  ],
+  [
+    'text and tool calls',
+    {
+      id: 'resp_2',
+      model: UPSTREAM_MODEL,
+      content: [
+        { type: 'text', text: 'Checking.' },
+        { type: 'tool_call', id: 'call_a', name: 'get_weather', arguments: '{"city":"Paris"}' },
+        { type: 'tool_call', id: 'call_b', name: 'get_time', arguments: '{}' },
+      ],
+      finishReason: 'tool_calls',
+      usage: { input: 12, output: 9, cacheRead: 0, cacheCreation: 0 },
+    },
+  ],
+  [
+    'length',
+    {
+      id: 'resp_3',
+      model: UPSTREAM_MODEL,
+      content: [{ type: 'text', text: 'Once upon a' }],
+      finishReason: 'length',
+      usage: { input: 5, output: 3, cacheRead: 0, cacheCreation: 0 },
+    },
+  ],
+  [
+    'content_filter',
+    {
+      id: 'resp_4',
+      model: UPSTREAM_MODEL,
+      content: [{ type: 'text', text: 'I cannot' }],
+      finishReason: 'content_filter',
+      usage: { input: 5, output: 2, cacheRead: 0, cacheCreation: 0 },
+    },
+  ],
 ];
 
 const STREAM_CASES: Array<[string, StreamEvent[]]> = [
-  ['text then two tool calls', [
-    { type: 'start', id: 'resp_s1', model: UPSTREAM_MODEL },
-    ...textBlock(0, 'Hel', 'lo wörld 🎉 日本'),
-    ...toolBlock(1, 'call_a', 'get_weather', '{"city":', '"Paris"}'),
-    ...toolBlock(2, 'call_b', 'get_time', '{}'),
-    ...turnEnd('tool_calls', CACHED_USAGE),
-  ]],
-  ['text, stop', [
-    { type: 'start', id: 'resp_s2', model: UPSTREAM_MODEL },
-    ...textBlock(0, 'Sure: ', '"quoted"\nnew line\\ and data: [DONE] inside'),
-    ...turnEnd('stop', { input: 9, output: 4, cacheRead: 0, cacheCreation: 0 }),
-  ]],
-  ['length', [
-    { type: 'start', id: 'resp_s3', model: UPSTREAM_MODEL },
-    ...textBlock(0, 'Once upon a'),
-    ...turnEnd('length', { input: 5, output: 3, cacheRead: 0, cacheCreation: 0 }),
-  ]],
+  [
+    'text then two tool calls',
+    [
+      { type: 'start', id: 'resp_s1', model: UPSTREAM_MODEL },
+      ...textBlock(0, 'Hel', 'lo wörld 🎉 日本'),
+      ...toolBlock(1, 'call_a', 'get_weather', '{"city":', '"Paris"}'),
+      ...toolBlock(2, 'call_b', 'get_time', '{}'),
+      ...turnEnd('tool_calls', CACHED_USAGE),
+    ],
+  ],
+  [
+    'text, stop',
+    [
+      { type: 'start', id: 'resp_s2', model: UPSTREAM_MODEL },
+      ...textBlock(0, 'Sure: ', '"quoted"\nnew line\\ and data: [DONE] inside'),
+      ...turnEnd('stop', { input: 9, output: 4, cacheRead: 0, cacheCreation: 0 }),
+    ],
+  ],
+  [
+    'length',
+    [
+      { type: 'start', id: 'resp_s3', model: UPSTREAM_MODEL },
+      ...textBlock(0, 'Once upon a'),
+      ...turnEnd('length', { input: 5, output: 3, cacheRead: 0, cacheCreation: 0 }),
+    ],
+  ],
 ];
 
 // ---------------------------------------------------------------------------------------------
@@ -213,8 +276,15 @@ interface Deviations {
   usage?: (u: Usage) => void;
 }
 
-const foldCacheCreation = (u: Usage): void => { u.input += u.cacheCreation; u.cacheCreation = 0; };
-const foldAllCache = (u: Usage): void => { u.input += u.cacheRead + u.cacheCreation; u.cacheRead = 0; u.cacheCreation = 0; };
+const foldCacheCreation = (u: Usage): void => {
+  u.input += u.cacheCreation;
+  u.cacheCreation = 0;
+};
+const foldAllCache = (u: Usage): void => {
+  u.input += u.cacheRead + u.cacheCreation;
+  u.cacheRead = 0;
+  u.cacheCreation = 0;
+};
 
 function eachPart(r: ModelRequest, f: (p: ModelRequest['messages'][number]['content'][number]) => void): void {
   for (const m of r.messages) for (const p of m.content) f(p);
@@ -229,7 +299,10 @@ function encodable(dev: Deviations, req: ModelRequest): ModelRequest {
   dev.refused.strip(r);
   return r;
 }
-const forgetToolErrors = (r: ModelRequest): void => eachPart(r, (p) => { if (p.type === 'tool_result') p.isError = false; });
+const forgetToolErrors = (r: ModelRequest): void =>
+  eachPart(r, (p) => {
+    if (p.type === 'tool_result') p.isError = false;
+  });
 const usageEvents = (events: StreamEvent[], f: (u: Usage) => void): void => {
   for (const e of events) if (e.type === 'usage') f(e.usage);
 };
@@ -247,7 +320,9 @@ function coalesceToolArgs(events: StreamEvent[]): StreamEvent[] {
 /** Protocols without prompt-cache markers (their caching is automatic): markers are dropped. */
 const dropCacheMarkers = (r: ModelRequest): void => {
   delete r.systemCache;
-  eachPart(r, (p) => { if (p.type !== 'unsupported') delete p.cache; });
+  eachPart(r, (p) => {
+    if (p.type !== 'unsupported') delete p.cache;
+  });
   for (const t of r.tools ?? []) delete t.cache;
 };
 /** What a schema mode keeps of a json_schema format (the rest is lost on that wire). */
@@ -260,7 +335,9 @@ const keepSchemaFields = (r: ModelRequest, keep: ReadonlyArray<'name' | 'descrip
 const budgetAsLevel = (r: ModelRequest): void => {
   if (r.reasoning?.budgetTokens !== undefined) r.reasoning = { effort: effortOfBudget(r.reasoning.budgetTokens) };
 };
-const forgetSummary = (r: ModelRequest): void => { if (r.reasoning !== undefined) delete r.reasoning.summary; };
+const forgetSummary = (r: ModelRequest): void => {
+  if (r.reasoning !== undefined) delete r.reasoning.summary;
+};
 /**
  * JSON mode towards a schema-only protocol is a call of the output tool (json-output-tool.ts):
  * it reads back as that tool among the tools (the caller's dropped with choice none), with a
@@ -268,7 +345,10 @@ const forgetSummary = (r: ModelRequest): void => { if (r.reasoning !== undefined
  */
 function jsonModeAsOutputTool(e: ModelRequest, a: ModelRequest): void {
   if (e.responseFormat?.type !== 'json') return;
-  assert.ok(a.tools?.some((t) => t.name === JSON_OUTPUT_TOOL_NAME), 'JSON mode is sent as the output tool');
+  assert.ok(
+    a.tools?.some((t) => t.name === JSON_OUTPUT_TOOL_NAME),
+    'JSON mode is sent as the output tool',
+  );
   a.tools = a.tools!.filter((t) => t.name !== JSON_OUTPUT_TOOL_NAME);
   if (e.toolChoice?.type === 'none') delete e.tools;
   if (a.tools.length === 0) delete a.tools;
@@ -294,8 +374,11 @@ const DEVIATIONS: Record<ProtocolName, Deviations> = {
       'reasoning: reasoning_effort is a level, so a budget reads back as its level; there is no summary setting.',
     ],
     request: (e, a) => {
-      forgetToolErrors(e); forgetToolErrors(a);
-      dropCacheMarkers(e); budgetAsLevel(e); forgetSummary(e);
+      forgetToolErrors(e);
+      forgetToolErrors(a);
+      dropCacheMarkers(e);
+      budgetAsLevel(e);
+      forgetSummary(e);
     },
     usage: foldCacheCreation,
   },
@@ -307,10 +390,17 @@ const DEVIATIONS: Record<ProtocolName, Deviations> = {
       'finish reason: there is none on the wire; tool_calls is read from function_call items, so a "stop" beside a tool call, or "tool_calls" without one, cannot survive (no fixture does that).',
       'stream usage: sent once, inside response.completed, so only the last usage event survives (fixtures send one).',
     ],
-    refused: { note: 'stop sequences', strip: (r) => { delete r.stop; } },
+    refused: {
+      note: 'stop sequences',
+      strip: (r) => {
+        delete r.stop;
+      },
+    },
     request: (e, a) => {
-      forgetToolErrors(e); forgetToolErrors(a);
-      dropCacheMarkers(e); budgetAsLevel(e);
+      forgetToolErrors(e);
+      forgetToolErrors(a);
+      dropCacheMarkers(e);
+      budgetAsLevel(e);
     },
     usage: foldCacheCreation,
   },
@@ -324,7 +414,7 @@ const DEVIATIONS: Record<ProtocolName, Deviations> = {
       'response id: Ollama has none; one is made from created_at.',
       'finish content_filter: Ollama has no such reason; it reads back as stop.',
       'stream tool arguments: Ollama sends each call whole with arguments as an object, so deltas coalesce into one re-serialized JSON text.',
-      'tool call ids: not in Ollama\'s documented API; the codec writes and reads them as extra fields (`tool_calls[].id`, `tool_call_id`).',
+      "tool call ids: not in Ollama's documented API; the codec writes and reads them as extra fields (`tool_calls[].id`, `tool_call_id`).",
     ],
     refused: { note: 'http(s) image URLs', strip: dropImageUrls },
     refusedCases: { 'tool_choice required': /tool_choice required/, 'parallel tool calls off': /parallel_tool_calls false/ },
@@ -332,8 +422,14 @@ const DEVIATIONS: Record<ProtocolName, Deviations> = {
       const choice = e.toolChoice;
       if (choice?.type === 'none') delete e.tools;
       if (choice?.type === 'tool') e.tools = e.tools?.filter((t) => t.name === choice.name);
-      for (const r of [e, a]) { delete r.toolChoice; forgetToolErrors(r); }
-      dropCacheMarkers(e); keepSchemaFields(e, []); budgetAsLevel(e); forgetSummary(e);
+      for (const r of [e, a]) {
+        delete r.toolChoice;
+        forgetToolErrors(r);
+      }
+      dropCacheMarkers(e);
+      keepSchemaFields(e, []);
+      budgetAsLevel(e);
+      forgetSummary(e);
     },
     response: (e, a) => {
       e.id = a.id = '';
@@ -350,27 +446,32 @@ const DEVIATIONS: Record<ProtocolName, Deviations> = {
   },
   anthropic: {
     notes: [
-      'max_tokens: required by Anthropic, so a request without it gains the encoder\'s default (4096); a thinking budget not under it is added to it.',
+      "max_tokens: required by Anthropic, so a request without it gains the encoder's default (4096); a thinking budget not under it is added to it.",
       'structured output: output_config.format takes the schema alone (always strict); JSON mode is a forced call of the output tool.',
     ],
     request: (e, a) => {
       if (e.maxTokens === undefined) delete a.maxTokens;
-      maxTokensGrowByBudget(e); keepSchemaFields(e, ['strict']); jsonModeAsOutputTool(e, a);
+      maxTokensGrowByBudget(e);
+      keepSchemaFields(e, ['strict']);
+      jsonModeAsOutputTool(e, a);
     },
   },
   gemini: {
     notes: [
-      'image URLs without a media type: written as fileData with the mimeType the URL\'s extension names (so it reads back with that media type); a URL that names none is refused.',
+      "image URLs without a media type: written as fileData with the mimeType the URL's extension names (so it reads back with that media type); a URL that names none is refused.",
       'usage.cacheCreation: Gemini reports cachedContentTokenCount (reads) only; writes count as prompt tokens.',
       'stream tool arguments: functionCall.args is an object, sent whole: deltas coalesce into one re-serialized JSON text.',
       'tool_result.isError: functionResponse has no error flag; the codec writes a failed result as response {"error": text} and reads that shape back as a failure (Gemini\'s documented convention), so it survives.',
       'response id: synthesized ("gemini-response") when the upstream sends no responseId; tool call ids: call_0, call_1... when functionCall has no id.',
-      'structured output: responseJsonSchema takes the schema alone; reasoning is always a thinkingBudget (a level reads back as its row\'s budget, off as 0); cache markers: none on this wire (implicit caching); parallel_tool_calls false: refused, Gemini has no such setting.',
+      "structured output: responseJsonSchema takes the schema alone; reasoning is always a thinkingBudget (a level reads back as its row's budget, off as 0); cache markers: none on this wire (implicit caching); parallel_tool_calls false: refused, Gemini has no such setting.",
     ],
     refusedCases: { 'parallel tool calls off': /parallel_tool_calls false/ },
     request: (e, a) => {
-      eachPart(a, (p) => { if (p.type === 'image' && p.url !== undefined && p.url.endsWith('.png') && p.mediaType === 'image/png') delete p.mediaType; });
-      dropCacheMarkers(e); keepSchemaFields(e, []);
+      eachPart(a, (p) => {
+        if (p.type === 'image' && p.url !== undefined && p.url.endsWith('.png') && p.mediaType === 'image/png') delete p.mediaType;
+      });
+      dropCacheMarkers(e);
+      keepSchemaFields(e, []);
       // Always a thinkingBudget: off is 0, a level its row's budget (model/reasoning.ts).
       const effort = e.reasoning?.effort;
       if (effort !== undefined) {
@@ -394,12 +495,22 @@ const DEVIATIONS: Record<ProtocolName, Deviations> = {
     refusedCases: { 'parallel tool calls off': /parallel_tool_calls false/ },
     request: (e, a) => {
       jsonModeAsOutputTool(e, a);
-      for (const r of [e, a]) { if (r.toolChoice?.type === 'none') delete r.toolChoice; }
+      for (const r of [e, a]) {
+        if (r.toolChoice?.type === 'none') delete r.toolChoice;
+      }
       maxTokensGrowByBudget(e);
     },
-    response: (e, a) => { e.id = a.id = ''; e.model = a.model = ''; },
+    response: (e, a) => {
+      e.id = a.id = '';
+      e.model = a.model = '';
+    },
     stream: (e, a) => {
-      for (const events of [e, a]) for (const ev of events) if (ev.type === 'start') { ev.id = ''; ev.model = ''; }
+      for (const events of [e, a])
+        for (const ev of events)
+          if (ev.type === 'start') {
+            ev.id = '';
+            ev.model = '';
+          }
     },
   },
 };
@@ -414,7 +525,9 @@ function clone<T>(v: T): T {
 
 /** A tool result's `name` is an optional hint for protocols that key results by name; not compared. */
 function stripResultNames(r: ModelRequest): void {
-  eachPart(r, (p) => { if (p.type === 'tool_result') delete p.name; });
+  eachPart(r, (p) => {
+    if (p.type === 'tool_result') delete p.name;
+  });
 }
 
 function compareRequests(dev: Deviations, expected: ModelRequest, actual: ModelRequest): void {
@@ -430,7 +543,10 @@ function compareResponses(dev: Deviations, expected: ModelResponse, actual: Mode
   const e = clone(expected);
   const a = clone(actual);
   dev.response?.(e, a);
-  if (dev.usage) { dev.usage(e.usage); dev.usage(a.usage); }
+  if (dev.usage) {
+    dev.usage(e.usage);
+    dev.usage(a.usage);
+  }
   assert.deepEqual(a, e);
 }
 
@@ -438,7 +554,10 @@ function normalizeStream(dev: Deviations, expected: StreamEvent[], actual: Strea
   const e = clone(expected);
   const a = clone(actual);
   dev.stream?.(e, a);
-  if (dev.usage) { usageEvents(e, dev.usage); usageEvents(a, dev.usage); }
+  if (dev.usage) {
+    usageEvents(e, dev.usage);
+    usageEvents(a, dev.usage);
+  }
   return [e, a];
 }
 
@@ -460,7 +579,10 @@ function concat(parts: Uint8Array[]): Uint8Array {
   const total = parts.reduce((n, p) => n + p.length, 0);
   const out = new Uint8Array(total);
   let at = 0;
-  for (const p of parts) { out.set(p, at); at += p.length; }
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
   return out;
 }
 
@@ -516,7 +638,9 @@ for (const name of selected) {
 
   describe(`conformance: ${name}`, () => {
     if (codec === undefined) {
-      it('loads', () => { throw loadError; });
+      it('loads', () => {
+        throw loadError;
+      });
       return;
     }
     const c = codec;
@@ -525,12 +649,15 @@ for (const name of selected) {
 
     if (dev.refused !== undefined) {
       it(`refuses ${dev.refused.note} rather than dropping them`, () => {
-        assert.throws(() => c.encodeRequest(richRequest(), UPSTREAM_MODEL), (e: unknown) => {
-          assert.ok(e instanceof TranslationRefused, `a TranslationRefused, got ${String(e)}`);
-          assert.equal(e.kind, 'untranslatable');
-          assert.match(e.message, new RegExp(`the ${name} protocol`));
-          return true;
-        });
+        assert.throws(
+          () => c.encodeRequest(richRequest(), UPSTREAM_MODEL),
+          (e: unknown) => {
+            assert.ok(e instanceof TranslationRefused, `a TranslationRefused, got ${String(e)}`);
+            assert.equal(e.kind, 'untranslatable');
+            assert.match(e.message, new RegExp(`the ${name} protocol`));
+            return true;
+          },
+        );
       });
     }
 
@@ -540,7 +667,10 @@ for (const name of selected) {
         const refusal = dev.refusedCases?.[label];
         if (refusal !== undefined) {
           it(`${label}: refused`, () => {
-            assert.throws(() => c.encodeRequest(req, UPSTREAM_MODEL), (e: unknown) => e instanceof TranslationRefused && refusal.test(e.message));
+            assert.throws(
+              () => c.encodeRequest(req, UPSTREAM_MODEL),
+              (e: unknown) => e instanceof TranslationRefused && refusal.test(e.message),
+            );
           });
           continue;
         }
@@ -631,13 +761,28 @@ for (const name of selected) {
         const bytes = concat([...head.map((e) => bytesOf(enc.encode(e))), bytesOf(enc.error('upstream_error', 'it broke'))]);
         const dec = c.createStreamDecoder();
         const got: StreamEvent[] = [];
-        assert.throws(() => { got.push(...dec.push(bytes)); got.push(...dec.finish()); }, isUpstreamError);
-        assert.deepEqual(got.map((e) => e.type), head.map((e) => e.type));
+        assert.throws(() => {
+          got.push(...dec.push(bytes));
+          got.push(...dec.finish());
+        }, isUpstreamError);
+        assert.deepEqual(
+          got.map((e) => e.type),
+          head.map((e) => e.type),
+        );
       });
     });
 
-    describe('errors in the protocol\'s own shape', () => {
-      const kinds: ErrorKind[] = ['invalid_request', 'unauthorized', 'forbidden', 'model_not_found', 'rate_limited', 'insufficient_quota', 'exhausted', 'upstream_timeout'];
+    describe("errors in the protocol's own shape", () => {
+      const kinds: ErrorKind[] = [
+        'invalid_request',
+        'unauthorized',
+        'forbidden',
+        'model_not_found',
+        'rate_limited',
+        'insufficient_quota',
+        'exhausted',
+        'upstream_timeout',
+      ];
       for (const kind of kinds) {
         it(kind, () => {
           const message = `gateway says ${kind}`;
@@ -674,7 +819,10 @@ for (const name of selected) {
           const expected = clone([...events].reverse().find((e) => e.type === 'usage') as { type: 'usage'; usage: Usage }).usage;
           const actual = clone(pt.usage());
           assert.ok(actual !== null, 'usage seen');
-          if (dev.usage) { dev.usage(expected); dev.usage(actual); }
+          if (dev.usage) {
+            dev.usage(expected);
+            dev.usage(actual);
+          }
           assert.deepEqual(actual, expected);
           if (c.streamUsageRequested(body)) assert.deepEqual(Buffer.from(concat(out)), Buffer.from(bytes), 'bytes unchanged');
         });
@@ -685,7 +833,10 @@ for (const name of selected) {
           const expected = clone(resp.usage);
           const actual = clone(c.usageFromResponse(JSON.parse(c.encodeResponse(resp))));
           assert.ok(actual !== null);
-          if (dev.usage) { dev.usage(expected); dev.usage(actual); }
+          if (dev.usage) {
+            dev.usage(expected);
+            dev.usage(actual);
+          }
           assert.deepEqual(actual, expected);
         });
 
@@ -700,7 +851,7 @@ for (const name of selected) {
         });
       }
 
-      it('passthroughBody keeps the request and names the lane\'s model', () => {
+      it("passthroughBody keeps the request and names the lane's model", () => {
         for (const stream of [false, true]) {
           const encoded = c.encodeRequest(encodable(dev, richRequest({ stream })), 'caller-pool');
           const route = routeFromPath(encoded.path);

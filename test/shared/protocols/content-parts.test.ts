@@ -39,12 +39,18 @@ function assertRefused(target: ProtocolName, req: ModelRequest, reason: RefusalR
 function userParts(target: ProtocolName, body: unknown): unknown {
   const b = body as Record<string, any>;
   switch (target) {
-    case 'openai': return b.messages[0].content;
-    case 'responses': return b.input[0].content;
-    case 'anthropic': return b.messages[0].content;
-    case 'gemini': return b.contents[0].parts;
-    case 'bedrock': return b.messages[0].content;
-    case 'ollama': return b.messages[0];
+    case 'openai':
+      return b.messages[0].content;
+    case 'responses':
+      return b.input[0].content;
+    case 'anthropic':
+      return b.messages[0].content;
+    case 'gemini':
+      return b.contents[0].parts;
+    case 'bedrock':
+      return b.messages[0].content;
+    case 'ollama':
+      return b.messages[0];
   }
 }
 
@@ -57,9 +63,18 @@ function assertWritten(target: ProtocolName, part: ContentPart, expected: unknow
 describe('an image given by http(s) URL', () => {
   const image: ContentPart = { type: 'image', url: 'https://example.com/cat.png' };
   it('is passed by URL where the target fetches URLs (openai, responses, anthropic)', () => {
-    assertWritten('openai', image, [{ type: 'text', text: 'Look:' }, { type: 'image_url', image_url: { url: image.url } }]);
-    assertWritten('responses', image, [{ type: 'input_text', text: 'Look:' }, { type: 'input_image', image_url: image.url, detail: 'auto' }]);
-    assertWritten('anthropic', image, [{ type: 'text', text: 'Look:' }, { type: 'image', source: { type: 'url', url: image.url } }]);
+    assertWritten('openai', image, [
+      { type: 'text', text: 'Look:' },
+      { type: 'image_url', image_url: { url: image.url } },
+    ]);
+    assertWritten('responses', image, [
+      { type: 'input_text', text: 'Look:' },
+      { type: 'input_image', image_url: image.url, detail: 'auto' },
+    ]);
+    assertWritten('anthropic', image, [
+      { type: 'text', text: 'Look:' },
+      { type: 'image', source: { type: 'url', url: image.url } },
+    ]);
   });
   it('goes to Gemini as fileData with the mimeType its extension names', () => {
     assertWritten('gemini', image, [{ text: 'Look:' }, { fileData: { mimeType: 'image/png', fileUri: image.url } }]);
@@ -81,10 +96,19 @@ describe('an image given by http(s) URL', () => {
 
 describe('a PDF document given inline', () => {
   const pdf: ContentPart = { type: 'file', data: PDF, mediaType: 'application/pdf', name: 'report.pdf' };
-  it('is written as each target\'s document or file part', () => {
-    assertWritten('openai', pdf, [{ type: 'text', text: 'Look:' }, { type: 'file', file: { filename: 'report.pdf', file_data: `data:application/pdf;base64,${PDF}` } }]);
-    assertWritten('responses', pdf, [{ type: 'input_text', text: 'Look:' }, { type: 'input_file', filename: 'report.pdf', file_data: `data:application/pdf;base64,${PDF}` }]);
-    assertWritten('anthropic', pdf, [{ type: 'text', text: 'Look:' }, { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: PDF }, title: 'report.pdf' }]);
+  it("is written as each target's document or file part", () => {
+    assertWritten('openai', pdf, [
+      { type: 'text', text: 'Look:' },
+      { type: 'file', file: { filename: 'report.pdf', file_data: `data:application/pdf;base64,${PDF}` } },
+    ]);
+    assertWritten('responses', pdf, [
+      { type: 'input_text', text: 'Look:' },
+      { type: 'input_file', filename: 'report.pdf', file_data: `data:application/pdf;base64,${PDF}` },
+    ]);
+    assertWritten('anthropic', pdf, [
+      { type: 'text', text: 'Look:' },
+      { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: PDF }, title: 'report.pdf' },
+    ]);
     assertWritten('gemini', pdf, [{ text: 'Look:' }, { inlineData: { mimeType: 'application/pdf', data: PDF } }]);
     assertWritten('bedrock', pdf, [{ text: 'Look:' }, { document: { format: 'pdf', name: 'report-pdf', source: { bytes: PDF } } }]);
   });
@@ -96,36 +120,75 @@ describe('a PDF document given inline', () => {
 describe('a PDF document given by http(s) URL', () => {
   const pdf: ContentPart = { type: 'file', url: 'https://example.com/report.pdf', mediaType: 'application/pdf' };
   it('is passed by URL where the target takes document URLs (responses, anthropic, gemini)', () => {
-    assertWritten('responses', pdf, [{ type: 'input_text', text: 'Look:' }, { type: 'input_file', file_url: pdf.url }]);
-    assertWritten('anthropic', pdf, [{ type: 'text', text: 'Look:' }, { type: 'document', source: { type: 'url', url: pdf.url } }]);
+    assertWritten('responses', pdf, [
+      { type: 'input_text', text: 'Look:' },
+      { type: 'input_file', file_url: pdf.url },
+    ]);
+    assertWritten('anthropic', pdf, [
+      { type: 'text', text: 'Look:' },
+      { type: 'document', source: { type: 'url', url: pdf.url } },
+    ]);
     assertWritten('gemini', pdf, [{ text: 'Look:' }, { fileData: { mimeType: 'application/pdf', fileUri: pdf.url } }]);
   });
   it('is refused by OpenAI Chat, Bedrock and Ollama', () => {
-    for (const target of ['openai', 'bedrock', 'ollama'] as const) assertRefused(target, withPart(pdf), 'content_part', /"file" \(application\/pdf\) given by http\(s\) URL/);
+    for (const target of ['openai', 'bedrock', 'ollama'] as const)
+      assertRefused(target, withPart(pdf), 'content_part', /"file" \(application\/pdf\) given by http\(s\) URL/);
   });
 });
 
 describe('a plain-text document', () => {
   const txt: ContentPart = { type: 'file', data: Buffer.from('the notes').toString('base64'), mediaType: 'text/plain', name: 'notes' };
   it('travels as text where the target has no text documents', () => {
-    assertWritten('openai', txt, [{ type: 'text', text: 'Look:' }, { type: 'text', text: 'notes\n\nthe notes' }]);
-    assertWritten('anthropic', txt, [{ type: 'text', text: 'Look:' }, { type: 'document', source: { type: 'text', media_type: 'text/plain', data: 'the notes' }, title: 'notes' }]);
+    assertWritten('openai', txt, [
+      { type: 'text', text: 'Look:' },
+      { type: 'text', text: 'notes\n\nthe notes' },
+    ]);
+    assertWritten('anthropic', txt, [
+      { type: 'text', text: 'Look:' },
+      { type: 'document', source: { type: 'text', media_type: 'text/plain', data: 'the notes' }, title: 'notes' },
+    ]);
     assertWritten('bedrock', txt, [{ text: 'Look:' }, { document: { format: 'txt', name: 'notes', source: { bytes: txt.data } } }]);
   });
 });
 
 describe('decoders keep what they cannot model, so that it is refused rather than dropped', () => {
   it('an Anthropic document becomes a file part', () => {
-    const req = CODECS.anthropic.decodeRequest({
-      model: 'm', max_tokens: 10,
-      messages: [{ role: 'user', content: [{ type: 'document', title: 'Q3', source: { type: 'base64', media_type: 'application/pdf', data: PDF } }, { type: 'text', text: 'Sum up.' }] }],
-    }, {});
-    assert.deepEqual(req.messages[0]!.content, [{ type: 'file', data: PDF, mediaType: 'application/pdf', name: 'Q3' }, { type: 'text', text: 'Sum up.' }]);
+    const req = CODECS.anthropic.decodeRequest(
+      {
+        model: 'm',
+        max_tokens: 10,
+        messages: [
+          {
+            role: 'user',
+            content: [
+              { type: 'document', title: 'Q3', source: { type: 'base64', media_type: 'application/pdf', data: PDF } },
+              { type: 'text', text: 'Sum up.' },
+            ],
+          },
+        ],
+      },
+      {},
+    );
+    assert.deepEqual(req.messages[0]!.content, [
+      { type: 'file', data: PDF, mediaType: 'application/pdf', name: 'Q3' },
+      { type: 'text', text: 'Sum up.' },
+    ]);
   });
   it('a Gemini fileData keeps its mimeType (an image, or a file)', () => {
-    const req = CODECS.gemini.decodeRequest({
-      contents: [{ role: 'user', parts: [{ fileData: { mimeType: 'application/pdf', fileUri: 'gs://b/r.pdf' } }, { fileData: { mimeType: 'image/jpeg', fileUri: 'https://x.test/a' } }] }],
-    }, { pathModel: 'm' });
+    const req = CODECS.gemini.decodeRequest(
+      {
+        contents: [
+          {
+            role: 'user',
+            parts: [
+              { fileData: { mimeType: 'application/pdf', fileUri: 'gs://b/r.pdf' } },
+              { fileData: { mimeType: 'image/jpeg', fileUri: 'https://x.test/a' } },
+            ],
+          },
+        ],
+      },
+      { pathModel: 'm' },
+    );
     assert.deepEqual(req.messages[0]!.content, [
       { type: 'file', url: 'gs://b/r.pdf', mediaType: 'application/pdf' },
       { type: 'image', url: 'https://x.test/a', mediaType: 'image/jpeg' },
@@ -134,17 +197,38 @@ describe('decoders keep what they cannot model, so that it is refused rather tha
   for (const [from, body, what] of [
     ['openai', { model: 'm', messages: [{ role: 'user', content: [{ type: 'input_audio', input_audio: { data: 'AA', format: 'wav' } }] }] }, 'input_audio'],
     ['openai', { model: 'm', messages: [{ role: 'user', content: [{ type: 'file', file: { file_id: 'file-1' } }] }] }, 'file (file_id)'],
-    ['anthropic', { model: 'm', max_tokens: 5, messages: [{ role: 'user', content: [{ type: 'document', source: { type: 'file', file_id: 'f' } }] }] }, 'document (file source)'],
+    [
+      'anthropic',
+      { model: 'm', max_tokens: 5, messages: [{ role: 'user', content: [{ type: 'document', source: { type: 'file', file_id: 'f' } }] }] },
+      'document (file source)',
+    ],
     ['bedrock', { messages: [{ role: 'user', content: [{ video: { format: 'mp4', source: { bytes: 'AA' } } }] }] }, 'video'],
     ['gemini', { contents: [{ role: 'user', parts: [{ inlineData: { mimeType: 'audio/mp3', data: 'AA' } }] }] }, 'inlineData (audio/mp3)'],
-    ['anthropic', { model: 'm', max_tokens: 5, messages: [
-      { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'screenshot', input: {} }] },
-      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: [{ type: 'image', source: { type: 'base64', media_type: 'image/png', data: PNG } }] }] },
-    ] }, 'image in a tool_result'],
-    ['bedrock', { messages: [
-      { role: 'assistant', content: [{ toolUse: { toolUseId: 't1', name: 'screenshot', input: {} } }] },
-      { role: 'user', content: [{ toolResult: { toolUseId: 't1', content: [{ text: 'here' }, { image: { format: 'png', source: { bytes: PNG } } }] } }] },
-    ] }, 'image in a toolResult'],
+    [
+      'anthropic',
+      {
+        model: 'm',
+        max_tokens: 5,
+        messages: [
+          { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'screenshot', input: {} }] },
+          {
+            role: 'user',
+            content: [{ type: 'tool_result', tool_use_id: 't1', content: [{ type: 'image', source: { type: 'base64', media_type: 'image/png', data: PNG } }] }],
+          },
+        ],
+      },
+      'image in a tool_result',
+    ],
+    [
+      'bedrock',
+      {
+        messages: [
+          { role: 'assistant', content: [{ toolUse: { toolUseId: 't1', name: 'screenshot', input: {} } }] },
+          { role: 'user', content: [{ toolResult: { toolUseId: 't1', content: [{ text: 'here' }, { image: { format: 'png', source: { bytes: PNG } } }] } }] },
+        ],
+      },
+      'image in a toolResult',
+    ],
   ] as const) {
     it(`${from} "${what}" is refused by every other protocol, naming it`, () => {
       const req = CODECS[from].decodeRequest(body, { pathModel: 'm' });
@@ -162,7 +246,11 @@ describe('settings a translated answer cannot honour are refused, not changed', 
     ['responses', { model: 'm', input: 'hi', top_logprobs: 2 }, 'top_logprobs'],
     ['gemini', { contents: [{ parts: [{ text: 'hi' }] }], generationConfig: { candidateCount: 2 } }, 'candidateCount=2'],
     // A bare enum value answer: no other protocol's structured output writes one.
-    ['gemini', { contents: [{ parts: [{ text: 'hi' }] }], generationConfig: { responseMimeType: 'text/x.enum', responseSchema: { type: 'STRING', enum: ['a', 'b'] } } }, 'responseMimeType text/x.enum'],
+    [
+      'gemini',
+      { contents: [{ parts: [{ text: 'hi' }] }], generationConfig: { responseMimeType: 'text/x.enum', responseSchema: { type: 'STRING', enum: ['a', 'b'] } } },
+      'responseMimeType text/x.enum',
+    ],
   ] as const) {
     it(`${from} ${setting}`, () => {
       const req = CODECS[from].decodeRequest(body, { pathModel: 'm' });

@@ -23,7 +23,11 @@ after(() => upstream.close());
 
 /** Sets the canned answer to what the route's encoder writes for `n` vectors, decoding `body` as the SDK will send it. */
 function answerFor(route: EmbeddingsRoute, req: EmbeddingRequest, n: number): void {
-  const resp: EmbeddingResponse = { model: 'emb', vectors: Array.from({ length: n }, (_, i) => VECTOR.map((x) => x * (i + 1))), usage: { inputTokens: 9, estimated: false } };
+  const resp: EmbeddingResponse = {
+    model: 'emb',
+    vectors: Array.from({ length: n }, (_, i) => VECTOR.map((x) => x * (i + 1))),
+    usage: { inputTokens: 9, estimated: false },
+  };
   upstream.next = { status: 200, headers: { 'content-type': 'application/json' }, body: EMBEDDINGS_INGRESS[route].encodeResponse(resp, req) };
 }
 
@@ -34,7 +38,10 @@ describe('the SDKs read the embeddings answers the codecs write', () => {
     const out = await client.embeddings.create({ model: 'emb', input: ['a', 'b'] });
     const sent = EMBEDDINGS_INGRESS.openai.decodeRequest(JSON.parse(upstream.lastRequest!.body), undefined);
     assert.equal(sent.encodingFormat, 'base64', 'the SDK asks for base64 by default');
-    assert.deepEqual(out.data.map((d) => d.embedding), [VECTOR, VECTOR.map((x) => x * 2)]);
+    assert.deepEqual(
+      out.data.map((d) => d.embedding),
+      [VECTOR, VECTOR.map((x) => x * 2)],
+    );
     assert.equal(out.usage.prompt_tokens, 9);
     answerFor('openai', { model: 'emb', inputs: [], encodingFormat: 'float' }, 1);
     const floats = await client.embeddings.create({ model: 'emb', input: 'a', encoding_format: 'float' });
@@ -48,7 +55,10 @@ describe('the SDKs read the embeddings answers the codecs write', () => {
     assert.match(upstream.lastRequest!.url, /\/models\/emb:batchEmbedContents$/);
     const sent = EMBEDDINGS_INGRESS['gemini-batch'].decodeRequest(JSON.parse(upstream.lastRequest!.body), 'emb');
     assert.deepEqual([sent.inputs.length, sent.dimensions, sent.taskType], [2, 3, 'RETRIEVAL_QUERY']);
-    assert.deepEqual(out.embeddings?.map((e) => e.values), [VECTOR, VECTOR.map((x) => x * 2)]);
+    assert.deepEqual(
+      out.embeddings?.map((e) => e.values),
+      [VECTOR, VECTOR.map((x) => x * 2)],
+    );
   });
 
   it('ollama: embed and the older embeddings', async () => {

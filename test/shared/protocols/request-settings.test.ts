@@ -29,10 +29,13 @@ function body(target: ProtocolName, r: ModelRequest, model = 'up'): Record<strin
 }
 
 function refused(target: ProtocolName, r: ModelRequest, what: RegExp): void {
-  assert.throws(() => CODECS[target].encodeRequest(r, 'up'), (e: unknown) => e instanceof TranslationRefused && what.test(e.message));
+  assert.throws(
+    () => CODECS[target].encodeRequest(r, 'up'),
+    (e: unknown) => e instanceof TranslationRefused && what.test(e.message),
+  );
 }
 
-describe('structured output in each lane\'s own field', () => {
+describe("structured output in each lane's own field", () => {
   const schema = req({ responseFormat: { type: 'json_schema', schema: CLOSED } });
   it('openai: response_format json_schema, named "response" when the caller named none, strict when the schema fits', () => {
     assert.deepEqual(body('openai', schema).response_format, { type: 'json_schema', json_schema: { name: 'response', schema: CLOSED, strict: true } });
@@ -46,13 +49,20 @@ describe('structured output in each lane\'s own field', () => {
   it('anthropic: output_config.format in the vendor subset; JSON mode is a forced output tool', () => {
     const loose = { type: 'object', properties: { n: { type: 'string', minLength: 3, format: 'email' }, k: { type: 'integer', minimum: 1 } } };
     assert.deepEqual(body('anthropic', req({ responseFormat: { type: 'json_schema', schema: loose } })).output_config, {
-      format: { type: 'json_schema', schema: {
-        type: 'object', additionalProperties: false,
-        properties: { n: { type: 'string', format: 'email', description: '{minLength: 3}' }, k: { type: 'integer', description: '{minimum: 1}' } },
-      } },
+      format: {
+        type: 'json_schema',
+        schema: {
+          type: 'object',
+          additionalProperties: false,
+          properties: { n: { type: 'string', format: 'email', description: '{minLength: 3}' }, k: { type: 'integer', description: '{minimum: 1}' } },
+        },
+      },
     });
     const json = body('anthropic', req({ responseFormat: { type: 'json' } }));
-    assert.deepEqual(json.tools.map((t: any) => t.name), [JSON_OUTPUT_TOOL_NAME]);
+    assert.deepEqual(
+      json.tools.map((t: any) => t.name),
+      [JSON_OUTPUT_TOOL_NAME],
+    );
     assert.deepEqual(json.tool_choice, { type: 'tool', name: JSON_OUTPUT_TOOL_NAME });
     const withTools = body('anthropic', req({ responseFormat: { type: 'json' }, tools: TOOLS }));
     assert.deepEqual(withTools.tool_choice, { type: 'any' }, 'a caller tool or the output tool');
@@ -77,25 +87,32 @@ describe('structured output in each lane\'s own field', () => {
 });
 
 describe('schema dialects', () => {
-  it("strict fit: every object closed with every property required, nested ones too", () => {
+  it('strict fit: every object closed with every property required, nested ones too', () => {
     assert.equal(fitsStrictMode(CLOSED), true);
     assert.equal(fitsStrictMode({ ...CLOSED, required: [] }), false);
     assert.equal(fitsStrictMode({ type: 'array', items: { type: 'object', properties: {} } }), false);
     assert.equal(fitsStrictMode({ $defs: { x: CLOSED }, anyOf: [{ $ref: '#/$defs/x' }, { type: 'null' }] }), true);
   });
   it("Gemini's OpenAPI subset read as JSON Schema: lower-case types, nullable as a null type, hints dropped", () => {
-    assert.deepEqual(openApiToJsonSchema({
-      type: 'OBJECT', propertyOrdering: ['type'], properties: { type: { type: 'STRING', nullable: true, format: 'enum', enum: ['a'] } }, required: ['type'],
-    }), { type: 'object', properties: { type: { type: ['string', 'null'], enum: ['a'] } }, required: ['type'] });
+    assert.deepEqual(
+      openApiToJsonSchema({
+        type: 'OBJECT',
+        propertyOrdering: ['type'],
+        properties: { type: { type: 'STRING', nullable: true, format: 'enum', enum: ['a'] } },
+        required: ['type'],
+      }),
+      { type: 'object', properties: { type: { type: ['string', 'null'], enum: ['a'] } }, required: ['type'] },
+    );
   });
   it('the Anthropic subset keeps $defs and $ref, turns oneOf into anyOf, closes nested objects', () => {
     assert.deepEqual(anthropicOutputSchema({ $defs: { p: { type: 'object', properties: {} } }, oneOf: [{ $ref: '#/$defs/p' }, { type: 'null' }] }), {
-      $defs: { p: { type: 'object', properties: {}, additionalProperties: false } }, anyOf: [{ $ref: '#/$defs/p' }, { type: 'null' }],
+      $defs: { p: { type: 'object', properties: {}, additionalProperties: false } },
+      anyOf: [{ $ref: '#/$defs/p' }, { type: 'null' }],
     });
   });
 });
 
-describe('reasoning settings in each lane\'s own fields', () => {
+describe("reasoning settings in each lane's own fields", () => {
   it('openai and responses: a level (a budget by the table, off as none, on as medium); the summary on Responses only', () => {
     assert.equal(body('openai', req({ reasoning: { budgetTokens: 20000 } })).reasoning_effort, 'high');
     assert.equal(body('openai', req({ reasoning: { budgetTokens: 0 } })).reasoning_effort, 'none');
@@ -125,12 +142,15 @@ describe('reasoning settings in each lane\'s own fields', () => {
     const claude = body('bedrock', req({ reasoning: { effort: 'high' } }), 'us.anthropic.claude-sonnet-4-5-v1:0');
     assert.deepEqual([claude.additionalModelRequestFields, claude.outputConfig], [{ thinking: { type: 'adaptive' } }, { effort: 'high' }]);
     const budget = body('bedrock', req({ reasoning: { budgetTokens: 6000 } }), 'anthropic.claude-opus-4-1');
-    assert.deepEqual([budget.additionalModelRequestFields, budget.inferenceConfig], [{ thinking: { type: 'enabled', budget_tokens: 6000 } }, { maxTokens: 10096 }]);
+    assert.deepEqual(
+      [budget.additionalModelRequestFields, budget.inferenceConfig],
+      [{ thinking: { type: 'enabled', budget_tokens: 6000 } }, { maxTokens: 10096 }],
+    );
     const nova = body('bedrock', req({ reasoning: { budgetTokens: 9000 } }), 'us.amazon.nova-2-lite-v1:0');
     assert.deepEqual(nova.additionalModelRequestFields, { reasoningConfig: { type: 'enabled', maxReasoningEffort: 'medium' } });
     assert.equal(nova.outputConfig, undefined);
   });
-  it("ollama: think as a level, true when on at the default, false when off", () => {
+  it('ollama: think as a level, true when on at the default, false when off', () => {
     assert.equal(body('ollama', req({ reasoning: { effort: 'xhigh' } })).think, 'high');
     assert.equal(body('ollama', req({ reasoning: {} })).think, true);
     assert.equal(body('ollama', req({ reasoning: { budgetTokens: 0 } })).think, false);
@@ -139,8 +159,17 @@ describe('reasoning settings in each lane\'s own fields', () => {
 
 describe('prompt-cache markers', () => {
   const marked = req({
-    system: 'S', systemCache: {},
-    messages: [{ role: 'user', content: [{ type: 'text', text: 'Doc', cache: { ttl: '1h' } }, { type: 'text', text: 'Q' }] }],
+    system: 'S',
+    systemCache: {},
+    messages: [
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'Doc', cache: { ttl: '1h' } },
+          { type: 'text', text: 'Q' },
+        ],
+      },
+    ],
     tools: [{ name: 'get_weather', parameters: { type: 'object' }, cache: {} }],
   });
   it('anthropic: cache_control on the system block, the part and the tool', () => {
@@ -161,9 +190,15 @@ describe('prompt-cache markers', () => {
     }
   });
   it("anthropic's top-level cache_control marks the last block; an OpenAI breakpoint reads as a marker", () => {
-    const a = CODECS.anthropic.decodeRequest({ model: 'm', max_tokens: 5, cache_control: { type: 'ephemeral' }, messages: [{ role: 'user', content: 'hi' }] }, {});
+    const a = CODECS.anthropic.decodeRequest(
+      { model: 'm', max_tokens: 5, cache_control: { type: 'ephemeral' }, messages: [{ role: 'user', content: 'hi' }] },
+      {},
+    );
     assert.deepEqual(a.messages[0]!.content[0], { type: 'text', text: 'hi', cache: {} });
-    const o = CODECS.openai.decodeRequest({ model: 'm', messages: [{ role: 'user', content: [{ type: 'text', text: 'hi', prompt_cache_breakpoint: { mode: 'explicit' } }] }] }, {});
+    const o = CODECS.openai.decodeRequest(
+      { model: 'm', messages: [{ role: 'user', content: [{ type: 'text', text: 'hi', prompt_cache_breakpoint: { mode: 'explicit' } }] }] },
+      {},
+    );
     assert.deepEqual(o.messages[0]!.content[0], { type: 'text', text: 'hi', cache: {} });
   });
 });
@@ -171,7 +206,10 @@ describe('prompt-cache markers', () => {
 describe('tool choice and parallel tool calls where the lane has no setting', () => {
   it('ollama: none sends no tools, a named tool only that tool, required among several is refused, required with one is that tool', () => {
     assert.equal(body('ollama', req({ tools: TOOLS, toolChoice: { type: 'none' } })).tools, undefined);
-    assert.deepEqual(body('ollama', req({ tools: TOOLS, toolChoice: { type: 'tool', name: 'get_time' } })).tools.map((t: any) => t.function.name), ['get_time']);
+    assert.deepEqual(
+      body('ollama', req({ tools: TOOLS, toolChoice: { type: 'tool', name: 'get_time' } })).tools.map((t: any) => t.function.name),
+      ['get_time'],
+    );
     refused('ollama', req({ tools: TOOLS, toolChoice: { type: 'required' } }), /tool_choice required/);
     assert.equal(body('ollama', req({ tools: TOOLS.slice(0, 1), toolChoice: { type: 'required' } })).tools.length, 1);
   });
@@ -187,16 +225,24 @@ describe('tool choice and parallel tool calls where the lane has no setting', ()
   });
 });
 
-describe('the JSON-mode output tool is read back as the answer\'s text', () => {
+describe("the JSON-mode output tool is read back as the answer's text", () => {
   const input = { answer: 'ok', n: 1 };
   it('anthropic, whole and streamed; the tool_use stop is a stop', () => {
     const whole = CODECS.anthropic.decodeResponse({
-      id: 'm', model: 'c', content: [{ type: 'tool_use', id: 't', name: JSON_OUTPUT_TOOL_NAME, input }], stop_reason: 'tool_use', usage: { input_tokens: 1, output_tokens: 1 },
+      id: 'm',
+      model: 'c',
+      content: [{ type: 'tool_use', id: 't', name: JSON_OUTPUT_TOOL_NAME, input }],
+      stop_reason: 'tool_use',
+      usage: { input_tokens: 1, output_tokens: 1 },
     });
     assert.deepEqual([whole.content, whole.finishReason], [[{ type: 'text', text: JSON.stringify(input) }], 'stop']);
     const stream = [
       sse('message_start', { type: 'message_start', message: { id: 'm', model: 'c', usage: { input_tokens: 1, output_tokens: 0 } } }),
-      sse('content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'tool_use', id: 't', name: JSON_OUTPUT_TOOL_NAME, input: {} } }),
+      sse('content_block_start', {
+        type: 'content_block_start',
+        index: 0,
+        content_block: { type: 'tool_use', id: 't', name: JSON_OUTPUT_TOOL_NAME, input: {} },
+      }),
       sse('content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: '{"answer":' } }),
       sse('content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: '"ok","n":1}' } }),
       sse('content_block_stop', { type: 'content_block_stop', index: 0 }),
@@ -209,7 +255,9 @@ describe('the JSON-mode output tool is read back as the answer\'s text', () => {
   });
   it('bedrock, whole and streamed', () => {
     const whole = CODECS.bedrock.decodeResponse({
-      output: { message: { role: 'assistant', content: [{ toolUse: { toolUseId: 't', name: JSON_OUTPUT_TOOL_NAME, input } }] } }, stopReason: 'tool_use', usage: { inputTokens: 1, outputTokens: 1 },
+      output: { message: { role: 'assistant', content: [{ toolUse: { toolUseId: 't', name: JSON_OUTPUT_TOOL_NAME, input } }] } },
+      stopReason: 'tool_use',
+      usage: { inputTokens: 1, outputTokens: 1 },
     });
     assert.deepEqual([whole.content, whole.finishReason], [[{ type: 'text', text: JSON.stringify(input) }], 'stop']);
     const frames = concat([

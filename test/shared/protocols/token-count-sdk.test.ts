@@ -33,7 +33,10 @@ function sent(caller: CountProtocol, pathModel?: string): ReturnType<typeof COUN
 }
 
 describe('the SDKs read the token-count answers the codecs write', () => {
-  for (const [major, Sdk] of [['0.x', Anthropic0], ['1.x', Anthropic1]] as const) {
+  for (const [major, Sdk] of [
+    ['0.x', Anthropic0],
+    ['1.x', Anthropic1],
+  ] as const) {
     it(`@anthropic-ai/sdk ${major}: messages.countTokens`, async () => {
       const client = new Sdk({ baseURL: url, apiKey: 'sk-ant-test', maxRetries: 0 });
       answer('anthropic', { inputTokens: 17, estimated: false });
@@ -44,7 +47,10 @@ describe('the SDKs read the token-count answers the codecs write', () => {
     });
   }
 
-  for (const [major, Sdk] of [['1.x', GenAi1], ['2.x', GenAi2]] as const) {
+  for (const [major, Sdk] of [
+    ['1.x', GenAi1],
+    ['2.x', GenAi2],
+  ] as const) {
     it(`@google/genai ${major}: models.countTokens`, async () => {
       const ai = new Sdk({ apiKey: 'test-key', httpOptions: { baseUrl: url } });
       answer('gemini', { inputTokens: 23, cachedTokens: 5, estimated: false });
@@ -66,15 +72,19 @@ describe('the SDKs read the token-count answers the codecs write', () => {
 
   it('AWS SDK: CountTokensCommand with the converse form', async () => {
     const client = new BedrockRuntimeClient({
-      endpoint: url, region: 'us-east-1', maxAttempts: 1,
+      endpoint: url,
+      region: 'us-east-1',
+      maxAttempts: 1,
       credentials: { accessKeyId: 'AKIDTEST', secretAccessKey: 'secret' },
       requestHandler: new NodeHttpHandler(),
     });
     answer('bedrock', { inputTokens: 41, estimated: false });
-    const out = await client.send(new CountTokensCommand({
-      modelId: 'anthropic.claude-v1:0',
-      input: { converse: { messages: [{ role: 'user', content: [{ text: 'hi' }] }], system: [{ text: 'S' }] } },
-    }));
+    const out = await client.send(
+      new CountTokensCommand({
+        modelId: 'anthropic.claude-v1:0',
+        input: { converse: { messages: [{ role: 'user', content: [{ text: 'hi' }] }], system: [{ text: 'S' }] } },
+      }),
+    );
     assert.equal(out.inputTokens, 41);
     assert.match(upstream.lastRequest!.url, /^\/model\/anthropic\.claude-v1%3A0\/count-tokens$/);
     assert.equal(sent('bedrock', 'anthropic.claude-v1:0').system, 'S');

@@ -6,9 +6,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Buffer } from 'node:buffer';
 import { COUNT_INGRESS, COUNT_UPSTREAM, countAnswerHeaders, planCount, type CountProtocol } from '../../../src/shared/protocols/token-count.js';
-import {
-  estimateInputTokens, ESTIMATE_TOKENS_PER_IMAGE, ESTIMATE_TOKENS_PER_MESSAGE, TOKEN_COUNT_HEADER,
-} from '../../../src/shared/model/token-count.js';
+import { estimateInputTokens, ESTIMATE_TOKENS_PER_IMAGE, ESTIMATE_TOKENS_PER_MESSAGE, TOKEN_COUNT_HEADER } from '../../../src/shared/model/token-count.js';
 import type { ModelRequest, ProtocolName } from '../../../src/shared/model/types.js';
 import { GatewayError } from '../../../src/shared/errors.js';
 
@@ -17,19 +15,44 @@ const TOOL = { name: 'get_weather', description: 'Weather', parameters: { type: 
 /** "Be brief." as the system prompt, one user turn "count me", one tool: as each caller writes it. */
 const CALLER: Record<CountProtocol, { body: Record<string, unknown>; route: { pathModel?: string } }> = {
   anthropic: {
-    body: { model: 'pool-x', system: 'Be brief.', messages: [{ role: 'user', content: 'count me' }], tools: [{ name: TOOL.name, description: TOOL.description, input_schema: TOOL.parameters }] },
+    body: {
+      model: 'pool-x',
+      system: 'Be brief.',
+      messages: [{ role: 'user', content: 'count me' }],
+      tools: [{ name: TOOL.name, description: TOOL.description, input_schema: TOOL.parameters }],
+    },
     route: {},
   },
   gemini: {
-    body: { generateContentRequest: { model: 'models/pool-x', systemInstruction: { parts: [{ text: 'Be brief.' }] }, contents: [{ role: 'user', parts: [{ text: 'count me' }] }], tools: [{ functionDeclarations: [TOOL] }] } },
+    body: {
+      generateContentRequest: {
+        model: 'models/pool-x',
+        systemInstruction: { parts: [{ text: 'Be brief.' }] },
+        contents: [{ role: 'user', parts: [{ text: 'count me' }] }],
+        tools: [{ functionDeclarations: [TOOL] }],
+      },
+    },
     route: { pathModel: 'pool-x' },
   },
   responses: {
-    body: { model: 'pool-x', instructions: 'Be brief.', input: 'count me', tools: [{ type: 'function', name: TOOL.name, description: TOOL.description, parameters: TOOL.parameters }] },
+    body: {
+      model: 'pool-x',
+      instructions: 'Be brief.',
+      input: 'count me',
+      tools: [{ type: 'function', name: TOOL.name, description: TOOL.description, parameters: TOOL.parameters }],
+    },
     route: {},
   },
   bedrock: {
-    body: { input: { converse: { system: [{ text: 'Be brief.' }], messages: [{ role: 'user', content: [{ text: 'count me' }] }], toolConfig: { tools: [{ toolSpec: { name: TOOL.name, description: TOOL.description, inputSchema: { json: TOOL.parameters } } }] } } } },
+    body: {
+      input: {
+        converse: {
+          system: [{ text: 'Be brief.' }],
+          messages: [{ role: 'user', content: [{ text: 'count me' }] }],
+          toolConfig: { tools: [{ toolSpec: { name: TOOL.name, description: TOOL.description, inputSchema: { json: TOOL.parameters } } }] },
+        },
+      },
+    },
     route: { pathModel: 'pool-x' },
   },
 };
@@ -54,7 +77,10 @@ describe('token count: callers decode to the chat request they would be', () => 
   }
 
   it('generation settings are cleared: they change no count (and the counting endpoints refuse them)', () => {
-    const req = COUNT_INGRESS.anthropic.decodeRequest({ model: 'm', max_tokens: 100, temperature: 0.5, stop_sequences: ['x'], messages: [{ role: 'user', content: 'hi' }] }, {});
+    const req = COUNT_INGRESS.anthropic.decodeRequest(
+      { model: 'm', max_tokens: 100, temperature: 0.5, stop_sequences: ['x'], messages: [{ role: 'user', content: 'hi' }] },
+      {},
+    );
     assert.deepEqual(Object.keys(req).sort(), ['messages', 'model', 'stream']);
     const structured = COUNT_INGRESS.responses.decodeRequest({ model: 'm', input: 'hi', text: { format: { type: 'json_schema', name: 's', schema: {} } } }, {});
     assert.equal(structured.untranslatable, undefined, 'a structured-output format changes an answer, not a count');
@@ -73,10 +99,16 @@ describe('token count: callers decode to the chat request they would be', () => 
     const req = COUNT_INGRESS.bedrock.decodeRequest(body, { pathModel: 'anthropic.claude' });
     assert.deepEqual([req.model, req.system, req.messages[0]!.content], ['anthropic.claude', 'S', [{ type: 'text', text: 'hi there' }]]);
     const titan = { input: { invokeModel: { body: Buffer.from(JSON.stringify({ inputText: 'hi' })).toString('base64') } } };
-    assert.throws(() => COUNT_INGRESS.bedrock.decodeRequest(titan, { pathModel: 'amazon.titan' }), (e: unknown) => e instanceof GatewayError && e.kind === 'untranslatable');
+    assert.throws(
+      () => COUNT_INGRESS.bedrock.decodeRequest(titan, { pathModel: 'amazon.titan' }),
+      (e: unknown) => e instanceof GatewayError && e.kind === 'untranslatable',
+    );
     assert.throws(() => COUNT_INGRESS.bedrock.decodeRequest({ input: {} }, { pathModel: 'm' }), /converse or invokeModel/);
     // A same-protocol lane takes any native body unchanged.
-    assert.deepEqual(COUNT_INGRESS.bedrock.passthrough(JSON.stringify(titan), titan, 'amazon.titan-v2:0'), { path: '/model/amazon.titan-v2%3A0/count-tokens', body: JSON.stringify(titan) });
+    assert.deepEqual(COUNT_INGRESS.bedrock.passthrough(JSON.stringify(titan), titan, 'amazon.titan-v2:0'), {
+      path: '/model/amazon.titan-v2%3A0/count-tokens',
+      body: JSON.stringify(titan),
+    });
   });
 });
 
@@ -135,7 +167,12 @@ describe('token count: the plan for every caller on every lane', () => {
           else if (caller === 'bedrock') assert.deepEqual(sent, body);
           else assert.deepEqual(sent, { ...body, model: 'up' });
         }
-        const answers: Record<string, unknown> = { anthropic: { input_tokens: 42 }, gemini: { totalTokens: 42 }, responses: { object: 'response.input_tokens', input_tokens: 42 }, bedrock: { inputTokens: 42 } };
+        const answers: Record<string, unknown> = {
+          anthropic: { input_tokens: 42 },
+          gemini: { totalTokens: 42 },
+          responses: { object: 'response.input_tokens', input_tokens: 42 },
+          bedrock: { inputTokens: 42 },
+        };
         const count = plan.decodeAnswer(answers[lane]);
         assert.deepEqual(count, { inputTokens: 42, estimated: false });
         assert.equal(countAnswerHeaders(count)[TOKEN_COUNT_HEADER], undefined);
@@ -154,10 +191,16 @@ describe('token count: answers', () => {
     assert.equal(COUNT_INGRESS.bedrock.encodeAnswer(count), '{"inputTokens":42}');
   });
   it("each lane's answer read; a malformed one is the upstream's fault; Gemini's {} is zero", () => {
-    assert.deepEqual(COUNT_UPSTREAM.gemini!.decodeAnswer({ totalTokens: 9, cachedContentTokenCount: 4, promptTokensDetails: [{ modality: 'TEXT', tokenCount: 9 }] }), { inputTokens: 9, cachedTokens: 4, estimated: false });
+    assert.deepEqual(
+      COUNT_UPSTREAM.gemini!.decodeAnswer({ totalTokens: 9, cachedContentTokenCount: 4, promptTokensDetails: [{ modality: 'TEXT', tokenCount: 9 }] }),
+      { inputTokens: 9, cachedTokens: 4, estimated: false },
+    );
     assert.deepEqual(COUNT_UPSTREAM.gemini!.decodeAnswer({}), { inputTokens: 0, estimated: false });
     for (const lane of ['anthropic', 'responses', 'bedrock'] as const) {
-      assert.throws(() => COUNT_UPSTREAM[lane]!.decodeAnswer({ tokens: 1 }), (e: unknown) => e instanceof GatewayError && e.kind === 'upstream_error');
+      assert.throws(
+        () => COUNT_UPSTREAM[lane]!.decodeAnswer({ tokens: 1 }),
+        (e: unknown) => e instanceof GatewayError && e.kind === 'upstream_error',
+      );
     }
   });
 });
@@ -165,14 +208,26 @@ describe('token count: answers', () => {
 describe('token count: the estimate', () => {
   it('text bytes / 4 rounded up, plus a fixed charge per message and per image', () => {
     const req: ModelRequest = {
-      model: 'm', stream: false, system: 'abcd',
+      model: 'm',
+      stream: false,
+      system: 'abcd',
       messages: [
-        { role: 'user', content: [{ type: 'text', text: 'abcdefgh' }, { type: 'image', url: 'https://example.com/a.png' }] },
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'abcdefgh' },
+            { type: 'image', url: 'https://example.com/a.png' },
+          ],
+        },
         { role: 'assistant', content: [{ type: 'tool_call', id: 'c', name: 'ab', arguments: '{}' }] },
       ],
     };
     // 4 + 8 + 2 + 2 = 16 bytes: 4 tokens; two messages; one image.
     assert.equal(estimateInputTokens(req), 4 + 2 * ESTIMATE_TOKENS_PER_MESSAGE + ESTIMATE_TOKENS_PER_IMAGE);
-    assert.equal(estimateInputTokens({ model: 'm', stream: false, messages: [{ role: 'user', content: [{ type: 'text', text: 'é' }] }] }), 1 + ESTIMATE_TOKENS_PER_MESSAGE, 'bytes, not characters');
+    assert.equal(
+      estimateInputTokens({ model: 'm', stream: false, messages: [{ role: 'user', content: [{ type: 'text', text: 'é' }] }] }),
+      1 + ESTIMATE_TOKENS_PER_MESSAGE,
+      'bytes, not characters',
+    );
   });
 });

@@ -25,10 +25,16 @@ const TEMPLATES: ReadonlyArray<[string, (u: Usage) => string, (u: Usage) => unkn
 describe('usage templates', () => {
   for (const [name, template, object] of TEMPLATES) {
     it(`${name}: the template is JSON.stringify of the usage object`, () => {
-      fc.assert(fc.property(usage, (u) => {
-        assert.equal(template(u), JSON.stringify(object(u)));
-      }), { numRuns: 2000 });
-      for (const u of [{ input: 0, output: 0, cacheRead: 0, cacheCreation: 0 }, { input: 12, output: 50, cacheRead: 3, cacheCreation: 4 }]) {
+      fc.assert(
+        fc.property(usage, (u) => {
+          assert.equal(template(u), JSON.stringify(object(u)));
+        }),
+        { numRuns: 2000 },
+      );
+      for (const u of [
+        { input: 0, output: 0, cacheRead: 0, cacheCreation: 0 },
+        { input: 12, output: 50, cacheRead: 3, cacheCreation: 4 },
+      ]) {
         assert.equal(template(u), JSON.stringify(object(u)));
       }
     });

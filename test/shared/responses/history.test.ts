@@ -17,10 +17,19 @@ const CLAUDE: LaneIdentity = { lane: 'lane-anthropic', provider: 'anthropic', pr
 
 function turn(id: string, lane: LaneIdentity, previousId: string | null, said: string, answered: string, upstreamId: string | null = null): StoredResponse {
   return {
-    id, keyId: 'k', createdAtMs: 0, expiresAtMs: 1, lane: lane.lane, provider: lane.provider, laneProtocol: lane.protocol, upstreamId, previousId,
+    id,
+    keyId: 'k',
+    createdAtMs: 0,
+    expiresAtMs: 1,
+    lane: lane.lane,
+    provider: lane.provider,
+    laneProtocol: lane.protocol,
+    upstreamId,
+    previousId,
     input: [{ type: 'message', role: 'user', content: said }],
     response: {
-      id, object: 'response',
+      id,
+      object: 'response',
       output: [
         { id: 'rs_1', type: 'reasoning', summary: [], encrypted_content: 'opaque' },
         { id: `msg_${id}`, type: 'message', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: answered, annotations: [] }] },
@@ -58,9 +67,22 @@ describe('previous_response_id on the lane picked for it', () => {
   it("history keeps a turn's items as they were for the lane that made them; for another, ids and reasoning are dropped", () => {
     const items = historyItems(chain, CLAUDE) as Array<Record<string, unknown>>;
     // resp_1 was CLAUDE's own: its reasoning item and message id stay.
-    assert.deepEqual(items.slice(0, 3).map((i) => [i.type ?? 'message', i.id]), [['message', undefined], ['reasoning', 'rs_1'], ['message', 'msg_resp_1']]);
+    assert.deepEqual(
+      items.slice(0, 3).map((i) => [i.type ?? 'message', i.id]),
+      [
+        ['message', undefined],
+        ['reasoning', 'rs_1'],
+        ['message', 'msg_resp_1'],
+      ],
+    );
     // resp_2 was another lane's: no reasoning, no id, no status.
-    assert.deepEqual(items.slice(3).map((i) => [i.type ?? 'message', i.id, i.status]), [['message', undefined, undefined], ['message', undefined, undefined]]);
+    assert.deepEqual(
+      items.slice(3).map((i) => [i.type ?? 'message', i.id, i.status]),
+      [
+        ['message', undefined, undefined],
+        ['message', undefined, undefined],
+      ],
+    );
   });
 
   it('a previous response the store does not hold: passed through to a Responses lane (the upstream may hold it), refused elsewhere', () => {
@@ -98,7 +120,10 @@ describe('previous_response_id on the lane picked for it', () => {
 
   it('withHistory puts a string input after the history as a user message', () => {
     assert.deepEqual(withHistory({ input: 'now', previous_response_id: 'x' }, [{ type: 'message', role: 'user', content: 'before' }]), {
-      input: [{ type: 'message', role: 'user', content: 'before' }, { type: 'message', role: 'user', content: 'now' }],
+      input: [
+        { type: 'message', role: 'user', content: 'before' },
+        { type: 'message', role: 'user', content: 'now' },
+      ],
     });
   });
 });
@@ -106,13 +131,33 @@ describe('previous_response_id on the lane picked for it', () => {
 describe('the record kept for an answer', () => {
   it("this turn's own input, the answer, the lane and the upstream's id; store: false keeps nothing", () => {
     const request = { model: 'pool', input: 'hi', previous_response_id: 'resp_0' };
-    const record = storedResponseOf({ request, response: { id: 'resp_9', object: 'response', output: [] }, keyId: 'k1', lane: OPENAI, upstreamId: 'resp_9', nowMs: 1000, ttlMs: 50 });
+    const record = storedResponseOf({
+      request,
+      response: { id: 'resp_9', object: 'response', output: [] },
+      keyId: 'k1',
+      lane: OPENAI,
+      upstreamId: 'resp_9',
+      nowMs: 1000,
+      ttlMs: 50,
+    });
     assert.deepEqual(record, {
-      id: 'resp_9', keyId: 'k1', createdAtMs: 1000, expiresAtMs: 1050, lane: 'lane-responses', provider: 'openai', laneProtocol: 'responses',
-      upstreamId: 'resp_9', previousId: 'resp_0', input: [{ type: 'message', role: 'user', content: 'hi' }],
+      id: 'resp_9',
+      keyId: 'k1',
+      createdAtMs: 1000,
+      expiresAtMs: 1050,
+      lane: 'lane-responses',
+      provider: 'openai',
+      laneProtocol: 'responses',
+      upstreamId: 'resp_9',
+      previousId: 'resp_0',
+      input: [{ type: 'message', role: 'user', content: 'hi' }],
       response: { id: 'resp_9', object: 'response', output: [], previous_response_id: 'resp_0' },
     });
-    assert.equal(storedResponseOf({ request, response: { object: 'response' }, keyId: 'k1', lane: OPENAI, upstreamId: null, nowMs: 0, ttlMs: 1 }), null, 'no id, nothing to keep it under');
+    assert.equal(
+      storedResponseOf({ request, response: { object: 'response' }, keyId: 'k1', lane: OPENAI, upstreamId: null, nowMs: 0, ttlMs: 1 }),
+      null,
+      'no id, nothing to keep it under',
+    );
     assert.equal(wantsStore({}), true);
     assert.equal(wantsStore({ store: false }), false);
     assert.match(mintResponseId(), /^resp_[0-9a-f]{48}$/);
@@ -122,11 +167,18 @@ describe('the record kept for an answer', () => {
 
 describe('input_items pages', () => {
   const record = turn('resp_abc', OPENAI, null, 'x', 'y');
-  record.input = [{ type: 'message', role: 'user', content: 'one' }, { type: 'function_call_output', call_id: 'c1', output: 'two' }, { id: 'msg_own', type: 'message', role: 'user', content: [{ type: 'input_text', text: 'three' }] }];
+  record.input = [
+    { type: 'message', role: 'user', content: 'one' },
+    { type: 'function_call_output', call_id: 'c1', output: 'two' },
+    { id: 'msg_own', type: 'message', role: 'user', content: [{ type: 'input_text', text: 'three' }] },
+  ];
 
   it('newest first by default, ids made where the caller gave none, string content as a text part', () => {
     const page = inputItemsPage(record, inputItemsQuery(''));
-    assert.deepEqual(page.data.map((i) => (i as { id: string }).id), ['msg_own', 'item_abc_1', 'item_abc_0']);
+    assert.deepEqual(
+      page.data.map((i) => (i as { id: string }).id),
+      ['msg_own', 'item_abc_1', 'item_abc_0'],
+    );
     assert.deepEqual((page.data[2] as { content: unknown }).content, [{ type: 'input_text', text: 'one' }]);
     assert.deepEqual([page.firstId, page.lastId, page.hasMore], ['msg_own', 'item_abc_0', false]);
     assert.deepEqual(JSON.parse(inputItemsView(page)).object, 'list');
@@ -147,7 +199,10 @@ describe('input_items pages', () => {
 });
 
 describe('the completed Response in a stream', () => {
-  const completed = { type: 'response.completed', response: { id: 'resp_s', object: 'response', status: 'completed', output: [{ type: 'message', content: [{ type: 'output_text', text: 'héllo' }] }] } };
+  const completed = {
+    type: 'response.completed',
+    response: { id: 'resp_s', object: 'response', status: 'completed', output: [{ type: 'message', content: [{ type: 'output_text', text: 'héllo' }] }] },
+  };
   const stream = `event: response.created\ndata: {"type":"response.created","response":{"id":"resp_s"}}\n\nevent: response.output_text.delta\ndata: {"delta":"h"}\n\nevent: response.completed\ndata: ${JSON.stringify(completed)}\n\n`;
 
   it('found whole, or in pieces split anywhere (UTF-8 inside a character included)', () => {

@@ -10,7 +10,8 @@ describe('attempt outcomes', () => {
       '{"error":{"code":400,"message":"The input token count (1200000) exceeds the maximum number of tokens allowed (1048576).","status":"INVALID_ARGUMENT"}}',
       '{"message":"Input is too long for requested model."}',
       '{"error":"the input length exceeds the context length"}',
-    ]) assert.equal(outcomeOfErrorStatus(400, text), AttemptOutcome.ContextLength, text);
+    ])
+      assert.equal(outcomeOfErrorStatus(400, text), AttemptOutcome.ContextLength, text);
     assert.equal(outcomeOfErrorStatus(400, '{"error":{"message":"bad temperature"}}'), AttemptOutcome.ClientError);
   });
 
@@ -26,7 +27,13 @@ describe('attempt outcomes', () => {
     assert.equal(outcomeOfTransportError('ECONNREFUSED', false), AttemptOutcome.Connect);
     assert.equal(outcomeOfTransportError('UND_ERR_SOCKET', false), AttemptOutcome.Transient);
     assert.equal(outcomeOfTransportError('UND_ERR_HEADERS_TIMEOUT', false), AttemptOutcome.AttemptTimeout);
-    for (const o of [AttemptOutcome.ClientError, AttemptOutcome.CallerAbort, AttemptOutcome.Untranslatable, AttemptOutcome.MissingCredential, AttemptOutcome.ContextLength]) {
+    for (const o of [
+      AttemptOutcome.ClientError,
+      AttemptOutcome.CallerAbort,
+      AttemptOutcome.Untranslatable,
+      AttemptOutcome.MissingCredential,
+      AttemptOutcome.ContextLength,
+    ]) {
       assert.equal(movesBreaker(o), false);
     }
   });

@@ -14,9 +14,19 @@ function setup(maxConcurrent: number, maxRequests: number) {
   const shared = SharedState.create({ holders: 2, timeBaseMs: BASE_MS });
   const slots = new SlotRegistry(shared);
   const lane: CompiledLane = {
-    name: 'l', provider: 0, upstreamModel: 'l', maxConcurrent, maxRequests, maxOutputTokens: 0,
-    slot: slots.laneSlot('l'), defaultCellSlot: slots.defaultCellSlot('l'), directDispositionSlots: [], directTripSlot: 0, directAttemptSlot: 0,
-    directLatency: { firstToken: [], perOutputToken: [], tokensPerSecond: [] }, attemptDurationSlot: 0,
+    name: 'l',
+    provider: 0,
+    upstreamModel: 'l',
+    maxConcurrent,
+    maxRequests,
+    maxOutputTokens: 0,
+    slot: slots.laneSlot('l'),
+    defaultCellSlot: slots.defaultCellSlot('l'),
+    directDispositionSlots: [],
+    directTripSlot: 0,
+    directAttemptSlot: 0,
+    directLatency: { firstToken: [], perOutputToken: [], tokensPerSecond: [] },
+    attemptDurationSlot: 0,
   };
   return { shared, lane, cell: slots.cellSlot('p', 'l') };
 }
@@ -70,7 +80,11 @@ describe('availabilityOf', () => {
     assert.equal(usableBySpec(soft.shared, availabilityOf(soft.shared, soft.cell, soft.lane, NOW), soft.cell, NOW), true, 'a Closed cell in its short skip');
     soft.shared.breakers.casState(soft.cell, 0, BREAKER_OPEN);
     assert.equal(usableBySpec(soft.shared, availabilityOf(soft.shared, soft.cell, soft.lane, NOW), soft.cell, NOW), false, 'tripped, cooling down');
-    assert.equal(usableBySpec(soft.shared, availabilityOf(soft.shared, soft.cell, soft.lane, NOW + 1_000), soft.cell, NOW + 1_000), true, 'tripped, cooldown over: the next selection probes');
+    assert.equal(
+      usableBySpec(soft.shared, availabilityOf(soft.shared, soft.cell, soft.lane, NOW + 1_000), soft.cell, NOW + 1_000),
+      true,
+      'tripped, cooldown over: the next selection probes',
+    );
 
     const busy = setup(1, 0);
     assert.ok(busy.shared.lanes.tryAcquirePermit(busy.lane.slot, 1));
@@ -91,6 +105,10 @@ describe('availabilityOf', () => {
 
     const spent = setup(0, 1);
     assert.ok(spent.shared.lanes.tryTakeLifetimeRequest(spent.lane.slot, 1));
-    assert.equal(usableBySpec(spent.shared, availabilityOf(spent.shared, spent.cell, spent.lane, NOW), spent.cell, NOW), false, 'max_requests spent: it can never serve again');
+    assert.equal(
+      usableBySpec(spent.shared, availabilityOf(spent.shared, spent.cell, spent.lane, NOW), spent.cell, NOW),
+      false,
+      'max_requests spent: it can never serve again',
+    );
   });
 });

@@ -26,11 +26,25 @@ function rig(): Rig {
   const registry = new SlotRegistry(shared);
   const clock = { nowMs: BASE_MS + 5_000 };
   const randoms: number[] = [];
-  const policy = new BreakerPolicy(shared.breakers, () => clock.nowMs, () => randoms.shift() ?? 0.5);
+  const policy = new BreakerPolicy(
+    shared.breakers,
+    () => clock.nowMs,
+    () => randoms.shift() ?? 0.5,
+  );
   const lane: CompiledLane = {
-    name: 'gpt', provider: 0, upstreamModel: 'gpt', maxConcurrent: 0, maxRequests: 0, maxOutputTokens: 0,
-    slot: registry.laneSlot('gpt'), defaultCellSlot: registry.defaultCellSlot('gpt'), directDispositionSlots: [], directTripSlot: 0, directAttemptSlot: 0,
-    directLatency: { firstToken: [], perOutputToken: [], tokensPerSecond: [] }, attemptDurationSlot: 0,
+    name: 'gpt',
+    provider: 0,
+    upstreamModel: 'gpt',
+    maxConcurrent: 0,
+    maxRequests: 0,
+    maxOutputTokens: 0,
+    slot: registry.laneSlot('gpt'),
+    defaultCellSlot: registry.defaultCellSlot('gpt'),
+    directDispositionSlots: [],
+    directTripSlot: 0,
+    directAttemptSlot: 0,
+    directLatency: { firstToken: [], perOutputToken: [], tokensPerSecond: [] },
+    attemptDurationSlot: 0,
   };
   return { shared, policy, cell: registry.cellSlot('p', 'gpt'), registry, lane, clock, randoms };
 }
@@ -159,7 +173,15 @@ describe('breaker state table (BreakerPolicy)', () => {
     assert.equal(r.shared.breakers.state(r.cell), BREAKER_HALF_OPEN);
     assert.equal(r.policy.tryBeginProbe(r.cell), false, 'single flight');
     const worker = SharedState.attach(r.shared.buffers(), 2);
-    assert.equal(new BreakerPolicy(worker.breakers, () => r.clock.nowMs, () => 0.5).tryBeginProbe(r.cell), false, 'whatever worker asks');
+    assert.equal(
+      new BreakerPolicy(
+        worker.breakers,
+        () => r.clock.nowMs,
+        () => 0.5,
+      ).tryBeginProbe(r.cell),
+      false,
+      'whatever worker asks',
+    );
     assert.equal(availabilityOf(r.shared, r.cell, r.lane, r.clock.nowMs), Availability.ProbeInFlight);
     assert.equal(r.shared.breakers.tripCount(r.cell), 1);
   });
@@ -254,7 +276,7 @@ describe('breaker settings changed by a config apply or reload (BreakerPolicy.fo
     assert.equal(cooldownLeft(r), before);
   });
 
-  it('an error-rate trip closes when the threshold is raised above the window\'s rate', () => {
+  it("an error-rate trip closes when the threshold is raised above the window's rate", () => {
     const r = rig();
     const rate: CompiledBreaker = { ...DEFAULT_BREAKER, trip: 'error_rate', threshold: 0.5, minRequests: 4 };
     for (let i = 0; i < 2; i++) r.policy.recordSuccess(r.cell, false);

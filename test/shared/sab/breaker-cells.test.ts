@@ -1,7 +1,15 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  BREAKER_CLOSED, BREAKER_HALF_OPEN, BREAKER_OPEN, ERROR_WINDOW_SLOTS, ErrorWindowCounts, SharedInvariantError, SharedState, SlotRegistry, workerHolder,
+  BREAKER_CLOSED,
+  BREAKER_HALF_OPEN,
+  BREAKER_OPEN,
+  ERROR_WINDOW_SLOTS,
+  ErrorWindowCounts,
+  SharedInvariantError,
+  SharedState,
+  SlotRegistry,
+  workerHolder,
 } from '../../../src/shared/sab/index.js';
 
 const BASE_MS = 1_700_000_000_000;
@@ -63,7 +71,7 @@ describe('single-flight probe', () => {
     assert.equal(main.breakers.probeInFlight(cell), false);
   });
 
-  it('main reclaims a dead holder\'s probe', () => {
+  it("main reclaims a dead holder's probe", () => {
     const { main, registry, cell } = setup();
     const other = registry.defaultCellSlot('gpt');
     const w = SharedState.attach(main.buffers(), workerHolder(1));
@@ -105,7 +113,7 @@ describe('cooldown', () => {
     assert.equal(b.cooldownUntilMs(cell), BASE_MS + 30 * 60_000);
   });
 
-  it('is seen by another thread\'s state and a deadline ~6.8 years away is refused', () => {
+  it("is seen by another thread's state and a deadline ~6.8 years away is refused", () => {
     const { main, cell } = setup();
     main.breakers.setCooldownUntil(cell, BASE_MS + 120_000);
     const w = SharedState.attach(main.buffers(), 2);

@@ -5,9 +5,19 @@ import { laneId } from '../../../src/shared/governance/lane-id.js';
 import { keySpend, ledgerKeyTokens } from '../../../src/shared/governance/spend.js';
 import type { RateEntry } from '../../../src/shared/governance/pricing.js';
 import {
-  GOV_BUDGET_REQUESTS, GOV_KEY_BUDGET_OVERFLOW, GOV_KEY_BUDGET_REQUESTS, GOV_KEY_MINUTE_REQUESTS, GOV_KEY_RECORD_WORDS, GOV_KEY_VALUE_COUNT,
-  GOV_REFUSED, GOV_REQUESTS, GOV_TOKENS,
-  SharedInvariantError, SharedState, SlotRegistry, workerHolder,
+  GOV_BUDGET_REQUESTS,
+  GOV_KEY_BUDGET_OVERFLOW,
+  GOV_KEY_BUDGET_REQUESTS,
+  GOV_KEY_MINUTE_REQUESTS,
+  GOV_KEY_RECORD_WORDS,
+  GOV_KEY_VALUE_COUNT,
+  GOV_REFUSED,
+  GOV_REQUESTS,
+  GOV_TOKENS,
+  SharedInvariantError,
+  SharedState,
+  SlotRegistry,
+  workerHolder,
 } from '../../../src/shared/sab/index.js';
 
 function setup(): { main: SharedState; registry: SlotRegistry } {
@@ -70,7 +80,12 @@ describe('governance counters', () => {
     const g = main.governance;
     const k = registry.allocateKeySlot();
     const rate = (model: string, input: number, output: number): RateEntry => ({
-      model, tier: '*', input_micros_per_mtok: input, output_micros_per_mtok: output, cache_read_micros_per_mtok: 0, cache_creation_micros_per_mtok: 0,
+      model,
+      tier: '*',
+      input_micros_per_mtok: input,
+      output_micros_per_mtok: output,
+      cache_read_micros_per_mtok: 0,
+      cache_creation_micros_per_mtok: 0,
     });
     const cheap = [rate('*', 1_000_000, 2_000_000), rate('big', 10_000_000, 20_000_000)];
     const usage = { input: 1_000, output: 500, cacheRead: 0, cacheCreation: 0 };
@@ -87,11 +102,13 @@ describe('governance counters', () => {
     assert.equal(keySpend(g, k, 5, 7, cardRates(cheap)), 7 * 0, 'a later window starts at zero');
   });
 
-  it('a lane beyond the key\'s lane slots accrues its cost in the overflow value', () => {
+  it("a lane beyond the key's lane slots accrues its cost in the overflow value", () => {
     const { main, registry } = setup();
     const g = main.governance;
     const k = registry.allocateKeySlot();
-    const card = cardRates([{ model: '*', tier: '*', input_micros_per_mtok: 1_000_000, output_micros_per_mtok: 0, cache_read_micros_per_mtok: 0, cache_creation_micros_per_mtok: 0 }]);
+    const card = cardRates([
+      { model: '*', tier: '*', input_micros_per_mtok: 1_000_000, output_micros_per_mtok: 0, cache_read_micros_per_mtok: 0, cache_creation_micros_per_mtok: 0 },
+    ]);
     const usage = { input: 10, output: 0, cacheRead: 0, cacheCreation: 0 };
     for (const lane of ['a', 'b', 'c', 'd', 'e']) ledgerKeyTokens(g, k, 1, laneId(lane), usage, card);
     assert.equal(g.read(g.keyIndex(k, GOV_KEY_BUDGET_OVERFLOW), 1), 20);
@@ -144,7 +161,7 @@ describe('governance counters', () => {
     assert.equal(again, k);
     assert.equal(g.read(g.keyIndex(k, GOV_KEY_MINUTE_REQUESTS), 9), 0);
     assert.equal(g.snapshot(k, false), null);
-    assert.equal(g.restore(k, false, ['1', '2', '3', '4', '5']), false, 'an older layout\'s words are not placed');
+    assert.equal(g.restore(k, false, ['1', '2', '3', '4', '5']), false, "an older layout's words are not placed");
     assert.equal(g.snapshot(k, false), null);
     assert.equal(g.restore(k, false, snap), true);
     assert.equal(g.read(g.keyIndex(k, GOV_KEY_MINUTE_REQUESTS), 9), 4);
@@ -165,7 +182,7 @@ describe('governance key dirty flag', () => {
 });
 
 describe('governance concurrency', () => {
-  it('bounds in-flight requests per group, and reclaims a dead holder\'s share', () => {
+  it("bounds in-flight requests per group, and reclaims a dead holder's share", () => {
     const { main, registry } = setup();
     const c = registry.groupSlot('acme');
     const w = SharedState.attach(main.buffers(), workerHolder(1));

@@ -5,9 +5,25 @@ import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import { Worker } from 'node:worker_threads';
 import {
-  BREAKER_CLOSED, COUNTER_VALUE, ErrorWindowCounts, GOV_REQUESTS, GOV_TOKENS, SharedState, SlotRegistry, workerHolder,
+  BREAKER_CLOSED,
+  COUNTER_VALUE,
+  ErrorWindowCounts,
+  GOV_REQUESTS,
+  GOV_TOKENS,
+  SharedState,
+  SlotRegistry,
+  workerHolder,
 } from '../../../src/shared/sab/index.js';
-import { countOnce, readSet, type GrowTask, type HammerReport, type HammerTask, type RoundsTask, type SlotReading, type SlotSet } from './fixtures/sab-hammer.js';
+import {
+  countOnce,
+  readSet,
+  type GrowTask,
+  type HammerReport,
+  type HammerTask,
+  type RoundsTask,
+  type SlotReading,
+  type SlotSet,
+} from './fixtures/sab-hammer.js';
 
 const FIXTURE = new URL('./fixtures/sab-hammer.js', import.meta.url);
 const WORKERS = 3;
@@ -47,7 +63,26 @@ describe('shared state across worker threads', () => {
 
     const barrier = new SharedArrayBuffer(8);
     const gate = new Int32Array(barrier);
-    const base = { mode: 'hammer' as const, buffers: main.buffers(), barrier, iterations: ITERATIONS, lane, maxConcurrent: 2, budgetLane, maxRequests: 7_777, counter, wideCounter, histogram, probeGauge, gov, govTag: 7, tokenCap: 25_000, rollCap: 1_000, cell, nowSec: NOW_SEC };
+    const base = {
+      mode: 'hammer' as const,
+      buffers: main.buffers(),
+      barrier,
+      iterations: ITERATIONS,
+      lane,
+      maxConcurrent: 2,
+      budgetLane,
+      maxRequests: 7_777,
+      counter,
+      wideCounter,
+      histogram,
+      probeGauge,
+      gov,
+      govTag: 7,
+      tokenCap: 25_000,
+      rollCap: 1_000,
+      cell,
+      nowSec: NOW_SEC,
+    };
     const workers = Array.from({ length: WORKERS }, (_, w) => new Worker(FIXTURE, { workerData: { ...base, holderId: workerHolder(w) } satisfies HammerTask }));
     const exits = workers.map((w) => once(w, 'exit'));
     const reports = workers.map((w) => nextMessage<HammerReport>(w));
@@ -59,30 +94,59 @@ describe('shared state across worker threads', () => {
 
     const sum = (f: (r: HammerReport) => number): number => results.reduce((a, r) => a + f(r), 0);
     const total = WORKERS * ITERATIONS;
-    assert.equal(sum((r) => r.overLimit), 0, 'in-flight never exceeded the limit');
+    assert.equal(
+      sum((r) => r.overLimit),
+      0,
+      'in-flight never exceeded the limit',
+    );
     assert.ok(Math.max(...results.map((r) => r.maxInflightSeen)) <= 2);
     assert.equal(main.lanes.laneInflight(lane), 0, 'every permit came back');
-    assert.equal(main.lanes.laneOk(lane), sum((r) => r.ok));
-    assert.equal(main.lanes.laneOk(lane) + main.lanes.laneErr(lane), sum((r) => r.acquired));
-    assert.equal(sum((r) => r.lifetimeTaken), 7_777, 'the lifetime budget was taken exactly');
+    assert.equal(
+      main.lanes.laneOk(lane),
+      sum((r) => r.ok),
+    );
+    assert.equal(
+      main.lanes.laneOk(lane) + main.lanes.laneErr(lane),
+      sum((r) => r.acquired),
+    );
+    assert.equal(
+      sum((r) => r.lifetimeTaken),
+      7_777,
+      'the lifetime budget was taken exactly',
+    );
     assert.equal(main.lanes.lifetimeTaken(budgetLane), 7_777);
     assert.equal(main.metrics.counterValue(counter), total);
     assert.equal(main.metrics.counterValue(wideCounter), preset + total, 'carry under contention');
     const h = main.metrics.readHistogram(histogram);
     assert.equal(h.count, total);
     assert.equal(main.governance.read(main.governance.groupIndex(gov, 2, GOV_REQUESTS), 7), total);
-    assert.equal(sum((r) => r.tokenWins), 25_000);
+    assert.equal(
+      sum((r) => r.tokenWins),
+      25_000,
+    );
     assert.equal(main.governance.read(main.governance.groupIndex(gov, 2, GOV_TOKENS), 7), 25_000);
-    assert.equal(sum((r) => r.rollOver), 0, 'no rolling window counted past its cap');
+    assert.equal(
+      sum((r) => r.rollOver),
+      0,
+      'no rolling window counted past its cap',
+    );
     assert.ok(sum((r) => r.rollWins) <= 3 * 1_000, 'at most the cap in each of the 3 windows');
     assert.equal(main.governance.read(main.governance.groupIndex(gov, 0, GOV_REQUESTS), 202), 1_000, 'the last window filled to its cap exactly');
-    assert.equal(sum((r) => r.probeOverlaps), 0, 'one probe at a time');
+    assert.equal(
+      sum((r) => r.probeOverlaps),
+      0,
+      'one probe at a time',
+    );
     assert.ok(sum((r) => r.probeClaims) > 0);
     assert.equal(main.breakers.probeInFlight(cell), false);
     const window = new ErrorWindowCounts();
     main.breakers.readErrorWindow(cell, NOW_SEC, 1, window);
     assert.equal(window.ok + window.err, total);
-    assert.equal(sum((r) => r.trips), 1, 'one Closed->Open winner');
+    assert.equal(
+      sum((r) => r.trips),
+      1,
+      'one Closed->Open winner',
+    );
     assert.equal(main.breakers.tripCount(cell), 1);
     assert.notEqual(main.breakers.state(cell), BREAKER_CLOSED);
     assert.equal(main.faultCount(), 0);

@@ -4,7 +4,16 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  GOV_KEY_BUDGET_RESERVED, GOV_TOKENS_RESERVED, JOURNAL_ITEMS_MAX, OUTSTANDING_MAX, SharedState, SlotRegistry, itemCount, noteItem, workerHolder, type JournalEntry,
+  GOV_KEY_BUDGET_RESERVED,
+  GOV_TOKENS_RESERVED,
+  JOURNAL_ITEMS_MAX,
+  OUTSTANDING_MAX,
+  SharedState,
+  SlotRegistry,
+  itemCount,
+  noteItem,
+  workerHolder,
+  type JournalEntry,
 } from '../../../src/shared/sab/index.js';
 
 function setup(): { main: SharedState; registry: SlotRegistry } {
@@ -22,7 +31,7 @@ describe('outstanding words', () => {
     assert.ok(r.add(at, 5, 2));
     assert.equal(r.read(at, 5), 42);
     r.release(at, 4, 42);
-    assert.equal(r.read(at, 5), 42, 'an older window\'s give-back does not touch this one');
+    assert.equal(r.read(at, 5), 42, "an older window's give-back does not touch this one");
     r.release(at, 5, 2);
     assert.equal(r.read(at, 5), 40);
     r.release(at, 5, 100);
@@ -99,7 +108,11 @@ describe('reservation journals', () => {
     }
     assert.equal(worker.journal.take({ words: new Uint32Array(0), at: 0, capacity: 0 }), false, 'all four in use');
     // Two requests in flight hold 5 and 7; a third settled (cleared, given back).
-    for (const [e, amount] of [[entries[0]!, 5], [entries[1]!, 7], [entries[2]!, 11]] as const) {
+    for (const [e, amount] of [
+      [entries[0]!, 5],
+      [entries[1]!, 7],
+      [entries[2]!, 11],
+    ] as const) {
       assert.ok(worker.reserved.add(at, 3, amount));
       assert.ok(noteItem(e, at, 3, amount));
     }

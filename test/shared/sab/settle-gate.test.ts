@@ -20,8 +20,10 @@ describe('settle gate', () => {
     const counter = registry.metricSeries('settles', { kind: 'counter' });
     const tallies = new SharedArrayBuffer(4 * (CUTS + 2));
     const stop = new SharedArrayBuffer(4);
-    const workers = Array.from({ length: WORKERS }, (_, w) =>
-      new Worker(FIXTURE, { workerData: { buffers: main.buffers(), holderId: workerHolder(w), counter, tallies, stop } satisfies SettleTask }));
+    const workers = Array.from(
+      { length: WORKERS },
+      (_, w) => new Worker(FIXTURE, { workerData: { buffers: main.buffers(), holderId: workerHolder(w), counter, tallies, stop } satisfies SettleTask }),
+    );
     const reports = workers.map((w) => once(w, 'message').then(([m]) => m as { settled: number; deferred: number }));
     const exits = workers.map((w) => once(w, 'exit'));
     const tally = new Int32Array(tallies);

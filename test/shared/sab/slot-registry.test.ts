@@ -1,7 +1,14 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  HEADER_BYTES, KIND_CELL, KIND_GOV_GROUP, KIND_LANE, SharedCapacityError, SharedState, SlotRegistry, type SharedBuffers,
+  HEADER_BYTES,
+  KIND_CELL,
+  KIND_GOV_GROUP,
+  KIND_LANE,
+  SharedCapacityError,
+  SharedState,
+  SlotRegistry,
+  type SharedBuffers,
 } from '../../../src/shared/sab/index.js';
 
 describe('slot registry', () => {
@@ -66,12 +73,15 @@ describe('slot registry', () => {
     r.cellSlot('p', 'b');
     r.cellSlot('p', 'c');
     const before = r.bytesNeeded();
-    assert.throws(() => r.cellSlot('p', 'd'), (err: unknown) => {
-      assert.ok(err instanceof SharedCapacityError);
-      assert.match(err.message, /breaker cell "p"\/"d"/);
-      assert.equal(err.maxBytes, 4096);
-      return true;
-    });
+    assert.throws(
+      () => r.cellSlot('p', 'd'),
+      (err: unknown) => {
+        assert.ok(err instanceof SharedCapacityError);
+        assert.match(err.message, /breaker cell "p"\/"d"/);
+        assert.equal(err.maxBytes, 4096);
+        return true;
+      },
+    );
     assert.equal(r.bytesNeeded(), before);
     assert.equal(r.counts().cells, 3);
     const small = r.laneSlot('fits');

@@ -5,9 +5,31 @@ import { keyColumns, packColumns, type WorkerGroup, type WorkerKey } from '../..
 import { KeyTable } from '../../../src/worker/governance/key-table.js';
 
 function key(i: number, over: Partial<WorkerKey> = {}): WorkerKey {
-  return { id: `k${i}`, jti: `j${i}`, enabled: true, group: null, pools: ['*'], rpm: -1, tpm: 100 + i, budgetMicros: 1e12 + i, budgetWindow: 3, slot: 16 + 12 * i, awsAccessKeyId: null, ...over };
+  return {
+    id: `k${i}`,
+    jti: `j${i}`,
+    enabled: true,
+    group: null,
+    pools: ['*'],
+    rpm: -1,
+    tpm: 100 + i,
+    budgetMicros: 1e12 + i,
+    budgetWindow: 3,
+    slot: 16 + 12 * i,
+    awsAccessKeyId: null,
+    ...over,
+  };
 }
-const group = (name: string, parent: string | null = null): WorkerGroup => ({ name, parent, enabled: true, feeMicros: 0, rateCard: [], limits: [], defaultOutput: -1, slot: 900 });
+const group = (name: string, parent: string | null = null): WorkerGroup => ({
+  name,
+  parent,
+  enabled: true,
+  feeMicros: 0,
+  rateCard: [],
+  limits: [],
+  defaultOutput: -1,
+  slot: 900,
+});
 
 /** The whole state as a worker receives it: columns through msgpack. */
 function table(keys: WorkerKey[], groups: WorkerGroup[]): KeyTable {
@@ -24,7 +46,10 @@ describe('worker key table', () => {
     const t = table(keys, [group('parent'), group('child', 'parent')]);
     assert.equal(t.size, 3);
     for (const k of keys) assert.deepEqual(t.key(k.id)!.key, k);
-    assert.deepEqual(t.key('k1')!.chain.map((g) => g.name), ['child', 'parent']);
+    assert.deepEqual(
+      t.key('k1')!.chain.map((g) => g.name),
+      ['child', 'parent'],
+    );
     assert.equal(t.byAwsKey('AKGWX')!.key.id, 'k1');
     assert.equal(t.key('nope'), undefined);
   });

@@ -5,7 +5,15 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import { Worker } from 'node:worker_threads';
-import { GOV_BUDGET_REQUESTS, GOV_BUDGET_RESERVED, GOV_TOKENS, GOV_TOKENS_RESERVED, SharedState, SlotRegistry, workerHolder } from '../../../src/shared/sab/index.js';
+import {
+  GOV_BUDGET_REQUESTS,
+  GOV_BUDGET_RESERVED,
+  GOV_TOKENS,
+  GOV_TOKENS_RESERVED,
+  SharedState,
+  SlotRegistry,
+  workerHolder,
+} from '../../../src/shared/sab/index.js';
 import type { ReserveReport, ReserveTask } from './fixtures/reserve-hammer.js';
 
 const FIXTURE = new URL('./fixtures/reserve-hammer.js', import.meta.url);
@@ -18,7 +26,17 @@ async function race(over: Partial<ReserveTask>): Promise<{ main: SharedState; gr
   const barrier = new SharedArrayBuffer(8);
   const gate = new Int32Array(barrier);
   const base: Omit<ReserveTask, 'holderId'> = {
-    buffers: main.buffers(), barrier, iterations: 20_000, group, tag: 7, estimate: 17, actual: 17, tokenCap: 100_000, fee: 3, budget: 1_000_000, ...over,
+    buffers: main.buffers(),
+    barrier,
+    iterations: 20_000,
+    group,
+    tag: 7,
+    estimate: 17,
+    actual: 17,
+    tokenCap: 100_000,
+    fee: 3,
+    budget: 1_000_000,
+    ...over,
   };
   const workers = Array.from({ length: WORKERS }, (_, w) => new Worker(FIXTURE, { workerData: { ...base, holderId: workerHolder(w) } }));
   const reports = workers.map((w) => once(w, 'message').then(([m]) => m as ReserveReport));

@@ -12,13 +12,26 @@ import { HookConnections } from '../../../src/worker/hooks/hook-connections.js';
 
 function hook(name: string, kind: 'tap' | 'gate', tapsShedSlot: number): CompiledHook {
   return {
-    name, kind, transport: 'socket', target: join(tmpdir(), `gw-no-such-hook-${process.pid}.sock`), secret: '', prompt: 'no', user: 'no', priority: 0,
-    at: kind === 'tap' ? 'request' : null, onError: { terminal: 'nothing' }, timeoutMs: 1000, settings: {}, settingsVersion: 1, global: false, tapsShedSlot,
+    name,
+    kind,
+    transport: 'socket',
+    target: join(tmpdir(), `gw-no-such-hook-${process.pid}.sock`),
+    secret: '',
+    prompt: 'no',
+    user: 'no',
+    priority: 0,
+    at: kind === 'tap' ? 'request' : null,
+    onError: { terminal: 'nothing' },
+    timeoutMs: 1000,
+    settings: {},
+    settingsVersion: 1,
+    global: false,
+    tapsShedSlot,
   };
 }
 
 describe('HookConnections shed counting', () => {
-  it('counts a tap\'s sheds in its series, keeps doing so across applies, and never for a gate', () => {
+  it("counts a tap's sheds in its series, keeps doing so across applies, and never for a gate", () => {
     const shared = SharedState.create({ holders: 2 });
     const registry = new SlotRegistry(shared);
     const slot = registry.metricSeries(seriesKey(HOOK_TAPS_SHED_TOTAL, ['t']), { kind: 'counter' });

@@ -27,7 +27,8 @@ describe('GET /v1/models: the header rule', () => {
 });
 
 const MODELS: ListedModel[] = ['a', 'b', 'c', 'd', 'e'].map((id) => ({ id, kind: 'pool', provider: 'p', protocol: 'openai', upstreamModel: '' }));
-const ids = (page: { data?: Array<{ id: string }>; models?: Array<{ name: string }> }): string[] => page.data?.map((m) => m.id) ?? page.models!.map((m) => m.name);
+const ids = (page: { data?: Array<{ id: string }>; models?: Array<{ name: string }> }): string[] =>
+  page.data?.map((m) => m.id) ?? page.models!.map((m) => m.name);
 
 describe('Anthropic cursor paging', () => {
   it('limit, after_id and before_id page as the API does', () => {

@@ -39,15 +39,28 @@ describe('key gauges across scrapes', () => {
   const scrape = async () => parseExposition(await exposition.render(config)).get('gateway_key_spend_cents')?.metrics ?? [];
 
   it('labels each key with its id, group and budget_period, and follows changes', async () => {
-    keys = [{ id: 'k1', group: 'team-a', window: WINDOW_MONTH }, { id: 'k2', group: null, window: WINDOW_TOTAL }];
-    assert.deepEqual((await scrape()).map((s) => s.labels), [
-      { key: 'k1', group: 'team-a', budget_period: 'monthly' },
-      { key: 'k2', group: '', budget_period: 'total' },
-    ]);
+    keys = [
+      { id: 'k1', group: 'team-a', window: WINDOW_MONTH },
+      { id: 'k2', group: null, window: WINDOW_TOTAL },
+    ];
+    assert.deepEqual(
+      (await scrape()).map((s) => s.labels),
+      [
+        { key: 'k1', group: 'team-a', budget_period: 'monthly' },
+        { key: 'k2', group: '', budget_period: 'total' },
+      ],
+    );
     keys = [{ id: 'k1', group: 'team-b', window: WINDOW_MONTH }];
-    assert.deepEqual((await scrape()).map((s) => s.labels), [{ key: 'k1', group: 'team-b', budget_period: 'monthly' }], 'moved group; k2 gone');
+    assert.deepEqual(
+      (await scrape()).map((s) => s.labels),
+      [{ key: 'k1', group: 'team-b', budget_period: 'monthly' }],
+      'moved group; k2 gone',
+    );
     const tokens = parseExposition(await exposition.render(config)).get('gateway_key_tokens_total')!.metrics;
-    assert.deepEqual(tokens.map((s) => s.labels), [{ key: 'k1', group: 'team-b', budget_period: 'monthly' }]);
+    assert.deepEqual(
+      tokens.map((s) => s.labels),
+      [{ key: 'k1', group: 'team-b', budget_period: 'monthly' }],
+    );
   });
 
   it(`shows at most ${KEY_SERIES_CAP} keys and sums the rest as key="_other"`, async () => {

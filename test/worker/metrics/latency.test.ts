@@ -19,7 +19,11 @@ function setup() {
   const main = SharedState.create({ holders: 3 });
   const registry = new SlotRegistry(main);
   const metrics = compileMetrics({ export: {} } as unknown as DeploymentConfig, registry);
-  const lane = { name: 'lane-a', directLatency: latencySlots(registry, '', 'lane-a'), attemptDurationSlot: attemptDurationSlot(registry, 'lane-a') } as unknown as CompiledLane;
+  const lane = {
+    name: 'lane-a',
+    directLatency: latencySlots(registry, '', 'lane-a'),
+    attemptDurationSlot: attemptDurationSlot(registry, 'lane-a'),
+  } as unknown as CompiledLane;
   const member = { lane: 0, latency: latencySlots(registry, 'pool-a', 'lane-a') };
   const pool = { name: 'pool-a', members: [member], metrics: metrics.direct, failoverSlots: [] } as unknown as CompiledPool;
   const config = { metrics, pools: [pool], lanes: [lane], hooks: [], auth: { chain: [], upstreamCredentials: 'own' } } as unknown as CompiledConfig;
@@ -66,7 +70,7 @@ describe('latency histograms', () => {
     assert.equal(lineValue(text, `${TPOT}_count{${POOL_A}}`), 1, 'only the stream has a time per output token');
     assert.equal(lineValue(text, `${TPOT}_sum{${POOL_A}}`), 0.01);
     assert.equal(lineValue(text, `${RATE}_count{${POOL_A}}`), 2);
-    assert.equal(lineValue(text, `${RATE}_sum{${POOL_A}}`), Math.round((100 + 11 / 0.14) * 1000) / 1000, "kept in thousandths");
+    assert.equal(lineValue(text, `${RATE}_sum{${POOL_A}}`), Math.round((100 + 11 / 0.14) * 1000) / 1000, 'kept in thousandths');
     assert.equal(lineValue(text, `${ATTEMPT}_count{lane="lane-a"}`), 3);
     assert.equal(lineValue(text, `${ATTEMPT}_bucket{lane="lane-a",le="0.25"}`), 1);
     assert.equal(lineValue(text, `${ATTEMPT}_bucket{lane="lane-a",le="1"}`), 3);
@@ -75,7 +79,7 @@ describe('latency histograms', () => {
     assert.ok(text.includes(`# TYPE ${ATTEMPT} histogram\n`));
   });
 
-  it('shows a (protocol, pool, lane) series once it has counted, and every lane\'s attempt duration', async () => {
+  it("shows a (protocol, pool, lane) series once it has counted, and every lane's attempt duration", async () => {
     const { config, workers } = setup();
     const text = await render(workers[0]!, config);
     assert.equal(text.split('\n').filter((l) => l.startsWith(TTFT) || l.startsWith(TPOT) || l.startsWith(RATE)).length, 0);

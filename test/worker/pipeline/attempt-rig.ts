@@ -161,7 +161,10 @@ const PROVIDERS = {
   },
 };
 
-export async function startRig(pools: Record<string, unknown>, models: Record<string, unknown> = { m1: { provider: 'up' }, m2: { provider: 'up' } }): Promise<Rig> {
+export async function startRig(
+  pools: Record<string, unknown>,
+  models: Record<string, unknown> = { m1: { provider: 'up' }, m2: { provider: 'up' } },
+): Promise<Rig> {
   const dir = configDir({ 'gateway.yaml': { listen: '127.0.0.1:8080', models, pools }, 'providers.yaml': PROVIDERS });
   const loaded = await loadConfig({ configPath: join(dir, 'gateway.yaml'), safeMode: false, purpose: 'boot', env: {} });
   if (loaded.errors.length > 0) throw new Error(loaded.errors.join('; '));
@@ -188,7 +191,13 @@ export async function startRig(pools: Record<string, unknown>, models: Record<st
   const timers = new AttemptTimers(1_000_000);
   const deps: PipelineDeps = {
     runtime: () => runtime,
-    router: new Router(shared, new LaneGauges(shared), log, () => clock.epoch, () => 0.5),
+    router: new Router(
+      shared,
+      new LaneGauges(shared),
+      log,
+      () => clock.epoch,
+      () => 0.5,
+    ),
     metering,
     auth: new Authenticator(new KeyVerifier(), new KeyTable(), new SigV4Verifier()),
     admission: new Admission(shared, metering),
@@ -199,13 +208,30 @@ export async function startRig(pools: Record<string, unknown>, models: Record<st
     clock: { monoMs: () => clock.mono, epochMs: () => clock.epoch },
   };
   return {
-    config, runtime, deps, shared, clock, timers, sent,
+    config,
+    runtime,
+    deps,
+    shared,
+    clock,
+    timers,
+    sent,
     chat(model, opts = {}) {
       const client = new FakeClient();
       const body = Buffer.from(JSON.stringify({ model, stream: opts.stream === true, messages: [{ role: 'user', content: 'hi' }], ...opts.extra }));
       const req: IngressRequest = {
-        routeIndex: 0, params: [], query: '', contentType: 'application/json', authorization: '', xApiKey: '', xGoogApiKey: '',
-        callerHeaders: {}, affinity: '', traceparent: '', body, bodyRead: true, startedMs: opts.startedMs ?? clock.mono,
+        routeIndex: 0,
+        params: [],
+        query: '',
+        contentType: 'application/json',
+        authorization: '',
+        xApiKey: '',
+        xGoogApiKey: '',
+        callerHeaders: {},
+        affinity: '',
+        traceparent: '',
+        body,
+        bodyRead: true,
+        startedMs: opts.startedMs ?? clock.mono,
       };
       const ctx = startRequest(deps, req, client) as RequestContext;
       return { client, ctx };

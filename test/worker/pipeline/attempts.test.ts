@@ -8,7 +8,11 @@ import { idWithReasoning } from '../../../src/shared/protocols/reasoning/call-id
 import { startRig, type Rig } from './attempt-rig.js';
 
 const OK_BODY = JSON.stringify({
-  id: 'c1', object: 'chat.completion', created: 1, model: 'm', choices: [{ index: 0, message: { role: 'assistant', content: 'hello' }, finish_reason: 'stop' }],
+  id: 'c1',
+  object: 'chat.completion',
+  created: 1,
+  model: 'm',
+  choices: [{ index: 0, message: { role: 'assistant', content: 'hello' }, finish_reason: 'stop' }],
   usage: { prompt_tokens: 3, completion_tokens: 2, total_tokens: 5 },
 });
 
@@ -28,7 +32,7 @@ describe('the attempt loop', () => {
     const { client } = rig.chat('p');
     assert.equal(rig.sent.length, 1);
     assert.equal(rig.sent[0]!.opts.path, '/v1/chat/completions');
-    assert.match(rig.sent[0]!.body, /"model":"m1"/, 'the model rewritten to the lane\'s');
+    assert.match(rig.sent[0]!.body, /"model":"m1"/, "the model rewritten to the lane's");
     assert.equal(inflight(rig, 'm1'), 1, 'the permit is held while the attempt is in flight');
     rig.sent[0]!.answer(200, OK_BODY);
     assert.equal(client.status, 200);
@@ -48,12 +52,12 @@ describe('the attempt loop', () => {
     assert.equal(client.status, 200);
     const p = rig.config.pools[0]!;
     const failed = first.body.includes('"m1"') ? 0 : 1;
-    assert.equal(rig.shared.breakers.streak(p.members[failed]!.cellSlot), 1, 'the failed member\'s cell moved');
+    assert.equal(rig.shared.breakers.streak(p.members[failed]!.cellSlot), 1, "the failed member's cell moved");
     assert.equal(rig.shared.metrics.counterValue(p.failoverSlots[2]!), 1, 'one failover, reason transient_upstream');
     assert.equal(rig.disposition('p', 1 - failed, 'ok'), 1);
   });
 
-  it('a connect error with no member left answers 502 in the caller\'s shape', async () => {
+  it("a connect error with no member left answers 502 in the caller's shape", async () => {
     rig = await startRig({ p: { members: [{ model: 'm1' }] } });
     const { client } = rig.chat('p');
     rig.sent[0]!.fail('ECONNREFUSED');
@@ -90,13 +94,15 @@ describe('the attempt loop', () => {
     assert.equal(inflight(rig, 'm1'), 0);
   });
 
-  it('a stream that breaks after the first byte ends with the protocol\'s error event', async () => {
+  it("a stream that breaks after the first byte ends with the protocol's error event", async () => {
     rig = await startRig({ p: { members: [{ model: 'm1' }, { model: 'm2' }] } });
     const { client } = rig.chat('p', { stream: true });
     const sent = rig.sent[0]!;
     sent.connect();
     sent.head(200, { 'content-type': 'text/event-stream' });
-    sent.data('data: {"id":"c","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"content":"he"},"finish_reason":null}]}\n\n');
+    sent.data(
+      'data: {"id":"c","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"content":"he"},"finish_reason":null}]}\n\n',
+    );
     sent.fail('ECONNRESET');
     assert.equal(rig.sent.length, 1, 'no failover after the first byte');
     assert.ok(client.ended);
@@ -125,7 +131,7 @@ describe('the attempt loop', () => {
     assert.equal(rig.disposition('p', -1, 'exhausted'), 1);
   });
 
-  it('a request the lane\'s protocol cannot honour: untranslatable (400), nothing dispatched, no breaker move', async () => {
+  it("a request the lane's protocol cannot honour: untranslatable (400), nothing dispatched, no breaker move", async () => {
     rig = await startRig({ p: { members: [{ model: 'c1' }] } }, { c1: { provider: 'claude' } });
     const { client } = rig.chat('p', { extra: { n: 2 } });
     assert.equal(rig.sent.length, 0);
@@ -135,17 +141,28 @@ describe('the attempt loop', () => {
     assert.equal(rig.shared.breakers.streak(rig.config.pools[0]!.members[0]!.cellSlot), 0);
   });
 
-  it('a translated attempt: the Anthropic lane\'s answer comes back in the caller\'s protocol', async () => {
+  it("a translated attempt: the Anthropic lane's answer comes back in the caller's protocol", async () => {
     rig = await startRig({ p: { members: [{ model: 'c1' }] } }, { c1: { provider: 'claude' } });
     const { client } = rig.chat('p');
     assert.equal(rig.sent[0]!.opts.path, '/v1/messages');
-    rig.sent[0]!.answer(200, JSON.stringify({ id: 'm', type: 'message', role: 'assistant', model: 'c', content: [{ type: 'text', text: 'hi' }], stop_reason: 'end_turn', usage: { input_tokens: 1, output_tokens: 1 } }));
+    rig.sent[0]!.answer(
+      200,
+      JSON.stringify({
+        id: 'm',
+        type: 'message',
+        role: 'assistant',
+        model: 'c',
+        content: [{ type: 'text', text: 'hi' }],
+        stop_reason: 'end_turn',
+        usage: { input_tokens: 1, output_tokens: 1 },
+      }),
+    );
     assert.equal(client.status, 200);
     assert.equal(JSON.parse(client.body).choices[0].message.content, 'hi');
     assert.equal(rig.disposition('p', 0, 'ok'), 1);
   });
 
-  it('a same-protocol body holding another family\'s reasoning state is translated, not passed through: the lane gets its own ids', async () => {
+  it("a same-protocol body holding another family's reasoning state is translated, not passed through: the lane gets its own ids", async () => {
     rig = await startRig({ p: { members: [{ model: 'm1' }] } });
     const state = [{ type: 'reasoning' as const, text: 'hmm', family: 'anthropic' as const, signature: 'sig' }];
     const id = idWithReasoning('toolu_1', state);

@@ -12,14 +12,31 @@ import type { StoredResponse } from '../../../src/shared/responses/stored-respon
 import { createLogger } from '../../../src/shared/log.js';
 
 function record(id: string): StoredResponse {
-  return { id, keyId: 'k', createdAtMs: 0, expiresAtMs: 0, lane: 'l', provider: 'p', laneProtocol: 'ollama', upstreamId: null, previousId: null, input: ['é'], response: { id } };
+  return {
+    id,
+    keyId: 'k',
+    createdAtMs: 0,
+    expiresAtMs: 0,
+    lane: 'l',
+    provider: 'p',
+    laneProtocol: 'ollama',
+    upstreamId: null,
+    previousId: null,
+    input: ['é'],
+    response: { id },
+  };
 }
 
 describe('responses state client', () => {
   it('each call is answered by main through the port, concurrent calls by their own ids', async () => {
     const { port1: worker, port2: main } = new MessageChannel();
     const client = new ResponseStateClient(worker, 3);
-    const svc = new ResponseStateService(new MemoryStore(), () => ({ ttlMs: 60_000, maxBytes: 1 << 20 }), () => 1_000, createLogger('test'));
+    const svc = new ResponseStateService(
+      new MemoryStore(),
+      () => ({ ttlMs: 60_000, maxBytes: 1 << 20 }),
+      () => 1_000,
+      createLogger('test'),
+    );
     const seen: number[] = [];
     main.on('message', (bytes: Uint8Array) => {
       const msg = decodeMessage<WorkerToMain>(bytes);

@@ -26,7 +26,14 @@ function planOn(r: Rig, pool: string): AttemptPlan {
 
 describe('Router', () => {
   it('select takes a member by SWRR with its permit, never the same lane twice in a request', async () => {
-    rig = await startRig({ p: { members: [{ model: 'm1', weight: 3 }, { model: 'm2', weight: 1 }] } });
+    rig = await startRig({
+      p: {
+        members: [
+          { model: 'm1', weight: 3 },
+          { model: 'm2', weight: 1 },
+        ],
+      },
+    });
     const router = rig.deps.router;
     const picks: string[] = [];
     for (let i = 0; i < 4; i++) {
@@ -62,7 +69,7 @@ describe('Router', () => {
     plan = planOn(rig, 'p');
     router.select(plan);
     router.endAttempt(plan, AttemptOutcome.CallerAbort, 0, rig.clock.mono);
-    assert.equal(rig.shared.breakers.streak(cell), 0, 'a caller abort is nobody\'s fault');
+    assert.equal(rig.shared.breakers.streak(cell), 0, "a caller abort is nobody's fault");
     plan = planOn(rig, 'p');
     router.select(plan);
     router.endAttempt(plan, AttemptOutcome.Transient, 0, rig.clock.mono);
@@ -105,7 +112,9 @@ describe('Router', () => {
   });
 
   it('exhaustion with least_bad serves the member whose cooldown ends first', async () => {
-    rig = await startRig({ p: { members: [{ model: 'm1' }, { model: 'm2' }], on_exhausted: 'least_bad', breaker: { trip: 'consecutive', consecutive_n: 1, base_cooldown_secs: 15 } } });
+    rig = await startRig({
+      p: { members: [{ model: 'm1' }, { model: 'm2' }], on_exhausted: 'least_bad', breaker: { trip: 'consecutive', consecutive_n: 1, base_cooldown_secs: 15 } },
+    });
     const router = rig.deps.router;
     const order: string[] = [];
     for (let i = 0; i < 2; i++) {

@@ -28,12 +28,28 @@ describe('Runtime across a config apply', () => {
   it('keeps the cursor of an unchanged pool and starts a changed one afresh', async () => {
     const slots = new SlotRegistry(SharedState.create({ holders: 2 }));
     const log = createLogger('test');
-    const members = [{ model: 'm1', weight: 5 }, { model: 'm2', weight: 1 }];
+    const members = [
+      { model: 'm1', weight: 5 },
+      { model: 'm2', weight: 1 },
+    ];
     const first = new Runtime(await compiled({ same: { members }, changed: { members } }, slots, 0), origins, log);
     const picked = first.pools.get('same')!.cursor.pick({ eligible: () => true });
     assert.equal(picked, 0);
     const second = new Runtime(
-      await compiled({ same: { members }, changed: { members: [{ model: 'm1', weight: 5 }, { model: 'm2', weight: 2 }] }, added: { members } }, slots, 1),
+      await compiled(
+        {
+          same: { members },
+          changed: {
+            members: [
+              { model: 'm1', weight: 5 },
+              { model: 'm2', weight: 2 },
+            ],
+          },
+          added: { members },
+        },
+        slots,
+        1,
+      ),
       origins,
       log,
       first,

@@ -17,8 +17,15 @@ import type { RequestSummary } from '../../../src/worker/tracing/request-summary
 import type { LaneRuntime } from '../../../src/worker/runtime.js';
 
 const TRACING: CompiledTracing = {
-  endpoint: 'http://127.0.0.1:4318/v1/traces', headers: {}, sampleRatio: 1, includePrompt: false,
-  maxQueueSpans: 2048, maxBatchSpans: 512, flushIntervalMs: 1000, timeoutMs: 10_000, serviceName: 'test',
+  endpoint: 'http://127.0.0.1:4318/v1/traces',
+  headers: {},
+  sampleRatio: 1,
+  includePrompt: false,
+  maxQueueSpans: 2048,
+  maxBatchSpans: 512,
+  flushIntervalMs: 1000,
+  timeoutMs: 10_000,
+  serviceName: 'test',
 };
 const TRACE = '4bf92f3577b34da6a3ce929d0e0e4736';
 const SPAN = '00f067aa0ba902b7';
@@ -32,7 +39,15 @@ describe('traceparent', () => {
     assert.deepEqual(parseTraceparent(`00-${TRACE}-${SPAN}-01`), { traceId: TRACE, spanId: SPAN, sampled: true });
     assert.deepEqual(parseTraceparent(`00-${TRACE}-${SPAN}-00`), { traceId: TRACE, spanId: SPAN, sampled: false });
     assert.deepEqual(parseTraceparent(`01-${TRACE}-${SPAN}-03-future`), { traceId: TRACE, spanId: SPAN, sampled: true }, 'a later version may add fields');
-    for (const bad of ['', 'garbage', `ff-${TRACE}-${SPAN}-01`, `00-${'0'.repeat(32)}-${SPAN}-01`, `00-${TRACE}-${'0'.repeat(16)}-01`, `00-${TRACE}-${SPAN}-01-extra`, `00-${TRACE.slice(1)}-${SPAN}-01`]) {
+    for (const bad of [
+      '',
+      'garbage',
+      `ff-${TRACE}-${SPAN}-01`,
+      `00-${'0'.repeat(32)}-${SPAN}-01`,
+      `00-${TRACE}-${'0'.repeat(16)}-01`,
+      `00-${TRACE}-${SPAN}-01-extra`,
+      `00-${TRACE.slice(1)}-${SPAN}-01`,
+    ]) {
       assert.equal(parseTraceparent(bad), null, bad);
     }
   });
@@ -46,22 +61,29 @@ describe('traceparent', () => {
 });
 
 describe('sampling (beginTrace)', () => {
-  it('follows a caller\'s sampled flag, and the ratio otherwise', () => {
+  it("follows a caller's sampled flag, and the ratio otherwise", () => {
     assert.equal(beginTrace({ ...TRACING, sampleRatio: 0 }, `00-${TRACE}-${SPAN}-01`)?.traceId, TRACE);
     assert.equal(beginTrace({ ...TRACING, sampleRatio: 1 }, `00-${TRACE}-${SPAN}-00`), null);
     assert.equal(beginTrace({ ...TRACING, sampleRatio: 0 }, ''), null);
     assert.equal(beginTrace({ ...TRACING, sampleRatio: 0.25 }, '', () => 0.2)?.parentSpanId, '');
-    assert.equal(beginTrace({ ...TRACING, sampleRatio: 0.25 }, '', () => 0.3), null);
-    assert.notEqual(beginTrace(TRACING, 'not a traceparent'), null, 'a malformed header starts a trace of the gateway\'s own');
+    assert.equal(
+      beginTrace({ ...TRACING, sampleRatio: 0.25 }, '', () => 0.3),
+      null,
+    );
+    assert.notEqual(beginTrace(TRACING, 'not a traceparent'), null, "a malformed header starts a trace of the gateway's own");
   });
 
-  it('names each attempt\'s span in the traceparent it sends upstream', () => {
+  it("names each attempt's span in the traceparent it sends upstream", () => {
     const t = new RequestTrace(TRACE, SPAN);
     const header = t.attemptSent(lane('a', 'openai', 'http://127.0.0.1:9000'), 10);
     assert.equal(header, `00-${TRACE}-${t.attempts[0]!.spanId}-01`);
     t.attemptEnded(AttemptOutcome.Transient, 503, 20);
     t.attemptEnded(AttemptOutcome.Ok, 200, 30);
-    assert.deepEqual([t.attempts[0]!.outcome, t.attempts[0]!.status, t.attempts[0]!.endedMs], [AttemptOutcome.Transient, 503, 20], 'an ended attempt is not ended again');
+    assert.deepEqual(
+      [t.attempts[0]!.outcome, t.attempts[0]!.status, t.attempts[0]!.endedMs],
+      [AttemptOutcome.Transient, 503, 20],
+      'an ended attempt is not ended again',
+    );
   });
 });
 
@@ -91,17 +113,33 @@ describe('SheddingSpanProcessor', () => {
     p.onEnd(span('a'));
     p.onEnd(span('b')); // a full batch: sent on the next turn
     await turn();
-    assert.deepEqual(exporter.batches.map((b) => b.map((s) => s.name)), [['a', 'b']]);
+    assert.deepEqual(
+      exporter.batches.map((b) => b.map((s) => s.name)),
+      [['a', 'b']],
+    );
     for (const name of ['c', 'd', 'e', 'f', 'g']) p.onEnd(span(name));
-    assert.deepEqual(dropped, [[SpanDropReason.QueueFull, 1], [SpanDropReason.QueueFull, 1]], 'two past the queue of three');
+    assert.deepEqual(
+      dropped,
+      [
+        [SpanDropReason.QueueFull, 1],
+        [SpanDropReason.QueueFull, 1],
+      ],
+      'two past the queue of three',
+    );
     await turn();
     assert.equal(exporter.batches.length, 1, 'one export in flight at a time');
     exporter.answer(ExportResultCode.SUCCESS);
-    assert.deepEqual(exporter.batches[1]!.map((s) => s.name), ['c', 'd']);
+    assert.deepEqual(
+      exporter.batches[1]!.map((s) => s.name),
+      ['c', 'd'],
+    );
     exporter.answer(ExportResultCode.FAILED);
-    assert.deepEqual(dropped.at(-1), [SpanDropReason.ExportFailed, 2], 'a failed export\'s spans are counted');
+    assert.deepEqual(dropped.at(-1), [SpanDropReason.ExportFailed, 2], "a failed export's spans are counted");
     const flushed = p.forceFlush();
-    assert.deepEqual(exporter.batches[2]!.map((s) => s.name), ['e']);
+    assert.deepEqual(
+      exporter.batches[2]!.map((s) => s.name),
+      ['e'],
+    );
     exporter.answer(ExportResultCode.SUCCESS);
     await flushed;
     await p.shutdown();
@@ -110,9 +148,24 @@ describe('SheddingSpanProcessor', () => {
 
 describe('spans from a summary (buildSpans)', () => {
   const summary = (over: Partial<RequestSummary> = {}): RequestSummary => ({
-    operation: 'chat', ingressProtocol: 'anthropic', requestModel: 'pool-x', stream: true, pool: 'pool-x', disposition: Disposition.Ok, status: 200,
-    usage: { input: 10, output: 7, cacheRead: 3, cacheCreation: 0 }, responseModel: '', finishReasons: [], keyId: 'key_1', group: 'team', bucket: '',
-    startedMs: 1000, firstByteMs: 1040, endedMs: 1100, prompt: null, ...over,
+    operation: 'chat',
+    ingressProtocol: 'anthropic',
+    requestModel: 'pool-x',
+    stream: true,
+    pool: 'pool-x',
+    disposition: Disposition.Ok,
+    status: 200,
+    usage: { input: 10, output: 7, cacheRead: 3, cacheCreation: 0 },
+    responseModel: '',
+    finishReasons: [],
+    keyId: 'key_1',
+    group: 'team',
+    bucket: '',
+    startedMs: 1000,
+    firstByteMs: 1040,
+    endedMs: 1100,
+    prompt: null,
+    ...over,
   });
 
   function build(t: RequestTrace, s: RequestSummary): ReadableSpan[] {
@@ -137,7 +190,10 @@ describe('spans from a summary (buildSpans)', () => {
     assert.equal(server.spanContext().traceId, TRACE);
     assert.equal(server.spanContext().spanId, t.serverSpanId);
     assert.equal(server.parentSpanContext?.spanId, SPAN);
-    assert.deepEqual(clients.map((c) => c.spanContext().spanId), t.attempts.map((a) => a.spanId));
+    assert.deepEqual(
+      clients.map((c) => c.spanContext().spanId),
+      t.attempts.map((a) => a.spanId),
+    );
     for (const c of clients) assert.equal(c.parentSpanContext?.spanId, t.serverSpanId);
     assert.equal(server.attributes['gen_ai.provider.name'], 'anthropic');
     assert.equal(server.attributes['gen_ai.response.model'], 'claude-x');
@@ -150,11 +206,11 @@ describe('spans from a summary (buildSpans)', () => {
     assert.equal(clients[0]!.attributes['gateway.failover.reason'], 'transient_upstream');
     assert.equal(clients[1]!.attributes['server.port'], 443);
     const ms = (t: [number, number]): number => t[0] * 1000 + t[1] / 1e6;
-    assert.ok(Math.abs(ms(clients[0]!.endTime) - ms(clients[0]!.startTime) - 9) < 0.01, 'the attempt\'s own duration');
-    assert.ok(Math.abs(ms(server.endTime) - ms(server.startTime) - 100) < 0.01, 'the request\'s duration');
+    assert.ok(Math.abs(ms(clients[0]!.endTime) - ms(clients[0]!.startTime) - 9) < 0.01, "the attempt's own duration");
+    assert.ok(Math.abs(ms(server.endTime) - ms(server.startTime) - 100) < 0.01, "the request's duration");
   });
 
-  it('a refusal: a root server span of the gateway\'s own trace with no attempt', () => {
+  it("a refusal: a root server span of the gateway's own trace with no attempt", () => {
     const t = new RequestTrace(TRACE, '');
     const spans = build(t, summary({ disposition: Disposition.ClientError, status: 429, usage: null, bucket: 'group:team@minute', firstByteMs: 0 }));
     assert.equal(spans.length, 1);

@@ -27,7 +27,9 @@ export const DeploymentConfig = Type.Object(
       default: 'providers.yaml',
       description: "Path of the provider catalog; relative to the config file's folder.",
     }),
-    public_url: Type.Optional(Type.String({ minLength: 1, description: 'External URL of the data plane; token exchange is served at `<public_url>/auth/token`.' })),
+    public_url: Type.Optional(
+      Type.String({ minLength: 1, description: 'External URL of the data plane; token exchange is served at `<public_url>/auth/token`.' }),
+    ),
     auth: AuthSection,
     models: ModelsSection,
     pools: PoolsSection,

@@ -16,10 +16,20 @@ const PriceEntry = Type.Object(
 
 export const GovernanceSection = Type.Object(
   {
-    enabled: Type.Boolean({ default: true, description: 'Enforce group and key limits and meter usage per key; when false keys still authenticate, and usage reads are empty.' }),
-    default_group: Type.Optional(Type.String({ minLength: 1, description: 'Group a minted key joins when the mint names none (it must exist when a key is minted).' })),
+    enabled: Type.Boolean({
+      default: true,
+      description: 'Enforce group and key limits and meter usage per key; when false keys still authenticate, and usage reads are empty.',
+    }),
+    default_group: Type.Optional(
+      Type.String({ minLength: 1, description: 'Group a minted key joins when the mint names none (it must exist when a key is minted).' }),
+    ),
     currency: Type.String({ minLength: 1, default: 'USD', description: 'Denomination of every spend figure.' }),
-    flush_interval_secs: Type.Optional(Type.Number({ exclusiveMinimum: 0, description: 'How often usage and governance counters are flushed to the store, in seconds (default 5). A crash loses at most one interval.' })),
+    flush_interval_secs: Type.Optional(
+      Type.Number({
+        exclusiveMinimum: 0,
+        description: 'How often usage and governance counters are flushed to the store, in seconds (default 5). A crash loses at most one interval.',
+      }),
+    ),
     prices: Type.Array(PriceEntry, {
       default: [],
       description: 'The global price table: `spend_micros` of GET /usage is computed from it at read time, so a change re-prices stored tokens.',

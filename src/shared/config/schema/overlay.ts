@@ -17,9 +17,18 @@ const OverlaySettingsGroups = Type.Object(
  */
 export const OverlayHooks = Type.Object(
   {
-    registered: Type.Record(Type.String({ minLength: 1 }), HookDefinition, { default: {}, description: 'Hooks registered by POST /hooks, as sent (they win over a file hook of the same name).' }),
-    deleted: Type.Array(Type.String({ minLength: 1 }), { default: [], description: 'File hooks deleted by DELETE /hooks/{name} (also taken out of global_hooks and every pool).' }),
-    settings: Type.Record(Type.String({ minLength: 1 }), Type.Record(Type.String(), Type.Unknown()), { default: {}, description: 'Settings of file hooks replaced by PATCH /hooks/{name}/settings.' }),
+    registered: Type.Record(Type.String({ minLength: 1 }), HookDefinition, {
+      default: {},
+      description: 'Hooks registered by POST /hooks, as sent (they win over a file hook of the same name).',
+    }),
+    deleted: Type.Array(Type.String({ minLength: 1 }), {
+      default: [],
+      description: 'File hooks deleted by DELETE /hooks/{name} (also taken out of global_hooks and every pool).',
+    }),
+    settings: Type.Record(Type.String({ minLength: 1 }), Type.Record(Type.String(), Type.Unknown()), {
+      default: {},
+      description: 'Settings of file hooks replaced by PATCH /hooks/{name}/settings.',
+    }),
   },
   { additionalProperties: false, default: {}, description: 'Hook registry changes made through the admin API.' },
 );

@@ -3,7 +3,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { SecretOrLiteral, SecretRefField } from './secret-ref.js';
 
-const HEADER_NAME = '^[!#$%&\'*+.^_`|~0-9A-Za-z-]+$';
+const HEADER_NAME = "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$";
 
 const Protocol = Type.Union(
   [Type.Literal('openai'), Type.Literal('responses'), Type.Literal('anthropic'), Type.Literal('gemini'), Type.Literal('bedrock'), Type.Literal('ollama')],
@@ -15,10 +15,7 @@ const strict = (description: string) => ({ additionalProperties: false, descript
 
 const NoneAuth = Type.Object({ mode: mode('none') }, strict('No upstream credential.'));
 
-const BearerAuth = Type.Object(
-  { mode: mode('bearer'), key: SecretOrLiteral('API key sent as `Authorization: Bearer <key>`.') },
-  strict('Bearer token.'),
-);
+const BearerAuth = Type.Object({ mode: mode('bearer'), key: SecretOrLiteral('API key sent as `Authorization: Bearer <key>`.') }, strict('Bearer token.'));
 
 const HeaderAuth = Type.Object(
   {

@@ -7,14 +7,21 @@ const ENV_NAME_PATTERN = '^[A-Za-z_][A-Za-z0-9_]*$';
 
 const EnvSecretRef = Type.Object(
   {
-    env: Type.String({ pattern: ENV_NAME_PATTERN, 'x-expected': 'an environment variable name', description: 'Name of the environment variable holding the secret.' }),
+    env: Type.String({
+      pattern: ENV_NAME_PATTERN,
+      'x-expected': 'an environment variable name',
+      description: 'Name of the environment variable holding the secret.',
+    }),
   },
   { additionalProperties: false, description: 'The secret is the value of an environment variable.' },
 );
 
 const FileSecretRef = Type.Object(
   {
-    file: Type.String({ minLength: 1, description: "Path of a file holding the secret; relative paths resolve against the config file's folder. Trailing whitespace is dropped." }),
+    file: Type.String({
+      minLength: 1,
+      description: "Path of a file holding the secret; relative paths resolve against the config file's folder. Trailing whitespace is dropped.",
+    }),
   },
   { additionalProperties: false, description: 'The secret is the content of a file.' },
 );
@@ -32,9 +39,7 @@ export function SecretRefField(description: string) {
   return Type.Union([EnvSecretRef, FileSecretRef, ModuleSecretRef], { 'x-secret-ref': true, description });
 }
 
-export const SecretRef = SecretRefField(
-  'A secret reference: `{ env: VAR }`, `{ file: /path }` or `{ module: <secret-plugin>, settings: {...} }`.',
-);
+export const SecretRef = SecretRefField('A secret reference: `{ env: VAR }`, `{ file: /path }` or `{ module: <secret-plugin>, settings: {...} }`.');
 export type SecretRef = Static<typeof SecretRef>;
 
 /** A secret given either literally (possibly via `${VAR}`) or as a secret reference. */

@@ -4,9 +4,7 @@ import type { Codec } from '../codec.js';
 import { fastPathMemo, type CodecFastPath } from '../fast-path/codec-fast-path.js';
 import { anthropicUpstreamErrorMessage, encodeAnthropicError } from './errors.js';
 import { anthropicPassthroughBody, anthropicPassthroughStream, anthropicUsageFromResponse } from './passthrough.js';
-import {
-  anthropicRequestedModel, anthropicRequestedStream, decodeAnthropicRequest, encodeAnthropicRequest, MESSAGES_PATH,
-} from './request.js';
+import { anthropicRequestedModel, anthropicRequestedStream, decodeAnthropicRequest, encodeAnthropicRequest, MESSAGES_PATH } from './request.js';
 import { decodeAnthropicResponse, encodeAnthropicResponse } from './response.js';
 import { AnthropicStreamDecoder } from './stream-decoder.js';
 import { AnthropicStreamEncoder } from './stream-encoder.js';

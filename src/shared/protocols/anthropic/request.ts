@@ -4,19 +4,29 @@
 // tool blocks, file ids...) is refused on a cross-protocol hop.
 // Structured output, thinking settings and cache_control: request-settings.ts.
 import { Buffer } from 'node:buffer';
-import type {
-  ContentPart, FilePart, ImagePart, ModelMessage, ModelRequest, ToolChoice, ToolDef,
-} from '../../model/types.js';
+import type { ContentPart, FilePart, ImagePart, ModelMessage, ModelRequest, ToolChoice, ToolDef } from '../../model/types.js';
 import type { EncodedUpstreamRequest } from '../codec.js';
 import { GatewayError } from '../../errors.js';
 import {
-  expectArray, expectObject, expectString, isJsonObject, optionalBoolean, optionalInteger, optionalNumber,
-  optionalString, type JsonObject,
+  expectArray,
+  expectObject,
+  expectString,
+  isJsonObject,
+  optionalBoolean,
+  optionalInteger,
+  optionalNumber,
+  optionalString,
+  type JsonObject,
 } from '../framing/json-field.js';
 import { argumentsObject, optionalStringArray, splitDataUrl } from '../framing/body-fields.js';
 import { describeSource, isHttpUrl, refusePart, refuseUntranslatable, TranslationRefused } from '../refusal.js';
 import {
-  applyTopLevelCacheControl, cacheControl, decodeCacheControl, decodeOutputAndThinking, encodeOutputAndThinking, thinkingOn,
+  applyTopLevelCacheControl,
+  cacheControl,
+  decodeCacheControl,
+  decodeOutputAndThinking,
+  encodeOutputAndThinking,
+  thinkingOn,
 } from './request-settings.js';
 import { jsonModeTools } from '../json-output-tool.js';
 import { partsOfThinkingBlock, thinkingBlockForLane } from './thinking.js';
@@ -37,7 +47,10 @@ export function decodeAnthropicRequest(body: unknown): ModelRequest {
   // The beta `thread` is state Anthropic keeps: an Anthropic lane takes it as it is (the
   // caller's bytes); no translation can carry it, so it is refused rather than dropped.
   if (o.thread !== undefined && o.thread !== null) {
-    throw new TranslationRefused('parameter', "thread cannot be translated to the protocol of the selected model: a thread is state Anthropic keeps; send the conversation's messages, or use a pool of Anthropic lanes");
+    throw new TranslationRefused(
+      'parameter',
+      "thread cannot be translated to the protocol of the selected model: a thread is state Anthropic keeps; send the conversation's messages, or use a pool of Anthropic lanes",
+    );
   }
   const req: ModelRequest = {
     model: expectString(o.model, 'model'),
@@ -240,11 +253,16 @@ function decodeTools(list: unknown[]): ToolDef[] {
 function decodeToolChoice(v: unknown): ToolChoice {
   const c = expectObject(v, 'tool_choice');
   switch (c.type) {
-    case 'auto': return { type: 'auto' };
-    case 'none': return { type: 'none' };
-    case 'any': return { type: 'required' };
-    case 'tool': return { type: 'tool', name: expectString(c.name, 'tool_choice.name') };
-    default: throw invalid('tool_choice.type must be one of "auto", "any", "tool", "none"');
+    case 'auto':
+      return { type: 'auto' };
+    case 'none':
+      return { type: 'none' };
+    case 'any':
+      return { type: 'required' };
+    case 'tool':
+      return { type: 'tool', name: expectString(c.name, 'tool_choice.name') };
+    default:
+      throw invalid('tool_choice.type must be one of "auto", "any", "tool", "none"');
   }
 }
 
@@ -265,7 +283,7 @@ export function encodeAnthropicRequest(req: ModelRequest, upstreamModel: string)
     body.tools = tools.map(encodeTool);
     if (toolChoice !== undefined) body.tool_choice = encodeToolChoice(toolChoice);
     if (req.parallelToolCalls === false && toolChoice?.type !== 'none') {
-      body.tool_choice = { ...(body.tool_choice as JsonObject | undefined ?? { type: 'auto' }), disable_parallel_tool_use: true };
+      body.tool_choice = { ...((body.tool_choice as JsonObject | undefined) ?? { type: 'auto' }), disable_parallel_tool_use: true };
     }
   }
   encodeOutputAndThinking(req, body);
@@ -280,7 +298,10 @@ export function encodeAnthropicRequest(req: ModelRequest, upstreamModel: string)
   return { path: MESSAGES_PATH, body: JSON.stringify(body), headers: { 'anthropic-version': ANTHROPIC_VERSION } };
 }
 
-interface WireMessage { role: 'user' | 'assistant'; content: JsonObject[] }
+interface WireMessage {
+  role: 'user' | 'assistant';
+  content: JsonObject[];
+}
 
 function encodeMessages(messages: ModelMessage[]): WireMessage[] {
   const out: WireMessage[] = [];
@@ -369,10 +390,14 @@ function encodeTool(t: ToolDef): JsonObject {
 
 function encodeToolChoice(c: ToolChoice): JsonObject {
   switch (c.type) {
-    case 'auto': return { type: 'auto' };
-    case 'none': return { type: 'none' };
-    case 'required': return { type: 'any' };
-    case 'tool': return { type: 'tool', name: c.name };
+    case 'auto':
+      return { type: 'auto' };
+    case 'none':
+      return { type: 'none' };
+    case 'required':
+      return { type: 'any' };
+    case 'tool':
+      return { type: 'tool', name: c.name };
   }
 }
 

@@ -44,9 +44,12 @@ export function decodeAnthropicResponse(body: unknown): ModelResponse {
 export function encodeAnthropicResponse(resp: ModelResponse): string {
   const content: JsonObject[] = resp.content.map((p) => {
     switch (p.type) {
-      case 'text': return { type: 'text', text: p.text };
-      case 'reasoning': return thinkingBlockFor(p);
-      case 'tool_call': return { type: 'tool_use', id: p.id, name: p.name, input: argumentsObject(p.arguments, p.id, 'upstream_error') };
+      case 'text':
+        return { type: 'text', text: p.text };
+      case 'reasoning':
+        return thinkingBlockFor(p);
+      case 'tool_call':
+        return { type: 'tool_use', id: p.id, name: p.name, input: argumentsObject(p.arguments, p.id, 'upstream_error') };
     }
   });
   return JSON.stringify({

@@ -114,14 +114,22 @@ export class AnthropicStreamDecoder extends FramedStreamDecoder {
     }
     if (!isJsonObject(msg)) return;
     switch (msg.type) {
-      case 'message_start': return this.onMessageStart(msg);
-      case 'content_block_start': return this.onBlockStart(msg);
-      case 'content_block_delta': return this.onBlockDelta(msg);
-      case 'content_block_stop': return this.onBlockStop(msg);
-      case 'message_delta': return this.onMessageDelta(msg);
-      case 'message_stop': return this.onMessageStop();
-      case 'error': return this.onError(msg);
-      default: return; // ping and future event types
+      case 'message_start':
+        return this.onMessageStart(msg);
+      case 'content_block_start':
+        return this.onBlockStart(msg);
+      case 'content_block_delta':
+        return this.onBlockDelta(msg);
+      case 'content_block_stop':
+        return this.onBlockStop(msg);
+      case 'message_delta':
+        return this.onMessageDelta(msg);
+      case 'message_stop':
+        return this.onMessageStop();
+      case 'error':
+        return this.onError(msg);
+      default:
+        return; // ping and future event types
     }
   }
 
@@ -147,9 +155,11 @@ export class AnthropicStreamDecoder extends FramedStreamDecoder {
     if (this.runs) this.runBlock = fast.text && fast.literal !== undefined ? fast.index : -1;
     const index = this.blockIndex[fast.index] ?? SKIPPED;
     if (index === SKIPPED) return;
-    this.out.push(fast.text || this.jsonBlocks.has(index)
-      ? { type: 'text_delta', index, text: fast.value, literal: fast.literal }
-      : { type: 'tool_args_delta', index, json: fast.value, literal: fast.literal });
+    this.out.push(
+      fast.text || this.jsonBlocks.has(index)
+        ? { type: 'text_delta', index, text: fast.value, literal: fast.literal }
+        : { type: 'tool_args_delta', index, json: fast.value, literal: fast.literal },
+    );
   }
 
   private onMessageStart(msg: JsonObject): void {
@@ -223,7 +233,9 @@ export class AnthropicStreamDecoder extends FramedStreamDecoder {
     if (d.type === 'text_delta' && typeof d.text === 'string' && d.text.length > 0) {
       this.out.push({ type: 'text_delta', index, text: d.text });
     } else if (d.type === 'input_json_delta' && typeof d.partial_json === 'string' && d.partial_json.length > 0) {
-      this.out.push(this.jsonBlocks.has(index) ? { type: 'text_delta', index, text: d.partial_json } : { type: 'tool_args_delta', index, json: d.partial_json });
+      this.out.push(
+        this.jsonBlocks.has(index) ? { type: 'text_delta', index, text: d.partial_json } : { type: 'tool_args_delta', index, json: d.partial_json },
+      );
     } else if (d.type === 'thinking_delta' && typeof d.thinking === 'string' && d.thinking.length > 0) {
       this.out.push({ type: 'reasoning_delta', index, text: d.thinking });
     } else if (d.type === 'signature_delta' && typeof d.signature === 'string') {

@@ -57,16 +57,18 @@ export class AnthropicStreamEncoder implements StreamEncoder {
           this.reasoning.open(e.index, e.family); // opened by its first delta, or at its stop
           return '';
         }
-        const block = e.kind === 'text'
-          ? '{"type":"text","text":""}'
-          : `{"type":"tool_use","id":${JSON.stringify(e.id)},"name":${JSON.stringify(e.name)},"input":{}}`;
+        const block =
+          e.kind === 'text' ? '{"type":"text","text":""}' : `{"type":"tool_use","id":${JSON.stringify(e.id)},"name":${JSON.stringify(e.name)},"input":{}}`;
         return `event: content_block_start\ndata: {"type":"content_block_start","index":${e.index},"content_block":${block}}\n\n`;
       }
       case 'reasoning_delta': {
         const block = this.reasoning.get(e.index);
         if (block === undefined) return '';
         block.addText(e.text);
-        const delta = sseFrame(JSON.stringify({ type: 'content_block_delta', index: e.index, delta: { type: 'thinking_delta', thinking: e.text } }), 'content_block_delta');
+        const delta = sseFrame(
+          JSON.stringify({ type: 'content_block_delta', index: e.index, delta: { type: 'thinking_delta', thinking: e.text } }),
+          'content_block_delta',
+        );
         return this.openThinking(e.index, block) + delta;
       }
       case 'reasoning_state':
@@ -93,8 +95,10 @@ export class AnthropicStreamEncoder implements StreamEncoder {
         if (translateFastPath) {
           // JSON.stringify's bytes for the object below, from a template (the object is the reference).
           const usage = this.usage === null ? '{"output_tokens":0}' : usageToAnthropicJson(this.usage);
-          return `event: message_delta\ndata: {"type":"message_delta","delta":{"stop_reason":"${stopReasonFromFinish(this.reason)}","stop_sequence":null},"usage":${usage}}\n\n`
-            + 'event: message_stop\ndata: {"type":"message_stop"}\n\n';
+          return (
+            `event: message_delta\ndata: {"type":"message_delta","delta":{"stop_reason":"${stopReasonFromFinish(this.reason)}","stop_sequence":null},"usage":${usage}}\n\n` +
+            'event: message_stop\ndata: {"type":"message_stop"}\n\n'
+          );
         }
         const usage = this.usage === null ? { output_tokens: 0 } : usageToAnthropic(this.usage);
         const delta = { type: 'message_delta', delta: { stop_reason: stopReasonFromFinish(this.reason), stop_sequence: null }, usage };
@@ -111,7 +115,10 @@ export class AnthropicStreamEncoder implements StreamEncoder {
   private openThinking(index: number, block: OpenReasoning): string {
     if (block.opened) return '';
     block.opened = true;
-    return sseFrame(JSON.stringify({ type: 'content_block_start', index, content_block: { type: 'thinking', thinking: '', signature: '' } }), 'content_block_start');
+    return sseFrame(
+      JSON.stringify({ type: 'content_block_start', index, content_block: { type: 'thinking', thinking: '', signature: '' } }),
+      'content_block_start',
+    );
   }
 
   /**
@@ -122,7 +129,10 @@ export class AnthropicStreamEncoder implements StreamEncoder {
   private closeThinking(index: number, block: OpenReasoning): string {
     if (!block.opened && isRedacted(block.part)) {
       block.opened = true;
-      return sseFrame(JSON.stringify({ type: 'content_block_start', index, content_block: { type: 'redacted_thinking', data: carriedSignature(block.part) } }), 'content_block_start');
+      return sseFrame(
+        JSON.stringify({ type: 'content_block_start', index, content_block: { type: 'redacted_thinking', data: carriedSignature(block.part) } }),
+        'content_block_start',
+      );
     }
     const signature = { type: 'content_block_delta', index, delta: { type: 'signature_delta', signature: carriedSignature(block.part) } };
     return this.openThinking(index, block) + sseFrame(JSON.stringify(signature), 'content_block_delta');

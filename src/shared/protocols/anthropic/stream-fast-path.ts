@@ -15,7 +15,8 @@ export const EVENT_HEAD = 'event: content_block_delta\ndata: ';
  * The delta's data as one sticky pattern: the index (0 or digits without a leading zero, at
  * most 9: a JSON integer JSON.parse reads exactly), the kind, a non-empty string, the tail.
  */
-const delta = (value: string): string => `${literalPattern(HEAD)}(?:0|[1-9][0-9]{0,8})(?:${literalPattern(TEXT)}|${literalPattern(JSON_PART)})${value}${literalPattern(TAIL)}`;
+const delta = (value: string): string =>
+  `${literalPattern(HEAD)}(?:0|[1-9][0-9]{0,8})(?:${literalPattern(TEXT)}|${literalPattern(JSON_PART)})${value}${literalPattern(TAIL)}`;
 const PLAIN = new RegExp(delta(SLOT_PATTERN.nonEmptyPlainString), 'y');
 /** Any string (escapes checked by JSON.parse). */
 const ANY = new RegExp(delta(SLOT_PATTERN.nonEmptyStringLiteral), 'y');

@@ -32,9 +32,7 @@ export function carriedSignature(p: ReasoningPart): string {
 
 /** `p` as a block in an answer to an Anthropic caller. */
 export function thinkingBlockFor(p: ReasoningPart): JsonObject {
-  return isRedacted(p)
-    ? { type: 'redacted_thinking', data: carriedSignature(p) }
-    : { type: 'thinking', thinking: p.text, signature: carriedSignature(p) };
+  return isRedacted(p) ? { type: 'redacted_thinking', data: carriedSignature(p) } : { type: 'thinking', thinking: p.text, signature: carriedSignature(p) };
 }
 
 /** `p` as a block of an Anthropic lane's history; undefined for another family's part (dropped: only its family reads it). */

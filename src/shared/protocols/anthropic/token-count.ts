@@ -19,7 +19,11 @@ export function decodeAnthropicCountRequest(body: unknown): ModelRequest {
 
 export function encodeAnthropicCountRequest(req: ModelRequest, upstreamModel: string): EncodedUpstreamRequest {
   const chat = encodeAnthropicRequest(countable(req), upstreamModel);
-  return { path: COUNT_TOKENS_PATH, body: JSON.stringify(pickMembers(chat.body, COUNT_MEMBERS)), ...(chat.headers !== undefined ? { headers: chat.headers } : {}) };
+  return {
+    path: COUNT_TOKENS_PATH,
+    body: JSON.stringify(pickMembers(chat.body, COUNT_MEMBERS)),
+    ...(chat.headers !== undefined ? { headers: chat.headers } : {}),
+  };
 }
 
 export function anthropicCountPassthrough(raw: string, body: unknown, upstreamModel: string): EncodedUpstreamRequest {

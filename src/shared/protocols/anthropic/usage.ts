@@ -33,6 +33,8 @@ export function usageToAnthropic(u: Usage): Record<string, number> {
 
 /** JSON.stringify(usageToAnthropic(u)), from a template (the stream encoder's message_delta). */
 export function usageToAnthropicJson(u: Usage): string {
-  return `{"input_tokens":${jsonNumber(u.input)},"output_tokens":${jsonNumber(u.output)},`
-    + `"cache_creation_input_tokens":${jsonNumber(u.cacheCreation)},"cache_read_input_tokens":${jsonNumber(u.cacheRead)}}`;
+  return (
+    `{"input_tokens":${jsonNumber(u.input)},"output_tokens":${jsonNumber(u.output)},` +
+    `"cache_creation_input_tokens":${jsonNumber(u.cacheCreation)},"cache_read_input_tokens":${jsonNumber(u.cacheRead)}}`
+  );
 }

@@ -43,8 +43,15 @@ export function crc32Continue(register: number, bytes: Uint8Array, start: number
   let i = start;
   for (; i + 8 <= end; i += 8) {
     const low = c ^ (bytes[i]! | (bytes[i + 1]! << 8) | (bytes[i + 2]! << 16) | (bytes[i + 3]! << 24));
-    c = t[1792 + (low & 0xff)]! ^ t[1536 + ((low >>> 8) & 0xff)]! ^ t[1280 + ((low >>> 16) & 0xff)]! ^ t[1024 + (low >>> 24)]!
-      ^ t[768 + bytes[i + 4]!]! ^ t[512 + bytes[i + 5]!]! ^ t[256 + bytes[i + 6]!]! ^ t[bytes[i + 7]!]!;
+    c =
+      t[1792 + (low & 0xff)]! ^
+      t[1536 + ((low >>> 8) & 0xff)]! ^
+      t[1280 + ((low >>> 16) & 0xff)]! ^
+      t[1024 + (low >>> 24)]! ^
+      t[768 + bytes[i + 4]!]! ^
+      t[512 + bytes[i + 5]!]! ^
+      t[256 + bytes[i + 6]!]! ^
+      t[bytes[i + 7]!]!;
   }
   for (; i < end; i++) c = t[(c ^ bytes[i]!) & 0xff]! ^ (c >>> 8);
   return c;

@@ -72,7 +72,12 @@ export class KnownHeaderBlock {
    * payload pattern's ASCII subset (SLOT_PATTERN's ascii variants), for frames read without
    * a UTF-8 decode (both with a payload pattern only).
    */
-  constructor(eventType: string, payloadPattern?: string, readonly spans: PayloadSpans | null = null, asciiPayloadPattern?: string) {
+  constructor(
+    eventType: string,
+    payloadPattern?: string,
+    readonly spans: PayloadSpans | null = null,
+    asciiPayloadPattern?: string,
+  ) {
     const bytes = eventHeaderBytes(eventType);
     this.bytes = bytes;
     this.text = bytes.toString('latin1');
@@ -153,7 +158,8 @@ export class EventStreamReader {
 
   push(chunk: Uint8Array): void {
     let offset = this.heldBytes > 0 ? this.fill(chunk) : 0;
-    if (this.heldBytes > 0) { // the whole chunk went into the split frame
+    if (this.heldBytes > 0) {
+      // the whole chunk went into the split frame
       this.latinOf = null;
       this.latin = '';
       return;
@@ -307,7 +313,11 @@ const eventHeaders = new Map<string, Buffer>();
 function eventHeaderBytes(eventType: string): Buffer {
   let bytes = eventHeaders.get(eventType);
   if (bytes === undefined) {
-    bytes = Buffer.concat([stringHeaderBytes(':event-type', eventType), stringHeaderBytes(':content-type', 'application/json'), stringHeaderBytes(':message-type', 'event')]);
+    bytes = Buffer.concat([
+      stringHeaderBytes(':event-type', eventType),
+      stringHeaderBytes(':content-type', 'application/json'),
+      stringHeaderBytes(':message-type', 'event'),
+    ]);
     eventHeaders.set(eventType, bytes);
   }
   return bytes;
@@ -377,8 +387,8 @@ function checkedFrameText(buf: Buffer, start: number, end: number, known: KnownH
       if (spans.suffix !== null) register = spans.suffix.register(register);
       sum = crc32Final(register);
     }
-  }
-  else if (end - 4 - start > JS_MAX_BYTES) sum = crc32(buf, start, end - 4); // the native sum, for long frames
+  } else if (end - 4 - start > JS_MAX_BYTES)
+    sum = crc32(buf, start, end - 4); // the native sum, for long frames
   else sum = crc32Final(crc32Continue(afterPrelude, buf, start + PRELUDE_BYTES, end - 4));
   return sum === buf.readUInt32BE(end - 4) ? text : null;
 }

@@ -41,7 +41,10 @@ export class FrameTemplate {
   private readonly bytes: Uint8Array;
   private readonly crc: Crc32Across;
 
-  constructor(private readonly headersLength: number, headersAndPayloadStart: Uint8Array) {
+  constructor(
+    private readonly headersLength: number,
+    headersAndPayloadStart: Uint8Array,
+  ) {
     this.bytes = headersAndPayloadStart;
     this.crc = new Crc32Across(headersAndPayloadStart);
   }

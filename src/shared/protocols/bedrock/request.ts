@@ -2,15 +2,10 @@
 // (`/model/{modelId}/converse`, `/converse-stream`). Images and documents travel as base64
 // `bytes` (or an s3Location) with a format name; tool inputs are objects; turns must
 // alternate user/assistant.
-import type {
-  ContentPart, FilePart, ImagePart, ModelMessage, ModelRequest, Role, ToolChoice, ToolDef, ToolResultPart,
-} from '../../model/types.js';
+import type { ContentPart, FilePart, ImagePart, ModelMessage, ModelRequest, Role, ToolChoice, ToolDef, ToolResultPart } from '../../model/types.js';
 import type { EncodedUpstreamRequest, RouteInfo } from '../codec.js';
 import { GatewayError } from '../../errors.js';
-import {
-  expectArray, expectObject, expectString, optionalInteger, optionalNumber, optionalString,
-  type JsonObject,
-} from '../framing/json-field.js';
+import { expectArray, expectObject, expectString, optionalInteger, optionalNumber, optionalString, type JsonObject } from '../framing/json-field.js';
 import { argumentsObject, optionalStringArray, splitDataUrl } from '../framing/body-fields.js';
 import { describeSource, mediaTypeOfUrl, refusePart, refuseUntranslatable } from '../refusal.js';
 import { refuseUnenforceableCallLimit } from '../parallel-tool-calls.js';
@@ -28,15 +23,24 @@ export function bedrockPath(modelId: string, stream: boolean): string {
 
 /** The image formats Converse takes, by media type. */
 const FORMAT_OF_MEDIA_TYPE: Readonly<Record<string, string>> = {
-  'image/png': 'png', 'image/jpeg': 'jpeg', 'image/jpg': 'jpeg', 'image/gif': 'gif', 'image/webp': 'webp',
+  'image/png': 'png',
+  'image/jpeg': 'jpeg',
+  'image/jpg': 'jpeg',
+  'image/gif': 'gif',
+  'image/webp': 'webp',
 };
 
 /** The document formats Converse takes, by media type (and back). */
 const DOCUMENT_FORMAT_OF_MEDIA_TYPE: Readonly<Record<string, string>> = {
-  'application/pdf': 'pdf', 'text/csv': 'csv', 'application/msword': 'doc',
+  'application/pdf': 'pdf',
+  'text/csv': 'csv',
+  'application/msword': 'doc',
   'application/vnd.openxmlformats-officedocument.wordprocessingml.document': 'docx',
-  'application/vnd.ms-excel': 'xls', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': 'xlsx',
-  'text/html': 'html', 'text/plain': 'txt', 'text/markdown': 'md',
+  'application/vnd.ms-excel': 'xls',
+  'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': 'xlsx',
+  'text/html': 'html',
+  'text/plain': 'txt',
+  'text/markdown': 'md',
 };
 const MEDIA_TYPE_OF_DOCUMENT_FORMAT: Readonly<Record<string, string>> = Object.fromEntries(
   Object.entries(DOCUMENT_FORMAT_OF_MEDIA_TYPE).map(([type, format]) => [format, type]),
@@ -100,9 +104,10 @@ function decodeMessages(list: unknown[]): ModelMessage[] {
         continue;
       }
       // The model's own reasoning from an earlier turn, kept for a lane of its family (reasoning.ts).
-      const parts = !fromUser && block.reasoningContent !== undefined
-        ? partsOfReasoningContent(block.reasoningContent)
-        : [decodeBlock(block, `${path}.content[${j}]`, fromUser, unsupported)];
+      const parts =
+        !fromUser && block.reasoningContent !== undefined
+          ? partsOfReasoningContent(block.reasoningContent)
+          : [decodeBlock(block, `${path}.content[${j}]`, fromUser, unsupported)];
       for (const part of parts) {
         if (part === undefined) continue;
         previous = part;
@@ -245,7 +250,10 @@ export function encodeBedrockRequest(req: ModelRequest, upstreamModel: string): 
   return { path: bedrockPath(upstreamModel, req.stream), body: JSON.stringify(body) };
 }
 
-interface WireMessage { role: 'user' | 'assistant'; content: JsonObject[] }
+interface WireMessage {
+  role: 'user' | 'assistant';
+  content: JsonObject[];
+}
 
 function encodeMessages(messages: ModelMessage[]): WireMessage[] {
   const out: WireMessage[] = [];
@@ -293,9 +301,8 @@ function encodePart(p: ContentPart): JsonObject | undefined {
  * expressed (the gateway does not fetch callers' URLs): refused, as is an unknown format.
  */
 function encodeImage(p: ImagePart): JsonObject {
-  const inline = p.data !== undefined && p.mediaType !== undefined
-    ? { mediaType: p.mediaType, data: p.data }
-    : p.url !== undefined ? splitDataUrl(p.url) : undefined;
+  const inline =
+    p.data !== undefined && p.mediaType !== undefined ? { mediaType: p.mediaType, data: p.data } : p.url !== undefined ? splitDataUrl(p.url) : undefined;
   const mediaType = inline?.mediaType ?? p.mediaType ?? (p.url !== undefined ? mediaTypeOfUrl(p.url) : undefined);
   const format = mediaType === undefined ? undefined : FORMAT_OF_MEDIA_TYPE[mediaType.toLowerCase()];
   if (inline !== undefined && format !== undefined) return { image: { format, source: { bytes: inline.data } } };
@@ -319,7 +326,10 @@ function encodeDocument(p: FilePart): JsonObject {
 
 /** Converse names: letters, digits, single spaces, hyphens, parentheses, square brackets. */
 function documentName(name: string | undefined): string {
-  const cleaned = (name ?? '').replace(/[^A-Za-z0-9\s\-()[\]]/g, '-').replace(/\s+/g, ' ').trim();
+  const cleaned = (name ?? '')
+    .replace(/[^A-Za-z0-9\s\-()[\]]/g, '-')
+    .replace(/\s+/g, ' ')
+    .trim();
   return cleaned === '' ? 'document' : cleaned.slice(0, 200);
 }
 
@@ -367,8 +377,11 @@ function encodeTool(t: ToolDef): JsonObject {
 
 function encodeToolChoice(c: Exclude<ToolChoice, { type: 'none' }>): JsonObject {
   switch (c.type) {
-    case 'auto': return { auto: {} };
-    case 'required': return { any: {} };
-    case 'tool': return { tool: { name: c.name } };
+    case 'auto':
+      return { auto: {} };
+    case 'required':
+      return { any: {} };
+    case 'tool':
+      return { tool: { name: c.name } };
   }
 }

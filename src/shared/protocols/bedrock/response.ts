@@ -50,9 +50,12 @@ export function decodeBedrockResponse(body: unknown): ModelResponse {
 export function encodeBedrockResponse(resp: ModelResponse): string {
   const content: JsonObject[] = resp.content.map((p) => {
     switch (p.type) {
-      case 'text': return { text: p.text };
-      case 'reasoning': return reasoningBlockFor(p);
-      case 'tool_call': return { toolUse: { toolUseId: p.id, name: p.name, input: argumentsObject(p.arguments, p.id, 'upstream_error') } };
+      case 'text':
+        return { text: p.text };
+      case 'reasoning':
+        return reasoningBlockFor(p);
+      case 'tool_call':
+        return { toolUse: { toolUseId: p.id, name: p.name, input: argumentsObject(p.arguments, p.id, 'upstream_error') } };
     }
   });
   return JSON.stringify({

@@ -90,13 +90,20 @@ export class BedrockStreamDecoder extends FramedStreamDecoder {
     }
     if (!isJsonObject(payload)) return;
     switch (eventType) {
-      case 'messageStart': return this.ensureStarted();
-      case 'contentBlockStart': return this.onBlockStart(payload);
-      case 'contentBlockDelta': return this.onBlockDelta(payload);
-      case 'contentBlockStop': return this.onBlockStop(payload);
-      case 'messageStop': return this.onMessageStop(payload);
-      case 'metadata': return this.onMetadata(payload);
-      default: return; // future event types
+      case 'messageStart':
+        return this.ensureStarted();
+      case 'contentBlockStart':
+        return this.onBlockStart(payload);
+      case 'contentBlockDelta':
+        return this.onBlockDelta(payload);
+      case 'contentBlockStop':
+        return this.onBlockStop(payload);
+      case 'messageStop':
+        return this.onMessageStop(payload);
+      case 'metadata':
+        return this.onMetadata(payload);
+      default:
+        return; // future event types
     }
   }
 
@@ -128,8 +135,11 @@ export class BedrockStreamDecoder extends FramedStreamDecoder {
       const t = start.toolUse;
       const index = this.openBlock(upstream);
       this.out.push({
-        type: 'block_start', index, kind: 'tool_call',
-        id: typeof t.toolUseId === 'string' ? t.toolUseId : '', name: typeof t.name === 'string' ? t.name : '',
+        type: 'block_start',
+        index,
+        kind: 'tool_call',
+        id: typeof t.toolUseId === 'string' ? t.toolUseId : '',
+        name: typeof t.name === 'string' ? t.name : '',
       });
     }
     // Any other start (image, tool result...) is left unmapped: its first delta says whether

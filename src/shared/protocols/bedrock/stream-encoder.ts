@@ -62,9 +62,12 @@ export class BedrockStreamEncoder implements StreamEncoder {
       case 'block_start':
         if (e.kind === 'reasoning') this.reasoning.open(e.index, e.family);
         if (e.kind !== 'tool_call') return ''; // Converse opens text and reasoning blocks with their first delta
-        return contentBlockStart(JSON.stringify({
-          contentBlockIndex: e.index, start: { toolUse: { toolUseId: e.id, name: e.name } },
-        }));
+        return contentBlockStart(
+          JSON.stringify({
+            contentBlockIndex: e.index,
+            start: { toolUse: { toolUseId: e.id, name: e.name } },
+          }),
+        );
       case 'text_delta':
         if (e.index !== this.deltaIndex) this.deltaBlock(e.index);
         return this.textDeltas(e.literal ?? JSON.stringify(e.text), '}}');

@@ -39,8 +39,8 @@ const DELTA = `\\{(?:"text":${STRING}|"toolUse":\\{"input":${STRING}\\})\\}`;
 const ASCII_STRING = SLOT_PATTERN.asciiStringLiteral;
 const ASCII_DELTA = `\\{(?:"text":${ASCII_STRING}|"toolUse":\\{"input":${ASCII_STRING}\\})\\}`;
 const ASCII_DELTA_PAYLOADS =
-  `\\{"contentBlockIndex":${INDEX},"delta":${ASCII_DELTA}(?:,"p":${SLOT_PATTERN.asciiPlainString})?\\}`
-  + `|\\{"delta":${ASCII_DELTA},"contentBlockIndex":${INDEX}\\}`;
+  `\\{"contentBlockIndex":${INDEX},"delta":${ASCII_DELTA}(?:,"p":${SLOT_PATTERN.asciiPlainString})?\\}` +
+  `|\\{"delta":${ASCII_DELTA},"contentBlockIndex":${INDEX}\\}`;
 
 /** The payloads read here, each key once (so JSON.parse would read the same values). */
 const DELTA_PAYLOADS =

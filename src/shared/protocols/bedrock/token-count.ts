@@ -45,7 +45,10 @@ function decodeInvokeModelBody(invoke: JsonObject, route: RouteInfo): ModelReque
     throw invalid('input.invokeModel.body is not base64 JSON');
   }
   if (!isJsonObject(native) || typeof native.anthropic_version !== 'string' || !Array.isArray(native.messages)) {
-    throw new GatewayError('untranslatable', "input.invokeModel cannot be translated: across protocols the gateway reads an InvokeModel body only in Anthropic's Messages format");
+    throw new GatewayError(
+      'untranslatable',
+      "input.invokeModel cannot be translated: across protocols the gateway reads an InvokeModel body only in Anthropic's Messages format",
+    );
   }
   const { anthropic_version: _v, ...messages } = native;
   return decodeAnthropicRequest({ ...messages, model: route.pathModel ?? '' });

@@ -25,8 +25,10 @@ export function usageToBedrock(u: Usage): Record<string, number> {
 
 /** JSON.stringify(usageToBedrock(u)), from a template (the stream encoder's metadata). */
 export function usageToBedrockJson(u: Usage): string {
-  return `{"inputTokens":${jsonNumber(u.input)},"outputTokens":${jsonNumber(u.output)},"totalTokens":${jsonNumber(u.input + u.output + u.cacheRead + u.cacheCreation)}`
-    + (u.cacheRead > 0 ? `,"cacheReadInputTokens":${jsonNumber(u.cacheRead)}` : '')
-    + (u.cacheCreation > 0 ? `,"cacheWriteInputTokens":${jsonNumber(u.cacheCreation)}` : '')
-    + '}';
+  return (
+    `{"inputTokens":${jsonNumber(u.input)},"outputTokens":${jsonNumber(u.output)},"totalTokens":${jsonNumber(u.input + u.output + u.cacheRead + u.cacheCreation)}` +
+    (u.cacheRead > 0 ? `,"cacheReadInputTokens":${jsonNumber(u.cacheRead)}` : '') +
+    (u.cacheCreation > 0 ? `,"cacheWriteInputTokens":${jsonNumber(u.cacheCreation)}` : '') +
+    '}'
+  );
 }

@@ -83,7 +83,6 @@ export function stringLiteralEnd(s: string, at: number): number {
   return 0;
 }
 
-
 /**
  * Index of the first character at or after `at` that is not a space or a tab (the JSON
  * whitespace a one-line SSE event can hold: a line feed or carriage return ends the line).

@@ -20,10 +20,16 @@ const COMMA = 0x2c;
 const COLON = 0x3a;
 
 /** Where one top-level `"key": value` sits in the raw text (value span is [valueStart, valueEnd)). */
-interface FieldSpan { valueStart: number; valueEnd: number }
+interface FieldSpan {
+  valueStart: number;
+  valueEnd: number;
+}
 
 /** Start of a top-level object's members: the index just after `{`. */
-interface ObjectScan { bodyStart: number; spans: FieldSpan[] }
+interface ObjectScan {
+  bodyStart: number;
+  spans: FieldSpan[];
+}
 
 function isSpace(c: number): boolean {
   return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
@@ -63,7 +69,10 @@ function skipValue(raw: string, i: number): number {
     let depth = 0;
     while (i < raw.length) {
       const c = raw.charCodeAt(i);
-      if (c === QUOTE) { i = skipString(raw, i); continue; }
+      if (c === QUOTE) {
+        i = skipString(raw, i);
+        continue;
+      }
       if (c === OPEN_BRACE || c === OPEN_BRACKET) depth++;
       else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) {
         depth--;

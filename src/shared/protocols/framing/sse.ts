@@ -126,7 +126,8 @@ export class SseReader {
         const lf = text.indexOf('\n', at);
         if (lf < 0 || (cr >= 0 && cr < lf)) break; // unfinished, or a CR: a named event's ends are LFs here
         const start = text.charCodeAt(at + 6) === SPACE ? at + 7 : at + 6;
-        if (start < lf) { // `event:` with nothing after it names nothing, as in the parser
+        if (start < lf) {
+          // `event:` with nothing after it names nothing, as in the parser
           nameStart = start;
           nameEnd = lf;
         }
@@ -202,14 +203,25 @@ export function dataStart(text: string, at: number): number {
 
 /** `text` has a `data:` line at `at` (compared by character: faster than `startsWith` for five). */
 function isDataLine(text: string, at: number): boolean {
-  return text.charCodeAt(at) === 0x64 && text.charCodeAt(at + 1) === 0x61 && text.charCodeAt(at + 2) === 0x74
-    && text.charCodeAt(at + 3) === 0x61 && text.charCodeAt(at + 4) === 0x3a;
+  return (
+    text.charCodeAt(at) === 0x64 &&
+    text.charCodeAt(at + 1) === 0x61 &&
+    text.charCodeAt(at + 2) === 0x74 &&
+    text.charCodeAt(at + 3) === 0x61 &&
+    text.charCodeAt(at + 4) === 0x3a
+  );
 }
 
 /** `text` has an `event:` line at `at`. */
 function isEventLine(text: string, at: number): boolean {
-  return text.charCodeAt(at) === 0x65 && text.charCodeAt(at + 1) === 0x76 && text.charCodeAt(at + 2) === 0x65
-    && text.charCodeAt(at + 3) === 0x6e && text.charCodeAt(at + 4) === 0x74 && text.charCodeAt(at + 5) === 0x3a;
+  return (
+    text.charCodeAt(at) === 0x65 &&
+    text.charCodeAt(at + 1) === 0x76 &&
+    text.charCodeAt(at + 2) === 0x65 &&
+    text.charCodeAt(at + 3) === 0x6e &&
+    text.charCodeAt(at + 4) === 0x74 &&
+    text.charCodeAt(at + 5) === 0x3a
+  );
 }
 
 /**

@@ -195,7 +195,10 @@ class ShapeCut {
   readonly pieces: string[] = [];
   readonly slots: Slot[] = [];
 
-  constructor(private readonly text: string, public pieceStart: number) {}
+  constructor(
+    private readonly text: string,
+    public pieceStart: number,
+  ) {}
 
   /** The value at `at`, parsed into `container[key]`: the index after it, or -1. */
   value(at: number, container: Container, key: string | number, depth: number): number {

@@ -106,7 +106,10 @@ export class WholeEventsPassthrough implements PassthroughStream {
   private held: Buffer[] = [];
   private heldBytes = 0;
 
-  constructor(private readonly inner: PassthroughStream, private readonly eventEnds: EventEnds) {}
+  constructor(
+    private readonly inner: PassthroughStream,
+    private readonly eventEnds: EventEnds,
+  ) {}
 
   push(chunk: Uint8Array): PassthroughBytes {
     const out = this.inner.push(chunk);

@@ -2,7 +2,16 @@
 // generationConfig.maxOutputTokens times candidateCount (either spelling, as the decoder takes);
 // images and files are inlineData / fileData parts, whose base64 `data` is left out of the text.
 import type { Buffer } from 'node:buffer';
-import { countMembers, memberName, memberOf, positiveInt, scanStringMembers, timesChoices, type BinaryScan, type CostEstimator } from '../../governance/cost-estimate.js';
+import {
+  countMembers,
+  memberName,
+  memberOf,
+  positiveInt,
+  scanStringMembers,
+  timesChoices,
+  type BinaryScan,
+  type CostEstimator,
+} from '../../governance/cost-estimate.js';
 
 const INLINE_DATA = [memberName('inlineData'), memberName('inline_data'), memberName('fileData'), memberName('file_data')];
 const DATA = memberName('data');

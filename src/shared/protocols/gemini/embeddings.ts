@@ -24,10 +24,15 @@ function invalid(message: string): GatewayError {
 // ---------------------------------------------------------------- ingress
 
 /** One embedContent request's settings, as the batch form repeats them per request. */
-interface EmbedSettings { taskType?: GeminiTaskType; dimensions?: number; title?: string }
+interface EmbedSettings {
+  taskType?: GeminiTaskType;
+  dimensions?: number;
+  title?: string;
+}
 
 export function decodeGeminiEmbedRequest(body: unknown, pathModel: string | undefined, form: GeminiEmbedForm): EmbeddingRequest {
-  if (pathModel === undefined || pathModel === '') throw invalid(`the model is named in the path: /v1beta/models/{model}:${form === 'single' ? 'embedContent' : 'batchEmbedContents'}`);
+  if (pathModel === undefined || pathModel === '')
+    throw invalid(`the model is named in the path: /v1beta/models/{model}:${form === 'single' ? 'embedContent' : 'batchEmbedContents'}`);
   const o = expectObject(body, 'request body');
   const req: EmbeddingRequest = { model: pathModel, inputs: [], encodingFormat: 'float' };
   const requests = form === 'single' ? [o] : expectArray(o.requests, 'requests');
@@ -110,7 +115,10 @@ export function geminiEmbedPassthroughBody(body: unknown, upstreamModel: string,
 export function encodeGeminiEmbedRequest(req: EmbeddingRequest, upstreamModel: string): EncodedUpstreamRequest {
   refuseEmbeddingFeatures(req, 'gemini', { taskType: true, titles: true, tokens: false });
   if (req.truncate === false) {
-    throw new GatewayError('untranslatable', 'truncate=false cannot be translated to the gemini protocol of the selected model: Gemini truncates an over-long input itself');
+    throw new GatewayError(
+      'untranslatable',
+      'truncate=false cannot be translated to the gemini protocol of the selected model: Gemini truncates an over-long input itself',
+    );
   }
   const model = `models/${upstreamModel}`;
   const texts = inputTexts(req);
@@ -148,6 +156,7 @@ export function geminiEmbedUsage(body: unknown): number | null {
 
 function valuesOf(v: unknown, path: string): number[] {
   const values = isJsonObject(v) ? v.values : undefined;
-  if (!Array.isArray(values) || !values.every((x) => typeof x === 'number')) throw new GatewayError('upstream_error', `gemini embeddings answer ${path}.values is not a list of numbers`);
+  if (!Array.isArray(values) || !values.every((x) => typeof x === 'number'))
+    throw new GatewayError('upstream_error', `gemini embeddings answer ${path}.values is not a list of numbers`);
   return values as number[];
 }

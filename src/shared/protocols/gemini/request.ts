@@ -2,13 +2,17 @@
 // Gemini function calls often carry no id (call-ids.ts pairs them). Going the other way, ids
 // are written (the API accepts them) and a functionResponse also needs the function's NAME,
 // found from the assistant tool call with the same id earlier in the request.
-import type {
-  ContentPart, FilePart, ImagePart, ModelMessage, ModelRequest, Role, ToolChoice, ToolDef, ToolResultPart,
-} from '../../model/types.js';
+import type { ContentPart, FilePart, ImagePart, ModelMessage, ModelRequest, Role, ToolChoice, ToolDef, ToolResultPart } from '../../model/types.js';
 import type { EncodedUpstreamRequest, RouteInfo } from '../codec.js';
 import { GatewayError } from '../../errors.js';
 import {
-  expectArray, expectObject, expectString, isJsonObject, optionalInteger, optionalNumber, optionalString,
+  expectArray,
+  expectObject,
+  expectString,
+  isJsonObject,
+  optionalInteger,
+  optionalNumber,
+  optionalString,
   type JsonObject,
 } from '../framing/json-field.js';
 import { CallIds } from './call-ids.js';
@@ -279,7 +283,10 @@ export function encodeGeminiRequest(req: ModelRequest, upstreamModel: string): E
   return { path: geminiPath(upstreamModel, req.stream), body: JSON.stringify(body) };
 }
 
-interface WireContent { role: 'user' | 'model'; parts: JsonObject[] }
+interface WireContent {
+  role: 'user' | 'model';
+  parts: JsonObject[];
+}
 
 function encodeContents(messages: ModelMessage[]): WireContent[] {
   const callNames = new Map<string, string>();
@@ -359,10 +366,14 @@ function encodeTool(t: ToolDef): JsonObject {
 
 function encodeToolChoice(c: ToolChoice): JsonObject {
   switch (c.type) {
-    case 'auto': return { mode: 'AUTO' };
-    case 'none': return { mode: 'NONE' };
-    case 'required': return { mode: 'ANY' };
-    case 'tool': return { mode: 'ANY', allowedFunctionNames: [c.name] };
+    case 'auto':
+      return { mode: 'AUTO' };
+    case 'none':
+      return { mode: 'NONE' };
+    case 'required':
+      return { mode: 'ANY' };
+    case 'tool':
+      return { mode: 'ANY', allowedFunctionNames: [c.name] };
   }
 }
 

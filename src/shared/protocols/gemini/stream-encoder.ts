@@ -17,7 +17,12 @@ import { flattened } from '../framing/flat-string.js';
 import { translateFastPath } from '../fast-path/switch.js';
 import { TextDeltaTemplates, type TextDeltaTemplate } from '../fast-path/text-run.js';
 
-interface PendingCall { index: number; id: string; name: string; args: string }
+interface PendingCall {
+  index: number;
+  id: string;
+  name: string;
+  args: string;
+}
 
 export class GeminiStreamEncoder implements StreamEncoder {
   /** `,"modelVersion":..,"responseId":..}`: every chunk ends with it, so it is built once. */
@@ -66,7 +71,7 @@ export class GeminiStreamEncoder implements StreamEncoder {
         if (block !== undefined) {
           const out = this.flushSignature();
           const p = block.part;
-          this.pendingSignature = p.family === 'gemini' ? p.signature ?? null : encodeStateToken([p], true);
+          this.pendingSignature = p.family === 'gemini' ? (p.signature ?? null) : encodeStateToken([p], true);
           return out;
         }
         return this.call !== null && this.call.index === e.index ? this.flushCall(this.call) : '';
@@ -80,7 +85,8 @@ export class GeminiStreamEncoder implements StreamEncoder {
       case 'end': {
         const held = this.flushSignature();
         // An empty text part, as Gemini's own last chunk has: chat history refuses empty parts lists.
-        const usage = this.usage === null ? '' : `,"usageMetadata":${translateFastPath ? usageToGeminiJson(this.usage) : JSON.stringify(usageToGemini(this.usage))}`;
+        const usage =
+          this.usage === null ? '' : `,"usageMetadata":${translateFastPath ? usageToGeminiJson(this.usage) : JSON.stringify(usageToGemini(this.usage))}`;
         return `${held}data: {"candidates":[{"content":{"parts":[{"text":""}],"role":"model"},"finishReason":"${geminiFromFinish(this.reason)}","index":0}]${usage}${this.tail}\n\n`;
       }
     }

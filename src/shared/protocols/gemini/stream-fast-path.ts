@@ -4,7 +4,16 @@
 // after each colon) or not at all; its text read without parsing, its usageMetadata (when there)
 // parsed alone. Any other chunk (a thought, a function call, a finish, an error, an unknown
 // field, a second part or candidate) is refused and goes through JSON.parse like before.
-import { compositeEnd, plainScalarEnd, plainStringEnd, spaceEnd, stringLiteralEnd, holdsAt, readStringLiteral, type StringRead } from '../fast-path/json-scan.js';
+import {
+  compositeEnd,
+  plainScalarEnd,
+  plainStringEnd,
+  spaceEnd,
+  stringLiteralEnd,
+  holdsAt,
+  readStringLiteral,
+  type StringRead,
+} from '../fast-path/json-scan.js';
 import type { JsonObject } from '../framing/json-field.js';
 import { layoutMissed, literalPattern, PATTERN_MAX_CHARS, SLOT_PATTERN } from '../fast-path/sticky-pattern.js';
 
@@ -283,4 +292,3 @@ function plainMember(s: string, keyEnd: number, valueEnd: (s: string, at: number
   const colon = token(s, keyEnd, ':');
   return colon < 0 ? -1 : valueEnd(s, spaceEnd(s, colon));
 }
-

@@ -36,9 +36,11 @@ export function usageToGemini(u: Usage): Record<string, number> {
 export function usageToGeminiJson(u: Usage): string {
   const prompt = u.input + u.cacheRead + u.cacheCreation;
   const thoughts = thoughtsOf(u);
-  return `{"promptTokenCount":${jsonNumber(prompt)},"candidatesTokenCount":${jsonNumber(u.output - thoughts)},"totalTokenCount":${jsonNumber(prompt + u.output)}`
-    + (u.cacheRead > 0 ? `,"cachedContentTokenCount":${jsonNumber(u.cacheRead)}` : '')
-    + (thoughts > 0 ? `,"thoughtsTokenCount":${jsonNumber(thoughts)}}` : '}');
+  return (
+    `{"promptTokenCount":${jsonNumber(prompt)},"candidatesTokenCount":${jsonNumber(u.output - thoughts)},"totalTokenCount":${jsonNumber(prompt + u.output)}` +
+    (u.cacheRead > 0 ? `,"cachedContentTokenCount":${jsonNumber(u.cacheRead)}` : '') +
+    (thoughts > 0 ? `,"thoughtsTokenCount":${jsonNumber(thoughts)}}` : '}')
+  );
 }
 
 /** The reasoning tokens, never more than the output they are part of. */

@@ -6,7 +6,15 @@ import { estimateTextTokens } from '../../model/token-count.js';
 import { GatewayError } from '../../errors.js';
 import type { EncodedUpstreamRequest } from '../codec.js';
 import {
-  expectArray, expectObject, expectString, isJsonObject, optionalBoolean, optionalInteger, rewriteTopLevelString, tokenCount, type JsonObject,
+  expectArray,
+  expectObject,
+  expectString,
+  isJsonObject,
+  optionalBoolean,
+  optionalInteger,
+  rewriteTopLevelString,
+  tokenCount,
+  type JsonObject,
 } from '../framing/json-field.js';
 import { inputTexts, refuseEmbeddingFeatures } from '../embedding-refusal.js';
 
@@ -88,6 +96,7 @@ export function ollamaEmbedUsage(body: unknown): number | null {
 }
 
 function vectorOf(v: unknown, path: string): number[] {
-  if (!Array.isArray(v) || !v.every((x) => typeof x === 'number')) throw new GatewayError('upstream_error', `ollama embeddings answer ${path} is not a list of numbers`);
+  if (!Array.isArray(v) || !v.every((x) => typeof x === 'number'))
+    throw new GatewayError('upstream_error', `ollama embeddings answer ${path} is not a list of numbers`);
   return v as number[];
 }

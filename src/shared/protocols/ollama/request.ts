@@ -8,8 +8,14 @@ import { GatewayError } from '../../errors.js';
 import type { ContentPart, ImagePart, ModelMessage, ModelRequest, ToolCallPart, ToolDef } from '../../model/types.js';
 import type { EncodedUpstreamRequest } from '../codec.js';
 import {
-  expectArray, expectObject, expectString, isJsonObject, optionalBoolean, optionalNumber,
-  optionalString, type JsonObject,
+  expectArray,
+  expectObject,
+  expectString,
+  isJsonObject,
+  optionalBoolean,
+  optionalNumber,
+  optionalString,
+  type JsonObject,
 } from '../framing/json-field.js';
 import { mediaTypeOfBase64 } from './image.js';
 import { argumentsObject, argumentsText } from './tool-arguments.js';
@@ -154,9 +160,10 @@ function decodeTools(raw: unknown): ToolDef[] | undefined {
     const fn = expectObject(tool.function, `tools[${i}].function`);
     const def: ToolDef = {
       name: expectString(fn.name, `tools[${i}].function.name`),
-      parameters: fn.parameters === undefined || fn.parameters === null
-        ? { type: 'object', properties: {} }
-        : expectObject(fn.parameters, `tools[${i}].function.parameters`),
+      parameters:
+        fn.parameters === undefined || fn.parameters === null
+          ? { type: 'object', properties: {} }
+          : expectObject(fn.parameters, `tools[${i}].function.parameters`),
     };
     const description = optionalString(fn, 'description', `tools[${i}].function`);
     if (description !== undefined) def.description = description;
@@ -199,9 +206,8 @@ export function encodeRequest(req: ModelRequest, upstreamModel: string): Encoded
   if (tools !== undefined) {
     body.tools = tools.map((t) => ({
       type: 'function',
-      function: t.description === undefined
-        ? { name: t.name, parameters: t.parameters }
-        : { name: t.name, description: t.description, parameters: t.parameters },
+      function:
+        t.description === undefined ? { name: t.name, parameters: t.parameters } : { name: t.name, description: t.description, parameters: t.parameters },
     }));
   }
   const options: JsonObject = {};

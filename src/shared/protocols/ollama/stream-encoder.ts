@@ -16,7 +16,11 @@ import type { ReasoningPart } from '../../model/types.js';
 import { OpenReasoningBlocks } from '../reasoning/open-block.js';
 import { idWithReasoning } from '../reasoning/call-id.js';
 
-interface PendingCall { id: string; name: string; arguments: string }
+interface PendingCall {
+  id: string;
+  name: string;
+  arguments: string;
+}
 
 export class OllamaStreamEncoder implements StreamEncoder {
   /** `{"model":...,"created_at":...,` written once at `start`. */

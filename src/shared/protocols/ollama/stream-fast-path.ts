@@ -13,10 +13,11 @@ const MESSAGE = ',"message":{"role":"assistant","content":';
 const TAIL = '},"done":false}';
 
 /** The text line, its content a plain string or any (escapes checked by JSON.parse). */
-const line = (content: string): RegExp => new RegExp(
-  `${literalPattern(MODEL)}${SLOT_PATTERN.plainString}${literalPattern(CREATED_AT)}${SLOT_PATTERN.plainString}${literalPattern(MESSAGE)}${content}${literalPattern(TAIL)}`,
-  'y',
-);
+const line = (content: string): RegExp =>
+  new RegExp(
+    `${literalPattern(MODEL)}${SLOT_PATTERN.plainString}${literalPattern(CREATED_AT)}${SLOT_PATTERN.plainString}${literalPattern(MESSAGE)}${content}${literalPattern(TAIL)}`,
+    'y',
+  );
 const PLAIN_LINE = line(SLOT_PATTERN.nonEmptyPlainString);
 const ANY_LINE = line(SLOT_PATTERN.nonEmptyStringLiteral);
 

@@ -3,9 +3,7 @@ import type { Codec } from '../codec.js';
 import { fastPathMemo, type CodecFastPath } from '../fast-path/codec-fast-path.js';
 import { encodeOpenAiError, openAiUpstreamErrorMessage } from './errors.js';
 import { createPassthroughStream, passthroughBody } from './passthrough.js';
-import {
-  CHAT_PATH, decodeRequest, encodeRequest, requestedModel, requestedStream, streamUsageRequested,
-} from './request.js';
+import { CHAT_PATH, decodeRequest, encodeRequest, requestedModel, requestedStream, streamUsageRequested } from './request.js';
 import { decodeResponse, encodeResponse, usageFromResponse } from './response.js';
 import { ChatStreamDecoder } from './stream-decoder.js';
 import { ChatStreamEncoder } from './stream-encoder.js';

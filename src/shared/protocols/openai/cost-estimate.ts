@@ -3,7 +3,15 @@
 // whose data URLs (and audio/file data) are left out of the text.
 import type { Buffer } from 'node:buffer';
 import {
-  countMembers, memberName, memberOf, positiveInt, scanDataUrls, scanStringMembers, timesChoices, type BinaryScan, type CostEstimator,
+  countMembers,
+  memberName,
+  memberOf,
+  positiveInt,
+  scanDataUrls,
+  scanStringMembers,
+  timesChoices,
+  type BinaryScan,
+  type CostEstimator,
 } from '../../governance/cost-estimate.js';
 
 const IMAGE_URL = memberName('image_url');

@@ -6,7 +6,17 @@ import type { EmbeddingInput, EmbeddingRequest, EmbeddingResponse } from '../../
 import { estimateTextTokens } from '../../model/token-count.js';
 import { GatewayError } from '../../errors.js';
 import type { EncodedUpstreamRequest } from '../codec.js';
-import { expectArray, expectObject, expectString, isJsonObject, optionalInteger, optionalString, rewriteTopLevelString, tokenCount, type JsonObject } from '../framing/json-field.js';
+import {
+  expectArray,
+  expectObject,
+  expectString,
+  isJsonObject,
+  optionalInteger,
+  optionalString,
+  rewriteTopLevelString,
+  tokenCount,
+  type JsonObject,
+} from '../framing/json-field.js';
 import { refuseEmbeddingFeatures } from '../embedding-refusal.js';
 
 /** Appended to an OpenAI provider's base URL (which ends in /v1). */
@@ -98,7 +108,8 @@ export function decodeOpenAiEmbeddingResponse(body: unknown, req: EmbeddingReque
     const item = data[i];
     if (!isJsonObject(item)) throw new GatewayError('upstream_error', `embeddings answer data[${i}] is not an object`);
     const index = typeof item.index === 'number' && Number.isInteger(item.index) ? item.index : i;
-    if (index < 0 || index >= vectors.length || vectors[index] !== undefined) throw new GatewayError('upstream_error', `embeddings answer data[${i}].index ${index} is out of place`);
+    if (index < 0 || index >= vectors.length || vectors[index] !== undefined)
+      throw new GatewayError('upstream_error', `embeddings answer data[${i}].index ${index} is out of place`);
     vectors[index] = vectorOf(item.embedding, i);
   }
   const model = typeof body.model === 'string' && body.model !== '' ? body.model : req.model;

@@ -3,11 +3,15 @@ import type { FinishReason } from '../../model/types.js';
 
 export function decodeFinishReason(raw: unknown): FinishReason {
   switch (raw) {
-    case 'length': return 'length';
+    case 'length':
+      return 'length';
     case 'tool_calls':
-    case 'function_call': return 'tool_calls';
-    case 'content_filter': return 'content_filter';
-    default: return 'stop';
+    case 'function_call':
+      return 'tool_calls';
+    case 'content_filter':
+      return 'content_filter';
+    default:
+      return 'stop';
   }
 }
 

@@ -54,7 +54,5 @@ export function thinkingBlocksOf(parts: readonly ReasoningPart[]): JsonObject[] 
 
 export function thinkingBlock(p: ReasoningPart): JsonObject {
   const token = encodeStateToken([p], false);
-  return p.redacted !== undefined && p.text === ''
-    ? { type: 'redacted_thinking', data: token }
-    : { type: 'thinking', thinking: p.text, signature: token };
+  return p.redacted !== undefined && p.text === '' ? { type: 'redacted_thinking', data: token } : { type: 'thinking', thinking: p.text, signature: token };
 }

@@ -1,20 +1,23 @@
 // Chat Completions request body <-> model request.
 import { GatewayError } from '../../errors.js';
-import type {
-  ContentPart, FilePart, ModelMessage, ModelRequest, TextPart, ToolCallPart, ToolChoice, ToolDef, ToolResultPart,
-} from '../../model/types.js';
+import type { ContentPart, FilePart, ModelMessage, ModelRequest, TextPart, ToolCallPart, ToolChoice, ToolDef, ToolResultPart } from '../../model/types.js';
 import type { EncodedUpstreamRequest } from '../codec.js';
 import {
-  expectArray, expectObject, expectString, isJsonObject, optionalBoolean, optionalInteger,
-  optionalNumber, optionalString, type JsonObject,
+  expectArray,
+  expectObject,
+  expectString,
+  isJsonObject,
+  optionalBoolean,
+  optionalInteger,
+  optionalNumber,
+  optionalString,
+  type JsonObject,
 } from '../framing/json-field.js';
 import { imageFromUrl, imageToUrl } from './image-url.js';
 import { splitDataUrl } from '../framing/body-fields.js';
 import { describeSource, refusePart, refuseUntranslatable } from '../refusal.js';
 import { untranslatableChatSettings } from './settings.js';
-import {
-  chatReasoningEffort, decodeChatResponseFormat, decodeEffort, encodeChatResponseFormat, hasCacheBreakpoint,
-} from './request-settings.js';
+import { chatReasoningEffort, decodeChatResponseFormat, decodeEffort, encodeChatResponseFormat, hasCacheBreakpoint } from './request-settings.js';
 import { defaultFileName, inlineFileText } from '../file-parts.js';
 import { plainCallId } from '../reasoning/call-id.js';
 import { chatMessageReasoning } from './reasoning.js';
@@ -82,9 +85,7 @@ export function decodeRequest(body: unknown): ModelRequest {
   return req;
 }
 
-function decodeMessage(
-  raw: unknown, path: string, system: string[], out: ModelMessage[], ids: { next: number }, systemCache: { marked: boolean },
-): void {
+function decodeMessage(raw: unknown, path: string, system: string[], out: ModelMessage[], ids: { next: number }, systemCache: { marked: boolean }): void {
   const m = expectObject(raw, path);
   const role = expectString(m.role, `${path}.role`);
   switch (role) {
@@ -161,9 +162,10 @@ function decodeUserContent(content: unknown, path: string): ContentPart[] {
       parts.push(marked({ type: 'text', text: expectString(part.text, `${path}[${i}].text`) }, part));
     } else if (part.type === 'image_url') {
       // Some clients send the URL string itself instead of {url, detail}.
-      const url = typeof part.image_url === 'string'
-        ? part.image_url
-        : expectString(expectObject(part.image_url, `${path}[${i}].image_url`).url, `${path}[${i}].image_url.url`);
+      const url =
+        typeof part.image_url === 'string'
+          ? part.image_url
+          : expectString(expectObject(part.image_url, `${path}[${i}].image_url`).url, `${path}[${i}].image_url.url`);
       parts.push(marked(imageFromUrl(url), part));
     } else if (part.type === 'file') {
       parts.push(marked(decodeFile(expectObject(part.file, `${path}[${i}].file`), `${path}[${i}].file`), part));
@@ -226,9 +228,10 @@ function decodeTools(raw: unknown): ToolDef[] | undefined {
     const def: ToolDef = {
       name: expectString(fn.name, `tools[${i}].function.name`),
       // No parameters means a function without arguments.
-      parameters: fn.parameters === undefined || fn.parameters === null
-        ? { type: 'object', properties: {} }
-        : expectObject(fn.parameters, `tools[${i}].function.parameters`),
+      parameters:
+        fn.parameters === undefined || fn.parameters === null
+          ? { type: 'object', properties: {} }
+          : expectObject(fn.parameters, `tools[${i}].function.parameters`),
     };
     const description = optionalString(fn, 'description', `tools[${i}].function`);
     if (description !== undefined) def.description = description;
@@ -269,15 +272,12 @@ export function encodeRequest(req: ModelRequest, upstreamModel: string): Encoded
   if (req.tools !== undefined && req.tools.length > 0) {
     body.tools = req.tools.map((t) => ({
       type: 'function',
-      function: t.description === undefined
-        ? { name: t.name, parameters: t.parameters }
-        : { name: t.name, description: t.description, parameters: t.parameters },
+      function:
+        t.description === undefined ? { name: t.name, parameters: t.parameters } : { name: t.name, description: t.description, parameters: t.parameters },
     }));
   }
   if (req.toolChoice !== undefined) {
-    body.tool_choice = req.toolChoice.type === 'tool'
-      ? { type: 'function', function: { name: req.toolChoice.name } }
-      : req.toolChoice.type;
+    body.tool_choice = req.toolChoice.type === 'tool' ? { type: 'function', function: { name: req.toolChoice.name } } : req.toolChoice.type;
   }
   // Only with tools: OpenAI refuses parallel_tool_calls on a request without any.
   if (req.parallelToolCalls !== undefined && body.tools !== undefined) body.parallel_tool_calls = req.parallelToolCalls;

@@ -203,7 +203,10 @@ export class SsePassthroughStream implements PassthroughStream {
       this.pendingEnd = 0;
       if (buf[0] === LF) return 1;
       if (pending === 1 && buf[0] === CR) {
-        if (buf.length === 1) { this.pendingEnd = 2; return -1; }
+        if (buf.length === 1) {
+          this.pendingEnd = 2;
+          return -1;
+        }
         if (buf[1] === LF) return 2;
       }
     }
@@ -211,11 +214,17 @@ export class SsePassthroughStream implements PassthroughStream {
     for (;;) {
       const nl = buf.indexOf(LF, i);
       if (nl === -1) return -1;
-      if (nl + 1 === buf.length) { this.pendingEnd = 1; return -1; }
+      if (nl + 1 === buf.length) {
+        this.pendingEnd = 1;
+        return -1;
+      }
       const next = buf[nl + 1];
       if (next === LF) return nl + 2;
       if (next === CR) {
-        if (nl + 2 === buf.length) { this.pendingEnd = 2; return -1; }
+        if (nl + 2 === buf.length) {
+          this.pendingEnd = 2;
+          return -1;
+        }
         if (buf[nl + 2] === LF) return nl + 3;
       }
       i = nl + 1;

@@ -130,7 +130,10 @@ export class ChatStreamDecoder extends FramedStreamDecoder {
 
   private onData(data: string): void {
     if (this.ended || this.failure !== null) return;
-    if (data === '[DONE]') { this.close(); return; }
+    if (data === '[DONE]') {
+      this.close();
+      return;
+    }
     const fast = this.fast;
     if (this.started && fast !== null && fast.read(data, 0, data.length)) {
       // The common text-delta chunk, read without parsing it (same events as below).
@@ -177,7 +180,9 @@ export class ChatStreamDecoder extends FramedStreamDecoder {
       if (typeof delta.content === 'string' && delta.content !== '') this.text(delta.content);
       if (typeof delta.refusal === 'string' && delta.refusal !== '') this.text(delta.refusal);
       if (Array.isArray(delta.tool_calls)) {
-        delta.tool_calls.forEach((tc, i) => { if (isJsonObject(tc)) this.toolCall(tc, i); });
+        delta.tool_calls.forEach((tc, i) => {
+          if (isJsonObject(tc)) this.toolCall(tc, i);
+        });
       }
     }
     if (typeof choice.finish_reason === 'string' && !this.finished) this.finishWith(choice.finish_reason);
@@ -222,7 +227,9 @@ export class ChatStreamDecoder extends FramedStreamDecoder {
       block = this.openBlock = this.nextBlock++;
       this.toolBlocks.set(toolIndex, block);
       this.out.push({
-        type: 'block_start', index: block, kind: 'tool_call',
+        type: 'block_start',
+        index: block,
+        kind: 'tool_call',
         id: typeof tc.id === 'string' && tc.id !== '' ? tc.id : `call_${toolIndex}`,
         name: typeof fn?.name === 'string' ? fn.name : '',
       });

@@ -62,7 +62,9 @@ export class ChatStreamEncoder implements StreamEncoder {
         this.toolIndexes.set(event.index, this.toolIndexes.size);
         const id = idWithReasoning(event.id, this.pendingReasoning ?? NO_REASONING);
         this.pendingReasoning = null;
-        return this.delta(`{"tool_calls":[{"index":${this.toolIndexes.size - 1},"id":${JSON.stringify(id)},"type":"function","function":{"name":${JSON.stringify(event.name)},"arguments":""}}]}`);
+        return this.delta(
+          `{"tool_calls":[{"index":${this.toolIndexes.size - 1},"id":${JSON.stringify(id)},"type":"function","function":{"name":${JSON.stringify(event.name)},"arguments":""}}]}`,
+        );
       }
       case 'reasoning_delta':
         this.reasoning.get(event.index)?.addText(event.text);

@@ -56,7 +56,10 @@ export class ChatDeltaLayout {
     return this.sides;
   }
 
-  constructor(members: string, readonly tail: string) {
+  constructor(
+    members: string,
+    readonly tail: string,
+  ) {
     const head = `${membersPattern(members)}${literalPattern(CHOICE_HEAD)}`;
     const tailPattern = literalPattern(tail);
     this.plain = new RegExp(`${head}${SLOT_PATTERN.nonEmptyPlainString}${tailPattern}`, 'y');
@@ -80,8 +83,7 @@ function membersPattern(members: string): string {
     const v = keyEnd + 1;
     const isString = members.charCodeAt(v) === 0x22;
     const valueEnd = isString ? plainStringEnd(members, v) : plainScalarEnd(members, v);
-    const slot = key === 'id' && isString ? SLOT_PATTERN.plainString
-      : key === 'created' && members.charCodeAt(v) !== 0x6e ? SLOT_PATTERN.integer : null; // n: null stays literal
+    const slot = key === 'id' && isString ? SLOT_PATTERN.plainString : key === 'created' && members.charCodeAt(v) !== 0x6e ? SLOT_PATTERN.integer : null; // n: null stays literal
     if (slot !== null) {
       source += literalPattern(members.slice(literalFrom, v)) + slot;
       literalFrom = valueEnd;
@@ -307,4 +309,3 @@ function endsChunk(s: string, from: number, end: number): boolean {
   }
   return false;
 }
-

@@ -36,7 +36,9 @@ export function encodeUsage(u: Usage): JsonObject {
 /** JSON.stringify(encodeUsage(u)), from a template (the stream encoder's usage chunk). */
 export function encodeUsageJson(u: Usage): string {
   const prompt = u.input + u.cacheRead + u.cacheCreation;
-  return `{"prompt_tokens":${jsonNumber(prompt)},"completion_tokens":${jsonNumber(u.output)},"total_tokens":${jsonNumber(prompt + u.output)},`
-    + `"prompt_tokens_details":{"cached_tokens":${jsonNumber(u.cacheRead)}}`
-    + (u.reasoning === undefined ? '}' : `,"completion_tokens_details":{"reasoning_tokens":${jsonNumber(u.reasoning)}}}`);
+  return (
+    `{"prompt_tokens":${jsonNumber(prompt)},"completion_tokens":${jsonNumber(u.output)},"total_tokens":${jsonNumber(prompt + u.output)},` +
+    `"prompt_tokens_details":{"cached_tokens":${jsonNumber(u.cacheRead)}}` +
+    (u.reasoning === undefined ? '}' : `,"completion_tokens_details":{"reasoning_tokens":${jsonNumber(u.reasoning)}}}`)
+  );
 }

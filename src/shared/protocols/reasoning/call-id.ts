@@ -23,7 +23,7 @@ export function plainCallId(id: string): string {
 /** The reasoning an id carries ([] when none, or when what follows the mark does not read). */
 export function reasoningOfCallId(id: string): ReasoningPart[] {
   const at = id.indexOf(MARK);
-  return at < 0 ? [] : decodeStateToken(id.slice(at + 1)) ?? [];
+  return at < 0 ? [] : (decodeStateToken(id.slice(at + 1)) ?? []);
 }
 
 /** Where a message's reasoning goes back in the model: before its text, and before each tool call. */

@@ -96,8 +96,10 @@ function shapesOf(outputIndex: number, contentIndex: number): Shape[] {
       // What the decoder does with it depends only on output_index and the item's type.
       event: DoneEvent.ItemDone,
       fixed: [
-        '{"type":"response.output_item.done","sequence_number":', `,"output_index":${outputIndex},"item":{"id":`,
-        `,"type":"message","status":"completed","content":[${part}`, '"}],"role":"assistant"}}',
+        '{"type":"response.output_item.done","sequence_number":',
+        `,"output_index":${outputIndex},"item":{"id":`,
+        `,"type":"message","status":"completed","content":[${part}`,
+        '"}],"role":"assistant"}}',
       ],
     },
   ];

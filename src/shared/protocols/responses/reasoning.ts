@@ -37,7 +37,7 @@ export function reasoningItemId(p: ReasoningPart, outputIndex: number): string {
 
 /** encrypted_content for a caller: the lane's own (null when it gave none), else the part's state as a token. */
 export function carriedEncryptedContent(p: ReasoningPart): string | null {
-  return p.family === 'responses' ? p.signature ?? null : encodeStateToken([p], false);
+  return p.family === 'responses' ? (p.signature ?? null) : encodeStateToken([p], false);
 }
 
 export function summaryOf(text: string): JsonObject[] {

@@ -5,15 +5,26 @@ import { GatewayError } from '../../errors.js';
 import type { ContentPart, FilePart, ModelMessage, ModelRequest, TextPart, ToolChoice, ToolDef } from '../../model/types.js';
 import type { EncodedUpstreamRequest } from '../codec.js';
 import {
-  expectArray, expectObject, expectString, isJsonObject, optionalBoolean, optionalInteger,
-  optionalNumber, optionalString, type JsonObject,
+  expectArray,
+  expectObject,
+  expectString,
+  isJsonObject,
+  optionalBoolean,
+  optionalInteger,
+  optionalNumber,
+  optionalString,
+  type JsonObject,
 } from '../framing/json-field.js';
 import { imageFromUrl, imageToUrl } from '../openai/image-url.js';
 import { splitDataUrl } from '../framing/body-fields.js';
 import { defaultFileName, inlineFileText } from '../file-parts.js';
 import { untranslatableResponsesSettings } from '../openai/settings.js';
 import {
-  decodeResponsesReasoning, decodeResponsesTextFormat, encodeResponsesReasoning, encodeResponsesTextFormat, hasCacheBreakpoint,
+  decodeResponsesReasoning,
+  decodeResponsesTextFormat,
+  encodeResponsesReasoning,
+  encodeResponsesTextFormat,
+  hasCacheBreakpoint,
 } from '../openai/request-settings.js';
 import { describeSource, isHttpUrl, mediaTypeOfUrl, refuseParameter, refusePart, refuseUntranslatable } from '../refusal.js';
 import { partsOfReasoningItem, reasoningInputItem } from './reasoning.js';
@@ -78,9 +89,7 @@ export function decodeRequest(body: unknown): ModelRequest {
   return req;
 }
 
-function decodeItem(
-  raw: unknown, path: string, system: string[], out: ModelMessage[], ids: { next: number }, systemCache: { marked: boolean },
-): void {
+function decodeItem(raw: unknown, path: string, system: string[], out: ModelMessage[], ids: { next: number }, systemCache: { marked: boolean }): void {
   const item = expectObject(raw, path);
   const type = item.type ?? (item.role !== undefined ? 'message' : undefined);
   switch (type) {
@@ -104,12 +113,14 @@ function decodeItem(
     case 'function_call_output':
       out.push({
         role: 'tool',
-        content: [{
-          type: 'tool_result',
-          toolCallId: expectString(item.call_id, `${path}.call_id`),
-          content: flattenText(item.output, `${path}.output`),
-          isError: false,
-        }],
+        content: [
+          {
+            type: 'tool_result',
+            toolCallId: expectString(item.call_id, `${path}.call_id`),
+            content: flattenText(item.output, `${path}.output`),
+            isError: false,
+          },
+        ],
       });
       return;
     case 'reasoning': {
@@ -124,7 +135,7 @@ function decodeItem(
       throw invalid(`${path}.type is required`);
     default:
       if (typeof type !== 'string') throw invalid(`${path}.type must be a string`);
-      // item_reference, hosted tool calls...: not in the modeled subset
+    // item_reference, hosted tool calls...: not in the modeled subset
   }
 }
 
@@ -226,9 +237,10 @@ function decodeTools(raw: unknown): ToolDef[] | undefined {
     if (tool.type !== 'function') return; // hosted tools (web_search, file_search...): not modeled
     const def: ToolDef = {
       name: expectString(tool.name, `tools[${i}].name`),
-      parameters: tool.parameters === undefined || tool.parameters === null
-        ? { type: 'object', properties: {} }
-        : expectObject(tool.parameters, `tools[${i}].parameters`),
+      parameters:
+        tool.parameters === undefined || tool.parameters === null
+          ? { type: 'object', properties: {} }
+          : expectObject(tool.parameters, `tools[${i}].parameters`),
     };
     const description = optionalString(tool, 'description', `tools[${i}]`);
     if (description !== undefined) def.description = description;
@@ -260,9 +272,11 @@ export function encodeRequest(req: ModelRequest, upstreamModel: string): Encoded
   body.input = input;
   if (req.tools !== undefined && req.tools.length > 0) {
     // strict defaults to true on this API; the model's tools carry no strictness, so say so.
-    body.tools = req.tools.map((t) => (t.description === undefined
-      ? { type: 'function', name: t.name, parameters: t.parameters, strict: false }
-      : { type: 'function', name: t.name, description: t.description, parameters: t.parameters, strict: false }));
+    body.tools = req.tools.map((t) =>
+      t.description === undefined
+        ? { type: 'function', name: t.name, parameters: t.parameters, strict: false }
+        : { type: 'function', name: t.name, description: t.description, parameters: t.parameters, strict: false },
+    );
   }
   if (req.toolChoice !== undefined) {
     body.tool_choice = req.toolChoice.type === 'tool' ? { type: 'function', name: req.toolChoice.name } : req.toolChoice.type;
@@ -292,9 +306,7 @@ function appendItems(out: JsonObject[], m: ModelMessage): void {
       out.push({
         type: 'message',
         role: 'assistant',
-        content: pendingTexts.length === 1
-          ? pendingTexts[0]!.text
-          : pendingTexts.map((t) => ({ type: 'output_text', text: t.text, annotations: [] })),
+        content: pendingTexts.length === 1 ? pendingTexts[0]!.text : pendingTexts.map((t) => ({ type: 'output_text', text: t.text, annotations: [] })),
       });
     }
     pending = [];

@@ -145,10 +145,12 @@ export function responseObject(f: ResponseFields): JsonObject {
 export function responseJson(f: Omit<ResponseFields, 'output'>, idJson: string, modelJson: string, outputJson: string): string {
   const status = encodeStatus(f.finish);
   const incomplete = f.inProgress || status.incomplete_details === null ? 'null' : `{"reason":"${status.incomplete_details.reason}"}`;
-  return `{"id":${idJson},"object":"response","created_at":${jsonNumber(f.createdAtSecs)},"status":"${f.inProgress ? 'in_progress' : status.status}",`
-    + `"error":null,"incomplete_details":${incomplete},"instructions":null,"max_output_tokens":null,"metadata":{},"model":${modelJson},`
-    + `"output":${outputJson},"parallel_tool_calls":true,"previous_response_id":null,"temperature":null,"tool_choice":"auto","tools":[],"top_p":null,`
-    + `"usage":${f.usage === null ? 'null' : encodeUsageJson(f.usage)}}`;
+  return (
+    `{"id":${idJson},"object":"response","created_at":${jsonNumber(f.createdAtSecs)},"status":"${f.inProgress ? 'in_progress' : status.status}",` +
+    `"error":null,"incomplete_details":${incomplete},"instructions":null,"max_output_tokens":null,"metadata":{},"model":${modelJson},` +
+    `"output":${outputJson},"parallel_tool_calls":true,"previous_response_id":null,"temperature":null,"tool_choice":"auto","tools":[],"top_p":null,` +
+    `"usage":${f.usage === null ? 'null' : encodeUsageJson(f.usage)}}`
+  );
 }
 
 export function encodeResponse(resp: ModelResponse): string {
@@ -171,13 +173,15 @@ export function encodeResponse(resp: ModelResponse): string {
     }
   }
   flushText();
-  return JSON.stringify(responseObject({
-    id: resp.id,
-    model: resp.model,
-    createdAtSecs: Math.floor(Date.now() / 1000),
-    finish: resp.finishReason,
-    inProgress: false,
-    output,
-    usage: resp.usage,
-  }));
+  return JSON.stringify(
+    responseObject({
+      id: resp.id,
+      model: resp.model,
+      createdAtSecs: Math.floor(Date.now() / 1000),
+      finish: resp.finishReason,
+      inProgress: false,
+      output,
+      usage: resp.usage,
+    }),
+  );
 }

@@ -25,9 +25,16 @@ const NONE = -1;
 const TEXT_DELTA_NAME_LENGTH = 26;
 const ARGS_DELTA_NAME_LENGTH = 38;
 
-interface CallBlock { block: number; sawArgs: boolean }
+interface CallBlock {
+  block: number;
+  sawArgs: boolean;
+}
 /** A reasoning item's block; `summary`: the summary part its deltas last went to (they are joined by a blank line). */
-interface ReasoningBlock { block: number; summary: number; sawText: boolean }
+interface ReasoningBlock {
+  block: number;
+  summary: number;
+  sawText: boolean;
+}
 
 export class ResponsesStreamDecoder extends FramedStreamDecoder {
   // Events are told apart by their data's `type`, as the full decoder does: the SSE name only
@@ -219,7 +226,7 @@ export class ResponsesStreamDecoder extends FramedStreamDecoder {
         return;
       }
       default:
-        // response.created, in_progress, output_text.done, reasoning and hosted tool events
+      // response.created, in_progress, output_text.done, reasoning and hosted tool events
     }
   }
 
@@ -277,7 +284,9 @@ export class ResponsesStreamDecoder extends FramedStreamDecoder {
       this.callBlocks.set(outputIndex, call);
       this.calledTool = true;
       this.out.push({
-        type: 'block_start', index: call.block, kind: 'tool_call',
+        type: 'block_start',
+        index: call.block,
+        kind: 'tool_call',
         id: typeof item.call_id === 'string' ? item.call_id : `call_${outputIndex}`,
         name: stringOr(item.name),
       });

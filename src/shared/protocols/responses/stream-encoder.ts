@@ -14,8 +14,17 @@ import { translateFastPath } from '../fast-path/switch.js';
 import { MAX_RUN_SEQUENCE, RUN_SLOT, deltaTemplate, runDeltas, writeNumberedTextRun, type TextDeltaTemplate } from '../fast-path/text-run.js';
 import { errorObject } from '../openai/errors.js';
 import {
-  completedMessageItemJson, functionCallItem, functionCallItemId, inProgressMessageItemJson, messageItem, messageItemId, outputTextPart, outputTextPartJson,
-  responseJson, responseObject, type ResponseFields,
+  completedMessageItemJson,
+  functionCallItem,
+  functionCallItemId,
+  inProgressMessageItemJson,
+  messageItem,
+  messageItemId,
+  outputTextPart,
+  outputTextPartJson,
+  responseJson,
+  responseObject,
+  type ResponseFields,
 } from './response.js';
 import { encodeStatus } from './finish-reason.js';
 import { OpenReasoningBlocks, type OpenReasoning } from '../reasoning/open-block.js';
@@ -62,10 +71,12 @@ export class ResponsesStreamEncoder implements StreamEncoder {
   private finishReason: FinishReason | undefined;
   private usage: Usage | null = null;
   /** Runs of text deltas are written from a template with each event's sequence number put in by the module. */
-  readonly textDeltaTemplate = translateFastPath ? (index: number): TextDeltaTemplate | null => {
-    const item = this.open.get(index);
-    return item === undefined ? null : numberedTemplate(item);
-  } : undefined;
+  readonly textDeltaTemplate = translateFastPath
+    ? (index: number): TextDeltaTemplate | null => {
+        const item = this.open.get(index);
+        return item === undefined ? null : numberedTemplate(item);
+      }
+    : undefined;
 
   encode(event: StreamEvent): string {
     switch (event.type) {
@@ -95,13 +106,22 @@ export class ResponsesStreamEncoder implements StreamEncoder {
         let out = this.openReasoning(block, outputIndex);
         if (block.part.text === '') {
           out += this.event('response.reasoning_summary_part.added', {
-            item_id: reasoningItemId(block.part, outputIndex), output_index: outputIndex, summary_index: 0, part: { type: 'summary_text', text: '' },
+            item_id: reasoningItemId(block.part, outputIndex),
+            output_index: outputIndex,
+            summary_index: 0,
+            part: { type: 'summary_text', text: '' },
           });
         }
         block.addText(event.text);
-        return out + this.event('response.reasoning_summary_text.delta', {
-          item_id: reasoningItemId(block.part, outputIndex), output_index: outputIndex, summary_index: 0, delta: event.text,
-        });
+        return (
+          out +
+          this.event('response.reasoning_summary_text.delta', {
+            item_id: reasoningItemId(block.part, outputIndex),
+            output_index: outputIndex,
+            summary_index: 0,
+            delta: event.text,
+          })
+        );
       }
       case 'reasoning_state':
         this.reasoning.get(event.index)?.setState(event);
@@ -114,14 +134,21 @@ export class ResponsesStreamEncoder implements StreamEncoder {
         // The same bytes as event() writes, from a template: deltas are most of a stream.
         if (translateFastPath) return TEXT_DELTA_HEAD + this.sequence++ + item.textMid + (event.literal ?? JSON.stringify(event.text)) + TEXT_DELTA_TAIL;
         return this.event('response.output_text.delta', {
-          item_id: item.itemId, output_index: item.outputIndex, content_index: 0, delta: event.text, logprobs: [],
+          item_id: item.itemId,
+          output_index: item.outputIndex,
+          content_index: 0,
+          delta: event.text,
+          logprobs: [],
         });
       }
       case 'text_run': {
         const item = this.open.get(event.index);
         if (item === undefined) return '';
         const t = numberedTemplate(item);
-        if (t === null || this.sequence + event.bytes.length > MAX_RUN_SEQUENCE) return runDeltas(event).map((d) => this.encode(d)).join('');
+        if (t === null || this.sequence + event.bytes.length > MAX_RUN_SEQUENCE)
+          return runDeltas(event)
+            .map((d) => this.encode(d))
+            .join('');
         // The text_delta case's bytes for each delta, numbered in the module; the literals are
         // plain (printable ASCII, no backslash), so the text is their contents and stays plain.
         const run = writeNumberedTextRun(event, t, this.sequence);
@@ -135,7 +162,9 @@ export class ResponsesStreamEncoder implements StreamEncoder {
         item.text += event.json;
         if (translateFastPath) return ARGS_DELTA_HEAD + this.sequence++ + item.argsMid + (event.literal ?? JSON.stringify(event.json)) + ARGS_DELTA_TAIL;
         return this.event('response.function_call_arguments.delta', {
-          item_id: item.itemId, output_index: item.outputIndex, delta: event.json,
+          item_id: item.itemId,
+          output_index: item.outputIndex,
+          delta: event.json,
         });
       }
       case 'block_stop':
@@ -175,7 +204,8 @@ export class ResponsesStreamEncoder implements StreamEncoder {
     if (block.opened) return '';
     block.opened = true;
     return this.event('response.output_item.added', {
-      output_index: outputIndex, item: { id: reasoningItemId(block.part, outputIndex), type: 'reasoning', summary: [] },
+      output_index: outputIndex,
+      item: { id: reasoningItemId(block.part, outputIndex), type: 'reasoning', summary: [] },
     });
   }
 
@@ -187,9 +217,13 @@ export class ResponsesStreamEncoder implements StreamEncoder {
     const itemId = reasoningItemId(p, outputIndex);
     let out = this.openReasoning(block, outputIndex);
     if (p.text !== '') {
-      out += this.event('response.reasoning_summary_text.done', { item_id: itemId, output_index: outputIndex, summary_index: 0, text: p.text })
-        + this.event('response.reasoning_summary_part.done', {
-          item_id: itemId, output_index: outputIndex, summary_index: 0, part: { type: 'summary_text', text: p.text },
+      out +=
+        this.event('response.reasoning_summary_text.done', { item_id: itemId, output_index: outputIndex, summary_index: 0, text: p.text }) +
+        this.event('response.reasoning_summary_part.done', {
+          item_id: itemId,
+          output_index: outputIndex,
+          summary_index: 0,
+          part: { type: 'summary_text', text: p.text },
         });
     }
     const done: JsonObject = { id: itemId, type: 'reasoning', summary: summaryOf(p.text), encrypted_content: carriedEncryptedContent(p) };
@@ -204,13 +238,20 @@ export class ResponsesStreamEncoder implements StreamEncoder {
     this.open.set(index, item);
     if (translateFastPath) {
       // What event() writes below, from templates.
-      return this.templated('response.output_item.added', `"output_index":${outputIndex},"item":${inProgressMessageItemJson(outputIndex)}`)
-        + this.templated('response.content_part.added', `${item.idFields}"content_index":0,"part":${EMPTY_PART_JSON}`);
+      return (
+        this.templated('response.output_item.added', `"output_index":${outputIndex},"item":${inProgressMessageItemJson(outputIndex)}`) +
+        this.templated('response.content_part.added', `${item.idFields}"content_index":0,"part":${EMPTY_PART_JSON}`)
+      );
     }
-    return this.event('response.output_item.added', { output_index: outputIndex, item: messageItem(outputIndex, '', 'in_progress') })
-      + this.event('response.content_part.added', {
-        item_id: item.itemId, output_index: outputIndex, content_index: 0, part: outputTextPart(''),
-      });
+    return (
+      this.event('response.output_item.added', { output_index: outputIndex, item: messageItem(outputIndex, '', 'in_progress') }) +
+      this.event('response.content_part.added', {
+        item_id: item.itemId,
+        output_index: outputIndex,
+        content_index: 0,
+        part: outputTextPart(''),
+      })
+    );
   }
 
   private startCall(index: number, id: string, name: string): string {
@@ -219,7 +260,8 @@ export class ResponsesStreamEncoder implements StreamEncoder {
     item.call = { id, name };
     this.open.set(index, item);
     return this.event('response.output_item.added', {
-      output_index: outputIndex, item: functionCallItem(outputIndex, { id, name, arguments: '' }, 'in_progress'),
+      output_index: outputIndex,
+      item: functionCallItem(outputIndex, { id, name, arguments: '' }, 'in_progress'),
     });
   }
 
@@ -232,8 +274,10 @@ export class ResponsesStreamEncoder implements StreamEncoder {
       const done = functionCallItem(outputIndex, { id: call.id, name: call.name, arguments: text }, 'completed');
       this.output[outputIndex] = done; // by position: blocks may stop out of order
       if (translateFastPath) this.outputJson[outputIndex] = JSON.stringify(done);
-      return this.event('response.function_call_arguments.done', { item_id: itemId, output_index: outputIndex, name: call.name, arguments: text })
-        + this.event('response.output_item.done', { output_index: outputIndex, item: done });
+      return (
+        this.event('response.function_call_arguments.done', { item_id: itemId, output_index: outputIndex, name: call.name, arguments: text }) +
+        this.event('response.output_item.done', { output_index: outputIndex, item: done })
+      );
     }
     if (translateFastPath) {
       // The text is in all three: escaped once (or not at all when it needs no escape), the
@@ -242,15 +286,19 @@ export class ResponsesStreamEncoder implements StreamEncoder {
       const part = outputTextPartJson(textJson);
       const itemJson = completedMessageItemJson(outputIndex, part);
       this.outputJson[outputIndex] = itemJson;
-      return this.templated('response.output_text.done', `${item.idFields}"content_index":0,"text":${textJson},"logprobs":[]`)
-        + this.templated('response.content_part.done', `${item.idFields}"content_index":0,"part":${part}`)
-        + this.templated('response.output_item.done', `"output_index":${outputIndex},"item":${itemJson}`);
+      return (
+        this.templated('response.output_text.done', `${item.idFields}"content_index":0,"text":${textJson},"logprobs":[]`) +
+        this.templated('response.content_part.done', `${item.idFields}"content_index":0,"part":${part}`) +
+        this.templated('response.output_item.done', `"output_index":${outputIndex},"item":${itemJson}`)
+      );
     }
     const done = messageItem(outputIndex, text, 'completed');
     this.output[outputIndex] = done; // by position: blocks may stop out of order
-    return this.event('response.output_text.done', { item_id: itemId, output_index: outputIndex, content_index: 0, text, logprobs: [] })
-      + this.event('response.content_part.done', { item_id: itemId, output_index: outputIndex, content_index: 0, part: outputTextPart(text) })
-      + this.event('response.output_item.done', { output_index: outputIndex, item: done });
+    return (
+      this.event('response.output_text.done', { item_id: itemId, output_index: outputIndex, content_index: 0, text, logprobs: [] }) +
+      this.event('response.content_part.done', { item_id: itemId, output_index: outputIndex, content_index: 0, part: outputTextPart(text) }) +
+      this.event('response.output_item.done', { output_index: outputIndex, item: done })
+    );
   }
 
   private response(inProgress: boolean): JsonObject {
@@ -293,7 +341,12 @@ function numberedTemplate(item: OpenItem): TextDeltaTemplate | null {
 function openItem(outputIndex: number, itemId: string): OpenItem {
   const idFields = `"item_id":${JSON.stringify(itemId)},"output_index":${outputIndex},`;
   return {
-    outputIndex, itemId, text: '', plain: true, idFields, template: undefined,
+    outputIndex,
+    itemId,
+    text: '',
+    plain: true,
+    idFields,
+    template: undefined,
     textMid: flattened(`,${idFields}"content_index":0,"delta":`),
     argsMid: flattened(`,${idFields}"delta":`),
   };

@@ -175,9 +175,12 @@ export class ResponsesDeltaReader {
     const sides = eventSides(head, `${s.slice(this.deltaEnd, end)}\n\n`);
     if (sides === null) return null;
     return {
-      head: sides.head, tail: sides.tail, slot: numbered ? headStart.length : 0,
+      head: sides.head,
+      tail: sides.tail,
+      slot: numbered ? headStart.length : 0,
       headStart: sides.head.toString('latin1', 0, headStart.length), // flat: no slice of the chunk kept
-      outputIndex: this.outputIndex, contentIndex: this.contentIndex,
+      outputIndex: this.outputIndex,
+      contentIndex: this.contentIndex,
     };
   }
 
@@ -328,7 +331,8 @@ function learnLayout(s: string, start: number, end: number): DeltaLayout | null 
       fixedFrom = valueEnd;
     }
     const next = s.charCodeAt(valueEnd);
-    if (next === 0x2c) { // ,
+    if (next === 0x2c) {
+      // ,
       at = valueEnd + 1;
       continue;
     }
@@ -346,9 +350,15 @@ function learnLayout(s: string, start: number, end: number): DeltaLayout | null 
   }
   const eventHead = literalPattern(text ? TEXT_EVENT_HEAD : ARGS_EVENT_HEAD);
   return {
-    text, outputIndex, contentIndex, fixedLengths: fixed.map((f) => f.length), slots,
-    pattern: new RegExp(source, 'y'), plainPattern: new RegExp(plainSource, 'y'),
-    eventPattern: new RegExp(eventHead + source, 'y'), plainEventPattern: new RegExp(eventHead + plainSource, 'y'),
+    text,
+    outputIndex,
+    contentIndex,
+    fixedLengths: fixed.map((f) => f.length),
+    slots,
+    pattern: new RegExp(source, 'y'),
+    plainPattern: new RegExp(plainSource, 'y'),
+    eventPattern: new RegExp(eventHead + source, 'y'),
+    plainEventPattern: new RegExp(eventHead + plainSource, 'y'),
   };
 }
 

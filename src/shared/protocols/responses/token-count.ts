@@ -13,8 +13,18 @@ export const INPUT_TOKENS_PATH = '/responses/input_tokens';
 
 /** What input_tokens takes (the openai SDK's InputTokenCountParams). */
 const COUNT_MEMBERS = [
-  'model', 'input', 'instructions', 'tools', 'tool_choice', 'parallel_tool_calls', 'reasoning', 'text', 'truncation',
-  'conversation', 'previous_response_id', 'personality',
+  'model',
+  'input',
+  'instructions',
+  'tools',
+  'tool_choice',
+  'parallel_tool_calls',
+  'reasoning',
+  'text',
+  'truncation',
+  'conversation',
+  'previous_response_id',
+  'personality',
 ] as const;
 
 export function decodeResponsesCountRequest(body: unknown): ModelRequest {

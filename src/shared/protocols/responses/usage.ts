@@ -29,6 +29,8 @@ export function encodeUsage(u: Usage): JsonObject {
 /** JSON.stringify(encodeUsage(u)), from a template (the stream encoder's response.completed). */
 export function encodeUsageJson(u: Usage): string {
   const input = u.input + u.cacheRead + u.cacheCreation;
-  return `{"input_tokens":${jsonNumber(input)},"input_tokens_details":{"cached_tokens":${jsonNumber(u.cacheRead)}},`
-    + `"output_tokens":${jsonNumber(u.output)},"output_tokens_details":{"reasoning_tokens":${u.reasoning === undefined ? '0' : jsonNumber(u.reasoning)}},"total_tokens":${jsonNumber(input + u.output)}}`;
+  return (
+    `{"input_tokens":${jsonNumber(input)},"input_tokens_details":{"cached_tokens":${jsonNumber(u.cacheRead)}},` +
+    `"output_tokens":${jsonNumber(u.output)},"output_tokens_details":{"reasoning_tokens":${u.reasoning === undefined ? '0' : jsonNumber(u.reasoning)}},"total_tokens":${jsonNumber(input + u.output)}}`
+  );
 }

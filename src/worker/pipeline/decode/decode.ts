@@ -6,7 +6,11 @@ import { Disposition } from '../../../shared/routing/attempt-outcome.js';
 import { translateFastPath } from '../../../shared/protocols/fast-path/switch.js';
 import { JSON_WITHIN_LIMITS, checkJsonLimits, jsonLimitMessage } from '../../../shared/protocols/framing/json-limits.js';
 import {
-  NO_STRING_SPAN, TOP_LEVEL_NOT_JSON, TOP_LEVEL_NOT_OBJECT, TOP_LEVEL_UNDECIDED, readTopLevelMembers,
+  NO_STRING_SPAN,
+  TOP_LEVEL_NOT_JSON,
+  TOP_LEVEL_NOT_OBJECT,
+  TOP_LEVEL_UNDECIDED,
+  readTopLevelMembers,
 } from '../../../shared/protocols/framing/top-level-members.js';
 import { ROUTES } from '../../routes.js';
 import { Parked, type RequestContext } from '../context.js';

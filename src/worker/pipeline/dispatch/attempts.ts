@@ -7,7 +7,14 @@ import type { Buffer } from 'node:buffer';
 import { GatewayError } from '../../../shared/errors.js';
 import { TranslationRefused } from '../../../shared/protocols/refusal.js';
 import {
-  AttemptOutcome, Disposition, FailoverReason, dispositionOf, failoverReasonOf, outcomeOfErrorStatus, outcomeOfTransportError, retryAfterMs,
+  AttemptOutcome,
+  Disposition,
+  FailoverReason,
+  dispositionOf,
+  failoverReasonOf,
+  outcomeOfErrorStatus,
+  outcomeOfTransportError,
+  retryAfterMs,
 } from '../../../shared/routing/attempt-outcome.js';
 import type { OutgoingRequest } from '../../upstream/auth/upstream-auth.js';
 import { TimedAttemptNode } from '../../upstream/attempt-timers.js';
@@ -48,13 +55,16 @@ export class Attempts extends TimedAttemptNode implements AttemptOwner {
   /** Pick the next usable member and send to it; or end the request as it ran out. */
   next(): void {
     const ctx = this.ctx;
-    switch (nextMember(ctx, this.plan)) { // Ended: the pick ended the request itself
+    switch (
+      nextMember(ctx, this.plan) // Ended: the pick ended the request itself
+    ) {
       case NextMember.Picked:
         if (this.pendingFailover !== FailoverReason.None) ctx.deps.router.failedOver(this.plan, this.pendingFailover);
         this.attempt();
         return;
       case NextMember.OutOfTime:
-        if (this.plan.hops === 0) end(ctx, Disposition.AttemptTimeout, errorAnswer('upstream_timeout', 'the request ran out of time before any upstream was tried'));
+        if (this.plan.hops === 0)
+          end(ctx, Disposition.AttemptTimeout, errorAnswer('upstream_timeout', 'the request ran out of time before any upstream was tried'));
         else end(ctx, dispositionOf(this.failure.outcome), this.failure.answer(ctx.codec));
     }
   }
@@ -70,7 +80,10 @@ export class Attempts extends TimedAttemptNode implements AttemptOwner {
     } catch (err) {
       if (err instanceof TranslationRefused) ctx.deps.metering.refused(ctx.codec.name, lane.provider.codec.name, err.reason);
       this.endAttempt(AttemptOutcome.Untranslatable, 0);
-      const answer = err instanceof GatewayError ? errorAnswer(err.kind, err.message, err.retryAfterSecs) : errorAnswer('invalid_request', 'the request could not be translated');
+      const answer =
+        err instanceof GatewayError
+          ? errorAnswer(err.kind, err.message, err.retryAfterSecs)
+          : errorAnswer('invalid_request', 'the request could not be translated');
       end(ctx, Disposition.Untranslatable, answer);
       return;
     }
@@ -94,7 +107,11 @@ export class Attempts extends TimedAttemptNode implements AttemptOwner {
 
   private credentialMissing(): void {
     this.endAttempt(AttemptOutcome.MissingCredential, 0);
-    end(this.ctx, Disposition.MissingCredential, errorAnswer('unauthorized', `no upstream credential is available for provider "${this.plan.lane!.provider.compiled.name}"`));
+    end(
+      this.ctx,
+      Disposition.MissingCredential,
+      errorAnswer('unauthorized', `no upstream credential is available for provider "${this.plan.lane!.provider.compiled.name}"`),
+    );
   }
 
   private dispatch(outgoing: OutgoingRequest): void {

@@ -46,7 +46,8 @@ function pickDirect(ctx: RequestContext, plan: AttemptPlan): NextMember {
   const cell = lane.compiled.defaultCellSlot;
   const nowMs = ctx.deps.clock.epochMs();
   // A dead (hard-down) lane's cooldown is genuine; budget and capacity get the 2 s floor.
-  const hintMs = availability === Availability.Dead ? shared.breakers.cooldownRemainingMs(cell, nowMs) || null : recoveryHintMs(shared, availability, cell, nowMs);
+  const hintMs =
+    availability === Availability.Dead ? shared.breakers.cooldownRemainingMs(cell, nowMs) || null : recoveryHintMs(shared, availability, cell, nowMs);
   end(ctx, Disposition.Exhausted, errorAnswer('exhausted', `lane "${lane.compiled.name}" is unavailable`, Math.ceil((hintMs ?? 2000) / 1000)));
   return NextMember.Ended;
 }

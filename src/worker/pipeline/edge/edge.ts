@@ -33,20 +33,49 @@ function pathCodecOf(req: IngressRequest, method: string, path: string): Codec {
 }
 
 export function answerRouteNotFound(deps: PipelineDeps, req: IngressRequest, client: ClientResponse, method: string, path: string): void {
-  endAtEdge(deps, req, client, pathCodecOf(req, method, path), Disposition.InvalidRequest, errorAnswer('route_not_found', `no route for ${method.toUpperCase()} ${shownPath(path)}`));
+  endAtEdge(
+    deps,
+    req,
+    client,
+    pathCodecOf(req, method, path),
+    Disposition.InvalidRequest,
+    errorAnswer('route_not_found', `no route for ${method.toUpperCase()} ${shownPath(path)}`),
+  );
 }
 
 export function answerMethodNotAllowed(deps: PipelineDeps, req: IngressRequest, client: ClientResponse, method: string, path: string, allow: string): void {
-  endAtEdge(deps, req, client, pathCodecOf(req, method, path), Disposition.InvalidRequest, errorAnswer('method_not_allowed', `${method.toUpperCase()} is not allowed on ${shownPath(path)}; use ${allow}`, undefined, { allow }));
+  endAtEdge(
+    deps,
+    req,
+    client,
+    pathCodecOf(req, method, path),
+    Disposition.InvalidRequest,
+    errorAnswer('method_not_allowed', `${method.toUpperCase()} is not allowed on ${shownPath(path)}; use ${allow}`, undefined, { allow }),
+  );
 }
 
 export function answerUnsupportedEncoding(deps: PipelineDeps, req: IngressRequest, client: ClientResponse, encoding: string): void {
-  endAtEdge(deps, req, client, codecOf(req), Disposition.InvalidRequest, errorAnswer('unsupported_media_type',
-    `content-encoding "${encoding.slice(0, 64)}" is not supported; send the body uncompressed (identity)`, undefined, { 'accept-encoding': 'identity' }));
+  endAtEdge(
+    deps,
+    req,
+    client,
+    codecOf(req),
+    Disposition.InvalidRequest,
+    errorAnswer('unsupported_media_type', `content-encoding "${encoding.slice(0, 64)}" is not supported; send the body uncompressed (identity)`, undefined, {
+      'accept-encoding': 'identity',
+    }),
+  );
 }
 
 export function answerBodyTooLarge(deps: PipelineDeps, req: IngressRequest, client: ClientResponse): void {
-  endAtEdge(deps, req, client, codecOf(req), Disposition.InvalidRequest, errorAnswer('body_too_large', `the request body is larger than ${deps.runtime().config.limits.maxBodyBytes} bytes`));
+  endAtEdge(
+    deps,
+    req,
+    client,
+    codecOf(req),
+    Disposition.InvalidRequest,
+    errorAnswer('body_too_large', `the request body is larger than ${deps.runtime().config.limits.maxBodyBytes} bytes`),
+  );
 }
 
 export function answerDraining(deps: PipelineDeps, req: IngressRequest, client: ClientResponse): void {
@@ -67,4 +96,3 @@ export function answerShed(deps: PipelineDeps, req: IngressRequest, client: Clie
   }
   endAtEdge(deps, req, client, codec, Disposition.Shed, answer);
 }
-

@@ -37,7 +37,8 @@ export function embeddingsDecodeStep(ctx: RequestContext): boolean {
   try {
     request = ingress.decodeRequest(ctx.body, ctx.routeInfo.pathModel);
   } catch (err) {
-    const answer = err instanceof GatewayError ? errorAnswer(err.kind, err.message) : errorAnswer('invalid_request', 'the embeddings request could not be read');
+    const answer =
+      err instanceof GatewayError ? errorAnswer(err.kind, err.message) : errorAnswer('invalid_request', 'the embeddings request could not be read');
     end(ctx, Disposition.InvalidRequest, answer);
     return false;
   }

@@ -25,8 +25,16 @@ export function account(ctx: RequestContext, disposition: Disposition, clockMs: 
   const relay = attempts?.relay ?? null;
   const usage = relay?.usage ?? null;
   const nowMs = deps.clock.epochMs();
-  if (served !== null && (disposition === Disposition.Ok || usage !== null)) deps.metering.record(pool?.compiled.name ?? '', served, usage, relay!.truncated, nowMs);
+  if (served !== null && (disposition === Disposition.Ok || usage !== null))
+    deps.metering.record(pool?.compiled.name ?? '', served, usage, relay!.truncated, nowMs);
   // Settle: the reservation replaced by the real usage; released whole when nothing went upstream.
   const sent = attempts !== null && attempts.dispatched > 0;
-  ctx.lease?.settle(usage, served?.servedBy ?? null, disposition === Disposition.Ok, nowMs, sent, disposition === Disposition.CallerAbort ? (attempts?.relayedBytes ?? 0) : 0);
+  ctx.lease?.settle(
+    usage,
+    served?.servedBy ?? null,
+    disposition === Disposition.Ok,
+    nowMs,
+    sent,
+    disposition === Disposition.CallerAbort ? (attempts?.relayedBytes ?? 0) : 0,
+  );
 }

@@ -30,7 +30,13 @@ export class Answer {
 }
 
 /** A gateway-made error: `status` 0 takes the kind's status from the error table. */
-export function errorAnswer(kind: ErrorKind, message: string, retryAfterSecs?: number, headers: Readonly<Record<string, string>> | null = null, status = 0): Answer {
+export function errorAnswer(
+  kind: ErrorKind,
+  message: string,
+  retryAfterSecs?: number,
+  headers: Readonly<Record<string, string>> | null = null,
+  status = 0,
+): Answer {
   return new Answer(AnswerKind.Error, status, headers, '', kind, message, retryAfterSecs);
 }
 

@@ -8,7 +8,15 @@ import { Disposition } from '../../../shared/routing/attempt-outcome.js';
 import { findVisible, visibleModels, type ListedModel } from '../../listing/catalog.js';
 import { LISTING_ROUTES, v1Vendor, type ListingKind } from '../../listing/routes.js';
 import {
-  anthropicList, anthropicModel, geminiList, geminiModel, ollamaShow, ollamaTags, ollamaVersion, openaiList, openaiModel,
+  anthropicList,
+  anthropicModel,
+  geminiList,
+  geminiModel,
+  ollamaShow,
+  ollamaTags,
+  ollamaVersion,
+  openaiList,
+  openaiModel,
 } from '../../listing/shapes.js';
 import type { IngressRequest } from '../client.js';
 import type { RequestContext } from '../context.js';
@@ -20,7 +28,13 @@ const JSON_HEADERS: Readonly<Record<string, string>> = { 'content-type': 'applic
 /** The vendor whose shape a listing path answers in (a shared path: by the caller's headers). */
 function listingVendor(kind: ListingKind, req: IngressRequest): ProtocolName {
   if (kind === 'v1-models' || kind === 'v1-model') {
-    return v1Vendor({ authorization: req.authorization, xApiKey: req.xApiKey, xGoogApiKey: req.xGoogApiKey, anthropicVersion: req.callerHeaders['anthropic-version'] ?? '', query: req.query });
+    return v1Vendor({
+      authorization: req.authorization,
+      xApiKey: req.xApiKey,
+      xGoogApiKey: req.xGoogApiKey,
+      anthropicVersion: req.callerHeaders['anthropic-version'] ?? '',
+      query: req.query,
+    });
   }
   if (kind === 'gemini-models' || kind === 'gemini-model') return 'gemini';
   return 'ollama';
@@ -37,7 +51,11 @@ export function listingRouteStep(ctx: RequestContext): boolean {
   const model = req.params.length > 0 ? decodeURIComponent(req.params[0]!) : '';
   // `GET /v1beta/models/{model}:{action}` is the generate route asked with the wrong method.
   if (kind === 'gemini-model' && model.includes(':')) {
-    end(ctx, Disposition.InvalidRequest, errorAnswer('method_not_allowed', `GET is not allowed on /v1beta/models/${req.params[0]!}; use POST`, undefined, { allow: 'POST' }));
+    end(
+      ctx,
+      Disposition.InvalidRequest,
+      errorAnswer('method_not_allowed', `GET is not allowed on /v1beta/models/${req.params[0]!}; use POST`, undefined, { allow: 'POST' }),
+    );
     return false;
   }
   ctx.model = model;

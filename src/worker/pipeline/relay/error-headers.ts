@@ -18,7 +18,11 @@ const RELAYED_HEADERS: Readonly<Record<ProtocolName, ReadonlySet<string>>> = {
 };
 
 /** An upstream error's headers for relaying it as is: content type and the protocol's allow-list. */
-export function relayableHeaders(protocol: ProtocolName, headers: Record<string, string | string[] | undefined> | null, contentType: string): Record<string, string> {
+export function relayableHeaders(
+  protocol: ProtocolName,
+  headers: Record<string, string | string[] | undefined> | null,
+  contentType: string,
+): Record<string, string> {
   const out: Record<string, string> = { 'content-type': contentType || 'application/json' };
   if (headers === null) return out;
   const allowed = RELAYED_HEADERS[protocol];

@@ -229,7 +229,10 @@ export function translatedBody(s: RelayState, ctx: RequestContext): RelayVerdict
 
 /** A translated non-stream answer over the cap: the gateway's limit, not the lane's fault. */
 export function overTranslateCapAnswer(capBytes: number): Answer {
-  return errorAnswer('upstream_error', `the upstream response is larger than the translation limit (advanced.translate_body_cap_bytes = ${capBytes}) and cannot be translated`);
+  return errorAnswer(
+    'upstream_error',
+    `the upstream response is larger than the translation limit (advanced.translate_body_cap_bytes = ${capBytes}) and cannot be translated`,
+  );
 }
 
 /** The error answer read so far (up to the cap), as text. */

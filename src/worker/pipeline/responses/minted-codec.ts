@@ -10,7 +10,10 @@ import { CODECS } from '../../../shared/protocols/index.js';
 class MintedIdEncoder implements StreamEncoder {
   readonly textDeltaTemplate: StreamEncoder['textDeltaTemplate'];
 
-  constructor(private readonly inner: StreamEncoder, private readonly id: string) {
+  constructor(
+    private readonly inner: StreamEncoder,
+    private readonly id: string,
+  ) {
     const template = inner.textDeltaTemplate;
     if (template !== undefined) this.textDeltaTemplate = (index) => template.call(inner, index);
   }

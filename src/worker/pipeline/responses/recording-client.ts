@@ -89,10 +89,14 @@ export class RecordingClient implements ClientResponse {
     const state = this.state;
     if (state.lane === null) return Promise.resolve();
     const record = storedResponseOf({
-      request: state.body, response, keyId: this.ctx.keyId, lane: state.lane,
+      request: state.body,
+      response,
+      keyId: this.ctx.keyId,
+      lane: state.lane,
       upstreamId: state.laneKeepsState && typeof response.id === 'string' ? response.id : null,
       // main stamps the times with its own clock and the live TTL (response-state-service.ts).
-      nowMs: 0, ttlMs: 0,
+      nowMs: 0,
+      ttlMs: 0,
     });
     if (record === null) return Promise.resolve();
     const put = this.ctx.deps.responses.call({ kind: 'put', record });

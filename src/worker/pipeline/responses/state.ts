@@ -47,8 +47,15 @@ export function responsesStateStep(ctx: RequestContext): boolean {
   const body = ctx.body;
   if (!isJsonObject(body)) return true; // decode refused anything else
   const state: ResponsesState = {
-    body, raw: ctx.raw, bytes: ctx.bytes, head: ctx.head, modelSpan: ctx.modelSpan,
-    chain: null, lane: null, laneKeepsState: false, minted: null,
+    body,
+    raw: ctx.raw,
+    bytes: ctx.bytes,
+    head: ctx.head,
+    modelSpan: ctx.modelSpan,
+    chain: null,
+    lane: null,
+    laneKeepsState: false,
+    minted: null,
   };
   ctx.kindState = state;
   if (wantsStore(body)) ctx.client = new RecordingClient(ctx.client, ctx, state, ctx.runtime.config.limits.translateBodyCapBytes);
@@ -99,4 +106,3 @@ function useBody(ctx: RequestContext, state: ResponsesState, planned: JsonObject
 }
 
 export const RESPONSES_EXCHANGE = { outgoing: responsesOutgoing, passBody: passedBody, translateBody: translatedBody };
-

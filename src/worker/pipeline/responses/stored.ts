@@ -19,7 +19,8 @@ export function storedResponseStep(ctx: RequestContext): boolean {
   const id = decodeURIComponent(req.params[0]!);
   let op: ResponsesOp;
   try {
-    op = route.op === 'input-items' ? { kind: 'input-items', id, keyId: ctx.keyId, query: inputItemsQuery(req.query) } : { kind: route.op, id, keyId: ctx.keyId };
+    op =
+      route.op === 'input-items' ? { kind: 'input-items', id, keyId: ctx.keyId, query: inputItemsQuery(req.query) } : { kind: route.op, id, keyId: ctx.keyId };
   } catch (err) {
     end(ctx, Disposition.InvalidRequest, errorAnswer('invalid_request', (err as GatewayError).message));
     return false;

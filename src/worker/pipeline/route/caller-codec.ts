@@ -23,10 +23,14 @@ export function callerCodecOf(req: IngressRequest): Codec {
 export function unroutedCodecOf(req: IngressRequest, method: string, path: string): Codec {
   const header = (name: string): string => {
     switch (name) {
-      case 'authorization': return req.authorization;
-      case 'x-api-key': return req.xApiKey;
-      case 'x-goog-api-key': return req.xGoogApiKey;
-      default: return req.callerHeaders[name] ?? '';
+      case 'authorization':
+        return req.authorization;
+      case 'x-api-key':
+        return req.xApiKey;
+      case 'x-goog-api-key':
+        return req.xGoogApiKey;
+      default:
+        return req.callerHeaders[name] ?? '';
     }
   };
   return CODECS[callerProtocol(method, path, header, req.query)];

@@ -38,7 +38,8 @@ export function targetStep(ctx: RequestContext): boolean {
     if (lane === undefined) {
       // A first segment that names no provider is not a provider: the path is simply unknown,
       // answered in the protocol the path names (`/api/foo` is Ollama's) or the headers do.
-      if (ctx.runtime.providersByName.has(providerName)) end(ctx, Disposition.InvalidRequest, errorAnswer('model_not_found', `provider "${providerName}" has no lane for model "${model}"`));
+      if (ctx.runtime.providersByName.has(providerName))
+        end(ctx, Disposition.InvalidRequest, errorAnswer('model_not_found', `provider "${providerName}" has no lane for model "${model}"`));
       else {
         const path = `/${params[0]!}/${params[1]!}`;
         ctx.codec = unroutedCodecOf(ctx.req, 'POST', path);
@@ -52,7 +53,7 @@ export function targetStep(ctx: RequestContext): boolean {
   } else if (route.kind === 'direct-model') {
     const name = decodeURIComponent(params[0]!);
     if (!resolveByName(ctx, name)) return notFound(ctx, name);
-    ctx.codec = ctx.pool !== null ? ctx.pool.members[0]?.provider.codec ?? ctx.codec : ctx.lane!.provider.codec;
+    ctx.codec = ctx.pool !== null ? (ctx.pool.members[0]?.provider.codec ?? ctx.codec) : ctx.lane!.provider.codec;
     ctx.routeInfo.pathModel = name;
   } else {
     const model = ctx.codec.requestedModel(ctx.head, ctx.routeInfo);

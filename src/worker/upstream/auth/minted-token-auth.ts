@@ -138,10 +138,7 @@ export abstract class MintedTokenAuth implements UpstreamAuth {
     this.#authorization = `Bearer ${token.accessToken}`;
     this.#failures = 0;
     const refreshInMs = refreshDelayMs(token.expiresInSec);
-    this.#log.info(
-      { provider: this.#provider, tokenOrigin: this.#tokenOrigin, status: token.status, refreshInMs },
-      'upstream token minted',
-    );
+    this.#log.info({ provider: this.#provider, tokenOrigin: this.#tokenOrigin, status: token.status, refreshInMs }, 'upstream token minted');
     this.#schedule(refreshInMs);
     // If every refresh fails, stop sending the token once it has expired: a 401 from the
     // gateway is clearer than one from the upstream.

@@ -16,7 +16,10 @@ describe('anthropic errors', () => {
   });
 
   it('reads an upstream error body', () => {
-    assert.equal(anthropicCodec.upstreamErrorMessage(529, { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }), 'overloaded_error: Overloaded');
+    assert.equal(
+      anthropicCodec.upstreamErrorMessage(529, { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }),
+      'overloaded_error: Overloaded',
+    );
     assert.equal(anthropicCodec.upstreamErrorMessage(502, undefined), 'upstream answered HTTP 502');
   });
 });

@@ -4,7 +4,19 @@ export const sse = (event: string, data: unknown): string => `event: ${event}\nd
 
 // What api.anthropic.com streams for a thinking + text + tool_use answer (pings included).
 export const vendorStream = [
-  sse('message_start', { type: 'message_start', message: { id: 'msg_01', type: 'message', role: 'assistant', model: 'claude-sonnet-4-5', content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 472, cache_creation_input_tokens: 10, cache_read_input_tokens: 300, output_tokens: 2 } } }),
+  sse('message_start', {
+    type: 'message_start',
+    message: {
+      id: 'msg_01',
+      type: 'message',
+      role: 'assistant',
+      model: 'claude-sonnet-4-5',
+      content: [],
+      stop_reason: null,
+      stop_sequence: null,
+      usage: { input_tokens: 472, cache_creation_input_tokens: 10, cache_read_input_tokens: 300, output_tokens: 2 },
+    },
+  }),
   'event: ping\ndata: {"type": "ping"}\n\n',
   sse('content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'thinking', thinking: '', signature: '' } }),
   sse('content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'thinking_delta', thinking: 'Let me look.' } }),
@@ -22,4 +34,3 @@ export const vendorStream = [
   sse('message_delta', { type: 'message_delta', delta: { stop_reason: 'tool_use', stop_sequence: null }, usage: { output_tokens: 89 } }),
   sse('message_stop', { type: 'message_stop' }),
 ].join('');
-

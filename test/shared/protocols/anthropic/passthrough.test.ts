@@ -22,7 +22,7 @@ describe('anthropic passthrough', () => {
     }
   });
 
-  it('reads usage alike through the lane\'s learnt shapes, stream after stream, at every split', () => {
+  it("reads usage alike through the lane's learnt shapes, stream after stream, at every split", () => {
     const data = new TextEncoder().encode(vendorStream);
     const memo = { usageEvent: null, eventShapes: null, responsesDeltas: null, chatDeltas: null, geminiText: null };
     for (let at = 0; at <= data.length; at += 7) {

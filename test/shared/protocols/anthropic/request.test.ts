@@ -10,22 +10,41 @@ const route = {};
 const vendorRequest = {
   model: 'claude-pool',
   max_tokens: 1024,
-  system: [{ type: 'text', text: 'You are terse.', cache_control: { type: 'ephemeral' } }, { type: 'text', text: 'Use tools.' }],
+  system: [
+    { type: 'text', text: 'You are terse.', cache_control: { type: 'ephemeral' } },
+    { type: 'text', text: 'Use tools.' },
+  ],
   messages: [
-    { role: 'user', content: [
-      { type: 'text', text: 'Weather in Paris? See:' },
-      { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'iVBORw0KGgo=' } },
-      { type: 'document', source: { type: 'text', media_type: 'text/plain', data: 'a plain-text document' } },
-    ] },
-    { role: 'assistant', content: [
-      { type: 'thinking', thinking: 'Weather, then.', signature: 'sig' },
-      { type: 'text', text: 'Checking.' },
-      { type: 'tool_use', id: 'toolu_01', name: 'get_weather', input: { city: 'Paris' } },
-    ] },
-    { role: 'user', content: [
-      { type: 'tool_result', tool_use_id: 'toolu_01', content: [{ type: 'text', text: '18C' }, { type: 'text', text: ' sunny' }] },
-      { type: 'text', text: 'And tomorrow?' },
-    ] },
+    {
+      role: 'user',
+      content: [
+        { type: 'text', text: 'Weather in Paris? See:' },
+        { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'iVBORw0KGgo=' } },
+        { type: 'document', source: { type: 'text', media_type: 'text/plain', data: 'a plain-text document' } },
+      ],
+    },
+    {
+      role: 'assistant',
+      content: [
+        { type: 'thinking', thinking: 'Weather, then.', signature: 'sig' },
+        { type: 'text', text: 'Checking.' },
+        { type: 'tool_use', id: 'toolu_01', name: 'get_weather', input: { city: 'Paris' } },
+      ],
+    },
+    {
+      role: 'user',
+      content: [
+        {
+          type: 'tool_result',
+          tool_use_id: 'toolu_01',
+          content: [
+            { type: 'text', text: '18C' },
+            { type: 'text', text: ' sunny' },
+          ],
+        },
+        { type: 'text', text: 'And tomorrow?' },
+      ],
+    },
   ],
   tools: [
     { name: 'get_weather', description: 'Weather by city', input_schema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } },
@@ -48,14 +67,22 @@ describe('anthropic decodeRequest', () => {
       system: 'You are terse.\nUse tools.',
       systemCache: {},
       messages: [
-        { role: 'user', content: [
-          { type: 'text', text: 'Weather in Paris? See:' }, { type: 'image', data: 'iVBORw0KGgo=', mediaType: 'image/png' }, { type: 'text', text: 'a plain-text document' },
-        ] },
-        { role: 'assistant', content: [
-          { type: 'reasoning', text: 'Weather, then.', family: 'anthropic', signature: 'sig' },
-          { type: 'text', text: 'Checking.' },
-          { type: 'tool_call', id: 'toolu_01', name: 'get_weather', arguments: '{"city":"Paris"}' },
-        ] },
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'Weather in Paris? See:' },
+            { type: 'image', data: 'iVBORw0KGgo=', mediaType: 'image/png' },
+            { type: 'text', text: 'a plain-text document' },
+          ],
+        },
+        {
+          role: 'assistant',
+          content: [
+            { type: 'reasoning', text: 'Weather, then.', family: 'anthropic', signature: 'sig' },
+            { type: 'text', text: 'Checking.' },
+            { type: 'tool_call', id: 'toolu_01', name: 'get_weather', arguments: '{"city":"Paris"}' },
+          ],
+        },
         { role: 'tool', content: [{ type: 'tool_result', toolCallId: 'toolu_01', content: '18C sunny', isError: false }] },
         { role: 'user', content: [{ type: 'text', text: 'And tomorrow?' }] },
       ],
@@ -93,12 +120,15 @@ describe('anthropic decodeRequest', () => {
     ['a tool_result without an id', { model: 'm', messages: [{ role: 'user', content: [{ type: 'tool_result' }] }] }, 'tool_use_id'],
   ] as const) {
     it(`rejects ${name} with invalid_request naming the field`, () => {
-      assert.throws(() => anthropicCodec.decodeRequest(body, route), (e: unknown) => {
-        assert.ok(e instanceof GatewayError);
-        assert.equal(e.kind, 'invalid_request');
-        assert.match(e.message, new RegExp(needle.replace(/[[\]]/g, '\\$&')));
-        return true;
-      });
+      assert.throws(
+        () => anthropicCodec.decodeRequest(body, route),
+        (e: unknown) => {
+          assert.ok(e instanceof GatewayError);
+          assert.equal(e.kind, 'invalid_request');
+          assert.match(e.message, new RegExp(needle.replace(/[[\]]/g, '\\$&')));
+          return true;
+        },
+      );
     });
   }
 });
@@ -108,8 +138,22 @@ describe('anthropic encodeRequest', () => {
     model: 'pool',
     system: 'Be brief.',
     messages: [
-      { role: 'user', content: [{ type: 'text', text: 'hi' }, { type: 'image', url: 'data:image/jpeg;base64,/9j/4AAQ' }, { type: 'image', url: 'https://x.test/a.png' }] },
-      { role: 'assistant', content: [{ type: 'text', text: '' }, { type: 'tool_call', id: 'c1', name: 'f', arguments: '{"a":1}' }, { type: 'tool_call', id: 'c2', name: 'f', arguments: '' }] },
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'hi' },
+          { type: 'image', url: 'data:image/jpeg;base64,/9j/4AAQ' },
+          { type: 'image', url: 'https://x.test/a.png' },
+        ],
+      },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'text', text: '' },
+          { type: 'tool_call', id: 'c1', name: 'f', arguments: '{"a":1}' },
+          { type: 'tool_call', id: 'c2', name: 'f', arguments: '' },
+        ],
+      },
       { role: 'tool', content: [{ type: 'tool_result', toolCallId: 'c1', content: 'one', isError: false }] },
       { role: 'tool', content: [{ type: 'tool_result', toolCallId: 'c2', content: 'boom', isError: true }] },
       { role: 'user', content: [{ type: 'text', text: 'next' }] },
@@ -130,20 +174,29 @@ describe('anthropic encodeRequest', () => {
       max_tokens: 4096,
       system: 'Be brief.',
       messages: [
-        { role: 'user', content: [
-          { type: 'text', text: 'hi' },
-          { type: 'image', source: { type: 'base64', media_type: 'image/jpeg', data: '/9j/4AAQ' } },
-          { type: 'image', source: { type: 'url', url: 'https://x.test/a.png' } },
-        ] },
-        { role: 'assistant', content: [
-          { type: 'tool_use', id: 'c1', name: 'f', input: { a: 1 } },
-          { type: 'tool_use', id: 'c2', name: 'f', input: {} },
-        ] },
-        { role: 'user', content: [
-          { type: 'tool_result', tool_use_id: 'c1', content: 'one' },
-          { type: 'tool_result', tool_use_id: 'c2', content: 'boom', is_error: true },
-          { type: 'text', text: 'next' },
-        ] },
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'hi' },
+            { type: 'image', source: { type: 'base64', media_type: 'image/jpeg', data: '/9j/4AAQ' } },
+            { type: 'image', source: { type: 'url', url: 'https://x.test/a.png' } },
+          ],
+        },
+        {
+          role: 'assistant',
+          content: [
+            { type: 'tool_use', id: 'c1', name: 'f', input: { a: 1 } },
+            { type: 'tool_use', id: 'c2', name: 'f', input: {} },
+          ],
+        },
+        {
+          role: 'user',
+          content: [
+            { type: 'tool_result', tool_use_id: 'c1', content: 'one' },
+            { type: 'tool_result', tool_use_id: 'c2', content: 'boom', is_error: true },
+            { type: 'text', text: 'next' },
+          ],
+        },
       ],
       tools: [{ name: 'f', input_schema: { type: 'object' } }],
       tool_choice: { type: 'tool', name: 'f' },
@@ -156,21 +209,33 @@ describe('anthropic encodeRequest', () => {
   it('round-trips through decodeRequest', () => {
     const back = anthropicCodec.decodeRequest(JSON.parse(anthropicCodec.encodeRequest({ ...model, maxTokens: 99 }, 'pool').body), route);
     assert.equal(back.maxTokens, 99);
-    assert.deepEqual(back.messages[2], { role: 'tool', content: [
-      { type: 'tool_result', toolCallId: 'c1', content: 'one', isError: false },
-      { type: 'tool_result', toolCallId: 'c2', content: 'boom', isError: true },
-    ] });
+    assert.deepEqual(back.messages[2], {
+      role: 'tool',
+      content: [
+        { type: 'tool_result', toolCallId: 'c1', content: 'one', isError: false },
+        { type: 'tool_result', toolCallId: 'c2', content: 'boom', isError: true },
+      ],
+    });
     assert.deepEqual(back.toolChoice, model.toolChoice);
   });
 
   it('refuses a temperature Anthropic cannot take instead of clamping it', () => {
-    assert.throws(() => anthropicCodec.encodeRequest({ ...model, temperature: 1.7 }, 'm'),
-      (e: unknown) => e instanceof GatewayError && e.kind === 'invalid_request' && /temperature/.test(e.message));
+    assert.throws(
+      () => anthropicCodec.encodeRequest({ ...model, temperature: 1.7 }, 'm'),
+      (e: unknown) => e instanceof GatewayError && e.kind === 'invalid_request' && /temperature/.test(e.message),
+    );
   });
 
   it('refuses tool-call arguments that are not a JSON object', () => {
-    const bad: ModelRequest = { model: 'p', stream: false, messages: [{ role: 'assistant', content: [{ type: 'tool_call', id: 'c', name: 'f', arguments: '[1]' }] }] };
-    assert.throws(() => anthropicCodec.encodeRequest(bad, 'm'), (e: unknown) => e instanceof GatewayError && e.kind === 'invalid_request');
+    const bad: ModelRequest = {
+      model: 'p',
+      stream: false,
+      messages: [{ role: 'assistant', content: [{ type: 'tool_call', id: 'c', name: 'f', arguments: '[1]' }] }],
+    };
+    assert.throws(
+      () => anthropicCodec.encodeRequest(bad, 'm'),
+      (e: unknown) => e instanceof GatewayError && e.kind === 'invalid_request',
+    );
   });
 
   it('leaves tool_choice out when there are no tools', () => {

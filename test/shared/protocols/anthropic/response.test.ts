@@ -56,8 +56,14 @@ describe('anthropic response', () => {
   });
 
   it('calls a body it cannot read an upstream error', () => {
-    assert.throws(() => anthropicCodec.decodeResponse('nope'), (e: unknown) => e instanceof GatewayError && e.kind === 'upstream_error');
-    assert.throws(() => anthropicCodec.decodeResponse({ id: 'x' }), (e: unknown) => e instanceof GatewayError && e.kind === 'upstream_error');
+    assert.throws(
+      () => anthropicCodec.decodeResponse('nope'),
+      (e: unknown) => e instanceof GatewayError && e.kind === 'upstream_error',
+    );
+    assert.throws(
+      () => anthropicCodec.decodeResponse({ id: 'x' }),
+      (e: unknown) => e instanceof GatewayError && e.kind === 'upstream_error',
+    );
     assert.equal(anthropicCodec.usageFromResponse({}), null);
   });
 });

@@ -8,7 +8,6 @@ import type { StreamEvent } from '../../../../src/shared/model/types.js';
 import { CannedUpstream, cannedResponse, cannedStream } from '../../../helpers/canned-upstream.js';
 import { toolCallTurn } from '../../../helpers/stream-events.js';
 
-
 let upstream: CannedUpstream;
 let client: Anthropic;
 
@@ -35,7 +34,10 @@ describe('@anthropic-ai/sdk reads what the anthropic codec writes', () => {
     assert.deepEqual(texts, ['Looking ', 'it up.']);
     assert.equal(msg.id, 'msg_gw1');
     assert.equal(msg.stop_reason, 'tool_use');
-    assert.deepEqual(msg.content.map((b) => b.type), ['text', 'tool_use']);
+    assert.deepEqual(
+      msg.content.map((b) => b.type),
+      ['text', 'tool_use'],
+    );
     assert.equal((msg.content[0] as Anthropic.TextBlock).text, 'Looking it up.');
     const tool = msg.content[1] as Anthropic.ToolUseBlock;
     assert.deepEqual([tool.id, tool.name, tool.input], ['call_0', 'get_weather', { city: 'Paris' }]);
@@ -46,8 +48,11 @@ describe('@anthropic-ai/sdk reads what the anthropic codec writes', () => {
 
   it('create() reads the encoded response', async () => {
     upstream.next = cannedResponse(anthropicCodec, {
-      id: 'msg_2', model: 'claude-pool', finishReason: 'stop',
-      content: [{ type: 'text', text: 'Hello' }], usage: { input: 3, output: 1, cacheRead: 0, cacheCreation: 0 },
+      id: 'msg_2',
+      model: 'claude-pool',
+      finishReason: 'stop',
+      content: [{ type: 'text', text: 'Hello' }],
+      usage: { input: 3, output: 1, cacheRead: 0, cacheCreation: 0 },
     });
     const msg = await client.messages.create(params);
     assert.equal(msg.stop_reason, 'end_turn');

@@ -14,8 +14,10 @@ function slow(data: string): BlockDelta | null {
   }
   if (m?.type !== 'content_block_delta' || typeof m.index !== 'number' || Object.keys(m).join() !== 'type,index,delta') return null;
   const d = m.delta;
-  if (d?.type === 'text_delta' && Object.keys(d).join() === 'type,text' && typeof d.text === 'string' && d.text !== '') return { index: m.index, text: true, value: d.text, literal: undefined };
-  if (d?.type === 'input_json_delta' && Object.keys(d).join() === 'type,partial_json' && typeof d.partial_json === 'string' && d.partial_json !== '') return { index: m.index, text: false, value: d.partial_json, literal: undefined };
+  if (d?.type === 'text_delta' && Object.keys(d).join() === 'type,text' && typeof d.text === 'string' && d.text !== '')
+    return { index: m.index, text: true, value: d.text, literal: undefined };
+  if (d?.type === 'input_json_delta' && Object.keys(d).join() === 'type,partial_json' && typeof d.partial_json === 'string' && d.partial_json !== '')
+    return { index: m.index, text: false, value: d.partial_json, literal: undefined };
   return null;
 }
 
@@ -45,7 +47,7 @@ describe('anthropic content_block_delta fast path', () => {
 
   it('never reads a random variant differently from JSON.parse', () => {
     let seed = 4242;
-    const rand = (n: number): number => ((seed = (seed * 1103515245 + 12345) >>> 0) % n);
+    const rand = (n: number): number => (seed = (seed * 1103515245 + 12345) >>> 0) % n;
     const pieces = ['a', 'é', '\\"', '\\\\', '\\n', '\\u00e9', '\\ud83d', '"', '\\', '\t', '\\x', '}'];
     const indexes = ['0', '7', '42', '00', '-1', '1.5', '', '123456789'];
     const kinds = [',"delta":{"type":"text_delta","text":', ',"delta":{"type":"input_json_delta","partial_json":', ',"delta":{"type":"text","text":'];

@@ -41,13 +41,18 @@ describe('anthropic stream decoder', () => {
   });
 
   it('hands out the events before an error event, then raises it', () => {
-    const data = bytes(vendorStream.slice(0, vendorStream.indexOf('event: content_block_stop\ndata: {"type":"content_block_stop","index":1}')) +
-      sse('error', { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }));
+    const data = bytes(
+      vendorStream.slice(0, vendorStream.indexOf('event: content_block_stop\ndata: {"type":"content_block_stop","index":1}')) +
+        sse('error', { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }),
+    );
     const d = anthropicCodec.createStreamDecoder();
     const events = d.push(data);
     assert.equal(events[0]!.type, 'start');
     assert.equal(events.at(-1)?.type, 'text_delta');
-    assert.throws(() => d.finish(), (e: unknown) => e instanceof GatewayError && e.kind === 'upstream_error' && /overloaded_error\): Overloaded/.test(e.message));
+    assert.throws(
+      () => d.finish(),
+      (e: unknown) => e instanceof GatewayError && e.kind === 'upstream_error' && /overloaded_error\): Overloaded/.test(e.message),
+    );
   });
 
   it('raises at once on an error event with nothing before it', () => {
@@ -58,12 +63,18 @@ describe('anthropic stream decoder', () => {
   it('reports a stream cut short as an upstream error, not a finished answer', () => {
     const d = anthropicCodec.createStreamDecoder();
     d.push(bytes(vendorStream.slice(0, vendorStream.indexOf('event: message_delta'))));
-    assert.throws(() => d.finish(), (e: unknown) => e instanceof GatewayError && /message_stop/.test(e.message));
+    assert.throws(
+      () => d.finish(),
+      (e: unknown) => e instanceof GatewayError && /message_stop/.test(e.message),
+    );
   });
 
   it('reports malformed JSON as an upstream error, not a crash', () => {
     const d = anthropicCodec.createStreamDecoder();
-    assert.throws(() => d.push(bytes('event: content_block_delta\ndata: {nope\n\n')), (e: unknown) => e instanceof GatewayError && e.kind === 'upstream_error');
+    assert.throws(
+      () => d.push(bytes('event: content_block_delta\ndata: {nope\n\n')),
+      (e: unknown) => e instanceof GatewayError && e.kind === 'upstream_error',
+    );
   });
 });
 
@@ -80,7 +91,10 @@ describe('anthropic stream encoder', () => {
     assert.equal(enc.encode({ type: 'finish', reason: 'length' }), '');
     assert.equal(enc.encode({ type: 'usage', usage: { input: 1, output: 2, cacheRead: 3, cacheCreation: 4 } }), '');
     const end = String(enc.encode({ type: 'end' }));
-    assert.match(end, /^event: message_delta\ndata: \{"type":"message_delta","delta":\{"stop_reason":"max_tokens","stop_sequence":null\},"usage":\{"input_tokens":1,"output_tokens":2,"cache_creation_input_tokens":4,"cache_read_input_tokens":3\}\}\n\nevent: message_stop\n/);
+    assert.match(
+      end,
+      /^event: message_delta\ndata: \{"type":"message_delta","delta":\{"stop_reason":"max_tokens","stop_sequence":null\},"usage":\{"input_tokens":1,"output_tokens":2,"cache_creation_input_tokens":4,"cache_read_input_tokens":3\}\}\n\nevent: message_stop\n/,
+    );
   });
 
   it('writes a mid-stream error as an `event: error` frame', () => {

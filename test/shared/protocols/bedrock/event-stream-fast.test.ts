@@ -6,7 +6,14 @@ import assert from 'node:assert/strict';
 import { EventStreamCodec, type MessageHeaders } from '@smithy/eventstream-codec';
 import { fromUtf8, toUtf8 } from '@smithy/util-utf8';
 import { crc32 } from '../../../../src/shared/protocols/bedrock/crc32.js';
-import { encodeEventFrame, EventStreamReader, KnownHeaderBlock, payloadText, type EventFrame, type Message } from '../../../../src/shared/protocols/bedrock/event-stream.js';
+import {
+  encodeEventFrame,
+  EventStreamReader,
+  KnownHeaderBlock,
+  payloadText,
+  type EventFrame,
+  type Message,
+} from '../../../../src/shared/protocols/bedrock/event-stream.js';
 import { seededRandom } from '../../../helpers/seeded-random.js';
 import { DELTA_HEADER_BLOCK } from '../../../../src/shared/protocols/bedrock/stream-fast-path.js';
 
@@ -38,8 +45,14 @@ describe('bedrock event stream fast paths', () => {
 
   it('frames read as the codec reads them, non-string headers and bad CRCs included', () => {
     const frames = [
-      smithy.encode({ headers: { ':event-type': { type: 'string', value: 'contentBlockDelta' }, ':message-type': { type: 'string', value: 'event' } }, body: fromUtf8(PAYLOADS[1]!) }),
-      smithy.encode({ headers: { ':message-type': { type: 'string', value: 'exception' }, n: { type: 'integer', value: 7 }, b: { type: 'boolean', value: true } }, body: fromUtf8('{"message":"x"}') }),
+      smithy.encode({
+        headers: { ':event-type': { type: 'string', value: 'contentBlockDelta' }, ':message-type': { type: 'string', value: 'event' } },
+        body: fromUtf8(PAYLOADS[1]!),
+      }),
+      smithy.encode({
+        headers: { ':message-type': { type: 'string', value: 'exception' }, n: { type: 'integer', value: 7 }, b: { type: 'boolean', value: true } },
+        body: fromUtf8('{"message":"x"}'),
+      }),
       smithy.encode({ headers: {}, body: new Uint8Array(0) }),
     ];
     const bytes = Buffer.concat(frames);
@@ -63,17 +76,25 @@ describe('bedrock event stream fast paths', () => {
     const other = Buffer.from(encodeEventFrame('messageStart', '{"role":"assistant"}'));
     const told: boolean[] = [];
     const framed: string[] = [];
-    const reader = new EventStreamReader((f) => framed.push(payloadText(f)), (_text, _length, headersKnown) => {
-      told.push(headersKnown);
-      return false;
-    }, known);
+    const reader = new EventStreamReader(
+      (f) => framed.push(payloadText(f)),
+      (_text, _length, headersKnown) => {
+        told.push(headersKnown);
+        return false;
+      },
+      known,
+    );
     reader.push(Buffer.concat([delta, other, delta]));
     assert.deepEqual(told, [true, false, true]);
     assert.deepEqual(framed, [PAYLOADS[1], '{"role":"assistant"}', PAYLOADS[1]]);
     for (let i = 12; i < delta.length; i++) {
       const bad = Buffer.from(delta);
       bad[i]! ^= 0x10;
-      const r = new EventStreamReader(() => assert.fail(`byte ${i} flipped was read`), () => assert.fail(`byte ${i} flipped was offered`), known);
+      const r = new EventStreamReader(
+        () => assert.fail(`byte ${i} flipped was read`),
+        () => assert.fail(`byte ${i} flipped was offered`),
+        known,
+      );
       assert.throws(() => r.push(bad), /bedrock event stream/, `byte ${i}`);
     }
   });
@@ -83,10 +104,14 @@ describe('bedrock event stream fast paths', () => {
     const unread = Buffer.from(encodeEventFrame('contentBlockDelta', '{"contentBlockIndex":0,"delta":{"reasoningContent":{"text":"a"}}}'));
     const told: boolean[] = [];
     const framed: string[] = [];
-    const reader = new EventStreamReader((f) => framed.push(payloadText(f)), (_text, _length, headersKnown) => {
-      told.push(headersKnown);
-      return false;
-    }, DELTA_HEADER_BLOCK);
+    const reader = new EventStreamReader(
+      (f) => framed.push(payloadText(f)),
+      (_text, _length, headersKnown) => {
+        told.push(headersKnown);
+        return false;
+      },
+      DELTA_HEADER_BLOCK,
+    );
     reader.push(Buffer.concat([delta, unread, delta]));
     assert.deepEqual(told, [true, false, true]);
     assert.equal(framed.length, 3);
@@ -94,7 +119,11 @@ describe('bedrock event stream fast paths', () => {
       for (const bit of [0x01, 0x10, 0x80]) {
         const bad = Buffer.from(delta);
         bad[i]! ^= bit;
-        const r = new EventStreamReader(() => assert.fail(`byte ${i} flipped was read`), () => assert.fail(`byte ${i} flipped was offered`), DELTA_HEADER_BLOCK);
+        const r = new EventStreamReader(
+          () => assert.fail(`byte ${i} flipped was read`),
+          () => assert.fail(`byte ${i} flipped was offered`),
+          DELTA_HEADER_BLOCK,
+        );
         assert.throws(() => r.push(bad), /bedrock event stream/, `byte ${i} ^ ${bit}`);
       }
     }
@@ -120,11 +149,15 @@ describe('bedrock event stream fast paths', () => {
     for (const payload of payloads) {
       const frame = Buffer.from(encodeEventFrame('contentBlockDelta', payload));
       const told: string[] = [];
-      const reader = new EventStreamReader(() => assert.fail(`${payload} went to the codec`), (text, length, headersKnown) => {
-        assert.equal(headersKnown, true, payload);
-        told.push(text.slice(length));
-        return true;
-      }, DELTA_HEADER_BLOCK);
+      const reader = new EventStreamReader(
+        () => assert.fail(`${payload} went to the codec`),
+        (text, length, headersKnown) => {
+          assert.equal(headersKnown, true, payload);
+          told.push(text.slice(length));
+          return true;
+        },
+        DELTA_HEADER_BLOCK,
+      );
       reader.push(Buffer.concat([frame, frame])); // a chunk of two frames (read in the chunk's latin1 text when ASCII)
       reader.push(frame); // a chunk of one
       reader.push(frame.subarray(0, 9));
@@ -133,7 +166,11 @@ describe('bedrock event stream fast paths', () => {
       for (let i = 12; i < frame.length; i++) {
         const bad = Buffer.from(frame);
         bad[i]! ^= 1 << (i % 8);
-        const r = new EventStreamReader(() => assert.fail(`byte ${i} flipped was read`), () => assert.fail(`byte ${i} flipped was offered`), DELTA_HEADER_BLOCK);
+        const r = new EventStreamReader(
+          () => assert.fail(`byte ${i} flipped was read`),
+          () => assert.fail(`byte ${i} flipped was offered`),
+          DELTA_HEADER_BLOCK,
+        );
         assert.throws(() => r.push(bad), /bedrock event stream/, `${payload}: byte ${i}`);
       }
     }
@@ -157,7 +194,21 @@ describe('bedrock event stream fast paths', () => {
     const names = [':event-type', ':content-type', ':message-type', 'x', '', 'é-name', 'n'.repeat(130)];
     const values = ['contentBlockDelta', 'event', '', 'métadata', '☀️', 'v'.repeat(127), 'v'.repeat(128), 'v'.repeat(300)];
     let native = 0;
-    const bytePieces = [[0x7b], [0x41], [0xff], [0xc3], [0xc3, 0xa9], [0xe2, 0x98], [0xe2, 0x98, 0x80], [0xed, 0xa0, 0x80], [0xf0, 0x9f, 0x98, 0x80], [0xf4, 0x90, 0x80, 0x80], [0xef, 0xbb, 0xbf], [0xc0, 0xaf], [0x80]];
+    const bytePieces = [
+      [0x7b],
+      [0x41],
+      [0xff],
+      [0xc3],
+      [0xc3, 0xa9],
+      [0xe2, 0x98],
+      [0xe2, 0x98, 0x80],
+      [0xed, 0xa0, 0x80],
+      [0xf0, 0x9f, 0x98, 0x80],
+      [0xf4, 0x90, 0x80, 0x80],
+      [0xef, 0xbb, 0xbf],
+      [0xc0, 0xaf],
+      [0x80],
+    ];
     for (let i = 0; i < 3000; i++) {
       const headers: MessageHeaders = {};
       for (let k = rand(4); k > 0; k--) {
@@ -179,4 +230,3 @@ describe('bedrock event stream fast paths', () => {
     assert.ok(native > 500, `${native} frames read without the codec`);
   });
 });
-

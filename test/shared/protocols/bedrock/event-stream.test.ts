@@ -1,6 +1,12 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { EventStreamReader, encodeEventFrame, encodeExceptionFrame, headerString, type Message } from '../../../../src/shared/protocols/bedrock/event-stream.js';
+import {
+  EventStreamReader,
+  encodeEventFrame,
+  encodeExceptionFrame,
+  headerString,
+  type Message,
+} from '../../../../src/shared/protocols/bedrock/event-stream.js';
 import { GatewayError } from '../../../../src/shared/errors.js';
 import { awsCodec, vendorFrames, vendorStream } from './fixtures.js';
 
@@ -38,7 +44,10 @@ describe('bedrock event-stream reader', () => {
     bad[vendorFrames[0]!.length + 20]! ^= 0xff; // a payload byte of the second frame
     const seen: Message[] = [];
     const r = new EventStreamReader((m) => seen.push(m));
-    assert.throws(() => r.push(bad), (e: unknown) => e instanceof GatewayError && e.kind === 'upstream_error' && /bedrock event stream: invalid frame: .*checksum/i.test(e.message));
+    assert.throws(
+      () => r.push(bad),
+      (e: unknown) => e instanceof GatewayError && e.kind === 'upstream_error' && /bedrock event stream: invalid frame: .*checksum/i.test(e.message),
+    );
     assert.equal(seen.length, 1, 'the good frame before it was read');
     const prelude = vendorFrames[0]!.slice();
     prelude[2]! ^= 0x01; // the length itself: prelude CRC catches it, or the length is absurd
@@ -46,12 +55,21 @@ describe('bedrock event-stream reader', () => {
   });
 
   it('rejects an absurd frame length before buffering it', () => {
-    assert.throws(() => readAll([new Uint8Array([0xff, 0xff, 0xff, 0xff, 0, 0])]), (e: unknown) => e instanceof GatewayError && /frame length/.test(e.message));
-    assert.throws(() => readAll([new Uint8Array([0, 0, 0, 3])]), (e: unknown) => e instanceof GatewayError && /frame length 3/.test(e.message));
+    assert.throws(
+      () => readAll([new Uint8Array([0xff, 0xff, 0xff, 0xff, 0, 0])]),
+      (e: unknown) => e instanceof GatewayError && /frame length/.test(e.message),
+    );
+    assert.throws(
+      () => readAll([new Uint8Array([0, 0, 0, 3])]),
+      (e: unknown) => e instanceof GatewayError && /frame length 3/.test(e.message),
+    );
   });
 
   it('reports a stream that ends inside a frame', () => {
-    assert.throws(() => readAll([vendorStream.subarray(0, vendorFrames[0]!.length + 5)]), (e: unknown) => e instanceof GatewayError && /middle of a frame/.test(e.message));
+    assert.throws(
+      () => readAll([vendorStream.subarray(0, vendorFrames[0]!.length + 5)]),
+      (e: unknown) => e instanceof GatewayError && /middle of a frame/.test(e.message),
+    );
   });
 
   it('writes event and exception frames the AWS codec decodes, CRCs included', () => {

@@ -29,7 +29,10 @@ export function exceptionFrame(exceptionType: string, message: string): Uint8Arr
 export function concat(parts: Uint8Array[]): Uint8Array {
   const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
   let at = 0;
-  for (const p of parts) { out.set(p, at); at += p.length; }
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
   return out;
 }
 
@@ -43,12 +46,20 @@ export const vendorFrames: Uint8Array[] = [
   eventFrame('contentBlockDelta', { contentBlockIndex: 1, delta: { text: 'Météo ' }, p: 'abcdefghijk' }),
   eventFrame('contentBlockDelta', { contentBlockIndex: 1, delta: { text: 'à Paris ☀️' }, p: 'ab' }),
   eventFrame('contentBlockStop', { contentBlockIndex: 1, p: 'abcdefgh' }),
-  eventFrame('contentBlockStart', { contentBlockIndex: 2, start: { toolUse: { toolUseId: 'tooluse_kZJMlvQmRJ6eAyJE5GIl7Q', name: 'get_weather' } }, p: 'abcdefghijklmnopqrstu' }),
+  eventFrame('contentBlockStart', {
+    contentBlockIndex: 2,
+    start: { toolUse: { toolUseId: 'tooluse_kZJMlvQmRJ6eAyJE5GIl7Q', name: 'get_weather' } },
+    p: 'abcdefghijklmnopqrstu',
+  }),
   eventFrame('contentBlockDelta', { contentBlockIndex: 2, delta: { toolUse: { input: '{"city":' } }, p: 'abc' }),
   eventFrame('contentBlockDelta', { contentBlockIndex: 2, delta: { toolUse: { input: ' "Paris"}' } }, p: 'abc' }),
   eventFrame('contentBlockStop', { contentBlockIndex: 2, p: 'abcdefgh' }),
   eventFrame('messageStop', { p: 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJ', stopReason: 'tool_use' }),
-  eventFrame('metadata', { metrics: { latencyMs: 1234 }, p: 'abcdefghij', usage: { cacheReadInputTokens: 300, cacheWriteInputTokens: 10, inputTokens: 472, outputTokens: 89, totalTokens: 871 } }),
+  eventFrame('metadata', {
+    metrics: { latencyMs: 1234 },
+    p: 'abcdefghij',
+    usage: { cacheReadInputTokens: 300, cacheWriteInputTokens: 10, inputTokens: 472, outputTokens: 89, totalTokens: 871 },
+  }),
 ];
 
 export const vendorStream = concat(vendorFrames);

@@ -60,7 +60,7 @@ function stream(rnd: () => number): { events: StreamEvent[]; frames: [string, st
 }
 
 describe('bedrock frame writer', () => {
-  it('random streams: every frame is the codec\'s, byte for byte, and decodes back', () => {
+  it("random streams: every frame is the codec's, byte for byte, and decodes back", () => {
     for (let seed = 1; seed <= 300; seed++) {
       const rnd = seededFloats(seed);
       const { events, frames } = stream(rnd);
@@ -77,7 +77,7 @@ describe('bedrock frame writer', () => {
     }
   });
 
-  it('raw text in any part (lone surrogates, pairs, long text) is the codec\'s UTF-8', () => {
+  it("raw text in any part (lone surrogates, pairs, long text) is the codec's UTF-8", () => {
     const rnd = seededFloats(7);
     // The parts may not split a surrogate pair (the writer's contract): none ends in a high one.
     const part = (long: boolean) => text(rnd, long).replace(/[\ud800-\udbff]$/, 'x');

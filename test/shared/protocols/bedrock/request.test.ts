@@ -10,17 +10,40 @@ const route = { pathModel: 'anthropic.claude-3-5-sonnet-20240620-v1:0', pathStre
 // Shaped like what @aws-sdk/client-bedrock-runtime sends for Converse (blobs as base64).
 const sdkRequest = {
   messages: [
-    { role: 'user', content: [{ text: 'Weather in Paris?' }, { image: { format: 'png', source: { bytes: 'iVBORw0K' } } }, { document: { format: 'txt', name: 'd', source: { bytes: 'aGk=' } } }] },
-    { role: 'assistant', content: [{ reasoningContent: { reasoningText: { text: 'hmm', signature: 's' } } }, { text: 'Checking.' }, { toolUse: { toolUseId: 'tooluse_1', name: 'get_weather', input: { city: 'Paris' } } }] },
-    { role: 'user', content: [
-      { toolResult: { toolUseId: 'tooluse_1', content: [{ json: { temp: 18 } }, { text: ' sunny' }], status: 'success' } },
-      { cachePoint: { type: 'default' } },
-      { text: 'Thanks' },
-    ] },
+    {
+      role: 'user',
+      content: [
+        { text: 'Weather in Paris?' },
+        { image: { format: 'png', source: { bytes: 'iVBORw0K' } } },
+        { document: { format: 'txt', name: 'd', source: { bytes: 'aGk=' } } },
+      ],
+    },
+    {
+      role: 'assistant',
+      content: [
+        { reasoningContent: { reasoningText: { text: 'hmm', signature: 's' } } },
+        { text: 'Checking.' },
+        { toolUse: { toolUseId: 'tooluse_1', name: 'get_weather', input: { city: 'Paris' } } },
+      ],
+    },
+    {
+      role: 'user',
+      content: [
+        { toolResult: { toolUseId: 'tooluse_1', content: [{ json: { temp: 18 } }, { text: ' sunny' }], status: 'success' } },
+        { cachePoint: { type: 'default' } },
+        { text: 'Thanks' },
+      ],
+    },
   ],
   system: [{ text: 'Be brief.' }, { cachePoint: { type: 'default' } }, { text: 'Use tools.' }],
   inferenceConfig: { maxTokens: 512, temperature: 0.3, topP: 0.9, stopSequences: ['END'] },
-  toolConfig: { tools: [{ toolSpec: { name: 'get_weather', description: 'Weather', inputSchema: { json: { type: 'object', properties: { city: { type: 'string' } } } } } }, { cachePoint: { type: 'default' } }], toolChoice: { any: {} } },
+  toolConfig: {
+    tools: [
+      { toolSpec: { name: 'get_weather', description: 'Weather', inputSchema: { json: { type: 'object', properties: { city: { type: 'string' } } } } } },
+      { cachePoint: { type: 'default' } },
+    ],
+    toolChoice: { any: {} },
+  },
   additionalModelRequestFields: { top_k: 40 },
   guardrailConfig: { guardrailIdentifier: 'g', guardrailVersion: '1' },
 };
@@ -32,14 +55,22 @@ describe('bedrock decodeRequest', () => {
       system: 'Be brief.\nUse tools.',
       systemCache: {},
       messages: [
-        { role: 'user', content: [
-          { type: 'text', text: 'Weather in Paris?' }, { type: 'image', data: 'iVBORw0K', mediaType: 'image/png' },
-          { type: 'file', data: 'aGk=', mediaType: 'text/plain', name: 'd' },
-        ] },
-        { role: 'assistant', content: [
-          { type: 'reasoning', text: 'hmm', family: 'bedrock', signature: 's' },
-          { type: 'text', text: 'Checking.' }, { type: 'tool_call', id: 'tooluse_1', name: 'get_weather', arguments: '{"city":"Paris"}' },
-        ] },
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'Weather in Paris?' },
+            { type: 'image', data: 'iVBORw0K', mediaType: 'image/png' },
+            { type: 'file', data: 'aGk=', mediaType: 'text/plain', name: 'd' },
+          ],
+        },
+        {
+          role: 'assistant',
+          content: [
+            { type: 'reasoning', text: 'hmm', family: 'bedrock', signature: 's' },
+            { type: 'text', text: 'Checking.' },
+            { type: 'tool_call', id: 'tooluse_1', name: 'get_weather', arguments: '{"city":"Paris"}' },
+          ],
+        },
         { role: 'tool', content: [{ type: 'tool_result', toolCallId: 'tooluse_1', content: '{"temp":18} sunny', isError: false, cache: {} }] },
         { role: 'user', content: [{ type: 'text', text: 'Thanks' }] },
       ],
@@ -66,8 +97,10 @@ describe('bedrock decodeRequest', () => {
     ['an image without bytes or format', { messages: [{ role: 'user', content: [{ image: { source: {} } }] }] }, route, 'format'],
   ] as const) {
     it(`rejects ${name} with invalid_request`, () => {
-      assert.throws(() => bedrockCodec.decodeRequest(body, r), (e: unknown) =>
-        e instanceof GatewayError && e.kind === 'invalid_request' && e.message.includes(needle));
+      assert.throws(
+        () => bedrockCodec.decodeRequest(body, r),
+        (e: unknown) => e instanceof GatewayError && e.kind === 'invalid_request' && e.message.includes(needle),
+      );
     });
   }
 });
@@ -77,8 +110,20 @@ describe('bedrock encodeRequest', () => {
     model: 'pool',
     system: 'Be brief.',
     messages: [
-      { role: 'user', content: [{ type: 'text', text: 'hi' }, { type: 'image', url: 'data:image/jpeg;base64,/9j/' }] },
-      { role: 'assistant', content: [{ type: 'text', text: '' }, { type: 'tool_call', id: 'call_1', name: 'f', arguments: '{"a":[1]}' }] },
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'hi' },
+          { type: 'image', url: 'data:image/jpeg;base64,/9j/' },
+        ],
+      },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'text', text: '' },
+          { type: 'tool_call', id: 'call_1', name: 'f', arguments: '{"a":[1]}' },
+        ],
+      },
       { role: 'tool', content: [{ type: 'tool_result', toolCallId: 'call_1', content: 'bad', isError: true }] },
       { role: 'user', content: [{ type: 'text', text: 'again' }] },
     ],
@@ -93,7 +138,10 @@ describe('bedrock encodeRequest', () => {
   it('writes Converse with alternating turns and the model id encoded in the path', () => {
     const enc = bedrockCodec.encodeRequest(model, 'us.anthropic.claude-3-7-sonnet-20250219-v1:0');
     assert.equal(enc.path, '/model/us.anthropic.claude-3-7-sonnet-20250219-v1%3A0/converse-stream');
-    assert.equal(bedrockCodec.upstreamPath('arn:aws:bedrock:us-east-1:1:inference-profile/x', false), '/model/arn%3Aaws%3Abedrock%3Aus-east-1%3A1%3Ainference-profile%2Fx/converse');
+    assert.equal(
+      bedrockCodec.upstreamPath('arn:aws:bedrock:us-east-1:1:inference-profile/x', false),
+      '/model/arn%3Aaws%3Abedrock%3Aus-east-1%3A1%3Ainference-profile%2Fx/converse',
+    );
     assert.deepEqual(JSON.parse(enc.body), {
       messages: [
         { role: 'user', content: [{ text: 'hi' }, { image: { format: 'jpeg', source: { bytes: '/9j/' } } }] },
@@ -107,21 +155,35 @@ describe('bedrock encodeRequest', () => {
   });
 
   it('has no "none" tool choice: tools are left out unless the history holds tool blocks', () => {
-    const plain: ModelRequest = { model: 'p', stream: false, messages: [{ role: 'user', content: [{ type: 'text', text: 'x' }] }], tools: model.tools, toolChoice: { type: 'none' } };
+    const plain: ModelRequest = {
+      model: 'p',
+      stream: false,
+      messages: [{ role: 'user', content: [{ type: 'text', text: 'x' }] }],
+      tools: model.tools,
+      toolChoice: { type: 'none' },
+    };
     assert.equal(JSON.parse(bedrockCodec.encodeRequest(plain, 'm').body).toolConfig, undefined);
     const withHistory = JSON.parse(bedrockCodec.encodeRequest({ ...model, toolChoice: { type: 'none' } }, 'm').body);
     assert.deepEqual(withHistory.toolConfig, { tools: [{ toolSpec: { name: 'f', description: 'F', inputSchema: { json: { type: 'object' } } } }] });
   });
 
   it('refuses a temperature Converse cannot take instead of clamping it', () => {
-    assert.throws(() => bedrockCodec.encodeRequest({ ...model, temperature: 1.5 }, 'm'), (e: unknown) => e instanceof GatewayError && e.kind === 'invalid_request' && /temperature/.test(e.message));
+    assert.throws(
+      () => bedrockCodec.encodeRequest({ ...model, temperature: 1.5 }, 'm'),
+      (e: unknown) => e instanceof GatewayError && e.kind === 'invalid_request' && /temperature/.test(e.message),
+    );
   });
 
   it('refuses images it cannot carry (an http(s) URL, a format Converse lacks) instead of dropping them', () => {
-    for (const image of [{ type: 'image', url: 'https://x.test/a.png' }, { type: 'image', data: 'AAAA', mediaType: 'image/tiff' }] as const) {
+    for (const image of [
+      { type: 'image', url: 'https://x.test/a.png' },
+      { type: 'image', data: 'AAAA', mediaType: 'image/tiff' },
+    ] as const) {
       const req: ModelRequest = { model: 'p', stream: false, messages: [{ role: 'user', content: [{ type: 'text', text: 'x' }, image] }] };
-      assert.throws(() => bedrockCodec.encodeRequest(req, 'm'), (e: unknown) =>
-        e instanceof TranslationRefused && e.reason === 'content_part' && /"image"/.test(e.message) && /bedrock protocol/.test(e.message));
+      assert.throws(
+        () => bedrockCodec.encodeRequest(req, 'm'),
+        (e: unknown) => e instanceof TranslationRefused && e.reason === 'content_part' && /"image"/.test(e.message) && /bedrock protocol/.test(e.message),
+      );
     }
   });
 

@@ -6,11 +6,16 @@ import { GatewayError } from '../../../../src/shared/errors.js';
 // A real Converse answer (reasoning, text, tool use, prompt caching).
 const vendorResponse = {
   metrics: { latencyMs: 1914 },
-  output: { message: { role: 'assistant', content: [
-    { reasoningContent: { reasoningText: { text: 'Need weather.', signature: 'EqQB' } } },
-    { text: "I'll check." },
-    { toolUse: { toolUseId: 'tooluse_kZJMlvQmRJ6eAyJE5GIl7Q', name: 'get_weather', input: { city: 'Paris' } } },
-  ] } },
+  output: {
+    message: {
+      role: 'assistant',
+      content: [
+        { reasoningContent: { reasoningText: { text: 'Need weather.', signature: 'EqQB' } } },
+        { text: "I'll check." },
+        { toolUse: { toolUseId: 'tooluse_kZJMlvQmRJ6eAyJE5GIl7Q', name: 'get_weather', input: { city: 'Paris' } } },
+      ],
+    },
+  },
   stopReason: 'tool_use',
   usage: { inputTokens: 20, outputTokens: 40, totalTokens: 1060, cacheReadInputTokens: 1000, cacheWriteInputTokens: 0 },
 };
@@ -32,7 +37,14 @@ describe('bedrock response', () => {
   });
 
   it('maps stop reasons', () => {
-    const cases = { end_turn: 'stop', stop_sequence: 'stop', max_tokens: 'length', tool_use: 'tool_calls', guardrail_intervened: 'content_filter', content_filtered: 'content_filter' } as const;
+    const cases = {
+      end_turn: 'stop',
+      stop_sequence: 'stop',
+      max_tokens: 'length',
+      tool_use: 'tool_calls',
+      guardrail_intervened: 'content_filter',
+      content_filtered: 'content_filter',
+    } as const;
     for (const [stopReason, reason] of Object.entries(cases)) {
       assert.equal(bedrockCodec.decodeResponse({ ...vendorResponse, stopReason }).finishReason, reason);
     }
@@ -42,13 +54,18 @@ describe('bedrock response', () => {
     const resp = bedrockCodec.decodeResponse(vendorResponse);
     const wire = JSON.parse(bedrockCodec.encodeResponse(resp));
     assert.deepEqual(wire.output.message.content[0], vendorResponse.output.message.content[0]);
-    assert.deepEqual(wire.output.message.content[2], { toolUse: { toolUseId: 'tooluse_kZJMlvQmRJ6eAyJE5GIl7Q', name: 'get_weather', input: { city: 'Paris' } } });
+    assert.deepEqual(wire.output.message.content[2], {
+      toolUse: { toolUseId: 'tooluse_kZJMlvQmRJ6eAyJE5GIl7Q', name: 'get_weather', input: { city: 'Paris' } },
+    });
     assert.deepEqual(wire.usage, { inputTokens: 20, outputTokens: 40, totalTokens: 1060, cacheReadInputTokens: 1000 });
     assert.deepEqual(bedrockCodec.decodeResponse(wire), resp);
   });
 
   it('calls a body it cannot read an upstream error', () => {
-    assert.throws(() => bedrockCodec.decodeResponse([]), (e: unknown) => e instanceof GatewayError && e.kind === 'upstream_error');
+    assert.throws(
+      () => bedrockCodec.decodeResponse([]),
+      (e: unknown) => e instanceof GatewayError && e.kind === 'upstream_error',
+    );
     assert.equal(bedrockCodec.usageFromResponse({}), null);
   });
 });

@@ -4,7 +4,11 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  BedrockRuntimeClient, ConverseCommand, ConverseStreamCommand, ServiceQuotaExceededException, ThrottlingException,
+  BedrockRuntimeClient,
+  ConverseCommand,
+  ConverseStreamCommand,
+  ServiceQuotaExceededException,
+  ThrottlingException,
   type ConverseStreamOutput,
 } from '@aws-sdk/client-bedrock-runtime';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
@@ -12,7 +16,6 @@ import { bedrockCodec } from '../../../../src/shared/protocols/bedrock/codec.js'
 import type { StreamEvent } from '../../../../src/shared/model/types.js';
 import { CannedUpstream, cannedResponse, cannedStream } from '../../../helpers/canned-upstream.js';
 import { toolCallTurn } from '../../../helpers/stream-events.js';
-
 
 let upstream: CannedUpstream;
 let client: BedrockRuntimeClient;
@@ -45,14 +48,37 @@ describe('@aws-sdk/client-bedrock-runtime reads what the bedrock codec writes', 
     assert.equal(upstream.lastRequest?.url, '/model/anthropic.claude-3-haiku-20240307-v1%3A0/converse-stream');
     const seen: ConverseStreamOutput[] = [];
     for await (const ev of out.stream ?? []) seen.push(ev);
-    assert.deepEqual(seen.map((e) => Object.keys(e).filter((k) => (e as unknown as Record<string, unknown>)[k] !== undefined)[0]), [
-      'messageStart', 'contentBlockDelta', 'contentBlockDelta', 'contentBlockStop', 'contentBlockStart',
-      'contentBlockDelta', 'contentBlockDelta', 'contentBlockStop', 'messageStop', 'metadata',
-    ]);
+    assert.deepEqual(
+      seen.map((e) => Object.keys(e).filter((k) => (e as unknown as Record<string, unknown>)[k] !== undefined)[0]),
+      [
+        'messageStart',
+        'contentBlockDelta',
+        'contentBlockDelta',
+        'contentBlockStop',
+        'contentBlockStart',
+        'contentBlockDelta',
+        'contentBlockDelta',
+        'contentBlockStop',
+        'messageStop',
+        'metadata',
+      ],
+    );
     assert.equal(seen[0]!.messageStart?.role, 'assistant');
-    assert.equal(seen.filter((e) => e.contentBlockDelta?.delta?.text).map((e) => e.contentBlockDelta?.delta?.text).join(''), 'Looking it up ☀️.');
+    assert.equal(
+      seen
+        .filter((e) => e.contentBlockDelta?.delta?.text)
+        .map((e) => e.contentBlockDelta?.delta?.text)
+        .join(''),
+      'Looking it up ☀️.',
+    );
     assert.deepEqual(seen[4]!.contentBlockStart, { contentBlockIndex: 1, start: { toolUse: { toolUseId: 'call_0', name: 'get_weather' } } });
-    assert.equal(seen.filter((e) => e.contentBlockDelta?.delta?.toolUse).map((e) => e.contentBlockDelta?.delta?.toolUse?.input).join(''), '{"city":"Paris"}');
+    assert.equal(
+      seen
+        .filter((e) => e.contentBlockDelta?.delta?.toolUse)
+        .map((e) => e.contentBlockDelta?.delta?.toolUse?.input)
+        .join(''),
+      '{"city":"Paris"}',
+    );
     assert.equal(seen[8]!.messageStop?.stopReason, 'tool_use');
     assert.deepEqual(seen[9]!.metadata?.usage, { inputTokens: 11, outputTokens: 7, totalTokens: 25, cacheReadInputTokens: 5, cacheWriteInputTokens: 2 });
   });
@@ -61,20 +87,28 @@ describe('@aws-sdk/client-bedrock-runtime reads what the bedrock codec writes', 
     upstream.next = cannedStream(bedrockCodec, events.slice(0, 3), 'Too many tokens', 'rate_limited');
     const out = await client.send(new ConverseStreamCommand(input));
     const texts: string[] = [];
-    await assert.rejects((async () => {
-      for await (const ev of out.stream ?? []) if (ev.contentBlockDelta?.delta?.text) texts.push(ev.contentBlockDelta.delta.text);
-    })(), (e: unknown) => {
-      assert.ok(e instanceof ThrottlingException, `got ${(e as Error).name}`);
-      assert.equal(e.message, 'Too many tokens');
-      return true;
-    });
+    await assert.rejects(
+      (async () => {
+        for await (const ev of out.stream ?? []) if (ev.contentBlockDelta?.delta?.text) texts.push(ev.contentBlockDelta.delta.text);
+      })(),
+      (e: unknown) => {
+        assert.ok(e instanceof ThrottlingException, `got ${(e as Error).name}`);
+        assert.equal(e.message, 'Too many tokens');
+        return true;
+      },
+    );
     assert.deepEqual(texts, ['Looking ']);
   });
 
   it('Converse reads the encoded response', async () => {
     upstream.next = cannedResponse(bedrockCodec, {
-      id: 'r', model: 'm', finishReason: 'tool_calls',
-      content: [{ type: 'text', text: 'Hi' }, { type: 'tool_call', id: 'call_0', name: 'f', arguments: '{"a":1}' }],
+      id: 'r',
+      model: 'm',
+      finishReason: 'tool_calls',
+      content: [
+        { type: 'text', text: 'Hi' },
+        { type: 'tool_call', id: 'call_0', name: 'f', arguments: '{"a":1}' },
+      ],
       usage: { input: 3, output: 1, cacheRead: 0, cacheCreation: 0 },
     });
     const out = await client.send(new ConverseCommand(input));

@@ -36,7 +36,6 @@ function slowRead(frame: Uint8Array): Read | null {
   return null;
 }
 
-
 function isObject(v: unknown): v is Record<string, any> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
@@ -45,7 +44,10 @@ function isObject(v: unknown): v is Record<string, any> {
 function fastRead(frame: Uint8Array): Read | null {
   const out: BlockDelta = { index: -1, text: false, value: '', literal: undefined };
   let read = false;
-  const reader = new EventStreamReader(() => {}, (text, headersLength) => (read = readBlockDelta(text, headersLength, out)));
+  const reader = new EventStreamReader(
+    () => {},
+    (text, headersLength) => (read = readBlockDelta(text, headersLength, out)),
+  );
   reader.push(frame);
   if (!read) return null;
   // The literal, when given, is exactly what an encoder would have written for the value.
@@ -62,12 +64,32 @@ function read(payload: string, headers = DELTA_HEADERS): BlockDelta | null {
 describe('bedrock contentBlockDelta fast path', () => {
   it('reads Bedrock, gateway and mock deltas, plain and escaped', () => {
     assert.deepEqual(read('{"contentBlockIndex":0,"delta":{"text":"Hello"},"p":"abcdefgh"}'), { index: 0, text: true, value: 'Hello', literal: '"Hello"' });
-    assert.deepEqual(read('{"contentBlockIndex":12,"delta":{"text":"Météo à Paris ☀️"}}'), { index: 12, text: true, value: 'Météo à Paris ☀️', literal: '"Météo à Paris ☀️"' });
-    assert.deepEqual(read('{"contentBlockIndex":2,"delta":{"toolUse":{"input":"{\\"city\\":"}},"p":"abc"}'), { index: 2, text: false, value: '{"city":', literal: undefined });
+    assert.deepEqual(read('{"contentBlockIndex":12,"delta":{"text":"Météo à Paris ☀️"}}'), {
+      index: 12,
+      text: true,
+      value: 'Météo à Paris ☀️',
+      literal: '"Météo à Paris ☀️"',
+    });
+    assert.deepEqual(read('{"contentBlockIndex":2,"delta":{"toolUse":{"input":"{\\"city\\":"}},"p":"abc"}'), {
+      index: 2,
+      text: false,
+      value: '{"city":',
+      literal: undefined,
+    });
     assert.deepEqual(read('{"contentBlockIndex":2,"delta":{"toolUse":{"input":" 1}"}},"p":""}'), { index: 2, text: false, value: ' 1}', literal: '" 1}"' });
     assert.deepEqual(read('{"delta":{"text":" quick"},"contentBlockIndex":0}'), { index: 0, text: true, value: ' quick', literal: '" quick"' });
-    assert.deepEqual(read('{"delta":{"toolUse":{"input":"{\\"location\\""}},"contentBlockIndex":0}'), { index: 0, text: false, value: '{"location"', literal: undefined });
-    assert.deepEqual(read('{"delta":{"text":"a\\nb \\u00e9 \\ud83d\\ude00"},"contentBlockIndex":123456789}'), { index: 123456789, text: true, value: 'a\nb é 😀', literal: undefined });
+    assert.deepEqual(read('{"delta":{"toolUse":{"input":"{\\"location\\""}},"contentBlockIndex":0}'), {
+      index: 0,
+      text: false,
+      value: '{"location"',
+      literal: undefined,
+    });
+    assert.deepEqual(read('{"delta":{"text":"a\\nb \\u00e9 \\ud83d\\ude00"},"contentBlockIndex":123456789}'), {
+      index: 123456789,
+      text: true,
+      value: 'a\nb é 😀',
+      literal: undefined,
+    });
     // An empty text still opens its block: the decoder handles it as the full path does.
     assert.deepEqual(read('{"contentBlockIndex":0,"delta":{"text":""}}'), { index: 0, text: true, value: '', literal: '""' });
   });
@@ -103,7 +125,8 @@ describe('bedrock contentBlockDelta fast path', () => {
       '{"contentBlockIndex":0,"delta":{"text":"unclosed}}',
       '{"delta":{"text":"a"},"contentBlockIndex":0,"contentBlockIndex":1}',
       '{"delta":{"text":"a"},"delta":{"text":"b"},"contentBlockIndex":0}',
-    ]) assert.equal(read(payload), null, payload);
+    ])
+      assert.equal(read(payload), null, payload);
     const good = '{"contentBlockIndex":0,"delta":{"text":"a"}}';
     assert.equal(read(good, eventHeaderText('messageStart')), null, 'another event');
     const reordered = eventHeaderText('contentBlockDelta').replace(/^(.*?contentBlockDelta)(.*)$/s, '$2$1');
@@ -126,11 +149,32 @@ describe('bedrock contentBlockDelta fast path', () => {
     ];
     // Literal pieces: text and good escapes; bad escapes, raw controls and bytes that are not UTF-8.
     const textPieces: (string | number[])[] = ['a', ' ', 'é', '☀️', '\\"', '\\\\', '\\n', '\\u00e9', '\\ud83d\\ude00', '\u2028'];
-    const otherPieces: (string | number[])[] = ['\\ud83d', '"', '\\', '\t', '\\x', '}', ',"', [0xff], [0xc3], [0xe2, 0x98], [0xed, 0xa0, 0x80], [0xef, 0xbb, 0xbf]];
+    const otherPieces: (string | number[])[] = [
+      '\\ud83d',
+      '"',
+      '\\',
+      '\t',
+      '\\x',
+      '}',
+      ',"',
+      [0xff],
+      [0xc3],
+      [0xe2, 0x98],
+      [0xed, 0xa0, 0x80],
+      [0xef, 0xbb, 0xbf],
+    ];
     const indexes = ['0', '3', '42', '123456789'];
     const otherIndexes = ['00', '-1', '1.5', '1e1', '', '1234567890', ' 1', '"1"'];
     const deltas = ['{"text":#}', '{"toolUse":{"input":#}}'];
-    const otherDeltas = ['{"text":#,"x":1}', '{"toolUse":{"input":#,"x":1}}', '{"reasoningContent":{"text":#}}', '{"text":#}}', '{"toolUse":{"input":#}', '{ "text":#}', '{"text":#,"text":"x"}'];
+    const otherDeltas = [
+      '{"text":#,"x":1}',
+      '{"toolUse":{"input":#,"x":1}}',
+      '{"reasoningContent":{"text":#}}',
+      '{"text":#}}',
+      '{"toolUse":{"input":#}',
+      '{ "text":#}',
+      '{"text":#,"text":"x"}',
+    ];
     const paddings = ['"abc"', '""', '"' + 'x'.repeat(60) + '"'];
     const otherPaddings = ['"a\\"b"', '"a\tb"', '1', '"abc', 'null'];
     const members = ['index', 'delta', 'p', 'extra'];
@@ -139,8 +183,12 @@ describe('bedrock contentBlockDelta fast path', () => {
       const parts: Uint8Array[] = [];
       const text = (s: string): void => void parts.push(Buffer.from(s));
       // A member list: mostly the known orders, sometimes shuffled, dropped or repeated.
-      const order = rand(6) === 0 ? Array.from({ length: 1 + rand(4) }, () => pick(members))
-        : rand(2) === 0 ? ['index', 'delta', ...(rand(2) === 0 ? ['p'] : [])] : ['delta', 'index'];
+      const order =
+        rand(6) === 0
+          ? Array.from({ length: 1 + rand(4) }, () => pick(members))
+          : rand(2) === 0
+            ? ['index', 'delta', ...(rand(2) === 0 ? ['p'] : [])]
+            : ['delta', 'index'];
       if (rand(50) === 0) parts.push(Buffer.from([0xef, 0xbb, 0xbf]));
       text('{');
       order.forEach((member, k) => {
@@ -178,12 +226,14 @@ describe('bedrock stream decoder with the fast path', () => {
 
   /** The frames of `events`, compact (as written, fast-path shapes) or spaced out (never fast). */
   function frames(events: Ev[], spaced: boolean, mockOrder: (i: number) => boolean): Uint8Array {
-    return concat(events.map(([type, payload], i) => {
-      if (spaced) return rawEventFrame(type, JSON.stringify(payload, null, 1));
-      if (type !== 'contentBlockDelta' || !mockOrder(i)) return rawEventFrame(type, JSON.stringify(payload));
-      const { contentBlockIndex, delta } = payload;
-      return rawEventFrame(type, JSON.stringify({ delta, contentBlockIndex }));
-    }));
+    return concat(
+      events.map(([type, payload], i) => {
+        if (spaced) return rawEventFrame(type, JSON.stringify(payload, null, 1));
+        if (type !== 'contentBlockDelta' || !mockOrder(i)) return rawEventFrame(type, JSON.stringify(payload));
+        const { contentBlockIndex, delta } = payload;
+        return rawEventFrame(type, JSON.stringify({ delta, contentBlockIndex }));
+      }),
+    );
   }
 
   function decode(bytes: Uint8Array, cut: number): StreamEvent[] {
@@ -201,11 +251,20 @@ describe('bedrock stream decoder with the fast path', () => {
         const index = rand(4);
         const p = rand(2) === 0 ? {} : { p: 'abcdefghij'.slice(0, rand(10)) };
         switch (rand(6)) {
-          case 0: events.push(['contentBlockStart', { contentBlockIndex: index, start: { toolUse: { toolUseId: `t${index}`, name: 'f' } }, ...p }]); break;
-          case 1: events.push(['contentBlockDelta', { contentBlockIndex: index, delta: { reasoningContent: { text: 'hmm' } }, ...p }]); break;
-          case 2: events.push(['contentBlockDelta', { contentBlockIndex: index, delta: { toolUse: { input: texts[rand(texts.length)] } }, ...p }]); break;
-          case 3: events.push(['contentBlockStop', { contentBlockIndex: index, ...p }]); break;
-          default: events.push(['contentBlockDelta', { contentBlockIndex: index, delta: { text: texts[rand(texts.length)] }, ...p }]);
+          case 0:
+            events.push(['contentBlockStart', { contentBlockIndex: index, start: { toolUse: { toolUseId: `t${index}`, name: 'f' } }, ...p }]);
+            break;
+          case 1:
+            events.push(['contentBlockDelta', { contentBlockIndex: index, delta: { reasoningContent: { text: 'hmm' } }, ...p }]);
+            break;
+          case 2:
+            events.push(['contentBlockDelta', { contentBlockIndex: index, delta: { toolUse: { input: texts[rand(texts.length)] } }, ...p }]);
+            break;
+          case 3:
+            events.push(['contentBlockStop', { contentBlockIndex: index, ...p }]);
+            break;
+          default:
+            events.push(['contentBlockDelta', { contentBlockIndex: index, delta: { text: texts[rand(texts.length)] }, ...p }]);
         }
       }
       events.push(['messageStop', { stopReason: 'end_turn' }], ['metadata', { usage: { inputTokens: 3, outputTokens: 4 } }]);
@@ -213,7 +272,10 @@ describe('bedrock stream decoder with the fast path', () => {
       const compact = frames(events, false, (i) => (i + mock) % 3 === 0);
       const spaced = frames(events, true, () => false);
       const want = decode(spaced, rand(spaced.length));
-      assert.ok(want.every((e) => !('literal' in e) || e.literal === undefined), 'spaced frames go the full way');
+      assert.ok(
+        want.every((e) => !('literal' in e) || e.literal === undefined),
+        'spaced frames go the full way',
+      );
       const got = decode(compact, rand(compact.length));
       literals += got.filter((e) => 'literal' in e && e.literal !== undefined).length;
       assert.deepEqual(withoutLiterals(got), withoutLiterals(want));

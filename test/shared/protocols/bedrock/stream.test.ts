@@ -33,7 +33,10 @@ describe('bedrock stream decoder', () => {
     const d = bedrockCodec.createStreamDecoder();
     const events = d.push(concat([...vendorFrames.slice(0, 6), exceptionFrame('throttlingException', 'Too many tokens, please wait.')]));
     assert.equal(events.at(-1)?.type, 'text_delta');
-    assert.throws(() => d.finish(), (e: unknown) => e instanceof GatewayError && e.kind === 'upstream_error' && /throttlingException\): Too many tokens/.test(e.message));
+    assert.throws(
+      () => d.finish(),
+      (e: unknown) => e instanceof GatewayError && e.kind === 'upstream_error' && /throttlingException\): Too many tokens/.test(e.message),
+    );
   });
 
   it('raises a corrupted frame as an upstream error after the good frames before it', () => {
@@ -43,19 +46,31 @@ describe('bedrock stream decoder', () => {
     const events = d.push(bad);
     // The good frames before it: the start and the whole reasoning block.
     assert.deepEqual(events, expected.slice(0, 5));
-    assert.throws(() => d.push(new Uint8Array(0)), (e: unknown) => e instanceof GatewayError && /checksum/i.test(e.message));
+    assert.throws(
+      () => d.push(new Uint8Array(0)),
+      (e: unknown) => e instanceof GatewayError && /checksum/i.test(e.message),
+    );
   });
 
   it('reports a stream without messageStop as cut short', () => {
     const d = bedrockCodec.createStreamDecoder();
     d.push(concat(vendorFrames.slice(0, 8)));
-    assert.throws(() => d.finish(), (e: unknown) => e instanceof GatewayError && /messageStop/.test(e.message));
+    assert.throws(
+      () => d.finish(),
+      (e: unknown) => e instanceof GatewayError && /messageStop/.test(e.message),
+    );
   });
 
   it('holds a metadata event that came before messageStop to keep the order', () => {
     const d = bedrockCodec.createStreamDecoder();
     const events = [
-      ...d.push(concat([eventFrame('messageStart', { role: 'assistant' }), eventFrame('metadata', { usage: { inputTokens: 1, outputTokens: 2 } }), eventFrame('messageStop', { stopReason: 'max_tokens' })])),
+      ...d.push(
+        concat([
+          eventFrame('messageStart', { role: 'assistant' }),
+          eventFrame('metadata', { usage: { inputTokens: 1, outputTokens: 2 } }),
+          eventFrame('messageStop', { stopReason: 'max_tokens' }),
+        ]),
+      ),
       ...d.finish(),
     ];
     assert.deepEqual(events, [
@@ -72,17 +87,39 @@ describe('bedrock stream encoder', () => {
     const enc = bedrockCodec.createStreamEncoder();
     const frames = splitFrames(concat(expected.map((e) => enc.encode(e)).filter((f): f is Uint8Array => f instanceof Uint8Array)));
     const decoded = frames.map((f) => awsCodec.decode(f));
-    assert.deepEqual(decoded.map((m) => m.headers[':event-type']!.value), [
-      'messageStart', 'contentBlockDelta', 'contentBlockDelta', 'contentBlockStop',
-      'contentBlockDelta', 'contentBlockDelta', 'contentBlockStop', 'contentBlockStart',
-      'contentBlockDelta', 'contentBlockDelta', 'contentBlockStop', 'messageStop', 'metadata',
-    ]);
+    assert.deepEqual(
+      decoded.map((m) => m.headers[':event-type']!.value),
+      [
+        'messageStart',
+        'contentBlockDelta',
+        'contentBlockDelta',
+        'contentBlockStop',
+        'contentBlockDelta',
+        'contentBlockDelta',
+        'contentBlockStop',
+        'contentBlockStart',
+        'contentBlockDelta',
+        'contentBlockDelta',
+        'contentBlockStop',
+        'messageStop',
+        'metadata',
+      ],
+    );
     assert.ok(decoded.every((m) => m.headers[':message-type']!.value === 'event' && m.headers[':content-type']!.value === 'application/json'));
     // Reasoning as Bedrock streams it: text deltas, then the signature, then the stop.
     assert.deepEqual(JSON.parse(utf8.decode(decoded[1]!.body)), { contentBlockIndex: 0, delta: { reasoningContent: { text: 'Thinking about it.' } } });
     assert.deepEqual(JSON.parse(utf8.decode(decoded[2]!.body)), { contentBlockIndex: 0, delta: { reasoningContent: { signature: 'EqQB' } } });
-    assert.deepEqual(JSON.parse(utf8.decode(decoded[7]!.body)), { contentBlockIndex: 2, start: { toolUse: { toolUseId: 'tooluse_kZJMlvQmRJ6eAyJE5GIl7Q', name: 'get_weather' } } });
-    assert.deepEqual(JSON.parse(utf8.decode(decoded[12]!.body)).usage, { inputTokens: 472, outputTokens: 89, totalTokens: 871, cacheReadInputTokens: 300, cacheWriteInputTokens: 10 });
+    assert.deepEqual(JSON.parse(utf8.decode(decoded[7]!.body)), {
+      contentBlockIndex: 2,
+      start: { toolUse: { toolUseId: 'tooluse_kZJMlvQmRJ6eAyJE5GIl7Q', name: 'get_weather' } },
+    });
+    assert.deepEqual(JSON.parse(utf8.decode(decoded[12]!.body)).usage, {
+      inputTokens: 472,
+      outputTokens: 89,
+      totalTokens: 871,
+      cacheReadInputTokens: 300,
+      cacheWriteInputTokens: 10,
+    });
   });
 
   it('writes frames the decoder reads back', () => {
@@ -93,7 +130,13 @@ describe('bedrock stream encoder', () => {
 
   it('writes a mid-stream error as an exception frame the SDK knows', () => {
     const enc = bedrockCodec.createStreamEncoder();
-    const cases = { rate_limited: 'throttlingException', exhausted: 'serviceUnavailableException', upstream_error: 'modelStreamErrorException', internal: 'internalServerException', invalid_request: 'validationException' } as const;
+    const cases = {
+      rate_limited: 'throttlingException',
+      exhausted: 'serviceUnavailableException',
+      upstream_error: 'modelStreamErrorException',
+      internal: 'internalServerException',
+      invalid_request: 'validationException',
+    } as const;
     for (const [kind, type] of Object.entries(cases)) {
       const m = awsCodec.decode(enc.error(kind as keyof typeof cases, 'went wrong') as Uint8Array);
       assert.equal(m.headers[':message-type']!.value, 'exception');
@@ -106,7 +149,7 @@ describe('bedrock stream encoder', () => {
 /** An event stream cut into its frames (each starts with its total length, big-endian). */
 function splitFrames(data: Uint8Array): Uint8Array[] {
   const frames: Uint8Array[] = [];
-  for (let at = 0; at < data.length;) {
+  for (let at = 0; at < data.length; ) {
     const length = new DataView(data.buffer, data.byteOffset + at, 4).getUint32(0);
     frames.push(data.subarray(at, at + length));
     at += length;

@@ -6,7 +6,14 @@ import assert from 'node:assert/strict';
 import { Buffer } from 'node:buffer';
 import fc from 'fast-check';
 import {
-  deltaTemplate, measureTextRun, runDeltas, writeNumberedTextRun, writeTextRun, MAX_RUN_SEQUENCE, RUN_SLOT, type TextDeltaTemplate,
+  deltaTemplate,
+  measureTextRun,
+  runDeltas,
+  writeNumberedTextRun,
+  writeTextRun,
+  MAX_RUN_SEQUENCE,
+  RUN_SLOT,
+  type TextDeltaTemplate,
 } from '../../../../src/shared/protocols/fast-path/text-run.js';
 import type { StreamEvent, TextRunEvent } from '../../../../src/shared/model/types.js';
 import { CODECS } from '../../../../src/shared/protocols/index.js';
@@ -66,7 +73,10 @@ describe('text runs over bytes', () => {
         const run = runOf(bytes, 0, end);
         const out = writeTextRun(run, template);
         assert.equal(out, want.literals.map((l) => `${template.before.toString()}${l}${template.after.toString()}`).join(''));
-        assert.deepEqual(runDeltas(run).map((d) => (d as { literal: string }).literal), want.literals);
+        assert.deepEqual(
+          runDeltas(run).map((d) => (d as { literal: string }).literal),
+          want.literals,
+        );
       }),
       { numRuns: 500 },
     );
@@ -80,7 +90,10 @@ describe('text runs over bytes', () => {
     assert.equal(want.literals.length, 602);
     assert.equal(measureTextRun(bytes, 0, head, tail), want.end);
     const out = writeTextRun(runOf(bytes, 0, want.end), template);
-    assert.equal(out.length, want.literals.reduce((n, l) => n + l.length + template.before.length + template.after.length, 0));
+    assert.equal(
+      out.length,
+      want.literals.reduce((n, l) => n + l.length + template.before.length + template.after.length, 0),
+    );
   });
 
   it('reads a sequence number of its own in each head, as JSON writes integers', () => {
@@ -103,16 +116,22 @@ describe('text runs over bytes', () => {
           return;
         }
         const taken = events.slice(0, good);
-        assert.equal(end, taken.reduce((n, [k, t]) => n + HEAD1.length + k.length + HEAD2.length + t.length + 2 + TAIL2.length, 0));
+        assert.equal(
+          end,
+          taken.reduce((n, [k, t]) => n + HEAD1.length + k.length + HEAD2.length + t.length + 2 + TAIL2.length, 0),
+        );
         const run: TextRunEvent = { type: 'text_run', index: 0, bytes: bytes.subarray(0, end), ...numbered };
         assert.equal(writeTextRun(run, template), taken.map(([, t]) => `${template.before.toString()}"${t}"${template.after.toString()}`).join(''));
-        assert.deepEqual(runDeltas(run).map((d) => (d as { literal: string }).literal), taken.map(([, t]) => `"${t}"`));
+        assert.deepEqual(
+          runDeltas(run).map((d) => (d as { literal: string }).literal),
+          taken.map(([, t]) => `"${t}"`),
+        );
       }),
       { numRuns: 300 },
     );
   });
 
-  it('numbers each event it writes when the template says where, and gives the literals\' contents', () => {
+  it("numbers each event it writes when the template says where, and gives the literals' contents", () => {
     const BEFORE = 'event: d\ndata: {"type":"d","sequence_number":';
     const MID = ',"item_id":"m1","delta":';
     const numberedTemplate: TextDeltaTemplate = { ...deltaTemplate(`${BEFORE}${MID}${RUN_SLOT}}\n\n`)!, sequenceAt: BEFORE.length };
@@ -129,7 +148,10 @@ describe('text runs over bytes', () => {
         assert.equal(run.events, texts.length);
         assert.equal(run.text, texts.join(''));
         // an unnumbered write after it is unnumbered again
-        assert.equal(writeTextRun(runOf(bytes, 0, end), template), texts.map((t) => `${template.before.toString()}"${t}"${template.after.toString()}`).join(''));
+        assert.equal(
+          writeTextRun(runOf(bytes, 0, end), template),
+          texts.map((t) => `${template.before.toString()}"${t}"${template.after.toString()}`).join(''),
+        );
       }),
       { numRuns: 300 },
     );
@@ -161,17 +183,41 @@ describe("the OpenAI, Responses and Anthropic decoders' runs", () => {
       }
     }
     // latin1: one character per byte, so a binary framing's bytes (Bedrock's lengths and CRCs) are compared whole.
-    return { out: Buffer.concat(parts).toString('latin1').replace(/"created_at":"[^"]*"/g, '"created_at":""'), kinds };
+    return {
+      out: Buffer.concat(parts)
+        .toString('latin1')
+        .replace(/"created_at":"[^"]*"/g, '"created_at":""'),
+      kinds,
+    };
   }
 
   const cases: [Lane, Ingress][] = [
-    ['openai', 'responses'], ['openai', 'anthropic'], ['openai', 'gemini'], ['openai', 'ollama'], ['openai', 'bedrock'],
-    ['responses', 'openai'], ['responses', 'anthropic'], ['responses', 'gemini'], ['responses', 'ollama'], ['responses', 'bedrock'],
-    ['anthropic', 'openai'], ['anthropic', 'responses'], ['anthropic', 'gemini'], ['anthropic', 'ollama'], ['anthropic', 'bedrock'],
+    ['openai', 'responses'],
+    ['openai', 'anthropic'],
+    ['openai', 'gemini'],
+    ['openai', 'ollama'],
+    ['openai', 'bedrock'],
+    ['responses', 'openai'],
+    ['responses', 'anthropic'],
+    ['responses', 'gemini'],
+    ['responses', 'ollama'],
+    ['responses', 'bedrock'],
+    ['anthropic', 'openai'],
+    ['anthropic', 'responses'],
+    ['anthropic', 'gemini'],
+    ['anthropic', 'ollama'],
+    ['anthropic', 'bedrock'],
   ];
   for (const [laneProtocol, ingress] of cases) {
     it(`writes for ${ingress} from a ${laneProtocol} lane the bytes of the deltas one by one`, () => {
-      const parts = MOCK_PROTOCOLS[laneProtocol].renderStream({ model: 'mock-$1-model', toolName: null, pieces: mockChunks(30), usage: mockUsage(12, 0, 30), includeUsage: true, usageOnLast: false });
+      const parts = MOCK_PROTOCOLS[laneProtocol].renderStream({
+        model: 'mock-$1-model',
+        toolName: null,
+        pieces: mockChunks(30),
+        usage: mockUsage(12, 0, 30),
+        includeUsage: true,
+        usageOnLast: false,
+      });
       const body = Buffer.concat([parts.head, ...parts.pieces, parts.tail].map((p) => Buffer.from(p)));
       const memo = (): LaneMemo => ({ usageEvent: null, eventShapes: null, responsesDeltas: null, chatDeltas: null, geminiText: null });
       const lane = memo();
@@ -200,7 +246,14 @@ describe("the Responses decoder's done events after a run", () => {
   }
 
   it('reads a done text that is not plain JSON content as the full decoder does', () => {
-    const parts = MOCK_PROTOCOLS.responses.renderStream({ model: 'm', toolName: null, pieces: mockChunks(10), usage: mockUsage(12, 0, 10), includeUsage: true, usageOnLast: false });
+    const parts = MOCK_PROTOCOLS.responses.renderStream({
+      model: 'm',
+      toolName: null,
+      pieces: mockChunks(10),
+      usage: mockUsage(12, 0, 10),
+      includeUsage: true,
+      usageOnLast: false,
+    });
     const whole = [parts.head, ...parts.pieces, parts.tail].map((p) => Buffer.from(p).toString('latin1')).join('');
     // a raw control character in output_text.done's text: not JSON
     const bad = whole.replace(/("type":"response\.output_text\.done".*?"text":")The/, '$1\u0001The');
@@ -210,7 +263,8 @@ describe("the Responses decoder's done events after a run", () => {
       const withRuns = ending(body, true);
       const texts = (kinds: string): string => kinds.replace(/(?:text_(?:delta|run) )+/g, 'text ');
       assert.equal(texts(withRuns), texts(ending(body, false)));
-      if (text === bad) assert.match(withRuns, /not JSON/); // (push throws: no events to show)
+      if (text === bad)
+        assert.match(withRuns, /not JSON/); // (push throws: no events to show)
       else assert.ok(withRuns.includes('text_run'), withRuns);
     }
   });

@@ -2,8 +2,14 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import {
-  rewriteTopLevelString, setTopLevelField, expectObject, optionalNumber, optionalInteger,
-  optionalString, tokenCount, topLevelValueText,
+  rewriteTopLevelString,
+  setTopLevelField,
+  expectObject,
+  optionalNumber,
+  optionalInteger,
+  optionalString,
+  tokenCount,
+  topLevelValueText,
 } from '../../../../src/shared/protocols/framing/json-field.js';
 import { GatewayError } from '../../../../src/shared/errors.js';
 
@@ -53,9 +59,16 @@ describe('rewriteTopLevelString', () => {
   });
 
   it('rejects a body that is not an object, and malformed text', () => {
-    assert.throws(() => rewriteTopLevelString('[1]', 'model', 'm'), (e: unknown) => e instanceof GatewayError && e.kind === 'invalid_request');
+    assert.throws(
+      () => rewriteTopLevelString('[1]', 'model', 'm'),
+      (e: unknown) => e instanceof GatewayError && e.kind === 'invalid_request',
+    );
     for (const bad of ['{"model":"x"', '{"model" "x"}', '{"a":1 "b":2}', '{"a":"unterminated}', '{"a":}']) {
-      assert.throws(() => rewriteTopLevelString(bad, 'model', 'm'), (e: unknown) => e instanceof GatewayError, bad);
+      assert.throws(
+        () => rewriteTopLevelString(bad, 'model', 'm'),
+        (e: unknown) => e instanceof GatewayError,
+        bad,
+      );
     }
   });
 });
@@ -64,14 +77,28 @@ describe('rewriteTopLevelString and setTopLevelField given the parsed body (the 
   it('give what the scan gives on the examples above', () => {
     const raws = [
       '{ "messages": [{"model": "inner", "content": "say \\"model\\": \\"x\\""}],\n  "model" :  "gpt-x" , "n": 1.50e0, "zz": {"model":"deep"} }',
-      '{"model":"same","x":[1,2]}', '{"model":"a\\u0062c"}', '{"model":"a"}', '{"model":"a","x":1,"model":"b"}',
-      '{"mod\\u0065l":"a"}', '{}', ' { "a" : 1 }', '{"model":null,"a":[{"b":"}"}]}', '{"messages":[{"role":"model"}],"model":"m"}',
-      '{"a":{"model":"nested"}}', '{"a":"C:\\\\users","model":"x"}', '\n{"stream_options":{"x":1},"model":"m"}',
+      '{"model":"same","x":[1,2]}',
+      '{"model":"a\\u0062c"}',
+      '{"model":"a"}',
+      '{"model":"a","x":1,"model":"b"}',
+      '{"mod\\u0065l":"a"}',
+      '{}',
+      ' { "a" : 1 }',
+      '{"model":null,"a":[{"b":"}"}]}',
+      '{"messages":[{"role":"model"}],"model":"m"}',
+      '{"a":{"model":"nested"}}',
+      '{"a":"C:\\\\users","model":"x"}',
+      '\n{"stream_options":{"x":1},"model":"m"}',
     ];
     for (const raw of raws) {
       const parsed: unknown = JSON.parse(raw);
-      for (const value of ['same', 'up-1', 'we"ird\\']) assert.equal(rewriteTopLevelString(raw, 'model', value, parsed), rewriteTopLevelString(raw, 'model', value), raw);
-      assert.equal(setTopLevelField(raw, 'stream_options', '{"include_usage":true}', parsed), setTopLevelField(raw, 'stream_options', '{"include_usage":true}'), raw);
+      for (const value of ['same', 'up-1', 'we"ird\\'])
+        assert.equal(rewriteTopLevelString(raw, 'model', value, parsed), rewriteTopLevelString(raw, 'model', value), raw);
+      assert.equal(
+        setTopLevelField(raw, 'stream_options', '{"include_usage":true}', parsed),
+        setTopLevelField(raw, 'stream_options', '{"include_usage":true}'),
+        raw,
+      );
     }
   });
 
@@ -79,7 +106,12 @@ describe('rewriteTopLevelString and setTopLevelField given the parsed body (the 
     const keys = fc.constantFrom('"model"', '"mod\\u0065l"', '"stream_options"', '"a"', '"models"', '"x\\"model"');
     const value = fc.letrec((tie) => ({
       leaf: fc.oneof(fc.integer(), fc.constant(null), fc.string({ maxLength: 8 }), fc.constantFrom('model', 'stream_options', 'C:\\users', '"model":1')),
-      node: fc.oneof({ depthSize: 'small' }, tie('leaf'), fc.array(tie('node'), { maxLength: 3 }), fc.dictionary(fc.constantFrom('model', 'stream_options', 'b'), tie('node'), { maxKeys: 3 })),
+      node: fc.oneof(
+        { depthSize: 'small' },
+        tie('leaf'),
+        fc.array(tie('node'), { maxLength: 3 }),
+        fc.dictionary(fc.constantFrom('model', 'stream_options', 'b'), tie('node'), { maxKeys: 3 }),
+      ),
     })).node;
     const space = fc.constantFrom('', ' ', '\n  ');
     fc.assert(
@@ -87,7 +119,10 @@ describe('rewriteTopLevelString and setTopLevelField given the parsed body (the 
         const raw = `${lead}{${members.map(([k, v, sp]) => `${sp}${k}${sp}:${sp}${JSON.stringify(v)}`).join(',')}}`;
         const parsed: unknown = JSON.parse(raw);
         assert.equal(rewriteTopLevelString(raw, 'model', 'up', parsed), rewriteTopLevelString(raw, 'model', 'up'));
-        assert.equal(setTopLevelField(raw, 'stream_options', '{"include_usage":true}', parsed), setTopLevelField(raw, 'stream_options', '{"include_usage":true}'));
+        assert.equal(
+          setTopLevelField(raw, 'stream_options', '{"include_usage":true}', parsed),
+          setTopLevelField(raw, 'stream_options', '{"include_usage":true}'),
+        );
       }),
       { numRuns: 3000 },
     );
@@ -97,8 +132,7 @@ describe('rewriteTopLevelString and setTopLevelField given the parsed body (the 
 describe('setTopLevelField', () => {
   it('replaces an object value in place', () => {
     const raw = '{"stream":true,"stream_options":{"include_usage":false},"model":"m"}';
-    assert.equal(setTopLevelField(raw, 'stream_options', '{"include_usage":true}'),
-      '{"stream":true,"stream_options":{"include_usage":true},"model":"m"}');
+    assert.equal(setTopLevelField(raw, 'stream_options', '{"include_usage":true}'), '{"stream":true,"stream_options":{"include_usage":true},"model":"m"}');
   });
 });
 

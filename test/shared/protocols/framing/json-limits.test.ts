@@ -3,7 +3,12 @@ import assert from 'node:assert/strict';
 import { Buffer } from 'node:buffer';
 import fc from 'fast-check';
 import {
-  JSON_TOO_DEEP, JSON_TOO_MANY_MEMBERS, JSON_WITHIN_LIMITS, checkJsonLimits, jsonLimitMessage, type JsonLimits,
+  JSON_TOO_DEEP,
+  JSON_TOO_MANY_MEMBERS,
+  JSON_WITHIN_LIMITS,
+  checkJsonLimits,
+  jsonLimitMessage,
+  type JsonLimits,
 } from '../../../../src/shared/protocols/framing/json-limits.js';
 import { jsonLimitsAgreeWithParse, measureOfValue } from '../../../../bench/fuzz/json-limits-properties.js';
 

@@ -44,12 +44,16 @@ function viaReader(bytes: Buffer, cuts: number[], inPlace: InPlace = 'off'): str
 }
 
 function wholeLines(bytes: Buffer): string[] {
-  return new TextDecoder().decode(bytes).split('\n').map((l) => l.trim()).filter((l) => l.length > 0);
+  return new TextDecoder()
+    .decode(bytes)
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l.length > 0);
 }
 
 const CASES: Record<string, string> = {
   'plain lines': '{"a":1}\n{"b":"é"}\n',
-  'CRLF': '{"a":1}\r\n{"b":2}\r\n',
+  CRLF: '{"a":1}\r\n{"b":2}\r\n',
   'blank and whitespace-only lines': '\n\n{"a":1}\n \n\t\r\n\r\n{"b":2}\n\n',
   'surrounding whitespace': '  {"a":1}\n{"b":2}  \n\t{"c":3}\t\r\n{"d":4} \r\n',
   'CR alone, CR before CR LF': '{"a":1}\r\r\n\r{"b":2}\n{"c"\r:3}\n',
@@ -68,17 +72,28 @@ describe('NdjsonReader', () => {
       const want = wholeLines(bytes);
       for (const inPlace of IN_PLACE) {
         assert.deepEqual(viaReader(bytes, [], inPlace), want, inPlace);
-        assert.deepEqual(viaReader(bytes, Array.from({ length: bytes.length - 1 }, (_, i) => i + 1), inPlace), want, inPlace);
+        assert.deepEqual(
+          viaReader(
+            bytes,
+            Array.from({ length: bytes.length - 1 }, (_, i) => i + 1),
+            inPlace,
+          ),
+          want,
+          inPlace,
+        );
       }
     });
   }
 
   it('offers a line in place only where trimming would not change it', () => {
     const offered: string[] = [];
-    const r = new NdjsonReader(() => {}, (text, start, end) => {
-      offered.push(text.slice(start, end));
-      return false;
-    });
+    const r = new NdjsonReader(
+      () => {},
+      (text, start, end) => {
+        offered.push(text.slice(start, end));
+        return false;
+      },
+    );
     r.push(Buffer.from('{"a":1}\r\n {"b":2}\n{"c":3} \n\n{"d":4}\r'));
     r.end();
     assert.deepEqual(offered, ['{"a":1}', '{"d":4}']);
@@ -86,7 +101,7 @@ describe('NdjsonReader', () => {
 
   it('random streams cut at random places give the same lines in every variant', () => {
     let seed = 4242;
-    const rand = (n: number): number => ((seed = (seed * 1103515245 + 12345) >>> 0) % n);
+    const rand = (n: number): number => (seed = (seed * 1103515245 + 12345) >>> 0) % n;
     const pieces = ['{"a":1}', '{"t":"é☀️"}', '\n', '\n', '\r\n', '\r', ' ', '\t', 'x', '}', '{', '🎉', '世界', '\u00a0', '\ufeff', '\u2028', '"'];
     for (let i = 0; i < 3000; i++) {
       let text = '';
@@ -102,8 +117,23 @@ describe('NdjsonReader', () => {
 
   it('random bytes, bad UTF-8 and byte-order marks included, read as TextDecoder reads them whole', () => {
     let seed = 77;
-    const rand = (n: number): number => ((seed = (seed * 1103515245 + 12345) >>> 0) % n);
-    const pieces = [[0x7b, 0x7d], [0x0a], [0x0d, 0x0a], [0x20], [0xef, 0xbb, 0xbf], [0xc3, 0xa9], [0xe2, 0x98, 0x80], [0xf0, 0x9f, 0x8e, 0x89], [0xe0, 0x80], [0xc0], [0x80], [0xff], [0xf0, 0x9f], [0x78]];
+    const rand = (n: number): number => (seed = (seed * 1103515245 + 12345) >>> 0) % n;
+    const pieces = [
+      [0x7b, 0x7d],
+      [0x0a],
+      [0x0d, 0x0a],
+      [0x20],
+      [0xef, 0xbb, 0xbf],
+      [0xc3, 0xa9],
+      [0xe2, 0x98, 0x80],
+      [0xf0, 0x9f, 0x8e, 0x89],
+      [0xe0, 0x80],
+      [0xc0],
+      [0x80],
+      [0xff],
+      [0xf0, 0x9f],
+      [0x78],
+    ];
     for (let i = 0; i < 5000; i++) {
       const bytes = Buffer.from(Array.from({ length: rand(12) }, () => pieces[rand(pieces.length)]!).flat());
       const cuts = [...new Set(Array.from({ length: rand(5) }, () => rand(bytes.length + 1)))].sort((a, b) => a - b);

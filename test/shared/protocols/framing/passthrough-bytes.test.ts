@@ -24,10 +24,15 @@ describe('spliceString over the span readTopLevelMembers found', () => {
     const key = fc.constantFrom('model', 'messages', 'x', 'mod\\u0065l', 'stream');
     const value = fc.oneof(fc.string(), fc.constantFrom('default', 'mock-gpt', 'caf\u00e9', 'a"b', 'model'));
     fc.assert(
-      fc.property(fc.array(fc.tuple(key, fc.oneof(value, fc.jsonValue({ maxDepth: 2 }))), { maxLength: 6 }), value, fc.constantFrom('', ' ', '\n'), (members, upstream, space) => {
-        const text = `{${members.map(([k, v]) => `${space}"${k}"${space}:${space}${JSON.stringify(v)}`).join(',')}}`;
-        agrees(text, upstream);
-      }),
+      fc.property(
+        fc.array(fc.tuple(key, fc.oneof(value, fc.jsonValue({ maxDepth: 2 }))), { maxLength: 6 }),
+        value,
+        fc.constantFrom('', ' ', '\n'),
+        (members, upstream, space) => {
+          const text = `{${members.map(([k, v]) => `${space}"${k}"${space}:${space}${JSON.stringify(v)}`).join(',')}}`;
+          agrees(text, upstream);
+        },
+      ),
       { numRuns: 3000, seed: 14 },
     );
   });

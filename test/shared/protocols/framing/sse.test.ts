@@ -76,19 +76,20 @@ const CASES: Record<string, string> = {
   'multi-line data, comments, id, retry, unknown fields': ': hi\nid: 7\ndata: a\ndata:b\nretry: 10\nfoo: bar\ndata\n\n',
   'event without data, empty event name': 'event: x\n\nevent:\ndata: y\n\n',
   'extra blank lines, no final blank line': '\n\n\ndata: 1\n\n\n\ndata: 2\n',
-  'CRLF': 'data: 1\r\n\r\nevent: e\r\ndata: 2\r\n\r\n',
+  CRLF: 'data: 1\r\n\r\nevent: e\r\ndata: 2\r\n\r\n',
   'CR after LF events': 'data: 1\n\ndata: 2\r\rdata: 3\n\n',
-  'BOM': '\ufeffdata: 1\n\n',
+  BOM: '\ufeffdata: 1\n\n',
   'multi-byte characters': 'data: ☀️ 世界 🎉\n\nevent: é\ndata: ü\n\n',
   'data without space, field without colon': 'data:x\n\ndata\n\n',
   'one-line events, then a named one, then one-line again': 'data: 1\n\ndata:2\n\nevent: e\ndata: 3\n\ndata: 4\n\ndata:\n\n',
   'BOM after a one-line event': 'data: 1\n\n\ufeffdata: 2\n\n',
-  'named one-line events, empty and spaceless names': 'event: a\ndata: 1\n\nevent:\ndata: 2\n\nevent:b\ndata:3\n\nevent: c\nevent: d\ndata: 4\n\nevent: e\n\ndata: 5\n\n',
+  'named one-line events, empty and spaceless names':
+    'event: a\ndata: 1\n\nevent:\ndata: 2\n\nevent:b\ndata:3\n\nevent: c\nevent: d\ndata: 4\n\nevent: e\n\ndata: 5\n\n',
   'CRLF one-line events, as Gemini writes them': 'data: {"a":1}\r\n\r\ndata:{"b":"é"}\r\n\r\ndata: 3\r\n\r\n',
   'CRLF and LF one-line events mixed': 'data: 1\r\n\r\ndata: 2\n\ndata: 3\r\n\r\nevent: e\r\ndata: 4\r\n\r\ndata: 5\r\n\r\n',
   'a CR inside a data line, CR-only and mixed line ends': 'data: a\rb\r\n\r\ndata: c\r\rdata: d\n\r\ndata: e\r\r\ndata: f\r\n\ndata: g\r\n\r\n',
   'a CRLF event without its blank line, then LF events': 'data: 1\r\ndata: 2\r\n\r\ndata: 3\n\n',
-  'named events with CRLF line ends (the parser\'s)': 'event: a\r\ndata: 1\r\n\r\nevent: b\ndata: 2\r\n\r\ndata: 3\r\n\r\n',
+  "named events with CRLF line ends (the parser's)": 'event: a\r\ndata: 1\r\n\r\nevent: b\ndata: 2\r\n\r\ndata: 3\r\n\r\n',
 };
 
 describe('SseReader', () => {
@@ -99,7 +100,15 @@ describe('SseReader', () => {
       for (const inPlace of IN_PLACE) {
         assert.deepEqual(viaReader(bytes, [], inPlace), want, inPlace);
         for (let at = 1; at < bytes.length; at++) assert.deepEqual(viaReader(bytes, [at], inPlace), want, `${inPlace}, cut at ${at}`);
-        assert.deepEqual(viaReader(bytes, Array.from({ length: bytes.length - 1 }, (_, i) => i + 1), inPlace), want, inPlace);
+        assert.deepEqual(
+          viaReader(
+            bytes,
+            Array.from({ length: bytes.length - 1 }, (_, i) => i + 1),
+            inPlace,
+          ),
+          want,
+          inPlace,
+        );
       }
     });
   }
@@ -111,7 +120,10 @@ describe('SseReader', () => {
     for (const chunks of [[text], events, [text.slice(0, cutInside), text.slice(cutInside)]]) {
       const inPlace: string[] = [];
       const parsed: string[] = [];
-      const r = new SseReader((_e, d) => parsed.push(d), (t, start, end) => inPlace.push(t.slice(start, end)) > 0);
+      const r = new SseReader(
+        (_e, d) => parsed.push(d),
+        (t, start, end) => inPlace.push(t.slice(start, end)) > 0,
+      );
       for (const c of chunks) r.push(Buffer.from(c));
       r.end();
       // Cut inside event 2, the parser holds its blank line's CR: event 2 is the parser's, and
@@ -124,9 +136,35 @@ describe('SseReader', () => {
 
   it('random streams cut at random places read as the library reads them', () => {
     let seed = 99;
-    const rand = (n: number): number => ((seed = (seed * 1103515245 + 12345) >>> 0) % n);
-    const pieces = ['data: ', 'data:', 'event: ', 'id: 1', ': c', 'x', '{"t":"é☀️"}', '\n', '\n\n', '\n\n', 'retry: 5', '🎉', ' ', 'data', 'data: x\n\n', 'data: y\n\n', '\ufeff',
-      'event: n\n', 'event: m\ndata: z\n\n', 'event:\n', '\r', '\r\n', '\r\n\r\n', 'data: z\r\n\r\n', 'data: w\r\n\r\n', 'event: k\r\ndata: v\r\n\r\n'];
+    const rand = (n: number): number => (seed = (seed * 1103515245 + 12345) >>> 0) % n;
+    const pieces = [
+      'data: ',
+      'data:',
+      'event: ',
+      'id: 1',
+      ': c',
+      'x',
+      '{"t":"é☀️"}',
+      '\n',
+      '\n\n',
+      '\n\n',
+      'retry: 5',
+      '🎉',
+      ' ',
+      'data',
+      'data: x\n\n',
+      'data: y\n\n',
+      '\ufeff',
+      'event: n\n',
+      'event: m\ndata: z\n\n',
+      'event:\n',
+      '\r',
+      '\r\n',
+      '\r\n\r\n',
+      'data: z\r\n\r\n',
+      'data: w\r\n\r\n',
+      'event: k\r\ndata: v\r\n\r\n',
+    ];
     for (let i = 0; i < 6000; i++) {
       let text = '';
       for (let k = rand(25); k > 0; k--) text += pieces[rand(pieces.length)];
@@ -145,8 +183,22 @@ describe('Utf8Chunks', () => {
   it('decodes random bytes cut at random places to the same text as a streaming TextDecoder', async () => {
     const { Utf8Chunks } = await import('../../../../src/shared/protocols/framing/sse.js');
     let seed = 7;
-    const rand = (n: number): number => ((seed = (seed * 1103515245 + 12345) >>> 0) % n);
-    const pieces = [[0x41], [0x0a], [0xef, 0xbb, 0xbf], [0xc3, 0xa9], [0xe2, 0x98, 0x80], [0xf0, 0x9f, 0x8e, 0x89], [0xe0, 0x80], [0xc0], [0x80], [0xf4, 0x90], [0xed, 0xa0, 0x80], [0xff], [0xf0, 0x9f]];
+    const rand = (n: number): number => (seed = (seed * 1103515245 + 12345) >>> 0) % n;
+    const pieces = [
+      [0x41],
+      [0x0a],
+      [0xef, 0xbb, 0xbf],
+      [0xc3, 0xa9],
+      [0xe2, 0x98, 0x80],
+      [0xf0, 0x9f, 0x8e, 0x89],
+      [0xe0, 0x80],
+      [0xc0],
+      [0x80],
+      [0xf4, 0x90],
+      [0xed, 0xa0, 0x80],
+      [0xff],
+      [0xf0, 0x9f],
+    ];
     for (let i = 0; i < 20_000; i++) {
       const bytes = Buffer.from(Array.from({ length: rand(8) }, () => pieces[rand(pieces.length)]!).flat());
       const cuts = [...new Set(Array.from({ length: rand(4) }, () => rand(bytes.length + 1)))].sort((a, b) => a - b);

@@ -3,7 +3,10 @@ import assert from 'node:assert/strict';
 import { Buffer } from 'node:buffer';
 import fc from 'fast-check';
 import {
-  TOP_LEVEL_NOT_JSON, TOP_LEVEL_NOT_OBJECT, TOP_LEVEL_UNDECIDED, readTopLevelMembers,
+  TOP_LEVEL_NOT_JSON,
+  TOP_LEVEL_NOT_OBJECT,
+  TOP_LEVEL_UNDECIDED,
+  readTopLevelMembers,
 } from '../../../../src/shared/protocols/framing/top-level-members.js';
 
 const KEYS = ['model', 'stream', 'stream_options'] as const;
@@ -47,7 +50,10 @@ describe('readTopLevelMembers', () => {
   });
 
   it('agrees with JSON.parse on request-like objects, the asked members anywhere and repeated', () => {
-    const member = fc.tuple(fc.constantFrom('model', 'stream', 'stream_options', 'messages', 'mod\\u0065l', 'stre\\u0061m', 'x'), fc.jsonValue({ maxDepth: 3 }));
+    const member = fc.tuple(
+      fc.constantFrom('model', 'stream', 'stream_options', 'messages', 'mod\\u0065l', 'stre\\u0061m', 'x'),
+      fc.jsonValue({ maxDepth: 3 }),
+    );
     fc.assert(
       fc.property(fc.array(member, { maxLength: 8 }), (members) => {
         const text = `{${members.map(([k, v]) => `"${k}":${JSON.stringify(v)}`).join(',')}}`;
@@ -58,8 +64,26 @@ describe('readTopLevelMembers', () => {
   });
 
   it('agrees with JSON.parse on broken JSON: bytes cut, dropped, changed or inserted', () => {
-    const body = Buffer.from(JSON.stringify({ model: 'm', messages: [{ role: 'user', content: 'h\u00e9llo "q" \\ \u2028' }], stream: true, stream_options: { include_usage: true }, n: -1.5e-3, z: [null, false, {}] }));
-    const special = fc.constantFrom(...'{}[]":,\\ \t\r\n0123456789-+.eEtrufalsn\u0000\u001f\u007f'.split('').map((c) => c.charCodeAt(0)), 0x80, 0xc3, 0xe2, 0xef, 0xbb, 0xbf, 0xff);
+    const body = Buffer.from(
+      JSON.stringify({
+        model: 'm',
+        messages: [{ role: 'user', content: 'h\u00e9llo "q" \\ \u2028' }],
+        stream: true,
+        stream_options: { include_usage: true },
+        n: -1.5e-3,
+        z: [null, false, {}],
+      }),
+    );
+    const special = fc.constantFrom(
+      ...'{}[]":,\\ \t\r\n0123456789-+.eEtrufalsn\u0000\u001f\u007f'.split('').map((c) => c.charCodeAt(0)),
+      0x80,
+      0xc3,
+      0xe2,
+      0xef,
+      0xbb,
+      0xbf,
+      0xff,
+    );
     fc.assert(
       fc.property(fc.nat(body.length), fc.constantFrom('cut', 'drop', 'change', 'insert'), special, (at, how, byte) => {
         let bytes: Buffer;
@@ -89,12 +113,55 @@ describe('readTopLevelMembers', () => {
 
   it('decides the edge cases as JSON.parse does', () => {
     const cases = [
-      '', ' ', '{', '}', '{}', ' {} ', '{} x', '[]', '"s"', '1', 'null', 'true', '{"model":}', '{"model" "x"}', '{"model":"a",}',
-      '{,}', '{"a":1 "b":2}', '{"a":[1,]}', '{"a":01}', '{"a":1.}', '{"a":.5}', '{"a":-}', '{"a":1e}', '{"a":1e+}', '{"a":+1}',
-      '{"a":-0.0e-0}', '{"a":1E400}', '{"a":tru}', '{"a":nul}', '{"a":falsey}', '{"a":"\\x"}', '{"a":"\\u12"}', '{"a":"\\u12g4"}',
-      '{"a":"\\ud800"}', '{"model":"a\\"b"}', '{"mod\\u0065l":"esc"}', '{"model":"first","model":"last"}', '{"stream_options":{"include_usage":true}}',
-      '{"stream":true}', '{"stream":"true"}', '{"model":1}', '{"a":{"b":{"c":[[[]]]}}}', '{"a":"\u0000"}', '\ufeff{}', '{"a":1}\u00a0',
-      '{"__proto__":{"model":"x"},"model":"y"}', '{"a":[{"b":1},{"c":[2,{"d":"}"}]}]}', '{"a":"]"}', '{\n\t"model"\r:\n"x"\n}',
+      '',
+      ' ',
+      '{',
+      '}',
+      '{}',
+      ' {} ',
+      '{} x',
+      '[]',
+      '"s"',
+      '1',
+      'null',
+      'true',
+      '{"model":}',
+      '{"model" "x"}',
+      '{"model":"a",}',
+      '{,}',
+      '{"a":1 "b":2}',
+      '{"a":[1,]}',
+      '{"a":01}',
+      '{"a":1.}',
+      '{"a":.5}',
+      '{"a":-}',
+      '{"a":1e}',
+      '{"a":1e+}',
+      '{"a":+1}',
+      '{"a":-0.0e-0}',
+      '{"a":1E400}',
+      '{"a":tru}',
+      '{"a":nul}',
+      '{"a":falsey}',
+      '{"a":"\\x"}',
+      '{"a":"\\u12"}',
+      '{"a":"\\u12g4"}',
+      '{"a":"\\ud800"}',
+      '{"model":"a\\"b"}',
+      '{"mod\\u0065l":"esc"}',
+      '{"model":"first","model":"last"}',
+      '{"stream_options":{"include_usage":true}}',
+      '{"stream":true}',
+      '{"stream":"true"}',
+      '{"model":1}',
+      '{"a":{"b":{"c":[[[]]]}}}',
+      '{"a":"\u0000"}',
+      '\ufeff{}',
+      '{"a":1}\u00a0',
+      '{"__proto__":{"model":"x"},"model":"y"}',
+      '{"a":[{"b":1},{"c":[2,{"d":"}"}]}]}',
+      '{"a":"]"}',
+      '{\n\t"model"\r:\n"x"\n}',
     ];
     for (const text of cases) agrees(Buffer.from(text));
     // Invalid UTF-8: kept (as U+FFFD) inside a string, an error outside one.

@@ -13,16 +13,23 @@ function longWay(text: string, field: string): Record<string, unknown> | null {
 
 /** An OpenAI completion with these counts (the mock's layout: usage, then two members). */
 function completion(prompt: number, completion: number, cached: number, fingerprint = 'fp_1'): string {
-  return `{"id":"chatcmpl-1","object":"chat.completion","choices":[{"index":0,"message":{"role":"assistant","content":"hi \\"usage\\":1"},"finish_reason":"stop"}],`
-    + `"usage":{"prompt_tokens":${prompt},"completion_tokens":${completion},"total_tokens":${prompt + completion},"prompt_tokens_details":{"cached_tokens":${cached},"audio_tokens":0}},`
-    + `"service_tier":"default","system_fingerprint":"${fingerprint}"}`;
+  return (
+    `{"id":"chatcmpl-1","object":"chat.completion","choices":[{"index":0,"message":{"role":"assistant","content":"hi \\"usage\\":1"},"finish_reason":"stop"}],` +
+    `"usage":{"prompt_tokens":${prompt},"completion_tokens":${completion},"total_tokens":${prompt + completion},"prompt_tokens_details":{"cached_tokens":${cached},"audio_tokens":0}},` +
+    `"service_tier":"default","system_fingerprint":"${fingerprint}"}`
+  );
 }
 
 describe('UsageShape', () => {
   it('reads later bodies of the same shape in place, with their own counts', () => {
     const shape = new UsageShape('usage');
     const first = shape.read(completion(12, 50, 0));
-    for (const [p, c, k] of [[12, 50, 0], [7, 1234, 3], [0, 0, 0], [99_999_999_999_998, 1, 10]] as const) {
+    for (const [p, c, k] of [
+      [12, 50, 0],
+      [7, 1234, 3],
+      [0, 0, 0],
+      [99_999_999_999_998, 1, 10],
+    ] as const) {
       const text = completion(p, c, k);
       const read = shape.read(text);
       assert.deepEqual(read, longWay(text, 'usage'));
@@ -76,8 +83,9 @@ describe('UsageShape', () => {
     const tails = ['}', ',"a":"b"}', ',"a":[1,{"usage":2}]}\n', ',"usage" :{"x":1}}', ',"b":{"c":3}}'];
     const leads = ['{"id":"1",', '{', '{"s":"\\"usage\\":2",'];
     // A lane's bodies: mostly one shape with new counts, now and then another.
-    const body = fc.tuple(fc.nat(9), fc.nat(3), fc.nat(4), fc.nat(2), count, count).map(([other, u, t, l, a, b]) =>
-      other === 0 ? `${leads[l]}"usage":${usages[u]!(a, b)}${tails[t]}` : `{"id":"1","usage":${usages[0]!(a, b)},"a":"b"}`);
+    const body = fc
+      .tuple(fc.nat(9), fc.nat(3), fc.nat(4), fc.nat(2), count, count)
+      .map(([other, u, t, l, a, b]) => (other === 0 ? `${leads[l]}"usage":${usages[u]!(a, b)}${tails[t]}` : `{"id":"1","usage":${usages[0]!(a, b)},"a":"b"}`));
     fc.assert(
       fc.property(fc.array(body, { minLength: 1, maxLength: 12 }), (bodies) => {
         const shape = new UsageShape('usage');

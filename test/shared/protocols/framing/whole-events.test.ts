@@ -47,7 +47,11 @@ describe('whole events on same-protocol streams', () => {
   checkEverySplit('bedrock event stream', () => CODECS.bedrock.createPassthroughStream({}), Buffer.from(bedrockStream), 'eventstream');
 
   it('an SSE blank line split across chunks ends the event (LF | LF, CRLF | CRLF)', () => {
-    for (const [first, second] of [['data: a\n', '\ndata: b\n\n'], ['data: a\r\n', '\r\ndata: b\r\n\r\n'], ['data: a\r\n\r', '\ndata: b\r\n\r\n']]) {
+    for (const [first, second] of [
+      ['data: a\n', '\ndata: b\n\n'],
+      ['data: a\r\n', '\r\ndata: b\r\n\r\n'],
+      ['data: a\r\n\r', '\ndata: b\r\n\r\n'],
+    ]) {
       const p = CODECS.gemini.createPassthroughStream({});
       assert.equal(bytesOf(p.push(Buffer.from(first!))).length, 0);
       assert.equal(bytesOf(p.push(Buffer.from(second!))).toString(), first! + second!);

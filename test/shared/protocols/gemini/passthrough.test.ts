@@ -32,7 +32,10 @@ describe('gemini errors', () => {
   });
 
   it('reads an upstream error body', () => {
-    assert.equal(geminiCodec.upstreamErrorMessage(400, { error: { code: 400, message: 'API key not valid.', status: 'INVALID_ARGUMENT' } }), 'INVALID_ARGUMENT: API key not valid.');
+    assert.equal(
+      geminiCodec.upstreamErrorMessage(400, { error: { code: 400, message: 'API key not valid.', status: 'INVALID_ARGUMENT' } }),
+      'INVALID_ARGUMENT: API key not valid.',
+    );
     assert.equal(geminiCodec.upstreamErrorMessage(500, [{ error: { message: 'boom' } }]), 'boom');
     assert.equal(geminiCodec.upstreamErrorMessage(500, 'x'), 'upstream answered HTTP 500');
   });

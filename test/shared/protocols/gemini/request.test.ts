@@ -9,17 +9,42 @@ const route = { pathModel: 'gemini-pool', pathStream: true };
 // Shaped like what @google/genai sends (camelCase, Type enums in capitals).
 const sdkRequest = {
   contents: [
-    { role: 'user', parts: [{ text: 'Weather in Paris?' }, { inlineData: { mimeType: 'image/png', data: 'iVBORw0K' } }, { inlineData: { mimeType: 'audio/wav', data: 'UklG' } }] },
-    { role: 'model', parts: [{ text: 'Checking.' }, { functionCall: { name: 'get_weather', args: { city: 'Paris' } } }, { functionCall: { name: 'get_weather', args: { city: 'Lyon' } } }] },
-    { role: 'user', parts: [
-      { functionResponse: { name: 'get_weather', response: { temp: 18 } } },
-      { functionResponse: { name: 'get_weather', response: { error: 'no data' } } },
-      { text: 'Thanks' },
-    ] },
+    {
+      role: 'user',
+      parts: [
+        { text: 'Weather in Paris?' },
+        { inlineData: { mimeType: 'image/png', data: 'iVBORw0K' } },
+        { inlineData: { mimeType: 'audio/wav', data: 'UklG' } },
+      ],
+    },
+    {
+      role: 'model',
+      parts: [
+        { text: 'Checking.' },
+        { functionCall: { name: 'get_weather', args: { city: 'Paris' } } },
+        { functionCall: { name: 'get_weather', args: { city: 'Lyon' } } },
+      ],
+    },
+    {
+      role: 'user',
+      parts: [
+        { functionResponse: { name: 'get_weather', response: { temp: 18 } } },
+        { functionResponse: { name: 'get_weather', response: { error: 'no data' } } },
+        { text: 'Thanks' },
+      ],
+    },
   ],
   systemInstruction: { parts: [{ text: 'Be brief.' }, { text: 'Use tools.' }] },
   tools: [
-    { functionDeclarations: [{ name: 'get_weather', description: 'Weather', parameters: { type: 'OBJECT', properties: { city: { type: 'STRING' }, type: { type: 'STRING', enum: ['a'] } }, required: ['city'] } }] },
+    {
+      functionDeclarations: [
+        {
+          name: 'get_weather',
+          description: 'Weather',
+          parameters: { type: 'OBJECT', properties: { city: { type: 'STRING' }, type: { type: 'STRING', enum: ['a'] } }, required: ['city'] },
+        },
+      ],
+    },
     { googleSearch: {} },
   ],
   toolConfig: { functionCallingConfig: { mode: 'ANY', allowedFunctionNames: ['get_weather'] } },
@@ -33,22 +58,38 @@ describe('gemini decodeRequest', () => {
       model: 'gemini-pool',
       system: 'Be brief.\nUse tools.',
       messages: [
-        { role: 'user', content: [
-          { type: 'text', text: 'Weather in Paris?' }, { type: 'image', data: 'iVBORw0K', mediaType: 'image/png' },
-          { type: 'unsupported', what: 'inlineData (audio/wav)' }, // refused on a cross-protocol hop
-        ] },
-        { role: 'assistant', content: [
-          { type: 'text', text: 'Checking.' },
-          { type: 'tool_call', id: 'call_0', name: 'get_weather', arguments: '{"city":"Paris"}' },
-          { type: 'tool_call', id: 'call_1', name: 'get_weather', arguments: '{"city":"Lyon"}' },
-        ] },
-        { role: 'tool', content: [
-          { type: 'tool_result', toolCallId: 'call_0', name: 'get_weather', content: '{"temp":18}', isError: false },
-          { type: 'tool_result', toolCallId: 'call_1', name: 'get_weather', content: 'no data', isError: true },
-        ] },
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'Weather in Paris?' },
+            { type: 'image', data: 'iVBORw0K', mediaType: 'image/png' },
+            { type: 'unsupported', what: 'inlineData (audio/wav)' }, // refused on a cross-protocol hop
+          ],
+        },
+        {
+          role: 'assistant',
+          content: [
+            { type: 'text', text: 'Checking.' },
+            { type: 'tool_call', id: 'call_0', name: 'get_weather', arguments: '{"city":"Paris"}' },
+            { type: 'tool_call', id: 'call_1', name: 'get_weather', arguments: '{"city":"Lyon"}' },
+          ],
+        },
+        {
+          role: 'tool',
+          content: [
+            { type: 'tool_result', toolCallId: 'call_0', name: 'get_weather', content: '{"temp":18}', isError: false },
+            { type: 'tool_result', toolCallId: 'call_1', name: 'get_weather', content: 'no data', isError: true },
+          ],
+        },
         { role: 'user', content: [{ type: 'text', text: 'Thanks' }] },
       ],
-      tools: [{ name: 'get_weather', description: 'Weather', parameters: { type: 'object', properties: { city: { type: 'string' }, type: { type: 'string', enum: ['a'] } }, required: ['city'] } }],
+      tools: [
+        {
+          name: 'get_weather',
+          description: 'Weather',
+          parameters: { type: 'object', properties: { city: { type: 'string' }, type: { type: 'string', enum: ['a'] } }, required: ['city'] },
+        },
+      ],
       toolChoice: { type: 'tool', name: 'get_weather' },
       maxTokens: 200,
       temperature: 1.5,
@@ -63,15 +104,26 @@ describe('gemini decodeRequest', () => {
   });
 
   it('reads the snake_case spelling curl examples use', () => {
-    const req = geminiCodec.decodeRequest({
-      system_instruction: { parts: [{ text: 'S' }] },
-      contents: [{ parts: [{ text: 'hi' }, { inline_data: { mime_type: 'image/jpeg', data: '/9j/' } }] }],
-      generation_config: { max_output_tokens: 5, stop_sequences: ['x'] },
-      tools: [{ function_declarations: [{ name: 'f', parameters_json_schema: { type: 'object', additionalProperties: false } }] }],
-      tool_config: { function_calling_config: { mode: 'NONE' } },
-    }, { pathModel: 'm' });
+    const req = geminiCodec.decodeRequest(
+      {
+        system_instruction: { parts: [{ text: 'S' }] },
+        contents: [{ parts: [{ text: 'hi' }, { inline_data: { mime_type: 'image/jpeg', data: '/9j/' } }] }],
+        generation_config: { max_output_tokens: 5, stop_sequences: ['x'] },
+        tools: [{ function_declarations: [{ name: 'f', parameters_json_schema: { type: 'object', additionalProperties: false } }] }],
+        tool_config: { function_calling_config: { mode: 'NONE' } },
+      },
+      { pathModel: 'm' },
+    );
     assert.equal(req.system, 'S');
-    assert.deepEqual(req.messages, [{ role: 'user', content: [{ type: 'text', text: 'hi' }, { type: 'image', data: '/9j/', mediaType: 'image/jpeg' }] }]);
+    assert.deepEqual(req.messages, [
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'hi' },
+          { type: 'image', data: '/9j/', mediaType: 'image/jpeg' },
+        ],
+      },
+    ]);
     assert.equal(req.maxTokens, 5);
     assert.deepEqual(req.stop, ['x']);
     assert.deepEqual(req.tools, [{ name: 'f', parameters: { type: 'object', additionalProperties: false } }]);
@@ -79,11 +131,25 @@ describe('gemini decodeRequest', () => {
   });
 
   it('keeps ids the caller sent and pairs responses by them', () => {
-    const req = geminiCodec.decodeRequest({ contents: [
-      { role: 'model', parts: [{ functionCall: { id: 'a1', name: 'f', args: {} } }, { functionCall: { name: 'f' } }] },
-      { role: 'user', parts: [{ functionResponse: { name: 'f', response: { content: 'second' } } }, { functionResponse: { id: 'a1', name: 'f', response: {} } }] },
-    ] }, { pathModel: 'm' });
-    assert.deepEqual(req.messages[1]!.content.map((p) => p.type === 'tool_result' && [p.toolCallId, p.content]), [['call_0', 'second'], ['a1', '{}']]);
+    const req = geminiCodec.decodeRequest(
+      {
+        contents: [
+          { role: 'model', parts: [{ functionCall: { id: 'a1', name: 'f', args: {} } }, { functionCall: { name: 'f' } }] },
+          {
+            role: 'user',
+            parts: [{ functionResponse: { name: 'f', response: { content: 'second' } } }, { functionResponse: { id: 'a1', name: 'f', response: {} } }],
+          },
+        ],
+      },
+      { pathModel: 'm' },
+    );
+    assert.deepEqual(
+      req.messages[1]!.content.map((p) => p.type === 'tool_result' && [p.toolCallId, p.content]),
+      [
+        ['call_0', 'second'],
+        ['a1', '{}'],
+      ],
+    );
   });
 
   for (const [name, body, r, needle] of [
@@ -96,8 +162,10 @@ describe('gemini decodeRequest', () => {
     ['functionCall args that are not an object', { contents: [{ role: 'model', parts: [{ functionCall: { name: 'f', args: [1] } }] }] }, route, 'args'],
   ] as const) {
     it(`rejects ${name} with invalid_request`, () => {
-      assert.throws(() => geminiCodec.decodeRequest(body, r), (e: unknown) =>
-        e instanceof GatewayError && e.kind === 'invalid_request' && e.message.includes(needle));
+      assert.throws(
+        () => geminiCodec.decodeRequest(body, r),
+        (e: unknown) => e instanceof GatewayError && e.kind === 'invalid_request' && e.message.includes(needle),
+      );
     });
   }
 });
@@ -107,8 +175,21 @@ describe('gemini encodeRequest', () => {
     model: 'pool',
     system: 'Be brief.',
     messages: [
-      { role: 'user', content: [{ type: 'text', text: 'hi' }, { type: 'image', url: 'data:image/png;base64,iVBOR' }, { type: 'image', url: 'gs://b/cat.jpg', mediaType: 'image/jpeg' }] },
-      { role: 'assistant', content: [{ type: 'tool_call', id: 'toolu_1', name: 'get_weather', arguments: '{"city":"Paris"}' }, { type: 'tool_call', id: 'toolu_2', name: 'get_time', arguments: '' }] },
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'hi' },
+          { type: 'image', url: 'data:image/png;base64,iVBOR' },
+          { type: 'image', url: 'gs://b/cat.jpg', mediaType: 'image/jpeg' },
+        ],
+      },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'tool_call', id: 'toolu_1', name: 'get_weather', arguments: '{"city":"Paris"}' },
+          { type: 'tool_call', id: 'toolu_2', name: 'get_time', arguments: '' },
+        ],
+      },
       { role: 'tool', content: [{ type: 'tool_result', toolCallId: 'toolu_1', content: '{"temp":18}', isError: false }] },
       { role: 'tool', content: [{ type: 'tool_result', toolCallId: 'toolu_2', content: '12:00', isError: false }] },
       { role: 'user', content: [{ type: 'text', text: 'ok' }] },
@@ -127,16 +208,29 @@ describe('gemini encodeRequest', () => {
     assert.equal(geminiCodec.encodeRequest({ ...model, stream: false }, 'g').path, '/models/g:generateContent');
     assert.deepEqual(JSON.parse(enc.body), {
       contents: [
-        { role: 'user', parts: [{ text: 'hi' }, { inlineData: { mimeType: 'image/png', data: 'iVBOR' } }, { fileData: { mimeType: 'image/jpeg', fileUri: 'gs://b/cat.jpg' } }] },
-        { role: 'model', parts: [
-          { functionCall: { id: 'toolu_1', name: 'get_weather', args: { city: 'Paris' } } },
-          { functionCall: { id: 'toolu_2', name: 'get_time', args: {} } },
-        ] },
-        { role: 'user', parts: [
-          { functionResponse: { id: 'toolu_1', name: 'get_weather', response: { temp: 18 } } },
-          { functionResponse: { id: 'toolu_2', name: 'get_time', response: { content: '12:00' } } },
-          { text: 'ok' },
-        ] },
+        {
+          role: 'user',
+          parts: [
+            { text: 'hi' },
+            { inlineData: { mimeType: 'image/png', data: 'iVBOR' } },
+            { fileData: { mimeType: 'image/jpeg', fileUri: 'gs://b/cat.jpg' } },
+          ],
+        },
+        {
+          role: 'model',
+          parts: [
+            { functionCall: { id: 'toolu_1', name: 'get_weather', args: { city: 'Paris' } } },
+            { functionCall: { id: 'toolu_2', name: 'get_time', args: {} } },
+          ],
+        },
+        {
+          role: 'user',
+          parts: [
+            { functionResponse: { id: 'toolu_1', name: 'get_weather', response: { temp: 18 } } },
+            { functionResponse: { id: 'toolu_2', name: 'get_time', response: { content: '12:00' } } },
+            { text: 'ok' },
+          ],
+        },
       ],
       systemInstruction: { parts: [{ text: 'Be brief.' }] },
       tools: [{ functionDeclarations: [{ name: 'get_weather', description: 'W', parametersJsonSchema: { type: 'object', additionalProperties: false } }] }],
@@ -146,14 +240,27 @@ describe('gemini encodeRequest', () => {
   });
 
   it('refuses a tool result whose call is not in the request: Gemini needs the name', () => {
-    const orphan: ModelRequest = { model: 'p', stream: false, messages: [{ role: 'tool', content: [{ type: 'tool_result', toolCallId: 'nope', content: 'x', isError: false }] }] };
-    assert.throws(() => geminiCodec.encodeRequest(orphan, 'g'), (e: unknown) => e instanceof GatewayError && e.kind === 'invalid_request' && /nope/.test(e.message));
-    const named: ModelRequest = { ...orphan, messages: [{ role: 'tool', content: [{ type: 'tool_result', toolCallId: 'nope', name: 'f', content: 'x', isError: false }] }] };
+    const orphan: ModelRequest = {
+      model: 'p',
+      stream: false,
+      messages: [{ role: 'tool', content: [{ type: 'tool_result', toolCallId: 'nope', content: 'x', isError: false }] }],
+    };
+    assert.throws(
+      () => geminiCodec.encodeRequest(orphan, 'g'),
+      (e: unknown) => e instanceof GatewayError && e.kind === 'invalid_request' && /nope/.test(e.message),
+    );
+    const named: ModelRequest = {
+      ...orphan,
+      messages: [{ role: 'tool', content: [{ type: 'tool_result', toolCallId: 'nope', name: 'f', content: 'x', isError: false }] }],
+    };
     assert.equal(JSON.parse(geminiCodec.encodeRequest(named, 'g').body).contents[0].parts[0].functionResponse.name, 'f');
   });
 
   it('refuses out-of-range sampling instead of clamping', () => {
-    assert.throws(() => geminiCodec.encodeRequest({ ...model, topP: 1.5 }, 'g'), (e: unknown) => e instanceof GatewayError && /topP/.test(e.message));
+    assert.throws(
+      () => geminiCodec.encodeRequest({ ...model, topP: 1.5 }, 'g'),
+      (e: unknown) => e instanceof GatewayError && /topP/.test(e.message),
+    );
   });
 
   it('passes the caller body through unchanged: the model is in the path', () => {

@@ -6,17 +6,22 @@ import type { ModelResponse } from '../../../../src/shared/model/types.js';
 
 // A real generateContent answer: thinking summary, two text parts, a call, cached prompt.
 const vendorResponse = {
-  candidates: [{
-    content: { parts: [
-      { text: 'Planning...', thought: true },
-      { text: 'Checking ' },
-      { text: 'now.' },
-      { functionCall: { name: 'get_weather', args: { city: 'Paris' } }, thoughtSignature: 'CiQB' },
-    ], role: 'model' },
-    finishReason: 'STOP',
-    index: 0,
-    safetyRatings: [],
-  }],
+  candidates: [
+    {
+      content: {
+        parts: [
+          { text: 'Planning...', thought: true },
+          { text: 'Checking ' },
+          { text: 'now.' },
+          { functionCall: { name: 'get_weather', args: { city: 'Paris' } }, thoughtSignature: 'CiQB' },
+        ],
+        role: 'model',
+      },
+      finishReason: 'STOP',
+      index: 0,
+      safetyRatings: [],
+    },
+  ],
   usageMetadata: { promptTokenCount: 1000, candidatesTokenCount: 30, totalTokenCount: 1080, cachedContentTokenCount: 800, thoughtsTokenCount: 50 },
   modelVersion: 'gemini-2.5-pro',
   responseId: 'mVq0aP',
@@ -42,7 +47,14 @@ describe('gemini response', () => {
 
   it('maps finish reasons', () => {
     const text = { content: { parts: [{ text: 'x' }], role: 'model' }, index: 0 };
-    const cases = { STOP: 'stop', MAX_TOKENS: 'length', SAFETY: 'content_filter', RECITATION: 'content_filter', BLOCKLIST: 'content_filter', PROHIBITED_CONTENT: 'content_filter' } as const;
+    const cases = {
+      STOP: 'stop',
+      MAX_TOKENS: 'length',
+      SAFETY: 'content_filter',
+      RECITATION: 'content_filter',
+      BLOCKLIST: 'content_filter',
+      PROHIBITED_CONTENT: 'content_filter',
+    } as const;
     for (const [finishReason, reason] of Object.entries(cases)) {
       assert.equal(geminiCodec.decodeResponse({ candidates: [{ ...text, finishReason }] }).finishReason, reason);
     }
@@ -64,17 +76,28 @@ describe('gemini response', () => {
       { functionCall: { id: 'call_0', name: 'get_weather', args: { city: 'Paris' } }, thoughtSignature: 'CiQB' },
     ]);
     assert.equal(wire.candidates[0].finishReason, 'STOP');
-    assert.deepEqual(wire.usageMetadata, { promptTokenCount: 1000, candidatesTokenCount: 30, totalTokenCount: 1080, cachedContentTokenCount: 800, thoughtsTokenCount: 50 });
+    assert.deepEqual(wire.usageMetadata, {
+      promptTokenCount: 1000,
+      candidatesTokenCount: 30,
+      totalTokenCount: 1080,
+      cachedContentTokenCount: 800,
+      thoughtsTokenCount: 50,
+    });
     assert.deepEqual(geminiCodec.decodeResponse(wire), resp);
   });
 
   it('never sends an empty parts list (the SDK chat history refuses it)', () => {
-    const wire = JSON.parse(geminiCodec.encodeResponse({ id: 'r', model: 'm', content: [], finishReason: 'stop', usage: { input: 1, output: 0, cacheRead: 0, cacheCreation: 0 } }));
+    const wire = JSON.parse(
+      geminiCodec.encodeResponse({ id: 'r', model: 'm', content: [], finishReason: 'stop', usage: { input: 1, output: 0, cacheRead: 0, cacheCreation: 0 } }),
+    );
     assert.deepEqual(wire.candidates[0].content.parts, [{ text: '' }]);
   });
 
   it('calls a body it cannot read an upstream error', () => {
-    assert.throws(() => geminiCodec.decodeResponse(null), (e: unknown) => e instanceof GatewayError && e.kind === 'upstream_error');
+    assert.throws(
+      () => geminiCodec.decodeResponse(null),
+      (e: unknown) => e instanceof GatewayError && e.kind === 'upstream_error',
+    );
     assert.equal(geminiCodec.usageFromResponse({ candidates: [] }), null);
   });
 });

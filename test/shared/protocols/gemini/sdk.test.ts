@@ -9,7 +9,6 @@ import type { StreamEvent } from '../../../../src/shared/model/types.js';
 import { CannedUpstream, cannedResponse, cannedStream } from '../../../helpers/canned-upstream.js';
 import { toolCallTurn } from '../../../helpers/stream-events.js';
 
-
 let upstream: CannedUpstream;
 let ai: GoogleGenAI;
 
@@ -45,7 +44,9 @@ describe('@google/genai reads what the gemini codec writes', () => {
   it('a chat session accepts the streamed turn into its history', async () => {
     upstream.next = cannedStream(geminiCodec, events);
     const chat = ai.chats.create({ model: 'gemini-pool' });
-    for await (const _chunk of await chat.sendMessageStream({ message: 'hi' })) { /* drain */ }
+    for await (const _chunk of await chat.sendMessageStream({ message: 'hi' })) {
+      /* drain */
+    }
     // Curated history keeps a turn only when every chunk was valid and a finishReason came.
     const history = chat.getHistory(true);
     assert.equal(history[0]!.role, 'user');
@@ -55,8 +56,11 @@ describe('@google/genai reads what the gemini codec writes', () => {
 
   it('generateContent reads the encoded response', async () => {
     upstream.next = cannedResponse(geminiCodec, {
-      id: 'r1', model: 'gemini-pool', finishReason: 'length',
-      content: [{ type: 'text', text: 'Hello' }], usage: { input: 3, output: 1, cacheRead: 0, cacheCreation: 0 },
+      id: 'r1',
+      model: 'gemini-pool',
+      finishReason: 'length',
+      content: [{ type: 'text', text: 'Hello' }],
+      usage: { input: 3, output: 1, cacheRead: 0, cacheCreation: 0 },
     });
     const resp = await ai.models.generateContent({ model: 'gemini-pool', contents: 'hi' });
     assert.equal(upstream.lastRequest?.url, '/v1beta/models/gemini-pool:generateContent');
@@ -78,9 +82,12 @@ describe('@google/genai reads what the gemini codec writes', () => {
   it('raises the mid-stream error line as ApiError', async () => {
     upstream.next = cannedStream(geminiCodec, [events[0]!, events[2]!], 'upstream went away');
     const texts: string[] = [];
-    await assert.rejects((async () => {
-      for await (const chunk of await ai.models.generateContentStream({ model: 'gemini-pool', contents: 'hi' })) texts.push(chunk.text ?? '');
-    })(), (e: unknown) => e instanceof ApiError && e.status === 502 && /upstream went away/.test(e.message));
+    await assert.rejects(
+      (async () => {
+        for await (const chunk of await ai.models.generateContentStream({ model: 'gemini-pool', contents: 'hi' })) texts.push(chunk.text ?? '');
+      })(),
+      (e: unknown) => e instanceof ApiError && e.status === 502 && /upstream went away/.test(e.message),
+    );
   });
 
   it('1.x raises on the mid-stream error too, even read in one piece with the text before it', async () => {
@@ -89,9 +96,14 @@ describe('@google/genai reads what the gemini codec writes', () => {
     const v1 = new GoogleGenAiV1({ apiKey: 'test-key', httpOptions: { baseUrl: `http://127.0.0.1:${upstream.port}` } });
     upstream.next = cannedStream(geminiCodec, events.slice(0, 3), 'upstream went away');
     const texts: string[] = [];
-    await assert.rejects((async () => {
-      for await (const chunk of await v1.models.generateContentStream({ model: 'gemini-pool', contents: 'hi' })) texts.push(chunk.text ?? '');
-    })());
-    assert.deepEqual(texts.filter((t) => t !== ''), ['Looking ']);
+    await assert.rejects(
+      (async () => {
+        for await (const chunk of await v1.models.generateContentStream({ model: 'gemini-pool', contents: 'hi' })) texts.push(chunk.text ?? '');
+      })(),
+    );
+    assert.deepEqual(
+      texts.filter((t) => t !== ''),
+      ['Looking '],
+    );
   });
 });

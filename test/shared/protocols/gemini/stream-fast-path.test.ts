@@ -9,7 +9,10 @@ import { eventEndsAt } from '../../../../src/shared/protocols/framing/sse.js';
 import { isFinishReason } from '../../../../src/shared/protocols/gemini/finish-reason.js';
 
 type Json = Record<string, unknown>;
-interface Read { text: string; usage: Json | null }
+interface Read {
+  text: string;
+  usage: Json | null;
+}
 
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -50,21 +53,31 @@ function read(r: GeminiTextChunkReader, data: string, inPlace = false): Read | n
 }
 
 /** A chunk as generativelanguage.googleapis.com writes it (a space after each colon). */
-const api = (lit: string, usage = '"usageMetadata": {"promptTokenCount": 8,"candidatesTokenCount": 2,"totalTokenCount": 10,"promptTokensDetails": [{"modality": "TEXT","tokenCount": 8}]},'): string =>
+const api = (
+  lit: string,
+  usage = '"usageMetadata": {"promptTokenCount": 8,"candidatesTokenCount": 2,"totalTokenCount": 10,"promptTokensDetails": [{"modality": "TEXT","tokenCount": 8}]},',
+): string =>
   `{"candidates": [{"content": {"parts": [{"text": ${lit}}],"role": "model"},"index": 0}],${usage}"modelVersion": "gemini-2.5-flash","responseId": "Y2xhdWRl"}`;
 /** A chunk as Vertex AI writes it: role before parts, no index, createTime. */
 const vertex = (lit: string): string =>
   `{"candidates": [{"content": {"role": "model","parts": [{"text": ${lit}}]}}],"usageMetadata": {"trafficType": "ON_DEMAND"},"modelVersion": "gemini-2.5-flash","createTime": "2026-03-10T14:54:45.066123Z","responseId": "tTCw"}`;
 /** A chunk as the mock writes it (JSON.stringify: no spaces, no usage until the last chunk). */
-const compact = (lit: string): string => `{"candidates":[{"content":{"parts":[{"text":${lit}}],"role":"model"},"index":0}],"modelVersion":"mock-model","responseId":"r"}`;
+const compact = (lit: string): string =>
+  `{"candidates":[{"content":{"parts":[{"text":${lit}}],"role":"model"},"index":0}],"modelVersion":"mock-model","responseId":"r"}`;
 
 describe('gemini text-chunk fast path', () => {
   it('reads plain and escaped text in the API, Vertex AI and compact spellings, with its usage', () => {
     const r = new GeminiTextChunkReader();
-    assert.deepEqual(read(r, api('"Hello"')), { text: 'Hello', usage: { promptTokenCount: 8, candidatesTokenCount: 2, totalTokenCount: 10, promptTokensDetails: [{ modality: 'TEXT', tokenCount: 8 }] } });
+    assert.deepEqual(read(r, api('"Hello"')), {
+      text: 'Hello',
+      usage: { promptTokenCount: 8, candidatesTokenCount: 2, totalTokenCount: 10, promptTokensDetails: [{ modality: 'TEXT', tokenCount: 8 }] },
+    });
     assert.equal(r.literal, '"Hello"');
     const counts = '"usageMetadata": {"promptTokenCount": 8,"candidatesTokenCount": 4,"totalTokenCount": 12},';
-    assert.deepEqual(read(r, api('" wörld ☀️"', counts), true), { text: ' wörld ☀️', usage: { promptTokenCount: 8, candidatesTokenCount: 4, totalTokenCount: 12 } });
+    assert.deepEqual(read(r, api('" wörld ☀️"', counts), true), {
+      text: ' wörld ☀️',
+      usage: { promptTokenCount: 8, candidatesTokenCount: 4, totalTokenCount: 12 },
+    });
     assert.deepEqual(read(r, api('"a\\"b\\n\\u00e9"', '')), { text: 'a"b\né', usage: null });
     assert.equal(r.literal, undefined, 'escapes are not passed on as written');
     assert.deepEqual(read(r, vertex('"Hi"')), { text: 'Hi', usage: { trafficType: 'ON_DEMAND' } });
@@ -168,7 +181,14 @@ describe('gemini text-chunk fast path', () => {
     const contentTails = ['', ',"role": "model"', ',"role": "model","role": "user"'];
     const oddContentTails = [',"parts": []', ',"role": 1', ',"role": "a\\"b"'];
     const candidateTails = ['', ',"index": 0', ',"index": 1', ',"index": null'];
-    const oddCandidateTails = [',"finishReason": "STOP"', ',"finishReason": "FINISH_REASON_UNSPECIFIED"', ',"finishReason": ""', '},{"content": {"parts": [{"text": "c2"}]}', ',"safetyRatings": []', ',"index": -1'];
+    const oddCandidateTails = [
+      ',"finishReason": "STOP"',
+      ',"finishReason": "FINISH_REASON_UNSPECIFIED"',
+      ',"finishReason": ""',
+      '},{"content": {"parts": [{"text": "c2"}]}',
+      ',"safetyRatings": []',
+      ',"index": -1',
+    ];
     const keys = ['"usageMetadata"', '"usageMetadata"', '"modelVersion"', '"responseId"', '"createTime"'];
     const oddKeys = ['"error"', '"promptFeedback"', '"candidates"', '"foo"', '"model\\u0056ersion"'];
     const values = ['"gemini-2.5-flash"', '"Y2xhdWRl"', '""'];

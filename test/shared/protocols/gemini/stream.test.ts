@@ -69,7 +69,11 @@ describe('gemini stream decoder', () => {
   it('reports usage after finish when it arrives in a later chunk, and the latest one wins', () => {
     const d = geminiCodec.createStreamDecoder();
     const events = [
-      ...d.push(bytes('data: {"candidates":[{"content":{"parts":[{"text":"Hi"}],"role":"model"},"finishReason":"MAX_TOKENS","index":0}],"usageMetadata":{"promptTokenCount":3,"candidatesTokenCount":1}}\n\n')),
+      ...d.push(
+        bytes(
+          'data: {"candidates":[{"content":{"parts":[{"text":"Hi"}],"role":"model"},"finishReason":"MAX_TOKENS","index":0}],"usageMetadata":{"promptTokenCount":3,"candidatesTokenCount":1}}\n\n',
+        ),
+      ),
       ...d.push(bytes('data: {"usageMetadata":{"promptTokenCount":3,"candidatesTokenCount":2}}\n\n')),
       ...d.finish(),
     ];
@@ -83,19 +87,35 @@ describe('gemini stream decoder', () => {
 
   it('raises an error chunk after handing out the events before it', () => {
     const d = geminiCodec.createStreamDecoder();
-    const events = d.push(bytes('data: {"candidates":[{"content":{"parts":[{"text":"Hi"}]}}]}\n\ndata: {"error":{"code":503,"message":"The model is overloaded.","status":"UNAVAILABLE"}}\n\n'));
-    assert.deepEqual(events.map((e) => e.type), ['start', 'block_start', 'text_delta']);
-    assert.throws(() => d.finish(), (e: unknown) => e instanceof GatewayError && e.kind === 'upstream_error' && /UNAVAILABLE\): The model is overloaded/.test(e.message));
+    const events = d.push(
+      bytes(
+        'data: {"candidates":[{"content":{"parts":[{"text":"Hi"}]}}]}\n\ndata: {"error":{"code":503,"message":"The model is overloaded.","status":"UNAVAILABLE"}}\n\n',
+      ),
+    );
+    assert.deepEqual(
+      events.map((e) => e.type),
+      ['start', 'block_start', 'text_delta'],
+    );
+    assert.throws(
+      () => d.finish(),
+      (e: unknown) => e instanceof GatewayError && e.kind === 'upstream_error' && /UNAVAILABLE\): The model is overloaded/.test(e.message),
+    );
   });
 
   it('reports a stream with no finishReason as cut short', () => {
     const d = geminiCodec.createStreamDecoder();
     d.push(bytes(vendorStream.slice(0, vendorStream.indexOf('data:', 10))));
-    assert.throws(() => d.finish(), (e: unknown) => e instanceof GatewayError && /finishReason/.test(e.message));
+    assert.throws(
+      () => d.finish(),
+      (e: unknown) => e instanceof GatewayError && /finishReason/.test(e.message),
+    );
   });
 
   it('reports malformed JSON as an upstream error, not a crash', () => {
-    assert.throws(() => geminiCodec.createStreamDecoder().push(bytes('data: {"candidates":\n\n')), (e: unknown) => e instanceof GatewayError && e.kind === 'upstream_error');
+    assert.throws(
+      () => geminiCodec.createStreamDecoder().push(bytes('data: {"candidates":\n\n')),
+      (e: unknown) => e instanceof GatewayError && e.kind === 'upstream_error',
+    );
   });
 });
 
@@ -104,14 +124,25 @@ describe('gemini stream encoder', () => {
     const enc = geminiCodec.createStreamEncoder();
     const out = expected.map((e) => enc.encode(e));
     // Written: the thought delta, three text deltas, the two calls, the last chunk.
-    assert.deepEqual(out.map((o) => o !== ''), [false, false, true, false, false, true, true, true, false, false, false, false, false, false, true, false, false, true, false, false, true]);
+    assert.deepEqual(
+      out.map((o) => o !== ''),
+      [false, false, true, false, false, true, true, true, false, false, false, false, false, false, true, false, false, true, false, false, true],
+    );
     assert.deepEqual(JSON.parse(String(out[2]).slice('data: '.length)).candidates[0].content.parts, [{ text: 'Considering the sky.', thought: true }]);
     const call = JSON.parse(String(out[14]).slice('data: '.length));
-    assert.deepEqual(call.candidates[0].content.parts, [{ functionCall: { id: 'call_0', name: 'get_weather', args: { city: 'Paris', days: 2 } }, thoughtSignature: 'CiQB' }]);
+    assert.deepEqual(call.candidates[0].content.parts, [
+      { functionCall: { id: 'call_0', name: 'get_weather', args: { city: 'Paris', days: 2 } }, thoughtSignature: 'CiQB' },
+    ]);
     assert.equal(call.responseId, 'Y2xhdWRl');
     const last = JSON.parse(String(out[20]).slice('data: '.length));
     assert.equal(last.candidates[0].finishReason, 'STOP');
-    assert.deepEqual(last.usageMetadata, { promptTokenCount: 120, candidatesTokenCount: 20, totalTokenCount: 180, cachedContentTokenCount: 100, thoughtsTokenCount: 40 });
+    assert.deepEqual(last.usageMetadata, {
+      promptTokenCount: 120,
+      candidatesTokenCount: 20,
+      totalTokenCount: 180,
+      cachedContentTokenCount: 100,
+      thoughtsTokenCount: 40,
+    });
   });
 
   it('writes events the decoder reads back', () => {
@@ -126,7 +157,10 @@ describe('gemini stream encoder', () => {
     const enc = geminiCodec.createStreamEncoder();
     enc.encode({ type: 'block_start', index: 0, kind: 'tool_call', id: 'c', name: 'f' });
     enc.encode({ type: 'tool_args_delta', index: 0, json: '{"a":' });
-    assert.throws(() => enc.encode({ type: 'block_stop', index: 0 }), (e: unknown) => e instanceof GatewayError && e.kind === 'upstream_error');
+    assert.throws(
+      () => enc.encode({ type: 'block_stop', index: 0 }),
+      (e: unknown) => e instanceof GatewayError && e.kind === 'upstream_error',
+    );
   });
 
   it('writes a mid-stream error as a data: line with an error object, then bare as Google does', () => {

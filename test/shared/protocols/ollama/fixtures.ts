@@ -7,11 +7,28 @@ const line = (o: unknown): string => `${JSON.stringify(o)}\n`;
 export const STREAM = [
   line({ model: 'llama3.2', created_at: '2025-05-01T10:00:00.000000Z', message: { role: 'assistant', content: 'Let me ' }, done: false }),
   line({ model: 'llama3.2', created_at: '2025-05-01T10:00:00.100000Z', message: { role: 'assistant', content: 'check ☀️.' }, done: false }),
-  line({ model: 'llama3.2', created_at: '2025-05-01T10:00:00.200000Z', message: { role: 'assistant', content: '', tool_calls: [{ function: { name: 'get_weather', arguments: { city: 'Paris', days: 2 } } }, { function: { name: 'get_time', arguments: {} } }] }, done: false }),
   line({
-    model: 'llama3.2', created_at: '2025-05-01T10:00:00.300000Z', message: { role: 'assistant', content: '' },
-    done_reason: 'stop', done: true, total_duration: 4883583458, load_duration: 1334875,
-    prompt_eval_count: 26, prompt_eval_duration: 342546000, eval_count: 282, eval_duration: 4535599000,
+    model: 'llama3.2',
+    created_at: '2025-05-01T10:00:00.200000Z',
+    message: {
+      role: 'assistant',
+      content: '',
+      tool_calls: [{ function: { name: 'get_weather', arguments: { city: 'Paris', days: 2 } } }, { function: { name: 'get_time', arguments: {} } }],
+    },
+    done: false,
+  }),
+  line({
+    model: 'llama3.2',
+    created_at: '2025-05-01T10:00:00.300000Z',
+    message: { role: 'assistant', content: '' },
+    done_reason: 'stop',
+    done: true,
+    total_duration: 4883583458,
+    load_duration: 1334875,
+    prompt_eval_count: 26,
+    prompt_eval_duration: 342546000,
+    eval_count: 282,
+    eval_duration: 4535599000,
   }),
 ].join('');
 
@@ -39,14 +56,20 @@ export const SDK_REQUEST = {
   messages: [
     { role: 'system', content: 'Be brief.' },
     { role: 'user', content: 'What is this, and the weather?', images: [PNG] },
-    { role: 'assistant', content: '', tool_calls: [
-      { function: { name: 'get_weather', arguments: { city: 'Paris' } } },
-      { function: { name: 'get_time', arguments: { tz: 'CET' } } },
-    ] },
+    {
+      role: 'assistant',
+      content: '',
+      tool_calls: [{ function: { name: 'get_weather', arguments: { city: 'Paris' } } }, { function: { name: 'get_time', arguments: { tz: 'CET' } } }],
+    },
     { role: 'tool', content: '14:00', tool_name: 'get_time' },
     { role: 'tool', content: '21°C', tool_name: 'get_weather' },
   ],
-  tools: [{ type: 'function', function: { name: 'get_weather', description: 'Weather', parameters: { type: 'object', required: ['city'], properties: { city: { type: 'string' } } } } }],
+  tools: [
+    {
+      type: 'function',
+      function: { name: 'get_weather', description: 'Weather', parameters: { type: 'object', required: ['city'], properties: { city: { type: 'string' } } } },
+    },
+  ],
   format: 'json',
   keep_alive: '5m',
   think: false,

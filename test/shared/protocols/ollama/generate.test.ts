@@ -13,7 +13,15 @@ describe('ollama /api/generate', () => {
     assert.equal(req.system, 'S');
     assert.equal(req.maxTokens, 7);
     assert.deepEqual(req.stop, ['x']);
-    assert.deepEqual(req.messages, [{ role: 'user', content: [{ type: 'text', text: 'P' }, { type: 'image', data: PNG, mediaType: 'image/png' }] }]);
+    assert.deepEqual(req.messages, [
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'P' },
+          { type: 'image', data: PNG, mediaType: 'image/png' },
+        ],
+      },
+    ]);
     assert.equal(decodeGenerateRequest({ model: 'm', prompt: 'P', stream: false }).stream, false);
   });
 
@@ -22,7 +30,10 @@ describe('ollama /api/generate', () => {
     assert.deepEqual(req.untranslatable, ['suffix', 'raw']);
     assert.deepEqual(req.responseFormat, { type: 'json' });
     assert.deepEqual(req.reasoning, { effort: 'high' });
-    assert.deepEqual(decodeGenerateRequest({ model: 'm', prompt: 'P', format: { type: 'object' } }).responseFormat, { type: 'json_schema', schema: { type: 'object' } });
+    assert.deepEqual(decodeGenerateRequest({ model: 'm', prompt: 'P', format: { type: 'object' } }).responseFormat, {
+      type: 'json_schema',
+      schema: { type: 'object' },
+    });
     assert.throws(() => decodeGenerateRequest({ prompt: 'P' }), /model is required/);
   });
 
@@ -41,8 +52,14 @@ describe('ollama /api/generate', () => {
       enc.encode({ type: 'usage', usage }),
       enc.encode({ type: 'end' }),
     ].join('');
-    const lines = out.trim().split('\n').map((l) => JSON.parse(l));
-    assert.deepEqual(lines.map((l) => l.response), ['h', 'i', '']);
+    const lines = out
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    assert.deepEqual(
+      lines.map((l) => l.response),
+      ['h', 'i', ''],
+    );
     assert.equal(lines[2].done_reason, 'length');
     assert.equal(lines[2].eval_count, 2);
     assert.equal(lines[0].model, 'm');

@@ -6,12 +6,15 @@ import { TranslationRefused } from '../../../../src/shared/protocols/refusal.js'
 import { PNG, SDK_REQUEST } from './fixtures.js';
 
 function rejects(body: unknown, pattern: RegExp): void {
-  assert.throws(() => ollamaCodec.decodeRequest(body, {}), (e: unknown) => {
-    assert.ok(e instanceof GatewayError);
-    assert.equal(e.kind, 'invalid_request');
-    assert.match(e.message, pattern);
-    return true;
-  });
+  assert.throws(
+    () => ollamaCodec.decodeRequest(body, {}),
+    (e: unknown) => {
+      assert.ok(e instanceof GatewayError);
+      assert.equal(e.kind, 'invalid_request');
+      assert.match(e.message, pattern);
+      return true;
+    },
+  );
 }
 
 describe('ollama decodeRequest', () => {
@@ -20,11 +23,20 @@ describe('ollama decodeRequest', () => {
       model: 'llama-pool',
       system: 'Be brief.',
       messages: [
-        { role: 'user', content: [{ type: 'text', text: 'What is this, and the weather?' }, { type: 'image', data: PNG, mediaType: 'image/png' }] },
-        { role: 'assistant', content: [
-          { type: 'tool_call', id: 'call_0', name: 'get_weather', arguments: '{"city":"Paris"}' },
-          { type: 'tool_call', id: 'call_1', name: 'get_time', arguments: '{"tz":"CET"}' },
-        ] },
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'What is this, and the weather?' },
+            { type: 'image', data: PNG, mediaType: 'image/png' },
+          ],
+        },
+        {
+          role: 'assistant',
+          content: [
+            { type: 'tool_call', id: 'call_0', name: 'get_weather', arguments: '{"city":"Paris"}' },
+            { type: 'tool_call', id: 'call_1', name: 'get_time', arguments: '{"tz":"CET"}' },
+          ],
+        },
         { role: 'tool', content: [{ type: 'tool_result', toolCallId: 'call_1', content: '14:00', isError: false, name: 'get_time' }] },
         { role: 'tool', content: [{ type: 'tool_result', toolCallId: 'call_0', content: '21°C', isError: false, name: 'get_weather' }] },
       ],
@@ -67,14 +79,26 @@ describe('ollama decodeRequest', () => {
 
 describe('ollama encodeRequest', () => {
   it('writes options, stream explicitly, object arguments and tool names', () => {
-    const out = ollamaCodec.encodeRequest({
-      model: 'pool', stream: false, maxTokens: 5, stop: ['x'],
-      messages: [
-        { role: 'user', content: [{ type: 'text', text: 'hi' }, { type: 'image', url: 'data:image/png;base64,iVBORw0K' }] },
-        { role: 'assistant', content: [{ type: 'tool_call', id: 'toolu_1', name: 'f', arguments: '{"a":[1,2]}' }] },
-        { role: 'user', content: [{ type: 'tool_result', toolCallId: 'toolu_1', content: 'ok', isError: false }] },
-      ],
-    }, 'llama3.2');
+    const out = ollamaCodec.encodeRequest(
+      {
+        model: 'pool',
+        stream: false,
+        maxTokens: 5,
+        stop: ['x'],
+        messages: [
+          {
+            role: 'user',
+            content: [
+              { type: 'text', text: 'hi' },
+              { type: 'image', url: 'data:image/png;base64,iVBORw0K' },
+            ],
+          },
+          { role: 'assistant', content: [{ type: 'tool_call', id: 'toolu_1', name: 'f', arguments: '{"a":[1,2]}' }] },
+          { role: 'user', content: [{ type: 'tool_result', toolCallId: 'toolu_1', content: 'ok', isError: false }] },
+        ],
+      },
+      'llama3.2',
+    );
     assert.equal(out.path, '/api/chat');
     assert.deepEqual(JSON.parse(out.body), {
       model: 'llama3.2',
@@ -89,19 +113,47 @@ describe('ollama encodeRequest', () => {
   });
 
   it('refuses an http(s) image URL and a PDF instead of dropping them; a text file goes as text', () => {
-    const refused = [{ type: 'image', url: 'https://example.com/a.png' }, { type: 'file', data: 'JVBERi0=', mediaType: 'application/pdf' }] as const;
+    const refused = [
+      { type: 'image', url: 'https://example.com/a.png' },
+      { type: 'file', data: 'JVBERi0=', mediaType: 'application/pdf' },
+    ] as const;
     for (const part of refused) {
-      assert.throws(() => ollamaCodec.encodeRequest({ model: 'p', stream: false, messages: [{ role: 'user', content: [{ type: 'text', text: 'x' }, part] }] }, 'm'),
-        (e: unknown) => e instanceof TranslationRefused && e.reason === 'content_part' && /ollama protocol/.test(e.message));
+      assert.throws(
+        () => ollamaCodec.encodeRequest({ model: 'p', stream: false, messages: [{ role: 'user', content: [{ type: 'text', text: 'x' }, part] }] }, 'm'),
+        (e: unknown) => e instanceof TranslationRefused && e.reason === 'content_part' && /ollama protocol/.test(e.message),
+      );
     }
-    const text = ollamaCodec.encodeRequest({ model: 'p', stream: false, messages: [{ role: 'user', content: [{ type: 'text', text: 'Read:' }, { type: 'file', data: Buffer.from('notes').toString('base64'), mediaType: 'text/plain', name: 'n.txt' }] }] }, 'm');
+    const text = ollamaCodec.encodeRequest(
+      {
+        model: 'p',
+        stream: false,
+        messages: [
+          {
+            role: 'user',
+            content: [
+              { type: 'text', text: 'Read:' },
+              { type: 'file', data: Buffer.from('notes').toString('base64'), mediaType: 'text/plain', name: 'n.txt' },
+            ],
+          },
+        ],
+      },
+      'm',
+    );
     assert.deepEqual(JSON.parse(text.body).messages, [{ role: 'user', content: 'Read:\nn.txt\n\nnotes' }]);
   });
 
   it('rejects history tool arguments that are not a JSON object', () => {
-    assert.throws(() => ollamaCodec.encodeRequest({
-      model: 'p', stream: true,
-      messages: [{ role: 'assistant', content: [{ type: 'tool_call', id: 'c', name: 'f', arguments: '[1]' }] }],
-    }, 'm'), (e: unknown) => e instanceof GatewayError && e.kind === 'invalid_request' && /not a JSON object/.test(e.message));
+    assert.throws(
+      () =>
+        ollamaCodec.encodeRequest(
+          {
+            model: 'p',
+            stream: true,
+            messages: [{ role: 'assistant', content: [{ type: 'tool_call', id: 'c', name: 'f', arguments: '[1]' }] }],
+          },
+          'm',
+        ),
+      (e: unknown) => e instanceof GatewayError && e.kind === 'invalid_request' && /not a JSON object/.test(e.message),
+    );
   });
 });

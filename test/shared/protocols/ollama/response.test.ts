@@ -22,10 +22,15 @@ describe('ollama non-stream', () => {
   });
 
   it('encodes counts with cached input folded into prompt_eval_count', () => {
-    const body = JSON.parse(ollamaCodec.encodeResponse({
-      id: 'r', model: 'm', content: [{ type: 'text', text: 'hi' }], finishReason: 'stop',
-      usage: { input: 10, output: 2, cacheRead: 5, cacheCreation: 3 },
-    }));
+    const body = JSON.parse(
+      ollamaCodec.encodeResponse({
+        id: 'r',
+        model: 'm',
+        content: [{ type: 'text', text: 'hi' }],
+        finishReason: 'stop',
+        usage: { input: 10, output: 2, cacheRead: 5, cacheCreation: 3 },
+      }),
+    );
     assert.equal(body.done, true);
     assert.equal(body.done_reason, 'stop');
     assert.equal(body.prompt_eval_count, 18);
@@ -34,10 +39,17 @@ describe('ollama non-stream', () => {
   });
 
   it('calls upstream tool arguments that are not an object an upstream error', () => {
-    assert.throws(() => ollamaCodec.encodeResponse({
-      id: 'r', model: 'm', content: [{ type: 'tool_call', id: 'c', name: 'f', arguments: '{"a":' }], finishReason: 'tool_calls',
-      usage: { input: 0, output: 0, cacheRead: 0, cacheCreation: 0 },
-    }), (e: unknown) => e instanceof GatewayError && e.kind === 'upstream_error');
+    assert.throws(
+      () =>
+        ollamaCodec.encodeResponse({
+          id: 'r',
+          model: 'm',
+          content: [{ type: 'tool_call', id: 'c', name: 'f', arguments: '{"a":' }],
+          finishReason: 'tool_calls',
+          usage: { input: 0, output: 0, cacheRead: 0, cacheCreation: 0 },
+        }),
+      (e: unknown) => e instanceof GatewayError && e.kind === 'upstream_error',
+    );
   });
 
   it('writes errors as {"error": ...} and reads upstream ones', () => {
@@ -45,7 +57,10 @@ describe('ollama non-stream', () => {
     assert.equal(err.status, 404);
     assert.deepEqual(err.headers, { 'content-type': 'application/json', 'retry-after': '1' });
     assert.deepEqual(JSON.parse(err.body), { error: 'model "x" not found' });
-    assert.equal(ollamaCodec.upstreamErrorMessage(404, { error: 'model "llama9" not found, try pulling it first' }), 'model "llama9" not found, try pulling it first');
+    assert.equal(
+      ollamaCodec.upstreamErrorMessage(404, { error: 'model "llama9" not found, try pulling it first' }),
+      'model "llama9" not found, try pulling it first',
+    );
     assert.equal(ollamaCodec.upstreamErrorMessage(502, 'x'), 'upstream returned HTTP 502');
   });
 });

@@ -9,7 +9,6 @@ import type { StreamEvent } from '../../../../src/shared/model/types.js';
 import { CannedUpstream, cannedResponse, cannedStream } from '../../../helpers/canned-upstream.js';
 import { toolCallTurn } from '../../../helpers/stream-events.js';
 
-
 let upstream: CannedUpstream;
 let client: Ollama;
 
@@ -31,7 +30,10 @@ describe('ollama SDK reads what the ollama codec writes', () => {
     assert.equal(upstream.lastRequest?.url, '/api/chat');
     assert.equal(parts.map((p) => p.message.content).join(''), 'Looking it up ☀️.');
     const calls = parts.flatMap((p) => p.message.tool_calls ?? []);
-    assert.deepEqual(calls.map((c) => [c.function.name, c.function.arguments]), [['get_weather', { city: 'Paris' }]]);
+    assert.deepEqual(
+      calls.map((c) => [c.function.name, c.function.arguments]),
+      [['get_weather', { city: 'Paris' }]],
+    );
     const last = parts.at(-1);
     assert.ok(last);
     assert.equal(last.done, true);
@@ -44,14 +46,18 @@ describe('ollama SDK reads what the ollama codec writes', () => {
     upstream.next = cannedStream(ollamaCodec, events.slice(0, 3), 'model runner crashed');
     const seen: string[] = [];
     await assert.rejects(async () => {
-      for await (const part of await client.chat({ model: 'llama-pool', messages: [{ role: 'user', content: 'hi' }], stream: true })) seen.push(part.message.content);
+      for await (const part of await client.chat({ model: 'llama-pool', messages: [{ role: 'user', content: 'hi' }], stream: true }))
+        seen.push(part.message.content);
     }, /model runner crashed/);
     assert.deepEqual(seen, ['Looking ']);
   });
 
   it('chat with stream: false parses the response', async () => {
     upstream.next = cannedResponse(ollamaCodec, {
-      id: 'r', model: 'llama-pool', content: [{ type: 'text', text: 'Hi!' }], finishReason: 'length',
+      id: 'r',
+      model: 'llama-pool',
+      content: [{ type: 'text', text: 'Hi!' }],
+      finishReason: 'length',
       usage: { input: 3, output: 2, cacheRead: 0, cacheCreation: 0 },
     });
     const resp = await client.chat({ model: 'llama-pool', messages: [{ role: 'user', content: 'hi' }], stream: false });

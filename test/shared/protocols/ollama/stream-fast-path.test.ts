@@ -103,16 +103,37 @@ describe('ollama text-line fast path', () => {
 
   it('never reads a random variant differently from JSON.parse', () => {
     let seed = 20250501;
-    const rand = (n: number): number => ((seed = (seed * 1103515245 + 12345) >>> 0) % n);
+    const rand = (n: number): number => (seed = (seed * 1103515245 + 12345) >>> 0) % n;
     const pieces = ['a', ' ', 'é', '☀️', '\\"', '\\\\', '\\n', '\\u00e9', '\\u003c', '\\ud83d', '"', '\\', '\t', '\\x', '}', ',"', '\\/'];
     const stamps = ['"2025-05-01T10:00:00.123456Z"', '"2024-07-22T20:29:35.473452-07:00"', '"x"', '""', '"a\\"b"', '"\t"', '1', 'null', '"2025'];
     const tails = [
-      '},"done":false}', '},"done":true}', '},"done":false,"done":true}', '},"done":false} ', '},"done":false',
-      ',"thinking":"t"},"done":false}', ',"tool_calls":[{"function":{"name":"f","arguments":{}}}]},"done":false}',
-      ',"tool_calls":[]},"done":false}', ',"content":"dup"},"done":false}', '},"done":false,"error":"e"}', '},"done":false}}',
+      '},"done":false}',
+      '},"done":true}',
+      '},"done":false,"done":true}',
+      '},"done":false} ',
+      '},"done":false',
+      ',"thinking":"t"},"done":false}',
+      ',"tool_calls":[{"function":{"name":"f","arguments":{}}}]},"done":false}',
+      ',"tool_calls":[]},"done":false}',
+      ',"content":"dup"},"done":false}',
+      '},"done":false,"error":"e"}',
+      '},"done":false}}',
     ];
-    const heads = [HEAD, HEAD, HEAD, '{"model":"m","created_at":', '{"model":"a\\"b","created_at":', '{"model":1,"created_at":', '{"model":"m","model":"n","created_at":'];
-    const messages = [',"message":{"role":"assistant","content":', ',"message":{"role":"assistant","content":', ',"message":{"content":', ',"message":{"role":"assistant","role":"x","content":'];
+    const heads = [
+      HEAD,
+      HEAD,
+      HEAD,
+      '{"model":"m","created_at":',
+      '{"model":"a\\"b","created_at":',
+      '{"model":1,"created_at":',
+      '{"model":"m","model":"n","created_at":',
+    ];
+    const messages = [
+      ',"message":{"role":"assistant","content":',
+      ',"message":{"role":"assistant","content":',
+      ',"message":{"content":',
+      ',"message":{"role":"assistant","role":"x","content":',
+    ];
     const r = new OllamaTextLineReader();
     let fast = 0;
     for (let i = 0; i < 20_000; i++) {

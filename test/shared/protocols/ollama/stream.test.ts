@@ -57,19 +57,23 @@ describe('ollama stream decoder', () => {
     // A line with a space before it is trimmed and parsed, never offered to the fast path: the
     // same stream so indented is what the full decoder alone makes of it.
     let seed = 31337;
-    const rand = (n: number): number => ((seed = (seed * 1103515245 + 12345) >>> 0) % n);
+    const rand = (n: number): number => (seed = (seed * 1103515245 + 12345) >>> 0) % n;
     const texts = ['"Hi"', '" wörld ☀️"', '"a\\"b\\n"', '"\\u003cb\\u003e"', '""', '"\\q"', '"x\ty"', '"🎉"'];
     const stamp = (i: number): string => `"2025-05-01T10:00:${String(i % 60).padStart(2, '0')}.${rand(1e6)}Z"`;
     const kinds: Array<(i: number) => string> = [
       (i) => `{"model":"llama3.2","created_at":${stamp(i)},"message":{"role":"assistant","content":${texts[rand(texts.length)]}},"done":false}`,
       (i) => `{"model":"llama3.2","created_at":${stamp(i)},"message":{"role":"assistant","content":"","thinking":"hmm"},"done":false}`,
-      (i) => `{"model":"llama3.2","created_at":${stamp(i)},"message":{"role":"assistant","content":"","tool_calls":[{"function":{"name":"f","arguments":{"a":${i}}}}]},"done":false}`,
-      (i) => `{"model":"llama3.2","created_at":${stamp(i)},"message":{"role":"assistant","content":"x"},"done":false,"done":true,"done_reason":"length","eval_count":${i}}`,
-      (i) => `{"model":"llama3.2","created_at":${stamp(i)},"message":{"role":"assistant","content":"t${i}"},"done":false,"message":{"role":"assistant","content":"u${i}"}}`,
+      (i) =>
+        `{"model":"llama3.2","created_at":${stamp(i)},"message":{"role":"assistant","content":"","tool_calls":[{"function":{"name":"f","arguments":{"a":${i}}}}]},"done":false}`,
+      (i) =>
+        `{"model":"llama3.2","created_at":${stamp(i)},"message":{"role":"assistant","content":"x"},"done":false,"done":true,"done_reason":"length","eval_count":${i}}`,
+      (i) =>
+        `{"model":"llama3.2","created_at":${stamp(i)},"message":{"role":"assistant","content":"t${i}"},"done":false,"message":{"role":"assistant","content":"u${i}"}}`,
       () => '{"error":"model runner crashed"}',
       () => '{"model":"llama3.2","created_at":"2025-05-01T10:00:00Z","message":{"role":"assistant","content":"cut',
     ];
-    const done = '{"model":"llama3.2","created_at":"2025-05-01T10:01:00Z","message":{"role":"assistant","content":""},"done_reason":"stop","done":true,"eval_count":7}';
+    const done =
+      '{"model":"llama3.2","created_at":"2025-05-01T10:01:00Z","message":{"role":"assistant","content":""},"done_reason":"stop","done":true,"eval_count":7}';
     for (let n = 0; n < 400; n++) {
       const lines: string[] = [];
       for (let k = rand(12); k > 0; k--) lines.push(kinds[rand(10) < 7 ? 0 : rand(kinds.length)]!(lines.length));
@@ -87,12 +91,21 @@ describe('ollama stream decoder', () => {
   it('hands out the events before an error line, then raises it', () => {
     const dec = ollamaCodec.createStreamDecoder();
     const events = dec.push(utf8.encode(`${STREAM.split('\n')[0]}\n{"error":"model runner crashed"}\n`));
-    assert.deepEqual(events.map((e) => e.type), ['start', 'block_start', 'text_delta']);
-    assert.throws(() => dec.finish(), (e: unknown) => e instanceof GatewayError && e.kind === 'upstream_error' && e.message === 'model runner crashed');
+    assert.deepEqual(
+      events.map((e) => e.type),
+      ['start', 'block_start', 'text_delta'],
+    );
+    assert.throws(
+      () => dec.finish(),
+      (e: unknown) => e instanceof GatewayError && e.kind === 'upstream_error' && e.message === 'model runner crashed',
+    );
   });
 
   it('calls a stream cut before the done line an upstream error', () => {
-    assert.throws(() => decode(STREAM.split('\n')[0] + '\n'), (e: unknown) => e instanceof GatewayError && /before its done line/.test(e.message));
+    assert.throws(
+      () => decode(STREAM.split('\n')[0] + '\n'),
+      (e: unknown) => e instanceof GatewayError && /before its done line/.test(e.message),
+    );
   });
 });
 
@@ -108,7 +121,12 @@ describe('ollama stream encoder', () => {
       { type: 'finish', reason: 'tool_calls' },
       { type: 'usage', usage: { input: 1, output: 2, cacheRead: 0, cacheCreation: 0 } },
       { type: 'end' },
-    ].map((e) => String(enc.encode(e as StreamEvent))).join('').trim().split('\n').map((l) => JSON.parse(l));
+    ]
+      .map((e) => String(enc.encode(e as StreamEvent)))
+      .join('')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     assert.equal(lines.length, 2);
     assert.deepEqual(lines[0].message.tool_calls, [{ id: 'c1', function: { name: 'f', arguments: { a: 1 } } }]);
     assert.equal(lines[1].done, true);

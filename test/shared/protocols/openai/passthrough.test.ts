@@ -34,16 +34,21 @@ function splits(bytes: Uint8Array): Uint8Array[][] {
 describe('openai passthroughBody', () => {
   it('rewrites only the model of a non-stream body', () => {
     const raw = '{"model": "pool",\n "messages":[{"role":"user","content":"hi"}], "x_unknown": {"model":"keep"}}';
-    assert.equal(openaiCodec.passthroughBody(raw, JSON.parse(raw), 'gpt-4o', false),
-      '{"model": "gpt-4o",\n "messages":[{"role":"user","content":"hi"}], "x_unknown": {"model":"keep"}}');
+    assert.equal(
+      openaiCodec.passthroughBody(raw, JSON.parse(raw), 'gpt-4o', false),
+      '{"model": "gpt-4o",\n "messages":[{"role":"user","content":"hi"}], "x_unknown": {"model":"keep"}}',
+    );
   });
 
-  it('adds include_usage to a stream, keeping the caller\'s other stream options', () => {
+  it("adds include_usage to a stream, keeping the caller's other stream options", () => {
     const raw = '{"model":"gpt-4o","stream":true,"stream_options":{"include_obfuscation":false},"messages":[]}';
     const out = openaiCodec.passthroughBody(raw, JSON.parse(raw), 'gpt-4o', true);
     assert.equal(out, '{"model":"gpt-4o","stream":true,"stream_options":{"include_obfuscation":false,"include_usage":true},"messages":[]}');
     const bare = '{"model":"gpt-4o","stream":true}';
-    assert.equal(openaiCodec.passthroughBody(bare, JSON.parse(bare), 'gpt-4o', true), '{"stream_options":{"include_usage":true},"model":"gpt-4o","stream":true}');
+    assert.equal(
+      openaiCodec.passthroughBody(bare, JSON.parse(bare), 'gpt-4o', true),
+      '{"stream_options":{"include_usage":true},"model":"gpt-4o","stream":true}',
+    );
   });
 
   it('leaves a stream that already asks for usage byte for byte', () => {
@@ -63,7 +68,7 @@ describe('openai passthrough stream', () => {
     }
   });
 
-  it('reads the usage chunk by the lane\'s learnt shape alike, at every split, stream after stream', () => {
+  it("reads the usage chunk by the lane's learnt shape alike, at every split, stream after stream", () => {
     const memo = { usageEvent: null, eventShapes: null, responsesDeltas: null, chatDeltas: null, geminiText: null };
     for (const asked of [false, true]) {
       for (const chunks of splits(bytes)) {
@@ -149,7 +154,8 @@ describe('openai passthrough stream, chunks of many frames (one upstream read)',
 
   it('passes a chunk with only "usage":null frames as the same object', () => {
     const pt = openaiCodec.createPassthroughStream({ stream_options: { include_usage: true } });
-    const frames = 'data: {"choices":[{"index":0,"delta":{"content":"a"}}],"usage":null}\n\ndata: {"choices":[{"index":0,"delta":{"content":"b"}}],"usage": null}\n\n';
+    const frames =
+      'data: {"choices":[{"index":0,"delta":{"content":"a"}}],"usage":null}\n\ndata: {"choices":[{"index":0,"delta":{"content":"b"}}],"usage": null}\n\n';
     const chunk = utf8.encode(frames);
     assert.equal(pt.push(chunk), chunk);
     assert.equal(pt.usage(), null);

@@ -5,12 +5,15 @@ import { GatewayError } from '../../../../src/shared/errors.js';
 import { SDK_REQUEST } from './fixtures.js';
 
 function rejects(body: unknown, pattern: RegExp): void {
-  assert.throws(() => openaiCodec.decodeRequest(body, {}), (e: unknown) => {
-    assert.ok(e instanceof GatewayError, 'a GatewayError');
-    assert.equal(e.kind, 'invalid_request');
-    assert.match(e.message, pattern);
-    return true;
-  });
+  assert.throws(
+    () => openaiCodec.decodeRequest(body, {}),
+    (e: unknown) => {
+      assert.ok(e instanceof GatewayError, 'a GatewayError');
+      assert.equal(e.kind, 'invalid_request');
+      assert.match(e.message, pattern);
+      return true;
+    },
+  );
 }
 
 describe('openai decodeRequest', () => {
@@ -20,7 +23,14 @@ describe('openai decodeRequest', () => {
       model: 'gpt-pool',
       system: 'Be brief.\nUse metric units.',
       messages: [
-        { role: 'user', content: [{ type: 'text', text: 'Weather here?' }, { type: 'image', data: '/9j/4AAQ', mediaType: 'image/jpeg' }, { type: 'unsupported', what: 'input_audio' }] },
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'Weather here?' },
+            { type: 'image', data: '/9j/4AAQ', mediaType: 'image/jpeg' },
+            { type: 'unsupported', what: 'input_audio' },
+          ],
+        },
         { role: 'assistant', content: [{ type: 'tool_call', id: 'call_1', name: 'get_weather', arguments: '{"city":"Paris"}' }] },
         { role: 'tool', content: [{ type: 'tool_result', toolCallId: 'call_1', content: '21°C', isError: false }] },
       ],
@@ -45,10 +55,14 @@ describe('openai decodeRequest', () => {
   });
 
   it('takes max_tokens when max_completion_tokens is absent, and synthesizes missing call ids', () => {
-    const req = openaiCodec.decodeRequest({
-      model: 'm', max_tokens: 9,
-      messages: [{ role: 'assistant', content: '', tool_calls: [{ function: { name: 'f', arguments: { a: 1 } } }] }],
-    }, {});
+    const req = openaiCodec.decodeRequest(
+      {
+        model: 'm',
+        max_tokens: 9,
+        messages: [{ role: 'assistant', content: '', tool_calls: [{ function: { name: 'f', arguments: { a: 1 } } }] }],
+      },
+      {},
+    );
     assert.equal(req.maxTokens, 9);
     assert.deepEqual(req.messages[0]!.content, [{ type: 'tool_call', id: 'call_0', name: 'f', arguments: '{"a":1}' }]);
   });
@@ -84,24 +98,40 @@ describe('openai encodeRequest', () => {
     const out = openaiCodec.encodeRequest(req, 'gpt-4o');
     assert.equal(out.path, '/chat/completions');
     assert.deepEqual(JSON.parse(out.body), {
-      model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }], stream: true, stream_options: { include_usage: true },
+      model: 'gpt-4o',
+      messages: [{ role: 'user', content: 'hi' }],
+      stream: true,
+      stream_options: { include_usage: true },
     });
   });
 
   it('writes stream false explicitly and no stream_options', () => {
     assert.deepEqual(JSON.parse(openaiCodec.encodeRequest({ ...req, stream: false }, 'g').body), {
-      model: 'g', messages: [{ role: 'user', content: 'hi' }], stream: false,
+      model: 'g',
+      messages: [{ role: 'user', content: 'hi' }],
+      stream: false,
     });
   });
 
   it('splits tool results carried in a user message (as Anthropic does) into tool messages first', () => {
-    const body = JSON.parse(openaiCodec.encodeRequest({
-      model: 'p', stream: false,
-      messages: [{ role: 'user', content: [
-        { type: 'tool_result', toolCallId: 'c1', content: 'r1', isError: false },
-        { type: 'text', text: 'and?' },
-      ] }],
-    }, 'g').body);
+    const body = JSON.parse(
+      openaiCodec.encodeRequest(
+        {
+          model: 'p',
+          stream: false,
+          messages: [
+            {
+              role: 'user',
+              content: [
+                { type: 'tool_result', toolCallId: 'c1', content: 'r1', isError: false },
+                { type: 'text', text: 'and?' },
+              ],
+            },
+          ],
+        },
+        'g',
+      ).body,
+    );
     assert.deepEqual(body.messages, [
       { role: 'tool', tool_call_id: 'c1', content: 'r1' },
       { role: 'user', content: 'and?' },

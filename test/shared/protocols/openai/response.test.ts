@@ -37,10 +37,18 @@ describe('openai responses (non-stream)', () => {
   });
 
   it('encodes prompt_tokens as input + cache read + cache creation', () => {
-    const body = JSON.parse(openaiCodec.encodeResponse({
-      id: 'r', model: 'm', content: [{ type: 'text', text: 'a' }, { type: 'text', text: 'b' }], finishReason: 'length',
-      usage: { input: 10, output: 2, cacheRead: 5, cacheCreation: 3 },
-    }));
+    const body = JSON.parse(
+      openaiCodec.encodeResponse({
+        id: 'r',
+        model: 'm',
+        content: [
+          { type: 'text', text: 'a' },
+          { type: 'text', text: 'b' },
+        ],
+        finishReason: 'length',
+        usage: { input: 10, output: 2, cacheRead: 5, cacheCreation: 3 },
+      }),
+    );
     assert.equal(body.object, 'chat.completion');
     assert.equal(body.choices[0].message.content, 'ab');
     assert.equal(body.choices[0].finish_reason, 'length');
@@ -48,12 +56,19 @@ describe('openai responses (non-stream)', () => {
   });
 
   it('calls a body without choices an upstream error', () => {
-    assert.throws(() => openaiCodec.decodeResponse({ error: 'x' }), (e: unknown) => e instanceof GatewayError && e.kind === 'upstream_error');
+    assert.throws(
+      () => openaiCodec.decodeResponse({ error: 'x' }),
+      (e: unknown) => e instanceof GatewayError && e.kind === 'upstream_error',
+    );
   });
 
   it('reads upstream error messages and cuts key-shaped words', () => {
-    assert.equal(openaiCodec.upstreamErrorMessage(401, { error: { message: 'Incorrect API key provided: sk-proj-abc***wxyz. You can find your API key at ...', type: 'invalid_request_error' } }),
-      'Incorrect API key provided: [redacted]. You can find your API key at ...');
+    assert.equal(
+      openaiCodec.upstreamErrorMessage(401, {
+        error: { message: 'Incorrect API key provided: sk-proj-abc***wxyz. You can find your API key at ...', type: 'invalid_request_error' },
+      }),
+      'Incorrect API key provided: [redacted]. You can find your API key at ...',
+    );
     assert.equal(openaiCodec.upstreamErrorMessage(500, { error: 'plain' }), 'plain');
     assert.equal(openaiCodec.upstreamErrorMessage(503, undefined), 'upstream returned HTTP 503');
   });

@@ -9,7 +9,6 @@ import type { StreamEvent } from '../../../../src/shared/model/types.js';
 import { CannedUpstream, cannedResponse, cannedStream } from '../../../helpers/canned-upstream.js';
 import { toolCallTurn } from '../../../helpers/stream-events.js';
 
-
 let upstream: CannedUpstream;
 let client: OpenAI;
 
@@ -42,10 +41,13 @@ describe('openai SDK reads what the openai codec writes', () => {
     assert.ok(choice);
     assert.equal(choice.finish_reason, 'tool_calls');
     assert.equal(choice.message.content, 'Looking it up ☀️.');
-    assert.deepEqual(choice.message.tool_calls?.map((t) => t.type === 'function' && [t.id, t.function.name, t.function.arguments]), [
-      ['call_0', 'get_weather', '{"city":"Paris"}'],
-      ['call_1', 'get_time', '{}'],
-    ]);
+    assert.deepEqual(
+      choice.message.tool_calls?.map((t) => t.type === 'function' && [t.id, t.function.name, t.function.arguments]),
+      [
+        ['call_0', 'get_weather', '{"city":"Paris"}'],
+        ['call_1', 'get_time', '{}'],
+      ],
+    );
     assert.deepEqual(completion.usage, { prompt_tokens: 16, completion_tokens: 7, total_tokens: 23, prompt_tokens_details: { cached_tokens: 5 } });
   });
 
@@ -63,15 +65,21 @@ describe('openai SDK reads what the openai codec writes', () => {
   it('a mid-stream error event raises APIError from the stream', async () => {
     upstream.next = cannedStream(openaiCodec, events.slice(0, 3), 'upstream fell over');
     const seen: string[] = [];
-    await assert.rejects(async () => {
-      for await (const chunk of await client.chat.completions.create({ ...params, stream: true })) seen.push(chunk.choices[0]?.delta.content ?? '');
-    }, (e: unknown) => e instanceof OpenAI.APIError && /upstream fell over/.test(e.message));
+    await assert.rejects(
+      async () => {
+        for await (const chunk of await client.chat.completions.create({ ...params, stream: true })) seen.push(chunk.choices[0]?.delta.content ?? '');
+      },
+      (e: unknown) => e instanceof OpenAI.APIError && /upstream fell over/.test(e.message),
+    );
     assert.ok(seen.includes('Looking '));
   });
 
   it('a non-stream response parses as a ChatCompletion', async () => {
     upstream.next = cannedResponse(openaiCodec, {
-      id: 'chatcmpl-2', model: 'gpt-pool', content: [{ type: 'text', text: 'Hi!' }], finishReason: 'stop',
+      id: 'chatcmpl-2',
+      model: 'gpt-pool',
+      content: [{ type: 'text', text: 'Hi!' }],
+      finishReason: 'stop',
       usage: { input: 3, output: 2, cacheRead: 0, cacheCreation: 0 },
     });
     const completion = await client.chat.completions.create(params);
@@ -79,7 +87,7 @@ describe('openai SDK reads what the openai codec writes', () => {
     assert.equal(completion.usage?.prompt_tokens, 3);
   });
 
-  it('gateway errors raise the SDK\'s own exception classes', async () => {
+  it("gateway errors raise the SDK's own exception classes", async () => {
     const cases = [
       ['rate_limited', OpenAI.RateLimitError],
       ['unauthorized', OpenAI.AuthenticationError],

@@ -35,71 +35,82 @@ function read(r: ChatTextDeltaReader, data: string, inPlace = false): string | n
   return r.text;
 }
 
-for (const [title, lane] of [['', false], [', by a lane layout', true]] as const) {
-describe(`openai text-delta fast path${title}`, () => {
-  /** A reader of one stream; with a lane, its layout is learnt from the first chunk read. */
-  const reader = (): ChatTextDeltaReader => new ChatTextDeltaReader(lane ? { text: null } : null);
+for (const [title, lane] of [
+  ['', false],
+  [', by a lane layout', true],
+] as const) {
+  describe(`openai text-delta fast path${title}`, () => {
+    /** A reader of one stream; with a lane, its layout is learnt from the first chunk read. */
+    const reader = (): ChatTextDeltaReader => new ChatTextDeltaReader(lane ? { text: null } : null);
 
-  it('reads plain and escaped text, with the mock and vendor chunk endings', () => {
-    const r = reader();
-    assert.equal(read(r, chunk('"Hello"')), 'Hello');
-    assert.equal(r.literal, '"Hello"');
-    assert.equal(read(r, chunk('" wörld ☀️"'), true), ' wörld ☀️');
-    assert.equal(read(r, chunk('"a\\"b\\n\\u00e9"')), 'a"b\né');
-    assert.equal(r.literal, undefined, 'escapes are not passed on as written');
-    assert.equal(read(r, chunk('"x"', ',"finish_reason":null}]}')), 'x');
-    assert.equal(read(r, chunk('"x"', ',"finish_reason":null}],"usage":null}'), true), 'x');
-  });
+    it('reads plain and escaped text, with the mock and vendor chunk endings', () => {
+      const r = reader();
+      assert.equal(read(r, chunk('"Hello"')), 'Hello');
+      assert.equal(r.literal, '"Hello"');
+      assert.equal(read(r, chunk('" wörld ☀️"'), true), ' wörld ☀️');
+      assert.equal(read(r, chunk('"a\\"b\\n\\u00e9"')), 'a"b\né');
+      assert.equal(r.literal, undefined, 'escapes are not passed on as written');
+      assert.equal(read(r, chunk('"x"', ',"finish_reason":null}]}')), 'x');
+      assert.equal(read(r, chunk('"x"', ',"finish_reason":null}],"usage":null}'), true), 'x');
+    });
 
-  it('leaves every other chunk to the full decoder', () => {
-    const r = reader();
-    for (const data of [
-      chunk('""'), // empty delta
-      chunk('"x"', ',"logprobs":null,"finish_reason":"stop"}]}'),
-      chunk('"x"', ',"finish_reason":null}],"usage":{"prompt_tokens":1,"completion_tokens":1}}'),
-      chunk('"x"', ',"finish_reason":null},{"index":1,"delta":{"content":"y"},"finish_reason":null}]}'),
-      chunk('"bad \\q escape"'),
-      chunk('"raw \t tab"'),
-      chunk('"unclosed'),
-      `{"error":{"message":"x"},${chunk('"x"').slice(1)}`,
-      `{"usage":null,${chunk('"x"').slice(1)}`,
-      `{"id":"a\\"b",${chunk('"x"').slice(1)}`,
-      `{"created":01,${chunk('"x"').slice(1)}`,
-      chunk('"x"') + ' ',
-    ]) {
-      assert.equal(read(r, data), null, data);
-      assert.equal(read(r, data, true), null, data);
-    }
-  });
-
-  it('never reads a random variant differently from JSON.parse', () => {
-    let seed = 12345;
-    const rand = (n: number): number => ((seed = (seed * 1103515245 + 12345) >>> 0) % n);
-    const pieces = ['a', ' ', 'é', '☀️', '\\"', '\\\\', '\\n', '\\u00e9', '\\ud83d', '"', '\\', '\t', '\\x', '}', ',"'];
-    const tails = [',"logprobs":null,"finish_reason":null}]}', ',"finish_reason":null}]}', ',"finish_reason":"stop"}]}', ',"finish_reason":null}],"usage":null}', ',"finish_reason":null}]', '}]}'];
-    const r = reader();
-    let fast = 0;
-    for (let i = 0; i < 20_000; i++) {
-      let lit = '"';
-      for (let k = rand(6); k > 0; k--) lit += pieces[rand(pieces.length)];
-      if (rand(10) > 0) lit += '"';
-      const head = rand(8) === 0 ? HEAD.replace('"created":1795461656', `"created":${rand(3) === 0 ? '"x"' : rand(100)}`) : HEAD;
-      const data = `${head}"choices":[{"index":0,"delta":{"content":${lit}}${tails[rand(tails.length)]}`;
-      const got = read(r, data, i % 2 === 0);
-      if (got !== null) {
-        fast++;
-        assert.equal(got, slowRead(data), data);
+    it('leaves every other chunk to the full decoder', () => {
+      const r = reader();
+      for (const data of [
+        chunk('""'), // empty delta
+        chunk('"x"', ',"logprobs":null,"finish_reason":"stop"}]}'),
+        chunk('"x"', ',"finish_reason":null}],"usage":{"prompt_tokens":1,"completion_tokens":1}}'),
+        chunk('"x"', ',"finish_reason":null},{"index":1,"delta":{"content":"y"},"finish_reason":null}]}'),
+        chunk('"bad \\q escape"'),
+        chunk('"raw \t tab"'),
+        chunk('"unclosed'),
+        `{"error":{"message":"x"},${chunk('"x"').slice(1)}`,
+        `{"usage":null,${chunk('"x"').slice(1)}`,
+        `{"id":"a\\"b",${chunk('"x"').slice(1)}`,
+        `{"created":01,${chunk('"x"').slice(1)}`,
+        chunk('"x"') + ' ',
+      ]) {
+        assert.equal(read(r, data), null, data);
+        assert.equal(read(r, data, true), null, data);
       }
-    }
-    assert.ok(fast > 1000, `the fast path took ${fast} of the variants`);
+    });
+
+    it('never reads a random variant differently from JSON.parse', () => {
+      let seed = 12345;
+      const rand = (n: number): number => (seed = (seed * 1103515245 + 12345) >>> 0) % n;
+      const pieces = ['a', ' ', 'é', '☀️', '\\"', '\\\\', '\\n', '\\u00e9', '\\ud83d', '"', '\\', '\t', '\\x', '}', ',"'];
+      const tails = [
+        ',"logprobs":null,"finish_reason":null}]}',
+        ',"finish_reason":null}]}',
+        ',"finish_reason":"stop"}]}',
+        ',"finish_reason":null}],"usage":null}',
+        ',"finish_reason":null}]',
+        '}]}',
+      ];
+      const r = reader();
+      let fast = 0;
+      for (let i = 0; i < 20_000; i++) {
+        let lit = '"';
+        for (let k = rand(6); k > 0; k--) lit += pieces[rand(pieces.length)];
+        if (rand(10) > 0) lit += '"';
+        const head = rand(8) === 0 ? HEAD.replace('"created":1795461656', `"created":${rand(3) === 0 ? '"x"' : rand(100)}`) : HEAD;
+        const data = `${head}"choices":[{"index":0,"delta":{"content":${lit}}${tails[rand(tails.length)]}`;
+        const got = read(r, data, i % 2 === 0);
+        if (got !== null) {
+          fast++;
+          assert.equal(got, slowRead(data), data);
+        }
+      }
+      assert.ok(fast > 1000, `the fast path took ${fast} of the variants`);
+    });
   });
-});
 }
 
 describe('openai text-delta lane layout', () => {
   it('reads the next streams of the lane, whatever their id and created, and learns again, ever more rarely, when a stream differs', () => {
     const layouts: ChatDeltaLayouts = { text: null };
-    const stream = (id: string, created: number, fingerprint = 'fp_1'): string => HEAD.replace('chatcmpl-1', id).replace('1795461656', String(created)).replace('fp_1', fingerprint);
+    const stream = (id: string, created: number, fingerprint = 'fp_1'): string =>
+      HEAD.replace('chatcmpl-1', id).replace('1795461656', String(created)).replace('fp_1', fingerprint);
     const first = new ChatTextDeltaReader(layouts);
     const data = (head: string, lit: string): string => `${head}"choices":[{"index":0,"delta":{"content":${lit}},"logprobs":null,"finish_reason":null}]}`;
     const one = data(stream('chatcmpl-a', 1), '"one"');
@@ -187,7 +198,8 @@ describe('openai finishing and usage-only chunk fast paths', () => {
       finishing(',"finish_reason":"stop","extra":1}'),
       finishing(',"finish_reason":"stop"}', '} '),
       `${HEAD}"choices":[{"index":0,"delta":{"content":"x"},"finish_reason":"stop"}]}`,
-    ]) assert.equal(finishOf(r, bad), null, bad);
+    ])
+      assert.equal(finishOf(r, bad), null, bad);
   });
 
   it('finds the usage value of the usage-only chunk; JSON.parse of it proves the rest', () => {
@@ -202,7 +214,7 @@ describe('openai finishing and usage-only chunk fast paths', () => {
 
   it('never reads a random finishing chunk differently from JSON.parse', () => {
     let seed = 777;
-    const rand = (n: number): number => ((seed = (seed * 1103515245 + 12345) >>> 0) % n);
+    const rand = (n: number): number => (seed = (seed * 1103515245 + 12345) >>> 0) % n;
     const reasons = ['"stop"', '"length"', '"tool_calls"', 'null', '"st\\"op"', '"x\\u0041"', '1', '"a b"', '""', '"stop'];
     const around = ['', '', ',"logprobs":null', ',"logprobs":{}', ',"x":1', ',"finish_reason":"length"'];
     const closes = ['}]', '}]', '}', ']', '}],{"index":1}]', ' }]'];
@@ -223,7 +235,13 @@ describe('openai finishing and usage-only chunk fast paths', () => {
       assert.equal(choices[0]!.index, 0, data);
       assert.equal(choices[0]!.finish_reason, got, data);
       assert.ok(obj.usage === undefined || obj.usage === null, data);
-      assert.deepEqual(Object.keys(choices[0]!).filter((k) => k !== 'logprobs' || choices[0]![k] !== null).sort(), ['delta', 'finish_reason', 'index'], data);
+      assert.deepEqual(
+        Object.keys(choices[0]!)
+          .filter((k) => k !== 'logprobs' || choices[0]![k] !== null)
+          .sort(),
+        ['delta', 'finish_reason', 'index'],
+        data,
+      );
     }
     assert.ok(fast > 200, `the fast path took ${fast} of the variants`);
   });

@@ -37,11 +37,13 @@ describe('openai stream decoder', () => {
   });
 
   it('holds usage that arrives before finish (hosts that report it on every chunk) until after finish', () => {
-    const events = decode([
-      'data: {"id":"a","model":"m","choices":[{"index":0,"delta":{"content":"x"}}],"usage":{"prompt_tokens":3,"completion_tokens":1}}\n\n',
-      'data: {"id":"a","model":"m","choices":[{"index":0,"delta":{},"finish_reason":"stop"}],"usage":{"prompt_tokens":3,"completion_tokens":2}}\n\n',
-      'data: [DONE]\n\n',
-    ].join(''));
+    const events = decode(
+      [
+        'data: {"id":"a","model":"m","choices":[{"index":0,"delta":{"content":"x"}}],"usage":{"prompt_tokens":3,"completion_tokens":1}}\n\n',
+        'data: {"id":"a","model":"m","choices":[{"index":0,"delta":{},"finish_reason":"stop"}],"usage":{"prompt_tokens":3,"completion_tokens":2}}\n\n',
+        'data: [DONE]\n\n',
+      ].join(''),
+    );
     assert.deepEqual(events.slice(-4), [
       { type: 'block_stop', index: 0 },
       { type: 'finish', reason: 'stop' },
@@ -51,7 +53,9 @@ describe('openai stream decoder', () => {
   });
 
   it('takes a tool call that arrives whole in one chunk, without id', () => {
-    const events = decode('data: {"id":"a","model":"m","choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"name":"f","arguments":"{\\"a\\":1}"}}]},"finish_reason":"tool_calls"}]}\n\ndata: [DONE]\n\n');
+    const events = decode(
+      'data: {"id":"a","model":"m","choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"name":"f","arguments":"{\\"a\\":1}"}}]},"finish_reason":"tool_calls"}]}\n\ndata: [DONE]\n\n',
+    );
     assert.deepEqual(events, [
       { type: 'start', id: 'a', model: 'm' },
       { type: 'block_start', index: 0, kind: 'tool_call', id: 'call_0', name: 'f' },
@@ -70,15 +74,28 @@ describe('openai stream decoder', () => {
   it('calls a stream cut before finish_reason an upstream error', () => {
     const dec = openaiCodec.createStreamDecoder();
     assert.equal(dec.push(utf8.encode('data: {"id":"a","model":"m","choices":[{"index":0,"delta":{"content":"x"}}]}\n\n')).length, 3);
-    assert.throws(() => dec.finish(), (e: unknown) => e instanceof GatewayError && e.kind === 'upstream_error' && /before finish_reason/.test(e.message));
-    assert.throws(() => openaiCodec.createStreamDecoder().finish(), (e: unknown) => e instanceof GatewayError && e.kind === 'upstream_error');
+    assert.throws(
+      () => dec.finish(),
+      (e: unknown) => e instanceof GatewayError && e.kind === 'upstream_error' && /before finish_reason/.test(e.message),
+    );
+    assert.throws(
+      () => openaiCodec.createStreamDecoder().finish(),
+      (e: unknown) => e instanceof GatewayError && e.kind === 'upstream_error',
+    );
   });
 
   it('hands out the events before an upstream error event, then raises it', () => {
     const dec = openaiCodec.createStreamDecoder();
-    const events = dec.push(utf8.encode('data: {"id":"a","model":"m","choices":[{"index":0,"delta":{"content":"x"}}]}\n\n'
-      + 'data: {"error":{"message":"overloaded","type":"server_error"}}\n\n'));
-    assert.deepEqual(events.map((e) => e.type), ['start', 'block_start', 'text_delta']);
+    const events = dec.push(
+      utf8.encode(
+        'data: {"id":"a","model":"m","choices":[{"index":0,"delta":{"content":"x"}}]}\n\n' +
+          'data: {"error":{"message":"overloaded","type":"server_error"}}\n\n',
+      ),
+    );
+    assert.deepEqual(
+      events.map((e) => e.type),
+      ['start', 'block_start', 'text_delta'],
+    );
     const overloaded = (e: unknown) => e instanceof GatewayError && e.kind === 'upstream_error' && e.message === 'overloaded';
     assert.throws(() => dec.push(utf8.encode('data: [DONE]\n\n')), overloaded);
     assert.throws(() => dec.finish(), overloaded);
@@ -89,7 +106,9 @@ describe('openai stream decoder', () => {
 describe('openai stream encoder', () => {
   it('writes usage only when it gets a usage event, and [DONE] last', () => {
     const enc = openaiCodec.createStreamEncoder();
-    const out = TOOL_EVENTS.filter((e) => e.type !== 'usage').map((e) => enc.encode(e)).join('');
+    const out = TOOL_EVENTS.filter((e) => e.type !== 'usage')
+      .map((e) => enc.encode(e))
+      .join('');
     assert.ok(!out.includes('"usage"'));
     assert.ok(out.endsWith('data: [DONE]\n\n'));
   });

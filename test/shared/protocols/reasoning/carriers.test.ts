@@ -16,7 +16,10 @@ type Json = Record<string, any>;
 const QUESTION = 'Weather in Paris?';
 const RESULT = '21C and sunny';
 const ROUTE: Record<ProtocolName, RouteInfo> = {
-  openai: {}, responses: {}, anthropic: {}, ollama: {},
+  openai: {},
+  responses: {},
+  anthropic: {},
+  ollama: {},
   gemini: { pathModel: 'pool', pathStream: false },
   bedrock: { pathModel: 'pool', pathStream: false },
 };
@@ -37,45 +40,75 @@ const LANE_REASONING: Record<ProtocolName, ReasoningPart[]> = {
 /** A lane's tool-call answer: its reasoning, a text, then the call (Gemini's signature just before the call). */
 function laneAnswer(lane: ProtocolName): ModelResponse {
   const reasoning = LANE_REASONING[lane];
-  const content: ContentPart[] = lane === 'gemini'
-    ? [reasoning[0]!, { type: 'text', text: 'Checking.' }, reasoning[1]!]
-    : [...reasoning, { type: 'text', text: 'Checking.' }];
+  const content: ContentPart[] =
+    lane === 'gemini' ? [reasoning[0]!, { type: 'text', text: 'Checking.' }, reasoning[1]!] : [...reasoning, { type: 'text', text: 'Checking.' }];
   content.push({ type: 'tool_call', id: `call_${lane}_1`, name: 'get_weather', arguments: '{"city":"Paris"}' });
-  return { id: 'resp_1', model: 'm', content: content as ModelResponse['content'], finishReason: 'tool_calls', usage: { input: 1, output: 1, cacheRead: 0, cacheCreation: 0 } };
+  return {
+    id: 'resp_1',
+    model: 'm',
+    content: content as ModelResponse['content'],
+    finishReason: 'tool_calls',
+    usage: { input: 1, output: 1, cacheRead: 0, cacheCreation: 0 },
+  };
 }
 
 /** The caller's next request: the question, the answer's assistant turn as the caller echoes it, the tool result. */
 const ECHO: Record<ProtocolName, (answer: Json, whole: boolean) => Json> = {
   openai: (a, whole) => {
     const msg = a.choices[0].message;
-    const turn = whole ? msg : { role: 'assistant', content: msg.content, tool_calls: msg.tool_calls.map((c: Json) => ({ id: c.id, type: c.type, function: c.function })) };
+    const turn = whole
+      ? msg
+      : { role: 'assistant', content: msg.content, tool_calls: msg.tool_calls.map((c: Json) => ({ id: c.id, type: c.type, function: c.function })) };
     return { model: 'pool', messages: [{ role: 'user', content: QUESTION }, turn, { role: 'tool', tool_call_id: msg.tool_calls[0].id, content: RESULT }] };
   },
   responses: (a) => {
     const call = a.output.find((i: Json) => i.type === 'function_call');
-    return { model: 'pool', input: [{ role: 'user', content: QUESTION }, ...a.output, { type: 'function_call_output', call_id: call.call_id, output: RESULT }] };
+    return {
+      model: 'pool',
+      input: [{ role: 'user', content: QUESTION }, ...a.output, { type: 'function_call_output', call_id: call.call_id, output: RESULT }],
+    };
   },
   anthropic: (a) => {
     const call = a.content.find((b: Json) => b.type === 'tool_use');
     return {
-      model: 'pool', max_tokens: 64,
-      messages: [{ role: 'user', content: QUESTION }, { role: 'assistant', content: a.content }, { role: 'user', content: [{ type: 'tool_result', tool_use_id: call.id, content: RESULT }] }],
+      model: 'pool',
+      max_tokens: 64,
+      messages: [
+        { role: 'user', content: QUESTION },
+        { role: 'assistant', content: a.content },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: call.id, content: RESULT }] },
+      ],
     };
   },
   gemini: (a) => {
     const content = a.candidates[0].content;
     const call = content.parts.find((p: Json) => p.functionCall !== undefined).functionCall;
-    return { contents: [{ role: 'user', parts: [{ text: QUESTION }] }, content, { role: 'user', parts: [{ functionResponse: { id: call.id, name: call.name, response: { content: RESULT } } }] }] };
+    return {
+      contents: [
+        { role: 'user', parts: [{ text: QUESTION }] },
+        content,
+        { role: 'user', parts: [{ functionResponse: { id: call.id, name: call.name, response: { content: RESULT } } }] },
+      ],
+    };
   },
   bedrock: (a) => {
     const message = a.output.message;
     const call = message.content.find((b: Json) => b.toolUse !== undefined).toolUse;
-    return { messages: [{ role: 'user', content: [{ text: QUESTION }] }, message, { role: 'user', content: [{ toolResult: { toolUseId: call.toolUseId, content: [{ text: RESULT }] } }] }] };
+    return {
+      messages: [
+        { role: 'user', content: [{ text: QUESTION }] },
+        message,
+        { role: 'user', content: [{ toolResult: { toolUseId: call.toolUseId, content: [{ text: RESULT }] } }] },
+      ],
+    };
   },
   ollama: (a, whole) => {
     const msg = a.message;
     const turn = whole ? msg : { role: 'assistant', content: msg.content, tool_calls: msg.tool_calls };
-    return { model: 'pool', messages: [{ role: 'user', content: QUESTION }, turn, { role: 'tool', tool_name: 'get_weather', tool_call_id: msg.tool_calls[0].id, content: RESULT }] };
+    return {
+      model: 'pool',
+      messages: [{ role: 'user', content: QUESTION }, turn, { role: 'tool', tool_name: 'get_weather', tool_call_id: msg.tool_calls[0].id, content: RESULT }],
+    };
   },
 };
 
@@ -145,7 +178,7 @@ for (const lane of PROTOCOL_NAMES) {
           assert.ok(!upstream.body.includes(TOKEN_PREFIX), 'no token reaches the lane');
           const body = JSON.parse(upstream.body) as Json;
           NATIVE_STATE[lane](body);
-          assert.deepEqual(CALL_IDS[lane](body), [`call_${lane}_1`, `call_${lane}_1`], 'the lane\'s own call id, on the call and its result');
+          assert.deepEqual(CALL_IDS[lane](body), [`call_${lane}_1`, `call_${lane}_1`], "the lane's own call id, on the call and its result");
         });
       }
     }

@@ -24,25 +24,29 @@ describe('reasoning state tokens', () => {
     assert.deepEqual(decodeStateToken(token), PARTS);
   });
 
-  it('without texts take the carrier\'s own text', () => {
+  it("without texts take the carrier's own text", () => {
     const token = encodeStateToken([PARTS[0]!], false);
     assert.deepEqual(decodeStateToken(token, 'the text'), [{ ...PARTS[0]!, text: 'the text' }]);
   });
 
-  it('tell a vendor\'s own state and a changed token from theirs', () => {
+  it("tell a vendor's own state and a changed token from theirs", () => {
     for (const native of ['EqQBCkgIARABGAIiQL2UoU0b1OHY', 'gAAAAABo', 'CiQBcsjafPw2', '']) {
       assert.equal(isStateToken(native), false);
       assert.equal(decodeStateToken(native), null);
     }
     const token = encodeStateToken(PARTS, true);
     assert.equal(decodeStateToken(`${token.slice(0, -8)}AAAAAAAA`), null, 'a changed tail');
-    assert.equal(decodeStateToken(Buffer.concat([Buffer.from(TOKEN_PREFIX, 'base64'), Buffer.from('[["nope",null,null,null,null]]')]).toString('base64')), null, 'an unknown family');
+    assert.equal(
+      decodeStateToken(Buffer.concat([Buffer.from(TOKEN_PREFIX, 'base64'), Buffer.from('[["nope",null,null,null,null]]')]).toString('base64')),
+      null,
+      'an unknown family',
+    );
     assert.equal(decodeStateToken(Buffer.concat([Buffer.from(TOKEN_PREFIX, 'base64'), Buffer.from('{}')]).toString('base64')), null, 'not a list');
   });
 });
 
 describe('tool-call ids as carriers', () => {
-  it('carry the parts after the lane\'s id, and give both back', () => {
+  it("carry the parts after the lane's id, and give both back", () => {
     const id = idWithReasoning('toolu_01', PARTS);
     assert.ok(id.startsWith('toolu_01~'));
     assert.equal(plainCallId(id), 'toolu_01');
@@ -52,7 +56,7 @@ describe('tool-call ids as carriers', () => {
     assert.deepEqual(reasoningOfCallId('call_1~other'), []);
   });
 
-  it('put the first call\'s reasoning at the turn\'s start, but for the signatures it ends with', () => {
+  it("put the first call's reasoning at the turn's start, but for the signatures it ends with", () => {
     const calls = [{ id: idWithReasoning('a', PARTS) }, { id: idWithReasoning('b', [PARTS[2]!]) }, { id: 'c' }];
     assert.deepEqual(reasoningOfCalls(calls), { leading: PARTS.slice(0, 3), beforeCall: [[PARTS[3]!], [PARTS[2]!], []] });
     assert.equal(reasoningOfCalls([{ id: 'a' }, { id: 'b' }]), null);

@@ -51,7 +51,14 @@ const DEVIATIONS: Partial<Record<ProtocolName, { note: string; fix: (e: StreamEv
   },
   ollama: {
     note: 'no response id of its own, no cache split, no reasoning count',
-    fix: (e) => e.map((x) => (x.type === 'start' ? { ...x, id: 'ollama-0' } : x.type === 'usage' ? { type: 'usage', usage: { input: 12, output: 8, cacheRead: 0, cacheCreation: 0 } } : x)),
+    fix: (e) =>
+      e.map((x) =>
+        x.type === 'start'
+          ? { ...x, id: 'ollama-0' }
+          : x.type === 'usage'
+            ? { type: 'usage', usage: { input: 12, output: 8, cacheRead: 0, cacheCreation: 0 } }
+            : x,
+      ),
   },
 };
 
@@ -62,7 +69,10 @@ function bytesOf(out: string | Uint8Array): Uint8Array {
 function concat(parts: Uint8Array[]): Uint8Array {
   const all = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
   let at = 0;
-  for (const p of parts) { all.set(p, at); at += p.length; }
+  for (const p of parts) {
+    all.set(p, at);
+    at += p.length;
+  }
   return all;
 }
 

@@ -25,7 +25,7 @@ function helloRun(): TextPartRun {
 }
 
 describe('text part done events', () => {
-  it('recognises the three events that repeat the deltas\' text', () => {
+  it("recognises the three events that repeat the deltas' text", () => {
     const run = helloRun();
     assert.equal(run.read(TEXT_DONE('"Hello world"')), DoneEvent.TextDone);
     assert.equal(run.read(PART_DONE('"Hello world"')), DoneEvent.PartDone);
@@ -57,7 +57,11 @@ describe('text part done events', () => {
 
   it('recognises only valid JSON of the type and indexes it reports (property)', () => {
     const events = [TEXT_DONE('"Hello world"'), PART_DONE('"Hello world"'), ITEM_DONE('"Hello world"')];
-    const types = { [DoneEvent.TextDone]: 'response.output_text.done', [DoneEvent.PartDone]: 'response.content_part.done', [DoneEvent.ItemDone]: 'response.output_item.done' };
+    const types = {
+      [DoneEvent.TextDone]: 'response.output_text.done',
+      [DoneEvent.PartDone]: 'response.content_part.done',
+      [DoneEvent.ItemDone]: 'response.output_item.done',
+    };
     const mutation = fc.record({
       event: fc.nat({ max: 2 }),
       at: fc.nat({ max: 400 }),
@@ -83,9 +87,10 @@ describe('text part done events', () => {
 
   it('a done event that is not JSON fails the stream as before', () => {
     const rsp = (data: string): string => `data: ${data}\n\n`;
-    const stream = rsp('{"type":"response.created","sequence_number":0,"response":{"id":"r","model":"m","status":"in_progress","output":[]}}')
-      + rsp('{"type":"response.output_text.delta","sequence_number":1,"item_id":"msg_1","output_index":0,"content_index":0,"delta":"Hello","logprobs":[]}')
-      + rsp(TEXT_DONE('"Hello"').replace('[]}', '[}'));
+    const stream =
+      rsp('{"type":"response.created","sequence_number":0,"response":{"id":"r","model":"m","status":"in_progress","output":[]}}') +
+      rsp('{"type":"response.output_text.delta","sequence_number":1,"item_id":"msg_1","output_index":0,"content_index":0,"delta":"Hello","logprobs":[]}') +
+      rsp(TEXT_DONE('"Hello"').replace('[]}', '[}'));
     const decoder = new ResponsesStreamDecoder();
     assert.throws(() => {
       const events: StreamEvent[] = [...decoder.push(Buffer.from(stream))];

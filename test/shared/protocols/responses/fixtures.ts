@@ -19,7 +19,9 @@ const RESPONSE_BASE = {
   temperature: 1.0,
   text: { format: { type: 'text' }, verbosity: 'medium' },
   tool_choice: 'auto',
-  tools: [{ type: 'function', name: 'get_weather', description: null, parameters: { type: 'object', properties: { city: { type: 'string' } } }, strict: false }],
+  tools: [
+    { type: 'function', name: 'get_weather', description: null, parameters: { type: 'object', properties: { city: { type: 'string' } } }, strict: false },
+  ],
   top_p: 1.0,
   truncation: 'disabled',
   user: null,
@@ -28,16 +30,26 @@ const RESPONSE_BASE = {
 
 const REASONING = { id: 'rs_68af4031a1', type: 'reasoning', summary: [] };
 const MESSAGE_DONE = {
-  id: 'msg_68af4033b2', type: 'message', status: 'completed', role: 'assistant',
+  id: 'msg_68af4033b2',
+  type: 'message',
+  status: 'completed',
+  role: 'assistant',
   content: [{ type: 'output_text', annotations: [], logprobs: [], text: 'Checking Paris.' }],
 };
 const CALL_DONE = {
-  id: 'fc_68af4034c3', type: 'function_call', status: 'completed',
-  arguments: '{"city":"Paris"}', call_id: 'call_Q8aZ3k', name: 'get_weather',
+  id: 'fc_68af4034c3',
+  type: 'function_call',
+  status: 'completed',
+  arguments: '{"city":"Paris"}',
+  call_id: 'call_Q8aZ3k',
+  name: 'get_weather',
 };
 const USAGE = {
-  input_tokens: 328, input_tokens_details: { cached_tokens: 256 },
-  output_tokens: 150, output_tokens_details: { reasoning_tokens: 64 }, total_tokens: 478,
+  input_tokens: 328,
+  input_tokens_details: { cached_tokens: 256 },
+  output_tokens: 150,
+  output_tokens_details: { reasoning_tokens: 64 },
+  total_tokens: 478,
 };
 
 export const RESPONSE = { ...RESPONSE_BASE, status: 'completed', output: [REASONING, MESSAGE_DONE, CALL_DONE], usage: USAGE };
@@ -47,8 +59,18 @@ const STREAM_EVENTS: Array<Record<string, unknown>> = [
   { type: 'response.in_progress', response: { ...RESPONSE_BASE, status: 'in_progress', output: [], usage: null } },
   { type: 'response.output_item.added', output_index: 0, item: REASONING },
   { type: 'response.output_item.done', output_index: 0, item: REASONING },
-  { type: 'response.output_item.added', output_index: 1, item: { id: 'msg_68af4033b2', type: 'message', status: 'in_progress', content: [], role: 'assistant' } },
-  { type: 'response.content_part.added', item_id: 'msg_68af4033b2', output_index: 1, content_index: 0, part: { type: 'output_text', annotations: [], logprobs: [], text: '' } },
+  {
+    type: 'response.output_item.added',
+    output_index: 1,
+    item: { id: 'msg_68af4033b2', type: 'message', status: 'in_progress', content: [], role: 'assistant' },
+  },
+  {
+    type: 'response.content_part.added',
+    item_id: 'msg_68af4033b2',
+    output_index: 1,
+    content_index: 0,
+    part: { type: 'output_text', annotations: [], logprobs: [], text: '' },
+  },
   { type: 'response.output_text.delta', item_id: 'msg_68af4033b2', output_index: 1, content_index: 0, delta: 'Checking ', logprobs: [], obfuscation: 'k3Jd9' },
   { type: 'response.output_text.delta', item_id: 'msg_68af4033b2', output_index: 1, content_index: 0, delta: 'Paris.', logprobs: [], obfuscation: 'Qz' },
   { type: 'response.output_text.done', item_id: 'msg_68af4033b2', output_index: 1, content_index: 0, text: 'Checking Paris.', logprobs: [] },
@@ -62,9 +84,7 @@ const STREAM_EVENTS: Array<Record<string, unknown>> = [
   { type: 'response.completed', response: RESPONSE },
 ];
 
-export const STREAM = STREAM_EVENTS
-  .map((e, i) => `event: ${e.type as string}\ndata: ${JSON.stringify({ ...e, sequence_number: i })}\n\n`)
-  .join('');
+export const STREAM = STREAM_EVENTS.map((e, i) => `event: ${e.type as string}\ndata: ${JSON.stringify({ ...e, sequence_number: i })}\n\n`).join('');
 
 export const STREAM_USAGE = { input: 72, output: 150, cacheRead: 256, cacheCreation: 0, reasoning: 64 };
 
@@ -74,7 +94,14 @@ export const SDK_REQUEST = {
   instructions: 'Be brief.',
   input: [
     { role: 'developer', content: 'Use metric units.' },
-    { role: 'user', content: [{ type: 'input_text', text: 'Weather here?' }, { type: 'input_image', image_url: 'https://example.com/sky.jpg', detail: 'auto' }, { type: 'input_file', file_id: 'file-1' }] },
+    {
+      role: 'user',
+      content: [
+        { type: 'input_text', text: 'Weather here?' },
+        { type: 'input_image', image_url: 'https://example.com/sky.jpg', detail: 'auto' },
+        { type: 'input_file', file_id: 'file-1' },
+      ],
+    },
     { type: 'reasoning', id: 'rs_1', summary: [] },
     { type: 'message', id: 'msg_1', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: 'Checking.', annotations: [] }] },
     { type: 'function_call', id: 'fc_1', call_id: 'call_1', name: 'get_weather', arguments: '{"city":"Paris"}', status: 'completed' },

@@ -6,12 +6,15 @@ import { TranslationRefused } from '../../../../src/shared/protocols/refusal.js'
 import { SDK_REQUEST } from './fixtures.js';
 
 function rejects(body: unknown, pattern: RegExp): void {
-  assert.throws(() => responsesCodec.decodeRequest(body, {}), (e: unknown) => {
-    assert.ok(e instanceof GatewayError);
-    assert.equal(e.kind, 'invalid_request');
-    assert.match(e.message, pattern);
-    return true;
-  });
+  assert.throws(
+    () => responsesCodec.decodeRequest(body, {}),
+    (e: unknown) => {
+      assert.ok(e instanceof GatewayError);
+      assert.equal(e.kind, 'invalid_request');
+      assert.match(e.message, pattern);
+      return true;
+    },
+  );
 }
 
 describe('responses decodeRequest', () => {
@@ -20,11 +23,22 @@ describe('responses decodeRequest', () => {
       model: 'gpt-pool',
       system: 'Be brief.\nUse metric units.',
       messages: [
-        { role: 'user', content: [{ type: 'text', text: 'Weather here?' }, { type: 'image', url: 'https://example.com/sky.jpg' }, { type: 'unsupported', what: 'input_file (file_id)' }] },
-        { role: 'assistant', content: [
-          { type: 'reasoning', text: '', family: 'responses', itemId: 'rs_1' },
-          { type: 'text', text: 'Checking.' }, { type: 'tool_call', id: 'call_1', name: 'get_weather', arguments: '{"city":"Paris"}' },
-        ] },
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'Weather here?' },
+            { type: 'image', url: 'https://example.com/sky.jpg' },
+            { type: 'unsupported', what: 'input_file (file_id)' },
+          ],
+        },
+        {
+          role: 'assistant',
+          content: [
+            { type: 'reasoning', text: '', family: 'responses', itemId: 'rs_1' },
+            { type: 'text', text: 'Checking.' },
+            { type: 'tool_call', id: 'call_1', name: 'get_weather', arguments: '{"city":"Paris"}' },
+          ],
+        },
         { role: 'tool', content: [{ type: 'tool_result', toolCallId: 'call_1', content: '21°C', isError: false }] },
       ],
       tools: [{ name: 'get_weather', description: 'Weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } }],
@@ -42,7 +56,9 @@ describe('responses decodeRequest', () => {
 
   it('takes a plain string input as one user message', () => {
     assert.deepEqual(responsesCodec.decodeRequest({ model: 'm', input: 'hi' }, {}), {
-      model: 'm', messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }], stream: false,
+      model: 'm',
+      messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }],
+      stream: false,
     });
   });
 
@@ -60,14 +76,25 @@ describe('responses decodeRequest', () => {
 
 describe('responses encodeRequest', () => {
   it('writes instructions, items in part order, non-strict function tools and the stream flag', () => {
-    const out = responsesCodec.encodeRequest({
-      model: 'pool', system: 'sys', stream: true,
-      messages: [
-        { role: 'user', content: [{ type: 'text', text: 'hi' }] },
-        { role: 'assistant', content: [{ type: 'tool_call', id: 'c1', name: 'f', arguments: '{}' }, { type: 'text', text: 'after' }] },
-      ],
-      tools: [{ name: 'f', parameters: { type: 'object' } }],
-    }, 'gpt-5');
+    const out = responsesCodec.encodeRequest(
+      {
+        model: 'pool',
+        system: 'sys',
+        stream: true,
+        messages: [
+          { role: 'user', content: [{ type: 'text', text: 'hi' }] },
+          {
+            role: 'assistant',
+            content: [
+              { type: 'tool_call', id: 'c1', name: 'f', arguments: '{}' },
+              { type: 'text', text: 'after' },
+            ],
+          },
+        ],
+        tools: [{ name: 'f', parameters: { type: 'object' } }],
+      },
+      'gpt-5',
+    );
     assert.equal(out.path, '/responses');
     assert.deepEqual(JSON.parse(out.body), {
       model: 'gpt-5',
@@ -83,7 +110,10 @@ describe('responses encodeRequest', () => {
   });
 
   it('refuses stop sequences (the Responses API has none) rather than dropping them', () => {
-    assert.throws(() => responsesCodec.encodeRequest({ model: 'p', stream: false, stop: ['END'], messages: [{ role: 'user', content: [{ type: 'text', text: 'x' }] }] }, 'm'),
-      (e: unknown) => e instanceof TranslationRefused && e.reason === 'parameter' && /stop sequences/.test(e.message) && /responses protocol/.test(e.message));
+    assert.throws(
+      () =>
+        responsesCodec.encodeRequest({ model: 'p', stream: false, stop: ['END'], messages: [{ role: 'user', content: [{ type: 'text', text: 'x' }] }] }, 'm'),
+      (e: unknown) => e instanceof TranslationRefused && e.reason === 'parameter' && /stop sequences/.test(e.message) && /responses protocol/.test(e.message),
+    );
   });
 });

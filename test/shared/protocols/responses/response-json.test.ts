@@ -3,13 +3,25 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  completedMessageItemJson, functionCallItem, inProgressMessageItemJson, messageItem, outputTextPart, outputTextPartJson, responseJson, responseObject,
+  completedMessageItemJson,
+  functionCallItem,
+  inProgressMessageItemJson,
+  messageItem,
+  outputTextPart,
+  outputTextPartJson,
+  responseJson,
+  responseObject,
   type ResponseFields,
 } from '../../../../src/shared/protocols/responses/response.js';
 import type { FinishReason } from '../../../../src/shared/model/types.js';
 
 const FINISHES: Array<FinishReason | undefined> = [undefined, 'stop', 'length', 'content_filter', 'tool_calls'];
-const USAGES = [null, { input: 12, output: 50, cacheRead: 3, cacheCreation: 4 }, { input: 0, output: 0, cacheRead: 0, cacheCreation: 0 }, { input: 2 ** 40, output: 1.5, cacheRead: 0, cacheCreation: 0 }];
+const USAGES = [
+  null,
+  { input: 12, output: 50, cacheRead: 3, cacheCreation: 4 },
+  { input: 0, output: 0, cacheRead: 0, cacheCreation: 0 },
+  { input: 2 ** 40, output: 1.5, cacheRead: 0, cacheCreation: 0 },
+];
 const IDS = ['resp_1', '', 'quote " backslash \\ tab \t é \u2028 😀'];
 
 describe('responseJson', () => {

@@ -23,30 +23,52 @@ describe('responses non-stream', () => {
 
   it('reads incomplete responses as length / content_filter', () => {
     const text = [{ type: 'message', content: [{ type: 'output_text', text: 'x' }] }];
-    assert.equal(responsesCodec.decodeResponse({ status: 'incomplete', incomplete_details: { reason: 'max_output_tokens' }, output: text }).finishReason, 'length');
-    assert.equal(responsesCodec.decodeResponse({ status: 'incomplete', incomplete_details: { reason: 'content_filter' }, output: text }).finishReason, 'content_filter');
+    assert.equal(
+      responsesCodec.decodeResponse({ status: 'incomplete', incomplete_details: { reason: 'max_output_tokens' }, output: text }).finishReason,
+      'length',
+    );
+    assert.equal(
+      responsesCodec.decodeResponse({ status: 'incomplete', incomplete_details: { reason: 'content_filter' }, output: text }).finishReason,
+      'content_filter',
+    );
     assert.equal(responsesCodec.decodeResponse({ status: 'completed', output: text }).finishReason, 'stop');
   });
 
   it('calls a failed or shapeless body an upstream error', () => {
     const upstream = (e: unknown) => e instanceof GatewayError && e.kind === 'upstream_error';
-    assert.throws(() => responsesCodec.decodeResponse({ status: 'failed', output: [], error: { code: 'server_error', message: 'boom' } }), (e: unknown) => upstream(e) && (e as Error).message === 'boom');
+    assert.throws(
+      () => responsesCodec.decodeResponse({ status: 'failed', output: [], error: { code: 'server_error', message: 'boom' } }),
+      (e: unknown) => upstream(e) && (e as Error).message === 'boom',
+    );
     assert.throws(() => responsesCodec.decodeResponse({ choices: [] }), upstream);
   });
 
   it('encodes length as incomplete with max_output_tokens, and input_tokens with cache', () => {
-    const body = JSON.parse(responsesCodec.encodeResponse({
-      id: 'r', model: 'm', content: [{ type: 'text', text: 'a' }], finishReason: 'length',
-      usage: { input: 10, output: 2, cacheRead: 5, cacheCreation: 3 },
-    }));
+    const body = JSON.parse(
+      responsesCodec.encodeResponse({
+        id: 'r',
+        model: 'm',
+        content: [{ type: 'text', text: 'a' }],
+        finishReason: 'length',
+        usage: { input: 10, output: 2, cacheRead: 5, cacheCreation: 3 },
+      }),
+    );
     assert.equal(body.object, 'response');
     assert.equal(body.status, 'incomplete');
     assert.deepEqual(body.incomplete_details, { reason: 'max_output_tokens' });
-    assert.deepEqual(body.output, [{ id: 'msg_0', type: 'message', status: 'completed', role: 'assistant', content: [{ type: 'output_text', text: 'a', annotations: [] }] }]);
-    assert.deepEqual(body.usage, { input_tokens: 18, input_tokens_details: { cached_tokens: 5 }, output_tokens: 2, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 20 });
+    assert.deepEqual(body.output, [
+      { id: 'msg_0', type: 'message', status: 'completed', role: 'assistant', content: [{ type: 'output_text', text: 'a', annotations: [] }] },
+    ]);
+    assert.deepEqual(body.usage, {
+      input_tokens: 18,
+      input_tokens_details: { cached_tokens: 5 },
+      output_tokens: 2,
+      output_tokens_details: { reasoning_tokens: 0 },
+      total_tokens: 20,
+    });
   });
 
-  it('writes errors in OpenAI\'s shape with the responses status table', () => {
+  it("writes errors in OpenAI's shape with the responses status table", () => {
     const err = responsesCodec.encodeError('insufficient_quota', 'budget spent', 60);
     assert.equal(err.status, 429);
     assert.equal(err.headers['retry-after'], '60');

@@ -10,7 +10,6 @@ import type { StreamEvent } from '../../../../src/shared/model/types.js';
 import { CannedUpstream, cannedResponse, cannedStream } from '../../../helpers/canned-upstream.js';
 import { toolCallTurn } from '../../../helpers/stream-events.js';
 
-
 let upstream: CannedUpstream;
 let client: OpenAI;
 
@@ -42,7 +41,13 @@ describe('openai SDK (Responses) reads what the responses codec writes', () => {
     const call = final.output.find((o) => o.type === 'function_call');
     assert.ok(call && call.type === 'function_call');
     assert.deepEqual([call.call_id, call.name, call.arguments], ['call_0', 'get_weather', '{"city":"Paris"}']);
-    assert.deepEqual(final.usage, { input_tokens: 16, input_tokens_details: { cached_tokens: 5 }, output_tokens: 7, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 23 });
+    assert.deepEqual(final.usage, {
+      input_tokens: 16,
+      input_tokens_details: { cached_tokens: 5 },
+      output_tokens: 7,
+      output_tokens_details: { reasoning_tokens: 0 },
+      total_tokens: 23,
+    });
   });
 
   it('a length finish ends with response.incomplete', async () => {
@@ -55,18 +60,28 @@ describe('openai SDK (Responses) reads what the responses codec writes', () => {
 
   it('a mid-stream error event raises APIError', async () => {
     const enc = responsesCodec.createStreamEncoder();
-    const body = events.slice(0, 3).map((e) => enc.encode(e)).join('') + enc.error('upstream_error', 'upstream fell over');
+    const body =
+      events
+        .slice(0, 3)
+        .map((e) => enc.encode(e))
+        .join('') + enc.error('upstream_error', 'upstream fell over');
     upstream.next = { status: 200, headers: { 'content-type': 'text/event-stream' }, body };
     const types: string[] = [];
-    await assert.rejects(async () => {
-      for await (const ev of await client.responses.create({ model: 'gpt-pool', input: 'hi', stream: true })) types.push(ev.type);
-    }, (e: unknown) => e instanceof OpenAI.APIError && /upstream fell over/.test(e.message));
+    await assert.rejects(
+      async () => {
+        for await (const ev of await client.responses.create({ model: 'gpt-pool', input: 'hi', stream: true })) types.push(ev.type);
+      },
+      (e: unknown) => e instanceof OpenAI.APIError && /upstream fell over/.test(e.message),
+    );
     assert.ok(types.includes('response.output_text.delta'));
   });
 
   it('a non-stream response parses, output_text included', async () => {
     upstream.next = cannedResponse(responsesCodec, {
-      id: 'resp_2', model: 'gpt-pool', content: [{ type: 'text', text: 'Hi!' }], finishReason: 'stop',
+      id: 'resp_2',
+      model: 'gpt-pool',
+      content: [{ type: 'text', text: 'Hi!' }],
+      finishReason: 'stop',
       usage: { input: 3, output: 2, cacheRead: 0, cacheCreation: 0 },
     });
     const resp = await client.responses.create({ model: 'gpt-pool', input: 'hi' });
@@ -74,10 +89,12 @@ describe('openai SDK (Responses) reads what the responses codec writes', () => {
     assert.equal(resp.usage?.input_tokens, 3);
   });
 
-  it('gateway errors raise the SDK\'s own exception classes', async () => {
+  it("gateway errors raise the SDK's own exception classes", async () => {
     const err = responsesCodec.encodeError('rate_limited', 'slow down', 2);
     upstream.next = { status: err.status, headers: err.headers, body: err.body };
-    await assert.rejects(client.responses.create({ model: 'gpt-pool', input: 'hi' }), (e: unknown) =>
-      e instanceof OpenAI.RateLimitError && e.code === 'rate_limited' && e.headers?.get('retry-after') === '2');
+    await assert.rejects(
+      client.responses.create({ model: 'gpt-pool', input: 'hi' }),
+      (e: unknown) => e instanceof OpenAI.RateLimitError && e.code === 'rate_limited' && e.headers?.get('retry-after') === '2',
+    );
   });
 });

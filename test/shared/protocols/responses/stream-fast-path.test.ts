@@ -71,11 +71,16 @@ describe('responses delta fast path', () => {
     assert.deepEqual(read(r, mockDelta(0, '" quick"')), { text: true, outputIndex: 0, contentIndex: 0, value: ' quick' });
     assert.deepEqual(read(r, mockDelta(10, '" fox"'), true), { text: true, outputIndex: 0, contentIndex: 0, value: ' fox' });
     // Other orders and fewer members (absent indexes are 0 to the decoder too).
-    assert.deepEqual(read(r, '{"delta":"x","type":"response.output_text.delta","content_index":3,"output_index":2}'), { text: true, outputIndex: 2, contentIndex: 3, value: 'x' });
+    assert.deepEqual(read(r, '{"delta":"x","type":"response.output_text.delta","content_index":3,"output_index":2}'), {
+      text: true,
+      outputIndex: 2,
+      contentIndex: 3,
+      value: 'x',
+    });
     assert.deepEqual(read(r, '{"type":"response.output_text.delta","delta":"y"}'), { text: true, outputIndex: 0, contentIndex: 0, value: 'y' });
   });
 
-  it('keeps a lane\'s layouts across its streams: another item id is read by the same layout', () => {
+  it("keeps a lane's layouts across its streams: another item id is read by the same layout", () => {
     const layouts = new ResponsesDeltaLayouts();
     const first = new ResponsesDeltaReader(layouts);
     assert.deepEqual(read(first, textDelta(4, '"one"')), { text: true, outputIndex: 1, contentIndex: 0, value: 'one' });
@@ -162,18 +167,21 @@ describe('responses delta fast path', () => {
     }
   });
 
-  it('is what the decoder reads a vendor stream\'s deltas with, whole or one event per chunk', { skip: !translateFastPath }, () => {
+  it("is what the decoder reads a vendor stream's deltas with, whole or one event per chunk", { skip: !translateFastPath }, () => {
     const frames = STREAM.split(/(?<=\n\n)/);
     for (const chunks of [[STREAM], frames]) {
       const dec = responsesCodec.createStreamDecoder();
       const events = [...chunks.flatMap((c) => dec.push(new TextEncoder().encode(c))), ...dec.finish()];
       // A literal is set only by the fast path; the arguments deltas hold escapes, so none there.
-      assert.deepEqual(events.filter((e) => e.type === 'text_delta' || e.type === 'tool_args_delta').map((e) => [e.type, e.literal]), [
-        ['text_delta', '"Checking "'],
-        ['text_delta', '"Paris."'],
-        ['tool_args_delta', undefined],
-        ['tool_args_delta', undefined],
-      ]);
+      assert.deepEqual(
+        events.filter((e) => e.type === 'text_delta' || e.type === 'tool_args_delta').map((e) => [e.type, e.literal]),
+        [
+          ['text_delta', '"Checking "'],
+          ['text_delta', '"Paris."'],
+          ['tool_args_delta', undefined],
+          ['tool_args_delta', undefined],
+        ],
+      );
     }
   });
 
@@ -185,7 +193,15 @@ describe('responses delta fast path', () => {
     const pieces = ['a', ' ', 'é', '☀️', '世界', '\\"', '\\\\', '\\/', '\\n', '\\u00e9', '\\ud83d', '\\ude00', '"', '\\', '\t', '\\x', '\\u12', '}', ',"'];
     // Values per member: mostly the plain ones a vendor writes, sometimes one a strict reader must refuse.
     const values: Record<string, readonly string[]> = {
-      type: ['"response.output_text.delta"', '"response.function_call_arguments.delta"', '"response.refusal.delta"', '"response.output_text.done"', '"response.output_text.delt\\u0061"', '"response.output_text.delta "', 'null'],
+      type: [
+        '"response.output_text.delta"',
+        '"response.function_call_arguments.delta"',
+        '"response.refusal.delta"',
+        '"response.output_text.done"',
+        '"response.output_text.delt\\u0061"',
+        '"response.output_text.delta "',
+        'null',
+      ],
       sequence_number: ['0', '7', '42', '123456789012', '01', '-1', '1.5', '1e3', '"3"', 'null', ''],
       item_id: ['"msg_1"', '"msg_68af4033b2"', '"fc_1"', '"m\\"x"', '"m\\u0031"', '1', '""', '"a\tb"'],
       output_index: ['0', '1', '2', '17', '123456789', '1234567890', '00', '-0', '1.0', '1e0', '"1"', 'null', 'true'],
@@ -195,7 +211,17 @@ describe('responses delta fast path', () => {
       response: ['{"id":"r"}', 'null'],
       extra: ['1', '"x"'],
     };
-    const plain: Record<string, number> = { type: 2, sequence_number: 3, item_id: 3, output_index: 5, content_index: 3, logprobs: 1, obfuscation: 3, response: 0, extra: 0 };
+    const plain: Record<string, number> = {
+      type: 2,
+      sequence_number: 3,
+      item_id: 3,
+      output_index: 5,
+      content_index: 3,
+      logprobs: 1,
+      obfuscation: 3,
+      response: 0,
+      extra: 0,
+    };
     const orders = [
       ['type', 'sequence_number', 'item_id', 'output_index', 'content_index', 'delta', 'logprobs', 'obfuscation'],
       ['type', 'sequence_number', 'item_id', 'output_index', 'content_index', 'delta', 'logprobs'],

@@ -46,12 +46,14 @@ describe('responses stream decoder', () => {
   });
 
   it('takes arguments that come whole in function_call_arguments.done or output_item.done', () => {
-    const events = decode(CREATED
-      + frame({ type: 'response.output_item.added', output_index: 0, item: { type: 'function_call', call_id: 'c1', name: 'f', arguments: '' } })
-      + frame({ type: 'response.function_call_arguments.done', output_index: 0, arguments: '{"a":1}' })
-      + frame({ type: 'response.output_item.done', output_index: 0, item: { type: 'function_call', call_id: 'c1', name: 'f', arguments: '{"a":1}' } })
-      + frame({ type: 'response.output_item.done', output_index: 1, item: { type: 'function_call', call_id: 'c2', name: 'g', arguments: '{}' } })
-      + frame({ type: 'response.incomplete', response: { status: 'incomplete', incomplete_details: { reason: 'max_output_tokens' } } }));
+    const events = decode(
+      CREATED +
+        frame({ type: 'response.output_item.added', output_index: 0, item: { type: 'function_call', call_id: 'c1', name: 'f', arguments: '' } }) +
+        frame({ type: 'response.function_call_arguments.done', output_index: 0, arguments: '{"a":1}' }) +
+        frame({ type: 'response.output_item.done', output_index: 0, item: { type: 'function_call', call_id: 'c1', name: 'f', arguments: '{"a":1}' } }) +
+        frame({ type: 'response.output_item.done', output_index: 1, item: { type: 'function_call', call_id: 'c2', name: 'g', arguments: '{}' } }) +
+        frame({ type: 'response.incomplete', response: { status: 'incomplete', incomplete_details: { reason: 'max_output_tokens' } } }),
+    );
     assert.deepEqual(events, [
       { type: 'start', id: 'r1', model: 'm' },
       ...toolBlock(0, 'c1', 'f', '{"a":1}'),
@@ -63,24 +65,34 @@ describe('responses stream decoder', () => {
 
   it('raises response.failed and error events as upstream errors', () => {
     const upstream = (msg: string) => (e: unknown) => e instanceof GatewayError && e.kind === 'upstream_error' && e.message === msg;
-    assert.throws(() => decode(CREATED + frame({ type: 'response.failed', response: { status: 'failed', error: { code: 'server_error', message: 'boom' } } })), upstream('boom'));
+    assert.throws(
+      () => decode(CREATED + frame({ type: 'response.failed', response: { status: 'failed', error: { code: 'server_error', message: 'boom' } } })),
+      upstream('boom'),
+    );
     assert.throws(() => decode(CREATED + frame({ type: 'error', code: 'rate_limit_exceeded', message: 'slow', param: null })), upstream('slow'));
     assert.throws(() => decode(CREATED + frame({ type: 'error', error: { type: 'server_error', message: 'nested' } })), upstream('nested'));
   });
 
   it('hands out the events before an error, then raises it; a stream cut before response.completed is an error too', () => {
     const dec = responsesCodec.createStreamDecoder();
-    const events = dec.push(utf8.encode(CREATED
-      + frame({ type: 'response.content_part.added', output_index: 0, content_index: 0, part: { type: 'output_text', text: '' } })
-      + frame({ type: 'response.output_text.delta', output_index: 0, content_index: 0, delta: 'x' })
-      + frame({ type: 'error', code: 'server_error', message: 'gone', param: null })));
+    const events = dec.push(
+      utf8.encode(
+        CREATED +
+          frame({ type: 'response.content_part.added', output_index: 0, content_index: 0, part: { type: 'output_text', text: '' } }) +
+          frame({ type: 'response.output_text.delta', output_index: 0, content_index: 0, delta: 'x' }) +
+          frame({ type: 'error', code: 'server_error', message: 'gone', param: null }),
+      ),
+    );
     assert.deepEqual(withoutLiterals(events), [
       { type: 'start', id: 'r1', model: 'm' },
       { type: 'block_start', index: 0, kind: 'text' },
       { type: 'text_delta', index: 0, text: 'x' },
     ]);
     assert.throws(() => dec.finish(), /gone/);
-    assert.throws(() => decode(CREATED), (e: unknown) => e instanceof GatewayError && /before response\.completed/.test(e.message));
+    assert.throws(
+      () => decode(CREATED),
+      (e: unknown) => e instanceof GatewayError && /before response\.completed/.test(e.message),
+    );
   });
 });
 
@@ -88,8 +100,14 @@ describe('responses stream encoder', () => {
   it('numbers every event and puts the whole response in response.completed', () => {
     const enc = responsesCodec.createStreamEncoder();
     const text = EXPECTED.map((e) => enc.encode(e)).join('');
-    const datas = text.split('\n\n').filter(Boolean).map((f) => JSON.parse(f.slice(f.indexOf('data: ') + 6)));
-    assert.deepEqual(datas.map((d) => d.sequence_number), datas.map((_, i) => i));
+    const datas = text
+      .split('\n\n')
+      .filter(Boolean)
+      .map((f) => JSON.parse(f.slice(f.indexOf('data: ') + 6)));
+    assert.deepEqual(
+      datas.map((d) => d.sequence_number),
+      datas.map((_, i) => i),
+    );
     const completed = datas[datas.length - 1];
     assert.equal(completed.type, 'response.completed');
     assert.equal(completed.response.output.length, 3);
@@ -97,11 +115,12 @@ describe('responses stream encoder', () => {
     assert.equal(completed.response.usage.input_tokens, 328);
   });
 
-  it('writes a finished message\'s part and item from templates with the bytes JSON.stringify gives', () => {
+  it("writes a finished message's part and item from templates with the bytes JSON.stringify gives", () => {
     for (const text of ['', 'Checking Paris.', 'a "quote" \\ back\nslash\t café ☀️ \u2028 \ud83d', '</script>']) {
       const part = outputTextPartJson(JSON.stringify(text));
       assert.equal(part, JSON.stringify(outputTextPart(text)));
-      for (const outputIndex of [0, 7, 12]) assert.equal(completedMessageItemJson(outputIndex, part), JSON.stringify(messageItem(outputIndex, text, 'completed')));
+      for (const outputIndex of [0, 7, 12])
+        assert.equal(completedMessageItemJson(outputIndex, part), JSON.stringify(messageItem(outputIndex, text, 'completed')));
     }
   });
 
@@ -110,7 +129,11 @@ describe('responses stream encoder', () => {
     assert.ok(out.startsWith('event: error\ndata: '));
     const data = JSON.parse(out.slice(out.indexOf('data: ') + 6));
     assert.deepEqual(data, {
-      type: 'error', sequence_number: 0, code: 'upstream_error', message: 'gone', param: null,
+      type: 'error',
+      sequence_number: 0,
+      code: 'upstream_error',
+      message: 'gone',
+      param: null,
       error: { message: 'gone', type: 'server_error', param: null, code: 'upstream_error' },
     });
   });

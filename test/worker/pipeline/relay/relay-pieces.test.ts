@@ -25,19 +25,26 @@ describe('joined', () => {
 
 describe('passthroughUsage', () => {
   it('reads the usage of a chat completion, and bills zero for a body it cannot read', () => {
-    const body = '{"id":"x","choices":[],"usage":{"prompt_tokens":12,"completion_tokens":5,"total_tokens":17,"prompt_tokens_details":{"cached_tokens":2}},"service_tier":"default"}';
+    const body =
+      '{"id":"x","choices":[],"usage":{"prompt_tokens":12,"completion_tokens":5,"total_tokens":17,"prompt_tokens_details":{"cached_tokens":2}},"service_tier":"default"}';
     assert.deepEqual(passthroughUsage(openaiCodec, body), { input: 10, output: 5, cacheRead: 2, cacheCreation: 0 });
     assert.equal(passthroughUsage(openaiCodec, '{"usage":'), null);
     assert.equal(passthroughUsage(openaiCodec, '{"choices":[]}'), null);
   });
 
-  it('reads a lane\'s later bodies by the shape of its first, and what does not fit the long way', () => {
+  it("reads a lane's later bodies by the shape of its first, and what does not fit the long way", () => {
     const lane = { usageBody: null, provider: { fastPath: openaiFastPath } } as unknown as LaneRuntime;
-    const body = (p: number, c: number): string => `{"id":"x","choices":[],"usage":{"prompt_tokens":${p},"completion_tokens":${c},"prompt_tokens_details":{"cached_tokens":2}},"service_tier":"default"}`;
+    const body = (p: number, c: number): string =>
+      `{"id":"x","choices":[],"usage":{"prompt_tokens":${p},"completion_tokens":${c},"prompt_tokens_details":{"cached_tokens":2}},"service_tier":"default"}`;
     assert.deepEqual(passthroughUsage(openaiCodec, body(12, 5), lane), { input: 10, output: 5, cacheRead: 2, cacheCreation: 0 });
     assert.notEqual(lane.usageBody, null);
     assert.deepEqual(passthroughUsage(openaiCodec, body(40, 700), lane), { input: 38, output: 700, cacheRead: 2, cacheCreation: 0 });
-    assert.deepEqual(passthroughUsage(openaiCodec, body(40, 700).replace('"default"', '"flex"'), lane), { input: 38, output: 700, cacheRead: 2, cacheCreation: 0 });
+    assert.deepEqual(passthroughUsage(openaiCodec, body(40, 700).replace('"default"', '"flex"'), lane), {
+      input: 38,
+      output: 700,
+      cacheRead: 2,
+      cacheCreation: 0,
+    });
     assert.equal(passthroughUsage(openaiCodec, '{"usage":{"prompt_tokens":01}}', lane), null);
     assert.equal(passthroughUsage(openaiCodec, '{"choices":[]}', lane), null);
   });

@@ -9,10 +9,10 @@ import { createUpstreamAuth, type OutgoingRequest } from '../../../../src/worker
 const AKID = 'AKIDEXAMPLE';
 const SECRET = 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY';
 
-const sha256Hex = (s: string | Uint8Array): string => (typeof s === 'string' ? createHash('sha256').update(s, 'utf8') : createHash('sha256').update(s)).digest('hex');
+const sha256Hex = (s: string | Uint8Array): string =>
+  (typeof s === 'string' ? createHash('sha256').update(s, 'utf8') : createHash('sha256').update(s)).digest('hex');
 const hmac = (key: string | Buffer, s: string): Buffer => createHmac('sha256', key).update(s, 'utf8').digest();
-const rfc3986 = (s: string): string =>
-  encodeURIComponent(s).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+const rfc3986 = (s: string): string => encodeURIComponent(s).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 
 interface Signed {
   method: string;
@@ -125,7 +125,10 @@ test('sigv4 signs a Bedrock Converse POST: method, host, path, body hash, conten
   assert.equal(signatureOf(req.headers.authorization), signature);
 
   // Any change to what is signed changes the signature.
-  const tampered = expectedSignature({ ...req, host: 'bedrock-runtime.us-west-2.amazonaws.com', headers: { ...req.headers, 'x-amz-content-sha256': sha256Hex(body + ' ') } }, SECRET);
+  const tampered = expectedSignature(
+    { ...req, host: 'bedrock-runtime.us-west-2.amazonaws.com', headers: { ...req.headers, 'x-amz-content-sha256': sha256Hex(body + ' ') } },
+    SECRET,
+  );
   assert.notEqual(tampered.signature, signature);
 });
 
@@ -166,7 +169,13 @@ test('sigv4 signs the query and a session token, with a non-default port in host
 test('sigv4 re-signing the same request (a retry on another lane) replaces the old headers', async () => {
   let now = FIXED;
   const auth = createUpstreamAuth(bedrock(), undefined, { now: () => now });
-  const req: OutgoingRequest = { method: 'POST', origin: 'https://bedrock-runtime.us-west-2.amazonaws.com', path: '/model/m/converse', headers: { 'content-type': 'application/json' }, body: '{"a":1}' };
+  const req: OutgoingRequest = {
+    method: 'POST',
+    origin: 'https://bedrock-runtime.us-west-2.amazonaws.com',
+    path: '/model/m/converse',
+    headers: { 'content-type': 'application/json' },
+    body: '{"a":1}',
+  };
   await auth.apply(req);
   const first = req.headers.authorization;
   now = new Date(FIXED.getTime() + 61_000);

@@ -44,17 +44,30 @@ test('refresh timing: 80% or 60 s early, whichever is sooner, never before half 
   assert.equal(refreshDelayMs(100), 50_000);
   assert.equal(refreshDelayMs(2), 1_000);
   assert.equal(refreshDelayMs(0.1), 500);
-  assert.deepEqual([1, 2, 3, 20].map((n) => backoffDelayMs(n, DEFAULT_TOKEN_TIMING)), [200, 400, 800, 30_000]);
+  assert.deepEqual(
+    [1, 2, 3, 20].map((n) => backoffDelayMs(n, DEFAULT_TOKEN_TIMING)),
+    [200, 400, 800, 30_000],
+  );
 });
 
 test('oauth-client-credentials: false before the first token, true after, refreshed before expiry', async () => {
   // expires_in as a string, as Entra v1 sends it; the first answer is slow.
-  const server = await tokenServer((_call, i) => ({ status: 200, body: { access_token: `at-${i + 1}`, token_type: 'Bearer', expires_in: '2' }, delayMs: i === 0 ? 150 : 0 }));
+  const server = await tokenServer((_call, i) => ({
+    status: 200,
+    body: { access_token: `at-${i + 1}`, token_type: 'Bearer', expires_in: '2' },
+    delayMs: i === 0 ? 150 : 0,
+  }));
   const { log, lines } = captureLogger();
   const timers = new ManualTimers();
   const auth = track(
     createUpstreamAuth(
-      provider({ mode: 'oauth-client-credentials', tokenUrl: server.url, clientId: 'my-client', clientSecret: CLIENT_SECRET, scope: 'https://cognitiveservices.azure.com/.default' }),
+      provider({
+        mode: 'oauth-client-credentials',
+        tokenUrl: server.url,
+        clientId: 'my-client',
+        clientSecret: CLIENT_SECRET,
+        scope: 'https://cognitiveservices.azure.com/.default',
+      }),
       log,
       { tokenTiming: { timers } },
     ),
@@ -102,7 +115,9 @@ test('oauth-client-credentials: false before the first token, true after, refres
 
 test('token endpoint failure: capped exponential backoff, no token meanwhile, recovery', async () => {
   const server = await tokenServer((_call, i) =>
-    i < 4 ? { status: 500, body: { error: 'server_error', error_description: `bad ${CLIENT_SECRET}` } } : { status: 200, body: { access_token: 'at-ok', expires_in: 3600 } },
+    i < 4
+      ? { status: 500, body: { error: 'server_error', error_description: `bad ${CLIENT_SECRET}` } }
+      : { status: 200, body: { access_token: 'at-ok', expires_in: 3600 } },
   );
   const { log, lines } = captureLogger();
   const timers = new ManualTimers();
@@ -128,7 +143,10 @@ test('token endpoint failure: capped exponential backoff, no token meanwhile, re
   assert.equal(failures.length, 4);
   assert.equal(failures[0]!.status, 500);
   assert.equal(failures[0]!.reason, 'rejected');
-  assert.deepEqual(failures.map((f) => f.retryInMs), [60, 120, 150, 150]);
+  assert.deepEqual(
+    failures.map((f) => f.retryInMs),
+    [60, 120, 150, 150],
+  );
   assert.ok(!lines.join('').includes(CLIENT_SECRET), 'client secret logged');
 });
 
@@ -220,7 +238,13 @@ test('jwt-bearer: a signed RS256 assertion is exchanged for a token', async () =
   const { log, lines } = captureLogger();
   const auth = track(
     createUpstreamAuth(
-      provider({ mode: 'jwt-bearer', tokenUrl: server.url, clientEmail: 'svc@proj.iam.gserviceaccount.com', privateKeyPem: privateKey, scope: 'https://www.googleapis.com/auth/cloud-platform' }),
+      provider({
+        mode: 'jwt-bearer',
+        tokenUrl: server.url,
+        clientEmail: 'svc@proj.iam.gserviceaccount.com',
+        privateKeyPem: privateKey,
+        scope: 'https://www.googleapis.com/auth/cloud-platform',
+      }),
       log,
     ),
   );
@@ -250,11 +274,22 @@ function call0Assertion(server: TokenServer): string {
 }
 
 test('jwt-bearer: audience overrides the token URL as aud', async () => {
-  const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048, privateKeyEncoding: { type: 'pkcs8', format: 'pem' }, publicKeyEncoding: { type: 'spki', format: 'pem' } });
+  const { privateKey, publicKey } = generateKeyPairSync('rsa', {
+    modulusLength: 2048,
+    privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+    publicKeyEncoding: { type: 'spki', format: 'pem' },
+  });
   const server = await tokenServer(() => ({ status: 200, body: { access_token: 't', expires_in: 3600 } }));
   const auth = track(
     createUpstreamAuth(
-      provider({ mode: 'jwt-bearer', tokenUrl: server.url, clientEmail: 'a@b', privateKeyPem: privateKey, scope: 's', audience: 'https://oauth2.googleapis.com/token' }),
+      provider({
+        mode: 'jwt-bearer',
+        tokenUrl: server.url,
+        clientEmail: 'a@b',
+        privateKeyPem: privateKey,
+        scope: 's',
+        audience: 'https://oauth2.googleapis.com/token',
+      }),
       captureLogger().log,
     ),
   );
@@ -343,7 +378,7 @@ async function runChild(tokenUrl: string, closeIt: boolean): Promise<{ code: num
   return { code, stdout, ms: Date.now() - started };
 }
 
-test('a process holding a token mode exits on its own (timers and socket unref\'d), and after close()', async () => {
+test("a process holding a token mode exits on its own (timers and socket unref'd), and after close()", async () => {
   const server = await tokenServer(() => ({ status: 200, body: { access_token: 'child-token', expires_in: 1 } }));
   for (const closeIt of [true, false]) {
     const r = await runChild(server.url, closeIt);
