@@ -41,6 +41,15 @@ describe('the attempt loop', () => {
     assert.equal(inflight(rig, 'm1'), 0);
   });
 
+  it("a success's latency sample is the attempt's own time, on the injected clock", async () => {
+    rig = await startRig({ p: { members: [{ model: 'm1' }] } });
+    rig.chat('p');
+    rig.clock.advance(37);
+    rig.sent[0]!.answer(200, OK_BODY);
+    const lane = rig.config.lanes.find((l) => l.name === 'm1')!;
+    assert.equal(rig.shared.lanes.latencyEwmaMs(lane.slot), 37);
+  });
+
   it('a 503 fails over to the next member; the first cell records the failure', async () => {
     rig = await startRig({ p: { members: [{ model: 'm1' }, { model: 'm2' }] } });
     const { client } = rig.chat('p');

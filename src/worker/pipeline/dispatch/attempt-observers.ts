@@ -21,7 +21,6 @@ export function attemptEnding(ctx: RequestContext, plan: AttemptPlan, relay: Rel
   if (!plan.permitHeld || plan.attemptStartMs === 0) return;
   recordAttempt(ctx.deps.shared, plan.lane!.compiled.attemptDurationSlot, plan.attemptStartMs, nowMs);
   ctx.trace?.attemptEnded(outcome, relay.status, nowMs);
-  plan.attemptStartMs = 0;
 }
 
 /** A successful answer is complete at `nowMs`: a whole body's first byte goes out now. */

@@ -270,6 +270,8 @@ export class Attempts extends TimedAttemptNode implements AttemptOwner {
     this.ctx.deps.attemptTimers.stop(this);
     attemptEnding(this.ctx, this.plan, this.relay, outcome, nowMs);
     this.ctx.deps.router.endAttempt(this.plan, outcome, retryAfterMsValue, nowMs);
+    // Only after the router took the latency sample from it: the plan's next attempt is unsent until it starts.
+    this.plan.attemptStartMs = 0;
   }
 
   /** The request ends: no timeout may fire for it, and an attempt still held is ended as neutral (each exit ends its own first). */
