@@ -1,4 +1,5 @@
-// Groups: each group's parent chain, its limits and its rate card.
+// Groups: each group's parent chain, its limits with the current window's use as bars (read
+// again every 5 s), and its rate card.
 import { api, must, type Schemas } from '../api.js';
 import { n, money } from '../format.js';
 import { html, useLoad, ErrorNotice } from '../ui.js';
@@ -6,7 +7,16 @@ import { currency } from './live.js';
 
 type Group = Schemas['GroupView'];
 
-async function allGroups(): Promise<Group[]> {
+type GroupUse = Schemas['GroupMeteringView'];
+type LimitUse = GroupUse['limits'][number];
+
+interface GroupsRead {
+  groups: Group[];
+  /** Each group's limits with the current window's use, by group name. */
+  use: Map<string, GroupUse>;
+}
+
+async function allGroups(): Promise<GroupsRead> {
   const groups: Group[] = [];
   let cursor: string | undefined;
   do {
@@ -14,7 +24,22 @@ async function allGroups(): Promise<Group[]> {
     groups.push(...page.items);
     cursor = page.next_cursor ?? undefined;
   } while (cursor !== undefined);
-  return groups;
+  const uses = await Promise.all(groups.map((g) => must(api.GET('/groups/{name}/usage', { params: { path: { name: g.name } } }))));
+  return { groups, use: new Map(uses.map((u) => [u.name, u])) };
+}
+
+function amount(metric: string, value: number, cur: string): string {
+  return metric === 'budget' ? money(value, cur) : n(value);
+}
+
+/** One limit's row: its use in the current window as a bar, with what requests in flight hold. */
+function limitRow(group: string, l: LimitUse, cur: string) {
+  const label = `${group}: ${l.metric} per ${l.window}, used`;
+  const held = l.reserved > 0 ? html` <span class="muted">(+${amount(l.metric, l.reserved, cur)} reserved)</span>` : null;
+  return html`<tr><td>${l.metric}</td><td>${l.window}</td>
+    <td><meter data-limit=${`${l.metric}-${l.window}`} min="0" max=${Math.max(1, l.max)} value=${Math.min(l.used, Math.max(1, l.max))} high=${l.max * 0.8} aria-label=${label}></meter>
+      <span class="num"> ${amount(l.metric, l.used, cur)}</span>${held}</td>
+    <td class="num">${amount(l.metric, l.max, cur)}</td></tr>`;
 }
 
 /** `name` and its ancestors, nearest first (bounded by the number of groups: no cycle can loop). */
@@ -29,7 +54,10 @@ function chain(byName: Map<string, Group>, name: string): string[] {
 }
 
 export function Groups() {
-  const { data, error } = useLoad(allGroups, []);
+  const read = useLoad(allGroups, [], 5000);
+  const error = read.error;
+  const data = read.data?.groups ?? null;
+  const use = read.data?.use ?? new Map<string, GroupUse>();
   const cur = useLoad(currency, []).data ?? 'USD';
   const byName = new Map((data ?? []).map((g) => [g.name, g]));
   return html`<section aria-labelledby="groups-title">
@@ -45,8 +73,8 @@ export function Groups() {
         g.limits.length === 0
           ? html`<p class="muted">No limits.</p>`
           : html`<div class="table-wrap" tabindex="0" role="region" aria-label="Scrollable table"><table><caption>Limits</caption>
-        <thead><tr><th scope="col">Metric</th><th scope="col">Window</th><th scope="col">Max</th></tr></thead>
-        <tbody>${g.limits.map((l) => html`<tr><td>${l.metric}</td><td>${l.window}</td><td class="num">${n(l.max)}</td></tr>`)}</tbody></table></div>`
+        <thead><tr><th scope="col">Metric</th><th scope="col">Window</th><th scope="col">Used this window</th><th scope="col">Max</th></tr></thead>
+        <tbody>${(use.get(g.name)?.limits ?? g.limits.map((l) => ({ ...l, used: 0, reserved: 0, window_start: null }))).map((l) => limitRow(g.name, l, cur))}</tbody></table></div>`
       }
       ${
         g.rate_card.length === 0

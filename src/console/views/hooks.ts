@@ -43,16 +43,16 @@ function SettingsForm({ hook, schema, onSaved }: { hook: Hook; schema: Record<st
       return 'Settings saved.';
     });
   };
-  return html`<form class="inline" onSubmit=${submit} aria-label=${`Settings of ${hook.name}`}>
+  return html`<form class="inline" onSubmit=${submit} aria-label=${`Settings of ${hook.name}`} key=${JSON.stringify(hook.settings)}>
     ${Object.entries(properties).map(([name, prop]) => {
       const value = hook.settings[name];
-      if (prop.type === 'boolean') return html`<label>${name}<input name=${name} type="checkbox" checked=${value === true} /></label>`;
+      if (prop.type === 'boolean') return html`<label>${name}<input name=${name} type="checkbox" defaultChecked=${value === true} /></label>`;
       if (prop.enum !== undefined)
         return html`<label>${name}<select name=${name}><option value="">(unset)</option>${prop.enum.map((o) => html`<option selected=${o === value}>${String(o)}</option>`)}</select></label>`;
       if (prop.type === 'array' || prop.type === 'object')
-        return html`<label>${name} (JSON)<input name=${name} value=${value === undefined ? '' : JSON.stringify(value)} /></label>`;
+        return html`<label>${name} (JSON)<input name=${name} defaultValue=${value === undefined ? '' : JSON.stringify(value)} /></label>`;
       const numeric = prop.type === 'integer' || prop.type === 'number';
-      return html`<label title=${prop.description ?? ''}>${name}<input name=${name} type=${numeric ? 'number' : 'text'} value=${value === undefined ? '' : String(value)} /></label>`;
+      return html`<label title=${prop.description ?? ''}>${name}<input name=${name} type=${numeric ? 'number' : 'text'} defaultValue=${value === undefined ? '' : String(value)} /></label>`;
     })}
     <button type="submit">Save settings</button>
   </form><${Outcome} done=${done} failed=${failed} />`;

@@ -122,6 +122,15 @@ function Metering({ id, budgetCents, money }: { id: string; budgetCents: number 
   </dl>`;
 }
 
+/**
+ * The form's inputs are uncontrolled (defaultValue): a re-render while the operator types (the
+ * currency arriving, a refresh) must not put the stored values back. The form is made anew,
+ * from the stored values, when they change (after a save).
+ */
+function formKey(k: { name: string; rpm_limit: number | null; tpm_limit: number | null; enabled: boolean }): string {
+  return JSON.stringify([k.name, k.rpm_limit, k.tpm_limit, k.enabled]);
+}
+
 export function KeyDetail({ id }: { id: string }) {
   const canWrite = useCanWrite();
   const { data, error, reload } = useLoad(() => must(api.GET('/keys/{id}', { params: { path: { id } } })), [id]);
@@ -180,11 +189,11 @@ export function KeyDetail({ id }: { id: string }) {
     ${
       canWrite && data !== null
         ? html`<h2>Change</h2>
-      <form class="inline" onSubmit=${patch} aria-label="Change the key">
-        <label>Name<input name="name" value=${data.name} required /></label>
-        <label>RPM limit<input name="rpm_limit" type="number" min="0" value=${data.rpm_limit ?? ''} /></label>
-        <label>TPM limit<input name="tpm_limit" type="number" min="0" value=${data.tpm_limit ?? ''} /></label>
-        <label>Enabled<input name="enabled" type="checkbox" checked=${data.enabled} /></label>
+      <form class="inline" onSubmit=${patch} aria-label="Change the key" key=${formKey(data)}>
+        <label>Name<input name="name" defaultValue=${data.name} required /></label>
+        <label>RPM limit<input name="rpm_limit" type="number" min="0" defaultValue=${data.rpm_limit ?? ''} /></label>
+        <label>TPM limit<input name="tpm_limit" type="number" min="0" defaultValue=${data.tpm_limit ?? ''} /></label>
+        <label>Enabled<input name="enabled" type="checkbox" defaultChecked=${data.enabled} /></label>
         <button type="submit">Save</button>
       </form>
       <div class="row">

@@ -3,8 +3,9 @@ import type { AdminContext } from './context.js';
 import type { AdminRoute } from './route.js';
 import { checkBody } from '../governance/request-body.js';
 import { groupView } from '../governance/groups.js';
+import { groupMeteringView } from '../governance/group-metering.js';
 import { pageBySortKey } from './paging.js';
-import { CreateGroupBody, GroupPage, GroupView, PageQuery, PatchGroupBody } from '../governance/schemas.js';
+import { CreateGroupBody, GroupMeteringView, GroupPage, GroupView, PageQuery, PatchGroupBody } from '../governance/schemas.js';
 
 const groupResource = (call: { params: Record<string, string>; body: unknown }): string =>
   `group:${call.params.name ?? (call.body as { name?: string } | undefined)?.name ?? ''}`;
@@ -45,6 +46,17 @@ export const groupRoutes: AdminRoute<AdminContext>[] = [
     responses: { 200: GroupView },
     handler(call, ctx) {
       return { status: 200, body: groupView(ctx.governance.directory.get(call.params.name!)) };
+    },
+  },
+  {
+    method: 'GET',
+    path: '/groups/{name}/usage',
+    operationId: 'getGroupUsage',
+    summary: "Each of a group's limits with its current window's use and reservations",
+    tag: 'groups',
+    responses: { 200: GroupMeteringView },
+    handler(call, ctx) {
+      return { status: 200, body: groupMeteringView(ctx.governance, ctx.governance.directory.get(call.params.name!)) };
     },
   },
   {

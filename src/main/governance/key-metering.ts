@@ -8,9 +8,9 @@ import { MICROS_PER_CENT } from './worker-records.js';
 import type { GovernanceService } from './service.js';
 import type { KeyRecord } from '../store/records.js';
 
-/** The key's price now: the nearest group from its bound group up that sets a fee or a card. */
-function keyPrice(gov: GovernanceService, key: KeyRecord): { fee: number; rates: CardRates | null } {
-  let at = key.group;
+/** The price of group `name`'s budget now: the nearest group from it up that sets a fee or a card. */
+export function chainPrice(gov: GovernanceService, name: string | null): { fee: number; rates: CardRates | null } {
+  let at = name;
   for (let depth = 0; at !== null && depth < 16; depth++) {
     const g = gov.groups.get(at);
     if (g === undefined) break;
@@ -38,7 +38,7 @@ export function keyMeteringView(gov: GovernanceService, key: KeyRecord): Record<
   };
   consider(g.read(g.keyIndex(slot, GOV_KEY_MINUTE_REQUESTS), minute), key.rpm_limit);
   consider(g.read(g.keyIndex(slot, GOV_KEY_MINUTE_TOKENS), minute), key.tpm_limit);
-  const price = keyPrice(gov, key);
+  const price = chainPrice(gov, key.group);
   return {
     id: key.id,
     budget_period: key.budget_period,

@@ -138,6 +138,29 @@ export const GroupView = Type.Object(
   { title: 'GroupView' },
 );
 export const GroupPage = PageOf(GroupView, 'GroupPage');
+export const GroupMeteringView = Type.Object(
+  {
+    name: Type.String({ minLength: 1 }),
+    as_of: Uint64,
+    limits: Type.Array(
+      Type.Object(
+        {
+          metric: Limit.properties.metric,
+          window: Limit.properties.window,
+          max: Int64,
+          used: Type.Integer({
+            minimum: 0,
+            description: "the current window's use: requests, tokens, micro-units of the currency (budget) or requests in flight (concurrent)",
+          }),
+          reserved: Type.Integer({ minimum: 0, description: 'held by requests in flight (tokens and budget), not yet settled; 0 for the other metrics' }),
+          window_start: Type.Union([Uint64, Type.Null()], { description: 'null for total windows and the concurrent limit' }),
+        },
+        { title: 'GroupLimitUse' },
+      ),
+    ),
+  },
+  { title: 'GroupMeteringView' },
+);
 
 export const CacheFlushView = Type.Object({ flushed: Type.Integer({ minimum: 0 }) }, { title: 'CacheFlushView' });
 

@@ -301,6 +301,26 @@ describe('the admin console in a real browser', () => {
     await page.close();
   });
 
+  it("groups: each limit's use in the current window drawn as a bar", async () => {
+    const admin = (method: string, path: string, body: unknown) =>
+      fetch(`${gw.adminUrl}${path}`, { method, headers: { 'x-admin-token': ADMIN_TOKEN, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const made = await admin('POST', '/groups', { name: 'console-team', limits: [{ metric: 'requests', window: 'day', max: 50 }] });
+    assert.equal(made.status, 201, await made.text());
+    const minted = await admin('POST', '/keys', { name: 'console-team-key', group: 'console-team', allowed_pools: ['default'] });
+    assert.equal(minted.status, 201);
+    const { secret } = (await minted.json()) as { secret: string };
+    registerSecret(secret);
+    const openai = new OpenAI({ apiKey: secret, baseURL: `${gw.url}/v1`, maxRetries: 0 });
+    await openai.chat.completions.create({ model: 'default', messages: [{ role: 'user', content: 'hi' }] });
+    const page = await signIn(ADMIN_TOKEN);
+    await view(page, 'groups');
+    const bar = '#group-console-team ~ div meter[data-limit="requests-day"]';
+    await page.waitForSelector(bar);
+    assert.equal(await page.getAttribute(bar, 'value'), '1', 'one request used of 50 today');
+    assert.equal(await page.getAttribute(bar, 'max'), '50');
+    await page.close();
+  });
+
   it('every view: a screenshot, no serious accessibility violation, usable on a narrow window, no CSP violation', async () => {
     const page = await signIn(ADMIN_TOKEN);
     for (const name of VIEWS) {

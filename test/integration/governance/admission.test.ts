@@ -67,6 +67,13 @@ describe('exact admission in shared memory, two workers', () => {
       assert.match(r.text, /rate_limit_error/);
       assert.ok(Number(r.retryAfter) >= 1 && Number(r.retryAfter) <= 60, `Retry-After ${r.retryAfter}`);
     }
+    // The group's own read of the window (what the console's bars draw): exactly the admitted.
+    const use = await g.admin.ok('GET', '/groups/cap100/usage');
+    assert.deepEqual(
+      use.limits.map((l: { metric: string; window: string; max: number; used: number; reserved: number }) => [l.metric, l.window, l.max, l.used, l.reserved]),
+      [['requests', 'minute', 100, 100, 0]],
+    );
+    assert.equal((await g.admin.call('GET', '/groups/no-such-group/usage')).status, 404);
   });
 
   it('a budget cap holds under concurrency: each request reserves its estimate', async () => {
@@ -110,6 +117,14 @@ describe('exact admission in shared memory, two workers', () => {
     };
     await Promise.all(Array.from({ length: CONCURRENCY }, worker));
     assert.ok(refused > 0, 'the budget refused some requests');
+    // Refusals are quicker than the mock's 50 ms: the concurrent phase may end while the first
+    // admitted ones still hold their reservations. One at a time, nothing else in flight, until
+    // the budget itself refuses.
+    for (let i = 0; i < 10; i++) {
+      const r = await send(key.secret, true);
+      if (r.status !== 200) break;
+      admitted++;
+    }
     const spend = admitted * COST;
     assert.ok(spend <= BUDGET, `spend ${spend} stays within the budget ${BUDGET}`);
     assert.ok(spend + estimated(true) * 1000 > BUDGET - COST, `spend ${spend}: the budget filled up`);
