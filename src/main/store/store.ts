@@ -9,7 +9,7 @@ import type { StoredResponse } from '../../shared/responses/stored-response.js';
 // The store: the durable truth the main thread writes to. It holds metered usage per UTC day
 // (per pool/lane and per key/model), virtual keys (metadata, never a secret), groups, the
 // revocation denylist and the governance counters snapshot. A base class does the shared
-// chores; each module (memory, sqlite; postgres and valkey later) fills in a few methods.
+// chores; each module (memory, sqlite, postgres, valkey) fills in a few methods.
 // Every method is async so that a networked store fits the same interface.
 
 export type { KeyRecord, GroupRecord, Revocation, KeyUsageRow, CounterRow, GovernanceRecords } from './records.js';
