@@ -48,7 +48,8 @@ describe('the admin console in a real browser', () => {
     // The default pool trips on one failure and cools down for about two seconds.
     (config.pools as Record<string, unknown>).default = {
       members: [{ model: 'lane-openai', weight: 1 }],
-      breaker: { consecutive_n: 1, base_cooldown_secs: 2, max_cooldown_secs: 2 },
+      // A cooldown well over the pools view's 2 s refresh, so the open cell is on the page for a few reads.
+      breaker: { consecutive_n: 1, base_cooldown_secs: 5, max_cooldown_secs: 5 },
     };
     registerSecret(ADMIN_TOKEN);
     files = writeConfig(
@@ -154,6 +155,18 @@ describe('the admin console in a real browser', () => {
     await page.waitForFunction(inPage, [selector, expected] as [string, string], { timeout });
   }
 
+  /** Waits until the number in `selector` is at least `least`, as the page refreshes itself. */
+  async function untilAtLeast(page: Page, selector: string, least: number, timeout = 10_000): Promise<void> {
+    const inPage = ([sel, want]: [string, number]) =>
+      Number(
+        (globalThis as unknown as { document: { querySelector(s: string): { textContent: string | null } | null } }).document
+          .querySelector(sel)
+          ?.textContent?.trim()
+          .replace(/,/g, '') ?? Number.NaN,
+      ) >= want;
+    await page.waitForFunction(inPage, [selector, least] as [string, number], { timeout });
+  }
+
   /** The selector, or the first error notice's text as the failure. */
   async function expectSelector(page: Page, selector: string): Promise<void> {
     await page.waitForSelector(`${selector}, [role=alert]`);
@@ -193,10 +206,13 @@ describe('the admin console in a real browser', () => {
     await untilText(page, '#key-requests', '1', 20_000);
 
     await view(page, 'pools');
-    await untilText(page, `${MEMBER} td.ok`, String(okBefore + 1));
+    // At least one more (a health probe may land in the same count between two refreshes).
+    await untilAtLeast(page, `${MEMBER} td.ok`, okBefore + 1);
 
     // The mock's fault: one 500 trips the cell (consecutive_n 1); the page shows it unusable, then usable after the cooldown.
     await assert.rejects(openai.chat.completions.create({ model: 'default', messages: [{ role: 'user', content: 'x [mock status=500]' }] }));
+    await view(page, 'overview');
+    await view(page, 'pools'); // a fresh read, not the next refresh
     await untilText(page, `${MEMBER} td.usable`, 'no');
     assert.match(await memberCell(page, 'breaker'), /open/);
     await page.screenshot({ path: join(shots, 'pools-tripped.png'), fullPage: true });
@@ -240,7 +256,8 @@ describe('the admin console in a real browser', () => {
   it('applies a config change, diffs it and rolls it back', async () => {
     const page = await signIn(ADMIN_TOKEN);
     await view(page, 'config');
-    await page.waitForSelector('#live-version');
+    // The element is there before its number ('…' until the versions are read).
+    await page.waitForFunction(() => /^\d+$/.test(document.querySelector('#live-version')?.textContent?.trim() ?? ''));
     const live = Number((await page.textContent('#live-version'))!.trim());
     const doc = parse(readFileSync(files.configPath, 'utf8')) as Record<string, unknown>;
     const changed = { ...doc, hooks: { console_tap: { kind: 'tap', webhook: 'http://127.0.0.1:9/tap', at: 'completion' } } };
