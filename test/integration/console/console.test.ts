@@ -257,7 +257,13 @@ describe('the admin console in a real browser', () => {
     const page = await signIn(ADMIN_TOKEN);
     await view(page, 'config');
     // The element is there before its number ('…' until the versions are read).
-    await page.waitForFunction(() => /^\d+$/.test(document.querySelector('#live-version')?.textContent?.trim() ?? ''));
+    await page.waitForFunction(() =>
+      /^\d+$/.test(
+        (globalThis as unknown as { document: { querySelector(s: string): { textContent: string | null } | null } }).document
+          .querySelector('#live-version')
+          ?.textContent?.trim() ?? '',
+      ),
+    );
     const live = Number((await page.textContent('#live-version'))!.trim());
     const doc = parse(readFileSync(files.configPath, 'utf8')) as Record<string, unknown>;
     const changed = { ...doc, hooks: { console_tap: { kind: 'tap', webhook: 'http://127.0.0.1:9/tap', at: 'completion' } } };
