@@ -231,7 +231,7 @@ describe('the admin console in a real browser', () => {
     await page.click('form[aria-label="Change the key"] button[type=submit]');
     await expectSelector(page, '[role=status]:has-text("Saved.")');
     await page.waitForSelector('dd:has-text("600 requests/min")');
-    assert.match((await page.textContent('#budget-headroom'))!, /of \$1\.00 left/);
+    await page.waitForSelector('#budget-headroom:has-text("of $1.00 left")');
     await page.click('#rotate');
     await expectSelector(page, '#secret');
     const rotated = (await page.textContent('#secret'))!.trim();
@@ -357,7 +357,12 @@ describe('the admin console in a real browser', () => {
     await page.focus('nav a[href="#/pools"]');
     await page.keyboard.press('Enter');
     await page.waitForSelector('#pools-title');
-    assert.equal(await page.evaluate('document.activeElement && document.activeElement.id'), 'content');
+    // The focus moves once the view has rendered (an effect after the render): wait for it.
+    await page.waitForFunction(
+      () => (globalThis as unknown as { document: { activeElement: { id: string } | null } }).document.activeElement?.id === 'content',
+      undefined,
+      { timeout: 5_000 },
+    );
     await page.setViewportSize({ width: 420, height: 800 });
     await view(page, 'pools');
     const overflow = Number(await page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth'));
