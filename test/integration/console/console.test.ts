@@ -16,7 +16,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import OpenAI from 'openai';
 import { parse } from 'yaml';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
+import { launchChromium, type TestBrowser } from '../../helpers/browser.js';
 import { startMockProvider, type MockServer } from '../../../src/mock/server.js';
 import { mockConfig, startGateway, writeConfig, type GatewayFiles, type RunningGateway } from '../../helpers/gateway.js';
 import { startIdp, type TestIdp } from '../../helpers/oidc-idp.js';
@@ -35,7 +36,7 @@ describe('the admin console in a real browser', () => {
   let gw: RunningGateway;
   let files: GatewayFiles;
   let browser: BrowserContext;
-  let profile: string;
+  let chromiumRig: TestBrowser | undefined;
   let shots: string;
   let gate: HookProcess;
   let origin: string;
@@ -71,34 +72,19 @@ describe('the admin console in a real browser', () => {
     );
     gw = await startGateway(files, { workers: 2, env: { GW_TEST_SIGNING_KEY: SIGNING_KEY, GW_TEST_ADMIN_TOKEN: ADMIN_TOKEN } });
     origin = new URL(gw.adminUrl).origin;
-    profile = mkdtempSync(join(tmpdir(), 'gw-chromium-'));
     shots = mkdtempSync(join(tmpdir(), 'gw-console-shots-'));
     gate = await startSocketGate(shots, 'console-gate');
-    browser = await chromium.launchPersistentContext(profile, {
-      executablePath: '/usr/bin/chromium',
-      headless: true,
-      viewport: { width: 1280, height: 800 },
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    chromiumRig = await launchChromium({ width: 1280, height: 800 });
+    browser = chromiumRig.context;
   });
 
   after(async () => {
-    await browser?.close();
+    await chromiumRig?.close();
     await gw?.stop();
     await idp?.close();
     await mock?.close();
     await gate?.stop();
     if (files !== undefined) rmSync(files.dir, { recursive: true, force: true });
-    if (profile !== undefined) rmSync(profile, { recursive: true, force: true });
     if (shots !== undefined) rmSync(shots, { recursive: true, force: true });
   });
 

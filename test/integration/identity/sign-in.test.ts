@@ -4,11 +4,10 @@
 // the openai SDK; Refresh gives a new key and the old one dies. The page carries a strict CSP.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import OpenAI from 'openai';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
+import { launchChromium, type TestBrowser } from '../../helpers/browser.js';
 import { request } from 'undici';
 import { startMockProvider, type MockServer } from '../../../src/mock/server.js';
 import { mockConfig, startGateway, writeConfig, type GatewayFiles, type RunningGateway } from '../../helpers/gateway.js';
@@ -23,7 +22,7 @@ describe('the hosted sign-in page in a real browser', () => {
   let gw: RunningGateway;
   let files: GatewayFiles;
   let browser: BrowserContext;
-  let profile: string;
+  let chromiumRig: TestBrowser | undefined;
 
   before(async () => {
     mock = await startMockProvider({ port: 0 });
@@ -52,31 +51,16 @@ describe('the hosted sign-in page in a real browser', () => {
       body: JSON.stringify({ name: 'team-eng' }),
     });
     assert.equal(made.statusCode, 201, await made.body.text());
-    profile = mkdtempSync(join(tmpdir(), 'gw-chromium-'));
-    // A fresh profile (--user-data-dir) per run, passed the way playwright wants it.
-    browser = await chromium.launchPersistentContext(profile, {
-      executablePath: '/usr/bin/chromium',
-      headless: true,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    chromiumRig = await launchChromium();
+    browser = chromiumRig.context;
   });
 
   after(async () => {
-    await browser?.close();
+    await chromiumRig?.close();
     await gw?.stop();
     await idp?.close();
     await mock?.close();
     if (files !== undefined) rmSync(files.dir, { recursive: true, force: true });
-    if (profile !== undefined) rmSync(profile, { recursive: true, force: true });
   });
 
   async function signIn(page: Page): Promise<{ key: string; baseUrl: string }> {
