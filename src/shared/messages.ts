@@ -75,32 +75,32 @@ export interface RequestLogRecord {
  * Usage of one (UTC day, pool, lane), summed by a worker since its last flush. Workers sum
  * before sending, so a batch is a handful of rows however many requests it covers.
  */
-export interface UsageRecord {
+export interface UsageRecord extends TokenSums {
   /** Epoch seconds of the UTC day's start. */
   day: number;
   pool: string;
   lane: string;
   provider: string;
-  tokensInput: number;
-  tokensOutput: number;
-  tokensCacheRead: number;
-  tokensCacheCreation: number;
   requests: number;
   /** Responses too large to parse, billed zero tokens. */
   truncated: number;
 }
 
 /** Usage of one (UTC day, key, model lane, provider), summed by a worker since its last flush. */
-export interface KeyUsageRecord {
+export interface KeyUsageRecord extends TokenSums {
   day: number;
   keyId: string;
   model: string;
   provider: string;
+  requests: number;
+}
+
+/** The tokens a usage row sums. */
+export interface TokenSums {
   tokensInput: number;
   tokensOutput: number;
   tokensCacheRead: number;
   tokensCacheCreation: number;
-  requests: number;
 }
 
 const packr = new Packr({ structuredClone: false, useRecords: false });

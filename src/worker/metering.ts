@@ -10,7 +10,7 @@
 // usage together.
 import type { MessagePort } from 'node:worker_threads';
 import type { CompiledMetrics } from '../shared/config/compiled.js';
-import { encodeMessage, type KeyUsageRecord, type UsageRecord } from '../shared/messages.js';
+import { encodeMessage, type KeyUsageRecord, type TokenSums, type UsageRecord } from '../shared/messages.js';
 import { refusalIndex, translationIndex } from '../shared/metrics/catalog.js';
 import type { RefusalReason } from '../shared/protocols/refusal.js';
 import type { ProtocolName, Usage } from '../shared/model/types.js';
@@ -18,6 +18,23 @@ import type { SharedState } from '../shared/sab/index.js';
 import type { LaneRuntime } from './runtime.js';
 
 const DAY_MS = 86_400_000;
+
+/** `outer`'s map at `key`, made on its first use. */
+function innerMap<K, L, V>(outer: Map<K, Map<L, V>>, key: K): Map<L, V> {
+  let inner = outer.get(key);
+  if (inner === undefined) {
+    inner = new Map();
+    outer.set(key, inner);
+  }
+  return inner;
+}
+
+function addTokens(row: TokenSums, usage: Usage): void {
+  row.tokensInput += usage.input;
+  row.tokensOutput += usage.output;
+  row.tokensCacheRead += usage.cacheRead;
+  row.tokensCacheCreation += usage.cacheCreation;
+}
 /** How often an idle worker looks whether main took a cut (its sealed rows are awaited). */
 const SEAL_CHECK_MS = 50;
 
@@ -61,11 +78,7 @@ export class Metering {
   record(pool: string, lane: LaneRuntime, usage: Usage | null, truncated: boolean, nowMs: number): void {
     if (truncated) this.shared.metrics.counterAdd(this.series!.billingTruncated);
     this.rollDay(nowMs);
-    let byLane = this.rows.get(pool);
-    if (byLane === undefined) {
-      byLane = new Map();
-      this.rows.set(pool, byLane);
-    }
+    const byLane = innerMap(this.rows, pool);
     let row = byLane.get(lane);
     if (row === undefined) {
       row = {
@@ -85,12 +98,7 @@ export class Metering {
     }
     row.requests++;
     if (truncated) row.truncated++;
-    if (usage !== null) {
-      row.tokensInput += usage.input;
-      row.tokensOutput += usage.output;
-      row.tokensCacheRead += usage.cacheRead;
-      row.tokensCacheCreation += usage.cacheCreation;
-    }
+    if (usage !== null) addTokens(row, usage);
   }
 
   /** One request made with key `keyId`, served by `lane` of `provider`, settled in flush epoch `epoch`. */
@@ -101,11 +109,7 @@ export class Metering {
       this.keyEpoch = epoch;
     }
     this.rollDay(nowMs);
-    let byLane = this.keyRows.get(keyId);
-    if (byLane === undefined) {
-      byLane = new Map();
-      this.keyRows.set(keyId, byLane);
-    }
+    const byLane = innerMap(this.keyRows, keyId);
     let row = byLane.get(lane);
     if (row === undefined) {
       row = { day: this.dayMs / 1000, keyId, model: lane, provider, tokensInput: 0, tokensOutput: 0, tokensCacheRead: 0, tokensCacheCreation: 0, requests: 0 };
@@ -113,12 +117,7 @@ export class Metering {
       this.keyRowCount++;
     }
     row.requests++;
-    if (usage !== null) {
-      row.tokensInput += usage.input;
-      row.tokensOutput += usage.output;
-      row.tokensCacheRead += usage.cacheRead;
-      row.tokensCacheCreation += usage.cacheCreation;
-    }
+    if (usage !== null) addTokens(row, usage);
   }
 
   /** A new UTC day: what was summed belongs to the old one. */

@@ -97,24 +97,23 @@ export class KeyTable {
 
   /** The key by id with its chain current; undefined = unknown or revoked. */
   key(id: string): AdmissionKey | undefined {
-    let entry = this.keys.get(id);
-    if (entry === undefined) {
-      const row = this.rows.get(id);
-      if (row === undefined) return undefined;
-      entry = this.fromRow(row);
-    }
+    const entry = this.entryOf(this.keys, this.rows, id);
+    if (entry === undefined) return undefined;
     if (entry.chainVersion !== this.groupsVersion) this.rebuildChain(entry);
     return entry;
   }
 
   byAwsKey(accessKeyId: string): AdmissionKey | undefined {
-    let entry = this.byAwsAccessKey.get(accessKeyId);
-    if (entry === undefined) {
-      const row = this.awsRows.get(accessKeyId);
-      if (row === undefined) return undefined;
-      entry = this.fromRow(row);
-    }
-    return this.key(entry.key.id);
+    const entry = this.entryOf(this.byAwsAccessKey, this.awsRows, accessKeyId);
+    return entry === undefined ? undefined : this.key(entry.key.id);
+  }
+
+  /** The entry made for `name`, else made now from its row; undefined when it has none. */
+  private entryOf(made: Map<string, AdmissionKey>, rows: Map<string, number>, name: string): AdmissionKey | undefined {
+    const entry = made.get(name);
+    if (entry !== undefined) return entry;
+    const row = rows.get(name);
+    return row === undefined ? undefined : this.fromRow(row);
   }
 
   /** Every key's id, group, shared record and budget window, without making its object

@@ -12,7 +12,8 @@
 //   windows with a budget limit and tokens for windows with a tokens limit. The counters keep
 //   tokens per window, not per model, so gateway_bucket_tokens shows one series per bucket with
 //   model="" (every model) and tier="default" (the only tier the gateway bills, pricing.ts).
-import { Gauge, type Registry } from 'prom-client';
+import type { Registry } from 'prom-client';
+import { scrapedGauge } from './scraped-family.js';
 import type { WorkerGroup } from '../../shared/governance/worker-state.js';
 import { METRIC_BUDGET, METRIC_TOKENS } from '../../shared/governance/worker-state.js';
 import { WINDOW_DAY, WINDOW_MONTH, WINDOW_NAMES, WINDOW_TOTAL, WINDOW_WEEK, windowTag } from '../../shared/governance/windows.js';
@@ -271,53 +272,29 @@ export function registerGovernance(registry: Registry, source: SeriesSource, gov
     return keys.spend;
   });
   registerSampleFamily(registry, KEY_TOKENS_TOTAL, 'gauge', () => keys.tokens);
-  new Gauge({
-    name: BUCKET_SPEND_CENTS.name,
-    help: BUCKET_SPEND_CENTS.help,
-    labelNames: BUCKET_SPEND_CENTS.labelNames,
-    registers: [registry],
-    collect() {
-      buckets = readBuckets(source, governance);
-      this.reset();
-      for (const b of buckets) if (b.spendCents !== null) this.set(b.labels, b.spendCents);
-    },
+  scrapedGauge(registry, BUCKET_SPEND_CENTS, function () {
+    buckets = readBuckets(source, governance);
+    this.reset();
+    for (const b of buckets) if (b.spendCents !== null) this.set(b.labels, b.spendCents);
   });
-  new Gauge({
-    name: BUCKET_BUDGET_REMAINING_CENTS.name,
-    help: BUCKET_BUDGET_REMAINING_CENTS.help,
-    labelNames: BUCKET_BUDGET_REMAINING_CENTS.labelNames,
-    registers: [registry],
-    collect() {
-      this.reset();
-      for (const b of buckets) if (b.budgetRemainingCents !== null) this.set(b.labels, b.budgetRemainingCents);
-    },
+  scrapedGauge(registry, BUCKET_BUDGET_REMAINING_CENTS, function () {
+    this.reset();
+    for (const b of buckets) if (b.budgetRemainingCents !== null) this.set(b.labels, b.budgetRemainingCents);
   });
   for (const family of [BUCKET_RESERVED_TOKENS, BUCKET_RESERVED_CENTS]) {
     const tokens = family === BUCKET_RESERVED_TOKENS;
-    new Gauge({
-      name: family.name,
-      help: family.help,
-      labelNames: family.labelNames,
-      registers: [registry],
-      collect() {
-        this.reset();
-        for (const b of buckets) {
-          const value = tokens ? b.reservedTokens : b.reservedCents;
-          if (value !== null) this.set(b.labels, value);
-        }
-      },
-    });
-  }
-  new Gauge({
-    name: BUCKET_TOKENS.name,
-    help: BUCKET_TOKENS.help,
-    labelNames: BUCKET_TOKENS.labelNames,
-    registers: [registry],
-    collect() {
+    scrapedGauge(registry, family, function () {
       this.reset();
       for (const b of buckets) {
-        if (b.tokens !== null) for (const t of b.tokens) this.set({ ...b.labels, model: t.model, tier: DEFAULT_TIER }, t.tokens);
+        const value = tokens ? b.reservedTokens : b.reservedCents;
+        if (value !== null) this.set(b.labels, value);
       }
-    },
+    });
+  }
+  scrapedGauge(registry, BUCKET_TOKENS, function () {
+    this.reset();
+    for (const b of buckets) {
+      if (b.tokens !== null) for (const t of b.tokens) this.set({ ...b.labels, model: t.model, tier: DEFAULT_TIER }, t.tokens);
+    }
   });
 }

@@ -2,7 +2,8 @@
 // GET /stats (src/shared/routing/lane-view.ts), at one instant per scrape: per pool member
 // through its (pool, lane) breaker cell, and per lane under pool "" through its lane-default
 // cell (direct routes; the `lanes` of /stats). Also gateway_pool_queued (0: no queue policy).
-import { Gauge, type Registry } from 'prom-client';
+import type { Registry } from 'prom-client';
+import { scrapedGauge } from './scraped-family.js';
 import type { CompiledLane } from '../../shared/config/compiled.js';
 import {
   LANE_AVAILABLE,
@@ -31,34 +32,22 @@ const READERS: ReadonlyArray<[MetricFamily, CellReader]> = [
 
 export function registerLanes(registry: Registry, source: SeriesSource): void {
   for (const [family, read] of READERS) {
-    new Gauge({
-      name: family.name,
-      help: family.help,
-      labelNames: family.labelNames,
-      registers: [registry],
-      collect() {
-        const shared = source.shared;
-        const config = source.config();
-        const nowMs = source.nowMs();
-        this.reset();
-        const set = (pool: string, lane: CompiledLane, cell: number): void => {
-          const value = read(shared, lane, cell, nowMs);
-          if (!Number.isNaN(value)) this.set({ pool, lane: lane.name }, value);
-        };
-        for (const pool of config.pools) for (const m of pool.members) set(pool.name, config.lanes[m.lane]!, m.cellSlot);
-        for (const lane of config.lanes) set(DIRECT_POOL_LABEL, lane, lane.defaultCellSlot);
-      },
+    scrapedGauge(registry, family, function () {
+      const shared = source.shared;
+      const config = source.config();
+      const nowMs = source.nowMs();
+      this.reset();
+      const set = (pool: string, lane: CompiledLane, cell: number): void => {
+        const value = read(shared, lane, cell, nowMs);
+        if (!Number.isNaN(value)) this.set({ pool, lane: lane.name }, value);
+      };
+      for (const pool of config.pools) for (const m of pool.members) set(pool.name, config.lanes[m.lane]!, m.cellSlot);
+      for (const lane of config.lanes) set(DIRECT_POOL_LABEL, lane, lane.defaultCellSlot);
     });
   }
 
-  new Gauge({
-    name: POOL_QUEUED.name,
-    help: POOL_QUEUED.help,
-    labelNames: POOL_QUEUED.labelNames,
-    registers: [registry],
-    collect() {
-      this.reset();
-      for (const pool of source.config().pools) this.set({ pool: pool.name }, 0);
-    },
+  scrapedGauge(registry, POOL_QUEUED, function () {
+    this.reset();
+    for (const pool of source.config().pools) this.set({ pool: pool.name }, 0);
   });
 }

@@ -5,7 +5,8 @@
 // can decide by (gatePolicies in src/main/config/compile-metrics.ts; keys from
 // routePolicyRejectionName). Every registered selection series shows, zeros included; a
 // rejection series shows once it counted (a gate has a slot for each of the 100 4xx statuses).
-import { Counter, type Registry } from 'prom-client';
+import type { Registry } from 'prom-client';
+import { scrapedCounter } from './scraped-family.js';
 import type { CompiledPool } from '../../shared/config/compiled.js';
 import { ROUTE_POLICY_REJECTIONS_TOTAL, ROUTE_POLICY_SELECTIONS_TOTAL, routePolicyRejectionName } from '../../shared/metrics/catalog.js';
 import type { SharedState } from '../../shared/sab/index.js';
@@ -30,36 +31,24 @@ export function countPolicyRejection(shared: SharedState, pool: CompiledPool, re
 }
 
 export function registerRoutePolicy(registry: Registry, source: SeriesSource): void {
-  new Counter({
-    name: ROUTE_POLICY_SELECTIONS_TOTAL.name,
-    help: ROUTE_POLICY_SELECTIONS_TOTAL.help,
-    labelNames: ROUTE_POLICY_SELECTIONS_TOTAL.labelNames,
-    registers: [registry],
-    collect() {
-      const values = source.shared.metrics;
-      this.reset();
-      for (const pool of source.config().pools) {
-        for (const [policy, slot] of Object.entries(pool.metrics.policySelections)) this.inc({ pool: pool.name, policy }, values.counterValue(slot));
-      }
-    },
+  scrapedCounter(registry, ROUTE_POLICY_SELECTIONS_TOTAL, function () {
+    const values = source.shared.metrics;
+    this.reset();
+    for (const pool of source.config().pools) {
+      for (const [policy, slot] of Object.entries(pool.metrics.policySelections)) this.inc({ pool: pool.name, policy }, values.counterValue(slot));
+    }
   });
 
-  new Counter({
-    name: ROUTE_POLICY_REJECTIONS_TOTAL.name,
-    help: ROUTE_POLICY_REJECTIONS_TOTAL.help,
-    labelNames: ROUTE_POLICY_REJECTIONS_TOTAL.labelNames,
-    registers: [registry],
-    collect() {
-      const values = source.shared.metrics;
-      this.reset();
-      for (const pool of source.config().pools) {
-        for (const [name, slot] of Object.entries(pool.metrics.policyRejections)) {
-          const count = values.counterValue(slot);
-          if (count === 0) continue;
-          const space = name.lastIndexOf(' ');
-          this.inc({ pool: pool.name, policy: name.slice(0, space), status: name.slice(space + 1) }, count);
-        }
+  scrapedCounter(registry, ROUTE_POLICY_REJECTIONS_TOTAL, function () {
+    const values = source.shared.metrics;
+    this.reset();
+    for (const pool of source.config().pools) {
+      for (const [name, slot] of Object.entries(pool.metrics.policyRejections)) {
+        const count = values.counterValue(slot);
+        if (count === 0) continue;
+        const space = name.lastIndexOf(' ');
+        this.inc({ pool: pool.name, policy: name.slice(0, space), status: name.slice(space + 1) }, count);
       }
-    },
+    }
   });
 }

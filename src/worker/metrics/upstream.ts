@@ -5,7 +5,8 @@
 //   four failure dispositions, from the per-(pool, lane) disposition series finish() counts;
 // - gateway_failovers_total{pool, reason} and gateway_breaker_trips_total{pool, lane}.
 // Direct routes show under pool "". Every label set the config knows is shown, zeros included.
-import { Counter, type Registry } from 'prom-client';
+import type { Registry } from 'prom-client';
+import { scrapedCounter } from './scraped-family.js';
 import type { CompiledLane, CompiledPoolMember } from '../../shared/config/compiled.js';
 import { UPSTREAM_ATTEMPTS_TOTAL, UPSTREAM_FAILURES_TOTAL } from '../../shared/metrics/catalog.js';
 import { DISPOSITION_NAMES, Disposition, FAILOVER_REASON_NAMES } from '../../shared/routing/attempt-outcome.js';
@@ -39,69 +40,45 @@ function forEachLaneSeries(
 }
 
 export function registerUpstream(registry: Registry, source: SeriesSource): void {
-  new Counter({
-    name: UPSTREAM_ATTEMPTS_TOTAL.name,
-    help: UPSTREAM_ATTEMPTS_TOTAL.help,
-    labelNames: UPSTREAM_ATTEMPTS_TOTAL.labelNames,
-    registers: [registry],
-    collect() {
-      this.reset();
-      forEachLaneSeries(
-        source,
-        (m) => m.attemptSlot,
-        (l) => l.directAttemptSlot,
-        (pool, lane, value) => this.inc({ pool, lane }, value),
-      );
-    },
+  scrapedCounter(registry, UPSTREAM_ATTEMPTS_TOTAL, function () {
+    this.reset();
+    forEachLaneSeries(
+      source,
+      (m) => m.attemptSlot,
+      (l) => l.directAttemptSlot,
+      (pool, lane, value) => this.inc({ pool, lane }, value),
+    );
   });
 
-  new Counter({
-    name: UPSTREAM_FAILURES_TOTAL.name,
-    help: UPSTREAM_FAILURES_TOTAL.help,
-    labelNames: UPSTREAM_FAILURES_TOTAL.labelNames,
-    registers: [registry],
-    collect() {
-      const values = source.shared.metrics;
-      const config = source.config();
-      this.reset();
-      const add = (pool: string, lane: string, slots: readonly number[]): void => {
-        for (const d of FAILURE_DISPOSITIONS) this.inc({ pool, lane, disposition: DISPOSITION_NAMES[d] }, values.counterValue(slots[d]!));
-      };
-      for (const pool of config.pools) {
-        for (const m of pool.members) add(pool.name, config.lanes[m.lane]!.name, m.dispositionSlots);
-      }
-      for (const lane of config.lanes) add(DIRECT_POOL_LABEL, lane.name, lane.directDispositionSlots);
-    },
+  scrapedCounter(registry, UPSTREAM_FAILURES_TOTAL, function () {
+    const values = source.shared.metrics;
+    const config = source.config();
+    this.reset();
+    const add = (pool: string, lane: string, slots: readonly number[]): void => {
+      for (const d of FAILURE_DISPOSITIONS) this.inc({ pool, lane, disposition: DISPOSITION_NAMES[d] }, values.counterValue(slots[d]!));
+    };
+    for (const pool of config.pools) {
+      for (const m of pool.members) add(pool.name, config.lanes[m.lane]!.name, m.dispositionSlots);
+    }
+    for (const lane of config.lanes) add(DIRECT_POOL_LABEL, lane.name, lane.directDispositionSlots);
   });
 
-  new Counter({
-    name: FAILOVERS_TOTAL.name,
-    help: FAILOVERS_TOTAL.help,
-    labelNames: FAILOVERS_TOTAL.labelNames,
-    registers: [registry],
-    collect() {
-      const values = source.shared.metrics;
-      this.reset();
-      for (const pool of source.config().pools) {
-        for (let r = 0; r < FAILOVER_REASON_NAMES.length; r++)
-          this.inc({ pool: pool.name, reason: FAILOVER_REASON_NAMES[r]! }, values.counterValue(pool.failoverSlots[r]!));
-      }
-    },
+  scrapedCounter(registry, FAILOVERS_TOTAL, function () {
+    const values = source.shared.metrics;
+    this.reset();
+    for (const pool of source.config().pools) {
+      for (let r = 0; r < FAILOVER_REASON_NAMES.length; r++)
+        this.inc({ pool: pool.name, reason: FAILOVER_REASON_NAMES[r]! }, values.counterValue(pool.failoverSlots[r]!));
+    }
   });
 
-  new Counter({
-    name: BREAKER_TRIPS_TOTAL.name,
-    help: BREAKER_TRIPS_TOTAL.help,
-    labelNames: BREAKER_TRIPS_TOTAL.labelNames,
-    registers: [registry],
-    collect() {
-      this.reset();
-      forEachLaneSeries(
-        source,
-        (m) => m.tripSlot,
-        (l) => l.directTripSlot,
-        (pool, lane, value) => this.inc({ pool, lane }, value),
-      );
-    },
+  scrapedCounter(registry, BREAKER_TRIPS_TOTAL, function () {
+    this.reset();
+    forEachLaneSeries(
+      source,
+      (m) => m.tripSlot,
+      (l) => l.directTripSlot,
+      (pool, lane, value) => this.inc({ pool, lane }, value),
+    );
   });
 }

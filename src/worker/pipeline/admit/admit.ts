@@ -3,19 +3,13 @@
 // (429 or the quota answer). Governance's own rules are src/worker/governance/admission.ts.
 import { Refusal } from '../../governance/refusal.js';
 import type { RequestContext } from '../context.js';
-import { refusalAnswer } from '../end/answer.js';
-import { refusalDisposition } from '../end/dispositions.js';
-import { end } from '../end/end.js';
+import { endRefused } from '../end/refused.js';
 
 export function admitStep(ctx: RequestContext): boolean {
   // The estimate of the request's cost (reserved against token and budget caps) reads the body's
   // bytes and the members decode read (src/shared/governance/cost-estimate.ts).
   const lease = ctx.deps.admission.admit(ctx.key, ctx.pool ?? ctx.lane!, ctx.runtime.config.governance.enabled, ctx.nowSec, ctx.codec, ctx.req.body, ctx.head);
-  if (lease instanceof Refusal) {
-    ctx.refusedBucket = lease.bucket;
-    end(ctx, refusalDisposition(lease.kind), refusalAnswer(lease));
-    return false;
-  }
+  if (lease instanceof Refusal) return endRefused(ctx, lease);
   ctx.lease = lease;
   return true;
 }

@@ -7,8 +7,8 @@ import { isSigV4 } from '../../auth/credential.js';
 import type { AuthResult } from '../../auth/authenticate.js';
 import { Refusal } from '../../governance/refusal.js';
 import { Parked, type RequestContext } from '../context.js';
-import { errorAnswer, refusalAnswer } from '../end/answer.js';
-import { refusalDisposition } from '../end/dispositions.js';
+import { errorAnswer } from '../end/answer.js';
+import { endRefused } from '../end/refused.js';
 import { end } from '../end/end.js';
 import { resumeAfterStep } from '../steps.js';
 
@@ -37,11 +37,7 @@ export function authenticateStep(ctx: RequestContext): boolean {
 }
 
 function authenticated(ctx: RequestContext, result: AuthResult): boolean {
-  if (result instanceof Refusal) {
-    ctx.refusedBucket = result.bucket;
-    end(ctx, refusalDisposition(result.kind), refusalAnswer(result));
-    return false;
-  }
+  if (result instanceof Refusal) return endRefused(ctx, result);
   ctx.key = result;
   return true;
 }

@@ -32,26 +32,18 @@ function pathCodecOf(req: IngressRequest, method: string, path: string): Codec {
   return (req.routeIndex >= 0 ? ROUTES[req.routeIndex]?.codec : undefined) ?? unroutedCodecOf(req, method, path);
 }
 
+/** An answer about the path itself (no route, a method it does not take), in its protocol's shape. */
+function refuseAtPath(deps: PipelineDeps, req: IngressRequest, client: ClientResponse, method: string, path: string, answer: Answer): void {
+  endAtEdge(deps, req, client, pathCodecOf(req, method, path), Disposition.InvalidRequest, answer);
+}
+
 export function answerRouteNotFound(deps: PipelineDeps, req: IngressRequest, client: ClientResponse, method: string, path: string): void {
-  endAtEdge(
-    deps,
-    req,
-    client,
-    pathCodecOf(req, method, path),
-    Disposition.InvalidRequest,
-    errorAnswer('route_not_found', `no route for ${method.toUpperCase()} ${shownPath(path)}`),
-  );
+  refuseAtPath(deps, req, client, method, path, errorAnswer('route_not_found', `no route for ${method.toUpperCase()} ${shownPath(path)}`));
 }
 
 export function answerMethodNotAllowed(deps: PipelineDeps, req: IngressRequest, client: ClientResponse, method: string, path: string, allow: string): void {
-  endAtEdge(
-    deps,
-    req,
-    client,
-    pathCodecOf(req, method, path),
-    Disposition.InvalidRequest,
-    errorAnswer('method_not_allowed', `${method.toUpperCase()} is not allowed on ${shownPath(path)}; use ${allow}`, undefined, { allow }),
-  );
+  const message = `${method.toUpperCase()} is not allowed on ${shownPath(path)}; use ${allow}`;
+  refuseAtPath(deps, req, client, method, path, errorAnswer('method_not_allowed', message, undefined, { allow }));
 }
 
 export function answerUnsupportedEncoding(deps: PipelineDeps, req: IngressRequest, client: ClientResponse, encoding: string): void {

@@ -12,22 +12,26 @@ import { end } from '../end/end.js';
  * JSON routes accept a JSON content type, or none (many clients omit it); a codec may take any
  * (Codec.acceptsAnyContentType).
  */
-export function acceptableContentType(route: RouteDef, contentType: string): boolean {
+function acceptableContentType(route: RouteDef, contentType: string): boolean {
   if (contentType === '' || route.codec?.acceptsAnyContentType === true) return true;
   const semi = contentType.indexOf(';');
   const mediaType = (semi === -1 ? contentType : contentType.slice(0, semi)).trim().toLowerCase();
   return mediaType === 'application/json' || mediaType.endsWith('+json');
 }
 
+/** The request's content type is one its route takes; else the request ends with 415. */
+export function contentTypeAccepted(ctx: RequestContext): boolean {
+  const contentType = ctx.req.contentType;
+  if (acceptableContentType(ctx.route!, contentType)) return true;
+  end(ctx, Disposition.InvalidRequest, errorAnswer('unsupported_media_type', `content type "${contentType}" is not supported; send application/json`));
+  return false;
+}
+
 export function routeStep(ctx: RequestContext): boolean {
+  if (!contentTypeAccepted(ctx)) return false;
   const route = ctx.route!;
-  const req = ctx.req;
-  if (!acceptableContentType(route, req.contentType)) {
-    end(ctx, Disposition.InvalidRequest, errorAnswer('unsupported_media_type', `content type "${req.contentType}" is not supported; send application/json`));
-    return false;
-  }
   if (route.modelParam === undefined) return true;
-  const segment = req.params[route.modelParam]!;
+  const segment = ctx.req.params[route.modelParam]!;
   const routeOf = ctx.codec.routeInfoOf;
   if (routeOf === undefined) {
     ctx.routeInfo = { pathModel: decodeURIComponent(segment), pathStream: route.pathStream };
