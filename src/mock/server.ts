@@ -20,6 +20,7 @@ import { chooseTool, dispatch, writeError } from './answer.js';
 import { Exchange, statusLine } from './exchange.js';
 import { acceptGeminiKindRequest, acceptKindRequest } from './kinds/exchange.js';
 import { MOCK_KINDS } from './kinds/answers.js';
+import { safeDecode } from './safe-decode.js';
 
 export interface MockOptions extends Partial<MockSettings> {
   /** 0 (the default) picks an ephemeral port. */
@@ -256,14 +257,6 @@ function acceptGeminiRequest(provider: MockProvider, res: HttpResponse, req: Htt
 function acceptBedrockRequest(provider: MockProvider, res: HttpResponse, req: HttpRequest, stream: boolean): void {
   const model = safeDecode(req.getParameter(0));
   acceptModelRequest(provider, MOCK_PROTOCOLS.bedrock, res, req, { model, stream }, model === null ? 'modelId is not valid URL encoding' : null);
-}
-
-function safeDecode(text: string): string | null {
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return null;
-  }
 }
 
 function onExchangeAborted(ex: Exchange): void {

@@ -18,6 +18,7 @@ import type { MockStats } from '../stats.js';
 import type { LastRequest } from '../server.js';
 import { GEMINI_KIND_ACTIONS, type MockKind } from './answers.js';
 import { requestTexts } from './vectors.js';
+import { safeDecode } from '../safe-decode.js';
 
 /** What of the provider a kind request uses (MockProvider has all of it). */
 export interface KindHost {
@@ -94,14 +95,6 @@ export function acceptGeminiKindRequest(host: KindHost, res: HttpResponse, req: 
     return;
   }
   acceptKindRequest(host, kind, res, req, safeDecode(segment.slice(0, colon)));
-}
-
-function safeDecode(text: string): string | null {
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return null;
-  }
 }
 
 function onAborted(ex: KindExchange): void {
