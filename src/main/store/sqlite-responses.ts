@@ -19,7 +19,7 @@ INSERT OR IGNORE INTO responses_total (id, bytes) VALUES (1, 0);`;
 export class SqliteResponses {
   private readonly put: (row: ResponseRow, maxBytes: number, nowMs: number) => void;
   private readonly select: Database.Statement<[string]>;
-  private readonly remove: (id: string, keyId: string) => boolean;
+  private readonly removeOwned: (id: string, keyId: string) => boolean;
 
   constructor(db: Database.Database) {
     db.exec(SCHEMA);
@@ -51,7 +51,7 @@ export class SqliteResponses {
       }
     });
     const keyOf = db.prepare<[string]>('SELECT key_id FROM responses WHERE id = ?').pluck();
-    this.remove = db.transaction((id: string, keyId: string) => {
+    this.removeOwned = db.transaction((id: string, keyId: string) => {
       if (keyOf.get(id) !== keyId) return false;
       drop(id);
       return true;
@@ -67,7 +67,7 @@ export class SqliteResponses {
     return json === undefined ? null : (JSON.parse(json) as StoredResponse);
   }
 
-  delete(id: string, keyId: string): boolean {
-    return this.remove(id, keyId);
+  remove(id: string, keyId: string): boolean {
+    return this.removeOwned(id, keyId);
   }
 }

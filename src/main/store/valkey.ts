@@ -15,8 +15,6 @@ import { holderAlive } from './sqlite-audit.js';
 import type { ChangeFeed, SharedConfig } from './peer-sync.js';
 import { StoreUnavailableError } from './store-unavailable.js';
 import { ValkeyResponses } from './valkey-responses.js';
-import type { ResponseRow } from './store.js';
-import type { StoredResponse } from '../../shared/responses/stored-response.js';
 
 export interface ValkeySettings {
   /** `redis://[:password@]host:port[/db]` or `rediss://` for TLS. */
@@ -32,6 +30,22 @@ export interface ValkeySettings {
 
 const USAGE_METRICS = ['tokensInput', 'tokensOutput', 'tokensCacheRead', 'tokensCacheCreation', 'requests', 'truncated'] as const;
 const KEY_USAGE_METRICS = ['tokensInput', 'tokensOutput', 'tokensCacheRead', 'tokensCacheCreation', 'requests'] as const;
+
+/** A flush's (day, field, increment) cells: each non-zero metric of a row under its `base` field prefix. */
+function usageCells<Metric extends string, Row extends { day: number } & Record<Metric, number>>(
+  rows: readonly Row[],
+  baseOf: (row: Row) => string,
+  metrics: readonly Metric[],
+): Array<[number, string, number]> {
+  const cells: Array<[number, string, number]> = [];
+  for (const row of rows) {
+    const base = baseOf(row);
+    for (const m of metrics) if (row[m] !== 0) cells.push([row.day, base + m, row[m]]);
+    // A zero row still exists afterwards, as in the other stores.
+    cells.push([row.day, base + 'requests', 0]);
+  }
+  return cells;
+}
 const SEP = '\u0000';
 /** At least the values of the largest governance record (a group's 15). */
 /** Value numbers a record's position-independent fleet counts use (a group: 5 windows x 6). Its
@@ -178,19 +192,7 @@ export class ValkeyStore extends Store implements ChangeFeed, FleetCounters {
   }
 
   // --- responses state ---
-  private readonly responses: ValkeyResponses;
-
-  protected async writeResponse(row: ResponseRow, maxBytes: number, nowMs: number): Promise<void> {
-    await this.responses.write(row, maxBytes, nowMs);
-  }
-
-  protected async readResponse(id: string): Promise<StoredResponse | null> {
-    return this.responses.read(id);
-  }
-
-  protected async removeResponse(id: string, keyId: string): Promise<boolean> {
-    return this.responses.remove(id, keyId);
-  }
+  protected readonly responses: ValkeyResponses;
   // --- end responses state ---
 
   private async evalCommand(name: 'gwUsageOnce' | 'gwFleet', args: Array<string | number>): Promise<unknown> {
@@ -246,13 +248,7 @@ export class ValkeyStore extends Store implements ChangeFeed, FleetCounters {
 
   protected async addUsageRows(rows: UsageRow[], batch?: FlushBatch): Promise<void> {
     await this.connected();
-    const cells: Array<[number, string, number]> = [];
-    for (const row of rows) {
-      const base = `${row.pool}${SEP}${row.lane}${SEP}${row.provider}${SEP}`;
-      for (const m of USAGE_METRICS) if (row[m] !== 0) cells.push([row.day, base + m, row[m]]);
-      // A zero row still exists afterwards, as in the other stores.
-      cells.push([row.day, base + 'requests', 0]);
-    }
+    const cells = usageCells(rows, (row) => `${row.pool}${SEP}${row.lane}${SEP}${row.provider}${SEP}`, USAGE_METRICS);
     await this.addOnce(this.k.usage, cells, batch);
   }
 
@@ -275,12 +271,7 @@ export class ValkeyStore extends Store implements ChangeFeed, FleetCounters {
 
   protected async addKeyUsageRows(rows: KeyUsageRow[], batch?: FlushBatch): Promise<void> {
     await this.connected();
-    const cells: Array<[number, string, number]> = [];
-    for (const row of rows) {
-      const base = `${row.keyId}${SEP}${row.model}${SEP}${row.provider}${SEP}`;
-      for (const m of KEY_USAGE_METRICS) if (row[m] !== 0) cells.push([row.day, base + m, row[m]]);
-      cells.push([row.day, base + 'requests', 0]);
-    }
+    const cells = usageCells(rows, (row) => `${row.keyId}${SEP}${row.model}${SEP}${row.provider}${SEP}`, KEY_USAGE_METRICS);
     await this.addOnce(this.k.keyUsage, cells, batch);
   }
 
