@@ -14,7 +14,7 @@ import type { MockProtocol, MockProtocolName, RouteFacts } from './protocols/typ
 import { RenderCache } from './render-cache.js';
 import { SettingError, settingsFrom, type MockSettingName, type MockSettings } from './settings.js';
 import { applySettings, BodyMemo } from './body-memo.js';
-import { emptyStats, snapshotStats, type MockStats } from './stats.js';
+import { countArrival, emptyStats, snapshotStats, type MockStats } from './stats.js';
 import { HeldStreams } from './held-streams.js';
 import { chooseTool, dispatch, writeError } from './answer.js';
 import { Exchange, statusLine } from './exchange.js';
@@ -227,11 +227,7 @@ function acceptModelRequest(
 ): void {
   const ex = new Exchange(provider, protocol, res, req, route, routeError);
   res.onAborted(() => onExchangeAborted(ex));
-  const counters = provider.counters;
-  counters.requests++;
-  counters.requests_by_protocol[protocol.name]++;
-  counters.inflight++;
-  if (counters.inflight > counters.peak_inflight) counters.peak_inflight = counters.inflight;
+  countArrival(provider.counters, protocol.name);
   res.onData((chunk, isLast) => onExchangeData(ex, chunk, isLast));
 }
 

@@ -14,7 +14,7 @@ import { objectAt } from '../protocols/json-read.js';
 import { applySettings } from '../body-memo.js';
 import { findDirective, SettingError, type MockSettings } from '../settings.js';
 import { CONTEXT_LENGTH_MESSAGES } from '../context-length.js';
-import type { MockStats } from '../stats.js';
+import { countArrival, type MockStats } from '../stats.js';
 import type { LastRequest } from '../server.js';
 import { GEMINI_KIND_ACTIONS, type MockKind } from './answers.js';
 import { requestTexts } from './vectors.js';
@@ -74,11 +74,7 @@ export function acceptKindRequest(host: KindHost, kind: MockKind, res: HttpRespo
     gone: false,
   };
   res.onAborted(() => onAborted(ex));
-  const counters = host.counters;
-  counters.requests++;
-  counters.requests_by_protocol[kind.protocol]++;
-  counters.inflight++;
-  if (counters.inflight > counters.peak_inflight) counters.peak_inflight = counters.inflight;
+  countArrival(host.counters, kind.protocol);
   res.onData((chunk, isLast) => onData(ex, chunk, isLast));
 }
 
