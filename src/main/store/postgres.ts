@@ -86,6 +86,14 @@ ON CONFLICT (holder, value) DO UPDATE SET
 
 const FLEET_CHANGED = 'SELECT holder, value, tag, count, changed FROM fleet_counters WHERE changed > $1 ORDER BY changed';
 
+/** A revoked key's or deleted group's saved counters and fleet counts go with it. */
+function forgetHolder(holder: string): pg.QueryConfig[] {
+  return [
+    { name: 'gov-delete-counters', text: 'DELETE FROM gov_counters WHERE holder = $1', values: [holder] },
+    { name: 'fleet-delete-holder', text: 'DELETE FROM fleet_counters WHERE holder = $1 OR starts_with(holder, $1 || chr(1))', values: [holder] },
+  ];
+}
+
 /** Reconciles take this lock for their transaction: change numbers are then in commit order. */
 const FLEET_LOCK = `SELECT pg_advisory_xact_lock(hashtext('gateway-fleet:' || current_schema()))`;
 
@@ -351,54 +359,48 @@ export class PostgresStore extends Store implements ChangeFeed, FleetCounters {
   }
 
   protected async writeKey(key: KeyRecord): Promise<void> {
-    await this.transaction(async (c) => {
-      await c.query({
+    await this.changeGovernance([
+      {
         name: 'gov-put-key',
         text: 'INSERT INTO gov_keys (id, record) VALUES ($1, $2) ON CONFLICT (id) DO UPDATE SET record = excluded.record',
         values: [key.id, JSON.stringify(key)],
-      });
-      await c.query({ name: 'gov-notify', text: NOTIFY });
-    });
+      },
+    ]);
   }
 
   protected async writeRevocation(r: Revocation): Promise<void> {
-    await this.transaction(async (c) => {
-      await c.query({ name: 'gov-delete-key', text: 'DELETE FROM gov_keys WHERE id = $1', values: [r.id] });
-      await c.query({ name: 'gov-delete-counters', text: 'DELETE FROM gov_counters WHERE holder = $1', values: [`key:${r.id}`] });
-      await c.query({
-        name: 'fleet-delete-holder',
-        text: 'DELETE FROM fleet_counters WHERE holder = $1 OR starts_with(holder, $1 || chr(1))',
-        values: [`key:${r.id}`],
-      });
-      await c.query({
+    await this.changeGovernance([
+      { name: 'gov-delete-key', text: 'DELETE FROM gov_keys WHERE id = $1', values: [r.id] },
+      ...forgetHolder(`key:${r.id}`),
+      {
         name: 'gov-put-revocation',
         text: 'INSERT INTO gov_revocations (id, expires_at, revoked_at) VALUES ($1, $2, $3) ON CONFLICT (id) DO UPDATE SET expires_at = excluded.expires_at, revoked_at = excluded.revoked_at',
         values: [r.id, r.expires_at, r.revoked_at],
-      });
-      await c.query({ name: 'gov-notify', text: NOTIFY });
-    });
+      },
+    ]);
   }
 
   protected async writeGroup(group: GroupRecord): Promise<void> {
-    await this.transaction(async (c) => {
-      await c.query({
+    await this.changeGovernance([
+      {
         name: 'gov-put-group',
         text: 'INSERT INTO gov_groups (name, record) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET record = excluded.record',
         values: [group.name, JSON.stringify(group)],
-      });
-      await c.query({ name: 'gov-notify', text: NOTIFY });
-    });
+      },
+    ]);
   }
 
   protected async removeGroup(name: string): Promise<void> {
+    await this.changeGovernance([
+      { name: 'gov-delete-group', text: 'DELETE FROM gov_groups WHERE name = $1', values: [name] },
+      ...forgetHolder(`group:${name}`),
+    ]);
+  }
+
+  /** The statements of one governance change, then the change notification, in one transaction (delivered at its commit). */
+  private async changeGovernance(statements: readonly pg.QueryConfig[]): Promise<void> {
     await this.transaction(async (c) => {
-      await c.query({ name: 'gov-delete-group', text: 'DELETE FROM gov_groups WHERE name = $1', values: [name] });
-      await c.query({ name: 'gov-delete-counters', text: 'DELETE FROM gov_counters WHERE holder = $1', values: [`group:${name}`] });
-      await c.query({
-        name: 'fleet-delete-holder',
-        text: 'DELETE FROM fleet_counters WHERE holder = $1 OR starts_with(holder, $1 || chr(1))',
-        values: [`group:${name}`],
-      });
+      for (const statement of statements) await c.query(statement);
       await c.query({ name: 'gov-notify', text: NOTIFY });
     });
   }

@@ -15,6 +15,7 @@ import { holderAlive } from './sqlite-audit.js';
 import type { ChangeFeed, SharedConfig } from './peer-sync.js';
 import { StoreUnavailableError } from './store-unavailable.js';
 import { ValkeyResponses } from './valkey-responses.js';
+import { NO_USAGE_COUNTS } from '../usage/usage-counts.js';
 
 export interface ValkeySettings {
   /** `redis://[:password@]host:port[/db]` or `rediss://` for TLS. */
@@ -30,6 +31,22 @@ export interface ValkeySettings {
 
 const USAGE_METRICS = ['tokensInput', 'tokensOutput', 'tokensCacheRead', 'tokensCacheCreation', 'requests', 'truncated'] as const;
 const KEY_USAGE_METRICS = ['tokensInput', 'tokensOutput', 'tokensCacheRead', 'tokensCacheCreation', 'requests'] as const;
+
+/** A day's hash back as rows: a field is `a SEP b SEP c SEP metric`, one row per (a, b, c), made zero by `newRow`. */
+function rowsOfCells<Row extends object>(all: Record<string, string>, newRow: (a: string, b: string, c: string) => Row): Row[] {
+  const rows = new Map<string, Row>();
+  for (const [field, value] of Object.entries(all)) {
+    const [a, b, c, metric] = field.split(SEP) as [string, string, string, string];
+    const id = `${a}${SEP}${b}${SEP}${c}`;
+    let row = rows.get(id);
+    if (row === undefined) {
+      row = newRow(a, b, c);
+      rows.set(id, row);
+    }
+    (row as Record<string, number>)[metric] = Number(value);
+  }
+  return [...rows.values()];
+}
 
 /** A flush's (day, field, increment) cells: each non-zero metric of a row under its `base` field prefix. */
 function usageCells<Metric extends string, Row extends { day: number } & Record<Metric, number>>(
@@ -255,18 +272,8 @@ export class ValkeyStore extends Store implements ChangeFeed, FleetCounters {
   protected async readUsageDay(day: number): Promise<UsageRow[]> {
     await this.connected();
     const all = await this.client.hgetall(this.k.usage + day);
-    const rows = new Map<string, UsageRow>();
-    for (const [field, value] of Object.entries(all)) {
-      const [pool, lane, provider, metric] = field.split(SEP) as [string, string, string, (typeof USAGE_METRICS)[number]];
-      const id = `${pool}${SEP}${lane}${SEP}${provider}`;
-      let row = rows.get(id);
-      if (row === undefined) {
-        row = { day, pool, lane, provider, tokensInput: 0, tokensOutput: 0, tokensCacheRead: 0, tokensCacheCreation: 0, requests: 0, truncated: 0 };
-        rows.set(id, row);
-      }
-      row[metric] = Number(value);
-    }
-    return [...rows.values()].sort((a, b) => cmp(a.pool, b.pool) || cmp(a.lane, b.lane) || cmp(a.provider, b.provider));
+    const rows = rowsOfCells(all, (pool, lane, provider): UsageRow => ({ day, pool, lane, provider, ...NO_USAGE_COUNTS, truncated: 0 }));
+    return rows.sort((a, b) => cmp(a.pool, b.pool) || cmp(a.lane, b.lane) || cmp(a.provider, b.provider));
   }
 
   protected async addKeyUsageRows(rows: KeyUsageRow[], batch?: FlushBatch): Promise<void> {
@@ -308,18 +315,8 @@ export class ValkeyStore extends Store implements ChangeFeed, FleetCounters {
   protected async readKeyUsageDay(day: number): Promise<KeyUsageRow[]> {
     await this.connected();
     const all = await this.client.hgetall(this.k.keyUsage + day);
-    const rows = new Map<string, KeyUsageRow>();
-    for (const [field, value] of Object.entries(all)) {
-      const [keyId, model, provider, metric] = field.split(SEP) as [string, string, string, (typeof KEY_USAGE_METRICS)[number]];
-      const id = `${keyId}${SEP}${model}${SEP}${provider}`;
-      let row = rows.get(id);
-      if (row === undefined) {
-        row = { day, keyId, model, provider, tokensInput: 0, tokensOutput: 0, tokensCacheRead: 0, tokensCacheCreation: 0, requests: 0 };
-        rows.set(id, row);
-      }
-      row[metric] = Number(value);
-    }
-    return [...rows.values()].sort((a, b) => cmp(a.keyId, b.keyId) || cmp(a.model, b.model) || cmp(a.provider, b.provider));
+    const rows = rowsOfCells(all, (keyId, model, provider): KeyUsageRow => ({ day, keyId, model, provider, ...NO_USAGE_COUNTS }));
+    return rows.sort((a, b) => cmp(a.keyId, b.keyId) || cmp(a.model, b.model) || cmp(a.provider, b.provider));
   }
 
   // --- governance ---

@@ -17,3 +17,6 @@ export function addUsageCounts(into: UsageCounts, from: UsageCounts): void {
   into.tokensCacheCreation += from.tokensCacheCreation;
   into.requests += from.requests;
 }
+
+/** Every count zero, to spread into a new row. */
+export const NO_USAGE_COUNTS: Readonly<UsageCounts> = { tokensInput: 0, tokensOutput: 0, tokensCacheRead: 0, tokensCacheCreation: 0, requests: 0 };
