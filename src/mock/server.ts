@@ -14,12 +14,13 @@ import type { MockProtocol, MockProtocolName, RouteFacts } from './protocols/typ
 import { RenderCache } from './render-cache.js';
 import { SettingError, settingsFrom, type MockSettingName, type MockSettings } from './settings.js';
 import { applySettings, BodyMemo } from './body-memo.js';
-import { emptyStats, snapshotStats, type MockStats } from './stats.js';
+import { countArrival, emptyStats, snapshotStats, type MockStats } from './stats.js';
 import { HeldStreams } from './held-streams.js';
 import { chooseTool, dispatch, writeError } from './answer.js';
 import { Exchange, statusLine } from './exchange.js';
 import { acceptGeminiKindRequest, acceptKindRequest } from './kinds/exchange.js';
 import { MOCK_KINDS } from './kinds/answers.js';
+import { safeDecode } from './safe-decode.js';
 
 export interface MockOptions extends Partial<MockSettings> {
   /** 0 (the default) picks an ephemeral port. */
@@ -226,11 +227,7 @@ function acceptModelRequest(
 ): void {
   const ex = new Exchange(provider, protocol, res, req, route, routeError);
   res.onAborted(() => onExchangeAborted(ex));
-  const counters = provider.counters;
-  counters.requests++;
-  counters.requests_by_protocol[protocol.name]++;
-  counters.inflight++;
-  if (counters.inflight > counters.peak_inflight) counters.peak_inflight = counters.inflight;
+  countArrival(provider.counters, protocol.name);
   res.onData((chunk, isLast) => onExchangeData(ex, chunk, isLast));
 }
 
@@ -256,14 +253,6 @@ function acceptGeminiRequest(provider: MockProvider, res: HttpResponse, req: Htt
 function acceptBedrockRequest(provider: MockProvider, res: HttpResponse, req: HttpRequest, stream: boolean): void {
   const model = safeDecode(req.getParameter(0));
   acceptModelRequest(provider, MOCK_PROTOCOLS.bedrock, res, req, { model, stream }, model === null ? 'modelId is not valid URL encoding' : null);
-}
-
-function safeDecode(text: string): string | null {
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return null;
-  }
 }
 
 function onExchangeAborted(ex: Exchange): void {

@@ -46,6 +46,14 @@ export function emptyStats(): MockStats {
   };
 }
 
+/** A model request arrived: counted, and in flight until it is finished, aborted or reset. */
+export function countArrival(stats: MockStats, protocol: MockProtocolName): void {
+  stats.requests++;
+  stats.requests_by_protocol[protocol]++;
+  stats.inflight++;
+  if (stats.inflight > stats.peak_inflight) stats.peak_inflight = stats.inflight;
+}
+
 /** A copy that later counting does not change. */
 export function snapshotStats(stats: MockStats): MockStats {
   return {

@@ -2,7 +2,7 @@
 // newest first, paged; never the durable store.
 import { Type } from '@sinclair/typebox';
 import type { AdminContext } from './context.js';
-import { decodeCursor, encodeCursor, pageLimit, PageOf, PageQueryFields } from './paging.js';
+import { pageBefore, PageOf, PageQueryFields } from './paging.js';
 import type { AdminRoute } from './route.js';
 
 const Uint = Type.Integer({ minimum: 0 });
@@ -34,10 +34,7 @@ export const auditRoutes: AdminRoute<AdminContext>[] = [
     query: Type.Object(PageQueryFields),
     responses: { 200: PageOf(AuditEntryView, 'AuditPage') },
     handler(call, ctx) {
-      const limit = pageLimit(call.query);
-      const cursor = decodeCursor(call.query, (v): v is { before: number } => typeof (v as { before?: unknown } | null)?.before === 'number');
-      const { items, more } = ctx.audit.newestFirst(limit, cursor?.before);
-      return { status: 200, body: { items, next_cursor: more ? encodeCursor({ before: items[items.length - 1]!.seq }) : null } };
+      return { status: 200, body: pageBefore(call.query, 'seq', (limit, before) => ctx.audit.newestFirst(limit, before)) };
     },
   },
 ];

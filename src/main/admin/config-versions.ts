@@ -5,7 +5,7 @@ import { globalHooksOf, hookViewsOf } from '../config/hook-views.js';
 import type { ConfigVersionRecord } from '../config/versions.js';
 import type { AdminContext } from './context.js';
 import { HookView } from './config-views.js';
-import { decodeCursor, encodeCursor, pageLimit, PageOf, PageQueryFields } from './paging.js';
+import { pageBefore, PageOf, PageQueryFields } from './paging.js';
 import { AdminError, type AdminRoute } from './route.js';
 
 const Uint = Type.Integer({ minimum: 0 });
@@ -33,6 +33,12 @@ function retained(ctx: AdminContext, version: number): ConfigVersionRecord {
   return record;
 }
 
+/** At most `limit` retained versions below `before`, newest first, and whether more are retained below them. */
+function retainedBelow(ctx: AdminContext, limit: number, before: number | undefined): { items: ConfigVersionRecord[]; more: boolean } {
+  const rest = ctx.config.versions.newestFirst().filter((r) => before === undefined || r.version < before);
+  return { items: rest.slice(0, limit), more: rest.length > limit };
+}
+
 function summaryOf(r: ConfigVersionRecord) {
   return { version: r.version, ts: r.ts, principal: r.principal, summary: r.summary };
 }
@@ -47,12 +53,8 @@ export const configVersionRoutes: AdminRoute<AdminContext>[] = [
     query: Type.Object(PageQueryFields),
     responses: { 200: PageOf(ConfigVersion, 'ConfigVersionPage') },
     handler(call, ctx) {
-      const limit = pageLimit(call.query);
-      const before = decodeCursor(call.query, (v): v is { before: number } => typeof (v as { before?: unknown } | null)?.before === 'number');
-      const rest = ctx.config.versions.newestFirst().filter((r) => before === undefined || r.version < before.before);
-      const page = rest.slice(0, limit);
-      const next = rest.length > limit ? encodeCursor({ before: page[page.length - 1]!.version }) : null;
-      return { status: 200, body: { items: page.map(summaryOf), next_cursor: next } };
+      const page = pageBefore(call.query, 'version', (limit, before) => retainedBelow(ctx, limit, before));
+      return { status: 200, body: { items: page.items.map(summaryOf), next_cursor: page.next_cursor } };
     },
   },
   {

@@ -44,12 +44,12 @@ export function pageLimit(query: URLSearchParams): number {
   return limit;
 }
 
-export function encodeCursor(position: unknown): string {
+function encodeCursor(position: unknown): string {
   return Buffer.from(JSON.stringify(position)).toString('base64url');
 }
 
 /** The decoded position, or undefined without a cursor; 400 for one that does not decode. */
-export function decodeCursor<T>(query: URLSearchParams, isPosition: (value: unknown) => value is T): T | undefined {
+function decodeCursor<T>(query: URLSearchParams, isPosition: (value: unknown) => value is T): T | undefined {
   const text = query.get('cursor');
   if (text === null) return undefined;
   try {
@@ -59,6 +59,25 @@ export function decodeCursor<T>(query: URLSearchParams, isPosition: (value: unkn
     // falls through to the refusal
   }
   throw new AdminError(400, 'invalid_request', 'cursor is not a cursor this list gave out');
+}
+
+/** The fields of T that hold a number. */
+type NumberField<T> = { [K in keyof T]: T[K] extends number ? K : never }[keyof T];
+
+/**
+ * A page of a list served newest first, positioned by a number field that falls down the list
+ * (a sequence or a version): `read(limit, before)` answers at most `limit` items whose
+ * `position` is below `before` (from the top when undefined) and whether more follow.
+ */
+export function pageBefore<T>(
+  query: URLSearchParams,
+  position: NumberField<T>,
+  read: (limit: number, before: number | undefined) => { items: T[]; more: boolean },
+): Page<T> {
+  const limit = pageLimit(query);
+  const cursor = decodeCursor(query, (v): v is { before: number } => typeof (v as { before?: unknown } | null)?.before === 'number');
+  const { items, more } = read(limit, cursor?.before);
+  return { items, next_cursor: more ? encodeCursor({ before: items[items.length - 1]![position] }) : null };
 }
 
 /**

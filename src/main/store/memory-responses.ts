@@ -1,9 +1,9 @@
 // The memory store's stored responses: a map in insertion order (the oldest first) and the
 // running total of their bytes. Gone with the process, like the rest of the memory store.
-import { RESPONSE_EXPIRED_PER_PUT, type ResponseRow } from './store.js';
+import { RESPONSE_EXPIRED_PER_PUT, type ResponseRow, type ResponseTable } from './store.js';
 import type { StoredResponse } from '../../shared/responses/stored-response.js';
 
-export class MemoryResponses {
+export class MemoryResponses implements ResponseTable {
   private readonly rows = new Map<string, ResponseRow>();
   private totalBytes = 0;
 

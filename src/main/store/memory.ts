@@ -1,8 +1,6 @@
 // The memory store: the default, ephemeral per instance (lost on exit).
 import { Store, accumulateKeyUsage, accumulateUsage, keyUsageKey, usageKey, type BreakerTripRow, type FlushBatch, type UsageRow } from './store.js';
 import type { CounterRow, GovernanceRecords, GroupRecord, KeyRecord, KeyUsageRow, Revocation } from './records.js';
-import type { ResponseRow } from './store.js';
-import type { StoredResponse } from '../../shared/responses/stored-response.js';
 import { MemoryResponses } from './memory-responses.js';
 
 export class MemoryStore extends Store {
@@ -104,19 +102,7 @@ export class MemoryStore extends Store {
   // --- end breaker trips (routing) ---
 
   // --- responses state ---
-  private readonly responses = new MemoryResponses();
-
-  protected async writeResponse(row: ResponseRow, maxBytes: number, nowMs: number): Promise<void> {
-    this.responses.write(row, maxBytes, nowMs);
-  }
-
-  protected async readResponse(id: string): Promise<StoredResponse | null> {
-    return this.responses.read(id);
-  }
-
-  protected async removeResponse(id: string, keyId: string): Promise<boolean> {
-    return this.responses.remove(id, keyId);
-  }
+  protected readonly responses = new MemoryResponses();
   // --- end responses state ---
 
   protected async closeStore(): Promise<void> {}

@@ -2,7 +2,7 @@
 // response (migration 3), and the running total of their bytes in a one-row table whose row
 // lock serializes puts across nodes, so that the size cap holds for the fleet, not per node.
 import type pg from 'pg';
-import { RESPONSE_EXPIRED_PER_PUT, type ResponseRow } from './store.js';
+import { RESPONSE_EXPIRED_PER_PUT, type ResponseRow, type ResponseTable } from './store.js';
 import type { StoredResponse } from '../../shared/responses/stored-response.js';
 
 export type PgQuery = <R extends pg.QueryResultRow>(name: string, text: string, values?: unknown[]) => Promise<R[]>;
@@ -13,7 +13,7 @@ const DROP = `
 WITH gone AS (DELETE FROM responses WHERE id = ANY($1::text[]) RETURNING bytes)
 UPDATE responses_total SET bytes = bytes - COALESCE((SELECT sum(bytes) FROM gone), 0) WHERE id = 1`;
 
-export class PostgresResponses {
+export class PostgresResponses implements ResponseTable {
   constructor(
     private readonly query: PgQuery,
     private readonly transaction: PgTransaction,

@@ -18,8 +18,6 @@ import { summaryOf, usageSummarySql } from './usage-summary-sql.js';
 import { type OperationGuard, boundedOperation } from './postgres-deadline.js';
 import { StoreUnavailableError, isPostgresUnavailable } from './store-unavailable.js';
 import { PostgresResponses } from './postgres-responses.js';
-import type { ResponseRow } from './store.js';
-import type { StoredResponse } from '../../shared/responses/stored-response.js';
 
 /** One channel for every schema; the payload names the schema, so nodes of other deployments ignore it. */
 const CHANGES_CHANNEL = 'gateway_changes';
@@ -46,15 +44,18 @@ const NUMERIC_TYPES = {
     oid === BIGINT_OID ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
 };
 
-const USAGE_UPSERT = `
-INSERT INTO usage_daily AS u (day, pool, lane, provider, tokens_input, tokens_output, tokens_cache_read, tokens_cache_creation, requests, truncated)
-SELECT * FROM unnest($1::int[], $2::text[], $3::text[], $4::text[], $5::int8[], $6::int8[], $7::int8[], $8::int8[], $9::int8[], $10::int8[])
-ON CONFLICT (day, pool, lane, provider) DO UPDATE SET
+/** What an upsert adds to a stored row (alias u) of either usage table (usage-counts.ts). */
+const ADD_USAGE_COUNTS = `
   tokens_input = u.tokens_input + excluded.tokens_input,
   tokens_output = u.tokens_output + excluded.tokens_output,
   tokens_cache_read = u.tokens_cache_read + excluded.tokens_cache_read,
   tokens_cache_creation = u.tokens_cache_creation + excluded.tokens_cache_creation,
-  requests = u.requests + excluded.requests,
+  requests = u.requests + excluded.requests`;
+
+const USAGE_UPSERT = `
+INSERT INTO usage_daily AS u (day, pool, lane, provider, tokens_input, tokens_output, tokens_cache_read, tokens_cache_creation, requests, truncated)
+SELECT * FROM unnest($1::int[], $2::text[], $3::text[], $4::text[], $5::int8[], $6::int8[], $7::int8[], $8::int8[], $9::int8[], $10::int8[])
+ON CONFLICT (day, pool, lane, provider) DO UPDATE SET${ADD_USAGE_COUNTS},
   truncated = u.truncated + excluded.truncated`;
 
 // A flush batch is recorded unless it (or a later one of its stream) was: no row = applied before.
@@ -85,6 +86,14 @@ ON CONFLICT (holder, value) DO UPDATE SET
 
 const FLEET_CHANGED = 'SELECT holder, value, tag, count, changed FROM fleet_counters WHERE changed > $1 ORDER BY changed';
 
+/** A revoked key's or deleted group's saved counters and fleet counts go with it. */
+function forgetHolder(holder: string): pg.QueryConfig[] {
+  return [
+    { name: 'gov-delete-counters', text: 'DELETE FROM gov_counters WHERE holder = $1', values: [holder] },
+    { name: 'fleet-delete-holder', text: 'DELETE FROM fleet_counters WHERE holder = $1 OR starts_with(holder, $1 || chr(1))', values: [holder] },
+  ];
+}
+
 /** Reconciles take this lock for their transaction: change numbers are then in commit order. */
 const FLEET_LOCK = `SELECT pg_advisory_xact_lock(hashtext('gateway-fleet:' || current_schema()))`;
 
@@ -96,15 +105,39 @@ FROM usage_daily WHERE day = $1 ORDER BY pool, lane, provider`;
 const KEY_USAGE_UPSERT = `
 INSERT INTO usage_key_daily AS u (day, key_id, model, provider, tokens_input, tokens_output, tokens_cache_read, tokens_cache_creation, requests)
 SELECT * FROM unnest($1::int[], $2::text[], $3::text[], $4::text[], $5::int8[], $6::int8[], $7::int8[], $8::int8[], $9::int8[])
-ON CONFLICT (day, key_id, model, provider) DO UPDATE SET
-  tokens_input = u.tokens_input + excluded.tokens_input,
-  tokens_output = u.tokens_output + excluded.tokens_output,
-  tokens_cache_read = u.tokens_cache_read + excluded.tokens_cache_read,
-  tokens_cache_creation = u.tokens_cache_creation + excluded.tokens_cache_creation,
-  requests = u.requests + excluded.requests`;
+ON CONFLICT (day, key_id, model, provider) DO UPDATE SET${ADD_USAGE_COUNTS}`;
 
-const USAGE_UPSERT_ONCE = once(USAGE_UPSERT, 11);
-const KEY_USAGE_UPSERT_ONCE = once(KEY_USAGE_UPSERT, 10);
+/** How a flush writes the rows of one usage table: rows summed by key, then one unnest upsert of these columns (in its parameters' order). */
+interface UsageUpsert<Row> {
+  keyOf(row: Row): string;
+  add(into: Row, from: Row): void;
+  columns: readonly (keyof Row)[];
+  name: string;
+  sql: string;
+  /** The same, run only when the flush batch is new (its stream and seq follow the columns). */
+  onceName: string;
+  onceSql: string;
+}
+
+const USAGE_ROWS: UsageUpsert<UsageRow> = {
+  keyOf: usageKey,
+  add: accumulateUsage,
+  columns: ['day', 'pool', 'lane', 'provider', 'tokensInput', 'tokensOutput', 'tokensCacheRead', 'tokensCacheCreation', 'requests', 'truncated'],
+  name: 'usage-upsert',
+  sql: USAGE_UPSERT,
+  onceName: 'usage-upsert-once',
+  onceSql: once(USAGE_UPSERT, 11),
+};
+
+const KEY_USAGE_ROWS: UsageUpsert<KeyUsageRow> = {
+  keyOf: keyUsageKey,
+  add: accumulateKeyUsage,
+  columns: ['day', 'keyId', 'model', 'provider', 'tokensInput', 'tokensOutput', 'tokensCacheRead', 'tokensCacheCreation', 'requests'],
+  name: 'key-usage-upsert',
+  sql: KEY_USAGE_UPSERT,
+  onceName: 'key-usage-upsert-once',
+  onceSql: once(KEY_USAGE_UPSERT, 10),
+};
 
 const KEY_USAGE_SELECT_DAY = `
 SELECT day, key_id AS "keyId", model, provider, tokens_input AS "tokensInput", tokens_output AS "tokensOutput",
@@ -250,28 +283,7 @@ export class PostgresStore extends Store implements ChangeFeed, FleetCounters {
   // --- usage ---
 
   protected async addUsageRows(rows: UsageRow[], batch?: FlushBatch): Promise<void> {
-    // One statement per flush; rows repeating a key are summed first (ON CONFLICT touches a row once).
-    const merged = new Map<string, UsageRow>();
-    for (const row of rows) {
-      const have = merged.get(usageKey(row));
-      if (have === undefined) merged.set(usageKey(row), { ...row });
-      else accumulateUsage(have, row);
-    }
-    const m = [...merged.values()];
-    const values: unknown[] = [
-      m.map((r) => r.day),
-      m.map((r) => r.pool),
-      m.map((r) => r.lane),
-      m.map((r) => r.provider),
-      m.map((r) => r.tokensInput),
-      m.map((r) => r.tokensOutput),
-      m.map((r) => r.tokensCacheRead),
-      m.map((r) => r.tokensCacheCreation),
-      m.map((r) => r.requests),
-      m.map((r) => r.truncated),
-    ];
-    if (batch === undefined) await this.query('usage-upsert', USAGE_UPSERT, values);
-    else await this.query('usage-upsert-once', USAGE_UPSERT_ONCE, [...values, batch.stream, batch.seq]);
+    await this.upsertUsage(USAGE_ROWS, rows, batch);
   }
 
   protected async readUsageDay(day: number): Promise<UsageRow[]> {
@@ -279,26 +291,21 @@ export class PostgresStore extends Store implements ChangeFeed, FleetCounters {
   }
 
   protected async addKeyUsageRows(rows: KeyUsageRow[], batch?: FlushBatch): Promise<void> {
-    const merged = new Map<string, KeyUsageRow>();
+    await this.upsertUsage(KEY_USAGE_ROWS, rows, batch);
+  }
+
+  /** One statement per flush; rows repeating a key are summed first (ON CONFLICT touches a row once). */
+  private async upsertUsage<Row extends object>(table: UsageUpsert<Row>, rows: Row[], batch: FlushBatch | undefined): Promise<void> {
+    const merged = new Map<string, Row>();
     for (const row of rows) {
-      const have = merged.get(keyUsageKey(row));
-      if (have === undefined) merged.set(keyUsageKey(row), { ...row });
-      else accumulateKeyUsage(have, row);
+      const have = merged.get(table.keyOf(row));
+      if (have === undefined) merged.set(table.keyOf(row), { ...row });
+      else table.add(have, row);
     }
     const m = [...merged.values()];
-    const values: unknown[] = [
-      m.map((r) => r.day),
-      m.map((r) => r.keyId),
-      m.map((r) => r.model),
-      m.map((r) => r.provider),
-      m.map((r) => r.tokensInput),
-      m.map((r) => r.tokensOutput),
-      m.map((r) => r.tokensCacheRead),
-      m.map((r) => r.tokensCacheCreation),
-      m.map((r) => r.requests),
-    ];
-    if (batch === undefined) await this.query('key-usage-upsert', KEY_USAGE_UPSERT, values);
-    else await this.query('key-usage-upsert-once', KEY_USAGE_UPSERT_ONCE, [...values, batch.stream, batch.seq]);
+    const values: unknown[] = table.columns.map((column) => m.map((r) => r[column]));
+    if (batch === undefined) await this.query(table.name, table.sql, values);
+    else await this.query(table.onceName, table.onceSql, [...values, batch.stream, batch.seq]);
   }
 
   protected async readKeyUsageDay(day: number): Promise<KeyUsageRow[]> {
@@ -352,54 +359,48 @@ export class PostgresStore extends Store implements ChangeFeed, FleetCounters {
   }
 
   protected async writeKey(key: KeyRecord): Promise<void> {
-    await this.transaction(async (c) => {
-      await c.query({
+    await this.changeGovernance([
+      {
         name: 'gov-put-key',
         text: 'INSERT INTO gov_keys (id, record) VALUES ($1, $2) ON CONFLICT (id) DO UPDATE SET record = excluded.record',
         values: [key.id, JSON.stringify(key)],
-      });
-      await c.query({ name: 'gov-notify', text: NOTIFY });
-    });
+      },
+    ]);
   }
 
   protected async writeRevocation(r: Revocation): Promise<void> {
-    await this.transaction(async (c) => {
-      await c.query({ name: 'gov-delete-key', text: 'DELETE FROM gov_keys WHERE id = $1', values: [r.id] });
-      await c.query({ name: 'gov-delete-counters', text: 'DELETE FROM gov_counters WHERE holder = $1', values: [`key:${r.id}`] });
-      await c.query({
-        name: 'fleet-delete-holder',
-        text: 'DELETE FROM fleet_counters WHERE holder = $1 OR starts_with(holder, $1 || chr(1))',
-        values: [`key:${r.id}`],
-      });
-      await c.query({
+    await this.changeGovernance([
+      { name: 'gov-delete-key', text: 'DELETE FROM gov_keys WHERE id = $1', values: [r.id] },
+      ...forgetHolder(`key:${r.id}`),
+      {
         name: 'gov-put-revocation',
         text: 'INSERT INTO gov_revocations (id, expires_at, revoked_at) VALUES ($1, $2, $3) ON CONFLICT (id) DO UPDATE SET expires_at = excluded.expires_at, revoked_at = excluded.revoked_at',
         values: [r.id, r.expires_at, r.revoked_at],
-      });
-      await c.query({ name: 'gov-notify', text: NOTIFY });
-    });
+      },
+    ]);
   }
 
   protected async writeGroup(group: GroupRecord): Promise<void> {
-    await this.transaction(async (c) => {
-      await c.query({
+    await this.changeGovernance([
+      {
         name: 'gov-put-group',
         text: 'INSERT INTO gov_groups (name, record) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET record = excluded.record',
         values: [group.name, JSON.stringify(group)],
-      });
-      await c.query({ name: 'gov-notify', text: NOTIFY });
-    });
+      },
+    ]);
   }
 
   protected async removeGroup(name: string): Promise<void> {
+    await this.changeGovernance([
+      { name: 'gov-delete-group', text: 'DELETE FROM gov_groups WHERE name = $1', values: [name] },
+      ...forgetHolder(`group:${name}`),
+    ]);
+  }
+
+  /** The statements of one governance change, then the change notification, in one transaction (delivered at its commit). */
+  private async changeGovernance(statements: readonly pg.QueryConfig[]): Promise<void> {
     await this.transaction(async (c) => {
-      await c.query({ name: 'gov-delete-group', text: 'DELETE FROM gov_groups WHERE name = $1', values: [name] });
-      await c.query({ name: 'gov-delete-counters', text: 'DELETE FROM gov_counters WHERE holder = $1', values: [`group:${name}`] });
-      await c.query({
-        name: 'fleet-delete-holder',
-        text: 'DELETE FROM fleet_counters WHERE holder = $1 OR starts_with(holder, $1 || chr(1))',
-        values: [`group:${name}`],
-      });
+      for (const statement of statements) await c.query(statement);
       await c.query({ name: 'gov-notify', text: NOTIFY });
     });
   }
@@ -439,22 +440,10 @@ export class PostgresStore extends Store implements ChangeFeed, FleetCounters {
   }
 
   // --- responses state ---
-  private readonly responses = new PostgresResponses(
+  protected readonly responses = new PostgresResponses(
     (name, text, values) => this.query(name, text, values),
     (work) => this.transaction(work),
   );
-
-  protected async writeResponse(row: ResponseRow, maxBytes: number, nowMs: number): Promise<void> {
-    await this.responses.write(row, maxBytes, nowMs);
-  }
-
-  protected async readResponse(id: string): Promise<StoredResponse | null> {
-    return this.responses.read(id);
-  }
-
-  protected async removeResponse(id: string, keyId: string): Promise<boolean> {
-    return this.responses.remove(id, keyId);
-  }
 
   // --- audit ---
 

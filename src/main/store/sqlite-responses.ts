@@ -3,7 +3,7 @@
 // transaction per put (a crash keeps the put whole or not at all; the file keeps it across a
 // restart).
 import type Database from 'better-sqlite3';
-import { RESPONSE_EXPIRED_PER_PUT, type ResponseRow } from './store.js';
+import { RESPONSE_EXPIRED_PER_PUT, type ResponseRow, type ResponseTable } from './store.js';
 import type { StoredResponse } from '../../shared/responses/stored-response.js';
 
 const SCHEMA = `
@@ -16,10 +16,10 @@ CREATE INDEX IF NOT EXISTS responses_by_expiry ON responses (expires_at_ms);
 CREATE TABLE IF NOT EXISTS responses_total (id INTEGER PRIMARY KEY CHECK (id = 1), bytes INTEGER NOT NULL);
 INSERT OR IGNORE INTO responses_total (id, bytes) VALUES (1, 0);`;
 
-export class SqliteResponses {
+export class SqliteResponses implements ResponseTable {
   private readonly put: (row: ResponseRow, maxBytes: number, nowMs: number) => void;
   private readonly select: Database.Statement<[string]>;
-  private readonly remove: (id: string, keyId: string) => boolean;
+  private readonly removeOwned: (id: string, keyId: string) => boolean;
 
   constructor(db: Database.Database) {
     db.exec(SCHEMA);
@@ -51,7 +51,7 @@ export class SqliteResponses {
       }
     });
     const keyOf = db.prepare<[string]>('SELECT key_id FROM responses WHERE id = ?').pluck();
-    this.remove = db.transaction((id: string, keyId: string) => {
+    this.removeOwned = db.transaction((id: string, keyId: string) => {
       if (keyOf.get(id) !== keyId) return false;
       drop(id);
       return true;
@@ -67,7 +67,7 @@ export class SqliteResponses {
     return json === undefined ? null : (JSON.parse(json) as StoredResponse);
   }
 
-  delete(id: string, keyId: string): boolean {
-    return this.remove(id, keyId);
+  remove(id: string, keyId: string): boolean {
+    return this.removeOwned(id, keyId);
   }
 }

@@ -13,8 +13,6 @@ import type { RateEntry } from '../../shared/governance/pricing.js';
 import type { KeyUsageSummary } from '../usage/usage-summary.js';
 import { SqliteUsageReads } from './sqlite-usage-reads.js';
 import { SqliteResponses } from './sqlite-responses.js';
-import type { ResponseRow } from './store.js';
-import type { StoredResponse } from '../../shared/responses/stored-response.js';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS usage_daily (
@@ -63,15 +61,18 @@ const TAKE_BATCH = `
 INSERT INTO flush_batches (stream, seq) VALUES (?, ?)
 ON CONFLICT (stream) DO UPDATE SET seq = excluded.seq WHERE flush_batches.seq < excluded.seq`;
 
-const KEY_UPSERT = `
-INSERT INTO usage_key_daily (day, key_id, model, provider, tokens_input, tokens_output, tokens_cache_read, tokens_cache_creation, requests)
-VALUES (@day, @keyId, @model, @provider, @tokensInput, @tokensOutput, @tokensCacheRead, @tokensCacheCreation, @requests)
-ON CONFLICT (day, key_id, model, provider) DO UPDATE SET
+/** What an upsert adds to a stored row of either usage table (usage-counts.ts). */
+const ADD_USAGE_COUNTS = `
   tokens_input = tokens_input + excluded.tokens_input,
   tokens_output = tokens_output + excluded.tokens_output,
   tokens_cache_read = tokens_cache_read + excluded.tokens_cache_read,
   tokens_cache_creation = tokens_cache_creation + excluded.tokens_cache_creation,
   requests = requests + excluded.requests`;
+
+const KEY_UPSERT = `
+INSERT INTO usage_key_daily (day, key_id, model, provider, tokens_input, tokens_output, tokens_cache_read, tokens_cache_creation, requests)
+VALUES (@day, @keyId, @model, @provider, @tokensInput, @tokensOutput, @tokensCacheRead, @tokensCacheCreation, @requests)
+ON CONFLICT (day, key_id, model, provider) DO UPDATE SET${ADD_USAGE_COUNTS}`;
 
 const KEY_SELECT_DAY = `
 SELECT day, key_id AS keyId, model, provider, tokens_input AS tokensInput, tokens_output AS tokensOutput,
@@ -81,12 +82,7 @@ FROM usage_key_daily WHERE day = ?`;
 const UPSERT = `
 INSERT INTO usage_daily (day, pool, lane, provider, tokens_input, tokens_output, tokens_cache_read, tokens_cache_creation, requests, truncated)
 VALUES (@day, @pool, @lane, @provider, @tokensInput, @tokensOutput, @tokensCacheRead, @tokensCacheCreation, @requests, @truncated)
-ON CONFLICT (day, pool, lane, provider) DO UPDATE SET
-  tokens_input = tokens_input + excluded.tokens_input,
-  tokens_output = tokens_output + excluded.tokens_output,
-  tokens_cache_read = tokens_cache_read + excluded.tokens_cache_read,
-  tokens_cache_creation = tokens_cache_creation + excluded.tokens_cache_creation,
-  requests = requests + excluded.requests,
+ON CONFLICT (day, pool, lane, provider) DO UPDATE SET${ADD_USAGE_COUNTS},
   truncated = truncated + excluded.truncated`;
 
 const SELECT_DAY = `
@@ -183,19 +179,7 @@ export class SqliteStore extends Store {
   }
 
   // --- responses state ---
-  private readonly responses: SqliteResponses;
-
-  protected async writeResponse(row: ResponseRow, maxBytes: number, nowMs: number): Promise<void> {
-    this.responses.write(row, maxBytes, nowMs);
-  }
-
-  protected async readResponse(id: string): Promise<StoredResponse | null> {
-    return this.responses.read(id);
-  }
-
-  protected async removeResponse(id: string, keyId: string): Promise<boolean> {
-    return this.responses.delete(id, keyId);
-  }
+  protected readonly responses: SqliteResponses;
   // --- end responses state ---
 
   // --- breaker trips (routing) ---

@@ -3,6 +3,7 @@ import type { GovernanceRecords, KeyRecord, GroupRecord, Revocation, KeyUsageRow
 import type { RateEntry } from '../../shared/governance/pricing.js';
 import type { KeyUsageSummary } from '../usage/usage-summary.js';
 import { summarizeKeyUsageRows } from '../usage/summarize-rows.js';
+import { addUsageCounts } from '../usage/usage-counts.js';
 import { Buffer } from 'node:buffer';
 import type { StoredResponse } from '../../shared/responses/stored-response.js';
 
@@ -143,26 +144,25 @@ export abstract class Store {
     this.assertOpen();
     const row = responseRow(record);
     if (maxBytes <= 0 || row.bytes > maxBytes) return false;
-    await this.writeResponse(row, maxBytes, nowMs);
+    await this.responses.write(row, maxBytes, nowMs);
     return true;
   }
 
   /** The record `id` of `keyId`, or null: unknown, another key's, or expired at `nowMs`. */
   async getResponse(id: string, keyId: string, nowMs: number): Promise<StoredResponse | null> {
     this.assertOpen();
-    const record = await this.readResponse(id);
+    const record = await this.responses.read(id);
     return record !== null && record.keyId === keyId && record.expiresAtMs > nowMs ? record : null;
   }
 
   /** Removes the record `id` when `keyId` created it; resolves whether one was removed. */
   async deleteResponse(id: string, keyId: string): Promise<boolean> {
     this.assertOpen();
-    return this.removeResponse(id, keyId);
+    return this.responses.remove(id, keyId);
   }
 
-  protected abstract writeResponse(row: ResponseRow, maxBytes: number, nowMs: number): Promise<void>;
-  protected abstract readResponse(id: string): Promise<StoredResponse | null>;
-  protected abstract removeResponse(id: string, keyId: string): Promise<boolean>;
+  /** The module's table of stored responses: the checks above are the store's, the keeping is the table's. */
+  protected abstract readonly responses: ResponseTable;
 
   // --- end responses state ---
 
@@ -237,6 +237,15 @@ export interface ResponseRow {
 
 export const RESPONSE_EXPIRED_PER_PUT = 256;
 
+/** Where a module keeps its stored responses (memory-responses.ts, sqlite-responses.ts, ...). */
+export interface ResponseTable {
+  /** Keeps `row` (replacing its id), dropping expired then oldest records as putResponse says. */
+  write(row: ResponseRow, maxBytes: number, nowMs: number): void | Promise<void>;
+  read(id: string): StoredResponse | null | Promise<StoredResponse | null>;
+  /** Removes the record `id` when `keyId` created it; answers whether one was removed. */
+  remove(id: string, keyId: string): boolean | Promise<boolean>;
+}
+
 export function responseRow(record: StoredResponse): ResponseRow {
   const json = JSON.stringify(record);
   return { id: record.id, keyId: record.keyId, createdAtMs: record.createdAtMs, expiresAtMs: record.expiresAtMs, bytes: Buffer.byteLength(json, 'utf8'), json };
@@ -250,11 +259,7 @@ export function usageKey(row: Pick<UsageRow, 'day' | 'pool' | 'lane' | 'provider
 
 /** Adds `from`'s counts into `into` (same key). */
 export function accumulateUsage(into: UsageRow, from: UsageRow): void {
-  into.tokensInput += from.tokensInput;
-  into.tokensOutput += from.tokensOutput;
-  into.tokensCacheRead += from.tokensCacheRead;
-  into.tokensCacheCreation += from.tokensCacheCreation;
-  into.requests += from.requests;
+  addUsageCounts(into, from);
   into.truncated += from.truncated;
 }
 
@@ -262,10 +267,5 @@ export function keyUsageKey(row: Pick<KeyUsageRow, 'day' | 'keyId' | 'model' | '
   return `${row.day}\u0000${row.keyId}\u0000${row.model}\u0000${row.provider}`;
 }
 
-export function accumulateKeyUsage(into: KeyUsageRow, from: KeyUsageRow): void {
-  into.tokensInput += from.tokensInput;
-  into.tokensOutput += from.tokensOutput;
-  into.tokensCacheRead += from.tokensCacheRead;
-  into.tokensCacheCreation += from.tokensCacheCreation;
-  into.requests += from.requests;
-}
+/** Adds `from`'s counts into `into` (same key): a key's row has no counts but the common ones. */
+export const accumulateKeyUsage: (into: KeyUsageRow, from: KeyUsageRow) => void = addUsageCounts;

@@ -3,7 +3,7 @@
 // age and expiry (sorted sets by epoch ms) and the running total. A put and a delete are each
 // one Lua script, so one atomic step whatever other nodes do meanwhile.
 import type { Redis } from 'iovalkey';
-import { RESPONSE_EXPIRED_PER_PUT, type ResponseRow } from './store.js';
+import { RESPONSE_EXPIRED_PER_PUT, type ResponseRow, type ResponseTable } from './store.js';
 import type { StoredResponse } from '../../shared/responses/stored-response.js';
 import { StoreUnavailableError } from './store-unavailable.js';
 
@@ -53,7 +53,7 @@ type Scripted = Redis & {
   gwResponseDelete(...args: Array<string | number>): Promise<number>;
 };
 
-export class ValkeyResponses {
+export class ValkeyResponses implements ResponseTable {
   private readonly keys: string[];
 
   constructor(

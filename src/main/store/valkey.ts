@@ -15,8 +15,7 @@ import { holderAlive } from './sqlite-audit.js';
 import type { ChangeFeed, SharedConfig } from './peer-sync.js';
 import { StoreUnavailableError } from './store-unavailable.js';
 import { ValkeyResponses } from './valkey-responses.js';
-import type { ResponseRow } from './store.js';
-import type { StoredResponse } from '../../shared/responses/stored-response.js';
+import { NO_USAGE_COUNTS } from '../usage/usage-counts.js';
 
 export interface ValkeySettings {
   /** `redis://[:password@]host:port[/db]` or `rediss://` for TLS. */
@@ -32,6 +31,38 @@ export interface ValkeySettings {
 
 const USAGE_METRICS = ['tokensInput', 'tokensOutput', 'tokensCacheRead', 'tokensCacheCreation', 'requests', 'truncated'] as const;
 const KEY_USAGE_METRICS = ['tokensInput', 'tokensOutput', 'tokensCacheRead', 'tokensCacheCreation', 'requests'] as const;
+
+/** A day's hash back as rows: a field is `a SEP b SEP c SEP metric`, one row per (a, b, c), made zero by `newRow`. */
+function rowsOfCells<Row extends object>(all: Record<string, string>, newRow: (a: string, b: string, c: string) => Row): Row[] {
+  const rows = new Map<string, Row>();
+  for (const [field, value] of Object.entries(all)) {
+    const [a, b, c, metric] = field.split(SEP) as [string, string, string, string];
+    const id = `${a}${SEP}${b}${SEP}${c}`;
+    let row = rows.get(id);
+    if (row === undefined) {
+      row = newRow(a, b, c);
+      rows.set(id, row);
+    }
+    (row as Record<string, number>)[metric] = Number(value);
+  }
+  return [...rows.values()];
+}
+
+/** A flush's (day, field, increment) cells: each non-zero metric of a row under its `base` field prefix. */
+function usageCells<Metric extends string, Row extends { day: number } & Record<Metric, number>>(
+  rows: readonly Row[],
+  baseOf: (row: Row) => string,
+  metrics: readonly Metric[],
+): Array<[number, string, number]> {
+  const cells: Array<[number, string, number]> = [];
+  for (const row of rows) {
+    const base = baseOf(row);
+    for (const m of metrics) if (row[m] !== 0) cells.push([row.day, base + m, row[m]]);
+    // A zero row still exists afterwards, as in the other stores.
+    cells.push([row.day, base + 'requests', 0]);
+  }
+  return cells;
+}
 const SEP = '\u0000';
 /** At least the values of the largest governance record (a group's 15). */
 /** Value numbers a record's position-independent fleet counts use (a group: 5 windows x 6). Its
@@ -178,19 +209,7 @@ export class ValkeyStore extends Store implements ChangeFeed, FleetCounters {
   }
 
   // --- responses state ---
-  private readonly responses: ValkeyResponses;
-
-  protected async writeResponse(row: ResponseRow, maxBytes: number, nowMs: number): Promise<void> {
-    await this.responses.write(row, maxBytes, nowMs);
-  }
-
-  protected async readResponse(id: string): Promise<StoredResponse | null> {
-    return this.responses.read(id);
-  }
-
-  protected async removeResponse(id: string, keyId: string): Promise<boolean> {
-    return this.responses.remove(id, keyId);
-  }
+  protected readonly responses: ValkeyResponses;
   // --- end responses state ---
 
   private async evalCommand(name: 'gwUsageOnce' | 'gwFleet', args: Array<string | number>): Promise<unknown> {
@@ -246,41 +265,20 @@ export class ValkeyStore extends Store implements ChangeFeed, FleetCounters {
 
   protected async addUsageRows(rows: UsageRow[], batch?: FlushBatch): Promise<void> {
     await this.connected();
-    const cells: Array<[number, string, number]> = [];
-    for (const row of rows) {
-      const base = `${row.pool}${SEP}${row.lane}${SEP}${row.provider}${SEP}`;
-      for (const m of USAGE_METRICS) if (row[m] !== 0) cells.push([row.day, base + m, row[m]]);
-      // A zero row still exists afterwards, as in the other stores.
-      cells.push([row.day, base + 'requests', 0]);
-    }
+    const cells = usageCells(rows, (row) => `${row.pool}${SEP}${row.lane}${SEP}${row.provider}${SEP}`, USAGE_METRICS);
     await this.addOnce(this.k.usage, cells, batch);
   }
 
   protected async readUsageDay(day: number): Promise<UsageRow[]> {
     await this.connected();
     const all = await this.client.hgetall(this.k.usage + day);
-    const rows = new Map<string, UsageRow>();
-    for (const [field, value] of Object.entries(all)) {
-      const [pool, lane, provider, metric] = field.split(SEP) as [string, string, string, (typeof USAGE_METRICS)[number]];
-      const id = `${pool}${SEP}${lane}${SEP}${provider}`;
-      let row = rows.get(id);
-      if (row === undefined) {
-        row = { day, pool, lane, provider, tokensInput: 0, tokensOutput: 0, tokensCacheRead: 0, tokensCacheCreation: 0, requests: 0, truncated: 0 };
-        rows.set(id, row);
-      }
-      row[metric] = Number(value);
-    }
-    return [...rows.values()].sort((a, b) => cmp(a.pool, b.pool) || cmp(a.lane, b.lane) || cmp(a.provider, b.provider));
+    const rows = rowsOfCells(all, (pool, lane, provider): UsageRow => ({ day, pool, lane, provider, ...NO_USAGE_COUNTS, truncated: 0 }));
+    return rows.sort((a, b) => cmp(a.pool, b.pool) || cmp(a.lane, b.lane) || cmp(a.provider, b.provider));
   }
 
   protected async addKeyUsageRows(rows: KeyUsageRow[], batch?: FlushBatch): Promise<void> {
     await this.connected();
-    const cells: Array<[number, string, number]> = [];
-    for (const row of rows) {
-      const base = `${row.keyId}${SEP}${row.model}${SEP}${row.provider}${SEP}`;
-      for (const m of KEY_USAGE_METRICS) if (row[m] !== 0) cells.push([row.day, base + m, row[m]]);
-      cells.push([row.day, base + 'requests', 0]);
-    }
+    const cells = usageCells(rows, (row) => `${row.keyId}${SEP}${row.model}${SEP}${row.provider}${SEP}`, KEY_USAGE_METRICS);
     await this.addOnce(this.k.keyUsage, cells, batch);
   }
 
@@ -317,18 +315,8 @@ export class ValkeyStore extends Store implements ChangeFeed, FleetCounters {
   protected async readKeyUsageDay(day: number): Promise<KeyUsageRow[]> {
     await this.connected();
     const all = await this.client.hgetall(this.k.keyUsage + day);
-    const rows = new Map<string, KeyUsageRow>();
-    for (const [field, value] of Object.entries(all)) {
-      const [keyId, model, provider, metric] = field.split(SEP) as [string, string, string, (typeof KEY_USAGE_METRICS)[number]];
-      const id = `${keyId}${SEP}${model}${SEP}${provider}`;
-      let row = rows.get(id);
-      if (row === undefined) {
-        row = { day, keyId, model, provider, tokensInput: 0, tokensOutput: 0, tokensCacheRead: 0, tokensCacheCreation: 0, requests: 0 };
-        rows.set(id, row);
-      }
-      row[metric] = Number(value);
-    }
-    return [...rows.values()].sort((a, b) => cmp(a.keyId, b.keyId) || cmp(a.model, b.model) || cmp(a.provider, b.provider));
+    const rows = rowsOfCells(all, (keyId, model, provider): KeyUsageRow => ({ day, keyId, model, provider, ...NO_USAGE_COUNTS }));
+    return rows.sort((a, b) => cmp(a.keyId, b.keyId) || cmp(a.model, b.model) || cmp(a.provider, b.provider));
   }
 
   // --- governance ---

@@ -6,23 +6,15 @@
 import { costMicros, costMicrosBig, type RateEntry } from '../../shared/governance/pricing.js';
 import type { KeyUsageRow } from '../store/records.js';
 import { TopKeys } from './top-keys.js';
+import { addUsageCounts, type UsageCounts } from './usage-counts.js';
 import { modelRates, rateOf, zeroTotals, type KeyUsageSummary, type KeyUsageTotals, type ModelUsageTotals, type UsageTotals } from './usage-summary.js';
 
-interface NumberTotals {
-  tokensInput: number;
-  tokensOutput: number;
-  tokensCacheRead: number;
-  tokensCacheCreation: number;
-  requests: number;
+interface NumberTotals extends UsageCounts {
   spend: number;
 }
 
 function add(into: NumberTotals, row: KeyUsageRow, spend: number): void {
-  into.tokensInput += row.tokensInput;
-  into.tokensOutput += row.tokensOutput;
-  into.tokensCacheRead += row.tokensCacheRead;
-  into.tokensCacheCreation += row.tokensCacheCreation;
-  into.requests += row.requests;
+  addUsageCounts(into, row);
   into.spend += spend;
 }
 
@@ -85,11 +77,7 @@ function summarizeInNumbers(rows: readonly KeyUsageRow[], prices: readonly RateE
 }
 
 function addBig(into: UsageTotals, row: KeyUsageRow, spend: bigint): void {
-  into.tokensInput += row.tokensInput;
-  into.tokensOutput += row.tokensOutput;
-  into.tokensCacheRead += row.tokensCacheRead;
-  into.tokensCacheCreation += row.tokensCacheCreation;
-  into.requests += row.requests;
+  addUsageCounts(into, row);
   into.spendMicros += spend;
 }
 

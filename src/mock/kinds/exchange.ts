@@ -14,10 +14,11 @@ import { objectAt } from '../protocols/json-read.js';
 import { applySettings } from '../body-memo.js';
 import { findDirective, SettingError, type MockSettings } from '../settings.js';
 import { CONTEXT_LENGTH_MESSAGES } from '../context-length.js';
-import type { MockStats } from '../stats.js';
+import { countArrival, type MockStats } from '../stats.js';
 import type { LastRequest } from '../server.js';
 import { GEMINI_KIND_ACTIONS, type MockKind } from './answers.js';
 import { requestTexts } from './vectors.js';
+import { safeDecode } from '../safe-decode.js';
 
 /** What of the provider a kind request uses (MockProvider has all of it). */
 export interface KindHost {
@@ -73,11 +74,7 @@ export function acceptKindRequest(host: KindHost, kind: MockKind, res: HttpRespo
     gone: false,
   };
   res.onAborted(() => onAborted(ex));
-  const counters = host.counters;
-  counters.requests++;
-  counters.requests_by_protocol[kind.protocol]++;
-  counters.inflight++;
-  if (counters.inflight > counters.peak_inflight) counters.peak_inflight = counters.inflight;
+  countArrival(host.counters, kind.protocol);
   res.onData((chunk, isLast) => onData(ex, chunk, isLast));
 }
 
@@ -94,14 +91,6 @@ export function acceptGeminiKindRequest(host: KindHost, res: HttpResponse, req: 
     return;
   }
   acceptKindRequest(host, kind, res, req, safeDecode(segment.slice(0, colon)));
-}
-
-function safeDecode(text: string): string | null {
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return null;
-  }
 }
 
 function onAborted(ex: KindExchange): void {

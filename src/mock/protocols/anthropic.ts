@@ -1,6 +1,7 @@
 // Anthropic Messages, as api.anthropic.com answers POST /v1/messages.
 import { MOCK_TOOL_USE_ID_ANTHROPIC } from '../content.js';
-import { arrayAt, contentText, hasPartWith, lastOf, lastRoleText, objectAt, stringAt, type JsonObject } from './json-read.js';
+import { arrayAt, hasPartWith, lastOf, lastUserMessageText, objectAt, stringAt, type JsonObject } from './json-read.js';
+import { nameOfStatus, type StatusNames } from './error-names.js';
 import { sseEvent } from './sse-frame.js';
 import type { MockAnswer, MockProtocol, RenderedError, RequestFacts, StreamParts } from './types.js';
 import { MOCK_REASONING_PIECES, MOCK_REASONING_TEXT, mockSignature } from '../reasoning/content.js';
@@ -34,11 +35,7 @@ function firstCustomToolName(tools: readonly unknown[] | null): string | null {
 }
 
 function lastUserText(body: JsonObject): string {
-  return lastRoleText(
-    arrayAt(body.messages),
-    (m) => m.role === 'user',
-    (m) => contentText(m.content, 'text', 'text'),
-  );
+  return lastUserMessageText(body.messages, 'text');
 }
 
 /** Anthropic input_tokens EXCLUDE cached tokens; the cache read goes in its own field. */
@@ -129,32 +126,24 @@ function renderStream(a: MockAnswer): StreamParts {
   return { head, pieces, tail };
 }
 
-function errorType(status: number): string {
-  switch (status) {
-    case 400:
-      return 'invalid_request_error';
-    case 401:
-      return 'authentication_error';
-    case 403:
-      return 'permission_error';
-    case 404:
-      return 'not_found_error';
-    case 413:
-      return 'request_too_large';
-    case 429:
-      return 'rate_limit_error';
-    case 504:
-      return 'timeout_error';
-    case 529:
-      return 'overloaded_error';
-    default:
-      return status >= 500 ? 'api_error' : 'invalid_request_error';
-  }
-}
+const ERROR_TYPES: StatusNames<string> = {
+  byStatus: {
+    400: 'invalid_request_error',
+    401: 'authentication_error',
+    403: 'permission_error',
+    404: 'not_found_error',
+    413: 'request_too_large',
+    429: 'rate_limit_error',
+    504: 'timeout_error',
+    529: 'overloaded_error',
+  },
+  otherServerError: 'api_error',
+  otherClientError: 'invalid_request_error',
+};
 
 function renderError(status: number, message: string): RenderedError {
   return {
-    body: JSON.stringify({ type: 'error', error: { type: errorType(status), message }, request_id: 'req_mock' }),
+    body: JSON.stringify({ type: 'error', error: { type: nameOfStatus(ERROR_TYPES, status), message }, request_id: 'req_mock' }),
     headers: [],
   };
 }

@@ -5,7 +5,8 @@ import { Buffer } from 'node:buffer';
 import { EventStreamCodec, type MessageHeaders } from '@smithy/eventstream-codec';
 import { fromUtf8, toUtf8 } from '@smithy/util-utf8';
 import { MOCK_TOOL_USE_ID_BEDROCK } from '../content.js';
-import { arrayAt, contentText, hasPartWith, lastOf, lastRoleText, objectAt, stringAt, type JsonObject } from './json-read.js';
+import { arrayAt, firstWrappedToolName, hasPartWith, lastOf, lastUserMessageText, objectAt, type JsonObject } from './json-read.js';
+import { nameOfStatus, type StatusNames } from './error-names.js';
 import type { MockAnswer, MockProtocol, RenderedError, RequestFacts, RouteFacts, StreamParts } from './types.js';
 import { MOCK_REASONING_PIECES, MOCK_REASONING_TEXT, mockSignature } from '../reasoning/content.js';
 
@@ -22,26 +23,13 @@ function readFacts(body: JsonObject, route: RouteFacts): RequestFacts | string {
     model: route.model,
     stream: route.stream === true,
     includeUsage: false,
-    firstToolName: firstToolSpecName(arrayAt(objectAt(body.toolConfig)?.tools)),
+    firstToolName: firstWrappedToolName(arrayAt(objectAt(body.toolConfig)?.tools), 'toolSpec'),
     lastIsToolResult: last !== null && hasPartWith(last.content, (p) => p.toolResult !== undefined),
   };
 }
 
-function firstToolSpecName(tools: readonly unknown[] | null): string | null {
-  if (tools === null) return null;
-  for (const tool of tools) {
-    const name = stringAt(objectAt(objectAt(tool)?.toolSpec)?.name);
-    if (name !== null) return name;
-  }
-  return null;
-}
-
 function lastUserText(body: JsonObject): string {
-  return lastRoleText(
-    arrayAt(body.messages),
-    (m) => m.role === 'user',
-    (m) => contentText(m.content, 'text', null),
-  );
+  return lastUserMessageText(body.messages, null);
 }
 
 /** Bedrock inputTokens EXCLUDE cached tokens; the cache fields appear when caching was used. */
@@ -124,33 +112,25 @@ function renderStream(a: MockAnswer): StreamParts {
   return { head: concat(head), pieces, tail: concat(tail) };
 }
 
-function errorType(status: number): string {
-  switch (status) {
-    case 400:
-      return 'ValidationException';
-    case 401:
-      return 'UnrecognizedClientException';
-    case 403:
-      return 'AccessDeniedException';
-    case 404:
-      return 'ResourceNotFoundException';
-    case 408:
-      return 'ModelTimeoutException';
-    case 424:
-      return 'ModelErrorException';
-    case 429:
-      return 'ThrottlingException';
-    case 503:
-      return 'ServiceUnavailableException';
-    default:
-      return status >= 500 ? 'InternalServerException' : 'ValidationException';
-  }
-}
+const ERROR_TYPES: StatusNames<string> = {
+  byStatus: {
+    400: 'ValidationException',
+    401: 'UnrecognizedClientException',
+    403: 'AccessDeniedException',
+    404: 'ResourceNotFoundException',
+    408: 'ModelTimeoutException',
+    424: 'ModelErrorException',
+    429: 'ThrottlingException',
+    503: 'ServiceUnavailableException',
+  },
+  otherServerError: 'InternalServerException',
+  otherClientError: 'ValidationException',
+};
 
 function renderError(status: number, message: string): RenderedError {
   return {
     body: JSON.stringify({ message }),
-    headers: [['x-amzn-ErrorType', `${errorType(status)}:http://internal.amazon.com/coral/com.amazon.bedrock/`]],
+    headers: [['x-amzn-ErrorType', `${nameOfStatus(ERROR_TYPES, status)}:http://internal.amazon.com/coral/com.amazon.bedrock/`]],
   };
 }
 

@@ -1,5 +1,6 @@
 // Google Gemini generateContent / streamGenerateContent?alt=sse, as
 // generativelanguage.googleapis.com answers them (Vertex AI answers the same shapes).
+import { nameOfStatus, type StatusNames } from './error-names.js';
 import { arrayAt, contentText, hasPartWith, lastOf, lastRoleText, objectAt, stringAt, type JsonObject } from './json-read.js';
 import type { MockAnswer, MockProtocol, RenderedError, RequestFacts, RouteFacts, StreamParts } from './types.js';
 import { geminiSubject, MOCK_REASONING_PIECES, MOCK_REASONING_TEXT, mockSignature } from '../reasoning/content.js';
@@ -110,35 +111,25 @@ function renderStream(a: MockAnswer): StreamParts {
   return { head, pieces, tail };
 }
 
-function statusName(status: number): string {
-  switch (status) {
-    case 400:
-      return 'INVALID_ARGUMENT';
-    case 401:
-      return 'UNAUTHENTICATED';
-    case 403:
-      return 'PERMISSION_DENIED';
-    case 404:
-      return 'NOT_FOUND';
-    case 409:
-      return 'ABORTED';
-    case 429:
-      return 'RESOURCE_EXHAUSTED';
-    case 499:
-      return 'CANCELLED';
-    case 501:
-      return 'UNIMPLEMENTED';
-    case 503:
-      return 'UNAVAILABLE';
-    case 504:
-      return 'DEADLINE_EXCEEDED';
-    default:
-      return status >= 500 ? 'INTERNAL' : 'FAILED_PRECONDITION';
-  }
-}
+const STATUS_NAMES: StatusNames<string> = {
+  byStatus: {
+    400: 'INVALID_ARGUMENT',
+    401: 'UNAUTHENTICATED',
+    403: 'PERMISSION_DENIED',
+    404: 'NOT_FOUND',
+    409: 'ABORTED',
+    429: 'RESOURCE_EXHAUSTED',
+    499: 'CANCELLED',
+    501: 'UNIMPLEMENTED',
+    503: 'UNAVAILABLE',
+    504: 'DEADLINE_EXCEEDED',
+  },
+  otherServerError: 'INTERNAL',
+  otherClientError: 'FAILED_PRECONDITION',
+};
 
 function renderError(status: number, message: string): RenderedError {
-  return { body: JSON.stringify({ error: { code: status, message, status: statusName(status) } }), headers: [] };
+  return { body: JSON.stringify({ error: { code: status, message, status: nameOfStatus(STATUS_NAMES, status) } }), headers: [] };
 }
 
 export const geminiProtocol: MockProtocol = {

@@ -59,3 +59,26 @@ export function hasPartWith(content: unknown, predicate: (part: JsonObject) => b
   }
   return false;
 }
+
+/**
+ * The text of the last `role: "user"` message that has text, its content a string or parts
+ * (`text` fields, of parts of `partType`, or of any part with null): OpenAI chat, Responses,
+ * Anthropic and Converse messages.
+ */
+export function lastUserMessageText(messages: unknown, partType: string | null): string {
+  return lastRoleText(
+    arrayAt(messages),
+    (m) => m.role === 'user',
+    (m) => contentText(m.content, 'text', partType),
+  );
+}
+
+/** The first declared tool's name where each tool wraps it in `wrapper` (OpenAI chat and Ollama `function`, Converse `toolSpec`). */
+export function firstWrappedToolName(tools: readonly unknown[] | null, wrapper: string): string | null {
+  if (tools === null) return null;
+  for (const tool of tools) {
+    const name = stringAt(objectAt(objectAt(tool)?.[wrapper])?.name);
+    if (name !== null) return name;
+  }
+  return null;
+}

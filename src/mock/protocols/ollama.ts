@@ -1,7 +1,6 @@
 // Ollama native chat, as a local ollama answers POST /api/chat (NDJSON stream by default).
 import { MOCK_CREATED_AT_MS } from '../content.js';
-import { arrayAt, lastOf, lastRoleText, stringAt, type JsonObject } from './json-read.js';
-import { firstFunctionName } from './openai.js';
+import { arrayAt, firstWrappedToolName, lastOf, lastRoleText, stringAt, type JsonObject } from './json-read.js';
 import type { MockAnswer, MockProtocol, RenderedError, RequestFacts, StreamParts } from './types.js';
 import { MOCK_REASONING_PIECES, MOCK_REASONING_TEXT } from '../reasoning/content.js';
 
@@ -17,7 +16,7 @@ function readFacts(body: JsonObject): RequestFacts | string {
     model,
     stream: body.stream !== false, // ollama streams unless told not to
     includeUsage: false,
-    firstToolName: firstFunctionName(arrayAt(body.tools)),
+    firstToolName: firstWrappedToolName(arrayAt(body.tools), 'function'),
     lastIsToolResult: last !== null && last.role === 'tool',
   };
 }

@@ -1,6 +1,7 @@
 // OpenAI Chat Completions, as api.openai.com answers POST /v1/chat/completions.
 import { MOCK_CREATED_AT_SEC, MOCK_TOOL_CALL_ID } from '../content.js';
-import { arrayAt, contentText, lastOf, lastRoleText, objectAt, stringAt, type JsonObject } from './json-read.js';
+import { arrayAt, firstWrappedToolName, lastOf, lastUserMessageText, objectAt, stringAt, type JsonObject } from './json-read.js';
+import { nameOfStatus, type StatusNames } from './error-names.js';
 import { sseData } from './sse-frame.js';
 import type { MockAnswer, MockProtocol, RenderedError, RequestFacts, StreamParts } from './types.js';
 import { MOCK_REASONING_PIECES, MOCK_REASONING_TEXT } from '../reasoning/content.js';
@@ -19,27 +20,13 @@ function readFacts(body: JsonObject): RequestFacts | string {
     model,
     stream,
     includeUsage: stream && objectAt(body.stream_options)?.include_usage === true,
-    firstToolName: firstFunctionName(arrayAt(body.tools)),
+    firstToolName: firstWrappedToolName(arrayAt(body.tools), 'function'),
     lastIsToolResult: last !== null && (last.role === 'tool' || last.role === 'function'),
   };
 }
 
-/** OpenAI chat and Ollama declare tools the same way: `{type:"function", function:{name}}`. */
-export function firstFunctionName(tools: readonly unknown[] | null): string | null {
-  if (tools === null) return null;
-  for (const tool of tools) {
-    const name = stringAt(objectAt(objectAt(tool)?.function)?.name);
-    if (name !== null) return name;
-  }
-  return null;
-}
-
 function lastUserText(body: JsonObject): string {
-  return lastRoleText(
-    arrayAt(body.messages),
-    (m) => m.role === 'user',
-    (m) => contentText(m.content, 'text', 'text'),
-  );
+  return lastUserMessageText(body.messages, 'text');
 }
 
 function usage(a: MockAnswer): JsonObject {
@@ -74,16 +61,21 @@ function renderJson(a: MockAnswer): string {
   });
 }
 
-function chunk(a: MockAnswer, delta: JsonObject, finishReason: string | null, withUsage = false): string {
-  const payload: JsonObject = {
+/** A chat.completion.chunk with these choices (none on the usage-only chunk). */
+function chunkPayload(a: MockAnswer, choices: JsonObject[]): JsonObject {
+  return {
     id: ID,
     object: 'chat.completion.chunk',
     created: MOCK_CREATED_AT_SEC,
     model: a.model,
     service_tier: 'default',
     system_fingerprint: FINGERPRINT,
-    choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }],
+    choices,
   };
+}
+
+function chunk(a: MockAnswer, delta: JsonObject, finishReason: string | null, withUsage = false): string {
+  const payload = chunkPayload(a, [{ index: 0, delta, logprobs: null, finish_reason: finishReason }]);
   // With include_usage every chunk carries `usage: null` until the final usage-only chunk.
   if (a.includeUsage) payload.usage = withUsage ? usage(a) : null;
   return sseData(payload);
@@ -115,41 +107,27 @@ function renderStream(a: MockAnswer): StreamParts {
   const usageOnFinish = a.includeUsage && a.usageOnLast;
   let tail = chunk(a, {}, tool === null ? 'stop' : 'tool_calls', usageOnFinish);
   if (a.includeUsage && !usageOnFinish) {
-    tail += sseData({
-      id: ID,
-      object: 'chat.completion.chunk',
-      created: MOCK_CREATED_AT_SEC,
-      model: a.model,
-      service_tier: 'default',
-      system_fingerprint: FINGERPRINT,
-      choices: [],
-      usage: usage(a),
-    });
+    tail += sseData({ ...chunkPayload(a, []), usage: usage(a) });
   }
   tail += 'data: [DONE]\n\n';
   return { head: opened, pieces, tail };
 }
 
 /** OpenAI's error `type` and `code` for a status (also used by the Responses API). */
-function openAiErrorType(status: number): { type: string; code: string | null } {
-  switch (status) {
-    case 400:
-      return { type: 'invalid_request_error', code: null };
-    case 401:
-      return { type: 'invalid_request_error', code: 'invalid_api_key' };
-    case 403:
-      return { type: 'permission_error', code: null };
-    case 404:
-      return { type: 'invalid_request_error', code: 'model_not_found' };
-    case 429:
-      return { type: 'rate_limit_error', code: 'rate_limit_exceeded' };
-    default:
-      return status >= 500 ? { type: 'server_error', code: null } : { type: 'invalid_request_error', code: null };
-  }
-}
+const ERROR_TYPES: StatusNames<{ type: string; code: string | null }> = {
+  byStatus: {
+    400: { type: 'invalid_request_error', code: null },
+    401: { type: 'invalid_request_error', code: 'invalid_api_key' },
+    403: { type: 'permission_error', code: null },
+    404: { type: 'invalid_request_error', code: 'model_not_found' },
+    429: { type: 'rate_limit_error', code: 'rate_limit_exceeded' },
+  },
+  otherServerError: { type: 'server_error', code: null },
+  otherClientError: { type: 'invalid_request_error', code: null },
+};
 
 export function renderOpenAiError(status: number, message: string): RenderedError {
-  const { type, code } = openAiErrorType(status);
+  const { type, code } = nameOfStatus(ERROR_TYPES, status);
   return { body: JSON.stringify({ error: { message, type, param: null, code } }), headers: [] };
 }
 

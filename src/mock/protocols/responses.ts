@@ -1,6 +1,6 @@
 // OpenAI Responses, as api.openai.com answers POST /v1/responses.
 import { MOCK_CREATED_AT_SEC, MOCK_TOOL_CALL_ID } from '../content.js';
-import { arrayAt, contentText, lastOf, lastRoleText, objectAt, stringAt, type JsonObject } from './json-read.js';
+import { arrayAt, lastOf, lastUserMessageText, objectAt, stringAt, type JsonObject } from './json-read.js';
 import { renderOpenAiError } from './openai.js';
 import { sseEvent } from './sse-frame.js';
 import type { MockAnswer, MockProtocol, RequestFacts, StreamParts } from './types.js';
@@ -37,11 +37,7 @@ function firstFunctionToolName(tools: readonly unknown[] | null): string | null 
 
 function lastUserText(body: JsonObject): string {
   if (typeof body.input === 'string') return body.input;
-  return lastRoleText(
-    arrayAt(body.input),
-    (m) => m.role === 'user',
-    (m) => contentText(m.content, 'text', 'input_text'),
-  );
+  return lastUserMessageText(body.input, 'input_text');
 }
 
 function usage(a: MockAnswer): JsonObject {
