@@ -3,6 +3,7 @@
 // kind step decodes with the route's ingress codec, encodes with the lane's upstream codec,
 // decodes the lane's answer with it, and encodes the caller's answer with the route's codec;
 // a same-protocol request skips the model with `passthroughBody` and `usageFromResponse`.
+import { bodyModel } from './request-members.js';
 import type { EmbeddingRequest, EmbeddingResponse, EmbeddingUsage } from '../model/embeddings.js';
 import { ZERO_USAGE, type ProtocolName, type Usage } from '../model/types.js';
 import type { EncodedUpstreamRequest } from './codec.js';
@@ -12,7 +13,6 @@ import {
   encodeOpenAiEmbeddingRequest,
   encodeOpenAiEmbeddingResponse,
   EMBEDDINGS_PATH,
-  openAiEmbeddingModel,
   openAiEmbeddingPassthroughBody,
   openAiEmbeddingUsage,
 } from './openai/embeddings.js';
@@ -37,7 +37,6 @@ import {
   ollamaEmbedUsage,
   type OllamaEmbedForm,
 } from './ollama/embeddings.js';
-import { isJsonObject } from './framing/json-field.js';
 import { GatewayError } from '../errors.js';
 
 /** A caller's embeddings route (the data-plane path it posted to). */
@@ -71,7 +70,6 @@ export interface EmbeddingsUpstream {
 }
 
 const pathModelOnly = (_body: unknown, pathModel: string | undefined): string | undefined => pathModel;
-const bodyModel = (body: unknown): string | undefined => (isJsonObject(body) && typeof body.model === 'string' ? body.model : undefined);
 
 function geminiIngress(form: GeminiEmbedForm): EmbeddingsIngress {
   return {
@@ -99,7 +97,7 @@ function ollamaIngress(form: OllamaEmbedForm): EmbeddingsIngress {
 export const EMBEDDINGS_INGRESS: Readonly<Record<EmbeddingsRoute, EmbeddingsIngress>> = {
   openai: {
     protocol: 'openai',
-    requestedModel: openAiEmbeddingModel,
+    requestedModel: bodyModel,
     decodeRequest: decodeOpenAiEmbeddingRequest,
     encodeResponse: encodeOpenAiEmbeddingResponse,
     passthrough: (raw, body, upstreamModel) => ({ path: EMBEDDINGS_PATH, body: openAiEmbeddingPassthroughBody(raw, body, upstreamModel) }),

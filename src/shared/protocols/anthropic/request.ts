@@ -6,7 +6,6 @@
 import { Buffer } from 'node:buffer';
 import type { ContentPart, FilePart, ImagePart, ModelMessage, ModelRequest, ToolChoice, ToolDef } from '../../model/types.js';
 import type { EncodedUpstreamRequest } from '../codec.js';
-import { GatewayError } from '../../errors.js';
 import {
   expectArray,
   expectObject,
@@ -18,6 +17,7 @@ import {
   optionalString,
   type JsonObject,
 } from '../framing/json-field.js';
+import { invalidRequest } from '../invalid-request.js';
 import { argumentsObject, optionalStringArray, splitDataUrl } from '../framing/body-fields.js';
 import { describeSource, isHttpUrl, refusePart, refuseUntranslatable, TranslationRefused } from '../refusal.js';
 import {
@@ -37,10 +37,6 @@ const ANTHROPIC_VERSION = '2023-06-01';
 export const MESSAGES_PATH = '/v1/messages';
 
 // ---------------------------------------------------------------- decode (ingress)
-
-function invalid(message: string): GatewayError {
-  return new GatewayError('invalid_request', message);
-}
 
 export function decodeAnthropicRequest(body: unknown): ModelRequest {
   const o = expectObject(body, 'request body');
@@ -114,7 +110,7 @@ function decodeMessages(list: unknown[]): ModelMessage[] {
       }
       pushMessage(out, runIsTool ? 'tool' : 'user', run);
     } else {
-      throw invalid(`${path}.role must be "user" or "assistant"`);
+      throw invalidRequest(`${path}.role must be "user" or "assistant"`);
     }
   }
   return out;
@@ -169,7 +165,7 @@ function decodeBlock(b: JsonObject, bp: string, fromUser: boolean, parts: Conten
       if (!fromUser) parts.push(...partsOfThinkingBlock(b)); // the model's own reasoning from an earlier turn
       break;
     default:
-      if (typeof b.type !== 'string') throw invalid(`${bp}.type must be a string`);
+      if (typeof b.type !== 'string') throw invalidRequest(`${bp}.type must be a string`);
       parts.push({ type: 'unsupported', what: b.type }); // server tool blocks...: refused cross-protocol
   }
 }
@@ -262,7 +258,7 @@ function decodeToolChoice(v: unknown): ToolChoice {
     case 'tool':
       return { type: 'tool', name: expectString(c.name, 'tool_choice.name') };
     default:
-      throw invalid('tool_choice.type must be one of "auto", "any", "tool", "none"');
+      throw invalidRequest('tool_choice.type must be one of "auto", "any", "tool", "none"');
   }
 }
 
@@ -399,14 +395,4 @@ function encodeToolChoice(c: ToolChoice): JsonObject {
     case 'tool':
       return { type: 'tool', name: c.name };
   }
-}
-
-// ---------------------------------------------------------------- cheap reads (before a full decode)
-
-export function anthropicRequestedModel(body: unknown): string | undefined {
-  return isJsonObject(body) && typeof body.model === 'string' ? body.model : undefined;
-}
-
-export function anthropicRequestedStream(body: unknown): boolean {
-  return isJsonObject(body) && body.stream === true;
 }

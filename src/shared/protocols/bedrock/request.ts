@@ -4,18 +4,14 @@
 // alternate user/assistant.
 import type { ContentPart, FilePart, ImagePart, ModelMessage, ModelRequest, Role, ToolChoice, ToolDef, ToolResultPart } from '../../model/types.js';
 import type { EncodedUpstreamRequest, RouteInfo } from '../codec.js';
-import { GatewayError } from '../../errors.js';
 import { expectArray, expectObject, expectString, optionalInteger, optionalNumber, optionalString, type JsonObject } from '../framing/json-field.js';
+import { invalidRequest } from '../invalid-request.js';
 import { argumentsObject, optionalStringArray, splitDataUrl } from '../framing/body-fields.js';
 import { describeSource, mediaTypeOfUrl, refusePart, refuseUntranslatable } from '../refusal.js';
 import { refuseUnenforceableCallLimit } from '../parallel-tool-calls.js';
 import { jsonModeTools } from '../json-output-tool.js';
 import { cachePointBlock, claudeThinking, decodeCachePoint, decodeOutputConfig, encodeOutputAndReasoning } from './request-settings.js';
 import { partsOfReasoningContent, reasoningBlockForLane } from './reasoning.js';
-
-function invalid(message: string): GatewayError {
-  return new GatewayError('invalid_request', message);
-}
 
 export function bedrockPath(modelId: string, stream: boolean): string {
   return `/model/${encodeURIComponent(modelId)}/${stream ? 'converse-stream' : 'converse'}`;
@@ -51,7 +47,7 @@ const MEDIA_TYPE_OF_DOCUMENT_FORMAT: Readonly<Record<string, string>> = Object.f
 export function decodeBedrockRequest(body: unknown, route: RouteInfo): ModelRequest {
   const o = expectObject(body, 'request body');
   if (route.pathModel === undefined || route.pathModel.length === 0) {
-    throw invalid('the model is named in the path: /model/{modelId}/converse');
+    throw invalidRequest('the model is named in the path: /model/{modelId}/converse');
   }
   const req: ModelRequest = {
     model: route.pathModel,
@@ -85,7 +81,7 @@ function decodeMessages(list: unknown[]): ModelMessage[] {
   for (let i = 0; i < list.length; i++) {
     const path = `messages[${i}]`;
     const m = expectObject(list[i], path);
-    if (m.role !== 'user' && m.role !== 'assistant') throw invalid(`${path}.role must be "user" or "assistant"`);
+    if (m.role !== 'user' && m.role !== 'assistant') throw invalidRequest(`${path}.role must be "user" or "assistant"`);
     const fromUser = m.role === 'user';
     const blocks = expectArray(m.content, `${path}.content`);
     // Tool results ride in user turns on this wire; the model keeps them in `tool` messages.
@@ -187,7 +183,7 @@ function decodeToolResult(r: JsonObject, path: string, out: ContentPart[]): Tool
     else out.push({ type: 'unsupported', what: `${Object.keys(c)[0] ?? 'block'} in a toolResult` });
   }
   const status = optionalString(r, 'status', path);
-  if (status !== undefined && status !== 'success' && status !== 'error') throw invalid(`${path}.status must be "success" or "error"`);
+  if (status !== undefined && status !== 'success' && status !== 'error') throw invalidRequest(`${path}.status must be "success" or "error"`);
   return { type: 'tool_result', toolCallId: expectString(r.toolUseId, `${path}.toolUseId`), content, isError: status === 'error' };
 }
 
@@ -228,7 +224,7 @@ function decodeToolConfig(v: unknown, req: ModelRequest): void {
   else if (choice.any !== undefined) req.toolChoice = { type: 'required' };
   else if (choice.tool !== undefined) {
     req.toolChoice = { type: 'tool', name: expectString(expectObject(choice.tool, 'toolConfig.toolChoice.tool').name, 'toolConfig.toolChoice.tool.name') };
-  } else throw invalid('toolConfig.toolChoice must hold one of auto, any, tool');
+  } else throw invalidRequest('toolConfig.toolChoice must hold one of auto, any, tool');
 }
 
 // ---------------------------------------------------------------- encode (upstream)

@@ -4,7 +4,6 @@
 // found from the assistant tool call with the same id earlier in the request.
 import type { ContentPart, FilePart, ImagePart, ModelMessage, ModelRequest, Role, ToolChoice, ToolDef, ToolResultPart } from '../../model/types.js';
 import type { EncodedUpstreamRequest, RouteInfo } from '../codec.js';
-import { GatewayError } from '../../errors.js';
 import {
   expectArray,
   expectObject,
@@ -15,6 +14,7 @@ import {
   optionalString,
   type JsonObject,
 } from '../framing/json-field.js';
+import { invalidRequest } from '../invalid-request.js';
 import { CallIds } from './call-ids.js';
 import { argumentsObject, field, keyOf, optionalStringArray, splitDataUrl } from './fields.js';
 import { openApiToJsonSchema } from './schema-types.js';
@@ -22,10 +22,6 @@ import { describeSource, mediaTypeOfUrl, refusePart, refuseUntranslatable } from
 import { refuseUnenforceableCallLimit } from '../parallel-tool-calls.js';
 import { decodeResponseFormat, decodeThinkingConfig, encodeOutputAndThinking } from './request-settings.js';
 import { geminiParts, partsOfSignature, partsOfThought, signatureOf } from './thought.js';
-
-function invalid(message: string): GatewayError {
-  return new GatewayError('invalid_request', message);
-}
 
 export function geminiPath(model: string, stream: boolean): string {
   return stream ? `/models/${model}:streamGenerateContent?alt=sse` : `/models/${model}:generateContent`;
@@ -36,7 +32,7 @@ export function geminiPath(model: string, stream: boolean): string {
 export function decodeGeminiRequest(body: unknown, route: RouteInfo): ModelRequest {
   const o = expectObject(body, 'request body');
   if (route.pathModel === undefined || route.pathModel.length === 0) {
-    throw invalid('the model is named in the path: /v1beta/models/{model}:generateContent');
+    throw invalidRequest('the model is named in the path: /v1beta/models/{model}:generateContent');
   }
   const req: ModelRequest = {
     model: route.pathModel,
@@ -74,7 +70,7 @@ function decodeContents(list: unknown[]): ModelMessage[] {
     const c = expectObject(list[i], path);
     const role = c.role ?? 'user';
     if (role !== 'user' && role !== 'model' && role !== 'function') {
-      throw invalid(`${path}.role must be "user" or "model"`);
+      throw invalidRequest(`${path}.role must be "user" or "model"`);
     }
     const parts = expectArray(c.parts, `${path}.parts`);
     if (role !== 'model') claimAnsweredIds(parts, ids);
@@ -263,7 +259,7 @@ function decodeToolConfig(v: unknown): ToolChoice | undefined {
       return allowed?.length === 1 ? { type: 'tool', name: allowed[0]! } : { type: 'required' };
     }
     default:
-      throw invalid('toolConfig.functionCallingConfig.mode must be one of AUTO, ANY, NONE, VALIDATED');
+      throw invalidRequest('toolConfig.functionCallingConfig.mode must be one of AUTO, ANY, NONE, VALIDATED');
   }
 }
 
@@ -321,7 +317,7 @@ function encodePart(p: ContentPart, callNames: Map<string, string>): JsonObject 
     case 'tool_result': {
       const name = p.name ?? callNames.get(p.toolCallId);
       if (name === undefined) {
-        throw invalid(`tool result ${p.toolCallId}: no earlier tool call with that id, and Gemini needs the function name`);
+        throw invalidRequest(`tool result ${p.toolCallId}: no earlier tool call with that id, and Gemini needs the function name`);
       }
       return { functionResponse: { id: p.toolCallId, name, response: resultObject(p) } };
     }

@@ -16,6 +16,7 @@ import {
   tokenCount,
   type JsonObject,
 } from '../framing/json-field.js';
+import { invalidRequest } from '../invalid-request.js';
 import { inputTexts, refuseEmbeddingFeatures } from '../embedding-refusal.js';
 
 /** `embed`: /api/embed; `legacy`: /api/embeddings (one prompt, one vector, no usage). */
@@ -24,10 +25,6 @@ export type OllamaEmbedForm = 'embed' | 'legacy';
 export const EMBED_PATH = '/api/embed';
 export const LEGACY_EMBEDDINGS_PATH = '/api/embeddings';
 
-function invalid(message: string): GatewayError {
-  return new GatewayError('invalid_request', message);
-}
-
 // ---------------------------------------------------------------- ingress
 
 export function decodeOllamaEmbedRequest(body: unknown, form: OllamaEmbedForm): EmbeddingRequest {
@@ -35,7 +32,8 @@ export function decodeOllamaEmbedRequest(body: unknown, form: OllamaEmbedForm): 
   const req: EmbeddingRequest = { model: expectString(o.model, 'model'), inputs: decodeInputs(o, form), encodingFormat: 'float' };
   const keepAlive = o.keep_alive;
   if (keepAlive !== undefined && keepAlive !== null) {
-    if (typeof keepAlive !== 'string' && typeof keepAlive !== 'number') throw invalid('request.keep_alive must be a duration string or a number of seconds');
+    if (typeof keepAlive !== 'string' && typeof keepAlive !== 'number')
+      throw invalidRequest('request.keep_alive must be a duration string or a number of seconds');
     req.keepAlive = keepAlive;
   }
   if (form === 'embed') {
@@ -51,7 +49,7 @@ function decodeInputs(o: JsonObject, form: OllamaEmbedForm): EmbeddingInput[] {
   if (form === 'legacy') return [{ type: 'text', text: expectString(o.prompt, 'prompt') }];
   if (typeof o.input === 'string') return [{ type: 'text', text: o.input }];
   const list = expectArray(o.input, 'input');
-  if (list.length === 0) throw invalid('input must not be empty');
+  if (list.length === 0) throw invalidRequest('input must not be empty');
   return list.map((item, i) => ({ type: 'text', text: expectString(item, `input[${i}]`) }));
 }
 

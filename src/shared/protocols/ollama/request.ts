@@ -4,7 +4,6 @@
 // Tool call ids are not part of Ollama's documented API: they are read when a client sends
 // them (`tool_calls[].id`, `tool_call_id`) and written as extra fields, and otherwise a tool
 // result is matched to its call by tool name, in order.
-import { GatewayError } from '../../errors.js';
 import type { ContentPart, ImagePart, ModelMessage, ModelRequest, ToolCallPart, ToolDef } from '../../model/types.js';
 import type { EncodedUpstreamRequest } from '../codec.js';
 import {
@@ -17,8 +16,10 @@ import {
   optionalString,
   type JsonObject,
 } from '../framing/json-field.js';
+import { invalidRequest } from '../invalid-request.js';
 import { mediaTypeOfBase64 } from './image.js';
 import { argumentsObject, argumentsText } from './tool-arguments.js';
+import { requiredMessages, requiredModel } from '../request-members.js';
 import { splitDataUrl } from '../framing/body-fields.js';
 import { describeSource, refusePart, refuseUntranslatable } from '../refusal.js';
 import { inlineFileText } from '../file-parts.js';
@@ -28,17 +29,9 @@ import { ollamaMessageReasoning } from './thinking.js';
 
 export const CHAT_PATH = '/api/chat';
 
-function invalid(message: string): GatewayError {
-  return new GatewayError('invalid_request', message);
-}
-
 // ---------------------------------------------------------------------------------------------
 // Ingress: caller's body -> model
 // ---------------------------------------------------------------------------------------------
-
-export function requestedModel(body: unknown): string | undefined {
-  return isJsonObject(body) && typeof body.model === 'string' ? body.model : undefined;
-}
 
 /** Ollama streams unless told `stream: false`. */
 export function requestedStream(body: unknown): boolean {
@@ -53,11 +46,8 @@ interface DecodeState {
 
 export function decodeRequest(body: unknown): ModelRequest {
   const b = expectObject(body, 'request body');
-  if (b.model === undefined) throw invalid('model is required');
-  const model = expectString(b.model, 'model');
-  if (b.messages === undefined) throw invalid('messages is required');
-  const rawMessages = expectArray(b.messages, 'messages');
-  if (rawMessages.length === 0) throw invalid('messages must not be empty');
+  const model = requiredModel(b);
+  const rawMessages = requiredMessages(b);
 
   const system: string[] = [];
   const messages: ModelMessage[] = [];
@@ -114,7 +104,7 @@ function decodeMessage(raw: unknown, path: string, system: string[], out: ModelM
       return;
     }
     default:
-      throw invalid(`${path}.role "${role}" is not one of system, user, assistant, tool`);
+      throw invalidRequest(`${path}.role "${role}" is not one of system, user, assistant, tool`);
   }
 }
 
@@ -177,7 +167,7 @@ export function decodeOptions(o: JsonObject, req: ModelRequest): void {
   if (numPredict !== undefined && numPredict !== null) {
     // -1 is "no limit" and -2 "fill the context": both mean no max_tokens.
     if (typeof numPredict !== 'number' || !Number.isSafeInteger(numPredict) || numPredict === 0 || numPredict < -2) {
-      throw invalid(`options.num_predict must be a positive integer, -1 or -2, got ${JSON.stringify(numPredict)}`);
+      throw invalidRequest(`options.num_predict must be a positive integer, -1 or -2, got ${JSON.stringify(numPredict)}`);
     }
     if (numPredict > 0) req.maxTokens = numPredict;
   }

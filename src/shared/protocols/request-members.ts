@@ -1,0 +1,29 @@
+// The top-level request members that the protocols naming the model in the body (openai,
+// responses, anthropic, ollama) read alike: the cheap reads a route makes before a full decode,
+// and the required members a chat decode checks first, with the same 400s for every protocol.
+import { expectArray, expectString, isJsonObject, type JsonObject } from './framing/json-field.js';
+import { invalidRequest } from './invalid-request.js';
+
+/** The model the body names, read without a full decode; undefined when it names none. */
+export function bodyModel(body: unknown): string | undefined {
+  return isJsonObject(body) && typeof body.model === 'string' ? body.model : undefined;
+}
+
+/** Whether the body asks for a stream with `stream: true` (a protocol that streams only when asked). */
+export function streamFlagSet(body: unknown): boolean {
+  return isJsonObject(body) && body.stream === true;
+}
+
+/** The required `model`: a 400 when it is missing or not a string. */
+export function requiredModel(b: JsonObject): string {
+  if (b.model === undefined) throw invalidRequest('model is required');
+  return expectString(b.model, 'model');
+}
+
+/** A chat body's required `messages`: a 400 when missing, not a list, or empty. */
+export function requiredMessages(b: JsonObject): unknown[] {
+  if (b.messages === undefined) throw invalidRequest('messages is required');
+  const list = expectArray(b.messages, 'messages');
+  if (list.length === 0) throw invalidRequest('messages must not be empty');
+  return list;
+}
