@@ -3,7 +3,7 @@
 // kind step decodes with the route's ingress codec, encodes with the lane's upstream codec,
 // decodes the lane's answer with it, and encodes the caller's answer with the route's codec;
 // a same-protocol request skips the model with `passthroughBody` and `usageFromResponse`.
-import { bodyModel } from './request-members.js';
+import { bodyModel, bodyWithModel } from './request-members.js';
 import type { EmbeddingRequest, EmbeddingResponse, EmbeddingUsage } from '../model/embeddings.js';
 import { ZERO_USAGE, type ProtocolName, type Usage } from '../model/types.js';
 import type { EncodedUpstreamRequest } from './codec.js';
@@ -13,7 +13,6 @@ import {
   encodeOpenAiEmbeddingRequest,
   encodeOpenAiEmbeddingResponse,
   EMBEDDINGS_PATH,
-  openAiEmbeddingPassthroughBody,
   openAiEmbeddingUsage,
 } from './openai/embeddings.js';
 import {
@@ -33,7 +32,6 @@ import {
   encodeOllamaEmbedRequest,
   encodeOllamaEmbedResponse,
   LEGACY_EMBEDDINGS_PATH,
-  ollamaEmbedPassthroughBody,
   ollamaEmbedUsage,
   type OllamaEmbedForm,
 } from './ollama/embeddings.js';
@@ -89,7 +87,7 @@ function ollamaIngress(form: OllamaEmbedForm): EmbeddingsIngress {
     encodeResponse: (resp) => encodeOllamaEmbedResponse(resp, form),
     passthrough: (raw, body, upstreamModel) => ({
       path: form === 'embed' ? EMBED_PATH : LEGACY_EMBEDDINGS_PATH,
-      body: ollamaEmbedPassthroughBody(raw, body, upstreamModel),
+      body: bodyWithModel(raw, body, upstreamModel),
     }),
   };
 }
@@ -100,7 +98,7 @@ export const EMBEDDINGS_INGRESS: Readonly<Record<EmbeddingsRoute, EmbeddingsIngr
     requestedModel: bodyModel,
     decodeRequest: decodeOpenAiEmbeddingRequest,
     encodeResponse: encodeOpenAiEmbeddingResponse,
-    passthrough: (raw, body, upstreamModel) => ({ path: EMBEDDINGS_PATH, body: openAiEmbeddingPassthroughBody(raw, body, upstreamModel) }),
+    passthrough: (raw, body, upstreamModel) => ({ path: EMBEDDINGS_PATH, body: bodyWithModel(raw, body, upstreamModel) }),
   },
   'gemini-embed': geminiIngress('single'),
   'gemini-batch': geminiIngress('batch'),

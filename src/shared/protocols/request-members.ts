@@ -1,7 +1,8 @@
 // The top-level request members that the protocols naming the model in the body (openai,
 // responses, anthropic, ollama) read alike: the cheap reads a route makes before a full decode,
-// and the required members a chat decode checks first, with the same 400s for every protocol.
-import { expectArray, expectString, isJsonObject, type JsonObject } from './framing/json-field.js';
+// the required members a chat decode checks first, with the same 400s for every protocol, and
+// the one edit a same-protocol body gets.
+import { expectArray, expectString, isJsonObject, rewriteTopLevelString, type JsonObject } from './framing/json-field.js';
 import { invalidRequest } from './invalid-request.js';
 
 /** The model the body names, read without a full decode; undefined when it names none. */
@@ -26,4 +27,12 @@ export function requiredMessages(b: JsonObject): unknown[] {
   const list = expectArray(b.messages, 'messages');
   if (list.length === 0) throw invalidRequest('messages must not be empty');
   return list;
+}
+
+/**
+ * A same-protocol body: the caller's bytes with only `model` set to the lane's (every other byte
+ * kept). `body`: what `raw` was parsed into (rewriteTopLevelString finds `model` by it).
+ */
+export function bodyWithModel(raw: string, body: unknown, upstreamModel: string): string {
+  return rewriteTopLevelString(raw, 'model', upstreamModel, body);
 }

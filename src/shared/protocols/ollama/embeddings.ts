@@ -5,17 +5,7 @@ import type { EmbeddingInput, EmbeddingRequest, EmbeddingResponse } from '../../
 import { estimateTextTokens } from '../../model/token-count.js';
 import { GatewayError } from '../../errors.js';
 import type { EncodedUpstreamRequest } from '../codec.js';
-import {
-  expectArray,
-  expectObject,
-  expectString,
-  isJsonObject,
-  optionalBoolean,
-  optionalInteger,
-  rewriteTopLevelString,
-  tokenCount,
-  type JsonObject,
-} from '../framing/json-field.js';
+import { expectArray, expectObject, expectString, isJsonObject, optionalBoolean, optionalInteger, tokenCount, type JsonObject } from '../framing/json-field.js';
 import { invalidRequest } from '../invalid-request.js';
 import { inputTexts, refuseEmbeddingFeatures } from '../embedding-refusal.js';
 
@@ -57,10 +47,6 @@ export function encodeOllamaEmbedResponse(resp: EmbeddingResponse, form: OllamaE
   if (form === 'legacy') return JSON.stringify({ embedding: resp.vectors[0] ?? [] });
   // Ollama's own timings are the server's; the gateway has none of the lane's to give.
   return JSON.stringify({ model: resp.model, embeddings: resp.vectors, total_duration: 0, load_duration: 0, prompt_eval_count: resp.usage.inputTokens });
-}
-
-export function ollamaEmbedPassthroughBody(raw: string, body: unknown, upstreamModel: string): string {
-  return rewriteTopLevelString(raw, 'model', upstreamModel, body);
 }
 
 // ---------------------------------------------------------------- upstream

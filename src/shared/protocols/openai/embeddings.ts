@@ -6,17 +6,7 @@ import type { EmbeddingInput, EmbeddingRequest, EmbeddingResponse } from '../../
 import { estimateTextTokens } from '../../model/token-count.js';
 import { GatewayError } from '../../errors.js';
 import type { EncodedUpstreamRequest } from '../codec.js';
-import {
-  expectArray,
-  expectObject,
-  expectString,
-  isJsonObject,
-  optionalInteger,
-  optionalString,
-  rewriteTopLevelString,
-  tokenCount,
-  type JsonObject,
-} from '../framing/json-field.js';
+import { expectArray, expectObject, expectString, isJsonObject, optionalInteger, optionalString, tokenCount, type JsonObject } from '../framing/json-field.js';
 import { invalidRequest } from '../invalid-request.js';
 import { refuseEmbeddingFeatures } from '../embedding-refusal.js';
 
@@ -69,11 +59,6 @@ export function encodeOpenAiEmbeddingResponse(resp: EmbeddingResponse, req: Embe
   const data = resp.vectors.map((v, index) => ({ object: 'embedding', index, embedding: base64 ? float32Base64(v) : v }));
   const tokens = resp.usage.inputTokens;
   return JSON.stringify({ object: 'list', data, model: resp.model, usage: { prompt_tokens: tokens, total_tokens: tokens } });
-}
-
-/** A same-protocol body: the caller's bytes with only `model` set to the lane's. */
-export function openAiEmbeddingPassthroughBody(raw: string, body: unknown, upstreamModel: string): string {
-  return rewriteTopLevelString(raw, 'model', upstreamModel, body);
 }
 
 // ---------------------------------------------------------------- upstream

@@ -1,9 +1,9 @@
 // The `responses` protocol: the OpenAI Responses API.
 import type { Codec } from '../codec.js';
-import { bodyModel, streamFlagSet } from '../request-members.js';
+import { bodyModel, bodyWithModel, streamFlagSet } from '../request-members.js';
 import { fastPathMemo, type CodecFastPath } from '../fast-path/codec-fast-path.js';
 import { encodeOpenAiError, openAiUpstreamErrorMessage } from '../openai/errors.js';
-import { createPassthroughStream, passthroughBody } from './passthrough.js';
+import { createPassthroughStream } from './passthrough.js';
 import { decodeRequest, encodeRequest, RESPONSES_PATH } from './request.js';
 import { decodeResponse, encodeResponse, usageFromResponse } from './response.js';
 import { ResponsesStreamDecoder } from './stream-decoder.js';
@@ -28,7 +28,7 @@ export const responsesCodec: Codec = {
 
   // usage always arrives inside response.completed
   streamUsageRequested: () => true,
-  passthroughBody: (raw, body, upstreamModel) => passthroughBody(raw, body, upstreamModel),
+  passthroughBody: (raw, body, upstreamModel) => bodyWithModel(raw, body, upstreamModel),
   usageFromResponse,
   createPassthroughStream: (_body, memo) => createPassthroughStream(fastPathMemo(memo)),
 };
