@@ -3,12 +3,7 @@
 // makes the reader and keeps the latest usage from the events it picks out.
 import type { Usage } from '../../model/types.js';
 import type { PassthroughStream } from '../codec.js';
-
-/** What the base feeds each chunk to: SseReader, NdjsonReader. */
-interface ChunkReader {
-  push(chunk: Uint8Array): void;
-  end(): void;
-}
+import type { ChunkReader } from './stream-decoder-base.js';
 
 export abstract class MeteredPassthrough implements PassthroughStream {
   protected abstract readonly reader: ChunkReader;

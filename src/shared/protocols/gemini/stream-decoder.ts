@@ -5,12 +5,11 @@
 // the content; usageMetadata is a running total the chunks repeat, so the latest one is
 // reported after finish (and the first one's input side with the start).
 import type { FinishReason, StreamEvent, Usage } from '../../model/types.js';
-import { FramedStreamDecoder } from '../framing/stream-decoder-base.js';
+import { ReaderStreamDecoder } from '../framing/stream-decoder-base.js';
 import { GatewayError } from '../../errors.js';
 import { isJsonObject, type JsonObject } from '../framing/json-field.js';
 import { SseReader, dataStart, eventEndsAt } from '../framing/sse.js';
 import type { FastPathMemo } from '../fast-path/codec-fast-path.js';
-import { JsonShapes } from '../framing/shaped-parse.js';
 import { finishFromGemini, isFinishReason } from './finish-reason.js';
 import { callId, candidateParts, firstCandidate, SYNTHESIZED_RESPONSE_ID } from './response.js';
 import { usageFromGemini } from './usage.js';
@@ -26,8 +25,8 @@ const NONE = -1;
 const FIRST_CHUNK = 'first chunk';
 const CHUNK = 'chunk';
 
-export class GeminiStreamDecoder extends FramedStreamDecoder {
-  private readonly reader = new SseReader(
+export class GeminiStreamDecoder extends ReaderStreamDecoder {
+  protected readonly reader = new SseReader(
     (_event, data) => this.onChunk(data),
     translateFastPath ? (text, start, end) => this.readInPlace(text, start, end) : null,
     translateFastPath ? (text, at) => this.readLine(text, at) : null,
@@ -43,22 +42,11 @@ export class GeminiStreamDecoder extends FramedStreamDecoder {
   private latestUsage: Usage | null = null;
   private usageReported = false;
   private readonly fast: GeminiTextChunkReader | null;
-  /** The lane's learnt event shapes (shaped-parse.ts); null when the fast paths are off. */
-  private readonly shapes: JsonShapes | null;
 
   /** `memo`: the lane's, where its text-chunk layout and its chunks' shapes are kept. */
   constructor(memo?: FastPathMemo) {
-    super();
+    super(memo);
     this.fast = translateFastPath ? new GeminiTextChunkReader(memo === undefined ? null : (memo.geminiText ??= { text: null })) : null;
-    this.shapes = translateFastPath && memo !== undefined ? (memo.eventShapes ??= new JsonShapes()) : null;
-  }
-
-  protected feed(chunk: Uint8Array): void {
-    this.reader.push(chunk);
-  }
-
-  protected flush(): void {
-    this.reader.end();
   }
 
   protected complete(): void {

@@ -2,7 +2,7 @@
 // message.tool_calls (each call whole, arguments as an object); the last line has done: true
 // with done_reason and the counts. A line {"error": ...} raises an upstream error.
 import { GatewayError } from '../../errors.js';
-import { FramedStreamDecoder } from '../framing/stream-decoder-base.js';
+import { ReaderStreamDecoder } from '../framing/stream-decoder-base.js';
 import { isJsonObject, type JsonObject } from '../framing/json-field.js';
 import { NdjsonReader, lineEndsAt } from '../framing/ndjson.js';
 import { decodeFinishReason } from './finish-reason.js';
@@ -10,16 +10,14 @@ import { decodeToolCalls, responseId } from './response.js';
 import { decodeUsage } from './usage.js';
 import { OllamaTextLineReader } from './stream-fast-path.js';
 import { translateFastPath } from '../fast-path/switch.js';
-import { JsonShapes } from '../framing/shaped-parse.js';
-import type { FastPathMemo } from '../fast-path/codec-fast-path.js';
 
 const NONE = -1;
 /** The kinds a stream's lines are kept under in the lane's JsonShapes. */
 const FIRST_LINE = 'first line';
 const LINE = 'line';
 
-export class OllamaStreamDecoder extends FramedStreamDecoder {
-  private readonly reader = new NdjsonReader(
+export class OllamaStreamDecoder extends ReaderStreamDecoder {
+  protected readonly reader = new NdjsonReader(
     (line) => this.onLine(line),
     translateFastPath ? (text, start, end) => this.readInPlace(text, start, end) : null,
     translateFastPath ? (text, start) => this.readLine(text, start) : null,
@@ -32,22 +30,6 @@ export class OllamaStreamDecoder extends FramedStreamDecoder {
   private reasoningBlock = NONE;
   private toolCalls = 0;
   private readonly fast = translateFastPath ? new OllamaTextLineReader() : null;
-  /** The lane's learnt event shapes (shaped-parse.ts); null when the fast paths are off. */
-  private readonly shapes: JsonShapes | null;
-
-  /** `memo`: the lane's, where the lines it parses keep their shapes. */
-  constructor(memo?: FastPathMemo) {
-    super();
-    this.shapes = translateFastPath && memo !== undefined ? (memo.eventShapes ??= new JsonShapes()) : null;
-  }
-
-  protected feed(chunk: Uint8Array): void {
-    this.reader.push(chunk);
-  }
-
-  protected flush(): void {
-    this.reader.end();
-  }
 
   protected complete(): void {
     if (!this.ended) throw new GatewayError('upstream_error', 'upstream stream ended before its done line');
