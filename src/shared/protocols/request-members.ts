@@ -1,7 +1,7 @@
 // The top-level request members that the protocols naming the model in the body (openai,
 // responses, anthropic, ollama) read alike: the cheap reads a route makes before a full decode,
 // the required members a chat decode checks first, with the same 400s for every protocol, and
-// the one edit a same-protocol body gets.
+// the one edit a same-protocol body gets. Gemini and Bedrock name the model in the path instead.
 import { expectArray, expectString, isJsonObject, rewriteTopLevelString, type JsonObject } from './framing/json-field.js';
 import { invalidRequest } from './invalid-request.js';
 
@@ -19,6 +19,12 @@ export function streamFlagSet(body: unknown): boolean {
 export function requiredModel(b: JsonObject): string {
   if (b.model === undefined) throw invalidRequest('model is required');
   return expectString(b.model, 'model');
+}
+
+/** The model a path-model protocol's route names (gemini, bedrock): a 400 showing `pathForm` when it names none. */
+export function requiredPathModel(pathModel: string | undefined, pathForm: string): string {
+  if (pathModel === undefined || pathModel.length === 0) throw invalidRequest(`the model is named in the path: ${pathForm}`);
+  return pathModel;
 }
 
 /** A chat body's required `messages`: a 400 when missing, not a list, or empty. */

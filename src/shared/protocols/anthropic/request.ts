@@ -13,7 +13,6 @@ import {
   isJsonObject,
   optionalBoolean,
   optionalInteger,
-  optionalNumber,
   optionalString,
   type JsonObject,
 } from '../framing/json-field.js';
@@ -28,6 +27,7 @@ import {
   encodeOutputAndThinking,
   thinkingOn,
 } from './request-settings.js';
+import { decodeSampling, encodeSampling, type SamplingMembers } from '../sampling.js';
 import { jsonModeTools } from '../json-output-tool.js';
 import { partsOfThinkingBlock, thinkingBlockForLane } from './thinking.js';
 
@@ -35,6 +35,8 @@ import { partsOfThinkingBlock, thinkingBlockForLane } from './thinking.js';
 const DEFAULT_MAX_TOKENS = 4096;
 const ANTHROPIC_VERSION = '2023-06-01';
 export const MESSAGES_PATH = '/v1/messages';
+/** Anthropic's temperature range is narrower than some callers'. */
+const ANTHROPIC_SAMPLING: SamplingMembers = { topP: 'top_p', temperatureMax: 1 };
 
 // ---------------------------------------------------------------- decode (ingress)
 
@@ -57,10 +59,7 @@ export function decodeAnthropicRequest(body: unknown): ModelRequest {
   if (system !== undefined) req.system = system;
   const maxTokens = optionalInteger(o, 'max_tokens', 'request', 1);
   if (maxTokens !== undefined) req.maxTokens = maxTokens;
-  const temperature = optionalNumber(o, 'temperature', 'request', 0, 1);
-  if (temperature !== undefined) req.temperature = temperature;
-  const topP = optionalNumber(o, 'top_p', 'request', 0, 1);
-  if (topP !== undefined) req.topP = topP;
+  decodeSampling(o, ANTHROPIC_SAMPLING, 'request', req);
   const stop = optionalStringArray(o, 'stop_sequences', 'request');
   if (stop !== undefined) req.stop = stop;
   if (o.tools !== undefined && o.tools !== null) req.tools = decodeTools(expectArray(o.tools, 'tools'));
@@ -283,12 +282,7 @@ export function encodeAnthropicRequest(req: ModelRequest, upstreamModel: string)
     }
   }
   encodeOutputAndThinking(req, body);
-  // Anthropic's temperature range is narrower than some callers': refuse rather than clamp.
-  const sampling = { temperature: req.temperature, top_p: req.topP };
-  const temperature = optionalNumber(sampling, 'temperature', 'anthropic request', 0, 1);
-  if (temperature !== undefined) body.temperature = temperature;
-  const topP = optionalNumber(sampling, 'top_p', 'anthropic request', 0, 1);
-  if (topP !== undefined) body.top_p = topP;
+  encodeSampling(req, ANTHROPIC_SAMPLING, 'anthropic request', body);
   if (req.stop !== undefined && req.stop.length > 0) body.stop_sequences = req.stop;
   if (req.stream) body.stream = true;
   return { path: MESSAGES_PATH, body: JSON.stringify(body), headers: { 'anthropic-version': ANTHROPIC_VERSION } };

@@ -4,14 +4,19 @@
 // alternate user/assistant.
 import type { ContentPart, FilePart, ImagePart, ModelMessage, ModelRequest, Role, ToolChoice, ToolDef, ToolResultPart } from '../../model/types.js';
 import type { EncodedUpstreamRequest, RouteInfo } from '../codec.js';
-import { expectArray, expectObject, expectString, optionalInteger, optionalNumber, optionalString, type JsonObject } from '../framing/json-field.js';
+import { expectArray, expectObject, expectString, optionalInteger, optionalString, type JsonObject } from '../framing/json-field.js';
 import { invalidRequest } from '../invalid-request.js';
 import { argumentsObject, optionalStringArray, splitDataUrl } from '../framing/body-fields.js';
 import { describeSource, mediaTypeOfUrl, refusePart, refuseUntranslatable } from '../refusal.js';
 import { refuseUnenforceableCallLimit } from '../parallel-tool-calls.js';
+import { decodeSampling, encodeSampling, type SamplingMembers } from '../sampling.js';
+import { requiredPathModel } from '../request-members.js';
 import { jsonModeTools } from '../json-output-tool.js';
 import { cachePointBlock, claudeThinking, decodeCachePoint, decodeOutputConfig, encodeOutputAndReasoning } from './request-settings.js';
 import { partsOfReasoningContent, reasoningBlockForLane } from './reasoning.js';
+
+/** Converse's temperature range is narrower than some callers'. */
+const CONVERSE_SAMPLING: SamplingMembers = { topP: 'topP', temperatureMax: 1 };
 
 export function bedrockPath(modelId: string, stream: boolean): string {
   return `/model/${encodeURIComponent(modelId)}/${stream ? 'converse-stream' : 'converse'}`;
@@ -46,11 +51,8 @@ const MEDIA_TYPE_OF_DOCUMENT_FORMAT: Readonly<Record<string, string>> = Object.f
 
 export function decodeBedrockRequest(body: unknown, route: RouteInfo): ModelRequest {
   const o = expectObject(body, 'request body');
-  if (route.pathModel === undefined || route.pathModel.length === 0) {
-    throw invalidRequest('the model is named in the path: /model/{modelId}/converse');
-  }
   const req: ModelRequest = {
-    model: route.pathModel,
+    model: requiredPathModel(route.pathModel, '/model/{modelId}/converse'),
     messages: decodeMessages(expectArray(o.messages, 'messages')),
     stream: route.pathStream === true,
   };
@@ -192,10 +194,7 @@ function decodeInferenceConfig(v: unknown, req: ModelRequest): void {
   const c = expectObject(v, 'inferenceConfig');
   const maxTokens = optionalInteger(c, 'maxTokens', 'inferenceConfig', 1);
   if (maxTokens !== undefined) req.maxTokens = maxTokens;
-  const temperature = optionalNumber(c, 'temperature', 'inferenceConfig', 0, 1);
-  if (temperature !== undefined) req.temperature = temperature;
-  const topP = optionalNumber(c, 'topP', 'inferenceConfig', 0, 1);
-  if (topP !== undefined) req.topP = topP;
+  decodeSampling(c, CONVERSE_SAMPLING, 'inferenceConfig', req);
   const stop = optionalStringArray(c, 'stopSequences', 'inferenceConfig');
   if (stop !== undefined) req.stop = stop;
 }
@@ -332,12 +331,7 @@ function documentName(name: string | undefined): string {
 function encodeInferenceConfig(req: ModelRequest): JsonObject | undefined {
   const c: JsonObject = {};
   if (req.maxTokens !== undefined) c.maxTokens = req.maxTokens;
-  // Converse's temperature range is narrower than some callers': refuse rather than clamp.
-  const sampling = { temperature: req.temperature, topP: req.topP };
-  const temperature = optionalNumber(sampling, 'temperature', 'bedrock inferenceConfig', 0, 1);
-  if (temperature !== undefined) c.temperature = temperature;
-  const topP = optionalNumber(sampling, 'topP', 'bedrock inferenceConfig', 0, 1);
-  if (topP !== undefined) c.topP = topP;
+  encodeSampling(req, CONVERSE_SAMPLING, 'bedrock inferenceConfig', c);
   if (req.stop !== undefined && req.stop.length > 0) c.stopSequences = req.stop;
   return Object.keys(c).length > 0 ? c : undefined;
 }

@@ -8,6 +8,7 @@ import { GatewayError } from '../../errors.js';
 import type { EncodedUpstreamRequest } from '../codec.js';
 import { expectArray, expectObject, isJsonObject, tokenCount, type JsonObject } from '../framing/json-field.js';
 import { invalidRequest } from '../invalid-request.js';
+import { requiredPathModel } from '../request-members.js';
 import { inputTexts, refuseEmbeddingFeatures } from '../embedding-refusal.js';
 import { field } from './fields.js';
 
@@ -28,10 +29,9 @@ interface EmbedSettings {
 }
 
 export function decodeGeminiEmbedRequest(body: unknown, pathModel: string | undefined, form: GeminiEmbedForm): EmbeddingRequest {
-  if (pathModel === undefined || pathModel === '')
-    throw invalidRequest(`the model is named in the path: /v1beta/models/{model}:${form === 'single' ? 'embedContent' : 'batchEmbedContents'}`);
+  const model = requiredPathModel(pathModel, `/v1beta/models/{model}:${form === 'single' ? 'embedContent' : 'batchEmbedContents'}`);
   const o = expectObject(body, 'request body');
-  const req: EmbeddingRequest = { model: pathModel, inputs: [], encodingFormat: 'float' };
+  const req: EmbeddingRequest = { model, inputs: [], encodingFormat: 'float' };
   const requests = form === 'single' ? [o] : expectArray(o.requests, 'requests');
   if (requests.length === 0) throw invalidRequest('requests must not be empty');
   let first: EmbedSettings | undefined;

@@ -4,24 +4,19 @@
 // found from the assistant tool call with the same id earlier in the request.
 import type { ContentPart, FilePart, ImagePart, ModelMessage, ModelRequest, Role, ToolChoice, ToolDef, ToolResultPart } from '../../model/types.js';
 import type { EncodedUpstreamRequest, RouteInfo } from '../codec.js';
-import {
-  expectArray,
-  expectObject,
-  expectString,
-  isJsonObject,
-  optionalInteger,
-  optionalNumber,
-  optionalString,
-  type JsonObject,
-} from '../framing/json-field.js';
+import { expectArray, expectObject, expectString, isJsonObject, optionalInteger, optionalString, type JsonObject } from '../framing/json-field.js';
 import { invalidRequest } from '../invalid-request.js';
 import { CallIds } from './call-ids.js';
 import { argumentsObject, field, keyOf, optionalStringArray, splitDataUrl } from './fields.js';
 import { openApiToJsonSchema } from './schema-types.js';
 import { describeSource, mediaTypeOfUrl, refusePart, refuseUntranslatable } from '../refusal.js';
+import { decodeSampling, encodeSampling, type SamplingMembers } from '../sampling.js';
+import { requiredPathModel } from '../request-members.js';
 import { refuseUnenforceableCallLimit } from '../parallel-tool-calls.js';
 import { decodeResponseFormat, decodeThinkingConfig, encodeOutputAndThinking } from './request-settings.js';
 import { geminiParts, partsOfSignature, partsOfThought, signatureOf } from './thought.js';
+
+const GEMINI_SAMPLING: SamplingMembers = { topP: 'topP', temperatureMax: 2 };
 
 export function geminiPath(model: string, stream: boolean): string {
   return stream ? `/models/${model}:streamGenerateContent?alt=sse` : `/models/${model}:generateContent`;
@@ -31,11 +26,8 @@ export function geminiPath(model: string, stream: boolean): string {
 
 export function decodeGeminiRequest(body: unknown, route: RouteInfo): ModelRequest {
   const o = expectObject(body, 'request body');
-  if (route.pathModel === undefined || route.pathModel.length === 0) {
-    throw invalidRequest('the model is named in the path: /v1beta/models/{model}:generateContent');
-  }
   const req: ModelRequest = {
-    model: route.pathModel,
+    model: requiredPathModel(route.pathModel, '/v1beta/models/{model}:generateContent'),
     messages: decodeContents(expectArray(o.contents, 'contents')),
     stream: route.pathStream === true,
   };
@@ -183,10 +175,7 @@ function decodeGenerationConfig(v: unknown, req: ModelRequest): void {
   const path = 'generationConfig';
   const maxTokens = optionalInteger(g, keyOf(g, 'maxOutputTokens', 'max_output_tokens'), path, 1);
   if (maxTokens !== undefined) req.maxTokens = maxTokens;
-  const temperature = optionalNumber(g, 'temperature', path, 0, 2);
-  if (temperature !== undefined) req.temperature = temperature;
-  const topP = optionalNumber(g, keyOf(g, 'topP', 'top_p'), path, 0, 1);
-  if (topP !== undefined) req.topP = topP;
+  decodeSampling(g, { ...GEMINI_SAMPLING, topP: keyOf(g, 'topP', 'top_p') }, path, req);
   const stop = optionalStringArray(g, keyOf(g, 'stopSequences', 'stop_sequences'), path);
   if (stop !== undefined) req.stop = stop;
   const responseFormat = decodeResponseFormat(g);
@@ -376,11 +365,7 @@ function encodeToolChoice(c: ToolChoice): JsonObject {
 function encodeGenerationConfig(req: ModelRequest): JsonObject | undefined {
   const g: JsonObject = {};
   if (req.maxTokens !== undefined) g.maxOutputTokens = req.maxTokens;
-  const sampling = { temperature: req.temperature, topP: req.topP };
-  const temperature = optionalNumber(sampling, 'temperature', 'gemini generationConfig', 0, 2);
-  if (temperature !== undefined) g.temperature = temperature;
-  const topP = optionalNumber(sampling, 'topP', 'gemini generationConfig', 0, 1);
-  if (topP !== undefined) g.topP = topP;
+  encodeSampling(req, GEMINI_SAMPLING, 'gemini generationConfig', g);
   if (req.stop !== undefined && req.stop.length > 0) g.stopSequences = req.stop;
   encodeOutputAndThinking(req, g);
   return Object.keys(g).length > 0 ? g : undefined;

@@ -4,24 +4,17 @@
 // Tool call ids are not part of Ollama's documented API: they are read when a client sends
 // them (`tool_calls[].id`, `tool_call_id`) and written as extra fields, and otherwise a tool
 // result is matched to its call by tool name, in order.
-import type { ContentPart, ImagePart, ModelMessage, ModelRequest, ToolCallPart, ToolDef } from '../../model/types.js';
+import type { ContentPart, ImagePart, ModelMessage, ModelRequest, ToolCallPart } from '../../model/types.js';
 import type { EncodedUpstreamRequest } from '../codec.js';
-import {
-  expectArray,
-  expectObject,
-  expectString,
-  isJsonObject,
-  optionalBoolean,
-  optionalNumber,
-  optionalString,
-  type JsonObject,
-} from '../framing/json-field.js';
+import { expectArray, expectObject, expectString, isJsonObject, optionalBoolean, optionalString, type JsonObject } from '../framing/json-field.js';
 import { invalidRequest } from '../invalid-request.js';
 import { mediaTypeOfBase64 } from './image.js';
 import { argumentsObject, argumentsText } from './tool-arguments.js';
 import { requiredMessages, requiredModel } from '../request-members.js';
 import { splitDataUrl } from '../framing/body-fields.js';
+import { decodeFunctionTools } from '../function-tools.js';
 import { describeSource, refusePart, refuseUntranslatable } from '../refusal.js';
+import { CHAT_SAMPLING, decodeSampling } from '../sampling.js';
 import { inlineFileText } from '../file-parts.js';
 import { decodeFormatAndThink, encodeFormatAndThink, toolsForChoice } from './request-settings.js';
 import { plainCallId } from '../reasoning/call-id.js';
@@ -56,7 +49,7 @@ export function decodeRequest(body: unknown): ModelRequest {
 
   const req: ModelRequest = { model, messages, stream: optionalBoolean(b, 'stream', 'request') ?? true };
   if (system.length > 0) req.system = system.join('\n');
-  const tools = decodeTools(b.tools);
+  const tools = decodeFunctionTools(b.tools, true);
   if (tools !== undefined) req.tools = tools;
   if (b.options !== undefined && b.options !== null) decodeOptions(expectObject(b.options, 'options'), req);
   decodeFormatAndThink(b, req);
@@ -141,27 +134,6 @@ function answeredCallId(explicit: string | undefined, name: string | undefined, 
   return explicit ?? `call_${state.nextCallId++}`;
 }
 
-function decodeTools(raw: unknown): ToolDef[] | undefined {
-  if (raw === undefined || raw === null) return undefined;
-  const tools: ToolDef[] = [];
-  expectArray(raw, 'tools').forEach((t, i) => {
-    const tool = expectObject(t, `tools[${i}]`);
-    if (tool.type !== undefined && tool.type !== 'function') return;
-    const fn = expectObject(tool.function, `tools[${i}].function`);
-    const def: ToolDef = {
-      name: expectString(fn.name, `tools[${i}].function.name`),
-      parameters:
-        fn.parameters === undefined || fn.parameters === null
-          ? { type: 'object', properties: {} }
-          : expectObject(fn.parameters, `tools[${i}].function.parameters`),
-    };
-    const description = optionalString(fn, 'description', `tools[${i}].function`);
-    if (description !== undefined) def.description = description;
-    tools.push(def);
-  });
-  return tools;
-}
-
 export function decodeOptions(o: JsonObject, req: ModelRequest): void {
   const numPredict = o.num_predict;
   if (numPredict !== undefined && numPredict !== null) {
@@ -171,10 +143,7 @@ export function decodeOptions(o: JsonObject, req: ModelRequest): void {
     }
     if (numPredict > 0) req.maxTokens = numPredict;
   }
-  const temperature = optionalNumber(o, 'temperature', 'options', 0, 2);
-  if (temperature !== undefined) req.temperature = temperature;
-  const topP = optionalNumber(o, 'top_p', 'options', 0, 1);
-  if (topP !== undefined) req.topP = topP;
+  decodeSampling(o, CHAT_SAMPLING, 'options', req);
   const stop = o.stop;
   if (typeof stop === 'string') req.stop = [stop];
   else if (stop !== undefined && stop !== null) req.stop = expectArray(stop, 'options.stop').map((s, i) => expectString(s, `options.stop[${i}]`));

@@ -1,5 +1,5 @@
 // Chat Completions request body <-> model request.
-import type { ContentPart, FilePart, ModelMessage, ModelRequest, TextPart, ToolCallPart, ToolChoice, ToolDef, ToolResultPart } from '../../model/types.js';
+import type { ContentPart, FilePart, ModelMessage, ModelRequest, TextPart, ToolCallPart, ToolChoice, ToolResultPart } from '../../model/types.js';
 import type { EncodedUpstreamRequest } from '../codec.js';
 import {
   expectArray,
@@ -8,7 +8,6 @@ import {
   isJsonObject,
   optionalBoolean,
   optionalInteger,
-  optionalNumber,
   optionalString,
   type JsonObject,
 } from '../framing/json-field.js';
@@ -16,9 +15,11 @@ import { invalidRequest } from '../invalid-request.js';
 import { imageFromUrl, imageToUrl } from './image-url.js';
 import { requiredMessages, requiredModel } from '../request-members.js';
 import { splitDataUrl } from '../framing/body-fields.js';
+import { decodeFunctionTools } from '../function-tools.js';
 import { describeSource, refusePart, refuseUntranslatable } from '../refusal.js';
 import { untranslatableChatSettings } from './settings.js';
 import { chatReasoningEffort, decodeChatResponseFormat, decodeEffort, encodeChatResponseFormat, hasCacheBreakpoint } from './request-settings.js';
+import { CHAT_SAMPLING, decodeSampling } from '../sampling.js';
 import { defaultFileName, inlineFileText } from '../file-parts.js';
 import { plainCallId } from '../reasoning/call-id.js';
 import { chatMessageReasoning } from './reasoning.js';
@@ -47,17 +48,14 @@ export function decodeRequest(body: unknown): ModelRequest {
   const req: ModelRequest = { model, messages, stream: optionalBoolean(b, 'stream', 'request') ?? false };
   if (system.length > 0) req.system = system.join('\n');
   if (systemCache.marked) req.systemCache = {};
-  const tools = decodeTools(b.tools);
+  const tools = decodeFunctionTools(b.tools, false);
   if (tools !== undefined) req.tools = tools;
   const toolChoice = decodeToolChoice(b.tool_choice);
   if (toolChoice !== undefined) req.toolChoice = toolChoice;
   // max_completion_tokens replaced max_tokens; a caller may send either.
   const maxTokens = optionalInteger(b, 'max_completion_tokens', 'request', 1) ?? optionalInteger(b, 'max_tokens', 'request', 1);
   if (maxTokens !== undefined) req.maxTokens = maxTokens;
-  const temperature = optionalNumber(b, 'temperature', 'request', 0, 2);
-  if (temperature !== undefined) req.temperature = temperature;
-  const topP = optionalNumber(b, 'top_p', 'request', 0, 1);
-  if (topP !== undefined) req.topP = topP;
+  decodeSampling(b, CHAT_SAMPLING, 'request', req);
   const stop = decodeStop(b.stop);
   if (stop !== undefined) req.stop = stop;
   const responseFormat = decodeChatResponseFormat(b.response_format);
@@ -202,28 +200,6 @@ function argumentsText(v: unknown, path: string): string {
   if (typeof v === 'string') return v;
   if (isJsonObject(v)) return JSON.stringify(v);
   throw invalidRequest(`${path} must be a JSON string`);
-}
-
-function decodeTools(raw: unknown): ToolDef[] | undefined {
-  if (raw === undefined || raw === null) return undefined;
-  const tools: ToolDef[] = [];
-  expectArray(raw, 'tools').forEach((t, i) => {
-    const tool = expectObject(t, `tools[${i}]`);
-    if (tool.type !== 'function') return; // custom tools: not modeled
-    const fn = expectObject(tool.function, `tools[${i}].function`);
-    const def: ToolDef = {
-      name: expectString(fn.name, `tools[${i}].function.name`),
-      // No parameters means a function without arguments.
-      parameters:
-        fn.parameters === undefined || fn.parameters === null
-          ? { type: 'object', properties: {} }
-          : expectObject(fn.parameters, `tools[${i}].function.parameters`),
-    };
-    const description = optionalString(fn, 'description', `tools[${i}].function`);
-    if (description !== undefined) def.description = description;
-    tools.push(def);
-  });
-  return tools;
 }
 
 function decodeToolChoice(raw: unknown): ToolChoice | undefined {

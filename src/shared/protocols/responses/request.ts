@@ -10,7 +10,6 @@ import {
   isJsonObject,
   optionalBoolean,
   optionalInteger,
-  optionalNumber,
   optionalString,
   type JsonObject,
 } from '../framing/json-field.js';
@@ -18,6 +17,7 @@ import { invalidRequest } from '../invalid-request.js';
 import { imageFromUrl, imageToUrl } from '../openai/image-url.js';
 import { requiredModel } from '../request-members.js';
 import { splitDataUrl } from '../framing/body-fields.js';
+import { CHAT_SAMPLING, decodeSampling } from '../sampling.js';
 import { defaultFileName, inlineFileText } from '../file-parts.js';
 import { untranslatableResponsesSettings } from '../openai/settings.js';
 import {
@@ -62,10 +62,7 @@ export function decodeRequest(body: unknown): ModelRequest {
   if (toolChoice !== undefined) req.toolChoice = toolChoice;
   const maxTokens = optionalInteger(b, 'max_output_tokens', 'request', 1);
   if (maxTokens !== undefined) req.maxTokens = maxTokens;
-  const temperature = optionalNumber(b, 'temperature', 'request', 0, 2);
-  if (temperature !== undefined) req.temperature = temperature;
-  const topP = optionalNumber(b, 'top_p', 'request', 0, 1);
-  if (topP !== undefined) req.topP = topP;
+  decodeSampling(b, CHAT_SAMPLING, 'request', req);
   const responseFormat = decodeResponsesTextFormat(b.text);
   if (responseFormat !== undefined) req.responseFormat = responseFormat;
   const reasoning = decodeResponsesReasoning(b.reasoning);
