@@ -28,6 +28,7 @@ import {
   thinkingOn,
 } from './request-settings.js';
 import { decodeSampling, encodeSampling, type SamplingMembers } from '../sampling.js';
+import { TurnRuns, wireTurns, type WireTurn } from '../turns.js';
 import { jsonModeTools } from '../json-output-tool.js';
 import { partsOfThinkingBlock, thinkingBlockForLane } from './thinking.js';
 
@@ -96,18 +97,9 @@ function decodeMessages(list: unknown[]): ModelMessage[] {
       pushMessage(out, 'assistant', decodeContent(m.content, path, false));
     } else if (m.role === 'user') {
       // Tool results ride in user turns on this wire; the model keeps them in `tool` messages.
-      let run: ContentPart[] = [];
-      let runIsTool = false;
-      for (const part of decodeContent(m.content, path, true)) {
-        const isTool = part.type === 'tool_result';
-        if (isTool !== runIsTool && run.length > 0) {
-          pushMessage(out, runIsTool ? 'tool' : 'user', run);
-          run = [];
-        }
-        runIsTool = isTool;
-        run.push(part);
-      }
-      pushMessage(out, runIsTool ? 'tool' : 'user', run);
+      const runs = new TurnRuns(out, true);
+      for (const part of decodeContent(m.content, path, true)) runs.add(part);
+      runs.end();
     } else {
       throw invalidRequest(`${path}.role must be "user" or "assistant"`);
     }
@@ -288,22 +280,8 @@ export function encodeAnthropicRequest(req: ModelRequest, upstreamModel: string)
   return { path: MESSAGES_PATH, body: JSON.stringify(body), headers: { 'anthropic-version': ANTHROPIC_VERSION } };
 }
 
-interface WireMessage {
-  role: 'user' | 'assistant';
-  content: JsonObject[];
-}
-
-function encodeMessages(messages: ModelMessage[]): WireMessage[] {
-  const out: WireMessage[] = [];
-  for (const m of messages) {
-    const role = m.role === 'assistant' ? 'assistant' : 'user';
-    const blocks = m.content.map(encodePart).filter((b): b is JsonObject => b !== undefined);
-    if (blocks.length === 0) continue;
-    const last = out[out.length - 1];
-    // Consecutive tool and user messages are one user turn here.
-    if (last !== undefined && last.role === role) last.content.push(...blocks);
-    else out.push({ role, content: blocks });
-  }
+function encodeMessages(messages: ModelMessage[]): WireTurn[] {
+  const out = wireTurns(messages, blocksOf);
   // Anthropic wants a turn's tool_result blocks before any other block of that turn.
   for (const m of out) {
     if (m.role === 'user' && m.content.some((b) => b.type === 'tool_result')) {
@@ -311,6 +289,10 @@ function encodeMessages(messages: ModelMessage[]): WireMessage[] {
     }
   }
   return out;
+}
+
+function blocksOf(m: ModelMessage): JsonObject[] {
+  return m.content.map(encodePart).filter((b): b is JsonObject => b !== undefined);
 }
 
 function encodePart(p: ContentPart): JsonObject | undefined {

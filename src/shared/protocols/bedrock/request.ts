@@ -2,7 +2,7 @@
 // (`/model/{modelId}/converse`, `/converse-stream`). Images and documents travel as base64
 // `bytes` (or an s3Location) with a format name; tool inputs are objects; turns must
 // alternate user/assistant.
-import type { ContentPart, FilePart, ImagePart, ModelMessage, ModelRequest, Role, ToolChoice, ToolDef, ToolResultPart } from '../../model/types.js';
+import type { ContentPart, FilePart, ImagePart, ModelMessage, ModelRequest, ToolChoice, ToolDef, ToolResultPart } from '../../model/types.js';
 import type { EncodedUpstreamRequest, RouteInfo } from '../codec.js';
 import { expectArray, expectObject, expectString, optionalInteger, optionalString, type JsonObject } from '../framing/json-field.js';
 import { invalidRequest } from '../invalid-request.js';
@@ -11,6 +11,7 @@ import { describeSource, mediaTypeOfUrl, refusePart, refuseUntranslatable } from
 import { refuseUnenforceableCallLimit } from '../parallel-tool-calls.js';
 import { decodeSampling, encodeSampling, type SamplingMembers } from '../sampling.js';
 import { requiredPathModel } from '../request-members.js';
+import { TurnRuns, wireTurns, type WireTurn } from '../turns.js';
 import { jsonModeTools } from '../json-output-tool.js';
 import { cachePointBlock, claudeThinking, decodeCachePoint, decodeOutputConfig, encodeOutputAndReasoning } from './request-settings.js';
 import { partsOfReasoningContent, reasoningBlockForLane } from './reasoning.js';
@@ -87,8 +88,7 @@ function decodeMessages(list: unknown[]): ModelMessage[] {
     const fromUser = m.role === 'user';
     const blocks = expectArray(m.content, `${path}.content`);
     // Tool results ride in user turns on this wire; the model keeps them in `tool` messages.
-    let run: ContentPart[] = [];
-    let runRole: Role = fromUser ? 'user' : 'assistant';
+    const runs = new TurnRuns(out, fromUser);
     /** Parts the model cannot carry inside a tool result: kept apart, refused cross-protocol. */
     const unsupported: ContentPart[] = [];
     let previous: ContentPart | undefined;
@@ -109,16 +109,10 @@ function decodeMessages(list: unknown[]): ModelMessage[] {
       for (const part of parts) {
         if (part === undefined) continue;
         previous = part;
-        const partRole: Role = !fromUser ? 'assistant' : part.type === 'tool_result' ? 'tool' : 'user';
-        if (partRole !== runRole && run.length > 0) {
-          out.push({ role: runRole, content: run });
-          run = [];
-        }
-        runRole = partRole;
-        run.push(part);
+        runs.add(part);
       }
     }
-    if (run.length > 0) out.push({ role: runRole, content: run });
+    runs.end();
     if (unsupported.length > 0) out.push({ role: 'user', content: unsupported });
   }
   return out;
@@ -230,7 +224,7 @@ function decodeToolConfig(v: unknown, req: ModelRequest): void {
 
 export function encodeBedrockRequest(req: ModelRequest, upstreamModel: string): EncodedUpstreamRequest {
   refuseUntranslatable(req, 'bedrock');
-  const messages = encodeMessages(req.messages);
+  const messages = wireTurns(req.messages, blocksOf);
   const body: JsonObject = { messages };
   if (req.system !== undefined && req.system.length > 0) {
     body.system = req.systemCache === undefined ? [{ text: req.system }] : [{ text: req.system }, cachePointBlock(req.systemCache)];
@@ -245,24 +239,11 @@ export function encodeBedrockRequest(req: ModelRequest, upstreamModel: string): 
   return { path: bedrockPath(upstreamModel, req.stream), body: JSON.stringify(body) };
 }
 
-interface WireMessage {
-  role: 'user' | 'assistant';
-  content: JsonObject[];
-}
-
-function encodeMessages(messages: ModelMessage[]): WireMessage[] {
-  const out: WireMessage[] = [];
-  for (const m of messages) {
-    const role = m.role === 'assistant' ? 'assistant' : 'user';
-    const blocks: JsonObject[] = [];
-    for (const p of m.content) encodeMessagePart(p, blocks);
-    if (blocks.length === 0) continue;
-    const last = out[out.length - 1];
-    // Converse refuses two turns of one role in a row: tool results and user text become one turn.
-    if (last !== undefined && last.role === role) last.content.push(...blocks);
-    else out.push({ role, content: blocks });
-  }
-  return out;
+/** A message's blocks, each with the cache point after it that marks it. */
+function blocksOf(m: ModelMessage): JsonObject[] {
+  const blocks: JsonObject[] = [];
+  for (const p of m.content) encodeMessagePart(p, blocks);
+  return blocks;
 }
 
 function encodeMessagePart(p: ContentPart, into: JsonObject[]): void {
@@ -340,7 +321,7 @@ function encodeInferenceConfig(req: ModelRequest): JsonObject | undefined {
  * Converse has no "none" tool choice. With `none` the tools are left out, unless the history
  * holds tool blocks (Converse then requires toolConfig): the tools go without a choice.
  */
-function encodeToolConfig(req: ModelRequest, messages: WireMessage[]): JsonObject | undefined {
+function encodeToolConfig(req: ModelRequest, messages: WireTurn[]): JsonObject | undefined {
   if (req.tools === undefined || req.tools.length === 0) return undefined;
   const tools: JsonObject[] = [];
   for (const t of req.tools) {
@@ -354,7 +335,7 @@ function encodeToolConfig(req: ModelRequest, messages: WireMessage[]): JsonObjec
   return { tools, toolChoice: encodeToolChoice(choice) };
 }
 
-function historyHasToolBlocks(messages: WireMessage[]): boolean {
+function historyHasToolBlocks(messages: WireTurn[]): boolean {
   return messages.some((m) => m.content.some((b) => b.toolUse !== undefined || b.toolResult !== undefined));
 }
 

@@ -2,7 +2,7 @@
 // Gemini function calls often carry no id (call-ids.ts pairs them). Going the other way, ids
 // are written (the API accepts them) and a functionResponse also needs the function's NAME,
 // found from the assistant tool call with the same id earlier in the request.
-import type { ContentPart, FilePart, ImagePart, ModelMessage, ModelRequest, Role, ToolChoice, ToolDef, ToolResultPart } from '../../model/types.js';
+import type { ContentPart, FilePart, ImagePart, ModelMessage, ModelRequest, ToolChoice, ToolDef, ToolResultPart } from '../../model/types.js';
 import type { EncodedUpstreamRequest, RouteInfo } from '../codec.js';
 import { expectArray, expectObject, expectString, isJsonObject, optionalInteger, optionalString, type JsonObject } from '../framing/json-field.js';
 import { invalidRequest } from '../invalid-request.js';
@@ -12,6 +12,7 @@ import { openApiToJsonSchema } from './schema-types.js';
 import { describeSource, mediaTypeOfUrl, refusePart, refuseUntranslatable } from '../refusal.js';
 import { decodeSampling, encodeSampling, type SamplingMembers } from '../sampling.js';
 import { requiredPathModel } from '../request-members.js';
+import { TurnRuns } from '../turns.js';
 import { refuseUnenforceableCallLimit } from '../parallel-tool-calls.js';
 import { decodeResponseFormat, decodeThinkingConfig, encodeOutputAndThinking } from './request-settings.js';
 import { geminiParts, partsOfSignature, partsOfThought, signatureOf } from './thought.js';
@@ -67,20 +68,11 @@ function decodeContents(list: unknown[]): ModelMessage[] {
     const parts = expectArray(c.parts, `${path}.parts`);
     if (role !== 'model') claimAnsweredIds(parts, ids);
     // Function responses ride in user turns on this wire; the model keeps them in `tool` messages.
-    let run: ContentPart[] = [];
-    let runRole: Role = role === 'model' ? 'assistant' : 'user';
+    const runs = new TurnRuns(out, role !== 'model');
     for (let j = 0; j < parts.length; j++) {
-      for (const part of decodePart(expectObject(parts[j], `${path}.parts[${j}]`), `${path}.parts[${j}]`, role === 'model', ids)) {
-        const partRole: Role = role === 'model' ? 'assistant' : part.type === 'tool_result' ? 'tool' : 'user';
-        if (partRole !== runRole && run.length > 0) {
-          out.push({ role: runRole, content: run });
-          run = [];
-        }
-        runRole = partRole;
-        run.push(part);
-      }
+      for (const part of decodePart(expectObject(parts[j], `${path}.parts[${j}]`), `${path}.parts[${j}]`, role === 'model', ids)) runs.add(part);
     }
-    if (run.length > 0) out.push({ role: runRole, content: run });
+    runs.end();
   }
   return out;
 }
