@@ -87,13 +87,8 @@ export class AnthropicStreamDecoder extends ReaderStreamDecoder {
       this.delta(fast);
       return;
     }
-    let msg: unknown;
-    try {
-      msg = this.shapes !== null ? this.shapes.parse(event ?? '', data) : JSON.parse(data);
-    } catch {
-      this.failure = new GatewayError('upstream_error', `anthropic stream: malformed JSON in ${event ?? 'an'} event`);
-      return;
-    }
+    const msg = this.parsedEvent(event ?? '', data);
+    if (msg === undefined) return this.fail(`anthropic stream: malformed JSON in ${event ?? 'an'} event`);
     if (!isJsonObject(msg)) return;
     switch (msg.type) {
       case 'message_start':

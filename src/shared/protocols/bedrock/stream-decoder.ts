@@ -63,13 +63,8 @@ export class BedrockStreamDecoder extends ReaderStreamDecoder {
       return;
     }
     const eventType = headerString(f, ':event-type');
-    let payload: unknown;
-    try {
-      payload = this.shapes !== null ? this.shapes.parse(eventType, payloadText(f)) : JSON.parse(payloadText(f));
-    } catch {
-      this.failure = new GatewayError('upstream_error', `bedrock stream: malformed JSON in a ${eventType} event`);
-      return;
-    }
+    const payload = this.parsedEvent(eventType, payloadText(f));
+    if (payload === undefined) return this.fail(`bedrock stream: malformed JSON in a ${eventType} event`);
     if (!isJsonObject(payload)) return;
     switch (eventType) {
       case 'messageStart':

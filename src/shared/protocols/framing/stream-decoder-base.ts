@@ -78,4 +78,21 @@ export abstract class ReaderStreamDecoder extends FramedStreamDecoder {
   protected flush(): void {
     this.reader.end();
   }
+
+  /**
+   * An event's JSON: read by the lane's shape for `kind` when there are shapes, else by
+   * JSON.parse. Undefined when it is not JSON (no JSON text parses to undefined).
+   */
+  protected parsedEvent(kind: string, text: string): unknown {
+    try {
+      return this.shapes !== null ? this.shapes.parse(kind, text) : JSON.parse(text);
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** The stream fails with upstream_error `message`, once the events before it are out. */
+  protected fail(message: string): void {
+    this.failure = new GatewayError('upstream_error', message);
+  }
 }

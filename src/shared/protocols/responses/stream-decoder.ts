@@ -150,13 +150,8 @@ export class ResponsesStreamDecoder extends ReaderStreamDecoder {
       this.textPartDone(done, this.textRun!);
       return;
     }
-    let ev: unknown;
-    try {
-      ev = this.shapes !== null ? this.shapes.parse(event ?? '', data) : JSON.parse(data);
-    } catch {
-      this.failure = new GatewayError('upstream_error', 'upstream sent a stream event that is not JSON');
-      return;
-    }
+    const ev = this.parsedEvent(event ?? '', data);
+    if (ev === undefined) return this.fail('upstream sent a stream event that is not JSON');
     if (!isJsonObject(ev)) return;
     const response = isJsonObject(ev.response) ? ev.response : undefined;
     if (!this.started) {
