@@ -3,6 +3,7 @@
 // kind step decodes with the route's ingress codec, encodes with the lane's upstream codec,
 // decodes the lane's answer with it, and encodes the caller's answer with the route's codec;
 // a same-protocol request skips the model with `passthroughBody` and `usageFromResponse`.
+import { bodyModel, bodyWithModel } from './request-members.js';
 import type { EmbeddingRequest, EmbeddingResponse, EmbeddingUsage } from '../model/embeddings.js';
 import { ZERO_USAGE, type ProtocolName, type Usage } from '../model/types.js';
 import type { EncodedUpstreamRequest } from './codec.js';
@@ -12,8 +13,6 @@ import {
   encodeOpenAiEmbeddingRequest,
   encodeOpenAiEmbeddingResponse,
   EMBEDDINGS_PATH,
-  openAiEmbeddingModel,
-  openAiEmbeddingPassthroughBody,
   openAiEmbeddingUsage,
 } from './openai/embeddings.js';
 import {
@@ -33,11 +32,9 @@ import {
   encodeOllamaEmbedRequest,
   encodeOllamaEmbedResponse,
   LEGACY_EMBEDDINGS_PATH,
-  ollamaEmbedPassthroughBody,
   ollamaEmbedUsage,
   type OllamaEmbedForm,
 } from './ollama/embeddings.js';
-import { isJsonObject } from './framing/json-field.js';
 import { GatewayError } from '../errors.js';
 
 /** A caller's embeddings route (the data-plane path it posted to). */
@@ -71,7 +68,6 @@ export interface EmbeddingsUpstream {
 }
 
 const pathModelOnly = (_body: unknown, pathModel: string | undefined): string | undefined => pathModel;
-const bodyModel = (body: unknown): string | undefined => (isJsonObject(body) && typeof body.model === 'string' ? body.model : undefined);
 
 function geminiIngress(form: GeminiEmbedForm): EmbeddingsIngress {
   return {
@@ -91,7 +87,7 @@ function ollamaIngress(form: OllamaEmbedForm): EmbeddingsIngress {
     encodeResponse: (resp) => encodeOllamaEmbedResponse(resp, form),
     passthrough: (raw, body, upstreamModel) => ({
       path: form === 'embed' ? EMBED_PATH : LEGACY_EMBEDDINGS_PATH,
-      body: ollamaEmbedPassthroughBody(raw, body, upstreamModel),
+      body: bodyWithModel(raw, body, upstreamModel),
     }),
   };
 }
@@ -99,10 +95,10 @@ function ollamaIngress(form: OllamaEmbedForm): EmbeddingsIngress {
 export const EMBEDDINGS_INGRESS: Readonly<Record<EmbeddingsRoute, EmbeddingsIngress>> = {
   openai: {
     protocol: 'openai',
-    requestedModel: openAiEmbeddingModel,
+    requestedModel: bodyModel,
     decodeRequest: decodeOpenAiEmbeddingRequest,
     encodeResponse: encodeOpenAiEmbeddingResponse,
-    passthrough: (raw, body, upstreamModel) => ({ path: EMBEDDINGS_PATH, body: openAiEmbeddingPassthroughBody(raw, body, upstreamModel) }),
+    passthrough: (raw, body, upstreamModel) => ({ path: EMBEDDINGS_PATH, body: bodyWithModel(raw, body, upstreamModel) }),
   },
   'gemini-embed': geminiIngress('single'),
   'gemini-batch': geminiIngress('batch'),

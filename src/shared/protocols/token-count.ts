@@ -3,10 +3,10 @@
 // counting endpoint, or the gateway's estimate where it has none (OpenAI Chat Completions,
 // Ollama). A count request is decoded into the ModelRequest its chat request would be (each
 // protocol's chat decode), so it is routed like a chat request and translated like one.
+import { bodyModel } from './request-members.js';
 import type { ProtocolName, ModelRequest } from '../model/types.js';
 import { estimatedCount, TOKEN_COUNT_ESTIMATE, TOKEN_COUNT_HEADER, type TokenCount } from '../model/token-count.js';
 import type { EncodedUpstreamRequest, RouteInfo } from './codec.js';
-import { isJsonObject } from './framing/json-field.js';
 import {
   anthropicCountPassthrough,
   decodeAnthropicCountAnswer,
@@ -59,7 +59,6 @@ export interface CountUpstream {
   decodeAnswer(body: unknown): TokenCount;
 }
 
-const bodyModel = (body: unknown): string | undefined => (isJsonObject(body) && typeof body.model === 'string' ? body.model : undefined);
 const pathModel = (_body: unknown, route: RouteInfo): string | undefined => route.pathModel;
 
 export const COUNT_INGRESS: Readonly<Record<CountProtocol, CountIngress>> = {

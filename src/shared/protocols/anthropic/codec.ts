@@ -1,10 +1,11 @@
 // The Anthropic Messages codec: `POST /v1/messages`, model and stream flag in the body,
 // SSE with named events.
 import type { Codec } from '../codec.js';
+import { bodyModel, bodyWithModel, streamFlagSet } from '../request-members.js';
 import { fastPathMemo, type CodecFastPath } from '../fast-path/codec-fast-path.js';
 import { anthropicUpstreamErrorMessage, encodeAnthropicError } from './errors.js';
-import { anthropicPassthroughBody, anthropicPassthroughStream, anthropicUsageFromResponse } from './passthrough.js';
-import { anthropicRequestedModel, anthropicRequestedStream, decodeAnthropicRequest, encodeAnthropicRequest, MESSAGES_PATH } from './request.js';
+import { anthropicPassthroughStream, anthropicUsageFromResponse } from './passthrough.js';
+import { decodeAnthropicRequest, encodeAnthropicRequest, MESSAGES_PATH } from './request.js';
 import { decodeAnthropicResponse, encodeAnthropicResponse } from './response.js';
 import { AnthropicStreamDecoder } from './stream-decoder.js';
 import { AnthropicStreamEncoder } from './stream-encoder.js';
@@ -18,8 +19,8 @@ export const anthropicCodec: Codec = {
   callerHeaders: ['anthropic-version', 'anthropic-beta'],
 
   decodeRequest: (body) => decodeAnthropicRequest(body),
-  requestedModel: (body) => anthropicRequestedModel(body),
-  requestedStream: (body) => anthropicRequestedStream(body),
+  requestedModel: (body) => bodyModel(body),
+  requestedStream: (body) => streamFlagSet(body),
   encodeResponse: encodeAnthropicResponse,
   createStreamEncoder: () => new AnthropicStreamEncoder(),
   encodeError: encodeAnthropicError,
@@ -32,7 +33,7 @@ export const anthropicCodec: Codec = {
 
   streamUsageRequested: () => true,
 
-  passthroughBody: (raw, body, upstreamModel) => anthropicPassthroughBody(raw, body, upstreamModel),
+  passthroughBody: (raw, body, upstreamModel) => bodyWithModel(raw, body, upstreamModel),
   usageFromResponse: anthropicUsageFromResponse,
   createPassthroughStream: (_body, memo) => new WholeEventsPassthrough(anthropicPassthroughStream(fastPathMemo(memo)), sseEventEnds),
 };

@@ -1,41 +1,28 @@
 // Same-protocol traffic: the caller's body goes upstream with only `model` rewritten, and the
 // upstream's SSE bytes go back untouched while message_start / message_delta are read for usage.
 import type { Usage } from '../../model/types.js';
-import type { PassthroughStream } from '../codec.js';
-import { isJsonObject, rewriteTopLevelString } from '../framing/json-field.js';
+import { isJsonObject } from '../framing/json-field.js';
+import { MeteredPassthrough } from '../framing/metered-passthrough.js';
 import { SseReader } from '../framing/sse.js';
 import { JsonShapes } from '../framing/shaped-parse.js';
 import type { FastPathMemo } from '../fast-path/codec-fast-path.js';
 import { mergeAnthropicUsage, usageFromAnthropic } from './usage.js';
 
-/** `body`: what `raw` was parsed into (rewriteTopLevelString finds `model` by it). */
-export function anthropicPassthroughBody(raw: string, body: unknown, upstreamModel: string): string {
-  return rewriteTopLevelString(raw, 'model', upstreamModel, body);
-}
-
 export function anthropicUsageFromResponse(body: unknown): Usage | null {
   return isJsonObject(body) && isJsonObject(body.usage) ? usageFromAnthropic(body.usage) : null;
 }
 
-export class AnthropicPassthroughStream implements PassthroughStream {
-  private readonly reader = new SseReader((event, data) => this.onEvent(event, data));
-  private total: Usage | null = null;
+export class AnthropicPassthroughStream extends MeteredPassthrough {
+  protected readonly reader = new SseReader((event, data) => this.onEvent(event, data));
 
   /** `shapes`: the lane's learnt event shapes (shaped-parse.ts); the two events are parsed when null. */
-  constructor(private readonly shapes: JsonShapes | null = null) {}
-
-  push(chunk: Uint8Array): Uint8Array {
-    this.reader.push(chunk);
-    return chunk;
+  constructor(private readonly shapes: JsonShapes | null = null) {
+    super();
   }
 
-  end(): string {
-    this.reader.end();
-    return '';
-  }
-
-  usage(): Usage | null {
-    return this.total === null ? null : { ...this.total };
+  /** A copy: the running total is merged into in place. */
+  override usage(): Usage | null {
+    return this.latest === null ? null : { ...this.latest };
   }
 
   private onEvent(event: string | undefined, data: string): void {
@@ -52,8 +39,8 @@ export class AnthropicPassthroughStream implements PassthroughStream {
     if (msg.type === 'message_start' && isJsonObject(msg.message)) u = msg.message.usage;
     else if (msg.type === 'message_delta') u = msg.usage;
     if (!isJsonObject(u)) return;
-    this.total ??= { input: 0, output: 0, cacheRead: 0, cacheCreation: 0 };
-    mergeAnthropicUsage(this.total, u);
+    this.latest ??= { input: 0, output: 0, cacheRead: 0, cacheCreation: 0 };
+    mergeAnthropicUsage(this.latest, u);
   }
 }
 

@@ -2,15 +2,11 @@
 // reasoning (`thinking`, `output_config.effort`), parallel tool use (`disable_parallel_tool_use`)
 // and prompt-cache markers (`cache_control`). docs/compatibility.md has the tables;
 // docs/decisions/201-anthropic-thinking-mode.md says why an effort becomes adaptive thinking.
-import { GatewayError } from '../../errors.js';
 import type { CacheMarker, ModelRequest, ReasoningSettings, ResponseFormat } from '../../model/types.js';
 import { reasoningOff } from '../../model/reasoning.js';
 import { expectObject, optionalInteger, optionalString, type JsonObject } from '../framing/json-field.js';
+import { invalidRequest } from '../invalid-request.js';
 import { anthropicOutputSchema } from './output-schema.js';
-
-function invalid(message: string): GatewayError {
-  return new GatewayError('invalid_request', message);
-}
 
 /** Anthropic's floor for `budget_tokens`. */
 const THINKING_BUDGET_MIN = 1024;
@@ -25,7 +21,7 @@ export function decodeOutputAndThinking(o: JsonObject, req: ModelRequest): void 
   if (config !== undefined && config.format !== undefined && config.format !== null) req.responseFormat = decodeFormat(config.format);
   const effort = config === undefined ? undefined : optionalString(config, 'effort', 'output_config');
   if (effort !== undefined && !(EFFORTS as readonly string[]).includes(effort)) {
-    throw invalid(`output_config.effort must be one of ${EFFORTS.join(', ')}`);
+    throw invalidRequest(`output_config.effort must be one of ${EFFORTS.join(', ')}`);
   }
   const reasoning = decodeThinking(o.thinking);
   if (effort !== undefined && reasoning?.effort !== 'none') {
@@ -37,7 +33,7 @@ export function decodeOutputAndThinking(o: JsonObject, req: ModelRequest): void 
 
 function decodeFormat(raw: unknown): ResponseFormat {
   const f = expectObject(raw, 'output_config.format');
-  if (f.type !== 'json_schema') throw invalid('output_config.format.type must be "json_schema"');
+  if (f.type !== 'json_schema') throw invalidRequest('output_config.format.type must be "json_schema"');
   // Anthropic's schema mode always constrains the answer: strict, in OpenAI's words.
   return { type: 'json_schema', schema: expectObject(f.schema, 'output_config.format.schema'), strict: true };
 }
@@ -51,7 +47,7 @@ function decodeThinking(raw: unknown): ReasoningSettings | undefined {
       return { effort: 'none' };
     case 'enabled': {
       const budget = optionalInteger(t, 'budget_tokens', 'thinking', 0);
-      if (budget === undefined) throw invalid('thinking.budget_tokens is required when thinking.type is "enabled"');
+      if (budget === undefined) throw invalidRequest('thinking.budget_tokens is required when thinking.type is "enabled"');
       out.budgetTokens = budget;
       break;
     }
@@ -59,7 +55,7 @@ function decodeThinking(raw: unknown): ReasoningSettings | undefined {
     case 'between_tools':
       break; // on, at the model's own depth
     default:
-      throw invalid('thinking.type must be one of "enabled", "adaptive", "between_tools", "disabled"');
+      throw invalidRequest('thinking.type must be one of "enabled", "adaptive", "between_tools", "disabled"');
   }
   const display = optionalString(t, 'display', 'thinking');
   if (display === 'summarized') out.summary = 'auto';
@@ -73,7 +69,7 @@ export function decodeCacheControl(raw: unknown, path: string): CacheMarker | un
   const c = expectObject(raw, path);
   const ttl = optionalString(c, 'ttl', path);
   if (ttl === undefined) return {};
-  if (ttl !== '5m' && ttl !== '1h') throw invalid(`${path}.ttl must be "5m" or "1h"`);
+  if (ttl !== '5m' && ttl !== '1h') throw invalidRequest(`${path}.ttl must be "5m" or "1h"`);
   return { ttl };
 }
 

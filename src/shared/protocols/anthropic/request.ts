@@ -6,7 +6,6 @@
 import { Buffer } from 'node:buffer';
 import type { ContentPart, FilePart, ImagePart, ModelMessage, ModelRequest, ToolChoice, ToolDef } from '../../model/types.js';
 import type { EncodedUpstreamRequest } from '../codec.js';
-import { GatewayError } from '../../errors.js';
 import {
   expectArray,
   expectObject,
@@ -14,10 +13,10 @@ import {
   isJsonObject,
   optionalBoolean,
   optionalInteger,
-  optionalNumber,
   optionalString,
   type JsonObject,
 } from '../framing/json-field.js';
+import { invalidRequest } from '../invalid-request.js';
 import { argumentsObject, optionalStringArray, splitDataUrl } from '../framing/body-fields.js';
 import { describeSource, isHttpUrl, refusePart, refuseUntranslatable, TranslationRefused } from '../refusal.js';
 import {
@@ -28,6 +27,8 @@ import {
   encodeOutputAndThinking,
   thinkingOn,
 } from './request-settings.js';
+import { decodeSampling, encodeSampling, type SamplingMembers } from '../sampling.js';
+import { TurnRuns, wireTurns, type WireTurn } from '../turns.js';
 import { jsonModeTools } from '../json-output-tool.js';
 import { partsOfThinkingBlock, thinkingBlockForLane } from './thinking.js';
 
@@ -35,12 +36,10 @@ import { partsOfThinkingBlock, thinkingBlockForLane } from './thinking.js';
 const DEFAULT_MAX_TOKENS = 4096;
 const ANTHROPIC_VERSION = '2023-06-01';
 export const MESSAGES_PATH = '/v1/messages';
+/** Anthropic's temperature range is narrower than some callers'. */
+const ANTHROPIC_SAMPLING: SamplingMembers = { topP: 'top_p', temperatureMax: 1 };
 
 // ---------------------------------------------------------------- decode (ingress)
-
-function invalid(message: string): GatewayError {
-  return new GatewayError('invalid_request', message);
-}
 
 export function decodeAnthropicRequest(body: unknown): ModelRequest {
   const o = expectObject(body, 'request body');
@@ -61,10 +60,7 @@ export function decodeAnthropicRequest(body: unknown): ModelRequest {
   if (system !== undefined) req.system = system;
   const maxTokens = optionalInteger(o, 'max_tokens', 'request', 1);
   if (maxTokens !== undefined) req.maxTokens = maxTokens;
-  const temperature = optionalNumber(o, 'temperature', 'request', 0, 1);
-  if (temperature !== undefined) req.temperature = temperature;
-  const topP = optionalNumber(o, 'top_p', 'request', 0, 1);
-  if (topP !== undefined) req.topP = topP;
+  decodeSampling(o, ANTHROPIC_SAMPLING, 'request', req);
   const stop = optionalStringArray(o, 'stop_sequences', 'request');
   if (stop !== undefined) req.stop = stop;
   if (o.tools !== undefined && o.tools !== null) req.tools = decodeTools(expectArray(o.tools, 'tools'));
@@ -101,20 +97,11 @@ function decodeMessages(list: unknown[]): ModelMessage[] {
       pushMessage(out, 'assistant', decodeContent(m.content, path, false));
     } else if (m.role === 'user') {
       // Tool results ride in user turns on this wire; the model keeps them in `tool` messages.
-      let run: ContentPart[] = [];
-      let runIsTool = false;
-      for (const part of decodeContent(m.content, path, true)) {
-        const isTool = part.type === 'tool_result';
-        if (isTool !== runIsTool && run.length > 0) {
-          pushMessage(out, runIsTool ? 'tool' : 'user', run);
-          run = [];
-        }
-        runIsTool = isTool;
-        run.push(part);
-      }
-      pushMessage(out, runIsTool ? 'tool' : 'user', run);
+      const runs = new TurnRuns(out, true);
+      for (const part of decodeContent(m.content, path, true)) runs.add(part);
+      runs.end();
     } else {
-      throw invalid(`${path}.role must be "user" or "assistant"`);
+      throw invalidRequest(`${path}.role must be "user" or "assistant"`);
     }
   }
   return out;
@@ -169,7 +156,7 @@ function decodeBlock(b: JsonObject, bp: string, fromUser: boolean, parts: Conten
       if (!fromUser) parts.push(...partsOfThinkingBlock(b)); // the model's own reasoning from an earlier turn
       break;
     default:
-      if (typeof b.type !== 'string') throw invalid(`${bp}.type must be a string`);
+      if (typeof b.type !== 'string') throw invalidRequest(`${bp}.type must be a string`);
       parts.push({ type: 'unsupported', what: b.type }); // server tool blocks...: refused cross-protocol
   }
 }
@@ -262,7 +249,7 @@ function decodeToolChoice(v: unknown): ToolChoice {
     case 'tool':
       return { type: 'tool', name: expectString(c.name, 'tool_choice.name') };
     default:
-      throw invalid('tool_choice.type must be one of "auto", "any", "tool", "none"');
+      throw invalidRequest('tool_choice.type must be one of "auto", "any", "tool", "none"');
   }
 }
 
@@ -287,33 +274,14 @@ export function encodeAnthropicRequest(req: ModelRequest, upstreamModel: string)
     }
   }
   encodeOutputAndThinking(req, body);
-  // Anthropic's temperature range is narrower than some callers': refuse rather than clamp.
-  const sampling = { temperature: req.temperature, top_p: req.topP };
-  const temperature = optionalNumber(sampling, 'temperature', 'anthropic request', 0, 1);
-  if (temperature !== undefined) body.temperature = temperature;
-  const topP = optionalNumber(sampling, 'top_p', 'anthropic request', 0, 1);
-  if (topP !== undefined) body.top_p = topP;
+  encodeSampling(req, ANTHROPIC_SAMPLING, 'anthropic request', body);
   if (req.stop !== undefined && req.stop.length > 0) body.stop_sequences = req.stop;
   if (req.stream) body.stream = true;
   return { path: MESSAGES_PATH, body: JSON.stringify(body), headers: { 'anthropic-version': ANTHROPIC_VERSION } };
 }
 
-interface WireMessage {
-  role: 'user' | 'assistant';
-  content: JsonObject[];
-}
-
-function encodeMessages(messages: ModelMessage[]): WireMessage[] {
-  const out: WireMessage[] = [];
-  for (const m of messages) {
-    const role = m.role === 'assistant' ? 'assistant' : 'user';
-    const blocks = m.content.map(encodePart).filter((b): b is JsonObject => b !== undefined);
-    if (blocks.length === 0) continue;
-    const last = out[out.length - 1];
-    // Consecutive tool and user messages are one user turn here.
-    if (last !== undefined && last.role === role) last.content.push(...blocks);
-    else out.push({ role, content: blocks });
-  }
+function encodeMessages(messages: ModelMessage[]): WireTurn[] {
+  const out = wireTurns(messages, blocksOf);
   // Anthropic wants a turn's tool_result blocks before any other block of that turn.
   for (const m of out) {
     if (m.role === 'user' && m.content.some((b) => b.type === 'tool_result')) {
@@ -321,6 +289,10 @@ function encodeMessages(messages: ModelMessage[]): WireMessage[] {
     }
   }
   return out;
+}
+
+function blocksOf(m: ModelMessage): JsonObject[] {
+  return m.content.map(encodePart).filter((b): b is JsonObject => b !== undefined);
 }
 
 function encodePart(p: ContentPart): JsonObject | undefined {
@@ -399,14 +371,4 @@ function encodeToolChoice(c: ToolChoice): JsonObject {
     case 'tool':
       return { type: 'tool', name: c.name };
   }
-}
-
-// ---------------------------------------------------------------- cheap reads (before a full decode)
-
-export function anthropicRequestedModel(body: unknown): string | undefined {
-  return isJsonObject(body) && typeof body.model === 'string' ? body.model : undefined;
-}
-
-export function anthropicRequestedStream(body: unknown): boolean {
-  return isJsonObject(body) && body.stream === true;
 }

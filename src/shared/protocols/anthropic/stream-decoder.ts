@@ -3,7 +3,7 @@
 // blocks outside the modeled subset (server tools) are skipped with their deltas, and the rest
 // are renumbered from 0 as the model's contract wants.
 import type { StreamEvent, Usage } from '../../model/types.js';
-import { FramedStreamDecoder } from '../framing/stream-decoder-base.js';
+import { ReaderStreamDecoder } from '../framing/stream-decoder-base.js';
 import { GatewayError } from '../../errors.js';
 import { SseReader, eventEndsAt } from '../framing/sse.js';
 import { isJsonObject, type JsonObject } from '../framing/json-field.js';
@@ -13,14 +13,12 @@ import { inputSide } from '../../model/usage.js';
 import { EVENT_HEAD, matchBlockDeltaEvent, readBlockDelta, textRunSides, type BlockDelta } from './stream-fast-path.js';
 import { measureTextRun } from '../fast-path/text-run.js';
 import { translateFastPath } from '../fast-path/switch.js';
-import { JsonShapes } from '../framing/shaped-parse.js';
-import type { FastPathMemo } from '../fast-path/codec-fast-path.js';
 import { isJsonOutputTool } from '../json-output-tool.js';
 
 const SKIPPED = -1;
 
-export class AnthropicStreamDecoder extends FramedStreamDecoder {
-  private readonly reader = new SseReader(
+export class AnthropicStreamDecoder extends ReaderStreamDecoder {
+  protected readonly reader = new SseReader(
     (event, data) => this.onEvent(event, data),
     translateFastPath ? (text, start, end, nameStart, nameEnd) => this.readInPlace(text, start, end, nameStart, nameEnd) : null,
     translateFastPath ? (text, at) => this.readLine(text, at) : null,
@@ -39,8 +37,6 @@ export class AnthropicStreamDecoder extends FramedStreamDecoder {
   private ended = false;
   /** The fast path's reused result (null when the fast paths are off). */
   private readonly fast: BlockDelta | null = translateFastPath ? { index: 0, text: true, value: '', literal: undefined } : null;
-  /** The lane's learnt event shapes (shaped-parse.ts); null when the fast paths are off. */
-  private readonly shapes: JsonShapes | null;
   /** The encoder writes text runs (emitTextRuns). */
   private runs = false;
   /** The upstream block of the delta last read when it was a plain text delta, else -1: where a run may follow. */
@@ -49,22 +45,8 @@ export class AnthropicStreamDecoder extends FramedStreamDecoder {
   private runSides: { head: Uint8Array; tail: Uint8Array } | null = null;
   private runSidesBlock = -1;
 
-  /** `memo`: the lane's, where the events it parses keep their shapes. */
-  constructor(memo?: FastPathMemo) {
-    super();
-    this.shapes = translateFastPath && memo !== undefined ? (memo.eventShapes ??= new JsonShapes()) : null;
-  }
-
   emitTextRuns(): void {
     this.runs = this.fast !== null;
-  }
-
-  protected feed(chunk: Uint8Array): void {
-    this.reader.push(chunk);
-  }
-
-  protected flush(): void {
-    this.reader.end();
   }
 
   protected complete(): void {
@@ -105,13 +87,8 @@ export class AnthropicStreamDecoder extends FramedStreamDecoder {
       this.delta(fast);
       return;
     }
-    let msg: unknown;
-    try {
-      msg = this.shapes !== null ? this.shapes.parse(event ?? '', data) : JSON.parse(data);
-    } catch {
-      this.failure = new GatewayError('upstream_error', `anthropic stream: malformed JSON in ${event ?? 'an'} event`);
-      return;
-    }
+    const msg = this.parsedEvent(event ?? '', data);
+    if (msg === undefined) return this.fail(`anthropic stream: malformed JSON in ${event ?? 'an'} event`);
     if (!isJsonObject(msg)) return;
     switch (msg.type) {
       case 'message_start':

@@ -2,10 +2,9 @@
 // answered `{"input_tokens": n}`.
 import type { ModelRequest } from '../../model/types.js';
 import type { TokenCount } from '../../model/token-count.js';
-import { GatewayError } from '../../errors.js';
 import type { EncodedUpstreamRequest } from '../codec.js';
-import { isJsonObject, rewriteTopLevelString, tokenCount } from '../framing/json-field.js';
-import { countable, pickMembers } from '../count-request.js';
+import { bodyWithModel } from '../request-members.js';
+import { countable, countOfInputTokens, pickMembers } from '../count-request.js';
 import { decodeAnthropicRequest, encodeAnthropicRequest } from './request.js';
 
 export const COUNT_TOKENS_PATH = '/v1/messages/count_tokens';
@@ -27,12 +26,11 @@ export function encodeAnthropicCountRequest(req: ModelRequest, upstreamModel: st
 }
 
 export function anthropicCountPassthrough(raw: string, body: unknown, upstreamModel: string): EncodedUpstreamRequest {
-  return { path: COUNT_TOKENS_PATH, body: rewriteTopLevelString(raw, 'model', upstreamModel, body) };
+  return { path: COUNT_TOKENS_PATH, body: bodyWithModel(raw, body, upstreamModel) };
 }
 
 export function decodeAnthropicCountAnswer(body: unknown): TokenCount {
-  if (!isJsonObject(body) || typeof body.input_tokens !== 'number') throw new GatewayError('upstream_error', 'count_tokens answer without input_tokens');
-  return { inputTokens: tokenCount(body.input_tokens), estimated: false };
+  return countOfInputTokens(body, 'count_tokens');
 }
 
 export function encodeAnthropicCountAnswer(count: TokenCount): string {

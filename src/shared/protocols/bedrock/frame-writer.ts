@@ -59,19 +59,26 @@ export class FrameTemplate {
     let at = writeUtf8(buf, start + restStart, a);
     if (b.length > 0) at = writeUtf8(buf, at, b);
     const end = at + MESSAGE_CRC_BYTES;
-    writeUint32(buf, start, end - start);
-    writeUint32(buf, start + 4, this.headersLength);
-    // The prelude's register gives its CRC, then goes on over those four bytes into the
-    // message CRC (the prelude is not summed twice).
-    let crc = crc32Continue(CRC32_START, buf, start, start + 8);
-    writeUint32(buf, start + 8, crc32Final(crc));
-    crc = crc32Continue(crc, buf, start + 8, start + PRELUDE_BYTES);
-    buf.set(this.bytes, start + PRELUDE_BYTES);
-    crc = this.crc.register(crc);
+    let crc = this.writeStart(buf, start, end - start);
     crc = crc32Continue(crc, buf, start + restStart, at);
     writeUint32(buf, at, crc32Final(crc));
     slabUsed = end;
     return new Uint8Array(slabBuffer, slabOffset + start, end - start);
+  }
+
+  /**
+   * A frame's start at `buf[start]`, the frame `frameBytes` long: its prelude and the template's
+   * bytes. Returns the message CRC's register after them: the prelude's register gives its CRC,
+   * then goes on over those four bytes into the message CRC (the prelude is not summed twice).
+   */
+  private writeStart(buf: Uint8Array, start: number, frameBytes: number): number {
+    writeUint32(buf, start, frameBytes);
+    writeUint32(buf, start + 4, this.headersLength);
+    let crc = crc32Continue(CRC32_START, buf, start, start + 8);
+    writeUint32(buf, start + 8, crc32Final(crc));
+    crc = crc32Continue(crc, buf, start + 8, start + PRELUDE_BYTES);
+    buf.set(this.bytes, start + PRELUDE_BYTES);
+    return this.crc.register(crc);
   }
 
   /**
@@ -101,13 +108,7 @@ export class FrameTemplate {
       while (src[close] !== QUOTE) close++;
       const rest = start + restStart;
       const end = rest + close + 1 - literal + tail.length;
-      writeUint32(buf, start, end + MESSAGE_CRC_BYTES - start);
-      writeUint32(buf, start + 4, this.headersLength);
-      let crc = crc32Continue(CRC32_START, buf, start, start + 8);
-      writeUint32(buf, start + 8, crc32Final(crc));
-      crc = crc32Continue(crc, buf, start + 8, start + PRELUDE_BYTES);
-      buf.set(this.bytes, start + PRELUDE_BYTES);
-      crc = this.crc.register(crc);
+      let crc = this.writeStart(buf, start, end + MESSAGE_CRC_BYTES - start);
       crc = crc32Copy(crc, src, literal, close + 1, buf, rest);
       crc = crc32Copy(crc, tail, 0, tail.length, buf, end - tail.length);
       writeUint32(buf, end, crc32Final(crc));

@@ -4,15 +4,11 @@
 // `reasoningConfig`) and prompt-cache markers (`cachePoint` blocks). docs/compatibility.md has
 // the tables; docs/decisions/202-bedrock-reasoning-by-model-family.md says why the family
 // is read from the model id.
-import { GatewayError } from '../../errors.js';
 import type { CacheMarker, ModelRequest, ReasoningEffort, ReasoningSettings, ResponseFormat } from '../../model/types.js';
 import { effortOf, reasoningOff, threeLevelEffort } from '../../model/reasoning.js';
 import { expectObject, expectString, isJsonObject, optionalInteger, optionalString, type JsonObject } from '../framing/json-field.js';
+import { invalidRequest } from '../invalid-request.js';
 import { anthropicOutputSchema } from '../anthropic/output-schema.js';
-
-function invalid(message: string): GatewayError {
-  return new GatewayError('invalid_request', message);
-}
 
 const EFFORTS = ['low', 'medium', 'high', 'xhigh', 'max'];
 /** Claude's floor for budget_tokens (as on Anthropic's own API). */
@@ -26,7 +22,7 @@ export function decodeOutputConfig(o: JsonObject, req: ModelRequest): void {
   const config = o.outputConfig === undefined || o.outputConfig === null ? undefined : expectObject(o.outputConfig, 'outputConfig');
   if (config !== undefined && config.textFormat !== undefined && config.textFormat !== null) req.responseFormat = decodeTextFormat(config.textFormat);
   const effort = config === undefined ? undefined : optionalString(config, 'effort', 'outputConfig');
-  if (effort !== undefined && !EFFORTS.includes(effort)) throw invalid(`outputConfig.effort must be one of ${EFFORTS.join(', ')}`);
+  if (effort !== undefined && !EFFORTS.includes(effort)) throw invalidRequest(`outputConfig.effort must be one of ${EFFORTS.join(', ')}`);
   const extra = isJsonObject(o.additionalModelRequestFields) ? o.additionalModelRequestFields : undefined;
   const reasoning = extra === undefined ? undefined : decodeFamilyReasoning(extra);
   if (effort !== undefined && reasoning?.effort !== 'none') req.reasoning = { ...reasoning, effort: effort as ReasoningEffort };
@@ -35,7 +31,7 @@ export function decodeOutputConfig(o: JsonObject, req: ModelRequest): void {
 
 function decodeTextFormat(raw: unknown): ResponseFormat {
   const f = expectObject(raw, 'outputConfig.textFormat');
-  if (f.type !== 'json_schema') throw invalid('outputConfig.textFormat.type must be "json_schema"');
+  if (f.type !== 'json_schema') throw invalidRequest('outputConfig.textFormat.type must be "json_schema"');
   const structure = expectObject(f.structure, 'outputConfig.textFormat.structure');
   const def = expectObject(structure.jsonSchema, 'outputConfig.textFormat.structure.jsonSchema');
   const path = 'outputConfig.textFormat.structure.jsonSchema';
@@ -44,7 +40,7 @@ function decodeTextFormat(raw: unknown): ResponseFormat {
   try {
     schema = JSON.parse(text);
   } catch {
-    throw invalid(`${path}.schema must be a JSON Schema as JSON text`);
+    throw invalidRequest(`${path}.schema must be a JSON Schema as JSON text`);
   }
   // Converse's schema mode always constrains the answer: strict, in OpenAI's words.
   const format: ResponseFormat = { type: 'json_schema', schema: expectObject(schema, `${path}.schema`), strict: true };
@@ -85,7 +81,7 @@ export function decodeCachePoint(raw: unknown, path: string): CacheMarker {
   const c = expectObject(raw, path);
   const ttl = optionalString(c, 'ttl', path);
   if (ttl === undefined) return {};
-  if (ttl !== '5m' && ttl !== '1h') throw invalid(`${path}.ttl must be "5m" or "1h"`);
+  if (ttl !== '5m' && ttl !== '1h') throw invalidRequest(`${path}.ttl must be "5m" or "1h"`);
   return { ttl };
 }
 

@@ -2,20 +2,22 @@
 // (`/model/{modelId}/converse`, `/converse-stream`). Images and documents travel as base64
 // `bytes` (or an s3Location) with a format name; tool inputs are objects; turns must
 // alternate user/assistant.
-import type { ContentPart, FilePart, ImagePart, ModelMessage, ModelRequest, Role, ToolChoice, ToolDef, ToolResultPart } from '../../model/types.js';
+import type { ContentPart, FilePart, ImagePart, ModelMessage, ModelRequest, ToolChoice, ToolDef, ToolResultPart } from '../../model/types.js';
 import type { EncodedUpstreamRequest, RouteInfo } from '../codec.js';
-import { GatewayError } from '../../errors.js';
-import { expectArray, expectObject, expectString, optionalInteger, optionalNumber, optionalString, type JsonObject } from '../framing/json-field.js';
+import { expectArray, expectObject, expectString, optionalInteger, optionalString, type JsonObject } from '../framing/json-field.js';
+import { invalidRequest } from '../invalid-request.js';
 import { argumentsObject, optionalStringArray, splitDataUrl } from '../framing/body-fields.js';
 import { describeSource, mediaTypeOfUrl, refusePart, refuseUntranslatable } from '../refusal.js';
 import { refuseUnenforceableCallLimit } from '../parallel-tool-calls.js';
+import { decodeSampling, encodeSampling, type SamplingMembers } from '../sampling.js';
+import { requiredPathModel } from '../request-members.js';
+import { TurnRuns, wireTurns, type WireTurn } from '../turns.js';
 import { jsonModeTools } from '../json-output-tool.js';
 import { cachePointBlock, claudeThinking, decodeCachePoint, decodeOutputConfig, encodeOutputAndReasoning } from './request-settings.js';
 import { partsOfReasoningContent, reasoningBlockForLane } from './reasoning.js';
 
-function invalid(message: string): GatewayError {
-  return new GatewayError('invalid_request', message);
-}
+/** Converse's temperature range is narrower than some callers'. */
+const CONVERSE_SAMPLING: SamplingMembers = { topP: 'topP', temperatureMax: 1 };
 
 export function bedrockPath(modelId: string, stream: boolean): string {
   return `/model/${encodeURIComponent(modelId)}/${stream ? 'converse-stream' : 'converse'}`;
@@ -50,11 +52,8 @@ const MEDIA_TYPE_OF_DOCUMENT_FORMAT: Readonly<Record<string, string>> = Object.f
 
 export function decodeBedrockRequest(body: unknown, route: RouteInfo): ModelRequest {
   const o = expectObject(body, 'request body');
-  if (route.pathModel === undefined || route.pathModel.length === 0) {
-    throw invalid('the model is named in the path: /model/{modelId}/converse');
-  }
   const req: ModelRequest = {
-    model: route.pathModel,
+    model: requiredPathModel(route.pathModel, '/model/{modelId}/converse'),
     messages: decodeMessages(expectArray(o.messages, 'messages')),
     stream: route.pathStream === true,
   };
@@ -85,12 +84,11 @@ function decodeMessages(list: unknown[]): ModelMessage[] {
   for (let i = 0; i < list.length; i++) {
     const path = `messages[${i}]`;
     const m = expectObject(list[i], path);
-    if (m.role !== 'user' && m.role !== 'assistant') throw invalid(`${path}.role must be "user" or "assistant"`);
+    if (m.role !== 'user' && m.role !== 'assistant') throw invalidRequest(`${path}.role must be "user" or "assistant"`);
     const fromUser = m.role === 'user';
     const blocks = expectArray(m.content, `${path}.content`);
     // Tool results ride in user turns on this wire; the model keeps them in `tool` messages.
-    let run: ContentPart[] = [];
-    let runRole: Role = fromUser ? 'user' : 'assistant';
+    const runs = new TurnRuns(out, fromUser);
     /** Parts the model cannot carry inside a tool result: kept apart, refused cross-protocol. */
     const unsupported: ContentPart[] = [];
     let previous: ContentPart | undefined;
@@ -111,16 +109,10 @@ function decodeMessages(list: unknown[]): ModelMessage[] {
       for (const part of parts) {
         if (part === undefined) continue;
         previous = part;
-        const partRole: Role = !fromUser ? 'assistant' : part.type === 'tool_result' ? 'tool' : 'user';
-        if (partRole !== runRole && run.length > 0) {
-          out.push({ role: runRole, content: run });
-          run = [];
-        }
-        runRole = partRole;
-        run.push(part);
+        runs.add(part);
       }
     }
-    if (run.length > 0) out.push({ role: runRole, content: run });
+    runs.end();
     if (unsupported.length > 0) out.push({ role: 'user', content: unsupported });
   }
   return out;
@@ -187,7 +179,7 @@ function decodeToolResult(r: JsonObject, path: string, out: ContentPart[]): Tool
     else out.push({ type: 'unsupported', what: `${Object.keys(c)[0] ?? 'block'} in a toolResult` });
   }
   const status = optionalString(r, 'status', path);
-  if (status !== undefined && status !== 'success' && status !== 'error') throw invalid(`${path}.status must be "success" or "error"`);
+  if (status !== undefined && status !== 'success' && status !== 'error') throw invalidRequest(`${path}.status must be "success" or "error"`);
   return { type: 'tool_result', toolCallId: expectString(r.toolUseId, `${path}.toolUseId`), content, isError: status === 'error' };
 }
 
@@ -196,10 +188,7 @@ function decodeInferenceConfig(v: unknown, req: ModelRequest): void {
   const c = expectObject(v, 'inferenceConfig');
   const maxTokens = optionalInteger(c, 'maxTokens', 'inferenceConfig', 1);
   if (maxTokens !== undefined) req.maxTokens = maxTokens;
-  const temperature = optionalNumber(c, 'temperature', 'inferenceConfig', 0, 1);
-  if (temperature !== undefined) req.temperature = temperature;
-  const topP = optionalNumber(c, 'topP', 'inferenceConfig', 0, 1);
-  if (topP !== undefined) req.topP = topP;
+  decodeSampling(c, CONVERSE_SAMPLING, 'inferenceConfig', req);
   const stop = optionalStringArray(c, 'stopSequences', 'inferenceConfig');
   if (stop !== undefined) req.stop = stop;
 }
@@ -228,14 +217,14 @@ function decodeToolConfig(v: unknown, req: ModelRequest): void {
   else if (choice.any !== undefined) req.toolChoice = { type: 'required' };
   else if (choice.tool !== undefined) {
     req.toolChoice = { type: 'tool', name: expectString(expectObject(choice.tool, 'toolConfig.toolChoice.tool').name, 'toolConfig.toolChoice.tool.name') };
-  } else throw invalid('toolConfig.toolChoice must hold one of auto, any, tool');
+  } else throw invalidRequest('toolConfig.toolChoice must hold one of auto, any, tool');
 }
 
 // ---------------------------------------------------------------- encode (upstream)
 
 export function encodeBedrockRequest(req: ModelRequest, upstreamModel: string): EncodedUpstreamRequest {
   refuseUntranslatable(req, 'bedrock');
-  const messages = encodeMessages(req.messages);
+  const messages = wireTurns(req.messages, blocksOf);
   const body: JsonObject = { messages };
   if (req.system !== undefined && req.system.length > 0) {
     body.system = req.systemCache === undefined ? [{ text: req.system }] : [{ text: req.system }, cachePointBlock(req.systemCache)];
@@ -250,24 +239,11 @@ export function encodeBedrockRequest(req: ModelRequest, upstreamModel: string): 
   return { path: bedrockPath(upstreamModel, req.stream), body: JSON.stringify(body) };
 }
 
-interface WireMessage {
-  role: 'user' | 'assistant';
-  content: JsonObject[];
-}
-
-function encodeMessages(messages: ModelMessage[]): WireMessage[] {
-  const out: WireMessage[] = [];
-  for (const m of messages) {
-    const role = m.role === 'assistant' ? 'assistant' : 'user';
-    const blocks: JsonObject[] = [];
-    for (const p of m.content) encodeMessagePart(p, blocks);
-    if (blocks.length === 0) continue;
-    const last = out[out.length - 1];
-    // Converse refuses two turns of one role in a row: tool results and user text become one turn.
-    if (last !== undefined && last.role === role) last.content.push(...blocks);
-    else out.push({ role, content: blocks });
-  }
-  return out;
+/** A message's blocks, each with the cache point after it that marks it. */
+function blocksOf(m: ModelMessage): JsonObject[] {
+  const blocks: JsonObject[] = [];
+  for (const p of m.content) encodeMessagePart(p, blocks);
+  return blocks;
 }
 
 function encodeMessagePart(p: ContentPart, into: JsonObject[]): void {
@@ -336,12 +312,7 @@ function documentName(name: string | undefined): string {
 function encodeInferenceConfig(req: ModelRequest): JsonObject | undefined {
   const c: JsonObject = {};
   if (req.maxTokens !== undefined) c.maxTokens = req.maxTokens;
-  // Converse's temperature range is narrower than some callers': refuse rather than clamp.
-  const sampling = { temperature: req.temperature, topP: req.topP };
-  const temperature = optionalNumber(sampling, 'temperature', 'bedrock inferenceConfig', 0, 1);
-  if (temperature !== undefined) c.temperature = temperature;
-  const topP = optionalNumber(sampling, 'topP', 'bedrock inferenceConfig', 0, 1);
-  if (topP !== undefined) c.topP = topP;
+  encodeSampling(req, CONVERSE_SAMPLING, 'bedrock inferenceConfig', c);
   if (req.stop !== undefined && req.stop.length > 0) c.stopSequences = req.stop;
   return Object.keys(c).length > 0 ? c : undefined;
 }
@@ -350,7 +321,7 @@ function encodeInferenceConfig(req: ModelRequest): JsonObject | undefined {
  * Converse has no "none" tool choice. With `none` the tools are left out, unless the history
  * holds tool blocks (Converse then requires toolConfig): the tools go without a choice.
  */
-function encodeToolConfig(req: ModelRequest, messages: WireMessage[]): JsonObject | undefined {
+function encodeToolConfig(req: ModelRequest, messages: WireTurn[]): JsonObject | undefined {
   if (req.tools === undefined || req.tools.length === 0) return undefined;
   const tools: JsonObject[] = [];
   for (const t of req.tools) {
@@ -364,7 +335,7 @@ function encodeToolConfig(req: ModelRequest, messages: WireMessage[]): JsonObjec
   return { tools, toolChoice: encodeToolChoice(choice) };
 }
 
-function historyHasToolBlocks(messages: WireMessage[]): boolean {
+function historyHasToolBlocks(messages: WireTurn[]): boolean {
   return messages.some((m) => m.content.some((b) => b.toolUse !== undefined || b.toolResult !== undefined));
 }
 

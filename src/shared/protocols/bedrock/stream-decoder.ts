@@ -3,12 +3,10 @@
 // redactedContent); tool blocks do. Other blocks (citations...) are skipped and the rest
 // renumbered from 0. Exception frames end the stream with an error.
 import type { Usage } from '../../model/types.js';
-import { FramedStreamDecoder } from '../framing/stream-decoder-base.js';
+import { ReaderStreamDecoder } from '../framing/stream-decoder-base.js';
 import { GatewayError } from '../../errors.js';
 import { isJsonObject, type JsonObject } from '../framing/json-field.js';
 import { translateFastPath } from '../fast-path/switch.js';
-import { JsonShapes } from '../framing/shaped-parse.js';
-import type { FastPathMemo } from '../fast-path/codec-fast-path.js';
 import { EventStreamReader, headerString, payloadText, type EventFrame } from './event-stream.js';
 import { finishFromStopReason } from './finish-reason.js';
 import { SYNTHESIZED_RESPONSE_ID } from './response.js';
@@ -18,8 +16,8 @@ import { isJsonOutputTool } from '../json-output-tool.js';
 
 const SKIPPED = -1;
 
-export class BedrockStreamDecoder extends FramedStreamDecoder {
-  private readonly reader = new EventStreamReader(
+export class BedrockStreamDecoder extends ReaderStreamDecoder {
+  protected readonly reader = new EventStreamReader(
     (f) => this.onFrame(f),
     translateFastPath ? (text, headersLength, headersKnown) => this.readInPlace(text, headersLength, headersKnown) : null,
     translateFastPath ? DELTA_HEADER_BLOCK : null,
@@ -40,22 +38,6 @@ export class BedrockStreamDecoder extends FramedStreamDecoder {
   private earlyUsage: Usage | null = null;
   /** The fast path's reused result (null when the fast paths are off). */
   private readonly fast: BlockDelta | null = translateFastPath ? { index: 0, text: true, value: '', literal: undefined } : null;
-  /** The lane's learnt event shapes (shaped-parse.ts); null when the fast paths are off. */
-  private readonly shapes: JsonShapes | null;
-
-  /** `memo`: the lane's, where the events it parses keep their shapes. */
-  constructor(memo?: FastPathMemo) {
-    super();
-    this.shapes = translateFastPath && memo !== undefined ? (memo.eventShapes ??= new JsonShapes()) : null;
-  }
-
-  protected feed(chunk: Uint8Array): void {
-    this.reader.push(chunk);
-  }
-
-  protected flush(): void {
-    this.reader.end();
-  }
 
   protected complete(): void {
     if (!this.finished) throw new GatewayError('upstream_error', 'bedrock stream ended before messageStop');
@@ -81,13 +63,8 @@ export class BedrockStreamDecoder extends FramedStreamDecoder {
       return;
     }
     const eventType = headerString(f, ':event-type');
-    let payload: unknown;
-    try {
-      payload = this.shapes !== null ? this.shapes.parse(eventType, payloadText(f)) : JSON.parse(payloadText(f));
-    } catch {
-      this.failure = new GatewayError('upstream_error', `bedrock stream: malformed JSON in a ${eventType} event`);
-      return;
-    }
+    const payload = this.parsedEvent(eventType, payloadText(f));
+    if (payload === undefined) return this.fail(`bedrock stream: malformed JSON in a ${eventType} event`);
     if (!isJsonObject(payload)) return;
     switch (eventType) {
       case 'messageStart':

@@ -7,6 +7,7 @@ import type { TokenCount } from '../../model/token-count.js';
 import { GatewayError } from '../../errors.js';
 import type { RouteInfo, EncodedUpstreamRequest } from '../codec.js';
 import { expectObject, expectString, isJsonObject, tokenCount, type JsonObject } from '../framing/json-field.js';
+import { invalidRequest } from '../invalid-request.js';
 import { countable, pickMembers } from '../count-request.js';
 import { decodeAnthropicRequest } from '../anthropic/request.js';
 import { decodeBedrockRequest, encodeBedrockRequest } from './request.js';
@@ -18,17 +19,13 @@ export function bedrockCountPath(modelId: string): string {
 /** What ConverseTokensRequest takes. */
 const CONVERSE_MEMBERS = ['messages', 'system', 'toolConfig', 'additionalModelRequestFields'] as const;
 
-function invalid(message: string): GatewayError {
-  return new GatewayError('invalid_request', message);
-}
-
 export function decodeBedrockCountRequest(body: unknown, route: RouteInfo): ModelRequest {
   const input = expectObject(expectObject(body, 'request body').input, 'input');
   if (input.converse !== undefined) {
     return countable(decodeBedrockRequest(expectObject(input.converse, 'input.converse'), { ...route, pathStream: false }));
   }
   if (input.invokeModel !== undefined) return countable(decodeInvokeModelBody(expectObject(input.invokeModel, 'input.invokeModel'), route));
-  throw invalid('input must hold converse or invokeModel');
+  throw invalidRequest('input must hold converse or invokeModel');
 }
 
 /**
@@ -42,7 +39,7 @@ function decodeInvokeModelBody(invoke: JsonObject, route: RouteInfo): ModelReque
     native = JSON.parse(Buffer.from(expectString(invoke.body, 'input.invokeModel.body'), 'base64').toString('utf8'));
   } catch (err) {
     if (err instanceof GatewayError) throw err;
-    throw invalid('input.invokeModel.body is not base64 JSON');
+    throw invalidRequest('input.invokeModel.body is not base64 JSON');
   }
   if (!isJsonObject(native) || typeof native.anthropic_version !== 'string' || !Array.isArray(native.messages)) {
     throw new GatewayError(

@@ -5,6 +5,7 @@
 // 2. In a parsed body, for decoders: typed readers that throw GatewayError('invalid_request')
 //    naming the offending field, so a bad body gets a clear 400 and never a crash.
 import { GatewayError } from '../../errors.js';
+import { invalidRequest } from '../invalid-request.js';
 
 // ---------------------------------------------------------------------------------------------
 // Raw text
@@ -248,23 +249,19 @@ export function isJsonObject(v: unknown): v is JsonObject {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-function invalid(message: string): GatewayError {
-  return new GatewayError('invalid_request', message);
-}
-
 /** `v` as an object, else a 400 naming `path`. */
 export function expectObject(v: unknown, path: string): JsonObject {
-  if (!isJsonObject(v)) throw invalid(`${path} must be an object`);
+  if (!isJsonObject(v)) throw invalidRequest(`${path} must be an object`);
   return v;
 }
 
 export function expectArray(v: unknown, path: string): unknown[] {
-  if (!Array.isArray(v)) throw invalid(`${path} must be an array`);
+  if (!Array.isArray(v)) throw invalidRequest(`${path} must be an array`);
   return v;
 }
 
 export function expectString(v: unknown, path: string): string {
-  if (typeof v !== 'string') throw invalid(`${path} must be a string`);
+  if (typeof v !== 'string') throw invalidRequest(`${path} must be a string`);
   return v;
 }
 
@@ -272,14 +269,14 @@ export function expectString(v: unknown, path: string): string {
 export function optionalString(obj: JsonObject, key: string, path: string): string | undefined {
   const v = obj[key];
   if (v === undefined || v === null) return undefined;
-  if (typeof v !== 'string') throw invalid(`${path}.${key} must be a string`);
+  if (typeof v !== 'string') throw invalidRequest(`${path}.${key} must be a string`);
   return v;
 }
 
 export function optionalBoolean(obj: JsonObject, key: string, path: string): boolean | undefined {
   const v = obj[key];
   if (v === undefined || v === null) return undefined;
-  if (typeof v !== 'boolean') throw invalid(`${path}.${key} must be a boolean`);
+  if (typeof v !== 'boolean') throw invalidRequest(`${path}.${key} must be a boolean`);
   return v;
 }
 
@@ -287,8 +284,8 @@ export function optionalBoolean(obj: JsonObject, key: string, path: string): boo
 export function optionalNumber(obj: JsonObject, key: string, path: string, min: number, max: number): number | undefined {
   const v = obj[key];
   if (v === undefined || v === null) return undefined;
-  if (typeof v !== 'number' || !Number.isFinite(v)) throw invalid(`${path}.${key} must be a number`);
-  if (v < min || v > max) throw invalid(`${path}.${key} must be between ${min} and ${max}, got ${v}`);
+  if (typeof v !== 'number' || !Number.isFinite(v)) throw invalidRequest(`${path}.${key} must be a number`);
+  if (v < min || v > max) throw invalidRequest(`${path}.${key} must be between ${min} and ${max}, got ${v}`);
   return v;
 }
 
@@ -296,8 +293,8 @@ export function optionalNumber(obj: JsonObject, key: string, path: string, min: 
 export function optionalInteger(obj: JsonObject, key: string, path: string, min: number): number | undefined {
   const v = obj[key];
   if (v === undefined || v === null) return undefined;
-  if (typeof v !== 'number' || !Number.isSafeInteger(v)) throw invalid(`${path}.${key} must be an integer`);
-  if (v < min) throw invalid(`${path}.${key} must be at least ${min}, got ${v}`);
+  if (typeof v !== 'number' || !Number.isSafeInteger(v)) throw invalidRequest(`${path}.${key} must be an integer`);
+  if (v < min) throw invalidRequest(`${path}.${key} must be at least ${min}, got ${v}`);
   return v;
 }
 

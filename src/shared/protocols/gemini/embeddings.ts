@@ -7,6 +7,8 @@ import { estimateTextTokens } from '../../model/token-count.js';
 import { GatewayError } from '../../errors.js';
 import type { EncodedUpstreamRequest } from '../codec.js';
 import { expectArray, expectObject, isJsonObject, tokenCount, type JsonObject } from '../framing/json-field.js';
+import { invalidRequest } from '../invalid-request.js';
+import { requiredPathModel } from '../request-members.js';
 import { inputTexts, refuseEmbeddingFeatures } from '../embedding-refusal.js';
 import { field } from './fields.js';
 
@@ -15,10 +17,6 @@ export type GeminiEmbedForm = 'single' | 'batch';
 
 export function geminiEmbedPath(model: string, form: GeminiEmbedForm): string {
   return `/models/${model}:${form === 'single' ? 'embedContent' : 'batchEmbedContents'}`;
-}
-
-function invalid(message: string): GatewayError {
-  return new GatewayError('invalid_request', message);
 }
 
 // ---------------------------------------------------------------- ingress
@@ -31,12 +29,11 @@ interface EmbedSettings {
 }
 
 export function decodeGeminiEmbedRequest(body: unknown, pathModel: string | undefined, form: GeminiEmbedForm): EmbeddingRequest {
-  if (pathModel === undefined || pathModel === '')
-    throw invalid(`the model is named in the path: /v1beta/models/{model}:${form === 'single' ? 'embedContent' : 'batchEmbedContents'}`);
+  const model = requiredPathModel(pathModel, `/v1beta/models/{model}:${form === 'single' ? 'embedContent' : 'batchEmbedContents'}`);
   const o = expectObject(body, 'request body');
-  const req: EmbeddingRequest = { model: pathModel, inputs: [], encodingFormat: 'float' };
+  const req: EmbeddingRequest = { model, inputs: [], encodingFormat: 'float' };
   const requests = form === 'single' ? [o] : expectArray(o.requests, 'requests');
-  if (requests.length === 0) throw invalid('requests must not be empty');
+  if (requests.length === 0) throw invalidRequest('requests must not be empty');
   let first: EmbedSettings | undefined;
   const titles: Array<string | undefined> = [];
   for (let i = 0; i < requests.length; i++) {
@@ -48,7 +45,7 @@ export function decodeGeminiEmbedRequest(body: unknown, pathModel: string | unde
     if (first === undefined) first = settings;
     else if (settings.taskType !== first.taskType || settings.dimensions !== first.dimensions) {
       // The model holds one of each per request, as every other protocol does.
-      throw invalid(`${path}: taskType and outputDimensionality must be the same in every request of a batch`);
+      throw invalidRequest(`${path}: taskType and outputDimensionality must be the same in every request of a batch`);
     }
   }
   if (first!.taskType !== undefined) req.taskType = first!.taskType;
@@ -75,18 +72,18 @@ function decodeSettings(r: JsonObject, path: string): EmbedSettings {
   const taskType = field(r, 'taskType', 'task_type');
   if (taskType !== undefined && taskType !== null) {
     if (typeof taskType !== 'string' || !(GEMINI_TASK_TYPES as readonly string[]).includes(taskType)) {
-      throw invalid(`${path}.taskType must be one of ${GEMINI_TASK_TYPES.join(', ')}`);
+      throw invalidRequest(`${path}.taskType must be one of ${GEMINI_TASK_TYPES.join(', ')}`);
     }
     out.taskType = taskType as GeminiTaskType;
   }
   const dims = field(r, 'outputDimensionality', 'output_dimensionality');
   if (dims !== undefined && dims !== null) {
-    if (typeof dims !== 'number' || !Number.isSafeInteger(dims) || dims < 1) throw invalid(`${path}.outputDimensionality must be an integer >= 1`);
+    if (typeof dims !== 'number' || !Number.isSafeInteger(dims) || dims < 1) throw invalidRequest(`${path}.outputDimensionality must be an integer >= 1`);
     out.dimensions = dims;
   }
   const title = r.title;
   if (title !== undefined && title !== null) {
-    if (typeof title !== 'string') throw invalid(`${path}.title must be a string`);
+    if (typeof title !== 'string') throw invalidRequest(`${path}.title must be a string`);
     out.title = title;
   }
   return out;

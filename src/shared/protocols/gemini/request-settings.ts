@@ -1,16 +1,12 @@
 // Gemini generationConfig settings <-> the model: structured output (`responseMimeType` with
 // `responseJsonSchema` or the OpenAPI-subset `responseSchema`) and reasoning (`thinkingConfig`:
 // `thinkingBudget`, `thinkingLevel`, `includeThoughts`). docs/compatibility.md has the tables.
-import { GatewayError } from '../../errors.js';
 import type { ModelRequest, ReasoningEffort, ReasoningSettings, ResponseFormat } from '../../model/types.js';
 import { EFFORT_BUDGET_TOKENS, reasoningOff } from '../../model/reasoning.js';
 import { expectObject, optionalBoolean, optionalInteger, optionalString, type JsonObject } from '../framing/json-field.js';
+import { invalidRequest } from '../invalid-request.js';
 import { field, keyOf } from './fields.js';
 import { openApiToJsonSchema } from './schema-types.js';
-
-function invalid(message: string): GatewayError {
-  return new GatewayError('invalid_request', message);
-}
 
 const JSON_MIME = 'application/json';
 
@@ -53,7 +49,7 @@ export function decodeThinkingConfig(g: JsonObject): ReasoningSettings | undefin
   const level = optionalString(t, keyOf(t, 'thinkingLevel', 'thinking_level'), path);
   if (level !== undefined && level !== 'THINKING_LEVEL_UNSPECIFIED') {
     const effort = LEVELS[level.toUpperCase()];
-    if (effort === undefined) throw invalid(`${path}.thinkingLevel must be one of ${Object.keys(LEVELS).join(', ')}`);
+    if (effort === undefined) throw invalidRequest(`${path}.thinkingLevel must be one of ${Object.keys(LEVELS).join(', ')}`);
     out.effort = effort;
   }
   const include = optionalBoolean(t, keyOf(t, 'includeThoughts', 'include_thoughts'), path);

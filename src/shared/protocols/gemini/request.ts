@@ -2,30 +2,22 @@
 // Gemini function calls often carry no id (call-ids.ts pairs them). Going the other way, ids
 // are written (the API accepts them) and a functionResponse also needs the function's NAME,
 // found from the assistant tool call with the same id earlier in the request.
-import type { ContentPart, FilePart, ImagePart, ModelMessage, ModelRequest, Role, ToolChoice, ToolDef, ToolResultPart } from '../../model/types.js';
+import type { ContentPart, FilePart, ImagePart, ModelMessage, ModelRequest, ToolChoice, ToolDef, ToolResultPart } from '../../model/types.js';
 import type { EncodedUpstreamRequest, RouteInfo } from '../codec.js';
-import { GatewayError } from '../../errors.js';
-import {
-  expectArray,
-  expectObject,
-  expectString,
-  isJsonObject,
-  optionalInteger,
-  optionalNumber,
-  optionalString,
-  type JsonObject,
-} from '../framing/json-field.js';
+import { expectArray, expectObject, expectString, isJsonObject, optionalInteger, optionalString, type JsonObject } from '../framing/json-field.js';
+import { invalidRequest } from '../invalid-request.js';
 import { CallIds } from './call-ids.js';
 import { argumentsObject, field, keyOf, optionalStringArray, splitDataUrl } from './fields.js';
 import { openApiToJsonSchema } from './schema-types.js';
 import { describeSource, mediaTypeOfUrl, refusePart, refuseUntranslatable } from '../refusal.js';
+import { decodeSampling, encodeSampling, type SamplingMembers } from '../sampling.js';
+import { requiredPathModel } from '../request-members.js';
+import { TurnRuns } from '../turns.js';
 import { refuseUnenforceableCallLimit } from '../parallel-tool-calls.js';
 import { decodeResponseFormat, decodeThinkingConfig, encodeOutputAndThinking } from './request-settings.js';
 import { geminiParts, partsOfSignature, partsOfThought, signatureOf } from './thought.js';
 
-function invalid(message: string): GatewayError {
-  return new GatewayError('invalid_request', message);
-}
+const GEMINI_SAMPLING: SamplingMembers = { topP: 'topP', temperatureMax: 2 };
 
 export function geminiPath(model: string, stream: boolean): string {
   return stream ? `/models/${model}:streamGenerateContent?alt=sse` : `/models/${model}:generateContent`;
@@ -35,11 +27,8 @@ export function geminiPath(model: string, stream: boolean): string {
 
 export function decodeGeminiRequest(body: unknown, route: RouteInfo): ModelRequest {
   const o = expectObject(body, 'request body');
-  if (route.pathModel === undefined || route.pathModel.length === 0) {
-    throw invalid('the model is named in the path: /v1beta/models/{model}:generateContent');
-  }
   const req: ModelRequest = {
-    model: route.pathModel,
+    model: requiredPathModel(route.pathModel, '/v1beta/models/{model}:generateContent'),
     messages: decodeContents(expectArray(o.contents, 'contents')),
     stream: route.pathStream === true,
   };
@@ -74,25 +63,16 @@ function decodeContents(list: unknown[]): ModelMessage[] {
     const c = expectObject(list[i], path);
     const role = c.role ?? 'user';
     if (role !== 'user' && role !== 'model' && role !== 'function') {
-      throw invalid(`${path}.role must be "user" or "model"`);
+      throw invalidRequest(`${path}.role must be "user" or "model"`);
     }
     const parts = expectArray(c.parts, `${path}.parts`);
     if (role !== 'model') claimAnsweredIds(parts, ids);
     // Function responses ride in user turns on this wire; the model keeps them in `tool` messages.
-    let run: ContentPart[] = [];
-    let runRole: Role = role === 'model' ? 'assistant' : 'user';
+    const runs = new TurnRuns(out, role !== 'model');
     for (let j = 0; j < parts.length; j++) {
-      for (const part of decodePart(expectObject(parts[j], `${path}.parts[${j}]`), `${path}.parts[${j}]`, role === 'model', ids)) {
-        const partRole: Role = role === 'model' ? 'assistant' : part.type === 'tool_result' ? 'tool' : 'user';
-        if (partRole !== runRole && run.length > 0) {
-          out.push({ role: runRole, content: run });
-          run = [];
-        }
-        runRole = partRole;
-        run.push(part);
-      }
+      for (const part of decodePart(expectObject(parts[j], `${path}.parts[${j}]`), `${path}.parts[${j}]`, role === 'model', ids)) runs.add(part);
     }
-    if (run.length > 0) out.push({ role: runRole, content: run });
+    runs.end();
   }
   return out;
 }
@@ -187,10 +167,7 @@ function decodeGenerationConfig(v: unknown, req: ModelRequest): void {
   const path = 'generationConfig';
   const maxTokens = optionalInteger(g, keyOf(g, 'maxOutputTokens', 'max_output_tokens'), path, 1);
   if (maxTokens !== undefined) req.maxTokens = maxTokens;
-  const temperature = optionalNumber(g, 'temperature', path, 0, 2);
-  if (temperature !== undefined) req.temperature = temperature;
-  const topP = optionalNumber(g, keyOf(g, 'topP', 'top_p'), path, 0, 1);
-  if (topP !== undefined) req.topP = topP;
+  decodeSampling(g, { ...GEMINI_SAMPLING, topP: keyOf(g, 'topP', 'top_p') }, path, req);
   const stop = optionalStringArray(g, keyOf(g, 'stopSequences', 'stop_sequences'), path);
   if (stop !== undefined) req.stop = stop;
   const responseFormat = decodeResponseFormat(g);
@@ -263,7 +240,7 @@ function decodeToolConfig(v: unknown): ToolChoice | undefined {
       return allowed?.length === 1 ? { type: 'tool', name: allowed[0]! } : { type: 'required' };
     }
     default:
-      throw invalid('toolConfig.functionCallingConfig.mode must be one of AUTO, ANY, NONE, VALIDATED');
+      throw invalidRequest('toolConfig.functionCallingConfig.mode must be one of AUTO, ANY, NONE, VALIDATED');
   }
 }
 
@@ -321,7 +298,7 @@ function encodePart(p: ContentPart, callNames: Map<string, string>): JsonObject 
     case 'tool_result': {
       const name = p.name ?? callNames.get(p.toolCallId);
       if (name === undefined) {
-        throw invalid(`tool result ${p.toolCallId}: no earlier tool call with that id, and Gemini needs the function name`);
+        throw invalidRequest(`tool result ${p.toolCallId}: no earlier tool call with that id, and Gemini needs the function name`);
       }
       return { functionResponse: { id: p.toolCallId, name, response: resultObject(p) } };
     }
@@ -380,11 +357,7 @@ function encodeToolChoice(c: ToolChoice): JsonObject {
 function encodeGenerationConfig(req: ModelRequest): JsonObject | undefined {
   const g: JsonObject = {};
   if (req.maxTokens !== undefined) g.maxOutputTokens = req.maxTokens;
-  const sampling = { temperature: req.temperature, topP: req.topP };
-  const temperature = optionalNumber(sampling, 'temperature', 'gemini generationConfig', 0, 2);
-  if (temperature !== undefined) g.temperature = temperature;
-  const topP = optionalNumber(sampling, 'topP', 'gemini generationConfig', 0, 1);
-  if (topP !== undefined) g.topP = topP;
+  encodeSampling(req, GEMINI_SAMPLING, 'gemini generationConfig', g);
   if (req.stop !== undefined && req.stop.length > 0) g.stopSequences = req.stop;
   encodeOutputAndThinking(req, g);
   return Object.keys(g).length > 0 ? g : undefined;

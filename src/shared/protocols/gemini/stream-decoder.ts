@@ -5,12 +5,11 @@
 // the content; usageMetadata is a running total the chunks repeat, so the latest one is
 // reported after finish (and the first one's input side with the start).
 import type { FinishReason, StreamEvent, Usage } from '../../model/types.js';
-import { FramedStreamDecoder } from '../framing/stream-decoder-base.js';
+import { ReaderStreamDecoder } from '../framing/stream-decoder-base.js';
 import { GatewayError } from '../../errors.js';
 import { isJsonObject, type JsonObject } from '../framing/json-field.js';
 import { SseReader, dataStart, eventEndsAt } from '../framing/sse.js';
 import type { FastPathMemo } from '../fast-path/codec-fast-path.js';
-import { JsonShapes } from '../framing/shaped-parse.js';
 import { finishFromGemini, isFinishReason } from './finish-reason.js';
 import { callId, candidateParts, firstCandidate, SYNTHESIZED_RESPONSE_ID } from './response.js';
 import { usageFromGemini } from './usage.js';
@@ -20,45 +19,31 @@ import { partsOfSignature, partsOfThought, signatureOf } from './thought.js';
 import type { ReasoningPart } from '../../model/types.js';
 import { inputSide } from '../../model/usage.js';
 import { stateEventOf } from '../reasoning/open-block.js';
+import { SequentialBlocks } from '../framing/sequential-blocks.js';
 
-const NONE = -1;
 /** The kinds a stream's chunks are kept under in the lane's JsonShapes. */
 const FIRST_CHUNK = 'first chunk';
 const CHUNK = 'chunk';
 
-export class GeminiStreamDecoder extends FramedStreamDecoder {
-  private readonly reader = new SseReader(
+export class GeminiStreamDecoder extends ReaderStreamDecoder {
+  protected readonly reader = new SseReader(
     (_event, data) => this.onChunk(data),
     translateFastPath ? (text, start, end) => this.readInPlace(text, start, end) : null,
     translateFastPath ? (text, at) => this.readLine(text, at) : null,
   );
   private started = false;
   private finished = false;
-  private nextIndex = 0;
-  /** The open text block's index, or NONE. */
-  private textIndex = NONE;
-  /** The open reasoning block (thought parts not yet signed), or NONE. */
-  private reasoningIndex = NONE;
+  /** The open reasoning block holds thought parts not yet signed. */
+  private readonly blocks = new SequentialBlocks();
   private calls = 0;
   private latestUsage: Usage | null = null;
   private usageReported = false;
   private readonly fast: GeminiTextChunkReader | null;
-  /** The lane's learnt event shapes (shaped-parse.ts); null when the fast paths are off. */
-  private readonly shapes: JsonShapes | null;
 
   /** `memo`: the lane's, where its text-chunk layout and its chunks' shapes are kept. */
   constructor(memo?: FastPathMemo) {
-    super();
+    super(memo);
     this.fast = translateFastPath ? new GeminiTextChunkReader(memo === undefined ? null : (memo.geminiText ??= { text: null })) : null;
-    this.shapes = translateFastPath && memo !== undefined ? (memo.eventShapes ??= new JsonShapes()) : null;
-  }
-
-  protected feed(chunk: Uint8Array): void {
-    this.reader.push(chunk);
-  }
-
-  protected flush(): void {
-    this.reader.end();
   }
 
   protected complete(): void {
@@ -100,15 +85,10 @@ export class GeminiStreamDecoder extends FramedStreamDecoder {
       this.onTextChunk(fast);
       return;
     }
-    let chunk: unknown;
-    try {
-      // The first chunk and the finishing one repeat the lane's earlier ones but for their
-      // values: parsed by their shapes (the value is read here at once, as the shapes want).
-      chunk = this.shapes !== null ? this.shapes.parse(this.started ? CHUNK : FIRST_CHUNK, data) : JSON.parse(data);
-    } catch {
-      this.failure = new GatewayError('upstream_error', 'gemini stream: malformed JSON in a chunk');
-      return;
-    }
+    // The first chunk and the finishing one repeat the lane's earlier ones but for their
+    // values: parsed by their shapes (the value is read here at once, as the shapes want).
+    const chunk = this.parsedEvent(this.started ? CHUNK : FIRST_CHUNK, data);
+    if (chunk === undefined) return this.fail('gemini stream: malformed JSON in a chunk');
     if (!isJsonObject(chunk)) return;
     if (isJsonObject(chunk.error)) return this.onError(chunk.error);
     const hasUsage = isJsonObject(chunk.usageMetadata);
@@ -147,7 +127,7 @@ export class GeminiStreamDecoder extends FramedStreamDecoder {
   /** What onChunk does for a chunk of one non-empty text part, no finishReason, and maybe usageMetadata. */
   private onTextChunk(fast: GeminiTextChunkReader): void {
     if (fast.usage !== null) this.latestUsage = usageFromGemini(fast.usage);
-    this.text(fast.text, fast.literal);
+    this.blocks.textDelta(this.out, fast.text, fast.literal);
   }
 
   private onPart(p: JsonObject): void {
@@ -155,14 +135,13 @@ export class GeminiStreamDecoder extends FramedStreamDecoder {
     if (typeof p.text === 'string' && p.thought === true) {
       this.thought(p.text, signature);
     } else if (typeof p.text === 'string') {
-      if (p.text.length > 0) this.text(p.text);
+      if (p.text.length > 0) this.blocks.textDelta(this.out, p.text);
       if (signature !== undefined) this.signed(partsOfSignature(signature)); // signs the text before it
     } else if (isJsonObject(p.functionCall) && typeof p.functionCall.name === 'string') {
-      this.closeText();
-      this.closeReasoning();
+      this.blocks.closeOpen(this.out);
       if (signature !== undefined) this.signed(partsOfSignature(signature)); // signs the call after it
       const fc = p.functionCall;
-      const index = this.nextIndex++;
+      const index = this.blocks.take();
       this.out.push(
         { type: 'block_start', index, kind: 'tool_call', id: callId(fc, this.calls++), name: fc.name as string },
         { type: 'tool_args_delta', index, json: JSON.stringify(fc.args ?? {}) },
@@ -173,31 +152,27 @@ export class GeminiStreamDecoder extends FramedStreamDecoder {
 
   /** A thought part: its text goes to the open reasoning block; a signature on it is the block's state and closes it. */
   private thought(text: string, signature: string | undefined): void {
-    this.closeText();
+    this.blocks.closeText(this.out);
     const parts = partsOfThought(text, signature);
     if (parts.length !== 1 || parts[0]!.family !== 'gemini') {
       // A token (a gateway of ours upstream): its parts whole.
-      this.closeReasoning();
+      this.blocks.closeReasoning(this.out);
       this.signed(parts);
       return;
     }
-    if (this.reasoningIndex === NONE) {
-      this.reasoningIndex = this.nextIndex++;
-      this.out.push({ type: 'block_start', index: this.reasoningIndex, kind: 'reasoning', family: 'gemini' });
-    }
-    if (text.length > 0) this.out.push({ type: 'reasoning_delta', index: this.reasoningIndex, text });
+    const index = this.blocks.openReasoning(this.out, 'gemini');
+    if (text.length > 0) this.out.push({ type: 'reasoning_delta', index, text });
     if (signature !== undefined) {
-      this.out.push({ type: 'reasoning_state', index: this.reasoningIndex, signature });
-      this.closeReasoning();
+      this.out.push({ type: 'reasoning_state', index, signature });
+      this.blocks.closeReasoning(this.out);
     }
   }
 
   /** Reasoning parts known whole (a signature on a text or call part): a block each. */
   private signed(parts: readonly ReasoningPart[]): void {
-    this.closeText();
-    this.closeReasoning();
+    this.blocks.closeOpen(this.out);
     for (const part of parts) {
-      const index = this.nextIndex++;
+      const index = this.blocks.take();
       this.out.push({ type: 'block_start', index, kind: 'reasoning', family: part.family });
       if (part.text.length > 0) this.out.push({ type: 'reasoning_delta', index, text: part.text });
       const state = stateEventOf(index, part);
@@ -206,33 +181,8 @@ export class GeminiStreamDecoder extends FramedStreamDecoder {
     }
   }
 
-  private closeReasoning(): void {
-    if (this.reasoningIndex !== NONE) {
-      this.out.push({ type: 'block_stop', index: this.reasoningIndex });
-      this.reasoningIndex = NONE;
-    }
-  }
-
-  /** `literal`: the text as its JSON literal, when the fast path read it without escapes. */
-  private text(text: string, literal?: string): void {
-    if (this.reasoningIndex !== NONE) this.closeReasoning();
-    if (this.textIndex === NONE) {
-      this.textIndex = this.nextIndex++;
-      this.out.push({ type: 'block_start', index: this.textIndex, kind: 'text' });
-    }
-    this.out.push({ type: 'text_delta', index: this.textIndex, text, literal });
-  }
-
-  private closeText(): void {
-    if (this.textIndex !== NONE) {
-      this.out.push({ type: 'block_stop', index: this.textIndex });
-      this.textIndex = NONE;
-    }
-  }
-
   private finishWith(reason: FinishReason): void {
-    this.closeText();
-    this.closeReasoning();
+    this.blocks.closeOpen(this.out);
     this.finished = true;
     this.out.push({ type: 'finish', reason });
   }

@@ -1,9 +1,10 @@
 // The `ollama` protocol: Ollama's native /api/chat (NDJSON streams, streaming by default).
 import type { Codec } from '../codec.js';
+import { bodyModel, bodyWithModel } from '../request-members.js';
 import { fastPathMemo, type CodecFastPath } from '../fast-path/codec-fast-path.js';
 import { encodeError, upstreamErrorMessage } from './errors.js';
-import { OllamaPassthroughStream, passthroughBody } from './passthrough.js';
-import { CHAT_PATH, decodeRequest, encodeRequest, requestedModel, requestedStream } from './request.js';
+import { OllamaPassthroughStream } from './passthrough.js';
+import { CHAT_PATH, decodeRequest, encodeRequest, requestedStream } from './request.js';
 import { decodeResponse, encodeResponse, usageFromResponse } from './response.js';
 import { OllamaStreamDecoder } from './stream-decoder.js';
 import { OllamaStreamEncoder } from './stream-encoder.js';
@@ -16,7 +17,7 @@ export const ollamaCodec: Codec = {
   acceptsAnyContentType: true,
 
   decodeRequest: (body) => decodeRequest(body),
-  requestedModel: (body) => requestedModel(body),
+  requestedModel: (body) => bodyModel(body),
   requestedStream: (body) => requestedStream(body),
   encodeResponse,
   createStreamEncoder: () => new OllamaStreamEncoder(),
@@ -30,7 +31,7 @@ export const ollamaCodec: Codec = {
 
   // the done line always carries the counts
   streamUsageRequested: () => true,
-  passthroughBody: (raw, body, upstreamModel) => passthroughBody(raw, body, upstreamModel),
+  passthroughBody: (raw, body, upstreamModel) => bodyWithModel(raw, body, upstreamModel),
   usageFromResponse,
   createPassthroughStream: () => new WholeEventsPassthrough(new OllamaPassthroughStream(), ndjsonEventEnds),
 };

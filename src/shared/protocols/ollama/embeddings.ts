@@ -5,17 +5,8 @@ import type { EmbeddingInput, EmbeddingRequest, EmbeddingResponse } from '../../
 import { estimateTextTokens } from '../../model/token-count.js';
 import { GatewayError } from '../../errors.js';
 import type { EncodedUpstreamRequest } from '../codec.js';
-import {
-  expectArray,
-  expectObject,
-  expectString,
-  isJsonObject,
-  optionalBoolean,
-  optionalInteger,
-  rewriteTopLevelString,
-  tokenCount,
-  type JsonObject,
-} from '../framing/json-field.js';
+import { expectArray, expectObject, expectString, isJsonObject, optionalBoolean, optionalInteger, tokenCount, type JsonObject } from '../framing/json-field.js';
+import { invalidRequest } from '../invalid-request.js';
 import { inputTexts, refuseEmbeddingFeatures } from '../embedding-refusal.js';
 
 /** `embed`: /api/embed; `legacy`: /api/embeddings (one prompt, one vector, no usage). */
@@ -24,10 +15,6 @@ export type OllamaEmbedForm = 'embed' | 'legacy';
 export const EMBED_PATH = '/api/embed';
 export const LEGACY_EMBEDDINGS_PATH = '/api/embeddings';
 
-function invalid(message: string): GatewayError {
-  return new GatewayError('invalid_request', message);
-}
-
 // ---------------------------------------------------------------- ingress
 
 export function decodeOllamaEmbedRequest(body: unknown, form: OllamaEmbedForm): EmbeddingRequest {
@@ -35,7 +22,8 @@ export function decodeOllamaEmbedRequest(body: unknown, form: OllamaEmbedForm): 
   const req: EmbeddingRequest = { model: expectString(o.model, 'model'), inputs: decodeInputs(o, form), encodingFormat: 'float' };
   const keepAlive = o.keep_alive;
   if (keepAlive !== undefined && keepAlive !== null) {
-    if (typeof keepAlive !== 'string' && typeof keepAlive !== 'number') throw invalid('request.keep_alive must be a duration string or a number of seconds');
+    if (typeof keepAlive !== 'string' && typeof keepAlive !== 'number')
+      throw invalidRequest('request.keep_alive must be a duration string or a number of seconds');
     req.keepAlive = keepAlive;
   }
   if (form === 'embed') {
@@ -51,7 +39,7 @@ function decodeInputs(o: JsonObject, form: OllamaEmbedForm): EmbeddingInput[] {
   if (form === 'legacy') return [{ type: 'text', text: expectString(o.prompt, 'prompt') }];
   if (typeof o.input === 'string') return [{ type: 'text', text: o.input }];
   const list = expectArray(o.input, 'input');
-  if (list.length === 0) throw invalid('input must not be empty');
+  if (list.length === 0) throw invalidRequest('input must not be empty');
   return list.map((item, i) => ({ type: 'text', text: expectString(item, `input[${i}]`) }));
 }
 
@@ -59,10 +47,6 @@ export function encodeOllamaEmbedResponse(resp: EmbeddingResponse, form: OllamaE
   if (form === 'legacy') return JSON.stringify({ embedding: resp.vectors[0] ?? [] });
   // Ollama's own timings are the server's; the gateway has none of the lane's to give.
   return JSON.stringify({ model: resp.model, embeddings: resp.vectors, total_duration: 0, load_duration: 0, prompt_eval_count: resp.usage.inputTokens });
-}
-
-export function ollamaEmbedPassthroughBody(raw: string, body: unknown, upstreamModel: string): string {
-  return rewriteTopLevelString(raw, 'model', upstreamModel, body);
 }
 
 // ---------------------------------------------------------------- upstream

@@ -2,12 +2,12 @@
 // images) in, `response` text out, NDJSON streams by default like /api/chat. It is an ingress
 // form only: the prompt becomes one user message and goes to the lane through the internal
 // model, so an Ollama lane gets an /api/chat request (the gateway never calls /api/generate).
-import { GatewayError } from '../../errors.js';
 import type { ContentPart, FinishReason, ModelRequest, ModelResponse, StreamEvent, Usage } from '../../model/types.js';
 import { ZERO_USAGE } from '../../model/types.js';
 import type { Codec, StreamEncoder } from '../codec.js';
 import type { ErrorKind } from '../../errors.js';
 import { expectArray, expectObject, expectString, optionalBoolean, optionalString } from '../framing/json-field.js';
+import { requiredModel } from '../request-members.js';
 import { ollamaCodec } from './codec.js';
 import { errorLine } from './errors.js';
 import { encodeFinishReason } from './finish-reason.js';
@@ -16,14 +16,9 @@ import { decodeOptions } from './request.js';
 import { decodeFormatAndThink } from './request-settings.js';
 import { doneFields } from './response.js';
 
-function invalid(message: string): GatewayError {
-  return new GatewayError('invalid_request', message);
-}
-
 export function decodeGenerateRequest(body: unknown): ModelRequest {
   const b = expectObject(body, 'request body');
-  if (b.model === undefined) throw invalid('model is required');
-  const model = expectString(b.model, 'model');
+  const model = requiredModel(b);
   const prompt = optionalString(b, 'prompt', 'request') ?? '';
   const content: ContentPart[] = [];
   const images = b.images === undefined || b.images === null ? [] : expectArray(b.images, 'images');

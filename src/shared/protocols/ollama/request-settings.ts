@@ -2,16 +2,12 @@
 // Schema), reasoning (`think`: a boolean, or "low"/"medium"/"high" for the models that take a
 // level), and the tool choice Ollama has no field for, honoured by the tools the lane is sent
 // (docs/compatibility.md has the tables).
-import { GatewayError } from '../../errors.js';
 import type { ModelRequest, ReasoningSettings, ResponseFormat, ToolDef } from '../../model/types.js';
 import { effortOf, reasoningOff, threeLevelEffort } from '../../model/reasoning.js';
 import { expectObject, type JsonObject } from '../framing/json-field.js';
+import { invalidRequest } from '../invalid-request.js';
 import { refuseParameter } from '../refusal.js';
 import { refuseUnenforceableCallLimit } from '../parallel-tool-calls.js';
-
-function invalid(message: string): GatewayError {
-  return new GatewayError('invalid_request', message);
-}
 
 // ---------------------------------------------------------------- decode (ingress)
 
@@ -26,7 +22,7 @@ export function decodeFormatAndThink(b: JsonObject, req: ModelRequest): void {
 function decodeFormat(raw: unknown): ResponseFormat | undefined {
   if (raw === undefined || raw === null || raw === '') return undefined;
   if (raw === 'json') return { type: 'json' };
-  if (typeof raw === 'string') throw invalid(`format must be "json" or a JSON Schema object, got "${raw}"`);
+  if (typeof raw === 'string') throw invalidRequest(`format must be "json" or a JSON Schema object, got "${raw}"`);
   return { type: 'json_schema', schema: expectObject(raw, 'format') };
 }
 
@@ -35,7 +31,7 @@ function decodeThink(raw: unknown): ReasoningSettings | undefined {
   if (raw === true) return {};
   if (raw === false) return { effort: 'none' };
   if (raw === 'low' || raw === 'medium' || raw === 'high') return { effort: raw };
-  throw invalid('think must be true, false, "low", "medium" or "high"');
+  throw invalidRequest('think must be true, false, "low", "medium" or "high"');
 }
 
 // ---------------------------------------------------------------- encode (upstream)
@@ -68,6 +64,6 @@ export function toolsForChoice(req: ModelRequest): ToolDef[] | undefined {
   refuseUnenforceableCallLimit(req, 'ollama', 'Ollama has no setting that limits an answer to one tool call');
   if (choice?.type !== 'tool') return tools;
   const named = tools.filter((t) => t.name === choice.name);
-  if (named.length === 0) throw invalid(`tool_choice names the tool "${choice.name}", which is not among the request's tools`);
+  if (named.length === 0) throw invalidRequest(`tool_choice names the tool "${choice.name}", which is not among the request's tools`);
   return named;
 }

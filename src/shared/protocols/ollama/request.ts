@@ -4,23 +4,17 @@
 // Tool call ids are not part of Ollama's documented API: they are read when a client sends
 // them (`tool_calls[].id`, `tool_call_id`) and written as extra fields, and otherwise a tool
 // result is matched to its call by tool name, in order.
-import { GatewayError } from '../../errors.js';
-import type { ContentPart, ImagePart, ModelMessage, ModelRequest, ToolCallPart, ToolDef } from '../../model/types.js';
+import type { ContentPart, ImagePart, ModelMessage, ModelRequest, ToolCallPart } from '../../model/types.js';
 import type { EncodedUpstreamRequest } from '../codec.js';
-import {
-  expectArray,
-  expectObject,
-  expectString,
-  isJsonObject,
-  optionalBoolean,
-  optionalNumber,
-  optionalString,
-  type JsonObject,
-} from '../framing/json-field.js';
+import { expectArray, expectObject, expectString, isJsonObject, optionalBoolean, optionalString, type JsonObject } from '../framing/json-field.js';
+import { invalidRequest } from '../invalid-request.js';
 import { mediaTypeOfBase64 } from './image.js';
 import { argumentsObject, argumentsText } from './tool-arguments.js';
+import { requiredMessages, requiredModel } from '../request-members.js';
 import { splitDataUrl } from '../framing/body-fields.js';
+import { decodeFunctionTools } from '../function-tools.js';
 import { describeSource, refusePart, refuseUntranslatable } from '../refusal.js';
+import { CHAT_SAMPLING, decodeSampling } from '../sampling.js';
 import { inlineFileText } from '../file-parts.js';
 import { decodeFormatAndThink, encodeFormatAndThink, toolsForChoice } from './request-settings.js';
 import { plainCallId } from '../reasoning/call-id.js';
@@ -28,17 +22,9 @@ import { ollamaMessageReasoning } from './thinking.js';
 
 export const CHAT_PATH = '/api/chat';
 
-function invalid(message: string): GatewayError {
-  return new GatewayError('invalid_request', message);
-}
-
 // ---------------------------------------------------------------------------------------------
 // Ingress: caller's body -> model
 // ---------------------------------------------------------------------------------------------
-
-export function requestedModel(body: unknown): string | undefined {
-  return isJsonObject(body) && typeof body.model === 'string' ? body.model : undefined;
-}
 
 /** Ollama streams unless told `stream: false`. */
 export function requestedStream(body: unknown): boolean {
@@ -53,11 +39,8 @@ interface DecodeState {
 
 export function decodeRequest(body: unknown): ModelRequest {
   const b = expectObject(body, 'request body');
-  if (b.model === undefined) throw invalid('model is required');
-  const model = expectString(b.model, 'model');
-  if (b.messages === undefined) throw invalid('messages is required');
-  const rawMessages = expectArray(b.messages, 'messages');
-  if (rawMessages.length === 0) throw invalid('messages must not be empty');
+  const model = requiredModel(b);
+  const rawMessages = requiredMessages(b);
 
   const system: string[] = [];
   const messages: ModelMessage[] = [];
@@ -66,7 +49,7 @@ export function decodeRequest(body: unknown): ModelRequest {
 
   const req: ModelRequest = { model, messages, stream: optionalBoolean(b, 'stream', 'request') ?? true };
   if (system.length > 0) req.system = system.join('\n');
-  const tools = decodeTools(b.tools);
+  const tools = decodeFunctionTools(b.tools, true);
   if (tools !== undefined) req.tools = tools;
   if (b.options !== undefined && b.options !== null) decodeOptions(expectObject(b.options, 'options'), req);
   decodeFormatAndThink(b, req);
@@ -114,7 +97,7 @@ function decodeMessage(raw: unknown, path: string, system: string[], out: ModelM
       return;
     }
     default:
-      throw invalid(`${path}.role "${role}" is not one of system, user, assistant, tool`);
+      throw invalidRequest(`${path}.role "${role}" is not one of system, user, assistant, tool`);
   }
 }
 
@@ -151,40 +134,16 @@ function answeredCallId(explicit: string | undefined, name: string | undefined, 
   return explicit ?? `call_${state.nextCallId++}`;
 }
 
-function decodeTools(raw: unknown): ToolDef[] | undefined {
-  if (raw === undefined || raw === null) return undefined;
-  const tools: ToolDef[] = [];
-  expectArray(raw, 'tools').forEach((t, i) => {
-    const tool = expectObject(t, `tools[${i}]`);
-    if (tool.type !== undefined && tool.type !== 'function') return;
-    const fn = expectObject(tool.function, `tools[${i}].function`);
-    const def: ToolDef = {
-      name: expectString(fn.name, `tools[${i}].function.name`),
-      parameters:
-        fn.parameters === undefined || fn.parameters === null
-          ? { type: 'object', properties: {} }
-          : expectObject(fn.parameters, `tools[${i}].function.parameters`),
-    };
-    const description = optionalString(fn, 'description', `tools[${i}].function`);
-    if (description !== undefined) def.description = description;
-    tools.push(def);
-  });
-  return tools;
-}
-
 export function decodeOptions(o: JsonObject, req: ModelRequest): void {
   const numPredict = o.num_predict;
   if (numPredict !== undefined && numPredict !== null) {
     // -1 is "no limit" and -2 "fill the context": both mean no max_tokens.
     if (typeof numPredict !== 'number' || !Number.isSafeInteger(numPredict) || numPredict === 0 || numPredict < -2) {
-      throw invalid(`options.num_predict must be a positive integer, -1 or -2, got ${JSON.stringify(numPredict)}`);
+      throw invalidRequest(`options.num_predict must be a positive integer, -1 or -2, got ${JSON.stringify(numPredict)}`);
     }
     if (numPredict > 0) req.maxTokens = numPredict;
   }
-  const temperature = optionalNumber(o, 'temperature', 'options', 0, 2);
-  if (temperature !== undefined) req.temperature = temperature;
-  const topP = optionalNumber(o, 'top_p', 'options', 0, 1);
-  if (topP !== undefined) req.topP = topP;
+  decodeSampling(o, CHAT_SAMPLING, 'options', req);
   const stop = o.stop;
   if (typeof stop === 'string') req.stop = [stop];
   else if (stop !== undefined && stop !== null) req.stop = expectArray(stop, 'options.stop').map((s, i) => expectString(s, `options.stop[${i}]`));

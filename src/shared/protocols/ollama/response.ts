@@ -1,12 +1,12 @@
 // Ollama /api/chat non-stream body <-> model response. Ollama has no response id: one is
 // made from created_at, so the same body always gives the same id.
 import { GatewayError } from '../../errors.js';
-import type { ModelResponse, ReasoningPart, ToolCallPart, Usage } from '../../model/types.js';
+import type { ModelResponse, ToolCallPart, Usage } from '../../model/types.js';
 import { isJsonObject, type JsonObject } from '../framing/json-field.js';
 import { decodeFinishReason, encodeFinishReason } from './finish-reason.js';
 import { argumentsObject, argumentsText } from './tool-arguments.js';
 import { decodeUsage, encodeUsage } from './usage.js';
-import { idWithReasoning, plainCallId } from '../reasoning/call-id.js';
+import { carryReasoningInCallIds, plainCallId } from '../reasoning/call-id.js';
 import { ollamaMessageReasoning, thinkingOf } from './thinking.js';
 
 export function responseId(createdAt: unknown): string {
@@ -74,25 +74,12 @@ export function doneFields(reason: ReturnType<typeof encodeFinishReason>, usage:
 }
 
 export function encodeResponse(resp: ModelResponse): string {
-  const texts: string[] = [];
-  const toolCalls: JsonObject[] = [];
-  const reasoning: ReasoningPart[] = [];
-  /** Reasoning since the last tool call: it rides in the next call's id (thinking.ts). */
-  let pending: ReasoningPart[] = [];
-  for (const part of resp.content) {
-    if (part.type === 'text') texts.push(part.text);
-    else if (part.type === 'reasoning') {
-      reasoning.push(part);
-      if (part.family !== 'ollama') pending.push(part); // the ollama family's own state is thinking
-    } else {
-      toolCalls.push(encodeToolCall({ ...part, id: idWithReasoning(part.id, pending) }));
-      pending = [];
-    }
-  }
+  // The ollama family's own reasoning is `thinking`; every other family's rides in a call id (thinking.ts).
+  const { texts, reasoning, toolCalls } = carryReasoningInCallIds(resp.content, 'ollama');
   const message: JsonObject = { role: 'assistant', content: texts.join('') };
   const thinking = thinkingOf(reasoning);
   if (thinking !== undefined) message.thinking = thinking;
-  if (toolCalls.length > 0) message.tool_calls = toolCalls;
+  if (toolCalls.length > 0) message.tool_calls = toolCalls.map(encodeToolCall);
   return JSON.stringify({
     model: resp.model,
     created_at: new Date().toISOString(),

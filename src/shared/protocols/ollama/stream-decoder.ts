@@ -2,7 +2,8 @@
 // message.tool_calls (each call whole, arguments as an object); the last line has done: true
 // with done_reason and the counts. A line {"error": ...} raises an upstream error.
 import { GatewayError } from '../../errors.js';
-import { FramedStreamDecoder } from '../framing/stream-decoder-base.js';
+import { ReaderStreamDecoder } from '../framing/stream-decoder-base.js';
+import { SequentialBlocks } from '../framing/sequential-blocks.js';
 import { isJsonObject, type JsonObject } from '../framing/json-field.js';
 import { NdjsonReader, lineEndsAt } from '../framing/ndjson.js';
 import { decodeFinishReason } from './finish-reason.js';
@@ -10,44 +11,23 @@ import { decodeToolCalls, responseId } from './response.js';
 import { decodeUsage } from './usage.js';
 import { OllamaTextLineReader } from './stream-fast-path.js';
 import { translateFastPath } from '../fast-path/switch.js';
-import { JsonShapes } from '../framing/shaped-parse.js';
-import type { FastPathMemo } from '../fast-path/codec-fast-path.js';
 
-const NONE = -1;
 /** The kinds a stream's lines are kept under in the lane's JsonShapes. */
 const FIRST_LINE = 'first line';
 const LINE = 'line';
 
-export class OllamaStreamDecoder extends FramedStreamDecoder {
-  private readonly reader = new NdjsonReader(
+export class OllamaStreamDecoder extends ReaderStreamDecoder {
+  protected readonly reader = new NdjsonReader(
     (line) => this.onLine(line),
     translateFastPath ? (text, start, end) => this.readInPlace(text, start, end) : null,
     translateFastPath ? (text, start) => this.readLine(text, start) : null,
   );
   private started = false;
   private ended = false;
-  private nextBlock = 0;
-  private textBlock = NONE;
-  /** The open reasoning block (`thinking` deltas), or NONE. */
-  private reasoningBlock = NONE;
+  /** The open reasoning block holds the `thinking` deltas. */
+  private readonly blocks = new SequentialBlocks();
   private toolCalls = 0;
   private readonly fast = translateFastPath ? new OllamaTextLineReader() : null;
-  /** The lane's learnt event shapes (shaped-parse.ts); null when the fast paths are off. */
-  private readonly shapes: JsonShapes | null;
-
-  /** `memo`: the lane's, where the lines it parses keep their shapes. */
-  constructor(memo?: FastPathMemo) {
-    super();
-    this.shapes = translateFastPath && memo !== undefined ? (memo.eventShapes ??= new JsonShapes()) : null;
-  }
-
-  protected feed(chunk: Uint8Array): void {
-    this.reader.push(chunk);
-  }
-
-  protected flush(): void {
-    this.reader.end();
-  }
 
   protected complete(): void {
     if (!this.ended) throw new GatewayError('upstream_error', 'upstream stream ended before its done line');
@@ -59,7 +39,7 @@ export class OllamaStreamDecoder extends FramedStreamDecoder {
     if (!this.started || this.ended || this.failure !== null) return -1;
     const end = fast.lineEnd(text, start);
     if (end < 0 || !lineEndsAt(text, end)) return -1;
-    this.text(fast.text, fast.literal);
+    this.blocks.textDelta(this.out, fast.text, fast.literal);
     return end;
   }
 
@@ -67,21 +47,16 @@ export class OllamaStreamDecoder extends FramedStreamDecoder {
   private readInPlace(text: string, start: number, end: number): boolean {
     const fast = this.fast;
     if (!this.started || this.ended || this.failure !== null || fast === null || !fast.read(text, start, end)) return false;
-    this.text(fast.text, fast.literal);
+    this.blocks.textDelta(this.out, fast.text, fast.literal);
     return true;
   }
 
   private onLine(line: string): void {
     if (this.ended || this.failure !== null) return;
-    let obj: unknown;
-    try {
-      // The first line and the done line repeat the lane's earlier ones but for their values:
-      // parsed by their shapes (the value is read here at once, as the shapes want).
-      obj = this.shapes !== null ? this.shapes.parse(this.started ? LINE : FIRST_LINE, line) : JSON.parse(line);
-    } catch {
-      this.failure = new GatewayError('upstream_error', 'upstream sent a stream line that is not JSON');
-      return;
-    }
+    // The first line and the done line repeat the lane's earlier ones but for their values:
+    // parsed by their shapes (the value is read here at once, as the shapes want).
+    const obj = this.parsedEvent(this.started ? LINE : FIRST_LINE, line);
+    if (obj === undefined) return this.fail('upstream sent a stream line that is not JSON');
     if (!isJsonObject(obj)) return;
     if (typeof obj.error === 'string') {
       this.failure = new GatewayError('upstream_error', obj.error);
@@ -94,11 +69,10 @@ export class OllamaStreamDecoder extends FramedStreamDecoder {
     const msg = isJsonObject(obj.message) ? obj.message : undefined;
     if (msg !== undefined) {
       if (typeof msg.thinking === 'string' && msg.thinking !== '') this.thinking(msg.thinking);
-      if (typeof msg.content === 'string' && msg.content !== '') this.text(msg.content);
+      if (typeof msg.content === 'string' && msg.content !== '') this.blocks.textDelta(this.out, msg.content);
       for (const call of decodeToolCalls(msg.tool_calls, this.toolCalls)) {
-        this.closeText();
-        this.closeThinking();
-        const index = this.nextBlock++;
+        this.blocks.closeOpen(this.out);
+        const index = this.blocks.take();
         this.toolCalls++;
         this.out.push(
           { type: 'block_start', index, kind: 'tool_call', id: call.id, name: call.name },
@@ -111,39 +85,12 @@ export class OllamaStreamDecoder extends FramedStreamDecoder {
   }
 
   private thinking(text: string): void {
-    this.closeText();
-    if (this.reasoningBlock === NONE) {
-      this.reasoningBlock = this.nextBlock++;
-      this.out.push({ type: 'block_start', index: this.reasoningBlock, kind: 'reasoning', family: 'ollama' });
-    }
-    this.out.push({ type: 'reasoning_delta', index: this.reasoningBlock, text });
-  }
-
-  private closeThinking(): void {
-    if (this.reasoningBlock === NONE) return;
-    this.out.push({ type: 'block_stop', index: this.reasoningBlock });
-    this.reasoningBlock = NONE;
-  }
-
-  /** `literal`: the text as its JSON literal, when the fast path read it without escapes. */
-  private text(text: string, literal?: string): void {
-    if (this.reasoningBlock !== NONE) this.closeThinking();
-    if (this.textBlock === NONE) {
-      this.textBlock = this.nextBlock++;
-      this.out.push({ type: 'block_start', index: this.textBlock, kind: 'text' });
-    }
-    this.out.push({ type: 'text_delta', index: this.textBlock, text, literal });
-  }
-
-  private closeText(): void {
-    if (this.textBlock === NONE) return;
-    this.out.push({ type: 'block_stop', index: this.textBlock });
-    this.textBlock = NONE;
+    this.blocks.closeText(this.out);
+    this.out.push({ type: 'reasoning_delta', index: this.blocks.openReasoning(this.out, 'ollama'), text });
   }
 
   private done(last: JsonObject): void {
-    this.closeText();
-    this.closeThinking();
+    this.blocks.closeOpen(this.out);
     this.out.push({ type: 'finish', reason: decodeFinishReason(last.done_reason, this.toolCalls > 0) });
     this.out.push({ type: 'usage', usage: decodeUsage(last) });
     this.out.push({ type: 'end' });

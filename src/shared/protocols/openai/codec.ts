@@ -1,9 +1,10 @@
 // The `openai` protocol: OpenAI Chat Completions (and the many hosts that speak it).
 import type { Codec } from '../codec.js';
+import { bodyModel, streamFlagSet } from '../request-members.js';
 import { fastPathMemo, type CodecFastPath } from '../fast-path/codec-fast-path.js';
 import { encodeOpenAiError, openAiUpstreamErrorMessage } from './errors.js';
 import { createPassthroughStream, passthroughBody } from './passthrough.js';
-import { CHAT_PATH, decodeRequest, encodeRequest, requestedModel, requestedStream, streamUsageRequested } from './request.js';
+import { CHAT_PATH, decodeRequest, encodeRequest, streamUsageRequested } from './request.js';
 import { decodeResponse, encodeResponse, usageFromResponse } from './response.js';
 import { ChatStreamDecoder } from './stream-decoder.js';
 import { ChatStreamEncoder } from './stream-encoder.js';
@@ -13,8 +14,8 @@ export const openaiCodec: Codec = {
   streamContentType: 'text/event-stream',
 
   decodeRequest: (body) => decodeRequest(body),
-  requestedModel: (body) => requestedModel(body),
-  requestedStream: (body) => requestedStream(body),
+  requestedModel: (body) => bodyModel(body),
+  requestedStream: (body) => streamFlagSet(body),
   encodeResponse,
   createStreamEncoder: () => new ChatStreamEncoder(),
   encodeError: (kind, message, retryAfterSecs) => encodeOpenAiError('openai', kind, message, retryAfterSecs),

@@ -6,36 +6,19 @@ import type { EmbeddingInput, EmbeddingRequest, EmbeddingResponse } from '../../
 import { estimateTextTokens } from '../../model/token-count.js';
 import { GatewayError } from '../../errors.js';
 import type { EncodedUpstreamRequest } from '../codec.js';
-import {
-  expectArray,
-  expectObject,
-  expectString,
-  isJsonObject,
-  optionalInteger,
-  optionalString,
-  rewriteTopLevelString,
-  tokenCount,
-  type JsonObject,
-} from '../framing/json-field.js';
+import { expectArray, expectObject, expectString, isJsonObject, optionalInteger, optionalString, tokenCount, type JsonObject } from '../framing/json-field.js';
+import { invalidRequest } from '../invalid-request.js';
 import { refuseEmbeddingFeatures } from '../embedding-refusal.js';
 
 /** Appended to an OpenAI provider's base URL (which ends in /v1). */
 export const EMBEDDINGS_PATH = '/embeddings';
 
-function invalid(message: string): GatewayError {
-  return new GatewayError('invalid_request', message);
-}
-
 // ---------------------------------------------------------------- ingress
-
-export function openAiEmbeddingModel(body: unknown): string | undefined {
-  return isJsonObject(body) && typeof body.model === 'string' ? body.model : undefined;
-}
 
 export function decodeOpenAiEmbeddingRequest(body: unknown): EmbeddingRequest {
   const o = expectObject(body, 'request body');
   const format = optionalString(o, 'encoding_format', 'request') ?? 'float';
-  if (format !== 'float' && format !== 'base64') throw invalid(`request.encoding_format must be "float" or "base64", got "${format}"`);
+  if (format !== 'float' && format !== 'base64') throw invalidRequest(`request.encoding_format must be "float" or "base64", got "${format}"`);
   const req: EmbeddingRequest = { model: expectString(o.model, 'model'), inputs: decodeInput(o.input), encodingFormat: format };
   const dimensions = optionalInteger(o, 'dimensions', 'request', 1);
   if (dimensions !== undefined) req.dimensions = dimensions;
@@ -47,7 +30,7 @@ export function decodeOpenAiEmbeddingRequest(body: unknown): EmbeddingRequest {
 function decodeInput(v: unknown): EmbeddingInput[] {
   if (typeof v === 'string') return [textInput(v, 'input')];
   const list = expectArray(v, 'input');
-  if (list.length === 0) throw invalid('input must not be empty');
+  if (list.length === 0) throw invalidRequest('input must not be empty');
   // One array of integers is one input's token ids; an array of arrays, one input each.
   if (typeof list[0] === 'number') return [{ type: 'tokens', tokens: tokenIds(list, 'input') }];
   return list.map((item, i) => {
@@ -57,15 +40,15 @@ function decodeInput(v: unknown): EmbeddingInput[] {
 }
 
 function textInput(text: string, path: string): EmbeddingInput {
-  if (text.length === 0) throw invalid(`${path} must not be an empty string`);
+  if (text.length === 0) throw invalidRequest(`${path} must not be an empty string`);
   return { type: 'text', text };
 }
 
 function tokenIds(list: unknown[], path: string): number[] {
-  if (list.length === 0) throw invalid(`${path} must not be empty`);
+  if (list.length === 0) throw invalidRequest(`${path} must not be empty`);
   for (let i = 0; i < list.length; i++) {
     const t = list[i];
-    if (typeof t !== 'number' || !Number.isSafeInteger(t) || t < 0) throw invalid(`${path}[${i}] must be a token id (an integer >= 0)`);
+    if (typeof t !== 'number' || !Number.isSafeInteger(t) || t < 0) throw invalidRequest(`${path}[${i}] must be a token id (an integer >= 0)`);
   }
   return list as number[];
 }
@@ -78,17 +61,12 @@ export function encodeOpenAiEmbeddingResponse(resp: EmbeddingResponse, req: Embe
   return JSON.stringify({ object: 'list', data, model: resp.model, usage: { prompt_tokens: tokens, total_tokens: tokens } });
 }
 
-/** A same-protocol body: the caller's bytes with only `model` set to the lane's. */
-export function openAiEmbeddingPassthroughBody(raw: string, body: unknown, upstreamModel: string): string {
-  return rewriteTopLevelString(raw, 'model', upstreamModel, body);
-}
-
 // ---------------------------------------------------------------- upstream
 
 export function encodeOpenAiEmbeddingRequest(req: EmbeddingRequest, upstreamModel: string): EncodedUpstreamRequest {
   refuseEmbeddingFeatures(req, 'openai', { taskType: false, titles: false, tokens: true });
   const texts = req.inputs.every((i) => i.type === 'text');
-  if (!texts && req.inputs.some((i) => i.type === 'text')) throw invalid('input mixes text and token ids; OpenAI takes one kind per request');
+  if (!texts && req.inputs.some((i) => i.type === 'text')) throw invalidRequest('input mixes text and token ids; OpenAI takes one kind per request');
   const body: JsonObject = {
     model: upstreamModel,
     input: req.inputs.map((i) => (i.type === 'text' ? i.text : i.tokens)),

@@ -4,14 +4,15 @@
 import type { PassthroughStream } from '../codec.js';
 import type { FastPathMemo } from '../fast-path/codec-fast-path.js';
 import { EventShape } from '../framing/event-shape.js';
-import { isJsonObject, rewriteTopLevelString, setTopLevelField, type JsonObject } from '../framing/json-field.js';
+import { isJsonObject, setTopLevelField, type JsonObject } from '../framing/json-field.js';
+import { bodyWithModel } from '../request-members.js';
 import { streamUsageRequested } from './request.js';
 import { SsePassthroughStream } from './sse-passthrough.js';
 import { decodeUsage } from './usage.js';
 import { WholeEventsPassthrough, sseEventEnds } from '../framing/whole-events.js';
 
 export function passthroughBody(raw: string, body: unknown, upstreamModel: string, stream: boolean): string {
-  const out = rewriteTopLevelString(raw, 'model', upstreamModel, body);
+  const out = bodyWithModel(raw, body, upstreamModel);
   if (!stream || streamUsageRequested(body)) return out;
   // Other stream options the caller set are kept; only include_usage is added.
   const options = isJsonObject(body) && isJsonObject(body.stream_options) ? body.stream_options : {};

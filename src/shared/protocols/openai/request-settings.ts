@@ -2,15 +2,11 @@
 // from it: structured output (Chat `response_format`, Responses `text.format`), reasoning
 // (Chat `reasoning_effort`, Responses `reasoning`), and prompt-cache breakpoints on content
 // parts (`prompt_cache_breakpoint`). docs/compatibility.md has the tables.
-import { GatewayError } from '../../errors.js';
 import { REASONING_EFFORTS, type ReasoningEffort, type ReasoningSettings, type ResponseFormat } from '../../model/types.js';
 import { effortOf, reasoningOff } from '../../model/reasoning.js';
 import { expectObject, expectString, isJsonObject, optionalBoolean, optionalString, type JsonObject } from '../framing/json-field.js';
+import { invalidRequest } from '../invalid-request.js';
 import { fitsStrictMode } from './strict-schema.js';
-
-function invalid(message: string): GatewayError {
-  return new GatewayError('invalid_request', message);
-}
 
 /** The name OpenAI requires on a json_schema format, when the caller's protocol gave none. */
 const DEFAULT_SCHEMA_NAME = 'response';
@@ -38,7 +34,7 @@ export function decodeResponsesTextFormat(text: unknown): ResponseFormat | undef
 function formatOfType(type: unknown, path: string): ResponseFormat | undefined {
   if (type === 'text') return undefined;
   if (type === 'json_object') return { type: 'json' };
-  throw invalid(`${path}.type must be one of text, json_object, json_schema`);
+  throw invalidRequest(`${path}.type must be one of text, json_object, json_schema`);
 }
 
 function schemaFormat(s: JsonObject, path: string): ResponseFormat {
@@ -78,7 +74,7 @@ export function encodeResponsesTextFormat(f: ResponseFormat): JsonObject {
 export function decodeEffort(raw: unknown, path: string): ReasoningEffort | undefined {
   if (raw === undefined || raw === null) return undefined;
   const effort = expectString(raw, path);
-  if (!(REASONING_EFFORTS as readonly string[]).includes(effort)) throw invalid(`${path} must be one of ${REASONING_EFFORTS.join(', ')}`);
+  if (!(REASONING_EFFORTS as readonly string[]).includes(effort)) throw invalidRequest(`${path} must be one of ${REASONING_EFFORTS.join(', ')}`);
   return effort as ReasoningEffort;
 }
 
@@ -93,7 +89,7 @@ export function decodeResponsesReasoning(raw: unknown): ReasoningSettings | unde
   if (effort !== undefined) out.effort = effort;
   const summary = r.summary ?? r.generate_summary;
   if (summary !== undefined && summary !== null) {
-    if (!(SUMMARIES as readonly unknown[]).includes(summary)) throw invalid(`reasoning.summary must be one of ${SUMMARIES.join(', ')}`);
+    if (!(SUMMARIES as readonly unknown[]).includes(summary)) throw invalidRequest(`reasoning.summary must be one of ${SUMMARIES.join(', ')}`);
     out.summary = summary as ReasoningSettings['summary'];
   }
   return out;

@@ -1,6 +1,5 @@
 // Chat Completions request body <-> model request.
-import { GatewayError } from '../../errors.js';
-import type { ContentPart, FilePart, ModelMessage, ModelRequest, TextPart, ToolCallPart, ToolChoice, ToolDef, ToolResultPart } from '../../model/types.js';
+import type { ContentPart, FilePart, ModelMessage, ModelRequest, TextPart, ToolCallPart, ToolChoice, ToolResultPart } from '../../model/types.js';
 import type { EncodedUpstreamRequest } from '../codec.js';
 import {
   expectArray,
@@ -9,36 +8,27 @@ import {
   isJsonObject,
   optionalBoolean,
   optionalInteger,
-  optionalNumber,
   optionalString,
   type JsonObject,
 } from '../framing/json-field.js';
+import { invalidRequest } from '../invalid-request.js';
 import { imageFromUrl, imageToUrl } from './image-url.js';
+import { requiredMessages, requiredModel } from '../request-members.js';
 import { splitDataUrl } from '../framing/body-fields.js';
+import { decodeFunctionTools } from '../function-tools.js';
 import { describeSource, refusePart, refuseUntranslatable } from '../refusal.js';
 import { untranslatableChatSettings } from './settings.js';
 import { chatReasoningEffort, decodeChatResponseFormat, decodeEffort, encodeChatResponseFormat, hasCacheBreakpoint } from './request-settings.js';
+import { CHAT_SAMPLING, decodeSampling } from '../sampling.js';
 import { defaultFileName, inlineFileText } from '../file-parts.js';
 import { plainCallId } from '../reasoning/call-id.js';
 import { chatMessageReasoning } from './reasoning.js';
 
 export const CHAT_PATH = '/chat/completions';
 
-function invalid(message: string): GatewayError {
-  return new GatewayError('invalid_request', message);
-}
-
 // ---------------------------------------------------------------------------------------------
 // Ingress: caller's body -> model
 // ---------------------------------------------------------------------------------------------
-
-export function requestedModel(body: unknown): string | undefined {
-  return isJsonObject(body) && typeof body.model === 'string' ? body.model : undefined;
-}
-
-export function requestedStream(body: unknown): boolean {
-  return isJsonObject(body) && body.stream === true;
-}
 
 export function streamUsageRequested(body: unknown): boolean {
   return isJsonObject(body) && isJsonObject(body.stream_options) && body.stream_options.include_usage === true;
@@ -46,11 +36,8 @@ export function streamUsageRequested(body: unknown): boolean {
 
 export function decodeRequest(body: unknown): ModelRequest {
   const b = expectObject(body, 'request body');
-  if (b.model === undefined) throw invalid('model is required');
-  const model = expectString(b.model, 'model');
-  if (b.messages === undefined) throw invalid('messages is required');
-  const rawMessages = expectArray(b.messages, 'messages');
-  if (rawMessages.length === 0) throw invalid('messages must not be empty');
+  const model = requiredModel(b);
+  const rawMessages = requiredMessages(b);
 
   const system: string[] = [];
   const messages: ModelMessage[] = [];
@@ -61,17 +48,14 @@ export function decodeRequest(body: unknown): ModelRequest {
   const req: ModelRequest = { model, messages, stream: optionalBoolean(b, 'stream', 'request') ?? false };
   if (system.length > 0) req.system = system.join('\n');
   if (systemCache.marked) req.systemCache = {};
-  const tools = decodeTools(b.tools);
+  const tools = decodeFunctionTools(b.tools, false);
   if (tools !== undefined) req.tools = tools;
   const toolChoice = decodeToolChoice(b.tool_choice);
   if (toolChoice !== undefined) req.toolChoice = toolChoice;
   // max_completion_tokens replaced max_tokens; a caller may send either.
   const maxTokens = optionalInteger(b, 'max_completion_tokens', 'request', 1) ?? optionalInteger(b, 'max_tokens', 'request', 1);
   if (maxTokens !== undefined) req.maxTokens = maxTokens;
-  const temperature = optionalNumber(b, 'temperature', 'request', 0, 2);
-  if (temperature !== undefined) req.temperature = temperature;
-  const topP = optionalNumber(b, 'top_p', 'request', 0, 1);
-  if (topP !== undefined) req.topP = topP;
+  decodeSampling(b, CHAT_SAMPLING, 'request', req);
   const stop = decodeStop(b.stop);
   if (stop !== undefined) req.stop = stop;
   const responseFormat = decodeChatResponseFormat(b.response_format);
@@ -125,7 +109,7 @@ function decodeMessage(raw: unknown, path: string, system: string[], out: ModelM
       out.push({ role: 'user', content: [{ type: 'unsupported', what: 'function role message' }] });
       return;
     default:
-      throw invalid(`${path}.role "${role}" is not one of system, developer, user, assistant, tool`);
+      throw invalidRequest(`${path}.role "${role}" is not one of system, developer, user, assistant, tool`);
   }
 }
 
@@ -154,7 +138,7 @@ function flattenText(content: unknown, path: string): string {
 
 function decodeUserContent(content: unknown, path: string): ContentPart[] {
   if (typeof content === 'string') return [{ type: 'text', text: content }];
-  if (content === undefined || content === null) throw invalid(`${path} is required`);
+  if (content === undefined || content === null) throw invalidRequest(`${path} is required`);
   const parts: ContentPart[] = [];
   expectArray(content, path).forEach((p, i) => {
     const part = expectObject(p, `${path}[${i}]`);
@@ -170,7 +154,7 @@ function decodeUserContent(content: unknown, path: string): ContentPart[] {
     } else if (part.type === 'file') {
       parts.push(marked(decodeFile(expectObject(part.file, `${path}[${i}].file`), `${path}[${i}].file`), part));
     } else if (typeof part.type !== 'string') {
-      throw invalid(`${path}[${i}].type must be a string`);
+      throw invalidRequest(`${path}[${i}].type must be a string`);
     } else {
       parts.push({ type: 'unsupported', what: part.type }); // input_audio...: refused cross-protocol
     }
@@ -184,7 +168,7 @@ function decodeFile(file: JsonObject, path: string): ContentPart {
   const data = optionalString(file, 'file_data', path);
   if (data === undefined) return { type: 'unsupported', what: 'file (file_id)' }; // lives in OpenAI's store
   const inline = splitDataUrl(data);
-  if (inline === undefined) throw invalid(`${path}.file_data must be a base64 data: URL`);
+  if (inline === undefined) throw invalidRequest(`${path}.file_data must be a base64 data: URL`);
   return name === undefined ? { type: 'file', ...inline } : { type: 'file', ...inline, name };
 }
 
@@ -215,35 +199,13 @@ function argumentsText(v: unknown, path: string): string {
   if (v === undefined || v === null) return '';
   if (typeof v === 'string') return v;
   if (isJsonObject(v)) return JSON.stringify(v);
-  throw invalid(`${path} must be a JSON string`);
-}
-
-function decodeTools(raw: unknown): ToolDef[] | undefined {
-  if (raw === undefined || raw === null) return undefined;
-  const tools: ToolDef[] = [];
-  expectArray(raw, 'tools').forEach((t, i) => {
-    const tool = expectObject(t, `tools[${i}]`);
-    if (tool.type !== 'function') return; // custom tools: not modeled
-    const fn = expectObject(tool.function, `tools[${i}].function`);
-    const def: ToolDef = {
-      name: expectString(fn.name, `tools[${i}].function.name`),
-      // No parameters means a function without arguments.
-      parameters:
-        fn.parameters === undefined || fn.parameters === null
-          ? { type: 'object', properties: {} }
-          : expectObject(fn.parameters, `tools[${i}].function.parameters`),
-    };
-    const description = optionalString(fn, 'description', `tools[${i}].function`);
-    if (description !== undefined) def.description = description;
-    tools.push(def);
-  });
-  return tools;
+  throw invalidRequest(`${path} must be a JSON string`);
 }
 
 function decodeToolChoice(raw: unknown): ToolChoice | undefined {
   if (raw === undefined || raw === null) return undefined;
   if (raw === 'auto' || raw === 'none' || raw === 'required') return { type: raw };
-  if (typeof raw === 'string') throw invalid(`tool_choice "${raw}" is not one of auto, none, required`);
+  if (typeof raw === 'string') throw invalidRequest(`tool_choice "${raw}" is not one of auto, none, required`);
   const choice = expectObject(raw, 'tool_choice');
   if (choice.type === 'function') {
     const fn = expectObject(choice.function, 'tool_choice.function');

@@ -1,11 +1,11 @@
 // Chat Completions non-stream response body <-> model response.
 import { GatewayError } from '../../errors.js';
-import type { ModelResponse, ReasoningPart } from '../../model/types.js';
+import type { ModelResponse, ToolCallPart } from '../../model/types.js';
 import { ZERO_USAGE } from '../../model/types.js';
 import { isJsonObject, type JsonObject } from '../framing/json-field.js';
 import { decodeFinishReason, encodeFinishReason } from './finish-reason.js';
 import { decodeUsage, encodeUsage } from './usage.js';
-import { plainCallId, idWithReasoning } from '../reasoning/call-id.js';
+import { carryReasoningInCallIds, plainCallId } from '../reasoning/call-id.js';
 import { chatMessageReasoning, reasoningContentOf, thinkingBlocksOf } from './reasoning.js';
 
 /** Only the first choice is modeled (n > 1 is not in the subset). */
@@ -47,22 +47,13 @@ export function decodeResponse(body: unknown): ModelResponse {
   };
 }
 
+function chatToolCall(call: ToolCallPart): JsonObject {
+  return { id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments } };
+}
+
 export function encodeResponse(resp: ModelResponse): string {
-  const texts: string[] = [];
-  const toolCalls: JsonObject[] = [];
-  const reasoning: ReasoningPart[] = [];
-  /** Reasoning since the last tool call: it rides in the next call's id (openai/reasoning.ts). */
-  let pending: ReasoningPart[] = [];
-  for (const part of resp.content) {
-    if (part.type === 'text') texts.push(part.text);
-    else if (part.type === 'reasoning') {
-      reasoning.push(part);
-      if (part.family !== 'openai') pending.push(part); // the openai family's own state is reasoning_content
-    } else {
-      toolCalls.push({ id: idWithReasoning(part.id, pending), type: 'function', function: { name: part.name, arguments: part.arguments } });
-      pending = [];
-    }
-  }
+  // The openai family's own reasoning is `reasoning_content`; every other family's rides in a call id (openai/reasoning.ts).
+  const { texts, reasoning, toolCalls } = carryReasoningInCallIds(resp.content, 'openai');
   const message: JsonObject = {
     role: 'assistant',
     // A response message's content is one string: several text blocks are joined.
@@ -73,7 +64,7 @@ export function encodeResponse(resp: ModelResponse): string {
   if (reasoningContent !== undefined) message.reasoning_content = reasoningContent;
   const thinkingBlocks = thinkingBlocksOf(reasoning);
   if (thinkingBlocks !== undefined) message.thinking_blocks = thinkingBlocks;
-  if (toolCalls.length > 0) message.tool_calls = toolCalls;
+  if (toolCalls.length > 0) message.tool_calls = toolCalls.map(chatToolCall);
   return JSON.stringify({
     id: resp.id,
     object: 'chat.completion',

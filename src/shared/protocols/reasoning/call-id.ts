@@ -4,7 +4,7 @@
 // `reasoning_content` and any extra message field). The reasoning the model gave before a call
 // rides in that call's id, texts and all, after the caller's id and a `~`; the gateway reads it
 // back from the assistant turn's tool call and strips it from the call and from its result.
-import type { ReasoningPart } from '../../model/types.js';
+import type { ModelResponse, ProtocolName, ReasoningPart, ToolCallPart } from '../../model/types.js';
 import { decodeStateToken, encodeStateToken, TOKEN_PREFIX } from './state-token.js';
 
 const MARK = `~${TOKEN_PREFIX}`;
@@ -12,6 +12,38 @@ const MARK = `~${TOKEN_PREFIX}`;
 /** `id` carrying `parts` (the id alone when there are none). */
 export function idWithReasoning(id: string, parts: readonly ReasoningPart[]): string {
   return parts.length === 0 ? id : `${id}~${encodeStateToken(parts, true)}`;
+}
+
+/** A whole answer's content as a Chat-style message carries it: its texts, reasoning and tool calls. */
+export interface CallCarriedContent {
+  texts: string[];
+  /** Every reasoning part, in order: the caller's own family shows it in the message's own field. */
+  reasoning: ReasoningPart[];
+  /** The tool calls, each id carrying the other families' reasoning given since the call before it. */
+  toolCalls: ToolCallPart[];
+}
+
+/**
+ * `content` split for a caller of protocol `family`: reasoning of its own family has a field of
+ * its own (reasoning_content, thinking); every other family's rides in the next call's id.
+ */
+export function carryReasoningInCallIds(content: ModelResponse['content'], family: ProtocolName): CallCarriedContent {
+  const texts: string[] = [];
+  const reasoning: ReasoningPart[] = [];
+  const toolCalls: ToolCallPart[] = [];
+  /** Reasoning since the last tool call. */
+  let pending: ReasoningPart[] = [];
+  for (const part of content) {
+    if (part.type === 'text') texts.push(part.text);
+    else if (part.type === 'reasoning') {
+      reasoning.push(part);
+      if (part.family !== family) pending.push(part);
+    } else {
+      toolCalls.push({ ...part, id: idWithReasoning(part.id, pending) });
+      pending = [];
+    }
+  }
+  return { texts, reasoning, toolCalls };
 }
 
 /** The id as the lane made it, without any reasoning it carries. */

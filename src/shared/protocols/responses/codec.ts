@@ -1,9 +1,10 @@
 // The `responses` protocol: the OpenAI Responses API.
 import type { Codec } from '../codec.js';
+import { bodyModel, bodyWithModel, streamFlagSet } from '../request-members.js';
 import { fastPathMemo, type CodecFastPath } from '../fast-path/codec-fast-path.js';
 import { encodeOpenAiError, openAiUpstreamErrorMessage } from '../openai/errors.js';
-import { createPassthroughStream, passthroughBody } from './passthrough.js';
-import { decodeRequest, encodeRequest, RESPONSES_PATH, requestedModel, requestedStream } from './request.js';
+import { createPassthroughStream } from './passthrough.js';
+import { decodeRequest, encodeRequest, RESPONSES_PATH } from './request.js';
 import { decodeResponse, encodeResponse, usageFromResponse } from './response.js';
 import { ResponsesStreamDecoder } from './stream-decoder.js';
 import { ResponsesStreamEncoder } from './stream-encoder.js';
@@ -13,8 +14,8 @@ export const responsesCodec: Codec = {
   streamContentType: 'text/event-stream',
 
   decodeRequest: (body) => decodeRequest(body),
-  requestedModel: (body) => requestedModel(body),
-  requestedStream: (body) => requestedStream(body),
+  requestedModel: (body) => bodyModel(body),
+  requestedStream: (body) => streamFlagSet(body),
   encodeResponse,
   createStreamEncoder: () => new ResponsesStreamEncoder(),
   encodeError: (kind, message, retryAfterSecs) => encodeOpenAiError('responses', kind, message, retryAfterSecs),
@@ -27,7 +28,7 @@ export const responsesCodec: Codec = {
 
   // usage always arrives inside response.completed
   streamUsageRequested: () => true,
-  passthroughBody: (raw, body, upstreamModel) => passthroughBody(raw, body, upstreamModel),
+  passthroughBody: (raw, body, upstreamModel) => bodyWithModel(raw, body, upstreamModel),
   usageFromResponse,
   createPassthroughStream: (_body, memo) => createPassthroughStream(fastPathMemo(memo)),
 };

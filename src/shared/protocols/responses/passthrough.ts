@@ -4,14 +4,10 @@ import type { Usage } from '../../model/types.js';
 import type { PassthroughStream } from '../codec.js';
 import type { FastPathMemo } from '../fast-path/codec-fast-path.js';
 import { EventShape } from '../framing/event-shape.js';
-import { isJsonObject, rewriteTopLevelString, type JsonObject } from '../framing/json-field.js';
+import { isJsonObject, type JsonObject } from '../framing/json-field.js';
 import { SsePassthroughStream } from '../openai/sse-passthrough.js';
 import { decodeUsage } from './usage.js';
 import { WholeEventsPassthrough, sseEventEnds } from '../framing/whole-events.js';
-
-export function passthroughBody(raw: string, body: unknown, upstreamModel: string): string {
-  return rewriteTopLevelString(raw, 'model', upstreamModel, body);
-}
 
 function eventUsage(data: JsonObject): Usage | null {
   return isJsonObject(data.response) ? decodeUsage(data.response.usage) : null;

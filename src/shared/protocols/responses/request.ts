@@ -1,7 +1,6 @@
 // Responses request body <-> model request. `input` is a list of items: messages,
 // function_call and function_call_output; `instructions` is the system prompt. The Responses
 // API has no stop sequences, so a request with `stop` is refused on a hop into it.
-import { GatewayError } from '../../errors.js';
 import type { ContentPart, FilePart, ModelMessage, ModelRequest, TextPart, ToolChoice, ToolDef } from '../../model/types.js';
 import type { EncodedUpstreamRequest } from '../codec.js';
 import {
@@ -11,12 +10,14 @@ import {
   isJsonObject,
   optionalBoolean,
   optionalInteger,
-  optionalNumber,
   optionalString,
   type JsonObject,
 } from '../framing/json-field.js';
+import { invalidRequest } from '../invalid-request.js';
 import { imageFromUrl, imageToUrl } from '../openai/image-url.js';
+import { requiredModel } from '../request-members.js';
 import { splitDataUrl } from '../framing/body-fields.js';
+import { CHAT_SAMPLING, decodeSampling } from '../sampling.js';
 import { defaultFileName, inlineFileText } from '../file-parts.js';
 import { untranslatableResponsesSettings } from '../openai/settings.js';
 import {
@@ -31,27 +32,14 @@ import { partsOfReasoningItem, reasoningInputItem } from './reasoning.js';
 
 export const RESPONSES_PATH = '/responses';
 
-function invalid(message: string): GatewayError {
-  return new GatewayError('invalid_request', message);
-}
-
 // ---------------------------------------------------------------------------------------------
 // Ingress: caller's body -> model
 // ---------------------------------------------------------------------------------------------
 
-export function requestedModel(body: unknown): string | undefined {
-  return isJsonObject(body) && typeof body.model === 'string' ? body.model : undefined;
-}
-
-export function requestedStream(body: unknown): boolean {
-  return isJsonObject(body) && body.stream === true;
-}
-
 export function decodeRequest(body: unknown): ModelRequest {
   const b = expectObject(body, 'request body');
-  if (b.model === undefined) throw invalid('model is required');
-  const model = expectString(b.model, 'model');
-  if (b.input === undefined || b.input === null) throw invalid('input is required');
+  const model = requiredModel(b);
+  if (b.input === undefined || b.input === null) throw invalidRequest('input is required');
 
   const system: string[] = [];
   const instructions = optionalString(b, 'instructions', 'request');
@@ -74,10 +62,7 @@ export function decodeRequest(body: unknown): ModelRequest {
   if (toolChoice !== undefined) req.toolChoice = toolChoice;
   const maxTokens = optionalInteger(b, 'max_output_tokens', 'request', 1);
   if (maxTokens !== undefined) req.maxTokens = maxTokens;
-  const temperature = optionalNumber(b, 'temperature', 'request', 0, 2);
-  if (temperature !== undefined) req.temperature = temperature;
-  const topP = optionalNumber(b, 'top_p', 'request', 0, 1);
-  if (topP !== undefined) req.topP = topP;
+  decodeSampling(b, CHAT_SAMPLING, 'request', req);
   const responseFormat = decodeResponsesTextFormat(b.text);
   if (responseFormat !== undefined) req.responseFormat = responseFormat;
   const reasoning = decodeResponsesReasoning(b.reasoning);
@@ -132,9 +117,9 @@ function decodeItem(raw: unknown, path: string, system: string[], out: ModelMess
       return;
     }
     case undefined:
-      throw invalid(`${path}.type is required`);
+      throw invalidRequest(`${path}.type is required`);
     default:
-      if (typeof type !== 'string') throw invalid(`${path}.type must be a string`);
+      if (typeof type !== 'string') throw invalidRequest(`${path}.type must be a string`);
     // item_reference, hosted tool calls...: not in the modeled subset
   }
 }
@@ -158,7 +143,7 @@ function decodeMessageItem(item: JsonObject, path: string, system: string[], out
       return;
     }
     default:
-      throw invalid(`${path}.role "${role}" is not one of user, assistant, system, developer`);
+      throw invalidRequest(`${path}.role "${role}" is not one of user, assistant, system, developer`);
   }
 }
 
@@ -202,7 +187,7 @@ function decodeContentPart(part: JsonObject, at: string, parts: ContentPart[]): 
   } else if (part.type === 'input_file') {
     parts.push(decodeInputFile(part, at));
   } else if (typeof part.type !== 'string') {
-    throw invalid(`${at}.type must be a string`);
+    throw invalidRequest(`${at}.type must be a string`);
   } else {
     parts.push({ type: 'unsupported', what: part.type }); // input_audio...: refused cross-protocol
   }
@@ -216,7 +201,7 @@ function decodeInputFile(part: JsonObject, path: string): ContentPart {
   let file: FilePart;
   if (data !== undefined) {
     const inline = splitDataUrl(data);
-    if (inline === undefined) throw invalid(`${path}.file_data must be a base64 data: URL`);
+    if (inline === undefined) throw invalidRequest(`${path}.file_data must be a base64 data: URL`);
     file = { type: 'file', ...inline };
   } else if (url !== undefined) {
     file = { type: 'file', url };
@@ -252,7 +237,7 @@ function decodeTools(raw: unknown): ToolDef[] | undefined {
 function decodeToolChoice(raw: unknown): ToolChoice | undefined {
   if (raw === undefined || raw === null) return undefined;
   if (raw === 'auto' || raw === 'none' || raw === 'required') return { type: raw };
-  if (typeof raw === 'string') throw invalid(`tool_choice "${raw}" is not one of auto, none, required`);
+  if (typeof raw === 'string') throw invalidRequest(`tool_choice "${raw}" is not one of auto, none, required`);
   const choice = expectObject(raw, 'tool_choice');
   if (choice.type === 'function') return { type: 'tool', name: expectString(choice.name, 'tool_choice.name') };
   return undefined; // allowed_tools, hosted tools: not modeled

@@ -7,7 +7,7 @@
 // of a stream is made of are read without JSON.parse when they have a known shape
 // (stream-fast-path.ts).
 import { GatewayError } from '../../errors.js';
-import { FramedStreamDecoder } from '../framing/stream-decoder-base.js';
+import { ReaderStreamDecoder } from '../framing/stream-decoder-base.js';
 import { isJsonObject, type JsonObject } from '../framing/json-field.js';
 import { SseReader, eventEndsAt } from '../framing/sse.js';
 import { decodeFinishReason } from './finish-reason.js';
@@ -17,7 +17,6 @@ import { measureTextRun } from '../fast-path/text-run.js';
 import { DoneEvent, TextPartRun } from './done-events.js';
 import { translateFastPath } from '../fast-path/switch.js';
 import { holdsAt } from '../fast-path/json-scan.js';
-import { JsonShapes } from '../framing/shaped-parse.js';
 import type { FastPathMemo } from '../fast-path/codec-fast-path.js';
 
 const NONE = -1;
@@ -36,10 +35,10 @@ interface ReasoningBlock {
   sawText: boolean;
 }
 
-export class ResponsesStreamDecoder extends FramedStreamDecoder {
+export class ResponsesStreamDecoder extends ReaderStreamDecoder {
   // Events are told apart by their data's `type`, as the full decoder does: the SSE name only
   // picks the learnt shape an event is parsed by.
-  private readonly reader = new SseReader(
+  protected readonly reader = new SseReader(
     (event, data) => this.onData(event, data),
     translateFastPath ? (text, start, end, nameStart, nameEnd) => this.readInPlace(text, start, end, nameStart, nameEnd) : null,
     translateFastPath ? (text, at) => this.readLine(text, at) : null,
@@ -64,29 +63,18 @@ export class ResponsesStreamDecoder extends FramedStreamDecoder {
   private createdTail: string | null = null;
   /** The text part the deltas last went to, for recognising its done events (done-events.ts). */
   private readonly textRun = translateFastPath ? new TextPartRun() : null;
-  /** The lane's learnt event shapes (shaped-parse.ts); null when the fast paths are off. */
-  private readonly shapes: JsonShapes | null;
   /** The encoder writes text runs (emitTextRuns): the stream's first plain text delta is then taken as their sides. */
   private runs = false;
   private runSides: DeltaRunSides | null = null;
 
   /** `memo`: the lane's, where the events it parses keep their shapes. */
   constructor(memo?: FastPathMemo) {
-    super();
-    this.shapes = translateFastPath && memo !== undefined ? (memo.eventShapes ??= new JsonShapes()) : null;
+    super(memo);
     this.fast = translateFastPath ? new ResponsesDeltaReader(memo === undefined ? undefined : (memo.responsesDeltas ??= new ResponsesDeltaLayouts())) : null;
   }
 
   emitTextRuns(): void {
     this.runs = this.fast !== null;
-  }
-
-  protected feed(chunk: Uint8Array): void {
-    this.reader.push(chunk);
-  }
-
-  protected flush(): void {
-    this.reader.end();
   }
 
   protected complete(): void {
@@ -162,13 +150,8 @@ export class ResponsesStreamDecoder extends FramedStreamDecoder {
       this.textPartDone(done, this.textRun!);
       return;
     }
-    let ev: unknown;
-    try {
-      ev = this.shapes !== null ? this.shapes.parse(event ?? '', data) : JSON.parse(data);
-    } catch {
-      this.failure = new GatewayError('upstream_error', 'upstream sent a stream event that is not JSON');
-      return;
-    }
+    const ev = this.parsedEvent(event ?? '', data);
+    if (ev === undefined) return this.fail('upstream sent a stream event that is not JSON');
     if (!isJsonObject(ev)) return;
     const response = isJsonObject(ev.response) ? ev.response : undefined;
     if (!this.started) {

@@ -2,10 +2,9 @@
 // `{"object":"response.input_tokens","input_tokens":n}`.
 import type { ModelRequest } from '../../model/types.js';
 import type { TokenCount } from '../../model/token-count.js';
-import { GatewayError } from '../../errors.js';
 import type { EncodedUpstreamRequest } from '../codec.js';
-import { isJsonObject, rewriteTopLevelString, tokenCount } from '../framing/json-field.js';
-import { countable, pickMembers } from '../count-request.js';
+import { bodyWithModel } from '../request-members.js';
+import { countable, countOfInputTokens, pickMembers } from '../count-request.js';
 import { decodeRequest, encodeRequest } from './request.js';
 
 /** Appended to the provider's base URL (which ends in /v1). */
@@ -37,12 +36,11 @@ export function encodeResponsesCountRequest(req: ModelRequest, upstreamModel: st
 }
 
 export function responsesCountPassthrough(raw: string, body: unknown, upstreamModel: string): EncodedUpstreamRequest {
-  return { path: INPUT_TOKENS_PATH, body: rewriteTopLevelString(raw, 'model', upstreamModel, body) };
+  return { path: INPUT_TOKENS_PATH, body: bodyWithModel(raw, body, upstreamModel) };
 }
 
 export function decodeResponsesCountAnswer(body: unknown): TokenCount {
-  if (!isJsonObject(body) || typeof body.input_tokens !== 'number') throw new GatewayError('upstream_error', 'input_tokens answer without input_tokens');
-  return { inputTokens: tokenCount(body.input_tokens), estimated: false };
+  return countOfInputTokens(body, 'input_tokens');
 }
 
 export function encodeResponsesCountAnswer(count: TokenCount): string {
