@@ -51,6 +51,11 @@ export interface Route extends RouteDef {
 
 const GEMINI_MODEL_PATH = '/v1beta/models/:modelAction';
 
+/** Gemini's `{model}:embedContent` and `:batchEmbedContents`: one path, told apart by the action. */
+function geminiEmbeddingsRoute(embeddings: EmbeddingsRoute): RouteDef {
+  return { pattern: GEMINI_MODEL_PATH, kind: 'embeddings', protocol: 'gemini', codec: CODECS.gemini, modelParam: 0, actionInPath: true, embeddings };
+}
+
 // Static routes are registered before the parametric direct routes; uWS prefers static
 // segments anyway, but the order documents intent.
 const ROUTE_DEFS: readonly RouteDef[] = [
@@ -71,24 +76,8 @@ const ROUTE_DEFS: readonly RouteDef[] = [
     modelParam: 0,
     actions: {
       countTokens: { pattern: GEMINI_MODEL_PATH, kind: 'count', protocol: 'gemini', codec: CODECS.gemini, modelParam: 0, actionInPath: true, count: 'gemini' },
-      embedContent: {
-        pattern: GEMINI_MODEL_PATH,
-        kind: 'embeddings',
-        protocol: 'gemini',
-        codec: CODECS.gemini,
-        modelParam: 0,
-        actionInPath: true,
-        embeddings: 'gemini-embed',
-      },
-      batchEmbedContents: {
-        pattern: GEMINI_MODEL_PATH,
-        kind: 'embeddings',
-        protocol: 'gemini',
-        codec: CODECS.gemini,
-        modelParam: 0,
-        actionInPath: true,
-        embeddings: 'gemini-batch',
-      },
+      embedContent: geminiEmbeddingsRoute('gemini-embed'),
+      batchEmbedContents: geminiEmbeddingsRoute('gemini-batch'),
     },
   },
   { pattern: '/model/:modelId/converse', kind: 'protocol', protocol: 'bedrock', codec: CODECS.bedrock, modelParam: 0, pathStream: false },

@@ -6,13 +6,12 @@
 // are metered for a count (the request is): RelayState.usage stays null.
 import type { ModelRequest } from '../../../shared/model/types.js';
 import type { TokenCount } from '../../../shared/model/token-count.js';
-import { Disposition } from '../../../shared/routing/attempt-outcome.js';
 import { COUNT_INGRESS, countAnswerHeaders, planCount, type CountIngress } from '../../../shared/protocols/token-count.js';
 import type { LaneRuntime } from '../../runtime.js';
 import type { OutgoingRequest } from '../../upstream/auth/upstream-auth.js';
 import type { RequestContext } from '../context.js';
-import { type Answer, decodeFailureAnswer, wholeAnswer } from '../end/answer.js';
-import { end } from '../end/end.js';
+import { type Answer, wholeAnswer } from '../end/answer.js';
+import { endUndecodable } from '../end/refused.js';
 import { bufferedBody, RelayVerdict } from '../relay/relay.js';
 import type { RelayState } from '../relay/relay-state.js';
 import { kindOutgoing } from '../dispatch/kind-outgoing.js';
@@ -33,8 +32,7 @@ export function countDecodeStep(ctx: RequestContext): boolean {
   try {
     request = ingress.decodeRequest(ctx.body, ctx.routeInfo);
   } catch (err) {
-    end(ctx, Disposition.InvalidRequest, decodeFailureAnswer(err, 'count'));
-    return false;
+    return endUndecodable(ctx, err, 'count');
   }
   const state: CountState = { ingress, request, decodeAnswer: null };
   ctx.kindState = state;

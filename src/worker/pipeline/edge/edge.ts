@@ -46,28 +46,18 @@ export function answerMethodNotAllowed(deps: PipelineDeps, req: IngressRequest, 
   refuseAtPath(deps, req, client, method, path, errorAnswer('method_not_allowed', message, undefined, { allow }));
 }
 
+/** A request refused on its headers before its body is read (an encoding, a size), in the caller's protocol. */
+function refuseAtDoor(deps: PipelineDeps, req: IngressRequest, client: ClientResponse, answer: Answer): void {
+  endAtEdge(deps, req, client, codecOf(req), Disposition.InvalidRequest, answer);
+}
+
 export function answerUnsupportedEncoding(deps: PipelineDeps, req: IngressRequest, client: ClientResponse, encoding: string): void {
-  endAtEdge(
-    deps,
-    req,
-    client,
-    codecOf(req),
-    Disposition.InvalidRequest,
-    errorAnswer('unsupported_media_type', `content-encoding "${encoding.slice(0, 64)}" is not supported; send the body uncompressed (identity)`, undefined, {
-      'accept-encoding': 'identity',
-    }),
-  );
+  const message = `content-encoding "${encoding.slice(0, 64)}" is not supported; send the body uncompressed (identity)`;
+  refuseAtDoor(deps, req, client, errorAnswer('unsupported_media_type', message, undefined, { 'accept-encoding': 'identity' }));
 }
 
 export function answerBodyTooLarge(deps: PipelineDeps, req: IngressRequest, client: ClientResponse): void {
-  endAtEdge(
-    deps,
-    req,
-    client,
-    codecOf(req),
-    Disposition.InvalidRequest,
-    errorAnswer('body_too_large', `the request body is larger than ${deps.runtime().config.limits.maxBodyBytes} bytes`),
-  );
+  refuseAtDoor(deps, req, client, errorAnswer('body_too_large', `the request body is larger than ${deps.runtime().config.limits.maxBodyBytes} bytes`));
 }
 
 export function answerDraining(deps: PipelineDeps, req: IngressRequest, client: ClientResponse): void {

@@ -6,13 +6,12 @@
 // protocol gets the caller's body with the model changed and its answer goes back as it came.
 import type { EmbeddingRequest, EmbeddingResponse, EmbeddingUsage } from '../../../shared/model/embeddings.js';
 import { TOKEN_COUNT_ESTIMATE, TOKEN_COUNT_HEADER } from '../../../shared/model/token-count.js';
-import { Disposition } from '../../../shared/routing/attempt-outcome.js';
 import { EMBEDDINGS_INGRESS, embeddingsUsage, planEmbeddings, type EmbeddingsIngress, type EmbeddingsPlan } from '../../../shared/protocols/embeddings.js';
 import type { LaneRuntime } from '../../runtime.js';
 import type { OutgoingRequest } from '../../upstream/auth/upstream-auth.js';
 import type { RequestContext } from '../context.js';
-import { decodeFailureAnswer, wholeAnswer } from '../end/answer.js';
-import { end } from '../end/end.js';
+import { wholeAnswer } from '../end/answer.js';
+import { endUndecodable } from '../end/refused.js';
 import { bufferedBody, RelayVerdict } from '../relay/relay.js';
 import type { RelayState } from '../relay/relay-state.js';
 import { kindOutgoing } from '../dispatch/kind-outgoing.js';
@@ -36,8 +35,7 @@ export function embeddingsDecodeStep(ctx: RequestContext): boolean {
   try {
     request = ingress.decodeRequest(ctx.body, ctx.routeInfo.pathModel);
   } catch (err) {
-    end(ctx, Disposition.InvalidRequest, decodeFailureAnswer(err, 'embeddings'));
-    return false;
+    return endUndecodable(ctx, err, 'embeddings');
   }
   const state: EmbeddingsState = { ingress, request, plan: null };
   ctx.kindState = state;

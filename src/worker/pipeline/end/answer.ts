@@ -1,6 +1,6 @@
 // What the request's end writes to the caller, decided by the step that ends it. One class for
 // every kind of answer (so the end reads one shape); the factories below name each kind.
-import { GatewayError, type ErrorKind } from '../../../shared/errors.js';
+import type { ErrorKind } from '../../../shared/errors.js';
 import type { Refusal } from '../../governance/refusal.js';
 
 export const enum AnswerKind {
@@ -41,11 +41,6 @@ export function errorAnswer(
 }
 
 /** Authentication's or admission's refusal, as the error it answers. */
-/** What a request kind's decoder threw, as the caller's answer: its own error, else `the <what> request could not be read`. */
-export function decodeFailureAnswer(err: unknown, what: string): Answer {
-  return err instanceof GatewayError ? errorAnswer(err.kind, err.message) : errorAnswer('invalid_request', `the ${what} request could not be read`);
-}
-
 export function refusalAnswer(refusal: Refusal): Answer {
   return new Answer(AnswerKind.Error, 0, null, '', refusal.kind, refusal.message, refusal.retryAfterSecs);
 }
