@@ -8,9 +8,8 @@ import OpenAI from 'openai';
 import { GoogleGenAI } from '@google/genai';
 import { Ollama } from 'ollama';
 import { request } from 'undici';
-import { startMockProvider, type MockServer } from '../../../src/mock/server.js';
 import { startStack, type Stack } from '../../helpers/clients/stack.js';
-import { SecretWitness, startGoverned, stopGoverned, type Governed } from '../governance/harness.js';
+import { governedSuite } from '../governance/harness.js';
 
 const POOLS = ['default', 'pool-anthropic', 'pool-bedrock', 'pool-gemini', 'pool-ollama', 'pool-openai', 'pool-responses'];
 const LANES = ['lane-anthropic', 'lane-bedrock', 'lane-gemini', 'lane-ollama', 'lane-openai', 'lane-responses'];
@@ -118,17 +117,7 @@ describe('model listing, open front door', () => {
 });
 
 describe('model listing filtered by the caller key', () => {
-  let mock: MockServer;
-  let g: Governed;
-  const witness = new SecretWitness();
-  before(async () => {
-    mock = await startMockProvider({ port: 0 });
-    g = await startGoverned(mock.url, witness, { workers: 1 });
-  });
-  after(async () => {
-    await stopGoverned(g, witness);
-    await mock?.close();
-  });
+  const g = governedSuite({ workers: 1 });
 
   it('a key limited to one pool sees only that pool, in every SDK', async () => {
     const key = await g.admin.mint({ name: 'one-pool', allowed_pools: ['pool-openai'] });

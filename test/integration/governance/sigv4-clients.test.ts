@@ -3,7 +3,7 @@
 // UNSIGNED-PAYLOAD and set to the body's hash, @ai-sdk/amazon-bedrock (aws4fetch inside) and the
 // AWS JS SDK (signs the body's hash). Converse and ConverseStream, on a pool whose name holds a
 // colon as Bedrock model ids do (the path is then percent-encoded, and signed encoded twice).
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -13,8 +13,7 @@ import { BedrockRuntimeClient, ConverseCommand, ConverseStreamCommand } from '@a
 import { NodeHttpHandler } from '@smithy/node-http-handler';
 import { createAmazonBedrock } from '@ai-sdk/amazon-bedrock';
 import { generateText, streamText } from 'ai';
-import { startMockProvider, type MockServer } from '../../../src/mock/server.js';
-import { SecretWitness, startGoverned, stopGoverned, type Governed } from './harness.js';
+import { governedSuite } from './harness.js';
 
 const run = promisify(execFile);
 /** A pool named as Bedrock names a model: the colon is sent as %3A. */
@@ -58,19 +57,11 @@ print(json.dumps({'text': text, 'kinds': kinds}))
 `;
 
 describe('SigV4 as AWS clients sign it', () => {
-  let mock: MockServer;
-  let g: Governed;
+  const g = governedSuite({ workers: 1, extraPools: { [COLON_POOL]: { members: [{ model: 'lane-bedrock', weight: 1 }] } } });
   let creds: AwsCreds;
-  const witness = new SecretWitness();
 
   before(async () => {
-    mock = await startMockProvider({ port: 0 });
-    g = await startGoverned(mock.url, witness, { workers: 1, extraPools: { [COLON_POOL]: { members: [{ model: 'lane-bedrock', weight: 1 }] } } });
     creds = (await g.admin.mint({ name: 'aws-clients', issue_aws_credential: true })) as AwsCreds & { id: string };
-  });
-  after(async () => {
-    await stopGoverned(g, witness);
-    await mock?.close();
   });
 
   for (const model of ['pool-bedrock', COLON_POOL]) {

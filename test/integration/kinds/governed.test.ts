@@ -1,12 +1,11 @@
 // Token counts and embeddings under governance: each is a request against the key's limits
 // (a requests cap refuses the next one with 429 in the caller's shape), a count is metered as a
 // request with no tokens, and embeddings are metered with their input tokens.
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { startMockProvider, type MockServer } from '../../../src/mock/server.js';
-import { SecretWitness, startGoverned, stopGoverned, type Governed } from '../governance/harness.js';
+import { governedSuite } from '../governance/harness.js';
 
 const run = promisify(execFile);
 
@@ -20,18 +19,7 @@ print(json.dumps({'inputTokens': r['inputTokens']}))
 `;
 
 describe('counts and embeddings are governed and metered', () => {
-  let mock: MockServer;
-  let g: Governed;
-  const witness = new SecretWitness();
-
-  before(async () => {
-    mock = await startMockProvider({ port: 0 });
-    g = await startGoverned(mock.url, witness, { workers: 1 });
-  });
-  after(async () => {
-    await stopGoverned(g, witness);
-    await mock?.close();
-  });
+  const g = governedSuite({ workers: 1 });
 
   const count = (key: string): Promise<Response> =>
     fetch(`${g.gw.url}/v1/messages/count_tokens`, {
