@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { anthropicCodec } from '../../../../src/shared/protocols/anthropic/codec.js';
 import { GatewayError } from '../../../../src/shared/errors.js';
 import type { ModelRequest } from '../../../../src/shared/model/types.js';
-import { assistant, image, reasoning, text, toolCall, toolResult, user } from '../model-turns.js';
-import { assertInvalidRequest } from '../invalid-request.js';
+import { assistant, image, reasoning, text, toolCall, toolResult, user } from '../../../helpers/model-turns.js';
+import { assertInvalidRequest } from '../codec-checks.js';
 
 const route = {};
 

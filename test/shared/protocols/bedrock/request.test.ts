@@ -4,7 +4,7 @@ import { bedrockCodec } from '../../../../src/shared/protocols/bedrock/codec.js'
 import { GatewayError } from '../../../../src/shared/errors.js';
 import { TranslationRefused } from '../../../../src/shared/protocols/refusal.js';
 import type { ModelRequest } from '../../../../src/shared/model/types.js';
-import { assistant, image, reasoning, text, toolCall, toolResult, user } from '../model-turns.js';
+import { assistant, image, reasoning, text, toolCall, toolResult, user } from '../../../helpers/model-turns.js';
 
 const route = { pathModel: 'anthropic.claude-3-5-sonnet-20240620-v1:0', pathStream: false };
 

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { geminiCodec } from '../../../../src/shared/protocols/gemini/codec.js';
 import { GatewayError } from '../../../../src/shared/errors.js';
 import type { ModelRequest } from '../../../../src/shared/model/types.js';
-import { assistant, image, text, toolCall, toolResult, user } from '../model-turns.js';
+import { assistant, image, text, toolCall, toolResult, user } from '../../../helpers/model-turns.js';
 
 const route = { pathModel: 'gemini-pool', pathStream: true };
 

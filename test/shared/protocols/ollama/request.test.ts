@@ -4,8 +4,8 @@ import { ollamaCodec } from '../../../../src/shared/protocols/ollama/codec.js';
 import { GatewayError } from '../../../../src/shared/errors.js';
 import { TranslationRefused } from '../../../../src/shared/protocols/refusal.js';
 import { PNG, SDK_REQUEST } from './fixtures.js';
-import { assistant, image, text, toolCall, toolResult, user } from '../model-turns.js';
-import { assertInvalidRequest } from '../invalid-request.js';
+import { assistant, image, text, toolCall, toolResult, user } from '../../../helpers/model-turns.js';
+import { assertInvalidRequest } from '../codec-checks.js';
 
 const rejects = (body: unknown, pattern: RegExp): void => assertInvalidRequest(() => ollamaCodec.decodeRequest(body, {}), pattern);
 

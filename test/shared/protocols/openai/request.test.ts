@@ -2,8 +2,8 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { openaiCodec } from '../../../../src/shared/protocols/openai/codec.js';
 import { SDK_REQUEST } from './fixtures.js';
-import { assistant, image, text, toolCall, toolResult, user } from '../model-turns.js';
-import { assertInvalidRequest } from '../invalid-request.js';
+import { assistant, image, text, toolCall, toolResult, user } from '../../../helpers/model-turns.js';
+import { assertInvalidRequest } from '../codec-checks.js';
 
 const rejects = (body: unknown, pattern: RegExp): void => assertInvalidRequest(() => openaiCodec.decodeRequest(body, {}), pattern);
 

@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { responsesCodec } from '../../../../src/shared/protocols/responses/codec.js';
 import { TranslationRefused } from '../../../../src/shared/protocols/refusal.js';
 import { SDK_REQUEST } from './fixtures.js';
-import { assistant, image, reasoning, text, toolCall, toolResult, user } from '../model-turns.js';
-import { assertInvalidRequest } from '../invalid-request.js';
+import { assistant, image, reasoning, text, toolCall, toolResult, user } from '../../../helpers/model-turns.js';
+import { assertInvalidRequest } from '../codec-checks.js';
 
 const rejects = (body: unknown, pattern: RegExp): void => assertInvalidRequest(() => responsesCodec.decodeRequest(body, {}), pattern);
 

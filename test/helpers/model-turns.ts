@@ -1,18 +1,27 @@
 // Builders of the protocol-neutral request's turns and parts (ModelRequest messages), for the
 // codec tests' fixtures and for the values they expect decoded: `user(text('hi'), image({ url }))`
 // is { role: 'user', content: [{ type: 'text', text: 'hi' }, { type: 'image', url }] }.
-import type { ContentPart, ImagePart, ModelMessage, ProtocolName, ReasoningPart, ToolResultPart } from '../../../src/shared/model/types.js';
+import type {
+  ContentPart,
+  ImagePart,
+  ModelMessage,
+  ProtocolName,
+  ReasoningPart,
+  TextPart,
+  ToolCallPart,
+  ToolResultPart,
+} from '../../src/shared/model/types.js';
 
-export const text = (text: string): ContentPart => ({ type: 'text', text });
+export const text = (text: string): TextPart => ({ type: 'text', text });
 
 /** An image by `url`, or inline (`data` and `mediaType`). */
-export const image = (source: Omit<ImagePart, 'type'>): ContentPart => ({ type: 'image', ...source });
+export const image = (source: Omit<ImagePart, 'type'>): ImagePart => ({ type: 'image', ...source });
 
 /** A tool call; `args` is the JSON text of its arguments. */
-export const toolCall = (id: string, name: string, args: string): ContentPart => ({ type: 'tool_call', id, name, arguments: args });
+export const toolCall = (id: string, name: string, args: string): ToolCallPart => ({ type: 'tool_call', id, name, arguments: args });
 
 /** Reasoning of a lane of `family`; `more` is its signature, redacted data or item id. */
-export const reasoning = (family: ProtocolName, text: string, more: Partial<Omit<ReasoningPart, 'type' | 'text' | 'family'>> = {}): ContentPart => ({
+export const reasoning = (family: ProtocolName, text: string, more: Partial<Omit<ReasoningPart, 'type' | 'text' | 'family'>> = {}): ReasoningPart => ({
   type: 'reasoning',
   text,
   family,
