@@ -203,5 +203,26 @@ export function governedSuite(opts: GovernedOptions = {}, mock: MockOptions = {}
   };
 }
 
+/** The AWS credential a mint issued (`issue_aws_credential`). */
+export interface AwsCreds {
+  aws_access_key_id: string;
+  aws_secret_access_key: string;
+}
+
+/** The env of an AWS client's child process: the credential, a region, no config files (never the test's own env). */
+export function awsEnv(creds: AwsCreds): NodeJS.ProcessEnv {
+  return {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    AWS_ACCESS_KEY_ID: creds.aws_access_key_id,
+    AWS_SECRET_ACCESS_KEY: creds.aws_secret_access_key,
+    AWS_DEFAULT_REGION: 'us-east-1',
+    AWS_EC2_METADATA_DISABLED: 'true',
+    AWS_CONFIG_FILE: '/dev/null',
+    AWS_SHARED_CREDENTIALS_FILE: '/dev/null',
+    AWS_PAGER: '',
+  };
+}
+
 /** One signing key per test process, so a restarted gateway verifies the keys it minted. */
 export const SIGNING_KEY = signingKeyPem();

@@ -5,7 +5,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { governedSuite } from '../governance/harness.js';
+import { awsEnv, governedSuite, type AwsCreds } from '../governance/harness.js';
 
 const run = promisify(execFile);
 
@@ -41,18 +41,8 @@ describe('counts and embeddings are governed and metered', () => {
   });
 
   it('boto3 count_tokens, signed with a minted AWS credential, on an Anthropic lane', async () => {
-    const creds = (await g.admin.mint({ name: 'aws-counter', issue_aws_credential: true })) as { aws_access_key_id: string; aws_secret_access_key: string };
-    const env = {
-      PATH: process.env.PATH,
-      HOME: process.env.HOME,
-      AWS_ACCESS_KEY_ID: creds.aws_access_key_id,
-      AWS_SECRET_ACCESS_KEY: creds.aws_secret_access_key,
-      AWS_DEFAULT_REGION: 'us-east-1',
-      AWS_EC2_METADATA_DISABLED: 'true',
-      AWS_CONFIG_FILE: '/dev/null',
-      AWS_SHARED_CREDENTIALS_FILE: '/dev/null',
-    };
-    const { stdout } = await run('python3', ['-c', BOTO3_COUNT, g.gw.url, 'pool-anthropic'], { env, timeout: 60_000 });
+    const creds = (await g.admin.mint({ name: 'aws-counter', issue_aws_credential: true })) as AwsCreds;
+    const { stdout } = await run('python3', ['-c', BOTO3_COUNT, g.gw.url, 'pool-anthropic'], { env: awsEnv(creds), timeout: 60_000 });
     assert.deepEqual(JSON.parse(stdout.trim()), { inputTokens: 3 });
   });
 
