@@ -37,6 +37,41 @@ const nginx = row('nginx', 86_000, 11, 700, 1_500);
 const gateway = row('gateway', 20_800, 47.5, 2_500, 20_000);
 const failed: RowResult = { target: 'gateway', label: 'gateway', outcome: 'failed', reason: 'gateway not built: dist/src/cli.js is missing\nsecond line' };
 
+/** The info of a run with placeholder values, `over` on top. */
+function runInfo(over: Partial<BenchReport['info']> = {}): BenchReport['info'] {
+  return {
+    startedAt: new Date(0),
+    commit: 'c',
+    machine: 'm',
+    versions: 'v',
+    pinning: 'p',
+    workers: 1,
+    warmupSecs: 1,
+    repeats: 1,
+    loadAverage: '0',
+    noiseWarning: null,
+    ...over,
+  };
+}
+
+/** A throughput scenario of the group 'pairs', in the matrix cell at `cell`; `extra` names where its baseline comes from. */
+function cellScenario(name: string, cell: { row: string; column: string }, rows: RowResult[], extra: { baselineFrom?: string; baselineGroup?: string } = {}) {
+  return {
+    name,
+    title: name,
+    kind: 'throughput' as const,
+    method: 'POST',
+    path: '/x',
+    bodyBytes: 298,
+    connections: 64,
+    durationSecs: 2,
+    rows,
+    group: 'pairs',
+    cell,
+    ...extra,
+  };
+}
+
 test('ratios divide the row by the reference: req/s and CPU per request', () => {
   const vsBase = ratiosTo(gateway, baseline);
   assert.equal(vsBase.requestsPerSec, 0.8);
@@ -164,19 +199,7 @@ test("--compare: the other build's rows are never the reference, and the report 
   assert.equal(b.requestsPerSec, 15_500);
   assert.ok(Math.abs(b.rateSpread - 1_000 / 15_500) < 1e-12);
   const md = renderMarkdown({
-    info: {
-      startedAt: new Date(0),
-      commit: 'def5678',
-      machine: 'm',
-      versions: 'v',
-      pinning: 'p',
-      workers: 1,
-      warmupSecs: 2,
-      repeats: 1,
-      loadAverage: '0',
-      noiseWarning: null,
-      compare: { ref: 'main', commit: 'abc1234', rounds: 2 },
-    },
+    info: runInfo({ commit: 'def5678', warmupSecs: 2, compare: { ref: 'main', commit: 'abc1234', rounds: 2 } }),
     scenarios: [s],
   });
   assert.match(md, /## This build against abc1234 \(--compare main\)/);
@@ -190,37 +213,12 @@ test("--compare: the other build's rows are never the reference, and the report 
 });
 
 test('a group of cells renders as a matrix, borrowing the baseline of the scenario named', () => {
-  const cellScenario = (name: string, row: string, column: string, rows: RowResult[], baselineFrom?: string) => ({
-    name,
-    title: name,
-    kind: 'throughput' as const,
-    method: 'POST',
-    path: '/x',
-    bodyBytes: 298,
-    connections: 64,
-    durationSecs: 2,
-    rows,
-    group: 'pairs',
-    cell: { row, column },
-    ...(baselineFrom === undefined ? {} : { baselineFrom }),
-  });
   const md = renderMarkdown({
-    info: {
-      startedAt: new Date(0),
-      commit: 'c',
-      machine: 'm',
-      versions: 'v',
-      pinning: 'p',
-      workers: 1,
-      warmupSecs: 1,
-      repeats: 1,
-      loadAverage: '0',
-      noiseWarning: null,
-    },
+    info: runInfo(),
     scenarios: [
-      cellScenario('a-b', 'a', 'b', [row('baseline', 1000, 10, 1, 2), row('gateway', 600, 20, 1, 2)]),
-      cellScenario('a-c', 'a', 'c', [row('gateway', 400, 20, 1, 2)], 'a-b'),
-      cellScenario('b-a', 'b', 'a', [row('baseline', 2000, 10, 1, 2), row('gateway', 1000, 20, 1, 2)]),
+      cellScenario('a-b', { row: 'a', column: 'b' }, [row('baseline', 1000, 10, 1, 2), row('gateway', 600, 20, 1, 2)]),
+      cellScenario('a-c', { row: 'a', column: 'c' }, [row('gateway', 400, 20, 1, 2)], { baselineFrom: 'a-b' }),
+      cellScenario('b-a', { row: 'b', column: 'a' }, [row('baseline', 2000, 10, 1, 2), row('gateway', 1000, 20, 1, 2)]),
     ],
   });
   assert.match(md, /\| pairs: gateway\/baseline req\/s \(gateway req\/s\) \| a \| b \| c \|/);
@@ -230,37 +228,23 @@ test('a group of cells renders as a matrix, borrowing the baseline of the scenar
 });
 
 test('a baseline group: every cell divides by the median of all the baseline rows its group ran', () => {
-  const cellScenario = (name: string, column: string, rows: RowResult[]) => ({
-    name,
-    title: name,
-    kind: 'throughput' as const,
-    method: 'POST',
-    path: '/x',
-    bodyBytes: 298,
-    connections: 64,
-    durationSecs: 2,
-    rows,
-    group: 'pairs',
-    cell: { row: 'a', column },
-    baselineGroup: 'from-a',
-  });
+  const fromA = { baselineGroup: 'from-a' };
   const report2 = {
-    info: {
-      startedAt: new Date(0),
-      commit: 'c',
-      machine: 'm',
-      versions: 'v',
-      pinning: 'p',
-      workers: 1,
-      warmupSecs: 1,
-      repeats: 2,
-      loadAverage: '0',
-      noiseWarning: null,
-    },
+    info: runInfo({ repeats: 2 }),
     scenarios: [
-      cellScenario('a-b', 'b', [repeatOf('baseline', 1, 900, 10, 1, 2), repeatOf('gateway', 1, 600, 20, 1, 2), repeatOf('baseline', 2, 1_000, 10, 1, 2)]),
-      cellScenario('a-c', 'c', [repeatOf('gateway', 1, 500, 20, 1, 2)]),
-      cellScenario('a-d', 'd', [repeatOf('baseline', 1, 1_100, 10, 1, 2), repeatOf('gateway', 1, 400, 20, 1, 2), repeatOf('baseline', 2, 1_300, 10, 1, 2)]),
+      cellScenario(
+        'a-b',
+        { row: 'a', column: 'b' },
+        [repeatOf('baseline', 1, 900, 10, 1, 2), repeatOf('gateway', 1, 600, 20, 1, 2), repeatOf('baseline', 2, 1_000, 10, 1, 2)],
+        fromA,
+      ),
+      cellScenario('a-c', { row: 'a', column: 'c' }, [repeatOf('gateway', 1, 500, 20, 1, 2)], fromA),
+      cellScenario(
+        'a-d',
+        { row: 'a', column: 'd' },
+        [repeatOf('baseline', 1, 1_100, 10, 1, 2), repeatOf('gateway', 1, 400, 20, 1, 2), repeatOf('baseline', 2, 1_300, 10, 1, 2)],
+        fromA,
+      ),
     ],
   };
   // The group's four baseline rows: 900, 1,000, 1,100, 1,300 req/s, median 1,050.
@@ -279,18 +263,7 @@ test('a scenario with a reference is compared with its gateway row in the same r
   assert.deepEqual(v, { reference: 'openai-nonstream', requestsPerSec: 0.95, addedP50Micros: 80, addedP99Micros: 500, p99Ratio: 1.05 });
   assert.equal(versusReference(alone, [alone]), null, 'the reference did not run');
   assert.equal(versusReference(plain, [plain, gated]), null, 'no reference');
-  const info = {
-    startedAt: new Date(0),
-    commit: 'c',
-    machine: 'm',
-    versions: 'v',
-    pinning: 'p',
-    workers: 1,
-    warmupSecs: 2,
-    repeats: 1,
-    loadAverage: '0',
-    noiseWarning: null,
-  };
+  const info = runInfo({ warmupSecs: 2 });
   const md = renderMarkdown({ info, scenarios: [plain, gated] });
   assert.match(md, /Against openai-nonstream in the same run \(gateway rows\): req\/s 0\.95×, added p50 \+80 µs, added p99 \+500 µs \(p99 1\.05×\)/);
   assert.match(md, /0\.95×, \+80 \/ \+500 \(vs openai-nonstream\)/);
@@ -421,30 +394,16 @@ test('repeats: a failed repeat is said on its line, the medians come from the ot
 });
 
 test('repeats: the matrix of a group uses medians', () => {
-  const cellScenario = (name: string, column: string, rows: RowResult[], baselineFrom?: string) => ({
-    name,
-    title: name,
-    kind: 'throughput' as const,
-    method: 'POST',
-    path: '/x',
-    bodyBytes: 298,
-    connections: 64,
-    durationSecs: 2,
-    rows,
-    group: 'pairs',
-    cell: { row: 'a', column },
-    ...(baselineFrom === undefined ? {} : { baselineFrom }),
-  });
   const md = renderMarkdown({
     info: info2,
     scenarios: [
-      cellScenario('a-b', 'b', [
+      cellScenario('a-b', { row: 'a', column: 'b' }, [
         repeatOf('baseline', 1, 900, 10, 1, 2),
         repeatOf('gateway', 1, 500, 20, 1, 2),
         repeatOf('gateway', 2, 700, 20, 1, 2),
         repeatOf('baseline', 2, 1_100, 10, 1, 2),
       ]),
-      cellScenario('a-c', 'c', [repeatOf('gateway', 1, 380, 20, 1, 2), repeatOf('gateway', 2, 420, 20, 1, 2)], 'a-b'),
+      cellScenario('a-c', { row: 'a', column: 'c' }, [repeatOf('gateway', 1, 380, 20, 1, 2), repeatOf('gateway', 2, 420, 20, 1, 2)], { baselineFrom: 'a-b' }),
     ],
   });
   assert.match(md, /\| a \| 0\.60× \(600 ± 33%\) \| 0\.40× \(400 ± 10%\) \|/);

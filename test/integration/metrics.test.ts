@@ -3,12 +3,12 @@
 // the exact total; a same-protocol body over the translate cap is counted as billing
 // truncated; the text passes a real Prometheus parser and promtool. Without a prometheus
 // export block /metrics is the same 404 as any unknown path.
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { minimalRequest, rawPost, type RawAnswer } from '../helpers/clients/raw.js';
-import { startStack, type Stack } from '../helpers/clients/stack.js';
 import { PROMTOOL, assertPromtoolClean, parseExposition, sampleValue } from '../helpers/prometheus.js';
+import { suiteStack } from '../helpers/clients/stack.js';
 
 const EXPORT = { export: { prom: { module: 'prometheus', settings: { buffer_seconds: 60 } } } };
 /** Small enough that a padded mock body goes over it, large enough for every ordinary answer. */
@@ -28,15 +28,7 @@ async function sendAnthropicToOpenai(url: string): Promise<void> {
 }
 
 describe('GET /metrics with a prometheus export, two workers', () => {
-  let stack: Stack;
-
-  before(async () => {
-    stack = await startStack({ workers: 2, over: { ...EXPORT, advanced: { translate_body_cap_bytes: CAP_BYTES } } });
-  });
-
-  after(async () => {
-    await stack?.close();
-  });
+  const stack = suiteStack({ workers: 2, over: { ...EXPORT, advanced: { translate_body_cap_bytes: CAP_BYTES } } });
 
   it('counts every translated request once, whichever worker served or renders', async () => {
     for (let i = 0; i < TRANSLATED; i++) await sendAnthropicToOpenai(stack.gateway.url);
@@ -104,15 +96,7 @@ describe('GET /metrics with a prometheus export, two workers', () => {
 });
 
 describe('GET /metrics without an export block', () => {
-  let stack: Stack;
-
-  before(async () => {
-    stack = await startStack({ workers: 1 });
-  });
-
-  after(async () => {
-    await stack?.close();
-  });
+  const stack = suiteStack({ workers: 1 });
 
   it('is the same 404 as any unknown path', async () => {
     const metrics = await scrape(stack.gateway.url);

@@ -2,19 +2,9 @@
 // raw event stream, which the SDK parses).
 import Anthropic from '@anthropic-ai/sdk';
 import type { ContentBlockParam, Message, MessageParam, RawMessageStreamEvent, Tool } from '@anthropic-ai/sdk/resources/messages/messages';
-import {
-  SDK_TIMEOUT_MS,
-  parseArguments,
-  previousCallId,
-  unknownFinish,
-  type ChatOptions,
-  type NormalizedFinish,
-  type NormalizedMessage,
-  type NormalizedResult,
-  type ProtocolClient,
-  type ToolCallOut,
-  type ToolSpec,
-} from './types.js';
+import { finishTable, sdkClient, type Answer } from './adapter.js';
+import { SDK_TIMEOUT_MS, previousCallId } from './types.js';
+import type { ChatOptions, NormalizedMessage, NormalizedResult, ProtocolClient, ToolSpec } from './types.js';
 
 /** Anthropic requires max_tokens; the mock answers a few tokens whatever it is. */
 const MAX_TOKENS = 256;
@@ -44,51 +34,40 @@ function toAnthropicTools(tools: readonly ToolSpec[] | undefined): Tool[] | unde
   return tools?.map((t) => ({ name: t.name, description: t.description, input_schema: t.parameters as Tool['input_schema'] }));
 }
 
-function finishOf(reason: string | null | undefined): NormalizedFinish {
-  switch (reason) {
-    case 'end_turn':
-    case 'stop_sequence':
-      return 'stop';
-    case 'max_tokens':
-      return 'length';
-    case 'tool_use':
-      return 'tool_calls';
-    case 'refusal':
-      return 'content_filter';
-    default:
-      return unknownFinish('anthropic', reason);
-  }
-}
-
-function fromMessage(m: Message): NormalizedResult {
-  let text = '';
-  const toolCalls: ToolCallOut[] = [];
-  for (const block of m.content) {
-    if (block.type === 'text') text += block.text;
-    else if (block.type === 'tool_use') toolCalls.push({ id: block.id, name: block.name, arguments: block.input });
-  }
+/** The Messages request of a chat, but for `stream`, which each send sets. */
+function requestOf(opts: ChatOptions) {
   return {
-    text,
-    toolCalls,
-    finish: finishOf(m.stop_reason),
-    usage: { input: m.usage.input_tokens, output: m.usage.output_tokens, cacheRead: m.usage.cache_read_input_tokens ?? 0 },
-    chunks: 0,
+    model: opts.model,
+    max_tokens: MAX_TOKENS,
+    messages: toAnthropicMessages(opts.messages),
+    ...(opts.system !== undefined ? { system: opts.system } : {}),
+    ...(opts.tools !== undefined ? { tools: toAnthropicTools(opts.tools) } : {}),
   };
 }
 
-interface ToolAccumulator {
-  id: string;
-  name: string;
-  args: string;
+const finishOf = finishTable('anthropic', {
+  stop: ['end_turn', 'stop_sequence'],
+  length: ['max_tokens'],
+  tool_calls: ['tool_use'],
+  content_filter: ['refusal'],
+});
+
+function fromMessage(m: Message, answer: Answer): NormalizedResult {
+  for (const block of m.content) {
+    if (block.type === 'text') answer.text += block.text;
+    else if (block.type === 'tool_use') answer.call({ id: block.id, name: block.name, arguments: block.input });
+  }
+  return answer.result(finishOf(m.stop_reason), {
+    input: m.usage.input_tokens,
+    output: m.usage.output_tokens,
+    cacheRead: m.usage.cache_read_input_tokens ?? 0,
+  });
 }
 
-async function fromStream(stream: AsyncIterable<RawMessageStreamEvent>, onChunk?: () => void): Promise<NormalizedResult> {
-  let text = '';
-  let chunks = 0;
+async function fromStream(stream: AsyncIterable<RawMessageStreamEvent>, answer: Answer): Promise<NormalizedResult> {
   let stop: string | null = null;
   let stopped = false;
   const usage = { input: -1, output: -1, cacheRead: 0 };
-  const tools = new Map<number, ToolAccumulator>();
   for await (const event of stream) {
     switch (event.type) {
       case 'message_start':
@@ -97,17 +76,11 @@ async function fromStream(stream: AsyncIterable<RawMessageStreamEvent>, onChunk?
         usage.cacheRead = event.message.usage.cache_read_input_tokens ?? 0;
         break;
       case 'content_block_start':
-        if (event.content_block.type === 'tool_use') tools.set(event.index, { id: event.content_block.id, name: event.content_block.name, args: '' });
+        if (event.content_block.type === 'tool_use') answer.openCall(event.index, event.content_block.id, event.content_block.name);
         break;
       case 'content_block_delta':
-        if (event.delta.type === 'text_delta') text += event.delta.text;
-        else if (event.delta.type === 'input_json_delta') {
-          const acc = tools.get(event.index);
-          if (acc === undefined) throw new Error(`anthropic adapter: input_json_delta for unknown block ${event.index}`);
-          acc.args += event.delta.partial_json;
-        } else break;
-        chunks++;
-        onChunk?.();
+        if (event.delta.type === 'text_delta') answer.delta(event.delta.text);
+        else if (event.delta.type === 'input_json_delta') answer.callDelta(event.index, event.delta.partial_json);
         break;
       case 'message_delta':
         stop = event.delta.stop_reason;
@@ -125,24 +98,13 @@ async function fromStream(stream: AsyncIterable<RawMessageStreamEvent>, onChunk?
   }
   if (!stopped) throw new Error('anthropic adapter: the stream ended without message_stop');
   if (usage.input < 0) throw new Error('anthropic adapter: the stream had no message_start');
-  const toolCalls = [...tools.entries()].sort((a, b) => a[0] - b[0]).map(([, t]) => ({ id: t.id, name: t.name, arguments: parseArguments(t.args) }));
-  return { text, toolCalls, finish: finishOf(stop), usage, chunks };
+  return answer.result(finishOf(stop), usage);
 }
 
 export function anthropicClient(gatewayUrl: string): ProtocolClient {
   const sdk = anthropicSdk(gatewayUrl);
-  return {
-    name: 'anthropic',
-    async chat(opts: ChatOptions): Promise<NormalizedResult> {
-      const base = {
-        model: opts.model,
-        max_tokens: MAX_TOKENS,
-        messages: toAnthropicMessages(opts.messages),
-        ...(opts.system !== undefined ? { system: opts.system } : {}),
-        ...(opts.tools !== undefined ? { tools: toAnthropicTools(opts.tools) } : {}),
-      };
-      if (!opts.stream) return fromMessage(await sdk.messages.create({ ...base, stream: false }));
-      return fromStream(await sdk.messages.create({ ...base, stream: true }), opts.onChunk);
-    },
-  };
+  return sdkClient('anthropic', requestOf, {
+    whole: async (request, answer) => fromMessage(await sdk.messages.create({ ...request, stream: false }), answer),
+    streamed: async (request, answer) => fromStream(await sdk.messages.create({ ...request, stream: true }), answer),
+  });
 }

@@ -14,20 +14,9 @@ import {
   type ToolUseBlock,
 } from '@aws-sdk/client-bedrock-runtime';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
-import {
-  SDK_TIMEOUT_MS,
-  parseArguments,
-  previousCallId,
-  unknownFinish,
-  type ChatOptions,
-  type NormalizedFinish,
-  type NormalizedMessage,
-  type NormalizedResult,
-  type NormalizedUsage,
-  type ProtocolClient,
-  type ToolCallOut,
-  type ToolSpec,
-} from './types.js';
+import { finishTable, sdkClient, type Answer } from './adapter.js';
+import { SDK_TIMEOUT_MS, previousCallId } from './types.js';
+import type { ChatOptions, NormalizedMessage, NormalizedResult, NormalizedUsage, ProtocolClient, ToolSpec } from './types.js';
 
 /** The SDK's JSON document type (tool inputs and schemas), named through the SDK itself. */
 type DocumentType = NonNullable<ToolUseBlock['input']>;
@@ -62,65 +51,47 @@ function toBedrockTools(tools: readonly ToolSpec[]): Tool[] {
   return tools.map((t) => ({ toolSpec: { name: t.name, description: t.description, inputSchema: { json: t.parameters as DocumentType } } }));
 }
 
-function finishOf(reason: string | undefined): NormalizedFinish {
-  switch (reason) {
-    case 'end_turn':
-    case 'stop_sequence':
-      return 'stop';
-    case 'max_tokens':
-      return 'length';
-    case 'tool_use':
-      return 'tool_calls';
-    case 'content_filtered':
-    case 'guardrail_intervened':
-      return 'content_filter';
-    default:
-      return unknownFinish('bedrock', reason);
-  }
+/** The Converse input of a chat (ConverseStream takes the same). */
+function inputOf(opts: ChatOptions) {
+  return {
+    modelId: opts.model,
+    messages: toBedrockMessages(opts.messages),
+    ...(opts.system !== undefined ? { system: [{ text: opts.system }] } : {}),
+    ...(opts.tools !== undefined ? { toolConfig: { tools: toBedrockTools(opts.tools) } } : {}),
+  };
 }
+
+const finishOf = finishTable('bedrock', {
+  stop: ['end_turn', 'stop_sequence'],
+  length: ['max_tokens'],
+  tool_calls: ['tool_use'],
+  content_filter: ['content_filtered', 'guardrail_intervened'],
+});
 
 function usageOf(u: TokenUsage | undefined): NormalizedUsage {
   if (u === undefined) throw new Error('bedrock adapter: no usage');
   return { input: u.inputTokens ?? 0, output: u.outputTokens ?? 0, cacheRead: u.cacheReadInputTokens ?? 0 };
 }
 
-function fromOutput(out: ConverseCommandOutput): NormalizedResult {
-  let text = '';
-  const toolCalls: ToolCallOut[] = [];
+function fromOutput(out: ConverseCommandOutput, answer: Answer): NormalizedResult {
   for (const block of out.output?.message?.content ?? []) {
-    if (block.text !== undefined) text += block.text;
-    if (block.toolUse !== undefined) toolCalls.push({ id: block.toolUse.toolUseId, name: block.toolUse.name ?? '', arguments: block.toolUse.input });
+    if (block.text !== undefined) answer.text += block.text;
+    if (block.toolUse !== undefined) answer.call({ id: block.toolUse.toolUseId, name: block.toolUse.name ?? '', arguments: block.toolUse.input });
   }
-  return { text, toolCalls, finish: finishOf(out.stopReason), usage: usageOf(out.usage), chunks: 0 };
+  return answer.result(finishOf(out.stopReason), usageOf(out.usage));
 }
 
-interface ToolAccumulator {
-  id?: string;
-  name: string;
-  args: string;
-}
-
-async function fromStream(stream: AsyncIterable<ConverseStreamOutput>, onChunk?: () => void): Promise<NormalizedResult> {
-  let text = '';
-  let chunks = 0;
+async function fromStream(stream: AsyncIterable<ConverseStreamOutput>, answer: Answer): Promise<NormalizedResult> {
   let stop: string | undefined;
   let usage: TokenUsage | undefined;
-  const tools = new Map<number, ToolAccumulator>();
   for await (const event of stream) {
     if (event.contentBlockStart?.start?.toolUse !== undefined) {
       const t = event.contentBlockStart.start.toolUse;
-      tools.set(event.contentBlockStart.contentBlockIndex ?? 0, { id: t.toolUseId, name: t.name ?? '', args: '' });
+      answer.openCall(event.contentBlockStart.contentBlockIndex ?? 0, t.toolUseId, t.name ?? '');
     } else if (event.contentBlockDelta !== undefined) {
       const delta = event.contentBlockDelta.delta;
-      if (delta?.text !== undefined) text += delta.text;
-      else if (delta?.toolUse !== undefined) {
-        const index = event.contentBlockDelta.contentBlockIndex ?? 0;
-        const acc = tools.get(index);
-        if (acc === undefined) throw new Error(`bedrock adapter: toolUse delta for unknown block ${index}`);
-        acc.args += delta.toolUse.input ?? '';
-      } else continue;
-      chunks++;
-      onChunk?.();
+      if (delta?.text !== undefined) answer.delta(delta.text);
+      else if (delta?.toolUse !== undefined) answer.callDelta(event.contentBlockDelta.contentBlockIndex ?? 0, delta.toolUse.input ?? '');
     } else if (event.messageStop !== undefined) stop = event.messageStop.stopReason;
     else if (event.metadata !== undefined) usage = event.metadata.usage;
     else {
@@ -134,25 +105,17 @@ async function fromStream(stream: AsyncIterable<ConverseStreamOutput>, onChunk?:
     }
   }
   if (stop === undefined) throw new Error('bedrock adapter: the stream ended without messageStop');
-  const toolCalls = [...tools.entries()].sort((a, b) => a[0] - b[0]).map(([, t]) => ({ id: t.id, name: t.name, arguments: parseArguments(t.args) }));
-  return { text, toolCalls, finish: finishOf(stop), usage: usageOf(usage), chunks };
+  return answer.result(finishOf(stop), usageOf(usage));
 }
 
 export function bedrockClient(gatewayUrl: string): ProtocolClient {
   const sdk = bedrockSdk(gatewayUrl);
-  return {
-    name: 'bedrock',
-    async chat(opts: ChatOptions): Promise<NormalizedResult> {
-      const input = {
-        modelId: opts.model,
-        messages: toBedrockMessages(opts.messages),
-        ...(opts.system !== undefined ? { system: [{ text: opts.system }] } : {}),
-        ...(opts.tools !== undefined ? { toolConfig: { tools: toBedrockTools(opts.tools) } } : {}),
-      };
-      if (!opts.stream) return fromOutput(await sdk.send(new ConverseCommand(input)));
+  return sdkClient('bedrock', inputOf, {
+    whole: async (input, answer) => fromOutput(await sdk.send(new ConverseCommand(input)), answer),
+    async streamed(input, answer) {
       const out = await sdk.send(new ConverseStreamCommand(input));
       if (out.stream === undefined) throw new Error('bedrock adapter: ConverseStream answered without a stream');
-      return fromStream(out.stream, opts.onChunk);
+      return fromStream(out.stream, answer);
     },
-  };
+  });
 }

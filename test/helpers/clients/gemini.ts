@@ -1,19 +1,9 @@
 // Gemini generateContent through `@google/genai` (ai.models.generateContent and
 // generateContentStream, which posts to :streamGenerateContent?alt=sse).
 import { GoogleGenAI, type Content, type GenerateContentResponse, type Tool } from '@google/genai';
-import {
-  SDK_TIMEOUT_MS,
-  finishWithTools,
-  unknownFinish,
-  type ChatOptions,
-  type NormalizedFinish,
-  type NormalizedMessage,
-  type NormalizedResult,
-  type NormalizedUsage,
-  type ProtocolClient,
-  type ToolCallOut,
-  type ToolSpec,
-} from './types.js';
+import { finishTable, sdkClient, type Answer } from './adapter.js';
+import { SDK_TIMEOUT_MS, finishWithTools } from './types.js';
+import type { ChatOptions, NormalizedMessage, NormalizedResult, NormalizedUsage, ProtocolClient, ToolCallOut, ToolSpec } from './types.js';
 
 /** The SDK pointed at the gateway (it appends /v1beta/models/...), no retries. */
 export function geminiSdk(gatewayUrl: string): GoogleGenAI {
@@ -43,22 +33,20 @@ function toGeminiTools(tools: readonly ToolSpec[] | undefined): Tool[] | undefin
   return [{ functionDeclarations: tools.map((t) => ({ name: t.name, description: t.description, parametersJsonSchema: t.parameters })) }];
 }
 
-function finishOf(reason: string | undefined): NormalizedFinish {
-  switch (reason) {
-    case 'STOP':
-      return 'stop';
-    case 'MAX_TOKENS':
-      return 'length';
-    case 'SAFETY':
-    case 'RECITATION':
-    case 'BLOCKLIST':
-    case 'PROHIBITED_CONTENT':
-    case 'SPII':
-      return 'content_filter';
-    default:
-      return unknownFinish('gemini', reason);
-  }
+/** The generateContent parameters of a chat (generateContentStream takes the same). */
+function paramsOf(opts: ChatOptions) {
+  const config = {
+    ...(opts.system !== undefined ? { systemInstruction: opts.system } : {}),
+    ...(opts.tools !== undefined ? { tools: toGeminiTools(opts.tools) } : {}),
+  };
+  return { model: opts.model, contents: toGeminiContents(opts.messages), config };
 }
+
+const finishOf = finishTable('gemini', {
+  stop: ['STOP'],
+  length: ['MAX_TOKENS'],
+  content_filter: ['SAFETY', 'RECITATION', 'BLOCKLIST', 'PROHIBITED_CONTENT', 'SPII'],
+});
 
 function usageOf(r: GenerateContentResponse | null): NormalizedUsage {
   const u = r?.usageMetadata;
@@ -84,48 +72,31 @@ function partsOf(r: GenerateContentResponse): { text: string; toolCalls: ToolCal
   return { text, toolCalls };
 }
 
-function fromResponse(r: GenerateContentResponse): NormalizedResult {
+function fromResponse(r: GenerateContentResponse, answer: Answer): NormalizedResult {
   const { text, toolCalls } = partsOf(r);
-  return { text, toolCalls, finish: finishWithTools(finishOf(r.candidates?.[0]?.finishReason), toolCalls), usage: usageOf(r), chunks: 0 };
+  answer.text = text;
+  answer.call(...toolCalls);
+  return answer.result(finishWithTools(finishOf(r.candidates?.[0]?.finishReason), toolCalls), usageOf(r));
 }
 
-async function fromStream(stream: AsyncIterable<GenerateContentResponse>, onChunk?: () => void): Promise<NormalizedResult> {
-  let text = '';
-  let chunks = 0;
+async function fromStream(stream: AsyncIterable<GenerateContentResponse>, answer: Answer): Promise<NormalizedResult> {
   let finish: string | undefined;
   let withUsage: GenerateContentResponse | null = null;
-  const toolCalls: ToolCallOut[] = [];
   for await (const chunk of stream) {
     const parts = partsOf(chunk);
-    if (parts.text !== '' || parts.toolCalls.length > 0) {
-      text += parts.text;
-      toolCalls.push(...parts.toolCalls);
-      chunks++;
-      onChunk?.();
-    }
+    answer.content(parts.text, parts.toolCalls);
     const reason = chunk.candidates?.[0]?.finishReason;
     if (reason !== undefined) finish = reason;
     if (chunk.usageMetadata !== undefined) withUsage = chunk;
   }
   if (finish === undefined) throw new Error('gemini adapter: the stream ended without a finishReason');
-  return { text, toolCalls, finish: finishWithTools(finishOf(finish), toolCalls), usage: usageOf(withUsage), chunks };
+  return answer.result(finishWithTools(finishOf(finish), answer.toolCalls), usageOf(withUsage));
 }
 
 export function geminiClient(gatewayUrl: string): ProtocolClient {
   const ai = geminiSdk(gatewayUrl);
-  return {
-    name: 'gemini',
-    async chat(opts: ChatOptions): Promise<NormalizedResult> {
-      const params = {
-        model: opts.model,
-        contents: toGeminiContents(opts.messages),
-        config: {
-          ...(opts.system !== undefined ? { systemInstruction: opts.system } : {}),
-          ...(opts.tools !== undefined ? { tools: toGeminiTools(opts.tools) } : {}),
-        },
-      };
-      if (!opts.stream) return fromResponse(await ai.models.generateContent(params));
-      return fromStream(await ai.models.generateContentStream(params), opts.onChunk);
-    },
-  };
+  return sdkClient('gemini', paramsOf, {
+    whole: async (params, answer) => fromResponse(await ai.models.generateContent(params), answer),
+    streamed: async (params, answer) => fromStream(await ai.models.generateContentStream(params), answer),
+  });
 }

@@ -1,16 +1,8 @@
 // Ollama native chat through the `ollama` SDK (ollama.chat; stream: true yields NDJSON lines).
 import { Ollama, type ChatResponse, type Message, type Tool } from 'ollama';
-import {
-  finishWithTools,
-  unknownFinish,
-  type ChatOptions,
-  type NormalizedFinish,
-  type NormalizedMessage,
-  type NormalizedResult,
-  type ProtocolClient,
-  type ToolCallOut,
-  type ToolSpec,
-} from './types.js';
+import { finishTable, sdkClient, type Answer } from './adapter.js';
+import { finishWithTools } from './types.js';
+import type { ChatOptions, NormalizedMessage, NormalizedResult, ProtocolClient, ToolCallOut, ToolSpec } from './types.js';
 
 /** The SDK pointed at the gateway (it appends /api/chat). It has no retries to turn off. */
 export function ollamaSdk(gatewayUrl: string): Ollama {
@@ -42,73 +34,46 @@ function toOllamaTools(tools: readonly ToolSpec[] | undefined): Tool[] | undefin
   }));
 }
 
-function finishOf(reason: string | undefined): NormalizedFinish {
-  switch (reason) {
-    case 'stop':
-      return 'stop';
-    case 'length':
-      return 'length';
-    default:
-      return unknownFinish('ollama', reason);
-  }
+/** The chat request, but for `stream`, which each send sets. */
+function requestOf(opts: ChatOptions) {
+  const messages = toOllamaMessages(opts.system, opts.messages);
+  return { model: opts.model, messages, ...(opts.tools !== undefined ? { tools: toOllamaTools(opts.tools) } : {}) };
 }
+
+const finishOf = finishTable('ollama', { stop: ['stop'], length: ['length'] });
 
 function toolCallsOf(m: Message | undefined): ToolCallOut[] {
   return (m?.tool_calls ?? []).map((c) => ({ name: c.function.name, arguments: c.function.arguments }));
 }
 
-function fromResponse(r: ChatResponse): NormalizedResult {
+function fromResponse(r: ChatResponse, answer: Answer): NormalizedResult {
   const toolCalls = toolCallsOf(r.message);
-  return {
-    text: r.message?.content ?? '',
-    toolCalls,
-    finish: finishWithTools(finishOf(r.done_reason), toolCalls),
-    // Ollama has no cache field: prompt_eval_count is the evaluated input.
-    usage: { input: r.prompt_eval_count ?? 0, output: r.eval_count ?? 0, cacheRead: 0 },
-    chunks: 0,
-  };
+  answer.text = r.message?.content ?? '';
+  answer.call(...toolCalls);
+  // Ollama has no cache field: prompt_eval_count is the evaluated input.
+  return answer.result(finishWithTools(finishOf(r.done_reason), toolCalls), { input: r.prompt_eval_count ?? 0, output: r.eval_count ?? 0, cacheRead: 0 });
 }
 
-async function fromStream(stream: AsyncIterable<ChatResponse>, onChunk?: () => void): Promise<NormalizedResult> {
-  let text = '';
-  let chunks = 0;
+async function fromStream(stream: AsyncIterable<ChatResponse>, answer: Answer): Promise<NormalizedResult> {
   let last: ChatResponse | null = null;
-  const toolCalls: ToolCallOut[] = [];
   for await (const part of stream) {
     const error = (part as { error?: unknown }).error;
     if (error !== undefined) throw new Error(`ollama adapter: error line in the stream: ${String(error)}`);
-    const calls = toolCallsOf(part.message);
-    const content = part.message?.content ?? '';
-    if (content !== '' || calls.length > 0) {
-      text += content;
-      toolCalls.push(...calls);
-      chunks++;
-      onChunk?.();
-    }
+    answer.content(part.message?.content ?? '', toolCallsOf(part.message));
     if (part.done) last = part;
   }
   if (last === null) throw new Error('ollama adapter: the stream ended without a done line');
-  return {
-    text,
-    toolCalls,
-    finish: finishWithTools(finishOf(last.done_reason), toolCalls),
-    usage: { input: last.prompt_eval_count ?? 0, output: last.eval_count ?? 0, cacheRead: 0 },
-    chunks,
-  };
+  return answer.result(finishWithTools(finishOf(last.done_reason), answer.toolCalls), {
+    input: last.prompt_eval_count ?? 0,
+    output: last.eval_count ?? 0,
+    cacheRead: 0,
+  });
 }
 
 export function ollamaClient(gatewayUrl: string): ProtocolClient {
   const sdk = ollamaSdk(gatewayUrl);
-  return {
-    name: 'ollama',
-    async chat(opts: ChatOptions): Promise<NormalizedResult> {
-      const base = {
-        model: opts.model,
-        messages: toOllamaMessages(opts.system, opts.messages),
-        ...(opts.tools !== undefined ? { tools: toOllamaTools(opts.tools) } : {}),
-      };
-      if (!opts.stream) return fromResponse(await sdk.chat({ ...base, stream: false }));
-      return fromStream(await sdk.chat({ ...base, stream: true }), opts.onChunk);
-    },
-  };
+  return sdkClient('ollama', requestOf, {
+    whole: async (request, answer) => fromResponse(await sdk.chat({ ...request, stream: false }), answer),
+    streamed: async (request, answer) => fromStream(await sdk.chat({ ...request, stream: true }), answer),
+  });
 }

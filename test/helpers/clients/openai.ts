@@ -2,19 +2,9 @@
 import OpenAI from 'openai';
 import type { ChatCompletion, ChatCompletionChunk, ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
 import type { CompletionUsage } from 'openai/resources/completions';
-import {
-  SDK_TIMEOUT_MS,
-  parseArguments,
-  previousCallId,
-  unknownFinish,
-  type ChatOptions,
-  type NormalizedFinish,
-  type NormalizedMessage,
-  type NormalizedResult,
-  type NormalizedUsage,
-  type ProtocolClient,
-  type ToolSpec,
-} from './types.js';
+import { finishTable, sdkClient, type Answer } from './adapter.js';
+import { SDK_TIMEOUT_MS, parseArguments, previousCallId } from './types.js';
+import type { ChatOptions, NormalizedMessage, NormalizedResult, NormalizedUsage, ProtocolClient, ToolSpec } from './types.js';
 
 /** The SDK pointed at the gateway: `{gateway}/v1`, a throwaway key, no retries. */
 export function openaiSdk(gatewayUrl: string): OpenAI {
@@ -49,21 +39,16 @@ function toOpenAiTools(tools: readonly ToolSpec[] | undefined): ChatCompletionTo
   return tools?.map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.parameters } }));
 }
 
-function finishOf(reason: string | null | undefined): NormalizedFinish {
-  switch (reason) {
-    case 'stop':
-      return 'stop';
-    case 'length':
-      return 'length';
-    case 'tool_calls':
-    case 'function_call':
-      return 'tool_calls';
-    case 'content_filter':
-      return 'content_filter';
-    default:
-      return unknownFinish('openai', reason);
-  }
+/** The Chat Completions request of a chat, but for `stream`, which each send sets. */
+function requestOf(opts: ChatOptions) {
+  return {
+    model: opts.model,
+    messages: toOpenAiMessages(opts.system, opts.messages),
+    ...(opts.tools !== undefined ? { tools: toOpenAiTools(opts.tools) } : {}),
+  };
 }
+
+const finishOf = finishTable('openai', { stop: ['stop'], length: ['length'], tool_calls: ['tool_calls', 'function_call'], content_filter: ['content_filter'] });
 
 function usageOf(u: CompletionUsage | null | undefined): NormalizedUsage {
   if (u == null) throw new Error('openai adapter: the answer carries no usage');
@@ -71,28 +56,20 @@ function usageOf(u: CompletionUsage | null | undefined): NormalizedUsage {
   return { input: u.prompt_tokens - cached, output: u.completion_tokens, cacheRead: cached };
 }
 
-function fromCompletion(c: ChatCompletion): NormalizedResult {
+function fromCompletion(c: ChatCompletion, answer: Answer): NormalizedResult {
   const choice = c.choices[0];
   if (choice === undefined) throw new Error('openai adapter: no choices');
-  const toolCalls = (choice.message.tool_calls ?? []).map((call) => {
+  for (const call of choice.message.tool_calls ?? []) {
     if (call.type !== 'function') throw new Error(`openai adapter: unexpected tool call type ${call.type}`);
-    return { id: call.id, name: call.function.name, arguments: parseArguments(call.function.arguments) };
-  });
-  return { text: choice.message.content ?? '', toolCalls, finish: finishOf(choice.finish_reason), usage: usageOf(c.usage), chunks: 0 };
+    answer.call({ id: call.id, name: call.function.name, arguments: parseArguments(call.function.arguments) });
+  }
+  answer.text = choice.message.content ?? '';
+  return answer.result(finishOf(choice.finish_reason), usageOf(c.usage));
 }
 
-interface ToolAccumulator {
-  id?: string;
-  name: string;
-  args: string;
-}
-
-async function fromStream(stream: AsyncIterable<ChatCompletionChunk>, onChunk?: () => void): Promise<NormalizedResult> {
-  let text = '';
+async function fromStream(stream: AsyncIterable<ChatCompletionChunk>, answer: Answer): Promise<NormalizedResult> {
   let finish: string | null = null;
   let usage: CompletionUsage | null = null;
-  let chunks = 0;
-  const tools: ToolAccumulator[] = [];
   for await (const chunk of stream) {
     if (chunk.usage != null) usage = chunk.usage;
     const choice = chunk.choices[0];
@@ -100,45 +77,25 @@ async function fromStream(stream: AsyncIterable<ChatCompletionChunk>, onChunk?: 
     const delta = choice.delta;
     let content = false;
     if (typeof delta.content === 'string' && delta.content !== '') {
-      text += delta.content;
+      answer.text += delta.content;
       content = true;
     }
     for (const call of delta.tool_calls ?? []) {
-      const acc = (tools[call.index] ??= { name: '', args: '' });
-      if (call.id) acc.id = call.id;
-      if (call.function?.name) acc.name += call.function.name;
-      if (call.function?.arguments) acc.args += call.function.arguments;
+      answer.mergeCall(call.index, call.id, call.function?.name, call.function?.arguments);
       content = true;
     }
     if (choice.finish_reason != null) finish = choice.finish_reason;
-    if (content) {
-      chunks++;
-      onChunk?.();
-    }
+    if (content) answer.chunk();
   }
   if (finish === null) throw new Error('openai adapter: the stream ended without a finish_reason');
-  return {
-    text,
-    toolCalls: tools.map((t) => ({ id: t.id, name: t.name, arguments: parseArguments(t.args) })),
-    finish: finishOf(finish),
-    usage: usageOf(usage),
-    chunks,
-  };
+  return answer.result(finishOf(finish), usageOf(usage));
 }
 
 export function openaiClient(gatewayUrl: string): ProtocolClient {
   const sdk = openaiSdk(gatewayUrl);
-  return {
-    name: 'openai',
-    async chat(opts: ChatOptions): Promise<NormalizedResult> {
-      const base = {
-        model: opts.model,
-        messages: toOpenAiMessages(opts.system, opts.messages),
-        ...(opts.tools !== undefined ? { tools: toOpenAiTools(opts.tools) } : {}),
-      };
-      if (!opts.stream) return fromCompletion(await sdk.chat.completions.create({ ...base, stream: false }));
-      const stream = await sdk.chat.completions.create({ ...base, stream: true, stream_options: { include_usage: true } });
-      return fromStream(stream, opts.onChunk);
-    },
-  };
+  return sdkClient('openai', requestOf, {
+    whole: async (request, answer) => fromCompletion(await sdk.chat.completions.create({ ...request, stream: false }), answer),
+    streamed: async (request, answer) =>
+      fromStream(await sdk.chat.completions.create({ ...request, stream: true, stream_options: { include_usage: true } }), answer),
+  });
 }

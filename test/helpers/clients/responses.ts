@@ -2,19 +2,9 @@
 import type OpenAI from 'openai';
 import type { FunctionTool, Response, ResponseInputItem, ResponseStreamEvent, ResponseUsage } from 'openai/resources/responses/responses';
 import { openaiSdk } from './openai.js';
-import {
-  parseArguments,
-  previousCallId,
-  unknownFinish,
-  type ChatOptions,
-  type NormalizedFinish,
-  type NormalizedMessage,
-  type NormalizedResult,
-  type NormalizedUsage,
-  type ProtocolClient,
-  type ToolCallOut,
-  type ToolSpec,
-} from './types.js';
+import { sdkClient, type Answer } from './adapter.js';
+import { parseArguments, previousCallId, unknownFinish } from './types.js';
+import type { ChatOptions, NormalizedFinish, NormalizedMessage, NormalizedResult, NormalizedUsage, ProtocolClient, ToolSpec } from './types.js';
 
 function toResponsesInput(messages: readonly NormalizedMessage[]): ResponseInputItem[] {
   const out: ResponseInputItem[] = [];
@@ -34,6 +24,17 @@ function toResponsesTools(tools: readonly ToolSpec[] | undefined): FunctionTool[
   return tools?.map((t) => ({ type: 'function', name: t.name, description: t.description, parameters: t.parameters, strict: false }));
 }
 
+/** The Responses request of a chat, but for `stream`, which each send sets. */
+function requestOf(opts: ChatOptions) {
+  const instructions = opts.system !== undefined ? { instructions: opts.system } : {};
+  return {
+    model: opts.model,
+    input: toResponsesInput(opts.messages),
+    ...instructions,
+    ...(opts.tools !== undefined ? { tools: toResponsesTools(opts.tools) } : {}),
+  };
+}
+
 function usageOf(u: ResponseUsage | null | undefined): NormalizedUsage {
   if (u == null) throw new Error('responses adapter: the response carries no usage');
   const cached = u.input_tokens_details?.cached_tokens ?? 0;
@@ -51,49 +52,30 @@ function finishOf(r: Response, hasToolCalls: boolean): NormalizedFinish {
   return unknownFinish('responses', `${r.status}/${r.incomplete_details?.reason ?? ''}`);
 }
 
-function fromResponse(r: Response): NormalizedResult {
-  let text = '';
-  const toolCalls: ToolCallOut[] = [];
+function fromResponse(r: Response, answer: Answer): NormalizedResult {
   for (const item of r.output) {
     if (item.type === 'message') {
-      for (const part of item.content) if (part.type === 'output_text') text += part.text;
+      for (const part of item.content) if (part.type === 'output_text') answer.text += part.text;
     } else if (item.type === 'function_call') {
-      toolCalls.push({ id: item.call_id, name: item.name, arguments: parseArguments(item.arguments) });
+      answer.call({ id: item.call_id, name: item.name, arguments: parseArguments(item.arguments) });
     }
   }
-  return { text, toolCalls, finish: finishOf(r, toolCalls.length > 0), usage: usageOf(r.usage), chunks: 0 };
+  return answer.result(finishOf(r, answer.toolCalls.length > 0), usageOf(r.usage));
 }
 
-interface ToolAccumulator {
-  id?: string;
-  name: string;
-  args: string;
-}
-
-async function fromStream(stream: AsyncIterable<ResponseStreamEvent>, onChunk?: () => void): Promise<NormalizedResult> {
-  let text = '';
-  let chunks = 0;
+async function fromStream(stream: AsyncIterable<ResponseStreamEvent>, answer: Answer): Promise<NormalizedResult> {
   let final: Response | null = null;
-  const tools = new Map<number, ToolAccumulator>();
   for await (const event of stream) {
     switch (event.type) {
       case 'response.output_text.delta':
-        text += event.delta;
-        chunks++;
-        onChunk?.();
+        answer.delta(event.delta);
         break;
       case 'response.output_item.added':
-        if (event.item.type === 'function_call')
-          tools.set(event.output_index, { id: event.item.call_id, name: event.item.name, args: event.item.arguments ?? '' });
+        if (event.item.type === 'function_call') answer.openCall(event.output_index, event.item.call_id, event.item.name, event.item.arguments ?? '');
         break;
-      case 'response.function_call_arguments.delta': {
-        const acc = tools.get(event.output_index);
-        if (acc === undefined) throw new Error(`responses adapter: arguments delta for unknown output ${event.output_index}`);
-        acc.args += event.delta;
-        chunks++;
-        onChunk?.();
+      case 'response.function_call_arguments.delta':
+        answer.callDelta(event.output_index, event.delta);
         break;
-      }
       case 'response.completed':
       case 'response.incomplete':
         final = event.response;
@@ -107,22 +89,12 @@ async function fromStream(stream: AsyncIterable<ResponseStreamEvent>, onChunk?: 
     }
   }
   if (final === null) throw new Error('responses adapter: the stream ended without response.completed');
-  const toolCalls = [...tools.entries()].sort((a, b) => a[0] - b[0]).map(([, t]) => ({ id: t.id, name: t.name, arguments: parseArguments(t.args) }));
-  return { text, toolCalls, finish: finishOf(final, toolCalls.length > 0), usage: usageOf(final.usage), chunks };
+  return answer.result(finishOf(final, answer.toolCalls.length > 0), usageOf(final.usage));
 }
 
 export function responsesClient(gatewayUrl: string, sdk: OpenAI = openaiSdk(gatewayUrl)): ProtocolClient {
-  return {
-    name: 'responses',
-    async chat(opts: ChatOptions): Promise<NormalizedResult> {
-      const base = {
-        model: opts.model,
-        input: toResponsesInput(opts.messages),
-        ...(opts.system !== undefined ? { instructions: opts.system } : {}),
-        ...(opts.tools !== undefined ? { tools: toResponsesTools(opts.tools) } : {}),
-      };
-      if (!opts.stream) return fromResponse(await sdk.responses.create({ ...base, stream: false }));
-      return fromStream(await sdk.responses.create({ ...base, stream: true }), opts.onChunk);
-    },
-  };
+  return sdkClient('responses', requestOf, {
+    whole: async (request, answer) => fromResponse(await sdk.responses.create({ ...request, stream: false }), answer),
+    streamed: async (request, answer) => fromStream(await sdk.responses.create({ ...request, stream: true }), answer),
+  });
 }

@@ -1,5 +1,6 @@
 // The pair every data-plane integration test needs: one mock provider (all six protocols) and
 // one real gateway process routing `pool-<protocol>` to the mock's `<protocol>` lane.
+import { after, before } from 'node:test';
 import { PROTOCOL_NAMES } from '../../../src/shared/model/types.js';
 import { startMockProvider, type MockOptions, type MockServer } from '../../../src/mock/server.js';
 import { mockConfig, startGateway, writeConfig, type GatewayFiles, type RunningGateway } from '../gateway.js';
@@ -91,6 +92,36 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
       await gateway.stop();
       if (ownMock) await mock?.close();
     },
+  };
+}
+
+/**
+ * The stack of the enclosing describe, or of the file when called at its top: startStack(opts)
+ * in a before hook, closed in an after hook. Its fields are read inside the tests.
+ */
+export function suiteStack(opts: StackOptions = {}): Stack {
+  let stack: Stack | undefined;
+  const running = (): Stack => {
+    if (stack === undefined) throw new Error('suiteStack: read before its before hook started the stack');
+    return stack;
+  };
+  before(async () => {
+    stack = await startStack(opts);
+  });
+  after(async () => {
+    await stack?.close();
+  });
+  return {
+    get mock() {
+      return running().mock;
+    },
+    get gateway() {
+      return running().gateway;
+    },
+    get files() {
+      return running().files;
+    },
+    close: () => running().close(),
   };
 }
 

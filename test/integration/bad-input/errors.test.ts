@@ -1,27 +1,19 @@
 // Bad input gets a clear error in the ingress protocol's own shape and status, never a crash;
 // a client that goes away mid-stream (or while the upstream is still thinking) makes the
 // gateway cancel its upstream request.
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { IncomingHttpHeaders } from 'node:http';
 import { ERROR_TABLE, type ErrorKind } from '../../../src/shared/errors.js';
 import { PROTOCOL_NAMES, type ProtocolName } from '../../../src/shared/model/types.js';
 import { minimalRequest, postAndLeaveAfter, postAndLeaveAfterFirstBytes, rawPost, type RawAnswer } from '../../helpers/clients/raw.js';
-import { eventually, startStack, type Stack } from '../../helpers/clients/stack.js';
+import { eventually, suiteStack } from '../../helpers/clients/stack.js';
 
 const MAX_BODY_BYTES = 4096;
 /** How long the mock may take to notice the gateway cancelled its request. */
 const ABORT_SEEN_MS = 3000;
 
-let stack: Stack;
-
-before(async () => {
-  stack = await startStack({ workers: 1, over: { advanced: { max_body_bytes: MAX_BODY_BYTES } } });
-});
-
-after(async () => {
-  await stack?.close();
-});
+const stack = suiteStack({ workers: 1, over: { advanced: { max_body_bytes: MAX_BODY_BYTES } } });
 
 function parseJson(a: RawAnswer): Record<string, unknown> {
   const text = a.body.toString('utf8');

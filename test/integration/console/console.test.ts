@@ -18,8 +18,8 @@ import OpenAI from 'openai';
 import { parse } from 'yaml';
 import type { BrowserContext, Page } from 'playwright-core';
 import { launchChromium, type TestBrowser } from '../../helpers/browser.js';
-import { startMockProvider, type MockServer } from '../../../src/mock/server.js';
-import { mockConfig, startGateway, writeConfig, type GatewayFiles, type RunningGateway } from '../../helpers/gateway.js';
+import type { GatewayFiles, RunningGateway } from '../../helpers/gateway.js';
+import { startStack, type Stack } from '../../helpers/clients/stack.js';
 import { startIdp, type TestIdp } from '../../helpers/oidc-idp.js';
 import { registerSecret } from '../../helpers/secret-scan.js';
 import { SIGNING_KEY } from '../governance/harness.js';
@@ -31,8 +31,8 @@ const VIEWS = ['overview', 'pools', 'keys', 'groups', 'usage', 'audit', 'config'
 const MUTATION_CONTROLS = '#mint, #revoke, #rotate, #rollback, #apply, button:has-text("Save")';
 
 describe('the admin console in a real browser', () => {
-  let mock: MockServer;
   let idp: TestIdp;
+  let stack: Stack | undefined;
   let gw: RunningGateway;
   let files: GatewayFiles;
   let browser: BrowserContext;
@@ -43,19 +43,10 @@ describe('the admin console in a real browser', () => {
   const cspViolations: string[] = [];
 
   before(async () => {
-    mock = await startMockProvider({ port: 0 });
     idp = await startIdp({ users: { audrey: { groups: ['auditors'] } } });
-    const { config, providers } = mockConfig(mock.url);
-    // The default pool trips on one failure and cools down for about two seconds.
-    (config.pools as Record<string, unknown>).default = {
-      members: [{ model: 'lane-openai', weight: 1 }],
-      // A cooldown well over the pools view's 2 s refresh, so the open cell is on the page for a few reads.
-      breaker: { consecutive_n: 1, base_cooldown_secs: 5, max_cooldown_secs: 5 },
-    };
     registerSecret(ADMIN_TOKEN);
-    files = writeConfig(
-      {
-        ...config,
+    stack = await startStack({
+      over: {
         config: { locked: false },
         governance: { flush_interval_secs: 1 },
         auth: {
@@ -68,9 +59,19 @@ describe('the admin console in a real browser', () => {
         'identity-providers': { corp: { module: 'oidc', settings: { issuer: idp.issuer, audience: 'gateway' }, max_admin_scope: 'read-only' } },
         role_bindings: { corp: { auditors: { admin_scope: 'read-only' } } },
       },
-      providers,
-    );
-    gw = await startGateway(files, { workers: 2, env: { GW_TEST_SIGNING_KEY: SIGNING_KEY, GW_TEST_ADMIN_TOKEN: ADMIN_TOKEN } });
+      extraPools: {
+        // The default pool trips on one failure and cools down for about two seconds.
+        default: {
+          members: [{ model: 'lane-openai', weight: 1 }],
+          // A cooldown well over the pools view's 2 s refresh, so the open cell is on the page for a few reads.
+          breaker: { consecutive_n: 1, base_cooldown_secs: 5, max_cooldown_secs: 5 },
+        },
+      },
+      workers: 2,
+      env: { GW_TEST_SIGNING_KEY: SIGNING_KEY, GW_TEST_ADMIN_TOKEN: ADMIN_TOKEN },
+    });
+    gw = stack.gateway;
+    files = stack.files;
     origin = new URL(gw.adminUrl).origin;
     shots = mkdtempSync(join(tmpdir(), 'gw-console-shots-'));
     gate = await startSocketGate(shots, 'console-gate');
@@ -80,9 +81,8 @@ describe('the admin console in a real browser', () => {
 
   after(async () => {
     await chromiumRig?.close();
-    await gw?.stop();
+    await stack?.close();
     await idp?.close();
-    await mock?.close();
     await gate?.stop();
     if (files !== undefined) rmSync(files.dir, { recursive: true, force: true });
     if (shots !== undefined) rmSync(shots, { recursive: true, force: true });

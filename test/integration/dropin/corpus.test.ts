@@ -8,24 +8,18 @@
 // own protocol and refused, naming the setting, by every other (and a stop sequence by a
 // Responses lane, which has none: docs/compatibility.md). The listing calls of the
 // corpus are answered by the gateway itself.
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { request } from 'undici';
 import { PROTOCOL_NAMES, type ProtocolName } from '../../../src/shared/model/types.js';
 import { mockText } from '../../../src/mock/content.js';
-import { startStack, type Stack } from '../../helpers/clients/stack.js';
+import { suiteStack } from '../../helpers/clients/stack.js';
 import { loadFixtures, readAnswer, requestOf, type Fixture } from './corpus-wire.js';
 
 const CONCURRENCY = 8;
 const FIXTURES_MIN = 10;
 
-let stack: Stack;
-before(async () => {
-  stack = await startStack({ workers: 2 });
-});
-after(async () => {
-  await stack?.close();
-});
+const stack = suiteStack({ workers: 2 });
 
 async function send(protocol: ProtocolName, fx: Fixture, model: string, stream: boolean): Promise<{ status: number; contentType: string; bytes: Buffer }> {
   const wire = requestOf(protocol, fx, model, stream);

@@ -1,16 +1,15 @@
 // Model listing through the vendors' own SDKs: what each lists is what the caller's key may
 // use (an open front door sees every pool and lane; a key limited to one pool sees that pool
 // only), in each vendor's shape, on the paths each SDK calls.
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import { GoogleGenAI } from '@google/genai';
 import { Ollama } from 'ollama';
 import { request } from 'undici';
-import { startMockProvider, type MockServer } from '../../../src/mock/server.js';
-import { startStack, type Stack } from '../../helpers/clients/stack.js';
-import { SecretWitness, startGoverned, stopGoverned, type Governed } from '../governance/harness.js';
+import { suiteStack } from '../../helpers/clients/stack.js';
+import { governedSuite } from '../governance/harness.js';
 
 const POOLS = ['default', 'pool-anthropic', 'pool-bedrock', 'pool-gemini', 'pool-ollama', 'pool-openai', 'pool-responses'];
 const LANES = ['lane-anthropic', 'lane-bedrock', 'lane-gemini', 'lane-ollama', 'lane-openai', 'lane-responses'];
@@ -31,13 +30,7 @@ async function listedBy(url: string, key: string): Promise<Record<string, string
 }
 
 describe('model listing, open front door', () => {
-  let stack: Stack;
-  before(async () => {
-    stack = await startStack();
-  });
-  after(async () => {
-    await stack?.close();
-  });
+  const stack = suiteStack();
 
   it('openai, anthropic (paged by 5), gemini (paged by 4) and ollama SDKs list every pool and lane', async () => {
     const listed = await listedBy(stack.gateway.url, 'any');
@@ -118,17 +111,7 @@ describe('model listing, open front door', () => {
 });
 
 describe('model listing filtered by the caller key', () => {
-  let mock: MockServer;
-  let g: Governed;
-  const witness = new SecretWitness();
-  before(async () => {
-    mock = await startMockProvider({ port: 0 });
-    g = await startGoverned(mock.url, witness, { workers: 1 });
-  });
-  after(async () => {
-    await stopGoverned(g, witness);
-    await mock?.close();
-  });
+  const g = governedSuite({ workers: 1 });
 
   it('a key limited to one pool sees only that pool, in every SDK', async () => {
     const key = await g.admin.mint({ name: 'one-pool', allowed_pools: ['pool-openai'] });

@@ -3,7 +3,7 @@
 // the ollama SDK, to lanes of other protocols too), and `GET /` / `HEAD /` (server detection).
 // Also the leniencies of the other vendors: Gemini's `?key=` and `?alt=sse`, Anthropic's
 // version and beta headers passed through to an Anthropic lane.
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
@@ -11,17 +11,11 @@ import Anthropic from '@anthropic-ai/sdk';
 import { Ollama } from 'ollama';
 import { request } from 'undici';
 import { mockText } from '../../../src/mock/content.js';
-import { startStack, type Stack } from '../../helpers/clients/stack.js';
+import { suiteStack } from '../../helpers/clients/stack.js';
 
 const run = promisify(execFile);
 
-let stack: Stack;
-before(async () => {
-  stack = await startStack();
-});
-after(async () => {
-  await stack?.close();
-});
+const stack = suiteStack();
 
 /** The NDJSON lines of an Ollama stream, parsed. */
 function lines(text: string): Array<Record<string, unknown>> {

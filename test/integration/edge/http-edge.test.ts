@@ -3,20 +3,14 @@
 // the gateway does not decode, and the honest 502 of a cross-protocol answer over the
 // translate-body cap. Pipelining and the header limits of this uWS build are pinned in
 // pipelining.test.ts.
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { rawPost } from '../../helpers/clients/raw.js';
-import { startStack, type Stack } from '../../helpers/clients/stack.js';
+import { suiteStack } from '../../helpers/clients/stack.js';
 
 const CAP_BYTES = 4096;
 
-let stack: Stack;
-before(async () => {
-  stack = await startStack({ workers: 1, over: { advanced: { translate_body_cap_bytes: CAP_BYTES } } });
-});
-after(async () => {
-  await stack?.close();
-});
+const stack = suiteStack({ workers: 1, over: { advanced: { translate_body_cap_bytes: CAP_BYTES } } });
 
 const url = (path: string): string => `${stack.gateway.url}${path}`;
 const json = (body: Buffer): Record<string, any> => JSON.parse(body.toString('utf8')) as Record<string, any>;

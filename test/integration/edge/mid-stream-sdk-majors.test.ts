@@ -4,7 +4,7 @@
 // upstream that breaks its stream half way (the mock's reset_during), on a lane of the
 // caller's own protocol and on one of another: the SDK's iteration must throw its own error
 // after some text came, never end as if the answer were complete.
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { ApiError as ApiError2, GoogleGenAI as GenAi2 } from '@google/genai';
 import { ApiError as ApiError1, GoogleGenAI as GenAi1 } from 'genai-v1';
@@ -13,7 +13,7 @@ import OpenAI5 from 'openai-v5';
 import OpenAI4 from 'openai-v4';
 import Anthropic1 from '@anthropic-ai/sdk';
 import Anthropic0 from 'anthropic-v0';
-import { poolPerProtocol, startStack, type Stack } from '../../helpers/clients/stack.js';
+import { poolPerProtocol, suiteStack } from '../../helpers/clients/stack.js';
 
 const PROMPT = 'break it [mock chunks=20 tokens_per_sec=400 fault=reset_during]';
 const TIMEOUT_MS = 20_000;
@@ -103,15 +103,9 @@ const CALLERS: Array<[string, StreamedCall, (err: unknown) => boolean, string, s
 ];
 
 describe('a mid-stream failure raises in every SDK major', () => {
-  let stack: Stack;
-  before(async () => {
-    // Every case breaks a stream on purpose, several on one lane: a breaker that trips only
-    // after many failures keeps the cases independent.
-    stack = await startStack({ workers: 1, over: { pools: poolPerProtocol({ breaker: { consecutive_n: 1000 } }) } });
-  });
-  after(async () => {
-    await stack.close();
-  });
+  // Every case breaks a stream on purpose, several on one lane: a breaker that trips only
+  // after many failures keeps the cases independent.
+  const stack = suiteStack({ workers: 1, over: { pools: poolPerProtocol({ breaker: { consecutive_n: 1000 } }) } });
 
   for (const [sdk, call, isOwnFailure, ownPool, otherPool] of CALLERS) {
     for (const pool of [ownPool, otherPool]) {

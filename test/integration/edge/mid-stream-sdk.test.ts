@@ -2,14 +2,14 @@
 // own error type: a partial answer handed back as complete is the failure this test exists for.
 // Each of the six SDKs reads a stream that the mock breaks half-way (`fault=reset_during`), on
 // a lane of its own protocol (bytes passed through) and on a lane of another (translated).
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import OpenAI from 'openai';
 import Anthropic from '@anthropic-ai/sdk';
 import { ApiError } from '@google/genai';
 import { BedrockRuntimeServiceException, ConverseStreamCommand } from '@aws-sdk/client-bedrock-runtime';
 import type { ProtocolName } from '../../../src/shared/model/types.js';
-import { startStack, type Stack } from '../../helpers/clients/stack.js';
+import { suiteStack } from '../../helpers/clients/stack.js';
 import { openaiSdk } from '../../helpers/clients/openai.js';
 import { anthropicSdk } from '../../helpers/clients/anthropic.js';
 import { geminiSdk } from '../../helpers/clients/gemini.js';
@@ -107,13 +107,7 @@ const PAIRS: Array<[ProtocolName, ProtocolName]> = [
 ];
 
 describe('a mid-stream upstream failure raises in every SDK', () => {
-  let stack: Stack;
-  before(async () => {
-    stack = await startStack({ workers: 1 });
-  });
-  after(async () => {
-    await stack.close();
-  });
+  const stack = suiteStack({ workers: 1 });
 
   for (const [ingress, lane] of PAIRS) {
     it(`${ingress} SDK, ${lane} lane`, async () => {

@@ -4,13 +4,13 @@
 // the threshold every request is answered (served or shed) and the process stays up. Nothing
 // here is timed: requests are held in flight with the mock's `hang` fault until the test lets
 // them go, and the second test counts answers, not milliseconds.
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { request as httpRequest, type ClientRequest } from 'node:http';
 import { minimalRequest, rawPost } from '../../helpers/clients/raw.js';
 import type { MockServer } from '../../../src/mock/server.js';
 import type { RunningGateway } from '../../helpers/gateway.js';
-import { eventually, startStack, type Stack } from '../../helpers/clients/stack.js';
+import { eventually, suiteStack } from '../../helpers/clients/stack.js';
 import type { ProtocolName } from '../../../src/shared/model/types.js';
 
 const LIMIT = 4;
@@ -61,15 +61,11 @@ async function stats(gw: RunningGateway): Promise<Record<string, any>> {
 }
 
 describe('load shedding over advanced.max_inflight_per_worker', () => {
-  let stack: Stack;
+  const stack = suiteStack({ workers: 1, over: { advanced: { max_inflight_per_worker: LIMIT } } });
   let mock: MockServer;
   let gw: RunningGateway;
   before(async () => {
-    stack = await startStack({ workers: 1, over: { advanced: { max_inflight_per_worker: LIMIT } } });
     ({ mock, gateway: gw } = stack);
-  });
-  after(async () => {
-    await stack?.close();
   });
 
   it('sheds with 503 + Retry-After in every protocol while the limit is held, shows shedding in /stats, then serves again', async () => {

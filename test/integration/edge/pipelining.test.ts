@@ -5,19 +5,15 @@
 // can it answer 431: it caps a request at 48 header lines and a header block split over reads
 // at 4096 bytes, and past either it answers nothing. These tests pin that, so that an upgrade
 // that fixes it is noticed; docs/security.md ("Limits of the edge") has the figures, final for this build.
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { connect, type Socket } from 'node:net';
-import { startStack, type Stack } from '../../helpers/clients/stack.js';
+import { suiteStack } from '../../helpers/clients/stack.js';
 
-let stack: Stack;
+const stack = suiteStack({ workers: 1 });
 let port = 0;
 before(async () => {
-  stack = await startStack({ workers: 1 });
   port = Number(new URL(stack.gateway.url).port);
-});
-after(async () => {
-  await stack?.close();
 });
 
 function post(prompt: string): string {

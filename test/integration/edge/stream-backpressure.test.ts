@@ -3,18 +3,12 @@
 // translated). Stream writes are queued per event-loop turn and sent in one cork, so this is
 // the path where a full send must still pause and resume the upstream. A whole answer longer
 // than uWS's cork buffer goes out by tryEnd (src/worker/corked-send.ts).
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
-import { startStack, type Stack } from '../../helpers/clients/stack.js';
+import { suiteStack } from '../../helpers/clients/stack.js';
 
-let stack: Stack;
-before(async () => {
-  stack = await startStack();
-});
-after(async () => {
-  await stack?.close();
-});
+const stack = suiteStack();
 
 /** Posts, reads the first bytes, stops reading for `pauseMs`, then reads to the end. */
 function readWithPause(path: string, body: string, headers: Record<string, string>, pauseMs: number): Promise<{ status: number; text: string }> {

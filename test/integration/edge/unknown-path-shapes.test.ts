@@ -2,17 +2,11 @@
 // path and headers name (src/worker/caller-protocol.ts): Anthropic `type: error`, Gemini
 // `error.status`, Bedrock `x-amzn-errortype`, Ollama `{error}`, Responses and OpenAI
 // `error.type` -- so each vendor's SDK reads the refusal as its own.
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { startStack, type Stack } from '../../helpers/clients/stack.js';
+import { suiteStack } from '../../helpers/clients/stack.js';
 
-let stack: Stack;
-before(async () => {
-  stack = await startStack();
-});
-after(async () => {
-  await stack?.close();
-});
+const stack = suiteStack();
 
 async function ask(method: string, path: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Headers; body: any }> {
   // eslint-disable-line @typescript-eslint/no-explicit-any

@@ -3,7 +3,7 @@
 // text.format, output_config or a forced json tool, responseSchema, outputConfig or a tool,
 // format) parses against the zod schema, and `streamText` with a tool runs the tool loop
 // (a call, its result, then text).
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { z } from 'zod';
 import { generateObject, stepCountIs, streamText, tool, type LanguageModel } from 'ai';
@@ -14,7 +14,7 @@ import { createAmazonBedrock } from '@ai-sdk/amazon-bedrock';
 import { createOllama } from 'ollama-ai-provider-v2';
 import { PROTOCOL_NAMES } from '../../../src/shared/model/types.js';
 import { mockText } from '../../../src/mock/content.js';
-import { startStack, type Stack } from '../../helpers/clients/stack.js';
+import { suiteStack } from '../../helpers/clients/stack.js';
 
 const Forecast = z.object({ city: z.string(), days: z.array(z.number().int()) });
 
@@ -31,13 +31,7 @@ const PROVIDERS: ReadonlyArray<[string, (gatewayUrl: string, model: string) => L
   ['ollama', (url, m) => createOllama({ baseURL: `${url}/api` })(m)],
 ];
 
-let stack: Stack;
-before(async () => {
-  stack = await startStack({ workers: 1 });
-});
-after(async () => {
-  await stack?.close();
-});
+const stack = suiteStack({ workers: 1 });
 
 for (const [provider, make] of PROVIDERS) {
   describe(`AI SDK ${provider}`, { concurrency: 3 }, () => {

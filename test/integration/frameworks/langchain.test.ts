@@ -2,7 +2,7 @@
 // (ChatOpenAI: response_format json_schema; ChatAnthropic: a forced `extract` tool;
 // ChatGoogleGenerativeAI: responseSchema), each against every lane protocol, and the parsed
 // object checked against the zod schema.
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { z } from 'zod';
 import { ChatOpenAI } from '@langchain/openai';
@@ -10,7 +10,7 @@ import { ChatAnthropic } from '@langchain/anthropic';
 import { ChatGoogleGenerativeAI } from '@langchain/google-genai';
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { PROTOCOL_NAMES } from '../../../src/shared/model/types.js';
-import { startStack, type Stack } from '../../helpers/clients/stack.js';
+import { suiteStack } from '../../helpers/clients/stack.js';
 
 const Forecast = z.object({ city: z.string().describe('The city'), days: z.array(z.number().int()) });
 
@@ -20,13 +20,7 @@ const MODELS: ReadonlyArray<[string, (gatewayUrl: string, model: string) => Base
   ['ChatGoogleGenerativeAI', (url, model) => new ChatGoogleGenerativeAI({ model, apiKey: 'gemini-test-key', maxRetries: 0, baseUrl: url })],
 ];
 
-let stack: Stack;
-before(async () => {
-  stack = await startStack({ workers: 1 });
-});
-after(async () => {
-  await stack?.close();
-});
+const stack = suiteStack({ workers: 1 });
 
 for (const [name, make] of MODELS) {
   describe(`LangChain ${name}.withStructuredOutput (default method)`, { concurrency: 3 }, () => {

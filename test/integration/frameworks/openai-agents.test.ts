@@ -2,23 +2,17 @@
 // for a strict json_schema: Responses `text.format`, or Chat `response_format`), run against
 // every lane protocol, non-stream and streamed, and its final output checked against the
 // schema. Tracing is off (it would export to OpenAI).
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { z } from 'zod';
 import { Agent, OpenAIProvider, Runner, setTracingDisabled } from '@openai/agents';
 import { PROTOCOL_NAMES } from '../../../src/shared/model/types.js';
-import { startStack, type Stack } from '../../helpers/clients/stack.js';
+import { suiteStack } from '../../helpers/clients/stack.js';
 
 const Forecast = z.object({ city: z.string(), days: z.array(z.number().int()) });
 
-let stack: Stack;
-before(async () => {
-  setTracingDisabled(true);
-  stack = await startStack({ workers: 1 });
-});
-after(async () => {
-  await stack?.close();
-});
+setTracingDisabled(true);
+const stack = suiteStack({ workers: 1 });
 
 /** The SDK's own OpenAI client (it bundles its own openai major), pointed at the gateway. */
 function runner(useResponses: boolean): Runner {

@@ -155,6 +155,16 @@ describe('exact admission in shared memory, two workers', () => {
       await new Promise((r) => setTimeout(r, 20));
     }
   };
+  /** Three requests of `key` admitted and settled (17 tokens each), then a fourth refused with 429: its answer. */
+  async function threeThenRefused(key: { id: string; secret: string }): Promise<{ text: string }> {
+    for (let i = 1; i <= 3; i++) {
+      assert.equal((await send(key.secret)).status, 200);
+      await settledTokens(key.id, 17 * i);
+    }
+    const over = await send(key.secret);
+    assert.equal(over.status, 429);
+    return over;
+  }
 
   it("a rate-card change re-prices the window's stored tokens at the next check", async () => {
     // 12 input + 5 output tokens a request. At 1,000 micros a token a request costs 17,000;
@@ -166,20 +176,14 @@ describe('exact admission in shared memory, two workers', () => {
     assert.ok(34_000 + reserve <= budget);
     await g.admin.ok('POST', '/groups', { name: 'reprice', rate_card: card(1_000_000_000), limits: [{ metric: 'budget', window: 'day', max: budget }] });
     const key = await g.admin.mint({ name: 'repriced', group: 'reprice' });
-    const settled = (tokens: number): Promise<void> => settledTokens(key.id, tokens);
-    for (let i = 1; i <= 3; i++) {
-      assert.equal((await send(key.secret)).status, 200);
-      await settled(17 * i);
-    }
     // 51,000 spent: the next reservation does not fit.
-    const over = await send(key.secret);
-    assert.equal(over.status, 429);
+    const over = await threeThenRefused(key);
     assert.match(over.text, /insufficient_quota/);
     // Half the price: the same 51 tokens now cost 25,500 (and the reservation half), so the next
     // request is admitted.
     await g.admin.ok('PATCH', '/groups/reprice', { rate_card: card(500_000_000) });
     assert.equal((await send(key.secret)).status, 200, 'admitted after the price halved');
-    await settled(68);
+    await settledTokens(key.id, 68);
     // Back to the old price: 68 tokens cost 68,000, refused again without any new request.
     assert.ok(68_000 + reserve > budget);
     await g.admin.ok('PATCH', '/groups/reprice', { rate_card: card(1_000_000_000) });
@@ -195,13 +199,7 @@ describe('exact admission in shared memory, two workers', () => {
     assert.ok(34_000 + reserve <= 70_000 && 51_000 + reserve > 70_000, `reservation ${reserve}`);
     await g.admin.ok('POST', '/groups', { name: 'reprice-key', rate_card: card(1_000_000_000) });
     const key = await g.admin.mint({ name: 'capped-key', group: 'reprice-key', max_budget_cents: 7, budget_period: 'daily' });
-    const settled = (tokens: number): Promise<void> => settledTokens(key.id, tokens);
-    for (let i = 1; i <= 3; i++) {
-      assert.equal((await send(key.secret)).status, 200);
-      await settled(17 * i);
-    }
-    const over = await send(key.secret);
-    assert.equal(over.status, 429);
+    const over = await threeThenRefused(key);
     assert.match(over.text, /max_budget_cents/);
     assert.equal((await g.admin.ok('GET', `/keys/${key.id}/usage`)).spend_cents, 5, '51,000 micros shown as 5 cents');
     await g.admin.ok('PATCH', '/groups/reprice-key', { rate_card: card(500_000_000) });

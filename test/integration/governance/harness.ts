@@ -6,8 +6,10 @@ import { generateKeyPairSync } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import assert from 'node:assert/strict';
 import { adminClient, type AdminClient } from '../../helpers/admin-client.js';
+import { after, before } from 'node:test';
+import type { MockOptions, MockServer } from '../../../src/mock/server.js';
 import { startGateway, writeConfig, type GatewayFiles, type RunningGateway } from '../../helpers/gateway.js';
-import { stackConfig } from '../../helpers/clients/stack.js';
+import { stackConfig, startStack, type Stack, type StackOptions } from '../../helpers/clients/stack.js';
 
 function signingKeyPem(): string {
   return generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
@@ -119,31 +121,107 @@ export async function stopGoverned(g: Governed | undefined, witness: SecretWitne
   rmSync(g.files.dir, { recursive: true, force: true });
 }
 
-/** A gateway on `mockUrl` with `chain: [keys]`, the open admin posture and `over` merged in. */
-export async function startGoverned(
-  mockUrl: string,
-  witness: SecretWitness,
-  opts: {
-    over?: Record<string, unknown>;
-    workers?: number;
-    extraProviders?: Record<string, unknown>;
-    extraModels?: Record<string, unknown>;
-    extraPools?: Record<string, unknown>;
-    files?: GatewayFiles;
-  } = {},
-): Promise<Governed> {
+/** What a governed gateway is made with: the config goes over mockConfig's (on the one mock). */
+export interface GovernedOptions {
+  over?: Record<string, unknown>;
+  /** Gateway workers: 2 unless set. */
+  workers?: number;
+  extraProviders?: Record<string, unknown>;
+  extraModels?: Record<string, unknown>;
+  extraPools?: Record<string, unknown>;
+}
+
+/** The stack options of a governed gateway: `chain: [keys]`, the open admin posture, the signing key, `over` merged in. */
+function governedStackOptions(opts: GovernedOptions): StackOptions & { workers: number } {
+  return {
+    over: { auth: { chain: ['keys'], admin_auth: [], upstream_credentials: 'own', signing_key: { env: 'GW_TEST_SIGNING_KEY' } }, ...opts.over },
+    extraProviders: opts.extraProviders,
+    extraModels: opts.extraModels,
+    extraPools: opts.extraPools,
+    workers: opts.workers ?? 2,
+    env: { GW_TEST_SIGNING_KEY: SIGNING_KEY },
+  };
+}
+
+/** A governed gateway on `mockUrl` (on `files` when given, say to restart one). */
+export async function startGoverned(mockUrl: string, witness: SecretWitness, opts: GovernedOptions & { files?: GatewayFiles } = {}): Promise<Governed> {
+  const stack = governedStackOptions(opts);
   let files = opts.files;
   if (files === undefined) {
-    const { config, providers } = stackConfig(mockUrl, {
-      over: { auth: { chain: ['keys'], admin_auth: [], upstream_credentials: 'own', signing_key: { env: 'GW_TEST_SIGNING_KEY' } }, ...opts.over },
-      ...(opts.extraProviders === undefined ? {} : { extraProviders: opts.extraProviders }),
-      ...(opts.extraModels === undefined ? {} : { extraModels: opts.extraModels }),
-      ...(opts.extraPools === undefined ? {} : { extraPools: opts.extraPools }),
-    });
+    const { config, providers } = stackConfig(mockUrl, stack);
     files = writeConfig(config, providers);
   }
-  const gw = await startGateway(files, { workers: opts.workers ?? 2, env: { GW_TEST_SIGNING_KEY: SIGNING_KEY } });
+  const gw = await startGateway(files, { workers: stack.workers, env: stack.env });
   return { gw, admin: new Admin(gw, witness), files };
+}
+
+/** A governed gateway and its own mock, as the tests of one describe share them. */
+export interface GovernedSuite extends Governed {
+  readonly mock: MockServer;
+  readonly witness: SecretWitness;
+}
+
+/**
+ * The governed stack of the enclosing describe, made by startStack (its own mock, started with
+ * `mock`) before the describe's tests; after them the gateway stops, the witness is checked
+ * against its logs (stopGoverned), and the mock closes. Its fields are read inside the tests.
+ */
+export function governedSuite(opts: GovernedOptions = {}, mock: MockOptions = {}, witness = new SecretWitness()): GovernedSuite {
+  let stack: Stack | undefined;
+  let admin: Admin | undefined;
+  const running = (): Stack => {
+    if (stack === undefined) throw new Error('governedSuite: read before its before hook started the stack');
+    return stack;
+  };
+  before(async () => {
+    stack = await startStack({ ...governedStackOptions(opts), mock });
+    admin = new Admin(stack.gateway, witness);
+  });
+  after(async () => {
+    if (stack === undefined) return;
+    try {
+      await stopGoverned({ gw: stack.gateway, admin: admin!, files: stack.files }, witness);
+    } finally {
+      await stack.close();
+    }
+  });
+  return {
+    witness,
+    get mock() {
+      return running().mock;
+    },
+    get gw() {
+      return running().gateway;
+    },
+    get files() {
+      return running().files;
+    },
+    get admin() {
+      running();
+      return admin!;
+    },
+  };
+}
+
+/** The AWS credential a mint issued (`issue_aws_credential`). */
+export interface AwsCreds {
+  aws_access_key_id: string;
+  aws_secret_access_key: string;
+}
+
+/** The env of an AWS client's child process: the credential, a region, no config files (never the test's own env). */
+export function awsEnv(creds: AwsCreds): NodeJS.ProcessEnv {
+  return {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    AWS_ACCESS_KEY_ID: creds.aws_access_key_id,
+    AWS_SECRET_ACCESS_KEY: creds.aws_secret_access_key,
+    AWS_DEFAULT_REGION: 'us-east-1',
+    AWS_EC2_METADATA_DISABLED: 'true',
+    AWS_CONFIG_FILE: '/dev/null',
+    AWS_SHARED_CREDENTIALS_FILE: '/dev/null',
+    AWS_PAGER: '',
+  };
 }
 
 /** One signing key per test process, so a restarted gateway verifies the keys it minted. */

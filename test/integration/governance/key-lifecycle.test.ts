@@ -2,11 +2,10 @@
 // the next request with the same secret; DELETE makes the key fail at once on both workers
 // (their caches had verified it); rotate kills the old secret; the cache flush reports what it
 // dropped; reads never carry a secret; a group with keys bound cannot be deleted.
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
-import { startMockProvider, type MockServer } from '../../../src/mock/server.js';
-import { SecretWitness, startGoverned, stopGoverned, type Governed } from './harness.js';
+import { governedSuite } from './harness.js';
 import { chatAs, refusedAs } from './sdk-calls.js';
 
 /** A request on a fresh connection each time, so the kernel spreads them over both workers. */
@@ -37,18 +36,7 @@ async function statuses(url: string, key: string, n: number): Promise<number[]> 
 }
 
 describe('key life cycle on two workers', () => {
-  let mock: MockServer;
-  let g: Governed;
-  const witness = new SecretWitness();
-
-  before(async () => {
-    mock = await startMockProvider({ port: 0 });
-    g = await startGoverned(mock.url, witness, { workers: 2 });
-  });
-  after(async () => {
-    await stopGoverned(g, witness);
-    await mock?.close();
-  });
+  const g = governedSuite({ workers: 2 });
 
   it('PATCH of a group limit applies to the next request with the same secret', async () => {
     await g.admin.ok('POST', '/groups', { name: 'patchable', limits: [{ metric: 'requests', window: 'hour', max: 100 }] });

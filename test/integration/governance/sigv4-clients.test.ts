@@ -3,7 +3,7 @@
 // UNSIGNED-PAYLOAD and set to the body's hash, @ai-sdk/amazon-bedrock (aws4fetch inside) and the
 // AWS JS SDK (signs the body's hash). Converse and ConverseStream, on a pool whose name holds a
 // colon as Bedrock model ids do (the path is then percent-encoded, and signed encoded twice).
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -13,34 +13,13 @@ import { BedrockRuntimeClient, ConverseCommand, ConverseStreamCommand } from '@a
 import { NodeHttpHandler } from '@smithy/node-http-handler';
 import { createAmazonBedrock } from '@ai-sdk/amazon-bedrock';
 import { generateText, streamText } from 'ai';
-import { startMockProvider, type MockServer } from '../../../src/mock/server.js';
-import { SecretWitness, startGoverned, stopGoverned, type Governed } from './harness.js';
+import { awsEnv, governedSuite, type AwsCreds } from './harness.js';
 
 const run = promisify(execFile);
 /** A pool named as Bedrock names a model: the colon is sent as %3A. */
 const COLON_POOL = 'anthropic.claude-3-5-haiku-20241022-v1:0';
 const MOCK_TEXT = 'The quick brown fox jumps';
 const BODY = JSON.stringify({ messages: [{ role: 'user', content: [{ text: 'hi' }] }] });
-
-/** The AWS credential and the child process env that holds it (never the test's own env). */
-interface AwsCreds {
-  aws_access_key_id: string;
-  aws_secret_access_key: string;
-}
-
-function awsEnv(creds: AwsCreds): NodeJS.ProcessEnv {
-  return {
-    PATH: process.env.PATH,
-    HOME: process.env.HOME,
-    AWS_ACCESS_KEY_ID: creds.aws_access_key_id,
-    AWS_SECRET_ACCESS_KEY: creds.aws_secret_access_key,
-    AWS_DEFAULT_REGION: 'us-east-1',
-    AWS_EC2_METADATA_DISABLED: 'true',
-    AWS_CONFIG_FILE: '/dev/null',
-    AWS_SHARED_CREDENTIALS_FILE: '/dev/null',
-    AWS_PAGER: '',
-  };
-}
 
 /** boto3 in a child process: converse, then converse_stream; prints one JSON line each. */
 const BOTO3_SCRIPT = `
@@ -58,19 +37,11 @@ print(json.dumps({'text': text, 'kinds': kinds}))
 `;
 
 describe('SigV4 as AWS clients sign it', () => {
-  let mock: MockServer;
-  let g: Governed;
+  const g = governedSuite({ workers: 1, extraPools: { [COLON_POOL]: { members: [{ model: 'lane-bedrock', weight: 1 }] } } });
   let creds: AwsCreds;
-  const witness = new SecretWitness();
 
   before(async () => {
-    mock = await startMockProvider({ port: 0 });
-    g = await startGoverned(mock.url, witness, { workers: 1, extraPools: { [COLON_POOL]: { members: [{ model: 'lane-bedrock', weight: 1 }] } } });
     creds = (await g.admin.mint({ name: 'aws-clients', issue_aws_credential: true })) as AwsCreds & { id: string };
-  });
-  after(async () => {
-    await stopGoverned(g, witness);
-    await mock?.close();
   });
 
   for (const model of ['pool-bedrock', COLON_POOL]) {
@@ -87,9 +58,9 @@ describe('SigV4 as AWS clients sign it', () => {
     });
   }
 
-  it('the AWS CLI: bedrock-runtime converse', async () => {
-    // CLI v1 (the one on the image) has no converse-stream: it cannot read an event stream.
-    const { stdout } = await run(
+  /** `aws bedrock-runtime converse` of a "hi" on `model`, then `more` arguments. */
+  const awsConverse = (model: string, env: NodeJS.ProcessEnv, more: string[] = []) =>
+    run(
       'aws',
       [
         'bedrock-runtime',
@@ -97,34 +68,24 @@ describe('SigV4 as AWS clients sign it', () => {
         '--endpoint-url',
         g.gw.url,
         '--model-id',
-        COLON_POOL,
+        model,
         '--messages',
         JSON.stringify([{ role: 'user', content: [{ text: 'hi' }] }]),
-        '--output',
-        'json',
+        ...more,
       ],
-      { env: awsEnv(creds), timeout: 60_000 },
+      { env, timeout: 60_000 },
     );
+
+  it('the AWS CLI: bedrock-runtime converse', async () => {
+    // CLI v1 (the one on the image) has no converse-stream: it cannot read an event stream.
+    const { stdout } = await awsConverse(COLON_POOL, awsEnv(creds), ['--output', 'json']);
     const out = JSON.parse(stdout) as { output: { message: { content: Array<{ text: string }> } } };
     assert.equal(out.output.message.content[0]!.text, MOCK_TEXT);
   });
 
   it("the AWS CLI with a wrong secret is refused in Bedrock's shape", async () => {
     const env = awsEnv({ ...creds, aws_secret_access_key: 'x'.repeat(40) });
-    const failed = await run(
-      'aws',
-      [
-        'bedrock-runtime',
-        'converse',
-        '--endpoint-url',
-        g.gw.url,
-        '--model-id',
-        'pool-bedrock',
-        '--messages',
-        JSON.stringify([{ role: 'user', content: [{ text: 'hi' }] }]),
-      ],
-      { env, timeout: 60_000 },
-    ).then(
+    const failed = await awsConverse('pool-bedrock', env).then(
       () => null,
       (err: { stderr: string }) => err,
     );

@@ -2,12 +2,11 @@
 // row has the counts its own protocol reported, read from its own fields (cache writes where
 // the lane has a field for them, else counted as input by the lane itself; reasoning tokens in
 // the output, as every vendor bills them), and spend is exact integer math over those counts.
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { request } from 'undici';
-import { startMockProvider, type MockServer } from '../../../src/mock/server.js';
 import { PROTOCOL_NAMES, type ProtocolName } from '../../../src/shared/model/types.js';
-import { SecretWitness, startGoverned, stopGoverned, type Governed } from './harness.js';
+import { governedSuite } from './harness.js';
 
 const PRICES = [
   {
@@ -24,18 +23,7 @@ const PROMPT = '[mock cache_read_tokens=3 cache_creation_tokens=4 reasoning=on] 
 const CACHE_WRITE_FIELD: ReadonlySet<ProtocolName> = new Set(['anthropic', 'bedrock']);
 
 describe('usage of translated traffic with cache and reasoning counts', () => {
-  let mock: MockServer;
-  let g: Governed;
-  const witness = new SecretWitness();
-
-  before(async () => {
-    mock = await startMockProvider({ port: 0 });
-    g = await startGoverned(mock.url, witness, { workers: 2, over: { config: { locked: false }, governance: { prices: PRICES, currency: 'EUR' } } });
-  });
-  after(async () => {
-    await stopGoverned(g, witness);
-    await mock?.close();
-  });
+  const g = governedSuite({ workers: 2, over: { config: { locked: false }, governance: { prices: PRICES, currency: 'EUR' } } });
 
   /** One non-stream request to `lane` from a caller of another protocol (Chat Completions; Anthropic for the openai lane). */
   async function ask(secret: string, lane: ProtocolName): Promise<void> {

@@ -1,31 +1,21 @@
 // GET /usage: with 1,500 keys metered, by_key has the top 1000 by spend, by_key_truncated is
 // true and total = sum(by_key) + others field by field; by_model is uncapped; a price change
 // (config apply of governance.prices) re-prices the same stored tokens.
-import { after, before, describe, it } from 'node:test';
+import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { Agent, request } from 'undici';
-import { startMockProvider, type MockServer } from '../../../src/mock/server.js';
-import { SecretWitness, startGoverned, stopGoverned, type Governed } from './harness.js';
+import { governedSuite } from './harness.js';
 
 const FIELDS = ['tokens_input', 'tokens_output', 'tokens_cache_read', 'tokens_cache_creation', 'requests', 'spend_micros'] as const;
 const PRICES = [{ model: '*', tier: '*', input_micros_per_mtok: 2_000_000, output_micros_per_mtok: 10_000_000 }];
 
 describe('usage reads over many keys', () => {
-  let mock: MockServer;
-  let g: Governed;
-  const witness = new SecretWitness();
+  const g = governedSuite({ workers: 2, over: { config: { locked: false }, governance: { prices: PRICES, currency: 'EUR' } } });
   const agent = new Agent({ connections: 32 });
-
-  before(async () => {
-    mock = await startMockProvider({ port: 0 });
-    g = await startGoverned(mock.url, witness, { workers: 2, over: { config: { locked: false }, governance: { prices: PRICES, currency: 'EUR' } } });
-  });
   after(async () => {
     await agent.close();
-    await stopGoverned(g, witness);
-    await mock?.close();
   });
 
   async function chat(key: string, model: string): Promise<void> {

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { chat, getText, scrape } from '../metrics-harness.js';
 import { PROMTOOL, assertPromtoolClean, parseExposition, sampleValue } from '../../helpers/prometheus.js';
-import { mockProvider, startRouting, type RoutingStack } from '../routing/routing-stack.js';
+import { startRouting, type RoutingStack, alphaLanes, MOSTLY_B } from '../routing/routing-stack.js';
 import { HookDir, type HookProcess } from './hook-kit.js';
 
 const SLEEP = { mode: 'sleep', sleep_ms: 3000 };
@@ -39,26 +39,9 @@ describe('route-policy counters with gate hooks, two workers', () => {
       (mockUrl) => {
         const hooks: Record<string, unknown> = {};
         for (const [name, def] of Object.entries(GATES)) hooks[name] = { kind: 'gate', socket: gate.target, ...def };
-        const members = [
-          { model: 'm-a', weight: 1 },
-          { model: 'm-b', weight: 100 },
-          { model: 'm-c', weight: 1 },
-        ];
         const pools: Record<string, unknown> = {};
-        for (const name of Object.keys(SENT)) pools[name] = { members, hooks: [`g-${name.slice(2)}`] };
-        return {
-          providers: { alpha: mockProvider(mockUrl) },
-          config: {
-            models: {
-              'm-a': { provider: 'alpha', upstream_model: 'up-a' },
-              'm-b': { provider: 'alpha', upstream_model: 'up-b' },
-              'm-c': { provider: 'alpha', upstream_model: 'up-c' },
-            },
-            pools,
-            hooks,
-            export: { prom: { module: 'prometheus', settings: { buffer_seconds: 60 } } },
-          },
-        };
+        for (const name of Object.keys(SENT)) pools[name] = { members: MOSTLY_B, hooks: [`g-${name.slice(2)}`] };
+        return alphaLanes(mockUrl, ['a', 'b', 'c'], { pools, hooks, export: { prom: { module: 'prometheus', settings: { buffer_seconds: 60 } } } });
       },
       { workers: 2 },
     );

@@ -7,7 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { request } from 'undici';
 import { openaiSdk } from '../../helpers/clients/openai.js';
-import { mockProvider, startRouting, type RoutingStack } from '../routing/routing-stack.js';
+import { startRouting, type RoutingStack, alphaLanes, MOSTLY_B } from '../routing/routing-stack.js';
 import { eventually, HookDir, type HookProcess } from './hook-kit.js';
 
 const GATES: Record<string, Record<string, unknown>> = {
@@ -42,25 +42,9 @@ describe('gate hooks over a unix socket', () => {
       hooks['g-crashy'] = { kind: 'gate', socket: crashy.target, on_error: 'weighted', timeout_ms: 300, settings: { order: ['m-c'] } };
       hooks['g-watch'] = { kind: 'gate', socket: watcher.target, prompt: 'no', user: 'no', settings: { mode: 'abstain' } };
       hooks['g-rw'] = { kind: 'gate', socket: rewriter.target, prompt: 'rw', user: 'ro', settings: { rewrite: 'REWRITTEN BY GATE' } };
-      const members = [
-        { model: 'm-a', weight: 1 },
-        { model: 'm-b', weight: 100 },
-        { model: 'm-c', weight: 1 },
-      ];
       const pools: Record<string, unknown> = {};
-      for (const name of Object.keys(hooks)) pools[`p-${name.slice(2)}`] = { members, hooks: [name] };
-      return {
-        providers: { alpha: mockProvider(mockUrl) },
-        config: {
-          models: {
-            'm-a': { provider: 'alpha', upstream_model: 'up-a' },
-            'm-b': { provider: 'alpha', upstream_model: 'up-b' },
-            'm-c': { provider: 'alpha', upstream_model: 'up-c' },
-          },
-          pools,
-          hooks,
-        },
-      };
+      for (const name of Object.keys(hooks)) pools[`p-${name.slice(2)}`] = { members: MOSTLY_B, hooks: [name] };
+      return alphaLanes(mockUrl, ['a', 'b', 'c'], { pools, hooks });
     });
   });
 

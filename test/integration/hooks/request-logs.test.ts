@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { request } from 'undici';
 import { openaiSdk } from '../../helpers/clients/openai.js';
 import { parseExposition, sampleValue } from '../../helpers/prometheus.js';
-import { mockProvider, startRouting, type RoutingStack } from '../routing/routing-stack.js';
+import { startRouting, type RoutingStack, alphaLanes } from '../routing/routing-stack.js';
 import { eventually, HookDir, type HookProcess } from './hook-kit.js';
 
 const REQUESTS = 120;
@@ -26,18 +26,15 @@ describe('request-log sinks', () => {
     // Answers each delivery after 5 s: with max_inflight 2 the sink saturates at once.
     slowWebhook = await hookDir.webhookTap('sink', ['--sleep-ms', '5000']);
     stack = await startRouting(
-      (mockUrl) => ({
-        providers: { alpha: mockProvider(mockUrl) },
-        config: {
-          models: { 'm-a': { provider: 'alpha', upstream_model: 'up-a' } },
+      (mockUrl) =>
+        alphaLanes(mockUrl, ['a'], {
           pools: { chat: { members: [{ model: 'm-a' }] } },
           logs: {
             file: { path: logPath(), max_bytes: 4096, keep: 100 },
             webhook: { url: slowWebhook.target, max_inflight: INFLIGHT, include_prompt: true },
           },
           export: { prom: { module: 'prometheus', settings: { buffer_seconds: 60 } } },
-        },
-      }),
+        }),
       { workers: 2 },
     );
   });

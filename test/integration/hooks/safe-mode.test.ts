@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { request } from 'undici';
 import type { RunningGateway } from '../../helpers/gateway.js';
 import { startStack, type Stack } from '../../helpers/clients/stack.js';
-import { chatRaw, mockProvider } from '../routing/routing-stack.js';
+import { chatRaw, alphaLanes } from '../routing/routing-stack.js';
 import { HookDir, type HookProcess } from './hook-kit.js';
 
 describe('--safe-mode and hooks', () => {
@@ -18,17 +18,14 @@ describe('--safe-mode and hooks', () => {
     hookDir = new HookDir('gw-hooks-safe-');
     gate = await hookDir.socketGate('gate');
     stack = await startStack({
-      build: (mockUrl) => ({
-        providers: { alpha: mockProvider(mockUrl) },
-        config: {
-          models: { 'm-a': { provider: 'alpha', upstream_model: 'up-a' } },
+      build: (mockUrl) =>
+        alphaLanes(mockUrl, ['a'], {
           pools: { chat: { members: [{ model: 'm-a' }], hooks: ['g'] } },
           hooks: {
             g: { kind: 'gate', socket: gate.target, settings: { mode: 'reject' } },
             t: { kind: 'tap', at: 'request', socket: gate.target, global: true },
           },
-        },
-      }),
+        }),
       workers: 1,
       args: ['--safe-mode'],
     });

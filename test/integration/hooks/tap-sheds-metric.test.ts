@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chat, getText, scrape } from '../metrics-harness.js';
 import { PROMTOOL, assertPromtoolClean, sampleValue } from '../../helpers/prometheus.js';
-import { mockProvider, startRouting, type RoutingStack } from '../routing/routing-stack.js';
+import { startRouting, type RoutingStack, alphaLanes } from '../routing/routing-stack.js';
 
 const REQUESTS = 24;
 
@@ -22,10 +22,8 @@ describe('gateway_hook_taps_shed_total, two workers', () => {
     // Nobody listens on these paths: every connect is refused, so every event is shed.
     const gone = join(dir, 'gone.sock');
     stack = await startRouting(
-      (mockUrl) => ({
-        providers: { alpha: mockProvider(mockUrl) },
-        config: {
-          models: { 'm-a': { provider: 'alpha', upstream_model: 'up-a' } },
+      (mockUrl) =>
+        alphaLanes(mockUrl, ['a'], {
           pools: { chat: { members: [{ model: 'm-a' }], hooks: ['t-request', 't-completion'] } },
           hooks: {
             't-request': { kind: 'tap', at: 'request', socket: gone },
@@ -33,8 +31,7 @@ describe('gateway_hook_taps_shed_total, two workers', () => {
             't-unused': { kind: 'tap', at: 'route', socket: gone },
           },
           export: { prom: { module: 'prometheus', settings: { buffer_seconds: 60 } } },
-        },
-      }),
+        }),
       { workers: 2 },
     );
     for (let i = 0; i < REQUESTS; i++) statuses.push(await chat(stack.gateway.url, '', 'chat'));

@@ -4,7 +4,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { openaiSdk } from '../../helpers/clients/openai.js';
-import { mockProvider, startRouting, type RoutingStack } from '../routing/routing-stack.js';
+import { startRouting, type RoutingStack, alphaLanes } from '../routing/routing-stack.js';
 import { eventually, HookDir, type HookProcess } from './hook-kit.js';
 
 const REQUESTS = 40;
@@ -22,10 +22,8 @@ describe('tap hooks at every stage', () => {
     // A slow tap: it answers each delivery after 1 s; requests must not wait for it.
     webhookTap = await hookDir.webhookTap('webhook', ['--secret', SECRET, '--sleep-ms', '1000']);
     stack = await startRouting(
-      (mockUrl) => ({
-        providers: { alpha: mockProvider(mockUrl) },
-        config: {
-          models: { 'm-a': { provider: 'alpha', upstream_model: 'up-a' } },
+      (mockUrl) =>
+        alphaLanes(mockUrl, ['a'], {
           pools: { chat: { members: [{ model: 'm-a' }] } },
           hooks: {
             't-request': { kind: 'tap', at: 'request', socket: socketTaps.target, global: true },
@@ -35,8 +33,7 @@ describe('tap hooks at every stage', () => {
             't-webhook': { kind: 'tap', at: 'completion', webhook: webhookTap.target, secret: SECRET },
           },
           global_hooks: ['t-completion', 't-webhook'],
-        },
-      }),
+        }),
       { workers: 2 },
     );
     // Taps are shed while a hook is not yet connected: wait for the connections.

@@ -9,30 +9,26 @@ import OpenAI from 'openai';
 import type { BrowserContext, Page } from 'playwright-core';
 import { launchChromium, type TestBrowser } from '../../helpers/browser.js';
 import { request } from 'undici';
-import { startMockProvider, type MockServer } from '../../../src/mock/server.js';
-import { mockConfig, startGateway, writeConfig, type GatewayFiles, type RunningGateway } from '../../helpers/gateway.js';
+import type { RunningGateway } from '../../helpers/gateway.js';
+import { startStack, type Stack } from '../../helpers/clients/stack.js';
 import { startIdp, type TestIdp } from '../../helpers/oidc-idp.js';
 import { SIGNING_KEY } from '../governance/harness.js';
 
 const CLIENT_SECRET = 'web-client-secret-for-tests';
 
 describe('the hosted sign-in page in a real browser', () => {
-  let mock: MockServer;
   let idp: TestIdp;
+  let stack: Stack | undefined;
   let gw: RunningGateway;
-  let files: GatewayFiles;
   let browser: BrowserContext;
   let chromiumRig: TestBrowser | undefined;
 
   before(async () => {
-    mock = await startMockProvider({ port: 0 });
     idp = await startIdp({ users: { alice: { groups: ['eng'] } } });
-    const { config, providers } = mockConfig(mock.url);
     const settings = { issuer: idp.issuer, audience: 'gateway' };
     const browserLogin = (clientId: string) => ({ client_id: clientId, client_secret: { env: 'GW_TEST_CLIENT_SECRET' }, scope: 'openid groups' });
-    files = writeConfig(
-      {
-        ...config,
+    stack = await startStack({
+      over: {
         auth: { chain: ['keys'], admin_auth: [], upstream_credentials: 'own', signing_key: { env: 'GW_TEST_SIGNING_KEY' } },
         'identity-providers': {
           corp: { module: 'oidc', settings, browser_login: browserLogin('gw-web') },
@@ -40,9 +36,10 @@ describe('the hosted sign-in page in a real browser', () => {
         },
         role_bindings: { corp: { eng: { group: 'team-eng' } }, other: { eng: { group: 'team-eng' } } },
       },
-      providers,
-    );
-    gw = await startGateway(files, { workers: 2, env: { GW_TEST_SIGNING_KEY: SIGNING_KEY, GW_TEST_CLIENT_SECRET: CLIENT_SECRET } });
+      workers: 2,
+      env: { GW_TEST_SIGNING_KEY: SIGNING_KEY, GW_TEST_CLIENT_SECRET: CLIENT_SECRET },
+    });
+    gw = stack.gateway;
     idp.addCodeClient('gw-web', CLIENT_SECRET, `${gw.url}/auth/token`);
     idp.addCodeClient('gw-web-2', CLIENT_SECRET, `${gw.url}/auth/token`);
     const made = await request(`${gw.adminUrl}/groups`, {
@@ -57,10 +54,9 @@ describe('the hosted sign-in page in a real browser', () => {
 
   after(async () => {
     await chromiumRig?.close();
-    await gw?.stop();
+    await stack?.close();
     await idp?.close();
-    await mock?.close();
-    if (files !== undefined) rmSync(files.dir, { recursive: true, force: true });
+    if (stack !== undefined) rmSync(stack.files.dir, { recursive: true, force: true });
   });
 
   async function signIn(page: Page): Promise<{ key: string; baseUrl: string }> {

@@ -3,13 +3,13 @@
 // embeddings), each on every embedding lane (OpenAI, Gemini, Ollama: the mock's deterministic
 // vectors, src/mock/kinds/vectors.ts), so every pair of the three protocols is crossed; a lane
 // with no embeddings (Anthropic) is refused in the caller's shape.
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import OpenAI from 'openai';
 import { GoogleGenAI } from '@google/genai';
 import { Ollama } from 'ollama';
 import { mockVector } from '../../../src/mock/kinds/vectors.js';
-import { startStack, type Stack } from '../../helpers/clients/stack.js';
+import { suiteStack } from '../../helpers/clients/stack.js';
 
 /** The mock's default embedding size (its embedding_dims setting). */
 const DIMS = 8;
@@ -22,13 +22,7 @@ function assertVector(actual: readonly number[] | undefined, text: string): void
 }
 
 describe('embeddings through the gateway', () => {
-  let stack: Stack;
-  before(async () => {
-    stack = await startStack();
-  });
-  after(async () => {
-    await stack.close();
-  });
+  const stack = suiteStack();
 
   for (const pool of LANES) {
     it(`openai SDK embeddings.create on ${pool} (base64, as the SDK asks)`, async () => {

@@ -1,12 +1,11 @@
 // Token counts and embeddings under governance: each is a request against the key's limits
 // (a requests cap refuses the next one with 429 in the caller's shape), a count is metered as a
 // request with no tokens, and embeddings are metered with their input tokens.
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { startMockProvider, type MockServer } from '../../../src/mock/server.js';
-import { SecretWitness, startGoverned, stopGoverned, type Governed } from '../governance/harness.js';
+import { awsEnv, governedSuite, type AwsCreds } from '../governance/harness.js';
 
 const run = promisify(execFile);
 
@@ -20,18 +19,7 @@ print(json.dumps({'inputTokens': r['inputTokens']}))
 `;
 
 describe('counts and embeddings are governed and metered', () => {
-  let mock: MockServer;
-  let g: Governed;
-  const witness = new SecretWitness();
-
-  before(async () => {
-    mock = await startMockProvider({ port: 0 });
-    g = await startGoverned(mock.url, witness, { workers: 1 });
-  });
-  after(async () => {
-    await stopGoverned(g, witness);
-    await mock?.close();
-  });
+  const g = governedSuite({ workers: 1 });
 
   const count = (key: string): Promise<Response> =>
     fetch(`${g.gw.url}/v1/messages/count_tokens`, {
@@ -53,18 +41,8 @@ describe('counts and embeddings are governed and metered', () => {
   });
 
   it('boto3 count_tokens, signed with a minted AWS credential, on an Anthropic lane', async () => {
-    const creds = (await g.admin.mint({ name: 'aws-counter', issue_aws_credential: true })) as { aws_access_key_id: string; aws_secret_access_key: string };
-    const env = {
-      PATH: process.env.PATH,
-      HOME: process.env.HOME,
-      AWS_ACCESS_KEY_ID: creds.aws_access_key_id,
-      AWS_SECRET_ACCESS_KEY: creds.aws_secret_access_key,
-      AWS_DEFAULT_REGION: 'us-east-1',
-      AWS_EC2_METADATA_DISABLED: 'true',
-      AWS_CONFIG_FILE: '/dev/null',
-      AWS_SHARED_CREDENTIALS_FILE: '/dev/null',
-    };
-    const { stdout } = await run('python3', ['-c', BOTO3_COUNT, g.gw.url, 'pool-anthropic'], { env, timeout: 60_000 });
+    const creds = (await g.admin.mint({ name: 'aws-counter', issue_aws_credential: true })) as AwsCreds;
+    const { stdout } = await run('python3', ['-c', BOTO3_COUNT, g.gw.url, 'pool-anthropic'], { env: awsEnv(creds), timeout: 60_000 });
     assert.deepEqual(JSON.parse(stdout.trim()), { inputTokens: 3 });
   });
 

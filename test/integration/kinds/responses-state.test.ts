@@ -3,20 +3,14 @@
 // second turn's upstream request holds the first turn: the gateway kept it and put it before
 // the new input), non-stream and streamed; `store: false` keeps nothing; `conversation` off a
 // Responses lane and Anthropic's `thread` off an Anthropic lane are refused with a 400 saying why.
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Agent, OpenAIProvider, Runner, setTracingDisabled } from '@openai/agents';
 import OpenAI from 'openai';
-import { startStack, type Stack } from '../../helpers/clients/stack.js';
+import { suiteStack } from '../../helpers/clients/stack.js';
 
-let stack: Stack;
-before(async () => {
-  setTracingDisabled(true);
-  stack = await startStack({ workers: 1 });
-});
-after(async () => {
-  await stack?.close();
-});
+setTracingDisabled(true);
+const stack = suiteStack({ workers: 1 });
 
 /** The body the mock received last (its /mock/last-request control route). */
 async function upstreamBody(): Promise<string> {

@@ -9,7 +9,7 @@ import { startMockProvider, type MockServer } from '../../../src/mock/server.js'
 import { createBackend, type StoreBackend } from '../../helpers/store-backends.js';
 import { startGateway } from '../../helpers/gateway.js';
 import { INPUT_ITEMS_LIMIT_DEFAULT, INPUT_ITEMS_LIMIT_MAX } from '../../../src/shared/responses/views.js';
-import { SecretWitness, SIGNING_KEY, startGoverned, stopGoverned, type Governed } from '../governance/harness.js';
+import { SecretWitness, SIGNING_KEY, startGoverned, stopGoverned, type Governed, governedSuite } from '../governance/harness.js';
 
 const client = (g: Governed, secret: string): OpenAI => new OpenAI({ baseURL: `${g.gw.url}/v1`, apiKey: secret, maxRetries: 0 });
 const isNotFound = (err: unknown): boolean => err instanceof OpenAI.NotFoundError;
@@ -20,17 +20,7 @@ async function upstreamBody(mock: MockServer): Promise<string> {
 }
 
 describe("a stored response is its key's", () => {
-  let mock: MockServer;
-  let g: Governed;
-  const witness = new SecretWitness();
-  before(async () => {
-    mock = await startMockProvider({ port: 0 });
-    g = await startGoverned(mock.url, witness, { workers: 2 });
-  });
-  after(async () => {
-    await stopGoverned(g, witness);
-    await mock?.close();
-  });
+  const g = governedSuite({ workers: 2 });
 
   it('GET, input_items and DELETE by its key; 404 to another key', async () => {
     const owner = client(g, (await g.admin.mint({ name: 'owner' })).secret);

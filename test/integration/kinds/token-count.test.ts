@@ -3,7 +3,7 @@
 // counting endpoint, translated both ways) and Ollama (no counting endpoint: the gateway's
 // documented estimate, marked by the x-gateway-token-count header) -- plus the Responses
 // input_tokens route; and a count governed as a request (the requests limit refuses it).
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import Anthropic from '@anthropic-ai/sdk';
 import { GoogleGenAI } from '@google/genai';
@@ -11,7 +11,7 @@ import OpenAI from 'openai';
 import { ESTIMATE_BYTES_PER_TOKEN, ESTIMATE_TOKENS_PER_FILE, ESTIMATE_TOKENS_PER_MESSAGE } from '../../../src/shared/model/token-count.js';
 import { bedrockCountPath } from '../../../src/shared/protocols/bedrock/token-count.js';
 import { geminiCountPath } from '../../../src/shared/protocols/gemini/token-count.js';
-import { startStack, type Stack } from '../../helpers/clients/stack.js';
+import { type Stack, suiteStack } from '../../helpers/clients/stack.js';
 
 const TEXT = 'one two three four five';
 /** The mock counts whitespace-separated words (src/mock/kinds/answers.ts). */
@@ -26,13 +26,7 @@ async function lastUpstream(stack: Stack): Promise<{ path: string; body: string 
 }
 
 describe('token counting through the gateway', () => {
-  let stack: Stack;
-  before(async () => {
-    stack = await startStack();
-  });
-  after(async () => {
-    await stack.close();
-  });
+  const stack = suiteStack();
 
   const anthropic = (): Anthropic => new Anthropic({ baseURL: stack.gateway.url, apiKey: 'sk-ant-test', maxRetries: 0 });
   const genai = (): GoogleGenAI => new GoogleGenAI({ apiKey: 'gemini-test-key', httpOptions: { baseUrl: stack.gateway.url } });

@@ -5,10 +5,10 @@
 // model in the path, so their bodies arrive untouched and the path is rewritten instead). The
 // response bytes the client gets must equal what the mock answers to a direct request with the
 // body it received. (The mock's ids and timestamps are fixed per process, so that is exact.)
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ProtocolName } from '../../../src/shared/model/types.js';
-import { startStack, type Stack } from '../../helpers/clients/stack.js';
+import { type Stack, suiteStack } from '../../helpers/clients/stack.js';
 
 interface Case {
   protocol: ProtocolName;
@@ -112,15 +112,7 @@ function assertSameBytes(got: Buffer, expected: Buffer, what: string): void {
   assert.ok(got.equals(expected), `${what} differ: ${firstDifference(got, expected)}`);
 }
 
-let stack: Stack;
-
-before(async () => {
-  stack = await startStack({ workers: 1 });
-});
-
-after(async () => {
-  await stack?.close();
-});
+const stack = suiteStack({ workers: 1 });
 
 // Sequential: /mock/last-request is the mock's one most recent request.
 describe('same-protocol passthrough is byte-identical', () => {

@@ -3,7 +3,7 @@
 import { request } from 'undici';
 import type { MockServer } from '../../../src/mock/server.js';
 import type { RunningGateway } from '../../helpers/gateway.js';
-import { startStack, type Stack, type StackOptions } from '../../helpers/clients/stack.js';
+import { startStack, type Stack, type StackConfig, type StackOptions } from '../../helpers/clients/stack.js';
 
 export interface CellRecord {
   model: string;
@@ -72,6 +72,22 @@ export function mockProvider(mockUrl: string, mockHeaders: Record<string, string
   for (const [name, value] of Object.entries(mockHeaders)) headers[`x-mock-${name.replace(/_/g, '-')}`] = String(value); // uWS refuses '_' in header names
   return { protocol: 'openai', base_url: `${mockUrl}/v1`, auth: { mode: 'none' }, headers };
 }
+
+/**
+ * A config whose models are `m-<x>` (upstream `up-<x>`) on the mock's provider `alpha`, one for
+ * each of `lanes`, with `config` (its pools, hooks and the rest) next to them.
+ */
+export function alphaLanes(mockUrl: string, lanes: readonly string[], config: Record<string, unknown>): StackConfig {
+  const models = Object.fromEntries(lanes.map((x) => [`m-${x}`, { provider: 'alpha', upstream_model: `up-${x}` }]));
+  return { providers: { alpha: mockProvider(mockUrl) }, config: { models, ...config } };
+}
+
+/** m-b weighted 100 to m-a's and m-c's 1: the pick of the weighted router, unless a gate decides. */
+export const MOSTLY_B = [
+  { model: 'm-a', weight: 1 },
+  { model: 'm-b', weight: 100 },
+  { model: 'm-c', weight: 1 },
+];
 
 /** What startRouting starts: the one stack builder's Stack. */
 export type RoutingStack = Stack;

@@ -2,13 +2,13 @@
 // completes non-stream and stream calls, text and tool call, on its own protocol's pool; and
 // errors (made by the gateway, or relayed from the upstream) surface as the SDK's usual typed
 // exception. Each file supplies the SDK-specific error calls and checks.
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import OpenAI from 'openai';
 import type { ProtocolName } from '../../../src/shared/model/types.js';
 import { mockText } from '../../../src/mock/content.js';
 import { clientFor, toolRoundTrip, WEATHER_TOOL, type ProtocolClient } from '../../helpers/clients/index.js';
-import { startStack, type Stack } from '../../helpers/clients/stack.js';
+import { suiteStack } from '../../helpers/clients/stack.js';
 
 export interface ErrorCase {
   /** Sends one request with the vendor SDK and returns what it threw (or fails when it did not). */
@@ -57,16 +57,12 @@ async function thrown(p: Promise<unknown>): Promise<unknown> {
 
 export function sdkSuite(protocol: ProtocolName, errors: ErrorCase): void {
   describe(`${protocol} SDK against the gateway`, () => {
-    let stack: Stack;
+    const stack = suiteStack({ workers: 1 });
     let client: ProtocolClient;
     const model = `pool-${protocol}`;
 
     before(async () => {
-      stack = await startStack({ workers: 1 });
       client = clientFor(protocol, stack.gateway.url);
-    });
-    after(async () => {
-      await stack?.close();
     });
 
     for (const stream of [false, true]) {

@@ -8,39 +8,16 @@ import { createLogger } from '../../../src/shared/log.js';
 import { UsageLedger } from '../../../src/main/usage/ledger.js';
 import { PostgresStore } from '../../../src/main/store/postgres.js';
 import { ValkeyStore } from '../../../src/main/store/valkey.js';
-import type { Store, UsageRow, KeyUsageRow } from '../../../src/main/store/store.js';
+import type { Store } from '../../../src/main/store/store.js';
 import { createBackend, POSTGRES_URL, VALKEY_URL, type StoreBackend } from '../../helpers/store-backends.js';
 import { startFaultProxy, type FaultProxy } from '../../helpers/fault-proxy.js';
+import { keyUsageRow, usageRow } from '../../helpers/usage-rows.js';
 
 const DAY = 1_763_856_000;
 
-function usage(requests: number): UsageRow {
-  return {
-    day: DAY,
-    pool: 'p',
-    lane: 'l',
-    provider: 'openai',
-    tokensInput: 10 * requests,
-    tokensOutput: 0,
-    tokensCacheRead: 0,
-    tokensCacheCreation: 0,
-    requests,
-    truncated: 0,
-  };
-}
-function keyUsage(requests: number): KeyUsageRow {
-  return {
-    day: DAY,
-    keyId: 'k',
-    model: 'm',
-    provider: 'openai',
-    tokensInput: 10 * requests,
-    tokensOutput: 0,
-    tokensCacheRead: 0,
-    tokensCacheCreation: 0,
-    requests,
-  };
-}
+/** One flush's usage: `requests` requests of 10 input tokens each, for the pool's lane and for the key. */
+const usage = (requests: number) => usageRow(DAY, { tokensInput: 10 * requests, requests });
+const keyUsage = (requests: number) => keyUsageRow(DAY, { tokensInput: 10 * requests, requests });
 
 export function lostCommit(module: 'postgres' | 'valkey'): void {
   describe(`a flush whose reply is lost is counted once (${module})`, () => {

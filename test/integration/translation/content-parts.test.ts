@@ -4,12 +4,12 @@
 // independent witness, shows what reached the upstream) or refused with a 400 in the caller's
 // shape naming the part and the target protocol, and counted in
 // gateway_translations_refused_total.
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import OpenAI from 'openai';
 import Anthropic from '@anthropic-ai/sdk';
 import { ApiError } from '@google/genai';
-import { startStack, type Stack } from '../../helpers/clients/stack.js';
+import { suiteStack } from '../../helpers/clients/stack.js';
 import { openaiSdk } from '../../helpers/clients/openai.js';
 import { anthropicSdk } from '../../helpers/clients/anthropic.js';
 import { geminiSdk } from '../../helpers/clients/gemini.js';
@@ -18,13 +18,7 @@ import { mockText } from '../../../src/mock/content.js';
 const PDF = Buffer.from('%PDF-1.4 a tiny test document').toString('base64');
 const IMAGE_URL = 'https://images.example.com/cat.png';
 
-let stack: Stack;
-before(async () => {
-  stack = await startStack({ workers: 1, over: { export: { prom: { module: 'prometheus', settings: { buffer_seconds: 60 } } } } });
-});
-after(async () => {
-  await stack?.close();
-});
+const stack = suiteStack({ workers: 1, over: { export: { prom: { module: 'prometheus', settings: { buffer_seconds: 60 } } } } });
 
 /** The body the mock received last, parsed (from its /mock/last-request control route). */
 async function upstreamBody(): Promise<Record<string, any>> {

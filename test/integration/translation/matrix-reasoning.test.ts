@@ -4,12 +4,12 @@
 // with its reasoning signed in its protocol's own way and checks on the next turn that the state
 // came back byte for byte (src/mock/reasoning/verify.ts: a changed or missing signature is the
 // vendor's 400), so a tool loop that ends in the mock's text proves the round trip.
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { PROTOCOL_NAMES, type ProtocolName } from '../../../src/shared/model/types.js';
 import { mockText } from '../../../src/mock/content.js';
 import { geminiSubject, MOCK_REASONING_TEXT, mockSignature } from '../../../src/mock/reasoning/content.js';
-import { startStack, type Stack } from '../../helpers/clients/stack.js';
+import { suiteStack } from '../../helpers/clients/stack.js';
 import { reasoningClientFor, type ReasoningClient } from '../../helpers/clients/reasoning-turns.js';
 
 const MODES = [false, true] as const;
@@ -21,16 +21,11 @@ const CACHE_WRITE_FIELD: ReadonlySet<ProtocolName> = new Set(['anthropic', 'bedr
 /** Chat Completions and Ollama callers may keep only content and tool calls (LangChain's ChatOpenAI does). */
 const BARE_ECHO: ReadonlySet<ProtocolName> = new Set(['openai', 'ollama']);
 
-let stack: Stack;
+const stack = suiteStack({ workers: 2 });
 const clients = new Map<ProtocolName, ReasoningClient>();
 
 before(async () => {
-  stack = await startStack({ workers: 2 });
   for (const p of PROTOCOL_NAMES) clients.set(p, reasoningClientFor(p, stack.gateway.url));
-});
-
-after(async () => {
-  await stack?.close();
 });
 
 for (const ingress of PROTOCOL_NAMES) {

@@ -5,12 +5,12 @@
 // record of the last upstream body), and what the caller got back: JSON that parses against
 // the schema, the forced tool's call. Same-protocol pairs are passthrough (the caller's own
 // field arrives as sent). Runs one request at a time: the mock keeps only the last body.
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { z } from 'zod';
 import { PROTOCOL_NAMES, type ProtocolName } from '../../../src/shared/model/types.js';
 import { nativeCall, type NativeAnswer } from '../../helpers/clients/native-call.js';
-import { startStack, type Stack } from '../../helpers/clients/stack.js';
+import { suiteStack } from '../../helpers/clients/stack.js';
 import {
   CACHE_FIELDS,
   EXPECTED_REASONING,
@@ -33,13 +33,7 @@ import {
 const MODES = [false, true] as const;
 const CHOICES: readonly Choice[] = ['named', 'none', 'required', 'parallel_off'];
 
-let stack: Stack;
-before(async () => {
-  stack = await startStack({ workers: 1 });
-});
-after(async () => {
-  await stack?.close();
-});
+const stack = suiteStack({ workers: 1 });
 
 /** The body the lane last received, parsed, and its text. */
 async function laneBody(): Promise<{ body: Record<string, any>; text: string }> {

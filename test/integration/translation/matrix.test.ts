@@ -2,12 +2,12 @@
 // spoken by its vendor's own SDK: text, a tool call round trip, finish reasons and usage, each
 // non-stream and stream. Same-protocol pairs go through passthrough; the other 30 through the
 // codecs. The mock is an independent witness: it renders each vendor's wire format by hand.
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { PROTOCOL_NAMES, type ProtocolName } from '../../../src/shared/model/types.js';
 import { mockText } from '../../../src/mock/content.js';
 import { clientFor, toolRoundTrip, WEATHER_TOOL, type NormalizedResult, type ProtocolClient } from '../../helpers/clients/index.js';
-import { startStack, type Stack } from '../../helpers/clients/stack.js';
+import { suiteStack } from '../../helpers/clients/stack.js';
 
 const MODES = [false, true] as const;
 /** Pairs of one ingress run this many at a time (one gateway, two workers, one mock). */
@@ -15,16 +15,11 @@ const CONCURRENCY = 6;
 /** Protocols whose own usage carries a cache-read count (Ollama has none). */
 const HAS_CACHE_FIELD: ReadonlySet<ProtocolName> = new Set(['openai', 'responses', 'anthropic', 'gemini', 'bedrock']);
 
-let stack: Stack;
+const stack = suiteStack({ workers: 2 });
 const clients = new Map<ProtocolName, ProtocolClient>();
 
 before(async () => {
-  stack = await startStack({ workers: 2 });
   for (const p of PROTOCOL_NAMES) clients.set(p, clientFor(p, stack.gateway.url));
-});
-
-after(async () => {
-  await stack?.close();
 });
 
 function modeName(stream: boolean): string {

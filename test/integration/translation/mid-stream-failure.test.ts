@@ -1,10 +1,10 @@
 // A failure after the first byte cannot fail over: the stream ends with the ingress
 // protocol's own error event (PROTOCOLS.md), passthrough and translated alike.
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ProtocolName } from '../../../src/shared/model/types.js';
 import { minimalRequest, rawPost } from '../../helpers/clients/raw.js';
-import { poolPerProtocol, startStack, type Stack } from '../../helpers/clients/stack.js';
+import { poolPerProtocol, suiteStack } from '../../helpers/clients/stack.js';
 
 // What each protocol's mid-stream error event looks like on the wire.
 const ERROR_EVENT: Record<ProtocolName, RegExp> = {
@@ -19,15 +19,9 @@ const ERROR_EVENT: Record<ProtocolName, RegExp> = {
 const PROMPT = 'break it [mock chunks=20 tokens_per_sec=400 fault=reset_during]';
 
 describe('a failure after the first byte ends the stream with the protocol error event', () => {
-  let stack: Stack;
-  before(async () => {
-    // Every case breaks a stream on purpose, several on the same lane: a breaker that trips only
-    // after many failures keeps the cases independent (three in a row would trip the default).
-    stack = await startStack({ workers: 1, over: { pools: poolPerProtocol({ breaker: { consecutive_n: 1000 } }) } });
-  });
-  after(async () => {
-    await stack.close();
-  });
+  // Every case breaks a stream on purpose, several on the same lane: a breaker that trips only
+  // after many failures keeps the cases independent (three in a row would trip the default).
+  const stack = suiteStack({ workers: 1, over: { pools: poolPerProtocol({ breaker: { consecutive_n: 1000 } }) } });
 
   const cases: Array<[ProtocolName, ProtocolName]> = [
     ['openai', 'openai'],

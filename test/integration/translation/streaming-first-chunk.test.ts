@@ -3,24 +3,16 @@
 // client, on its first chunk, releases it (POST /mock/release/<key>). A gateway that relays
 // lets the release find the stream still held; one that buffered the whole stream would show
 // the client nothing until the mock gave up holding, and the release would find nothing.
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { PROTOCOL_NAMES, type ProtocolName } from '../../../src/shared/model/types.js';
 import { mockText } from '../../../src/mock/content.js';
 import { clientFor } from '../../helpers/clients/index.js';
-import { startStack, type Stack } from '../../helpers/clients/stack.js';
+import { suiteStack } from '../../helpers/clients/stack.js';
 
 const PIECES = 20;
 
-let stack: Stack;
-
-before(async () => {
-  stack = await startStack({ workers: 2 });
-});
-
-after(async () => {
-  await stack?.close();
-});
+const stack = suiteStack({ workers: 2 });
 
 function nextProtocol(p: ProtocolName): ProtocolName {
   return PROTOCOL_NAMES[(PROTOCOL_NAMES.indexOf(p) + 1) % PROTOCOL_NAMES.length]!;

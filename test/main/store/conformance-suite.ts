@@ -4,6 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { hostname } from 'node:os';
 import type { Store, UsageRow, KeyUsageRow, KeyRecord, GroupRecord } from '../../../src/main/store/store.js';
+import { keyUsageRow, usageRow } from '../../helpers/usage-rows.js';
 import { auditHash, type AuditEntry } from '../../../src/main/audit/entry.js';
 import { verifyAuditLog } from '../../../src/main/audit/verify.js';
 import { createBackend, type StoreBackend, type StoreModule } from '../../helpers/store-backends.js';
@@ -16,34 +17,11 @@ import type { StoredResponse } from '../../../src/shared/responses/stored-respon
 const DAY = 1_763_856_000;
 
 function usage(pool: string, lane: string, over: Partial<UsageRow> = {}): UsageRow {
-  return {
-    day: DAY,
-    pool,
-    lane,
-    provider: 'openai',
-    tokensInput: 10,
-    tokensOutput: 5,
-    tokensCacheRead: 1,
-    tokensCacheCreation: 2,
-    requests: 1,
-    truncated: 0,
-    ...over,
-  };
+  return usageRow(DAY, { pool, lane, tokensInput: 10, tokensOutput: 5, tokensCacheRead: 1, tokensCacheCreation: 2, ...over });
 }
 
 function keyUsage(keyId: string, over: Partial<KeyUsageRow> = {}): KeyUsageRow {
-  return {
-    day: DAY,
-    keyId,
-    model: 'gpt',
-    provider: 'openai',
-    tokensInput: 7,
-    tokensOutput: 3,
-    tokensCacheRead: 0,
-    tokensCacheCreation: 0,
-    requests: 1,
-    ...over,
-  };
+  return keyUsageRow(DAY, { keyId, model: 'gpt', tokensInput: 7, tokensOutput: 3, ...over });
 }
 
 function key(id: string, over: Partial<KeyRecord> = {}): KeyRecord {

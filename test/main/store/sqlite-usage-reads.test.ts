@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SqliteStore } from '../../../src/main/store/sqlite.js';
-import type { KeyUsageRow } from '../../../src/main/store/records.js';
+import { keyUsageRow } from '../../helpers/usage-rows.js';
 import type { RateEntry } from '../../../src/shared/governance/pricing.js';
 
 const DAY = 1_700_006_400 - (1_700_006_400 % 86_400);
@@ -23,9 +23,7 @@ const PRICES: RateEntry[] = [
   },
 ];
 
-function usage(keyId: string, tokensInput: number): KeyUsageRow {
-  return { day: DAY, keyId, model: 'gpt', provider: 'openai', tokensInput, tokensOutput: 0, tokensCacheRead: 0, tokensCacheCreation: 0, requests: 1 };
-}
+const usage = (keyId: string, tokensInput: number) => keyUsageRow(DAY, { keyId, model: 'gpt', tokensInput });
 
 describe('sqlite usage reads', () => {
   let dir: string;
@@ -56,33 +54,22 @@ describe('sqlite usage reads', () => {
     assert.equal(second, first);
   });
 
-  it('answers fresh rows after a flush on this connection', async () => {
-    const first = await store.keyUsageSummary(DAY, PRICES, 2);
-    await store.addKeyUsage([usage('a', 100)]);
-    const next = await store.keyUsageSummary(DAY, PRICES, 2);
-    assert.notEqual(next, first);
-    assert.deepEqual(
-      next.topKeys.map((k) => [k.keyId, k.tokensInput]),
-      [
-        ['a', 110],
-        ['c', 30],
-      ],
-    );
-  });
-
-  it('answers fresh rows after a flush by another connection to the same file', async () => {
-    const first = await store.keyUsageSummary(DAY, PRICES, 2);
-    await other.addKeyUsage([usage('b', 1_000)]);
-    const next = await store.keyUsageSummary(DAY, PRICES, 2);
-    assert.notEqual(next, first);
-    assert.deepEqual(
-      next.topKeys.map((k) => [k.keyId, k.tokensInput]),
-      [
-        ['b', 1_020],
-        ['a', 110],
-      ],
-    );
-  });
+  // In order: the second flush adds to what the first left.
+  for (const [how, writer, keyId, tokens, top] of [
+    ['on this connection', () => store, 'a', 100, { a: 110, c: 30 }],
+    ['by another connection to the same file', () => other, 'b', 1_000, { b: 1_020, a: 110 }],
+  ] as const) {
+    it(`answers fresh rows after a flush ${how}`, async () => {
+      const first = await store.keyUsageSummary(DAY, PRICES, 2);
+      await writer().addKeyUsage([usage(keyId, tokens)]);
+      const next = await store.keyUsageSummary(DAY, PRICES, 2);
+      assert.notEqual(next, first);
+      assert.deepEqual(
+        next.topKeys.map((k) => [k.keyId, k.tokensInput]),
+        Object.entries(top),
+      );
+    });
+  }
 
   it('does not reuse an answer across limits, price lists or days', async () => {
     const two = await store.keyUsageSummary(DAY, PRICES, 2);

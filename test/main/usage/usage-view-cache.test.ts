@@ -23,15 +23,18 @@ function summary(): KeyUsageSummary {
   };
 }
 
+/** A new cache, the summary, and the key names it reads (k3 three, k2 two), changeable. */
+function fresh() {
+  const names = new Map([
+    ['k3', 'three'],
+    ['k2', 'two'],
+  ]);
+  return { names, keyName: (id: string) => names.get(id) ?? null, cache: new UsageViewCache(), s: summary() };
+}
+
 describe('UsageViewCache', () => {
   it('writes what buildUsageView builds, and only as_of moves on a reuse', () => {
-    const names = new Map([
-      ['k3', 'three'],
-      ['k2', 'two'],
-    ]);
-    const keyName = (id: string) => names.get(id) ?? null;
-    const cache = new UsageViewCache();
-    const s = summary();
+    const { keyName, cache, s } = fresh();
     const first = cache.text(DAY, s, 'USD', keyName, DAY + 10);
     assert.deepEqual(JSON.parse(first), JSON.parse(JSON.stringify(buildUsageView(DAY, s, 'USD', keyName, DAY + 10))));
     assert.deepEqual(Object.keys(JSON.parse(first)), ['window', 'as_of', 'currency', 'total', 'by_model', 'by_key', 'by_key_truncated', 'others']);
@@ -40,13 +43,7 @@ describe('UsageViewCache', () => {
   });
 
   it('builds again for another summary, currency or day, and after a key was renamed or deleted', () => {
-    const names = new Map([
-      ['k3', 'three'],
-      ['k2', 'two'],
-    ]);
-    const keyName = (id: string) => names.get(id) ?? null;
-    const cache = new UsageViewCache();
-    const s = summary();
+    const { names, keyName, cache, s } = fresh();
     cache.text(DAY, s, 'USD', keyName, DAY);
     const changed = { ...s, topKeys: [{ ...totals(40), keyId: 'k3' }, s.topKeys[1]!] };
     assert.equal(JSON.parse(cache.text(DAY, changed, 'USD', keyName, DAY)).by_key[0].tokens_input, 40);

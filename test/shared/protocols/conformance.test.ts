@@ -11,12 +11,21 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { fastPathOf } from '../../../src/shared/protocols/fast-path/registry.js';
 import { ERROR_TABLE, GatewayError, statusFor, type ErrorKind } from '../../../src/shared/errors.js';
-import { PROTOCOL_NAMES, type ModelRequest, type ModelResponse, type ProtocolName, type StreamEvent, type Usage } from '../../../src/shared/model/types.js';
+import {
+  PROTOCOL_NAMES,
+  type FinishReason,
+  type ModelRequest,
+  type ModelResponse,
+  type ProtocolName,
+  type StreamEvent,
+  type Usage,
+} from '../../../src/shared/model/types.js';
 import type { Codec, RouteInfo } from '../../../src/shared/protocols/codec.js';
 import { TranslationRefused } from '../../../src/shared/protocols/refusal.js';
 import { JSON_OUTPUT_TOOL_NAME } from '../../../src/shared/protocols/json-output-tool.js';
 import { EFFORT_BUDGET_TOKENS, effortOfBudget } from '../../../src/shared/model/reasoning.js';
 import { textBlock, toolBlock, turnEnd, withoutLiterals } from '../../helpers/stream-events.js';
+import { assistant, image, text, toolCall, toolResult, user } from '../../helpers/model-turns.js';
 
 // ---------------------------------------------------------------------------------------------
 // Loading: the registry when it loads, else each codec alone, so that one missing codec does
@@ -82,30 +91,12 @@ function richRequest(overrides: Partial<ModelRequest> = {}): ModelRequest {
     model: UPSTREAM_MODEL,
     system: 'You are terse. Answer in one line.',
     messages: [
-      {
-        role: 'user',
-        content: [
-          { type: 'text', text: 'What is in these? héllo 世界 🎉' },
-          { type: 'image', url: 'https://example.com/cat.png' },
-        ],
-      },
-      { role: 'assistant', content: [{ type: 'text', text: 'A cat. Anything else?' }] },
-      {
-        role: 'user',
-        content: [
-          { type: 'text', text: 'And this one, and the weather?' },
-          { type: 'image', data: PNG_1PX, mediaType: 'image/png' },
-        ],
-      },
-      {
-        role: 'assistant',
-        content: [
-          { type: 'text', text: 'Let me check.' },
-          { type: 'tool_call', id: 'call_w1', name: 'get_weather', arguments: '{"city":"Paris","days":2}' },
-        ],
-      },
-      { role: 'tool', content: [{ type: 'tool_result', toolCallId: 'call_w1', content: 'Sunny, 21°C', isError: false }] },
-      { role: 'user', content: [{ type: 'text', text: 'Thanks!' }] },
+      user(text('What is in these? héllo 世界 🎉'), image({ url: 'https://example.com/cat.png' })),
+      assistant(text('A cat. Anything else?')),
+      user(text('And this one, and the weather?'), image({ data: PNG_1PX, mediaType: 'image/png' })),
+      assistant(text('Let me check.'), toolCall('call_w1', 'get_weather', '{"city":"Paris","days":2}')),
+      toolResult('call_w1', 'Sunny, 21°C'),
+      user(text('Thanks!')),
     ],
     tools: [
       { name: 'get_weather', description: 'Weather forecast for a city', parameters: WEATHER_SCHEMA },
@@ -131,9 +122,9 @@ const REQUEST_CASES: Array<[string, ModelRequest]> = [
     'a failed tool result',
     richRequest({
       messages: [
-        { role: 'user', content: [{ type: 'text', text: 'Weather?' }] },
-        { role: 'assistant', content: [{ type: 'tool_call', id: 'call_e', name: 'get_weather', arguments: '{"city":"Nowhere"}' }] },
-        { role: 'tool', content: [{ type: 'tool_result', toolCallId: 'call_e', content: 'no such city', isError: true }] },
+        user(text('Weather?')),
+        assistant(toolCall('call_e', 'get_weather', '{"city":"Nowhere"}')),
+        toolResult('call_e', 'no such city', { isError: true }),
       ],
     }),
   ],
@@ -154,15 +145,7 @@ const REQUEST_CASES: Array<[string, ModelRequest]> = [
     'prompt-cache markers: system, a part (1h), a tool',
     richRequest({
       systemCache: {},
-      messages: [
-        {
-          role: 'user',
-          content: [
-            { type: 'text', text: 'A long document to cache.', cache: { ttl: '1h' } },
-            { type: 'image', data: PNG_1PX, mediaType: 'image/png' },
-          ],
-        },
-      ],
+      messages: [user({ type: 'text', text: 'A long document to cache.', cache: { ttl: '1h' } }, image({ data: PNG_1PX, mediaType: 'image/png' }))],
       tools: [{ name: 'get_weather', description: 'Weather forecast for a city', parameters: WEATHER_SCHEMA, cache: {} }],
     }),
   ],
@@ -171,7 +154,7 @@ const REQUEST_CASES: Array<[string, ModelRequest]> = [
     'minimal: one user message, no options',
     {
       model: UPSTREAM_MODEL,
-      messages: [{ role: 'user', content: [{ type: 'text', text: 'Hi' }] }],
+      messages: [user(text('Hi'))],
       stream: false,
     },
   ],
@@ -179,51 +162,31 @@ const REQUEST_CASES: Array<[string, ModelRequest]> = [
 
 const CACHED_USAGE: Usage = { input: 100, output: 20, cacheRead: 30, cacheCreation: 7 };
 
+/** An answer of the upstream model. */
+const answer = (id: string, finishReason: FinishReason, usage: Usage, ...content: ModelResponse['content']): ModelResponse => ({
+  id,
+  model: UPSTREAM_MODEL,
+  content,
+  finishReason,
+  usage,
+});
+const uncached = (input: number, output: number): Usage => ({ input, output, cacheRead: 0, cacheCreation: 0 });
+
 const RESPONSE_CASES: Array<[string, ModelResponse]> = [
-  [
-    'text, stop, cache counts',
-    {
-      id: 'resp_1',
-      model: UPSTREAM_MODEL,
-      content: [{ type: 'text', text: 'Hello wörld 🎉' }],
-      finishReason: 'stop',
-      usage: CACHED_USAGE,
-    },
-  ],
+  ['text, stop, cache counts', answer('resp_1', 'stop', CACHED_USAGE, text('Hello wörld 🎉'))],
   [
     'text and tool calls',
-    {
-      id: 'resp_2',
-      model: UPSTREAM_MODEL,
-      content: [
-        { type: 'text', text: 'Checking.' },
-        { type: 'tool_call', id: 'call_a', name: 'get_weather', arguments: '{"city":"Paris"}' },
-        { type: 'tool_call', id: 'call_b', name: 'get_time', arguments: '{}' },
-      ],
-      finishReason: 'tool_calls',
-      usage: { input: 12, output: 9, cacheRead: 0, cacheCreation: 0 },
-    },
+    answer(
+      'resp_2',
+      'tool_calls',
+      uncached(12, 9),
+      text('Checking.'),
+      toolCall('call_a', 'get_weather', '{"city":"Paris"}'),
+      toolCall('call_b', 'get_time', '{}'),
+    ),
   ],
-  [
-    'length',
-    {
-      id: 'resp_3',
-      model: UPSTREAM_MODEL,
-      content: [{ type: 'text', text: 'Once upon a' }],
-      finishReason: 'length',
-      usage: { input: 5, output: 3, cacheRead: 0, cacheCreation: 0 },
-    },
-  ],
-  [
-    'content_filter',
-    {
-      id: 'resp_4',
-      model: UPSTREAM_MODEL,
-      content: [{ type: 'text', text: 'I cannot' }],
-      finishReason: 'content_filter',
-      usage: { input: 5, output: 2, cacheRead: 0, cacheCreation: 0 },
-    },
-  ],
+  ['length', answer('resp_3', 'length', uncached(5, 3), text('Once upon a'))],
+  ['content_filter', answer('resp_4', 'content_filter', uncached(5, 2), text('I cannot'))],
 ];
 
 const STREAM_CASES: Array<[string, StreamEvent[]]> = [

@@ -9,6 +9,7 @@ import { COUNT_INGRESS, COUNT_UPSTREAM, countAnswerHeaders, planCount, type Coun
 import { estimateInputTokens, ESTIMATE_TOKENS_PER_IMAGE, ESTIMATE_TOKENS_PER_MESSAGE, TOKEN_COUNT_HEADER } from '../../../src/shared/model/token-count.js';
 import type { ModelRequest, ProtocolName } from '../../../src/shared/model/types.js';
 import { GatewayError } from '../../../src/shared/errors.js';
+import { assistant, image, text, toolCall, user } from '../../helpers/model-turns.js';
 
 const TOOL = { name: 'get_weather', description: 'Weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } };
 
@@ -211,23 +212,10 @@ describe('token count: the estimate', () => {
       model: 'm',
       stream: false,
       system: 'abcd',
-      messages: [
-        {
-          role: 'user',
-          content: [
-            { type: 'text', text: 'abcdefgh' },
-            { type: 'image', url: 'https://example.com/a.png' },
-          ],
-        },
-        { role: 'assistant', content: [{ type: 'tool_call', id: 'c', name: 'ab', arguments: '{}' }] },
-      ],
+      messages: [user(text('abcdefgh'), image({ url: 'https://example.com/a.png' })), assistant(toolCall('c', 'ab', '{}'))],
     };
     // 4 + 8 + 2 + 2 = 16 bytes: 4 tokens; two messages; one image.
     assert.equal(estimateInputTokens(req), 4 + 2 * ESTIMATE_TOKENS_PER_MESSAGE + ESTIMATE_TOKENS_PER_IMAGE);
-    assert.equal(
-      estimateInputTokens({ model: 'm', stream: false, messages: [{ role: 'user', content: [{ type: 'text', text: 'é' }] }] }),
-      1 + ESTIMATE_TOKENS_PER_MESSAGE,
-      'bytes, not characters',
-    );
+    assert.equal(estimateInputTokens({ model: 'm', stream: false, messages: [user(text('é'))] }), 1 + ESTIMATE_TOKENS_PER_MESSAGE, 'bytes, not characters');
   });
 });

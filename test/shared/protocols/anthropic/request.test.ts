@@ -3,6 +3,8 @@ import assert from 'node:assert/strict';
 import { anthropicCodec } from '../../../../src/shared/protocols/anthropic/codec.js';
 import { GatewayError } from '../../../../src/shared/errors.js';
 import type { ModelRequest } from '../../../../src/shared/model/types.js';
+import { assistant, image, reasoning, text, toolCall, toolResult, user } from '../../../helpers/model-turns.js';
+import { assertInvalidRequest } from '../codec-checks.js';
 
 const route = {};
 
@@ -67,24 +69,10 @@ describe('anthropic decodeRequest', () => {
       system: 'You are terse.\nUse tools.',
       systemCache: {},
       messages: [
-        {
-          role: 'user',
-          content: [
-            { type: 'text', text: 'Weather in Paris? See:' },
-            { type: 'image', data: 'iVBORw0KGgo=', mediaType: 'image/png' },
-            { type: 'text', text: 'a plain-text document' },
-          ],
-        },
-        {
-          role: 'assistant',
-          content: [
-            { type: 'reasoning', text: 'Weather, then.', family: 'anthropic', signature: 'sig' },
-            { type: 'text', text: 'Checking.' },
-            { type: 'tool_call', id: 'toolu_01', name: 'get_weather', arguments: '{"city":"Paris"}' },
-          ],
-        },
-        { role: 'tool', content: [{ type: 'tool_result', toolCallId: 'toolu_01', content: '18C sunny', isError: false }] },
-        { role: 'user', content: [{ type: 'text', text: 'And tomorrow?' }] },
+        user(text('Weather in Paris? See:'), image({ data: 'iVBORw0KGgo=', mediaType: 'image/png' }), text('a plain-text document')),
+        assistant(reasoning('anthropic', 'Weather, then.', { signature: 'sig' }), text('Checking.'), toolCall('toolu_01', 'get_weather', '{"city":"Paris"}')),
+        toolResult('toolu_01', '18C sunny'),
+        user(text('And tomorrow?')),
       ],
       tools: [{ name: 'get_weather', description: 'Weather by city', parameters: vendorRequest.tools[0]!.input_schema as Record<string, unknown> }],
       toolChoice: { type: 'required' },
@@ -120,15 +108,7 @@ describe('anthropic decodeRequest', () => {
     ['a tool_result without an id', { model: 'm', messages: [{ role: 'user', content: [{ type: 'tool_result' }] }] }, 'tool_use_id'],
   ] as const) {
     it(`rejects ${name} with invalid_request naming the field`, () => {
-      assert.throws(
-        () => anthropicCodec.decodeRequest(body, route),
-        (e: unknown) => {
-          assert.ok(e instanceof GatewayError);
-          assert.equal(e.kind, 'invalid_request');
-          assert.match(e.message, new RegExp(needle.replace(/[[\]]/g, '\\$&')));
-          return true;
-        },
-      );
+      assertInvalidRequest(() => anthropicCodec.decodeRequest(body, route), new RegExp(needle.replace(/[[\]]/g, '\\$&')));
     });
   }
 });
@@ -138,25 +118,11 @@ describe('anthropic encodeRequest', () => {
     model: 'pool',
     system: 'Be brief.',
     messages: [
-      {
-        role: 'user',
-        content: [
-          { type: 'text', text: 'hi' },
-          { type: 'image', url: 'data:image/jpeg;base64,/9j/4AAQ' },
-          { type: 'image', url: 'https://x.test/a.png' },
-        ],
-      },
-      {
-        role: 'assistant',
-        content: [
-          { type: 'text', text: '' },
-          { type: 'tool_call', id: 'c1', name: 'f', arguments: '{"a":1}' },
-          { type: 'tool_call', id: 'c2', name: 'f', arguments: '' },
-        ],
-      },
-      { role: 'tool', content: [{ type: 'tool_result', toolCallId: 'c1', content: 'one', isError: false }] },
-      { role: 'tool', content: [{ type: 'tool_result', toolCallId: 'c2', content: 'boom', isError: true }] },
-      { role: 'user', content: [{ type: 'text', text: 'next' }] },
+      user(text('hi'), image({ url: 'data:image/jpeg;base64,/9j/4AAQ' }), image({ url: 'https://x.test/a.png' })),
+      assistant(text(''), toolCall('c1', 'f', '{"a":1}'), toolCall('c2', 'f', '')),
+      toolResult('c1', 'one'),
+      toolResult('c2', 'boom', { isError: true }),
+      user(text('next')),
     ],
     tools: [{ name: 'f', parameters: { type: 'object' } }],
     toolChoice: { type: 'tool', name: 'f' },

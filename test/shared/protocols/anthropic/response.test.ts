@@ -2,7 +2,8 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { anthropicCodec } from '../../../../src/shared/protocols/anthropic/codec.js';
 import { GatewayError } from '../../../../src/shared/errors.js';
-import type { ModelResponse } from '../../../../src/shared/model/types.js';
+import { assertDecodesAnswer } from '../codec-checks.js';
+import { reasoning, text, toolCall } from '../../../helpers/model-turns.js';
 
 // A real Messages response (with extended thinking and a tool call).
 const vendorResponse = {
@@ -22,18 +23,17 @@ const vendorResponse = {
 
 describe('anthropic response', () => {
   it('decodes a real response: thinking with its signature, tool input as JSON text, uncached input kept', () => {
-    assert.deepEqual(anthropicCodec.decodeResponse(vendorResponse), {
+    assertDecodesAnswer(anthropicCodec, vendorResponse, {
       id: 'msg_01Aq9w938a90dw8q',
       model: 'claude-sonnet-4-5-20250929',
       content: [
-        { type: 'reasoning', text: 'The user wants weather.', family: 'anthropic', signature: 'EqQBCgIYAhIM' },
-        { type: 'text', text: "I'll check." },
-        { type: 'tool_call', id: 'toolu_01A09q90qw90lq917835lq9', name: 'get_weather', arguments: '{"location":"San Francisco, CA","unit":"celsius"}' },
+        reasoning('anthropic', 'The user wants weather.', { signature: 'EqQBCgIYAhIM' }),
+        text("I'll check."),
+        toolCall('toolu_01A09q90qw90lq917835lq9', 'get_weather', '{"location":"San Francisco, CA","unit":"celsius"}'),
       ],
       finishReason: 'tool_calls',
       usage: { input: 2095, output: 503, cacheRead: 1800, cacheCreation: 100 },
-    } satisfies ModelResponse);
-    assert.deepEqual(anthropicCodec.usageFromResponse(vendorResponse), { input: 2095, output: 503, cacheRead: 1800, cacheCreation: 100 });
+    });
   });
 
   it('maps every stop reason', () => {

@@ -4,14 +4,12 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { matchBlockDeltaEvent, readBlockDelta, type BlockDelta } from '../../../../src/shared/protocols/anthropic/stream-fast-path.js';
 import { eventEndsAt } from '../../../../src/shared/protocols/framing/sse.js';
+import { parseOrSkip } from '../parse-or-skip.js';
+import { lcgRandom } from '../../../helpers/seeded-random.js';
 
 function slow(data: string): BlockDelta | null {
-  let m: any;
-  try {
-    m = JSON.parse(data);
-  } catch {
-    return null;
-  }
+  const m = parseOrSkip(data) as any;
+  if (m === undefined) return null;
   if (m?.type !== 'content_block_delta' || typeof m.index !== 'number' || Object.keys(m).join() !== 'type,index,delta') return null;
   const d = m.delta;
   if (d?.type === 'text_delta' && Object.keys(d).join() === 'type,text' && typeof d.text === 'string' && d.text !== '')
@@ -46,8 +44,7 @@ describe('anthropic content_block_delta fast path', () => {
   });
 
   it('never reads a random variant differently from JSON.parse', () => {
-    let seed = 4242;
-    const rand = (n: number): number => (seed = (seed * 1103515245 + 12345) >>> 0) % n;
+    const rand = lcgRandom(4242);
     const pieces = ['a', 'é', '\\"', '\\\\', '\\n', '\\u00e9', '\\ud83d', '"', '\\', '\t', '\\x', '}'];
     const indexes = ['0', '7', '42', '00', '-1', '1.5', '', '123456789'];
     const kinds = [',"delta":{"type":"text_delta","text":', ',"delta":{"type":"input_json_delta","partial_json":', ',"delta":{"type":"text","text":'];

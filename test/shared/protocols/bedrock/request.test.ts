@@ -4,6 +4,7 @@ import { bedrockCodec } from '../../../../src/shared/protocols/bedrock/codec.js'
 import { GatewayError } from '../../../../src/shared/errors.js';
 import { TranslationRefused } from '../../../../src/shared/protocols/refusal.js';
 import type { ModelRequest } from '../../../../src/shared/model/types.js';
+import { assistant, image, reasoning, text, toolCall, toolResult, user } from '../../../helpers/model-turns.js';
 
 const route = { pathModel: 'anthropic.claude-3-5-sonnet-20240620-v1:0', pathStream: false };
 
@@ -55,24 +56,15 @@ describe('bedrock decodeRequest', () => {
       system: 'Be brief.\nUse tools.',
       systemCache: {},
       messages: [
-        {
-          role: 'user',
-          content: [
-            { type: 'text', text: 'Weather in Paris?' },
-            { type: 'image', data: 'iVBORw0K', mediaType: 'image/png' },
-            { type: 'file', data: 'aGk=', mediaType: 'text/plain', name: 'd' },
-          ],
-        },
-        {
-          role: 'assistant',
-          content: [
-            { type: 'reasoning', text: 'hmm', family: 'bedrock', signature: 's' },
-            { type: 'text', text: 'Checking.' },
-            { type: 'tool_call', id: 'tooluse_1', name: 'get_weather', arguments: '{"city":"Paris"}' },
-          ],
-        },
-        { role: 'tool', content: [{ type: 'tool_result', toolCallId: 'tooluse_1', content: '{"temp":18} sunny', isError: false, cache: {} }] },
-        { role: 'user', content: [{ type: 'text', text: 'Thanks' }] },
+        user(text('Weather in Paris?'), image({ data: 'iVBORw0K', mediaType: 'image/png' }), {
+          type: 'file',
+          data: 'aGk=',
+          mediaType: 'text/plain',
+          name: 'd',
+        }),
+        assistant(reasoning('bedrock', 'hmm', { signature: 's' }), text('Checking.'), toolCall('tooluse_1', 'get_weather', '{"city":"Paris"}')),
+        toolResult('tooluse_1', '{"temp":18} sunny', { cache: {} }),
+        user(text('Thanks')),
       ],
       tools: [{ name: 'get_weather', description: 'Weather', parameters: { type: 'object', properties: { city: { type: 'string' } } }, cache: {} }],
       toolChoice: { type: 'required' },
@@ -110,22 +102,10 @@ describe('bedrock encodeRequest', () => {
     model: 'pool',
     system: 'Be brief.',
     messages: [
-      {
-        role: 'user',
-        content: [
-          { type: 'text', text: 'hi' },
-          { type: 'image', url: 'data:image/jpeg;base64,/9j/' },
-        ],
-      },
-      {
-        role: 'assistant',
-        content: [
-          { type: 'text', text: '' },
-          { type: 'tool_call', id: 'call_1', name: 'f', arguments: '{"a":[1]}' },
-        ],
-      },
-      { role: 'tool', content: [{ type: 'tool_result', toolCallId: 'call_1', content: 'bad', isError: true }] },
-      { role: 'user', content: [{ type: 'text', text: 'again' }] },
+      user(text('hi'), image({ url: 'data:image/jpeg;base64,/9j/' })),
+      assistant(text(''), toolCall('call_1', 'f', '{"a":[1]}')),
+      toolResult('call_1', 'bad', { isError: true }),
+      user(text('again')),
     ],
     tools: [{ name: 'f', description: 'F', parameters: { type: 'object' } }],
     toolChoice: { type: 'tool', name: 'f' },

@@ -2,6 +2,8 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { bedrockCodec } from '../../../../src/shared/protocols/bedrock/codec.js';
 import { GatewayError } from '../../../../src/shared/errors.js';
+import { assertDecodesAnswer } from '../codec-checks.js';
+import { reasoning, text, toolCall } from '../../../helpers/model-turns.js';
 
 // A real Converse answer (reasoning, text, tool use, prompt caching).
 const vendorResponse = {
@@ -22,18 +24,17 @@ const vendorResponse = {
 
 describe('bedrock response', () => {
   it('decodes: reasoning with its signature, tool input as JSON text, usage as reported', () => {
-    assert.deepEqual(bedrockCodec.decodeResponse(vendorResponse), {
+    assertDecodesAnswer(bedrockCodec, vendorResponse, {
       id: 'bedrock-converse',
       model: '',
       content: [
-        { type: 'reasoning', text: 'Need weather.', family: 'bedrock', signature: 'EqQB' },
-        { type: 'text', text: "I'll check." },
-        { type: 'tool_call', id: 'tooluse_kZJMlvQmRJ6eAyJE5GIl7Q', name: 'get_weather', arguments: '{"city":"Paris"}' },
+        reasoning('bedrock', 'Need weather.', { signature: 'EqQB' }),
+        text("I'll check."),
+        toolCall('tooluse_kZJMlvQmRJ6eAyJE5GIl7Q', 'get_weather', '{"city":"Paris"}'),
       ],
       finishReason: 'tool_calls',
       usage: { input: 20, output: 40, cacheRead: 1000, cacheCreation: 0 },
     });
-    assert.deepEqual(bedrockCodec.usageFromResponse(vendorResponse), { input: 20, output: 40, cacheRead: 1000, cacheCreation: 0 });
   });
 
   it('maps stop reasons', () => {

@@ -6,6 +6,8 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { TextDecoder } from 'node:util';
 import { NdjsonReader, lineEndsAt } from '../../../../src/shared/protocols/framing/ndjson.js';
+import { chunksAt, everyByte, randomCuts } from '../../../helpers/byte-cuts.js';
+import { lcgRandom } from '../../../helpers/seeded-random.js';
 
 type InPlace = 'off' | 'none' | 'half' | 'all' | 'starts' | 'half starts';
 const IN_PLACE: readonly InPlace[] = ['off', 'none', 'half', 'all', 'starts', 'half starts'];
@@ -34,11 +36,7 @@ function viaReader(bytes: Buffer, cuts: number[], inPlace: InPlace = 'off'): str
     return LINE.lastIndex;
   };
   const r = new NdjsonReader((line) => out.push(line), inPlace === 'off' ? null : take, inPlace === 'starts' || inPlace === 'half starts' ? takeStart : null);
-  let at = 0;
-  for (const c of [...cuts, bytes.length]) {
-    r.push(bytes.subarray(at, c));
-    at = c;
-  }
+  for (const chunk of chunksAt(bytes, cuts)) r.push(chunk);
   r.end();
   return out;
 }
@@ -72,15 +70,7 @@ describe('NdjsonReader', () => {
       const want = wholeLines(bytes);
       for (const inPlace of IN_PLACE) {
         assert.deepEqual(viaReader(bytes, [], inPlace), want, inPlace);
-        assert.deepEqual(
-          viaReader(
-            bytes,
-            Array.from({ length: bytes.length - 1 }, (_, i) => i + 1),
-            inPlace,
-          ),
-          want,
-          inPlace,
-        );
+        assert.deepEqual(viaReader(bytes, everyByte(bytes.length), inPlace), want, inPlace);
       }
     });
   }
@@ -100,14 +90,13 @@ describe('NdjsonReader', () => {
   });
 
   it('random streams cut at random places give the same lines in every variant', () => {
-    let seed = 4242;
-    const rand = (n: number): number => (seed = (seed * 1103515245 + 12345) >>> 0) % n;
+    const rand = lcgRandom(4242);
     const pieces = ['{"a":1}', '{"t":"é☀️"}', '\n', '\n', '\r\n', '\r', ' ', '\t', 'x', '}', '{', '🎉', '世界', '\u00a0', '\ufeff', '\u2028', '"'];
     for (let i = 0; i < 3000; i++) {
       let text = '';
       for (let k = rand(25); k > 0; k--) text += pieces[rand(pieces.length)];
       const bytes = Buffer.from(text);
-      const cuts = [...new Set(Array.from({ length: rand(5) }, () => rand(bytes.length + 1)))].sort((a, b) => a - b);
+      const cuts = randomCuts(rand, bytes.length, 5);
       const want = wholeLines(bytes);
       for (const inPlace of IN_PLACE) {
         assert.deepEqual(viaReader(bytes, cuts, inPlace), want, JSON.stringify({ text, cuts, inPlace }));
@@ -116,8 +105,7 @@ describe('NdjsonReader', () => {
   });
 
   it('random bytes, bad UTF-8 and byte-order marks included, read as TextDecoder reads them whole', () => {
-    let seed = 77;
-    const rand = (n: number): number => (seed = (seed * 1103515245 + 12345) >>> 0) % n;
+    const rand = lcgRandom(77);
     const pieces = [
       [0x7b, 0x7d],
       [0x0a],
@@ -136,7 +124,7 @@ describe('NdjsonReader', () => {
     ];
     for (let i = 0; i < 5000; i++) {
       const bytes = Buffer.from(Array.from({ length: rand(12) }, () => pieces[rand(pieces.length)]!).flat());
-      const cuts = [...new Set(Array.from({ length: rand(5) }, () => rand(bytes.length + 1)))].sort((a, b) => a - b);
+      const cuts = randomCuts(rand, bytes.length, 5);
       const want = wholeLines(bytes);
       for (const inPlace of ['off', 'all'] as const) {
         assert.deepEqual(viaReader(bytes, cuts, inPlace), want, JSON.stringify({ bytes: [...bytes], cuts, inPlace }));

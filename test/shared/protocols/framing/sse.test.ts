@@ -6,6 +6,8 @@ import assert from 'node:assert/strict';
 import { TextDecoder } from 'node:util';
 import { createParser } from 'eventsource-parser';
 import { SseReader, dataStart, eventEndsAt } from '../../../../src/shared/protocols/framing/sse.js';
+import { chunksAt, everyByte, randomCuts } from '../../../helpers/byte-cuts.js';
+import { lcgRandom } from '../../../helpers/seeded-random.js';
 
 type Ev = [string | undefined, string];
 
@@ -52,11 +54,7 @@ function viaReader(bytes: Buffer, cuts: number[], inPlace: InPlace = 'off'): Ev[
     return end;
   };
   const r = new SseReader((e, d) => out.push([e, d]), inPlace === 'off' ? null : take, inPlace === 'lines' || inPlace === 'half lines' ? takeLine : null);
-  let at = 0;
-  for (const c of [...cuts, bytes.length]) {
-    r.push(bytes.subarray(at, c));
-    at = c;
-  }
+  for (const chunk of chunksAt(bytes, cuts)) r.push(chunk);
   r.end();
   return out;
 }
@@ -100,15 +98,7 @@ describe('SseReader', () => {
       for (const inPlace of IN_PLACE) {
         assert.deepEqual(viaReader(bytes, [], inPlace), want, inPlace);
         for (let at = 1; at < bytes.length; at++) assert.deepEqual(viaReader(bytes, [at], inPlace), want, `${inPlace}, cut at ${at}`);
-        assert.deepEqual(
-          viaReader(
-            bytes,
-            Array.from({ length: bytes.length - 1 }, (_, i) => i + 1),
-            inPlace,
-          ),
-          want,
-          inPlace,
-        );
+        assert.deepEqual(viaReader(bytes, everyByte(bytes.length), inPlace), want, inPlace);
       }
     });
   }
@@ -135,8 +125,7 @@ describe('SseReader', () => {
   });
 
   it('random streams cut at random places read as the library reads them', () => {
-    let seed = 99;
-    const rand = (n: number): number => (seed = (seed * 1103515245 + 12345) >>> 0) % n;
+    const rand = lcgRandom(99);
     const pieces = [
       'data: ',
       'data:',
@@ -170,7 +159,7 @@ describe('SseReader', () => {
       for (let k = rand(25); k > 0; k--) text += pieces[rand(pieces.length)];
       if (rand(20) === 0) text += '\r\n';
       const bytes = Buffer.from(text);
-      const cuts = [...new Set(Array.from({ length: rand(4) }, () => rand(bytes.length + 1)))].sort((a, b) => a - b);
+      const cuts = randomCuts(rand, bytes.length, 4);
       const want = viaLibrary(bytes);
       for (const inPlace of IN_PLACE) {
         assert.deepEqual(viaReader(bytes, cuts, inPlace), want, JSON.stringify({ text, cuts, inPlace }));
@@ -182,8 +171,7 @@ describe('SseReader', () => {
 describe('Utf8Chunks', () => {
   it('decodes random bytes cut at random places to the same text as a streaming TextDecoder', async () => {
     const { Utf8Chunks } = await import('../../../../src/shared/protocols/framing/sse.js');
-    let seed = 7;
-    const rand = (n: number): number => (seed = (seed * 1103515245 + 12345) >>> 0) % n;
+    const rand = lcgRandom(7);
     const pieces = [
       [0x41],
       [0x0a],
@@ -201,16 +189,14 @@ describe('Utf8Chunks', () => {
     ];
     for (let i = 0; i < 20_000; i++) {
       const bytes = Buffer.from(Array.from({ length: rand(8) }, () => pieces[rand(pieces.length)]!).flat());
-      const cuts = [...new Set(Array.from({ length: rand(4) }, () => rand(bytes.length + 1)))].sort((a, b) => a - b);
+      const cuts = randomCuts(rand, bytes.length, 4);
       const mine = new Utf8Chunks();
       const theirs = new TextDecoder();
       let a = '';
       let b = '';
-      let at = 0;
-      for (const c of [...cuts, bytes.length]) {
-        a += mine.decode(bytes.subarray(at, c), { stream: true });
-        b += theirs.decode(bytes.subarray(at, c), { stream: true });
-        at = c;
+      for (const chunk of chunksAt(bytes, cuts)) {
+        a += mine.decode(chunk, { stream: true });
+        b += theirs.decode(chunk, { stream: true });
       }
       a += mine.decode();
       b += theirs.decode();

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { geminiCodec } from '../../../../src/shared/protocols/gemini/codec.js';
 import { GatewayError } from '../../../../src/shared/errors.js';
 import type { ModelRequest } from '../../../../src/shared/model/types.js';
+import { assistant, image, text, toolCall, toolResult, user } from '../../../helpers/model-turns.js';
 
 const route = { pathModel: 'gemini-pool', pathStream: true };
 
@@ -58,22 +59,12 @@ describe('gemini decodeRequest', () => {
       model: 'gemini-pool',
       system: 'Be brief.\nUse tools.',
       messages: [
-        {
-          role: 'user',
-          content: [
-            { type: 'text', text: 'Weather in Paris?' },
-            { type: 'image', data: 'iVBORw0K', mediaType: 'image/png' },
-            { type: 'unsupported', what: 'inlineData (audio/wav)' }, // refused on a cross-protocol hop
-          ],
-        },
-        {
-          role: 'assistant',
-          content: [
-            { type: 'text', text: 'Checking.' },
-            { type: 'tool_call', id: 'call_0', name: 'get_weather', arguments: '{"city":"Paris"}' },
-            { type: 'tool_call', id: 'call_1', name: 'get_weather', arguments: '{"city":"Lyon"}' },
-          ],
-        },
+        user(
+          text('Weather in Paris?'),
+          image({ data: 'iVBORw0K', mediaType: 'image/png' }),
+          { type: 'unsupported', what: 'inlineData (audio/wav)' }, // refused on a cross-protocol hop
+        ),
+        assistant(text('Checking.'), toolCall('call_0', 'get_weather', '{"city":"Paris"}'), toolCall('call_1', 'get_weather', '{"city":"Lyon"}')),
         {
           role: 'tool',
           content: [
@@ -81,7 +72,7 @@ describe('gemini decodeRequest', () => {
             { type: 'tool_result', toolCallId: 'call_1', name: 'get_weather', content: 'no data', isError: true },
           ],
         },
-        { role: 'user', content: [{ type: 'text', text: 'Thanks' }] },
+        user(text('Thanks')),
       ],
       tools: [
         {
@@ -175,24 +166,11 @@ describe('gemini encodeRequest', () => {
     model: 'pool',
     system: 'Be brief.',
     messages: [
-      {
-        role: 'user',
-        content: [
-          { type: 'text', text: 'hi' },
-          { type: 'image', url: 'data:image/png;base64,iVBOR' },
-          { type: 'image', url: 'gs://b/cat.jpg', mediaType: 'image/jpeg' },
-        ],
-      },
-      {
-        role: 'assistant',
-        content: [
-          { type: 'tool_call', id: 'toolu_1', name: 'get_weather', arguments: '{"city":"Paris"}' },
-          { type: 'tool_call', id: 'toolu_2', name: 'get_time', arguments: '' },
-        ],
-      },
-      { role: 'tool', content: [{ type: 'tool_result', toolCallId: 'toolu_1', content: '{"temp":18}', isError: false }] },
-      { role: 'tool', content: [{ type: 'tool_result', toolCallId: 'toolu_2', content: '12:00', isError: false }] },
-      { role: 'user', content: [{ type: 'text', text: 'ok' }] },
+      user(text('hi'), image({ url: 'data:image/png;base64,iVBOR' }), image({ url: 'gs://b/cat.jpg', mediaType: 'image/jpeg' })),
+      assistant(toolCall('toolu_1', 'get_weather', '{"city":"Paris"}'), toolCall('toolu_2', 'get_time', '')),
+      toolResult('toolu_1', '{"temp":18}'),
+      toolResult('toolu_2', '12:00'),
+      user(text('ok')),
     ],
     tools: [{ name: 'get_weather', description: 'W', parameters: { type: 'object', additionalProperties: false } }],
     toolChoice: { type: 'required' },
@@ -243,7 +221,7 @@ describe('gemini encodeRequest', () => {
     const orphan: ModelRequest = {
       model: 'p',
       stream: false,
-      messages: [{ role: 'tool', content: [{ type: 'tool_result', toolCallId: 'nope', content: 'x', isError: false }] }],
+      messages: [toolResult('nope', 'x')],
     };
     assert.throws(
       () => geminiCodec.encodeRequest(orphan, 'g'),
@@ -251,7 +229,7 @@ describe('gemini encodeRequest', () => {
     );
     const named: ModelRequest = {
       ...orphan,
-      messages: [{ role: 'tool', content: [{ type: 'tool_result', toolCallId: 'nope', name: 'f', content: 'x', isError: false }] }],
+      messages: [toolResult('nope', 'x', { name: 'f' })],
     };
     assert.equal(JSON.parse(geminiCodec.encodeRequest(named, 'g').body).contents[0].parts[0].functionResponse.name, 'f');
   });

@@ -2,7 +2,8 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { geminiCodec } from '../../../../src/shared/protocols/gemini/codec.js';
 import { GatewayError } from '../../../../src/shared/errors.js';
-import type { ModelResponse } from '../../../../src/shared/model/types.js';
+import { assertDecodesAnswer } from '../codec-checks.js';
+import { reasoning, text, toolCall } from '../../../helpers/model-turns.js';
 
 // A real generateContent answer: thinking summary, two text parts, a call, cached prompt.
 const vendorResponse = {
@@ -29,20 +30,19 @@ const vendorResponse = {
 
 describe('gemini response', () => {
   it('decodes: thoughts and signatures as reasoning, text parts joined, STOP with a call is tool_calls, cached tokens split out of the prompt', () => {
-    assert.deepEqual(geminiCodec.decodeResponse(vendorResponse), {
+    assertDecodesAnswer(geminiCodec, vendorResponse, {
       id: 'mVq0aP',
       model: 'gemini-2.5-pro',
       content: [
-        { type: 'reasoning', text: 'Planning...', family: 'gemini' },
-        { type: 'text', text: 'Checking now.' },
+        reasoning('gemini', 'Planning...'),
+        text('Checking now.'),
         // The call's thoughtSignature, as reasoning of its own just before it.
-        { type: 'reasoning', text: '', family: 'gemini', signature: 'CiQB' },
-        { type: 'tool_call', id: 'call_0', name: 'get_weather', arguments: '{"city":"Paris"}' },
+        reasoning('gemini', '', { signature: 'CiQB' }),
+        toolCall('call_0', 'get_weather', '{"city":"Paris"}'),
       ],
       finishReason: 'tool_calls',
       usage: { input: 200, output: 80, cacheRead: 800, cacheCreation: 0, reasoning: 50 },
-    } satisfies ModelResponse);
-    assert.deepEqual(geminiCodec.usageFromResponse(vendorResponse), { input: 200, output: 80, cacheRead: 800, cacheCreation: 0, reasoning: 50 });
+    });
   });
 
   it('maps finish reasons', () => {

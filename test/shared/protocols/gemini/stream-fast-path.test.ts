@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { GeminiTextChunkReader, type GeminiTextLayouts } from '../../../../src/shared/protocols/gemini/stream-fast-path.js';
 import { eventEndsAt } from '../../../../src/shared/protocols/framing/sse.js';
 import { isFinishReason } from '../../../../src/shared/protocols/gemini/finish-reason.js';
+import { parseOrSkip } from '../parse-or-skip.js';
 
 type Json = Record<string, unknown>;
 interface Read {
@@ -21,12 +22,8 @@ const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null 
  * text delta and nothing else (and the latest usage when the chunk has one); else null.
  */
 function slowRead(data: string): Read | null {
-  let obj: unknown;
-  try {
-    obj = JSON.parse(data);
-  } catch {
-    return null;
-  }
+  const obj = parseOrSkip(data);
+  if (obj === undefined) return null;
   if (!isObject(obj) || isObject(obj.error)) return null;
   const candidate = Array.isArray(obj.candidates) && isObject(obj.candidates[0]) ? obj.candidates[0] : undefined;
   if (candidate === undefined || isFinishReason(candidate.finishReason)) return null;

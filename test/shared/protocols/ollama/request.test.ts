@@ -4,18 +4,10 @@ import { ollamaCodec } from '../../../../src/shared/protocols/ollama/codec.js';
 import { GatewayError } from '../../../../src/shared/errors.js';
 import { TranslationRefused } from '../../../../src/shared/protocols/refusal.js';
 import { PNG, SDK_REQUEST } from './fixtures.js';
+import { assistant, image, text, toolCall, toolResult, user } from '../../../helpers/model-turns.js';
+import { assertInvalidRequest } from '../codec-checks.js';
 
-function rejects(body: unknown, pattern: RegExp): void {
-  assert.throws(
-    () => ollamaCodec.decodeRequest(body, {}),
-    (e: unknown) => {
-      assert.ok(e instanceof GatewayError);
-      assert.equal(e.kind, 'invalid_request');
-      assert.match(e.message, pattern);
-      return true;
-    },
-  );
-}
+const rejects = (body: unknown, pattern: RegExp): void => assertInvalidRequest(() => ollamaCodec.decodeRequest(body, {}), pattern);
 
 describe('ollama decodeRequest', () => {
   it('reads an SDK-shaped request; tool results find their call by name; streams by default', () => {
@@ -23,22 +15,10 @@ describe('ollama decodeRequest', () => {
       model: 'llama-pool',
       system: 'Be brief.',
       messages: [
-        {
-          role: 'user',
-          content: [
-            { type: 'text', text: 'What is this, and the weather?' },
-            { type: 'image', data: PNG, mediaType: 'image/png' },
-          ],
-        },
-        {
-          role: 'assistant',
-          content: [
-            { type: 'tool_call', id: 'call_0', name: 'get_weather', arguments: '{"city":"Paris"}' },
-            { type: 'tool_call', id: 'call_1', name: 'get_time', arguments: '{"tz":"CET"}' },
-          ],
-        },
-        { role: 'tool', content: [{ type: 'tool_result', toolCallId: 'call_1', content: '14:00', isError: false, name: 'get_time' }] },
-        { role: 'tool', content: [{ type: 'tool_result', toolCallId: 'call_0', content: '21°C', isError: false, name: 'get_weather' }] },
+        user(text('What is this, and the weather?'), image({ data: PNG, mediaType: 'image/png' })),
+        assistant(toolCall('call_0', 'get_weather', '{"city":"Paris"}'), toolCall('call_1', 'get_time', '{"tz":"CET"}')),
+        toolResult('call_1', '14:00', { name: 'get_time' }),
+        toolResult('call_0', '21°C', { name: 'get_weather' }),
       ],
       tools: [{ name: 'get_weather', description: 'Weather', parameters: { type: 'object', required: ['city'], properties: { city: { type: 'string' } } } }],
       maxTokens: 128,
@@ -86,15 +66,9 @@ describe('ollama encodeRequest', () => {
         maxTokens: 5,
         stop: ['x'],
         messages: [
-          {
-            role: 'user',
-            content: [
-              { type: 'text', text: 'hi' },
-              { type: 'image', url: 'data:image/png;base64,iVBORw0K' },
-            ],
-          },
-          { role: 'assistant', content: [{ type: 'tool_call', id: 'toolu_1', name: 'f', arguments: '{"a":[1,2]}' }] },
-          { role: 'user', content: [{ type: 'tool_result', toolCallId: 'toolu_1', content: 'ok', isError: false }] },
+          user(text('hi'), image({ url: 'data:image/png;base64,iVBORw0K' })),
+          assistant(toolCall('toolu_1', 'f', '{"a":[1,2]}')),
+          user({ type: 'tool_result', toolCallId: 'toolu_1', content: 'ok', isError: false }),
         ],
       },
       'llama3.2',
@@ -123,7 +97,7 @@ describe('ollama encodeRequest', () => {
         (e: unknown) => e instanceof TranslationRefused && e.reason === 'content_part' && /ollama protocol/.test(e.message),
       );
     }
-    const text = ollamaCodec.encodeRequest(
+    const textFile = ollamaCodec.encodeRequest(
       {
         model: 'p',
         stream: false,
@@ -139,7 +113,7 @@ describe('ollama encodeRequest', () => {
       },
       'm',
     );
-    assert.deepEqual(JSON.parse(text.body).messages, [{ role: 'user', content: 'Read:\nn.txt\n\nnotes' }]);
+    assert.deepEqual(JSON.parse(textFile.body).messages, [{ role: 'user', content: 'Read:\nn.txt\n\nnotes' }]);
   });
 
   it('rejects history tool arguments that are not a JSON object', () => {

@@ -3,17 +3,18 @@ import assert from 'node:assert/strict';
 import { ollamaCodec } from '../../../../src/shared/protocols/ollama/codec.js';
 import { GatewayError } from '../../../../src/shared/errors.js';
 import { RESPONSE } from './fixtures.js';
+import { assertDecodesAnswer } from '../codec-checks.js';
+import { toolCall } from '../../../helpers/model-turns.js';
 
 describe('ollama non-stream', () => {
   it('decodes a real response: tool calls make tool_calls, counts become usage, an id is made', () => {
-    assert.deepEqual(ollamaCodec.decodeResponse(RESPONSE), {
+    assertDecodesAnswer(ollamaCodec, RESPONSE, {
       id: `ollama-${Date.parse('2025-05-01T10:00:00.000Z')}`,
       model: 'llama3.2',
-      content: [{ type: 'tool_call', id: 'call_0', name: 'get_weather', arguments: '{"city":"Paris"}' }],
+      content: [toolCall('call_0', 'get_weather', '{"city":"Paris"}')],
       finishReason: 'tool_calls',
       usage: { input: 26, output: 298, cacheRead: 0, cacheCreation: 0 },
     });
-    assert.deepEqual(ollamaCodec.usageFromResponse(RESPONSE), { input: 26, output: 298, cacheRead: 0, cacheCreation: 0 });
     assert.equal(ollamaCodec.usageFromResponse({ model: 'm', message: {} }), null);
   });
 

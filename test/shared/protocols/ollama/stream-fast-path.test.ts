@@ -5,6 +5,8 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { OllamaTextLineReader } from '../../../../src/shared/protocols/ollama/stream-fast-path.js';
 import { decodeToolCalls } from '../../../../src/shared/protocols/ollama/response.js';
+import { parseOrSkip } from '../parse-or-skip.js';
+import { lcgRandom } from '../../../helpers/seeded-random.js';
 
 const HEAD = '{"model":"llama3.2","created_at":';
 const line = (lit: string, createdAt = '"2025-05-01T10:00:00.123456789Z"', tail = '},"done":false}'): string =>
@@ -15,12 +17,8 @@ const line = (lit: string, createdAt = '"2025-05-01T10:00:00.123456789Z"', tail 
  * that is all it adds (no error, no tool call, not done), else null.
  */
 function slowRead(data: string): string | null {
-  let obj: Record<string, unknown>;
-  try {
-    obj = JSON.parse(data) as Record<string, unknown>;
-  } catch {
-    return null;
-  }
+  const obj = parseOrSkip(data) as Record<string, unknown> | undefined;
+  if (obj === undefined) return null;
   if (obj === null || typeof obj !== 'object' || Array.isArray(obj)) return null;
   if (typeof obj.error === 'string' || obj.done === true) return null;
   const msg = obj.message as Record<string, unknown> | null;
@@ -102,8 +100,7 @@ describe('ollama text-line fast path', () => {
   });
 
   it('never reads a random variant differently from JSON.parse', () => {
-    let seed = 20250501;
-    const rand = (n: number): number => (seed = (seed * 1103515245 + 12345) >>> 0) % n;
+    const rand = lcgRandom(20250501);
     const pieces = ['a', ' ', 'é', '☀️', '\\"', '\\\\', '\\n', '\\u00e9', '\\u003c', '\\ud83d', '"', '\\', '\t', '\\x', '}', ',"', '\\/'];
     const stamps = ['"2025-05-01T10:00:00.123456Z"', '"2024-07-22T20:29:35.473452-07:00"', '"x"', '""', '"a\\"b"', '"\t"', '1', 'null', '"2025'];
     const tails = [

@@ -6,6 +6,8 @@ import type { StreamEvent } from '../../../../src/shared/model/types.js';
 import { STREAM, STREAM_USAGE } from './fixtures.js';
 import { assertRelayedWhole } from '../relayed.js';
 import { textBlock, toolBlock, turnEnd, withoutLiterals } from '../../../helpers/stream-events.js';
+import { chunksAt, randomCuts } from '../../../helpers/byte-cuts.js';
+import { lcgRandom } from '../../../helpers/seeded-random.js';
 
 const utf8 = new TextEncoder();
 
@@ -26,11 +28,7 @@ function decodeAll(text: string, cuts: number[]): { events: StreamEvent[]; error
   const events: StreamEvent[] = [];
   let error: string | null = null;
   try {
-    let at = 0;
-    for (const c of [...cuts, bytes.length]) {
-      events.push(...dec.push(bytes.subarray(at, c)));
-      at = c;
-    }
+    for (const chunk of chunksAt(bytes, cuts)) events.push(...dec.push(chunk));
     events.push(...dec.finish());
   } catch (e) {
     error = e instanceof GatewayError ? `${e.kind}: ${e.message}` : String(e);
@@ -56,8 +54,7 @@ describe('ollama stream decoder', () => {
   it('reads random text lines the same in place as through JSON.parse', () => {
     // A line with a space before it is trimmed and parsed, never offered to the fast path: the
     // same stream so indented is what the full decoder alone makes of it.
-    let seed = 31337;
-    const rand = (n: number): number => (seed = (seed * 1103515245 + 12345) >>> 0) % n;
+    const rand = lcgRandom(31337);
     const texts = ['"Hi"', '" wörld ☀️"', '"a\\"b\\n"', '"\\u003cb\\u003e"', '""', '"\\q"', '"x\ty"', '"🎉"'];
     const stamp = (i: number): string => `"2025-05-01T10:00:${String(i % 60).padStart(2, '0')}.${rand(1e6)}Z"`;
     const kinds: Array<(i: number) => string> = [
@@ -82,7 +79,7 @@ describe('ollama stream decoder', () => {
       const text = lines.join(eol) + (rand(3) === 0 ? '' : eol);
       const parsed = lines.map((l) => ` ${l}`).join(eol) + (text.endsWith(eol) ? eol : '');
       const len = utf8.encode(text).length;
-      const cuts = [...new Set(Array.from({ length: rand(4) }, () => rand(len + 1)))].sort((a, b) => a - b);
+      const cuts = randomCuts(rand, len, 4);
       // The indented text is one byte longer per line: it is read whole, cuts do not change what the full decoder does.
       assert.deepEqual(decodeAll(text, cuts), decodeAll(parsed, []), JSON.stringify({ text, cuts }));
     }

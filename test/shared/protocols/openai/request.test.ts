@@ -1,20 +1,11 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { openaiCodec } from '../../../../src/shared/protocols/openai/codec.js';
-import { GatewayError } from '../../../../src/shared/errors.js';
 import { SDK_REQUEST } from './fixtures.js';
+import { assistant, image, text, toolCall, toolResult, user } from '../../../helpers/model-turns.js';
+import { assertInvalidRequest } from '../codec-checks.js';
 
-function rejects(body: unknown, pattern: RegExp): void {
-  assert.throws(
-    () => openaiCodec.decodeRequest(body, {}),
-    (e: unknown) => {
-      assert.ok(e instanceof GatewayError, 'a GatewayError');
-      assert.equal(e.kind, 'invalid_request');
-      assert.match(e.message, pattern);
-      return true;
-    },
-  );
-}
+const rejects = (body: unknown, pattern: RegExp): void => assertInvalidRequest(() => openaiCodec.decodeRequest(body, {}), pattern);
 
 describe('openai decodeRequest', () => {
   it('reads an SDK-shaped request; an unmodeled part is kept as unsupported (refused cross-protocol)', () => {
@@ -23,16 +14,9 @@ describe('openai decodeRequest', () => {
       model: 'gpt-pool',
       system: 'Be brief.\nUse metric units.',
       messages: [
-        {
-          role: 'user',
-          content: [
-            { type: 'text', text: 'Weather here?' },
-            { type: 'image', data: '/9j/4AAQ', mediaType: 'image/jpeg' },
-            { type: 'unsupported', what: 'input_audio' },
-          ],
-        },
-        { role: 'assistant', content: [{ type: 'tool_call', id: 'call_1', name: 'get_weather', arguments: '{"city":"Paris"}' }] },
-        { role: 'tool', content: [{ type: 'tool_result', toolCallId: 'call_1', content: '21°C', isError: false }] },
+        user(text('Weather here?'), image({ data: '/9j/4AAQ', mediaType: 'image/jpeg' }), { type: 'unsupported', what: 'input_audio' }),
+        assistant(toolCall('call_1', 'get_weather', '{"city":"Paris"}')),
+        toolResult('call_1', '21°C'),
       ],
       tools: [{ name: 'get_weather', description: 'Weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } }],
       toolChoice: { type: 'required' },

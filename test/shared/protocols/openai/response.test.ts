@@ -3,20 +3,18 @@ import assert from 'node:assert/strict';
 import { openaiCodec } from '../../../../src/shared/protocols/openai/codec.js';
 import { GatewayError } from '../../../../src/shared/errors.js';
 import { COMPLETION } from './fixtures.js';
+import { assertDecodesAnswer } from '../codec-checks.js';
+import { text, toolCall } from '../../../helpers/model-turns.js';
 
 describe('openai responses (non-stream)', () => {
   it('decodes a real completion; prompt_tokens includes the cached ones', () => {
-    assert.deepEqual(openaiCodec.decodeResponse(COMPLETION), {
+    assertDecodesAnswer(openaiCodec, COMPLETION, {
       id: 'chatcmpl-abc123',
       model: 'gpt-4o-2024-08-06',
-      content: [
-        { type: 'text', text: 'Checking the weather.' },
-        { type: 'tool_call', id: 'call_abc', name: 'get_weather', arguments: '{"city":"Paris"}' },
-      ],
+      content: [text('Checking the weather.'), toolCall('call_abc', 'get_weather', '{"city":"Paris"}')],
       finishReason: 'tool_calls',
       usage: { input: 86, output: 300, cacheRead: 1920, cacheCreation: 0 },
     });
-    assert.deepEqual(openaiCodec.usageFromResponse(COMPLETION), { input: 86, output: 300, cacheRead: 1920, cacheCreation: 0 });
   });
 
   it('reads a refusal as text, and no usage as zero (usageFromResponse: null)', () => {

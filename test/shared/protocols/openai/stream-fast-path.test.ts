@@ -4,18 +4,16 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { ChatTextDeltaReader, type ChatDeltaLayouts } from '../../../../src/shared/protocols/openai/stream-fast-path.js';
+import { parseOrSkip } from '../parse-or-skip.js';
+import { lcgRandom } from '../../../helpers/seeded-random.js';
 
 const HEAD = '{"id":"chatcmpl-1","object":"chat.completion.chunk","created":1795461656,"model":"gpt-4o","system_fingerprint":"fp_1",';
 const chunk = (lit: string, tail = ',"logprobs":null,"finish_reason":null}]}'): string => `${HEAD}"choices":[{"index":0,"delta":{"content":${lit}}${tail}`;
 
 /** What the full decoder takes from the chunk when it is a plain text delta, else null. */
 function slowRead(data: string): string | null {
-  let obj: Record<string, unknown>;
-  try {
-    obj = JSON.parse(data) as Record<string, unknown>;
-  } catch {
-    return null;
-  }
+  const obj = parseOrSkip(data) as Record<string, unknown> | undefined;
+  if (obj === undefined) return null;
   if (obj.usage !== undefined && obj.usage !== null) return null;
   if (obj.error !== undefined && obj.error !== null) return null;
   const choices = obj.choices as Record<string, unknown>[];
@@ -76,8 +74,7 @@ for (const [title, lane] of [
     });
 
     it('never reads a random variant differently from JSON.parse', () => {
-      let seed = 12345;
-      const rand = (n: number): number => (seed = (seed * 1103515245 + 12345) >>> 0) % n;
+      const rand = lcgRandom(12345);
       const pieces = ['a', ' ', 'é', '☀️', '\\"', '\\\\', '\\n', '\\u00e9', '\\ud83d', '"', '\\', '\t', '\\x', '}', ',"'];
       const tails = [
         ',"logprobs":null,"finish_reason":null}]}',
@@ -213,8 +210,7 @@ describe('openai finishing and usage-only chunk fast paths', () => {
   });
 
   it('never reads a random finishing chunk differently from JSON.parse', () => {
-    let seed = 777;
-    const rand = (n: number): number => (seed = (seed * 1103515245 + 12345) >>> 0) % n;
+    const rand = lcgRandom(777);
     const reasons = ['"stop"', '"length"', '"tool_calls"', 'null', '"st\\"op"', '"x\\u0041"', '1', '"a b"', '""', '"stop'];
     const around = ['', '', ',"logprobs":null', ',"logprobs":{}', ',"x":1', ',"finish_reason":"length"'];
     const closes = ['}]', '}]', '}', ']', '}],{"index":1}]', ' }]'];

@@ -1,21 +1,12 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { responsesCodec } from '../../../../src/shared/protocols/responses/codec.js';
-import { GatewayError } from '../../../../src/shared/errors.js';
 import { TranslationRefused } from '../../../../src/shared/protocols/refusal.js';
 import { SDK_REQUEST } from './fixtures.js';
+import { assistant, image, reasoning, text, toolCall, toolResult, user } from '../../../helpers/model-turns.js';
+import { assertInvalidRequest } from '../codec-checks.js';
 
-function rejects(body: unknown, pattern: RegExp): void {
-  assert.throws(
-    () => responsesCodec.decodeRequest(body, {}),
-    (e: unknown) => {
-      assert.ok(e instanceof GatewayError);
-      assert.equal(e.kind, 'invalid_request');
-      assert.match(e.message, pattern);
-      return true;
-    },
-  );
-}
+const rejects = (body: unknown, pattern: RegExp): void => assertInvalidRequest(() => responsesCodec.decodeRequest(body, {}), pattern);
 
 describe('responses decodeRequest', () => {
   it('reads an SDK-shaped request; an unmodeled part is kept as unsupported (refused cross-protocol)', () => {
@@ -23,23 +14,9 @@ describe('responses decodeRequest', () => {
       model: 'gpt-pool',
       system: 'Be brief.\nUse metric units.',
       messages: [
-        {
-          role: 'user',
-          content: [
-            { type: 'text', text: 'Weather here?' },
-            { type: 'image', url: 'https://example.com/sky.jpg' },
-            { type: 'unsupported', what: 'input_file (file_id)' },
-          ],
-        },
-        {
-          role: 'assistant',
-          content: [
-            { type: 'reasoning', text: '', family: 'responses', itemId: 'rs_1' },
-            { type: 'text', text: 'Checking.' },
-            { type: 'tool_call', id: 'call_1', name: 'get_weather', arguments: '{"city":"Paris"}' },
-          ],
-        },
-        { role: 'tool', content: [{ type: 'tool_result', toolCallId: 'call_1', content: '21°C', isError: false }] },
+        user(text('Weather here?'), image({ url: 'https://example.com/sky.jpg' }), { type: 'unsupported', what: 'input_file (file_id)' }),
+        assistant(reasoning('responses', '', { itemId: 'rs_1' }), text('Checking.'), toolCall('call_1', 'get_weather', '{"city":"Paris"}')),
+        toolResult('call_1', '21°C'),
       ],
       tools: [{ name: 'get_weather', description: 'Weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } }],
       toolChoice: { type: 'tool', name: 'get_weather' },
@@ -57,7 +34,7 @@ describe('responses decodeRequest', () => {
   it('takes a plain string input as one user message', () => {
     assert.deepEqual(responsesCodec.decodeRequest({ model: 'm', input: 'hi' }, {}), {
       model: 'm',
-      messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }],
+      messages: [user(text('hi'))],
       stream: false,
     });
   });
@@ -81,16 +58,7 @@ describe('responses encodeRequest', () => {
         model: 'pool',
         system: 'sys',
         stream: true,
-        messages: [
-          { role: 'user', content: [{ type: 'text', text: 'hi' }] },
-          {
-            role: 'assistant',
-            content: [
-              { type: 'tool_call', id: 'c1', name: 'f', arguments: '{}' },
-              { type: 'text', text: 'after' },
-            ],
-          },
-        ],
+        messages: [user(text('hi')), assistant(toolCall('c1', 'f', '{}'), text('after'))],
         tools: [{ name: 'f', parameters: { type: 'object' } }],
       },
       'gpt-5',

@@ -3,21 +3,18 @@ import assert from 'node:assert/strict';
 import { responsesCodec } from '../../../../src/shared/protocols/responses/codec.js';
 import { GatewayError } from '../../../../src/shared/errors.js';
 import { RESPONSE, STREAM_USAGE } from './fixtures.js';
+import { assertDecodesAnswer } from '../codec-checks.js';
+import { reasoning, text, toolCall } from '../../../helpers/model-turns.js';
 
 describe('responses non-stream', () => {
   it('decodes a real response; input_tokens includes the cached ones; the reasoning item is reasoning with its id', () => {
-    assert.deepEqual(responsesCodec.decodeResponse(RESPONSE), {
+    assertDecodesAnswer(responsesCodec, RESPONSE, {
       id: 'resp_68af4030592c81938ec0a5fbab4a3e9f',
       model: 'gpt-5-2025-08-07',
-      content: [
-        { type: 'reasoning', text: '', family: 'responses', itemId: 'rs_68af4031a1' },
-        { type: 'text', text: 'Checking Paris.' },
-        { type: 'tool_call', id: 'call_Q8aZ3k', name: 'get_weather', arguments: '{"city":"Paris"}' },
-      ],
+      content: [reasoning('responses', '', { itemId: 'rs_68af4031a1' }), text('Checking Paris.'), toolCall('call_Q8aZ3k', 'get_weather', '{"city":"Paris"}')],
       finishReason: 'tool_calls',
       usage: STREAM_USAGE,
     });
-    assert.deepEqual(responsesCodec.usageFromResponse(RESPONSE), STREAM_USAGE);
     assert.equal(responsesCodec.usageFromResponse({ ...RESPONSE, usage: undefined }), null);
   });
 

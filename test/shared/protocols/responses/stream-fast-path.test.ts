@@ -9,6 +9,7 @@ import { ResponsesDeltaLayouts, ResponsesDeltaReader } from '../../../../src/sha
 import { responsesCodec } from '../../../../src/shared/protocols/responses/codec.js';
 import { translateFastPath } from '../../../../src/shared/protocols/fast-path/switch.js';
 import { STREAM } from './fixtures.js';
+import { parseOrSkip } from '../parse-or-skip.js';
 
 interface Delta {
   text: boolean;
@@ -21,12 +22,8 @@ const numberOr = (v: unknown): number => (typeof v === 'number' ? v : 0);
 
 /** What the full decoder takes from the event when it is a text or arguments delta it acts on, else null. */
 function slowRead(data: string): Delta | null {
-  let ev: Record<string, unknown>;
-  try {
-    ev = JSON.parse(data) as Record<string, unknown>;
-  } catch {
-    return null;
-  }
+  const ev = parseOrSkip(data) as Record<string, unknown> | undefined;
+  if (ev === undefined) return null;
   if (typeof ev !== 'object' || ev === null || Array.isArray(ev)) return null;
   const text = ev.type === 'response.output_text.delta';
   if (!text && ev.type !== 'response.function_call_arguments.delta') return null;
