@@ -1,12 +1,11 @@
 // GET /healthz answers 200 `ok` while any lane is usable and 503 when none is; --safe-mode
 // boots from the files alone, ignoring the overlay of API-applied changes, and says so.
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { request } from 'undici';
 import { chatStatus as chat } from '../helpers/clients/raw.js';
-import { startMockProvider, type MockServer } from '../../src/mock/server.js';
 import { startGateway, writeConfig } from '../helpers/gateway.js';
-import { stackConfig, startStack } from '../helpers/clients/stack.js';
+import { stackConfig, startStack, suiteMock } from '../helpers/clients/stack.js';
 import { adminClient } from '../helpers/admin-client.js';
 
 async function get(url: string): Promise<{ status: number; body: string }> {
@@ -15,13 +14,7 @@ async function get(url: string): Promise<{ status: number; body: string }> {
 }
 
 describe('health and safe mode', () => {
-  let mock: MockServer;
-  before(async () => {
-    mock = await startMockProvider({ port: 0 });
-  });
-  after(async () => {
-    await mock?.close();
-  });
+  const mock = suiteMock();
 
   it('/healthz is 200 while a lane is usable and 503 once none is', async () => {
     // One lane with a lifetime budget of one request, and nothing else.

@@ -1,12 +1,11 @@
 // The gateway process as an operator sees it: workers that die come back while the others
 // serve, SIGTERM lets in-flight requests finish, and a config applied on the main thread
 // reaches every worker.
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Agent, request } from 'undici';
-import { startMockProvider, type MockServer } from '../../src/mock/server.js';
 import { mockConfig, startGateway, writeConfig } from '../helpers/gateway.js';
-import { startStack } from '../helpers/clients/stack.js';
+import { startStack, suiteMock } from '../helpers/clients/stack.js';
 import { adminClient } from '../helpers/admin-client.js';
 
 const chatBody = (model: string, text = 'hello') => JSON.stringify({ model, messages: [{ role: 'user', content: text }] });
@@ -29,13 +28,7 @@ async function chat(url: string, model: string, text?: string): Promise<number> 
 }
 
 describe('gateway process life cycle', () => {
-  let mock: MockServer;
-  before(async () => {
-    mock = await startMockProvider({ port: 0 });
-  });
-  after(async () => {
-    await mock?.close();
-  });
+  const mock = suiteMock();
 
   it('keeps serving while a killed worker is restarted', async () => {
     const { gateway: gw } = await startStack({ mockServer: mock, workers: 2 });

@@ -1,12 +1,11 @@
 // Usage the workers meter reaches the sqlite store: everything on a graceful stop, and on a
 // crash everything older than one flush interval (plus the workers' one-second batching).
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { request } from 'undici';
-import { startMockProvider, type MockServer } from '../../src/mock/server.js';
-import { startStack } from '../helpers/clients/stack.js';
+import { startStack, suiteMock } from '../helpers/clients/stack.js';
 
 interface Row {
   pool: string;
@@ -34,13 +33,7 @@ async function send(url: string, path: string, body: unknown): Promise<void> {
 }
 
 describe('usage reaches the sqlite store', () => {
-  let mock: MockServer;
-  before(async () => {
-    mock = await startMockProvider({ port: 0 });
-  });
-  after(async () => {
-    await mock?.close();
-  });
+  const mock = suiteMock();
 
   /** A gateway on the sqlite store (flushed every second) and the path of its database. */
   async function start(workers: number) {

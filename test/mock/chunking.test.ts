@@ -1,17 +1,11 @@
 // The mock's two stream habits of real OpenAI-compatible servers: every event in its own write
 // (chunking=event) and usage on the finish chunk instead of a usage-only chunk (usage_on_last).
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
-import { startMockProvider, type MockServer } from '../../src/mock/server.js';
+import { suiteMock } from '../helpers/clients/stack.js';
 
-let mock: MockServer;
-before(async () => {
-  mock = await startMockProvider({ port: 0 });
-});
-after(async () => {
-  await mock?.close();
-});
+const mock = suiteMock();
 
 /** The body's reads as they arrived. */
 function reads(path: string, body: object): Promise<string[]> {

@@ -1,5 +1,5 @@
 // Control routes, the OAuth2 token endpoint and the CLI.
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -7,8 +7,8 @@ import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
 import { parseMockProviderArgs } from '../../src/mock/cli.js';
 import { mockText } from '../../src/mock/content.js';
-import { startMockProvider, type MockServer } from '../../src/mock/server.js';
 import { post } from './wire.js';
+import { suiteMock } from '../helpers/clients/stack.js';
 
 function form(fields: Record<string, string>, headers: Record<string, string> = {}) {
   return { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers }, body: new URLSearchParams(fields).toString() };
@@ -20,13 +20,7 @@ function jwt(payload: object): string {
 }
 
 describe('mock provider control routes and token endpoint', () => {
-  let mock: MockServer;
-  before(async () => {
-    mock = await startMockProvider({ port: 0, token_expires_in: 120 });
-  });
-  after(async () => {
-    await mock?.close();
-  });
+  const mock = suiteMock({ token_expires_in: 120 });
 
   it('/mock/last-request returns the exact raw body, headers, path and query', async () => {
     const raw = '{ "contents" : [ {"parts":[{"text":"h\u00e9llo \u{1F600}"}]} ] ,\n "extra": 1.50 }';

@@ -1,10 +1,11 @@
 // Settings and faults: delays, pacing, padding, precedence (run < header < directive),
 // require_auth, reset_before, reset_during, hang and client aborts counted in stats.
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { mockText } from '../../src/mock/content.js';
-import { startMockProvider, type MockServer } from '../../src/mock/server.js';
+import { startMockProvider } from '../../src/mock/server.js';
 import { eventually, post, streamedText } from './wire.js';
+import { suiteMock } from '../helpers/clients/stack.js';
 
 const CHAT = '/v1/chat/completions';
 
@@ -13,13 +14,7 @@ function chat(content: string, extra: Record<string, unknown> = {}): Record<stri
 }
 
 describe('mock provider settings and faults', () => {
-  let mock: MockServer;
-  before(async () => {
-    mock = await startMockProvider({ port: 0, chunks: 2 });
-  });
-  after(async () => {
-    await mock?.close();
-  });
+  const mock = suiteMock({ chunks: 2 });
   beforeEach(() => mock.reset());
 
   it('per-run setting, overridden by a header, overridden by the prompt directive', async () => {

@@ -1,23 +1,18 @@
 // hold_last: the mock sends a stream up to its last piece and holds the rest until the client
 // releases it (POST /mock/release/<key>), the handshake the first-chunk test paces itself with.
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { mockChunk, mockText } from '../../src/mock/content.js';
-import { startMockProvider, type MockServer } from '../../src/mock/server.js';
+import type { MockServer } from '../../src/mock/server.js';
 import { eventually, streamedText } from './wire.js';
+import { suiteMock } from '../helpers/clients/stack.js';
 
 const CHAT = '/v1/chat/completions';
 
 const release = (mock: MockServer, key: string): Promise<Response> => fetch(`${mock.url}/mock/release/${key}`, { method: 'POST' });
 
 describe('mock provider: a stream held before its last piece', () => {
-  let mock: MockServer;
-  before(async () => {
-    mock = await startMockProvider({ port: 0 });
-  });
-  after(async () => {
-    await mock?.close();
-  });
+  const mock = suiteMock();
 
   it('sends every piece but the last, then the rest once released; a second release finds nothing', async () => {
     const res = await fetch(mock.url + CHAT, {

@@ -2,7 +2,7 @@
 // Gemini and Ollama embeddings; Anthropic, Gemini, Responses and Bedrock counts), the vectors
 // are the deterministic mockVector of each text at the asked (or set) size, a count is the
 // words of the request's text, and the settings and faults work as on the chat routes.
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import OpenAI from 'openai';
 import Anthropic from '@anthropic-ai/sdk';
@@ -10,9 +10,9 @@ import { GoogleGenAI } from '@google/genai';
 import { Ollama } from 'ollama';
 import { BedrockRuntimeClient, CountTokensCommand } from '@aws-sdk/client-bedrock-runtime';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
-import { startMockProvider, type MockServer } from '../../src/mock/server.js';
 import { mockVector, mockWordCount, requestTexts } from '../../src/mock/kinds/vectors.js';
 import { mockText } from '../../src/mock/content.js';
+import { suiteMock } from '../helpers/clients/stack.js';
 
 async function post(url: string, body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; headers: Headers; json: any }> {
   // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -37,13 +37,7 @@ describe('mock vectors and counts', () => {
 });
 
 describe('mock embeddings and token counts with the vendor SDKs', () => {
-  let mock: MockServer;
-  before(async () => {
-    mock = await startMockProvider({ port: 0, embedding_dims: 6 });
-  });
-  after(async () => {
-    await mock?.close();
-  });
+  const mock = suiteMock({ embedding_dims: 6 });
 
   it('openai: floats at the asked size, base64 decoded by the SDK, usage = words', async () => {
     const client = new OpenAI({ apiKey: 'k', baseURL: `${mock.url}/v1`, maxRetries: 0 });

@@ -1,10 +1,10 @@
 // Each protocol, by plain fetch: non-stream and stream, text and tool answers, usage in the
 // protocol's own convention, the tool-result turn answered with text, and the error shape.
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { mockText } from '../../src/mock/content.js';
-import { startMockProvider, type MockServer } from '../../src/mock/server.js';
 import { decodeEventStream, parseNdjson, parseSse, post, sseJson, WEATHER_TOOL_SCHEMA } from './wire.js';
+import { suiteMock } from '../helpers/clients/stack.js';
 
 interface Turn {
   tools: boolean;
@@ -422,13 +422,7 @@ const ollama: ProtocolCase = {
 const CASES = [openai, responses, anthropic, gemini, bedrock, ollama];
 
 describe('mock provider protocols', () => {
-  let mock: MockServer;
-  before(async () => {
-    mock = await startMockProvider({ port: 0 });
-  });
-  after(async () => {
-    await mock?.close();
-  });
+  const mock = suiteMock();
 
   for (const pc of CASES) {
     const model = pc === bedrock ? BEDROCK_MODEL : MODEL;

@@ -2,13 +2,13 @@
 // own field, its reasoning and cache-write counts in its usage, and the state it signed checked
 // on the next turn (the tool loop goes through when the turn comes back as the SDK gave it, and
 // is refused with the vendor's 400 when the state was changed or left out).
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { mockText } from '../../src/mock/content.js';
-import { startMockProvider, type MockServer } from '../../src/mock/server.js';
 import { geminiSubject, MOCK_REASONING_ITEM_ID, MOCK_REASONING_TEXT, mockSignature } from '../../src/mock/reasoning/content.js';
 import { PROTOCOL_NAMES, type ProtocolName } from '../../src/shared/model/types.js';
 import { reasoningClientFor } from '../helpers/clients/reasoning-turns.js';
+import { suiteMock } from '../helpers/clients/stack.js';
 
 /** What the mock signs its state with, per protocol, and so what a test may change to break it. */
 const STATE: Record<ProtocolName, string | null> = {
@@ -27,13 +27,7 @@ function model(protocol: ProtocolName): string {
   return protocol === 'bedrock' ? 'anthropic.claude-m-v1:0' : `${protocol}-m`;
 }
 
-let mock: MockServer;
-before(async () => {
-  mock = await startMockProvider({ port: 0, reasoning: 'on', reasoning_tokens: 3, cache_creation_tokens: 4 });
-});
-after(async () => {
-  await mock?.close();
-});
+const mock = suiteMock({ reasoning: 'on', reasoning_tokens: 3, cache_creation_tokens: 4 });
 
 for (const protocol of PROTOCOL_NAMES) {
   describe(`mock reasoning: ${protocol}`, () => {

@@ -1,6 +1,6 @@
 // The vendors' own SDKs accept what the mock writes: each is pointed at the mock with its
 // base-URL option and must parse text, tool calls, usage and streams without complaint.
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import OpenAI from 'openai';
 import Anthropic from '@anthropic-ai/sdk';
@@ -9,19 +9,13 @@ import { BedrockRuntimeClient, ConverseCommand, ConverseStreamCommand } from '@a
 import { NodeHttpHandler } from '@smithy/node-http-handler';
 import { Ollama } from 'ollama';
 import { mockText } from '../../src/mock/content.js';
-import { startMockProvider, type MockServer } from '../../src/mock/server.js';
 import { WEATHER_TOOL_SCHEMA } from './wire.js';
+import { suiteMock } from '../helpers/clients/stack.js';
 
 const TEXT = mockText(5);
 
 describe('mock provider with the vendor SDKs', () => {
-  let mock: MockServer;
-  before(async () => {
-    mock = await startMockProvider({ port: 0, cache_read_tokens: 3 });
-  });
-  after(async () => {
-    await mock?.close();
-  });
+  const mock = suiteMock({ cache_read_tokens: 3 });
 
   it('openai chat: text, tool call, stream with usage', async () => {
     const client = new OpenAI({ apiKey: 'k', baseURL: `${mock.url}/v1`, maxRetries: 0 });

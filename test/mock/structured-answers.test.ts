@@ -1,12 +1,12 @@
 // The mock answers what a request asks for: a structured-output request (each protocol's own
 // field) with JSON valid under the schema, a forced tool choice with a call of that tool whose
 // arguments are valid under its input schema. The generator is checked on its own first.
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { z } from 'zod';
 import { schemaInstance } from '../../src/mock/schema-instance.js';
 import { MOCK_TOOL_ARGUMENTS } from '../../src/mock/content.js';
-import { startMockProvider, type MockServer } from '../../src/mock/server.js';
+import { suiteMock } from '../helpers/clients/stack.js';
 
 function valid(schema: Record<string, unknown>, value: unknown): boolean {
   return z.fromJSONSchema(schema as never).safeParse(value).success;
@@ -108,13 +108,7 @@ const STRUCTURED: Array<[string, string, unknown, (b: any) => string]> = [
   ['ollama', '/api/chat', { model: 'm', stream: false, messages: USER, format: FORECAST }, (b) => b.message.content],
 ];
 
-let mock: MockServer;
-before(async () => {
-  mock = await startMockProvider({ port: 0 });
-});
-after(async () => {
-  await mock?.close();
-});
+const mock = suiteMock();
 
 async function post(path: string, body: unknown): Promise<any> {
   const res = await fetch(mock.url + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });

@@ -3,6 +3,7 @@
 import { after, before } from 'node:test';
 import { PROTOCOL_NAMES } from '../../../src/shared/model/types.js';
 import { startMockProvider, type MockOptions, type MockServer } from '../../../src/mock/server.js';
+import type { MockStats } from '../../../src/mock/stats.js';
 import { mockConfig, startGateway, writeConfig, type GatewayFiles, type RunningGateway } from '../gateway.js';
 
 export interface Stack {
@@ -96,33 +97,88 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
 }
 
 /**
- * The stack of the enclosing describe, or of the file when called at its top: startStack(opts)
- * in a before hook, closed in an after hook. Its fields are read inside the tests.
+ * Something the hooks of the enclosing describe (or of the file, when made at its top) start
+ * and close: `start`, then `ready` (what the tests need made from it), in one before hook;
+ * close() in an after hook, then `closed` (a check of what it left, say). The subclasses read it
+ * through in the tests. (Hooks at a file's top do not wait for one another: what needs the
+ * started thing goes in `ready`, not in a before hook of its own.)
  */
-export function suiteStack(opts: StackOptions = {}): Stack {
-  let stack: Stack | undefined;
-  const running = (): Stack => {
-    if (stack === undefined) throw new Error('suiteStack: read before its before hook started the stack');
-    return stack;
-  };
-  before(async () => {
-    stack = await startStack(opts);
-  });
-  after(async () => {
-    await stack?.close();
-  });
-  return {
-    get mock() {
-      return running().mock;
-    },
-    get gateway() {
-      return running().gateway;
-    },
-    get files() {
-      return running().files;
-    },
-    close: () => running().close(),
-  };
+abstract class SuiteResource<T extends { close(): Promise<void> }> {
+  private started: T | undefined;
+
+  constructor(start: () => Promise<T>, closed?: (started: T) => void | Promise<void>, ready?: (started: T) => void | Promise<void>) {
+    before(async () => {
+      this.started = await start();
+      await ready?.(this.started);
+    });
+    after(async () => {
+      const started = this.started;
+      if (started === undefined) return;
+      await started.close();
+      await closed?.(started);
+    });
+  }
+
+  protected get running(): T {
+    if (this.started === undefined) throw new Error(`${this.constructor.name}: read before its before hook started it`);
+    return this.started;
+  }
+
+  close(): Promise<void> {
+    return this.running.close();
+  }
+}
+
+/** startStack(opts) for the enclosing describe (or the file), closed after its tests. */
+export class SuiteStack extends SuiteResource<Stack> implements Stack {
+  constructor(opts: StackOptions = {}, closed?: (stack: Stack) => void | Promise<void>, ready?: (stack: Stack) => void | Promise<void>) {
+    super(() => startStack(opts), closed, ready);
+  }
+
+  get mock(): MockServer {
+    return this.running.mock;
+  }
+
+  get gateway(): RunningGateway {
+    return this.running.gateway;
+  }
+
+  get files(): GatewayFiles {
+    return this.running.files;
+  }
+}
+
+/** A mock provider for the enclosing describe (or the file), on a free port, closed after its tests. */
+class SuiteMock extends SuiteResource<MockServer> implements MockServer {
+  constructor(opts: Omit<MockOptions, 'port'>) {
+    super(() => startMockProvider({ port: 0, ...opts }));
+  }
+
+  get port(): number {
+    return this.running.port;
+  }
+
+  get url(): string {
+    return this.running.url;
+  }
+
+  stats(): MockStats {
+    return this.running.stats();
+  }
+
+  reset(): void {
+    this.running.reset();
+  }
+}
+
+/** The mock provider of the enclosing describe, or of the file when called at its top (SuiteMock). */
+export function suiteMock(opts: Omit<MockOptions, 'port'> = {}): MockServer {
+  return new SuiteMock(opts);
+}
+
+/** The stack of the enclosing describe, or of the file when called at its top (SuiteStack); `ready` runs once it is up. */
+export function suiteStack(opts: StackOptions = {}, ready?: (stack: Stack) => void | Promise<void>): Stack {
+  return new SuiteStack(opts, undefined, ready);
 }
 
 /** Pools `pool-<protocol>` over `lane-<protocol>` (mockConfig's six), each with `fields` added (a breaker, say). */

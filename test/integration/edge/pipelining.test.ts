@@ -5,14 +5,13 @@
 // can it answer 431: it caps a request at 48 header lines and a header block split over reads
 // at 4096 bytes, and past either it answers nothing. These tests pin that, so that an upgrade
 // that fixes it is noticed; docs/security.md ("Limits of the edge") has the figures, final for this build.
-import { before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { connect, type Socket } from 'node:net';
 import { suiteStack } from '../../helpers/clients/stack.js';
 
-const stack = suiteStack({ workers: 1 });
 let port = 0;
-before(async () => {
+suiteStack({ workers: 1 }, (stack) => {
   port = Number(new URL(stack.gateway.url).port);
 });
 

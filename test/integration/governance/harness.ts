@@ -6,10 +6,9 @@ import { generateKeyPairSync } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import assert from 'node:assert/strict';
 import { adminClient, type AdminClient } from '../../helpers/admin-client.js';
-import { after, before } from 'node:test';
-import type { MockOptions, MockServer } from '../../../src/mock/server.js';
+import type { MockOptions } from '../../../src/mock/server.js';
 import { startGateway, writeConfig, type GatewayFiles, type RunningGateway } from '../../helpers/gateway.js';
-import { stackConfig, startStack, type Stack, type StackOptions } from '../../helpers/clients/stack.js';
+import { SuiteStack, stackConfig, type StackOptions } from '../../helpers/clients/stack.js';
 
 function signingKeyPem(): string {
   return generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
@@ -117,8 +116,13 @@ export interface Governed {
 export async function stopGoverned(g: Governed | undefined, witness: SecretWitness): Promise<void> {
   if (g === undefined) return;
   await g.gw.stop();
-  witness.check(g.gw.logs());
-  rmSync(g.files.dir, { recursive: true, force: true });
+  checkAndRemove(g.gw, g.files, witness);
+}
+
+/** The witness checked against a stopped gateway's logs, then its temp folder removed. */
+function checkAndRemove(gw: RunningGateway, files: GatewayFiles, witness: SecretWitness): void {
+  witness.check(gw.logs());
+  rmSync(files.dir, { recursive: true, force: true });
 }
 
 /** What a governed gateway is made with: the config goes over mockConfig's (on the one mock). */
@@ -155,52 +159,34 @@ export async function startGoverned(mockUrl: string, witness: SecretWitness, opt
   return { gw, admin: new Admin(gw, witness), files };
 }
 
-/** A governed gateway and its own mock, as the tests of one describe share them. */
-export interface GovernedSuite extends Governed {
-  readonly mock: MockServer;
-  readonly witness: SecretWitness;
+/**
+ * The governed stack of the enclosing describe: its own mock (started with `mock`) and a
+ * governed gateway on it, started before the describe's tests by startStack; after them both
+ * stop and the witness is checked against the gateway's logs. Its fields are read inside the tests.
+ */
+class GovernedSuite extends SuiteStack implements Governed {
+  private adminClient: Admin | undefined;
+
+  constructor(
+    opts: GovernedOptions,
+    mock: MockOptions,
+    readonly witness: SecretWitness,
+  ) {
+    super({ ...governedStackOptions(opts), mock }, (stack) => checkAndRemove(stack.gateway, stack.files, witness));
+  }
+
+  get gw(): RunningGateway {
+    return this.gateway;
+  }
+
+  get admin(): Admin {
+    this.adminClient ??= new Admin(this.gateway, this.witness);
+    return this.adminClient;
+  }
 }
 
-/**
- * The governed stack of the enclosing describe, made by startStack (its own mock, started with
- * `mock`) before the describe's tests; after them the gateway stops, the witness is checked
- * against its logs (stopGoverned), and the mock closes. Its fields are read inside the tests.
- */
 export function governedSuite(opts: GovernedOptions = {}, mock: MockOptions = {}, witness = new SecretWitness()): GovernedSuite {
-  let stack: Stack | undefined;
-  let admin: Admin | undefined;
-  const running = (): Stack => {
-    if (stack === undefined) throw new Error('governedSuite: read before its before hook started the stack');
-    return stack;
-  };
-  before(async () => {
-    stack = await startStack({ ...governedStackOptions(opts), mock });
-    admin = new Admin(stack.gateway, witness);
-  });
-  after(async () => {
-    if (stack === undefined) return;
-    try {
-      await stopGoverned({ gw: stack.gateway, admin: admin!, files: stack.files }, witness);
-    } finally {
-      await stack.close();
-    }
-  });
-  return {
-    witness,
-    get mock() {
-      return running().mock;
-    },
-    get gw() {
-      return running().gateway;
-    },
-    get files() {
-      return running().files;
-    },
-    get admin() {
-      running();
-      return admin!;
-    },
-  };
+  return new GovernedSuite(opts, mock, witness);
 }
 
 /** The AWS credential a mint issued (`issue_aws_credential`). */

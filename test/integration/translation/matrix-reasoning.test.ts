@@ -4,7 +4,7 @@
 // with its reasoning signed in its protocol's own way and checks on the next turn that the state
 // came back byte for byte (src/mock/reasoning/verify.ts: a changed or missing signature is the
 // vendor's 400), so a tool loop that ends in the mock's text proves the round trip.
-import { before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { PROTOCOL_NAMES, type ProtocolName } from '../../../src/shared/model/types.js';
 import { mockText } from '../../../src/mock/content.js';
@@ -21,11 +21,9 @@ const CACHE_WRITE_FIELD: ReadonlySet<ProtocolName> = new Set(['anthropic', 'bedr
 /** Chat Completions and Ollama callers may keep only content and tool calls (LangChain's ChatOpenAI does). */
 const BARE_ECHO: ReadonlySet<ProtocolName> = new Set(['openai', 'ollama']);
 
-const stack = suiteStack({ workers: 2 });
 const clients = new Map<ProtocolName, ReasoningClient>();
-
-before(async () => {
-  for (const p of PROTOCOL_NAMES) clients.set(p, reasoningClientFor(p, stack.gateway.url));
+const stack = suiteStack({ workers: 2 }, (started) => {
+  for (const p of PROTOCOL_NAMES) clients.set(p, reasoningClientFor(p, started.gateway.url));
 });
 
 for (const ingress of PROTOCOL_NAMES) {

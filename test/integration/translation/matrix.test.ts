@@ -2,7 +2,7 @@
 // spoken by its vendor's own SDK: text, a tool call round trip, finish reasons and usage, each
 // non-stream and stream. Same-protocol pairs go through passthrough; the other 30 through the
 // codecs. The mock is an independent witness: it renders each vendor's wire format by hand.
-import { before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { PROTOCOL_NAMES, type ProtocolName } from '../../../src/shared/model/types.js';
 import { mockText } from '../../../src/mock/content.js';
@@ -15,11 +15,9 @@ const CONCURRENCY = 6;
 /** Protocols whose own usage carries a cache-read count (Ollama has none). */
 const HAS_CACHE_FIELD: ReadonlySet<ProtocolName> = new Set(['openai', 'responses', 'anthropic', 'gemini', 'bedrock']);
 
-const stack = suiteStack({ workers: 2 });
 const clients = new Map<ProtocolName, ProtocolClient>();
-
-before(async () => {
-  for (const p of PROTOCOL_NAMES) clients.set(p, clientFor(p, stack.gateway.url));
+const stack = suiteStack({ workers: 2 }, (started) => {
+  for (const p of PROTOCOL_NAMES) clients.set(p, clientFor(p, started.gateway.url));
 });
 
 function modeName(stream: boolean): string {
