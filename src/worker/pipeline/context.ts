@@ -101,6 +101,8 @@ export class RequestContext implements AbortListener, BodySink, GateRequest {
   wantStreamUsage = true;
   /** The model the caller named (body or path); '' until decoded. */
   model = '';
+  /** Whether the bytes hold a reasoning state token the gateway wrote (null: not known yet; dispatch/outgoing.ts looks). */
+  heldStateToken: boolean | null = null;
   /** The body decoded into the internal model, on the first translation. */
   decoded: ModelRequest | null = null;
 

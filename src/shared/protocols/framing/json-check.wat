@@ -5,13 +5,36 @@
 ;; Memory: a mark per open array or object at 0 (1 = object; MAX_DEPTH 1024); the keys asked
 ;; for at 1024 (at most 8: their byte lengths at 1024 + k, their bytes at 1040 + 64k); what was
 ;; found at 2048 (three i32 a key: how many times it occurs, then the last value's start and
-;; end, offsets into the body); the body from 4096, with 16 bytes of memory after it (read,
-;; never used). Each skip of whitespace first looks at one byte: usually not whitespace, and a
+;; end, offsets into the body); an 8-byte marker at 2400, and at 2408 an i32 set to 1 when the
+;; body holds it (framing/top-level-members.ts: the state tokens the gateway writes); the body
+;; from 4096, with 16 bytes of memory after it (read, never used). The same pass holds the body
+;; to the JSON limits (framing/json-limits.ts): nesting depth and members plus elements. Each skip of whitespace first looks at one byte: usually not whitespace, and a
 ;; call costs more than the look.
 (module
   (memory (export "memory") 1)
   ;; where the last key `$member` read ends
   (global $keyEnd (mut i32) (i32.const 0))
+  ;; the JSON limits: the deepest nesting allowed (the body's own value is depth 1), the depth
+  ;; of `$value`'s level 0 (1 inside the top-level object), and how many more values may come
+  (global $maxDepth (mut i32) (i32.const 0))
+  (global $depthBase (mut i32) (i32.const 0))
+  (global $valuesLeft (mut i32) (i32.const 0))
+  ;; the marker's first two bytes, splat, and its eight bytes
+  (global $marker0 (mut v128) (v128.const i64x2 0 0))
+  (global $marker1 (mut v128) (v128.const i64x2 0 0))
+  (global $marker (mut i64) (i64.const 0))
+
+  ;; the marker starts at one of the 16 bytes at $p whose bits are set in $hits: note it
+  (func $marks (param $p i32) (param $hits i32)
+    (block $done
+      (loop $next
+        (br_if $done (i32.eqz (local.get $hits)))
+        (if (i64.eq (i64.load (i32.add (local.get $p) (i32.ctz (local.get $hits)))) (global.get $marker))
+          (then
+            (i32.store (i32.const 2408) (i32.const 1))
+            (return)))
+        (local.set $hits (i32.and (local.get $hits) (i32.sub (local.get $hits) (i32.const 1))))
+        (br $next))))
 
   ;; past the whitespace at $p
   (func $ws (param $p i32) (param $end i32) (result i32)
@@ -67,6 +90,13 @@
         (loop $blocks
           (br_if $stop (i32.gt_u (i32.add (local.get $p) (i32.const 16)) (local.get $end)))
           (local.set $v (v128.load (local.get $p)))
+          ;; the marker's first two bytes anywhere in these 16 (the second may be the 17th)
+          (if (v128.any_true (v128.and
+                (i8x16.eq (local.get $v) (global.get $marker0))
+                (i8x16.eq (v128.load offset=1 (local.get $p)) (global.get $marker1))))
+            (then (call $marks (local.get $p) (i8x16.bitmask (v128.and
+                (i8x16.eq (local.get $v) (global.get $marker0))
+                (i8x16.eq (v128.load offset=1 (local.get $p)) (global.get $marker1)))))))
           (local.set $m (i8x16.bitmask (v128.or
             (v128.or
               (i8x16.eq (local.get $v) (i8x16.splat (i32.const 0x22)))
@@ -88,6 +118,7 @@
           (if (i32.lt_s (local.get $p) (i32.const 0)) (then (return (i32.const -1))))
           (br $scan)))
       (if (i32.lt_u (local.get $c) (i32.const 0x20)) (then (return (i32.const -1))))
+      (if (i64.eq (i64.load (local.get $p)) (global.get $marker)) (then (i32.store (i32.const 2408) (i32.const 1))))
       (local.set $p (i32.add (local.get $p) (i32.const 1)))
       (br $scan))
     (unreachable))
@@ -160,11 +191,15 @@
     (if (result i32) (i32.gt_u (i32.load8_u (i32.add (local.get $p) (i32.const 1))) (i32.const 0x20)) (then (i32.add (local.get $p) (i32.const 1))) (else (call $ws (i32.add (local.get $p) (i32.const 1)) (local.get $end)))))
 
   ;; $p at a value's first byte (or at $end): past the value; -1 when it is not JSON, -2 when
-  ;; it nests deeper than MAX_DEPTH. Iterative: the marks in memory say what encloses each level.
+  ;; it nests deeper than MAX_DEPTH, -3 when it goes past a JSON limit. Iterative: the marks in
+  ;; memory say what encloses each level.
   (func $value (param $p i32) (param $end i32) (result i32)
     (local $depth i32) (local $c i32) (local $obj i32)
     (loop $value
       (if (i32.ge_u (local.get $p) (local.get $end)) (then (return (i32.const -1))))
+      ;; every value but the body's own is a member or an element
+      (global.set $valuesLeft (i32.sub (global.get $valuesLeft) (i32.const 1)))
+      (if (i32.lt_s (global.get $valuesLeft) (i32.const 0)) (then (return (i32.const -3))))
       (local.set $c (i32.load8_u (local.get $p)))
       (block $after
         (if (i32.eq (local.get $c) (i32.const 0x22))
@@ -174,6 +209,8 @@
         ;; { or [ (only these two are 0x7b with the 0x20 bit set)
         (if (i32.eq (i32.or (local.get $c) (i32.const 0x20)) (i32.const 0x7b))
           (then
+            (if (i32.gt_u (i32.add (i32.add (global.get $depthBase) (local.get $depth)) (i32.const 1)) (global.get $maxDepth))
+              (then (return (i32.const -3))))
             (local.set $obj (i32.eq (local.get $c) (i32.const 0x7b)))
             (local.set $p (if (result i32) (i32.gt_u (i32.load8_u (i32.add (local.get $p) (i32.const 1))) (i32.const 0x20)) (then (i32.add (local.get $p) (i32.const 1))) (else (call $ws (i32.add (local.get $p) (i32.const 1)) (local.get $end)))))
             ;; } and ] are their openers plus 2
@@ -251,12 +288,22 @@
     (i32.const -1))
 
   ;; The $n bytes at 4096: 0 when they are a JSON object (what was found of the $keys keys
-  ;; asked for at 2048), 1 when they are not JSON, 2 when JSON but not an object, 3 when they
-  ;; nest deeper than this module tracks or a top-level key holds an escape (that might spell
-  ;; a key asked for).
-  (func (export "read") (param $n i32) (param $keys i32) (result i32)
+  ;; asked for at 2048) within the limits, 1 when they are not JSON, 2 when JSON but not an
+  ;; object, 3 when they nest deeper than this module tracks or a top-level key holds an escape
+  ;; (that might spell a key asked for), 4 when they nest deeper than $maxDepth or hold more
+  ;; than $maxMembers members and elements (the first of these found: the body after it is not
+  ;; read).
+  (func (export "read") (param $n i32) (param $keys i32) (param $maxDepth i32) (param $maxMembers i32) (result i32)
     (local $p i32) (local $end i32) (local $key i32) (local $keyEnd i32) (local $v i32) (local $c i32) (local $k i32) (local $out i32)
     (local.set $end (i32.add (i32.const 4096) (local.get $n)))
+    (if (i32.lt_s (local.get $maxDepth) (i32.const 1)) (then (return (i32.const 4))))
+    (global.set $maxDepth (local.get $maxDepth))
+    (global.set $valuesLeft (local.get $maxMembers))
+    (global.set $depthBase (i32.const 1))
+    (global.set $marker0 (i8x16.splat (i32.load8_u (i32.const 2400))))
+    (global.set $marker1 (i8x16.splat (i32.load8_u (i32.const 2401))))
+    (global.set $marker (i64.load (i32.const 2400)))
+    (i32.store (i32.const 2408) (i32.const 0))
     (local.set $k (i32.const 0))
     (block $cleared
       (loop $clear
@@ -267,8 +314,12 @@
     (local.set $p (if (result i32) (i32.gt_u (i32.load8_u (i32.const 4096)) (i32.const 0x20)) (then (i32.const 4096)) (else (call $ws (i32.const 4096) (local.get $end)))))
     (if (i32.or (i32.ge_u (local.get $p) (local.get $end)) (i32.ne (i32.load8_u (local.get $p)) (i32.const 0x7b)))
       (then
+        ;; the body's own value goes through $value too: it is neither member nor element
+        (global.set $depthBase (i32.const 0))
+        (global.set $valuesLeft (i32.add (local.get $maxMembers) (i32.const 1)))
         (local.set $p (call $value (local.get $p) (local.get $end)))
         (if (i32.eq (local.get $p) (i32.const -2)) (then (return (i32.const 3))))
+        (if (i32.eq (local.get $p) (i32.const -3)) (then (return (i32.const 4))))
         (if (i32.lt_s (local.get $p) (i32.const 0)) (then (return (i32.const 1))))
         (return (select (i32.const 2) (i32.const 1) (call $rest (local.get $p) (local.get $end))))))
     (local.set $p (if (result i32) (i32.gt_u (i32.load8_u (i32.add (local.get $p) (i32.const 1))) (i32.const 0x20)) (then (i32.add (local.get $p) (i32.const 1))) (else (call $ws (i32.add (local.get $p) (i32.const 1)) (local.get $end)))))
@@ -283,6 +334,7 @@
       (local.set $keyEnd (i32.sub (global.get $keyEnd) (i32.const 1)))
       (local.set $p (call $value (local.get $v) (local.get $end)))
       (if (i32.eq (local.get $p) (i32.const -2)) (then (return (i32.const 3))))
+      (if (i32.eq (local.get $p) (i32.const -3)) (then (return (i32.const 4))))
       (if (i32.lt_s (local.get $p) (i32.const 0)) (then (return (i32.const 1))))
       (if (i32.eqz (call $plain (local.get $key) (i32.sub (local.get $keyEnd) (local.get $key)))) (then (return (i32.const 3))))
       (local.set $k (call $wanted (local.get $key) (i32.sub (local.get $keyEnd) (local.get $key)) (local.get $keys)))

@@ -13,6 +13,7 @@
 // made no objects: a byte at a time, its branches in a loop the rest of the request evicts.
 import { Buffer } from 'node:buffer';
 import type { JsonObject } from './json-field.js';
+import type { JsonLimits } from './json-limits.js';
 import { WASM_PAGE_BYTES, instantiate, type WasmMemory } from '../wasm-module.js';
 
 /** The bytes are not JSON (what JSON.parse would throw on). These three are json-check.wat's `read` codes. */
@@ -21,13 +22,15 @@ export const TOP_LEVEL_NOT_JSON = 1;
 export const TOP_LEVEL_NOT_OBJECT = 2;
 /** Nested deeper than this reader keeps track of, or a top-level key spelt with an escape: JSON.parse must decide. */
 export const TOP_LEVEL_UNDECIDED = 3;
+/** Past one of the JSON limits asked for (which one: checkJsonLimits, framing/json-limits.ts). */
+export const TOP_LEVEL_OVER_LIMIT = 4;
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 
 interface CheckExports {
   memory: WasmMemory;
-  read(n: number, keys: number): number;
+  read(n: number, keys: number, maxDepth: number, maxMembers: number): number;
 }
 
 /** json-check.wat's layout: the keys asked for (lengths, then 64 bytes each), what was found of them (three i32 each), the body. */
@@ -36,6 +39,10 @@ const KEY_BYTES_AT = 1040;
 const KEY_MAX_BYTES = 64;
 const KEYS_MAX = 8;
 const FOUND_AT = 2048;
+/** The marker looked for (8 bytes), and the i32 the module sets to 1 when the body holds it. */
+const MARKER_AT = 2400;
+const MARKER_BYTES = 8;
+const MARKER_SEEN_AT = 2408;
 const BODY_AT = 4096;
 /** Bytes the module may read past the body (a 16-byte load that ends in it). */
 const BODY_SLACK = 16;
@@ -50,6 +57,8 @@ class JsonCheck {
   private capacity: number;
   /** The keys written into the module last (compared by identity: each codec keeps one list). */
   private keys: readonly string[] | null = null;
+  /** The marker written into the module last; until one is, eight 0xff bytes (no UTF-8 text holds them). */
+  private marker = '';
 
   constructor() {
     this.exports = instantiate<CheckExports>(new URL('./json-check.wasm', import.meta.url));
@@ -57,10 +66,11 @@ class JsonCheck {
     this.capacity = buffer.byteLength;
     this.bytes = new Uint8Array(buffer);
     this.found = new Int32Array(buffer, FOUND_AT, 3 * KEYS_MAX);
+    this.bytes.fill(0xff, MARKER_AT, MARKER_AT + MARKER_BYTES);
   }
 
-  /** json-check.wat's `read` of `body` for `keys`: 0 an object (`found` then holds the keys' spans), 1 not JSON, 2 not an object, 3 undecided. */
-  read(body: Uint8Array, keys: readonly string[]): number {
+  /** json-check.wat's `read` of `body` for `keys`: 0 an object (`found` then holds the keys' spans), 1 not JSON, 2 not an object, 3 undecided, 4 over a limit. */
+  read(body: Uint8Array, keys: readonly string[], limits: JsonLimits, marker: string): number {
     const need = BODY_AT + body.length + BODY_SLACK;
     if (need > this.capacity) {
       const memory = this.exports.memory;
@@ -70,8 +80,27 @@ class JsonCheck {
       this.found = new Int32Array(memory.buffer, FOUND_AT, 3 * KEYS_MAX);
     }
     if (keys !== this.keys) this.writeKeys(keys);
+    if (marker !== this.marker) this.writeMarker(marker);
     this.bytes.set(body, BODY_AT);
-    return this.exports.read(body.length, keys.length);
+    return this.exports.read(body.length, keys.length, Math.min(limits.maxJsonDepth, I32_MAX), Math.min(limits.maxJsonMembers, I32_MAX));
+  }
+
+  /** Whether the body the last `read` took whole (an object) holds the marker. */
+  sawMarker(): boolean {
+    return this.bytes[MARKER_SEEN_AT] === 1;
+  }
+
+  /** '' looks for nothing (eight 0xff bytes). */
+  private writeMarker(marker: string): void {
+    if (marker === '') {
+      this.bytes.fill(0xff, MARKER_AT, MARKER_AT + MARKER_BYTES);
+      this.marker = marker;
+      return;
+    }
+    const bytes = Buffer.from(marker);
+    if (bytes.length !== MARKER_BYTES) throw new RangeError(`a marker is ${MARKER_BYTES} bytes: "${marker}" is not`);
+    this.bytes.set(bytes, MARKER_AT);
+    this.marker = marker;
   }
 
   /** Every key checked before any is written, so a refused list leaves the last one whole. */
@@ -91,6 +120,10 @@ class JsonCheck {
 }
 
 let check: JsonCheck | null = null;
+
+const I32_MAX = 0x7fffffff;
+/** No limit but the module's own depth (TOP_LEVEL_UNDECIDED past it). */
+const NO_JSON_LIMITS: JsonLimits = Object.freeze({ maxJsonDepth: I32_MAX, maxJsonMembers: I32_MAX });
 
 /**
  * The last string without escapes made by valueAt, and its bytes: a caller's model is the same
@@ -166,15 +199,22 @@ export const NO_STRING_SPAN: StringSpan = Object.freeze({ start: -1, end: -1 });
  * and, when it is an object, returns an object holding those of its top-level members named in
  * `keys`, with the values JSON.parse would give them (the last of duplicates, as JSON.parse
  * keeps). Else TOP_LEVEL_NOT_JSON, TOP_LEVEL_NOT_OBJECT, or TOP_LEVEL_UNDECIDED when it nests
- * deeper than 1024 levels or a top-level key holds an escape. `keys`: plain names (no quote or
- * backslash, at most 8, each at most 64 bytes). `firstSpan`, when given,
+ * deeper than 1024 levels or a top-level key holds an escape, or TOP_LEVEL_OVER_LIMIT when it
+ * goes past `limits` (the same counts as checkJsonLimits; the pass stops there). `keys`: plain
+ * names (no quote or backslash, at most 8, each at most 64 bytes). `firstSpan`, when given,
  * gets where the value of `keys[0]` sits when the object has that member once, spelt without
  * an escape, with a string value without one (so its bytes can be replaced in place); else
- * start -1.
+ * start -1. `marker`: eight bytes of text looked for on the way (bodyHeldMarker).
  */
-export function readTopLevelMembers(bytes: Buffer, keys: readonly string[], firstSpan: StringSpan | null = null): JsonObject | number {
+export function readTopLevelMembers(
+  bytes: Buffer,
+  keys: readonly string[],
+  firstSpan: StringSpan | null = null,
+  limits: JsonLimits = NO_JSON_LIMITS,
+  marker = '',
+): JsonObject | number {
   const checker = (check ??= new JsonCheck());
-  const verdict = checker.read(bytes, keys);
+  const verdict = checker.read(bytes, keys, limits, marker);
   if (verdict !== 0) return verdict; // the module's codes are the TOP_LEVEL_* values
   const members: JsonObject = {};
   if (firstSpan !== null) firstSpan.start = -1;
@@ -192,4 +232,12 @@ export function readTopLevelMembers(bytes: Buffer, keys: readonly string[], firs
     }
   }
   return members;
+}
+
+/**
+ * Whether the body the last readTopLevelMembers read as an object holds its `marker` anywhere
+ * (what `bytes.indexOf(marker) !== -1` says of valid JSON: text outside strings cannot spell it).
+ */
+export function bodyHeldMarker(): boolean {
+  return check !== null && check.sawMarker();
 }

@@ -9,9 +9,12 @@ import {
   NO_STRING_SPAN,
   TOP_LEVEL_NOT_JSON,
   TOP_LEVEL_NOT_OBJECT,
+  TOP_LEVEL_OVER_LIMIT,
   TOP_LEVEL_UNDECIDED,
+  bodyHeldMarker,
   readTopLevelMembers,
 } from '../../../shared/protocols/framing/top-level-members.js';
+import { TOKEN_PREFIX } from '../../../shared/protocols/reasoning/state-token.js';
 import { ROUTES } from '../../routes.js';
 import { Parked, type RequestContext } from '../context.js';
 import { errorAnswer } from '../end/answer.js';
@@ -30,22 +33,33 @@ export function decodeStep(ctx: RequestContext): boolean {
     ctx.parked = Parked.Body;
     return false;
   }
-  // The bound every body is held to before anything parses it (a nested body is refused in
-  // microseconds, not parsed for seconds): framing/json-limits.ts.
   const limits = ctx.runtime.config.limits;
-  const bounded = checkJsonLimits(req.body, limits);
-  if (bounded !== JSON_WITHIN_LIMITS) {
-    end(ctx, Disposition.InvalidRequest, errorAnswer('invalid_request', jsonLimitMessage(bounded, limits)));
-    return false;
-  }
   const route = ctx.route!;
   ctx.bytes = req.body;
   // The members read are the codec's and the cost estimator's (its output cap: governance/estimators.ts).
   // GATEWAY_TRANSLATE_FAST_PATH=off (fast-path/switch.ts) parses every body whole.
   const members = translatedLast[req.routeIndex] === 0 && translateFastPath ? route.readMembers : undefined;
   if (members !== undefined && members[0] === 'model') ctx.modelSpan = { start: -1, end: -1 };
-  const read = members !== undefined ? readTopLevelMembers(req.body, members, ctx.modelSpan === NO_STRING_SPAN ? null : ctx.modelSpan) : TOP_LEVEL_UNDECIDED;
-  let verdict = typeof read === 'object' ? 0 : read;
+  // The bound every body is held to before anything parses it (a nested body is refused in
+  // microseconds, not parsed for seconds): framing/json-limits.ts. The members' reader holds the
+  // body to it in its own pass, and notes on the way whether the body carries a state token the
+  // gateway wrote (dispatch/outgoing.ts); a body it does not take whole is scanned here.
+  const read =
+    members !== undefined
+      ? readTopLevelMembers(req.body, members, ctx.modelSpan === NO_STRING_SPAN ? null : ctx.modelSpan, limits, TOKEN_PREFIX)
+      : TOP_LEVEL_UNDECIDED;
+  if (typeof read === 'object') ctx.heldStateToken = bodyHeldMarker();
+  else {
+    const bounded = checkJsonLimits(req.body, limits);
+    if (bounded !== JSON_WITHIN_LIMITS) {
+      // Nothing observes a body past the limits (a tap or a log would parse it).
+      ctx.bytes = null;
+      ctx.modelSpan = NO_STRING_SPAN;
+      end(ctx, Disposition.InvalidRequest, errorAnswer('invalid_request', jsonLimitMessage(bounded, limits)));
+      return false;
+    }
+  }
+  let verdict = typeof read === 'object' ? 0 : read === TOP_LEVEL_OVER_LIMIT ? TOP_LEVEL_UNDECIDED : read;
   ctx.head = read;
   if (verdict === TOP_LEVEL_UNDECIDED) {
     const raw = req.body.toString('utf8');

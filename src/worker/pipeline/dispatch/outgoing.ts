@@ -21,7 +21,8 @@ export function buildOutgoing(ctx: RequestContext, lane: LaneRuntime): OutgoingR
   let bodyText: string | Uint8Array;
   // A body holding reasoning state the gateway wrote for another family is translated, codec to
   // itself, so that the lane gets only its own state (protocols/reasoning/passthrough-guard.ts).
-  if (upstreamCodec === callerCodec && !holdsGatewayState(ctx.bytes ?? ctx.raw)) {
+  // The decode step's pass over the bytes usually saw already (heldStateToken).
+  if (upstreamCodec === callerCodec && !(ctx.heldStateToken ?? holdsGatewayState(ctx.bytes ?? ctx.raw))) {
     path = provider.compiled.basePath + upstreamCodec.upstreamPath(upstreamModel, ctx.stream);
     bodyText = passthroughBytes(ctx, lane, upstreamModel) ?? upstreamCodec.passthroughBody(ctx.raw, ctx.head, upstreamModel, ctx.stream);
     // The headers the caller's body was written for (an API version, betas) go with it.

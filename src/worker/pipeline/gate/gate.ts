@@ -72,6 +72,7 @@ function decided(ctx: RequestContext, decision: GateDecision): boolean {
     ctx.head = decision.body;
     ctx.wholeBody = decision.body;
     ctx.bytes = null;
+    ctx.heldStateToken = null;
     ctx.modelSpan = NO_STRING_SPAN;
     ctx.rawText = JSON.stringify(decision.body);
     ctx.decoded = null;

@@ -90,6 +90,7 @@ function responsesOutgoing(ctx: RequestContext, lane: LaneRuntime): OutgoingRequ
 /** The attempt's body: the caller's as it came (null), or the one planned for the lane. */
 function useBody(ctx: RequestContext, state: ResponsesState, planned: JsonObject | null): void {
   ctx.decoded = null;
+  ctx.heldStateToken = null;
   if (planned === null) {
     ctx.wholeBody = state.body;
     ctx.rawText = state.raw;

@@ -5,9 +5,12 @@ import fc from 'fast-check';
 import {
   TOP_LEVEL_NOT_JSON,
   TOP_LEVEL_NOT_OBJECT,
+  TOP_LEVEL_OVER_LIMIT,
   TOP_LEVEL_UNDECIDED,
+  bodyHeldMarker,
   readTopLevelMembers,
 } from '../../../../src/shared/protocols/framing/top-level-members.js';
+import { JSON_WITHIN_LIMITS, checkJsonLimits, type JsonLimits } from '../../../../src/shared/protocols/framing/json-limits.js';
 
 const KEYS = ['model', 'stream', 'stream_options'] as const;
 
@@ -207,5 +210,72 @@ describe('readTopLevelMembers', () => {
   it('makes no member it was not asked for', () => {
     assert.deepEqual(readTopLevelMembers(Buffer.from('{"model":"m","messages":[1]}'), []), {});
     assert.deepEqual(readTopLevelMembers(Buffer.from('{"model":"m","messages":[1]}'), ['model']), { model: 'm' });
+  });
+});
+
+describe('readTopLevelMembers: the JSON limits and the marker in the same pass', () => {
+  const MARKER = 'gwReason';
+
+  /** The reader's limit verdict agrees with checkJsonLimits' on JSON, and its marker with indexOf. */
+  function agreesWithScan(bytes: Buffer, limits: JsonLimits): void {
+    const read = readTopLevelMembers(bytes, KEYS, null, limits, MARKER);
+    const scanned = checkJsonLimits(bytes, limits);
+    const label = `bytes: ${JSON.stringify(bytes.toString('latin1'))}, limits ${limits.maxJsonDepth}/${limits.maxJsonMembers}`;
+    if (scanned !== JSON_WITHIN_LIMITS) {
+      // Past a limit: never taken whole; the reader says so, unless it found the bytes invalid or undecided first.
+      assert.notEqual(typeof read, 'object', label);
+      return;
+    }
+    assert.notEqual(read, TOP_LEVEL_OVER_LIMIT, label);
+    if (typeof read === 'object') assert.equal(bodyHeldMarker(), bytes.includes(MARKER), label);
+  }
+
+  it('agrees with checkJsonLimits and indexOf on generated JSON, at limits around its own counts', () => {
+    const withMarker = fc.oneof(fc.string(), fc.constantFrom(MARKER, `x${MARKER}y`, `${'a'.repeat(15)}${MARKER}`, 'gw', `g${'w'.repeat(20)}`));
+    const value = fc.letrec((tie) => ({
+      node: fc.oneof(
+        { depthSize: 'small' },
+        withMarker,
+        fc.integer(),
+        fc.boolean(),
+        fc.array(tie('node'), { maxLength: 4 }),
+        fc.dictionary(withMarker, tie('node'), { maxKeys: 4 }),
+      ),
+    })).node;
+    fc.assert(
+      fc.property(
+        fc.dictionary(withMarker, value, { maxKeys: 5 }),
+        fc.integer({ min: 1, max: 8 }),
+        fc.integer({ min: 0, max: 40 }),
+        (object, depth, members) => {
+          const bytes = Buffer.from(JSON.stringify(object));
+          agreesWithScan(bytes, { maxJsonDepth: depth, maxJsonMembers: members });
+          agreesWithScan(bytes, { maxJsonDepth: 64, maxJsonMembers: 100_000 });
+        },
+      ),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('stops at the first byte past the depth limit of a nested body', () => {
+    const nested = Buffer.from(`{"a":${'['.repeat(100_000)}`);
+    assert.equal(readTopLevelMembers(nested, KEYS, null, { maxJsonDepth: 64, maxJsonMembers: 100_000 }), TOP_LEVEL_OVER_LIMIT);
+    assert.equal(readTopLevelMembers(Buffer.from('{"a":[[]]}'), KEYS, null, { maxJsonDepth: 2, maxJsonMembers: 10 }), TOP_LEVEL_OVER_LIMIT);
+    assert.deepEqual(readTopLevelMembers(Buffer.from('{"a":[[]]}'), KEYS, null, { maxJsonDepth: 3, maxJsonMembers: 10 }), {});
+    assert.equal(readTopLevelMembers(Buffer.from('{"a":1,"b":[1,2]}'), KEYS, null, { maxJsonDepth: 3, maxJsonMembers: 3 }), TOP_LEVEL_OVER_LIMIT);
+    assert.deepEqual(readTopLevelMembers(Buffer.from('{"a":1,"b":[1,2]}'), KEYS, null, { maxJsonDepth: 3, maxJsonMembers: 4 }), {});
+  });
+
+  it('sees the marker in a key, at a 16-byte block edge and in the last bytes', () => {
+    for (let pad = 0; pad < 40; pad++) {
+      for (const where of ['key', 'value'] as const) {
+        const text = `${'p'.repeat(pad)}${MARKER}`;
+        const body = Buffer.from(where === 'key' ? `{"${text}":1}` : `{"model":"m","x":"${text}"}`);
+        assert.equal(typeof readTopLevelMembers(body, KEYS, null, undefined, MARKER), 'object');
+        assert.equal(bodyHeldMarker(), true, body.toString());
+        readTopLevelMembers(Buffer.from(`{"x":"${'p'.repeat(pad)}gwReaso"}`), KEYS, null, undefined, MARKER);
+        assert.equal(bodyHeldMarker(), false);
+      }
+    }
   });
 });
