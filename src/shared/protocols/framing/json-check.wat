@@ -8,8 +8,9 @@
 ;; end, offsets into the body); an 8-byte marker at 2400, and at 2408 an i32 set to 1 when the
 ;; body holds it (framing/top-level-members.ts: the state tokens the gateway writes); the body
 ;; from 4096, with 16 bytes of memory after it (read, never used). The same pass holds the body
-;; to the JSON limits (framing/json-limits.ts): nesting depth and members plus elements. Each skip of whitespace first looks at one byte: usually not whitespace, and a
-;; call costs more than the look.
+;; to the JSON limits (framing/json-limits.ts): nesting depth and members plus elements. Each
+;; skip of whitespace first looks at one byte: usually not whitespace, and a call costs more
+;; than the look.
 (module
   (memory (export "memory") 1)
   ;; where the last key `$member` read ends

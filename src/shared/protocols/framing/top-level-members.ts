@@ -82,7 +82,7 @@ class JsonCheck {
     if (keys !== this.keys) this.writeKeys(keys);
     if (marker !== this.marker) this.writeMarker(marker);
     this.bytes.set(body, BODY_AT);
-    return this.exports.read(body.length, keys.length, Math.min(limits.maxJsonDepth, I32_MAX), Math.min(limits.maxJsonMembers, I32_MAX));
+    return this.exports.read(body.length, keys.length, Math.min(limits.maxJsonDepth, I32_MAX), Math.min(limits.maxJsonMembers, I32_MAX - 1));
   }
 
   /** Whether the body the last `read` took whole (an object) holds the marker. */
@@ -121,6 +121,7 @@ class JsonCheck {
 
 let check: JsonCheck | null = null;
 
+/** The module's limits are i32 (members one less: it counts a non-object body's own value too). */
 const I32_MAX = 0x7fffffff;
 /** No limit but the module's own depth (TOP_LEVEL_UNDECIDED past it). */
 const NO_JSON_LIMITS: JsonLimits = Object.freeze({ maxJsonDepth: I32_MAX, maxJsonMembers: I32_MAX });
