@@ -44,14 +44,21 @@ describe('request-log sinks', () => {
     await hookDir?.close();
   });
 
+  /** Every record in the log and its rotated files; read again whole when a rotation renamed a file between the look and the read. */
   function fileRecords(): any[] {
-    const out: any[] = [];
-    for (let i = 100; i >= 0; i--) {
-      const path = i === 0 ? logPath() : `${logPath()}.${i}`;
-      if (!existsSync(path)) continue;
-      for (const line of readFileSync(path, 'utf8').split('\n')) if (line !== '') out.push(JSON.parse(line));
+    for (;;) {
+      try {
+        const out: any[] = [];
+        for (let i = 100; i >= 0; i--) {
+          const path = i === 0 ? logPath() : `${logPath()}.${i}`;
+          if (!existsSync(path)) continue;
+          for (const line of readFileSync(path, 'utf8').split('\n')) if (line !== '') out.push(JSON.parse(line));
+        }
+        return out;
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+      }
     }
-    return out;
   }
 
   it('one record per finished request, rotated by size, none lost; no prompt unless opted in', async () => {
