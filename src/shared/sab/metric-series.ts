@@ -67,9 +67,16 @@ export class MetricSeries {
     const boundsAt = (series + HIST_BOUNDS) >> 1;
     const f64 = this.views.f64For(boundsAt + boundCount);
     if (!(value > 0)) value = 0;
-    let bucket = 0;
-    while (bucket < boundCount && value > f64[boundsAt + bucket]!) bucket++;
-    wideAdd(this.views, series + histogramBucketWord(boundCount, bucket), 1);
+    // Binary search for the first bound >= value: four or five reads for the catalog's ~16
+    // bounds, where a scan from the bottom read as many bounds as the latency had buckets to climb.
+    let low = 0;
+    let high = boundCount;
+    while (low < high) {
+      const mid = (low + high) >> 1;
+      if (value > f64[boundsAt + mid]!) low = mid + 1;
+      else high = mid;
+    }
+    wideAdd(this.views, series + histogramBucketWord(boundCount, low), 1);
     const scaled = Math.round(value * i32[series + HIST_SUM_SCALE]!);
     if (scaled > 0 && scaled <= Number.MAX_SAFE_INTEGER) wideAdd(this.views, series + histogramSumWord(boundCount), scaled);
   }

@@ -20,6 +20,12 @@ export const WIDE_DELTA_MAX = 1 << 24;
 
 /** Add a non-negative integer to the wide counter whose lo word is `at`. */
 export function wideAdd(views: SharedViews, at: number, delta: number): void {
+  // The common add (a count of 1, a token count) is one chunk: an int32 check instead of
+  // isSafeInteger and the chunk loop.
+  if ((delta | 0) === delta && delta > 0 && delta <= WIDE_DELTA_MAX) {
+    addChunk(views, at, delta);
+    return;
+  }
   if (!(delta >= 0 && Number.isSafeInteger(delta))) throw new RangeError(`counter increment must be a non-negative integer, got ${delta}`);
   while (delta > WIDE_DELTA_MAX) {
     addChunk(views, at, WIDE_DELTA_MAX);

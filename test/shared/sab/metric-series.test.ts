@@ -1,5 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import fc from 'fast-check';
 import { KIND_HISTOGRAM, SharedState, SlotRegistry } from '../../../src/shared/sab/index.js';
 
 function setup(): { main: SharedState; registry: SlotRegistry } {
@@ -37,6 +38,33 @@ describe('metric series', () => {
     assert.deepEqual(h.counts, [4, 2, 2, 2]);
     assert.equal(h.count, 10);
     assert.equal(h.sum, 0.05 + 0.1 + 0.5 + 1 + 2 + 10 + 11);
+  });
+
+  it('every value lands in the bucket of the first bound >= it (property, against a scan)', () => {
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(fc.double({ min: 0.0001, max: 1000, noNaN: true }), { minLength: 1, maxLength: 64 }),
+        fc.array(fc.oneof(fc.double({ min: -1, max: 2000, noNaN: true }), fc.constantFrom(0, Number.NaN, Infinity)), { maxLength: 40 }),
+        fc.nat(),
+        (raw, values, pick) => {
+          const bounds = [...raw].sort((a, b) => a - b);
+          // Bounds themselves are the edge cases: `le` puts a value equal to a bound in its bucket.
+          const all = [...values, bounds[pick % bounds.length]!];
+          const { main, registry } = setup();
+          const s = registry.metricSeries('h', { kind: 'histogram', bounds });
+          const expected = new Array<number>(bounds.length + 1).fill(0);
+          for (const v of all) {
+            main.metrics.observe(s, v);
+            const x = Math.max(v, 0);
+            let i = 0;
+            while (i < bounds.length && x > bounds[i]!) i++;
+            expected[i]!++;
+          }
+          assert.deepEqual(main.metrics.readHistogram(s).counts, expected);
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 
   it('large observations are summed exactly through chunked adds', () => {

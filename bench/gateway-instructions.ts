@@ -1,0 +1,118 @@
+// Instructions per request of the whole gateway, as valgrind's callgrind counts them: a figure
+// that stays the same on a busy machine, where req/s of one build swings by a third. The gateway
+// (one worker) runs under callgrind with counting off; WARM_UP requests let V8 settle its
+// compiled code, then counting is switched on for COUNTED requests and off again
+// (`callgrind_control --instr`), and the total is divided by COUNTED. The mock runs outside valgrind.
+//
+//   node dist/bench/gateway-instructions.js [--scenario openai-nonstream,...] [--cli other/dist/src/cli.js]
+//
+// `--keep DIR` writes the callgrind profile there (with `--perf-basic-prof`, so that
+// callgrind_annotate can name the JIT code through /tmp/perf-PID.map).
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { Pool } from 'undici';
+import { stringify } from 'yaml';
+import { DIST_DIR, REPO_DIR } from './paths.js';
+import { loadScenarios, selectScenarios } from './scenario-catalog.js';
+import type { Scenario } from './scenario.js';
+import { freePort } from './targets/free-port.js';
+import { GATEWAY_CLI, gatewayConfigs } from './targets/gateway.js';
+
+const WARM_UP = 8_000;
+const COUNTED = 8_000;
+const CONNECTIONS = 16;
+
+async function waitFor(url: string, seconds: number): Promise<void> {
+  const until = Date.now() + seconds * 1000;
+  for (;;) {
+    try {
+      const res = await fetch(url);
+      await res.arrayBuffer();
+      if (res.status < 500) return;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > until) throw new Error(`${url} did not answer within ${seconds} s`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+async function drive(pool: Pool, scenario: Scenario, count: number): Promise<void> {
+  const { method, path, body, headers } = scenario.request;
+  let next = 0;
+  const one = async (): Promise<void> => {
+    while (next < count) {
+      next++;
+      const res = await pool.request({ method, path, body, headers: headers ?? {} });
+      const text = await res.body.text();
+      if (res.statusCode !== 200) throw new Error(`${scenario.name}: ${res.statusCode} ${text.slice(0, 300)}`);
+    }
+  };
+  await Promise.all(Array.from({ length: CONNECTIONS }, one));
+}
+
+function callgrindControl(pid: number, arg: string): void {
+  const out = spawnSync('callgrind_control', [arg, String(pid)], { encoding: 'utf8' });
+  if (out.status !== 0) throw new Error(`callgrind_control ${arg} ${pid}: ${out.stderr}`);
+}
+
+async function count(scenario: Scenario, cli: string, dir: string, keep: string | undefined): Promise<number> {
+  const mockPort = await freePort();
+  const mock = spawn(process.execPath, [join(DIST_DIR, 'src/mock/main.js'), '--port', String(mockPort)], { stdio: 'ignore' });
+  const [port, adminPort] = [await freePort(), await freePort()];
+  const files = gatewayConfigs({ listenPort: port, adminPort, mockUrl: `http://127.0.0.1:${mockPort}`, workers: 1 });
+  scenario.gatewayConfig?.(files);
+  const configPath = join(dir, `${scenario.name}.yaml`);
+  writeFileSync(configPath, stringify(files.gateway));
+  writeFileSync(join(dir, 'providers.yaml'), stringify(files.providers));
+  const outFile = join(keep ?? dir, `callgrind.${scenario.name}.out`);
+  const gateway = spawn(
+    'valgrind',
+    ['--tool=callgrind', '--instr-atstart=no', `--callgrind-out-file=${outFile}`, process.execPath, '--perf-basic-prof', cli, '--config', configPath],
+    { stdio: 'ignore', cwd: REPO_DIR },
+  );
+  const pool = new Pool(`http://127.0.0.1:${port}`, { connections: CONNECTIONS, pipelining: 1 });
+  try {
+    await waitFor(`http://127.0.0.1:${mockPort}/`, 30);
+    await waitFor(`http://127.0.0.1:${port}/healthz`, 600);
+    await drive(pool, scenario, WARM_UP);
+    callgrindControl(gateway.pid!, '--instr=on');
+    await drive(pool, scenario, COUNTED);
+    callgrindControl(gateway.pid!, '--instr=off');
+  } finally {
+    await pool.close();
+    const exited = new Promise((r) => gateway.once('exit', r));
+    gateway.kill('SIGTERM');
+    await exited;
+    mock.kill('SIGTERM');
+  }
+  const totals = /^totals:\s+(\d+)/m.exec(readFileSync(outFile, 'utf8'));
+  if (totals === null) throw new Error(`no totals in ${outFile}`);
+  return Number(totals[1]) / COUNTED;
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      scenario: { type: 'string', default: 'openai-nonstream' },
+      cli: { type: 'string', default: GATEWAY_CLI },
+      keep: { type: 'string' },
+    },
+  });
+  const scenarios = selectScenarios(await loadScenarios(), values.scenario.split(','));
+  const dir = mkdtempSync(join(tmpdir(), 'gw-instructions-'));
+  try {
+    console.log(`| scenario | instructions per request (${values.cli}) |\n|---|---|`);
+    for (const s of scenarios) {
+      const perRequest = await count(s, values.cli, dir, values.keep);
+      console.log(`| ${s.name} | ${(perRequest / 1000).toFixed(1)}k |`);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+await main();
