@@ -1,5 +1,7 @@
-// Instructions per request of the whole gateway, as valgrind's callgrind counts them: a figure
-// that stays the same on a busy machine, where req/s of one build swings by a third. The gateway
+// Instructions per request of the whole gateway, as valgrind's callgrind counts them: on an idle
+// machine two runs agree to about 1%, where req/s of one build swings by a third. Not on a busy
+// one: V8's optimizing compiler is then still at work in the counted window and code still runs
+// at the baseline tier (scenario 1: 122k idle, 131k-184k beside a CI run). The gateway
 // (one worker) runs under callgrind with counting off; WARM_UP requests let V8 settle its
 // compiled code, then counting is switched on for COUNTED requests and off again
 // (`callgrind_control --instr`), and the total is divided by COUNTED. The mock runs outside valgrind.
