@@ -8,39 +8,26 @@
 //
 //   node dist/bench/gateway-instructions.js [--scenario openai-nonstream,...] [--cli other/dist/src/cli.js]
 //
-// `--keep DIR` writes the callgrind profile there (with `--perf-basic-prof`, so that
-// callgrind_annotate can name the JIT code through /tmp/perf-PID.map).
-import { spawn, spawnSync } from 'node:child_process';
+// `--keep DIR` writes the callgrind profile there. The gateway runs with `--perf-basic-prof`, so
+// the profile's JIT addresses can be named from /tmp/perf-PID.map (callgrind knows no JIT names).
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Pool } from 'undici';
 import { stringify } from 'yaml';
-import { DIST_DIR, REPO_DIR } from './paths.js';
+import { ChildProcesses } from './child-processes.js';
+import { DIST_DIR } from './paths.js';
 import { loadScenarios, selectScenarios } from './scenario-catalog.js';
 import type { Scenario } from './scenario.js';
 import { freePort } from './targets/free-port.js';
 import { GATEWAY_CLI, gatewayConfigs } from './targets/gateway.js';
+import { waitUntilAnswering } from './targets/readiness.js';
 
 const WARM_UP = 8_000;
 const COUNTED = 8_000;
 const CONNECTIONS = 16;
-
-async function waitFor(url: string, seconds: number): Promise<void> {
-  const until = Date.now() + seconds * 1000;
-  for (;;) {
-    try {
-      const res = await fetch(url);
-      await res.arrayBuffer();
-      if (res.status < 500) return;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > until) throw new Error(`${url} did not answer within ${seconds} s`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
 
 async function drive(pool: Pool, scenario: Scenario, count: number): Promise<void> {
   const { method, path, body, headers } = scenario.request;
@@ -62,42 +49,47 @@ function callgrindControl(pid: number, arg: string): void {
 }
 
 async function count(scenario: Scenario, cli: string, dir: string, keep: string | undefined): Promise<number> {
-  const mockPort = await freePort();
-  const mock = spawn(process.execPath, [join(DIST_DIR, 'src/mock/main.js'), '--port', String(mockPort)], { stdio: 'ignore' });
-  const [port, adminPort] = [await freePort(), await freePort()];
-  const files = gatewayConfigs({ listenPort: port, adminPort, mockUrl: `http://127.0.0.1:${mockPort}`, workers: 1 });
-  scenario.gatewayConfig?.(files);
-  const configPath = join(dir, `${scenario.name}.yaml`);
-  writeFileSync(configPath, stringify(files.gateway));
-  writeFileSync(join(dir, 'providers.yaml'), stringify(files.providers));
-  const outFile = join(keep ?? dir, `callgrind.${scenario.name}.out`);
-  const gateway = spawn(
-    'valgrind',
-    ['--tool=callgrind', '--instr-atstart=no', `--callgrind-out-file=${outFile}`, process.execPath, '--perf-basic-prof', cli, '--config', configPath],
-    { stdio: 'ignore', cwd: REPO_DIR },
-  );
-  const pool = new Pool(`http://127.0.0.1:${port}`, { connections: CONNECTIONS, pipelining: 1 });
+  const children = new ChildProcesses();
+  let pool: Pool | null = null;
   try {
-    await waitFor(`http://127.0.0.1:${mockPort}/`, 30);
-    await waitFor(`http://127.0.0.1:${port}/healthz`, 600);
+    const mockPort = await freePort();
+    const mock = children.spawn('mock provider', process.execPath, [join(DIST_DIR, 'src/mock/main.js'), '--port', String(mockPort)], {
+      cpus: null,
+      logFile: join(dir, 'mock.log'),
+    });
+    await waitUntilAnswering(mock, { url: `http://127.0.0.1:${mockPort}/`, timeoutMs: 30_000 });
+    const [port, adminPort] = [await freePort(), await freePort()];
+    const files = gatewayConfigs({ listenPort: port, adminPort, mockUrl: `http://127.0.0.1:${mockPort}`, workers: 1 });
+    scenario.gatewayConfig?.(files);
+    const configPath = join(dir, `${scenario.name}.yaml`);
+    writeFileSync(configPath, stringify(files.gateway));
+    writeFileSync(join(dir, 'providers.yaml'), stringify(files.providers));
+    const outFile = join(keep ?? dir, `callgrind.${scenario.name}.out`);
+    const gateway = children.spawn(
+      'gateway under callgrind',
+      'valgrind',
+      ['--tool=callgrind', '--instr-atstart=no', `--callgrind-out-file=${outFile}`, process.execPath, '--perf-basic-prof', cli, '--config', configPath],
+      { cpus: null, logFile: join(dir, 'gateway.log') },
+    );
+    await waitUntilAnswering(gateway, { url: `http://127.0.0.1:${port}/healthz`, status: 200, timeoutMs: 600_000 });
+    pool = new Pool(`http://127.0.0.1:${port}`, { connections: CONNECTIONS, pipelining: 1 });
     await drive(pool, scenario, WARM_UP);
-    callgrindControl(gateway.pid!, '--instr=on');
+    callgrindControl(gateway.pid, '--instr=on');
     await drive(pool, scenario, COUNTED);
-    callgrindControl(gateway.pid!, '--instr=off');
-  } finally {
+    callgrindControl(gateway.pid, '--instr=off');
     await pool.close();
-    // callgrind writes its profile as the process exits: wait for that (a gateway that already
-    // died has nothing more to write).
-    if (gateway.exitCode === null && gateway.signalCode === null) {
-      const exited = new Promise((r) => gateway.once('exit', r));
-      gateway.kill('SIGTERM');
-      await exited;
-    }
-    mock.kill('SIGTERM');
+    pool = null;
+    // callgrind writes its profile as the gateway exits, which can take longer than
+    // ChildProcesses.stop()'s grace before SIGKILL: signal it and wait.
+    process.kill(gateway.pid, 'SIGTERM');
+    await gateway.exited;
+    const totals = /^totals:\s+(\d+)/m.exec(readFileSync(outFile, 'utf8'));
+    if (totals === null) throw new Error(`no totals in ${outFile}${gateway.logTail()}`);
+    return Number(totals[1]) / COUNTED;
+  } finally {
+    await pool?.close();
+    await children.stopAll();
   }
-  const totals = /^totals:\s+(\d+)/m.exec(readFileSync(outFile, 'utf8'));
-  if (totals === null) throw new Error(`no totals in ${outFile}`);
-  return Number(totals[1]) / COUNTED;
 }
 
 async function main(): Promise<void> {
