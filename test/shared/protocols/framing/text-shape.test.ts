@@ -45,4 +45,14 @@ describe('TextShape.matchTail', () => {
     assert.equal(shape.matchTail('{"x":{"n":1},"a":"b"}'), -1);
     assert.equal(shape.matchTail('{"usage":{"n":12345},"a":"b"}'), 1);
   });
+
+  it('writes every slot of a shape with more slots than writeSlot has store sites, nested and in arrays', () => {
+    const value = (n: number) => ({ flat: Array.from({ length: 14 }, (_, i) => i + n), inner: { s: `w${n}`, d: { k: n } } });
+    const text = (n: number) => `{"usage":${JSON.stringify(value(n))},"tail":"t"}`;
+    const { shape, holder } = learn(text(1), 'usage');
+    for (const n of [7, 123456, 0]) {
+      assert.equal(shape.matchTail(text(n)), 1);
+      assert.deepEqual(holder, { usage: value(n) });
+    }
+  });
 });
