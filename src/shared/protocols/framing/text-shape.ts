@@ -9,6 +9,7 @@
 import { isJsonObject } from './json-field.js';
 import { holdsAt, plainStringEnd } from '../fast-path/json-scan.js';
 import { literalPattern, PATTERN_MAX_CHARS, SLOT_PATTERN } from '../fast-path/sticky-pattern.js';
+import { internalized, storeShapeSlot } from './store-sites.js';
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -105,13 +106,13 @@ export class TextShape {
       if (slot.string) {
         // The pattern holds no quote in the content: the first quote closes it.
         const end = text.indexOf('"', at);
-        writeSlot(i, container, slot.key, text.slice(at, end));
+        storeShapeSlot(i, container, slot.key, text.slice(at, end));
         at = end;
       } else {
         // After the integer comes a piece that starts with no digit (a delimiter).
         let n = 0;
         for (let c = text.charCodeAt(at); c >= ZERO && c <= NINE; c = text.charCodeAt(++at)) n = n * 10 + (c - ZERO);
-        writeSlot(i, container, slot.key, n);
+        storeShapeSlot(i, container, slot.key, n);
       }
       at += pieces[i + 1]!.length;
     }
@@ -141,67 +142,6 @@ export class TextShape {
       if (end < 0) return -1;
     }
   }
-}
-
-/**
- * `container[key] = value` from a store site of its own for each of the first twelve slots. One
- * site for all slots sees a new name each time and goes megamorphic: V8's generic keyed store,
- * about 140 instructions each, nine per OpenAI usage. A site per position sees one container map
- * and one name (the table's copy: internalized) on every match of a shape, and the optimizing
- * compiler makes it a field store. Both halves count: either alone left scenario 1's count as it
- * was (122.2k instructions per request against 120.5k, bench/gateway-instructions.ts).
- */
-function writeSlot(position: number, container: Record<string, unknown>, key: string | number, value: unknown): void {
-  switch (position) {
-    case 0:
-      container[key] = value;
-      return;
-    case 1:
-      container[key] = value;
-      return;
-    case 2:
-      container[key] = value;
-      return;
-    case 3:
-      container[key] = value;
-      return;
-    case 4:
-      container[key] = value;
-      return;
-    case 5:
-      container[key] = value;
-      return;
-    case 6:
-      container[key] = value;
-      return;
-    case 7:
-      container[key] = value;
-      return;
-    case 8:
-      container[key] = value;
-      return;
-    case 9:
-      container[key] = value;
-      return;
-    case 10:
-      container[key] = value;
-      return;
-    case 11:
-      container[key] = value;
-      return;
-    default:
-      container[key] = value;
-  }
-}
-
-/**
- * `key` as V8's one copy of that name. A key sliced from the text is a new string: a store site
- * that is given it misses its monomorphic feedback (which compares names by identity) and turns
- * megamorphic, where each store looks the name up in the string table (about 140 instructions).
- * A property name comes back from Object.keys as the table's copy.
- */
-function internalized(key: string): string {
-  return Object.keys({ [key]: 0 })[0]!;
 }
 
 /** The integer ending at `end`, written to its slot; its start, or -1. */

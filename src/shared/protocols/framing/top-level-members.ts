@@ -15,6 +15,7 @@ import { Buffer } from 'node:buffer';
 import type { JsonObject } from './json-field.js';
 import type { JsonLimits } from './json-limits.js';
 import { WASM_PAGE_BYTES, instantiate, type WasmMemory } from '../wasm-module.js';
+import { storeMember } from './store-sites.js';
 
 /** The bytes are not JSON (what JSON.parse would throw on). These three are json-check.wat's `read` codes. */
 export const TOP_LEVEL_NOT_JSON = 1;
@@ -225,7 +226,7 @@ export function readTopLevelMembers(
     if (count === 0) continue;
     const start = found[3 * k + 1]!;
     const end = found[3 * k + 2]!;
-    members[keys[k]!] = valueAt(bytes, start, end);
+    storeMember(k, members, keys[k]!, valueAt(bytes, start, end));
     // The key is spelt without an escape (else the module leaves the body to JSON.parse).
     if (k === 0 && firstSpan !== null && count === 1 && isPlainString(bytes, start, end)) {
       firstSpan.start = start + 1;

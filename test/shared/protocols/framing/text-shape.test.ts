@@ -46,7 +46,7 @@ describe('TextShape.matchTail', () => {
     assert.equal(shape.matchTail('{"usage":{"n":12345},"a":"b"}'), 1);
   });
 
-  it('writes every slot of a shape with more slots than writeSlot has store sites, nested and in arrays', () => {
+  it('writes every slot of a shape with more slots than storeShapeSlot has store sites, nested and in arrays', () => {
     const value = (n: number) => ({ flat: Array.from({ length: 14 }, (_, i) => i + n), inner: { s: `w${n}`, d: { k: n } } });
     const text = (n: number) => `{"usage":${JSON.stringify(value(n))},"tail":"t"}`;
     const { shape, holder } = learn(text(1), 'usage');
