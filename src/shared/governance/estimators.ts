@@ -32,7 +32,9 @@ export function membersToRead(codec: Codec): readonly string[] | undefined {
   if (list === undefined) {
     const all = [...own];
     for (const m of COST_ESTIMATORS[codec.name].members) if (!all.includes(m)) all.push(m);
-    list = Object.freeze(all);
+    // Not frozen: V8 reads a frozen array's elements through its generic keyed load, and the
+    // members' pass reads this list on every request (readonly in the type is the guard).
+    list = all;
     readLists.set(codec, list);
   }
   return list;
